@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses, as DESIGN.md's CLI contract fixes them.
+const (
+	exitOK       = 0
+	exitFault    = 1 // a kernel fault: out-of-bounds, misaligned, barrier deadlock, watchdog, trap
+	exitBadInput = 2 // usage, launch file, PTX parse or load errors
+)
+
+// exitError carries an exit status out of a subcommand. Its message (if
+// any) has already been written or is written by run.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+// badInput wraps err as a bad-input failure (exit status 2).
+func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
+
+// badInputf formats a bad-input failure.
+func badInputf(format string, args ...any) error {
+	return &exitError{code: exitBadInput, err: fmt.Errorf(format, args...)}
+}
+
+// kernelFault wraps err as a kernel fault (exit status 1).
+func kernelFault(err error) error { return &exitError{code: exitFault, err: err} }
+
+// subcommands lists the constructors of every subcommand; each lives in its
+// own file.
+var subcommands []func(stdout, stderr io.Writer) *cobra.Command
+
+func register(f func(stdout, stderr io.Writer) *cobra.Command) { subcommands = append(subcommands, f) }
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "warpsim",
+		Short:         "Run CUDA kernels and programs on the CPU, faithfully to the SIMT model, and profile them",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.CompletionOptions.DisableDefaultCmd = true
+	for _, f := range subcommands {
+		root.AddCommand(f(stdout, stderr))
+	}
+	return root
+}
+
+// run is the whole CLI: it parses args, runs the subcommand and returns the
+// exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "warpsim:", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors: unknown command, bad flag, wrong argument count.
+	fmt.Fprintln(stderr, "warpsim:", err)
+	return exitBadInput
+}

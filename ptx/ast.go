@@ -1,0 +1,213 @@
+// Package ptx parses PTX assembly, as nvcc (CUDA 11–13) and clang (16–22)
+// emit it, into a syntax tree. It knows PTX's syntax, not its semantics:
+// an instruction is an opcode, its dot-modifiers in order and its operands;
+// which combinations are valid is decided when the tree is lowered
+// (internal/ir), which reports its own positioned errors.
+//
+// Errors are positioned (file:line:col), collected in an ErrorList, and no
+// input makes the parser panic.
+package ptx
+
+// Pos is a byte offset into a File plus one; 0 means "no position".
+// It is resolved to a line and column only when printed (File.Position).
+type Pos int32
+
+// NoPos is the zero Pos.
+const NoPos Pos = 0
+
+// Module is one parsed PTX file.
+type Module struct {
+	File        *File
+	Version     string   // ".version 9.0" → "9.0"
+	Target      []string // ".target sm_90, debug" → ["sm_90", "debug"]
+	AddressSize int      // 32 or 64; 64 when absent
+
+	// SourceFiles maps the index of a ".file N "path"" directive to its path.
+	SourceFiles map[int]string
+
+	Vars  []*Var  // module-scope variables (.global, .const, .shared, .local), in order
+	Funcs []*Func // .entry and .func definitions and declarations, in order
+}
+
+// Space is a PTX state space.
+type Space uint8
+
+const (
+	SpaceNone Space = iota
+	SpaceReg
+	SpaceSReg
+	SpaceConst
+	SpaceGlobal
+	SpaceLocal
+	SpaceParam
+	SpaceShared
+	SpaceTex
+	SpaceGeneric
+)
+
+// Type is a PTX fundamental type.
+type Type uint8
+
+const (
+	TypeNone Type = iota
+	B8
+	B16
+	B32
+	B64
+	B128
+	U8
+	U16
+	U32
+	U64
+	S8
+	S16
+	S32
+	S64
+	F16
+	F16x2
+	BF16
+	BF16x2
+	F32
+	F64
+	TF32
+	Pred
+)
+
+// Linkage is a variable's or function's linking directive.
+type Linkage uint8
+
+const (
+	LinkNone Linkage = iota
+	LinkVisible
+	LinkExtern
+	LinkWeak
+	LinkCommon
+)
+
+// Var is a variable, parameter or register declaration.
+//
+// "%r<16>" declares 16 registers %r0..%r15: Name "%r", RegRange 16.
+// A plain ".reg .b32 %x;" has RegRange 0.
+type Var struct {
+	Pos      Pos
+	Name     string
+	Space    Space
+	Type     Type
+	Vector   int // 0 (scalar), 2, 4 or 8 (".v4")
+	Align    int // ".align N"; 0 when absent
+	Linkage  Linkage
+	RegRange int
+	// Dims are array dimensions; 0 for an unsized dimension ("[]").
+	Dims []int
+	// Ptr is set for kernel parameters marked ".ptr" (clang); PtrSpace and
+	// PtrAlign are the ".ptr .global .align 4" details when present.
+	Ptr      bool
+	PtrSpace Space
+	PtrAlign int
+	// Init is the initializer list ("= {1, 2}" or "= 5"); nil when absent.
+	Init []Init
+}
+
+// InitKind says what an initializer element is.
+type InitKind uint8
+
+const (
+	InitInt     InitKind = iota // integer literal; Bits holds it (two's complement)
+	InitFloat                   // float literal; Bits holds the IEEE bits, of the variable's type
+	InitSymbol                  // address of Sym plus Offset
+	InitGeneric                 // generic(Sym)+Offset: the generic address of Sym
+)
+
+// Init is one element of a variable initializer.
+type Init struct {
+	Pos    Pos
+	Kind   InitKind
+	Bits   uint64
+	Sym    string
+	Offset int64
+}
+
+// Func is a kernel (.entry) or device function (.func), defined or declared.
+type Func struct {
+	Pos      Pos
+	Name     string
+	Entry    bool
+	Linkage  Linkage
+	NoReturn bool
+	Returns  []*Var // .func return parameters
+	Params   []*Var
+	// Performance directives; zero when absent.
+	MaxNTID, ReqNTID      [3]int
+	MinNCTAPerSM, MaxNReg int
+	// Body is nil for a declaration (".extern .func f(...);").
+	Body    []Stmt
+	HasBody bool
+}
+
+// StmtKind says which fields of a Stmt are used.
+type StmtKind uint8
+
+const (
+	StmtInstr  StmtKind = iota // Instr
+	StmtLabel                  // Label
+	StmtDecl                   // Decl
+	StmtBlock                  // Block: a nested "{ ... }" with its own scope
+	StmtPragma                 // Text: the pragma string
+	StmtProto                  // Label: a ".callprototype" named Label; Proto holds it
+)
+
+// Stmt is one statement of a function body.
+type Stmt struct {
+	Kind  StmtKind
+	Pos   Pos
+	Label string
+	Text  string
+	Instr *Instr
+	Decl  *Var
+	Block []Stmt
+	Proto *Func
+}
+
+// Loc is the source position of the most recent ".loc" directive.
+type Loc struct {
+	File, Line, Col int // File indexes Module.SourceFiles; 0 when unknown
+}
+
+// Instr is one instruction. "@!%p1 ld.global.nc.v2.f32 {%f1, %f2}, [%rd4+8];"
+// has Guard "%p1", GuardNeg true, Op "ld", Mods ["global" "nc" "v2" "f32"].
+type Instr struct {
+	Pos      Pos
+	Guard    string // predicate register name, "" when unguarded
+	GuardNeg bool
+	Op       string
+	Mods     []string // dot-modifiers in source order, without the dots
+	Operands []Operand
+	Loc      Loc
+}
+
+// OperandKind says which fields of an Operand are used.
+type OperandKind uint8
+
+const (
+	OpdReg    OperandKind = iota // Name ("%r1", "%tid.x", "%p2"); Neg for "!%p2"
+	OpdInt                       // integer literal; Bits
+	OpdFloat                     // float literal "0f3F800000" (FloatBits 32) or "0d…" (64), or decimal; Bits
+	OpdSym                       // Name: a label, variable, function; Offset for "sym+4"
+	OpdAddr                      // "[base+offset]": Name is the base (register or symbol) or "" for "[imm]"; Offset
+	OpdVector                    // "{a, b, c, d}": Elems
+	OpdList                      // "(a, b)": call argument or return lists; Elems
+	OpdSink                      // "_"
+	OpdPair                      // "%p|%q": setp's two outputs; Elems
+)
+
+// Operand is one instruction operand.
+type Operand struct {
+	Pos       Pos
+	Kind      OperandKind
+	Name      string
+	Neg       bool
+	Bits      uint64
+	FloatBits int // 32 or 64 for OpdFloat
+	Offset    int64
+	Elems     []Operand
+}
