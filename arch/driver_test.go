@@ -1,0 +1,190 @@
+package arch
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The ground truth: what cudaOccupancyMaxActiveBlocksPerMultiprocessor and
+// cudaOccupancyMaxPotentialBlockSize answered on a real H100. CI has the
+// shared directory beside the repository; testdata holds a verbatim copy
+// for everyone else.
+var driverFiles = []string{
+	"../../shared/groundtruth/h100_occupancy_driver.txt",
+	"testdata/h100_occupancy_driver.txt",
+}
+
+func readDriverFile(t *testing.T) []byte {
+	t.Helper()
+	for _, p := range driverFiles {
+		b, err := os.ReadFile(p)
+		if err == nil {
+			return b
+		}
+		if !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	t.Skip("h100_occupancy_driver.txt not found")
+	return nil
+}
+
+// fields parses "key=value" words into a map.
+func fields(words []string) map[string]string {
+	m := map[string]string{}
+	for _, w := range words {
+		if k, v, ok := strings.Cut(w, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("bad number %q in the driver file", s)
+	}
+	return v
+}
+
+// TestH100PresetMatchesDriver checks the preset against the DEVICE and CLOCKS
+// lines, field by field.
+func TestH100PresetMatchesDriver(t *testing.T) {
+	data := readDriverFile(t)
+	a := MustLookup("h100")
+	var sawDevice, sawClocks bool
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "DEVICE "):
+			sawDevice = true
+			name, rest, _ := strings.Cut(strings.TrimPrefix(line, "DEVICE name="), " cc=")
+			if a.FullName != name {
+				t.Errorf("FullName = %q, driver %q", a.FullName, name)
+			}
+			f := fields(strings.Fields("cc=" + rest))
+			if got, want := strconv.Itoa(a.Major)+"."+strconv.Itoa(a.Minor), f["cc"]; got != want {
+				t.Errorf("cc = %s, driver %s", got, want)
+			}
+			for key, got := range map[string]int{
+				"sms": a.SMs, "maxThreadsPerSM": a.MaxThreadsPerSM, "maxBlocksPerSM": a.MaxBlocksPerSM,
+				"regsPerSM": a.RegsPerSM, "regsPerBlock": a.RegsPerBlock, "smemPerSM": a.SharedPerSM,
+				"smemPerBlock": a.SharedPerBlock, "smemPerBlockOptin": a.SharedPerBlockOptin,
+				"reservedSmemPerBlock": a.ReservedSharedPerBlock, "warpSize": a.WarpSize,
+				"l2": a.L2Bytes, "memBusWidth": a.MemBusWidth,
+			} {
+				v, ok := f[key]
+				if !ok {
+					t.Errorf("DEVICE line has no %s", key)
+					continue
+				}
+				if want := atoi(t, v); got != want {
+					t.Errorf("%s = %d, driver %d", key, got, want)
+				}
+			}
+		case strings.HasPrefix(line, "CLOCKS "):
+			sawClocks = true
+			f := fields(strings.Fields(line))
+			if want := atoi(t, f["sm_khz"]); a.ClockKHz != want {
+				t.Errorf("ClockKHz = %d, driver %d", a.ClockKHz, want)
+			}
+			if want := atoi(t, f["mem_khz"]); a.MemClockKHz != want {
+				t.Errorf("MemClockKHz = %d, driver %d", a.MemClockKHz, want)
+			}
+		}
+	}
+	if !sawDevice || !sawClocks {
+		t.Fatal("driver file lacks its DEVICE or CLOCKS line")
+	}
+	if a.MaxWarpsPerSM*a.WarpSize != a.MaxThreadsPerSM {
+		t.Errorf("MaxWarpsPerSM %d × %d != MaxThreadsPerSM %d", a.MaxWarpsPerSM, a.WarpSize, a.MaxThreadsPerSM)
+	}
+}
+
+// TestH100DriverOccupancy checks every OCC entry (block size × dynamic shared
+// memory) and every KERNEL line's maxThreadsPerBlock, potentialBlockSize and
+// minGrid.
+func TestH100DriverOccupancy(t *testing.T) {
+	data := readDriverFile(t)
+	a := MustLookup("h100")
+	type kernel struct{ regs, static int }
+	kernels := map[string]kernel{}
+	var nOcc, nKernel int
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for lineNo := 1; sc.Scan(); lineNo++ {
+		w := strings.Fields(sc.Text())
+		if len(w) == 0 {
+			continue
+		}
+		switch w[0] {
+		case "KERNEL":
+			// KERNEL name regs R static_smem S local L maxThreadsPerBlock M potentialBlockSize B minGrid G
+			if len(w) != 14 {
+				t.Fatalf("line %d: malformed KERNEL line", lineNo)
+			}
+			name := w[1]
+			k := kernel{regs: atoi(t, w[3]), static: atoi(t, w[5])}
+			kernels[name] = k
+			nKernel++
+			t.Run(name+"/line:"+strconv.Itoa(lineNo), func(t *testing.T) {
+				if got, want := a.MaxThreadsPerBlockFor(k.regs), atoi(t, w[9]); got != want {
+					t.Errorf("MaxThreadsPerBlockFor(%d) = %d, driver %d", k.regs, got, want)
+				}
+				p, err := a.MaxPotentialBlockSize(OccupancyInput{RegsPerThread: k.regs, StaticShared: k.static}, nil, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := atoi(t, w[11]); p.BlockSize != want {
+					t.Errorf("potentialBlockSize = %d, driver %d", p.BlockSize, want)
+				}
+				if want := atoi(t, w[13]); p.MinGridSize != want {
+					t.Errorf("minGrid = %d, driver %d", p.MinGridSize, want)
+				}
+			})
+		case "OCC":
+			// OCC name regs=R bs=N dyn:blocks …
+			name := w[1]
+			k, ok := kernels[name]
+			if !ok {
+				t.Fatalf("line %d: OCC row for %s before its KERNEL line", lineNo, name)
+			}
+			f := fields(w[2:4])
+			if atoi(t, f["regs"]) != k.regs {
+				t.Fatalf("line %d: regs differ from the KERNEL line", lineNo)
+			}
+			bs := atoi(t, f["bs"])
+			for _, entry := range w[4:] {
+				dynS, blocksS, ok := strings.Cut(entry, ":")
+				if !ok {
+					t.Fatalf("line %d: malformed entry %q", lineNo, entry)
+				}
+				dyn, want := atoi(t, dynS), atoi(t, blocksS)
+				nOcc++
+				t.Run(name+"/line:"+strconv.Itoa(lineNo)+"/bs="+strconv.Itoa(bs)+"/dyn="+dynS, func(t *testing.T) {
+					r := a.Occupancy(OccupancyInput{BlockSize: bs, RegsPerThread: k.regs, StaticShared: k.static, DynamicShared: dyn})
+					if want < 0 {
+						if r.Launchable() || r.Reason == "" {
+							t.Errorf("driver rejects this launch; got %d blocks, reason %q", r.BlocksPerSM, r.Reason)
+						}
+						return
+					}
+					if r.BlocksPerSM != want {
+						t.Errorf("blocks per SM = %d, driver %d (limits: warps %d regs %d smem %d blocks %d; %s)",
+							r.BlocksPerSM, want, r.BlockLimitWarps, r.BlockLimitRegs, r.BlockLimitShared, r.BlockLimitBlocks, r.Reason)
+					}
+				})
+			}
+		}
+	}
+	// The file as recorded: 6 kernels, 11 dynamic sizes per OCC row.
+	if nKernel != 6 || nOcc != 11*(32+32+24+12+32+32) {
+		t.Errorf("read %d kernels and %d OCC entries; the file has 6 and %d", nKernel, nOcc, 11*(32+32+24+12+32+32))
+	}
+}
