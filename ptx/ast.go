@@ -71,6 +71,10 @@ const (
 	F64
 	TF32
 	Pred
+	// Opaque handle types of texture, sampler and surface variables.
+	TexRef
+	SamplerRef
+	SurfRef
 )
 
 // Linkage is a variable's or function's linking directive.
@@ -148,12 +152,14 @@ type Func struct {
 type StmtKind uint8
 
 const (
-	StmtInstr  StmtKind = iota // Instr
-	StmtLabel                  // Label
-	StmtDecl                   // Decl
-	StmtBlock                  // Block: a nested "{ ... }" with its own scope
-	StmtPragma                 // Text: the pragma string
-	StmtProto                  // Label: a ".callprototype" named Label; Proto holds it
+	StmtInstr         StmtKind = iota // Instr
+	StmtLabel                         // Label
+	StmtDecl                          // Decl
+	StmtBlock                         // Block: a nested "{ ... }" with its own scope
+	StmtPragma                        // Text: the pragma string
+	StmtProto                         // Label: a ".callprototype" named Label; Proto holds it
+	StmtBranchTargets                 // Label: ".branchtargets" list named Label; Targets holds the labels
+	StmtCallTargets                   // Label: ".calltargets" list named Label; Targets holds the functions
 )
 
 // Stmt is one statement of a function body.
@@ -166,6 +172,8 @@ type Stmt struct {
 	Decl  *Var
 	Block []Stmt
 	Proto *Func
+	// Targets are the names listed by ".branchtargets" or ".calltargets".
+	Targets []string
 }
 
 // Loc is the source position of the most recent ".loc" directive.
@@ -193,7 +201,7 @@ const (
 	OpdInt                       // integer literal; Bits
 	OpdFloat                     // float literal "0f3F800000" (FloatBits 32) or "0d…" (64), or decimal; Bits
 	OpdSym                       // Name: a label, variable, function; Offset for "sym+4"
-	OpdAddr                      // "[base+offset]": Name is the base (register or symbol) or "" for "[imm]"; Offset
+	OpdAddr                      // "[base+offset]": Name is the base (register or symbol) or "" for "[imm]"; Offset; Elems for "[tex, {x, y}]" forms
 	OpdVector                    // "{a, b, c, d}": Elems
 	OpdList                      // "(a, b)": call argument or return lists; Elems
 	OpdSink                      // "_"
