@@ -1,0 +1,196 @@
+package ir
+
+// successors lists the pcs control may reach after pc; n (len(code)) is
+// the virtual exit.
+func successors(code []Inst, pc int, buf []int32) []int32 {
+	n := len(code)
+	in := &code[pc]
+	next := int32(pc + 1)
+	buf = buf[:0]
+	switch in.Op {
+	case OpBra:
+		buf = append(buf, in.Target)
+		if in.Guard >= 0 && int(next) != int(in.Target) {
+			buf = append(buf, next)
+		}
+		return buf
+	case OpRet, OpExit, OpTrap:
+		buf = append(buf, int32(n))
+		if in.Guard >= 0 {
+			buf = append(buf, next)
+		}
+		return buf
+	}
+	return append(buf, next)
+}
+
+// computeReconvergence sets each branch's Reconv to its immediate
+// post-dominator (Cooper, Harvey and Kennedy's iterative algorithm on the
+// reversed instruction-level CFG); -1 when the only common post-dominator
+// is the function's exit.
+func computeReconvergence(f *Func) {
+	code := f.Code
+	n := len(code)
+	exit := n
+	succ := make([][]int32, n+1)
+	pred := make([][]int32, n+1)
+	var buf []int32
+	for pc := 0; pc < n; pc++ {
+		buf = successors(code, pc, buf)
+		succ[pc] = append([]int32(nil), buf...)
+		for _, s := range buf {
+			pred[s] = append(pred[s], int32(pc))
+		}
+	}
+	// Postorder of the reversed graph from exit.
+	po := make([]int32, n+1)
+	for i := range po {
+		po[i] = -1
+	}
+	var order []int32
+	visited := make([]bool, n+1)
+	type frame struct {
+		v int32
+		i int
+	}
+	stack := []frame{{int32(exit), 0}}
+	visited[exit] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(pred[top.v]) {
+			p := pred[top.v][top.i]
+			top.i++
+			if !visited[p] {
+				visited[p] = true
+				stack = append(stack, frame{p, 0})
+			}
+			continue
+		}
+		po[top.v] = int32(len(order))
+		order = append(order, top.v)
+		stack = stack[:len(stack)-1]
+	}
+	ipdom := make([]int32, n+1)
+	for i := range ipdom {
+		ipdom[i] = -1
+	}
+	ipdom[exit] = int32(exit)
+	intersect := func(a, b int32) int32 {
+		for a != b {
+			for po[a] < po[b] {
+				a = ipdom[a]
+			}
+			for po[b] < po[a] {
+				b = ipdom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(order) - 2; i >= 0; i-- {
+			v := order[i]
+			nd := int32(-1)
+			for _, s := range succ[v] {
+				if ipdom[s] == -1 {
+					continue
+				}
+				if nd == -1 {
+					nd = s
+				} else {
+					nd = intersect(s, nd)
+				}
+			}
+			if nd != ipdom[v] {
+				ipdom[v] = nd
+				changed = true
+			}
+		}
+	}
+	for pc := range code {
+		if code[pc].Op != OpBra {
+			continue
+		}
+		r := ipdom[pc]
+		if r == int32(exit) {
+			r = -1
+		}
+		code[pc].Reconv = r
+	}
+}
+
+// estimateRegs estimates the 32-bit registers per thread ptxas would
+// allocate: the maximum number of simultaneously live register values
+// (64-bit values count two), from a backward liveness analysis, plus the
+// few registers the ABI reserves; at least 8 words, as ptxas never goes lower
+// on sm_70+ in practice.
+func estimateRegs(f *Func, width []uint8) int {
+	n := len(f.Code)
+	words := (f.NumSlots + 63) / 64
+	if n == 0 || words == 0 {
+		return 8
+	}
+	live := make([]uint64, (n+1)*words)
+	row := func(pc int) []uint64 { return live[pc*words : (pc+1)*words] }
+	var buf []int32
+	tmp := make([]uint64, words)
+	for changed := true; changed; {
+		changed = false
+		for pc := n - 1; pc >= 0; pc-- {
+			for i := range tmp {
+				tmp[i] = 0
+			}
+			buf = successors(f.Code, pc, buf)
+			for _, s := range buf {
+				if int(s) >= n {
+					continue
+				}
+				r := row(int(s))
+				for i := range tmp {
+					tmp[i] |= r[i]
+				}
+			}
+			in := &f.Code[pc]
+			if in.Guard < 0 {
+				for _, d := range in.D {
+					if d >= 0 {
+						tmp[d/64] &^= 1 << (d % 64)
+					}
+				}
+			}
+			for _, a := range in.A {
+				if a >= 0 {
+					tmp[a/64] |= 1 << (a % 64)
+				}
+			}
+			if in.Guard >= 0 {
+				tmp[in.Guard/64] |= 1 << (in.Guard % 64)
+			}
+			r := row(pc)
+			for i := range tmp {
+				if r[i] != tmp[i] {
+					r[i] = tmp[i]
+					changed = true
+				}
+			}
+		}
+	}
+	best := 0
+	for pc := 0; pc < n; pc++ {
+		r := row(pc)
+		sum := 0
+		for s := 0; s < f.NumSlots && s < len(width); s++ {
+			if r[s/64]&(1<<(s%64)) != 0 {
+				sum += int(width[s])
+			}
+		}
+		if sum > best {
+			best = sum
+		}
+	}
+	est := best + 2
+	if est < 8 {
+		est = 8
+	}
+	return est
+}

@@ -1,0 +1,396 @@
+// Package ir lowers a parsed PTX module into pre-decoded programs: per
+// function a flat slice of one plain instruction struct whose operands are
+// dense register slots, with labels resolved to instruction indices,
+// special registers to enums, variables to frame or segment offsets, and
+// every branch annotated with its reconvergence point (the immediate
+// post-dominator). Lowering validates once, so the engine's hot loop does
+// no decoding; anything the engine cannot run is reported here, positioned.
+package ir
+
+import "github.com/warpsim/warpsim/ptx"
+
+// Op is an instruction kind.
+type Op uint8
+
+// Instruction kinds. Modifiers that change semantics live in Inst.Flags,
+// Inst.Mode, Inst.Rnd and the types.
+const (
+	OpNop Op = iota
+	OpMov
+	OpMovSreg // D0 = special register Inst.Imm (Sreg)
+	OpMovAddr // D0 = address of a symbol (Sym, SymKind) + Imm
+	OpPack    // D0 = {A0..An-1} packed, Vec elements of Type2 width
+	OpUnpack  // {D0..Dn-1} = A0 split into Vec elements of Type2
+	OpAdd     // Flags: FlagSat, FlagCC, FlagCarryIn
+	OpSub
+	OpMul // Mode: MulLo/MulHi/MulWide
+	OpMad // Mode as OpMul; FlagCC/FlagCarryIn for mad.cc/madc
+	OpMul24
+	OpMad24
+	OpDiv
+	OpRem
+	OpMin
+	OpMax
+	OpAbs
+	OpNeg
+	OpAnd
+	OpOr
+	OpXor
+	OpNot
+	OpCnot
+	OpShl
+	OpShr
+	OpLop3 // Imm = lut
+	OpPopc
+	OpClz
+	OpBrev
+	OpBfind // FlagShiftAmt
+	OpFns
+	OpBfe
+	OpBfi
+	OpPrmt // Mode = PrmtMode
+	OpShf  // Mode: bit0 left, bit1 clamp
+	OpSad
+	OpDp4a // Type = a's type, Type2 = b's type
+	OpDp2a // Mode: 0 lo, 1 hi
+	OpFma
+	OpRcp
+	OpSqrt
+	OpRsqrt
+	OpSin
+	OpCos
+	OpEx2
+	OpLg2
+	OpTanh
+	OpTestp // Mode = test
+	OpCopysign
+	OpCvt  // Type = dst, Type2 = src
+	OpCvta // Mode: 0 to generic, 1 to space; Space
+	OpSelp
+	OpSet  // Type = dst, Type2 = compare type; Cmp; BoolOp with A2
+	OpSetp // D0 (D1 = complement when pair); Cmp; BoolOp with A2
+	OpSlct // Type = dst, Type2 = c's type (s32/f32)
+	OpLd   // Space, Type, Vec; address = A0 reg (or -1) + Imm + symbol
+	OpSt   // value slots in A1..A4
+	OpAtom // Mode = AtomOp; D0 = old; A1 (A2 for cas)
+	OpRed
+	OpBra
+	OpCall // Imm = index into Func.Calls
+	OpRet
+	OpExit
+	OpTrap
+	OpBrkpt
+	OpBar     // Mode: BarSync/BarArrive/BarRed; A0 = id slot; A1 = count slot or -1
+	OpBarWarp // bar.warp.sync
+	OpShfl    // Mode = ShflMode; D0, D1 (pred or -1); A0 value, A1 lane/delta, A2 clamp, A3 membermask
+	OpVote    // Mode = VoteMode; A0 pred; A1 membermask
+	OpMatch   // Mode: 0 any, 1 all; D0; D1 pred or -1; A0 value; A1 membermask
+	OpRedux   // Mode = redux op; A0 value; A1 membermask
+	OpActivemask
+	OpMembar // also fence; no effect in a sequentially consistent engine
+	OpPrefetch
+	OpVprintf // Imm = index into Func.Calls
+	OpLibcall // Imm = index into Func.Calls
+	OpIsspacep
+	NumOps
+)
+
+// Flag bits of Inst.Flags.
+const (
+	FlagFtz uint16 = 1 << iota
+	FlagSat
+	FlagApprox
+	FlagFull
+	FlagCC      // writes the carry flag
+	FlagCarryIn // reads the carry flag (addc, subc, madc)
+	FlagNaN     // min/max .NaN
+	FlagRelu
+	FlagUni  // bra.uni / call.uni
+	FlagPair // setp with a second (complement) output
+	FlagNegB // set/setp boolean operand is negated (!%p)
+	FlagShiftAmt
+	FlagIntRound // cvt with rni/rzi/rmi/rpi on float→float
+	FlagXorSign
+	FlagAbs
+)
+
+// Multiply modes (Inst.Mode of OpMul/OpMad).
+const (
+	MulLo uint8 = iota
+	MulHi
+	MulWide
+)
+
+// Comparison operators (Inst.Cmp).
+const (
+	CmpEq uint8 = iota
+	CmpNe
+	CmpLt
+	CmpLe
+	CmpGt
+	CmpGe
+	CmpLo
+	CmpLs
+	CmpHi
+	CmpHs
+	CmpEqu
+	CmpNeu
+	CmpLtu
+	CmpLeu
+	CmpGtu
+	CmpGeu
+	CmpNum
+	CmpNan
+)
+
+// Boolean combination of set/setp (Inst.BoolOp).
+const (
+	BoolNone uint8 = iota
+	BoolAnd
+	BoolOr
+	BoolXor
+)
+
+// Rounding modes (Inst.Rnd); values match internal/scalar's Rounding+1 so
+// that RndNone (the instruction named none) is distinct.
+const (
+	RndNone uint8 = iota
+	RndRN
+	RndRZ
+	RndRM
+	RndRP
+	RndRNA
+)
+
+// Atomic operations (Inst.Mode of OpAtom/OpRed/OpRedux).
+const (
+	AtomAdd uint8 = iota
+	AtomMin
+	AtomMax
+	AtomAnd
+	AtomOr
+	AtomXor
+	AtomExch
+	AtomCas
+	AtomInc
+	AtomDec
+)
+
+// Shuffle modes.
+const (
+	ShflUp uint8 = iota
+	ShflDown
+	ShflBfly
+	ShflIdx
+)
+
+// Vote modes.
+const (
+	VoteAll uint8 = iota
+	VoteAny
+	VoteUni
+	VoteBallot
+)
+
+// Barrier modes.
+const (
+	BarSync uint8 = iota
+	BarArrive
+	BarRedPopc
+	BarRedAnd
+	BarRedOr
+)
+
+// Testp tests.
+const (
+	TestFinite uint8 = iota
+	TestInfinite
+	TestNumber
+	TestNotANumber
+	TestNormal
+	TestSubnormal
+)
+
+// SymKind says what an instruction's symbol reference is relative to.
+type SymKind uint8
+
+const (
+	SymNone      SymKind = iota
+	SymGlobal            // module .global/.const variable Sym: device address
+	SymShared            // shared variable Sym: offset in the block's shared memory
+	SymFrame             // per-thread frame: local and .param variables of the function (Imm is the frame offset)
+	SymKParam            // kernel parameter buffer (Imm is the offset)
+	SymDynShared         // the dynamic (extern) shared array: offset after the static ones
+)
+
+// Sreg is a special register.
+type Sreg uint8
+
+const (
+	SregTidX Sreg = iota
+	SregTidY
+	SregTidZ
+	SregNtidX
+	SregNtidY
+	SregNtidZ
+	SregCtaidX
+	SregCtaidY
+	SregCtaidZ
+	SregNctaidX
+	SregNctaidY
+	SregNctaidZ
+	SregLaneid
+	SregWarpid
+	SregNwarpid
+	SregSmid
+	SregNsmid
+	SregGridid
+	SregLanemaskEq
+	SregLanemaskLt
+	SregLanemaskLe
+	SregLanemaskGt
+	SregLanemaskGe
+	SregClock
+	SregClock64
+	SregGlobaltimer
+	SregGlobaltimerLo
+	SregGlobaltimerHi
+	SregDynamicSmemSize
+	SregTotalSmemSize
+	SregWarpSize
+	SregPm
+)
+
+// Inst is one pre-decoded instruction. Register operands are slots of the
+// function's register file; immediates were turned into constant slots, so
+// every source is a slot. -1 means "no operand".
+type Inst struct {
+	Op       Op
+	Type     ptx.Type
+	Type2    ptx.Type
+	Space    ptx.Space
+	Cmp      uint8
+	BoolOp   uint8
+	Rnd      uint8
+	Mode     uint8
+	Vec      uint8
+	SymKind  SymKind
+	GuardNeg bool
+	Flags    uint16
+	Guard    int32 // predicate slot, -1 when unguarded
+	D        [4]int32
+	A        [5]int32
+	Sym      int32 // module variable index (SymGlobal/SymShared)
+	Imm      int64
+	Target   int32 // branch target pc
+	Reconv   int32 // reconvergence pc of a branch (immediate post-dominator); -1 when none
+	Backward bool  // branch target <= pc
+}
+
+// Param is one parameter's place in a kernel's parameter buffer or a
+// function's frame.
+type Param struct {
+	Name                string
+	Offset, Size, Align int
+}
+
+// CallSite is one call's argument and return copies, in frame offsets.
+type CallSite struct {
+	Callee  int32  // index in Program.Funcs; -1 for externs
+	Extern  string // vprintf, __nv_* …
+	Args    []Param
+	Rets    []Param
+	ArgType []ptx.Type
+	RetType ptx.Type
+}
+
+// Const is a constant slot's value, filled in every lane when a frame is
+// set up; constant slots are never written.
+type Const struct {
+	Slot  int32
+	Value uint64
+}
+
+// LineInfo is the source position of one instruction.
+type LineInfo struct {
+	PTXLine, PTXCol int
+	SrcFile         string
+	SrcLine         int
+}
+
+// Func is one lowered function.
+type Func struct {
+	Name       string
+	Entry      bool
+	Code       []Inst
+	NumSlots   int // register slots, constants included
+	Consts     []Const
+	Params     []Param // kernel: offsets in the parameter buffer; function: frame offsets
+	ParamBytes int
+	Rets       []Param // frame offsets of .func return parameters
+	FrameBytes int     // per-thread frame: .local variables and .param variables
+	LocalBytes int     // .local variables only (report)
+	Calls      []CallSite
+	Lines      []LineInfo // per pc
+	Text       []string   // per pc, the instruction as written (for fault reports)
+	// Shared lists the module shared variables this function (with its
+	// callees) uses; kernels lay them out in this order.
+	UsesDynShared bool
+	RegEstimate   int
+	ReqNTID       [3]int
+	MaxNTID       [3]int
+	MinBlocks     int
+	MaxNReg       int
+	calls         []int32
+	sharedUsed    []int32
+}
+
+// Var is a module-scope variable.
+type Var struct {
+	Name  string
+	Space ptx.Space
+	Size  int
+	Align int
+	Init  []byte
+	// Relocs are initializer elements that hold addresses of other module
+	// variables, patched when the module is loaded.
+	Relocs []Reloc
+	Extern bool
+}
+
+// Reloc is an address stored in a variable's initializer.
+type Reloc struct {
+	Offset  int   // byte offset in the variable
+	Size    int   // 4 or 8
+	Var     int32 // target module variable
+	Addend  int64
+	Generic bool
+
+	name string
+	pos  ptx.Pos
+}
+
+// Program is a lowered module.
+type Program struct {
+	Filename   string
+	Funcs      []*Func
+	Vars       []*Var
+	FuncByName map[string]int
+	VarByName  map[string]int
+	// SharedLayout is, per kernel (index in Funcs), each used shared module
+	// variable's offset (-1 when unused), and StaticShared the total.
+	SharedOffsets  [][]int32
+	StaticShared   []int
+	DynSharedAlign []int
+}
+
+// Kernels returns the indices of the entry functions.
+func (p *Program) Kernels() []int {
+	var ks []int
+	for i, f := range p.Funcs {
+		if f.Entry {
+			ks = append(ks, i)
+		}
+	}
+	return ks
+}

@@ -1,0 +1,1854 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// ExternResolver reports whether an extern function (.extern .func with no
+// body) can be called natively, such as libdevice's __nv_sinf.
+type ExternResolver func(name string) bool
+
+// Lower lowers a parsed module. The error, when not nil, is a ptx.ErrorList
+// of every unsupported or invalid construct found (up to a limit).
+func Lower(m *ptx.Module, externs ExternResolver) (*Program, error) {
+	l := &lowerer{m: m, externs: externs, p: &Program{
+		FuncByName: map[string]int{},
+		VarByName:  map[string]int{},
+	}}
+	if m.File != nil {
+		l.p.Filename = m.File.Name()
+	}
+	l.lowerModuleVars()
+	for _, f := range m.Funcs {
+		if _, dup := l.p.FuncByName[f.Name]; dup {
+			// A declaration followed by its definition: keep the definition.
+			i := l.p.FuncByName[f.Name]
+			if f.HasBody {
+				l.srcFuncs[i] = f
+			}
+			continue
+		}
+		l.p.FuncByName[f.Name] = len(l.p.Funcs)
+		l.p.Funcs = append(l.p.Funcs, &Func{Name: f.Name, Entry: f.Entry})
+		l.srcFuncs = append(l.srcFuncs, f)
+	}
+	for i, f := range l.srcFuncs {
+		if f.HasBody {
+			l.lowerFunc(l.p.Funcs[i], f)
+		}
+		if len(l.errs) >= 10 {
+			break
+		}
+	}
+	if len(l.errs) == 0 {
+		l.layoutShared()
+	}
+	l.errs.Sort()
+	return l.p, l.errs.Err()
+}
+
+type lowerer struct {
+	m        *ptx.Module
+	p        *Program
+	externs  ExternResolver
+	errs     ptx.ErrorList
+	srcFuncs []*ptx.Func
+}
+
+func (l *lowerer) pos(p ptx.Pos) ptx.Position {
+	if l.m.File == nil {
+		return ptx.Position{}
+	}
+	return l.m.File.Position(p)
+}
+
+func (l *lowerer) errorf(p ptx.Pos, format string, args ...any) {
+	l.errs.Add(l.pos(p), fmt.Sprintf(format, args...))
+}
+
+func varSize(v *ptx.Var) int {
+	n := TypeSize(v.Type)
+	if v.Vector > 0 {
+		n *= v.Vector
+	}
+	for _, d := range v.Dims {
+		n *= d
+	}
+	return n
+}
+
+func varAlign(v *ptx.Var) int {
+	if v.Align > 0 {
+		return v.Align
+	}
+	n := TypeSize(v.Type)
+	if v.Vector > 0 {
+		n *= v.Vector
+	}
+	if n == 0 {
+		n = 1
+	}
+	return n
+}
+
+func alignUp(n, a int) int {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}
+
+func (l *lowerer) addVar(v *ptx.Var, name string) int {
+	mv := &Var{Name: name, Space: v.Space, Size: varSize(v), Align: varAlign(v), Extern: v.Linkage == ptx.LinkExtern}
+	if v.Space == ptx.SpaceShared && len(v.Dims) > 0 && v.Dims[0] == 0 {
+		mv.Size = 0 // dynamic shared: sized at launch
+	}
+	if len(v.Init) > 0 && (v.Space == ptx.SpaceGlobal || v.Space == ptx.SpaceConst) {
+		mv.Init = make([]byte, mv.Size)
+		es := TypeSize(v.Type)
+		for i, in := range v.Init {
+			off := i * es
+			if off+es > len(mv.Init) {
+				l.errorf(in.Pos, "too many initializers for %s", v.Name)
+				break
+			}
+			switch in.Kind {
+			case ptx.InitInt, ptx.InitFloat:
+				bits := in.Bits
+				if in.Kind == ptx.InitInt && IsFloat(v.Type) {
+					bits = floatBitsOfInt(int64(in.Bits), v.Type)
+				}
+				putLE(mv.Init[off:off+es], bits)
+			case ptx.InitSymbol, ptx.InitGeneric:
+				mv.Relocs = append(mv.Relocs, Reloc{Offset: off, Size: es, Var: -1, Addend: in.Offset,
+					Generic: in.Kind == ptx.InitGeneric, name: in.Sym, pos: in.Pos})
+			}
+		}
+	}
+	idx := len(l.p.Vars)
+	l.p.Vars = append(l.p.Vars, mv)
+	l.p.VarByName[name] = idx
+	return idx
+}
+
+func floatBitsOfInt(v int64, t ptx.Type) uint64 {
+	switch t {
+	case ptx.F32:
+		return uint64(math.Float32bits(float32(v)))
+	case ptx.F64:
+		return math.Float64bits(float64(v))
+	}
+	return uint64(v)
+}
+
+func putLE(b []byte, v uint64) {
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func (l *lowerer) lowerModuleVars() {
+	for _, v := range l.m.Vars {
+		switch v.Space {
+		case ptx.SpaceGlobal, ptx.SpaceConst, ptx.SpaceShared:
+			if _, dup := l.p.VarByName[v.Name]; dup {
+				l.errorf(v.Pos, "%s redeclared", v.Name)
+				continue
+			}
+			l.addVar(v, v.Name)
+		default:
+			l.errorf(v.Pos, "module-scope %s variable %s is not supported yet", spaceName(v.Space), v.Name)
+		}
+	}
+	for _, mv := range l.p.Vars {
+		for i := range mv.Relocs {
+			r := &mv.Relocs[i]
+			t, ok := l.p.VarByName[r.name]
+			if !ok {
+				if _, isFunc := l.funcDeclared(r.name); isFunc {
+					l.errs.Add(l.pos(r.pos), fmt.Sprintf("function address %s in an initializer is not supported yet", r.name))
+				} else {
+					l.errs.Add(l.pos(r.pos), fmt.Sprintf("undefined symbol %s", r.name))
+				}
+				continue
+			}
+			r.Var = int32(t)
+		}
+	}
+}
+
+func (l *lowerer) funcDeclared(name string) (*ptx.Func, bool) {
+	for _, f := range l.m.Funcs {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+func spaceName(s ptx.Space) string {
+	switch s {
+	case ptx.SpaceReg:
+		return ".reg"
+	case ptx.SpaceConst:
+		return ".const"
+	case ptx.SpaceGlobal:
+		return ".global"
+	case ptx.SpaceLocal:
+		return ".local"
+	case ptx.SpaceParam:
+		return ".param"
+	case ptx.SpaceShared:
+		return ".shared"
+	case ptx.SpaceTex:
+		return ".tex"
+	}
+	return "generic"
+}
+
+// layoutShared gives each kernel its static shared layout: the shared
+// variables it and its callees use, in declaration order.
+func (l *lowerer) layoutShared() {
+	n := len(l.p.Funcs)
+	l.p.SharedOffsets = make([][]int32, n)
+	l.p.StaticShared = make([]int, n)
+	l.p.DynSharedAlign = make([]int, n)
+	for k, f := range l.p.Funcs {
+		if !f.Entry {
+			continue
+		}
+		used := map[int32]bool{}
+		dyn := false
+		seen := map[int32]bool{}
+		var visit func(i int32)
+		visit = func(i int32) {
+			if seen[i] {
+				return
+			}
+			seen[i] = true
+			g := l.p.Funcs[i]
+			for _, s := range g.sharedUsed {
+				used[s] = true
+			}
+			dyn = dyn || g.UsesDynShared
+			for _, c := range g.calls {
+				visit(c)
+			}
+		}
+		visit(int32(k))
+		offs := make([]int32, len(l.p.Vars))
+		size := 0
+		dynAlign := 16
+		for i, v := range l.p.Vars {
+			offs[i] = -1
+			if v.Space != ptx.SpaceShared || !used[int32(i)] {
+				continue
+			}
+			if v.Size == 0 {
+				if v.Align > dynAlign {
+					dynAlign = v.Align
+				}
+				continue
+			}
+			size = alignUp(size, v.Align)
+			offs[i] = int32(size)
+			size += v.Size
+		}
+		// Dynamic shared arrays all alias the area after the static ones.
+		for i, v := range l.p.Vars {
+			if v.Space == ptx.SpaceShared && v.Size == 0 && used[int32(i)] {
+				offs[i] = int32(alignUp(size, dynAlign))
+			}
+		}
+		_ = dyn
+		l.p.SharedOffsets[k] = offs
+		l.p.StaticShared[k] = size
+		l.p.DynSharedAlign[k] = dynAlign
+		f.UsesDynShared = dyn
+	}
+}
+
+// symKind says what a name in a function scope refers to.
+type symKind uint8
+
+const (
+	symReg symKind = iota
+	symFrame
+	symKParam
+	symModVar
+)
+
+type symbol struct {
+	kind  symKind
+	slot  int32
+	typ   ptx.Type
+	off   int
+	size  int
+	align int
+	vidx  int32
+}
+
+type fixup struct {
+	pc    int
+	label string
+	pos   ptx.Pos
+}
+
+type fnLowerer struct {
+	l       *lowerer
+	f       *Func
+	src     *ptx.Func
+	scopes  []map[string]symbol
+	nslots  int32
+	consts  map[uint64]int32
+	labels  map[string]int32
+	fixups  []fixup
+	frame   int
+	sink    int32
+	ccSlot  int32
+	used    map[int32]bool
+	slotW   []uint8 // per register slot, its width in 32-bit units (0 for predicates)
+	calls   map[int32]bool
+	nerrors int
+}
+
+func (fl *fnLowerer) lookup(name string) (symbol, bool) {
+	for i := len(fl.scopes) - 1; i >= 0; i-- {
+		if s, ok := fl.scopes[i][name]; ok {
+			return s, true
+		}
+	}
+	if vi, ok := fl.l.p.VarByName[name]; ok {
+		return symbol{kind: symModVar, vidx: int32(vi)}, true
+	}
+	return symbol{}, false
+}
+
+func (fl *fnLowerer) newSlot(t ptx.Type) int32 {
+	s := fl.nslots
+	fl.nslots++
+	w := uint8((TypeSize(t) + 3) / 4)
+	if t == ptx.Pred {
+		w = 0
+	}
+	fl.slotW = append(fl.slotW, w)
+	return s
+}
+
+func (fl *fnLowerer) constSlot(v uint64) int32 {
+	if s, ok := fl.consts[v]; ok {
+		return s
+	}
+	s := fl.newSlot(ptx.B64)
+	fl.slotW[s] = 0
+	fl.consts[v] = s
+	fl.f.Consts = append(fl.f.Consts, Const{Slot: s, Value: v})
+	return s
+}
+
+func (fl *fnLowerer) declare(v *ptx.Var) {
+	scope := fl.scopes[len(fl.scopes)-1]
+	switch v.Space {
+	case ptx.SpaceReg:
+		n := v.RegRange
+		if v.Vector > 0 {
+			fl.l.errorf(v.Pos, "vector register %s is not supported yet", v.Name)
+			return
+		}
+		if n == 0 {
+			scope[v.Name] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
+			return
+		}
+		for i := 0; i < n; i++ {
+			scope[v.Name+strconv.Itoa(i)] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
+		}
+	case ptx.SpaceLocal, ptx.SpaceParam:
+		a := varAlign(v)
+		fl.frame = alignUp(fl.frame, a)
+		scope[v.Name] = symbol{kind: symFrame, off: fl.frame, size: varSize(v), align: a, typ: v.Type}
+		fl.frame += varSize(v)
+		if v.Space == ptx.SpaceLocal {
+			fl.f.LocalBytes += varSize(v)
+		}
+	case ptx.SpaceShared, ptx.SpaceGlobal, ptx.SpaceConst:
+		name := fl.f.Name + "::" + v.Name
+		vi := fl.l.addVar(v, name)
+		scope[v.Name] = symbol{kind: symModVar, vidx: int32(vi)}
+	default:
+		fl.l.errorf(v.Pos, "%s variable %s is not supported yet", spaceName(v.Space), v.Name)
+	}
+}
+
+func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
+	fl := &fnLowerer{l: l, f: f, src: src, consts: map[uint64]int32{}, labels: map[string]int32{},
+		used: map[int32]bool{}, calls: map[int32]bool{}}
+	fl.scopes = []map[string]symbol{{}}
+	f.ReqNTID, f.MaxNTID, f.MinBlocks, f.MaxNReg = src.ReqNTID, src.MaxNTID, src.MinNCTAPerSM, src.MaxNReg
+	// Parameters.
+	if f.Entry {
+		off := 0
+		for _, p := range src.Params {
+			a := varAlign(p)
+			if p.Align > 0 {
+				a = p.Align
+			}
+			off = alignUp(off, a)
+			sz := varSize(p)
+			f.Params = append(f.Params, Param{Name: p.Name, Offset: off, Size: sz, Align: a})
+			fl.scopes[0][p.Name] = symbol{kind: symKParam, off: off, size: sz, typ: p.Type}
+			off += sz
+		}
+		f.ParamBytes = off
+	} else {
+		for _, p := range src.Returns {
+			a := varAlign(p)
+			fl.frame = alignUp(fl.frame, a)
+			f.Rets = append(f.Rets, Param{Name: p.Name, Offset: fl.frame, Size: varSize(p), Align: a})
+			fl.scopes[0][p.Name] = symbol{kind: symFrame, off: fl.frame, size: varSize(p), typ: p.Type}
+			fl.frame += varSize(p)
+		}
+		for _, p := range src.Params {
+			if p.Space == ptx.SpaceReg {
+				l.errorf(p.Pos, ".reg parameter %s is not supported yet", p.Name)
+				continue
+			}
+			a := varAlign(p)
+			fl.frame = alignUp(fl.frame, a)
+			f.Params = append(f.Params, Param{Name: p.Name, Offset: fl.frame, Size: varSize(p), Align: a})
+			fl.scopes[0][p.Name] = symbol{kind: symFrame, off: fl.frame, size: varSize(p), typ: p.Type}
+			fl.frame += varSize(p)
+		}
+	}
+	fl.sink = fl.newSlot(ptx.B64)
+	fl.ccSlot = fl.newSlot(ptx.B32)
+	fl.lowerBlock(src.Body)
+	for _, fx := range fl.fixups {
+		t, ok := fl.labels[fx.label]
+		if !ok {
+			l.errorf(fx.pos, "undefined label %s", fx.label)
+			continue
+		}
+		f.Code[fx.pc].Target = t
+		f.Code[fx.pc].Backward = int(t) <= fx.pc
+	}
+	// A function whose last instruction falls through ends with an implicit return.
+	if n := len(f.Code); n == 0 || !endsFlow(f.Code[n-1]) {
+		f.Code = append(f.Code, Inst{Op: OpRet, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1})
+		li := LineInfo{}
+		if n > 0 {
+			li = f.Lines[n-1]
+		}
+		f.Lines = append(f.Lines, li)
+		f.Text = append(f.Text, "ret; // implicit")
+	}
+	f.NumSlots = int(fl.nslots)
+	f.FrameBytes = alignUp(fl.frame, 16)
+	for s := range fl.used {
+		f.sharedUsed = append(f.sharedUsed, s)
+	}
+	for c := range fl.calls {
+		f.calls = append(f.calls, c)
+	}
+	computeReconvergence(f)
+	f.RegEstimate = estimateRegs(f, fl.slotW)
+}
+
+func endsFlow(in Inst) bool {
+	if in.Guard >= 0 {
+		return false
+	}
+	switch in.Op {
+	case OpBra, OpRet, OpExit, OpTrap:
+		return true
+	}
+	return false
+}
+
+var (
+	noSlots4 = [4]int32{-1, -1, -1, -1}
+	noSlots5 = [5]int32{-1, -1, -1, -1, -1}
+)
+
+func (fl *fnLowerer) lowerBlock(body []ptx.Stmt) {
+	for i := range body {
+		if fl.nerrors > 10 {
+			return
+		}
+		st := &body[i]
+		switch st.Kind {
+		case ptx.StmtDecl:
+			fl.declare(st.Decl)
+		case ptx.StmtLabel:
+			if _, dup := fl.labels[st.Label]; dup {
+				fl.l.errorf(st.Pos, "label %s redefined", st.Label)
+			}
+			fl.labels[st.Label] = int32(len(fl.f.Code))
+		case ptx.StmtBlock:
+			fl.scopes = append(fl.scopes, map[string]symbol{})
+			fl.lowerBlock(st.Block)
+			fl.scopes = fl.scopes[:len(fl.scopes)-1]
+		case ptx.StmtInstr:
+			n := len(fl.l.errs)
+			fl.lowerInstr(st.Instr)
+			fl.nerrors += len(fl.l.errs) - n
+		}
+	}
+}
+
+// mods is the classified modifier list of one instruction.
+type mods struct {
+	types []ptx.Type
+	space ptx.Space
+	vec   int
+	rnd   uint8
+	flags uint16
+	nc    bool
+	to    bool
+	rest  []string
+	hasCC bool
+}
+
+// ignoredMods are memory-ordering, scope, cache and alignment qualifiers
+// that do not change results in a sequentially consistent engine.
+var ignoredMods = map[string]bool{
+	"ca": true, "cg": true, "cs": true, "lu": true, "cv": true, "wb": true, "wt": true,
+	"volatile": true, "relaxed": true, "acquire": true, "release": true, "acq_rel": true, "sc": true,
+	"weak": true, "mmio": true, "gpu": true, "sys": true, "cta": true, "cluster": true, "sync": true, "aligned": true,
+	"uni": true, "ptr": true,
+}
+
+func parseMods(ms []string) mods {
+	var m mods
+	for _, s := range ms {
+		if t, ok := typeNames[s]; ok {
+			m.types = append(m.types, t)
+			continue
+		}
+		if sp, ok := spaceNames[s]; ok && m.space == ptx.SpaceNone {
+			m.space = sp
+			continue
+		}
+		switch s {
+		case "v2":
+			m.vec = 2
+		case "v4":
+			m.vec = 4
+		case "v8":
+			m.vec = 8
+		case "rn", "rz", "rm", "rp", "rna":
+			m.rnd = rndNames[s]
+		case "rni", "rzi", "rmi", "rpi":
+			m.rnd = rndNames[s]
+			m.flags |= FlagIntRound
+		case "ftz":
+			m.flags |= FlagFtz
+		case "sat", "satfinite":
+			m.flags |= FlagSat
+		case "approx":
+			m.flags |= FlagApprox
+		case "full":
+			m.flags |= FlagFull
+		case "NaN":
+			m.flags |= FlagNaN
+		case "relu":
+			m.flags |= FlagRelu
+		case "xorsign":
+			m.flags |= FlagXorSign
+		case "shiftamt":
+			m.flags |= FlagShiftAmt
+		case "cc":
+			m.hasCC = true
+			m.flags |= FlagCC
+		case "nc":
+			m.nc = true
+		case "to":
+			m.to = true
+		case "uni":
+			m.flags |= FlagUni
+		default:
+			if ignoredMods[s] || strings.Contains(s, "::") {
+				continue
+			}
+			m.rest = append(m.rest, s)
+		}
+	}
+	return m
+}
+
+func (m *mods) typ(i int) ptx.Type {
+	if i < len(m.types) {
+		return m.types[i]
+	}
+	return ptx.TypeNone
+}
+
+func (m *mods) has(s string) bool {
+	for _, r := range m.rest {
+		if r == s {
+			return true
+		}
+	}
+	return false
+}
+
+func opText(in *ptx.Instr) string {
+	if len(in.Mods) == 0 {
+		return in.Op
+	}
+	return in.Op + "." + strings.Join(in.Mods, ".")
+}
+
+// unsupported reports an instruction the engine cannot run.
+func (fl *fnLowerer) unsupported(in *ptx.Instr) {
+	fl.l.errorf(in.Pos, "%s is not supported yet", opText(in))
+}
+
+func (fl *fnLowerer) bad(in *ptx.Instr, format string, args ...any) {
+	fl.l.errorf(in.Pos, "%s: %s", opText(in), fmt.Sprintf(format, args...))
+}
+
+// emit appends one instruction with the source's position and text.
+func (fl *fnLowerer) emit(in Inst, src *ptx.Instr) int {
+	pc := len(fl.f.Code)
+	fl.f.Code = append(fl.f.Code, in)
+	pos := fl.l.pos(src.Pos)
+	li := LineInfo{PTXLine: pos.Line, PTXCol: pos.Column}
+	if src.Loc.Line > 0 {
+		li.SrcLine = src.Loc.Line
+		li.SrcFile = fl.l.m.SourceFiles[src.Loc.File]
+	}
+	fl.f.Lines = append(fl.f.Lines, li)
+	fl.f.Text = append(fl.f.Text, formatInstr(src))
+	return pc
+}
+
+func (fl *fnLowerer) newInst(op Op, src *ptx.Instr) Inst {
+	in := Inst{Op: op, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Sym: -1}
+	if src.Guard != "" {
+		s, ok := fl.lookup(src.Guard)
+		if !ok || s.kind != symReg {
+			fl.bad(src, "undefined predicate %s", src.Guard)
+		} else {
+			in.Guard = s.slot
+			in.GuardNeg = src.GuardNeg
+		}
+	}
+	return in
+}
+
+// reg resolves a register operand to its slot.
+func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
+	if o.Kind == ptx.OpdSink {
+		return fl.sink
+	}
+	if o.Kind != ptx.OpdReg {
+		fl.bad(src, "expected a register operand")
+		return fl.sink
+	}
+	s, ok := fl.lookup(o.Name)
+	if !ok || s.kind != symReg {
+		if _, isS := sregNames[o.Name]; isS {
+			fl.bad(src, "special register %s cannot be written", o.Name)
+		} else {
+			fl.bad(src, "undefined register %s", o.Name)
+		}
+		return fl.sink
+	}
+	return s.slot
+}
+
+// value resolves a source operand of type t to a slot, turning immediates
+// into constant slots and special registers or symbol addresses into a
+// preceding instruction writing a temporary.
+func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
+	switch o.Kind {
+	case ptx.OpdReg:
+		if sr, ok := sregNames[o.Name]; ok {
+			tmp := fl.newSlot(ptx.B64)
+			in := fl.newInst(OpMovSreg, src)
+			in.Guard = -1
+			in.D[0] = tmp
+			in.Imm = int64(sr)
+			in.Type = ptx.U32
+			if sr == SregClock64 || sr == SregGlobaltimer {
+				in.Type = ptx.U64
+			}
+			fl.emit(in, src)
+			return tmp
+		}
+		s, ok := fl.lookup(o.Name)
+		if !ok {
+			fl.bad(src, "undefined register %s", o.Name)
+			return fl.sink
+		}
+		if s.kind != symReg {
+			return fl.addrTemp(src, o.Name, 0)
+		}
+		if o.Neg {
+			// "!%p" as a value: materialize the complement.
+			tmp := fl.newSlot(ptx.Pred)
+			in := fl.newInst(OpNot, src)
+			in.Guard = -1
+			in.Type = ptx.Pred
+			in.D[0] = tmp
+			in.A[0] = s.slot
+			fl.emit(in, src)
+			return tmp
+		}
+		return s.slot
+	case ptx.OpdInt:
+		return fl.constSlot(fl.immBits(o, t))
+	case ptx.OpdFloat:
+		return fl.constSlot(fl.immBits(o, t))
+	case ptx.OpdSym:
+		if o.Name == "WARP_SZ" {
+			return fl.constSlot(32)
+		}
+		return fl.addrTemp(src, o.Name, o.Offset)
+	case ptx.OpdSink:
+		return fl.sink
+	}
+	fl.bad(src, "unexpected operand")
+	return fl.sink
+}
+
+func (fl *fnLowerer) immBits(o *ptx.Operand, t ptx.Type) uint64 {
+	if o.Kind == ptx.OpdInt {
+		return o.Bits
+	}
+	// float literal
+	switch t {
+	case ptx.F32:
+		if o.FloatBits == 64 {
+			return uint64(math.Float32bits(float32(math.Float64frombits(o.Bits))))
+		}
+		return o.Bits
+	case ptx.F64:
+		if o.FloatBits == 32 {
+			return math.Float64bits(float64(math.Float32frombits(uint32(o.Bits))))
+		}
+		return o.Bits
+	}
+	return o.Bits
+}
+
+// addrTemp emits "mov tmp, sym+off" and returns tmp.
+func (fl *fnLowerer) addrTemp(src *ptx.Instr, name string, off int64) int32 {
+	tmp := fl.newSlot(ptx.B64)
+	in := fl.newInst(OpMovAddr, src)
+	in.Guard = -1
+	in.D[0] = tmp
+	in.Type = ptx.U64
+	if !fl.setSym(src, &in, name, off) {
+		return fl.sink
+	}
+	fl.emit(in, src)
+	return tmp
+}
+
+// setSym resolves a symbol reference into in's SymKind/Sym/Imm.
+func (fl *fnLowerer) setSym(src *ptx.Instr, in *Inst, name string, off int64) bool {
+	s, ok := fl.lookup(name)
+	if !ok {
+		if _, isFunc := fl.l.p.FuncByName[name]; isFunc {
+			fl.l.errorf(src.Pos, "%s: function address %s is not supported yet", opText(src), name)
+		} else {
+			fl.bad(src, "undefined symbol %s", name)
+		}
+		return false
+	}
+	switch s.kind {
+	case symFrame:
+		in.SymKind = SymFrame
+		in.Imm = int64(s.off) + off
+	case symKParam:
+		in.SymKind = SymKParam
+		in.Imm = int64(s.off) + off
+	case symModVar:
+		v := fl.l.p.Vars[s.vidx]
+		in.Sym = s.vidx
+		in.Imm = off
+		if v.Space == ptx.SpaceShared {
+			in.SymKind = SymShared
+			fl.used[s.vidx] = true
+			if v.Size == 0 {
+				fl.f.UsesDynShared = true
+			}
+		} else {
+			in.SymKind = SymGlobal
+		}
+	default:
+		fl.bad(src, "%s is a register, not an address", name)
+		return false
+	}
+	return true
+}
+
+// addr resolves an address operand "[base+off]" into in.A[0], Imm and the symbol.
+func (fl *fnLowerer) addr(src *ptx.Instr, in *Inst, o *ptx.Operand) bool {
+	if o.Kind != ptx.OpdAddr {
+		// Some emitters write a bare symbol for param addresses.
+		if o.Kind == ptx.OpdSym {
+			return fl.setSym(src, in, o.Name, o.Offset)
+		}
+		fl.bad(src, "expected an address operand")
+		return false
+	}
+	in.A[0] = -1
+	if o.Name == "" {
+		in.Imm = o.Offset
+		return true
+	}
+	if s, ok := fl.lookup(o.Name); ok && s.kind == symReg {
+		in.A[0] = s.slot
+		in.Imm = o.Offset
+		return true
+	}
+	if _, ok := sregNames[o.Name]; ok {
+		in.A[0] = fl.value(src, &ptx.Operand{Kind: ptx.OpdReg, Name: o.Name}, ptx.U64)
+		in.Imm = o.Offset
+		return true
+	}
+	return fl.setSym(src, in, o.Name, o.Offset)
+}
+
+func (fl *fnLowerer) need(src *ptx.Instr, n int) bool {
+	if len(src.Operands) != n {
+		fl.bad(src, "expected %d operands, found %d", n, len(src.Operands))
+		return false
+	}
+	return true
+}
+
+func (fl *fnLowerer) needTypes(src *ptx.Instr, m *mods, n int) bool {
+	if len(m.types) < n {
+		fl.bad(src, "missing type")
+		return false
+	}
+	return true
+}
+
+var aluOps = map[string]Op{
+	"add": OpAdd, "sub": OpSub, "mul": OpMul, "mad": OpMad, "mul24": OpMul24, "mad24": OpMad24,
+	"div": OpDiv, "rem": OpRem, "min": OpMin, "max": OpMax, "abs": OpAbs, "neg": OpNeg,
+	"and": OpAnd, "or": OpOr, "xor": OpXor, "not": OpNot, "cnot": OpCnot, "shl": OpShl, "shr": OpShr,
+	"lop3": OpLop3, "popc": OpPopc, "clz": OpClz, "brev": OpBrev, "bfind": OpBfind, "fns": OpFns,
+	"bfe": OpBfe, "bfi": OpBfi, "prmt": OpPrmt, "shf": OpShf, "sad": OpSad, "dp4a": OpDp4a, "dp2a": OpDp2a,
+	"fma": OpFma, "rcp": OpRcp, "sqrt": OpSqrt, "rsqrt": OpRsqrt, "sin": OpSin, "cos": OpCos,
+	"ex2": OpEx2, "lg2": OpLg2, "tanh": OpTanh, "copysign": OpCopysign,
+	"addc": OpAdd, "subc": OpSub, "madc": OpMad,
+}
+
+func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
+	m := parseMods(src.Mods)
+	ops := src.Operands
+	switch src.Op {
+	case "mov":
+		fl.lowerMov(src, &m)
+	case "ld", "ldu":
+		fl.lowerLd(src, &m)
+	case "st":
+		fl.lowerSt(src, &m)
+	case "cvt":
+		fl.lowerCvt(src, &m)
+	case "cvta":
+		if !fl.need(src, 2) || !fl.needTypes(src, &m, 1) {
+			return
+		}
+		in := fl.newInst(OpCvta, src)
+		in.Type = m.typ(0)
+		in.Space = m.space
+		if m.to {
+			in.Mode = 1
+		}
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type)
+		fl.emit(in, src)
+	case "isspacep":
+		if !fl.need(src, 2) {
+			return
+		}
+		in := fl.newInst(OpIsspacep, src)
+		in.Space = m.space
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], ptx.U64)
+		fl.emit(in, src)
+	case "setp", "set":
+		fl.lowerSetp(src, &m)
+	case "selp":
+		if !fl.need(src, 4) || !fl.needTypes(src, &m, 1) {
+			return
+		}
+		in := fl.newInst(OpSelp, src)
+		in.Type = m.typ(0)
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type)
+		in.A[1] = fl.value(src, &ops[2], in.Type)
+		in.A[2] = fl.value(src, &ops[3], ptx.Pred)
+		fl.emit(in, src)
+	case "slct":
+		if !fl.need(src, 4) || !fl.needTypes(src, &m, 2) {
+			return
+		}
+		in := fl.newInst(OpSlct, src)
+		in.Type, in.Type2 = m.typ(0), m.typ(1)
+		in.Flags = m.flags
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type)
+		in.A[1] = fl.value(src, &ops[2], in.Type)
+		in.A[2] = fl.value(src, &ops[3], in.Type2)
+		fl.emit(in, src)
+	case "testp":
+		if !fl.need(src, 2) || !fl.needTypes(src, &m, 1) || len(m.rest) != 1 {
+			fl.unsupported(src)
+			return
+		}
+		in := fl.newInst(OpTestp, src)
+		in.Type = m.typ(0)
+		switch m.rest[0] {
+		case "finite":
+			in.Mode = TestFinite
+		case "infinite":
+			in.Mode = TestInfinite
+		case "number":
+			in.Mode = TestNumber
+		case "notanumber":
+			in.Mode = TestNotANumber
+		case "normal":
+			in.Mode = TestNormal
+		case "subnormal":
+			in.Mode = TestSubnormal
+		default:
+			fl.unsupported(src)
+			return
+		}
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type)
+		fl.emit(in, src)
+	case "bra", "brx":
+		if src.Op == "brx" {
+			fl.unsupported(src)
+			return
+		}
+		if !fl.need(src, 1) {
+			return
+		}
+		in := fl.newInst(OpBra, src)
+		in.Flags = m.flags
+		pc := fl.emit(in, src)
+		fl.fixups = append(fl.fixups, fixup{pc: pc, label: ops[0].Name, pos: src.Pos})
+	case "call":
+		fl.lowerCall(src, &m)
+	case "ret":
+		in := fl.newInst(OpRet, src)
+		if fl.f.Entry {
+			in.Op = OpExit
+		}
+		fl.emit(in, src)
+	case "exit":
+		fl.emit(fl.newInst(OpExit, src), src)
+	case "trap":
+		fl.emit(fl.newInst(OpTrap, src), src)
+	case "brkpt":
+		fl.emit(fl.newInst(OpBrkpt, src), src)
+	case "membar", "fence":
+		if src.Op == "fence" && (m.has("proxy") || len(m.rest) > 0 && strings.HasPrefix(m.rest[0], "proxy")) {
+			fl.emit(fl.newInst(OpMembar, src), src)
+			return
+		}
+		fl.emit(fl.newInst(OpMembar, src), src)
+	case "prefetch", "prefetchu":
+		fl.emit(fl.newInst(OpPrefetch, src), src)
+	case "bar", "barrier":
+		fl.lowerBar(src, &m)
+	case "atom", "red":
+		fl.lowerAtom(src, &m)
+	case "shfl":
+		fl.lowerShfl(src, &m)
+	case "vote":
+		fl.lowerVote(src, &m)
+	case "match":
+		if len(ops) != 3 || !fl.needTypes(src, &m, 1) {
+			fl.unsupported(src)
+			return
+		}
+		in := fl.newInst(OpMatch, src)
+		in.Type = m.typ(0)
+		if m.has("all") {
+			in.Mode = 1
+		}
+		fl.dstMaybePair(src, &in, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type)
+		in.A[1] = fl.value(src, &ops[2], ptx.B32)
+		fl.emit(in, src)
+	case "redux":
+		if len(ops) != 3 || !fl.needTypes(src, &m, 1) || len(m.rest) != 1 {
+			fl.unsupported(src)
+			return
+		}
+		in := fl.newInst(OpRedux, src)
+		in.Type = m.typ(0)
+		op, ok := atomNames[m.rest[0]]
+		if !ok || op > AtomXor || IsFloat(in.Type) {
+			fl.unsupported(src)
+			return
+		}
+		in.Mode = op
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type)
+		in.A[1] = fl.value(src, &ops[2], ptx.B32)
+		fl.emit(in, src)
+	case "activemask":
+		if !fl.need(src, 1) {
+			return
+		}
+		in := fl.newInst(OpActivemask, src)
+		in.D[0] = fl.reg(src, &ops[0])
+		fl.emit(in, src)
+	case "pmevent", "nanosleep":
+		fl.emit(fl.newInst(OpNop, src), src)
+	default:
+		op, ok := aluOps[src.Op]
+		if !ok {
+			fl.unsupported(src)
+			return
+		}
+		fl.lowerALU(src, &m, op)
+	}
+}
+
+func (fl *fnLowerer) dstMaybePair(src *ptx.Instr, in *Inst, o *ptx.Operand) {
+	if o.Kind == ptx.OpdPair && len(o.Elems) == 2 {
+		in.D[0] = fl.reg(src, &o.Elems[0])
+		in.D[1] = fl.reg(src, &o.Elems[1])
+		return
+	}
+	in.D[0] = fl.reg(src, o)
+}
+
+func (fl *fnLowerer) lowerALU(src *ptx.Instr, m *mods, op Op) {
+	ops := src.Operands
+	in := fl.newInst(op, src)
+	in.Flags = m.flags
+	in.Rnd = m.rnd
+	if src.Op == "addc" || src.Op == "subc" || src.Op == "madc" {
+		in.Flags |= FlagCarryIn
+	}
+	if in.Flags&(FlagCC|FlagCarryIn) != 0 {
+		in.D[1] = fl.ccSlot
+		in.A[4] = fl.ccSlot
+	}
+	if !fl.needTypes(src, m, 1) {
+		return
+	}
+	in.Type = m.typ(0)
+	in.Type2 = m.typ(1)
+	nsrc := len(ops) - 1
+	switch op {
+	case OpMul, OpMad:
+		switch {
+		case m.has("hi"):
+			in.Mode = MulHi
+		case m.has("wide"):
+			in.Mode = MulWide
+		}
+		if IsFloat(in.Type) {
+			in.Mode = MulLo
+		}
+	case OpMul24, OpMad24:
+		if m.has("hi") {
+			in.Mode = MulHi
+		}
+	case OpShf:
+		if m.has("l") {
+			in.Mode |= 1
+		}
+		if m.has("clamp") {
+			in.Mode |= 2
+		}
+	case OpPrmt:
+		modes := []string{"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"}
+		for i, s := range modes {
+			if m.has(s) {
+				in.Mode = uint8(i + 1)
+			}
+		}
+	case OpDp2a:
+		if m.has("hi") {
+			in.Mode = 1
+		}
+	case OpLop3:
+		if nsrc != 4 {
+			fl.bad(src, "expected 5 operands")
+			return
+		}
+		if ops[4].Kind != ptx.OpdInt {
+			fl.bad(src, "lut must be an immediate")
+			return
+		}
+		in.Imm = int64(ops[4].Bits & 0xff)
+		nsrc = 3
+	}
+	if op == OpMin || op == OpMax {
+		if m.has("relu") {
+			in.Flags |= FlagRelu
+		}
+	}
+	if op == OpFma && in.Rnd == RndNone && in.Type != ptx.TypeNone && IsFloat(in.Type) && in.Flags&FlagApprox == 0 {
+		fl.bad(src, "fma requires a rounding modifier")
+		return
+	}
+	if len(ops) < 2 {
+		fl.bad(src, "missing operands")
+		return
+	}
+	for _, r := range m.rest {
+		switch r {
+		case "lo", "hi", "wide", "l", "r", "clamp", "wrap", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "relu":
+		default:
+			fl.l.errorf(src.Pos, "%s is not supported yet", opText(src))
+			return
+		}
+	}
+	if in.Type == ptx.B128 || in.Type == ptx.TF32 {
+		fl.unsupported(src)
+		return
+	}
+	in.D[0] = fl.reg(src, &ops[0])
+	srcType := in.Type
+	for i := 0; i < nsrc && i < 4; i++ {
+		t := srcType
+		if op == OpMul && in.Mode == MulWide || op == OpMad && in.Mode == MulWide && i == 2 {
+			if op == OpMad && i == 2 {
+				t = wideType(in.Type)
+			}
+		}
+		if (op == OpShl || op == OpShr) && i == 1 {
+			t = ptx.U32
+		}
+		if (op == OpBfe || op == OpBfi) && i >= 1 && !(op == OpBfi && i == 1) {
+			t = ptx.U32
+		}
+		if op == OpDp4a || op == OpDp2a {
+			switch i {
+			case 1:
+				t = in.Type2
+			case 2:
+				t = ptx.U32
+			}
+		}
+		in.A[i] = fl.value(src, &ops[1+i], t)
+	}
+	fl.emit(in, src)
+}
+
+func wideType(t ptx.Type) ptx.Type {
+	switch t {
+	case ptx.U16:
+		return ptx.U32
+	case ptx.S16:
+		return ptx.S32
+	case ptx.U32:
+		return ptx.U64
+	case ptx.S32:
+		return ptx.S64
+	}
+	return t
+}
+
+func (fl *fnLowerer) lowerMov(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	if !fl.need(src, 2) || !fl.needTypes(src, m, 1) {
+		return
+	}
+	t := m.typ(0)
+	d, a := &ops[0], &ops[1]
+	switch {
+	case d.Kind == ptx.OpdVector:
+		in := fl.newInst(OpUnpack, src)
+		in.Type = t
+		in.Type2 = elemType(t, len(d.Elems))
+		in.Vec = uint8(len(d.Elems))
+		if len(d.Elems) > 4 || in.Type2 == ptx.TypeNone {
+			fl.unsupported(src)
+			return
+		}
+		for i := range d.Elems {
+			in.D[i] = fl.reg(src, &d.Elems[i])
+		}
+		in.A[0] = fl.value(src, a, t)
+		fl.emit(in, src)
+	case a.Kind == ptx.OpdVector:
+		in := fl.newInst(OpPack, src)
+		in.Type = t
+		in.Type2 = elemType(t, len(a.Elems))
+		in.Vec = uint8(len(a.Elems))
+		if len(a.Elems) > 4 || in.Type2 == ptx.TypeNone {
+			fl.unsupported(src)
+			return
+		}
+		in.D[0] = fl.reg(src, d)
+		for i := range a.Elems {
+			in.A[i] = fl.value(src, &a.Elems[i], in.Type2)
+		}
+		fl.emit(in, src)
+	case a.Kind == ptx.OpdReg:
+		if sr, ok := sregNames[a.Name]; ok {
+			in := fl.newInst(OpMovSreg, src)
+			in.Type = t
+			in.D[0] = fl.reg(src, d)
+			in.Imm = int64(sr)
+			fl.emit(in, src)
+			return
+		}
+		if s, ok := fl.lookup(a.Name); ok && s.kind != symReg {
+			fl.movAddr(src, t, d, a.Name, 0)
+			return
+		}
+		in := fl.newInst(OpMov, src)
+		in.Type = t
+		in.D[0] = fl.reg(src, d)
+		in.A[0] = fl.value(src, a, t)
+		fl.emit(in, src)
+	case a.Kind == ptx.OpdSym && a.Name != "WARP_SZ":
+		fl.movAddr(src, t, d, a.Name, a.Offset)
+	default:
+		in := fl.newInst(OpMov, src)
+		in.Type = t
+		in.D[0] = fl.reg(src, d)
+		in.A[0] = fl.value(src, a, t)
+		fl.emit(in, src)
+	}
+}
+
+func (fl *fnLowerer) movAddr(src *ptx.Instr, t ptx.Type, d *ptx.Operand, name string, off int64) {
+	in := fl.newInst(OpMovAddr, src)
+	in.Type = t
+	in.D[0] = fl.reg(src, d)
+	if fl.setSym(src, &in, name, off) {
+		fl.emit(in, src)
+	}
+}
+
+// elemType is the element type of a vector pack/unpack of t into n parts.
+func elemType(t ptx.Type, n int) ptx.Type {
+	if n == 0 {
+		return ptx.TypeNone
+	}
+	switch TypeSize(t) / n {
+	case 1:
+		return ptx.B8
+	case 2:
+		return ptx.B16
+	case 4:
+		return ptx.B32
+	case 8:
+		return ptx.B64
+	}
+	return ptx.TypeNone
+}
+
+func (fl *fnLowerer) memSpace(src *ptx.Instr, m *mods) bool {
+	if m.space == ptx.SpaceNone {
+		m.space = ptx.SpaceGeneric
+	}
+	for _, r := range m.rest {
+		switch r {
+		case "L1", "L2", "evict_normal", "evict_first", "evict_last", "no_allocate", "unified":
+		default:
+			fl.unsupported(src)
+			return false
+		}
+	}
+	return true
+}
+
+func (fl *fnLowerer) lowerLd(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	if !fl.need(src, 2) || !fl.needTypes(src, m, 1) || !fl.memSpace(src, m) {
+		return
+	}
+	in := fl.newInst(OpLd, src)
+	in.Type = m.typ(0)
+	in.Space = m.space
+	if in.Type == ptx.B128 || m.vec > 4 {
+		fl.unsupported(src)
+		return
+	}
+	if !fl.addr(src, &in, &ops[1]) {
+		return
+	}
+	if m.vec > 0 {
+		if ops[0].Kind != ptx.OpdVector || len(ops[0].Elems) != m.vec {
+			fl.bad(src, "expected a vector of %d registers", m.vec)
+			return
+		}
+		in.Vec = uint8(m.vec)
+		for i := range ops[0].Elems {
+			in.D[i] = fl.reg(src, &ops[0].Elems[i])
+		}
+	} else {
+		in.Vec = 1
+		in.D[0] = fl.reg(src, &ops[0])
+	}
+	fl.checkSpaceSym(src, &in)
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {
+	if in.SymKind == SymKParam && in.Space != ptx.SpaceParam && in.Space != ptx.SpaceGeneric {
+		fl.bad(src, "kernel parameter used in %s space", spaceName(in.Space))
+	}
+	if in.SymKind == SymKParam && in.Space == ptx.SpaceGeneric {
+		in.Space = ptx.SpaceParam
+	}
+	if in.SymKind == SymFrame && in.Space == ptx.SpaceGeneric {
+		in.Space = ptx.SpaceLocal
+	}
+	if in.Space == ptx.SpaceParam && in.SymKind == SymNone && fl.f.Entry {
+		in.SymKind = SymKParam // ld.param through a register holding a param-space address
+	}
+	if in.Space == ptx.SpaceParam && !fl.f.Entry && in.SymKind == SymNone {
+		in.Space = ptx.SpaceLocal
+	}
+}
+
+func (fl *fnLowerer) lowerSt(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	if !fl.need(src, 2) || !fl.needTypes(src, m, 1) || !fl.memSpace(src, m) {
+		return
+	}
+	in := fl.newInst(OpSt, src)
+	in.Type = m.typ(0)
+	in.Space = m.space
+	if in.Type == ptx.B128 || m.vec > 4 {
+		fl.unsupported(src)
+		return
+	}
+	if !fl.addr(src, &in, &ops[0]) {
+		return
+	}
+	if m.vec > 0 {
+		if ops[1].Kind != ptx.OpdVector || len(ops[1].Elems) != m.vec {
+			fl.bad(src, "expected a vector of %d values", m.vec)
+			return
+		}
+		in.Vec = uint8(m.vec)
+		for i := range ops[1].Elems {
+			in.A[1+i] = fl.value(src, &ops[1].Elems[i], in.Type)
+		}
+	} else {
+		in.Vec = 1
+		in.A[1] = fl.value(src, &ops[1], in.Type)
+	}
+	if in.Space == ptx.SpaceParam && fl.f.Entry && in.SymKind == SymKParam {
+		fl.bad(src, "kernel parameters are read-only")
+		return
+	}
+	fl.checkSpaceSym(src, &in)
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerCvt(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	if !fl.needTypes(src, m, 2) {
+		return
+	}
+	in := fl.newInst(OpCvt, src)
+	in.Type, in.Type2 = m.typ(0), m.typ(1)
+	in.Rnd = m.rnd
+	in.Flags = m.flags
+	if len(m.rest) > 0 || in.Type == ptx.TF32 || in.Type2 == ptx.TF32 || in.Type == ptx.B128 {
+		fl.unsupported(src)
+		return
+	}
+	if in.Type == ptx.F16x2 || in.Type == ptx.BF16x2 {
+		// cvt.rn.f16x2.f32 d, a, b: a goes to the upper half.
+		if len(ops) != 3 {
+			fl.bad(src, "expected 3 operands")
+			return
+		}
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], in.Type2)
+		in.A[1] = fl.value(src, &ops[2], in.Type2)
+		fl.emit(in, src)
+		return
+	}
+	if !fl.need(src, 2) {
+		return
+	}
+	in.D[0] = fl.reg(src, &ops[0])
+	in.A[0] = fl.value(src, &ops[1], in.Type2)
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerSetp(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	op := OpSetp
+	if src.Op == "set" {
+		op = OpSet
+	}
+	in := fl.newInst(op, src)
+	in.Flags = m.flags
+	cmpSet, boolSet := false, false
+	for _, r := range m.rest {
+		if c, ok := cmpNames[r]; ok && !cmpSet {
+			in.Cmp = c
+			cmpSet = true
+			continue
+		}
+		switch r {
+		case "and":
+			in.BoolOp = BoolAnd
+		case "or":
+			in.BoolOp = BoolOr
+		case "xor":
+			in.BoolOp = BoolXor
+		default:
+			fl.unsupported(src)
+			return
+		}
+		boolSet = true
+	}
+	if !cmpSet {
+		fl.bad(src, "missing comparison")
+		return
+	}
+	if op == OpSet {
+		if !fl.needTypes(src, m, 2) {
+			return
+		}
+		in.Type, in.Type2 = m.typ(0), m.typ(1)
+	} else {
+		if !fl.needTypes(src, m, 1) {
+			return
+		}
+		in.Type2 = m.typ(0)
+		in.Type = ptx.Pred
+	}
+	want := 3
+	if boolSet {
+		want = 4
+	}
+	if !fl.need(src, want) {
+		return
+	}
+	fl.dstMaybePair(src, &in, &ops[0])
+	if in.D[1] >= 0 {
+		in.Flags |= FlagPair
+	}
+	in.A[0] = fl.value(src, &ops[1], in.Type2)
+	in.A[1] = fl.value(src, &ops[2], in.Type2)
+	if boolSet {
+		c := ops[3]
+		if c.Kind == ptx.OpdReg && c.Neg {
+			in.Flags |= FlagNegB
+			c.Neg = false
+		}
+		in.A[2] = fl.value(src, &c, ptx.Pred)
+	}
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerBar(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	if src.Op == "bar" && m.has("warp") {
+		in := fl.newInst(OpBarWarp, src)
+		if len(ops) == 1 {
+			in.A[0] = fl.value(src, &ops[0], ptx.B32)
+		}
+		fl.emit(in, src)
+		return
+	}
+	in := fl.newInst(OpBar, src)
+	red := false
+	for _, r := range m.rest {
+		switch r {
+		case "arrive":
+			in.Mode = BarArrive
+		case "red":
+			red = true
+		case "popc":
+			in.Mode = BarRedPopc
+		case "and":
+			in.Mode = BarRedAnd
+		case "or":
+			in.Mode = BarRedOr
+		default:
+			fl.unsupported(src)
+			return
+		}
+	}
+	in.Type = m.typ(0)
+	if red {
+		// bar.red.op.type d, a{, b}, {!}c
+		if len(ops) < 3 || len(ops) > 4 {
+			fl.bad(src, "expected 3 or 4 operands")
+			return
+		}
+		in.D[0] = fl.reg(src, &ops[0])
+		in.A[0] = fl.value(src, &ops[1], ptx.U32)
+		if len(ops) == 4 {
+			in.A[1] = fl.value(src, &ops[2], ptx.U32)
+		}
+		c := ops[len(ops)-1]
+		if c.Kind == ptx.OpdReg && c.Neg {
+			in.Flags |= FlagNegB
+			c.Neg = false
+		}
+		in.A[2] = fl.value(src, &c, ptx.Pred)
+		fl.emit(in, src)
+		return
+	}
+	if len(ops) < 1 || len(ops) > 2 {
+		fl.bad(src, "expected 1 or 2 operands")
+		return
+	}
+	in.A[0] = fl.value(src, &ops[0], ptx.U32)
+	if len(ops) == 2 {
+		in.A[1] = fl.value(src, &ops[1], ptx.U32)
+	}
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	op := OpAtom
+	if src.Op == "red" {
+		op = OpRed
+	}
+	in := fl.newInst(op, src)
+	if !fl.needTypes(src, m, 1) {
+		return
+	}
+	in.Type = m.typ(0)
+	if m.space == ptx.SpaceNone {
+		m.space = ptx.SpaceGeneric
+	}
+	in.Space = m.space
+	found := false
+	for _, r := range m.rest {
+		if a, ok := atomNames[r]; ok && !found {
+			in.Mode = a
+			found = true
+			continue
+		}
+		fl.unsupported(src)
+		return
+	}
+	if !found || m.vec > 0 || len(m.types) > 1 {
+		fl.unsupported(src)
+		return
+	}
+	switch in.Type {
+	case ptx.F16, ptx.BF16, ptx.F16x2, ptx.BF16x2, ptx.B128:
+		fl.unsupported(src)
+		return
+	}
+	if in.Space != ptx.SpaceGlobal && in.Space != ptx.SpaceShared && in.Space != ptx.SpaceGeneric {
+		fl.unsupported(src)
+		return
+	}
+	n := 3
+	if in.Mode == AtomCas {
+		n = 4
+	}
+	if op == OpRed {
+		n--
+	}
+	if !fl.need(src, n) {
+		return
+	}
+	i := 0
+	if op == OpAtom {
+		in.D[0] = fl.reg(src, &ops[0])
+		i = 1
+	}
+	if !fl.addr(src, &in, &ops[i]) {
+		return
+	}
+	in.A[1] = fl.value(src, &ops[i+1], in.Type)
+	if in.Mode == AtomCas {
+		in.A[2] = fl.value(src, &ops[i+2], in.Type)
+	}
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerShfl(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	in := fl.newInst(OpShfl, src)
+	in.Type = ptx.B32
+	mode := -1
+	for _, r := range m.rest {
+		switch r {
+		case "up":
+			mode = int(ShflUp)
+		case "down":
+			mode = int(ShflDown)
+		case "bfly":
+			mode = int(ShflBfly)
+		case "idx":
+			mode = int(ShflIdx)
+		default:
+			fl.unsupported(src)
+			return
+		}
+	}
+	if mode < 0 {
+		fl.unsupported(src)
+		return
+	}
+	in.Mode = uint8(mode)
+	sync := false
+	for _, s := range src.Mods {
+		if s == "sync" {
+			sync = true
+		}
+	}
+	want := 4
+	if sync {
+		want = 5
+	}
+	if !fl.need(src, want) {
+		return
+	}
+	fl.dstMaybePair(src, &in, &ops[0])
+	in.A[0] = fl.value(src, &ops[1], ptx.B32)
+	in.A[1] = fl.value(src, &ops[2], ptx.B32)
+	in.A[2] = fl.value(src, &ops[3], ptx.B32)
+	if sync {
+		in.A[3] = fl.value(src, &ops[4], ptx.B32)
+	}
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerVote(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	in := fl.newInst(OpVote, src)
+	mode := -1
+	for _, r := range m.rest {
+		switch r {
+		case "all":
+			mode = int(VoteAll)
+		case "any":
+			mode = int(VoteAny)
+		case "uni":
+			mode = int(VoteUni)
+		case "ballot":
+			mode = int(VoteBallot)
+		default:
+			fl.unsupported(src)
+			return
+		}
+	}
+	// "uni" is in ignoredMods for bra.uni; recover it here.
+	for _, s := range src.Mods {
+		if s == "uni" {
+			mode = int(VoteUni)
+		}
+	}
+	if mode < 0 || len(ops) < 2 || len(ops) > 3 {
+		fl.unsupported(src)
+		return
+	}
+	in.Mode = uint8(mode)
+	in.D[0] = fl.reg(src, &ops[0])
+	p := ops[1]
+	if p.Kind == ptx.OpdReg && p.Neg {
+		in.Flags |= FlagNegB
+		p.Neg = false
+	}
+	in.A[0] = fl.value(src, &p, ptx.Pred)
+	if len(ops) == 3 {
+		in.A[1] = fl.value(src, &ops[2], ptx.B32)
+	}
+	fl.emit(in, src)
+}
+
+func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
+	ops := src.Operands
+	var rets, args []ptx.Operand
+	callee := ""
+	for i := range ops {
+		o := &ops[i]
+		switch o.Kind {
+		case ptx.OpdList:
+			if callee == "" {
+				rets = o.Elems
+			} else if args == nil {
+				args = o.Elems
+				if args == nil {
+					args = []ptx.Operand{}
+				}
+			}
+		case ptx.OpdSym:
+			if callee == "" {
+				callee = o.Name
+			}
+		case ptx.OpdReg:
+			if callee == "" {
+				fl.l.errorf(src.Pos, "%s: indirect call through %s is not supported yet", opText(src), o.Name)
+				return
+			}
+		}
+	}
+	if callee == "" {
+		fl.bad(src, "missing callee")
+		return
+	}
+	cs := CallSite{Callee: -1}
+	fi, ok := fl.l.p.FuncByName[callee]
+	if !ok {
+		fl.bad(src, "undefined function %s", callee)
+		return
+	}
+	target := fl.l.srcFuncs[fi]
+	if !target.HasBody {
+		switch {
+		case callee == "vprintf":
+		case fl.l.externs != nil && fl.l.externs(callee):
+		default:
+			fl.l.errorf(src.Pos, "call to %s is not supported yet", callee)
+			return
+		}
+		cs.Extern = callee
+	} else {
+		cs.Callee = int32(fi)
+		fl.calls[int32(fi)] = true
+	}
+	if len(rets) != len(target.Returns) || len(args) != len(target.Params) {
+		fl.bad(src, "%s takes %d arguments and %d results", callee, len(target.Params), len(target.Returns))
+		return
+	}
+	for i, a := range args {
+		p, ok := fl.frameVar(src, &a)
+		if !ok {
+			return
+		}
+		cs.Args = append(cs.Args, p)
+		cs.ArgType = append(cs.ArgType, target.Params[i].Type)
+	}
+	for i, r := range rets {
+		p, ok := fl.frameVar(src, &r)
+		if !ok {
+			return
+		}
+		cs.Rets = append(cs.Rets, p)
+		cs.RetType = target.Returns[i].Type
+	}
+	op := OpCall
+	switch {
+	case callee == "vprintf":
+		op = OpVprintf
+	case cs.Extern != "":
+		op = OpLibcall
+	}
+	in := fl.newInst(op, src)
+	in.Flags = m.flags
+	in.Imm = int64(len(fl.f.Calls))
+	fl.f.Calls = append(fl.f.Calls, cs)
+	fl.emit(in, src)
+}
+
+// frameVar resolves a call argument: a .param variable of the caller's frame.
+func (fl *fnLowerer) frameVar(src *ptx.Instr, o *ptx.Operand) (Param, bool) {
+	if o.Kind != ptx.OpdSym && o.Kind != ptx.OpdReg {
+		fl.l.errorf(src.Pos, "%s: immediate call arguments are not supported yet", opText(src))
+		return Param{}, false
+	}
+	s, ok := fl.lookup(o.Name)
+	if !ok {
+		fl.bad(src, "undefined %s", o.Name)
+		return Param{}, false
+	}
+	if s.kind != symFrame {
+		fl.l.errorf(src.Pos, "%s: argument %s must be a .param variable (register arguments are not supported yet)", opText(src), o.Name)
+		return Param{}, false
+	}
+	return Param{Name: o.Name, Offset: s.off, Size: s.size, Align: s.align}, true
+}
+
+// formatInstr writes an instruction back as PTX text for fault reports.
+func formatInstr(in *ptx.Instr) string {
+	var b strings.Builder
+	if in.Guard != "" {
+		b.WriteByte('@')
+		if in.GuardNeg {
+			b.WriteByte('!')
+		}
+		b.WriteString(in.Guard)
+		b.WriteByte(' ')
+	}
+	b.WriteString(opText(in))
+	for i, o := range in.Operands {
+		if i == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(", ")
+		}
+		formatOperand(&b, &o)
+	}
+	b.WriteByte(';')
+	return b.String()
+}
+
+func formatOperand(b *strings.Builder, o *ptx.Operand) {
+	switch o.Kind {
+	case ptx.OpdReg:
+		if o.Neg {
+			b.WriteByte('!')
+		}
+		b.WriteString(o.Name)
+	case ptx.OpdInt:
+		b.WriteString(strconv.FormatInt(int64(o.Bits), 10))
+	case ptx.OpdFloat:
+		if o.FloatBits == 32 {
+			fmt.Fprintf(b, "0f%08X", uint32(o.Bits))
+		} else {
+			fmt.Fprintf(b, "0d%016X", o.Bits)
+		}
+	case ptx.OpdSym:
+		b.WriteString(o.Name)
+		if o.Offset != 0 {
+			fmt.Fprintf(b, "%+d", o.Offset)
+		}
+	case ptx.OpdAddr:
+		b.WriteByte('[')
+		b.WriteString(o.Name)
+		if o.Offset != 0 || o.Name == "" {
+			if o.Name == "" {
+				fmt.Fprintf(b, "%d", o.Offset)
+			} else {
+				fmt.Fprintf(b, "%+d", o.Offset)
+			}
+		}
+		b.WriteByte(']')
+	case ptx.OpdVector, ptx.OpdList:
+		open, close := "{", "}"
+		if o.Kind == ptx.OpdList {
+			open, close = "(", ")"
+		}
+		b.WriteString(open)
+		for i, e := range o.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			formatOperand(b, &e)
+		}
+		b.WriteString(close)
+	case ptx.OpdSink:
+		b.WriteByte('_')
+	case ptx.OpdPair:
+		for i, e := range o.Elems {
+			if i > 0 {
+				b.WriteByte('|')
+			}
+			formatOperand(b, &e)
+		}
+	}
+}
