@@ -11,13 +11,13 @@ import (
 type Kind uint8
 
 const (
-	Count      Kind = iota // an event count; printed as an integer
-	Percent                // 0–100; printed as 12.34%
-	Ratio                  // a plain number; printed with six decimals
-	Bytes                  // a byte count
-	Throughput             // bytes per second; printed as GB/s
-	Cycles                 // a cycle count
-	Nanoseconds            // a duration
+	Count       Kind = iota // an event count; printed as an integer
+	Percent                 // 0–100; printed as 12.34%
+	Ratio                   // a plain number; printed with six decimals
+	Bytes                   // a byte count
+	Throughput              // bytes per second; printed as GB/s
+	Cycles                  // a cycle count
+	Nanoseconds             // a duration
 )
 
 // Unit is the unit a kind's value is in, as ncu names it.
