@@ -35,6 +35,11 @@ func Lookup(name string) (*Arch, error) {
 	if k, ok := aliases[key]; ok {
 		return byKey(k), nil
 	}
+	for _, a := range presets {
+		if normalize(a.FullName) == key {
+			return a, nil
+		}
+	}
 	if cc, ok := parseCC(key); ok {
 		for _, a := range presets {
 			if a.ComputeCapability() == cc {
