@@ -1,0 +1,180 @@
+package scalar
+
+import "math"
+
+// The .approx instructions run on the SFU (MUFU), whose results are not
+// specified bit for bit. Each function below models one, as the best-known
+// approximation of the hardware; the PTX ISA's documented error bound and the
+// model's own error are listed so recordings from a real H100 can be checked
+// against them.
+//
+//	instruction              PTX ISA bound (f32 unless noted)         model here
+//	rcp.approx{.ftz}.f32     max 1 ulp                                RN(1/x): 0 ulp
+//	sqrt.approx{.ftz}.f32    max rel. error 2^-23                     RN(sqrt x): 0 ulp
+//	rsqrt.approx{.ftz}.f32   max rel. error 2^-22.9                   RN(1/sqrt x) via f64: ≤0.5 ulp+ε
+//	ex2.approx{.ftz}.f32     max rel. error 2^-22.5 (ulp-based, 2 ulp) RN(2^x) via f64: ≤0.5 ulp+ε
+//	lg2.approx{.ftz}.f32     abs. 2^-22.6 on (0.5,2), else rel 2^-22   RN(log2 x) via f64: ≤0.5 ulp+ε
+//	sin/cos.approx{.ftz}.f32 abs. 2^-20.9 in [-π, π]                   t = RZ(x·f32(1/2π)) as SASS does
+//	                                                                  (FMUL.RZ then MUFU), then
+//	                                                                  RN(sin/cos(2π·frac(t))) via f64
+//	tanh.approx.f32          max rel. error 2^-10.987                 RN(tanh x) via f64 (hardware is
+//	                                                                  much coarser: expect differences)
+//	div.approx{.ftz}.f32     max 2 ulp; 0 for 2^126<|b|<2^128          RN(a·RN(1/b)), that special range kept
+//	div.full{.ftz}.f32       max 2 ulp                                RN(a/b): 0 ulp
+//	rcp.approx.ftz.f64       max rel. error 2^-? (SFU, ~20 bits)       RN(1/x), f64 subnormals flushed
+//	rsqrt.approx{.ftz}.f64   max rel. error ~2^-? (SFU)                RN(1/sqrt x)
+//	ex2.approx{.ftz}.f16/bf16 and tanh.approx.f16/bf16                 RN of the f64 function
+//
+// ε: Go's math library is accurate to about 1 ulp of float64, so the f32
+// result is correctly rounded except within ~2^-29 ulp of a tie.
+
+// approxF32 applies fn in float64 to an f32 input and rounds to nearest,
+// with ftz on input and result.
+func approxF32(a uint32, ftz bool, fn func(float64) float64) uint32 {
+	if ftz {
+		a = flushF32(a)
+	}
+	d := bitsF32(float32(fn(f32(a))))
+	if ftz {
+		d = flushF32(d)
+	}
+	return d
+}
+
+// RcpApproxF32 is rcp.approx{.ftz}.f32.
+func RcpApproxF32(a uint32, ftz bool) uint32 {
+	return approxF32(a, ftz, func(x float64) float64 { return 1 / x })
+}
+
+// SqrtApproxF32 is sqrt.approx{.ftz}.f32.
+func SqrtApproxF32(a uint32, ftz bool) uint32 { return approxF32(a, ftz, math.Sqrt) }
+
+// RsqrtApproxF32 is rsqrt.approx{.ftz}.f32.
+func RsqrtApproxF32(a uint32, ftz bool) uint32 {
+	return approxF32(a, ftz, func(x float64) float64 { return 1 / math.Sqrt(x) })
+}
+
+// Ex2ApproxF32 is ex2.approx{.ftz}.f32.
+func Ex2ApproxF32(a uint32, ftz bool) uint32 { return approxF32(a, ftz, math.Exp2) }
+
+// Lg2ApproxF32 is lg2.approx{.ftz}.f32.
+func Lg2ApproxF32(a uint32, ftz bool) uint32 { return approxF32(a, ftz, math.Log2) }
+
+// invTwoPiF32 is 1/(2π) rounded to f32 (0x3e22f983), the constant the SASS
+// for sin/cos.approx multiplies by.
+const invTwoPiF32 = 0x3e22f983
+
+// revolutions returns the reduced argument of sin/cos.approx: x/(2π) as the
+// hardware forms it (f32, toward zero), less its nearest integer.
+func revolutions(a uint32) float64 {
+	t := f32(MulF32(a, invTwoPiF32, RZ, false, false))
+	return t - math.RoundToEven(t)
+}
+
+// SinApproxF32 is sin.approx{.ftz}.f32.
+func SinApproxF32(a uint32, ftz bool) uint32 {
+	if ftz {
+		a = flushF32(a)
+	}
+	if a&^signF32 == 0 { // sin(±0) = ±0
+		return a
+	}
+	return finishF32(bitsF32(float32(math.Sin(2*math.Pi*revolutions(a)))), ftz, false)
+}
+
+// CosApproxF32 is cos.approx{.ftz}.f32.
+func CosApproxF32(a uint32, ftz bool) uint32 {
+	if ftz {
+		a = flushF32(a)
+	}
+	return finishF32(bitsF32(float32(math.Cos(2*math.Pi*revolutions(a)))), ftz, false)
+}
+
+// TanhApproxF32 is tanh.approx.f32.
+func TanhApproxF32(a uint32) uint32 { return approxF32(a, false, math.Tanh) }
+
+// DivApproxF32 is div.approx{.ftz}.f32: a times the approximate reciprocal
+// of b; for 2^126 < |b| < 2^128 the result is 0 (NaN when a is infinite).
+func DivApproxF32(a, b uint32, ftz bool) uint32 {
+	if ftz {
+		a, b = flushF32(a), flushF32(b)
+	}
+	if mag := b &^ signF32; mag > 0x7e800000 && mag < expF32 {
+		if a&^signF32 == expF32 {
+			return CanonicalNaNF32
+		}
+		if isNaNF32(a) {
+			return CanonicalNaNF32
+		}
+		return (a ^ b) & signF32
+	}
+	return MulF32(a, RcpApproxF32(b, ftz), RN, ftz, false)
+}
+
+// DivFullF32 is div.full{.ftz}.f32, modelled as correctly rounded.
+func DivFullF32(a, b uint32, ftz bool) uint32 { return DivF32(a, b, RN, ftz, false) }
+
+// flushF64 replaces a subnormal f64 by a zero of the same sign.
+func flushF64(a uint64) uint64 {
+	if a&0x7ff0000000000000 == 0 {
+		return a & signF64
+	}
+	return a
+}
+
+// RcpApproxFtzF64 is rcp.approx.ftz.f64.
+func RcpApproxFtzF64(a uint64) uint64 {
+	x := math.Float64frombits(flushF64(a))
+	return flushF64(bitsF64(1 / x))
+}
+
+// RsqrtApproxF64 is rsqrt.approx{.ftz}.f64.
+func RsqrtApproxF64(a uint64, ftz bool) uint64 {
+	if ftz {
+		a = flushF64(a)
+	}
+	d := bitsF64(1 / math.Sqrt(math.Float64frombits(a)))
+	if ftz {
+		d = flushF64(d)
+	}
+	return d
+}
+
+func (k halfKind) approx(a uint16, ftz bool, fn func(float64) float64) uint16 {
+	if ftz {
+		a = k.flush(a)
+	}
+	return k.finish(k.round(fn(k.value(a)), RN), ftz, false)
+}
+
+// Ex2ApproxF16 is ex2.approx{.ftz}.f16.
+func Ex2ApproxF16(a uint16, ftz bool) uint16 { return kindF16.approx(a, ftz, math.Exp2) }
+
+// Ex2ApproxF16x2 is ex2.approx{.ftz}.f16x2.
+func Ex2ApproxF16x2(a uint32, ftz bool) uint32 {
+	return uint32(Ex2ApproxF16(uint16(a), ftz)) | uint32(Ex2ApproxF16(uint16(a>>16), ftz))<<16
+}
+
+// Ex2ApproxBF16 is ex2.approx.ftz.bf16.
+func Ex2ApproxBF16(a uint16, ftz bool) uint16 { return kindBF16.approx(a, ftz, math.Exp2) }
+
+// Ex2ApproxBF16x2 is ex2.approx.ftz.bf16x2.
+func Ex2ApproxBF16x2(a uint32, ftz bool) uint32 {
+	return uint32(Ex2ApproxBF16(uint16(a), ftz)) | uint32(Ex2ApproxBF16(uint16(a>>16), ftz))<<16
+}
+
+// TanhApproxF16 is tanh.approx.f16.
+func TanhApproxF16(a uint16) uint16 { return kindF16.approx(a, false, math.Tanh) }
+
+// TanhApproxF16x2 is tanh.approx.f16x2.
+func TanhApproxF16x2(a uint32) uint32 {
+	return uint32(TanhApproxF16(uint16(a))) | uint32(TanhApproxF16(uint16(a>>16)))<<16
+}
+
+// TanhApproxBF16 is tanh.approx.bf16.
+func TanhApproxBF16(a uint16) uint16 { return kindBF16.approx(a, false, math.Tanh) }
+
+// TanhApproxBF16x2 is tanh.approx.bf16x2.
+func TanhApproxBF16x2(a uint32) uint32 {
+	return uint32(TanhApproxBF16(uint16(a))) | uint32(TanhApproxBF16(uint16(a>>16)))<<16
+}

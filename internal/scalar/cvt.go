@@ -1,0 +1,230 @@
+package scalar
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// intWidth returns the bit width of an integer (or bit) type and whether it
+// is signed; 0 for non-integer types.
+func intWidth(t ptx.Type) (width uint, signed bool) {
+	switch t {
+	case ptx.U8, ptx.B8:
+		return 8, false
+	case ptx.S8:
+		return 8, true
+	case ptx.U16, ptx.B16:
+		return 16, false
+	case ptx.S16:
+		return 16, true
+	case ptx.U32, ptx.B32:
+		return 32, false
+	case ptx.S32:
+		return 32, true
+	case ptx.U64, ptx.B64:
+		return 64, false
+	case ptx.S64:
+		return 64, true
+	}
+	return 0, false
+}
+
+// FloatValue returns the exact value of a float bit pattern of type t (F16,
+// BF16, F32, TF32 or F64; any other type reads as F64).
+func FloatValue(v uint64, t ptx.Type) float64 {
+	switch t {
+	case ptx.F16:
+		return F16ToF64(uint16(v))
+	case ptx.BF16:
+		return BF16ToF64(uint16(v))
+	case ptx.F32, ptx.TF32:
+		return f32(uint32(v))
+	}
+	return math.Float64frombits(v)
+}
+
+// isSubnormalF32 reports whether the low 32 bits of v are a subnormal f32.
+func isSubnormalF32(v uint64) bool { return v&expF32 == 0 && v&(1<<23-1) != 0 }
+
+// roundToIntegral rounds x to an integer in mode r, keeping the sign of zero.
+func roundToIntegral(x float64, r Rounding) float64 {
+	switch r {
+	case RZ:
+		return math.Trunc(x)
+	case RM:
+		return math.Floor(x)
+	case RP:
+		return math.Ceil(x)
+	case RNA:
+		return math.Round(x)
+	}
+	return math.RoundToEven(x)
+}
+
+// CvtFloatToInt is cvt.irnd{.ftz}{.sat}.itype.ftype: float → integer with
+// integer rounding r. It always saturates to the destination's range and
+// converts NaN to 0 (the PTX rule for float-to-integer conversions), so sat
+// changes nothing. ftz flushes an f32 subnormal source first. A signed result
+// is sign-extended to 64 bits, an unsigned one zero-extended.
+func CvtFloatToInt(v uint64, srcType, dstType ptx.Type, r Rounding, sat, ftz bool) uint64 {
+	x := FloatValue(v, srcType)
+	if x != x {
+		return 0
+	}
+	if ftz && srcType == ptx.F32 && isSubnormalF32(v) {
+		x = 0
+	}
+	x = roundToIntegral(x, r)
+	w, signed := intWidth(dstType)
+	if w == 0 {
+		w, signed = 64, false
+	}
+	if signed {
+		lim := math.Ldexp(1, int(w)-1)
+		switch {
+		case x >= lim:
+			return uint64(1)<<(w-1) - 1
+		case x < -lim:
+			return uint64(math.MaxUint64) << (w - 1)
+		}
+		return uint64(int64(x))
+	}
+	lim := math.Ldexp(1, int(w))
+	switch {
+	case x >= lim:
+		return math.MaxUint64 >> (64 - w)
+	case x <= 0:
+		return 0
+	}
+	return uint64(x)
+}
+
+// oddF64FromU64 returns m (a magnitude) as a float64, rounded to odd when
+// it has more than 53 significant bits.
+func oddF64FromU64(m uint64) float64 {
+	n := bits.Len64(m)
+	if n <= 53 {
+		return float64(m)
+	}
+	shift := uint(n - 53)
+	kept := m >> shift
+	if m&(1<<shift-1) != 0 {
+		kept |= 1
+	}
+	return float64(kept) * float64(uint64(1)<<shift)
+}
+
+// CvtIntToFloat is cvt.frnd.ftype.itype: integer → F16, BF16, F32 or F64
+// bits, correctly rounded in mode r.
+func CvtIntToFloat(v uint64, srcType, dstType ptx.Type, r Rounding) uint64 {
+	w, signed := intWidth(srcType)
+	if w == 0 {
+		w = 64
+	}
+	neg := false
+	m := v
+	if w < 64 {
+		m &= 1<<w - 1
+	}
+	if signed && m>>(w-1) != 0 {
+		neg = true
+		m = -(m | math.MaxUint64<<(w-1)) // two's complement magnitude; 2^63 for INT64_MIN
+	}
+	if dstType == ptx.F64 {
+		var x float64
+		if n := bits.Len64(m); n <= 53 {
+			x = float64(m)
+		} else {
+			shift := n - 53
+			x = float64(shiftRound(m, shift, neg, r)) * float64(uint64(1)<<uint(shift))
+		}
+		if neg {
+			x = -x
+		}
+		return math.Float64bits(x)
+	}
+	x := oddF64FromU64(m)
+	if neg {
+		x = -x
+	}
+	return roundToType(x, dstType, r)
+}
+
+// roundToType rounds x (exact or rounded to odd) to a float type's bits.
+func roundToType(x float64, t ptx.Type, r Rounding) uint64 {
+	switch t {
+	case ptx.F16:
+		return uint64(kindF16.round(x, r))
+	case ptx.BF16:
+		return uint64(kindBF16.round(x, r))
+	case ptx.F32:
+		return uint64(fromOddF32(x, r))
+	case ptx.TF32:
+		if x != x {
+			return uint64(CanonicalNaNF32)
+		}
+		return roundF64(x, fmtTF32, r) << 13
+	}
+	return bitsF64(x)
+}
+
+// canonicalNaN returns the canonical NaN of a float type.
+func canonicalNaN(t ptx.Type) uint64 {
+	switch t {
+	case ptx.F16, ptx.BF16:
+		return uint64(CanonicalNaNF16)
+	case ptx.F32, ptx.TF32:
+		return uint64(CanonicalNaNF32)
+	}
+	return CanonicalNaNF64
+}
+
+// CvtFloatToFloat is cvt{.frnd|.irnd}{.ftz}{.sat}.ftype.ftype for F16, BF16,
+// F32 and F64. With intRound the value is first rounded to an integer in
+// mode r (cvt.rni.f32.f32 …) and then converted to nearest-even; otherwise
+// it is converted with rounding r (a widening conversion is exact). ftz
+// flushes subnormal f32 sources and results; sat clamps to [0, 1] with NaN
+// → +0. A NaN result is the destination's canonical NaN.
+func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound bool, ftz, sat bool) uint64 {
+	x := FloatValue(v, srcType)
+	if x != x {
+		if sat {
+			return 0
+		}
+		return canonicalNaN(dstType)
+	}
+	if ftz && srcType == ptx.F32 && isSubnormalF32(v) {
+		x = math.Copysign(0, x)
+	}
+	if intRound {
+		x = roundToIntegral(x, r)
+		r = RN
+	}
+	d := roundToType(x, dstType, r)
+	switch dstType {
+	case ptx.F32:
+		return uint64(finishF32(uint32(d), ftz, sat))
+	case ptx.F16:
+		return uint64(kindF16.finish(uint16(d), false, sat))
+	case ptx.BF16:
+		return uint64(kindBF16.finish(uint16(d), false, sat))
+	case ptx.F64:
+		if sat {
+			return satF64(d)
+		}
+	}
+	return d
+}
+
+// satF64 clamps to [+0, 1]; NaN becomes +0.
+func satF64(a uint64) uint64 {
+	switch {
+	case a&signF64 != 0 || isNaNF64(a):
+		return 0
+	case a > 0x3ff0000000000000:
+		return 0x3ff0000000000000
+	}
+	return a
+}

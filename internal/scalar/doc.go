@@ -1,0 +1,66 @@
+// Package scalar holds the per-lane semantics of PTX's ALU instructions as
+// pure functions on bit patterns: integer arithmetic and bit manipulation,
+// IEEE binary16/bfloat16/binary32/binary64 arithmetic with every PTX
+// rounding mode, flush-to-zero and saturation, conversions, comparisons and
+// the .approx functions. The engine calls these inside its 32-lane loops, so
+// the common cases (round-to-nearest f32 arithmetic, integer ops) are small,
+// branch-light and allocation-free; rare cases (directed-rounding f64 fma,
+// results deep in the subnormal range) take exact slow paths.
+//
+// Conventions, shared by every function here:
+//
+//   - Values are raw bit patterns: uint16 for f16/bf16, uint32 for f32 and
+//     packed f16x2/bf16x2 (element 0 in bits 0-15), uint64 for f64. Integer
+//     results narrower than their carrier occupy its low bits, upper bits zero.
+//   - Every floating-point result is the exact result rounded once, in the
+//     requested Rounding. Single-precision and narrower results are derived
+//     from a binary64 "round-to-odd" intermediate, which is exact enough for
+//     any later rounding to ≤51 bits (Boldo and Melquiond, 2008).
+//   - A NaN result is the canonical NaN of its format (CanonicalNaNF32 …);
+//     input payloads are not propagated. .sat maps NaN to +0.0.
+//   - ftz flushes subnormal inputs and subnormal (post-rounding) results to a
+//     zero of the same sign. f64 arithmetic has no ftz in PTX.
+//   - sat clamps the result to [+0.0, 1.0]; -0.0 and every negative value
+//     become +0.0.
+//
+// Where the hardware's behaviour is not pinned down by the PTX ISA (NaN
+// payloads, .approx accuracy, integer division by zero), the chosen model is
+// documented at the function and is meant to be checked against recordings
+// from a real H100 (testdata/gpu).
+package scalar
+
+// Rounding is an IEEE rounding-direction attribute. The zero value is RN.
+type Rounding uint8
+
+const (
+	RN  Rounding = iota // to nearest, ties to even (.rn, .rni)
+	RZ                  // toward zero (.rz, .rzi)
+	RM                  // toward -infinity (.rm, .rmi)
+	RP                  // toward +infinity (.rp, .rpi)
+	RNA                 // to nearest, ties away from zero (.rna)
+)
+
+// String returns the PTX spelling of the rounding modifier.
+func (r Rounding) String() string {
+	switch r {
+	case RN:
+		return "rn"
+	case RZ:
+		return "rz"
+	case RM:
+		return "rm"
+	case RP:
+		return "rp"
+	case RNA:
+		return "rna"
+	}
+	return "rounding?"
+}
+
+// Canonical NaNs: what the H100 writes for a NaN result of arithmetic.
+const (
+	CanonicalNaNF16  uint16 = 0x7fff
+	CanonicalNaNBF16 uint16 = 0x7fff
+	CanonicalNaNF32  uint32 = 0x7fffffff
+	CanonicalNaNF64  uint64 = 0x7fffffffffffffff
+)

@@ -1,0 +1,164 @@
+package scalar
+
+import "math"
+
+const (
+	signF32 = 0x80000000
+	expF32  = 0x7f800000
+	oneF32  = 0x3f800000
+)
+
+// flushF32 replaces a subnormal f32 by a zero of the same sign.
+func flushF32(a uint32) uint32 {
+	if a&expF32 == 0 {
+		return a & signF32
+	}
+	return a
+}
+
+func isNaNF32(a uint32) bool { return a&^signF32 > expF32 }
+
+// satF32 clamps to [+0, 1]; NaN becomes +0.
+func satF32(a uint32) uint32 {
+	switch {
+	case a&signF32 != 0 || a > expF32: // negative (incl. -0 and -NaN) or +NaN
+		return 0
+	case a > oneF32:
+		return oneF32
+	}
+	return a
+}
+
+// finishF32 applies result flushing and saturation to a rounded result.
+func finishF32(d uint32, ftz, sat bool) uint32 {
+	if ftz {
+		d = flushF32(d)
+	}
+	if sat {
+		d = satF32(d)
+	}
+	return d
+}
+
+// bitsF32 converts a float32 result to bits, canonicalizing NaN.
+func bitsF32(z float32) uint32 {
+	if z != z {
+		return CanonicalNaNF32
+	}
+	return math.Float32bits(z)
+}
+
+// fromOddF32 rounds a round-to-odd (or exact) float64 to f32 bits in mode r.
+func fromOddF32(x float64, r Rounding) uint32 {
+	if x != x {
+		return CanonicalNaNF32
+	}
+	if r == RN {
+		return math.Float32bits(float32(x))
+	}
+	return uint32(roundF64(x, fmtF32, r))
+}
+
+func f32(a uint32) float64 { return float64(math.Float32frombits(a)) }
+
+// AddF32 is add{.rnd}{.ftz}{.sat}.f32.
+func AddF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
+	if ftz {
+		a, b = flushF32(a), flushF32(b)
+	}
+	if r == RN {
+		d := bitsF32(math.Float32frombits(a) + math.Float32frombits(b))
+		if ftz || sat {
+			d = finishF32(d, ftz, sat)
+		}
+		return d
+	}
+	x, y := f32(a), f32(b)
+	s := oddSum(x, y)
+	if s == 0 {
+		s = exactZeroSum(x, y, r)
+	}
+	return finishF32(fromOddF32(s, r), ftz, sat)
+}
+
+// SubF32 is sub{.rnd}{.ftz}{.sat}.f32.
+func SubF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
+	if isNaNF32(b) {
+		return finishF32(CanonicalNaNF32, false, sat)
+	}
+	return AddF32(a, b^signF32, r, ftz, sat)
+}
+
+// MulF32 is mul{.rnd}{.ftz}{.sat}.f32. The product of two f32 values is
+// exact in float64, so one rounding of it is the IEEE result.
+func MulF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
+	if ftz {
+		a, b = flushF32(a), flushF32(b)
+	}
+	if r == RN {
+		d := bitsF32(math.Float32frombits(a) * math.Float32frombits(b))
+		if ftz || sat {
+			d = finishF32(d, ftz, sat)
+		}
+		return d
+	}
+	return finishF32(fromOddF32(f32(a)*f32(b), r), ftz, sat)
+}
+
+// FmaF32 is fma{.rnd}{.ftz}{.sat}.f32 (and mad.rnd.f32): a*b+c with one
+// rounding. a*b is exact in float64; the sum is taken to odd there (TwoSum),
+// then rounded once to f32.
+func FmaF32(a, b, c uint32, r Rounding, ftz, sat bool) uint32 {
+	if ftz {
+		a, b, c = flushF32(a), flushF32(b), flushF32(c)
+	}
+	p := float64(f32(a) * f32(b))
+	z := f32(c)
+	s := oddSum(p, z)
+	if s == 0 && r != RN {
+		s = exactZeroSum(p, z, r)
+	}
+	d := fromOddF32(s, r)
+	if ftz || sat {
+		d = finishF32(d, ftz, sat)
+	}
+	return d
+}
+
+// DivF32 is div.rnd{.ftz}{.sat}.f32 (IEEE division).
+func DivF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
+	if ftz {
+		a, b = flushF32(a), flushF32(b)
+	}
+	if r == RN {
+		return finishF32(bitsF32(math.Float32frombits(a)/math.Float32frombits(b)), ftz, sat)
+	}
+	x, y := f32(a), f32(b)
+	q := x / y
+	if q-q == 0 && q != 0 { // finite, nonzero: the remainder x - q*y is exact
+		rem := math.FMA(-q, y, x)
+		q = toOdd(q, float64(sign(rem)*sign(y)))
+	}
+	return finishF32(fromOddF32(q, r), ftz, sat)
+}
+
+// RcpF32 is rcp.rnd{.ftz}.f32 (IEEE reciprocal).
+func RcpF32(a uint32, r Rounding, ftz bool) uint32 {
+	return DivF32(oneF32, a, r, ftz, false)
+}
+
+// SqrtF32 is sqrt.rnd{.ftz}.f32 (IEEE square root).
+func SqrtF32(a uint32, r Rounding, ftz bool) uint32 {
+	if ftz {
+		a = flushF32(a)
+	}
+	x := f32(a)
+	s := math.Sqrt(x)
+	if r == RN {
+		return finishF32(bitsF32(float32(s)), ftz, false)
+	}
+	if s-s == 0 && s != 0 {
+		s = toOdd(s, float64(sign(math.FMA(-s, s, x))))
+	}
+	return finishF32(fromOddF32(s, r), ftz, false)
+}

@@ -1,0 +1,152 @@
+package scalar
+
+import (
+	"math"
+	"math/big"
+)
+
+const signF64 = 0x8000000000000000
+
+// bitsF64 converts a float64 result to bits, canonicalizing NaN.
+func bitsF64(z float64) uint64 {
+	if z != z {
+		return CanonicalNaNF64
+	}
+	return math.Float64bits(z)
+}
+
+func isNaNF64(a uint64) bool { return a&^signF64 > 0x7ff0000000000000 }
+
+func isFinite(x float64) bool { return x-x == 0 }
+
+// safeTiny bounds the magnitudes above which the error terms of products
+// and quotients are exactly representable (no underflow inside FMA).
+const safeTiny = 0x1p-900
+
+func bigOf(x float64) *big.Float { return new(big.Float).SetFloat64(x) }
+
+// AddF64 is add{.rnd}.f64.
+func AddF64(a, b uint64, r Rounding) uint64 {
+	x, y := math.Float64frombits(a), math.Float64frombits(b)
+	s := x + y
+	if r == RN {
+		return bitsF64(s)
+	}
+	if !isFinite(s) {
+		if s != s || !isFinite(x) || !isFinite(y) {
+			return bitsF64(s)
+		}
+		return math.Float64bits(overflow64(s < 0, r))
+	}
+	if s == 0 {
+		return math.Float64bits(exactZeroSum(x, y, r))
+	}
+	e := twoSumErr(x, y, s)
+	if r == RNA {
+		return math.Float64bits(roundBigF64(new(big.Float).SetPrec(2200).Add(bigOf(x), bigOf(y)), r))
+	}
+	return math.Float64bits(step64(s, sign(e), r))
+}
+
+// SubF64 is sub{.rnd}.f64.
+func SubF64(a, b uint64, r Rounding) uint64 {
+	if isNaNF64(b) {
+		return CanonicalNaNF64
+	}
+	return AddF64(a, b^signF64, r)
+}
+
+// MulF64 is mul{.rnd}.f64.
+func MulF64(a, b uint64, r Rounding) uint64 {
+	x, y := math.Float64frombits(a), math.Float64frombits(b)
+	p := x * y
+	if r == RN {
+		return bitsF64(p)
+	}
+	if !isFinite(p) {
+		if p != p || !isFinite(x) || !isFinite(y) {
+			return bitsF64(p)
+		}
+		return math.Float64bits(overflow64(p < 0, r))
+	}
+	if x == 0 || y == 0 {
+		return math.Float64bits(p)
+	}
+	if math.Abs(p) < safeTiny || r == RNA {
+		return math.Float64bits(roundBigF64(new(big.Float).SetPrec(106).Mul(bigOf(x), bigOf(y)), r))
+	}
+	return math.Float64bits(step64(p, sign(math.FMA(x, y, -p)), r))
+}
+
+// FmaF64 is fma.rnd.f64 (and mad.rnd.f64): a*b+c with one rounding.
+// Directed roundings go through an exact big.Float evaluation (allocates).
+func FmaF64(a, b, c uint64, r Rounding) uint64 {
+	x, y, z := math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c)
+	s := math.FMA(x, y, z)
+	if r == RN || s != s {
+		return bitsF64(s)
+	}
+	if !isFinite(x) || !isFinite(y) || !isFinite(z) {
+		return bitsF64(s)
+	}
+	if x == 0 || y == 0 {
+		p := x * y // a signed zero
+		if z == 0 {
+			return math.Float64bits(exactZeroSum(p, z, r))
+		}
+		return math.Float64bits(z)
+	}
+	prod := new(big.Float).SetPrec(106).Mul(bigOf(x), bigOf(y))
+	sum := new(big.Float).SetPrec(2300).Add(prod, bigOf(z))
+	if sum.Sign() == 0 {
+		return math.Float64bits(exactZeroSum(1, -1, r))
+	}
+	return math.Float64bits(roundBigF64(sum, r))
+}
+
+// DivF64 is div.rnd.f64 (IEEE division).
+func DivF64(a, b uint64, r Rounding) uint64 {
+	x, y := math.Float64frombits(a), math.Float64frombits(b)
+	q := x / y
+	if r == RN {
+		return bitsF64(q)
+	}
+	if !isFinite(q) {
+		if q != q || !isFinite(x) || y == 0 {
+			return bitsF64(q)
+		}
+		return math.Float64bits(overflow64(q < 0, r))
+	}
+	if x == 0 || !isFinite(y) {
+		return math.Float64bits(q)
+	}
+	if math.Abs(x) < safeTiny || math.Abs(q) < 0x1p-1000 || r == RNA {
+		n := new(big.Float).SetPrec(200).SetMode(big.ToZero).Quo(bigOf(x), bigOf(y))
+		return math.Float64bits(roundBigF64(stickyBig(n), r))
+	}
+	rem := math.FMA(-q, y, x) // exact: x - q*y
+	return math.Float64bits(step64(q, sign(rem)*sign(y), r))
+}
+
+// RcpF64 is rcp.rnd.f64 (IEEE reciprocal).
+func RcpF64(a uint64, r Rounding) uint64 {
+	return DivF64(math.Float64bits(1), a, r)
+}
+
+// SqrtF64 is sqrt.rnd.f64 (IEEE square root).
+func SqrtF64(a uint64, r Rounding) uint64 {
+	x := math.Float64frombits(a)
+	s := math.Sqrt(x)
+	if r == RN || !isFinite(s) || s == 0 {
+		return bitsF64(s)
+	}
+	if r == RNA { // a square root is never exactly halfway: RNA = RN
+		return bitsF64(s)
+	}
+	if x < safeTiny { // scale into the range where x - s*s is representable
+		xs := x * 0x1p256
+		ss := math.Sqrt(xs)
+		return math.Float64bits(step64(ss, sign(math.FMA(-ss, ss, xs)), r) * 0x1p-128)
+	}
+	return math.Float64bits(step64(s, sign(math.FMA(-s, s, x)), r))
+}

@@ -1,0 +1,73 @@
+package scalar
+
+import "github.com/warpsim/warpsim/ptx"
+
+// abs, neg and copysign act on the sign bit only: NaN payloads pass through
+// (the PTX ISA leaves the NaN result of abs/neg unspecified; the hardware
+// applies them as operand modifiers, which do not canonicalize).
+
+// AbsF32 is abs{.ftz}.f32.
+func AbsF32(a uint32, ftz bool) uint32 {
+	if ftz {
+		a = flushF32(a)
+	}
+	return a &^ signF32
+}
+
+// NegF32 is neg{.ftz}.f32.
+func NegF32(a uint32, ftz bool) uint32 {
+	if ftz {
+		a = flushF32(a)
+	}
+	return a ^ signF32
+}
+
+// AbsF64 is abs.f64.
+func AbsF64(a uint64) uint64 { return a &^ signF64 }
+
+// NegF64 is neg.f64.
+func NegF64(a uint64) uint64 { return a ^ signF64 }
+
+// CopysignF32 is copysign.f32 d, a, b: b's magnitude with a's sign.
+func CopysignF32(a, b uint32) uint32 { return b&^signF32 | a&signF32 }
+
+// CopysignF64 is copysign.f64 d, a, b: b's magnitude with a's sign.
+func CopysignF64(a, b uint64) uint64 { return b&^signF64 | a&signF64 }
+
+// TestpOp is a testp property.
+type TestpOp uint8
+
+const (
+	TestpFinite     TestpOp = iota // not infinite and not NaN
+	TestpInfinite                  // ±inf
+	TestpNumber                    // not NaN
+	TestpNotANumber                // NaN
+	TestpNormal                    // normal, nonzero, finite
+	TestpSubnormal                 // subnormal (nonzero, exponent field 0)
+)
+
+// Testp is testp.op.type for t = F32 or F64 (the low 32 bits of bits for
+// F32); any other type is treated as F64.
+func Testp(op TestpOp, bits uint64, t ptx.Type) bool {
+	var exp, frac, expMax uint64
+	if t == ptx.F32 {
+		exp, frac, expMax = bits>>23&0xff, bits&(1<<23-1), 0xff
+	} else {
+		exp, frac, expMax = bits>>52&0x7ff, bits&(1<<52-1), 0x7ff
+	}
+	switch op {
+	case TestpFinite:
+		return exp != expMax
+	case TestpInfinite:
+		return exp == expMax && frac == 0
+	case TestpNumber:
+		return exp != expMax || frac == 0
+	case TestpNotANumber:
+		return exp == expMax && frac != 0
+	case TestpNormal:
+		return exp != 0 && exp != expMax
+	case TestpSubnormal:
+		return exp == 0 && frac != 0
+	}
+	return false
+}
