@@ -356,10 +356,12 @@ func (p *parser) parseFileDirective() {
 	p.next()
 	n, ok := p.parseInt("file index")
 	if !ok {
+		p.skipLine()
 		return
 	}
 	if p.tok != tString {
 		p.errorExpected("file name")
+		p.skipLine()
 		return
 	}
 	name := unquote(p.lit)
@@ -413,11 +415,12 @@ func (p *parser) parseLoc() {
 	p.next()
 	var v [3]int
 	for i := range v {
-		if i > 0 && (p.tok != tInt || p.nl) {
+		if i == 2 && (p.tok != tInt || p.nl) {
 			break // the column is optional in old PTX
 		}
 		n, ok := p.parseInt("line information")
 		if !ok {
+			p.skipLine()
 			return
 		}
 		if n > 1<<31-1 {
@@ -430,6 +433,7 @@ func (p *parser) parseLoc() {
 		p.next()
 		if p.tok != tIdent {
 			p.errorExpected("function_name or inlined_at")
+			p.skipLine()
 			return
 		}
 		switch string(p.lit) {
@@ -437,6 +441,7 @@ func (p *parser) parseLoc() {
 			p.next()
 			if p.tok != tIdent {
 				p.errorExpected("function name label")
+				p.skipLine()
 				return
 			}
 			p.next()
@@ -449,8 +454,21 @@ func (p *parser) parseLoc() {
 			// A further function_name may follow.
 		default:
 			p.errorExpected("function_name or inlined_at")
+			p.skipLine()
 			return
 		}
+	}
+	if !p.nl && p.tok != tEOF {
+		p.errorExpected("end of line after .loc")
+		p.skipLine()
+	}
+}
+
+// skipLine skips the rest of the current line: the recovery for
+// directives that end at the line's end (.loc, .file).
+func (p *parser) skipLine() {
+	for p.tok != tEOF && !p.nl {
+		p.next()
 	}
 }
 
@@ -1011,7 +1029,7 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 			neg = true
 			p.next()
 		}
-		if p.tok != tIdent {
+		if p.tok != tIdent || p.lit[0] != '%' {
 			p.errorExpected("predicate register")
 			p.syncStmt()
 			return body
@@ -1026,7 +1044,12 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 		return p.parseInstr(body, pos, guard, neg)
 	case tIdent:
 		pos := p.pos()
-		if p.lit[0] == '%' || p.lit[0] == '$' || p.lit[0] == '_' {
+		if p.lit[0] == '%' {
+			p.errorExpected("statement")
+			p.syncStmt()
+			return body
+		}
+		if p.lit[0] == '$' || p.lit[0] == '_' {
 			// Not an opcode: must be a label.
 			name := p.intern(p.lit)
 			p.next()
