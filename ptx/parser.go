@@ -378,7 +378,7 @@ func (p *parser) parseFileDirective() {
 		p.next()
 		p.parseInt("file timestamp or size")
 	}
-	p.mod.SourceFiles[int(n)] = name
+	p.mod.SourceFiles[clampInt(n)] = name
 }
 
 func unquote(lit []byte) string {
