@@ -62,18 +62,21 @@ type inputs struct {
 // need more than counts (theoretical occupancy).
 type Launch struct {
 	BlockThreads  int // threads per block
-	RegsPerThread int
-	SharedBytes   int // static plus dynamic shared memory per block
+	RegsPerThread int // registers per thread the kernel was given
+	StaticShared  int // bytes of .shared variables
+	DynamicShared int // bytes of dynamic shared memory given at launch
 }
 
-// TheoreticalOccupancy returns the theoretical occupancy, in percent, of a
-// launch on an arch, and false when it cannot say. It is a variable so
-// that the occupancy calculator (package arch) supplies it.
-//
-// TODO(lead): point this at arch's occupancy calculator
-// ((*arch.Arch).Occupancy, helper D) once it lands; until then
-// theoretical_occupancy is reported as unavailable.
-var TheoreticalOccupancy func(a *arch.Arch, l Launch) (float64, bool)
+// theoreticalOccupancy is what the arch's occupancy calculator (the one
+// that answers as cudaOccupancyMaxActiveBlocksPerMultiprocessor) gives for
+// the launch, in percent: active warps per SM ÷ the SM's maximum.
+func theoreticalOccupancy(a *arch.Arch, l Launch) float64 {
+	r := a.Occupancy(arch.OccupancyInput{
+		BlockSize: l.BlockThreads, RegsPerThread: l.RegsPerThread,
+		StaticShared: l.StaticShared, DynamicShared: l.DynamicShared,
+	})
+	return 100 * r.Occupancy
+}
 
 // errTiming is the reason given for the metrics of the timing driver.
 const errTiming = "needs --mode timing, not implemented yet"
@@ -177,10 +180,10 @@ var defs = []*Def{
 	{Name: "theoretical_occupancy", NCU: "sm__maximum_warps_per_active_cycle_pct", Description: "Theoretical Occupancy", Kind: Percent,
 		Formula: "active warps per SM the arch's limits allow for this block size, registers and shared memory ÷ max warps per SM × 100",
 		value: func(_ *Counters, in *inputs) (float64, bool) {
-			if TheoreticalOccupancy == nil || in.arch == nil || in.launch == nil {
+			if in.arch == nil || in.launch == nil {
 				return 0, false
 			}
-			return TheoreticalOccupancy(in.arch, *in.launch)
+			return theoreticalOccupancy(in.arch, *in.launch), true
 		}},
 	{Name: "elapsed_cycles", NCU: "sm__cycles_elapsed.avg", Description: "Elapsed Cycles", Kind: Cycles, Timing: true,
 		Formula: "cycles from launch to completion, per SM"},
@@ -293,7 +296,7 @@ func Compute(c Counters, a *arch.Arch, launch ...Launch) []Metric {
 		default:
 			m.Value, m.Available = d.value(&c, &in)
 			if !m.Available {
-				m.Reason = "needs the occupancy calculator, not available yet"
+				m.Reason = "needs the arch and the launch's block size, registers and shared memory"
 			}
 		}
 		out[i] = m

@@ -114,17 +114,26 @@ func TestTimingMetricsUnavailable(t *testing.T) {
 	}
 }
 
-func TestTheoreticalOccupancyHook(t *testing.T) {
-	saved := TheoreticalOccupancy
-	defer func() { TheoreticalOccupancy = saved }()
+// TestTheoreticalOccupancy checks theoretical_occupancy against the H100
+// driver's cudaOccupancyMaxActiveBlocksPerMultiprocessor answers for the
+// kernel heavy4 (19 registers per thread) in h100_occupancy_driver.txt:
+// blocks per SM × warps per block ÷ 64.
+func TestTheoreticalOccupancy(t *testing.T) {
 	h100 := arch.MustLookup("h100")
-	TheoreticalOccupancy = nil
-	if m := metric(t, Compute(Counters{}, h100, Launch{BlockThreads: 256}), "theoretical_occupancy"); m.Available {
-		t.Errorf("without a calculator theoretical_occupancy should be unavailable, got %v", m.Value)
+	tests := []struct {
+		block, dynamic int
+		want           float64
+	}{
+		{96, 0, 21 * 3 * 100 / 64.0},     // OCC heavy4 regs=19 bs=96 0:21
+		{96, 12288, 17 * 3 * 100 / 64.0}, // bs=96 12288:17
+		{352, 0, 5 * 11 * 100 / 64.0},    // bs=352 0:5
+		{256, 65536, 3 * 8 * 100 / 64.0}, // bs=256 65536:3
 	}
-	TheoreticalOccupancy = func(a *arch.Arch, l Launch) (float64, bool) { return float64(l.BlockThreads) / 32, true }
-	if m := metric(t, Compute(Counters{}, h100, Launch{BlockThreads: 256}), "theoretical_occupancy"); !m.Available || m.Value != 8 {
-		t.Errorf("got %v (available %v), want the calculator's 8", m.Value, m.Available)
+	for _, tt := range tests {
+		m := metric(t, Compute(Counters{}, h100, Launch{BlockThreads: tt.block, RegsPerThread: 19, DynamicShared: tt.dynamic}), "theoretical_occupancy")
+		if !m.Available || math.Abs(m.Value-tt.want) > 1e-9 {
+			t.Errorf("block %d, %d dynamic bytes: %v (available %v), want %v", tt.block, tt.dynamic, m.Value, m.Available, tt.want)
+		}
 	}
 	if m := metric(t, Compute(Counters{}, h100), "theoretical_occupancy"); m.Available {
 		t.Errorf("without a launch theoretical_occupancy should be unavailable")
