@@ -97,7 +97,7 @@ func FmaF64(a, b, c uint64, r Rounding) uint64 {
 		return math.Float64bits(z)
 	}
 	prod := new(big.Float).SetPrec(106).Mul(bigOf(x), bigOf(y))
-	sum := new(big.Float).SetPrec(2300).Add(prod, bigOf(z))
+	sum := new(big.Float).SetPrec(3400).Add(prod, bigOf(z)) // exact: exponents span < 3300 bits
 	if sum.Sign() == 0 {
 		return math.Float64bits(exactZeroSum(1, -1, r))
 	}
