@@ -86,6 +86,10 @@ type OccupancyResult struct {
 	// BlocksPerSM blocks, or the preference when one is given), the fixed
 	// or cache-config size before.
 	SharedCapacity int
+	// SharedAvailable is the shared memory per SM that BlockLimitShared
+	// divides: the maximum with no carveout preference, else the preference
+	// rounded up to a carveout step (or the step that holds one block).
+	SharedAvailable int
 
 	// Reason is why no block can launch ("" when one can).
 	Reason string
@@ -295,6 +299,7 @@ func (a *Arch) sharedLimit(in OccupancyInput, r *OccupancyResult) (int, string) 
 		}
 	}
 	r.SharedCapacity = capacity
+	r.SharedAvailable = capacity
 	if r.SharedPerBlock == 0 {
 		return Unlimited, ""
 	}
