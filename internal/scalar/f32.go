@@ -48,30 +48,72 @@ func bitsF32(z float32) uint32 {
 	return math.Float32bits(z)
 }
 
-// fromOddF32 rounds a round-to-odd (or exact) float64 to f32 bits in mode r.
+// fromOddF32 rounds a round-to-odd (or exact) float64 to f32 bits in mode
+// r: the hardware conversion gives RN, and the directed modes step from it
+// by one ulp when it lies on the wrong side of x. (x is exactly halfway
+// between two f32 values only if the exact value is.)
 func fromOddF32(x float64, r Rounding) uint32 {
 	if x != x {
 		return CanonicalNaNF32
 	}
-	if r == RN {
-		return math.Float32bits(float32(x))
+	f := float32(x)
+	d := math.Float32bits(f)
+	fx := float64(f)
+	if r == RN || fx == x {
+		return d
 	}
-	return uint32(roundF64(x, fmtF32, r))
+	away := func() uint32 { return d + 1 } // one ulp up in magnitude (d not ±inf here)
+	toward := func() uint32 { return d - 1 }
+	neg := d&signF32 != 0
+	switch r {
+	case RZ:
+		if math.Abs(fx) > math.Abs(x) {
+			return toward()
+		}
+	case RM:
+		if fx > x {
+			if neg {
+				return away()
+			}
+			return toward()
+		}
+	case RP:
+		if fx < x {
+			if neg {
+				return toward()
+			}
+			return away()
+		}
+	case RNA:
+		if math.Abs(fx) < math.Abs(x) { // RN went toward zero: was it a tie?
+			other := float64(math.Float32frombits(d + 1))
+			if d&^signF32 == expF32-1 {
+				other = math.Copysign(0x1p128, x)
+			}
+			if fx+other == 2*x {
+				return away()
+			}
+		}
+	}
+	return d
 }
 
 func f32(a uint32) float64 { return float64(math.Float32frombits(a)) }
 
 // AddF32 is add{.rnd}{.ftz}{.sat}.f32.
 func AddF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
+	if r == RN && !ftz && !sat {
+		return bitsF32(math.Float32frombits(a) + math.Float32frombits(b))
+	}
+	return addF32(a, b, r, ftz, sat)
+}
+
+func addF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 	if ftz {
 		a, b = flushF32(a), flushF32(b)
 	}
 	if r == RN {
-		d := bitsF32(math.Float32frombits(a) + math.Float32frombits(b))
-		if ftz || sat {
-			d = finishF32(d, ftz, sat)
-		}
-		return d
+		return finishF32(bitsF32(math.Float32frombits(a)+math.Float32frombits(b)), ftz, sat)
 	}
 	x, y := f32(a), f32(b)
 	s := oddSum(x, y)
@@ -92,15 +134,15 @@ func SubF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 // MulF32 is mul{.rnd}{.ftz}{.sat}.f32. The product of two f32 values is
 // exact in float64, so one rounding of it is the IEEE result.
 func MulF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
+	if r == RN && !ftz && !sat {
+		return bitsF32(math.Float32frombits(a) * math.Float32frombits(b))
+	}
+	return mulF32(a, b, r, ftz, sat)
+}
+
+func mulF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 	if ftz {
 		a, b = flushF32(a), flushF32(b)
-	}
-	if r == RN {
-		d := bitsF32(math.Float32frombits(a) * math.Float32frombits(b))
-		if ftz || sat {
-			d = finishF32(d, ftz, sat)
-		}
-		return d
 	}
 	return finishF32(fromOddF32(f32(a)*f32(b), r), ftz, sat)
 }
@@ -109,6 +151,9 @@ func MulF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 // rounding. a*b is exact in float64; the sum is taken to odd there (TwoSum),
 // then rounded once to f32.
 func FmaF32(a, b, c uint32, r Rounding, ftz, sat bool) uint32 {
+	if r == RN && !ftz && !sat {
+		return FmaRnF32(a, b, c)
+	}
 	if ftz {
 		a, b, c = flushF32(a), flushF32(b), flushF32(c)
 	}
@@ -118,11 +163,19 @@ func FmaF32(a, b, c uint32, r Rounding, ftz, sat bool) uint32 {
 	if s == 0 && r != RN {
 		s = exactZeroSum(p, z, r)
 	}
-	d := fromOddF32(s, r)
-	if ftz || sat {
-		d = finishF32(d, ftz, sat)
+	return finishF32(fromOddF32(s, r), ftz, sat)
+}
+
+// FmaRnF32 is fma.rn.f32 without ftz/sat: the exact product (float64),
+// plus c rounded to odd, then rounded once to f32.
+func FmaRnF32(a, b, c uint32) uint32 {
+	p := float64(f32(a) * f32(b))
+	z := f32(c)
+	s := p + z
+	if s-s == 0 && s != 0 {
+		s = toOdd(s, twoSumErr(p, z, s))
 	}
-	return d
+	return bitsF32(float32(s))
 }
 
 // DivF32 is div.rnd{.ftz}{.sat}.f32 (IEEE division).
@@ -161,4 +214,15 @@ func SqrtF32(a uint32, r Rounding, ftz bool) uint32 {
 		s = toOdd(s, float64(sign(math.FMA(-s, s, x))))
 	}
 	return finishF32(fromOddF32(s, r), ftz, false)
+}
+
+// AddRnF32 is add.rn.f32 without ftz/sat: AddF32's fast path, small enough
+// for the compiler to inline into the engine's lane loop.
+func AddRnF32(a, b uint32) uint32 {
+	return bitsF32(math.Float32frombits(a) + math.Float32frombits(b))
+}
+
+// MulRnF32 is mul.rn.f32 without ftz/sat, inlinable.
+func MulRnF32(a, b uint32) uint32 {
+	return bitsF32(math.Float32frombits(a) * math.Float32frombits(b))
 }
