@@ -1,0 +1,286 @@
+// Package cc is warpsim's CUDA compiler driver over clang: `warpsim cc`
+// (whole programs: device side to PTX, host side with the PTX embedded,
+// linked with warpsim's runtime) and `warpsim compile` (device side only).
+package cc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/warpsim/warpsim/cuda"
+)
+
+// MinClang is the oldest clang warpsim cc uses: clang 22 is the first that
+// compiles device-side kernel launches (dynamic parallelism).
+const MinClang = 22
+
+// ErrNoClang is returned when no suitable clang is installed.
+var ErrNoClang = errors.New("warpsim cc needs clang " + strconv.Itoa(MinClang) + " or later, which compiles CUDA without a CUDA toolkit; install it with `apt-get install clang-22` (or set WARPSIM_CLANG to a clang ≥ 22)")
+
+var versionRE = regexp.MustCompile(`clang version (\d+)`)
+
+// FindClang returns the clang to use: $WARPSIM_CLANG, clang-22 (or a later
+// clang-N) on PATH or under /usr/lib/llvm-N/bin, or clang on PATH if it is
+// at least version 22.
+func FindClang() (string, error) {
+	if c := os.Getenv("WARPSIM_CLANG"); c != "" {
+		if v, err := clangVersion(c); err != nil {
+			return "", fmt.Errorf("WARPSIM_CLANG=%s: %v", c, err)
+		} else if v < MinClang {
+			return "", fmt.Errorf("WARPSIM_CLANG=%s is clang %d; %w", c, v, ErrNoClang)
+		}
+		return c, nil
+	}
+	for v := MinClang + 3; v >= MinClang; v-- {
+		for _, c := range []string{"clang-" + strconv.Itoa(v), "/usr/lib/llvm-" + strconv.Itoa(v) + "/bin/clang"} {
+			if p, err := exec.LookPath(c); err == nil {
+				return p, nil
+			}
+		}
+	}
+	if p, err := exec.LookPath("clang"); err == nil {
+		if v, err := clangVersion(p); err == nil && v >= MinClang {
+			return p, nil
+		}
+	}
+	return "", ErrNoClang
+}
+
+func clangVersion(path string) (int, error) {
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return 0, err
+	}
+	m := versionRE.FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("cannot read the version of %s", path)
+	}
+	return strconv.Atoi(string(m[1]))
+}
+
+// Driver runs clang. Stderr receives clang's messages unchanged.
+type Driver struct {
+	Clang  string
+	Stderr io.Writer
+	// Verbose prints each command before running it.
+	Verbose bool
+	// WarpsimBin is the simulator executable the built program starts (its
+	// absolute path is compiled in; WARPSIM_BIN overrides it at run time).
+	WarpsimBin string
+	files      string // materialized headers and runtime source
+}
+
+// NewDriver finds clang and writes warpsim's headers to the cache.
+func NewDriver(stderr io.Writer) (*Driver, error) {
+	clang, err := FindClang()
+	if err != nil {
+		return nil, err
+	}
+	cache, err := cuda.CacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("cache directory: %v", err)
+	}
+	files, err := cuda.Materialize(cache)
+	if err != nil {
+		return nil, fmt.Errorf("writing warpsim's CUDA headers: %v", err)
+	}
+	return &Driver{Clang: clang, Stderr: stderr, files: files}, nil
+}
+
+// IncludeDir is the directory of warpsim's CUDA headers.
+func (d *Driver) IncludeDir() string { return filepath.Join(d.files, "include") }
+
+// CompileError is a failed clang run; clang has already printed why.
+type CompileError struct{ Cmd string }
+
+func (e *CompileError) Error() string { return "compilation failed" }
+
+func (d *Driver) run(args []string) error {
+	if d.Verbose {
+		fmt.Fprintln(d.Stderr, "#", d.Clang, strings.Join(args, " "))
+	}
+	cmd := exec.Command(d.Clang, args...)
+	cmd.Stdout = d.Stderr
+	cmd.Stderr = d.Stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return &CompileError{Cmd: d.Clang + " " + strings.Join(args, " ")}
+		}
+		return fmt.Errorf("running %s: %v", d.Clang, err)
+	}
+	return nil
+}
+
+func (d *Driver) commonFlags(o *Options) []string {
+	f := []string{"-nocudainc", "-nocudalib", "--cuda-gpu-arch=" + o.Arch,
+		"-Xclang", "-target-sdk-version=12.0",
+		"-isystem", d.IncludeDir(), "-include", "cuda_runtime.h"}
+	for _, i := range o.Includes {
+		f = append(f, "-I", i)
+	}
+	f = append(f, o.Defines...)
+	if o.Std != "" {
+		f = append(f, o.Std)
+	}
+	return f
+}
+
+// DeviceFlags are the clang flags that compile src's device side to PTX.
+func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
+	f := []string{"-x", "cuda", "--cuda-device-only", "-S"}
+	f = append(f, d.commonFlags(o)...)
+	// Without a CUDA installation clang assumes PTX ISA 4.2; ask for 8.0
+	// (what sm_90 needs), so every instruction clang knows is available.
+	f = append(f, "-Xclang", "-target-feature", "-Xclang", "+ptx80")
+	opt := o.OptLevel
+	if o.Debug {
+		opt = "-O0"
+	}
+	f = append(f, opt, "-gline-tables-only")
+	if o.RDC {
+		f = append(f, "-fgpu-rdc")
+	}
+	if o.FastMath {
+		f = append(f, "-fcuda-approx-transcendentals", "-fgpu-flush-denormals-to-zero")
+	}
+	if quiet {
+		f = append(f, "-w")
+	}
+	return append(f, "-o", out, src)
+}
+
+// CompilePTX compiles src's device code to PTX at out.
+func (d *Driver) CompilePTX(o *Options, src, out string) error {
+	return d.run(d.DeviceFlags(o, src, out, false))
+}
+
+// hostObject compiles one input to a host object at out; ptx is embedded
+// for CUDA inputs.
+func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
+	var f []string
+	switch k {
+	case kindCUDA:
+		f = []string{"-x", "cuda", "--cuda-host-only"}
+		f = append(f, d.commonFlags(o)...)
+		// The device pass has already shown the warnings for this file.
+		f = append(f, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", ptx, "-w")
+	case kindCXX:
+		f = []string{"-x", "c++", "-isystem", d.IncludeDir(), "-D__WARPSIM_HOST_ONLY__"}
+		for _, i := range o.Includes {
+			f = append(f, "-I", i)
+		}
+		f = append(f, o.Defines...)
+		if o.Std != "" {
+			f = append(f, o.Std)
+		}
+	case kindC:
+		f = []string{"-x", "c"}
+		for _, i := range o.Includes {
+			f = append(f, "-I", i)
+		}
+		f = append(f, o.Defines...)
+	}
+	f = append(f, o.OptLevel)
+	if o.Debug {
+		f = append(f, "-g")
+	}
+	f = append(f, o.HostFlags...)
+	f = append(f, "-c", "-o", out, src)
+	return d.run(f)
+}
+
+// runtimeObject compiles warpsim's C runtime into dir.
+func (d *Driver) runtimeObject(dir string) (string, error) {
+	bin := d.WarpsimBin
+	if bin == "" {
+		bin = "warpsim"
+	}
+	out := filepath.Join(dir, "warpsim_rt.o")
+	f := []string{"-x", "c", "-O2", "-std=gnu11", "-I", d.IncludeDir(),
+		"-DWARPSIM_DEFAULT_BIN=" + strconv.Quote(bin),
+		"-c", "-o", out, filepath.Join(d.files, "shim", "warpsim_rt.c")}
+	if err := d.run(f); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// Build compiles and links a program as nvcc would.
+func (d *Driver) Build(o *Options) error {
+	tmp, err := os.MkdirTemp("", "warpsim-cc-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var objects []string
+	for n, in := range o.Inputs {
+		k, err := inputKind(in, o.ForceCU)
+		if err != nil {
+			return err
+		}
+		if k == kindObject {
+			objects = append(objects, in)
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		obj := filepath.Join(tmp, fmt.Sprintf("%d-%s.o", n, base))
+		if o.CompileOnly {
+			obj = base + ".o"
+			if o.Output != "" {
+				obj = o.Output
+			}
+		}
+		ptx := ""
+		if k == kindCUDA {
+			ptx = filepath.Join(tmp, fmt.Sprintf("%d-%s.ptx", n, base))
+			if err := d.CompilePTX(o, in, ptx); err != nil {
+				return err
+			}
+		}
+		if err := d.hostObject(o, k, in, ptx, obj); err != nil {
+			return err
+		}
+		objects = append(objects, obj)
+	}
+	if o.CompileOnly {
+		return nil
+	}
+	rt, err := d.runtimeObject(tmp)
+	if err != nil {
+		return err
+	}
+	out := o.Output
+	if out == "" {
+		out = "a.out"
+	}
+	f := []string{"--driver-mode=g++", "-o", out}
+	f = append(f, objects...)
+	f = append(f, rt)
+	f = append(f, o.LinkFlags...)
+	f = append(f, "-lm")
+	return d.run(f)
+}
+
+// PTX compiles src's device side and returns the PTX text.
+func (d *Driver) PTX(o *Options, src string) ([]byte, error) {
+	tmp, err := os.CreateTemp("", "warpsim-*.ptx")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	if err := d.CompilePTX(o, src, tmp.Name()); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(tmp.Name())
+	return bytes.Clone(b), err
+}

@@ -1,0 +1,101 @@
+// Package cuda holds warpsim's CUDA headers (include/), written for clang's
+// CUDA mode so no CUDA toolkit is needed, and the C side of the runtime
+// (shim/) that `warpsim cc` links into every program. Both are embedded in
+// the warpsim executable and written out once per content version.
+package cuda
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+//go:embed include/*.h shim/*.c shim/*.h
+var files embed.FS
+
+// Files is the embedded tree: include/… and shim/….
+func Files() fs.FS { return files }
+
+// Version is a digest of the embedded files; Materialize keys its directory
+// by it, so programs built by different warpsim versions never share stale
+// headers.
+func Version() string {
+	h := sha256.New()
+	var names []string
+	fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	for _, n := range names {
+		b, _ := files.ReadFile(n)
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Materialize writes the embedded tree under dir/<Version> (once; a later
+// call finds it complete) and returns that directory. The include
+// directory is <result>/include, the runtime source <result>/shim.
+func Materialize(dir string) (string, error) {
+	root := filepath.Join(dir, Version())
+	stamp := filepath.Join(root, ".complete")
+	if _, err := os.Stat(stamp); err == nil {
+		return root, nil
+	}
+	tmp, err := os.MkdirTemp(dir, ".tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	err = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(tmp, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, root); err != nil {
+		// Another process won the race; its copy is identical.
+		if _, serr := os.Stat(stamp); serr == nil {
+			return root, nil
+		}
+		return "", err
+	}
+	return root, nil
+}
+
+// CacheDir is where warpsim keeps materialized files: $WARPSIM_CACHE, or
+// warpsim/ under the user cache directory.
+func CacheDir() (string, error) {
+	if d := os.Getenv("WARPSIM_CACHE"); d != "" {
+		return d, os.MkdirAll(d, 0o755)
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	d := filepath.Join(base, "warpsim")
+	return d, os.MkdirAll(d, 0o755)
+}

@@ -1,0 +1,2 @@
+/* warpsim: cudaProfilerStart/Stop (declared in cuda_runtime_api.h). */
+#include "cuda_runtime_api.h"

@@ -1,0 +1,157 @@
+/* warpsim: the CUDA math library in device code. Every function is a call
+ * of the libdevice function NVIDIA's own math library uses (__nv_sinf …),
+ * declared here and left undefined: clang runs with -nocudalib, so the PTX
+ * keeps `.extern .func __nv_sinf`, and the warpsim engine implements those
+ * natively with libdevice's results. The host side uses the C library. */
+#ifndef __WARPSIM_MATH_FUNCTIONS_H__
+#define __WARPSIM_MATH_FUNCTIONS_H__
+#include "__warpsim_defines.h"
+#include <math.h>
+#include <stdlib.h>
+#ifdef __cplusplus
+#include <cmath>
+#include <cstdlib>
+#endif
+
+#ifndef __WARPSIM_HOST_ONLY__
+#define __WARPSIM_UNARY(X)                                                     \
+  extern "C" __device__ float __nv_##X##f(float);                              \
+  extern "C" __device__ double __nv_##X(double);                               \
+  __WARPSIM_DI__ float X##f(float a) { return __nv_##X##f(a); }                \
+  __WARPSIM_DI__ double X(double a) { return __nv_##X(a); }                    \
+  __WARPSIM_DI__ float X(float a) { return __nv_##X##f(a); }
+#define __WARPSIM_BINARY(X)                                                    \
+  extern "C" __device__ float __nv_##X##f(float, float);                       \
+  extern "C" __device__ double __nv_##X(double, double);                       \
+  __WARPSIM_DI__ float X##f(float a, float b) { return __nv_##X##f(a, b); }    \
+  __WARPSIM_DI__ double X(double a, double b) { return __nv_##X(a, b); }       \
+  __WARPSIM_DI__ float X(float a, float b) { return __nv_##X##f(a, b); }
+
+__WARPSIM_UNARY(acos) __WARPSIM_UNARY(acosh) __WARPSIM_UNARY(asin) __WARPSIM_UNARY(asinh)
+__WARPSIM_UNARY(atan) __WARPSIM_UNARY(atanh) __WARPSIM_UNARY(cbrt) __WARPSIM_UNARY(ceil)
+__WARPSIM_UNARY(cos) __WARPSIM_UNARY(cosh) __WARPSIM_UNARY(cospi) __WARPSIM_UNARY(erf)
+__WARPSIM_UNARY(erfc) __WARPSIM_UNARY(erfcinv) __WARPSIM_UNARY(erfcx) __WARPSIM_UNARY(erfinv)
+__WARPSIM_UNARY(exp) __WARPSIM_UNARY(exp10) __WARPSIM_UNARY(exp2) __WARPSIM_UNARY(expm1)
+__WARPSIM_UNARY(floor) __WARPSIM_UNARY(j0) __WARPSIM_UNARY(j1) __WARPSIM_UNARY(lgamma)
+__WARPSIM_UNARY(log) __WARPSIM_UNARY(log10) __WARPSIM_UNARY(log1p) __WARPSIM_UNARY(log2)
+__WARPSIM_UNARY(logb) __WARPSIM_UNARY(nearbyint) __WARPSIM_UNARY(normcdf) __WARPSIM_UNARY(normcdfinv)
+__WARPSIM_UNARY(rcbrt) __WARPSIM_UNARY(rint) __WARPSIM_UNARY(round) __WARPSIM_UNARY(rsqrt)
+__WARPSIM_UNARY(sin) __WARPSIM_UNARY(sinh) __WARPSIM_UNARY(sinpi) __WARPSIM_UNARY(sqrt)
+__WARPSIM_UNARY(tan) __WARPSIM_UNARY(tanh) __WARPSIM_UNARY(tgamma) __WARPSIM_UNARY(trunc)
+__WARPSIM_UNARY(y0) __WARPSIM_UNARY(y1)
+__WARPSIM_BINARY(atan2) __WARPSIM_BINARY(copysign) __WARPSIM_BINARY(fdim) __WARPSIM_BINARY(fmod)
+__WARPSIM_BINARY(hypot) __WARPSIM_BINARY(nextafter) __WARPSIM_BINARY(pow) __WARPSIM_BINARY(remainder)
+__WARPSIM_BINARY(rhypot)
+#undef __WARPSIM_UNARY
+#undef __WARPSIM_BINARY
+
+/* fabs, fmin, fmax are single PTX instructions (abs, min, max). */
+__WARPSIM_DI__ float fabsf(float a) { return __builtin_fabsf(a); }
+__WARPSIM_DI__ double fabs(double a) { return __builtin_fabs(a); }
+__WARPSIM_DI__ float fabs(float a) { return __builtin_fabsf(a); }
+__WARPSIM_DI__ float fminf(float a, float b) { return __builtin_fminf(a, b); }
+__WARPSIM_DI__ float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+__WARPSIM_DI__ double fmin(double a, double b) { return __builtin_fmin(a, b); }
+__WARPSIM_DI__ double fmax(double a, double b) { return __builtin_fmax(a, b); }
+__WARPSIM_DI__ float fmin(float a, float b) { return __builtin_fminf(a, b); }
+__WARPSIM_DI__ float fmax(float a, float b) { return __builtin_fmaxf(a, b); }
+
+extern "C" {
+__device__ float __nv_fmaf(float, float, float);
+__device__ double __nv_fma(double, double, double);
+__device__ float __nv_frexpf(float, int *);
+__device__ double __nv_frexp(double, int *);
+__device__ float __nv_ldexpf(float, int);
+__device__ double __nv_ldexp(double, int);
+__device__ float __nv_scalbnf(float, int);
+__device__ double __nv_scalbn(double, int);
+__device__ float __nv_modff(float, float *);
+__device__ double __nv_modf(double, double *);
+__device__ void __nv_sincosf(float, float *, float *);
+__device__ void __nv_sincos(double, double *, double *);
+__device__ void __nv_sincospif(float, float *, float *);
+__device__ void __nv_sincospi(double, double *, double *);
+__device__ float __nv_remquof(float, float, int *);
+__device__ double __nv_remquo(double, double, int *);
+__device__ int __nv_ilogbf(float);
+__device__ int __nv_ilogb(double);
+__device__ long long __nv_llrintf(float);
+__device__ long long __nv_llrint(double);
+__device__ long long __nv_llroundf(float);
+__device__ long long __nv_llround(double);
+__device__ float __nv_powif(float, int);
+__device__ double __nv_powi(double, int);
+__device__ float __nv_jnf(int, float);
+__device__ double __nv_jn(int, double);
+__device__ float __nv_ynf(int, float);
+__device__ double __nv_yn(int, double);
+__device__ float __nv_norm3df(float, float, float);
+__device__ double __nv_norm3d(double, double, double);
+__device__ float __nv_fast_expf(float);
+}
+__WARPSIM_DI__ float fmaf(float a, float b, float c) { return __nv_fmaf(a, b, c); }
+__WARPSIM_DI__ double fma(double a, double b, double c) { return __nv_fma(a, b, c); }
+__WARPSIM_DI__ float fma(float a, float b, float c) { return __nv_fmaf(a, b, c); }
+__WARPSIM_DI__ float frexpf(float a, int *e) { return __nv_frexpf(a, e); }
+__WARPSIM_DI__ double frexp(double a, int *e) { return __nv_frexp(a, e); }
+__WARPSIM_DI__ float ldexpf(float a, int e) { return __nv_ldexpf(a, e); }
+__WARPSIM_DI__ double ldexp(double a, int e) { return __nv_ldexp(a, e); }
+__WARPSIM_DI__ float scalbnf(float a, int e) { return __nv_scalbnf(a, e); }
+__WARPSIM_DI__ double scalbn(double a, int e) { return __nv_scalbn(a, e); }
+__WARPSIM_DI__ float modff(float a, float *i) { return __nv_modff(a, i); }
+__WARPSIM_DI__ double modf(double a, double *i) { return __nv_modf(a, i); }
+__WARPSIM_DI__ void sincosf(float a, float *s, float *c) { __nv_sincosf(a, s, c); }
+__WARPSIM_DI__ void sincos(double a, double *s, double *c) { __nv_sincos(a, s, c); }
+__WARPSIM_DI__ void sincospif(float a, float *s, float *c) { __nv_sincospif(a, s, c); }
+__WARPSIM_DI__ void sincospi(double a, double *s, double *c) { __nv_sincospi(a, s, c); }
+__WARPSIM_DI__ float remquof(float a, float b, int *q) { return __nv_remquof(a, b, q); }
+__WARPSIM_DI__ double remquo(double a, double b, int *q) { return __nv_remquo(a, b, q); }
+__WARPSIM_DI__ int ilogbf(float a) { return __nv_ilogbf(a); }
+__WARPSIM_DI__ int ilogb(double a) { return __nv_ilogb(a); }
+__WARPSIM_DI__ long long llrintf(float a) { return __nv_llrintf(a); }
+__WARPSIM_DI__ long long llrint(double a) { return __nv_llrint(a); }
+__WARPSIM_DI__ long lrintf(float a) { return (long)__nv_llrintf(a); }
+__WARPSIM_DI__ long lrint(double a) { return (long)__nv_llrint(a); }
+__WARPSIM_DI__ long long llroundf(float a) { return __nv_llroundf(a); }
+__WARPSIM_DI__ long long llround(double a) { return __nv_llround(a); }
+__WARPSIM_DI__ long lroundf(float a) { return (long)__nv_llroundf(a); }
+__WARPSIM_DI__ long lround(double a) { return (long)__nv_llround(a); }
+__WARPSIM_DI__ float powif(float a, int b) { return __nv_powif(a, b); }
+__WARPSIM_DI__ double powi(double a, int b) { return __nv_powi(a, b); }
+__WARPSIM_DI__ float pow(float a, int b) { return __nv_powif(a, b); }
+__WARPSIM_DI__ double pow(double a, int b) { return __nv_powi(a, b); }
+__WARPSIM_DI__ float jnf(int n, float a) { return __nv_jnf(n, a); }
+__WARPSIM_DI__ double jn(int n, double a) { return __nv_jn(n, a); }
+__WARPSIM_DI__ float ynf(int n, float a) { return __nv_ynf(n, a); }
+__WARPSIM_DI__ double yn(int n, double a) { return __nv_yn(n, a); }
+__WARPSIM_DI__ float norm3df(float a, float b, float c) { return __nv_norm3df(a, b, c); }
+__WARPSIM_DI__ double norm3d(double a, double b, double c) { return __nv_norm3d(a, b, c); }
+
+#endif /* __WARPSIM_HOST_ONLY__ */
+
+/* Integer min/max/abs: CUDA offers them for host and device. */
+#define __WARPSIM_MINMAX(T)                                                    \
+  __WARPSIM_HDI__ T min(T a, T b) { return a < b ? a : b; }                    \
+  __WARPSIM_HDI__ T max(T a, T b) { return a > b ? a : b; }
+__WARPSIM_MINMAX(int)
+__WARPSIM_MINMAX(unsigned int)
+__WARPSIM_MINMAX(long)
+__WARPSIM_MINMAX(unsigned long)
+__WARPSIM_MINMAX(long long)
+__WARPSIM_MINMAX(unsigned long long)
+#undef __WARPSIM_MINMAX
+__WARPSIM_HDI__ float min(float a, float b) { return __builtin_fminf(a, b); }
+__WARPSIM_HDI__ float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__WARPSIM_HDI__ double min(double a, double b) { return __builtin_fmin(a, b); }
+__WARPSIM_HDI__ double max(double a, double b) { return __builtin_fmax(a, b); }
+__WARPSIM_HDI__ unsigned int min(int a, unsigned int b) { return min((unsigned int)a, b); }
+__WARPSIM_HDI__ unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
+__WARPSIM_HDI__ unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
+__WARPSIM_HDI__ unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
+#ifndef __WARPSIM_HOST_ONLY__
+__WARPSIM_DI__ int abs(int a) { return a < 0 ? -a : a; }
+__WARPSIM_DI__ long labs(long a) { return a < 0 ? -a : a; }
+__WARPSIM_DI__ long long llabs(long long a) { return a < 0 ? -a : a; }
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+package runtime
+
+import (
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/profile"
+)
+
+// Device is what the runtime needs from the simulator: warpsim.Device, seen
+// through a small adapter (sim.go), or a fake in tests.
+type Device interface {
+	Arch() *arch.Arch
+	Malloc(size uint64) (uint64, error)
+	Free(addr uint64) error
+	Write(addr uint64, src []byte) error
+	Read(addr uint64, dst []byte) error
+	Memset(addr uint64, v byte, n uint64) error
+	LoadModule(filename string, ptx []byte) (Module, error)
+	// Launch runs k to completion. A kernel fault is returned as a *Fault;
+	// a launch the device refuses as a *ConfigError.
+	Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error)
+}
+
+// Module is a loaded PTX module.
+type Module interface {
+	Kernel(name string) (Kernel, error)
+	Global(name string) (addr, size uint64, ok bool)
+}
+
+// Kernel is one entry function of a module.
+type Kernel interface {
+	Name() string
+	DemangledName() string
+	Params() []Param
+	ParamBytes() int
+	RegsPerThread() int
+	StaticSharedBytes() int
+	LocalBytes() int
+}
+
+// Param is one kernel parameter's place in the parameter buffer.
+type Param struct{ Offset, Size int }
+
+// Dim3 is a grid or block shape.
+type Dim3 struct{ X, Y, Z uint32 }
+
+// Threads is X·Y·Z.
+func (d Dim3) Threads() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) }
+
+// LaunchConfig is a kernel launch's shape.
+type LaunchConfig struct {
+	Grid, Block Dim3
+	SharedBytes uint32 // dynamic shared memory
+}
+
+// Launched is what a completed launch reports.
+type Launched struct {
+	Counters profile.Counters
+	// Nanos is the launch's simulated duration; 0 when no timing model ran,
+	// and the runtime then advances its clock by the host time the
+	// simulation took.
+	Nanos int64
+}
+
+// Fault is a kernel fault: the CUDA error it raises and the report for the
+// program's stderr.
+type Fault struct {
+	Code   Error
+	Report string
+}
+
+func (f *Fault) Error() string { return f.Report }
+
+// ConfigError is a launch the device refuses before running it.
+type ConfigError struct {
+	Code Error
+	Msg  string
+}
+
+func (e *ConfigError) Error() string { return e.Msg }

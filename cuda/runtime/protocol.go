@@ -1,0 +1,132 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Operations of the protocol between a program's C runtime
+// (cuda/shim/warpsim_rt.c) and the simulator. Keep in step with the enum
+// there.
+//
+// A request is a header of three little-endian uint32 (op, payload length
+// low and high word) and the payload. A reply is four uint32 (status, then
+// the lengths of the device printf output, the diagnostics and the data)
+// followed by those three byte strings. The C side writes the output to
+// stdout and the diagnostics to stderr as it receives them, so they
+// interleave with the program's own stdio as on a GPU.
+const (
+	opHello     = 1  // → name[64] + int64 figures (propFields)
+	opModule    = 2  // PTX text → uint32 module id
+	opKernel    = 3  // uint32 module, name → uint32 kernel, param bytes, n, n×(offset, size)
+	opMalloc    = 4  // uint64 size → uint64 address
+	opFree      = 5  // uint64 address
+	opWrite     = 6  // uint64 address, bytes (host → device)
+	opRead      = 7  // uint64 address, uint64 n → bytes (device → host)
+	opCopy      = 8  // uint64 dst, uint64 src, uint64 n (device → device)
+	opMemset    = 9  // uint64 address, uint64 value, uint64 n
+	opLaunch    = 10 // uint32 kernel, grid xyz, block xyz, shared bytes, then the parameter buffer
+	opSync      = 11 // a synchronization: flushes printf output, surfaces a kernel fault
+	opGlobal    = 12 // uint32 module, name → uint64 address, uint64 size
+	opOccupancy = 13 // uint32 kernel, block size, dynamic shared bytes → uint32 blocks per SM
+	opEvent     = 14 // → uint64 device clock in ns
+	opReset     = 15 // cudaDeviceReset
+	opExit      = 16 // the program exits: write the profile, stop
+	opFuncAttr  = 17 // uint32 kernel → int64 attributes; or uint32 kernel, attribute, value: set
+)
+
+// maxPayload bounds one request: larger than any single transfer a program
+// on an 80 GiB part could make is not needed; it guards against a corrupt
+// stream.
+const maxPayload = 1 << 40
+
+type request struct {
+	op      uint32
+	payload []byte
+}
+
+func readRequest(r io.Reader) (request, error) {
+	var h [12]byte
+	if _, err := io.ReadFull(r, h[:]); err != nil {
+		return request{}, err
+	}
+	op := binary.LittleEndian.Uint32(h[0:])
+	n := uint64(binary.LittleEndian.Uint32(h[4:])) | uint64(binary.LittleEndian.Uint32(h[8:]))<<32
+	if n > maxPayload {
+		return request{}, fmt.Errorf("request of %d bytes", n)
+	}
+	p := make([]byte, n)
+	if _, err := io.ReadFull(r, p); err != nil {
+		return request{}, fmt.Errorf("truncated request: %w", err)
+	}
+	return request{op: op, payload: p}, nil
+}
+
+type reply struct {
+	code Error
+	out  []byte // device printf output, for the program's stdout
+	diag []byte // diagnostics, for the program's stderr
+	data []byte
+}
+
+func writeReply(w io.Writer, r reply) error {
+	var h [16]byte
+	binary.LittleEndian.PutUint32(h[0:], uint32(r.code))
+	binary.LittleEndian.PutUint32(h[4:], uint32(len(r.out)))
+	binary.LittleEndian.PutUint32(h[8:], uint32(len(r.diag)))
+	binary.LittleEndian.PutUint32(h[12:], uint32(len(r.data)))
+	for _, b := range [][]byte{h[:], r.out, r.diag, r.data} {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// payloadReader decodes a request's fixed-width fields in order.
+type payloadReader struct {
+	b   []byte
+	err error
+}
+
+var errShort = errors.New("short request")
+
+func (p *payloadReader) u32() uint32 {
+	if len(p.b) < 4 {
+		p.err = errShort
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(p.b)
+	p.b = p.b[4:]
+	return v
+}
+
+func (p *payloadReader) u64() uint64 {
+	if len(p.b) < 8 {
+		p.err = errShort
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(p.b)
+	p.b = p.b[8:]
+	return v
+}
+
+func (p *payloadReader) rest() []byte { r := p.b; p.b = nil; return r }
+
+func putU32s(vs ...uint32) []byte {
+	b := make([]byte, 0, 4*len(vs))
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return b
+}
+
+func putU64s(vs ...uint64) []byte {
+	b := make([]byte, 0, 8*len(vs))
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	return b
+}

@@ -1,0 +1,448 @@
+// Package runtime is the simulator side of warpsim's CUDA runtime. A program
+// built by `warpsim cc` carries a small C runtime (cuda/shim) that starts
+// `warpsim __runtime` on its first CUDA call and sends it every operation
+// over a pipe; Server executes them on a Device with CUDA's semantics:
+// sticky errors after a kernel fault, printf output released at
+// synchronization points, events that read a device clock, and a profile of
+// every launch written at exit for `warpsim prof`.
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/profile"
+)
+
+// Options configure a Server.
+type Options struct {
+	// NewDevice makes the simulated device; it is called again by
+	// cudaDeviceReset. printf receives the device's printf output.
+	NewDevice func(a *arch.Arch, printf io.Writer) Device
+	Arch      *arch.Arch
+	// ProfilePath, when set, receives the profile (JSON) at exit.
+	ProfilePath string
+	// Progress, when set, is called with each launch's name before it runs
+	// and with "" after.
+	Progress func(kernel string)
+}
+
+// Server executes one program's CUDA operations.
+type Server struct {
+	opt     Options
+	dev     Device
+	printf  lockedBuffer
+	modules []Module
+	kernels []Kernel
+	// dynShared holds cudaFuncAttributeMaxDynamicSharedMemorySize per kernel.
+	dynShared map[int]int
+	clockNS   int64
+	fault     *Fault // raised by a kernel, not yet seen by the program
+	sticky    Error
+	launches  []Record
+}
+
+// Record is one launch in the profile.
+type Record struct {
+	Kernel    string           `json:"kernel"`
+	Mangled   string           `json:"mangled"`
+	Grid      [3]uint32        `json:"grid"`
+	Block     [3]uint32        `json:"block"`
+	Shared    uint32           `json:"shared_bytes"`
+	Regs      int              `json:"regs"`
+	StaticSh  int              `json:"static_shared_bytes"`
+	StartNS   int64            `json:"start_ns"`
+	NS        int64            `json:"ns"`
+	Simulated bool             `json:"simulated_time"`
+	Counters  profile.Counters `json:"counters"`
+	Fault     string           `json:"fault,omitempty"`
+}
+
+// Profile is what the runtime writes at exit for `warpsim prof`.
+type Profile struct {
+	Arch     string   `json:"arch"`
+	Device   string   `json:"device"`
+	Launches []Record `json:"launches"`
+}
+
+// NewServer makes a server with a fresh device.
+func NewServer(opt Options) *Server {
+	s := &Server{opt: opt, dynShared: map[int]int{}}
+	s.dev = opt.NewDevice(opt.Arch, &s.printf)
+	return s
+}
+
+// Serve answers requests from r on w until the program exits or the pipe
+// closes. The profile is written either way.
+func (s *Server) Serve(r io.Reader, w io.Writer) error {
+	defer s.writeProfile()
+	for {
+		req, err := readRequest(r)
+		if err == io.EOF {
+			if s.fault != nil {
+				fmt.Fprintf(os.Stderr, "warpsim: the program exited before synchronizing with a faulted kernel:\n%s\n", s.fault.Report)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rep := s.handle(req)
+		if err := writeReply(w, rep); err != nil {
+			return err
+		}
+		if req.op == opExit {
+			return nil
+		}
+	}
+}
+
+// flush releases the device printf output and surfaces a pending fault, as
+// a CUDA synchronization does.
+func (s *Server) flush(rep *reply) {
+	rep.out = s.printf.take()
+	if s.fault != nil {
+		rep.diag = append(rep.diag, s.fault.Report...)
+		if len(rep.diag) > 0 && rep.diag[len(rep.diag)-1] != '\n' {
+			rep.diag = append(rep.diag, '\n')
+		}
+		s.sticky = s.fault.Code
+		s.fault = nil
+	}
+	if s.sticky != Success && rep.code == Success {
+		rep.code = s.sticky
+	}
+}
+
+func (s *Server) handle(req request) (rep reply) {
+	p := &payloadReader{b: req.payload}
+	defer func() {
+		if p.err != nil && rep.code == Success {
+			rep = reply{code: ErrorInvalidValue, diag: []byte("warpsim runtime: malformed request\n")}
+		}
+	}()
+	switch req.op {
+	case opHello:
+		return reply{data: encodeProps(s.opt.Arch)}
+	case opModule:
+		m, err := s.dev.LoadModule("program.ptx", req.payload)
+		if err != nil {
+			return reply{code: ErrorInvalidPtx, diag: fmt.Appendf(nil, "warpsim: cannot load the program's PTX:\n%v\n", err)}
+		}
+		s.modules = append(s.modules, m)
+		return reply{data: putU32s(uint32(len(s.modules) - 1))}
+	case opKernel:
+		mid := p.u32()
+		name := string(p.rest())
+		if int(mid) >= len(s.modules) {
+			return reply{code: ErrorInvalidDeviceFunction}
+		}
+		k, err := s.modules[mid].Kernel(name)
+		if err != nil {
+			return reply{code: ErrorInvalidDeviceFunction, diag: fmt.Appendf(nil, "warpsim: %v\n", err)}
+		}
+		s.kernels = append(s.kernels, k)
+		params := k.Params()
+		out := putU32s(uint32(len(s.kernels)-1), uint32(k.ParamBytes()), uint32(len(params)))
+		for _, prm := range params {
+			out = append(out, putU32s(uint32(prm.Offset), uint32(prm.Size))...)
+		}
+		return reply{data: out}
+	case opMalloc:
+		size := p.u64()
+		if s.sticky != Success {
+			return reply{code: s.sticky}
+		}
+		addr, err := s.dev.Malloc(size)
+		if err != nil {
+			return reply{code: ErrorMemoryAllocation}
+		}
+		return reply{data: putU64s(addr)}
+	case opFree:
+		addr := p.u64()
+		if err := s.dev.Free(addr); err != nil {
+			return reply{code: ErrorInvalidValue}
+		}
+		return reply{}
+	case opWrite:
+		addr := p.u64()
+		src := p.rest()
+		rep = reply{}
+		s.flush(&rep)
+		if rep.code == Success && s.dev.Write(addr, src) != nil {
+			rep.code = ErrorInvalidValue
+		}
+		return rep
+	case opRead:
+		addr, n := p.u64(), p.u64()
+		rep = reply{}
+		s.flush(&rep)
+		if rep.code != Success {
+			return rep
+		}
+		if n > maxPayload {
+			rep.code = ErrorInvalidValue
+			return rep
+		}
+		buf := make([]byte, n)
+		if s.dev.Read(addr, buf) != nil {
+			rep.code = ErrorInvalidValue
+			return rep
+		}
+		rep.data = buf
+		return rep
+	case opCopy:
+		dst, src, n := p.u64(), p.u64(), p.u64()
+		if s.sticky != Success {
+			return reply{code: s.sticky}
+		}
+		if n > maxPayload {
+			return reply{code: ErrorInvalidValue}
+		}
+		buf := make([]byte, n)
+		if s.dev.Read(src, buf) != nil || s.dev.Write(dst, buf) != nil {
+			return reply{code: ErrorInvalidValue}
+		}
+		return reply{}
+	case opMemset:
+		addr, v, n := p.u64(), p.u64(), p.u64()
+		if s.sticky != Success {
+			return reply{code: s.sticky}
+		}
+		if s.dev.Memset(addr, byte(v), n) != nil {
+			return reply{code: ErrorInvalidValue}
+		}
+		return reply{}
+	case opLaunch:
+		return s.launch(p)
+	case opSync:
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opGlobal:
+		mid := p.u32()
+		name := string(p.rest())
+		if int(mid) >= len(s.modules) {
+			return reply{code: ErrorInvalidSymbol}
+		}
+		addr, size, ok := s.modules[mid].Global(name)
+		if !ok {
+			return reply{code: ErrorInvalidSymbol}
+		}
+		return reply{data: putU64s(addr, size)}
+	case opOccupancy:
+		kid, block, dyn := p.u32(), p.u32(), p.u32()
+		k, ok := s.kernel(kid)
+		if !ok {
+			return reply{code: ErrorInvalidDeviceFunction}
+		}
+		if block == 0 {
+			return reply{code: ErrorInvalidValue}
+		}
+		res := s.opt.Arch.Occupancy(arch.OccupancyInput{
+			BlockSize: int(block), RegsPerThread: k.RegsPerThread(),
+			StaticShared: k.StaticSharedBytes(), DynamicShared: int(dyn),
+		})
+		return reply{data: putU32s(uint32(res.BlocksPerSM))}
+	case opEvent:
+		return reply{code: s.sticky, data: putU64s(uint64(s.clockNS))}
+	case opReset:
+		rep = reply{}
+		rep.out = s.printf.take()
+		s.fault, s.sticky = nil, Success
+		s.modules, s.kernels = nil, nil
+		s.dynShared = map[int]int{}
+		s.dev = s.opt.NewDevice(s.opt.Arch, &s.printf)
+		return rep
+	case opExit:
+		// Output a kernel printed after the last synchronization is lost,
+		// as on a GPU (the CUDA programming guide: the buffer is not
+		// flushed at exit).
+		return reply{}
+	case opFuncAttr:
+		kid := p.u32()
+		k, ok := s.kernel(kid)
+		if !ok {
+			return reply{code: ErrorInvalidDeviceFunction}
+		}
+		if len(p.b) >= 8 {
+			attr, val := p.u32(), p.u32()
+			if attr == 8 { // cudaFuncAttributeMaxDynamicSharedMemorySize
+				if int(val) > s.opt.Arch.SharedPerBlockOptin-k.StaticSharedBytes() {
+					return reply{code: ErrorInvalidValue}
+				}
+				s.dynShared[int(kid)] = int(val)
+			}
+			return reply{}
+		}
+		a := s.opt.Arch
+		maxDyn := a.SharedPerBlock - k.StaticSharedBytes()
+		if v, ok := s.dynShared[int(kid)]; ok {
+			maxDyn = v
+		}
+		maxThreads := a.MaxThreadsPerBlockFor(k.RegsPerThread())
+		return reply{data: putU64s(uint64(k.StaticSharedBytes()), 0, uint64(k.LocalBytes()), uint64(maxThreads),
+			uint64(k.RegsPerThread()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn))}
+	}
+	return reply{code: ErrorNotSupported, diag: fmt.Appendf(nil, "warpsim runtime: unknown operation %d (the program and warpsim are from different versions?)\n", req.op)}
+}
+
+func (s *Server) kernel(id uint32) (Kernel, bool) {
+	if int(id) >= len(s.kernels) {
+		return nil, false
+	}
+	return s.kernels[id], true
+}
+
+// launch validates the configuration as the CUDA runtime does, then runs
+// the kernel to completion. A fault is kept until the next synchronizing
+// call, where the program sees it.
+func (s *Server) launch(p *payloadReader) reply {
+	kid := p.u32()
+	cfg := LaunchConfig{
+		Grid:        Dim3{p.u32(), p.u32(), p.u32()},
+		Block:       Dim3{p.u32(), p.u32(), p.u32()},
+		SharedBytes: p.u32(),
+	}
+	params := p.rest()
+	if p.err != nil {
+		return reply{code: ErrorInvalidValue}
+	}
+	// A launch is a flush point for earlier kernels' printf output.
+	rep := reply{out: s.printf.take()}
+	if s.sticky != Success {
+		rep.code = s.sticky
+		return rep
+	}
+	k, ok := s.kernel(kid)
+	if !ok {
+		rep.code = ErrorInvalidDeviceFunction
+		return rep
+	}
+	if code := s.checkConfig(int(kid), k, cfg); code != Success {
+		rep.code = code
+		return rep
+	}
+	if len(params) != k.ParamBytes() {
+		rep.code = ErrorInvalidValue
+		return rep
+	}
+	name := k.DemangledName()
+	if s.opt.Progress != nil {
+		s.opt.Progress(name)
+	}
+	start := time.Now()
+	res, err := s.dev.Launch(k, cfg, params)
+	wall := time.Since(start).Nanoseconds()
+	if s.opt.Progress != nil {
+		s.opt.Progress("")
+	}
+	rec := Record{
+		Kernel: name, Mangled: k.Name(),
+		Grid: [3]uint32{cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z}, Block: [3]uint32{cfg.Block.X, cfg.Block.Y, cfg.Block.Z},
+		Shared: cfg.SharedBytes, Regs: k.RegsPerThread(), StaticSh: k.StaticSharedBytes(), StartNS: s.clockNS,
+	}
+	var f *Fault
+	var ce *ConfigError
+	switch {
+	case err == nil:
+		rec.Counters = res.Counters
+		rec.NS = wall
+		if res.Nanos > 0 {
+			rec.NS, rec.Simulated = res.Nanos, true
+		}
+	case errors.As(err, &f):
+		s.fault = f
+		rec.NS = wall
+		rec.Fault = f.Report
+	case errors.As(err, &ce):
+		rep.code = ce.Code
+		rep.diag = fmt.Appendf(nil, "warpsim: %s\n", ce.Msg)
+		return rep
+	default:
+		// Not a kernel fault: a simulator limitation (unsupported
+		// instruction …). The program sees a launch failure at its next
+		// synchronization, with the reason on stderr.
+		s.fault = &Fault{Code: ErrorLaunchFailure, Report: "warpsim: " + err.Error()}
+		rec.NS = wall
+		rec.Fault = err.Error()
+	}
+	s.clockNS += rec.NS
+	s.launches = append(s.launches, rec)
+	return rep
+}
+
+// checkConfig answers what the CUDA runtime answers before a launch starts.
+func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig) Error {
+	a := s.opt.Arch
+	b, g := cfg.Block, cfg.Grid
+	if b.X == 0 || b.Y == 0 || b.Z == 0 || g.X == 0 || g.Y == 0 || g.Z == 0 {
+		return ErrorInvalidConfiguration
+	}
+	if b.X > uint32(a.MaxBlockDim[0]) || b.Y > uint32(a.MaxBlockDim[1]) || b.Z > uint32(a.MaxBlockDim[2]) ||
+		b.Threads() > uint64(a.MaxThreadsPerBlock) {
+		return ErrorInvalidConfiguration
+	}
+	if g.X > uint32(a.MaxGridDim[0]) || g.Y > uint32(a.MaxGridDim[1]) || g.Z > uint32(a.MaxGridDim[2]) {
+		return ErrorInvalidConfiguration
+	}
+	limit := a.SharedPerBlock
+	if v, ok := s.dynShared[kid]; ok {
+		limit = k.StaticSharedBytes() + v
+	}
+	if k.StaticSharedBytes()+int(cfg.SharedBytes) > limit {
+		return ErrorInvalidValue
+	}
+	if k.RegsPerThread() > 0 && b.Threads()*uint64(k.RegsPerThread()) > uint64(a.RegsPerBlock) {
+		return ErrorLaunchOutOfResources
+	}
+	return Success
+}
+
+func (s *Server) writeProfile() {
+	if s.opt.ProfilePath == "" {
+		return
+	}
+	p := Profile{Arch: s.opt.Arch.Name, Device: s.opt.Arch.FullName, Launches: s.launches}
+	if p.Launches == nil {
+		p.Launches = []Record{}
+	}
+	b, err := json.Marshal(p)
+	if err == nil {
+		err = os.WriteFile(s.opt.ProfilePath, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "warpsim: writing the profile: %v\n", err)
+	}
+}
+
+// lockedBuffer collects device printf output; the engine may write from
+// several goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) take() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.buf.Len() == 0 {
+		return nil
+	}
+	out := bytes.Clone(b.buf.Bytes())
+	b.buf.Reset()
+	return out
+}

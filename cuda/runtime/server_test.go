@@ -1,0 +1,227 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/cuda/cc"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestMain doubles as the simulator process for the programs the tests
+// build: they start this test binary (WARPSIM_BIN) with a fake device.
+func TestMain(m *testing.M) {
+	if os.Getenv("WARPSIM_FAKE_SERVER") == "1" {
+		srv := NewServer(Options{
+			NewDevice: func(a *arch.Arch, printf io.Writer) Device { return newFakeDevice(a, printf) },
+			Arch:      arch.MustLookup("h100"),
+		})
+		if err := srv.Serve(os.NewFile(3, "requests"), os.NewFile(4, "replies")); err != nil {
+			fmt.Fprintln(os.Stderr, "fake server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeDevice has real memory and fake kernels: fill(p, v) stores v for
+// every thread, hello prints, oob faults.
+type fakeDevice struct {
+	a      *arch.Arch
+	printf io.Writer
+	mem    map[uint64][]byte
+	next   uint64
+}
+
+func newFakeDevice(a *arch.Arch, printf io.Writer) *fakeDevice {
+	return &fakeDevice{a: a, printf: printf, mem: map[uint64][]byte{}, next: 0x7000_0000_0000}
+}
+
+func (d *fakeDevice) Arch() *arch.Arch { return d.a }
+func (d *fakeDevice) Malloc(size uint64) (uint64, error) {
+	addr := d.next
+	d.mem[addr] = make([]byte, size)
+	d.next += (size + 511) &^ 255
+	return addr, nil
+}
+func (d *fakeDevice) Free(addr uint64) error {
+	if _, ok := d.mem[addr]; !ok {
+		return errors.New("not allocated")
+	}
+	delete(d.mem, addr)
+	return nil
+}
+func (d *fakeDevice) span(addr, n uint64) ([]byte, error) {
+	for base, b := range d.mem {
+		if addr >= base && addr+n <= base+uint64(len(b)) {
+			return b[addr-base : addr-base+n], nil
+		}
+	}
+	return nil, fmt.Errorf("%#x+%d out of bounds", addr, n)
+}
+func (d *fakeDevice) Write(addr uint64, src []byte) error {
+	b, err := d.span(addr, uint64(len(src)))
+	if err == nil {
+		copy(b, src)
+	}
+	return err
+}
+func (d *fakeDevice) Read(addr uint64, dst []byte) error {
+	b, err := d.span(addr, uint64(len(dst)))
+	if err == nil {
+		copy(dst, b)
+	}
+	return err
+}
+func (d *fakeDevice) Memset(addr uint64, v byte, n uint64) error {
+	b, err := d.span(addr, n)
+	for i := range b {
+		b[i] = v
+	}
+	return err
+}
+
+var (
+	entryRE  = regexp.MustCompile(`\.entry (\w+)\(([^)]*)\)`)
+	paramRE  = regexp.MustCompile(`\.param \.(\w+)`)
+	globalRE = regexp.MustCompile(`\.global \.align \d+ \.(\w+) (\w+)`)
+)
+
+type fakeModule struct {
+	dev     *fakeDevice
+	kernels map[string]*fakeKernel
+	globals map[string][2]uint64
+}
+
+func (d *fakeDevice) LoadModule(name string, ptx []byte) (Module, error) {
+	m := &fakeModule{dev: d, kernels: map[string]*fakeKernel{}, globals: map[string][2]uint64{}}
+	for _, e := range entryRE.FindAllSubmatch(ptx, -1) {
+		k := &fakeKernel{name: string(e[1])}
+		for _, p := range paramRE.FindAllSubmatch(e[2], -1) {
+			size := 4
+			if string(p[1]) == "u64" || string(p[1]) == "b64" {
+				size = 8
+			}
+			k.params = append(k.params, Param{Offset: k.bytes, Size: size})
+			k.bytes += size
+		}
+		m.kernels[k.name] = k
+	}
+	for _, g := range globalRE.FindAllSubmatch(ptx, -1) {
+		addr, _ := d.Malloc(4)
+		m.globals[string(g[2])] = [2]uint64{addr, 4}
+	}
+	return m, nil
+}
+
+func (m *fakeModule) Kernel(name string) (Kernel, error) {
+	if k, ok := m.kernels[name]; ok {
+		return k, nil
+	}
+	return nil, fmt.Errorf("no kernel %s", name)
+}
+
+func (m *fakeModule) Global(name string) (uint64, uint64, bool) {
+	g, ok := m.globals[name]
+	return g[0], g[1], ok
+}
+
+type fakeKernel struct {
+	name   string
+	params []Param
+	bytes  int
+}
+
+func (k *fakeKernel) Name() string           { return k.name }
+func (k *fakeKernel) DemangledName() string  { return k.name }
+func (k *fakeKernel) Params() []Param        { return k.params }
+func (k *fakeKernel) ParamBytes() int        { return k.bytes }
+func (k *fakeKernel) RegsPerThread() int     { return 16 }
+func (k *fakeKernel) StaticSharedBytes() int { return 0 }
+func (k *fakeKernel) LocalBytes() int        { return 0 }
+
+func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
+	k := kk.(*fakeKernel)
+	switch {
+	case strings.Contains(k.name, "fill"):
+		p := binary.LittleEndian.Uint64(params)
+		v := params[8:12]
+		for i := uint64(0); i < cfg.Block.Threads(); i++ {
+			if err := d.Write(p+4*i, v); err != nil {
+				return nil, &Fault{Code: ErrorIllegalAddress, Report: err.Error()}
+			}
+		}
+	case strings.Contains(k.name, "hello"):
+		fmt.Fprintln(d.printf, "hello from the device")
+	case strings.Contains(k.name, "oob"):
+		return nil, &Fault{Code: ErrorIllegalAddress, Report: "warpsim: kernel fault: out-of-bounds store in oob (fake report)"}
+	}
+	return &Launched{}, nil
+}
+
+func buildProgram(t *testing.T, src string) string {
+	t.Helper()
+	d, err := cc.NewDriver(os.Stderr)
+	if errors.Is(err, cc.ErrNoClang) {
+		t.Skip("clang-22 is not installed (apt-get install clang-22); skipping the compiled-program test")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.WarpsimBin = exe
+	out := filepath.Join(t.TempDir(), "prog")
+	if err := d.Build(&cc.Options{Inputs: []string{src}, Output: out, OptLevel: "-O2", Arch: "sm_90"}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSemantics runs a compiled program against the fake device: error
+// codes and names, sticky errors after a fault, printf released at the
+// synchronization, output of an unsynchronized kernel lost at exit.
+func TestSemantics(t *testing.T) {
+	prog := buildProgram(t, "testdata/semantics.cu")
+	cmd := exec.Command(prog)
+	cmd.Env = append(os.Environ(), "WARPSIM_FAKE_SERVER=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	golden(t, "testdata/semantics.stdout", stdout.Bytes())
+	golden(t, "testdata/semantics.stderr", stderr.Bytes())
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}

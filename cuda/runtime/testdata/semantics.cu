@@ -1,0 +1,53 @@
+// Runtime semantics against a fake device (server_test.go): kernels are
+// not simulated, the fake gives each kernel name a behaviour.
+#include <cstdio>
+#include <cstring>
+
+__global__ void fill(int *p, int v) { p[threadIdx.x] = v; }
+__global__ void hello() { printf("hello from the device\n"); }
+__global__ void oob(int *p) { p[1 << 30] = 1; }
+__device__ int counter;
+
+#define SHOW(x) do { cudaError_t e_ = (x); printf("%s -> %d %s \"%s\"\n", #x, (int)e_, cudaGetErrorName(e_), cudaGetErrorString(e_)); } while (0)
+
+int main() {
+  int *d = nullptr;
+  SHOW(cudaMalloc(&d, 64 * sizeof(int)));
+  fill<<<1, 64>>>(d, 7);
+  SHOW(cudaGetLastError());
+  int h[64];
+  SHOW(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  int ok = 1;
+  for (int i = 0; i < 64; i++) ok &= h[i] == 7;
+  printf("fill %s\n", ok ? "ok" : "WRONG");
+  int one = 5;
+  SHOW(cudaMemcpyToSymbol(counter, &one, sizeof one));
+  int back = 0;
+  SHOW(cudaMemcpyFromSymbol(&back, counter, sizeof back));
+  printf("symbol %d\n", back);
+  fill<<<1, 2048>>>(d, 1);
+  SHOW(cudaGetLastError());
+  SHOW(cudaGetLastError());
+  fill<<<dim3(1, 1, 1), dim3(1, 1, 65)>>>(d, 1);
+  SHOW(cudaPeekAtLastError());
+  SHOW(cudaGetLastError());
+  hello<<<1, 1>>>();
+  printf("after the launch, before the synchronization\n");
+  SHOW(cudaDeviceSynchronize());
+  cudaDeviceProp p;
+  SHOW(cudaGetDeviceProperties(&p, 0));
+  printf("device %s cc %d.%d sms %d warp %d maxThreads %d\n", p.name, p.major, p.minor, p.multiProcessorCount, p.warpSize, p.maxThreadsPerBlock);
+  cudaEvent_t a, b;
+  SHOW(cudaEventCreate(&a));
+  SHOW(cudaEventCreate(&b));
+  SHOW(cudaEventRecord(a));
+  oob<<<1, 1>>>(d);
+  SHOW(cudaGetLastError());
+  SHOW(cudaEventRecord(b));
+  SHOW(cudaEventSynchronize(b));
+  SHOW(cudaMalloc(&d, 4));
+  SHOW(cudaGetLastError());
+  SHOW(cudaGetLastError());
+  hello<<<1, 1>>>();
+  return 0;
+}
