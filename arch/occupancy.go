@@ -10,6 +10,10 @@ import (
 // no registers or no shared memory).
 const Unlimited = math.MaxInt32
 
+// maxInputBytes bounds the sizes Occupancy does arithmetic on: 1 GiB, far
+// above any part's shared memory or block size.
+const maxInputBytes = 1 << 30
+
 // Carveout is a shared-memory carveout preference, what
 // cudaFuncAttributePreferredSharedMemoryCarveout takes: a percentage of the
 // SM's maximum shared memory. The zero value is no preference.
@@ -143,6 +147,10 @@ func (a *Arch) Occupancy(in OccupancyInput) OccupancyResult {
 		return r
 	case in.StaticShared < 0 || in.DynamicShared < 0:
 		r.Reason = "shared memory size cannot be negative"
+		return r
+	case in.StaticShared > maxInputBytes || in.DynamicShared > maxInputBytes || in.BlockSize > maxInputBytes:
+		// Far beyond any limit; refused before the arithmetic can overflow.
+		r.Reason = fmt.Sprintf("too much shared memory per block or too large a block (over %d)", maxInputBytes)
 		return r
 	}
 	warps := ceilDiv(in.BlockSize, a.WarpSize)
