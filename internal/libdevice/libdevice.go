@@ -1,0 +1,86 @@
+// Package libdevice implements NVIDIA's libdevice math library (the __nv_*
+// functions that clang leaves as .extern .func calls in PTX when it compiles
+// CUDA with -nocudalib) natively in Go, with libdevice's results bit for bit.
+//
+// The algorithms follow libdevice's own (range reductions, polynomials, their
+// constants and every fused multiply-add), as nvcc compiles them for sm_90, so
+// that a simulated kernel computes what the same kernel computes on an H100.
+// Where libdevice relies on the SFU's approximate instructions (ex2.approx,
+// lg2.approx, rcp.approx, rsqrt.approx …), the result is only as exact as the
+// model of that instruction; README_SECTION.md lists those functions with their
+// measured error against real-GPU recordings (testdata/ref.bin.gz).
+//
+// Arguments and results travel as raw bits in uint64 (f32 in the low 32 bits,
+// integers zero- or sign-extended as their PTX type says).
+package libdevice
+
+import (
+	"sort"
+
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// Func is one libdevice function.
+type Func struct {
+	Name string
+	Args []ptx.Type
+	Ret  ptx.Type
+	// Outs are the types of pointer out-parameters (frexp's exponent,
+	// sincos's results …). The engine passes their addresses as extra
+	// arguments; Impl returns their values through ImplOut instead.
+	Outs []ptx.Type
+	// Impl computes the return value from the argument bits. Nil for
+	// functions with out-parameters.
+	Impl func(args []uint64) uint64
+	// ImplOut computes the return value (ignored when Ret is TypeNone) and
+	// the out-parameter values, in order, into outs (len(Outs)).
+	ImplOut func(args []uint64, outs []uint64) uint64
+}
+
+var (
+	table    = map[string]*Func{}
+	tableFTZ = map[string]*Func{}
+)
+
+// Lookup returns the libdevice function name ("__nv_sinf") as it behaves in a
+// module compiled without flushing subnormals (nvcc's default -ftz=false,
+// clang's default).
+func Lookup(name string) (*Func, bool) {
+	f, ok := table[name]
+	return f, ok
+}
+
+// LookupFTZ returns the function as libdevice behaves when the module asks
+// for flushing (__nvvm_reflect("__CUDA_FTZ") true: nvcc -ftz=true, clang
+// -fgpu-flush-denormals-to-zero). Functions whose behaviour does not depend
+// on the flag are the same as Lookup's.
+func LookupFTZ(name string) (*Func, bool) {
+	if f, ok := tableFTZ[name]; ok {
+		return f, true
+	}
+	return Lookup(name)
+}
+
+// Names returns the names of all implemented functions, sorted.
+func Names() []string {
+	names := make([]string, 0, len(table))
+	for n := range table {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func register(f *Func) {
+	if _, dup := table[f.Name]; dup {
+		panic("warpsim internal error: libdevice: duplicate " + f.Name)
+	}
+	table[f.Name] = f
+}
+
+func registerFTZ(f *Func) {
+	if _, dup := tableFTZ[f.Name]; dup {
+		panic("warpsim internal error: libdevice: duplicate ftz " + f.Name)
+	}
+	tableFTZ[f.Name] = f
+}

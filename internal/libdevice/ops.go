@@ -1,0 +1,142 @@
+package libdevice
+
+import (
+	"math"
+
+	"github.com/warpsim/warpsim/internal/scalar"
+)
+
+// mode is the module's __CUDA_FTZ setting, which libdevice reads through
+// __nvvm_reflect: with ftz set its f32 arithmetic flushes subnormal inputs
+// and results to zero.
+type mode struct{ ftz bool }
+
+var (
+	ieee    = mode{}
+	flushed = mode{ftz: true}
+)
+
+func b32(x float32) uint32 { return math.Float32bits(x) }
+func f32(b uint32) float32 { return math.Float32frombits(b) }
+func b64(x float64) uint64 { return math.Float64bits(x) }
+func f64(b uint64) float64 { return math.Float64frombits(b) }
+
+// The f32 operations below are the PTX instructions libdevice's code compiles
+// to (add.f32, mul.f32, fma.rn.f32 …), with the H100's NaN results.
+
+func (m mode) add(a, b float32) float32 {
+	if m.ftz {
+		a, b = flushSub(a), flushSub(b)
+		return flushTiny(scalar.AddF32(b32(a), b32(b), scalar.RN, false, false), float64(a)+float64(b))
+	}
+	return f32(scalar.AddF32(b32(a), b32(b), scalar.RN, false, false))
+}
+func (m mode) sub(a, b float32) float32 {
+	if a != a || b != b {
+		return f32(nanF32)
+	}
+	return m.add(a, -b)
+}
+func (m mode) mul(a, b float32) float32 {
+	if m.ftz {
+		a, b = flushSub(a), flushSub(b)
+		return flushTiny(scalar.MulF32(b32(a), b32(b), scalar.RN, false, false), float64(a)*float64(b))
+	}
+	return f32(scalar.MulF32(b32(a), b32(b), scalar.RN, false, false))
+}
+func (m mode) fma(a, b, c float32) float32 { return m.fmaR(a, b, c, scalar.RN) }
+func (m mode) fmaR(a, b, c float32, r scalar.Rounding) float32 {
+	if m.ftz {
+		a, b, c = flushSub(a), flushSub(b), flushSub(c)
+		return flushTiny(scalar.FmaF32(b32(a), b32(b), b32(c), r, false, false),
+			math.FMA(float64(a), float64(b), float64(c)))
+	}
+	return f32(scalar.FmaF32(b32(a), b32(b), b32(c), r, false, false))
+}
+func (m mode) div(a, b float32) float32 {
+	if m.ftz {
+		a, b = flushSub(a), flushSub(b)
+		return flushTiny(scalar.DivF32(b32(a), b32(b), scalar.RN, false, false), float64(a)/float64(b))
+	}
+	return f32(scalar.DivF32(b32(a), b32(b), scalar.RN, false, false))
+}
+
+// nanF32 is the NaN the H100 writes for every f32 arithmetic NaN result.
+const nanF32 = 0x7fffffff
+
+// flushTiny applies the H100's .ftz to a rounded f32 result d whose exact
+// (or nearly exact, in float64) value is exact: the hardware flushes when the
+// value before rounding is below the smallest normal, so a result that rounds
+// up to 2^-126 is flushed too.
+func flushTiny(d uint32, exact float64) float32 {
+	if math.Abs(exact) < 0x1p-126 {
+		return f32(d & 0x80000000)
+	}
+	return f32(d)
+}
+func (m mode) sqrt(a float32) float32 { return f32(scalar.SqrtF32(b32(a), scalar.RN, m.ftz)) }
+func (m mode) flush(a float32) float32 {
+	if m.ftz {
+		return flushSub(a)
+	}
+	return a
+}
+
+// Approximate SFU instructions, as internal/scalar models them.
+func ex2Approx(a float32, ftz bool) float32 { return f32(scalar.Ex2ApproxF32(b32(a), ftz)) }
+func lg2Approx(a float32, ftz bool) float32 { return f32(scalar.Lg2ApproxF32(b32(a), ftz)) }
+func rcpApprox(a float32, ftz bool) float32 { return f32(scalar.RcpApproxF32(b32(a), ftz)) }
+func rsqrtApprox(a float32, ftz bool) float32 {
+	return f32(scalar.RsqrtApproxF32(b32(a), ftz))
+}
+
+// flushSub returns a sign-preserving zero for a subnormal a.
+func flushSub(a float32) float32 {
+	if b32(a)&0x7f800000 == 0 {
+		return f32(b32(a) & 0x80000000)
+	}
+	return a
+}
+
+// Double-precision instructions.
+func fma64(a, b, c float64) float64 { return math.FMA(a, b, c) }
+
+// nanF64 is the NaN the H100 writes for an invalid f64 operation.
+const nanF64 = 0xfff8000000000000
+
+func isNaN64(a uint64) bool { return a&^(1<<63) > 0x7ff0000000000000 }
+
+// fix64 gives an f64 instruction's result the H100's NaN rules: the first NaN
+// operand, quieted, or nanF64 for an invalid operation.
+func fix64(res uint64, args ...uint64) uint64 {
+	for _, a := range args {
+		if isNaN64(a) {
+			return a | 1<<51
+		}
+	}
+	if isNaN64(res) {
+		return nanF64
+	}
+	return res
+}
+
+// ftz32 applies the H100's .ftz to an f32 instruction's rounded result d,
+// given its exact value: results below 2^-126 before rounding flush to zero.
+func ftz32(ftz bool, d uint32, exact float64) uint64 {
+	if ftz && d&0x7fffffff <= 0x00800000 && math.Abs(exact) < 0x1p-126 {
+		d &= 0x80000000
+	}
+	return uint64(d)
+}
+
+// minMax64 is min.f64/max.f64: a NaN operand is ignored; two NaNs give the
+// first, quieted.
+func minMax64(a, b uint64, isMax bool) uint64 {
+	if isNaN64(a) && isNaN64(b) {
+		return a | 1<<51
+	}
+	if isMax {
+		return scalar.MaxF64(a, b, false)
+	}
+	return scalar.MinF64(a, b, false)
+}
