@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/cuda/cc"
+	"github.com/warpsim/warpsim/cuda/runtime"
+)
+
+func init() {
+	register(newCCCmd)
+	register(newRuntimeCmd)
+}
+
+const ccHelp = `Compiles whole CUDA programs with clang (no CUDA toolkit needed): each .cu
+file's device code to PTX, its host code with that PTX embedded, all linked
+with warpsim's CUDA runtime into one executable that runs its kernels on
+the simulator.
+
+  warpsim cc reduce.cu -o reduce && ./reduce 512 24
+
+Flags are nvcc's: -o FILE, -O0…-O3, -arch=sm_XX (or -gencode …), -I DIR,
+-D NAME[=V], -U NAME, -std=c++17, -rdc=true, -c, -x cu, -lineinfo, -G, -g,
+--use_fast_math, -Xcompiler A,B, -Xlinker A,B, -l LIB, -L DIR; -lcudadevrt
+and -lcudart are accepted (the runtime is always linked); -W…/-f… go to
+the host compiler; -v prints the clang commands. Inputs: .cu, .cpp/.cc/.c
+(host code), .o/.a. The program finds the simulator at the path of this
+warpsim executable, or at $WARPSIM_BIN; it runs under $WARPSIM_ARCH
+(default h100).`
+
+func newCCCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:                "cc [nvcc flags] FILE.cu… [-o PROG]",
+		Short:              "Compile a CUDA program with clang and link it with warpsim's runtime",
+		Long:               ccHelp,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			verbose := false
+			var rest []string
+			for _, a := range args {
+				switch a {
+				case "-h", "--help":
+					return cmd.Help()
+				case "-v", "--verbose":
+					verbose = true
+				default:
+					rest = append(rest, a)
+				}
+			}
+			opt, err := cc.ParseArgs(rest)
+			if err != nil {
+				return badInput(err)
+			}
+			for _, w := range opt.Warnings {
+				fmt.Fprintf(stderr, "warpsim cc: note: %s has no effect here\n", w)
+			}
+			d, err := cc.NewDriver(stderr)
+			if err != nil {
+				return badInput(err)
+			}
+			d.Verbose = verbose
+			if exe, err := os.Executable(); err == nil {
+				d.WarpsimBin = exe
+			}
+			return compileErr(d.Build(opt))
+		},
+	}
+}
+
+// compileErr maps a driver error to an exit status; clang has already shown
+// its messages, so a failed compilation adds none.
+func compileErr(err error) error {
+	var ce *cc.CompileError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ce):
+		return &exitError{code: exitBadInput}
+	}
+	return badInput(err)
+}
+
+// newRuntimeCmd is the simulator process a program built by `warpsim cc`
+// starts on its first CUDA call (see cuda/runtime). It reads requests on fd
+// 3 and answers on fd 4.
+func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:    "__runtime",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
+			if in == nil || out == nil {
+				return badInputf("__runtime is started by programs built with warpsim cc")
+			}
+			name := os.Getenv("WARPSIM_ARCH")
+			if name == "" {
+				name = "h100"
+			}
+			a, err := arch.Lookup(name)
+			if err != nil {
+				// The program cannot run: every CUDA call reports no device.
+				fmt.Fprintf(stderr, "warpsim: WARPSIM_ARCH: %v\n", err)
+				return &exitError{code: exitBadInput}
+			}
+			opt := runtime.Options{
+				NewDevice:   runtime.NewSimDevice,
+				Arch:        a,
+				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
+			}
+			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
+				opt.Progress = newProgressLine(f)
+			}
+			srv := runtime.NewServer(opt)
+			if err := srv.Serve(in, out); err != nil {
+				fmt.Fprintf(stderr, "warpsim runtime: %v\n", err)
+				return &exitError{code: exitFault}
+			}
+			return nil
+		},
+	}
+}
+
+// newProgressLine shows which kernel is running while it runs, on one
+// terminal line that is erased when the kernel ends.
+func newProgressLine(f *os.File) func(string) {
+	return func(kernel string) {
+		if kernel == "" {
+			fmt.Fprint(f, "\r\x1b[K")
+			return
+		}
+		name := kernel
+		if len(name) > 60 {
+			name = name[:57] + "..."
+		}
+		fmt.Fprintf(f, "\r\x1b[Kwarpsim: running %s", strings.TrimSpace(name))
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

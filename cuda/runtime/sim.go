@@ -1,0 +1,94 @@
+package runtime
+
+import (
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+)
+
+// NewSimDevice is the simulator: a warpsim.Device whose printf output goes
+// to printf.
+func NewSimDevice(a *arch.Arch, printf io.Writer) Device {
+	return &simDevice{Device: warpsim.NewDevice(a, warpsim.Options{Stdout: printf})}
+}
+
+type simDevice struct{ *warpsim.Device }
+
+func (d *simDevice) LoadModule(filename string, ptx []byte) (Module, error) {
+	m, err := d.Device.LoadModule(filename, ptx)
+	if err != nil {
+		return nil, err
+	}
+	return simModule{m}, nil
+}
+
+type simModule struct{ *warpsim.Module }
+
+func (m simModule) Kernel(name string) (Kernel, error) {
+	k, err := m.Module.Kernel(name)
+	if err != nil {
+		return nil, err
+	}
+	return simKernel{k}, nil
+}
+
+type simKernel struct{ *warpsim.Kernel }
+
+func (k simKernel) Params() []Param {
+	var ps []Param
+	for _, p := range k.Kernel.Params() {
+		ps = append(ps, Param{Offset: p.Offset, Size: p.Size})
+	}
+	return ps
+}
+
+// faultCodes is the CUDA error each kind of kernel fault raises on a GPU.
+var faultCodes = map[warpsim.FaultKind]Error{
+	warpsim.FaultOutOfBounds:   ErrorIllegalAddress,
+	warpsim.FaultMisaligned:    ErrorMisalignedAddress,
+	warpsim.FaultTrap:          ErrorLaunchFailure,
+	warpsim.FaultIllegal:       ErrorIllegalInstruction,
+	warpsim.FaultStackOverflow: ErrorIllegalAddress,
+	// A GPU hangs on these; the simulator stops the kernel instead and
+	// reports the watchdog's code.
+	warpsim.FaultWatchdog:        ErrorLaunchTimeout,
+	warpsim.FaultBarrierDeadlock: ErrorLaunchTimeout,
+}
+
+func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
+	sk, ok := k.(simKernel)
+	if !ok {
+		return nil, errors.New("warpsim runtime: kernel from another device")
+	}
+	res, err := d.Device.Launch(sk.Kernel, warpsim.LaunchConfig{
+		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
+		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
+		SharedBytes: cfg.SharedBytes,
+	}, params)
+	var f *warpsim.Fault
+	var ce *warpsim.ConfigError
+	switch {
+	case err == nil:
+		return &Launched{Counters: res.Counters}, nil
+	case errors.As(err, &f):
+		code, ok := faultCodes[f.Kind]
+		if !ok {
+			code = ErrorLaunchFailure
+		}
+		if f.Kind == warpsim.FaultTrap && isAssert(f) {
+			code = ErrorAssert
+		}
+		return nil, &Fault{Code: code, Report: "warpsim: kernel fault: " + f.Error()}
+	case errors.As(err, &ce):
+		return nil, &ConfigError{Code: ErrorInvalidConfiguration, Msg: ce.Error()}
+	}
+	return nil, err
+}
+
+// isAssert tells a failed assert (cudaErrorAssert) from a plain trap.
+func isAssert(f *warpsim.Fault) bool {
+	return f.Func == "__assertfail" || strings.Contains(f.Detail, "assert")
+}
