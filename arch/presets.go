@@ -58,7 +58,7 @@ var presets = []*Arch{
 		WarpSize: 32, MaxThreadsPerBlock: 512, MaxBlockDim: [3]int{512, 512, 64},
 		MaxGridDim:      [3]int{65535, 65535, 1},                   // [PG]
 		MaxThreadsPerSM: 768, MaxWarpsPerSM: 24, MaxBlocksPerSM: 8, // [PG]
-		RegsPerSM: 8192, RegsPerBlock: 8192, RegsPerThread: 128, // [PG]
+		RegsPerSM: 8192, RegsPerBlock: 8192, RegsPerThread: 124, // [PG]; per thread: [OCC] the xls 1.x column
 		SharedPerSM: 16 * kib, SharedPerBlock: 16 * kib, SharedPerBlockOptin: 16 * kib, // [PG]
 		RegAllocUnit: 256, RegAllocPerBlock: true, WarpAllocGranularity: 2, SubPartitions: 1, // [OCC]
 		SharedAllocUnit: 512,                                            // [OCC]
@@ -72,7 +72,7 @@ var presets = []*Arch{
 		WarpSize: 32, MaxThreadsPerBlock: 512, MaxBlockDim: [3]int{512, 512, 64},
 		MaxGridDim:      [3]int{65535, 65535, 1},                    // [PG]
 		MaxThreadsPerSM: 1024, MaxWarpsPerSM: 32, MaxBlocksPerSM: 8, // [PG]
-		RegsPerSM: 16384, RegsPerBlock: 16384, RegsPerThread: 128, // [PG]
+		RegsPerSM: 16384, RegsPerBlock: 16384, RegsPerThread: 124, // [PG]; per thread: [OCC] the xls 1.x column
 		SharedPerSM: 16 * kib, SharedPerBlock: 16 * kib, SharedPerBlockOptin: 16 * kib, // [PG]
 		RegAllocUnit: 512, RegAllocPerBlock: true, WarpAllocGranularity: 2, SubPartitions: 1, // [OCC]
 		SharedAllocUnit: 512,                                             // [OCC]

@@ -34,8 +34,8 @@ Any name in the first column (or sm_XX) can be given to --arch.`,
 }
 
 func writeArchsTable(w io.Writer, archs []*arch.Arch) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "NAME\tCC\tSMs\tthreads/SM\twarps/SM\tblocks/SM\tregs/SM\treg unit\tsmem/SM\tsmem/block\tsmem unit\tL2\tclock MHz\tDRAM GB/s\tGPU\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCC\tGPU\tSMs\tthreads/SM\twarps/SM\tblocks/SM\tregs/SM\treg unit\tsmem/SM\tsmem/block\tsmem unit\tL2\tclock MHz\tDRAM GB/s")
 	for _, a := range archs {
 		unit := fmt.Sprintf("%d/warp", a.RegAllocUnit)
 		if a.RegAllocPerBlock {
@@ -45,10 +45,10 @@ func writeArchsTable(w io.Writer, archs []*arch.Arch) error {
 		if a.SharedPerBlockOptin != a.SharedPerBlock {
 			block += " (" + kibString(a.SharedPerBlockOptin) + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%d.%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d B\t%s\t%d\t%.0f\t%s\t\n",
-			a.Name, a.Major, a.Minor, a.SMs, a.MaxThreadsPerSM, a.MaxWarpsPerSM, a.MaxBlocksPerSM,
+		fmt.Fprintf(tw, "%s\t%d.%d\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d B\t%s\t%d\t%.0f\n",
+			a.Name, a.Major, a.Minor, a.FullName, a.SMs, a.MaxThreadsPerSM, a.MaxWarpsPerSM, a.MaxBlocksPerSM,
 			a.RegsPerSM, unit, kibString(a.SharedPerSM), block, a.SharedAllocUnit, sizeString(a.L2Bytes),
-			a.ClockKHz/1000, a.MemBandwidth()/1e9, a.FullName)
+			a.ClockKHz/1000, a.MemBandwidth()/1e9)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
