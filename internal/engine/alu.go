@@ -1,0 +1,583 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// alu executes the remaining ALU instructions lane by lane.
+func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
+	var a, b, c *[32]uint64
+	if in.A[0] >= 0 {
+		a = wp.r(in.A[0])
+	}
+	if in.A[1] >= 0 {
+		b = wp.r(in.A[1])
+	}
+	if in.A[2] >= 0 {
+		c = wp.r(in.A[2])
+	}
+	o := wp.out(in.D[0], exec)
+	t := in.Type
+	// Fast paths for the common 32-bit bit operations.
+	if ir.TypeSize(t) == 4 && !ir.IsFloat(t) {
+		switch in.Op {
+		case ir.OpAnd:
+			for l := range o {
+				o[l] = (a[l] & b[l]) & 0xffffffff
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case ir.OpOr:
+			for l := range o {
+				o[l] = (a[l] | b[l]) & 0xffffffff
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case ir.OpXor:
+			for l := range o {
+				o[l] = (a[l] ^ b[l]) & 0xffffffff
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case ir.OpShl:
+			for l := range o {
+				s := uint32(b[l])
+				if s >= 32 {
+					o[l] = 0
+				} else {
+					o[l] = uint64(uint32(a[l]) << s)
+				}
+			}
+			wp.commit(in.D[0], exec)
+			return
+		}
+	}
+	if in.Op == ir.OpBfi {
+		d := wp.r(in.A[3])
+		for l := range o {
+			o[l] = bfi(a[l], b[l], uint32(c[l])&0xff, uint32(d[l])&0xff, ir.TypeSize(t))
+		}
+		wp.commit(in.D[0], exec)
+		return
+	}
+	var x, y, z uint64
+	for l := range o {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		if a != nil {
+			x = a[l]
+		}
+		if b != nil {
+			y = b[l]
+		}
+		if c != nil {
+			z = c[l]
+		}
+		o[l] = aluLane(in, x, y, z)
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func f32(v uint64) float32 { return math.Float32frombits(uint32(v)) }
+
+func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
+	t := in.Type
+	size := ir.TypeSize(t)
+	m := typeMask(t)
+	signed := ir.IsSigned(t)
+	ftz := in.Flags&ir.FlagFtz != 0
+	switch in.Op {
+	case ir.OpDiv:
+		switch t {
+		case ptx.F32:
+			switch {
+			case in.Flags&ir.FlagApprox != 0:
+				return uint64(scalar.DivApproxF32(uint32(a), uint32(b), ftz))
+			case in.Flags&ir.FlagFull != 0:
+				return uint64(scalar.DivFullF32(uint32(a), uint32(b), ftz))
+			}
+			return uint64(scalar.DivF32(uint32(a), uint32(b), rounding(in.Rnd), ftz, false))
+		case ptx.F64:
+			return scalar.DivF64(a, b, rounding(in.Rnd))
+		}
+		return intDiv(a, b, size, signed, false)
+	case ir.OpRem:
+		return intDiv(a, b, size, signed, true)
+	case ir.OpMin, ir.OpMax:
+		isMax := in.Op == ir.OpMax
+		nan := in.Flags&ir.FlagNaN != 0
+		switch t {
+		case ptx.F32:
+			var r uint32
+			if isMax {
+				r = scalar.MaxF32(uint32(a), uint32(b), ftz, nan)
+			} else {
+				r = scalar.MinF32(uint32(a), uint32(b), ftz, nan)
+			}
+			return uint64(r)
+		case ptx.F64:
+			if isMax {
+				return scalar.MaxF64(a, b, nan)
+			}
+			return scalar.MinF64(a, b, nan)
+		case ptx.F16:
+			if isMax {
+				return uint64(scalar.MaxF16(uint16(a), uint16(b), ftz, nan))
+			}
+			return uint64(scalar.MinF16(uint16(a), uint16(b), ftz, nan))
+		case ptx.BF16:
+			if isMax {
+				return uint64(scalar.MaxBF16(uint16(a), uint16(b), nan))
+			}
+			return uint64(scalar.MinBF16(uint16(a), uint16(b), nan))
+		case ptx.F16x2:
+			if isMax {
+				return uint64(scalar.MaxF16x2(uint32(a), uint32(b), ftz, nan))
+			}
+			return uint64(scalar.MinF16x2(uint32(a), uint32(b), ftz, nan))
+		case ptx.BF16x2:
+			if isMax {
+				return uint64(scalar.MaxBF16x2(uint32(a), uint32(b), nan))
+			}
+			return uint64(scalar.MinBF16x2(uint32(a), uint32(b), nan))
+		}
+		var less bool
+		if signed {
+			less = int64(sext(a, size)) < int64(sext(b, size))
+		} else {
+			less = a&m < b&m
+		}
+		r := b
+		if less != isMax {
+			r = a
+		}
+		r &= m
+		if in.Flags&ir.FlagRelu != 0 && signed && int64(sext(r, size)) < 0 {
+			r = 0
+		}
+		return r
+	case ir.OpAbs:
+		switch t {
+		case ptx.F32:
+			return uint64(scalar.AbsF32(uint32(a), ftz))
+		case ptx.F64:
+			return scalar.AbsF64(a)
+		case ptx.F16:
+			return uint64(scalar.AbsF16(uint16(a), ftz))
+		case ptx.BF16:
+			return uint64(scalar.AbsBF16(uint16(a)))
+		}
+		v := int64(sext(a, size))
+		if v < 0 {
+			v = -v
+		}
+		return uint64(v) & m
+	case ir.OpNeg:
+		switch t {
+		case ptx.F32:
+			return uint64(scalar.NegF32(uint32(a), ftz))
+		case ptx.F64:
+			return scalar.NegF64(a)
+		case ptx.F16:
+			return uint64(scalar.NegF16(uint16(a), ftz))
+		case ptx.BF16:
+			return uint64(scalar.NegBF16(uint16(a)))
+		}
+		return (-a) & m
+	case ir.OpAnd:
+		if t == ptx.Pred {
+			return b2u(a != 0 && b != 0)
+		}
+		return a & b & m
+	case ir.OpOr:
+		if t == ptx.Pred {
+			return b2u(a != 0 || b != 0)
+		}
+		return (a | b) & m
+	case ir.OpXor:
+		if t == ptx.Pred {
+			return b2u((a != 0) != (b != 0))
+		}
+		return (a ^ b) & m
+	case ir.OpNot:
+		if t == ptx.Pred {
+			return b2u(a == 0)
+		}
+		return ^a & m
+	case ir.OpCnot:
+		return b2u(a&m == 0)
+	case ir.OpShl:
+		s := uint32(b)
+		if s >= uint32(size*8) {
+			return 0
+		}
+		return (a << s) & m
+	case ir.OpShr:
+		s := uint32(b)
+		if s > uint32(size*8-1) {
+			s = uint32(size*8 - 1)
+			if !signed {
+				return 0
+			}
+		}
+		if signed {
+			return uint64(int64(sext(a, size))>>s) & m
+		}
+		return (a & m) >> s
+	case ir.OpLop3:
+		lut := uint64(in.Imm)
+		var r uint64
+		for i := 0; i < 8; i++ {
+			if lut>>i&1 == 0 {
+				continue
+			}
+			ta, tb, tc := a, b, c
+			if i&4 == 0 {
+				ta = ^a
+			}
+			if i&2 == 0 {
+				tb = ^b
+			}
+			if i&1 == 0 {
+				tc = ^c
+			}
+			r |= ta & tb & tc
+		}
+		return r & 0xffffffff
+	case ir.OpPopc:
+		return uint64(bits.OnesCount64(a & m))
+	case ir.OpClz:
+		if size == 8 {
+			return uint64(bits.LeadingZeros64(a))
+		}
+		return uint64(bits.LeadingZeros32(uint32(a)))
+	case ir.OpBrev:
+		if size == 8 {
+			return bits.Reverse64(a)
+		}
+		return uint64(bits.Reverse32(uint32(a)))
+	case ir.OpBfind:
+		v := a & m
+		if signed && int64(sext(v, size)) < 0 {
+			v = ^v & m
+		}
+		if v == 0 {
+			return 0xffffffff
+		}
+		p := uint64(bits.Len64(v) - 1)
+		if in.Flags&ir.FlagShiftAmt != 0 {
+			p = uint64(size*8-1) - p
+		}
+		return p
+	case ir.OpFns:
+		return fns(uint32(a), uint32(b), int32(c))
+	case ir.OpBfe:
+		return bfe(a, uint32(b)&0xff, uint32(c)&0xff, size, signed)
+	case ir.OpPrmt:
+		return uint64(prmt(uint32(a), uint32(b), uint32(c), in.Mode))
+	case ir.OpShf:
+		return uint64(shf(uint32(a), uint32(b), uint32(c), in.Mode&1 != 0, in.Mode&2 != 0))
+	case ir.OpSad:
+		var d uint64
+		if signed {
+			x, y := int64(sext(a, size)), int64(sext(b, size))
+			if x > y {
+				d = uint64(x - y)
+			} else {
+				d = uint64(y - x)
+			}
+		} else {
+			x, y := a&m, b&m
+			if x > y {
+				d = x - y
+			} else {
+				d = y - x
+			}
+		}
+		return (d + c) & m
+	case ir.OpDp4a:
+		acc := uint32(c)
+		for i := 0; i < 4; i++ {
+			x := uint32(a >> (8 * i) & 0xff)
+			y := uint32(b >> (8 * i) & 0xff)
+			if ir.IsSigned(in.Type) {
+				x = uint32(int32(int8(x)))
+			}
+			if ir.IsSigned(in.Type2) {
+				y = uint32(int32(int8(y)))
+			}
+			acc += x * y
+		}
+		return uint64(acc)
+	case ir.OpDp2a:
+		acc := uint32(c)
+		for i := 0; i < 2; i++ {
+			x := uint32(a >> (16 * i) & 0xffff)
+			if ir.IsSigned(in.Type) {
+				x = uint32(int32(int16(x)))
+			}
+			k := i
+			if in.Mode == 1 {
+				k += 2
+			}
+			y := uint32(b >> (8 * k) & 0xff)
+			if ir.IsSigned(in.Type2) {
+				y = uint32(int32(int8(y)))
+			}
+			acc += x * y
+		}
+		return uint64(acc)
+	case ir.OpRcp:
+		switch t {
+		case ptx.F32:
+			if in.Flags&ir.FlagApprox != 0 {
+				return uint64(scalar.RcpApproxF32(uint32(a), ftz))
+			}
+			return uint64(scalar.RcpF32(uint32(a), rounding(in.Rnd), ftz))
+		case ptx.F64:
+			if in.Flags&ir.FlagApprox != 0 {
+				return scalar.RcpApproxFtzF64(a)
+			}
+			return scalar.RcpF64(a, rounding(in.Rnd))
+		}
+	case ir.OpSqrt:
+		switch t {
+		case ptx.F32:
+			if in.Flags&ir.FlagApprox != 0 {
+				return uint64(scalar.SqrtApproxF32(uint32(a), ftz))
+			}
+			return uint64(scalar.SqrtF32(uint32(a), rounding(in.Rnd), ftz))
+		case ptx.F64:
+			return scalar.SqrtF64(a, rounding(in.Rnd))
+		}
+	case ir.OpRsqrt:
+		switch t {
+		case ptx.F32:
+			return uint64(scalar.RsqrtApproxF32(uint32(a), ftz))
+		case ptx.F64:
+			return scalar.RsqrtApproxF64(a, ftz)
+		}
+	case ir.OpSin:
+		return uint64(scalar.SinApproxF32(uint32(a), ftz))
+	case ir.OpCos:
+		return uint64(scalar.CosApproxF32(uint32(a), ftz))
+	case ir.OpEx2:
+		switch t {
+		case ptx.F32:
+			return uint64(scalar.Ex2ApproxF32(uint32(a), ftz))
+		case ptx.F16:
+			return uint64(scalar.Ex2ApproxF16(uint16(a), ftz))
+		case ptx.F16x2:
+			return uint64(scalar.Ex2ApproxF16x2(uint32(a), ftz))
+		case ptx.BF16:
+			return uint64(scalar.Ex2ApproxBF16(uint16(a), ftz))
+		case ptx.BF16x2:
+			return uint64(scalar.Ex2ApproxBF16x2(uint32(a), ftz))
+		}
+	case ir.OpLg2:
+		return uint64(scalar.Lg2ApproxF32(uint32(a), ftz))
+	case ir.OpTanh:
+		switch t {
+		case ptx.F32:
+			return uint64(scalar.TanhApproxF32(uint32(a)))
+		case ptx.F16:
+			return uint64(scalar.TanhApproxF16(uint16(a)))
+		case ptx.F16x2:
+			return uint64(scalar.TanhApproxF16x2(uint32(a)))
+		case ptx.BF16:
+			return uint64(scalar.TanhApproxBF16(uint16(a)))
+		case ptx.BF16x2:
+			return uint64(scalar.TanhApproxBF16x2(uint32(a)))
+		}
+	case ir.OpTestp:
+		return b2u(scalar.Testp(scalar.TestpOp(in.Mode), a, t))
+	case ir.OpCopysign:
+		if t == ptx.F64 {
+			return scalar.CopysignF64(a, b)
+		}
+		return uint64(scalar.CopysignF32(uint32(a), uint32(b)))
+	case ir.OpSlct:
+		var neg bool
+		if in.Type2 == ptx.F32 {
+			cf := f32(c)
+			neg = cf < 0 || (c&0x7fffffff == 0 && false)
+			if cf != cf {
+				neg = false
+			}
+		} else {
+			neg = int32(c) < 0
+		}
+		if neg {
+			return b
+		}
+		return a
+	}
+	return 0
+}
+
+// intDiv is div/rem with the hardware's results for division by zero:
+// quotient all ones, remainder the dividend.
+func intDiv(a, b uint64, size int, signed, rem bool) uint64 {
+	m := typeMask(ptx.B64)
+	if size < 8 {
+		m = uint64(1)<<(8*uint(size)) - 1
+	}
+	if b&m == 0 {
+		if rem {
+			return a & m
+		}
+		return m
+	}
+	if signed {
+		x, y := int64(sext(a, size)), int64(sext(b, size))
+		if y == -1 {
+			if rem {
+				return 0
+			}
+			return uint64(-x) & m
+		}
+		if rem {
+			return uint64(x%y) & m
+		}
+		return uint64(x/y) & m
+	}
+	x, y := a&m, b&m
+	if rem {
+		return x % y
+	}
+	return x / y
+}
+
+func bfe(a uint64, pos, ln uint32, size int, signed bool) uint64 {
+	msb := uint32(size*8 - 1)
+	m := typeMask(ptx.B64)
+	if size < 8 {
+		m = uint64(1)<<(8*uint(size)) - 1
+	}
+	var sbit uint64
+	if signed && ln != 0 {
+		p := min(pos+ln-1, msb)
+		sbit = a >> p & 1
+	}
+	var r uint64
+	for i := uint32(0); i <= msb; i++ {
+		var bit uint64
+		if i < ln && pos+i <= msb {
+			bit = a >> (pos + i) & 1
+		} else {
+			bit = sbit
+		}
+		r |= bit << i
+	}
+	return r & m
+}
+
+func bfi(a, b uint64, pos, ln uint32, size int) uint64 {
+	msb := uint32(size*8 - 1)
+	r := b
+	for i := uint32(0); i < ln && pos+i <= msb; i++ {
+		r = r&^(1<<(pos+i)) | (a>>i&1)<<(pos+i)
+	}
+	m := typeMask(ptx.B64)
+	if size < 8 {
+		m = uint64(1)<<(8*uint(size)) - 1
+	}
+	return r & m
+}
+
+func prmt(a, b, c uint32, mode uint8) uint32 {
+	v := uint64(b)<<32 | uint64(a)
+	byteOf := func(i uint32) uint32 { return uint32(v>>(8*(i&7))) & 0xff }
+	var r uint32
+	switch mode {
+	case 0:
+		for i := 0; i < 4; i++ {
+			sel := c >> (4 * i) & 0xf
+			x := byteOf(sel & 7)
+			if sel&8 != 0 {
+				if x&0x80 != 0 {
+					x = 0xff
+				} else {
+					x = 0
+				}
+			}
+			r |= x << (8 * i)
+		}
+		return r
+	}
+	s := c & 3
+	var idx [4]uint32
+	switch mode {
+	case 1: // f4e
+		for i := uint32(0); i < 4; i++ {
+			idx[i] = (s + i) & 7
+		}
+	case 2: // b4e
+		for i := uint32(0); i < 4; i++ {
+			idx[i] = (s + 8 - i) & 7
+		}
+	case 3: // rc8
+		idx = [4]uint32{s, s, s, s}
+	case 4: // ecl
+		for i := uint32(0); i < 4; i++ {
+			idx[i] = max(s, i)
+		}
+	case 5: // ecr
+		for i := uint32(0); i < 4; i++ {
+			idx[i] = min(s, i)
+		}
+	case 6: // rc16
+		lo := (s & 1) * 2
+		idx = [4]uint32{lo, lo + 1, lo, lo + 1}
+	}
+	for i := 0; i < 4; i++ {
+		r |= byteOf(idx[i]) << (8 * i)
+	}
+	return r
+}
+
+func shf(lo, hi, n uint32, left, clamp bool) uint32 {
+	if clamp {
+		n = min(n, 32)
+	} else {
+		n &= 31
+	}
+	v := uint64(hi)<<32 | uint64(lo)
+	if left {
+		return uint32((v << n) >> 32)
+	}
+	return uint32(v >> n)
+}
+
+func fns(mask, base uint32, offset int32) uint64 {
+	if offset == 0 {
+		return uint64(base)
+	}
+	pos := int32(base)
+	if offset > 0 {
+		for i := pos; i < 32; i++ {
+			if mask>>uint(i)&1 != 0 {
+				offset--
+				if offset == 0 {
+					return uint64(i)
+				}
+			}
+		}
+	} else {
+		for i := pos; i >= 0; i-- {
+			if mask>>uint(i)&1 != 0 {
+				offset++
+				if offset == 0 {
+					return uint64(i)
+				}
+			}
+		}
+	}
+	return 0xffffffff
+}

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/profile"
+)
+
+// Warp states.
+const (
+	warpRunning uint8 = iota
+	warpAtBarrier
+	warpDone
+)
+
+// quantum is how many instructions a warp runs before the block scheduler
+// moves on, so warps spinning on each other's shared-memory writes make
+// progress.
+const quantum = 2048
+
+// maxBarriers is the number of named barriers per block (PTX: 16).
+const maxBarriers = 16
+
+type barrier struct {
+	arrived int // warps
+	need    int // warps; 0 = every live warp
+	waiting []*warp
+	popc    uint32
+	and, or bool
+	any     bool
+}
+
+// block is one thread block: its warps, shared memory and barriers.
+type block struct {
+	idx    [3]uint32
+	linear int
+	warps  []*warp
+	live   int
+	shared []byte
+	bars   [maxBarriers]barrier
+}
+
+// worker runs blocks one after another; everything it touches in the hot
+// loop is its own.
+type worker struct {
+	l       *launch
+	c       profile.Counters
+	blk     block
+	pool    []*warp
+	printed []byte
+	fault   *Fault
+}
+
+func newWorker(l *launch) *worker {
+	w := &worker{l: l}
+	w.blk.shared = make([]byte, l.shared)
+	return w
+}
+
+func (w *worker) loop() {
+	l := w.l
+	for !l.stop.Load() {
+		i := int(l.next.Add(1) - 1)
+		if i >= l.nblocks {
+			return
+		}
+		w.runBlock(i)
+		if w.fault != nil {
+			l.setFault(w.fault)
+			return
+		}
+		d := int(l.done.Add(1))
+		if l.cfg.Progress != nil {
+			l.cfg.Progress(d, l.nblocks)
+		}
+	}
+}
+
+func (w *worker) setupBlock(linear int) {
+	l := w.l
+	cfg := l.cfg
+	b := &w.blk
+	gx, gy := int(cfg.Grid[0]), int(cfg.Grid[1])
+	b.linear = linear
+	b.idx = [3]uint32{uint32(linear % gx), uint32(linear / gx % gy), uint32(linear / (gx * gy))}
+	bx, by, bz := cfg.Block[0], cfg.Block[1], cfg.Block[2]
+	n := int(bx * by * bz)
+	nw := (n + 31) / 32
+	for len(w.pool) < nw {
+		w.pool = append(w.pool, &warp{w: w})
+	}
+	b.warps = w.pool[:nw]
+	b.live = nw
+	clear(b.shared)
+	for i := range b.bars {
+		b.bars[i] = barrier{waiting: b.bars[i].waiting[:0]}
+	}
+	for wi, wp := range b.warps {
+		wp.reset(b, wi, n, l.fn)
+	}
+	w.c.BlocksLaunched++
+	w.c.WarpsLaunched += uint64(nw)
+}
+
+func (w *worker) runBlock(linear int) {
+	w.setupBlock(linear)
+	b := &w.blk
+	l := w.l
+	var steps int64
+	for {
+		ran := false
+		for _, wp := range b.warps {
+			if wp.state != warpRunning {
+				continue
+			}
+			n := wp.run(quantum)
+			steps += int64(n)
+			ran = true
+			if w.fault != nil {
+				return
+			}
+			if wp.state == warpDone {
+				b.live--
+			}
+			w.checkBarriers()
+		}
+		if steps > 1<<16 {
+			if l.steps.Add(steps) > l.limit {
+				w.watchdog()
+				return
+			}
+			steps = 0
+			if l.stop.Load() {
+				return
+			}
+		}
+		if b.live == 0 {
+			break
+		}
+		if !ran {
+			w.deadlock()
+			return
+		}
+	}
+	if l.steps.Add(steps) > l.limit {
+		w.watchdog()
+	}
+}
+
+// checkBarriers releases every barrier whose arrivals are complete.
+func (w *worker) checkBarriers() {
+	b := &w.blk
+	for i := range b.bars {
+		br := &b.bars[i]
+		if br.arrived == 0 {
+			continue
+		}
+		need := br.need
+		if need == 0 || need > b.live {
+			need = b.live
+		}
+		if br.arrived < need {
+			continue
+		}
+		for _, wp := range br.waiting {
+			if wp.barRedDst >= 0 {
+				var v uint64
+				switch wp.barRedMode {
+				case ir.BarRedPopc:
+					v = uint64(br.popc)
+				case ir.BarRedAnd:
+					v = b2u(br.and)
+				case ir.BarRedOr:
+					v = b2u(br.or)
+				}
+				r := wp.r(wp.barRedDst)
+				for l := 0; l < 32; l++ {
+					if wp.barRedMask>>l&1 != 0 {
+						r[l] = v
+					}
+				}
+				wp.barRedDst = -1
+			}
+			wp.state = warpRunning
+		}
+		*br = barrier{waiting: br.waiting[:0]}
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (w *worker) deadlock() {
+	b := &w.blk
+	for _, wp := range b.warps {
+		if wp.state == warpAtBarrier {
+			br := &b.bars[wp.barID]
+			need := br.need
+			if need == 0 {
+				need = b.live
+			}
+			w.fault = wp.faultAt(FaultBarrierDeadlock, wp.barPC, wp.barMask, 0, false,
+				fmt.Sprintf("barrier %d can never complete: %d of %d warps arrived, the others have exited or wait elsewhere", wp.barID, br.arrived, need))
+			return
+		}
+	}
+	w.fault = &Fault{Kind: FaultBarrierDeadlock, Block: b.idx, Detail: "no warp can make progress"}
+}
+
+func (w *worker) watchdog() {
+	b := &w.blk
+	for _, wp := range b.warps {
+		if wp.state != warpDone && len(wp.stack) > 0 {
+			top := wp.stack[len(wp.stack)-1]
+			w.fault = wp.faultAt(FaultWatchdog, int(top.pc), top.mask, 0, false,
+				fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit))
+			return
+		}
+	}
+	w.fault = &Fault{Kind: FaultWatchdog, Block: b.idx, Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
+}

@@ -1,0 +1,841 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// rounding maps the IR's rounding (RndNone → RN) to scalar's.
+func rounding(r uint8) scalar.Rounding {
+	if r == ir.RndNone {
+		return scalar.RN
+	}
+	return scalar.Rounding(r - 1)
+}
+
+// exec executes one non-control instruction for lanes exec.
+func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
+	switch in.Op {
+	case ir.OpNop, ir.OpMembar, ir.OpPrefetch:
+	case ir.OpMov:
+		a := wp.r(in.A[0])
+		o := wp.out(in.D[0], exec)
+		m := typeMask(in.Type)
+		for l := range o {
+			o[l] = a[l] & m
+		}
+		wp.commit(in.D[0], exec)
+	case ir.OpMovSreg:
+		wp.sreg(in, exec)
+	case ir.OpMovAddr:
+		v := wp.symBase(in) + uint64(in.Imm)
+		v &= typeMask(in.Type)
+		o := wp.out(in.D[0], exec)
+		for l := range o {
+			o[l] = v
+		}
+		wp.commit(in.D[0], exec)
+	case ir.OpPack:
+		es := uint(ir.TypeSize(in.Type2) * 8)
+		em := uint64(1)<<es - 1
+		if es == 64 {
+			em = ^uint64(0)
+		}
+		o := wp.out(in.D[0], exec)
+		for l := range o {
+			var v uint64
+			for i := 0; i < int(in.Vec); i++ {
+				v |= (wp.r(in.A[i])[l] & em) << (es * uint(i))
+			}
+			o[l] = v
+		}
+		wp.commit(in.D[0], exec)
+	case ir.OpUnpack:
+		es := uint(ir.TypeSize(in.Type2) * 8)
+		em := uint64(1)<<es - 1
+		if es == 64 {
+			em = ^uint64(0)
+		}
+		a := wp.r(in.A[0])
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			v := a[l]
+			for i := 0; i < int(in.Vec); i++ {
+				if in.D[i] >= 0 {
+					wp.r(in.D[i])[l] = v >> (es * uint(i)) & em
+				}
+			}
+		}
+	case ir.OpAdd, ir.OpSub:
+		wp.addSub(in, exec)
+	case ir.OpMul, ir.OpMad, ir.OpMul24, ir.OpMad24:
+		wp.mulMad(in, exec)
+	case ir.OpFma:
+		wp.fma(in, exec)
+	case ir.OpLd:
+		wp.load(pc, in, exec)
+	case ir.OpSt:
+		wp.store(pc, in, exec)
+	case ir.OpAtom, ir.OpRed:
+		wp.atomic(pc, in, exec)
+	case ir.OpSetp, ir.OpSet:
+		wp.setp(in, exec)
+	case ir.OpSelp:
+		a, b, p := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
+		o := wp.out(in.D[0], exec)
+		for l := range o {
+			if p[l] != 0 {
+				o[l] = a[l]
+			} else {
+				o[l] = b[l]
+			}
+		}
+		wp.commit(in.D[0], exec)
+	case ir.OpCvt:
+		wp.cvt(in, exec)
+	case ir.OpCvta:
+		wp.cvta(in, exec)
+	case ir.OpIsspacep:
+		a := wp.r(in.A[0])
+		o := wp.out(in.D[0], exec)
+		for l := range o {
+			o[l] = b2u(addrSpace(a[l]) == in.Space)
+		}
+		wp.commit(in.D[0], exec)
+	case ir.OpShfl:
+		wp.shfl(in, exec)
+	case ir.OpVote:
+		wp.vote(in, exec)
+	case ir.OpMatch:
+		wp.match(in, exec)
+	case ir.OpRedux:
+		wp.redux(in, exec)
+	case ir.OpActivemask:
+		o := wp.out(in.D[0], exec)
+		for l := range o {
+			o[l] = uint64(exec)
+		}
+		wp.commit(in.D[0], exec)
+	case ir.OpBarWarp:
+	case ir.OpVprintf:
+		wp.vprintf(pc, in, exec)
+	case ir.OpLibcall:
+		wp.libcall(pc, in, exec)
+	default:
+		wp.alu(pc, in, exec)
+	}
+}
+
+func typeMask(t ptx.Type) uint64 {
+	switch ir.TypeSize(t) {
+	case 1:
+		return 0xff
+	case 2:
+		return 0xffff
+	case 4:
+		return 0xffffffff
+	}
+	return ^uint64(0)
+}
+
+// sext sign-extends the low n bytes of v.
+func sext(v uint64, n int) uint64 {
+	s := uint(64 - 8*n)
+	return uint64(int64(v<<s) >> s)
+}
+
+func (wp *warp) sreg(in *ir.Inst, exec uint32) {
+	cfg := wp.w.l.cfg
+	b := wp.blk
+	o := wp.out(in.D[0], exec)
+	var v uint64
+	uniform := true
+	switch ir.Sreg(in.Imm) {
+	case ir.SregTidX, ir.SregTidY, ir.SregTidZ:
+		t := &wp.tid[in.Imm-int64(ir.SregTidX)]
+		for l := range o {
+			o[l] = uint64(t[l])
+		}
+		uniform = false
+	case ir.SregNtidX, ir.SregNtidY, ir.SregNtidZ:
+		v = uint64(cfg.Block[in.Imm-int64(ir.SregNtidX)])
+	case ir.SregCtaidX, ir.SregCtaidY, ir.SregCtaidZ:
+		v = uint64(b.idx[in.Imm-int64(ir.SregCtaidX)])
+	case ir.SregNctaidX, ir.SregNctaidY, ir.SregNctaidZ:
+		v = uint64(cfg.Grid[in.Imm-int64(ir.SregNctaidX)])
+	case ir.SregLaneid:
+		for l := range o {
+			o[l] = uint64(l)
+		}
+		uniform = false
+	case ir.SregWarpid:
+		v = uint64(wp.idx)
+	case ir.SregNwarpid:
+		v = uint64(max(cfg.MaxWarpsPerSM, 1))
+	case ir.SregSmid:
+		v = uint64(b.linear % max(cfg.SMs, 1))
+	case ir.SregNsmid:
+		v = uint64(max(cfg.SMs, 1))
+	case ir.SregGridid:
+		v = cfg.GridID
+	case ir.SregLanemaskEq, ir.SregLanemaskLt, ir.SregLanemaskLe, ir.SregLanemaskGt, ir.SregLanemaskGe:
+		for l := range o {
+			bit := uint32(1) << l
+			var m uint32
+			switch ir.Sreg(in.Imm) {
+			case ir.SregLanemaskEq:
+				m = bit
+			case ir.SregLanemaskLt:
+				m = bit - 1
+			case ir.SregLanemaskLe:
+				m = bit | (bit - 1)
+			case ir.SregLanemaskGt:
+				m = ^(bit | (bit - 1))
+			case ir.SregLanemaskGe:
+				m = ^(bit - 1)
+			}
+			o[l] = uint64(m)
+		}
+		uniform = false
+	case ir.SregClock:
+		v = uint64(uint32(wp.clock))
+	case ir.SregClock64:
+		v = wp.clock
+	case ir.SregGlobaltimer:
+		v = uint64(time.Now().UnixNano())
+	case ir.SregGlobaltimerLo:
+		v = uint64(uint32(time.Now().UnixNano()))
+	case ir.SregGlobaltimerHi:
+		v = uint64(time.Now().UnixNano()) >> 32
+	case ir.SregDynamicSmemSize:
+		v = uint64(cfg.DynShared)
+	case ir.SregTotalSmemSize:
+		v = uint64(len(b.shared))
+	case ir.SregWarpSize:
+		v = 32
+	}
+	if uniform {
+		for l := range o {
+			o[l] = v
+		}
+	}
+	m := typeMask(in.Type)
+	for l := range o {
+		o[l] &= m
+	}
+	wp.commit(in.D[0], exec)
+}
+
+// symBase is the address of the instruction's symbol (0 when none).
+func (wp *warp) symBase(in *ir.Inst) uint64 {
+	switch in.SymKind {
+	case ir.SymGlobal:
+		return wp.w.l.mod.VarAddr[in.Sym]
+	case ir.SymShared:
+		return uint64(wp.w.l.sharedOff[in.Sym])
+	case ir.SymFrame:
+		return uint64(wp.frames[len(wp.frames)-1].base)
+	}
+	return 0
+}
+
+func addrSpace(a uint64) ptx.Space {
+	switch {
+	case a >= SharedWindow && a < SharedWindow+WindowSize:
+		return ptx.SpaceShared
+	case a >= LocalWindow && a < LocalWindow+WindowSize:
+		return ptx.SpaceLocal
+	}
+	return ptx.SpaceGlobal
+}
+
+func (wp *warp) cvta(in *ir.Inst, exec uint32) {
+	a := wp.r(in.A[0])
+	o := wp.out(in.D[0], exec)
+	var off uint64
+	switch in.Space {
+	case ptx.SpaceShared:
+		off = SharedWindow
+	case ptx.SpaceLocal:
+		off = LocalWindow
+	}
+	m := typeMask(in.Type)
+	for l := range o {
+		if in.Mode == 1 {
+			o[l] = (a[l] - off) & m
+		} else {
+			o[l] = (a[l] & m) + off
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func (wp *warp) addSub(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	o := wp.out(in.D[0], exec)
+	sub := in.Op == ir.OpSub
+	t := in.Type
+	if in.Flags&(ir.FlagCC|ir.FlagCarryIn) != 0 {
+		cc := wp.r(in.A[4])
+		ccOut := in.Flags&ir.FlagCC != 0
+		w64 := ir.TypeSize(t) == 8
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			var cin uint64
+			if in.Flags&ir.FlagCarryIn != 0 {
+				cin = cc[l] & 1
+			}
+			var r, cout uint64
+			if w64 {
+				if sub {
+					r, cout = bits.Sub64(a[l], b[l], cin)
+				} else {
+					r, cout = bits.Add64(a[l], b[l], cin)
+				}
+			} else {
+				var r32, c32 uint32
+				if sub {
+					r32, c32 = bits.Sub32(uint32(a[l]), uint32(b[l]), uint32(cin))
+				} else {
+					r32, c32 = bits.Add32(uint32(a[l]), uint32(b[l]), uint32(cin))
+				}
+				r, cout = uint64(r32), uint64(c32)
+			}
+			wp.tmp[l] = r
+			if ccOut {
+				cc[l] = cout
+			}
+		}
+		r := wp.r(in.D[0])
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				r[l] = wp.tmp[l]
+			}
+		}
+		return
+	}
+	switch t {
+	case ptx.U32, ptx.S32, ptx.B32:
+		if in.Flags&ir.FlagSat != 0 && t == ptx.S32 {
+			for l := range o {
+				x, y := int64(int32(a[l])), int64(int32(b[l]))
+				var s int64
+				if sub {
+					s = x - y
+				} else {
+					s = x + y
+				}
+				s = min(max(s, math.MinInt32), math.MaxInt32)
+				o[l] = uint64(uint32(int32(s)))
+			}
+		} else if sub {
+			for l := range o {
+				o[l] = uint64(uint32(a[l]) - uint32(b[l]))
+			}
+		} else {
+			for l := range o {
+				o[l] = uint64(uint32(a[l]) + uint32(b[l]))
+			}
+		}
+	case ptx.U64, ptx.S64, ptx.B64:
+		if sub {
+			for l := range o {
+				o[l] = a[l] - b[l]
+			}
+		} else {
+			for l := range o {
+				o[l] = a[l] + b[l]
+			}
+		}
+	case ptx.U16, ptx.S16, ptx.B16:
+		for l := range o {
+			if sub {
+				o[l] = uint64(uint16(a[l]) - uint16(b[l]))
+			} else {
+				o[l] = uint64(uint16(a[l]) + uint16(b[l]))
+			}
+		}
+	case ptx.U8, ptx.S8, ptx.B8:
+		for l := range o {
+			if sub {
+				o[l] = uint64(uint8(a[l]) - uint8(b[l]))
+			} else {
+				o[l] = uint64(uint8(a[l]) + uint8(b[l]))
+			}
+		}
+	case ptx.F32:
+		r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+		if r == scalar.RN && !ftz && !sat {
+			for l := range o {
+				x, y := math.Float32frombits(uint32(a[l])), math.Float32frombits(uint32(b[l]))
+				var z float32
+				if sub {
+					z = x - y
+				} else {
+					z = x + y
+				}
+				if z != z {
+					o[l] = uint64(scalar.CanonicalNaNF32)
+				} else {
+					o[l] = uint64(math.Float32bits(z))
+				}
+			}
+		} else {
+			for l := range o {
+				if sub {
+					o[l] = uint64(scalar.SubF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+				} else {
+					o[l] = uint64(scalar.AddF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+				}
+			}
+		}
+	case ptx.F64:
+		r := rounding(in.Rnd)
+		for l := range o {
+			if sub {
+				o[l] = scalar.SubF64(a[l], b[l], r)
+			} else {
+				o[l] = scalar.AddF64(a[l], b[l], r)
+			}
+		}
+	case ptx.F16, ptx.BF16, ptx.F16x2, ptx.BF16x2:
+		r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+		for l := range o {
+			x, y := a[l], b[l]
+			switch {
+			case t == ptx.F16 && !sub:
+				o[l] = uint64(scalar.AddF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.F16:
+				o[l] = uint64(scalar.SubF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.BF16 && !sub:
+				o[l] = uint64(scalar.AddBF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.BF16:
+				o[l] = uint64(scalar.SubBF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.F16x2 && !sub:
+				o[l] = uint64(scalar.AddF16x2(uint32(x), uint32(y), r, ftz, sat))
+			case t == ptx.F16x2:
+				o[l] = uint64(scalar.SubF16x2(uint32(x), uint32(y), r, ftz, sat))
+			case t == ptx.BF16x2 && !sub:
+				o[l] = uint64(scalar.AddBF16x2(uint32(x), uint32(y), r, ftz, sat))
+			default:
+				o[l] = uint64(scalar.SubBF16x2(uint32(x), uint32(y), r, ftz, sat))
+			}
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	mad := in.Op == ir.OpMad || in.Op == ir.OpMad24
+	var c *[32]uint64
+	if mad {
+		c = wp.r(in.A[2])
+	}
+	t := in.Type
+	if ir.IsFloat(t) {
+		if mad {
+			wp.fma(in, exec)
+			return
+		}
+		wp.fmul(in, exec)
+		return
+	}
+	o := wp.out(in.D[0], exec)
+	signed := ir.IsSigned(t)
+	size := ir.TypeSize(t)
+	if in.Op == ir.OpMul24 || in.Op == ir.OpMad24 {
+		for l := range o {
+			var p uint64
+			if signed {
+				x, y := int64(sext(a[l]&0xffffff, 3)), int64(sext(b[l]&0xffffff, 3))
+				p = uint64(x * y)
+			} else {
+				p = (a[l] & 0xffffff) * (b[l] & 0xffffff)
+			}
+			if in.Mode == ir.MulHi {
+				p >>= 16
+			}
+			if mad {
+				p += c[l]
+			}
+			o[l] = uint64(uint32(p))
+		}
+		wp.commit(in.D[0], exec)
+		return
+	}
+	carry := in.Flags&(ir.FlagCC|ir.FlagCarryIn) != 0
+	var cc *[32]uint64
+	if carry {
+		cc = wp.r(in.A[4])
+	}
+	for l := range o {
+		x, y := a[l], b[l]
+		var p uint64
+		switch in.Mode {
+		case ir.MulLo:
+			p = x * y
+		case ir.MulWide:
+			if signed {
+				p = uint64(int64(sext(x, size)) * int64(sext(y, size)))
+			} else {
+				p = (x & typeMask(t)) * (y & typeMask(t))
+			}
+		case ir.MulHi:
+			if size == 8 {
+				if signed {
+					p = mulhiS64(int64(x), int64(y))
+				} else {
+					p, _ = bits.Mul64(x, y)
+				}
+			} else if signed {
+				p = uint64(int64(sext(x, size))*int64(sext(y, size))) >> (8 * uint(size))
+			} else {
+				p = (x & typeMask(t)) * (y & typeMask(t)) >> (8 * uint(size))
+			}
+		}
+		rsize := size
+		if in.Mode == ir.MulWide {
+			rsize = 2 * size
+		}
+		if mad {
+			if carry && rsize == 4 {
+				var cin uint32
+				if in.Flags&ir.FlagCarryIn != 0 {
+					cin = uint32(cc[l] & 1)
+				}
+				s, co := bits.Add32(uint32(p), uint32(c[l]), cin)
+				p = uint64(s)
+				if exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
+					cc[l] = uint64(co)
+				}
+			} else if carry && rsize == 8 {
+				var cin uint64
+				if in.Flags&ir.FlagCarryIn != 0 {
+					cin = cc[l] & 1
+				}
+				s, co := bits.Add64(p, c[l], cin)
+				p = s
+				if exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
+					cc[l] = co
+				}
+			} else if in.Flags&ir.FlagSat != 0 && t == ptx.S32 && in.Mode == ir.MulHi {
+				s := int64(int32(p)) + int64(int32(c[l]))
+				p = uint64(int32(min(max(s, math.MinInt32), math.MaxInt32)))
+			} else {
+				p += c[l]
+			}
+		}
+		if rsize < 8 {
+			p &= uint64(1)<<(8*uint(rsize)) - 1
+		}
+		o[l] = p
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func mulhiS64(x, y int64) uint64 {
+	hi, _ := bits.Mul64(uint64(x), uint64(y))
+	if x < 0 {
+		hi -= uint64(y)
+	}
+	if y < 0 {
+		hi -= uint64(x)
+	}
+	return hi
+}
+
+func (wp *warp) fmul(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	o := wp.out(in.D[0], exec)
+	r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+	switch in.Type {
+	case ptx.F32:
+		if r == scalar.RN && !ftz && !sat {
+			for l := range o {
+				z := math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))
+				if z != z {
+					o[l] = uint64(scalar.CanonicalNaNF32)
+				} else {
+					o[l] = uint64(math.Float32bits(z))
+				}
+			}
+		} else {
+			for l := range o {
+				o[l] = uint64(scalar.MulF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+			}
+		}
+	case ptx.F64:
+		for l := range o {
+			o[l] = scalar.MulF64(a[l], b[l], r)
+		}
+	case ptx.F16:
+		for l := range o {
+			o[l] = uint64(scalar.MulF16(uint16(a[l]), uint16(b[l]), r, ftz, sat))
+		}
+	case ptx.BF16:
+		for l := range o {
+			o[l] = uint64(scalar.MulBF16(uint16(a[l]), uint16(b[l]), r, ftz, sat))
+		}
+	case ptx.F16x2:
+		for l := range o {
+			o[l] = uint64(scalar.MulF16x2(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+		}
+	case ptx.BF16x2:
+		for l := range o {
+			o[l] = uint64(scalar.MulBF16x2(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func (wp *warp) fma(in *ir.Inst, exec uint32) {
+	a, b, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
+	o := wp.out(in.D[0], exec)
+	r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+	relu := in.Flags&ir.FlagRelu != 0
+	switch in.Type {
+	case ptx.F32:
+		for l := range o {
+			o[l] = uint64(scalar.FmaF32(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
+		}
+	case ptx.F64:
+		for l := range o {
+			o[l] = scalar.FmaF64(a[l], b[l], c[l], r)
+		}
+	case ptx.F16:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz, sat))
+			}
+		}
+	case ptx.BF16:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluBF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaBF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz, sat))
+			}
+		}
+	case ptx.F16x2:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
+			}
+		}
+	case ptx.BF16x2:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluBF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaBF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
+			}
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+// compare evaluates setp's comparison of a and b as type t.
+func compare(cmp uint8, t ptx.Type, a, b uint64) bool {
+	if ir.IsFloat(t) {
+		var x, y float64
+		switch t {
+		case ptx.F32:
+			x, y = float64(math.Float32frombits(uint32(a))), float64(math.Float32frombits(uint32(b)))
+		case ptx.F64:
+			x, y = math.Float64frombits(a), math.Float64frombits(b)
+		case ptx.F16:
+			x, y = scalar.F16ToF64(uint16(a)), scalar.F16ToF64(uint16(b))
+		case ptx.BF16:
+			x, y = scalar.BF16ToF64(uint16(a)), scalar.BF16ToF64(uint16(b))
+		}
+		nan := x != x || y != y
+		switch cmp {
+		case ir.CmpEq:
+			return !nan && x == y
+		case ir.CmpNe:
+			return !nan && x != y
+		case ir.CmpLt:
+			return !nan && x < y
+		case ir.CmpLe:
+			return !nan && x <= y
+		case ir.CmpGt:
+			return !nan && x > y
+		case ir.CmpGe:
+			return !nan && x >= y
+		case ir.CmpEqu:
+			return nan || x == y
+		case ir.CmpNeu:
+			return nan || x != y
+		case ir.CmpLtu:
+			return nan || x < y
+		case ir.CmpLeu:
+			return nan || x <= y
+		case ir.CmpGtu:
+			return nan || x > y
+		case ir.CmpGeu:
+			return nan || x >= y
+		case ir.CmpNum:
+			return !nan
+		case ir.CmpNan:
+			return nan
+		}
+		return false
+	}
+	size := ir.TypeSize(t)
+	if t == ptx.Pred {
+		a, b = b2u(a != 0), b2u(b != 0)
+		size = 8
+	}
+	if ir.IsSigned(t) {
+		x, y := int64(sext(a, size)), int64(sext(b, size))
+		switch cmp {
+		case ir.CmpEq:
+			return x == y
+		case ir.CmpNe:
+			return x != y
+		case ir.CmpLt, ir.CmpLo:
+			return x < y
+		case ir.CmpLe, ir.CmpLs:
+			return x <= y
+		case ir.CmpGt, ir.CmpHi:
+			return x > y
+		case ir.CmpGe, ir.CmpHs:
+			return x >= y
+		}
+		return false
+	}
+	m := uint64(math.MaxUint64)
+	if size < 8 {
+		m = uint64(1)<<(8*uint(size)) - 1
+	}
+	x, y := a&m, b&m
+	switch cmp {
+	case ir.CmpEq:
+		return x == y
+	case ir.CmpNe:
+		return x != y
+	case ir.CmpLt, ir.CmpLo:
+		return x < y
+	case ir.CmpLe, ir.CmpLs:
+		return x <= y
+	case ir.CmpGt, ir.CmpHi:
+		return x > y
+	case ir.CmpGe, ir.CmpHs:
+		return x >= y
+	}
+	return false
+}
+
+func (wp *warp) setp(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	var c *[32]uint64
+	if in.BoolOp != ir.BoolNone {
+		c = wp.r(in.A[2])
+	}
+	d0 := wp.r(in.D[0])
+	var d1 *[32]uint64
+	if in.Flags&ir.FlagPair != 0 {
+		d1 = wp.r(in.D[1])
+	}
+	t2 := in.Type2
+	fast := in.BoolOp == ir.BoolNone && d1 == nil && in.Op == ir.OpSetp
+	if fast && exec == fullMask && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) {
+		signed := t2 == ptx.S32
+		for l := 0; l < 32; l++ {
+			var p bool
+			if signed {
+				x, y := int32(a[l]), int32(b[l])
+				switch in.Cmp {
+				case ir.CmpEq:
+					p = x == y
+				case ir.CmpNe:
+					p = x != y
+				case ir.CmpLt:
+					p = x < y
+				case ir.CmpLe:
+					p = x <= y
+				case ir.CmpGt:
+					p = x > y
+				case ir.CmpGe:
+					p = x >= y
+				default:
+					p = compare(in.Cmp, t2, a[l], b[l])
+				}
+			} else {
+				x, y := uint32(a[l]), uint32(b[l])
+				switch in.Cmp {
+				case ir.CmpEq:
+					p = x == y
+				case ir.CmpNe:
+					p = x != y
+				case ir.CmpLt, ir.CmpLo:
+					p = x < y
+				case ir.CmpLe, ir.CmpLs:
+					p = x <= y
+				case ir.CmpGt, ir.CmpHi:
+					p = x > y
+				case ir.CmpGe, ir.CmpHs:
+					p = x >= y
+				}
+			}
+			d0[l] = b2u(p)
+		}
+		return
+	}
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		p := compare(in.Cmp, t2, a[l], b[l])
+		q := !p
+		if c != nil {
+			cv := c[l] != 0
+			if in.Flags&ir.FlagNegB != 0 {
+				cv = !cv
+			}
+			switch in.BoolOp {
+			case ir.BoolAnd:
+				p, q = p && cv, q && cv
+			case ir.BoolOr:
+				p, q = p || cv, q || cv
+			case ir.BoolXor:
+				p, q = p != cv, q != cv
+			}
+		}
+		if in.Op == ir.OpSet {
+			d0[l] = setResult(in.Type, p)
+			continue
+		}
+		d0[l] = b2u(p)
+		if d1 != nil {
+			d1[l] = b2u(q)
+		}
+	}
+}
+
+func setResult(t ptx.Type, p bool) uint64 {
+	if t == ptx.F32 {
+		if p {
+			return 0x3f800000
+		}
+		return 0
+	}
+	if p {
+		return typeMask(t)
+	}
+	return 0
+}

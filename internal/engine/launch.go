@@ -1,0 +1,203 @@
+// Package engine executes lowered PTX (internal/ir) on the CPU, warp by
+// warp, faithfully to the SIMT model: lane-major register files, a
+// per-warp reconvergence stack that splits at divergent branches and joins
+// at their immediate post-dominators, per-block shared memory and barriers,
+// per-thread local memory and call frames, bounds-checked global memory
+// with real atomics, and the profiler's counters. The functional driver
+// (Launch) runs a grid's blocks in parallel across worker goroutines.
+package engine
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// ExternFunc is a native implementation of an extern device function
+// (libdevice's __nv_*): raw argument bits in, raw result bits out.
+type ExternFunc func(args []uint64) uint64
+
+// Module is a lowered program loaded into a device memory: its .global
+// and .const variables are allocated and initialized.
+type Module struct {
+	Prog    *ir.Program
+	Mem     *Memory
+	VarAddr []uint64       // device address of each module variable (global/const); 0 otherwise
+	externs [][]ExternFunc // per function, per call site
+}
+
+// Load allocates and initializes the module's variables in mem and binds
+// extern calls through resolve (nil results are load errors).
+func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (*Module, error) {
+	m := &Module{Prog: prog, Mem: mem, VarAddr: make([]uint64, len(prog.Vars))}
+	for i, v := range prog.Vars {
+		if v.Space != ptx.SpaceGlobal && v.Space != ptx.SpaceConst {
+			continue
+		}
+		addr, err := mem.Alloc(uint64(v.Size))
+		if err != nil {
+			return nil, fmt.Errorf("variable %s: %v", v.Name, err)
+		}
+		m.VarAddr[i] = addr
+		if len(v.Init) > 0 {
+			b, _ := mem.Bytes(addr, uint64(v.Size))
+			copy(b, v.Init)
+		}
+	}
+	for i, v := range prog.Vars {
+		if m.VarAddr[i] == 0 {
+			continue
+		}
+		b, _ := mem.Bytes(m.VarAddr[i], uint64(v.Size))
+		for _, r := range v.Relocs {
+			if r.Var < 0 {
+				continue
+			}
+			a := m.VarAddr[r.Var]
+			if prog.Vars[r.Var].Space == ptx.SpaceShared {
+				return nil, fmt.Errorf("variable %s: address of shared variable %s in an initializer is not supported yet", v.Name, prog.Vars[r.Var].Name)
+			}
+			a += uint64(r.Addend)
+			for k := 0; k < r.Size && r.Offset+k < len(b); k++ {
+				b[r.Offset+k] = byte(a >> (8 * k))
+			}
+		}
+	}
+	m.externs = make([][]ExternFunc, len(prog.Funcs))
+	for i, f := range prog.Funcs {
+		m.externs[i] = make([]ExternFunc, len(f.Calls))
+		for j, c := range f.Calls {
+			if c.Extern == "" || c.Extern == "vprintf" {
+				continue
+			}
+			var fn ExternFunc
+			if resolve != nil {
+				fn = resolve(c.Extern)
+			}
+			if fn == nil {
+				return nil, fmt.Errorf("call to %s is not supported yet", c.Extern)
+			}
+			m.externs[i][j] = fn
+		}
+	}
+	return m, nil
+}
+
+// Config is one launch.
+type Config struct {
+	Kernel    int // index in Prog.Funcs
+	Grid      [3]uint32
+	Block     [3]uint32
+	DynShared uint32
+	Params    []byte
+
+	Stdout   io.Writer
+	StdoutMu *sync.Mutex // serializes whole printf lines across launches and workers
+	Workers  int
+	// StepLimit bounds the warp instructions of the launch (watchdog).
+	StepLimit int64
+	Progress  func(done, total int)
+
+	SMs           int  // for %smid/%nsmid
+	MaxWarpsPerSM int  // for %nwarpid
+	ITS           bool // independent thread scheduling (sm_70+): forward progress for spinning lanes
+	GridID        uint64
+}
+
+// DefaultStepLimit is the watchdog budget when Config.StepLimit is 0.
+const DefaultStepLimit = 1 << 36
+
+// launch is the state shared by the workers of one launch.
+type launch struct {
+	mod       *Module
+	cfg       *Config
+	fn        *ir.Func
+	nblocks   int
+	next      atomic.Int64
+	done      atomic.Int64
+	steps     atomic.Int64
+	stop      atomic.Bool
+	faultMu   sync.Mutex
+	fault     *Fault
+	shared    int // bytes of shared memory per block
+	sharedOff []int32
+	limit     int64
+	printMu   *sync.Mutex
+	allocs    []*Alloc
+}
+
+func (l *launch) setFault(f *Fault) {
+	l.faultMu.Lock()
+	if l.fault == nil {
+		l.fault = f
+	}
+	l.faultMu.Unlock()
+	l.stop.Store(true)
+}
+
+// Launch runs one grid to completion and returns its counters, or a *Fault.
+func (m *Module) Launch(cfg *Config) (profile.Counters, error) {
+	var total profile.Counters
+	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
+		return total, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
+	}
+	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel]}
+	l.nblocks = int(cfg.Grid[0]) * int(cfg.Grid[1]) * int(cfg.Grid[2])
+	l.sharedOff = m.Prog.SharedOffsets[cfg.Kernel]
+	st := m.Prog.StaticShared[cfg.Kernel]
+	l.shared = st
+	if cfg.DynShared > 0 {
+		l.shared = alignInt(st, m.Prog.DynSharedAlign[cfg.Kernel]) + int(cfg.DynShared)
+	}
+	l.allocs = m.Mem.snapshot()
+	l.limit = cfg.StepLimit
+	if l.limit <= 0 {
+		l.limit = DefaultStepLimit
+	}
+	l.printMu = cfg.StdoutMu
+	if l.printMu == nil {
+		l.printMu = new(sync.Mutex)
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > l.nblocks {
+		workers = l.nblocks
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	counters := make([]profile.Counters, workers)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			w := newWorker(l)
+			w.loop()
+			counters[i] = w.c
+		}(i)
+	}
+	wg.Wait()
+	for i := range counters {
+		total.Add(&counters[i])
+	}
+	if l.fault != nil {
+		return total, l.fault
+	}
+	return total, nil
+}
+
+func alignInt(n, a int) int {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}

@@ -1,0 +1,448 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// access classes, for the counters.
+const (
+	accGlobal uint8 = iota
+	accShared
+	accLocal
+	accParam
+	accNone
+)
+
+// resolve maps a lane's address in space to n bytes of backing memory. It
+// sets a fault and returns nil when the access is out of bounds.
+func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int) ([]byte, uint8) {
+	switch space {
+	case ptx.SpaceGeneric:
+		switch {
+		case addr >= SharedWindow && addr < SharedWindow+WindowSize:
+			return wp.resolve(pc, ptx.SpaceShared, addr-SharedWindow, n, lane)
+		case addr >= LocalWindow && addr < LocalWindow+WindowSize:
+			return wp.resolve(pc, ptx.SpaceLocal, addr-LocalWindow, n, lane)
+		}
+		fallthrough
+	case ptx.SpaceGlobal, ptx.SpaceConst:
+		if a := wp.cache; a != nil && addr >= a.Base && addr+n <= a.Base+a.Size && addr+n >= addr {
+			off := addr - a.Base
+			return a.Data[off : off+n : off+n], accGlobal
+		}
+		a, ok := findAlloc(wp.w.l.allocs, addr, n)
+		if !ok {
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte %s access at %#x is outside every allocation", n, spaceWord(space), addr)
+			return nil, accNone
+		}
+		wp.cache = a
+		off := addr - a.Base
+		return a.Data[off : off+n : off+n], accGlobal
+	case ptx.SpaceShared:
+		sh := wp.blk.shared
+		if addr+n > uint64(len(sh)) || addr+n < addr {
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte shared access at offset %#x is outside the block's %d bytes of shared memory", n, addr, len(sh))
+			return nil, accNone
+		}
+		return sh[addr : addr+n : addr+n], accShared
+	case ptx.SpaceLocal:
+		lm := wp.local[lane]
+		if addr+n > uint64(len(lm)) || addr+n < addr {
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte local access at offset %#x is outside the thread's %d bytes of local memory", n, addr, len(lm))
+			return nil, accNone
+		}
+		return lm[addr : addr+n : addr+n], accLocal
+	case ptx.SpaceParam:
+		p := wp.w.l.cfg.Params
+		if addr+n > uint64(len(p)) || addr+n < addr {
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte parameter access at offset %#x is outside the %d-byte parameter buffer", n, addr, len(p))
+			return nil, accNone
+		}
+		return p[addr : addr+n : addr+n], accParam
+	}
+	wp.fault(FaultIllegal, pc, lane, addr, true, "access to the %s state space is not supported", spaceWord(space))
+	return nil, accNone
+}
+
+func spaceWord(s ptx.Space) string {
+	switch s {
+	case ptx.SpaceGlobal:
+		return "global"
+	case ptx.SpaceShared:
+		return "shared"
+	case ptx.SpaceLocal:
+		return "local"
+	case ptx.SpaceConst:
+		return "const"
+	case ptx.SpaceParam:
+		return "param"
+	}
+	return "generic"
+}
+
+func loadLE(b []byte, n int) uint64 {
+	switch n {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func storeLE(b []byte, n int, v uint64) {
+	switch n {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+// memStats accumulates one request's footprint for the counters.
+type memStats struct {
+	global, shared int
+	bytes          uint64
+}
+
+// noteGlobal records the 32-byte sectors of a global access.
+func (wp *warp) noteSectors(addr, n uint64) {
+	for s := addr >> 5; s <= (addr+n-1)>>5; s++ {
+		k := len(wp.sectors)
+		if k > 0 && wp.sectors[k-1] == s {
+			continue
+		}
+		dup := false
+		if k > 0 && s < wp.sectors[k-1] {
+			for _, t := range wp.sectors {
+				if t == s {
+					dup = true
+					break
+				}
+			}
+		}
+		if !dup {
+			wp.sectors = append(wp.sectors, s)
+		}
+	}
+}
+
+// noteWords records the 4-byte words of a shared access.
+func (wp *warp) noteWords(addr, n uint64) {
+	for w := addr >> 2; w <= (addr+n-1)>>2; w++ {
+		k := len(wp.words)
+		if k > 0 && wp.words[k-1] == w {
+			continue
+		}
+		dup := false
+		for _, t := range wp.words {
+			if t == w {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			wp.words = append(wp.words, w)
+		}
+	}
+}
+
+// wavefronts is the number of shared-memory wavefronts of a request: the
+// largest number of distinct 4-byte words any of the 32 banks must serve.
+func (wp *warp) wavefronts() (wave, ideal uint64) {
+	var per [32]uint8
+	var most uint8
+	for _, w := range wp.words {
+		b := w & 31
+		per[b]++
+		if per[b] > most {
+			most = per[b]
+		}
+	}
+	ideal = uint64((len(wp.words) + 31) / 32)
+	return uint64(most), ideal
+}
+
+func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
+	c := &wp.w.c
+	if st.global > 0 {
+		if store {
+			c.GstRequests++
+			c.GstTransactions += uint64(len(wp.sectors))
+			c.GstBytes += st.bytes
+		} else {
+			c.GldRequests++
+			c.GldTransactions += uint64(len(wp.sectors))
+			c.GldBytes += st.bytes
+		}
+	}
+	if st.shared > 0 {
+		wave, ideal := wp.wavefronts()
+		conflicts := uint64(0)
+		if wave > ideal {
+			conflicts = wave - ideal
+		}
+		if store {
+			c.SharedStoreRequests++
+			c.SharedStoreTransactions += wave
+			c.SharedStBankConflict += conflicts
+		} else {
+			c.SharedLoadRequests++
+			c.SharedLoadTransactions += wave
+			c.SharedLdBankConflict += conflicts
+		}
+	}
+	wp.sectors = wp.sectors[:0]
+	wp.words = wp.words[:0]
+}
+
+func (wp *warp) laneAddr(in *ir.Inst, base uint64, l int) uint64 {
+	a := base + uint64(in.Imm)
+	if in.A[0] >= 0 {
+		a += wp.regs[int(in.A[0])*32+l]
+	}
+	return a
+}
+
+func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
+	size := ir.TypeSize(in.Type)
+	vec := int(in.Vec)
+	n := uint64(size * vec)
+	base := wp.symBase(in)
+	signed := ir.IsSigned(in.Type) && size < 4
+	var st memStats
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		addr := wp.laneAddr(in, base, l)
+		if addr%n != 0 {
+			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte load at %#x is not %d-byte aligned", n, addr, n)
+			return
+		}
+		b, kind := wp.resolve(pc, in.Space, addr, n, l)
+		if b == nil {
+			return
+		}
+		switch kind {
+		case accGlobal:
+			st.global++
+			st.bytes += n
+			wp.noteSectors(addr, n)
+		case accShared:
+			st.shared++
+			wp.noteWords(addr, n)
+		}
+		for v := 0; v < vec; v++ {
+			x := loadLE(b[v*size:], size)
+			if signed {
+				x = sext(x, size) & 0xffffffff
+			}
+			wp.regs[int(in.D[v])*32+l] = x
+		}
+	}
+	wp.flushStats(in, &st, false)
+}
+
+func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
+	size := ir.TypeSize(in.Type)
+	vec := int(in.Vec)
+	n := uint64(size * vec)
+	base := wp.symBase(in)
+	var st memStats
+	wp.stored = true
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		addr := wp.laneAddr(in, base, l)
+		if addr%n != 0 {
+			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte store at %#x is not %d-byte aligned", n, addr, n)
+			return
+		}
+		b, kind := wp.resolve(pc, in.Space, addr, n, l)
+		if b == nil {
+			return
+		}
+		if kind == accParam {
+			wp.fault(FaultIllegal, pc, l, addr, true, "store to the kernel parameter buffer")
+			return
+		}
+		switch kind {
+		case accGlobal:
+			st.global++
+			st.bytes += n
+			wp.noteSectors(addr, n)
+		case accShared:
+			st.shared++
+			wp.noteWords(addr, n)
+		}
+		for v := 0; v < vec; v++ {
+			storeLE(b[v*size:], size, wp.regs[int(in.A[1+v])*32+l])
+		}
+	}
+	wp.flushStats(in, &st, true)
+}
+
+// atomic executes atom/red: global ones with real atomics (other blocks
+// run on other goroutines), shared and local ones directly (a block runs on
+// one goroutine).
+func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
+	size := ir.TypeSize(in.Type)
+	n := uint64(size)
+	base := wp.symBase(in)
+	bv, cv := wp.r(in.A[1]), (*[32]uint64)(nil)
+	if in.Mode == ir.AtomCas {
+		cv = wp.r(in.A[2])
+	}
+	wp.w.c.AtomicRequests++
+	wp.stored = true
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		addr := wp.laneAddr(in, base, l)
+		if addr%n != 0 {
+			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte atomic at %#x is not %d-byte aligned", n, addr, n)
+			return
+		}
+		b, kind := wp.resolve(pc, in.Space, addr, n, l)
+		if b == nil {
+			return
+		}
+		var c uint64
+		if cv != nil {
+			c = cv[l]
+		}
+		var old uint64
+		if kind == accGlobal {
+			old = atomicRMW(b, in, bv[l], c)
+		} else {
+			old = loadLE(b, size)
+			storeLE(b, size, atomOp(in, old, bv[l], c))
+		}
+		if in.Op == ir.OpAtom {
+			wp.regs[int(in.D[0])*32+l] = old
+		}
+	}
+}
+
+// atomOp is the new value of an atomic on old with operands b (and c for cas).
+func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
+	t := in.Type
+	size := ir.TypeSize(t)
+	m := typeMask(t)
+	switch in.Mode {
+	case ir.AtomAdd:
+		switch t {
+		case ptx.F32:
+			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
+		case ptx.F64:
+			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(b))
+		}
+		return (old + b) & m
+	case ir.AtomMin, ir.AtomMax:
+		less := false
+		if ir.IsSigned(t) {
+			less = int64(sext(b, size)) < int64(sext(old, size))
+		} else if t == ptx.F32 {
+			less = math.Float32frombits(uint32(b)) < math.Float32frombits(uint32(old))
+		} else {
+			less = b&m < old&m
+		}
+		if (in.Mode == ir.AtomMin) == less {
+			return b & m
+		}
+		return old
+	case ir.AtomAnd:
+		return old & b & m
+	case ir.AtomOr:
+		return (old | b) & m
+	case ir.AtomXor:
+		return (old ^ b) & m
+	case ir.AtomExch:
+		return b & m
+	case ir.AtomCas:
+		if old&m == b&m {
+			return c & m
+		}
+		return old
+	case ir.AtomInc:
+		if old&m >= b&m {
+			return 0
+		}
+		return (old + 1) & m
+	case ir.AtomDec:
+		if old&m == 0 || old&m > b&m {
+			return b & m
+		}
+		return (old - 1) & m
+	}
+	return old
+}
+
+func atomicRMW(b []byte, in *ir.Inst, v, c uint64) uint64 {
+	switch len(b) {
+	case 4:
+		p := (*uint32)(unsafe.Pointer(&b[0]))
+		switch in.Mode {
+		case ir.AtomAdd:
+			if !ir.IsFloat(in.Type) {
+				return uint64(atomic.AddUint32(p, uint32(v)) - uint32(v))
+			}
+		case ir.AtomExch:
+			return uint64(atomic.SwapUint32(p, uint32(v)))
+		case ir.AtomAnd:
+			return uint64(atomic.AndUint32(p, uint32(v)))
+		case ir.AtomOr:
+			return uint64(atomic.OrUint32(p, uint32(v)))
+		}
+		for {
+			old := atomic.LoadUint32(p)
+			nv := uint32(atomOp(in, uint64(old), v, c))
+			if nv == old || atomic.CompareAndSwapUint32(p, old, nv) {
+				return uint64(old)
+			}
+		}
+	case 8:
+		p := (*uint64)(unsafe.Pointer(&b[0]))
+		switch in.Mode {
+		case ir.AtomAdd:
+			if !ir.IsFloat(in.Type) {
+				return atomic.AddUint64(p, v) - v
+			}
+		case ir.AtomExch:
+			return atomic.SwapUint64(p, v)
+		case ir.AtomAnd:
+			return atomic.AndUint64(p, v)
+		case ir.AtomOr:
+			return atomic.OrUint64(p, v)
+		}
+		for {
+			old := atomic.LoadUint64(p)
+			nv := atomOp(in, old, v, c)
+			if nv == old || atomic.CompareAndSwapUint64(p, old, nv) {
+				return old
+			}
+		}
+	}
+	// Narrower atomics (16-bit cas) fall back to a CAS on the containing word.
+	old := loadLE(b, len(b))
+	storeLE(b, len(b), atomOp(in, old, v, c))
+	return old
+}
+
+var _ = bits.Len

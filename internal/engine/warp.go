@@ -1,0 +1,490 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+const fullMask = 0xffffffff
+
+// entry is one reconvergence-stack entry: the lanes in mask run from pc
+// until pc reaches rpc, where they join the entry below.
+type entry struct {
+	pc, rpc int32
+	mask    uint32
+}
+
+// frame is one call level of a warp: the callee's register file and its
+// per-thread frame in local memory.
+type frame struct {
+	fn        *ir.Func
+	fi        int
+	regs      []uint64
+	base      uint32 // local-memory offset of the frame
+	stackBase int    // reconvergence-stack depth at entry
+	call      *ir.CallSite
+}
+
+// maxLocal bounds each thread's local memory (its call stack).
+const maxLocal = 1 << 20
+
+// maxDepth bounds call nesting.
+const maxDepth = 1024
+
+// warp is one warp's architectural state.
+type warp struct {
+	w      *worker
+	blk    *block
+	idx    int
+	valid  uint32 // lanes that exist (a partial last warp has fewer)
+	exited uint32
+	state  uint8
+
+	stack  []entry
+	frames []frame
+	regs   []uint64
+	fn     *ir.Func
+	fi     int
+	code   []ir.Inst
+
+	tid   [3][32]uint32
+	local [32][]byte
+
+	regPool   [][]uint64
+	regPoolFn []*ir.Func
+
+	tmp   [32]uint64
+	cache *Alloc
+
+	barID      int
+	barPC      int
+	barMask    uint32
+	barRedDst  int32
+	barRedMode uint8
+	barRedMask uint32
+
+	backEdges int // consecutive backward branches without a store (forward-progress detection)
+	stored    bool
+	clock     uint64
+
+	sectors []uint64
+	words   []uint64
+	args    []uint64
+}
+
+// r returns the 32 lanes of register slot s.
+func (wp *warp) r(s int32) *[32]uint64 { return (*[32]uint64)(wp.regs[int(s)*32 : int(s)*32+32]) }
+
+func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
+	wp.blk = b
+	wp.idx = idx
+	first := idx * 32
+	n := nthreads - first
+	if n >= 32 {
+		wp.valid = fullMask
+	} else {
+		wp.valid = uint32(1)<<n - 1
+	}
+	cfg := wp.w.l.cfg
+	bx, by := int(cfg.Block[0]), int(cfg.Block[1])
+	for l := 0; l < 32; l++ {
+		t := first + l
+		wp.tid[0][l] = uint32(t % bx)
+		wp.tid[1][l] = uint32(t / bx % by)
+		wp.tid[2][l] = uint32(t / (bx * by))
+	}
+	wp.exited = 0
+	wp.state = warpRunning
+	wp.stack = append(wp.stack[:0], entry{pc: 0, rpc: -1, mask: wp.valid})
+	wp.frames = wp.frames[:0]
+	wp.barRedDst = -1
+	wp.backEdges = 0
+	wp.cache = nil
+	wp.pushFrame(fn, wp.w.l.cfg.Kernel, 0, 0, nil)
+}
+
+// pushFrame makes fn the executing function with a fresh register file.
+func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call *ir.CallSite) {
+	d := len(wp.frames)
+	for len(wp.regPool) <= d {
+		wp.regPool = append(wp.regPool, nil)
+		wp.regPoolFn = append(wp.regPoolFn, nil)
+	}
+	need := fn.NumSlots * 32
+	regs := wp.regPool[d]
+	if cap(regs) < need {
+		regs = make([]uint64, need)
+		wp.regPool[d] = regs
+		wp.regPoolFn[d] = nil
+	}
+	regs = regs[:need]
+	if wp.regPoolFn[d] != fn {
+		clear(regs)
+		for _, c := range fn.Consts {
+			r := (*[32]uint64)(regs[int(c.Slot)*32:])
+			for l := range r {
+				r[l] = c.Value
+			}
+		}
+		wp.regPoolFn[d] = fn
+	}
+	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, stackBase: stackBase, call: call})
+	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
+	if fn.FrameBytes > 0 {
+		wp.ensureLocal(base+uint32(fn.FrameBytes), wp.valid&^wp.exited)
+	}
+}
+
+func (wp *warp) ensureLocal(n uint32, mask uint32) bool {
+	if n > maxLocal {
+		return false
+	}
+	for l := 0; l < 32; l++ {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		if uint32(len(wp.local[l])) < n {
+			grow := make([]byte, max(n, 2*uint32(len(wp.local[l]))))
+			copy(grow, wp.local[l])
+			wp.local[l] = grow
+		}
+	}
+	return true
+}
+
+// exit removes lanes from the warp.
+func (wp *warp) exit(mask uint32) {
+	wp.exited |= mask
+	for i := range wp.stack {
+		wp.stack[i].mask &^= mask
+	}
+}
+
+// settle pops finished and reconverged entries and returns from calls
+// whose lanes have all returned. It reports false when the warp is done.
+func (wp *warp) settle() bool {
+	for {
+		n := len(wp.stack)
+		fr := &wp.frames[len(wp.frames)-1]
+		if n == fr.stackBase {
+			if len(wp.frames) == 1 {
+				wp.state = warpDone
+				return false
+			}
+			wp.returnFrame()
+			continue
+		}
+		top := &wp.stack[n-1]
+		if top.mask == 0 || top.pc == top.rpc {
+			wp.stack = wp.stack[:n-1]
+			continue
+		}
+		return true
+	}
+}
+
+// returnFrame copies the callee's return values to the caller's frame for
+// the lanes that return, and resumes the caller.
+func (wp *warp) returnFrame() {
+	callee := wp.frames[len(wp.frames)-1]
+	wp.frames = wp.frames[:len(wp.frames)-1]
+	caller := &wp.frames[len(wp.frames)-1]
+	wp.fn, wp.fi, wp.code, wp.regs = caller.fn, caller.fi, caller.fn.Code, caller.regs
+	if len(wp.stack) == 0 {
+		return
+	}
+	mask := wp.stack[len(wp.stack)-1].mask
+	cs := callee.call
+	for i, r := range cs.Rets {
+		if i >= len(callee.fn.Rets) {
+			break
+		}
+		src := callee.base + uint32(callee.fn.Rets[i].Offset)
+		dst := caller.base + uint32(r.Offset)
+		size := uint32(min(r.Size, callee.fn.Rets[i].Size))
+		for l := 0; l < 32; l++ {
+			if mask>>l&1 != 0 {
+				copy(wp.local[l][dst:dst+size], wp.local[l][src:src+size])
+			}
+		}
+	}
+}
+
+// guardMask returns the lanes of mask whose guard predicate holds.
+func (wp *warp) guardMask(in *ir.Inst, mask uint32) uint32 {
+	g := wp.r(in.Guard)
+	var m uint32
+	for l := 0; l < 32; l++ {
+		if g[l] != 0 {
+			m |= 1 << l
+		}
+	}
+	if in.GuardNeg {
+		m = ^m
+	}
+	return m & mask
+}
+
+// out returns where an instruction writing slot d for lanes exec should
+// compute: the register itself when every lane is active, else scratch
+// that commit blends in.
+func (wp *warp) out(d int32, exec uint32) *[32]uint64 {
+	if exec == fullMask {
+		return wp.r(d)
+	}
+	return &wp.tmp
+}
+
+func (wp *warp) commit(d int32, exec uint32) {
+	if exec == fullMask {
+		return
+	}
+	r := wp.r(d)
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 != 0 {
+			r[l] = wp.tmp[l]
+		}
+	}
+}
+
+// faultAt builds a fault report for the first lane of mask at pc.
+func (wp *warp) faultAt(kind FaultKind, pc int, mask uint32, addr uint64, hasAddr bool, detail string) *Fault {
+	lane := 0
+	if mask != 0 {
+		lane = bits.TrailingZeros32(mask)
+	}
+	f := &Fault{Kind: kind, Func: wp.fn.Name, Block: wp.blk.idx, PC: pc, Addr: addr, HasAddr: hasAddr, Detail: detail,
+		Thread: [3]uint32{wp.tid[0][lane], wp.tid[1][lane], wp.tid[2][lane]}}
+	if pc >= 0 && pc < len(wp.fn.Lines) {
+		f.Line = wp.fn.Lines[pc]
+		f.Text = wp.fn.Text[pc]
+	}
+	return f
+}
+
+func (wp *warp) fault(kind FaultKind, pc int, lane int, addr uint64, hasAddr bool, format string, args ...any) {
+	wp.w.fault = wp.faultAt(kind, pc, 1<<lane, addr, hasAddr, fmt.Sprintf(format, args...))
+	wp.state = warpDone
+}
+
+// run executes up to budget warp instructions and returns how many it ran.
+func (wp *warp) run(budget int) int {
+	c := &wp.w.c
+	var inst, threadInst uint64
+	steps := 0
+	for steps < budget && wp.state == warpRunning {
+		n := len(wp.stack)
+		top := &wp.stack[n-1]
+		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
+			if !wp.settle() {
+				break
+			}
+			continue
+		}
+		pc := int(top.pc)
+		in := &wp.code[pc]
+		mask := top.mask
+		exec := mask
+		if in.Guard >= 0 {
+			exec = wp.guardMask(in, mask)
+		}
+		steps++
+		inst++
+		threadInst += uint64(bits.OnesCount32(mask))
+		top.pc++
+		if exec == 0 && in.Op != ir.OpBra {
+			continue
+		}
+		switch in.Op {
+		case ir.OpBra:
+			c.Branch++
+			taken := exec
+			if taken == 0 {
+				continue
+			}
+			if taken == mask {
+				top.pc = in.Target
+				if in.Backward {
+					wp.noteBackEdge()
+				}
+				continue
+			}
+			c.DivergentBranch++
+			wp.diverge(pc, in, mask, taken)
+		case ir.OpExit:
+			wp.exit(exec)
+			wp.settle()
+		case ir.OpRet:
+			fr := &wp.frames[len(wp.frames)-1]
+			for i := fr.stackBase; i < len(wp.stack); i++ {
+				wp.stack[i].mask &^= exec
+			}
+			wp.settle()
+		case ir.OpCall:
+			if exec != mask {
+				// Guarded call: run it for the guarded lanes only.
+				top.pc = int32(pc + 1)
+				wp.stack = append(wp.stack, entry{pc: int32(pc), rpc: int32(pc + 1), mask: exec})
+				inst--
+				steps--
+				threadInst -= uint64(bits.OnesCount32(mask))
+				continue
+			}
+			wp.call(pc, in, exec)
+		case ir.OpTrap:
+			wp.fault(FaultTrap, pc, bits.TrailingZeros32(exec), 0, false, "trap instruction executed")
+		case ir.OpBrkpt:
+			wp.fault(FaultTrap, pc, bits.TrailingZeros32(exec), 0, false, "brkpt instruction executed")
+		case ir.OpBar:
+			if wp.barrier(pc, in, exec) {
+				continue
+			}
+		default:
+			wp.exec(pc, in, exec)
+		}
+	}
+	c.InstExecuted += inst
+	c.ThreadInstExecuted += threadInst
+	wp.clock += uint64(steps) * 4
+	return steps
+}
+
+// diverge splits the top entry at a divergent branch. The not-taken path
+// runs first; both join at the branch's immediate post-dominator.
+func (wp *warp) diverge(pc int, in *ir.Inst, mask, taken uint32) {
+	n := len(wp.stack)
+	top := &wp.stack[n-1]
+	rpc := in.Reconv
+	if rpc < 0 || rpc == top.rpc {
+		// No reconvergence point below the enclosing one: replace the entry.
+		rpc = top.rpc
+		wp.stack = wp.stack[:n-1]
+	} else {
+		top.pc = rpc
+	}
+	wp.stack = append(wp.stack,
+		entry{pc: in.Target, rpc: rpc, mask: taken},
+		entry{pc: int32(pc + 1), rpc: rpc, mask: mask &^ taken})
+}
+
+// noteBackEdge implements forward progress under independent thread
+// scheduling: a partial warp that keeps looping without writing memory
+// while other lanes of the warp wait yields to them.
+func (wp *warp) noteBackEdge() {
+	if wp.stored {
+		wp.stored = false
+		wp.backEdges = 0
+		return
+	}
+	wp.backEdges++
+	if wp.backEdges < 4096 || !wp.w.l.cfg.ITS {
+		return
+	}
+	wp.backEdges = 0
+	n := len(wp.stack)
+	fr := &wp.frames[len(wp.frames)-1]
+	if n-fr.stackBase < 2 {
+		return
+	}
+	top := wp.stack[n-1]
+	below := &wp.stack[n-2]
+	if below.pc == top.rpc {
+		// The lanes below wait at the join point: let them run ahead on
+		// their own, and the looping lanes join only each other.
+		waiting := below.mask &^ top.mask
+		if waiting == 0 {
+			return
+		}
+		below.mask = top.mask
+		wp.stack = append(wp.stack, entry{pc: below.pc, rpc: below.rpc, mask: waiting})
+		return
+	}
+	if below.rpc == top.rpc {
+		// A sibling path has not run yet: run it first.
+		wp.stack[n-1], wp.stack[n-2] = *below, top
+	}
+}
+
+// call enters a device function for lanes exec.
+func (wp *warp) call(pc int, in *ir.Inst, exec uint32) {
+	cs := &wp.fn.Calls[in.Imm]
+	if len(wp.frames) >= maxDepth {
+		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "call depth exceeds %d", maxDepth)
+		return
+	}
+	callee := wp.w.l.mod.Prog.Funcs[cs.Callee]
+	cur := &wp.frames[len(wp.frames)-1]
+	base := uint32(alignInt(int(cur.base)+cur.fn.FrameBytes, 16))
+	if !wp.ensureLocal(base+uint32(callee.FrameBytes), exec) {
+		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "per-thread stack exceeds %d bytes", maxLocal)
+		return
+	}
+	for i, a := range cs.Args {
+		if i >= len(callee.Params) {
+			break
+		}
+		src := cur.base + uint32(a.Offset)
+		dst := base + uint32(callee.Params[i].Offset)
+		size := uint32(min(a.Size, callee.Params[i].Size))
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				copy(wp.local[l][dst:dst+size], wp.local[l][src:src+size])
+			}
+		}
+	}
+	stackBase := len(wp.stack)
+	wp.stack = append(wp.stack, entry{pc: 0, rpc: -1, mask: exec})
+	wp.pushFrame(callee, int(cs.Callee), base, stackBase, cs)
+}
+
+// barrier handles bar/barrier; it reports true when the warp must wait.
+func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
+	lane := bits.TrailingZeros32(exec)
+	id := int(wp.r(in.A[0])[lane])
+	if id < 0 || id >= maxBarriers {
+		wp.fault(FaultIllegal, pc, lane, 0, false, "barrier id %d out of range", id)
+		return true
+	}
+	b := wp.blk
+	br := &b.bars[id]
+	if in.A[1] >= 0 {
+		cnt := int(uint32(wp.r(in.A[1])[lane]))
+		br.need = (cnt + 31) / 32
+	}
+	br.arrived++
+	if in.Mode >= ir.BarRedPopc {
+		p := wp.r(in.A[2])
+		if !br.any {
+			br.and, br.any = true, true
+		}
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			v := p[l] != 0
+			if in.Flags&ir.FlagNegB != 0 {
+				v = !v
+			}
+			if v {
+				br.popc++
+				br.or = true
+			} else {
+				br.and = false
+			}
+		}
+		wp.barRedDst = in.D[0]
+		wp.barRedMode = in.Mode
+		wp.barRedMask = exec
+	}
+	if in.Mode == ir.BarArrive {
+		return false
+	}
+	wp.state = warpAtBarrier
+	wp.barID = id
+	wp.barPC = pc
+	wp.barMask = exec
+	br.waiting = append(br.waiting, wp)
+	return true
+}

@@ -1,0 +1,406 @@
+package warpsim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ianlancetaylor/demangle"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/libdevice"
+	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// Options configure a Device.
+type Options struct {
+	Stdout    io.Writer             // device printf output; os.Stdout when nil
+	Workers   int                   // blocks run in parallel; GOMAXPROCS when 0
+	StepLimit int64                 // watchdog: warp instructions per launch; 0 = a large default
+	Progress  func(done, total int) // optional, called as blocks complete (not from the hot loop)
+}
+
+// Dim3 is a grid or block shape.
+type Dim3 struct{ X, Y, Z uint32 }
+
+func (d Dim3) arr() [3]uint32 { return [3]uint32{d.X, d.Y, d.Z} }
+
+func (d Dim3) String() string { return fmt.Sprintf("(%d,%d,%d)", d.X, d.Y, d.Z) }
+
+// Device is a simulated GPU: an architecture, a global memory and the
+// modules loaded into it. Its methods are safe for concurrent use, though
+// launches run one at a time.
+type Device struct {
+	arch     *arch.Arch
+	opt      Options
+	mem      *engine.Memory
+	printMu  sync.Mutex
+	launchMu sync.Mutex
+	gridID   atomic.Uint64
+}
+
+// NewDevice creates a device of architecture a.
+func NewDevice(a *arch.Arch, opt Options) *Device {
+	if opt.Stdout == nil {
+		opt.Stdout = os.Stdout
+	}
+	return &Device{arch: a, opt: opt, mem: engine.NewMemory()}
+}
+
+// Arch is the device's architecture.
+func (d *Device) Arch() *arch.Arch { return d.arch }
+
+// Malloc allocates size bytes of zeroed global memory. The address is
+// 256-byte aligned and never 0.
+func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
+
+// Free releases an allocation made by Malloc.
+func (d *Device) Free(addr uint64) error { return d.mem.Free(addr) }
+
+// Write copies src to device memory at addr.
+func (d *Device) Write(addr uint64, src []byte) error {
+	b, err := d.mem.Bytes(addr, uint64(len(src)))
+	if err != nil {
+		return fmt.Errorf("write of %d bytes: %w", len(src), err)
+	}
+	copy(b, src)
+	return nil
+}
+
+// Read copies device memory at addr into dst.
+func (d *Device) Read(addr uint64, dst []byte) error {
+	b, err := d.mem.Bytes(addr, uint64(len(dst)))
+	if err != nil {
+		return fmt.Errorf("read of %d bytes: %w", len(dst), err)
+	}
+	copy(dst, b)
+	return nil
+}
+
+// Memset fills n bytes at addr with v.
+func (d *Device) Memset(addr uint64, v byte, n uint64) error {
+	b, err := d.mem.Bytes(addr, n)
+	if err != nil {
+		return fmt.Errorf("memset of %d bytes: %w", n, err)
+	}
+	for i := range b {
+		b[i] = v
+	}
+	return nil
+}
+
+// Module is a loaded PTX module.
+type Module struct {
+	dev     *Device
+	name    string
+	mod     *engine.Module
+	kernels []*Kernel
+}
+
+// Kernel is one .entry function of a module.
+type Kernel struct {
+	m         *Module
+	idx       int
+	fn        *ir.Func
+	demangled string
+}
+
+// Param is one kernel parameter's place in the parameter buffer.
+type Param struct {
+	Name                string
+	Offset, Size, Align int
+}
+
+func resolveExtern(name string) engine.ExternFunc {
+	f, ok := libdevice.Lookup(name)
+	if !ok || f.Impl == nil {
+		return nil
+	}
+	return f.Impl
+}
+
+func knownExtern(name string) bool {
+	f, ok := libdevice.Lookup(name)
+	return ok && f.Impl != nil
+}
+
+// LoadModule parses and lowers PTX source and allocates its module-scope
+// variables. Errors print as "file:line:col: message" lines.
+func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
+	pm, err := ptx.Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTarget(pm, d.arch); err != nil {
+		return nil, err
+	}
+	prog, err := ir.Lower(pm, knownExtern)
+	if err != nil {
+		return nil, err
+	}
+	em, err := engine.Load(d.mem, prog, resolveExtern)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	m := &Module{dev: d, name: filename, mod: em}
+	for _, i := range prog.Kernels() {
+		f := prog.Funcs[i]
+		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name}
+		if s, err := demangle.ToString(f.Name); err == nil {
+			k.demangled = s
+		}
+		m.kernels = append(m.kernels, k)
+	}
+	return m, nil
+}
+
+// checkTarget rejects modules built for a newer architecture than the
+// device's, as the CUDA driver does.
+func checkTarget(m *ptx.Module, a *arch.Arch) error {
+	for _, t := range m.Target {
+		var sm int
+		if _, err := fmt.Sscanf(t, "sm_%d", &sm); err == nil {
+			if sm > a.ComputeCapability() {
+				return fmt.Errorf("%s: module targets %s, which %s (sm_%d) cannot run", m.File.Name(), t, a.Name, a.ComputeCapability())
+			}
+		}
+	}
+	return nil
+}
+
+// Kernel finds a kernel by its PTX name, its full demangled name
+// ("void add<int>(int*, int)") or its bare demangled name ("add<int>" or "add").
+func (m *Module) Kernel(name string) (*Kernel, error) {
+	for _, k := range m.kernels {
+		if k.fn.Name == name || k.demangled == name {
+			return k, nil
+		}
+	}
+	var matches []*Kernel
+	for _, k := range m.kernels {
+		if bareName(k.demangled) == name || baseName(k.demangled) == name {
+			matches = append(matches, k)
+		}
+	}
+	if len(matches) == 1 {
+		return matches[0], nil
+	}
+	var names []string
+	for _, k := range m.kernels {
+		names = append(names, k.fn.Name)
+	}
+	if len(matches) > 1 {
+		var ms []string
+		for _, k := range matches {
+			ms = append(ms, k.demangled)
+		}
+		return nil, fmt.Errorf("kernel name %q is ambiguous in %s: %s", name, m.name, strings.Join(ms, "; "))
+	}
+	return nil, fmt.Errorf("no kernel %q in %s (kernels: %s)", name, m.name, strings.Join(names, ", "))
+}
+
+// bareName strips the return type and parameter list from a demangled
+// name: "void add<int>(int*, int)" → "add<int>".
+func bareName(s string) string {
+	depth := 0
+	end := len(s)
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				end = i
+				i = -1
+			}
+		}
+	}
+	s = s[:end]
+	depth = 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case '>':
+			depth++
+		case '<':
+			depth--
+		case ' ':
+			if depth == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return s
+}
+
+// baseName also strips template arguments: "add<int>" → "add".
+func baseName(s string) string {
+	b := bareName(s)
+	if i := strings.IndexByte(b, '<'); i > 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// Kernels lists the module's kernels in declaration order.
+func (m *Module) Kernels() []*Kernel { return m.kernels }
+
+// Global returns the device address and size of a module-scope .global or
+// .const variable.
+func (m *Module) Global(name string) (addr, size uint64, ok bool) {
+	i, found := m.mod.Prog.VarByName[name]
+	if !found || m.mod.VarAddr[i] == 0 {
+		return 0, 0, false
+	}
+	return m.mod.VarAddr[i], uint64(m.mod.Prog.Vars[i].Size), true
+}
+
+// Name is the kernel's PTX name.
+func (k *Kernel) Name() string { return k.fn.Name }
+
+// DemangledName is the C++ name, or the PTX name when it is not mangled.
+func (k *Kernel) DemangledName() string { return k.demangled }
+
+// Params lists the parameters' places in the parameter buffer.
+func (k *Kernel) Params() []Param {
+	ps := make([]Param, len(k.fn.Params))
+	for i, p := range k.fn.Params {
+		ps[i] = Param{Name: p.Name, Offset: p.Offset, Size: p.Size, Align: p.Align}
+	}
+	return ps
+}
+
+// ParamBytes is the size of the packed parameter buffer.
+func (k *Kernel) ParamBytes() int { return k.fn.ParamBytes }
+
+// RegsPerThread is the estimated registers per thread (for occupancy).
+func (k *Kernel) RegsPerThread() int {
+	r := k.fn.RegEstimate
+	if k.fn.MaxNReg > 0 && r > k.fn.MaxNReg {
+		r = k.fn.MaxNReg
+	}
+	return r
+}
+
+// StaticSharedBytes is the kernel's static shared memory per block.
+func (k *Kernel) StaticSharedBytes() int { return k.m.mod.Prog.StaticShared[k.idx] }
+
+// LocalBytes is the kernel's local memory per thread (its .local variables).
+func (k *Kernel) LocalBytes() int { return k.fn.LocalBytes }
+
+// Module is the module the kernel belongs to.
+func (k *Kernel) Module() *Module { return k.m }
+
+// LaunchConfig is a launch's shape.
+type LaunchConfig struct {
+	Grid, Block Dim3
+	SharedBytes uint32
+}
+
+// LaunchResult is what a launch produced besides memory contents.
+type LaunchResult struct {
+	Kernel   *Kernel
+	Config   LaunchConfig
+	Counters profile.Counters
+}
+
+// ConfigError is an invalid launch configuration, reported before any
+// thread runs (cudaErrorInvalidConfiguration and friends).
+type ConfigError struct {
+	Kernel string
+	Msg    string
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("launch of %s: %s", e.Kernel, e.Msg) }
+
+// Launch runs kernel k to completion. params is the packed parameter
+// buffer. The error is a *Fault when the kernel faulted (the counters up to
+// the fault are in the result) or a *ConfigError.
+func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResult, error) {
+	if err := d.checkConfig(k, cfg, params); err != nil {
+		return nil, err
+	}
+	d.launchMu.Lock()
+	defer d.launchMu.Unlock()
+	ec := &engine.Config{
+		Kernel:        k.idx,
+		Grid:          cfg.Grid.arr(),
+		Block:         cfg.Block.arr(),
+		DynShared:     cfg.SharedBytes,
+		Params:        params,
+		Stdout:        d.opt.Stdout,
+		StdoutMu:      &d.printMu,
+		Workers:       d.opt.Workers,
+		StepLimit:     d.opt.StepLimit,
+		Progress:      d.opt.Progress,
+		SMs:           d.arch.SMs,
+		MaxWarpsPerSM: d.arch.MaxWarpsPerSM,
+		ITS:           d.arch.IndependentThreadScheduling(),
+		GridID:        d.gridID.Add(1),
+	}
+	counters, err := k.m.mod.Launch(ec)
+	res := &LaunchResult{Kernel: k, Config: cfg, Counters: counters}
+	if err != nil {
+		var ef *engine.Fault
+		if errors.As(err, &ef) {
+			return res, newFault(k, ef)
+		}
+		return res, err
+	}
+	return res, nil
+}
+
+func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {
+	bad := func(format string, args ...any) error {
+		return &ConfigError{Kernel: k.fn.Name, Msg: fmt.Sprintf(format, args...)}
+	}
+	a := d.arch
+	b, g := cfg.Block, cfg.Grid
+	if b.X == 0 || b.Y == 0 || b.Z == 0 || g.X == 0 || g.Y == 0 || g.Z == 0 {
+		return bad("grid %v and block %v must have no zero dimension", g, b)
+	}
+	threads := uint64(b.X) * uint64(b.Y) * uint64(b.Z)
+	if threads > uint64(a.MaxThreadsPerBlock) {
+		return bad("block %v has %d threads; %s allows at most %d", b, threads, a.Name, a.MaxThreadsPerBlock)
+	}
+	for i, v := range b.arr() {
+		if a.MaxBlockDim[i] > 0 && int(v) > a.MaxBlockDim[i] {
+			return bad("block dimension %c is %d; %s allows at most %d", "xyz"[i], v, a.Name, a.MaxBlockDim[i])
+		}
+	}
+	for i, v := range g.arr() {
+		if a.MaxGridDim[i] > 0 && int64(v) > int64(a.MaxGridDim[i]) {
+			return bad("grid dimension %c is %d; %s allows at most %d", "xyz"[i], v, a.Name, a.MaxGridDim[i])
+		}
+	}
+	for i, r := range k.fn.ReqNTID {
+		if r > 0 && int(b.arr()[i]) != r {
+			return bad("block %v does not match the kernel's .reqntid", b)
+		}
+	}
+	if mx := k.fn.MaxNTID; mx[0] > 0 {
+		lim := uint64(mx[0]) * uint64(max(mx[1], 1)) * uint64(max(mx[2], 1))
+		if threads > lim {
+			return bad("block %v has %d threads; the kernel's .maxntid allows %d", b, threads, lim)
+		}
+	}
+	shared := k.StaticSharedBytes() + int(cfg.SharedBytes)
+	limit := a.SharedPerBlock
+	if a.SharedPerBlockOptin > limit {
+		limit = a.SharedPerBlockOptin
+	}
+	if limit > 0 && shared > limit {
+		return bad("%d bytes of shared memory per block (%d static + %d dynamic) exceed %s's %d", shared, k.StaticSharedBytes(), cfg.SharedBytes, a.Name, limit)
+	}
+	if len(params) != k.fn.ParamBytes {
+		return bad("parameter buffer is %d bytes; the kernel takes %d", len(params), k.fn.ParamBytes)
+	}
+	return nil
+}
