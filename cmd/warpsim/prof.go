@@ -1,0 +1,241 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/profile"
+)
+
+func init() { register(newProfCmd) }
+
+type profFlags struct {
+	arch, metrics string
+	csv, gpuTrace bool
+}
+
+func newProfCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f profFlags
+	cmd := &cobra.Command{
+		Use:   "prof [--arch NAME] [--metrics LIST|all] [--csv] [--print-gpu-trace] ./prog [args…]",
+		Short: "Run a program built by warpsim cc under the simulator and print an nvprof-style profile",
+		Long: `Runs a program built by ` + "`warpsim cc`" + ` with the simulator collecting counters for
+every kernel launch, then prints, as nvprof does on stderr, the time summary
+per kernel (calls, total/avg/min/max) and with --metrics the metric table
+per kernel (invocations, min, max, avg). Times are the simulation's host
+time until the timing model exists. The program's output is unchanged; its
+exit status is warpsim prof's.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runProf(f, args, stdout, stderr) },
+	}
+	cmd.Flags().SetInterspersed(false)
+	cmd.Flags().StringVar(&f.arch, "arch", "h100", "simulated GPU (see warpsim archs)")
+	cmd.Flags().StringVar(&f.metrics, "metrics", "", "comma-separated metric names, or all")
+	cmd.Flags().BoolVar(&f.csv, "csv", false, "print the tables as CSV")
+	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
+	return cmd
+}
+
+func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
+	a, err := arch.Lookup(f.arch)
+	if err != nil {
+		return badInput(err)
+	}
+	var defs []*profile.Def
+	if f.metrics != "" {
+		if defs, err = profile.ParseList(f.metrics); err != nil {
+			return badInput(err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "warpsim-prof-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "profile.json")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = os.Stdin
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path)
+	if err := cmd.Start(); err != nil {
+		return badInputf("%v", err)
+	}
+	pid := cmd.Process.Pid
+	tag := fmt.Sprintf("==%d==", pid)
+	command := strings.Join(args, " ")
+	fmt.Fprintf(stderr, "%s warpsim prof is profiling process %d, command: %s\n", tag, pid, command)
+	runErr := cmd.Wait()
+	fmt.Fprintf(stderr, "%s Profiling application: %s\n", tag, command)
+	prof, err := readProfile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s Warning: no profile data (%v); was the program built by warpsim cc, and did it make a CUDA call?\n", tag, err)
+	} else {
+		if err := writeProfReport(stderr, tag, prof, a, defs, f); err != nil {
+			return err
+		}
+	}
+	var ee *exec.ExitError
+	if errors.As(runErr, &ee) {
+		return &exitError{code: ee.ExitCode()}
+	}
+	return runErr
+}
+
+func readProfile(path string) (*runtime.Profile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p runtime.Profile
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+type kernelTimes struct {
+	name            string
+	calls           int
+	total, min, max int64
+}
+
+func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def, f profFlags) error {
+	if f.gpuTrace {
+		fmt.Fprintf(w, "%s Profiling result:\n", tag)
+		writeGPUTrace(w, p, f.csv)
+	}
+	if defs != nil {
+		var invs []profile.Invocation
+		for _, l := range p.Launches {
+			ms := profile.Compute(l.Counters, a, profile.Launch{
+				BlockThreads:  int(l.Block[0] * l.Block[1] * l.Block[2]),
+				RegsPerThread: l.Regs, StaticShared: l.StaticSh, DynamicShared: int(l.Shared),
+			})
+			invs = append(invs, profile.Invocation{Kernel: l.Kernel, Metrics: profile.Select(ms, defs)})
+		}
+		device := p.Device
+		if f.csv {
+			return profile.WriteCSV(w, device, profile.Summarize(invs))
+		}
+		return profile.WriteTable(w, device, profile.Summarize(invs))
+	}
+	if f.gpuTrace {
+		return nil
+	}
+	fmt.Fprintf(w, "%s Profiling result:\n", tag)
+	writeTimeSummary(w, p, f.csv)
+	return nil
+}
+
+// writeTimeSummary is nvprof's summary mode: one line per kernel, the
+// kernel with the most time first.
+func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
+	var ks []*kernelTimes
+	index := map[string]*kernelTimes{}
+	var all int64
+	for _, l := range p.Launches {
+		k := index[l.Kernel]
+		if k == nil {
+			k = &kernelTimes{name: l.Kernel, min: math.MaxInt64}
+			index[l.Kernel] = k
+			ks = append(ks, k)
+		}
+		k.calls++
+		k.total += l.NS
+		k.min = min(k.min, l.NS)
+		k.max = max(k.max, l.NS)
+		all += l.NS
+	}
+	// Stable order: most time first, then first launched.
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && ks[j].total > ks[j-1].total; j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	if csv {
+		fmt.Fprintln(w, `"Type","Time(%)","Time","Calls","Avg","Min","Max","Name"`)
+		fmt.Fprintln(w, `,%,ns,,ns,ns,ns,`)
+		for _, k := range ks {
+			fmt.Fprintf(w, "\"GPU activities\",%.6f,%d,%d,%d,%d,%d,%q\n", pct(k.total, all), k.total, k.calls, k.total/int64(k.calls), k.min, k.max, k.name)
+		}
+		return
+	}
+	fmt.Fprintf(w, "%16s  %7s  %9s  %8s  %9s  %9s  %9s  %s\n", "Type", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name")
+	for i, k := range ks {
+		typ := ""
+		if i == 0 {
+			typ = "GPU activities:"
+		}
+		fmt.Fprintf(w, "%16s  %6.2f%%  %9s  %8d  %9s  %9s  %9s  %s\n", typ, pct(k.total, all), nvTime(k.total),
+			k.calls, nvTime(k.total/int64(k.calls)), nvTime(k.min), nvTime(k.max), k.name)
+	}
+	if len(ks) == 0 {
+		fmt.Fprintln(w, "No kernels were profiled.")
+	}
+}
+
+func writeGPUTrace(w io.Writer, p *runtime.Profile, csv bool) {
+	if csv {
+		fmt.Fprintln(w, `"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Device","Name"`)
+		for _, l := range p.Launches {
+			fmt.Fprintf(w, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%q,%q\n", l.StartNS, l.NS, l.Grid[0], l.Grid[1], l.Grid[2],
+				l.Block[0], l.Block[1], l.Block[2], l.Regs, l.StaticSh, l.Shared, p.Device+" (0)", l.Kernel)
+		}
+		return
+	}
+	fmt.Fprintf(w, "%9s  %9s  %15s  %15s  %6s  %8s  %8s  %s\n", "Start", "Duration", "Grid Size", "Block Size", "Regs*", "SSMem*", "DSMem*", "Name")
+	for _, l := range p.Launches {
+		fmt.Fprintf(w, "%9s  %9s  %15s  %15s  %6d  %8s  %8s  %s\n", nvTime(l.StartNS), nvTime(l.NS),
+			fmt.Sprintf("(%d %d %d)", l.Grid[0], l.Grid[1], l.Grid[2]), fmt.Sprintf("(%d %d %d)", l.Block[0], l.Block[1], l.Block[2]),
+			l.Regs, nvBytes(l.StaticSh), nvBytes(int(l.Shared)), l.Kernel)
+	}
+	fmt.Fprintln(w, "\nRegs: Number of registers used per CUDA thread. SSMem: Static shared memory allocated per CUDA block. DSMem: Dynamic shared memory allocated per CUDA block.")
+}
+
+func pct(part, all int64) float64 {
+	if all == 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(all)
+}
+
+// nvTime prints a duration as nvprof does: five significant digits in the
+// largest unit that keeps the value at least 1 (ns as an integer).
+func nvTime(ns int64) string {
+	v := float64(ns)
+	for _, u := range []struct {
+		scale float64
+		name  string
+	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}} {
+		if v >= u.scale {
+			x := v / u.scale
+			digits := 4
+			switch {
+			case x >= 100:
+				digits = 2
+			case x >= 10:
+				digits = 3
+			}
+			return fmt.Sprintf("%.*f%s", digits, x, u.name)
+		}
+	}
+	return fmt.Sprintf("%dns", ns)
+}
+
+func nvBytes(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%dB", n)
+	}
+	return fmt.Sprintf("%.4fKB", float64(n)/1024)
+}
