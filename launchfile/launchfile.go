@@ -289,8 +289,8 @@ func (l *loader) buffers(f *File, n *node) {
 	}
 	for _, m := range n.members {
 		path := "buffers." + m.key
-		if m.key == "" {
-			l.errorf(m.keyOff, path, "a buffer needs a name")
+		if !validBufferName(m.key) {
+			l.errorf(m.keyOff, path, "a buffer name is letters, digits, '_', '-' and '.', not starting with '.' or '-' (it names the file --save-dir writes)")
 			continue
 		}
 		init, size, ok := l.initializer(m.value, path, true)
@@ -663,4 +663,19 @@ func appendMax(l ErrorList, e *Error) ErrorList {
 // errorAt makes an Error at an element's position.
 func (f *File) errorAt(p pos, format string, args ...any) *Error {
 	return &Error{File: f.Path, Line: p.Line, Path: p.Path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// validBufferName reports whether a buffer name is safe as a file name.
+func validBufferName(name string) bool {
+	if name == "" || name[0] == '.' || name[0] == '-' {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -101,6 +101,7 @@ func TestLoadErrors(t *testing.T) {
 		{"float string", head + `"buffers": {"a": {"f32": ["one"]}}}`, `x.json:2: buffers.a.f32[0]: f32 value "one" is not a number`},
 		{"hex too wide", head + `"buffers": {"a": {"u8": ["0x100"]}}}`, `x.json:2: buffers.a.u8[0]: "0x100" is not a 8-bit hexadecimal bit pattern`},
 		{"bytes smaller than data", head + `"buffers": {"a": {"f32": [1, 2], "bytes": 4}}}`, "x.json:2: buffers.a.bytes: 4 bytes is smaller than the 8 bytes of f32"},
+		{"bad buffer name", head + `"buffers": {"../x": {"bytes": 4}}}`, "x.json:2: buffers.../x: a buffer name is letters, digits, '_', '-' and '.', not starting with '.' or '-' (it names the file --save-dir writes)"},
 		{"empty buffer", head + `"buffers": {"a": {"bytes": 0}}}`, "x.json:2: buffers.a: a buffer cannot be empty"},
 		{"odd hex", head + `"buffers": {"a": {"bytes_hex": "abc"}}}`, "x.json:2: buffers.a.bytes_hex: odd number of hex digits"},
 		{"global file", head + `"globals": {"g": {"file": "a.bin"}}}`, "x.json:2: globals.g.file: unknown key (want bytes, bytes_hex, buffer or a type: s8 s16 s32 s64 u8 u16 u32 u64 f16 f32 f64)"},

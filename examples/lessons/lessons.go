@@ -2,17 +2,29 @@
 // (warp divergence, parallel reduction, thread coarsening, nested launches):
 // their .cu programs and the PTX that nvcc 13.0 emitted for them
 // (`nvcc -O3 -arch=sm_90 -ptx`; nested with -rdc=true).
-// What an H100 printed and measured for them is in the team's ground truth
-// (h100_seed_runs.txt, h100_ncu_seed_kernels.csv); the demo quotes it.
+// h100/ holds what an NVIDIA H100 printed for them (h100_seed_runs.txt) and
+// what Nsight Compute measured (h100_ncu_seed_kernels.csv), copied from the
+// team's ground truth; the demo prints those figures beside warpsim's.
 package lessons
 
 import "embed"
 
-// FS holds the lesson sources (*.cu, common.h) and their PTX (*.sm90.ptx).
+// FS holds the lesson sources (*.cu, common.h), their PTX (*.sm90.ptx) and
+// the H100's results (h100/).
 //
-//go:embed *.cu *.h *.ptx
+//go:embed *.cu *.h *.ptx h100/*
 var FS embed.FS
 
 // PTX returns the embedded PTX of a lesson ("divergence", "reduce",
 // "coarsen", "nested").
 func PTX(lesson string) ([]byte, error) { return FS.ReadFile(lesson + ".sm90.ptx") }
+
+// H100NcuCSV returns Nsight Compute's measurements of the lesson kernels on
+// an H100: one row per (program, launch, metric).
+func H100NcuCSV() []byte {
+	b, err := FS.ReadFile("h100/h100_ncu_seed_kernels.csv")
+	if err != nil {
+		panic("warpsim internal error: " + err.Error())
+	}
+	return b
+}

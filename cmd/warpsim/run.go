@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/launchfile"
+	"github.com/warpsim/warpsim/profile"
+)
+
+func init() { register(newRunCmd) }
+
+type runFlags struct {
+	arch     string
+	mode     string
+	saveDir  string
+	metrics  string
+	json     bool
+	jsonOut  string
+	csv      bool
+	maxSteps int64
+}
+
+func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] LAUNCH.json",
+		Short: "Run the kernel launches of a launch file and report their metrics",
+		Long: `run loads the PTX module a launch file names, initializes its buffers and
+globals, runs its launches in order and prints the kernels' printf output.
+With --metrics it then prints an nvprof-style table (or --csv, or --json).
+
+Metrics: nvprof names or Nsight Compute names, comma-separated, or all.
+Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLaunchFile(stdout, args[0], &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
+	fl.StringVar(&f.mode, "mode", "functional", "functional or timing")
+	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
+	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
+	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
+	fl.StringVar(&f.jsonOut, "json-out", "", "write the JSON document to FILE")
+	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
+	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default)")
+	return cmd
+}
+
+// runJSON is the document --json prints.
+type runJSON struct {
+	Arch     string       `json:"arch"`
+	Launches []launchJSON `json:"launches"`
+}
+
+type launchJSON struct {
+	Kernel      string            `json:"kernel"`
+	Grid        [3]uint32         `json:"grid"`
+	Block       [3]uint32         `json:"block"`
+	Metrics     map[string]any    `json:"metrics"`
+	Unavailable map[string]string `json:"unavailable,omitempty"`
+}
+
+func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
+	switch f.mode {
+	case "functional":
+	case "timing":
+		return badInputf("--mode timing is not implemented yet (use --mode functional)")
+	default:
+		return badInputf("--mode %q: want functional or timing", f.mode)
+	}
+	if f.maxSteps < 0 {
+		return badInputf("--max-steps must not be negative")
+	}
+	var defs []*profile.Def
+	if f.metrics != "" {
+		var err error
+		if defs, err = profile.ParseList(f.metrics); err != nil {
+			return badInputf("--metrics: %v", err)
+		}
+	}
+	lf, err := launchfile.Load(path)
+	if err != nil {
+		return badInput(err)
+	}
+	archName := f.arch
+	if archName == "" {
+		archName = lf.Arch
+	}
+	if archName == "" {
+		archName = "h100"
+	}
+	a, err := arch.Lookup(archName)
+	if err != nil {
+		return badInputf("--arch: %v", err)
+	}
+
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps})
+	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	if out != nil && f.saveDir != "" {
+		if serr := saveBuffers(f.saveDir, out); serr != nil {
+			return badInput(serr)
+		}
+	}
+	if err != nil {
+		var fault *warpsim.Fault
+		if errors.As(err, &fault) {
+			return kernelFault(err)
+		}
+		return badInput(err)
+	}
+
+	// Every metric goes into the JSON document unless --metrics chose some;
+	// the table shows only what --metrics asked for.
+	jsonDefs := defs
+	if jsonDefs == nil {
+		jsonDefs = profile.Defs()
+	}
+	doc := runJSON{Arch: a.Name}
+	var invs []profile.Invocation
+	for _, res := range out.Launches {
+		k := res.Kernel
+		all := profile.Compute(res.Counters, a, profile.Launch{
+			BlockThreads:  int(res.Config.Block.X * res.Config.Block.Y * res.Config.Block.Z),
+			RegsPerThread: k.RegsPerThread(),
+			StaticShared:  k.StaticSharedBytes(),
+			DynamicShared: int(res.Config.SharedBytes),
+		})
+		name := kernelDisplayName(k)
+		if defs != nil {
+			invs = append(invs, profile.Invocation{Kernel: name, Metrics: profile.Select(all, defs)})
+		}
+		chosen := profile.Select(all, jsonDefs)
+		doc.Launches = append(doc.Launches, launchJSON{
+			Kernel:      name,
+			Grid:        [3]uint32{res.Config.Grid.X, res.Config.Grid.Y, res.Config.Grid.Z},
+			Block:       [3]uint32{res.Config.Block.X, res.Config.Block.Y, res.Config.Block.Z},
+			Metrics:     profile.JSONValues(chosen),
+			Unavailable: profile.Unavailable(chosen),
+		})
+	}
+	if f.jsonOut != "" {
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(f.jsonOut, append(b, '\n'), 0o644); err != nil {
+			return badInputf("--json-out: %v", err)
+		}
+	}
+	switch {
+	case f.json:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	case defs == nil:
+		return nil
+	case f.csv:
+		return profile.WriteCSV(stdout, a.FullName, profile.Summarize(invs))
+	default:
+		return profile.WriteTable(stdout, a.FullName, profile.Summarize(invs))
+	}
+}
+
+// kernelDisplayName is the name reports show: the demangled C++ name when
+// there is one, as nvprof shows kernels.
+func kernelDisplayName(k *warpsim.Kernel) string {
+	if d := k.DemangledName(); d != "" {
+		return d
+	}
+	return k.Name()
+}
+
+func saveBuffers(dir string, out *launchfile.Outcome) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--save-dir: %v", err)
+	}
+	for _, name := range out.BufferOrder {
+		if err := os.WriteFile(filepath.Join(dir, name+".bin"), out.Buffers[name], 0o644); err != nil {
+			return fmt.Errorf("--save-dir: %v", err)
+		}
+	}
+	return nil
+}
