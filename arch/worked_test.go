@@ -161,6 +161,11 @@ var workedCases = []workedCase{
 	// 228 KiB per SM.
 	{name: "smem/227KiB", arch: "h100", in: OccupancyInput{BlockSize: 128, RegsPerThread: 32, DynamicShared: 227 * 1024}, blocks: 1, occ: 4.0 / 64, limit: LimitShared},
 	{name: "smem/227KiB+1", arch: "h100", in: OccupancyInput{BlockSize: 128, RegsPerThread: 32, DynamicShared: 227*1024 + 1}, reason: "too much shared memory"},
+	// The 128-byte shared memory unit of 8.x/9.0 (cuda_occupancy.h), which
+	// the driver recording cannot tell from 256: 20096 dynamic + 1024
+	// reserved = 21120 = 165 × 128 bytes, 233472/21120 = 11.05 → 11 blocks;
+	// rounded to 256 (21248) it would be 10.98 → 10.
+	{name: "smem-unit-128", arch: "h100", in: OccupancyInput{BlockSize: 32, RegsPerThread: 16, DynamicShared: 20096}, blocks: 11, occ: 11.0 / 64, limit: LimitShared},
 	{name: "256regs", arch: "h100", in: OccupancyInput{BlockSize: 128, RegsPerThread: 256}, reason: "exceed the maximum of 255"},
 	{name: "block1025", arch: "h100", in: OccupancyInput{BlockSize: 1025}, reason: "exceeds the maximum of 1024 threads"},
 	{name: "block0", arch: "h100", in: OccupancyInput{BlockSize: 0}, reason: "at least one thread"},
