@@ -63,6 +63,11 @@ type parser struct {
 	lit []byte // text of tok
 	nl  bool   // a newline precedes tok
 
+	stmts  []Stmt    // statements of the open blocks (see parseBlock)
+	opnds  []Operand // operands being collected (see popOperands)
+	slab   []Operand // free operand storage
+	instrs []Instr   // free Instr storage
+
 	names   map[string]string // interned identifiers
 	ops     map[string]opcode // opcode text → split form (Mods shared, capacity-capped)
 	loc     Loc
@@ -156,6 +161,35 @@ func (p *parser) opcode(b []byte) opcode {
 	}
 	p.ops[s] = o
 	return o
+}
+
+// popOperands moves the operands collected since mark into storage of
+// their own (carved from a shared slab, capacity-capped so that appends by
+// users copy) and returns them.
+func (p *parser) popOperands(mark int) []Operand {
+	n := len(p.opnds) - mark
+	if n == 0 {
+		return nil
+	}
+	if n > len(p.slab) {
+		p.slab = make([]Operand, max(n, 1024))
+	}
+	out := p.slab[:n:n]
+	p.slab = p.slab[n:]
+	copy(out, p.opnds[mark:])
+	clear(p.opnds[mark:])
+	p.opnds = p.opnds[:mark]
+	return out
+}
+
+// newInstr allocates instructions in chunks.
+func (p *parser) newInstr() *Instr {
+	if len(p.instrs) == 0 {
+		p.instrs = make([]Instr, 256)
+	}
+	in := &p.instrs[0]
+	p.instrs = p.instrs[1:]
+	return in
 }
 
 func (p *parser) isDirective(name string) bool {
@@ -954,15 +988,21 @@ func (p *parser) parseBlock() []Stmt {
 		return nil
 	}
 	p.depth++
-	var body []Stmt
+	mark := len(p.stmts)
 	for p.tok != tRBrace && p.tok != tEOF {
 		off := p.off
-		body = p.parseStmt(body)
+		p.parseStmt()
 		if p.off == off && p.tok != tRBrace && p.tok != tEOF {
 			p.next()
 		}
 	}
 	p.depth--
+	// Statements collect on one stack shared by all blocks; the block's
+	// own slice is allocated once, at its final size.
+	body := make([]Stmt, len(p.stmts)-mark)
+	copy(body, p.stmts[mark:])
+	clear(p.stmts[mark:])
+	p.stmts = p.stmts[:mark]
 	if p.tok == tEOF {
 		p.errorExpected("'}'")
 		return body
@@ -1010,7 +1050,7 @@ func (p *parser) syncStmt() {
 	}
 }
 
-func (p *parser) parseStmt(body []Stmt) []Stmt {
+func (p *parser) parseStmt() {
 	switch p.tok {
 	case tSemi:
 		p.next()
@@ -1020,7 +1060,7 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 		if blk == nil {
 			blk = []Stmt{}
 		}
-		body = append(body, Stmt{Kind: StmtBlock, Pos: pos, Block: blk})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtBlock, Pos: pos, Block: blk})
 	case tAt:
 		pos := p.pos()
 		p.next()
@@ -1032,22 +1072,23 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 		if p.tok != tIdent || p.lit[0] != '%' {
 			p.errorExpected("predicate register")
 			p.syncStmt()
-			return body
+			return
 		}
 		guard := p.intern(p.lit)
 		p.next()
 		if p.tok != tIdent {
 			p.errorExpected("instruction")
 			p.syncStmt()
-			return body
+			return
 		}
-		return p.parseInstr(body, pos, guard, neg)
+		p.parseInstr(pos, guard, neg)
+		return
 	case tIdent:
 		pos := p.pos()
 		if p.lit[0] == '%' {
 			p.errorExpected("statement")
 			p.syncStmt()
-			return body
+			return
 		}
 		if p.lit[0] == '$' || p.lit[0] == '_' {
 			// Not an opcode: must be a label.
@@ -1056,10 +1097,11 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 			if p.tok != tColon {
 				p.errorExpected("':' after label " + name)
 				p.syncStmt()
-				return body
+				return
 			}
 			p.next()
-			return p.parseLabeled(body, pos, name)
+			p.parseLabeled(pos, name)
+			return
 		}
 		// An identifier followed by ':' is a label; otherwise an opcode.
 		lit := p.lit
@@ -1071,9 +1113,11 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 			name := p.intern(lit)
 			p.next()
 			p.next()
-			return p.parseLabeled(body, pos, name)
+			p.parseLabeled(pos, name)
+			return
 		}
-		return p.parseInstr(body, pos, "", false)
+		p.parseInstr(pos, "", false)
+		return
 	case tDirective:
 		d := string(p.lit)
 		switch {
@@ -1085,9 +1129,9 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 			if p.tok != tString {
 				p.errorExpected("string")
 				p.syncStmt()
-				return body
+				return
 			}
-			body = append(body, Stmt{Kind: StmtPragma, Pos: pos, Text: unquote(p.lit)})
+			p.stmts = append(p.stmts, Stmt{Kind: StmtPragma, Pos: pos, Text: unquote(p.lit)})
 			p.next()
 			if !p.expect(tSemi) {
 				p.syncStmt()
@@ -1099,10 +1143,10 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 			vars := p.parseVarDecl(LinkNone, true)
 			if vars == nil {
 				p.syncStmt()
-				return body
+				return
 			}
 			for _, v := range vars {
-				body = append(body, Stmt{Kind: StmtDecl, Pos: pos, Decl: v})
+				p.stmts = append(p.stmts, Stmt{Kind: StmtDecl, Pos: pos, Decl: v})
 			}
 			if !p.expect(tSemi) {
 				p.syncStmt()
@@ -1115,14 +1159,15 @@ func (p *parser) parseStmt(body []Stmt) []Stmt {
 		p.errorExpected("statement")
 		p.syncStmt()
 	}
-	return body
+	return
 }
 
 // parseLabeled parses what follows "name:": a .callprototype, a
 // .branchtargets or .calltargets list, or nothing (a plain label).
-func (p *parser) parseLabeled(body []Stmt, pos Pos, name string) []Stmt {
+func (p *parser) parseLabeled(pos Pos, name string) {
 	if p.tok != tDirective {
-		return append(body, Stmt{Kind: StmtLabel, Pos: pos, Label: name})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtLabel, Pos: pos, Label: name})
+		return
 	}
 	switch string(p.lit) {
 	case ".callprototype":
@@ -1134,7 +1179,7 @@ func (p *parser) parseLabeled(body []Stmt, pos Pos, name string) []Stmt {
 		if p.tok != tIdent || string(p.lit) != "_" {
 			p.errorExpected("'_'")
 			p.syncStmt()
-			return body
+			return
 		}
 		p.next()
 		if p.tok == tLParen {
@@ -1144,7 +1189,7 @@ func (p *parser) parseLabeled(body []Stmt, pos Pos, name string) []Stmt {
 			f.NoReturn = true
 			p.next()
 		}
-		body = append(body, Stmt{Kind: StmtProto, Pos: pos, Label: name, Proto: f})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtProto, Pos: pos, Label: name, Proto: f})
 	case ".branchtargets", ".calltargets":
 		kind := StmtBranchTargets
 		if string(p.lit) == ".calltargets" {
@@ -1156,7 +1201,7 @@ func (p *parser) parseLabeled(body []Stmt, pos Pos, name string) []Stmt {
 			if p.tok != tIdent {
 				p.errorExpected("label")
 				p.syncStmt()
-				return body
+				return
 			}
 			targets = append(targets, p.intern(p.lit))
 			p.next()
@@ -1165,34 +1210,36 @@ func (p *parser) parseLabeled(body []Stmt, pos Pos, name string) []Stmt {
 			}
 			p.next()
 		}
-		body = append(body, Stmt{Kind: kind, Pos: pos, Label: name, Targets: targets})
+		p.stmts = append(p.stmts, Stmt{Kind: kind, Pos: pos, Label: name, Targets: targets})
 	default:
-		return append(body, Stmt{Kind: StmtLabel, Pos: pos, Label: name})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtLabel, Pos: pos, Label: name})
+		return
 	}
 	if !p.expect(tSemi) {
 		p.syncStmt()
 	}
-	return body
+	return
 }
 
 // parseInstr parses an instruction; the current token is its opcode.
-func (p *parser) parseInstr(body []Stmt, pos Pos, guard string, neg bool) []Stmt {
+func (p *parser) parseInstr(pos Pos, guard string, neg bool) {
 	if c := p.lit[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 		p.errorExpected("instruction")
 		p.syncStmt()
-		return body
+		return
 	}
 	op := p.opcode(p.lit)
-	in := &Instr{Pos: pos, Guard: guard, GuardNeg: neg, Op: op.op, Mods: op.mods, Loc: p.loc}
 	p.next()
+	mark := len(p.opnds)
 	if p.tok != tSemi {
 		for {
-			o, ok := p.parseOperand(false)
+			o, ok := p.parseOperand(inInstr)
 			if !ok {
+				p.opnds = p.opnds[:mark]
 				p.syncStmt()
-				return body
+				return
 			}
-			in.Operands = append(in.Operands, o)
+			p.opnds = append(p.opnds, o)
 			if p.tok != tComma {
 				break
 			}
@@ -1200,17 +1247,31 @@ func (p *parser) parseInstr(body []Stmt, pos Pos, guard string, neg bool) []Stmt
 		}
 	}
 	if p.tok != tSemi {
+		p.opnds = p.opnds[:mark]
 		p.errorExpected("';'")
 		p.syncStmt()
-		return body
+		return
 	}
 	p.next()
-	return append(body, Stmt{Kind: StmtInstr, Pos: pos, Instr: in})
+	in := p.newInstr()
+	*in = Instr{Pos: pos, Guard: guard, GuardNeg: neg, Op: op.op, Mods: op.mods, Loc: p.loc, Operands: p.popOperands(mark)}
+	p.stmts = append(p.stmts, Stmt{Kind: StmtInstr, Pos: pos, Instr: in})
+	return
 }
 
-// parseOperand parses one operand. inner is set inside vector, list and
-// address brackets, where another bracket may not open.
-func (p *parser) parseOperand(inner bool) (Operand, bool) {
+// operandContext says where an operand stands, which bounds the nesting
+// of brackets: an address may list a vector ("[tex, {x, y}]"), nothing else
+// nests.
+type operandContext uint8
+
+const (
+	inInstr operandContext = iota
+	inAddr                 // after a comma inside "[ ]"
+	inList                 // inside "{ }" or "( )"
+)
+
+// parseOperand parses one operand.
+func (p *parser) parseOperand(ctx operandContext) (Operand, bool) {
 	o := Operand{Pos: p.pos()}
 	switch p.tok {
 	case tIdent:
@@ -1281,7 +1342,7 @@ func (p *parser) parseOperand(inner bool) (Operand, bool) {
 		}
 		p.next()
 	case tLBrack:
-		if inner {
+		if ctx != inInstr {
 			p.errorExpected("operand")
 			return o, false
 		}
@@ -1316,19 +1377,22 @@ func (p *parser) parseOperand(inner bool) (Operand, bool) {
 			p.errorExpected("address")
 			return o, false
 		}
+		mark := len(p.opnds)
 		for p.tok == tComma { // "[tex, {x, y}]", "[a, b]"
 			p.next()
-			e, ok := p.parseOperand(false)
+			e, ok := p.parseOperand(inAddr)
 			if !ok {
+				p.opnds = p.opnds[:mark]
 				return o, false
 			}
-			o.Elems = append(o.Elems, e)
+			p.opnds = append(p.opnds, e)
 		}
+		o.Elems = p.popOperands(mark)
 		if !p.expect(tRBrack) {
 			return o, false
 		}
 	case tLBrace, tLParen:
-		if inner {
+		if ctx == inList || (ctx == inAddr && p.tok == tLParen) {
 			p.errorExpected("operand")
 			return o, false
 		}
@@ -1343,17 +1407,20 @@ func (p *parser) parseOperand(inner bool) (Operand, bool) {
 			o.Elems = []Operand{}
 			return o, true
 		}
+		mark := len(p.opnds)
 		for {
-			e, ok := p.parseOperand(true)
+			e, ok := p.parseOperand(inList)
 			if !ok {
+				p.opnds = p.opnds[:mark]
 				return o, false
 			}
-			o.Elems = append(o.Elems, e)
+			p.opnds = append(p.opnds, e)
 			if p.tok != tComma {
 				break
 			}
 			p.next()
 		}
+		o.Elems = p.popOperands(mark)
 		if !p.expect(closing) {
 			return o, false
 		}
