@@ -351,12 +351,12 @@ func init() {
 	regBits("__nv_rhadd", "ii", "i", func(a []uint64) uint64 {
 		return uint64(uint32((int64(s32(a[0])) + int64(s32(a[1])) + 1) >> 1))
 	})
-	regBits("__nv_uhadd", "uu", "u", func(a []uint64) uint64 { return (a[0]&0xffffffff + a[1]&0xffffffff) >> 1 })
+	regBits("__nv_uhadd", "uu", "i", func(a []uint64) uint64 { return (a[0]&0xffffffff + a[1]&0xffffffff) >> 1 })
 	regBits("__nv_urhadd", "uu", "u", func(a []uint64) uint64 { return (a[0]&0xffffffff + a[1]&0xffffffff + 1) >> 1 })
 	regBits("__nv_byte_perm", "iii", "i", func(a []uint64) uint64 {
 		return uint64(scalar.Prmt(u32(a[0]), u32(a[1]), u32(a[2])&0x7777, scalar.PrmtMode(0)))
 	})
-	regBits("__nv_sad", "iii", "u", func(a []uint64) uint64 { return uint64(scalar.Sad32(u32(a[0]), u32(a[1]), u32(a[2]), true)) })
+	regBits("__nv_sad", "iii", "i", func(a []uint64) uint64 { return uint64(scalar.Sad32(u32(a[0]), u32(a[1]), u32(a[2]), true)) })
 	regBits("__nv_usad", "uuu", "u", func(a []uint64) uint64 { return uint64(scalar.Sad32(u32(a[0]), u32(a[1]), u32(a[2]), false)) })
 	_ = math.Abs
 }

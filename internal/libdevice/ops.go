@@ -82,13 +82,29 @@ func (m mode) flush(a float32) float32 {
 	return a
 }
 
-// Approximate SFU instructions, as internal/scalar models them.
-func ex2Approx(a float32, ftz bool) float32 { return f32(scalar.Ex2ApproxF32(b32(a), ftz)) }
-func lg2Approx(a float32, ftz bool) float32 { return f32(scalar.Lg2ApproxF32(b32(a), ftz)) }
-func rcpApprox(a float32, ftz bool) float32 { return f32(scalar.RcpApproxF32(b32(a), ftz)) }
-func rsqrtApprox(a float32, ftz bool) float32 {
-	return f32(scalar.RsqrtApproxF32(b32(a), ftz))
+// Approximate SFU instructions (sfu.go). Without .ftz, ex2 keeps subnormal
+// results (the SASS halves inputs below -126 and squares the result) and rcp
+// and rsqrt scale subnormal inputs, as ptxas expands them.
+func ex2Approx(a float32, ftz bool) float32 {
+	if ftz || !(a < -126) {
+		return f32(ex2ApproxFtz(b32(a)))
+	}
+	h := f32(ex2ApproxFtz(b32(a * 0.5)))
+	return h * h
 }
+func rcpApprox(a float32, ftz bool) float32 {
+	if ftz {
+		return f32(rcpApproxFtz(b32(a)))
+	}
+	return f32(scalar.RcpApproxF32(b32(a), false))
+}
+func rsqrtApprox(a float32, ftz bool) float32 {
+	if ftz {
+		return f32(rsqrtApproxFtz(b32(a)))
+	}
+	return f32(scalar.RsqrtApproxF32(b32(a), false))
+}
+func lg2Approx(a float32, ftz bool) float32 { return f32(scalar.Lg2ApproxF32(b32(a), ftz)) }
 
 // flushSub returns a sign-preserving zero for a subnormal a.
 func flushSub(a float32) float32 {
@@ -140,3 +156,12 @@ func minMax64(a, b uint64, isMax bool) uint64 {
 	}
 	return scalar.MinF64(a, b, false)
 }
+
+const (
+	rn = scalar.RN
+	rz = scalar.RZ
+	rm = scalar.RM
+	rp = scalar.RP
+)
+
+func roundEven64(x float64) float64 { return math.RoundToEven(x) }

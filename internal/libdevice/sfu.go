@@ -1,0 +1,167 @@
+package libdevice
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"io"
+	"math"
+	"sync"
+)
+
+// The SFU's approximate instructions (MUFU.RCP, MUFU.RSQ, MUFU.EX2) are not
+// specified bit for bit, so they are reproduced here from tables recorded on
+// an H200 (sm_90) by testdata/gen/sfutables.cu: for each point of a dense grid
+// the difference, in units of the last place, between the hardware's result
+// and the correctly rounded one. With the rules below (found by checking the
+// tables against recorded exp2f, tanf, atanf … results) they reproduce the
+// hardware exactly:
+//
+//   - rcp.approx.ftz.f32: depends only on the significand; the exponent is
+//     negated exactly; results below 2^-126 flush to zero.
+//   - rsqrt.approx.ftz.f32: depends on the significand and the exponent's
+//     parity. The table covers significands in [1, 3) after folding an odd
+//     exponent in; for [3, 4) the correctly rounded value is used (an
+//     approximation: the recording missed that range).
+//   - ex2.approx.ftz.f32: |x| is truncated to 23 fractional bits; 2^x is the
+//     table's 2^±frac scaled by 2^±int (sign-magnitude, not floor).
+
+//go:embed sfudata/*.bin.gz
+var sfuFiles embed.FS
+
+// sfuTable holds 2-bit deltas (delta+2), four per byte.
+type sfuTable struct {
+	once   sync.Once
+	file   string
+	packed []byte
+}
+
+var (
+	rcpTable   = sfuTable{file: "sfudata/rcp.bin.gz"}
+	rsqrtTable = sfuTable{file: "sfudata/rsqrt.bin.gz"}
+	ex2Table   = sfuTable{file: "sfudata/ex2.bin.gz"}
+)
+
+func (t *sfuTable) load() {
+	data, err := sfuFiles.ReadFile(t.file)
+	if err != nil {
+		panic("warpsim internal error: libdevice: " + err.Error())
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		panic("warpsim internal error: libdevice: " + t.file + ": " + err.Error())
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		panic("warpsim internal error: libdevice: " + t.file + ": " + err.Error())
+	}
+	t.packed = make([]byte, (len(raw)+3)/4)
+	for i, d := range raw {
+		v := int8(d) + 2
+		if v < 0 || v > 3 {
+			panic("warpsim internal error: libdevice: " + t.file + ": delta out of range")
+		}
+		t.packed[i/4] |= byte(v) << (2 * (i % 4))
+	}
+}
+
+// delta returns entry i.
+func (t *sfuTable) delta(i int) int32 {
+	t.once.Do(t.load)
+	return int32(t.packed[i/4]>>(2*(i%4))&3) - 2
+}
+
+// rcpApproxFtz is rcp.approx.ftz.f32.
+func rcpApproxFtz(a uint32) uint32 {
+	sign := a & 0x80000000
+	e := int32(a >> 23 & 0xff)
+	switch {
+	case a&0x7fffffff > 0x7f800000:
+		return nanF32
+	case e == 0:
+		return sign | 0x7f800000
+	case e == 255:
+		return sign
+	}
+	mant := a & 0x7fffff
+	m := math.Float32frombits(0x3f800000 | mant)
+	ref := math.Float32bits(float32(1 / float64(m)))
+	r := math.Float32frombits(uint32(int32(ref) + rcpTable.delta(int(mant))))
+	y := float64(r) * math.Ldexp(1, int(127-e))
+	if y < 0x1p-126 {
+		return sign
+	}
+	return sign | math.Float32bits(float32(y))
+}
+
+// rsqrtApproxFtz is rsqrt.approx.ftz.f32.
+func rsqrtApproxFtz(a uint32) uint32 {
+	e := int32(a >> 23 & 0xff)
+	switch {
+	case a&0x7fffffff > 0x7f800000:
+		return nanF32
+	case e == 0:
+		return a&0x80000000 | 0x7f800000
+	case a&0x80000000 != 0:
+		return nanF32
+	case e == 255:
+		return 0
+	}
+	mant := a & 0x7fffff
+	ue := e - 127
+	var m float64
+	idx := -1
+	if ue&1 == 0 {
+		m = 1 + float64(mant)*0x1p-23
+		idx = int(mant)
+	} else {
+		ue--
+		m = 2 + float64(mant)*0x1p-22
+		if mant < 1<<22 {
+			idx = 1<<23 + 2*int(mant)
+		}
+	}
+	ref := math.Float32bits(float32(1 / math.Sqrt(m)))
+	if idx >= 0 {
+		ref = uint32(int32(ref) + rsqrtTable.delta(idx))
+	}
+	return math.Float32bits(float32(float64(math.Float32frombits(ref)) * math.Ldexp(1, int(-ue/2))))
+}
+
+// ex2ApproxFtz is ex2.approx.ftz.f32.
+func ex2ApproxFtz(a uint32) uint32 {
+	if a&0x7fffffff > 0x7f800000 {
+		return nanF32
+	}
+	if a&0x7f800000 == 0 {
+		return 0x3f800000
+	}
+	x := float64(math.Float32frombits(a))
+	ax := math.Abs(x)
+	if ax >= 256 {
+		if x > 0 {
+			return 0x7f800000
+		}
+		return 0
+	}
+	g := int64(ax * 0x1p23) // exact, then truncated
+	k := int(g >> 23)
+	fi := int(g & (1<<23 - 1))
+	var i int
+	if x > 0 {
+		i = fi + 1<<23
+	} else {
+		i = 1<<23 - fi
+		k = -k
+	}
+	ref := math.Float32bits(float32(math.Exp2(float64(i)*0x1p-23 - 1)))
+	t := math.Float32frombits(uint32(int32(ref) + ex2Table.delta(i)))
+	y := float64(t) * math.Ldexp(1, k)
+	switch {
+	case y < 0x1p-126:
+		return 0
+	case y >= 0x1p128:
+		return 0x7f800000
+	}
+	return math.Float32bits(float32(y))
+}
