@@ -245,6 +245,10 @@ func (d *Driver) Build(o *Options) error {
 			if err := d.CompilePTX(o, in, ptx); err != nil {
 				return err
 			}
+			// The runtime finds the end of the embedded PTX by its NUL.
+			if err := appendNUL(ptx); err != nil {
+				return err
+			}
 		}
 		if err := d.hostObject(o, k, in, ptx, obj); err != nil {
 			return err
@@ -283,4 +287,16 @@ func (d *Driver) PTX(o *Options, src string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(tmp.Name())
 	return bytes.Clone(b), err
+}
+
+func appendNUL(path string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write([]byte{0})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

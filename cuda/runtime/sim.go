@@ -81,7 +81,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		if f.Kind == warpsim.FaultTrap && isAssert(f) {
 			code = ErrorAssert
 		}
-		return nil, &Fault{Code: code, Report: "warpsim: kernel fault: " + f.Error()}
+		return nil, &Fault{Code: code, Report: "warpsim: " + f.Error()}
 	case errors.As(err, &ce):
 		return nil, &ConfigError{Code: ErrorInvalidConfiguration, Msg: ce.Error()}
 	}

@@ -88,7 +88,12 @@ void **__cudaRegisterFatBinary(void *fatbin) {
   modules = grow(modules, nmodules, sizeof *modules);
   struct module *m = &modules[nmodules];
   m->ptx = w->data;
-  m->len = w->data ? strlen(w->data) : 0;
+  /* `warpsim cc` ends the embedded PTX with a NUL; stop early at any other
+   * byte PTX text cannot hold, for objects built otherwise. */
+  size_t n = 0;
+  if (w->data)
+    while (w->data[n] && ((unsigned char)w->data[n] >= 0x20 || w->data[n] == '\n' || w->data[n] == '\t' || w->data[n] == '\r')) n++;
+  m->len = n;
   m->id = -1;
   m->err = 0;
   nmodules++;

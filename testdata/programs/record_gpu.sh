@@ -1,0 +1,17 @@
+#!/bin/sh
+# Records what a real NVIDIA GPU prints for each sample program: compiles
+# every .cu here with nvcc, runs it, and saves its stdout beside it as
+# <name>.h100.txt (the tests compare warpsim's output with these files).
+# Run on a machine with an H100 and CUDA 12 or later:  sh record_gpu.sh
+set -eu
+cd "$(dirname "$0")"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for src in *.cu; do
+  name=${src%.cu}
+  echo "== $name" >&2
+  nvcc -O3 -arch=sm_90 -o "$out/$name" "$src"
+  "$out/$name" > "$name.h100.txt" || echo "   (exit status $?)" >&2
+done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > GPU.txt
+nvcc --version | tail -n 2 >> GPU.txt
