@@ -12,6 +12,25 @@ import (
 // GPU, and one of each generation that changed the SM's budget.
 var demoOccupancyArchs = []string{"g80", "k40", "v100", "h100"}
 
+// shortLimits names limiting resources in a few letters: "regs+smem".
+func shortLimits(ls []arch.Limit) string {
+	s := ""
+	for i, l := range ls {
+		if i > 0 {
+			s += "+"
+		}
+		switch l {
+		case arch.LimitRegisters:
+			s += "regs"
+		case arch.LimitShared:
+			s += "smem"
+		default:
+			s += l.String()
+		}
+	}
+	return s
+}
+
 // demoOccupancy is the occupancy lesson of `warpsim demo`: one kernel's
 // occupancy on G80, K40, V100 and H100, and how 16, 32 or 64 registers per
 // thread (and 12 KiB of shared memory) change it. Every figure comes from
@@ -23,15 +42,15 @@ func demoOccupancy(w io.Writer) error {
 		regs, shared int
 	}
 	columns := []column{
-		{"16 regs", 16, 0}, {"32 regs", 32, 0}, {"64 regs", 64, 0}, {"32 regs + 12 KiB shared", 32, 12 * 1024},
+		{"16 regs", 16, 0}, {"32 regs", 32, 0}, {"64 regs", 64, 0}, {"32 regs + 12K smem", 32, 12 * 1024},
 	}
 	fmt.Fprintf(w, "== Occupancy: one kernel, four GPUs ==\n")
 	fmt.Fprintf(w, "A kernel launched with %d-thread blocks (%d warps), compiled to use 16, 32 or 64 registers\n", block, block/32)
 	fmt.Fprintf(w, "per thread, then with 12 KiB of shared memory per block. Each cell: active blocks per SM,\n")
-	fmt.Fprintf(w, "occupancy (active warps / the SM's maximum) and what limits it.\n\n")
+	fmt.Fprintf(w, "occupancy (active warps / the SM's maximum) and what limits it (warps, regs, smem, blocks).\n\n")
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "GPU\tper SM: threads, blocks, registers, shared")
+	fmt.Fprintf(tw, "GPU\tSM: thr/blk/regs/smem")
 	for _, c := range columns {
 		fmt.Fprintf(tw, "\t%s", c.head)
 	}
@@ -41,14 +60,14 @@ func demoOccupancy(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%s (%s)\t%d, %d, %d, %s", a.Name, a.SMName(), a.MaxThreadsPerSM, a.MaxBlocksPerSM, a.RegsPerSM, kibString(a.SharedPerSM))
+		fmt.Fprintf(tw, "%s %s\t%d/%d/%dK/%dK", a.Name, a.SMName(), a.MaxThreadsPerSM, a.MaxBlocksPerSM, a.RegsPerSM/1024, a.SharedPerSM/1024)
 		for _, c := range columns {
 			r := a.Occupancy(arch.OccupancyInput{BlockSize: block, RegsPerThread: c.regs, StaticShared: c.shared})
 			if !r.Launchable() {
 				fmt.Fprintf(tw, "\tcannot launch")
 				continue
 			}
-			fmt.Fprintf(tw, "\t%s, %.0f%% (%s)", plural(r.BlocksPerSM, "block"), 100*r.Occupancy, r.LimitNames())
+			fmt.Fprintf(tw, "\t%d blk %3.0f%% %s", r.BlocksPerSM, 100*r.Occupancy, shortLimits(r.Limits))
 		}
 		fmt.Fprintln(tw)
 	}

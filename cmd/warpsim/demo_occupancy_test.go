@@ -14,7 +14,7 @@ func TestDemoOccupancy(t *testing.T) {
 		t.Fatal(err)
 	}
 	occCheckGolden(t, "testdata/occupancy/demo.golden", out.Bytes())
-	for _, want := range []string{"g80 (sm_10)", "2 blocks, 67% (registers)", "1 block, 33% (registers)", "cannot launch", "512 threads", "only 256 threads fit"} {
+	for _, want := range []string{"g80 sm_10", "2 blk  67% regs", "1 blk  33% regs", "cannot launch", "512 threads", "only 256 threads fit"} {
 		if !bytes.Contains(out.Bytes(), []byte(want)) {
 			t.Errorf("lesson lacks %q", want)
 		}
