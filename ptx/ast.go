@@ -129,6 +129,11 @@ type Init struct {
 	Bits   uint64
 	Sym    string
 	Offset int64
+	// Mask is set for LLVM's byte-wise address form "0xFF00(generic(x)+4)"
+	// (a pointer stored at an unaligned offset of a .b8/.u8 array): the
+	// element is (address(Sym)+Offset) & Mask, shifted right by the number
+	// of trailing zero bits of Mask. 0 for ordinary elements.
+	Mask uint64
 }
 
 // Func is a kernel (.entry) or device function (.func), defined or declared.

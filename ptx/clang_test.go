@@ -139,6 +139,31 @@ func TestClangDeclarations(t *testing.T) {
 		t.Errorf("counter: %+v", v)
 	}
 
+	pk := parseFile(t, "testdata/clang/packed.ptx")
+	vars = map[string]*Var{}
+	for _, v := range pk.Vars {
+		vars[v.Name] = v
+	}
+	// struct __attribute__((packed)) P { char c; int *p; short s; } pk = {1, &tgt[1], 7}:
+	// byte 0 is c, bytes 1..8 the bytes of the pointer, lowest first, then s.
+	if v := vars["pk"]; v == nil || len(v.Init) != 11 || v.Type != U8 {
+		t.Errorf("pk: %+v", v)
+	} else {
+		for i := 1; i <= 8; i++ {
+			in := v.Init[i]
+			if in.Kind != InitGeneric || in.Sym != "tgt" || in.Offset != 4 || in.Mask != 0xFF<<(8*(i-1)) {
+				t.Errorf("pk byte %d: %+v", i, in)
+			}
+		}
+		if v.Init[0].Bits != 1 || v.Init[0].Mask != 0 || v.Init[9].Bits != 7 {
+			t.Errorf("pk: %+v", v.Init)
+		}
+	}
+	// Function pointers: __device__ void (*fps[2])(int*) = {f1, f1};
+	if v := vars["fps"]; v == nil || len(v.Init) != 2 || v.Init[0].Kind != InitSymbol || v.Init[0].Sym != "_Z2f1Pi" {
+		t.Errorf("fps: %+v", v)
+	}
+
 	d := parseFile(t, "testdata/clang/debug.ptx")
 	if d.SourceFiles[1] != "./debug.cu" {
 		t.Errorf("SourceFiles = %v", d.SourceFiles)

@@ -927,10 +927,27 @@ func (p *parser) parseInit(v *Var, depth int) bool {
 				p.errorAt(p.off, msg)
 				return false
 			}
+			p.next()
+			if p.tok == tLParen && !neg {
+				// "0xFF00(generic(x)+4)": one byte of an address.
+				if n == 0 {
+					p.errorAt(in.Pos.offset(), "address mask must not be zero")
+					return false
+				}
+				p.next()
+				if !p.parseAddrInit(&in) || !p.expect(tRParen) {
+					return false
+				}
+				in.Mask = n
+				v.Init = append(v.Init, in)
+				return true
+			}
 			if neg {
 				n = -n
 			}
 			in.Kind, in.Bits = InitInt, n
+			v.Init = append(v.Init, in)
+			return true
 		case tFloat:
 			bits, w, msg := floatValue(p.lit)
 			if msg != "" {
@@ -948,30 +965,42 @@ func (p *parser) parseInit(v *Var, depth int) bool {
 		}
 		p.next()
 	case tIdent:
-		if string(p.lit) == "generic" {
-			p.next()
-			if !p.expect(tLParen) {
-				return false
-			}
-			if p.tok != tIdent {
-				p.errorExpected("symbol")
-				return false
-			}
-			in.Kind, in.Sym = InitGeneric, p.intern(p.lit)
-			p.next()
-			if !p.expect(tRParen) {
-				return false
-			}
-		} else {
-			in.Kind, in.Sym = InitSymbol, p.intern(p.lit)
-			p.next()
+		if !p.parseAddrInit(&in) {
+			return false
 		}
-		in.Offset = p.parseOffset()
 	default:
 		p.errorExpected("initializer")
 		return false
 	}
 	v.Init = append(v.Init, in)
+	return true
+}
+
+// parseAddrInit parses "sym", "generic(sym)", either with "+off".
+func (p *parser) parseAddrInit(in *Init) bool {
+	if p.tok != tIdent {
+		p.errorExpected("symbol")
+		return false
+	}
+	if string(p.lit) == "generic" {
+		p.next()
+		if !p.expect(tLParen) {
+			return false
+		}
+		if p.tok != tIdent {
+			p.errorExpected("symbol")
+			return false
+		}
+		in.Kind, in.Sym = InitGeneric, p.intern(p.lit)
+		p.next()
+		if !p.expect(tRParen) {
+			return false
+		}
+	} else {
+		in.Kind, in.Sym = InitSymbol, p.intern(p.lit)
+		p.next()
+	}
+	in.Offset = p.parseOffset()
 	return true
 }
 

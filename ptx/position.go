@@ -148,3 +148,6 @@ func (l ErrorList) Err() error {
 	}
 	return l
 }
+
+// offset is the byte offset that p encodes.
+func (p Pos) offset() int { return int(p) - 1 }

@@ -299,12 +299,19 @@ func (w *printer) init(t Type, in Init) {
 			w.str("0f")
 			writeHex(&w.b, uint64(widen16(uint16(in.Bits), bf)), 8)
 		}
-	case InitSymbol:
-		w.str(in.Sym)
+	case InitSymbol, InitGeneric:
+		if in.Mask != 0 {
+			w.str("0x" + strconv.FormatUint(in.Mask, 16) + "(")
+		}
+		if in.Kind == InitGeneric {
+			w.str("generic(" + in.Sym + ")")
+		} else {
+			w.str(in.Sym)
+		}
 		writeOffset(&w.b, in.Offset)
-	case InitGeneric:
-		w.str("generic(" + in.Sym + ")")
-		writeOffset(&w.b, in.Offset)
+		if in.Mask != 0 {
+			w.str(")")
+		}
 	}
 }
 
