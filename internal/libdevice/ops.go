@@ -99,10 +99,10 @@ func rcpApprox(a float32, ftz bool) float32 {
 	return f32(scalar.RcpApproxF32(b32(a), false))
 }
 func rsqrtApprox(a float32, ftz bool) float32 {
-	if ftz {
+	if ftz || !(f32(b32(a)&0x7fffffff) < 0x1p-126) {
 		return f32(rsqrtApproxFtz(b32(a)))
 	}
-	return f32(scalar.RsqrtApproxF32(b32(a), false))
+	return f32(rsqrtApproxFtz(b32(a*16777216))) * 4096
 }
 func lg2Approx(a float32, ftz bool) float32 { return f32(scalar.Lg2ApproxF32(b32(a), ftz)) }
 

@@ -165,3 +165,16 @@ func ex2ApproxFtz(a uint32) uint32 {
 	}
 	return math.Float32bits(float32(y))
 }
+
+// divApproxFtz is div.approx.ftz.f32: a times the SFU reciprocal of b, except
+// for 2^126 < |b| < 2^128, where the result is zero (NaN for infinite a).
+func divApproxFtz(a, b float32) float32 {
+	a, b = flushSub(a), flushSub(b)
+	if mag := b32(b) & 0x7fffffff; mag > 0x7e800000 && mag < 0x7f800000 {
+		if a != a || b32(a)&0x7fffffff == 0x7f800000 {
+			return f32(nanF32)
+		}
+		return f32((b32(a) ^ b32(b)) & 0x80000000)
+	}
+	return flushed.mul(a, f32(rcpApproxFtz(b32(b))))
+}
