@@ -1,0 +1,107 @@
+package libdevice
+
+// Error functions and friends, single precision.
+
+var (
+	erfSmall = [...]uint32{0x38b1e96a, 0xba574d20, 0x3baad5ea, 0xbcdc1be7, 0x3de718af, 0xbec093ac, 0x3e0375d3}
+	// erfLarge approximates log2(1-erf(t))/(-t) - 1 for 1.0029 ≤ t.
+	erfLarge = [...]uint32{0x38eb4c3a, 0xbaae005b, 0x3c09919f, 0xbd24d99a, 0x3e235519, 0x3f69b4f9, 0x3f210a14}
+	erfcCoef = [...]uint32{0x3a69a091, 0x3be6e05b, 0xbc81fb4b, 0x3d15373b, 0xbd887c5a, 0x3dc021d5, 0xbdced424,
+		0x3d8b74de, 0x3c7bf170, 0xbe0ef8d4, 0x3f9dd2c9}
+)
+
+func erff(m mode, x float32) float32 {
+	x = m.flush(x)
+	ax := absF32(m, x)
+	large := ax >= f32(0x3f8060fe)
+	t, c, s := m.mul(x, x), erfSmall[:], x
+	if large {
+		t, c, s = ax, erfLarge[:], neg32(ax)
+	}
+	r := m.fma(m.horner(c, t), s, s)
+	if !large {
+		return r
+	}
+	return copysign32(m.sub(1, ex2Approx(r, true)), x)
+}
+
+// expNegSquare returns e^(-x²) for x = |x| ≥ 0 as erfcf forms it: 2^(-x²·log2e)
+// with an fma correction for the rounding of x².
+func (m mode) expNegSquare(ax float32) float32 {
+	x2 := m.mul(ax, ax)
+	nx2 := neg32(x2)
+	j := truncF32(m.mul(nx2, f32(0x3fb8aa3b)))
+	if absF32(m, j) > 126 {
+		j = copysign32(126, j)
+	}
+	r := m.fma(j, f32(0xbf317218), nx2)
+	r = m.fma(j, f32(0x3102e308), r)
+	e := m.mul(ex2Approx(m.mul(r, f32(0x3fb8aa3b)), true), f32(b32(m.add(j, f32(0x4b40007f)))<<23))
+	return m.fma(e, m.fma(neg32(ax), ax, x2), e)
+}
+
+func erfcf(m mode, x float32) float32 {
+	x = m.flush(x)
+	ax := absF32(m, x)
+	r4 := rcpApprox(m.add(ax, 4), true)
+	q := m.mul(m.add(ax, -4), r4)
+	e := m.fma(-4, m.add(q, 1), ax)
+	e = m.fma(neg32(q), ax, e)
+	t := m.fma(r4, e, q)
+	p := m.horner(erfcCoef[:], t)
+	rd := rcpApprox(m.fma(2, ax, 1), true)
+	y := m.mul(p, rd)
+	d := m.sub(m.fma(ax, m.mul(y, -2), p), y)
+	y = m.fma(d, rd, y)
+	r := m.mul(y, m.expNegSquare(ax))
+	if ax > f32(0x4120e148) {
+		r = 0
+	}
+	if x < 0 {
+		return m.sub(2, r)
+	}
+	return r
+}
+
+func cbrtf(m mode, x float32) float32 {
+	x = m.flush(x)
+	ax := absF32(m, x)
+	l := lg2Approx(ax, false)
+	y := ex2Approx(m.mul(l, f32(0xbf2aaaab)), true) // |x|^(-1/3)
+	c := m.mul(ax, y)                                // |x|^(2/3)·… ≈ cbrt
+	e := m.fma(c, neg32(m.mul(y, c)), 1)
+	c = m.fma(c, m.mul(e, f32(0x3eaaaaab)), c)
+	if x < 0 {
+		c = neg32(c)
+	}
+	if xx := m.add(x, x); xx == x {
+		return xx
+	}
+	return c
+}
+
+func hypotf(m mode, x, y float32) float32 {
+	x, y = m.flush(x), m.flush(y)
+	ax, ay := b32(absF32(m, x)), b32(absF32(m, y))
+	lo := f32(uint32(min(int32(ax), int32(ay))))
+	hi := f32(uint32(max(int32(ax), int32(ay))))
+	e := uint32(max(int32(ax), int32(ay))) & 0xfe000000
+	scale := f32(0x7e800000 - e)
+	a, b := m.mul(lo, scale), m.mul(hi, scale)
+	s := m.sqrt(m.fma(b, b, m.mul(a, a)))
+	r := m.mul(s, f32(e|0x00800000))
+	if lo == 0 {
+		r = hi
+	}
+	if lo == f32(0x7f800000) {
+		r = lo
+	}
+	return r
+}
+
+func init() {
+	regF1("__nv_erff", erff)
+	regF1("__nv_erfcf", erfcf)
+	regF1("__nv_cbrtf", cbrtf)
+	regF2("__nv_hypotf", hypotf)
+}
