@@ -7,11 +7,15 @@ package profile
 // fills them; each field's comment is the metric it feeds.
 type Counters struct {
 	InstExecuted       uint64 // warp instructions issued (inst_executed)
-	ThreadInstExecuted uint64 // active-and-predicated-on lanes summed over issued instructions (thread_inst_executed)
-	// Branches: one per warp-level execution of a bra whose guard predicate
-	// is not uniformly false... see the engine for the exact rule.
-	Branch          uint64 // branch
-	DivergentBranch uint64 // divergent_branch
+	// ThreadInstExecuted is the active lanes summed over issued instructions,
+	// whatever their guard predicate (thread_inst_executed, as ncu's
+	// smsp__thread_inst_executed.sum: predicated-off lanes are active).
+	ThreadInstExecuted uint64
+	// Branch counts the bra instructions warps executed, taken or not
+	// (branch); DivergentBranch those whose active lanes split between the
+	// target and the fall-through (divergent_branch).
+	Branch          uint64
+	DivergentBranch uint64
 
 	GldRequests     uint64 // global load warp instructions (gld_requests)
 	GldTransactions uint64 // 32-byte sectors touched by them (gld_transactions)
