@@ -165,4 +165,3 @@ func le64(v uint64) []byte {
 	}
 	return b
 }
-
