@@ -8,22 +8,25 @@ import "math"
 // model's own error are listed so recordings from a real H100 can be checked
 // against them.
 //
-//	instruction              PTX ISA bound (f32 unless noted)         model here
-//	rcp.approx{.ftz}.f32     max 1 ulp                                RN(1/x): 0 ulp
-//	sqrt.approx{.ftz}.f32    max rel. error 2^-23                     RN(sqrt x): 0 ulp
-//	rsqrt.approx{.ftz}.f32   max rel. error 2^-22.9                   RN(1/sqrt x) via f64: ≤0.5 ulp+ε
-//	ex2.approx{.ftz}.f32     max rel. error 2^-22.5 (ulp-based, 2 ulp) RN(2^x) via f64: ≤0.5 ulp+ε
-//	lg2.approx{.ftz}.f32     abs. 2^-22.6 on (0.5,2), else rel 2^-22   RN(log2 x) via f64: ≤0.5 ulp+ε
-//	sin/cos.approx{.ftz}.f32 abs. 2^-20.9 in [-π, π]                   t = RZ(x·f32(1/2π)) as SASS does
-//	                                                                  (FMUL.RZ then MUFU), then
-//	                                                                  RN(sin/cos(2π·frac(t))) via f64
-//	tanh.approx.f32          max rel. error 2^-10.987                 RN(tanh x) via f64 (hardware is
-//	                                                                  much coarser: expect differences)
-//	div.approx{.ftz}.f32     max 2 ulp; 0 for 2^126<|b|<2^128          RN(a·RN(1/b)), that special range kept
-//	div.full{.ftz}.f32       max 2 ulp                                RN(a/b): 0 ulp
-//	rcp.approx.ftz.f64       max rel. error 2^-? (SFU, ~20 bits)       RN(1/x), f64 subnormals flushed
-//	rsqrt.approx{.ftz}.f64   max rel. error ~2^-? (SFU)                RN(1/sqrt x)
-//	ex2.approx{.ftz}.f16/bf16 and tanh.approx.f16/bf16                 RN of the f64 function
+//	instruction               PTX ISA bound                               model here
+//	rcp.approx{.ftz}.f32      1 ulp                                       RN(1/x): 0 ulp
+//	sqrt.approx{.ftz}.f32     rel. 2^-23                                  RN(sqrt x): 0 ulp
+//	rsqrt.approx{.ftz}.f32    rel. 2^-22.9                                RN(1/sqrt x) via f64: ≤0.5 ulp+ε
+//	ex2.approx{.ftz}.f32      2 ulp from correctly rounded                RN(2^x) via f64: ≤0.5 ulp+ε
+//	lg2.approx{.ftz}.f32      abs. 2^-22 on (0.5, 2), else rel. 2^-22      RN(log2 x) via f64: ≤0.5 ulp+ε
+//	sin/cos.approx{.ftz}.f32  abs. 2^-20.5 on [-2π, 2π],                   t = RZ(x·f32(1/2π)) as the SASS
+//	                          2^-14.7 on [-100π, 100π]                     does (FMUL.RZ, then MUFU.SIN/COS
+//	                                                                      on t), then RN(sin/cos(2π·frac t))
+//	tanh.approx.f32           rel. 2^-11; subnormals pass through         RN(tanh x) via f64 (the hardware
+//	                                                                      is coarser: expect low-bit
+//	                                                                      differences)
+//	div.approx{.ftz}.f32      2 ulp for |b| in [2^-126, 2^126];           RN(a·RN(1/b)); the zero/NaN rule
+//	                          ±0 (NaN if a=±inf) for 2^126<|b|<2^128       for large |b| as documented
+//	div.full{.ftz}.f32        2 ulp                                       RN(a/b): 0 ulp
+//	rcp.approx.ftz.f64        "gross": upper word in 1.11.20 only          RN of 1/hi(a) to 1.11.20, low word 0
+//	rsqrt.approx.ftz.f64      likewise                                    RN of 1/sqrt(hi(a)) to 1.11.20
+//	rsqrt.approx.f64          (software)                                  1/RN(sqrt x) in f64: ≤1 ulp
+//	ex2/tanh.approx f16, bf16 and x2 forms                                RN of the f64 function
 //
 // ε: Go's math library is accurate to about 1 ulp of float64, so the f32
 // result is correctly rounded except within ~2^-29 ulp of a tie.
@@ -122,22 +125,45 @@ func flushF64(a uint64) uint64 {
 	return a
 }
 
-// RcpApproxFtzF64 is rcp.approx.ftz.f64.
-func RcpApproxFtzF64(a uint64) uint64 {
-	x := math.Float64frombits(flushF64(a))
-	return flushF64(bitsF64(1 / x))
+// fmtHiF64 is the "1.11.20" format of the upper word of an f64, in which
+// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 work.
+var fmtHiF64 = format{fracBits: 20, expBits: 11}
+
+// canonicalNaNHiF64 is the NaN those two instructions return for a NaN input.
+const canonicalNaNHiF64 = 0x7fffffff00000000
+
+// hiWordApprox models rcp/rsqrt.approx.ftz.f64 as the PTX ISA specifies
+// them: the upper 32 bits of a (low word ignored, subnormals flushed), the
+// function of that value rounded to nearest in 1.11.20, in the upper word
+// of d with the low word zero; subnormal results flushed.
+func hiWordApprox(a uint64, fn func(float64) float64) uint64 {
+	if isNaNF64(a) {
+		return canonicalNaNHiF64
+	}
+	x := math.Float64frombits(flushF64(a & 0xffffffff00000000))
+	y := fn(x)
+	if y != y {
+		return canonicalNaNHiF64
+	}
+	return flushF64(roundF64(y, fmtHiF64, RN) << 32)
 }
 
-// RsqrtApproxF64 is rsqrt.approx{.ftz}.f64.
+// RcpApproxFtzF64 is rcp.approx.ftz.f64.
+func RcpApproxFtzF64(a uint64) uint64 {
+	return hiWordApprox(a, func(x float64) float64 { return 1 / x })
+}
+
+// RsqrtApproxF64 is rsqrt.approx.f64 (ftz false: emulated in software,
+// modelled as correctly rounded, NaN payloads propagated) and
+// rsqrt.approx.ftz.f64 (ftz true: the upper-word approximation).
 func RsqrtApproxF64(a uint64, ftz bool) uint64 {
 	if ftz {
-		a = flushF64(a)
+		return hiWordApprox(a, func(x float64) float64 { return 1 / math.Sqrt(x) })
 	}
-	d := bitsF64(1 / math.Sqrt(math.Float64frombits(a)))
-	if ftz {
-		d = flushF64(d)
+	if isNaNF64(a) {
+		return quietF64(a)
 	}
-	return d
+	return bitsF64(1 / math.Sqrt(math.Float64frombits(a)))
 }
 
 func (k halfKind) approx(a uint16, ftz bool, fn func(float64) float64) uint16 {

@@ -170,6 +170,23 @@ func roundToType(x float64, t ptx.Type, r Rounding) uint64 {
 	return bitsF64(x)
 }
 
+// nanToF64 widens a NaN to f64 keeping its sign and payload, quieted (f64
+// instructions support NaN payloads).
+func nanToF64(v uint64, t ptx.Type) uint64 {
+	var s, frac uint64
+	switch t {
+	case ptx.F16:
+		s, frac = v>>15&1, (v&0x3ff)<<42
+	case ptx.BF16:
+		s, frac = v>>15&1, (v&0x7f)<<45
+	case ptx.F32, ptx.TF32:
+		s, frac = v>>31&1, (v&0x7fffff)<<29
+	default:
+		s, frac = v>>63, v&(1<<52-1)
+	}
+	return quietF64(s<<63 | 0x7ff<<52 | frac)
+}
+
 // canonicalNaN returns the canonical NaN of a float type.
 func canonicalNaN(t ptx.Type) uint64 {
 	switch t {
@@ -186,12 +203,16 @@ func canonicalNaN(t ptx.Type) uint64 {
 // mode r (cvt.rni.f32.f32 …) and then converted to nearest-even; otherwise
 // it is converted with rounding r (a widening conversion is exact). ftz
 // flushes subnormal f32 sources and results; sat clamps to [0, 1] with NaN
-// → +0. A NaN result is the destination's canonical NaN.
+// → +0. A NaN converted to f64 keeps its sign and payload (quieted); to any
+// other type it becomes the canonical NaN.
 func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound bool, ftz, sat bool) uint64 {
 	x := FloatValue(v, srcType)
 	if x != x {
-		if sat {
+		switch {
+		case sat:
 			return 0
+		case dstType == ptx.F64:
+			return nanToF64(v, srcType)
 		}
 		return canonicalNaN(dstType)
 	}
@@ -227,4 +248,53 @@ func satF64(a uint64) uint64 {
 		return 0x3ff0000000000000
 	}
 	return a
+}
+
+// CvtIntToInt is cvt{.sat}.itype.itype: the source (its low bits, sign- or
+// zero-extended by its type) converted to the destination width, truncated,
+// or with sat clamped to the destination's range. A signed result is
+// sign-extended to 64 bits, an unsigned one zero-extended (PTX extends a
+// result to a wider destination register by the instruction type).
+func CvtIntToInt(v uint64, srcType, dstType ptx.Type, sat bool) uint64 {
+	sw, ss := intWidth(srcType)
+	dw, ds := intWidth(dstType)
+	if sw == 0 {
+		sw = 64
+	}
+	if dw == 0 {
+		dw = 64
+	}
+	// the source value as a 65-bit quantity: x (two's complement) and its sign
+	x := v
+	neg := false
+	if sw < 64 {
+		x &= 1<<sw - 1
+		if ss && x>>(sw-1) != 0 {
+			x |= math.MaxUint64 << sw
+		}
+	}
+	if ss && int64(x) < 0 {
+		neg = true
+	}
+	if sat {
+		var lo, hi uint64 // destination range, as two's complement 64-bit values
+		if ds {
+			lo, hi = math.MaxUint64<<(dw-1), 1<<(dw-1)-1
+		} else {
+			lo, hi = 0, math.MaxUint64>>(64-dw)
+		}
+		switch {
+		case neg && (!ds || int64(x) < int64(lo)):
+			x = lo
+		case !neg && x > hi:
+			x = hi
+		}
+	}
+	if dw < 64 {
+		x &= 1<<dw - 1
+		if ds && x>>(dw-1) != 0 {
+			x |= math.MaxUint64 << dw
+		}
+	}
+	return x
 }

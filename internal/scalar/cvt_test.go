@@ -240,7 +240,13 @@ func TestCvtFloatToFloatTable(t *testing.T) {
 		{"f64→f32 tiny ftz", d(1e-40), ptx.F64, ptx.F32, RN, false, true, false, 0},
 		{"f64→f32 tiny", d(1e-40), ptx.F64, ptx.F32, RN, false, false, false, f(1e-40)},
 		{"f64→f32 nan", 0x7ff8000000000001, ptx.F64, ptx.F32, RN, false, false, false, 0x7fffffff},
-		{"f32→f64 nan", 0x7fc00001, ptx.F32, ptx.F64, RN, false, false, false, CanonicalNaNF64},
+		{"f32→f64 nan keeps payload", 0x7fc00001, ptx.F32, ptx.F64, RN, false, false, false, 0x7ff8000020000000},
+		{"f32→f64 snan quieted", 0xff800001, ptx.F32, ptx.F64, RN, false, false, false, 0xfff8000020000000},
+		{"f16→f64 nan", 0x7e01, ptx.F16, ptx.F64, RN, false, false, false, 0x7ff8040000000000},
+		{"f64→f64 rni nan", 0x7ff0000000000001, ptx.F64, ptx.F64, RN, true, false, false, 0x7ff8000000000001},
+		{"f16→f32 nan canonical", 0x7e01, ptx.F16, ptx.F32, RN, false, false, false, 0x7fffffff},
+		{"f32→f16 nan canonical", 0x7fc00001, ptx.F32, ptx.F16, RN, false, false, false, 0x7fff},
+		{"f32→f64 nan sat", 0x7fc00001, ptx.F32, ptx.F64, RN, false, false, true, 0},
 		{"f32→f64 minsub", 1, ptx.F32, ptx.F64, RN, false, false, false, d(0x1p-149)},
 		{"f32→f64 minsub ftz", 1, ptx.F32, ptx.F64, RN, false, true, false, 0},
 		{"f16→f32 subnormal", 0x0001, ptx.F16, ptx.F32, RN, false, false, false, f(0x1p-24)},
@@ -280,6 +286,41 @@ func TestCvtWideningExhaustive(t *testing.T) {
 			if d := CvtFloatToFloat(f, ptx.F32, ptx.F64, RM, false, false, false); math.Float64frombits(d) != x {
 				t.Fatalf("%v %#04x → f64 %#x", src, h, d)
 			}
+		}
+	}
+}
+
+func TestCvtIntToInt(t *testing.T) {
+	tests := []struct {
+		name     string
+		v        uint64
+		src, dst ptx.Type
+		sat      bool
+		want     uint64
+	}{
+		{"s32.s64 truncates", 0x100000005, ptx.S64, ptx.S32, false, 5},
+		{"s32.s64 sign-extends result", 0x80000000, ptx.S64, ptx.S32, false, 0xffffffff80000000},
+		{"sat.s32.s64 big", 1 << 40, ptx.S64, ptx.S32, true, 0x7fffffff},
+		{"sat.s32.s64 -big", uint64(1<<64 - 1<<40), ptx.S64, ptx.S32, true, 0xffffffff80000000},
+		{"sat.u8.s32 -5", 0xfffffffb, ptx.S32, ptx.U8, true, 0},
+		{"sat.u8.s32 300", 300, ptx.S32, ptx.U8, true, 255},
+		{"u8.s32 300", 300, ptx.S32, ptx.U8, false, 44},
+		{"sat.s8.u32 200", 200, ptx.U32, ptx.S8, true, 127},
+		{"s8.u32 200", 200, ptx.U32, ptx.S8, false, 0xffffffffffffffc8},
+		{"u64.s32 -1", 0xffffffff, ptx.S32, ptx.U64, false, 0xffffffffffffffff},
+		{"sat.u64.s32 -1", 0xffffffff, ptx.S32, ptx.U64, true, 0},
+		{"sat.u32.u64 2^33", 1 << 33, ptx.U64, ptx.U32, true, 0xffffffff},
+		{"sat.s64.u64 2^63", 1 << 63, ptx.U64, ptx.S64, true, 0x7fffffffffffffff},
+		{"sat.u64.s64 -1", 0xffffffffffffffff, ptx.S64, ptx.U64, true, 0},
+		{"s16.u8 0xff", 0xff, ptx.U8, ptx.S16, false, 0xff},
+		{"s64.s8 0x80", 0x80, ptx.S8, ptx.S64, false, 0xffffffffffffff80},
+		{"s32.s16 ignores high source bits", 0xabcd0001, ptx.S16, ptx.S32, false, 1},
+		{"sat.s16.s32 in range", 0xffff8000, ptx.S32, ptx.S16, true, 0xffffffffffff8000},
+		{"sat.s16.s32 below", 0xffff7fff, ptx.S32, ptx.S16, true, 0xffffffffffff8000},
+	}
+	for _, tc := range tests {
+		if got := CvtIntToInt(tc.v, tc.src, tc.dst, tc.sat); got != tc.want {
+			t.Errorf("%s: cvt(%#x) = %#x, want %#x", tc.name, tc.v, got, tc.want)
 		}
 	}
 }

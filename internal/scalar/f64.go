@@ -17,6 +17,19 @@ func bitsF64(z float64) uint64 {
 
 func isNaNF64(a uint64) bool { return a&^signF64 > 0x7ff0000000000000 }
 
+// quietF64 sets the quiet bit of a NaN.
+func quietF64(a uint64) uint64 { return a | 1<<51 }
+
+// nanOperand returns, quieted, the first NaN among the operands (the PTX
+// ISA: "NaN payloads are supported for double-precision instructions").
+// NaNs that an operation creates (inf-inf, 0*inf, sqrt(-1)) are canonical.
+func nanOperand(a, b uint64) uint64 {
+	if isNaNF64(a) {
+		return quietF64(a)
+	}
+	return quietF64(b)
+}
+
 func isFinite(x float64) bool { return x-x == 0 }
 
 // safeTiny bounds the magnitudes above which the error terms of products
@@ -27,6 +40,9 @@ func bigOf(x float64) *big.Float { return new(big.Float).SetFloat64(x) }
 
 // AddF64 is add{.rnd}.f64.
 func AddF64(a, b uint64, r Rounding) uint64 {
+	if isNaNF64(a) || isNaNF64(b) {
+		return nanOperand(a, b)
+	}
 	x, y := math.Float64frombits(a), math.Float64frombits(b)
 	s := x + y
 	if r == RN {
@@ -50,14 +66,17 @@ func AddF64(a, b uint64, r Rounding) uint64 {
 
 // SubF64 is sub{.rnd}.f64.
 func SubF64(a, b uint64, r Rounding) uint64 {
-	if isNaNF64(b) {
-		return CanonicalNaNF64
+	if isNaNF64(a) || isNaNF64(b) {
+		return nanOperand(a, b)
 	}
 	return AddF64(a, b^signF64, r)
 }
 
 // MulF64 is mul{.rnd}.f64.
 func MulF64(a, b uint64, r Rounding) uint64 {
+	if isNaNF64(a) || isNaNF64(b) {
+		return nanOperand(a, b)
+	}
 	x, y := math.Float64frombits(a), math.Float64frombits(b)
 	p := x * y
 	if r == RN {
@@ -78,9 +97,16 @@ func MulF64(a, b uint64, r Rounding) uint64 {
 	return math.Float64bits(step64(p, sign(math.FMA(x, y, -p)), r))
 }
 
-// FmaF64 is fma.rnd.f64 (and mad.rnd.f64): a*b+c with one rounding.
+// FmaF64 is fma.rnd.f64 (and mad.rnd.f64): a*b+c with one rounding. A NaN
+// operand is propagated (the first of a, b, c).
 // Directed roundings go through an exact big.Float evaluation (allocates).
 func FmaF64(a, b, c uint64, r Rounding) uint64 {
+	if isNaNF64(a) || isNaNF64(b) || isNaNF64(c) {
+		if isNaNF64(a) || isNaNF64(b) {
+			return nanOperand(a, b)
+		}
+		return quietF64(c)
+	}
 	x, y, z := math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c)
 	s := math.FMA(x, y, z)
 	if r == RN || s != s {
@@ -106,6 +132,9 @@ func FmaF64(a, b, c uint64, r Rounding) uint64 {
 
 // DivF64 is div.rnd.f64 (IEEE division).
 func DivF64(a, b uint64, r Rounding) uint64 {
+	if isNaNF64(a) || isNaNF64(b) {
+		return nanOperand(a, b)
+	}
 	x, y := math.Float64frombits(a), math.Float64frombits(b)
 	q := x / y
 	if r == RN {
@@ -135,6 +164,9 @@ func RcpF64(a uint64, r Rounding) uint64 {
 
 // SqrtF64 is sqrt.rnd.f64 (IEEE square root).
 func SqrtF64(a uint64, r Rounding) uint64 {
+	if isNaNF64(a) {
+		return quietF64(a)
+	}
 	x := math.Float64frombits(a)
 	s := math.Sqrt(x)
 	if r == RN || !isFinite(s) || s == 0 {

@@ -238,28 +238,48 @@ func FmaReluBF16x2(a, b, c uint32, r Rounding, ftz bool) uint32 {
 		uint32(FmaReluBF16(uint16(a>>16), uint16(b>>16), uint16(c>>16), r, ftz))<<16
 }
 
-// AbsF16 is abs{.ftz}.f16 / abs.bf16 (with ftz false): the sign bit is
-// cleared, NaN payloads kept.
-func AbsF16(a uint16, ftz bool) uint16 {
-	if ftz {
-		a = kindF16.flush(a)
-	}
-	return a &^ signH
-}
+// AbsF16 is abs{.ftz}.f16: the sign bit is cleared; NaN gives the
+// canonical NaN (the PTX ISA leaves it unspecified).
+func AbsF16(a uint16, ftz bool) uint16 { return kindF16.absNeg(a, ftz, signH, 0) }
 
-// NegF16 is neg{.ftz}.f16: the sign bit is flipped, NaN payloads kept.
-func NegF16(a uint16, ftz bool) uint16 {
-	if ftz {
-		a = kindF16.flush(a)
-	}
-	return a ^ signH
-}
+// NegF16 is neg{.ftz}.f16: the sign bit is flipped; NaN gives the canonical NaN.
+func NegF16(a uint16, ftz bool) uint16 { return kindF16.absNeg(a, ftz, 0, signH) }
 
 // AbsBF16 is abs.bf16.
-func AbsBF16(a uint16) uint16 { return a &^ signH }
+func AbsBF16(a uint16) uint16 { return kindBF16.absNeg(a, false, signH, 0) }
 
 // NegBF16 is neg.bf16.
-func NegBF16(a uint16) uint16 { return a ^ signH }
+func NegBF16(a uint16) uint16 { return kindBF16.absNeg(a, false, 0, signH) }
+
+// AbsF16x2 is abs{.ftz}.f16x2.
+func AbsF16x2(a uint32, ftz bool) uint32 {
+	return uint32(AbsF16(uint16(a), ftz)) | uint32(AbsF16(uint16(a>>16), ftz))<<16
+}
+
+// NegF16x2 is neg{.ftz}.f16x2.
+func NegF16x2(a uint32, ftz bool) uint32 {
+	return uint32(NegF16(uint16(a), ftz)) | uint32(NegF16(uint16(a>>16), ftz))<<16
+}
+
+// AbsBF16x2 is abs.bf16x2.
+func AbsBF16x2(a uint32) uint32 {
+	return uint32(AbsBF16(uint16(a))) | uint32(AbsBF16(uint16(a>>16)))<<16
+}
+
+// NegBF16x2 is neg.bf16x2.
+func NegBF16x2(a uint32) uint32 {
+	return uint32(NegBF16(uint16(a))) | uint32(NegBF16(uint16(a>>16)))<<16
+}
+
+func (k halfKind) absNeg(a uint16, ftz bool, clear, flip uint16) uint16 {
+	if k.isNaN(a) {
+		return CanonicalNaNF16
+	}
+	if ftz {
+		a = k.flush(a)
+	}
+	return a&^clear ^ flip
+}
 
 // F32ToF16 is cvt.rnd{.relu}{.satfinite}.f16.f32 (and cvt.rnd.f16.f32 with
 // both flags false). satfinite: infinities and overflow become ±MAX (65504),

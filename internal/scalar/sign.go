@@ -2,12 +2,18 @@ package scalar
 
 import "github.com/warpsim/warpsim/ptx"
 
-// abs, neg and copysign act on the sign bit only: NaN payloads pass through
-// (the PTX ISA leaves the NaN result of abs/neg unspecified; the hardware
-// applies them as operand modifiers, which do not canonicalize).
+// abs and neg act on the sign bit. For NaN inputs the PTX ISA says: abs.f32
+// and neg (all types) yield an unspecified NaN, abs.f64 passes the NaN
+// through unchanged. The model here: f32 (and f16/bf16, in half.go) NaNs
+// become the canonical NaN, as an FADD-based implementation gives; f64 NaNs
+// keep their payload (abs: unchanged, neg: sign flipped). copysign is a pure
+// bit operation.
 
 // AbsF32 is abs{.ftz}.f32.
 func AbsF32(a uint32, ftz bool) uint32 {
+	if isNaNF32(a) {
+		return CanonicalNaNF32
+	}
 	if ftz {
 		a = flushF32(a)
 	}
@@ -16,14 +22,22 @@ func AbsF32(a uint32, ftz bool) uint32 {
 
 // NegF32 is neg{.ftz}.f32.
 func NegF32(a uint32, ftz bool) uint32 {
+	if isNaNF32(a) {
+		return CanonicalNaNF32
+	}
 	if ftz {
 		a = flushF32(a)
 	}
 	return a ^ signF32
 }
 
-// AbsF64 is abs.f64.
-func AbsF64(a uint64) uint64 { return a &^ signF64 }
+// AbsF64 is abs.f64; a NaN passes through unchanged.
+func AbsF64(a uint64) uint64 {
+	if isNaNF64(a) {
+		return a
+	}
+	return a &^ signF64
+}
 
 // NegF64 is neg.f64.
 func NegF64(a uint64) uint64 { return a ^ signF64 }
@@ -42,7 +56,7 @@ const (
 	TestpInfinite                  // ±inf
 	TestpNumber                    // not NaN
 	TestpNotANumber                // NaN
-	TestpNormal                    // normal, nonzero, finite
+	TestpNormal                    // normal or zero ("as a special case, positive and negative zero are considered normal")
 	TestpSubnormal                 // subnormal (nonzero, exponent field 0)
 )
 
@@ -65,7 +79,7 @@ func Testp(op TestpOp, bits uint64, t ptx.Type) bool {
 	case TestpNotANumber:
 		return exp == expMax && frac != 0
 	case TestpNormal:
-		return exp != 0 && exp != expMax
+		return exp != expMax && (exp != 0 || frac == 0)
 	case TestpSubnormal:
 		return exp == 0 && frac != 0
 	}

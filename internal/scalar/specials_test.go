@@ -143,8 +143,21 @@ func TestF64Specials(t *testing.T) {
 		r       Rounding
 		want    uint64
 	}{
-		{"nan", "add", nan, one, 0, RN, cnan},
-		{"nan rz", "mul", one, nan | 1<<63, 0, RZ, cnan},
+		// NaN operands keep their payload (quieted), first operand first;
+		// NaNs created by an invalid operation are canonical.
+		{"nan", "add", nan, one, 0, RN, nan},
+		{"nan rz", "mul", one, nan | 1<<63, 0, RZ, nan | 1<<63},
+		{"snan quieted", "add", 0x7ff0000000000001, one, 0, RN, 0x7ff8000000000001},
+		{"first nan wins", "mul", 0x7ff8000000000002, 0x7ff8000000000003, 0, RN, 0x7ff8000000000002},
+		{"sub nan b", "sub", one, 0xfff8000000000005, 0, RM, 0xfff8000000000005},
+		{"fma nan c", "fma", one, one, 0x7ff8000000000007, RP, 0x7ff8000000000007},
+		{"fma nan b before c", "fma", one, 0x7ff8000000000009, 0x7ff8000000000007, RN, 0x7ff8000000000009},
+		{"div nan", "div", 0x7ff4000000000000, one, 0, RZ, 0x7ffc000000000000},
+		{"sqrt nan", "sqrt", 0xfff8000000000011, 0, 0, RN, 0xfff8000000000011},
+		{"0*inf", "mul", 0, inf, 0, RN, cnan},
+		{"0/0 rz", "div", 0, 0, 0, RZ, cnan},
+		{"sqrt -1", "sqrt", one | 1<<63, 0, 0, RN, cnan},
+		{"fma inf*0+1", "fma", inf, 0, one, RM, cnan},
 		{"inf-inf rp", "add", inf, ninf, 0, RP, cnan},
 		{"1-1 rm", "sub", one, one, 0, RM, nzero},
 		{"1-1 rz", "sub", one, one, 0, RZ, 0},
@@ -330,8 +343,9 @@ func TestSignOps(t *testing.T) {
 		got, want uint32
 	}{
 		{"abs -1", AbsF32(nOne, false), pOne},
-		{"abs -nan keeps payload", AbsF32(nNaN, false), 0x7fc00001},
-		{"neg nan flips sign", NegF32(qNaN, false), 0xffc00000},
+		{"abs -nan canonical", AbsF32(nNaN, false), cNaN},
+		{"neg nan canonical", NegF32(qNaN, false), cNaN},
+		{"abs -inf", AbsF32(nInf, true), pInf},
 		{"neg +0", NegF32(pZero, false), nZero},
 		{"abs -sub ftz", AbsF32(0x80000001, true), pZero},
 		{"neg sub ftz", NegF32(0x00000001, true), nZero},
@@ -347,8 +361,18 @@ func TestSignOps(t *testing.T) {
 	if AbsF64(0x8000000000000001) != 1 || NegF64(0) != 1<<63 || CopysignF64(1<<63, 0x3ff0000000000000) != 0xbff0000000000000 {
 		t.Error("f64 abs/neg/copysign")
 	}
-	if AbsF16(0xbc00, false) != 0x3c00 || NegF16(0x0001, true) != 0x8000 || AbsBF16(0xff80) != 0x7f80 || NegBF16(0x3f80) != 0xbf80 {
+	// abs.f64: "NaN input is passed through unchanged"
+	if AbsF64(0xfff0000000000001) != 0xfff0000000000001 || NegF64(0x7ff8000000000001) != 0xfff8000000000001 {
+		t.Error("f64 abs/neg of NaN")
+	}
+	if AbsF16(0xbc00, false) != 0x3c00 || NegF16(0x0001, true) != 0x8000 || NegF16(0x0001, false) != 0x8001 || AbsBF16(0xff80) != 0x7f80 || NegBF16(0x3f80) != 0xbf80 {
 		t.Error("f16/bf16 abs/neg")
+	}
+	if AbsF16(0xfe01, false) != 0x7fff || NegBF16(0x7fc1) != 0x7fff {
+		t.Error("f16/bf16 abs/neg of NaN must be canonical")
+	}
+	if AbsF16x2(0xbc00fc00, false) != 0x3c007c00 || NegF16x2(0x00013c00, true) != 0x8000bc00 || AbsBF16x2(0xbf80c000) != 0x3f804000 || NegBF16x2(0x3f800000) != 0xbf808000 {
+		t.Error("x2 abs/neg")
 	}
 }
 
@@ -358,15 +382,18 @@ func TestTestp(t *testing.T) {
 		f64  bool
 	}
 	values := map[string]in{
-		"f32 +0": {0, false}, "f32 1": {pOne, false}, "f32 sub": {minSub, false}, "f32 inf": {nInf, false}, "f32 nan": {nNaN, false},
+		"f32 +0": {0, false}, "f32 -0": {nZero, false}, "f32 1": {pOne, false}, "f32 sub": {minSub, false}, "f32 inf": {nInf, false}, "f32 nan": {nNaN, false},
 		"f64 +0": {0, true}, "f64 1": {0x3ff0000000000000, true}, "f64 sub": {1, true}, "f64 inf": {0x7ff0000000000000, true}, "f64 nan": {0x7ff0000000000001, true},
 	}
-	// expected: finite infinite number notanumber normal subnormal
+	// expected: finite infinite number notanumber normal subnormal. The
+	// PTX ISA: "As a special case, positive and negative zero are considered
+	// normal numbers."
 	want := map[string][6]bool{
-		"f32 +0": {true, false, true, false, false, false}, "f32 1": {true, false, true, false, true, false},
+		"f32 +0": {true, false, true, false, true, false}, "f32 1": {true, false, true, false, true, false},
+		"f32 -0":  {true, false, true, false, true, false},
 		"f32 sub": {true, false, true, false, false, true}, "f32 inf": {false, true, true, false, false, false},
 		"f32 nan": {false, false, false, true, false, false},
-		"f64 +0":  {true, false, true, false, false, false}, "f64 1": {true, false, true, false, true, false},
+		"f64 +0":  {true, false, true, false, true, false}, "f64 1": {true, false, true, false, true, false},
 		"f64 sub": {true, false, true, false, false, true}, "f64 inf": {false, true, true, false, false, false},
 		"f64 nan": {false, false, false, true, false, false},
 	}
