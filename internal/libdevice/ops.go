@@ -93,10 +93,22 @@ func ex2Approx(a float32, ftz bool) float32 {
 	return h * h
 }
 func rcpApprox(a float32, ftz bool) float32 {
-	if ftz {
+	if ftz || !(f32(b32(a)&0x7fffffff) < 0x1p-126) {
 		return f32(rcpApproxFtz(b32(a)))
 	}
-	return f32(scalar.RcpApproxF32(b32(a), false))
+	return f32(rcpApproxFtz(b32(a*16777216))) * 16777216
+}
+
+// divApprox is div.approx{.ftz}.f32: a times the SFU reciprocal of b (both
+// scaled by 2^24 first when b is subnormal and the form keeps subnormals).
+func divApprox(a, b float32, ftz bool) float32 {
+	if ftz {
+		return divApproxFtz(a, b)
+	}
+	if f32(b32(b)&0x7fffffff) < 0x1p-126 {
+		a, b = a*16777216, b*16777216
+	}
+	return ieee.mul(f32(rcpApproxFtz(b32(b))), a)
 }
 func rsqrtApprox(a float32, ftz bool) float32 {
 	if ftz || !(f32(b32(a)&0x7fffffff) < 0x1p-126) {
