@@ -44,6 +44,51 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 			}
 			wp.commit(in.D[0], exec)
 			return
+		case ir.OpRem, ir.OpDiv:
+			if ir.IsSigned(t) {
+				break
+			}
+			ok := true
+			for l := range o {
+				if exec>>l&1 != 0 && uint32(b[l]) == 0 {
+					ok = false
+				}
+			}
+			if !ok {
+				break
+			}
+			if in.Op == ir.OpRem {
+				for l := range o {
+					if y := uint32(b[l]); y != 0 {
+						o[l] = uint64(uint32(a[l]) % y)
+					}
+				}
+			} else {
+				for l := range o {
+					if y := uint32(b[l]); y != 0 {
+						o[l] = uint64(uint32(a[l]) / y)
+					}
+				}
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case ir.OpShr:
+			if ir.IsSigned(t) {
+				for l := range o {
+					o[l] = uint64(uint32(int32(a[l]) >> min(uint32(b[l]), 31)))
+				}
+			} else {
+				for l := range o {
+					s := uint32(b[l])
+					if s >= 32 {
+						o[l] = 0
+					} else {
+						o[l] = uint64(uint32(a[l]) >> s)
+					}
+				}
+			}
+			wp.commit(in.D[0], exec)
+			return
 		case ir.OpShl:
 			for l := range o {
 				s := uint32(b[l])

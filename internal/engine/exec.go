@@ -133,17 +133,24 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 	}
 }
 
-func typeMask(t ptx.Type) uint64 {
-	switch ir.TypeSize(t) {
-	case 1:
-		return 0xff
-	case 2:
-		return 0xffff
-	case 4:
-		return 0xffffffff
+func typeMask(t ptx.Type) uint64 { return typeMasks[t&31] }
+
+// typeMasks holds, per ptx.Type, the mask of its significant register bits.
+var typeMasks = func() (m [32]uint64) {
+	for t := range m {
+		switch ir.TypeSize(ptx.Type(t)) {
+		case 1:
+			m[t] = 0xff
+		case 2:
+			m[t] = 0xffff
+		case 4:
+			m[t] = 0xffffffff
+		default:
+			m[t] = ^uint64(0)
+		}
 	}
-	return ^uint64(0)
-}
+	return m
+}()
 
 // sext sign-extends the low n bytes of v.
 func sext(v uint64, n int) uint64 {
@@ -453,6 +460,42 @@ func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
 	o := wp.out(in.D[0], exec)
 	signed := ir.IsSigned(t)
 	size := ir.TypeSize(t)
+	if size == 4 && in.Flags&(ir.FlagCC|ir.FlagCarryIn|ir.FlagSat) == 0 && (in.Op == ir.OpMul || in.Op == ir.OpMad) {
+		switch {
+		case in.Mode == ir.MulLo && !mad:
+			for l := range o {
+				o[l] = uint64(uint32(a[l]) * uint32(b[l]))
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Mode == ir.MulLo:
+			for l := range o {
+				o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Mode == ir.MulWide && !signed:
+			for l := range o {
+				p := uint64(uint32(a[l])) * uint64(uint32(b[l]))
+				if mad {
+					p += c[l]
+				}
+				o[l] = p
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Mode == ir.MulWide:
+			for l := range o {
+				p := uint64(int64(int32(a[l])) * int64(int32(b[l])))
+				if mad {
+					p += c[l]
+				}
+				o[l] = p
+			}
+			wp.commit(in.D[0], exec)
+			return
+		}
+	}
 	if in.Op == ir.OpMul24 || in.Op == ir.OpMad24 {
 		for l := range o {
 			var p uint64

@@ -224,14 +224,28 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	base := wp.symBase(in)
 	signed := ir.IsSigned(in.Type) && size < 4
 	var st memStats
+	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1 && !signed
+	lastSector := ^uint64(0)
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
 		}
 		addr := wp.laneAddr(in, base, l)
-		if addr%n != 0 {
+		if addr&(n-1) != 0 {
 			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte load at %#x is not %d-byte aligned", n, addr, n)
 			return
+		}
+		if a := wp.cache; fast && a != nil && addr >= a.Base && addr+n <= a.Base+a.Size {
+			// Fast path: a global access inside the allocation hit last.
+			off := addr - a.Base
+			wp.regs[int(in.D[0])*32+l] = loadLE(a.Data[off:off+n], size)
+			st.global++
+			st.bytes += n
+			if s := addr >> 5; s != lastSector {
+				lastSector = s
+				wp.noteSectors(addr, n)
+			}
+			continue
 		}
 		b, kind := wp.resolve(pc, in.Space, addr, n, l)
 		if b == nil {
@@ -264,14 +278,27 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	base := wp.symBase(in)
 	var st memStats
 	wp.stored = true
+	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1
+	lastSector := ^uint64(0)
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
 		}
 		addr := wp.laneAddr(in, base, l)
-		if addr%n != 0 {
+		if addr&(n-1) != 0 {
 			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte store at %#x is not %d-byte aligned", n, addr, n)
 			return
+		}
+		if a := wp.cache; fast && a != nil && addr >= a.Base && addr+n <= a.Base+a.Size {
+			off := addr - a.Base
+			storeLE(a.Data[off:off+n], size, wp.regs[int(in.A[1])*32+l])
+			st.global++
+			st.bytes += n
+			if s := addr >> 5; s != lastSector {
+				lastSector = s
+				wp.noteSectors(addr, n)
+			}
+			continue
 		}
 		b, kind := wp.resolve(pc, in.Space, addr, n, l)
 		if b == nil {
@@ -315,7 +342,7 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 			continue
 		}
 		addr := wp.laneAddr(in, base, l)
-		if addr%n != 0 {
+		if addr&(n-1) != 0 {
 			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte atomic at %#x is not %d-byte aligned", n, addr, n)
 			return
 		}

@@ -217,9 +217,7 @@ func (wp *warp) guardMask(in *ir.Inst, mask uint32) uint32 {
 	g := wp.r(in.Guard)
 	var m uint32
 	for l := 0; l < 32; l++ {
-		if g[l] != 0 {
-			m |= 1 << l
-		}
+		m |= uint32(g[l]&1) << l // predicates hold 0 or 1
 	}
 	if in.GuardNeg {
 		m = ^m

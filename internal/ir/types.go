@@ -3,32 +3,28 @@ package ir
 import "github.com/warpsim/warpsim/ptx"
 
 // TypeSize is the size in bytes of a PTX fundamental type (1 for .pred).
-func TypeSize(t ptx.Type) int {
-	switch t {
-	case ptx.B8, ptx.U8, ptx.S8, ptx.Pred:
-		return 1
-	case ptx.B16, ptx.U16, ptx.S16, ptx.F16, ptx.BF16:
-		return 2
-	case ptx.B32, ptx.U32, ptx.S32, ptx.F32, ptx.F16x2, ptx.BF16x2, ptx.TF32:
-		return 4
-	case ptx.B64, ptx.U64, ptx.S64, ptx.F64:
-		return 8
-	case ptx.B128:
-		return 16
-	}
-	return 0
-}
+func TypeSize(t ptx.Type) int { return int(typeInfo[t&31].size) }
 
 // IsSigned reports whether t is a signed integer type.
-func IsSigned(t ptx.Type) bool { return t == ptx.S8 || t == ptx.S16 || t == ptx.S32 || t == ptx.S64 }
+func IsSigned(t ptx.Type) bool { return typeInfo[t&31].signed }
 
 // IsFloat reports whether t is a floating-point type (packed ones included).
-func IsFloat(t ptx.Type) bool {
-	switch t {
-	case ptx.F16, ptx.F16x2, ptx.BF16, ptx.BF16x2, ptx.F32, ptx.F64, ptx.TF32:
-		return true
-	}
-	return false
+func IsFloat(t ptx.Type) bool { return typeInfo[t&31].float }
+
+type typeProps struct {
+	size          uint8
+	signed, float bool
+}
+
+// typeInfo is indexed by ptx.Type (masked to 5 bits so lookups need no bounds check).
+var typeInfo = [32]typeProps{
+	ptx.B8: {size: 1}, ptx.U8: {size: 1}, ptx.S8: {size: 1, signed: true}, ptx.Pred: {size: 1},
+	ptx.B16: {size: 2}, ptx.U16: {size: 2}, ptx.S16: {size: 2, signed: true},
+	ptx.F16: {size: 2, float: true}, ptx.BF16: {size: 2, float: true},
+	ptx.B32: {size: 4}, ptx.U32: {size: 4}, ptx.S32: {size: 4, signed: true},
+	ptx.F32: {size: 4, float: true}, ptx.F16x2: {size: 4, float: true}, ptx.BF16x2: {size: 4, float: true}, ptx.TF32: {size: 4, float: true},
+	ptx.B64: {size: 8}, ptx.U64: {size: 8}, ptx.S64: {size: 8, signed: true}, ptx.F64: {size: 8, float: true},
+	ptx.B128: {size: 16},
 }
 
 var typeNames = map[string]ptx.Type{

@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"encoding/binary"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the process's user+system CPU time; on a shared machine it
+// measures the engine's cost better than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// aluLoopPTX: every thread runs 1000 iterations of 8 ALU instructions and a
+// branch; uniform across the warp.
+const aluLoopPTX = `
+.visible .entry alu(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 1;
+$loop:
+	add.s32 %r3, %r3, %r1;
+	xor.b32 %r4, %r3, 0x5555;
+	mul.lo.s32 %r5, %r4, 3;
+	shl.b32 %r6, %r5, 1;
+	and.b32 %r7, %r6, 0xffff;
+	or.b32 %r3, %r7, %r3;
+	add.s32 %r2, %r2, 1;
+	setp.lt.u32 %p1, %r2, 1000;
+	@%p1 bra $loop;
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+`
+
+// divergentPTX: odd lanes take a longer path inside each iteration.
+const divergentPTX = `
+.visible .entry div(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 1;
+	and.b32 %r8, %r1, 1;
+	setp.eq.u32 %p2, %r8, 0;
+$loop:
+	@%p2 bra $even;
+	mul.lo.s32 %r3, %r3, 3;
+	add.s32 %r3, %r3, %r1;
+	bra.uni $join;
+$even:
+	add.s32 %r3, %r3, 7;
+$join:
+	add.s32 %r2, %r2, 1;
+	setp.lt.u32 %p1, %r2, 500;
+	@%p1 bra $loop;
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+`
+
+// memPTX: a vector add, c[i] = a[i] + b[i].
+const memPTX = `
+.visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u64 %rd3, [c];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	add.s64 %rd6, %rd2, %rd4;
+	add.s64 %rd7, %rd3, %rd4;
+	ld.global.u32 %r5, [%rd5];
+	ld.global.u32 %r6, [%rd6];
+	add.s32 %r7, %r5, %r6;
+	st.global.u32 [%rd7], %r7;
+	ret;
+}
+`
+
+// sharedReducePTX: a 256-thread block sums its slice in shared memory
+// with a barrier per step.
+const sharedReducePTX = `
+.visible .entry sred(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	.shared .align 4 .b8 sdata[1024];
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	shl.b32 %r3, %r2, 8;
+	add.s32 %r3, %r3, %r1;
+	mul.wide.u32 %rd3, %r3, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r4, [%rd4];
+	mov.u32 %r5, sdata;
+	shl.b32 %r6, %r1, 2;
+	add.s32 %r7, %r5, %r6;
+	st.shared.u32 [%r7], %r4;
+	bar.sync 0;
+	mov.u32 %r8, 128;
+$loop:
+	setp.ge.u32 %p1, %r1, %r8;
+	@%p1 bra $skip;
+	shl.b32 %r9, %r8, 2;
+	add.s32 %r10, %r7, %r9;
+	ld.shared.u32 %r11, [%r10];
+	ld.shared.u32 %r4, [%r7];
+	add.s32 %r4, %r4, %r11;
+	st.shared.u32 [%r7], %r4;
+$skip:
+	bar.sync 0;
+	shr.u32 %r8, %r8, 1;
+	setp.ne.u32 %p2, %r8, 0;
+	@%p2 bra $loop;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra $done;
+	ld.shared.u32 %r4, [sdata];
+	mul.wide.u32 %rd5, %r2, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %r4;
+$done:
+	ret;
+}
+`
+
+func benchKernel(b *testing.B, src, kernel string, grid, block uint32, workers int, setup func(m *Module) []byte) {
+	m := testModule(b, src)
+	params := setup(m)
+	var warpInst, threadInst uint64
+	b.ResetTimer()
+	start, cpu0 := time.Now(), cpuTime()
+	for i := 0; i < b.N; i++ {
+		c, _, err := m.launchTest(b, run{kernel: kernel, grid: [3]uint32{grid}, block: [3]uint32{block}, params: params, workers: workers})
+		if err != nil {
+			b.Fatal(err)
+		}
+		warpInst += c.InstExecuted
+		threadInst += c.ThreadInstExecuted
+	}
+	sec := time.Since(start).Seconds()
+	cpu := (cpuTime() - cpu0).Seconds()
+	b.ReportMetric(float64(warpInst)/sec, "warp-inst/s")
+	b.ReportMetric(float64(warpInst)/cpu, "warp-inst/cpu-s")
+	b.ReportMetric(float64(threadInst)/sec, "thread-inst/s")
+}
+
+func outBuffer(n int) func(m *Module) []byte {
+	return func(m *Module) []byte {
+		a, _ := m.Mem.Alloc(uint64(n))
+		return u64p(a)
+	}
+}
+
+func BenchmarkUniformALU(b *testing.B) {
+	for _, w := range []int{1, 2} {
+		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[w], func(b *testing.B) {
+			benchKernel(b, aluLoopPTX, "alu", 16, 256, w, outBuffer(16*256*4))
+		})
+	}
+}
+
+func BenchmarkDivergent(b *testing.B) {
+	benchKernel(b, divergentPTX, "div", 16, 256, 1, outBuffer(16*256*4))
+}
+
+func BenchmarkMemoryBound(b *testing.B) {
+	const n = 1 << 20
+	benchKernel(b, memPTX, "vadd", n/256, 256, 1, func(m *Module) []byte {
+		a, _ := m.Mem.Alloc(4 * n)
+		bb, _ := m.Mem.Alloc(4 * n)
+		c, _ := m.Mem.Alloc(4 * n)
+		return u64p(a, bb, c)
+	})
+}
+
+func BenchmarkSharedReduce(b *testing.B) {
+	const blocks = 1024
+	benchKernel(b, sharedReducePTX, "sred", blocks, 256, 1, func(m *Module) []byte {
+		in, _ := m.Mem.Alloc(4 * blocks * 256)
+		d, _ := m.Mem.Bytes(in, 4*blocks*256)
+		for i := 0; i < blocks*256; i++ {
+			binary.LittleEndian.PutUint32(d[4*i:], uint32(i))
+		}
+		out, _ := m.Mem.Alloc(4 * blocks)
+		return u64p(in, out)
+	})
+}
+
+// TestHotLoopAllocs checks that running warps allocates nothing per
+// instruction: a second launch of a warmed-up worker allocates only the
+// per-launch bookkeeping.
+func TestHotLoopAllocs(t *testing.T) {
+	m := testModule(t, aluLoopPTX)
+	params := outBuffer(4 * 256)(m)
+	k := m.Prog.FuncByName["alu"]
+	l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: params},
+		fn: m.Prog.Funcs[k], nblocks: 4, sharedOff: m.Prog.SharedOffsets[k], limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
+	w := newWorker(l)
+	w.runBlock(0)
+	allocs := testing.AllocsPerRun(10, func() {
+		w.runBlock(1)
+	})
+	if allocs != 0 {
+		t.Errorf("running a block allocates %v times, want 0", allocs)
+	}
+	if w.c.InstExecuted == 0 {
+		t.Fatal("nothing ran")
+	}
+}
+
+// BenchmarkBareLaneLoop is the calibration point: one 32-lane add with no
+// decoding at all. The engine's warp-inst/s on uniform ALU code is best read
+// as a fraction of this figure on the same machine at the same moment.
+func BenchmarkBareLaneLoop(b *testing.B) {
+	regs := make([]uint64, 4*32)
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		a := (*[32]uint64)(regs[32:64])
+		c := (*[32]uint64)(regs[64:96])
+		d := (*[32]uint64)(regs[96:128])
+		for l := range d {
+			d[l] = uint64(uint32(a[l]) + uint32(c[l]))
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "warp-inst/s")
+}
