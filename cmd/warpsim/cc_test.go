@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/cuda/cc"
+)
+
+// TestMain lets the test binary stand in for the warpsim executable: the
+// programs `warpsim cc` builds in these tests start it (it is
+// os.Executable()) as `__runtime`, with WARPSIM_TEST_AS_CLI set.
+func TestMain(m *testing.M) {
+	if os.Getenv("WARPSIM_TEST_AS_CLI") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func needClang(t *testing.T) {
+	t.Helper()
+	if _, err := cc.FindClang(); errors.Is(err, cc.ErrNoClang) {
+		t.Skip("clang-22 is not installed (apt-get install clang-22): skipping warpsim cc end-to-end tests")
+	}
+}
+
+// buildCU compiles src with `warpsim cc` in-process.
+func buildCU(t *testing.T, src string, flags ...string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".cu"))
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"cc"}, flags...)
+	args = append(args, src, "-o", out)
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("warpsim cc %s: exit %d\n%s", src, code, stderr.String())
+	}
+	return out
+}
+
+func runProgram(t *testing.T, prog string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(prog, args...)
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\nstdout:\n%s\nstderr:\n%s", prog, args, err, o.String(), e.String())
+	}
+	return o.String(), e.String()
+}
+
+var timeRE = regexp.MustCompile(`time [0-9.]+ ms`)
+
+// groundTruth returns the lines a real H100 printed for one "== name args"
+// section of h100_seed_runs.txt, times masked.
+func groundTruth(t *testing.T, section string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../../shared/groundtruth/h100_seed_runs.txt")
+	if err != nil {
+		t.Skipf("the H100 recordings are not beside the repository (../shared/groundtruth): %v", err)
+	}
+	var out []string
+	in := false
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "== ") {
+			in = line == "== "+section
+			continue
+		}
+		if in && line != "" {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no section %q in the recordings", section)
+	}
+	return timeRE.ReplaceAllString(strings.Join(out, "\n")+"\n", "time X ms")
+}
+
+// TestCCLessons compiles the lesson programs unchanged and checks that they
+// print what the H100 printed, times aside.
+func TestCCLessons(t *testing.T) {
+	needClang(t)
+	lessons := "../../../shared/lessons"
+	if _, err := os.Stat(lessons); err != nil {
+		t.Skipf("the lesson programs are not beside the repository (../shared/lessons): %v", err)
+	}
+	cases := []struct {
+		lesson string
+		args   []string
+		long   bool // minutes on two cores: skipped with -short
+	}{
+		{"divergence", []string{"64", "64"}, false},
+		{"divergence", []string{"256", "4194304"}, true},
+		{"reduce", []string{"1024", "24"}, true},
+	}
+	progs := map[string]string{}
+	for _, c := range cases {
+		name := c.lesson + " " + strings.Join(c.args, " ")
+		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("long run; without -short it runs")
+			}
+			want := groundTruth(t, name)
+			prog, ok := progs[c.lesson]
+			if !ok {
+				prog = buildCU(t, filepath.Join(lessons, c.lesson+".cu"))
+				progs[c.lesson] = prog
+			}
+			got, _ := runProgram(t, prog, c.args...)
+			got = timeRE.ReplaceAllString(got, "time X ms")
+			if got != want {
+				t.Errorf("output differs from the H100's:\ngot:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestCCPrograms runs the sample programs: each must report PASSED, and
+// print exactly what the GPU printed where a recording exists.
+func TestCCPrograms(t *testing.T) {
+	needClang(t)
+	srcs, _ := filepath.Glob("../../testdata/programs/*.cu")
+	if len(srcs) == 0 {
+		t.Fatal("no sample programs")
+	}
+	for _, src := range srcs {
+		name := strings.TrimSuffix(filepath.Base(src), ".cu")
+		t.Run(name, func(t *testing.T) {
+			prog := buildCU(t, src)
+			got, stderr := runProgram(t, prog)
+			if !strings.Contains(got, "Test PASSED") {
+				t.Errorf("no PASSED:\nstdout:\n%s\nstderr:\n%s", got, stderr)
+			}
+			rec := strings.TrimSuffix(src, ".cu") + ".h100.txt"
+			want, err := os.ReadFile(rec)
+			if err != nil {
+				t.Skipf("no GPU recording %s yet (testdata/programs/record_gpu.sh makes it)", filepath.Base(rec))
+			}
+			if got != string(want) {
+				t.Errorf("output differs from the GPU's:\ngot:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestCCFaultReport checks that an out-of-bounds store's report names the
+// .cu line and the faulting thread.
+func TestCCFaultReport(t *testing.T) {
+	needClang(t)
+	prog := buildCU(t, "../../testdata/programs/error_oob.cu")
+	_, stderr := runProgram(t, prog)
+	for _, want := range []string{"error_oob.cu:6", "thread (3,0,0)", "out-of-bounds"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("fault report lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestCCCompileError shows clang's message and exits with status 2.
+func TestCCCompileError(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "bad.cu")
+	if err := os.WriteFile(src, []byte("__global__ void k() { undeclared_thing = 1; }\nint main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "bad")}, &stdout, &stderr)
+	if code != exitBadInput {
+		t.Errorf("exit %d, want %d", code, exitBadInput)
+	}
+	if !strings.Contains(stderr.String(), "bad.cu:1:23: error: use of undeclared identifier 'undeclared_thing'") {
+		t.Errorf("clang's message missing:\n%s", stderr.String())
+	}
+}
+
+// TestCCUnknownFlag names the flag.
+func TestCCUnknownFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"cc", "--maxrregcount=32", "x.cu"}, &stdout, &stderr)
+	if code != exitBadInput || !strings.Contains(stderr.String(), "unknown flag --maxrregcount=32") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestProf profiles the divergence lesson: every kernel appears once in the
+// summary, and the metric table has the requested metric per kernel.
+func TestProf(t *testing.T) {
+	needClang(t)
+	if _, err := os.Stat("../../../shared/lessons/divergence.cu"); err != nil {
+		t.Skip("the lesson programs are not beside the repository")
+	}
+	prog := buildCU(t, "../../../shared/lessons/divergence.cu")
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"prof", "--metrics", "branch_efficiency", prog, "64", "64"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	out := stderr.String()
+	for _, k := range []string{"warmingup", "mathKernel1", "mathKernel2", "mathKernel3", "mathKernel4"} {
+		if n := strings.Count(out, "Kernel: "+k+"\n"); n != 1 {
+			t.Errorf("kernel %s appears %d times in the metric table:\n%s", k, n, out)
+		}
+	}
+	if n := strings.Count(out, "branch_efficiency"); n != 5 {
+		t.Errorf("branch_efficiency rows: %d, want 5:\n%s", n, out)
+	}
+	if !strings.Contains(stdout.String(), "mathKernel4  <<<1,64>>> size 64") {
+		t.Errorf("program output missing:\n%s", stdout.String())
+	}
+}

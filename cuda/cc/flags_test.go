@@ -1,0 +1,60 @@
+package cc
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseArgs(t *testing.T) {
+	cases := []struct {
+		args []string
+		want Options
+	}{
+		{[]string{"a.cu"}, Options{Inputs: []string{"a.cu"}, OptLevel: "-O3", Arch: "sm_90"}},
+		{[]string{"-O2", "-arch=sm_80", "-o", "prog", "a.cu", "b.cpp"},
+			Options{Inputs: []string{"a.cu", "b.cpp"}, Output: "prog", OptLevel: "-O2", Arch: "sm_80"}},
+		{[]string{"-arch", "compute_70", "-Iinc", "-I", "inc2", "-DX=1", "-D", "Y", "-std=c++17", "k.cu"},
+			Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_70", Includes: []string{"inc", "inc2"},
+				Defines: []string{"-DX=1", "-DY"}, Std: "-std=c++17"}},
+		{[]string{"-rdc=true", "-lcudadevrt", "-lineinfo", "-G", "n.cu"},
+			Options{Inputs: []string{"n.cu"}, OptLevel: "-O3", Arch: "sm_90", RDC: true, LineInfo: true, Debug: true,
+				Warnings: []string{"-lcudadevrt"}}},
+		{[]string{"-gencode", "arch=compute_90,code=sm_90", "-x", "cu", "main.cpp", "-lm", "-Xcompiler", "-fopenmp,-Wall"},
+			Options{Inputs: []string{"main.cpp"}, OptLevel: "-O3", Arch: "sm_90", ForceCU: true,
+				LinkFlags: []string{"-lm"}, HostFlags: []string{"-fopenmp", "-Wall"}}},
+		{[]string{"-c", "a.cu", "-o", "a.o"}, Options{Inputs: []string{"a.cu"}, Output: "a.o", OptLevel: "-O3", Arch: "sm_90", CompileOnly: true}},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
+			got, err := ParseArgs(c.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, c.want) {
+				t.Errorf("got %+v\nwant %+v", *got, c.want)
+			}
+		})
+	}
+}
+
+func TestParseArgsErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-maxrregcount=32", "a.cu"}, "unknown flag -maxrregcount=32"},
+		{[]string{"-arch=kepler", "a.cu"}, "-arch kepler: expected sm_XX"},
+		{[]string{"-o"}, "-o needs a value"},
+		{[]string{"-O3"}, "no input files"},
+		{[]string{"-x", "c", "a.c"}, "-x c: warpsim cc knows only -x cu"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			_, err := ParseArgs(c.args)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
