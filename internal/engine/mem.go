@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
@@ -336,7 +335,6 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		cv = wp.r(in.A[2])
 	}
 	wp.w.c.AtomicRequests++
-	wp.stored = true
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -355,11 +353,17 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 			c = cv[l]
 		}
 		var old uint64
+		changed := true
 		if kind == accGlobal {
-			old = atomicRMW(b, in, bv[l], c)
+			old, changed = atomicRMW(b, in, bv[l], c)
 		} else {
 			old = loadLE(b, size)
-			storeLE(b, size, atomOp(in, old, bv[l], c))
+			nv := atomOp(in, old, bv[l], c)
+			storeLE(b, size, nv)
+			changed = nv != old
+		}
+		if changed {
+			wp.stored = true // progress: a failed cas is not
 		}
 		if in.Op == ir.OpAtom {
 			wp.regs[int(in.D[0])*32+l] = old
@@ -421,27 +425,33 @@ func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
 	return old
 }
 
-func atomicRMW(b []byte, in *ir.Inst, v, c uint64) uint64 {
+// atomicRMW performs the atomic on global memory and returns the old value
+// and whether memory may have changed.
+func atomicRMW(b []byte, in *ir.Inst, v, c uint64) (uint64, bool) {
 	switch len(b) {
 	case 4:
 		p := (*uint32)(unsafe.Pointer(&b[0]))
 		switch in.Mode {
 		case ir.AtomAdd:
 			if !ir.IsFloat(in.Type) {
-				return uint64(atomic.AddUint32(p, uint32(v)) - uint32(v))
+				return uint64(atomic.AddUint32(p, uint32(v)) - uint32(v)), uint32(v) != 0
 			}
 		case ir.AtomExch:
-			return uint64(atomic.SwapUint32(p, uint32(v)))
+			old := atomic.SwapUint32(p, uint32(v))
+			return uint64(old), old != uint32(v)
 		case ir.AtomAnd:
-			return uint64(atomic.AndUint32(p, uint32(v)))
+			return uint64(atomic.AndUint32(p, uint32(v))), true
 		case ir.AtomOr:
-			return uint64(atomic.OrUint32(p, uint32(v)))
+			return uint64(atomic.OrUint32(p, uint32(v))), true
 		}
 		for {
 			old := atomic.LoadUint32(p)
 			nv := uint32(atomOp(in, uint64(old), v, c))
-			if nv == old || atomic.CompareAndSwapUint32(p, old, nv) {
-				return uint64(old)
+			if nv == old {
+				return uint64(old), false
+			}
+			if atomic.CompareAndSwapUint32(p, old, nv) {
+				return uint64(old), true
 			}
 		}
 	case 8:
@@ -449,27 +459,30 @@ func atomicRMW(b []byte, in *ir.Inst, v, c uint64) uint64 {
 		switch in.Mode {
 		case ir.AtomAdd:
 			if !ir.IsFloat(in.Type) {
-				return atomic.AddUint64(p, v) - v
+				return atomic.AddUint64(p, v) - v, v != 0
 			}
 		case ir.AtomExch:
-			return atomic.SwapUint64(p, v)
+			old := atomic.SwapUint64(p, v)
+			return old, old != v
 		case ir.AtomAnd:
-			return atomic.AndUint64(p, v)
+			return atomic.AndUint64(p, v), true
 		case ir.AtomOr:
-			return atomic.OrUint64(p, v)
+			return atomic.OrUint64(p, v), true
 		}
 		for {
 			old := atomic.LoadUint64(p)
 			nv := atomOp(in, old, v, c)
-			if nv == old || atomic.CompareAndSwapUint64(p, old, nv) {
-				return old
+			if nv == old {
+				return old, false
+			}
+			if atomic.CompareAndSwapUint64(p, old, nv) {
+				return old, true
 			}
 		}
 	}
-	// Narrower atomics (16-bit cas) fall back to a CAS on the containing word.
+	// 16-bit atomics (cas.b16): not shared with other goroutines' word atomics.
 	old := loadLE(b, len(b))
-	storeLE(b, len(b), atomOp(in, old, v, c))
-	return old
+	nv := atomOp(in, old, v, c)
+	storeLE(b, len(b), nv)
+	return old, nv != old
 }
-
-var _ = bits.Len

@@ -30,6 +30,11 @@ type frame struct {
 // maxLocal bounds each thread's local memory (its call stack).
 const maxLocal = 1 << 20
 
+// spinLimit is how many store-free backward branches a partial warp may
+// take before the lanes waiting for it are let run ahead (forward progress
+// under independent thread scheduling).
+const spinLimit = 1024
+
 // maxDepth bounds call nesting.
 const maxDepth = 1024
 
@@ -377,7 +382,7 @@ func (wp *warp) noteBackEdge() {
 		return
 	}
 	wp.backEdges++
-	if wp.backEdges < 4096 || !wp.w.l.cfg.ITS {
+	if wp.backEdges < spinLimit || !wp.w.l.cfg.ITS {
 		return
 	}
 	wp.backEdges = 0

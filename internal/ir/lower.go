@@ -1307,7 +1307,8 @@ func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {
 	if in.SymKind == SymKParam && in.Space == ptx.SpaceGeneric {
 		in.Space = ptx.SpaceParam
 	}
-	if in.SymKind == SymFrame && in.Space == ptx.SpaceGeneric {
+	if in.SymKind == SymFrame {
+		// Local and .param variables of a function body live in its frame.
 		in.Space = ptx.SpaceLocal
 	}
 	if in.Space == ptx.SpaceParam && in.SymKind == SymNone && fl.f.Entry {
