@@ -178,3 +178,96 @@ func divApproxFtz(a, b float32) float32 {
 	}
 	return flushed.mul(a, f32(rcpApproxFtz(b32(b))))
 }
+
+// rcpApproxFtz64 is rcp.approx.ftz.f64 (MUFU.RCP64H): the f32 reciprocal
+// table at the top 20 bits of the significand, its result truncated to 20
+// bits in the high word; the low word is zero.
+func rcpApproxFtz64(a uint64) uint64 {
+	a &^= 0xffffffff // the SFU reads the high word only
+	sign := a & (1 << 63)
+	e := int64(a >> 52 & 0x7ff)
+	switch {
+	case isNaN64(a):
+		return 0x7fffffff00000000
+	case e == 0:
+		return sign | 0x7ff0000000000000
+	case e == 0x7ff:
+		return sign
+	}
+	mant := uint32(a>>32) & 0xfffff << 3
+	m := math.Float32frombits(0x3f800000 | mant)
+	ref := math.Float32bits(float32(1 / float64(m)))
+	t := uint32(int32(ref) + rcpTable.delta(int(mant)))
+	de := int64(t>>23&0xff) - 127 + 2046 - e
+	if de <= 0 {
+		return sign
+	}
+	if de >= 0x7ff {
+		return sign | 0x7ff0000000000000
+	}
+	return sign | uint64(de)<<52 | uint64(t&0x7fffff>>3)<<32
+}
+
+// rsqrtApproxF64 is rsqrt.approx.f64 as ptxas expands it: the SFU's
+// estimate refined by one fma step, with the special cases handled apart and
+// subnormal inputs scaled by 2^54.
+func rsqrtApproxF64(a uint64) uint64 {
+	hi := uint32(a >> 32)
+	if hi-0x00100000 >= 0x7fe00000 {
+		x := math.Float64frombits(a)
+		switch {
+		case x == 0:
+			return a&(1<<63) | 0x7ff0000000000000
+		case x != x:
+			return a | 1<<51
+		case a>>63 != 0:
+			return nanF64
+		case math.IsInf(x, 1):
+			return 0
+		}
+		s := rsqrtApproxF64(math.Float64bits(x * 0x1p54))
+		return math.Float64bits(math.Float64frombits(s) * 0x1p27)
+	}
+	x := math.Float64frombits(a)
+	y := math.Float64frombits(rsqrtApproxFtz64(a))
+	e := math.FMA(x, -(y * y), 1)
+	c := math.FMA(e, 0.375, 0.5)
+	return math.Float64bits(math.FMA(c, y*e, y))
+}
+
+// rsqrtApproxFtz64 is rsqrt.approx.ftz.f64 (MUFU.RSQ64H), modelled like
+// rcpApproxFtz64 on the f32 table.
+func rsqrtApproxFtz64(a uint64) uint64 {
+	a &^= 0xffffffff
+	e := int64(a >> 52 & 0x7ff)
+	switch {
+	case isNaN64(a):
+		return 0x7fffffff00000000
+	case e == 0:
+		return a&(1<<63) | 0x7ff0000000000000
+	case a>>63 != 0:
+		return 0x7fffffff00000000
+	case e == 0x7ff:
+		return 0
+	}
+	mant := uint32(a>>32) & 0xfffff << 3
+	ue := e - 1023
+	var m float64
+	idx := -1
+	if ue&1 == 0 {
+		m = 1 + float64(mant)*0x1p-23
+		idx = int(mant)
+	} else {
+		ue--
+		m = 2 + float64(mant)*0x1p-22
+		if mant < 1<<22 {
+			idx = 1<<23 + 2*int(mant)
+		}
+	}
+	t := math.Float32bits(float32(1 / math.Sqrt(m)))
+	if idx >= 0 {
+		t = uint32(int32(t) + rsqrtTable.delta(idx))
+	}
+	de := int64(t>>23&0xff) - 127 - ue/2 + 1023
+	return uint64(de)<<52 | uint64(t&0x7fffff>>3)<<32
+}
