@@ -632,3 +632,75 @@ func MinU64(a, b uint64) uint64 { return min(a, b) }
 
 // MaxU64 is max.u64.
 func MaxU64(a, b uint64) uint64 { return max(a, b) }
+
+// MadHiSatS32 is mad.hi.sat.s32 d, a, b, c: the high word of the 64-bit
+// product plus c, saturated to the s32 range.
+func MadHiSatS32(a, b, c uint32) uint32 {
+	return clampS32(int64(int32(MulHiS32(a, b))) + int64(int32(c)))
+}
+
+// Lop3 is lop3.b32 d, a, b, c, immLut: each result bit is bit
+// (a<<2 | b<<1 | c) of the 8-bit truth table lut (a = 0xf0, b = 0xcc,
+// c = 0xaa in NVIDIA's encoding).
+func Lop3(a, b, c uint32, lut uint8) uint32 {
+	var d uint32
+	for i := range 8 {
+		if lut>>i&1 == 0 {
+			continue
+		}
+		t := ^uint32(0)
+		if i&4 != 0 {
+			t &= a
+		} else {
+			t &^= a
+		}
+		if i&2 != 0 {
+			t &= b
+		} else {
+			t &^= b
+		}
+		if i&1 != 0 {
+			t &= c
+		} else {
+			t &^= c
+		}
+		d |= t
+	}
+	return d
+}
+
+// Bmsk is bmsk.{clamp,wrap}.b32 d, a, b: a mask of b ones starting at bit
+// a. .wrap uses b mod 32 (and a mod 32); .clamp caps b at 32. a ≥ 32 (clamp)
+// or b = 0 gives 0.
+func Bmsk(a, b uint32, clamp bool) uint32 {
+	if clamp {
+		b = min(b, 32)
+	} else {
+		a, b = a&31, b&31
+	}
+	if a >= 32 || b == 0 {
+		return 0
+	}
+	end := min(a+b, 32)
+	return uint32((uint64(1)<<end - 1) &^ (uint64(1)<<a - 1))
+}
+
+// Szext is szext.{clamp,wrap}.{u32,s32} d, a, b: the low b bits of a,
+// sign-extended (signed) or zero-extended; b is taken mod 32 (.wrap) or
+// capped at 32 (.clamp); b = 0 gives 0.
+func Szext(a, b uint32, clamp, signed bool) uint32 {
+	if clamp {
+		b = min(b, 32)
+	} else {
+		b &= 31
+	}
+	switch {
+	case b == 0:
+		return 0
+	case b == 32:
+		return a
+	case signed:
+		return uint32(int32(a<<(32-b)) >> (32 - b))
+	}
+	return a & (1<<b - 1)
+}

@@ -281,3 +281,32 @@ func TestCarryAndSat(t *testing.T) {
 		t.Error("abs/min/max 16/64")
 	}
 }
+
+func TestLogicHelpers(t *testing.T) {
+	const a, b, c = 0xf0f0f0f0, 0xcccccccc, 0xaaaaaaaa
+	checkU32(t, []u32case{
+		{"lop3 a", Lop3(a, b, c, 0xf0), a},
+		{"lop3 b", Lop3(a, b, c, 0xcc), b},
+		{"lop3 c", Lop3(a, b, c, 0xaa), c},
+		{"lop3 a&b&c", Lop3(0x12345678, 0xff00ff00, 0x0ff00ff0, 0x80), 0x12345678 & 0xff00ff00 & 0x0ff00ff0},
+		{"lop3 a^b^c", Lop3(0x12345678, 0xff00ff00, 0x0ff00ff0, 0x96), 0x12345678 ^ 0xff00ff00 ^ 0x0ff00ff0},
+		{"lop3 (a|b)&~c", Lop3(0x12345678, 0xff00ff00, 0x0ff00ff0, (0xf0|0xcc)&^0xaa), (0x12345678 | 0xff00ff00) &^ 0x0ff00ff0},
+		{"lop3 0", Lop3(a, b, c, 0), 0},
+		{"lop3 1", Lop3(a, b, c, 0xff), 0xffffffff},
+		{"bmsk.wrap 1,2", Bmsk(1, 2, false), 0x6},
+		{"bmsk.clamp 0,32", Bmsk(0, 32, true), 0xffffffff},
+		{"bmsk.clamp 0,40", Bmsk(0, 40, true), 0xffffffff},
+		{"bmsk.wrap 0,32", Bmsk(0, 32, false), 0},
+		{"bmsk.clamp 30,8", Bmsk(30, 8, true), 0xc0000000},
+		{"bmsk.clamp 32,1", Bmsk(32, 1, true), 0},
+		{"bmsk b=0", Bmsk(3, 0, true), 0},
+		{"szext.wrap.u32", Szext(0xffffffff, 0, false, false), 0},
+		{"szext.clamp.s32 8", Szext(0x80, 8, true, true), 0xffffff80},
+		{"szext.clamp.u32 8", Szext(0x180, 8, true, false), 0x80},
+		{"szext.clamp.s32 40", Szext(0x80000000, 40, true, true), 0x80000000},
+		{"szext.wrap.s32 33", Szext(0x3, 33, false, true), 0xffffffff},
+		{"mad.hi.sat.s32", MadHiSatS32(0x7fffffff, 0x7fffffff, 0x7fffffff), 0x7fffffff},
+		{"mad.hi.sat.s32 neg", MadHiSatS32(0x80000000, 0x7fffffff, 0x80000000), 0x80000000},
+		{"mad.hi.sat.s32 plain", MadHiSatS32(0x10000, 0x10000, 1), 2},
+	})
+}
