@@ -215,3 +215,47 @@ func TestRunJSONOut(t *testing.T) {
 		t.Errorf("blocks_launched = %v, want 1", v)
 	}
 }
+
+// TestRunExamples runs the lesson launch files under examples/lessons and
+// checks their results by hand-derived facts: each divergence kernel fills
+// 64 floats with 100 or 200 as the H100 did (h100_seed_runs.txt,
+// `divergence 64 64`: the last kernel, mathKernel4, gives 200 everywhere);
+// each reduction's partial sums add up to Σ(i & 0xff) over 4096 ints =
+// 16 × (0 + … + 255) = 522240.
+func TestRunExamples(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "lessons")
+	for _, name := range []string{"divergence", "reduce"} {
+		t.Run(name, func(t *testing.T) {
+			save := t.TempDir()
+			code, stdout, stderr := runCLI("run", "--save-dir", save,
+				"--metrics", "branch_efficiency,divergent_branch,warp_execution_efficiency,inst_per_warp,gld_efficiency,gld_transactions",
+				filepath.Join(dir, name+".json"))
+			if code != 0 {
+				t.Fatalf("exit status %d: %s", code, stderr)
+			}
+			checkRunGolden(t, "example_"+name+".golden", stdout)
+			switch name {
+			case "divergence":
+				for i, v := range readF32s(t, filepath.Join(save, "c.bin")) {
+					if v != 200 {
+						t.Errorf("c[%d] = %v after mathKernel4, want 200", i, v)
+					}
+				}
+			case "reduce":
+				for _, out := range []string{"out1", "out2", "out3"} {
+					b, err := os.ReadFile(filepath.Join(save, out+".bin"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					sum := int32(0)
+					for i := 0; i < len(b); i += 4 {
+						sum += int32(binary.LittleEndian.Uint32(b[i:]))
+					}
+					if sum != 522240 {
+						t.Errorf("%s sums to %d, want 522240", out, sum)
+					}
+				}
+			}
+		})
+	}
+}
