@@ -74,3 +74,10 @@ func TestInstrString(t *testing.T) {
 		}
 	}
 }
+
+func TestByteOrderMark(t *testing.T) {
+	m, err := Parse("bom.ptx", []byte("\xEF\xBB\xBF.version 9.0\n.target sm_90\n"))
+	if err != nil || m.Version != "9.0" {
+		t.Errorf("got %v, version %q", err, m.Version)
+	}
+}

@@ -26,6 +26,9 @@ func Parse(filename string, src []byte) (m *Module, err error) {
 	}
 	p.mod = &Module{File: p.file, AddressSize: 64, SourceFiles: map[int]string{}}
 	p.sc = scanner{src: src, errh: p.scanError}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		p.sc.off = 3 // a UTF-8 byte order mark
+	}
 	defer func() {
 		// Last-resort guard: a panic here is a parser bug, never the
 		// input's fault; report it instead of crashing the caller.
