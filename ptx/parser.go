@@ -1137,11 +1137,7 @@ func (p *parser) parseStmt() {
 		}
 		// An identifier followed by ':' is a label; otherwise an opcode.
 		lit := p.lit
-		save := p.sc
-		p.sc.errh = nil
-		tok, _, _ := p.sc.next()
-		p.sc = save
-		if tok == tColon {
+		if p.colonFollows() {
 			name := p.intern(lit)
 			p.next()
 			p.next()
@@ -1192,6 +1188,25 @@ func (p *parser) parseStmt() {
 		p.syncStmt()
 	}
 	return
+}
+
+// colonFollows reports whether the token after the current one is ':'.
+// It looks at the next non-blank byte and scans a whole token only when a
+// comment may stand in between.
+func (p *parser) colonFollows() bool {
+	src := p.sc.src
+	i := p.sc.off
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\n') {
+		i++
+	}
+	if i < len(src) && src[i] == '/' {
+		save := p.sc
+		p.sc.errh = nil
+		tok, _, _ := p.sc.next()
+		p.sc = save
+		return tok == tColon
+	}
+	return i < len(src) && src[i] == ':'
 }
 
 // parseLabeled parses what follows "name:": a .callprototype, a
