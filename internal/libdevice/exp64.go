@@ -187,3 +187,78 @@ func init() {
 	regD1("__nv_exp10", exp10_64)
 	regD1("__nv_log", log64)
 }
+
+// hiF32 reads x's high word as an f32, as libdevice's range checks do.
+func hiF32(x float64) float32 { return f32(uint32(b64(x) >> 32)) }
+
+func log2_64(x float64) float64 {
+	l := log64(x)
+	return math.FMA(l, f64(0x3ff71547652b82fe), l*f64(0x3c7777d0ffda0d24))
+}
+
+func log10_64(x float64) float64 {
+	l := log64(x)
+	return math.FMA(l, f64(0x3fdbcb7b1526e50e), l*f64(0x3c695355baaafad3))
+}
+
+var log1pCoef64 = [...]uint64{0x3eb372fb2fbe14b5, 0x3ed087ffceb2dc44, 0x3ef3b9ff890f468c, 0x3f17457efd51baf8,
+	0x3f3c71c8de3ce825, 0x3f6249248fa4661f, 0x3f899999999d70c4, 0x3fb5555555555462}
+
+func log1p64(x float64) float64 {
+	h := hiF32(x)
+	if !(h < f32(0x3fe55555) && h > f32(0xbfd99999)) {
+		return log64(x + 1)
+	}
+	t := x / (x + 2)
+	u := x * t
+	v := x - u
+	w := v * v
+	return x + math.FMA(w*horner64(log1pCoef64[:], w), v, -u)
+}
+
+var expm1Coef = [...]uint64{0x3e21f4076acd15b6, 0x3e5af86d8ebd13cd, 0x3e927e5092ba033d, 0x3ec71dde6c5f9da1,
+	0x3efa01a018d034e6, 0x3f2a01a01b3b6940, 0x3f56c16c16c1b5dd, 0x3f8111111110f74d, 0x3fa555555555554d,
+	0x3fc5555555555557, 0x3fe0000000000000}
+
+func expm1_64(x float64) float64 {
+	h := hiF32(x)
+	if !(h < f32(0x40862e43) && h > f32(0xc04a8000)) {
+		switch {
+		case x != x:
+			return quiet(x)
+		case int64(b64(x)) < 0:
+			return -1
+		}
+		return math.Inf(1)
+	}
+	t := math.FMA(x, f64(0x3ff71547652b82fe), f64(twoP52x15))
+	j := int32(uint32(b64(t)))
+	k := t + f64(0xc338000000000000)
+	r := math.FMA(k, f64(0xbfe62e42fefa39ef), x)
+	r = math.FMA(k, f64(0xbc7abc9e3b39803f), r)
+	hi2 := uint32(b64(x)>>32) << 1
+	if hi2 < 0x7fb3e647 {
+		r, j = x, 0
+	}
+	q := math.FMA(r*horner64(expm1Coef[:], r), r, r)
+	top := j == 1024
+	if top {
+		j--
+	}
+	s := f64(uint64(uint32(j)<<20+0x3ff00000) << 32)
+	y := math.FMA(q, s, s-1)
+	if top {
+		y += y
+	}
+	if hi2 == 0 {
+		return r
+	}
+	return y
+}
+
+func init() {
+	regD1("__nv_log2", log2_64)
+	regD1("__nv_log10", log10_64)
+	regD1("__nv_log1p", log1p64)
+	regD1("__nv_expm1", expm1_64)
+}
