@@ -1,7 +1,7 @@
 // Package scalar holds the per-lane semantics of PTX's ALU instructions as
 // pure functions on bit patterns: integer arithmetic and bit manipulation,
 // IEEE binary16/bfloat16/binary32/binary64 arithmetic with every PTX
-// rounding mode, flush-to-zero and saturation, conversions, comparisons and
+// rounding mode, flush-to-zero and saturation, conversions, min/max, testp and
 // the .approx functions. The engine calls these inside its 32-lane loops, so
 // the common cases (round-to-nearest f32 arithmetic, integer ops) are small,
 // branch-light and allocation-free; rare cases (directed-rounding f64 fma,
@@ -11,22 +11,36 @@
 //
 //   - Values are raw bit patterns: uint16 for f16/bf16, uint32 for f32 and
 //     packed f16x2/bf16x2 (element 0 in bits 0-15), uint64 for f64. Integer
-//     results narrower than their carrier occupy its low bits, upper bits zero.
+//     results narrower than their carrier occupy its low bits with the upper
+//     bits zero, except the cvt functions, which sign-extend signed results
+//     to 64 bits as PTX extends a result to a wider destination register.
 //   - Every floating-point result is the exact result rounded once, in the
 //     requested Rounding. Single-precision and narrower results are derived
 //     from a binary64 "round-to-odd" intermediate, which is exact enough for
-//     any later rounding to ≤51 bits (Boldo and Melquiond, 2008).
-//   - A NaN result is the canonical NaN of its format (CanonicalNaNF32 …);
-//     input payloads are not propagated. .sat maps NaN to +0.0.
+//     any later rounding to ≤51 bits (Boldo and Melquiond, 2008); f64 results
+//     step from the round-to-nearest result by the sign of an exact error
+//     term (TwoSum, FMA remainders), with math/big for the rare rest.
+//   - NaN results of f32, f16 and bf16 operations are the canonical NaN of
+//     their format (CanonicalNaNF32 …): the PTX ISA leaves single-precision
+//     NaNs unspecified and CUDA documents 0x7fffffff. f64 operations
+//     propagate a NaN operand's payload, quieted (the PTX ISA: "NaN payloads
+//     are supported for double-precision instructions"), the first NaN among
+//     a, b, c; a NaN an f64 operation creates (inf-inf, 0*inf, sqrt(-1)) is
+//     CanonicalNaNF64. .sat maps NaN to +0.0.
 //   - ftz flushes subnormal inputs and subnormal (post-rounding) results to a
 //     zero of the same sign. f64 arithmetic has no ftz in PTX.
 //   - sat clamps the result to [+0.0, 1.0]; -0.0 and every negative value
 //     become +0.0.
+//   - min/max: a NaN operand is ignored unless both are NaN or .NaN is
+//     given (then the canonical NaN); -0.0 < +0.0.
 //
-// Where the hardware's behaviour is not pinned down by the PTX ISA (NaN
-// payloads, .approx accuracy, integer division by zero), the chosen model is
-// documented at the function and is meant to be checked against recordings
-// from a real H100 (testdata/gpu).
+// Where the hardware's behaviour is not pinned down by the PTX ISA, the
+// choice made is documented at the function, to be checked against
+// recordings from a real H100 (testdata/gpu): the f64 NaN created by an
+// invalid operation, which NaN operand an f64 operation propagates, the NaN
+// of abs/neg, -0.0 under .sat, ftz's tininess test (after rounding here),
+// the .approx accuracy (table in approx.go) and integer division by zero
+// (int.go).
 package scalar
 
 // Rounding is an IEEE rounding-direction attribute. The zero value is RN.

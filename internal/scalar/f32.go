@@ -8,6 +8,13 @@ const (
 	oneF32  = 0x3f800000
 )
 
+// FlushF32 is the input flush of .ftz (setp.ftz.f32, slct.ftz …): a
+// subnormal f32 becomes a zero of the same sign.
+func FlushF32(a uint32) uint32 { return flushF32(a) }
+
+// FlushF16 is the input flush of .ftz for f16 (setp.ftz.f16 …).
+func FlushF16(a uint16) uint16 { return kindF16.flush(a) }
+
 // flushF32 replaces a subnormal f32 by a zero of the same sign.
 func flushF32(a uint32) uint32 {
 	if a&expF32 == 0 {

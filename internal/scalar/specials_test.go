@@ -418,3 +418,12 @@ func ExampleFmaF32() {
 	fmt.Printf("%#08x\n", FmaF32(0x3f800001, 0x3f7fffff, 0x28000001, RN, false, false))
 	// Output: 0x3f800001
 }
+
+func TestFlush(t *testing.T) {
+	if FlushF32(0x807fffff) != 0x80000000 || FlushF32(0x00800000) != 0x00800000 || FlushF32(0x7fc00000) != 0x7fc00000 {
+		t.Error("FlushF32")
+	}
+	if FlushF16(0x83ff) != 0x8000 || FlushF16(0x0400) != 0x0400 {
+		t.Error("FlushF16")
+	}
+}
