@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"sync"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/arch"
@@ -116,7 +118,7 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
 			}
 			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
-				opt.Progress = newProgressLine(f)
+				opt.Progress = newProgressBar(f)
 			}
 			srv := runtime.NewServer(opt)
 			if err := srv.Serve(in, out); err != nil {
@@ -128,19 +130,50 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 }
 
-// newProgressLine shows which kernel is running while it runs, on one
-// terminal line that is erased when the kernel ends.
-func newProgressLine(f *os.File) func(string) {
-	return func(kernel string) {
-		if kernel == "" {
-			fmt.Fprint(f, "\r\x1b[K")
+// newProgressBar draws a progress bar of a kernel's blocks on f, for
+// kernels that run longer than a moment; it is erased when the kernel ends.
+func newProgressBar(f *os.File) func(kernel string, done, total int) {
+	var (
+		mu      sync.Mutex
+		bar     *progressbar.ProgressBar
+		current string
+		started time.Time
+	)
+	return func(kernel string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if started.IsZero() || kernel != current {
+			if bar != nil {
+				bar.Clear()
+				bar = nil
+			}
+			current, started = kernel, time.Now()
+		}
+		if done >= total {
+			if bar != nil {
+				bar.Finish()
+				bar = nil
+			}
+			started = time.Time{}
 			return
 		}
-		name := kernel
-		if len(name) > 60 {
-			name = name[:57] + "..."
+		if bar == nil {
+			if time.Since(started) < 700*time.Millisecond {
+				return
+			}
+			name := kernel
+			if len(name) > 40 {
+				name = name[:37] + "..."
+			}
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(f),
+				progressbar.OptionSetDescription("warpsim: "+name),
+				progressbar.OptionShowCount(),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionSetWidth(30))
 		}
-		fmt.Fprintf(f, "\r\x1b[Kwarpsim: running %s", strings.TrimSpace(name))
+		bar.Set(done)
 	}
 }
 

@@ -24,14 +24,16 @@ import (
 // Options configure a Server.
 type Options struct {
 	// NewDevice makes the simulated device; it is called again by
-	// cudaDeviceReset. printf receives the device's printf output.
-	NewDevice func(a *arch.Arch, printf io.Writer) Device
+	// cudaDeviceReset. printf receives the device's printf output;
+	// progress, when the device can, is called as blocks complete.
+	NewDevice func(a *arch.Arch, printf io.Writer, progress func(done, total int)) Device
 	Arch      *arch.Arch
 	// ProfilePath, when set, receives the profile (JSON) at exit.
 	ProfilePath string
-	// Progress, when set, is called with each launch's name before it runs
-	// and with "" after.
-	Progress func(kernel string)
+	// Progress, when set, is called with each launch's name and its
+	// completed and total blocks while it runs, and with done == total when
+	// it ends.
+	Progress func(kernel string, done, total int)
 }
 
 // Server executes one program's CUDA operations.
@@ -47,6 +49,7 @@ type Server struct {
 	fault     *Fault // raised by a kernel, not yet seen by the program
 	sticky    Error
 	launches  []Record
+	running   string // the kernel being launched, for progress reports
 }
 
 // Record is one launch in the profile.
@@ -75,8 +78,16 @@ type Profile struct {
 // NewServer makes a server with a fresh device.
 func NewServer(opt Options) *Server {
 	s := &Server{opt: opt, dynShared: map[int]int{}}
-	s.dev = opt.NewDevice(opt.Arch, &s.printf)
+	s.dev = s.newDevice()
 	return s
+}
+
+func (s *Server) newDevice() Device {
+	var progress func(done, total int)
+	if s.opt.Progress != nil {
+		progress = func(done, total int) { s.opt.Progress(s.running, done, total) }
+	}
+	return s.opt.NewDevice(s.opt.Arch, &s.printf, progress)
 }
 
 // Serve answers requests from r on w until the program exits or the pipe
@@ -259,7 +270,7 @@ func (s *Server) handle(req request) (rep reply) {
 		s.fault, s.sticky = nil, Success
 		s.modules, s.kernels = nil, nil
 		s.dynShared = map[int]int{}
-		s.dev = s.opt.NewDevice(s.opt.Arch, &s.printf)
+		s.dev = s.newDevice()
 		return rep
 	case opExit:
 		// Output a kernel printed after the last synchronization is lost,
@@ -335,14 +346,13 @@ func (s *Server) launch(p *payloadReader) reply {
 		return rep
 	}
 	name := k.DemangledName()
-	if s.opt.Progress != nil {
-		s.opt.Progress(name)
-	}
+	s.running = name
 	start := time.Now()
 	res, err := s.dev.Launch(k, cfg, params)
 	wall := time.Since(start).Nanoseconds()
 	if s.opt.Progress != nil {
-		s.opt.Progress("")
+		blocks := int(cfg.Grid.Threads())
+		s.opt.Progress(name, blocks, blocks)
 	}
 	rec := Record{
 		Kernel: name, Mangled: k.Name(),

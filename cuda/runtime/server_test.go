@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	if os.Getenv("WARPSIM_FAKE_SERVER") == "1" {
 		srv := NewServer(Options{
-			NewDevice: func(a *arch.Arch, printf io.Writer) Device { return newFakeDevice(a, printf) },
+			NewDevice: func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
 			Arch:      arch.MustLookup("h100"),
 		})
 		if err := srv.Serve(os.NewFile(3, "requests"), os.NewFile(4, "replies")); err != nil {

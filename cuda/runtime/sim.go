@@ -10,9 +10,9 @@ import (
 )
 
 // NewSimDevice is the simulator: a warpsim.Device whose printf output goes
-// to printf.
-func NewSimDevice(a *arch.Arch, printf io.Writer) Device {
-	return &simDevice{Device: warpsim.NewDevice(a, warpsim.Options{Stdout: printf})}
+// to printf and whose block completions go to progress (when not nil).
+func NewSimDevice(a *arch.Arch, printf io.Writer, progress func(done, total int)) Device {
+	return &simDevice{Device: warpsim.NewDevice(a, warpsim.Options{Stdout: printf, Progress: progress})}
 }
 
 type simDevice struct{ *warpsim.Device }
