@@ -175,3 +175,27 @@ func MinBF16x2(a, b uint32, nanProp bool) uint32 {
 func MaxBF16x2(a, b uint32, nanProp bool) uint32 {
 	return uint32(MaxBF16(uint16(a), uint16(b), nanProp)) | uint32(MaxBF16(uint16(a>>16), uint16(b>>16), nanProp))<<16
 }
+
+// MinXorsignAbsF16x2 is min{.ftz}{.NaN}.xorsign.abs.f16x2, element-wise.
+func MinXorsignAbsF16x2(a, b uint32, ftz, nanProp bool) uint32 {
+	return uint32(MinXorsignAbsF16(uint16(a), uint16(b), ftz, nanProp)) |
+		uint32(MinXorsignAbsF16(uint16(a>>16), uint16(b>>16), ftz, nanProp))<<16
+}
+
+// MaxXorsignAbsF16x2 is max{.ftz}{.NaN}.xorsign.abs.f16x2, element-wise.
+func MaxXorsignAbsF16x2(a, b uint32, ftz, nanProp bool) uint32 {
+	return uint32(MaxXorsignAbsF16(uint16(a), uint16(b), ftz, nanProp)) |
+		uint32(MaxXorsignAbsF16(uint16(a>>16), uint16(b>>16), ftz, nanProp))<<16
+}
+
+// MinXorsignAbsBF16x2 is min{.NaN}.xorsign.abs.bf16x2, element-wise.
+func MinXorsignAbsBF16x2(a, b uint32, nanProp bool) uint32 {
+	return uint32(MinXorsignAbsBF16(uint16(a), uint16(b), nanProp)) |
+		uint32(MinXorsignAbsBF16(uint16(a>>16), uint16(b>>16), nanProp))<<16
+}
+
+// MaxXorsignAbsBF16x2 is max{.NaN}.xorsign.abs.bf16x2, element-wise.
+func MaxXorsignAbsBF16x2(a, b uint32, nanProp bool) uint32 {
+	return uint32(MaxXorsignAbsBF16(uint16(a), uint16(b), nanProp)) |
+		uint32(MaxXorsignAbsBF16(uint16(a>>16), uint16(b>>16), nanProp))<<16
+}

@@ -332,6 +332,19 @@ func TestMinMax(t *testing.T) {
 	if got := MinF16x2(0x3c00bc00, 0x4000c000, false, false); got != 0x3c00c000 {
 		t.Errorf("min.f16x2 = %#08x, want 0x3c00c000", got)
 	}
+	// amax of bf16 pairs: |1| vs |-2| → 2 with sign + xor - = -; |-1| vs |0.5| → 1 with sign -
+	if got := MaxXorsignAbsBF16x2(0x3f80bf80, 0xc0003f00, false); got != 0xc000bf80 {
+		t.Errorf("max.xorsign.abs.bf16x2 = %#08x, want 0xc000bf80", got)
+	}
+	if got := MinXorsignAbsF16x2(0x3c00bc00, 0xc0007e00, false, false); got != 0xbc00bc00 {
+		t.Errorf("min.xorsign.abs.f16x2 = %#08x, want 0xbc00bc00", got)
+	}
+	if got := MaxXorsignAbsF16x2(0x3c00bc00, 0xc0007e00, false, true); got != 0xc0007fff {
+		t.Errorf("max.NaN.xorsign.abs.f16x2 = %#08x, want 0xc0007fff", got)
+	}
+	if got := MinXorsignAbsBF16x2(0x3f800000, 0x40008000, false); got != 0x3f808000 {
+		t.Errorf("min.xorsign.abs.bf16x2 = %#08x, want 0x3f808000", got)
+	}
 	if got := MaxBF16x2(0x3f80bf80, 0x4000c000, false); got != 0x4000bf80 {
 		t.Errorf("max.bf16x2 = %#08x, want 0x4000bf80", got)
 	}
