@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// faultPTX has one kernel per fault kind. Line numbers below count from
-// the ".version" line testModule prepends (3 header lines).
+// faultPTX has one kernel per fault kind; the expected PTX line of each
+// fault is the line of its instruction's text.
 const faultPTX = `.version 8.0
 .target sm_90
 .address_size 64
@@ -73,6 +73,17 @@ $l:
 }
 `
 
+// lineOf is the 1-based line of the first line of src containing text.
+func lineOf(t *testing.T, src, text string) int {
+	for i, l := range strings.Split(src, "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%q not in source", text)
+	return 0
+}
+
 func TestFaults(t *testing.T) {
 	m := testModule(t, faultPTX)
 	buf := m.buffer(t, 100*4) // 100 elements: thread 100 of block 0 reads past the end
@@ -105,10 +116,11 @@ func TestFaults(t *testing.T) {
 			if !errors.As(err, &f) {
 				t.Fatalf("err = %v, want a *Fault", err)
 			}
+			tc.line = lineOf(t, faultPTX, tc.text)
 			if f.Kind != tc.kind || f.Block != tc.block || f.Thread != tc.thread || f.Line.PTXLine != tc.line ||
 				f.HasAddr != tc.hasAddr || f.Addr != tc.addr || !strings.Contains(f.Text, tc.text) {
-				t.Errorf("fault %+v\nwant kind %v block %v thread %v line %d addr %#x(%v) text %q",
-					f, tc.kind, tc.block, tc.thread, tc.line, tc.addr, tc.hasAddr, tc.text)
+				t.Errorf("fault kind %v block %v thread %v line %d addr %#x(%v) text %q\nwant kind %v block %v thread %v line %d addr %#x(%v) text %q",
+					f.Kind, f.Block, f.Thread, f.Line.PTXLine, f.Addr, f.HasAddr, f.Text, tc.kind, tc.block, tc.thread, tc.line, tc.addr, tc.hasAddr, tc.text)
 			}
 		})
 	}
