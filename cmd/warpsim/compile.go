@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,9 +10,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/cuda/cc"
+	"github.com/warpsim/warpsim/launchfile"
 )
 
-func init() { register(newCompileCmd) }
+func init() {
+	register(newCompileCmd)
+	launchfile.CompileSource = compileSource
+}
+
+// compileSource is launch files' "source": a .cu file's device code as PTX,
+// compiled as `warpsim compile` does; clang's messages go to stderr.
+func compileSource(path string) ([]byte, error) {
+	d, err := cc.NewDriver(os.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	ptx, err := d.PTX(&cc.Options{Inputs: []string{path}, OptLevel: "-O3", Arch: "sm_90"}, path)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: %w", path, err)
+	}
+	return ptx, nil
+}
 
 func newCompileCmd(stdout, stderr io.Writer) *cobra.Command {
 	var out, archName, std string
