@@ -118,48 +118,48 @@ func convertFloat(bits uint64, from, to int, bf bool) uint64 {
 	return bits
 }
 
-// bf16Bits rounds f to bfloat16 (via float32: the double rounding cannot
-// change the result because float32 keeps 16 more bits than bfloat16 plus
-// the information of a sticky bit for all but pathological ties).
-func bf16Bits(f float64) uint16 {
-	b := math.Float32bits(float32(f))
-	if b&0x7fffffff > 0x7f800000 { // NaN
-		return uint16(b>>16) | 0x40
-	}
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
-}
+// bf16Bits rounds f to bfloat16, to nearest even, in one rounding.
+func bf16Bits(f float64) uint16 { return uint16(roundFloat(f, 7, 8)) }
 
 // f16Bits rounds f to IEEE binary16, to nearest even.
-func f16Bits(f float64) uint16 {
-	b := math.Float64bits(f)
-	sign := uint16(b>>48) & 0x8000
+func f16Bits(f float64) uint16 { return uint16(roundFloat(f, 10, 5)) }
+
+// roundFloat rounds f to a binary format with mant fraction bits and
+// expBits exponent bits, to nearest even (subnormals and overflow to
+// infinity included), and returns its bits. A NaN keeps the top bits of
+// its payload and is made quiet.
+func roundFloat(f float64, mant, expBits int) uint64 {
+	bias := 1<<(expBits-1) - 1
+	emin := 1 - bias
+	expMask := uint64(1)<<expBits - 1
+	bits := math.Float64bits(f)
+	sign := bits >> 63 << (mant + expBits)
 	if math.IsNaN(f) {
-		return sign | 0x7e00
+		payload := bits & (1<<52 - 1) >> (52 - mant)
+		return sign | expMask<<mant | 1<<(mant-1) | payload
 	}
 	a := math.Abs(f)
-	if a >= 65520 { // rounds to infinity
-		return sign | 0x7c00
-	}
-	if a < 0x1p-25 { // below half the smallest subnormal (ties go to even 0)
-		if a == 0x1p-25 {
-			return sign
-		}
+	if a == 0 {
 		return sign
 	}
-	// Scale so that the unit in the last place of the result is 1, then
-	// round the integer with nearest-even.
-	exp := math.Ilogb(a)
-	if exp < -14 {
-		exp = -14
+	if math.IsInf(a, 0) {
+		return sign | expMask<<mant
 	}
-	ulp := math.Ldexp(1, exp-10)
-	m := math.RoundToEven(a / ulp) // exact division by a power of two
-	v := m * ulp
+	// Scale so that the result's unit in the last place is 1, round the
+	// integer, scale back; all steps but the rounding are exact.
+	exp := max(math.Ilogb(a), emin)
+	ulp := math.Ldexp(1, exp-mant)
+	v := math.RoundToEven(a/ulp) * ulp
+	if v == 0 {
+		return sign
+	}
 	e := math.Ilogb(v)
-	if e < -14 { // subnormal
-		return sign | uint16(v/0x1p-24)
+	switch {
+	case e > bias:
+		return sign | expMask<<mant
+	case e < emin: // subnormal
+		return sign | uint64(v/math.Ldexp(1, emin-mant))
 	}
-	frac := uint16(math.Ldexp(v, 10-e)) & 0x3ff
-	return sign | uint16(e+15)<<10 | frac
+	frac := uint64(math.Ldexp(v, mant-e)) & (1<<mant - 1)
+	return sign | uint64(e+bias)<<mant | frac
 }
