@@ -441,3 +441,67 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+// Directed f64 fma on the inputs where its error-free transformation is
+// stressed: cancellations, near ties, addends far larger or smaller than
+// the product.
+func TestFmaF64DirectedHard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	n := 6000
+	if testing.Short() {
+		n = 1000
+	}
+	fails := 0
+	for i := 0; i < n; i++ {
+		a, b := genF64(rng), genF64(rng)
+		if i%2 == 0 { // keep the product in the normal range
+			a = a&^(0x7ff<<52) | uint64(1023-200+rng.IntN(400))<<52
+			b = b&^(0x7ff<<52) | uint64(1023-200+rng.IntN(400))<<52
+		}
+		if !finiteF64(a, b) {
+			continue
+		}
+		x, y := math.Float64frombits(a), math.Float64frombits(b)
+		p := x * y
+		lo := math.FMA(x, y, -p)
+		var z float64
+		switch i % 6 {
+		case 0:
+			z = -p // exact result: the product's low part
+		case 1:
+			z = -p * (1 + float64(rng.IntN(9)-4)*0x1p-52)
+		case 2:
+			z = -lo + math.Abs(p)*0x1p-53*float64(rng.IntN(3)-1)
+		case 3:
+			z = p * 0x1p80 * float64(rng.IntN(3)-1)
+		case 4:
+			z = p * 0x1p-80 * float64(rng.IntN(3)-1)
+		default:
+			z = math.Float64frombits(genF64(rng))
+		}
+		c := math.Float64bits(z)
+		if !finiteF64(c) {
+			continue
+		}
+		for _, r := range []Rounding{RZ, RM, RP} {
+			want, ok := refF64("fma", a, b, c, r)
+			if !ok {
+				if e := exactFma(x, y, z); e.Sign() == 0 && x*y != 0 { // exact cancellation: -0 only in RM
+					want, ok = 0, true
+					if r == RM {
+						want = 1 << 63
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			if got := FmaF64(a, b, c, r); got != want {
+				fails++
+				if fails < 20 {
+					t.Errorf("fma.%v.f64(%#016x, %#016x, %#016x) = %#016x, want %#016x", r, a, b, c, got, want)
+				}
+			}
+		}
+	}
+}

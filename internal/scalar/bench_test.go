@@ -85,6 +85,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		"AddF64 RZ":     func() { sink64 = AddF64(uint64(xs[i&1023])<<32, uint64(xs[(i+1)&1023])<<32, RZ) },
 		"MulF64 RP":     func() { sink64 = MulF64(uint64(xs[i&1023])<<32, uint64(xs[(i+1)&1023])<<32, RP) },
 		"DivF64 RM":     func() { sink64 = DivF64(uint64(xs[i&1023])<<32, uint64(xs[(i+1)&1023])<<32, RM) },
+		"FmaF64 RZ":     func() { sink64 = FmaF64(uint64(xs[i&1023])<<32, uint64(xs[(i+1)&1023])<<32, 0x3ff0000000000000, RZ) },
 		"FmaF16 RN":     func() { sink32 = uint32(FmaF16(uint16(xs[i&1023]), uint16(xs[(i+1)&1023]), 0x3c00, RN, false, false)) },
 		"CvtF32ToF16":   func() { sink32 = uint32(F32ToF16(xs[i&1023], RN, false, false)) },
 		"MinF32":        func() { sink32 = MinF32(xs[i&1023], xs[(i+1)&1023], false, false) },

@@ -98,8 +98,10 @@ func MulF64(a, b uint64, r Rounding) uint64 {
 }
 
 // FmaF64 is fma.rnd.f64 (and mad.rnd.f64): a*b+c with one rounding. A NaN
-// operand is propagated (the first of a, b, c).
-// Directed roundings go through an exact big.Float evaluation (allocates).
+// operand is propagated (the first of a, b, c). Directed roundings use an
+// error-free transformation of the FMA; operands or results near the
+// underflow or overflow thresholds, and RNA, go through an exact big.Float
+// evaluation (which allocates).
 func FmaF64(a, b, c uint64, r Rounding) uint64 {
 	if isNaNF64(a) || isNaNF64(b) || isNaNF64(c) {
 		if isNaNF64(a) || isNaNF64(b) {
@@ -121,6 +123,12 @@ func FmaF64(a, b, c uint64, r Rounding) uint64 {
 			return math.Float64bits(exactZeroSum(p, z, r))
 		}
 		return math.Float64bits(z)
+	}
+	if sg, ok := fmaErrSign(x, y, z, s); ok && r != RNA {
+		if s == 0 {
+			return math.Float64bits(exactZeroSum(1, -1, r))
+		}
+		return math.Float64bits(step64(s, sg, r))
 	}
 	prod := new(big.Float).SetPrec(106).Mul(bigOf(x), bigOf(y))
 	sum := new(big.Float).SetPrec(3400).Add(prod, bigOf(z)) // exact: exponents span < 3300 bits
@@ -181,4 +189,30 @@ func SqrtF64(a uint64, r Rounding) uint64 {
 		return math.Float64bits(step64(ss, sign(math.FMA(-ss, ss, xs)), r) * 0x1p-128)
 	}
 	return math.Float64bits(step64(s, sign(math.FMA(-s, s, x)), r))
+}
+
+// fmaErrSign returns the sign of x*y+z - r, where r = RN(x*y+z), using the
+// error-free transformation of an FMA by Boldo and Muller ("Exact and
+// approximated error of the FMA", IEEE TC 2011): x*y+z = r + e2 + e3
+// exactly, with |e3| ≤ ulp(e2)/2. ok is false where that theorem's no-
+// underflow/no-overflow hypotheses may fail; callers then evaluate exactly.
+func fmaErrSign(x, y, z, r float64) (sg int, ok bool) {
+	const lo, hi = 0x1p-900, 0x1p1000
+	u1 := x * y
+	au1, az, ar := math.Abs(u1), math.Abs(z), math.Abs(r)
+	if au1 < lo || au1 > hi || az > hi || ar > hi || z != 0 && az < lo || r != 0 && ar < lo {
+		return 0, false
+	}
+	u2 := math.FMA(x, y, -u1)
+	a1 := z + u2
+	a2 := twoSumErr(z, u2, a1)
+	b1 := u1 + a1
+	b2 := twoSumErr(u1, a1, b1)
+	g := (b1 - r) + b2
+	e2 := g + a2
+	e3 := twoSumErr(g, a2, e2)
+	if e2 != 0 {
+		return sign(e2), true
+	}
+	return sign(e3), true
 }
