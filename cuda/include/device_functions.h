@@ -88,13 +88,23 @@ __WARPSIM_DI__ unsigned int atomicSub(unsigned int *p, unsigned int v) { return 
 __WARPSIM_DI__ int atomicSub_block(int *p, int v) { return __nvvm_atom_cta_add_gen_i(p, -v); }
 __WARPSIM_DI__ int atomicSub_system(int *p, int v) { return __nvvm_atom_sys_add_gen_i(p, -v); }
 
-#define __WARPSIM_CAS(T, SUF, CAST)                                            \
-  __WARPSIM_DI__ T atomicCAS(T *p, T cmp, T v) { return (T)__nvvm_atom_cas_gen_##SUF((CAST *)p, (CAST)cmp, (CAST)v); } \
-  __WARPSIM_DI__ T atomicCAS_block(T *p, T cmp, T v) { return (T)__nvvm_atom_cta_cas_gen_##SUF((CAST *)p, (CAST)cmp, (CAST)v); } \
-  __WARPSIM_DI__ T atomicCAS_system(T *p, T cmp, T v) { return (T)__nvvm_atom_sys_cas_gen_##SUF((CAST *)p, (CAST)cmp, (CAST)v); }
-__WARPSIM_CAS(int, i, int)
-__WARPSIM_CAS(unsigned int, i, int)
-__WARPSIM_CAS(unsigned long long, ll, long long)
+/* Compare-and-swap as inline PTX: clang's cmpxchg would become an
+ * acquire, system-scope atom; nvcc's atomicCAS is a relaxed one. */
+#define __WARPSIM_CAS(T, B, C, NAME, SCOPE)                                   \
+  __WARPSIM_DI__ T NAME(T *p, T cmp, T v) {                                    \
+    T old;                                                                     \
+    asm volatile("atom" SCOPE ".cas.b" #B " %0, [%1], %2, %3;" : "=" C(old) : "l"(p), C(cmp), C(v) : "memory"); \
+    return old;                                                                \
+  }
+__WARPSIM_CAS(int, 32, "r", atomicCAS, "")
+__WARPSIM_CAS(unsigned int, 32, "r", atomicCAS, "")
+__WARPSIM_CAS(unsigned long long, 64, "l", atomicCAS, "")
+__WARPSIM_CAS(int, 32, "r", atomicCAS_block, ".cta")
+__WARPSIM_CAS(unsigned int, 32, "r", atomicCAS_block, ".cta")
+__WARPSIM_CAS(unsigned long long, 64, "l", atomicCAS_block, ".cta")
+__WARPSIM_CAS(int, 32, "r", atomicCAS_system, ".sys")
+__WARPSIM_CAS(unsigned int, 32, "r", atomicCAS_system, ".sys")
+__WARPSIM_CAS(unsigned long long, 64, "l", atomicCAS_system, ".sys")
 #undef __WARPSIM_CAS
 __WARPSIM_DI__ unsigned short atomicCAS(unsigned short *p, unsigned short cmp, unsigned short v) {
   unsigned short old;
