@@ -169,10 +169,10 @@ func acos64(x float64) float64 {
 		}
 		return f64(0x3ff921fb54442d18) + -(t + f64(0xbc91a62633145c07))
 	}
-	d := 1 - a
 	if x != x {
-		d = quiet(x)
+		return quiet(x)
 	}
+	d := 1 - a
 	dhi := int32(b64(d) >> 32)
 	var r float64
 	if dhi < 1 {
@@ -190,10 +190,7 @@ func acos64(x float64) float64 {
 		r = math.FMA(d*horner64(acosCoef64[:], d), s2, s2)
 	}
 	if dhi < 0 {
-		r *= math.Inf(1)
-		if r != r {
-			r = f64(nanF64)
-		}
+		r = mul64(r, math.Inf(1))
 	}
 	if xneg {
 		if r != r { // the SASS folds the negation into the add, which passes NaN through
