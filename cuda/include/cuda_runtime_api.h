@@ -45,6 +45,8 @@ __WARPSIM_HD cudaError_t cudaMalloc(void **devPtr, size_t size);
 __WARPSIM_HD cudaError_t cudaFree(void *devPtr);
 __WARPSIM_H cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
 __WARPSIM_H cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags __WARPSIM_DEFAULT(cudaMemAttachGlobal));
+__WARPSIM_H cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 __WARPSIM_H cudaError_t cudaMallocHost(void **ptr, size_t size);
 __WARPSIM_H cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
 __WARPSIM_H cudaError_t cudaFreeHost(void *ptr);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +65,7 @@ struct fatbin_wrapper { int magic; int version; const char *data; void *unused; 
 struct module { const char *ptx; size_t len; int id; cudaError_t err; };
 struct function { const void *stub; int module; const char *name; int kernel; int nparams; unsigned *offsets; unsigned *sizes; unsigned param_bytes; };
 struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; };
-struct allocation { uint64_t addr; uint64_t size; };
+struct allocation { uint64_t addr; uint64_t size; int managed; };
 
 static struct module *modules;
 static int nmodules;
@@ -74,6 +75,7 @@ static struct variable *variables;
 static int nvariables;
 static struct allocation *allocs;
 static int nallocs;
+static int nmanaged; /* how many allocations are managed */
 
 static void *grow(void *p, int n, size_t elem) {
   if ((n & (n - 1)) == 0) {  /* n is 0 or a power of two: double. */
@@ -326,7 +328,7 @@ static void fill_props(const char *d, uint32_t n) {
   props.concurrentKernels = 1;
   props.asyncEngineCount = 2;
   props.unifiedAddressing = 1;
-  props.managedMemory = 0;
+  props.managedMemory = 1;
   props.canMapHostMemory = 0;
   props.computeMode = 0;
   props.globalL1CacheSupported = 1;
@@ -486,6 +488,7 @@ cudaError_t cudaMalloc(void **p, size_t size) {
   allocs = grow(allocs, nallocs, sizeof *allocs);
   allocs[nallocs].addr = addr;
   allocs[nallocs].size = size;
+  allocs[nallocs].managed = 0;
   nallocs++;
   *p = (void *)(uintptr_t)addr;
   return 0;
@@ -498,7 +501,16 @@ cudaError_t cudaFree(void *p) {
   cudaError_t e = simple(opFree, &a, 8);
   if (e) return set_error(e);
   for (int i = 0; i < nallocs; i++)
-    if (allocs[i].addr == a) { allocs[i] = allocs[--nallocs]; break; }
+    if (allocs[i].addr == a) {
+      if (allocs[i].managed) {
+        long page = sysconf(_SC_PAGESIZE);
+        uint64_t lo = a & ~(uint64_t)(page - 1), hi = (a + allocs[i].size + page - 1) & ~(uint64_t)(page - 1);
+        munmap((void *)(uintptr_t)lo, hi - lo);
+        nmanaged--;
+      }
+      allocs[i] = allocs[--nallocs];
+      break;
+    }
   return 0;
 }
 
@@ -509,11 +521,68 @@ cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
   return cudaMalloc(p, pw * h);
 }
 
+/* Managed memory: the host sees the allocation at its device address,
+ * through an anonymous mapping placed there. The host copy is
+ * authoritative between launches: every launch first pushes each managed
+ * allocation to the simulator and afterwards pulls it back, so host and
+ * kernels see each other's writes at the points CUDA guarantees them
+ * (after synchronization). Copies and memsets touching managed memory act
+ * on the host copy. */
+
+static int managed_index(const void *p) {
+  int i = find_alloc((uintptr_t)p);
+  return i >= 0 && allocs[i].managed ? i : -1;
+}
+
+static cudaError_t sync_managed(int op) {
+  if (nmanaged == 0) return 0;
+  for (int i = 0; i < nallocs; i++) {
+    if (!allocs[i].managed || allocs[i].size == 0) continue;
+    uint64_t a[2] = {allocs[i].addr, allocs[i].size};
+    struct reply r;
+    if (op == opWrite) {
+      r = call3(opWrite, a, 8, NULL, 0, (const void *)(uintptr_t)a[0], a[1]);
+    } else {
+      r = call(opRead, a, 16);
+      if (!r.code && r.len == a[1]) memcpy((void *)(uintptr_t)a[0], r.data, a[1]);
+    }
+    free(r.data);
+    if (r.code) return r.code;
+  }
+  return 0;
+}
+
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags) {
-  (void)p; (void)size; (void)flags;
+  (void)flags;
   ENTER();
-  fprintf(stderr, "warpsim runtime: cudaMallocManaged is not supported yet (the simulator's memory is not host-visible)\n");
-  return set_error(801); /* cudaErrorNotSupported */
+  if (!p || size == 0) return set_error(1);
+  cudaError_t e = cudaMalloc(p, size);
+  if (e) return e;
+  uint64_t addr = (uintptr_t)*p;
+  long page = sysconf(_SC_PAGESIZE);
+  uint64_t lo = addr & ~(uint64_t)(page - 1), hi = (addr + size + page - 1) & ~(uint64_t)(page - 1);
+  void *m = mmap((void *)(uintptr_t)lo, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (m == MAP_FAILED || m != (void *)(uintptr_t)lo) {
+    if (m != MAP_FAILED) munmap(m, hi - lo);
+    fprintf(stderr, "warpsim runtime: cudaMallocManaged: cannot map host memory at the device address %p (%s)\n", *p, strerror(errno));
+    cudaFree(*p);
+    *p = NULL;
+    return set_error(2);
+  }
+  allocs[nallocs - 1].managed = 1;
+  nmanaged++;
+  return 0;
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream) {
+  (void)p; (void)n; (void)device; (void)stream;
+  ENTER();
+  return 0;
+}
+cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device) {
+  (void)p; (void)n; (void)advice; (void)device;
+  ENTER();
+  return 0;
 }
 
 cudaError_t cudaMallocHost(void **p, size_t size) {
@@ -557,8 +626,10 @@ cudaError_t cudaMemGetInfo(size_t *freeB, size_t *total) {
 static cudaError_t copy(void *dst, const void *src, size_t count, int kind) {
   if (count == 0) return 0;
   if (!dst || !src) return set_error(1);
-  if (kind == 4) {
-    int d = find_alloc((uintptr_t)dst) >= 0, s = find_alloc((uintptr_t)src) >= 0;
+  int dm = managed_index(dst) >= 0, sm = managed_index(src) >= 0;
+  if (kind == 4 || dm || sm) {
+    /* Managed memory is host memory here (see cudaMallocManaged). */
+    int d = !dm && find_alloc((uintptr_t)dst) >= 0, s = !sm && find_alloc((uintptr_t)src) >= 0;
     kind = d ? (s ? 3 : 1) : (s ? 2 : 0);
   }
   uint64_t a[3];
@@ -613,6 +684,10 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 cudaError_t cudaMemset(void *p, int value, size_t count) {
   ENTER();
   if (count == 0) return 0;
+  if (managed_index(p) >= 0) {
+    memset(p, value, count);
+    return 0;
+  }
   uint64_t a[3] = {(uintptr_t)p, (uint64_t)(unsigned char)value, count};
   return set_error(simple(opMemset, a, 24));
 }
@@ -838,9 +913,12 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     if (args && args[i]) memcpy(params + f->offsets[i], args[i], f->sizes[i]);
   uint32_t hdr[8] = {(uint32_t)f->kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, (uint32_t)shmem};
   if (shmem > 0xffffffffu) hdr[7] = 0xffffffffu;
+  e = sync_managed(opWrite);
+  if (e) { free(params); return set_error(e); }
   struct reply r = call3(opLaunch, hdr, sizeof hdr, params, f->param_bytes, NULL, 0);
   free(params);
   free(r.data);
+  if (!r.code) r.code = sync_managed(opRead);
   return set_error(r.code);
 }
 
