@@ -1,0 +1,95 @@
+package libdevice
+
+import "math"
+
+var erfCoef64 = [...]uint64{0xbcf0679afba6f279, 0x3d47088fdb46fa5f, 0xbd8df9f9b976a9b2, 0x3dc7f1f5590cc332,
+	0xbdfa28a3cd2d56c4, 0x3e2485ee67835925, 0xbe476db45919f583, 0x3e62d698d98c8d71, 0xbe720a2c7155d5c6,
+	0xbe41d29b37ca1397, 0x3ea2ef6cc0f67a49, 0xbec102b892333b6f, 0x3eca30375ba9a84e, 0x3ecaad18dedea43e,
+	0xbeff05355bc5b225, 0x3f10e37a3108bc8b, 0x3efb292d828e5cb2, 0xbf4356626ebf9bfa, 0x3f5bca68f73d6afc,
+	0xbf2b6b69ebbc280b, 0xbf9396685912a453, 0x3fba4f4e2a1abef8, 0x3fe45f306dc9c8bb, 0x3fc06eba8214db69}
+
+// erf64 is 1 - 2^(-|x|·(1+P(|x|))·log2 e) with the exponent in double-double
+// and 2^n from the SFU (exact for the integers it gets).
+func erf64(x float64) float64 {
+	a := math.Abs(x)
+	p := horner64(erfCoef64[:], a)
+	h := math.FMA(p, a, a)
+	l := math.FMA(p, a, a-h)
+	n := f32rint(ieee.mul(float32(h), f32(0xbfb8aa3b)))
+	r := math.FMA(-float64(n), f64(0x3fe62e42fefa39ef), -h)
+	q := r * horner64(tanhExpCoef64[:], r)
+	em1 := r + math.FMA(q, r, -l)
+	s := float64(ex2Approx(n, true))
+	v := math.FMA(-em1, s, 1-s)
+	if a >= f64(0x4017afb48dc96626) {
+		v = 1
+	}
+	if x != x { // the NaN passes through the f32 conversion and the SFU
+		v = f64(0x7fffffffe0000000)
+	}
+	return math.Copysign(v, x)
+}
+
+func cbrt64(x float64) float64 {
+	xb := b64(x)
+	lo, hi := uint32(xb), uint32(xb>>32)&0x7fffffff
+	e := int32(hi >> 20)
+	adj := int32(0)
+	if e == 0 {
+		t := b64(f64(uint64(hi)<<32|uint64(lo)) * 0x1p54)
+		lo, hi = uint32(t), uint32(t>>32)
+		e = int32(hi >> 20)
+		adj = 18
+	}
+	k := int32(f32roundEven(ieee.mul(float32(e-1022), f32(0x3eaaaaab))))
+	v := f64(uint64(uint32(int32(hi)-k*3145728))<<32 | uint64(lo))
+	y := float64(ex2Approx(ieee.mul(lg2Approx(float32(v), true), f32(0x3eaaaaab)), true))
+	y2 := y * y
+	d := math.FMA(f64(b64(y2)+0x0010000000000000), y, v)
+	y = math.FMA(y, rcpNewton64(d)*math.FMA(y2, -y, v), y)
+	r := math.Copysign(f64(b64(y)+uint64(uint32(k-adj)<<20)<<32), x)
+	if xx := x + x; xx == x || xx != xx {
+		if x != x {
+			return quiet(x)
+		}
+		return xx
+	}
+	return r
+}
+
+func hypot64(x, y float64) float64 {
+	ax, ay := b64(x)&^(1<<63), b64(y)&^(1<<63)
+	lo, hi := f64(min(ax, ay)), f64(max(ax, ay))
+	// A NaN result is the operand itself, quieted (the SASS folds the abs).
+	orig := func(v float64) float64 {
+		if v != v {
+			if b64(v) == ax {
+				return quiet(x)
+			}
+			return quiet(y)
+		}
+		return v
+	}
+	e := uint32(b64(hi)>>32) & 0xffc00000
+	scale := f64(uint64(0x7fd00000-e) << 32)
+	a, b := scale*lo, scale*hi
+	s := math.FMA(b, b, a*a)
+	sm := math.Min(s, math.MaxFloat64)
+	g := f64(rsqrtApproxFtz64(b64(sm)))
+	c := math.FMA(sm, -(g * g), 1)
+	g = math.FMA(math.FMA(0.375, c, 0.5), c*g, g)
+	r := s * g * f64(uint64(e|0x00100000)<<32)
+	if lo == 0 {
+		r = orig(hi)
+	}
+	if uint32(b64(lo)>>32) >= 0x7ff00000 {
+		r = orig(lo)
+	}
+	return r
+}
+
+func init() {
+	regD1("__nv_erf", erf64)
+	regD1("__nv_cbrt", cbrt64)
+	regD2("__nv_hypot", hypot64)
+}
