@@ -60,15 +60,15 @@ func cbrt64(x float64) float64 {
 func hypot64(x, y float64) float64 {
 	ax, ay := b64(x)&^(1<<63), b64(y)&^(1<<63)
 	lo, hi := f64(min(ax, ay)), f64(max(ax, ay))
-	// A NaN result is the operand itself, quieted (the SASS folds the abs).
-	orig := func(v float64) float64 {
-		if v != v {
-			if b64(v) == ax {
-				return quiet(x)
-			}
-			return quiet(y)
+	if x != x || y != y {
+		// An infinity wins; otherwise the NaN operand, quieted, x's first.
+		switch {
+		case math.IsInf(x, 0) || math.IsInf(y, 0):
+			return math.Inf(1)
+		case x != x:
+			return quiet(x)
 		}
-		return v
+		return quiet(y)
 	}
 	e := uint32(b64(hi)>>32) & 0xffc00000
 	scale := f64(uint64(0x7fd00000-e) << 32)
@@ -80,10 +80,10 @@ func hypot64(x, y float64) float64 {
 	g = math.FMA(math.FMA(0.375, c, 0.5), c*g, g)
 	r := s * g * f64(uint64(e|0x00100000)<<32)
 	if lo == 0 {
-		r = orig(hi)
+		r = hi
 	}
 	if uint32(b64(lo)>>32) >= 0x7ff00000 {
-		r = orig(lo)
+		r = lo
 	}
 	return r
 }
