@@ -188,8 +188,12 @@ func TestF32FtzSat(t *testing.T) {
 		}
 		return x
 	}
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
 	fails := 0
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < n; i++ {
 		a, b, c := genF32(rng), genF32(rng), genF32(rng)
 		if !finiteF32(a, b, c) {
 			continue
@@ -351,9 +355,13 @@ func TestHalfAgainstOracle(t *testing.T) {
 			return math.Copysign(v, float64(int16(h)))
 		}, AddBF16, MulBF16, FmaBF16, 0x7f80},
 	}
+	n := 6000
+	if testing.Short() {
+		n = 1000
+	}
 	fails := 0
 	for _, h := range halves {
-		for i := 0; i < 6000; i++ {
+		for i := 0; i < n; i++ {
 			a, b, c := uint16(rng.Uint32()), uint16(rng.Uint32()), uint16(rng.Uint32())
 			if i%2 == 0 { // keep exponents close so sums interact
 				b = b&0x807f | a&0x7f80
@@ -387,8 +395,12 @@ func TestHalfAgainstOracle(t *testing.T) {
 // Exhaustive f32 → f16/bf16 conversion for a slice of inputs, every mode.
 func TestF32ToHalfAgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
+	n := 6000
+	if testing.Short() {
+		n = 1000
+	}
 	fails := 0
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < n; i++ {
 		a := genF32(rng)
 		if !finiteF32(a) || a&^signF32 == 0 {
 			continue
@@ -413,8 +425,12 @@ func TestF32ToHalfAgainstOracle(t *testing.T) {
 
 func TestF64ToF32AgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
+	n := 20000
+	if testing.Short() {
+		n = 3000
+	}
 	fails := 0
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < n; i++ {
 		a := genF64(rng)
 		if i%2 == 0 { // into f32's range, subnormals included
 			a = a&^(0x7ff<<52) | uint64(1023-160+rng.IntN(300))<<52

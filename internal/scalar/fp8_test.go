@@ -69,7 +69,11 @@ func TestFP8EncodeExhaustiveF16(t *testing.T) {
 	}
 	e4 := func(m uint8) float64 { return fp8Value(m, 4, 3, 7) }
 	e5 := func(m uint8) float64 { return fp8Value(m, 5, 2, 15) }
-	for h := range 1 << 16 {
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	for h := 0; h < 1<<16; h += step {
 		x := F16ToF64(uint16(h))
 		if math.IsNaN(x) {
 			if got := F16x2ToE4M3x2(uint32(h)<<16|uint32(h), false); got != 0x7f7f {
