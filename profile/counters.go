@@ -6,7 +6,7 @@ package profile
 // Counters are the raw counts of one launch, of PTX instructions. The engine
 // fills them; each field's comment is the metric it feeds.
 type Counters struct {
-	InstExecuted       uint64 // warp instructions issued (inst_executed)
+	InstExecuted uint64 // warp instructions issued (inst_executed)
 	// ThreadInstExecuted is the active lanes summed over issued instructions,
 	// whatever their guard predicate (thread_inst_executed, as ncu's
 	// smsp__thread_inst_executed.sum: predicated-off lanes are active).
