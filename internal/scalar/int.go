@@ -3,8 +3,11 @@ package scalar
 import "math/bits"
 
 // Integer semantics. Shift amounts, positions and lengths follow the PTX
-// ISA's clamping rules; division by zero follows the result of the
-// instruction sequences ptxas emits for div/rem (documented per function).
+// ISA's clamping rules. Division by zero is undefined in the PTX ISA; the
+// instruction sequences ptxas emits return all ones for both the quotient
+// and the remainder (x/0 = x%0 = 0xffffffff, as NVIDIA's engineers describe
+// it: "a result with all bits set to 1 ... The same applies to a modulo
+// operator"), which is what every Div/Rem here returns.
 
 // Shl32 is shl.b32: shift amounts ≥ 32 give 0.
 func Shl32(a, n uint32) uint32 {
@@ -436,10 +439,10 @@ func DivU32(a, b uint32) uint32 {
 	return a / b
 }
 
-// RemU32 is rem.u32; x%0 = x.
+// RemU32 is rem.u32; x%0 = 0xffffffff.
 func RemU32(a, b uint32) uint32 {
 	if b == 0 {
-		return a
+		return 0xffffffff
 	}
 	return a % b
 }
@@ -455,10 +458,11 @@ func DivS32(a, b uint32) uint32 {
 	return uint32(int32(a) / int32(b))
 }
 
-// RemS32 is rem.s32 (the sign of the dividend); x%0 = x; MinInt32%-1 = 0.
+// RemS32 is rem.s32 (the sign of the dividend); x%0 = -1 (all ones);
+// MinInt32%-1 = 0.
 func RemS32(a, b uint32) uint32 {
 	if b == 0 {
-		return a
+		return 0xffffffff
 	}
 	if b == 0xffffffff {
 		return 0
@@ -474,10 +478,10 @@ func DivU64(a, b uint64) uint64 {
 	return a / b
 }
 
-// RemU64 is rem.u64; x%0 = x.
+// RemU64 is rem.u64; x%0 = all ones.
 func RemU64(a, b uint64) uint64 {
 	if b == 0 {
-		return a
+		return 1<<64 - 1
 	}
 	return a % b
 }
@@ -493,10 +497,10 @@ func DivS64(a, b uint64) uint64 {
 	return uint64(int64(a) / int64(b))
 }
 
-// RemS64 is rem.s64; x%0 = x; MinInt64%-1 = 0.
+// RemS64 is rem.s64; x%0 = -1; MinInt64%-1 = 0.
 func RemS64(a, b uint64) uint64 {
 	if b == 0 {
-		return a
+		return 1<<64 - 1
 	}
 	if b == 1<<64-1 {
 		return 0
@@ -512,10 +516,10 @@ func DivU16(a, b uint16) uint16 {
 	return a / b
 }
 
-// RemU16 is rem.u16; x%0 = x.
+// RemU16 is rem.u16; x%0 = 0xffff.
 func RemU16(a, b uint16) uint16 {
 	if b == 0 {
-		return a
+		return 0xffff
 	}
 	return a % b
 }
@@ -528,10 +532,10 @@ func DivS16(a, b uint16) uint16 {
 	return uint16(int16(DivS32(uint32(int32(int16(a))), uint32(int32(int16(b))))))
 }
 
-// RemS16 is rem.s16; x%0 = x.
+// RemS16 is rem.s16; x%0 = -1.
 func RemS16(a, b uint16) uint16 {
 	if b == 0 {
-		return a
+		return 0xffff
 	}
 	return uint16(RemS32(uint32(int32(int16(a))), uint32(int32(int16(b)))))
 }

@@ -204,11 +204,11 @@ func TestMulHi64(t *testing.T) {
 func TestDivRem(t *testing.T) {
 	checkU32(t, []u32case{
 		{"div.u32 x/0", DivU32(7, 0), 0xffffffff},
-		{"rem.u32 x%0", RemU32(7, 0), 7},
+		{"rem.u32 x%0", RemU32(7, 0), 0xffffffff},
 		{"div.u32", DivU32(7, 2), 3},
 		{"div.s32 x/0", DivS32(7, 0), 0xffffffff},
 		{"div.s32 -x/0", DivS32(0xfffffff9, 0), 0xffffffff},
-		{"rem.s32 x%0", RemS32(0xfffffff9, 0), 0xfffffff9},
+		{"rem.s32 x%0", RemS32(0xfffffff9, 0), 0xffffffff},
 		{"div.s32 min/-1", DivS32(0x80000000, 0xffffffff), 0x80000000},
 		{"rem.s32 min%-1", RemS32(0x80000000, 0xffffffff), 0},
 		{"div.s32 -7/2", DivS32(0xfffffff9, 2), 0xfffffffd},
@@ -216,11 +216,11 @@ func TestDivRem(t *testing.T) {
 		{"rem.s32 7%-2", RemS32(7, 0xfffffffe), 1},
 		{"div.s32 5/-1", DivS32(5, 0xffffffff), 0xfffffffb},
 	})
-	if DivU64(1, 0) != math.MaxUint64 || RemU64(9, 0) != 9 || DivS64(1<<63, math.MaxUint64) != 1<<63 || RemS64(1<<63, math.MaxUint64) != 0 ||
-		DivS64(uint64(1<<64-7), 2) != uint64(1<<64-3) || RemS64(uint64(1<<64-7), 2) != math.MaxUint64 || DivS64(3, 0) != math.MaxUint64 || RemS64(3, 0) != 3 || DivU64(10, 3) != 3 || RemU64(10, 3) != 1 {
+	if DivU64(1, 0) != math.MaxUint64 || RemU64(9, 0) != math.MaxUint64 || DivS64(1<<63, math.MaxUint64) != 1<<63 || RemS64(1<<63, math.MaxUint64) != 0 ||
+		DivS64(uint64(1<<64-7), 2) != uint64(1<<64-3) || RemS64(uint64(1<<64-7), 2) != math.MaxUint64 || DivS64(3, 0) != math.MaxUint64 || RemS64(3, 0) != math.MaxUint64 || DivU64(10, 3) != 3 || RemU64(10, 3) != 1 {
 		t.Error("div/rem 64")
 	}
-	if DivU16(1, 0) != 0xffff || RemU16(9, 0) != 9 || DivS16(0x8000, 0xffff) != 0x8000 || RemS16(0x8000, 0xffff) != 0 || DivS16(0xfff9, 2) != 0xfffd || RemS16(0xfff9, 0) != 0xfff9 || DivS16(4, 0) != 0xffff || DivU16(9, 2) != 4 || RemU16(9, 2) != 1 || RemS16(0xfff9, 2) != 0xffff {
+	if DivU16(1, 0) != 0xffff || RemU16(9, 0) != 0xffff || DivS16(0x8000, 0xffff) != 0x8000 || RemS16(0x8000, 0xffff) != 0 || DivS16(0xfff9, 2) != 0xfffd || RemS16(0xfff9, 0) != 0xffff || DivS16(4, 0) != 0xffff || DivU16(9, 2) != 4 || RemU16(9, 2) != 1 || RemS16(0xfff9, 2) != 0xffff {
 		t.Error("div/rem 16")
 	}
 }
