@@ -145,3 +145,62 @@ func init() {
 		return 0
 	})
 }
+
+// cvtRziS64 is cvt.rzi.s64.f64: saturating, NaN to 0.
+func cvtRziS64(x float64) int64 {
+	switch {
+	case x != x:
+		return 0
+	case x >= 0x1p63:
+		return math.MaxInt64
+	case x <= -0x1p63:
+		return math.MinInt64
+	}
+	return int64(x)
+}
+
+// sinCosPi64 reduces x by rint(2x)/2 and evaluates sin or cos of π·r.
+func sinCosPi64(x float64, cos bool) float64 {
+	n := math.RoundToEven(f64(b64(x) + 0x0010000000000000))
+	q := int32(cvtRziS64(n))
+	r := math.FMA(-n, 0.5, x)
+	r = math.FMA(r, f64(0x400921fb54442d18), r*f64(0x3ca1a62633145c07))
+	if cos {
+		q++
+	}
+	return sinCosPoly64(r, q)
+}
+
+func sinpi64(x float64) float64 {
+	if x != x {
+		return quiet(x)
+	}
+	v := sinCosPi64(x, false)
+	if math.Trunc(x) == x {
+		v = mul64(x, 0)
+	}
+	return v
+}
+
+func cospi64(x float64) float64 {
+	if x != x {
+		return quiet(x)
+	}
+	if uint32(b64(x)>>32)<<1 >= 0x86800001 {
+		x = mul64(x, 0)
+		if x != x {
+			return x
+		}
+	}
+	return sinCosPi64(x, true)
+}
+
+func init() {
+	regD1("__nv_sinpi", sinpi64)
+	regD1("__nv_cospi", cospi64)
+	regOut("__nv_sincospi", "d", "", "dd", func(_ mode, a, o []uint64) uint64 {
+		o[0] = b64(sinpi64(f64(a[0])))
+		o[1] = b64(cospi64(f64(a[0])))
+		return 0
+	})
+}
