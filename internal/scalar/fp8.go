@@ -16,12 +16,12 @@ var (
 )
 
 const (
-	nanFP8     = 0x7f
-	maxE4M3    = 0x7e
-	maxE5M2    = 0x7b
-	signFP8    = 0x80
-	e4m3Scale  = 0x1p-8
-	e4m3UnScal = 0x1p8
+	nanFP8  = 0x7f // the NaN cvt writes (S.1111.111 is e4m3's only NaN)
+	maxE4M3 = 0x7e // 448
+	maxE5M2 = 0x7b // 57344
+	signFP8 = 0x80
+	// e4m3Rebias maps an e4m3 value onto the same pattern in fmtE5M3.
+	e4m3Rebias = 0x1p-8
 )
 
 // toE4M3 converts an exact value to e4m3 (rn, satfinite).
@@ -29,7 +29,7 @@ func toE4M3(x float64, relu bool) uint8 {
 	if x != x {
 		return nanFP8
 	}
-	p := roundF64(x*e4m3Scale, fmtE5M3, RN)
+	p := roundF64(x*e4m3Rebias, fmtE5M3, RN)
 	var s uint8
 	if p&0x100 != 0 {
 		s = signFP8
@@ -71,7 +71,7 @@ func E4M3ToF64(b uint8) float64 {
 		return F16ToF64(CanonicalNaNF16)
 	}
 	// e4m3 is e5m3 of x·2^-8; e5m3's upper bits are f16's with 7 fraction bits fewer
-	v := F16ToF64(uint16(b&^signFP8)<<7) * e4m3UnScal
+	v := F16ToF64(uint16(b&^signFP8)<<7) / e4m3Rebias
 	if b&signFP8 != 0 {
 		v = -v
 	}
