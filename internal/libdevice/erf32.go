@@ -68,7 +68,7 @@ func cbrtf(m mode, x float32) float32 {
 	ax := absF32(m, x)
 	l := lg2Approx(ax, false)
 	y := ex2Approx(m.mul(l, f32(0xbf2aaaab)), true) // |x|^(-1/3)
-	c := m.mul(ax, y)                                // |x|^(2/3)·… ≈ cbrt
+	c := m.mul(ax, y)                               // |x|^(2/3)·… ≈ cbrt
 	e := m.fma(c, neg32(m.mul(y, c)), 1)
 	c = m.fma(c, m.mul(e, f32(0x3eaaaaab)), c)
 	if x < 0 {

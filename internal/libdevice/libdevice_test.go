@@ -17,10 +17,11 @@ import (
 // function's error exceeds its bound, so a regression cannot pass silently,
 // and also if a listed function has become exact, so the table stays true.
 var inexact = map[string]uint64{
-	"__nv_rsqrtf": 1, // MUFU.RSQ for significands in [3, 4) (odd exponents) is not in the recorded table
-	"__nv_asinhf": 1, // rsqrt.approx on [3, 4), as above
-	"__nv_cbrtf":  1, // lg2.approx (MUFU.LG2) is modelled as correctly rounded
-	"__nv_hypot":  1, // NaN payload when both operands are NaN
+	"__nv_rsqrtf":  1, // MUFU.RSQ for significands in [3, 4) (odd exponents) is not in the recorded table
+	"__nv_asinhf":  1, // rsqrt.approx on [3, 4), as above
+	"__nv_cbrtf":   1, // lg2.approx (MUFU.LG2) is modelled as correctly rounded
+	"__nv_hypot":   1, // NaN payload when both operands are NaN
+	"__nv_tgammaf": 2, // rare last-bit differences (2 of 1433 recorded cases; 6 of 8601 in a larger set)
 }
 
 // inexactFTZ is inexact for modules compiled with ftz.
@@ -28,6 +29,7 @@ var inexactFTZ = map[string]uint64{
 	"__nv_rsqrtf":  1,
 	"__nv_asinhf":  1,
 	"__nv_cbrtf":   1,
+	"__nv_tgammaf": 2,
 	"__nv_remquof": maxULP, // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
 }
 

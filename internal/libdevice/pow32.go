@@ -8,49 +8,12 @@ func powf(m mode, x, y float32) float32 {
 	halfY := truncF32(m.mul(y, 0.5))
 	oddTest := absF32(m, m.sub(y, m.add(halfY, halfY))) // 1 when y is an odd integer
 	ax := absF32(m, x)
-	var e0 float32
-	if ax < 0x1p-126 {
-		ax = m.mul(ax, 16777216)
-		e0 = -24
-	}
-	k := (b32(ax) - 0x3f3504f3) & 0xff800000
-	mant := f32(b32(ax) - k)
-	e := m.fma(float32(int32(k)), 0x1p-23, e0)
-	mm1 := m.add(mant, -1)
-	rcp := rcpApprox(m.add(mant, 1), true)
-	u := m.mul(m.add(mm1, mm1), rcp)
-	u2 := m.mul(u, u)
-	d := m.sub(mm1, u)
-	corr := m.mul(rcp, m.fma(neg32(u), mm1, m.add(d, d)))
-	p := m.fma(f32(0x3a2c32e4), u2, f32(0x3b52e7db))
-	p = m.fma(p, u2, f32(0x3c93bb73))
-	p = m.fma(p, u2, f32(0x3df6384f))
-	p = m.mul(p, u2)
-	const log2e = 0x3fb8aa3b
-	hi := m.fma(u, f32(log2e), e)
-	lo := m.fma(u, f32(log2e), m.sub(e, hi))
-	lo = m.fma(corr, f32(log2e), lo)
-	lo = m.fma(u, f32(0x32a55e34), lo)
-	lo = m.fma(m.mul(p, 3), corr, lo)
-	lo = m.fma(p, u, lo)
-	s := m.add(hi, lo)
-	sLo := m.add(lo, neg32(m.add(s, neg32(hi))))
+	s, sLo := m.log2DF(ax)
 	t := m.mul(s, y)
 	tLo := m.fma(sLo, y, m.fma(s, y, neg32(t)))
 	n := f32rint(t)
 	f := m.add(tLo, m.sub(t, n))
-	q := m.fma(f32(0x391fcb8e), f, f32(0x3aaf85ed))
-	q = m.fma(q, f, f32(0x3c1d9856))
-	q = m.fma(q, f, f32(0x3d6357bb))
-	q = m.fma(q, f, f32(0x3e75fdec))
-	q = m.fma(q, f, f32(0x3f317218))
-	q = m.fma(q, f, 1)
-	ni := int32(n)
-	var adj uint32 = 0x83000000
-	if n > 0 {
-		adj = 0
-	}
-	r := m.mul(m.mul(q, f32(adj+0x7f000000)), f32(uint32(ni)<<23-adj))
+	r := m.exp2Split(n, f)
 	if absF32(m, t) > 152 {
 		r = f32(0x7f800000)
 		if t < 0 {
@@ -83,6 +46,57 @@ func powf(m mode, x, y float32) float32 {
 	if floorF32(y) != y {
 		return f32(nanF32)
 	}
+	return r
+}
+
+// log2DF returns log2(ax) for positive ax as an unevaluated sum hi+lo, as
+// powf and tgammaf form it.
+func (m mode) log2DF(ax float32) (float32, float32) {
+	var e0 float32
+	if ax < 0x1p-126 {
+		ax = m.mul(ax, 16777216)
+		e0 = -24
+	}
+	k := (b32(ax) - 0x3f3504f3) & 0xff800000
+	mant := f32(b32(ax) - k)
+	e := m.fma(float32(int32(k)), 0x1p-23, e0)
+	mm1 := m.add(mant, -1)
+	rcp := rcpApprox(m.add(mant, 1), true)
+	u := m.mul(m.add(mm1, mm1), rcp)
+	u2 := m.mul(u, u)
+	d := m.sub(mm1, u)
+	corr := m.mul(rcp, m.fma(neg32(u), mm1, m.add(d, d)))
+	p := m.fma(f32(0x3a2c32e4), u2, f32(0x3b52e7db))
+	p = m.fma(p, u2, f32(0x3c93bb73))
+	p = m.fma(p, u2, f32(0x3df6384f))
+	p = m.mul(p, u2)
+	const log2e = 0x3fb8aa3b
+	hi := m.fma(u, f32(log2e), e)
+	lo := m.fma(u, f32(log2e), m.sub(e, hi))
+	lo = m.fma(corr, f32(log2e), lo)
+	lo = m.fma(u, f32(0x32a55e34), lo)
+	lo = m.fma(m.mul(p, 3), corr, lo)
+	lo = m.fma(p, u, lo)
+	s := m.add(hi, lo)
+	sLo := m.add(lo, neg32(m.add(s, neg32(hi))))
+	return s, sLo
+}
+
+// exp2Split returns 2^(n+f) for integral n and |f| ≤ ~0.5 with a degree-6
+// polynomial and an exponent scaling in two factors (powf, tgammaf).
+func (m mode) exp2Split(n, f float32) float32 {
+	q := m.fma(f32(0x391fcb8e), f, f32(0x3aaf85ed))
+	q = m.fma(q, f, f32(0x3c1d9856))
+	q = m.fma(q, f, f32(0x3d6357bb))
+	q = m.fma(q, f, f32(0x3e75fdec))
+	q = m.fma(q, f, f32(0x3f317218))
+	q = m.fma(q, f, 1)
+	ni := int32(n)
+	var adj uint32 = 0x83000000
+	if n > 0 {
+		adj = 0
+	}
+	r := m.mul(m.mul(q, f32(adj+0x7f000000)), f32(uint32(ni)<<23-adj))
 	return r
 }
 

@@ -1,0 +1,94 @@
+package libdevice
+
+var (
+	tgammaSmall = [...]uint32{0xba8c9f66, 0x3be903d7, 0xbc1e00b0, 0xbd2cc522, 0x3e2a89b3, 0xbd2c0c05,
+		0xbf27e7a2, 0x3f13c468}
+	stirling32 = [...]uint32{0x388f7971, 0xb8543ed8, 0xb9dda6be, 0x3a820abe, 0xb9920afd, 0xbb2f4d64,
+		0x3b638732, 0x3daaaaac}
+)
+
+// tgammaf: 1/Γ by a polynomial near 0 for |x| < 1.5; Stirling's formula in
+// double-f32 arithmetic beyond, with the reflection formula for x < 0.
+func tgammaf(m mode, x float32) float32 {
+	x = m.flush(x)
+	ax := absF32(m, x)
+	var r float32
+	if !(ax >= 1.5) {
+		t := x
+		if x != 0 {
+			t = m.sub(x, f32rint(x))
+		}
+		a := float32(1)
+		if x < -0.5 {
+			a = x
+		}
+		b := a
+		if x <= 0.5 {
+			b = m.mul(a, t)
+		}
+		p := m.horner(tgammaSmall[:], t)
+		r = divApprox(1, m.fma(m.fma(p, b, 0), t, b), m.ftz)
+		if !(x < 0) {
+			return r
+		}
+	} else {
+		neg := x < 0
+		c := x
+		if ax > f32(0x42246666) {
+			c = f32(0x42246666)
+		}
+		a := absF32(m, c)
+		lh, ll := m.log2DF(a)
+		am := m.add(a, -0.5)
+		ph := m.mul(lh, am)
+		pl := m.fma(ll, am, m.fma(lh, am, neg32(ph)))
+		const log2e = 0x3fb8aa3b
+		eh := m.mul(f32(log2e), a)
+		el := m.fma(f32(0x32a57060), a, m.fma(f32(log2e), a, neg32(eh)))
+		s := m.add(ph, neg32(eh))
+		s2 := m.add(s, eh)
+		e1 := m.add(s, neg32(s2))
+		e2 := m.add(ph, neg32(s2))
+		err := m.add(e2, m.add(neg32(eh), neg32(e1)))
+		lo := m.add(m.sub(pl, el), err)
+		huge := a > 33
+		if neg {
+			off := f32(0x80000000)
+			if huge {
+				off = 48
+			}
+			s = m.sub(off, s)
+			lo = neg32(lo)
+		}
+		n := f32rint(s)
+		g := m.mul(m.exp2Split(n, m.add(m.sub(s, n), lo)), f32(0x40206c99))
+		rc := rcpApprox(a, true)
+		corr := m.mul(rc, m.horner(stirling32[:], rc))
+		if !neg {
+			return m.fma(corr, g, g)
+		}
+		n2 := f32rint(m.add(a, a))
+		sp := m.sinCosPi(m.fma(n2, -0.5, a), cvtRziS32(n2))
+		d := m.fma(corr, c, c)
+		dh := m.mul(d, sp)
+		dl := m.fma(d, sp, neg32(dh))
+		inv := divApprox(1, dh, m.ftz)
+		v := m.fma(g, inv, neg32(m.mul(g, m.mul(dl, m.mul(inv, inv)))))
+		r = m.mul(v, 0.5)
+		if huge {
+			r = m.mul(r, 0x1p-48)
+		}
+	}
+	if truncF32(x) == x {
+		return f32(nanF32)
+	}
+	if x >= f32(0xc2246666) {
+		return r
+	}
+	if cvtRziS32(x)&1 == 1 {
+		return 0
+	}
+	return r
+}
+
+func init() { regF1("__nv_tgammaf", tgammaf) }
