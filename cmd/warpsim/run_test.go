@@ -7,6 +7,7 @@ import (
 	"flag"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -257,5 +258,23 @@ func TestRunExamples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunSource runs a launch file that names a .cu source, compiled with
+// clang-22 through warpsim compile: scale by -1.5 of {0, 1, 2, 3}.
+func TestRunSource(t *testing.T) {
+	if _, err := exec.LookPath("clang-22"); err != nil {
+		t.Skip("clang-22 is not installed")
+	}
+	dir := t.TempDir()
+	code, _, stderr := runCLI("run", "--save-dir", dir, filepath.Join(runDir, "source.json"))
+	if code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr)
+	}
+	for i, w := range []float32{0, -1.5, -3, -4.5} {
+		if got := readF32s(t, filepath.Join(dir, "x.bin"))[i]; got != w {
+			t.Errorf("x[%d] = %v, want %v", i, got, w)
+		}
 	}
 }
