@@ -93,3 +93,57 @@ func init() {
 	regD1("__nv_cbrt", cbrt64)
 	regD2("__nv_hypot", hypot64)
 }
+
+var erfcCoef64 = [...]uint64{0xbdf8774ad4e0bfd7, 0xbe44e1c6fd03d328, 0xbe4330149f7a56b6, 0x3e7beddED8376273,
+	0x3e6f9254c3abf22b, 0xbeab9068c2148cf0, 0x3e94c6454db34009, 0x3ed7f1c378f2311d, 0xbee78e051c6d5c58,
+	0xbef995b4ead14a90, 0x3f23be27cf0a29b2, 0xbf2a1def3e81672e, 0xbf48d4abe68c1713, 0x3f749c67210dd6b4,
+	0xbf9096238568e357, 0x3fa3079edf8c2dc9, 0xbfb0fb06dff601fc, 0x3fb7fee004dfbcdc, 0xbfb9ddb23c3db8c6,
+	0x3fb16ecefcfa5fda, 0x3f8f7f5df66fb6d6, 0xbfc1df1ad154a29d, 0x3ff3ba5916e9fd7f}
+
+// erfc64 is P(t)/(1+2a)·e^(-a²) with t = (a-4)/(a+4), e^(-a²) from exp's
+// code with an fma correction for the rounding of a², and 2 - that for x < 0.
+func erfc64(x float64) float64 {
+	xb := b64(x)
+	hi := uint32(xb>>32) & 0x7fffffff
+	if hi >= 0x7ff00000 {
+		if hi == 0x7ff00000 && uint32(xb) == 0 {
+			if int64(xb) < 0 {
+				return 2
+			}
+			return 0
+		}
+		return quiet(x)
+	}
+	a := f64(uint64(hi)<<32 | xb&0xffffffff)
+	r4 := rcpNewton64(a + 4)
+	q := (a - 4) * r4
+	e := math.FMA(-4, q+1, a)
+	e = math.FMA(-q, a, e)
+	t := math.FMA(r4, e, q)
+	p := horner64(erfcCoef64[:], t)
+	rd := rcpNewton64(math.FMA(2, a, 1))
+	y := p * rd
+	d := math.FMA(a, y*-2, p) + -y
+	y = math.FMA(d, rd, y)
+	a2 := a * a
+	na2 := -a2
+	k := math.FMA(na2, f64(0x3ff71547652b82fe), f64(twoP52x15))
+	j := int32(uint32(b64(k)))
+	kk := k + f64(0xc338000000000000)
+	r := math.FMA(kk, f64(0xbfe62e42fefa39ef), na2)
+	r = math.FMA(kk, f64(0xbc7abc9e3b39803f), r)
+	ep := math.FMA(horner64(expCoef[:], r), r, 1)
+	half := j / 2
+	ex := f64(b64(ep)+uint64(uint32(half)<<20)<<32) * f64(uint64(uint32(j-half)<<20+0x3ff00000)<<32)
+	ex = math.FMA(ex, math.FMA(-a, a, a2), ex)
+	v := y * ex
+	if hi > 0x403b4000 {
+		v = 0
+	}
+	if int64(xb) < 0 {
+		return 2 - v
+	}
+	return v
+}
+
+func init() { regD1("__nv_erfc", erfc64) }
