@@ -160,8 +160,26 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 
 // CompilePTX compiles src's device code to PTX at out.
 func (d *Driver) CompilePTX(o *Options, src, out string) error {
-	return d.run(d.DeviceFlags(o, src, out, false))
+	if err := d.run(d.DeviceFlags(o, src, out, false)); err != nil {
+		return err
+	}
+	if !o.RDC {
+		return nil
+	}
+	// With -fgpu-rdc clang keeps template kernels alive for a device linker
+	// with a table of their addresses, __clang_gpu_used_external. No device
+	// linker runs here, and the table means nothing to a program: drop it.
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	if stripped := usedExternalRE.ReplaceAll(b, nil); len(stripped) != len(b) {
+		return os.WriteFile(out, stripped, 0o644)
+	}
+	return nil
 }
+
+var usedExternalRE = regexp.MustCompile(`(?m)^\.global [^\n]*\b__clang_gpu_used_external\b[^\n]*\n`)
 
 // hostObject compiles one input to a host object at out; ptx is embedded
 // for CUDA inputs.
@@ -172,7 +190,14 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		f = []string{"-x", "cuda", "--cuda-host-only"}
 		f = append(f, d.commonFlags(o)...)
 		// The device pass has already shown the warnings for this file.
-		f = append(f, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", ptx, "-w")
+		f = append(f, "-w")
+		if o.RDC {
+			// clang then lists kernels and variables as offload entries;
+			// rdcRegistration supplies the PTX (see the runtime).
+			f = append(f, "-fgpu-rdc")
+		} else {
+			f = append(f, "-Xclang", "-fcuda-include-gpubinary", "-Xclang", ptx)
+		}
 	case kindCXX:
 		f = []string{"-x", "c++", "-isystem", d.IncludeDir(), "-D__WARPSIM_HOST_ONLY__"}
 		for _, i := range o.Includes {
@@ -196,6 +221,27 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 	f = append(f, o.HostFlags...)
 	f = append(f, "-c", "-o", out, src)
 	return d.run(f)
+}
+
+// rdcRegistration compiles an object that embeds the PTX at ptx and hands
+// it to the runtime from a constructor: with -fgpu-rdc clang's host object
+// does not carry it.
+func (d *Driver) rdcRegistration(ptx, out string, n int) error {
+	sym := fmt.Sprintf("__warpsim_rdc_ptx_%d", n)
+	src := fmt.Sprintf(`extern void __warpsim_register_rdc_ptx(const char *);
+__asm__(".section .rodata,\"a\"\n%[1]s:\n.incbin \"%[2]s\"\n.byte 0\n.text\n");
+extern const char %[1]s[];
+__attribute__((constructor)) static void %[1]s_register(void) { __warpsim_register_rdc_ptx(%[1]s); }
+`, sym, ptx)
+	if strings.ContainsAny(ptx, "\"\\\n") {
+		return fmt.Errorf("temporary path %q has characters an assembler string cannot hold", ptx)
+	}
+	cfile := strings.TrimSuffix(out, ".o") + ".c"
+	if err := os.WriteFile(cfile, []byte(src), 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(cfile)
+	return d.run([]string{"-x", "c", "-c", "-o", out, cfile})
 }
 
 // runtimeObject compiles warpsim's C runtime into dir.
@@ -254,6 +300,16 @@ func (d *Driver) Build(o *Options) error {
 			return err
 		}
 		objects = append(objects, obj)
+		if k == kindCUDA && o.RDC {
+			reg := filepath.Join(tmp, fmt.Sprintf("%d-%s-ptx.o", n, base))
+			if o.CompileOnly {
+				reg = strings.TrimSuffix(obj, ".o") + ".ptx.o"
+			}
+			if err := d.rdcRegistration(ptx, reg, n); err != nil {
+				return err
+			}
+			objects = append(objects, reg)
+		}
 	}
 	if o.CompileOnly {
 		return nil

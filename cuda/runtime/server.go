@@ -14,6 +14,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,7 +146,7 @@ func (s *Server) handle(req request) (rep reply) {
 	case opHello:
 		return reply{data: encodeProps(s.opt.Arch)}
 	case opModule:
-		m, err := s.dev.LoadModule("program.ptx", req.payload)
+		m, err := s.dev.LoadModule(moduleName(req.payload, len(s.modules)), req.payload)
 		if err != nil {
 			return reply{code: ErrorInvalidPtx, diag: fmt.Appendf(nil, "warpsim: cannot load the program's PTX:\n%v\n", err)}
 		}
@@ -304,6 +307,19 @@ func (s *Server) handle(req request) (rep reply) {
 	}
 	return reply{code: ErrorNotSupported, diag: fmt.Appendf(nil, "warpsim runtime: unknown operation %d (the program and warpsim are from different versions?)\n", req.op)}
 }
+
+// moduleName names a module for messages after the source file its
+// .file 1 directive names (reduce.cu → reduce.ptx), as `warpsim cc` made
+// it from that file.
+func moduleName(ptx []byte, n int) string {
+	if m := fileRE.FindSubmatch(ptx); m != nil {
+		base := path.Base(string(m[1]))
+		return strings.TrimSuffix(base, path.Ext(base)) + ".ptx"
+	}
+	return fmt.Sprintf("module%d.ptx", n)
+}
+
+var fileRE = regexp.MustCompile(`(?m)^\s*\.file\s+1\s+"([^"]+)"`)
 
 func (s *Server) kernel(id uint32) (Kernel, bool) {
 	if int(id) >= len(s.kernels) {

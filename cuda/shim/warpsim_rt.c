@@ -62,7 +62,7 @@ static cudaError_t set_error(cudaError_t e) {
 
 /* ---- Registration ---- */
 struct fatbin_wrapper { int magic; int version; const char *data; void *unused; };
-struct module { const char *ptx; size_t len; int id; cudaError_t err; };
+struct module { const char *ptx; size_t len; int id; cudaError_t err; int rdc; };
 struct function { const void *stub; int module; const char *name; int kernel; int nparams; unsigned *offsets; unsigned *sizes; unsigned param_bytes; };
 struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; };
 struct allocation { uint64_t addr; uint64_t size; int managed; };
@@ -104,6 +104,52 @@ void **__cudaRegisterFatBinary(void *fatbin) {
 }
 
 void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+/* Relocatable device code (-rdc=true): clang's host code then registers
+ * nothing itself; it lists its kernels and variables as offload entries in
+ * the section llvm_offload_entries (for a device linker to turn into
+ * registration code), and `warpsim cc` adds a constructor per .cu file that
+ * hands its PTX to __warpsim_register_rdc_ptx. Kernels and variables of
+ * such modules are looked up by name in every RDC module (module -2). */
+#define RDC_MODULE (-2)
+void __warpsim_register_rdc_ptx(const char *ptx) {
+  struct fatbin_wrapper w = {0x466243b1, 1, ptx, NULL};
+  __cudaRegisterFatBinary(&w);
+  modules[nmodules - 1].rdc = 1;
+}
+
+/* One entry of llvm_offload_entries, as clang 20+ writes it. */
+struct offload_entry {
+  uint64_t reserved;
+  uint16_t version;
+  uint16_t kind; /* 2: CUDA */
+  uint32_t flags;
+  void *address; /* host stub of a kernel, or host shadow of a variable */
+  const char *name;
+  uint64_t size; /* 0 for a kernel */
+  uint64_t data;
+  void *aux;
+};
+extern const struct offload_entry __start_llvm_offload_entries[] __attribute__((weak));
+extern const struct offload_entry __stop_llvm_offload_entries[] __attribute__((weak));
+
+void __cudaRegisterVar(void **handle, char *hostVar, char *devAddr, const char *devName, int ext, size_t size,
+                       int constant, int global);
+void __cudaRegisterFunction(void **handle, const char *stub, char *devFun, const char *devName, int threadLimit,
+                            void *tid, void *bid, void *bDim, void *gDim, int *wSize);
+
+static void register_offload_entries(void) {
+  const struct offload_entry *e = __start_llvm_offload_entries, *end = __stop_llvm_offload_entries;
+  if (!e || !end) return;
+  void **rdc = (void **)(intptr_t)(RDC_MODULE + 1);
+  for (; e < end; e++) {
+    if (e->kind != 2 || !e->name) continue;
+    if (e->size == 0)
+      __cudaRegisterFunction(rdc, e->address, (char *)e->name, e->name, -1, NULL, NULL, NULL, NULL, NULL);
+    else
+      __cudaRegisterVar(rdc, e->address, (char *)e->name, e->name, 0, e->size, 0, 0);
+  }
+}
 void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
 
 void __cudaRegisterFunction(void **handle, const char *stub, char *devFun, const char *devName, int threadLimit,
@@ -261,6 +307,7 @@ static cudaError_t start(void) {
   if (r.code) { free(r.data); start_failed = 1; started = 0; return r.code; }
   fill_props(r.data, r.len);
   free(r.data);
+  register_offload_entries();
   for (int i = 0; i < nmodules; i++) {
     r = call(opModule, modules[i].ptx, (uint32_t)modules[i].len);
     modules[i].err = r.code;
@@ -706,9 +753,14 @@ static struct variable *find_var(const void *host) {
     struct variable *v = &variables[i];
     if (v->host != host) continue;
     if (!v->resolved) {
-      if (v->module < 0 || v->module >= nmodules || modules[v->module].err) return NULL;
-      uint32_t mid = (uint32_t)modules[v->module].id;
-      struct reply r = call3(opGlobal, &mid, 4, v->name, (uint32_t)strlen(v->name), NULL, 0);
+      struct reply r = {13, NULL, 0};
+      for (int m = 0; m < nmodules && (r.code || r.len < 16); m++) {
+        if (v->module == RDC_MODULE ? !modules[m].rdc : m != v->module) continue;
+        if (modules[m].err) continue;
+        free(r.data);
+        uint32_t mid = (uint32_t)modules[m].id;
+        r = call3(opGlobal, &mid, 4, v->name, (uint32_t)strlen(v->name), NULL, 0);
+      }
       if (r.code || r.len < 16) { free(r.data); return NULL; }
       memcpy(&v->addr, r.data, 8);
       memcpy(&v->size, r.data + 8, 8);
@@ -878,12 +930,26 @@ static struct function *find_function(const void *stub) {
 }
 
 /* resolve asks the simulator for the kernel's id and parameter layout once. */
+static struct reply kernel_in(int module, const char *name) {
+  uint32_t mid = (uint32_t)modules[module].id;
+  return call3(opKernel, &mid, 4, name, (uint32_t)strlen(name), NULL, 0);
+}
+
 static cudaError_t resolve(struct function *f) {
   if (f->kernel >= 0) return 0;
-  if (f->module < 0 || f->module >= nmodules) return 98;
-  if (modules[f->module].err) return modules[f->module].err;
-  uint32_t mid = (uint32_t)modules[f->module].id;
-  struct reply r = call3(opKernel, &mid, 4, f->name, (uint32_t)strlen(f->name), NULL, 0);
+  struct reply r = {98, NULL, 0};
+  if (f->module == RDC_MODULE) {
+    for (int i = 0; i < nmodules && r.code; i++) {
+      if (!modules[i].rdc) continue;
+      if (modules[i].err) { r.code = modules[i].err; continue; }
+      free(r.data);
+      r = kernel_in(i, f->name);
+    }
+  } else {
+    if (f->module < 0 || f->module >= nmodules) return 98;
+    if (modules[f->module].err) return modules[f->module].err;
+    r = kernel_in(f->module, f->name);
+  }
   if (r.code) { free(r.data); return r.code; }
   uint32_t *w = (uint32_t *)r.data;
   if (r.len < 12) { free(r.data); return 999; }
