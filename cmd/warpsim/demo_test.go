@@ -1,10 +1,18 @@
 package main
 
 import (
+	"encoding/binary"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/examples/lessons"
+	"github.com/warpsim/warpsim/profile"
 )
 
 // TestDemo runs `warpsim demo` and checks each lesson's result against what
@@ -57,5 +65,91 @@ func TestDemo(t *testing.T) {
 	}
 	if lessons != string(want) {
 		t.Errorf("demo lessons differ from %s:\n--- got\n%s--- want\n%s", path, lessons, want)
+	}
+}
+
+// TestLessonsAgainstH100 compares the memory counts of the demo's lesson
+// kernels with what Nsight Compute measured on the H100
+// (examples/lessons/h100/h100_ncu_seed_kernels.csv). Memory traffic does not
+// depend on how ptxas lowered the PTX, so the counts must agree exactly:
+// divergence at the H100's own size (64 threads), the reductions at 2^20
+// ints, 1/16 of the H100's 2^24, block for block the same work.
+func TestLessonsAgainstH100(t *testing.T) {
+	ncu, err := parseNcu(lessons.H100NcuCSV())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100 := arch.MustLookup("h100")
+	check := func(t *testing.T, c profile.Counters, m map[string]float64, scale uint64) {
+		t.Helper()
+		for _, f := range []struct {
+			name string
+			got  uint64
+			ncu  string
+		}{
+			{"gld_requests", c.GldRequests, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"},
+			{"gld_transactions", c.GldTransactions, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
+			{"gst_requests", c.GstRequests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"},
+			{"gst_transactions", c.GstTransactions, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"},
+			{"warps_launched", c.WarpsLaunched, "smsp__warps_launched.sum"},
+		} {
+			if want := uint64(m[f.ncu]) / scale; f.got != want {
+				t.Errorf("%s = %d, H100 %d (÷%d)", f.name, f.got, want, scale)
+			}
+		}
+	}
+
+	dev, mod, err := demoDevice(io.Discard, h100, "divergence")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := dev.Malloc(64 * 4)
+	for i, k := range []string{"warmingup", "mathKernel1", "mathKernel2", "mathKernel3", "mathKernel4"} {
+		res, err := demoLaunch(dev, mod, k, 1, 64, u64(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(k, func(t *testing.T) { check(t, res.Counters, ncu["divergence_64"][strconv.Itoa(i)], 1) })
+	}
+
+	dev, mod, err = demoDevice(io.Discard, h100, "reduce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size, block = 1 << 20, 512
+	host := make([]byte, 4*size)
+	for i := 0; i < size; i++ {
+		binary.LittleEndian.PutUint32(host[4*i:], uint32(i&0xff))
+	}
+	in, _ := dev.Malloc(4 * size)
+	out, _ := dev.Malloc(4 * size / block)
+	for i, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
+		if err := dev.Write(in, host); err != nil {
+			t.Fatal(err)
+		}
+		res, err := demoLaunch(dev, mod, k, size/block, block, u64(in), u64(out), u32(size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := ncu["reduce_512"][strconv.Itoa(i+1)]
+		t.Run(k, func(t *testing.T) {
+			check(t, res.Counters, m, 16)
+			// Ratios: global load efficiency is the same to ncu's two decimals;
+			// branch efficiency within 3 points (PTX and SASS branches differ,
+			// README_SECTION.md explains).
+			ms := demoCompute(res.Counters, h100)
+			for _, x := range ms {
+				switch x.Name {
+				case "gld_efficiency":
+					if want := m["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"]; math.Abs(x.Value-want) > 0.005 {
+						t.Errorf("gld_efficiency %.4f, H100 %.2f", x.Value, want)
+					}
+				case "branch_efficiency":
+					if want := m["smsp__sass_average_branch_targets_threads_uniform.pct"]; math.Abs(x.Value-want) > 3 {
+						t.Errorf("branch_efficiency %.2f, H100 %.2f", x.Value, want)
+					}
+				}
+			}
+		})
 	}
 }
