@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -149,20 +150,22 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 			Unavailable: profile.Unavailable(chosen),
 		})
 	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	// grid and block on one line each: [256, 1, 1]
+	b = dim3JSON.ReplaceAll(b, []byte("[$1, $2, $3]"))
+	b = append(b, '\n')
 	if f.jsonOut != "" {
-		b, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.jsonOut, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(f.jsonOut, b, 0o644); err != nil {
 			return badInputf("--json-out: %v", err)
 		}
 	}
 	switch {
 	case f.json:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		_, err := stdout.Write(b)
+		return err
 	case defs == nil:
 		return nil
 	case f.csv:
@@ -180,6 +183,9 @@ func kernelDisplayName(k *warpsim.Kernel) string {
 	}
 	return k.Name()
 }
+
+// dim3JSON matches an indented three-number list.
+var dim3JSON = regexp.MustCompile(`\[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]`)
 
 func saveBuffers(dir string, out *launchfile.Outcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
