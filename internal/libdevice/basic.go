@@ -102,19 +102,19 @@ func init() {
 		r := rr.r
 		regBitsM("__nv_fadd"+rr.suffix, "ff", "f", func(m mode, a []uint64) uint64 {
 			x, y := flushIf(m, a[0]), flushIf(m, a[1])
-			return ftz32(m.ftz, scalar.AddF32(x, y, r, false, false), float64(f32(x))+float64(f32(y)))
+			return ftz32(m.ftz, scalar.AddF32(x, y, r, false, false), float64(f32(x))+float64(f32(y)), r)
 		})
 		regBitsM("__nv_fsub"+rr.suffix, "ff", "f", func(m mode, a []uint64) uint64 {
 			x, y := flushIf(m, a[0]), flushIf(m, a[1])
-			return ftz32(m.ftz, scalar.SubF32(x, y, r, false, false), float64(f32(x))-float64(f32(y)))
+			return ftz32(m.ftz, scalar.SubF32(x, y, r, false, false), float64(f32(x))-float64(f32(y)), r)
 		})
 		regBitsM("__nv_fmul"+rr.suffix, "ff", "f", func(m mode, a []uint64) uint64 {
 			x, y := flushIf(m, a[0]), flushIf(m, a[1])
-			return ftz32(m.ftz, scalar.MulF32(x, y, r, false, false), float64(f32(x))*float64(f32(y)))
+			return ftz32(m.ftz, scalar.MulF32(x, y, r, false, false), float64(f32(x))*float64(f32(y)), r)
 		})
 		regBitsM("__nv_fdiv"+rr.suffix, "ff", "f", func(m mode, a []uint64) uint64 {
 			x, y := flushIf(m, a[0]), flushIf(m, a[1])
-			return ftz32(m.ftz, scalar.DivF32(x, y, r, false, false), float64(f32(x))/float64(f32(y)))
+			return ftz32(m.ftz, scalar.DivF32(x, y, r, false, false), float64(f32(x))/float64(f32(y)), r)
 		})
 		regBitsM("__nv_frcp"+rr.suffix, "f", "f", func(m mode, a []uint64) uint64 {
 			return uint64(scalar.RcpF32(u32(a[0]), r, m.ftz))
@@ -127,7 +127,7 @@ func init() {
 		regBitsM("__nv_fmaf"+rr.suffix, "fff", "f", func(m mode, a []uint64) uint64 {
 			x, y, z := flushIf(m, a[0]), flushIf(m, a[1]), flushIf(m, a[2])
 			return ftz32(m.ftz, scalar.FmaF32(x, y, z, r, false, false),
-				math.FMA(float64(f32(x)), float64(f32(y)), float64(f32(z))))
+				math.FMA(float64(f32(x)), float64(f32(y)), float64(f32(z))), r)
 		})
 		// The _ieee forms never flush.
 		regBits("__nv_fmaf_ieee"+rr.suffix, "fff", "f", func(a []uint64) uint64 {

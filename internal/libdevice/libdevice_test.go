@@ -22,15 +22,36 @@ var inexact = map[string]uint64{
 	"__nv_cbrtf":   1, // lg2.approx (MUFU.LG2) is modelled as correctly rounded
 	"__nv_hypot":   1, // NaN payload when both operands are NaN
 	"__nv_tgammaf": 2, // rare last-bit differences (2 of 1433 recorded cases; 6 of 8601 in a larger set)
+	"__nv_rcbrtf":  1, // lg2.approx, as cbrtf
+	// The fast intrinsics whose SFU instruction (MUFU.LG2, MUFU.SIN/COS) has no
+	// recorded table: internal/scalar's models. Their errors are absolute
+	// (~2^-21), so results near zero are far off in ulps.
+	"__nv_fast_log2f":   23947836,
+	"__nv_fast_logf":    24321579,
+	"__nv_fast_log10f":  23699220,
+	"__nv_fast_powf":    51838,
+	"__nv_fast_sinf":    877203419,
+	"__nv_fast_cosf":    877203419,
+	"__nv_fast_sincosf": 877203419,
+	"__nv_fast_tanf":    3655865524,
 }
 
 // inexactFTZ is inexact for modules compiled with ftz.
 var inexactFTZ = map[string]uint64{
-	"__nv_rsqrtf":  1,
-	"__nv_asinhf":  1,
-	"__nv_cbrtf":   1,
-	"__nv_tgammaf": 2,
-	"__nv_remquof": maxULP, // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
+	"__nv_rsqrtf":       1,
+	"__nv_asinhf":       1,
+	"__nv_cbrtf":        1,
+	"__nv_tgammaf":      2,
+	"__nv_rcbrtf":       1,
+	"__nv_fast_log2f":   23947836,
+	"__nv_fast_logf":    24321579,
+	"__nv_fast_log10f":  23699220,
+	"__nv_fast_powf":    97059,
+	"__nv_fast_sinf":    877203419,
+	"__nv_fast_cosf":    877203419,
+	"__nv_fast_sincosf": 877203419,
+	"__nv_fast_tanf":    3655865524,
+	"__nv_remquof":      maxULP, // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
 }
 
 const maxULP = math.MaxUint64

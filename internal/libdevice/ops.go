@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // mode is the module's __CUDA_FTZ setting, which libdevice reads through
@@ -48,8 +49,8 @@ func (m mode) fma(a, b, c float32) float32 { return m.fmaR(a, b, c, scalar.RN) }
 func (m mode) fmaR(a, b, c float32, r scalar.Rounding) float32 {
 	if m.ftz {
 		a, b, c = flushSub(a), flushSub(b), flushSub(c)
-		return flushTiny(scalar.FmaF32(b32(a), b32(b), b32(c), r, false, false),
-			math.FMA(float64(a), float64(b), float64(c)))
+		return f32(uint32(ftz32(true, scalar.FmaF32(b32(a), b32(b), b32(c), r, false, false),
+			math.FMA(float64(a), float64(b), float64(c)), r)))
 	}
 	return f32(scalar.FmaF32(b32(a), b32(b), b32(c), r, false, false))
 }
@@ -69,10 +70,7 @@ const nanF32 = 0x7fffffff
 // value before rounding is below the smallest normal, so a result that rounds
 // up to 2^-126 is flushed too.
 func flushTiny(d uint32, exact float64) float32 {
-	if math.Abs(exact) < 0x1p-126 {
-		return f32(d & 0x80000000)
-	}
-	return f32(d)
+	return f32(uint32(ftz32(true, d, exact, scalar.RN)))
 }
 func (m mode) sqrt(a float32) float32 { return f32(scalar.SqrtF32(b32(a), scalar.RN, m.ftz)) }
 func (m mode) flush(a float32) float32 {
@@ -148,10 +146,15 @@ func fix64(res uint64, args ...uint64) uint64 {
 	return res
 }
 
-// ftz32 applies the H100's .ftz to an f32 instruction's rounded result d,
-// given its exact value: results below 2^-126 before rounding flush to zero.
-func ftz32(ftz bool, d uint32, exact float64) uint64 {
-	if ftz && d&0x7fffffff <= 0x00800000 && math.Abs(exact) < 0x1p-126 {
+// ftz32 applies the H100's .ftz to an f32 instruction's result d, given its
+// exact value and rounding mode r: the hardware rounds to 24 bits as if the
+// exponent were unbounded and flushes what is then below 2^-126.
+func ftz32(ftz bool, d uint32, exact float64, r scalar.Rounding) uint64 {
+	if !ftz || d&0x7fffffff > 0x00800000 || exact != exact {
+		return uint64(d)
+	}
+	scaled := uint32(scalar.CvtFloatToFloat(b64(exact*0x1p64), ptx.F64, ptx.F32, r, false, false, false))
+	if scaled&0x7fffffff < 0x20800000 { // below 2^-126·2^64
 		d &= 0x80000000
 	}
 	return uint64(d)
