@@ -153,3 +153,25 @@ func TestLessonsAgainstH100(t *testing.T) {
 		})
 	}
 }
+
+// TestH100NestedHello checks the lines the nested lesson compares with:
+// 8 + 4 + 2 + 1 greetings and three depth lines, as `nested 1` printed.
+func TestH100NestedHello(t *testing.T) {
+	lines := h100NestedHello()
+	if len(lines) != 18 || lines[0] != "Recursion=0: Hello World from thread 0 block 0" ||
+		lines[17] != "Recursion=3: Hello World from thread 0 block 0" {
+		t.Fatalf("%d lines: %q", len(lines), lines)
+	}
+	depth := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "-------> nested execution depth: ") {
+			depth++
+		}
+	}
+	if depth != 3 {
+		t.Errorf("%d depth lines, want 3", depth)
+	}
+	if !sameLines([]string{"a", "b", "a"}, []string{"a", "a", "b"}) || sameLines([]string{"a", "b", "b"}, []string{"a", "a", "b"}) {
+		t.Error("sameLines compares multisets")
+	}
+}
