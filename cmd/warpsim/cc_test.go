@@ -33,7 +33,13 @@ func needClang(t *testing.T) {
 // buildCU compiles src with `warpsim cc` in-process.
 func buildCU(t *testing.T, src string, flags ...string) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".cu"))
+	return buildCUIn(t, t.TempDir(), src, flags...)
+}
+
+// buildCUIn compiles src into dir, which may outlive t.
+func buildCUIn(t *testing.T, dir, src string, flags ...string) string {
+	t.Helper()
+	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"cc"}, flags...)
 	args = append(args, src, "-o", out)
@@ -61,6 +67,10 @@ func runProgramErr(prog string, args ...string) (stdout, stderr string, err erro
 	return o.String(), e.String(), err
 }
 
+// lessonsDir holds the lesson programs and what an H100 printed for them
+// (committed copies of ../shared/lessons and ../shared/groundtruth).
+const lessonsDir = "../../examples/lessons"
+
 var (
 	timeRE = regexp.MustCompile(`time [0-9.]+ ms`)
 	// sectionRE matches the recordings' section headers, not the nested
@@ -72,9 +82,9 @@ var (
 // section of h100_seed_runs.txt, times masked.
 func groundTruth(t *testing.T, section string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../../shared/groundtruth/h100_seed_runs.txt")
+	b, err := os.ReadFile(lessonsDir + "/h100/h100_seed_runs.txt")
 	if err != nil {
-		t.Skipf("the H100 recordings are not beside the repository (../shared/groundtruth): %v", err)
+		t.Fatal(err)
 	}
 	var out []string
 	in := false
@@ -97,10 +107,7 @@ func groundTruth(t *testing.T, section string) string {
 // print what the H100 printed, times aside.
 func TestCCLessons(t *testing.T) {
 	needClang(t)
-	lessons := "../../../shared/lessons"
-	if _, err := os.Stat(lessons); err != nil {
-		t.Skipf("the lesson programs are not beside the repository (../shared/lessons): %v", err)
-	}
+	lessons := lessonsDir
 	cases := []struct {
 		lesson string
 		args   []string
@@ -112,7 +119,7 @@ func TestCCLessons(t *testing.T) {
 		{"reduce", []string{"1024", "24"}, true, nil},
 		{"nested", nil, false, []string{"-rdc=true", "-lcudadevrt"}},
 	}
-	progs := map[string]string{}
+	progs, dir := map[string]string{}, t.TempDir()
 	for _, c := range cases {
 		name := strings.TrimSpace(c.lesson + " " + strings.Join(c.args, " "))
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
@@ -122,7 +129,7 @@ func TestCCLessons(t *testing.T) {
 			want := groundTruth(t, name)
 			prog, ok := progs[c.lesson]
 			if !ok {
-				prog = buildCU(t, filepath.Join(lessons, c.lesson+".cu"), c.flags...)
+				prog = buildCUIn(t, dir, filepath.Join(lessons, c.lesson+".cu"), c.flags...)
 				progs[c.lesson] = prog
 			}
 			got, stderr, err := runProgramErr(prog, c.args...)
@@ -151,6 +158,7 @@ func TestCCPrograms(t *testing.T) {
 	for _, src := range srcs {
 		name := strings.TrimSuffix(filepath.Base(src), ".cu")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			prog := buildCU(t, src)
 			got, stderr := runProgram(t, prog)
 			if !strings.Contains(got, "Test PASSED") {
@@ -226,10 +234,7 @@ func TestCCUnknownFlag(t *testing.T) {
 // summary, and the metric table has the requested metric per kernel.
 func TestProf(t *testing.T) {
 	needClang(t)
-	if _, err := os.Stat("../../../shared/lessons/divergence.cu"); err != nil {
-		t.Skip("the lesson programs are not beside the repository")
-	}
-	prog := buildCU(t, "../../../shared/lessons/divergence.cu")
+	prog := buildCU(t, lessonsDir+"/divergence.cu")
 	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"prof", "--metrics", "branch_efficiency", prog, "64", "64"}, &stdout, &stderr); code != 0 {

@@ -5,6 +5,8 @@ package cc
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -244,20 +246,31 @@ __attribute__((constructor)) static void %[1]s_register(void) { __warpsim_regist
 	return d.run([]string{"-x", "c", "-c", "-o", out, cfile})
 }
 
-// runtimeObject compiles warpsim's C runtime into dir.
-func (d *Driver) runtimeObject(dir string) (string, error) {
+// runtimeObject compiles warpsim's C runtime, once per warpsim version and
+// simulator path: the object is kept beside the materialized headers.
+func (d *Driver) runtimeObject() (string, error) {
 	bin := d.WarpsimBin
 	if bin == "" {
 		bin = "warpsim"
 	}
-	out := filepath.Join(dir, "warpsim_rt.o")
+	sum := sha256.Sum256([]byte(d.Clang + "\x00" + bin))
+	out := filepath.Join(d.files, "warpsim_rt-"+hex.EncodeToString(sum[:8])+".o")
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	tmp, err := os.CreateTemp(d.files, ".rt-*.o")
+	if err != nil {
+		return "", err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
 	f := []string{"-x", "c", "-O2", "-std=gnu11", "-I", d.IncludeDir(),
 		"-DWARPSIM_DEFAULT_BIN=" + strconv.Quote(bin),
-		"-c", "-o", out, filepath.Join(d.files, "shim", "warpsim_rt.c")}
+		"-c", "-o", tmp.Name(), filepath.Join(d.files, "shim", "warpsim_rt.c")}
 	if err := d.run(f); err != nil {
 		return "", err
 	}
-	return out, nil
+	return out, os.Rename(tmp.Name(), out)
 }
 
 // Build compiles and links a program as nvcc would.
@@ -314,7 +327,7 @@ func (d *Driver) Build(o *Options) error {
 	if o.CompileOnly {
 		return nil
 	}
-	rt, err := d.runtimeObject(tmp)
+	rt, err := d.runtimeObject()
 	if err != nil {
 		return err
 	}
