@@ -42,7 +42,19 @@ func (m mode) expNegSquare(ax float32) float32 {
 
 func erfcf(m mode, x float32) float32 {
 	x = m.flush(x)
-	ax := absF32(m, x)
+	r := m.mul(m.erfcxCore(absF32(m, x)), m.expNegSquare(absF32(m, x)))
+	if absF32(m, x) > f32(0x4120e148) {
+		r = 0
+	}
+	if x < 0 {
+		return m.sub(2, r)
+	}
+	return r
+}
+
+// erfcxCore is e^(x²)·erfc(x) for 0 ≤ ax < 10.06: a polynomial in
+// t = (ax-4)/(ax+4) divided by 1+2ax (both reciprocals from the SFU, refined).
+func (m mode) erfcxCore(ax float32) float32 {
 	r4 := rcpApprox(m.add(ax, 4), true)
 	q := m.mul(m.add(ax, -4), r4)
 	e := m.fma(-4, m.add(q, 1), ax)
@@ -52,15 +64,91 @@ func erfcf(m mode, x float32) float32 {
 	rd := rcpApprox(m.fma(2, ax, 1), true)
 	y := m.mul(p, rd)
 	d := m.sub(m.fma(ax, m.mul(y, -2), p), y)
-	y = m.fma(d, rd, y)
-	r := m.mul(y, m.expNegSquare(ax))
-	if ax > f32(0x4120e148) {
+	return m.fma(d, rd, y)
+}
+
+func normcdff(m mode, x float32) float32 {
+	x = m.flush(x)
+	c := x
+	if absF32(m, x) > 14.5 {
+		c = copysign32(14.5, x)
+	}
+	h := m.mul(c, f32(0xbf3504f3))
+	l := m.fma(c, f32(0xb24fe77a), m.fma(c, f32(0xbf3504f3), neg32(h)))
+	t := m.add(h, l)
+	at := absF32(m, t)
+	r := m.mul(m.erfcxCore(at), m.expNegSquare(at))
+	if at > f32(0x4120e148) {
 		r = 0
 	}
-	if x < 0 {
-		return m.sub(2, r)
+	if t < 0 {
+		r = m.sub(2, r)
 	}
-	return r
+	if c < -1 {
+		d := m.add(m.sub(h, t), l)
+		r = m.fma(m.mul(m.mul(t, -2), r), d, r)
+	}
+	return m.mul(r, 0.5)
+}
+
+func erfcxf(m mode, x float32) float32 {
+	x = m.flush(x)
+	ax := absF32(m, x)
+	var r float32
+	if ax < f32(0x4120e148) {
+		r = m.erfcxCore(ax)
+	} else {
+		t := divApprox(0.25, m.mul(ax, 0.25), m.ftz)
+		t2 := m.mul(t, t)
+		p := m.fma(f32(0x40d20000), t2, f32(0xbff00000))
+		p = m.fma(p, t2, f32(0x3f400000))
+		p = m.fma(p, t2, -0.5)
+		p = m.fma(p, t2, 1)
+		r = m.mul(m.mul(t, f32(0x3f106ebb)), p)
+	}
+	if !(x < 0) {
+		return r
+	}
+	h := m.fmaR(ax, ax, 0, rz) // mul.rz
+	if m.ftz {
+		h = m.flush(h)
+	}
+	l := m.fma(ax, ax, neg32(h))
+	j := m.fmaR(satF32(m.fma(h, f32(0x3bbb989d), 0.5)), f32(0x437c0000), f32(0x4b400001), rm)
+	e := m.fma(h, f32(0x3fb8aa3b), neg32(m.add(j, f32(0xcb40007f))))
+	e = m.fma(h, f32(0x32a57060), e)
+	s := ex2Approx(e, true)
+	sc := f32(b32(j) << 23)
+	e2 := m.fma(s, sc, m.mul(s, sc))
+	v := m.sub(m.fma(e2, l, e2), r)
+	if e2 == f32(0x7f800000) {
+		return e2
+	}
+	return v
+}
+
+var erfinvCoef = [...]uint32{0xaf8a6370, 0x3221f645, 0xb4016fda, 0x3468f846, 0x370742aa, 0xb804db4d, 0xba4afea1,
+	0x3bb5c027, 0x3e24ae0f, 0x3f62dfc4}
+
+func erfinvf(m mode, x float32) float32 {
+	x = m.flush(x)
+	l := lg2Approx(m.fma(x, neg32(x), 1), true)
+	nl := neg32(l)
+	r := m.mul(x, m.horner(erfinvCoef[:], nl))
+	if l >= f32(0xc1033333) || l != l {
+		return r
+	}
+	y := rsqrtApprox(nl, true)
+	p := m.fma(f32(0xbf1704a1), y, f32(0xbf29baa5))
+	p = m.fma(p, y, f32(0x3fcc6adc))
+	p = m.fma(p, y, f32(0xbf2cdaed))
+	p = m.fma(p, y, f32(0xbdc30537))
+	p = m.fma(p, y, f32(0x3f55d9b9))
+	v := m.mul(m.mul(y, nl), p)
+	if l == f32(0xff800000) {
+		v = nl
+	}
+	return copysign32(v, x)
 }
 
 func cbrtf(m mode, x float32) float32 {
@@ -102,6 +190,9 @@ func hypotf(m mode, x, y float32) float32 {
 func init() {
 	regF1("__nv_erff", erff)
 	regF1("__nv_erfcf", erfcf)
+	regF1("__nv_normcdff", normcdff)
+	regF1("__nv_erfcxf", erfcxf)
+	regF1("__nv_erfinvf", erfinvf)
 	regF1("__nv_cbrtf", cbrtf)
 	regF2("__nv_hypotf", hypotf)
 }

@@ -23,6 +23,7 @@ var inexact = map[string]uint64{
 	"__nv_hypot":    1, // NaN payload when both operands are NaN
 	"__nv_tgammaf":  2, // rare last-bit differences (2 of 1433 recorded cases; 6 of 8601 in a larger set)
 	"__nv_rcbrtf":   1, // lg2.approx, as cbrtf
+	"__nv_erfinvf":  2, // lg2.approx, as cbrtf
 	"__nv_rhypotf":  1, // rsqrt.approx on [3, 4), as rsqrtf
 	"__nv_rnorm3df": 1,
 	"__nv_rnorm4df": 1,
@@ -47,6 +48,7 @@ var inexactFTZ = map[string]uint64{
 	"__nv_cbrtf":        1,
 	"__nv_tgammaf":      2,
 	"__nv_rcbrtf":       1,
+	"__nv_erfinvf":      2,
 	"__nv_rhypotf":      1,
 	"__nv_rnorm3df":     1,
 	"__nv_rnorm4df":     1,
