@@ -115,28 +115,7 @@ func erfc64(x float64) float64 {
 		return quiet(x)
 	}
 	a := f64(uint64(hi)<<32 | xb&0xffffffff)
-	r4 := rcpNewton64(a + 4)
-	q := (a - 4) * r4
-	e := math.FMA(-4, q+1, a)
-	e = math.FMA(-q, a, e)
-	t := math.FMA(r4, e, q)
-	p := horner64(erfcCoef64[:], t)
-	rd := rcpNewton64(math.FMA(2, a, 1))
-	y := p * rd
-	d := math.FMA(a, y*-2, p) + -y
-	y = math.FMA(d, rd, y)
-	a2 := a * a
-	na2 := -a2
-	k := math.FMA(na2, f64(0x3ff71547652b82fe), f64(twoP52x15))
-	j := int32(uint32(b64(k)))
-	kk := k + f64(0xc338000000000000)
-	r := math.FMA(kk, f64(0xbfe62e42fefa39ef), na2)
-	r = math.FMA(kk, f64(0xbc7abc9e3b39803f), r)
-	ep := math.FMA(horner64(expCoef[:], r), r, 1)
-	half := j / 2
-	ex := f64(b64(ep)+uint64(uint32(half)<<20)<<32) * f64(uint64(uint32(j-half)<<20+0x3ff00000)<<32)
-	ex = math.FMA(ex, math.FMA(-a, a, a2), ex)
-	v := y * ex
+	v := erfcxCore64(a) * expNegSquare64(a)
 	if hi > 0x403b4000 {
 		v = 0
 	}
@@ -147,3 +126,84 @@ func erfc64(x float64) float64 {
 }
 
 func init() { regD1("__nv_erfc", erfc64) }
+
+// erfcxCore64 is e^(a²)·erfc(a) for finite a ≥ 0 (accurate below ~27).
+func erfcxCore64(a float64) float64 {
+	r4 := rcpNewton64(a + 4)
+	q := (a - 4) * r4
+	e := math.FMA(-4, q+1, a)
+	e = math.FMA(-q, a, e)
+	t := math.FMA(r4, e, q)
+	p := horner64(erfcCoef64[:], t)
+	rd := rcpNewton64(math.FMA(2, a, 1))
+	y := p * rd
+	d := math.FMA(a, y*-2, p) + -y
+	return math.FMA(d, rd, y)
+}
+
+// expNegSquare64 is e^(-a²) with an fma correction for the rounding of a².
+func expNegSquare64(a float64) float64 {
+	a2 := a * a
+	na2 := -a2
+	k := math.FMA(na2, f64(0x3ff71547652b82fe), f64(twoP52x15))
+	j := int32(uint32(b64(k)))
+	kk := k + f64(0xc338000000000000)
+	r := math.FMA(kk, f64(0xbfe62e42fefa39ef), na2)
+	r = math.FMA(kk, f64(0xbc7abc9e3b39803f), r)
+	ep := math.FMA(horner64(expCoef[:], r), r, 1)
+	half := j / 2
+	ex := f64(b64(ep)+uint64(uint32(half)<<20)<<32) * f64(uint64(uint32(j-half)<<20+0x3ff00000)<<32)
+	return math.FMA(ex, math.FMA(-a, a, a2), ex)
+}
+
+func normcdf64(x float64) float64 {
+	c := x
+	if math.Abs(x) > 38.5 {
+		c = math.Copysign(38.5, x)
+	}
+	const k, kl = 0xbfe6a09e667f3bcd, 0x3c8bdd3413b26456
+	h := c * f64(k)
+	l := math.FMA(c, f64(kl), math.FMA(c, f64(k), -h))
+	t := h + l
+	r := erfc64(t)
+	if uint32(b64(c)>>32) >= 0xbff00001 {
+		d := (h - t) + l
+		r = math.FMA(t*-2*r, d, r)
+	}
+	return r * 0.5
+}
+
+func erfcx64(x float64) float64 {
+	var r float64
+	if hiAbsF32(x) < 3 {
+		r = erfcxCore64(math.Abs(x))
+	} else {
+		y := f64(fix64(scalarRcpRN64(b64(x)), b64(x)))
+		y2 := y * y
+		p := math.FMA(f64(0xc03d880000000000), y2, f64(0x401a400000000000))
+		p = math.FMA(p, y2, f64(0xbffe000000000000))
+		p = math.FMA(p, y2, 0.75)
+		p = math.FMA(p, y2, -0.5)
+		p = math.FMA(p, y2, 1)
+		r = y * f64(0x3fe20dd750429b6d) * p
+	}
+	if int64(b64(x)) >= 0 || x != x {
+		if x != x {
+			return quiet(x)
+		}
+		return r
+	}
+	x2 := x * x
+	e := exp64(x2)
+	e2 := e + e
+	v := math.FMA(e2, math.FMA(x, x, -x2), e2) - r
+	if e2 == math.Inf(1) {
+		return e2
+	}
+	return v
+}
+
+func init() {
+	regD1("__nv_normcdf", normcdf64)
+	regD1("__nv_erfcx", erfcx64)
+}

@@ -182,3 +182,5 @@ const (
 func roundEven64(x float64) float64 { return math.RoundToEven(x) }
 
 func scalarAddRZ64(a, b uint64) uint64 { return scalar.AddF64(a, b, scalar.RZ) }
+
+func scalarRcpRN64(a uint64) uint64 { return scalar.RcpF64(a, scalar.RN) }
