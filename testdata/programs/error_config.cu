@@ -1,6 +1,8 @@
 // Launches the device refuses: too many threads per block, a block
-// dimension over its limit, a grid dimension over its limit. Each is
-// cudaErrorInvalidConfiguration, reported by the launch and not sticky.
+// dimension over its limit, a grid dimension over its limit (each
+// cudaErrorInvalidConfiguration), more dynamic shared memory than the
+// default 48 KiB without opting in (cudaErrorInvalidValue). Each is
+// reported by the launch and is not sticky.
 #include <cstdio>
 #include <cuda_runtime.h>
 __global__ void k(int *p) { if (p) p[0] = 1; }
@@ -24,6 +26,16 @@ int main() {
   ok &= e == cudaErrorInvalidConfiguration;
   e = cudaGetLastError();
   printf("after reading: %s\n", cudaGetErrorName(e));
+  k<<<1, 32, 64 * 1024>>>(nullptr);
+  e = cudaGetLastError();
+  printf("64 KiB dynamic shared: %s\n", cudaGetErrorName(e));
+  ok &= e == cudaErrorInvalidValue;
+  e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+  printf("opt in to 64 KiB: %s\n", cudaGetErrorName(e));
+  k<<<1, 32, 64 * 1024>>>(nullptr);
+  e = cudaGetLastError();
+  printf("64 KiB dynamic shared after opting in: %s\n", cudaGetErrorName(e));
+  ok &= e == cudaSuccess;
   k<<<1, 32>>>(nullptr);
   e = cudaDeviceSynchronize();
   printf("a good launch afterwards: %s\n", cudaGetErrorName(e));
