@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/profile"
+)
+
+func TestNvTime(t *testing.T) {
+	cases := []struct {
+		ns   int64
+		want string
+	}{
+		{0, "0ns"},
+		{880, "880ns"},
+		{1000, "1.0000us"},
+		{2592, "2.5920us"},
+		{17568, "17.568us"},
+		{249630, "249.63us"},
+		{1234500, "1.2345ms"},
+		{17493200, "17.493ms"},
+		{3456000000, "3.4560s"},
+	}
+	for _, c := range cases {
+		if got := nvTime(c.ns); got != c.want {
+			t.Errorf("nvTime(%d) = %q, want %q", c.ns, got, c.want)
+		}
+	}
+}
+
+// profFixture is a profile with known times: two launches of k1, one of k2.
+var profFixture = &runtime.Profile{
+	Arch: "h100", Device: "NVIDIA H100 80GB HBM3",
+	Launches: []runtime.Record{
+		{Kernel: "k1(float*)", Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{128, 1, 1}, Regs: 16, StartNS: 0, NS: 1000},
+		{Kernel: "k2", Grid: [3]uint32{1, 2, 1}, Block: [3]uint32{32, 2, 1}, Regs: 8, StaticSh: 2048, StartNS: 1000, NS: 6000},
+		{Kernel: "k1(float*)", Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{128, 1, 1}, Regs: 16, StartNS: 7000, NS: 3000},
+	},
+}
+
+func TestProfTimeSummary(t *testing.T) {
+	var b bytes.Buffer
+	if err := writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, profFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	want := `==1== Profiling result:
+            Type  Time(%)       Time     Calls        Avg        Min        Max  Name
+ GPU activities:   60.00%   6.0000us         1   6.0000us   6.0000us   6.0000us  k2
+                   40.00%   4.0000us         2   2.0000us   1.0000us   3.0000us  k1(float*)
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestProfCSVAndTrace(t *testing.T) {
+	var b bytes.Buffer
+	writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, profFlags{csv: true})
+	if !strings.Contains(b.String(), "\"GPU activities\",40.000000,4000,2,2000,1000,3000,\"k1(float*)\"\n") {
+		t.Errorf("CSV summary:\n%s", b.String())
+	}
+	b.Reset()
+	writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, profFlags{gpuTrace: true})
+	for _, want := range []string{
+		"1.0000us 6.0000us (1 2 1) (32 2 1) 8 2.0000KB 0B k2",
+		"7.0000us 3.0000us (4 1 1) (128 1 1) 16 0B 0B k1(float*)",
+	} {
+		if !strings.Contains(squeeze(b.String()), want) {
+			t.Errorf("trace lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestProfMetrics(t *testing.T) {
+	defs, err := profile.ParseList("branch_efficiency,theoretical_occupancy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := *profFixture
+	p.Launches = append([]runtime.Record(nil), p.Launches...)
+	p.Launches[0].Counters = profile.Counters{Branch: 4, DivergentBranch: 1}
+	p.Launches[2].Counters = profile.Counters{Branch: 4, DivergentBranch: 3}
+	var b bytes.Buffer
+	if err := writeProfReport(&b, "==1==", &p, arch.MustLookup("h100"), defs, profFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	// k1: branch efficiency 75% and 25% (min 25, max 75, avg 50); 128
+	// threads of 16 registers: 16 blocks × 4 warps = 64 warps, 100%.
+	out := squeeze(b.String())
+	for _, want := range []string{
+		"Kernel: k1(float*) 2 branch_efficiency Branch Efficiency 25.00% 75.00% 50.00% 2 theoretical_occupancy Theoretical Occupancy 100.00% 100.00% 100.00%",
+		"Kernel: k2 1 branch_efficiency Branch Efficiency 100.00% 100.00% 100.00%",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("metric table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// squeeze collapses runs of white space, for checks of values, not columns.
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
