@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -51,7 +52,10 @@ static int is_sticky(cudaError_t e) {
   return 0;
 }
 
-static cudaError_t last_error, sticky_error;
+/* The last error is per host thread, as in CUDA; a sticky error belongs to
+ * the context, shared by all threads. */
+static _Thread_local cudaError_t last_error;
+static cudaError_t sticky_error;
 static cudaError_t set_error(cudaError_t e) {
   if (e != 0) {
     last_error = e;
@@ -256,9 +260,22 @@ static cudaError_t simple(uint32_t op, const void *a, uint32_t na) {
   return r.code;
 }
 
+/* One lock serializes the runtime: a request and its reply are one round
+ * trip on the pipe, and the tables are shared. It is recursive because
+ * runtime functions call each other, and released by the cleanup
+ * attribute when the function returns. */
+static pthread_mutex_t api_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static pthread_mutex_t *api_lock(void) {
+  pthread_mutex_lock(&api_mutex);
+  return &api_mutex;
+}
+static void api_unlock(pthread_mutex_t **m) { pthread_mutex_unlock(*m); }
+
+#define LOCK() pthread_mutex_t *api_locked_ __attribute__((cleanup(api_unlock), unused)) = api_lock()
 static struct cudaDeviceProp props;
 
 static void shutdown_server(void) {
+  LOCK();
   if (!started || req_fd < 0) return;
   free(call(opExit, NULL, 0).data);
   close(req_fd);
@@ -320,11 +337,12 @@ static cudaError_t start(void) {
 
 /* enter is the prologue of every runtime call: start the simulator, then
  * refuse work once the context has a sticky error. */
-#define ENTER()                                      \
-  do {                                               \
-    cudaError_t e_ = start();                        \
-    if (e_) return set_error(e_);                    \
-    if (sticky_error) return sticky_error;           \
+#define ENTER()                                                                   \
+  LOCK();                                                                         \
+  do {                                                                            \
+    cudaError_t e_ = start();                                                     \
+    if (e_) return set_error(e_);                                                 \
+    if (sticky_error) return sticky_error;                                        \
   } while (0)
 
 /* ---- Device properties ---- */
@@ -389,6 +407,7 @@ static void fill_props(const char *d, uint32_t n) {
 }
 
 cudaError_t cudaGetDeviceCount(int *count) {
+  LOCK();
   cudaError_t e = start();
   if (e) { if (count) *count = 0; return set_error(e); }
   if (!count) return set_error(1);
@@ -452,10 +471,20 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
 
 cudaError_t cudaDeviceSynchronize(void) { ENTER(); return set_error(simple(opSync, NULL, 0)); }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+static void unmap_managed(struct allocation *a) {
+  long page = sysconf(_SC_PAGESIZE);
+  uint64_t lo = a->addr & ~(uint64_t)(page - 1), hi = (a->addr + a->size + page - 1) & ~(uint64_t)(page - 1);
+  munmap((void *)(uintptr_t)lo, hi - lo);
+  nmanaged--;
+}
+
 cudaError_t cudaDeviceReset(void) {
+  LOCK();
   cudaError_t e = start();
   if (e) return set_error(e);
   e = simple(opReset, NULL, 0);
+  for (int i = 0; i < nallocs; i++)
+    if (allocs[i].managed) unmap_managed(&allocs[i]);
   nallocs = 0;
   for (int i = 0; i < nvariables; i++) variables[i].resolved = 0;
   for (int i = 0; i < nfunctions; i++) functions[i].kernel = -1;
@@ -495,6 +524,7 @@ cudaError_t cudaProfilerStop(void) { return 0; }
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = last_error;
   last_error = sticky_error;
+  if (e == 0) e = sticky_error;
   return e;
 }
 cudaError_t cudaPeekAtLastError(void) { return last_error; }
@@ -549,12 +579,7 @@ cudaError_t cudaFree(void *p) {
   if (e) return set_error(e);
   for (int i = 0; i < nallocs; i++)
     if (allocs[i].addr == a) {
-      if (allocs[i].managed) {
-        long page = sysconf(_SC_PAGESIZE);
-        uint64_t lo = a & ~(uint64_t)(page - 1), hi = (a + allocs[i].size + page - 1) & ~(uint64_t)(page - 1);
-        munmap((void *)(uintptr_t)lo, hi - lo);
-        nmanaged--;
-      }
+      if (allocs[i].managed) unmap_managed(&allocs[i]);
       allocs[i] = allocs[--nallocs];
       break;
     }
@@ -897,8 +922,8 @@ cudaError_t cudaEventDestroy(void *e) {
 }
 
 /* ---- Kernels ---- */
-static struct { dim3 grid, block; size_t shmem; void *stream; int valid; } config_stack[16];
-static int config_depth;
+static _Thread_local struct { dim3 grid, block; size_t shmem; void *stream; } config_stack[16];
+static _Thread_local int config_depth;
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem, void *stream) {
   if (config_depth < 16) {
