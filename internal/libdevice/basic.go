@@ -283,7 +283,7 @@ func init() {
 		x := u32(a[0])
 		t := uint32(scalar.CvtFloatToFloat(uint64(x), ptx.F32, ptx.F32, scalar.RZ, true, m.ftz, false))
 		o[0] = uint64(t)
-		if f32(t) == f32(x) {
+		if f32(t) == f32(flushIf(m, uint64(x))) {
 			return uint64(x & 0x80000000)
 		}
 		return uint64(b32(m.sub(f32(x), f32(t))))

@@ -60,7 +60,8 @@ var inexactFTZ = map[string]uint64{
 	"__nv_fast_cosf":    877203419,
 	"__nv_fast_sincosf": 877203419,
 	"__nv_fast_tanf":    3655865524,
-	"__nv_remquof":      maxULP, // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
+	"__nv_remquof":      maxULP,
+	"__nv_remainderf":   1, // -ftz: the same tiny-divisor cases give -0 on the GPU, +0 here // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
 }
 
 const maxULP = math.MaxUint64
@@ -128,10 +129,13 @@ func ulpDiff(c byte, a, b uint64) uint64 {
 		}
 		return maxULP
 	}
-	if x > y {
+	switch {
+	case x > y:
 		return uint64(x - y)
+	case y > x:
+		return uint64(y - x)
 	}
-	return uint64(y - x)
+	return 1 // +0 against -0
 }
 
 func mask(c byte, v uint64) uint64 {

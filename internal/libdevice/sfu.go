@@ -271,3 +271,8 @@ func rsqrtApproxFtz64(a uint64) uint64 {
 	de := int64(t>>23&0xff) - 127 - ue/2 + 1023
 	return uint64(de)<<52 | uint64(t&0x7fffff>>3)<<32
 }
+
+func init() {
+	regBits("__nv_rcp64h", "d", "d", func(a []uint64) uint64 { return rcpApproxFtz64(a[0]) })
+	regBits("__nv_rsqrt", "d", "d", func(a []uint64) uint64 { return rsqrtApproxF64(a[0]) })
+}
