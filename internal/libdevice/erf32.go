@@ -196,3 +196,44 @@ func init() {
 	regF1("__nv_cbrtf", cbrtf)
 	regF2("__nv_hypotf", hypotf)
 }
+
+var erfcinvTail = [...]uint32{0xc27c73f1, 0x42fef829, 0xc2e4361c, 0x42714d9b, 0xc1ae51b3, 0x40cef504, 0xbfea9e05,
+	0xbcf871f4, 0x3f553775}
+
+// erfcinvf inverts erfc: erfinvf's polynomial on log2(x(2-x)) in the middle,
+// a polynomial in 1/sqrt(-log2) for the tails.
+func erfcinvf(m mode, x float32) float32 {
+	x = m.flush(x)
+	t := m.add(2, neg32(x))
+	if x >= f32(0x3b5ed289) && x <= f32(0x3fff9097) {
+		p := m.horner(erfinvCoef[:], neg32(lg2Approx(m.mul(t, x), true)))
+		return m.fma(p, neg32(x), p)
+	}
+	upper := x > 1
+	v := x
+	if upper {
+		v = t
+	}
+	l := lg2Approx(v, false)
+	nl := neg32(l)
+	y := rsqrtApprox(nl, true)
+	p := m.horner(erfcinvTail[:], y)
+	s := m.mul(y, nl)
+	if l == f32(0xff800000) {
+		s = nl
+	}
+	if upper {
+		s = neg32(s)
+	}
+	return m.mul(p, s)
+}
+
+func normcdfinvf(m mode, x float32) float32 {
+	x = m.flush(x)
+	return m.fma(f32(0xbfb504f3), erfcinvf(m, m.add(x, x)), 0)
+}
+
+func init() {
+	regF1("__nv_erfcinvf", erfcinvf)
+	regF1("__nv_normcdfinvf", normcdfinvf)
+}

@@ -17,17 +17,19 @@ import (
 // function's error exceeds its bound, so a regression cannot pass silently,
 // and also if a listed function has become exact, so the table stays true.
 var inexact = map[string]uint64{
-	"__nv_rsqrtf":   1, // MUFU.RSQ for significands in [3, 4) (odd exponents) is not in the recorded table
-	"__nv_asinhf":   1, // rsqrt.approx on [3, 4), as above
-	"__nv_cbrtf":    1, // lg2.approx (MUFU.LG2) is modelled as correctly rounded
-	"__nv_hypot":    1, // NaN payload when both operands are NaN
-	"__nv_tgammaf":  2, // rare last-bit differences (2 of 1433 recorded cases; 6 of 8601 in a larger set)
-	"__nv_rcbrtf":   1, // lg2.approx, as cbrtf
-	"__nv_erfinvf":  2, // lg2.approx, as cbrtf
-	"__nv_rhypotf":  1, // rsqrt.approx on [3, 4), as rsqrtf
-	"__nv_rnorm3df": 1,
-	"__nv_rnorm4df": 1,
-	"__nv_rhypot":   1, // NaN payload when both operands are NaN
+	"__nv_rsqrtf":      1, // MUFU.RSQ for significands in [3, 4) (odd exponents) is not in the recorded table
+	"__nv_asinhf":      1, // rsqrt.approx on [3, 4), as above
+	"__nv_cbrtf":       1, // lg2.approx (MUFU.LG2) is modelled as correctly rounded
+	"__nv_hypot":       1, // NaN payload when both operands are NaN
+	"__nv_tgammaf":     2, // rare last-bit differences (2 of 1433 recorded cases; 6 of 8601 in a larger set)
+	"__nv_rcbrtf":      1, // lg2.approx, as cbrtf
+	"__nv_erfinvf":     2, // lg2.approx, as cbrtf
+	"__nv_erfcinvf":    2,
+	"__nv_normcdfinvf": 3,
+	"__nv_rhypotf":     1, // rsqrt.approx on [3, 4), as rsqrtf
+	"__nv_rnorm3df":    1,
+	"__nv_rnorm4df":    1,
+	"__nv_rhypot":      1, // NaN payload when both operands are NaN
 	// The fast intrinsics whose SFU instruction (MUFU.LG2, MUFU.SIN/COS) has no
 	// recorded table: internal/scalar's models. Their errors are absolute
 	// (~2^-21), so results near zero are far off in ulps.
@@ -49,6 +51,8 @@ var inexactFTZ = map[string]uint64{
 	"__nv_tgammaf":      2,
 	"__nv_rcbrtf":       1,
 	"__nv_erfinvf":      2,
+	"__nv_erfcinvf":     3,
+	"__nv_normcdfinvf":  3,
 	"__nv_rhypotf":      1,
 	"__nv_rnorm3df":     1,
 	"__nv_rnorm4df":     1,
