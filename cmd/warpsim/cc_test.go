@@ -253,3 +253,55 @@ func TestProf(t *testing.T) {
 		t.Errorf("program output missing:\n%s", stdout.String())
 	}
 }
+
+// TestCCMultiFile builds a program from two .cu files and a .cpp file: in
+// one command, compiled separately with -c and linked, and both again as
+// relocatable device code.
+func TestCCMultiFile(t *testing.T) {
+	needClang(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.cu": "__global__ void twice(int *p) { p[threadIdx.x] *= 2; }\nvoid run_twice(int *d, int n) { twice<<<1, n>>>(d); }\n",
+		"b.cu": "__device__ int bias = 5;\n__global__ void add_bias(int *p) { p[threadIdx.x] += bias; }\nvoid run_bias(int *d, int n) { add_bias<<<1, n>>>(d); }\n",
+		"main.cpp": `#include <cuda_runtime.h>
+#include <cstdio>
+void run_twice(int *d, int n);
+void run_bias(int *d, int n);
+int main() {
+  int h[4] = {1, 2, 3, 4}, *d;
+  cudaMalloc(&d, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  run_twice(d, 4);
+  run_bias(d, 4);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d %d %d %s\n", h[0], h[1], h[2], h[3], cudaGetErrorString(cudaGetLastError()));
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	cc := func(args ...string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"cc"}, args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("warpsim cc %v: exit %d\n%s", args, code, stderr.String())
+		}
+	}
+	const want = "7 9 11 13 no error\n"
+	for _, rdc := range [][]string{nil, {"-rdc=true"}} {
+		cc(append(rdc, "a.cu", "b.cu", "main.cpp", "-o", "whole")...)
+		cc(append(rdc, "-c", "a.cu")...)
+		cc(append(rdc, "-c", "b.cu", "-o", "b.o")...)
+		cc("-c", "main.cpp")
+		cc("a.o", "b.o", "main.o", "-o", "linked")
+		for _, prog := range []string{"./whole", "./linked"} {
+			if got, stderr := runProgram(t, prog); got != want {
+				t.Errorf("%v %s: got %q, want %q\n%s", rdc, prog, got, want, stderr)
+			}
+		}
+	}
+}

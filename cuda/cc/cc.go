@@ -309,20 +309,27 @@ func (d *Driver) Build(o *Options) error {
 				return err
 			}
 		}
-		if err := d.hostObject(o, k, in, ptx, obj); err != nil {
+		if k != kindCUDA || !o.RDC {
+			if err := d.hostObject(o, k, in, ptx, obj); err != nil {
+				return err
+			}
+			objects = append(objects, obj)
+			continue
+		}
+		// Relocatable device code: the host object and the object that
+		// registers the PTX, merged into one (as nvcc -dc makes one .o).
+		host := filepath.Join(tmp, fmt.Sprintf("%d-%s-host.o", n, base))
+		reg := filepath.Join(tmp, fmt.Sprintf("%d-%s-ptx.o", n, base))
+		if err := d.hostObject(o, k, in, ptx, host); err != nil {
+			return err
+		}
+		if err := d.rdcRegistration(ptx, reg, n); err != nil {
+			return err
+		}
+		if err := d.run([]string{"-r", "-nostdlib", "-o", obj, host, reg}); err != nil {
 			return err
 		}
 		objects = append(objects, obj)
-		if k == kindCUDA && o.RDC {
-			reg := filepath.Join(tmp, fmt.Sprintf("%d-%s-ptx.o", n, base))
-			if o.CompileOnly {
-				reg = strings.TrimSuffix(obj, ".o") + ".ptx.o"
-			}
-			if err := d.rdcRegistration(ptx, reg, n); err != nil {
-				return err
-			}
-			objects = append(objects, reg)
-		}
 	}
 	if o.CompileOnly {
 		return nil

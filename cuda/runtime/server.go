@@ -160,7 +160,10 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		k, err := s.modules[mid].Kernel(name)
 		if err != nil {
-			return reply{code: ErrorInvalidDeviceFunction, diag: fmt.Appendf(nil, "warpsim: %v\n", err)}
+			// The reason is data, not a diagnostic: the C side may look in
+			// other modules first (relocatable device code) and shows it only
+			// if the kernel is nowhere.
+			return reply{code: ErrorInvalidDeviceFunction, data: fmt.Appendf(nil, "warpsim: %v\n", err)}
 		}
 		s.kernels = append(s.kernels, k)
 		params := k.Params()

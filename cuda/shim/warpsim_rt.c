@@ -975,7 +975,14 @@ static cudaError_t resolve(struct function *f) {
     if (modules[f->module].err) return modules[f->module].err;
     r = kernel_in(f->module, f->name);
   }
-  if (r.code) { free(r.data); return r.code; }
+  if (r.code) {
+    if (r.data) {
+      fflush(stdout);
+      fwrite(r.data, 1, r.len, stderr);
+    }
+    free(r.data);
+    return r.code;
+  }
   uint32_t *w = (uint32_t *)r.data;
   if (r.len < 12) { free(r.data); return 999; }
   f->kernel = (int)w[0];
