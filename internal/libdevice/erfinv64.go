@@ -26,18 +26,7 @@ var (
 func erfinv64(x float64) float64 {
 	var r float64
 	if hiAbsF32(x) < f32(0x3ff00000) {
-		w := math.FMA(x, -x, 1)
-		wb := b64(w)
-		hi := uint32(wb >> 32)
-		ed := float64(int32(hi>>20&2046) - 1022)
-		m := f64(uint64(hi&0x801fffff|0x3fe00000)<<32 | wb&0xffffffff)
-		f := m - 1
-		rc := rcpNewton64(m + 1)
-		u := f * rc
-		u = math.FMA(math.FMA(-u, f, math.FMA(-2, u, f)), rc, u)
-		u2 := u * u
-		l := math.FMA(u2*horner64(erfinvLogCoef64[:], u2), u, u)
-		lg := math.FMA(ed, f64(ln2F64), l+l)
+		lg := evenLog64(math.FMA(x, -x, 1))
 		switch s := math.Sqrt(-lg); {
 		case uint32(b64(lg)>>32) < 0xc0190000:
 			r = horner64(erfinvCentral64[:], -3.125-lg)
@@ -57,6 +46,75 @@ func erfinv64(x float64) float64 {
 		}
 	}
 	return x * r
+}
+
+// evenLog64 is log(w) for positive normal w as erfinv and erfcinv form it:
+// an even exponent split and 2·atanh((m-1)/(m+1)) for m in [0.5, 2).
+func evenLog64(w float64) float64 {
+	wb := b64(w)
+	hi := uint32(wb >> 32)
+	ed := float64(int32(hi>>20&2046) - 1022)
+	m := f64(uint64(hi&0x801fffff|0x3fe00000)<<32 | wb&0xffffffff)
+	f := m - 1
+	rc := rcpNewton64(m + 1)
+	u := f * rc
+	u = math.FMA(math.FMA(-u, f, math.FMA(-2, u, f)), rc, u)
+	u2 := u * u
+	l := math.FMA(u2*horner64(erfinvLogCoef64[:], u2), u, u)
+	return math.FMA(ed, f64(ln2F64), l+l)
+}
+
+var (
+	erfcinvNumA = [...]uint64{0x3feBE9222591AFAB, 0x4000a0e7333839aa, 0x4008768cf7e57d5c, 0x400b77e7e28da583,
+		0x3ff34f26a4f99cf9, 0x3fc1f674adb019ed, 0x3f75ddae9506431d, 0x3f0ada49aa32489c}
+	erfcinvDenA = [...]uint64{0x40111ea3a7cf3820, 0x4011a0e4a4749594, 0x400d4e977d38c14d, 0x3ff37fd567ec0d5f,
+		0x3fc1fb9d7f676033, 0x3f75ddcdf98946e4, 0x3f0ada42d79d8dbb}
+	erfcinvNumB = [...]uint64{0x3fe8e2101c71b0bf, 0x3ffa2013964e259c, 0x3fdabfe90921be68, 0x3f97e41314de00d4,
+		0x3f311bd487102e94}
+	erfcinvDenB = [...]uint64{0x3ffae8e5956a143f, 0x3fdacce85ff7383d, 0x3f97e43b6cac34fe, 0x3f311bd08289eb12}
+)
+
+// erfcinv64 uses erfinv's central polynomial on log(x(2-x)) and rational
+// functions of 1/sqrt(-log v) in the tails.
+func erfcinv64(x float64) float64 {
+	if x != x {
+		return quiet(x)
+	}
+	t := 2 + -x
+	if x >= f64(0x3f4fa4d2ad8f904d) && x <= f64(0x3ffffc0b65aa4e0e) {
+		q := horner64(erfinvCentral64[:], -3.125-evenLog64(t*x))
+		return math.FMA(q, -x, q)
+	}
+	upper := int32(b64(x)>>32) > 0x3fefffff
+	v := x
+	if upper {
+		v = t
+	}
+	var q float64
+	if !(hiF32(v) >= f32(0x2b2bff2f)) {
+		s := f64(rsqrtApproxF64(b64(-log64(v))))
+		num := horner64(erfcinvNumB[:], s)
+		den := s + f64(0x3ff59895c30baa54)
+		for _, c := range erfcinvDenB {
+			den = math.FMA(den, s, f64(c))
+		}
+		q = num / (s * den)
+	} else {
+		y := rsqrtRefined64(-evenLog64(v))
+		num := horner64(erfcinvNumA[:], y)
+		den := y + f64(0x4001e90ff51c2197)
+		for _, c := range erfcinvDenA {
+			den = math.FMA(den, y, f64(c))
+		}
+		q = num / (y * den)
+	}
+	if q != q { // x < 0: the GPU's NaN, not negated (negations are folded into operands)
+		return f64(nanF64)
+	}
+	if upper {
+		return -q
+	}
+	return q
 }
 
 func rcbrt64(x float64) float64 {
@@ -92,5 +150,10 @@ func rcbrt64(x float64) float64 {
 
 func init() {
 	regD1("__nv_erfinv", erfinv64)
+	regD1("__nv_erfcinv", erfcinv64)
+	regD1("__nv_normcdfinv", func(x float64) float64 {
+		r := erfcinv64(x + x)
+		return math.FMA(f64(0xbff6a09e667f3bcc), r, r*f64(0xbca21165f626cdd5)) + 0
+	})
 	regD1("__nv_rcbrt", rcbrt64)
 }
