@@ -81,7 +81,7 @@ func TestLookupFTZ(t *testing.T) {
 // the GPU recordings: exact results where the hardware is exact.
 func TestSFUTables(t *testing.T) {
 	for _, c := range []struct {
-		name     string
+		name      string
 		got, want uint32
 	}{
 		{"rcp(1)", rcpApproxFtz(0x3f800000), 0x3f800000},
