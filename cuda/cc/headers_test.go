@@ -96,6 +96,10 @@ var headerCases = []struct {
 	{"assert", "assert(i != 7);", "__assertfail"},
 	{"laneid", "up[0] = __laneid();", "%laneid"},
 	{"dim3_conversion", "dim3 b = blockDim; ip[0] = b.x * b.y;", "%ntid.y"},
+	{"fp16_add", "__half a = __float2half(fp[1]); ip[0] = __half_as_ushort(__hadd(a, a));", "add.f16 "},
+	{"fp16x2_mul", "__half2 a = __floats2half2_rn(fp[1], fp[2]); up[0] = __builtin_bit_cast(unsigned, __hmul2(a, a));", "mul.f16x2"},
+	{"bf16_add", "__nv_bfloat16 a = __float2bfloat16(fp[1]); ip[0] = __bfloat16_as_ushort(__hadd(a, a));", "add.bf16 "},
+	{"bf16_convert", "fp[0] = __bfloat162float(__float2bfloat16(fp[1]));", "cvt.rn.bf16.f32"},
 	{"vector_types", "float4 v = make_float4(1, 2, 3, fp[1]); ((float4 *)fp)[1] = v;", "st.global.v4.b32"},
 }
 
@@ -108,7 +112,7 @@ func TestHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	var src strings.Builder
-	src.WriteString("#include <cassert>\n#include <cstdio>\n")
+	src.WriteString("#include <cassert>\n#include <cstdio>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n")
 	for n, c := range headerCases {
 		fmt.Fprintf(&src, "extern \"C\" __global__ void case%d(int *ip, unsigned *up, float *fp, double *dp, unsigned long long *llp, int i) { %s }\n", n, c.stmt)
 	}

@@ -1,0 +1,70 @@
+/* warpsim: bfloat16 (__nv_bfloat16, __nv_bfloat162) for host and device,
+ * stored as CUDA stores them; arithmetic is clang's __bf16, which device
+ * code compiles to PTX's bf16 instructions and host code rounds correctly. */
+#ifndef __WARPSIM_CUDA_BF16_H__
+#define __WARPSIM_CUDA_BF16_H__
+#include "__warpsim_defines.h"
+#include "vector_types.h"
+
+typedef __bf16 __warpsim_bf16;
+
+struct __nv_bfloat16_raw { unsigned short x; };
+
+struct __align__(2) __nv_bfloat16 {
+  unsigned short __x;
+#ifdef __cplusplus
+  __nv_bfloat16() = default;
+  __host__ __device__ __nv_bfloat16(__nv_bfloat16_raw r) : __x(r.x) {}
+  __host__ __device__ __nv_bfloat16(float f) : __x(__builtin_bit_cast(unsigned short, (__warpsim_bf16)f)) {}
+  __host__ __device__ __nv_bfloat16(double f) : __x(__builtin_bit_cast(unsigned short, (__warpsim_bf16)(float)f)) {}
+  __host__ __device__ operator float() const { return (float)__builtin_bit_cast(__warpsim_bf16, __x); }
+#endif
+};
+
+struct __align__(4) __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+#ifdef __cplusplus
+  __nv_bfloat162() = default;
+  __host__ __device__ __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
+#endif
+};
+typedef struct __nv_bfloat16 nv_bfloat16;
+typedef struct __nv_bfloat162 nv_bfloat162;
+
+__WARPSIM_HDI__ __warpsim_bf16 __warpsim_b(__nv_bfloat16 h) { return __builtin_bit_cast(__warpsim_bf16, h.__x); }
+__WARPSIM_HDI__ __nv_bfloat16 __warpsim_mkb(__warpsim_bf16 f) {
+  return __nv_bfloat16(__nv_bfloat16_raw{__builtin_bit_cast(unsigned short, f)});
+}
+
+__WARPSIM_HDI__ __nv_bfloat16 __float2bfloat16(float f) { return __warpsim_mkb((__warpsim_bf16)f); }
+__WARPSIM_HDI__ __nv_bfloat16 __float2bfloat16_rn(float f) { return __warpsim_mkb((__warpsim_bf16)f); }
+__WARPSIM_HDI__ float __bfloat162float(__nv_bfloat16 h) { return (float)__warpsim_b(h); }
+__WARPSIM_HDI__ unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
+__WARPSIM_HDI__ __nv_bfloat16 __ushort_as_bfloat16(unsigned short s) { return __nv_bfloat16(__nv_bfloat16_raw{s}); }
+__WARPSIM_HDI__ __nv_bfloat162 __floats2bfloat162_rn(float a, float b) {
+  return __nv_bfloat162(__float2bfloat16(a), __float2bfloat16(b));
+}
+__WARPSIM_HDI__ float2 __bfloat1622float2(__nv_bfloat162 h) {
+  return make_float2(__bfloat162float(h.x), __bfloat162float(h.y));
+}
+__WARPSIM_HDI__ __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_mkb(__warpsim_b(a) + __warpsim_b(b)); }
+__WARPSIM_HDI__ __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_mkb(__warpsim_b(a) - __warpsim_b(b)); }
+__WARPSIM_HDI__ __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_mkb(__warpsim_b(a) * __warpsim_b(b)); }
+__WARPSIM_HDI__ __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_mkb(__warpsim_b(a) / __warpsim_b(b)); }
+__WARPSIM_HDI__ __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+  return __warpsim_mkb(__builtin_elementwise_fma(__warpsim_b(a), __warpsim_b(b), __warpsim_b(c)));
+}
+__WARPSIM_HDI__ __nv_bfloat16 __hneg(__nv_bfloat16 a) { return __ushort_as_bfloat16((unsigned short)(a.__x ^ 0x8000)); }
+
+#ifdef __cplusplus
+__WARPSIM_HDI__ __nv_bfloat16 operator+(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
+__WARPSIM_HDI__ __nv_bfloat16 operator-(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
+__WARPSIM_HDI__ __nv_bfloat16 operator*(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
+__WARPSIM_HDI__ __nv_bfloat16 operator/(__nv_bfloat16 a, __nv_bfloat16 b) { return __hdiv(a, b); }
+__WARPSIM_HDI__ __nv_bfloat16 operator-(__nv_bfloat16 a) { return __hneg(a); }
+__WARPSIM_HDI__ bool operator==(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_b(a) == __warpsim_b(b); }
+__WARPSIM_HDI__ bool operator<(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_b(a) < __warpsim_b(b); }
+__WARPSIM_HDI__ bool operator>(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_b(a) > __warpsim_b(b); }
+#endif
+
+#endif
