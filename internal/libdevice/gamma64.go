@@ -80,3 +80,128 @@ func lgamma64(x float64) float64 {
 }
 
 func init() { regD1("__nv_lgamma", lgamma64) }
+
+var (
+	tgammaSmall64 = [...]uint64{0x3e381b4960fcf5c9, 0xbe8af7049ae8a594, 0x3eb301d46d4b22f5, 0xbeb50272aeed0fc4,
+		0xbef51ce1a40516f8, 0x3f20c8aa7419084c, 0xbf2c3650196bad8a, 0xbf531711365a3e26, 0x3f7d919c52a7df35,
+		0xbf83b4af28386f4d, 0xbfa59af103c37b4d, 0x3fc5512320b439ef, 0xbfa5815e8fa26f4f, 0xbfe4fcf4026afa2b,
+		0x3fe2788cfc6fb619, 0x3ff0000000000000}
+	stirling64 = [...]uint64{0xbf64bee47c38a637, 0x3f73c25da81303d5, 0xbf6b7c37a96cfc72, 0x3f35a85abde1e324,
+		0x3f4a8b28f07b3f05, 0xbf0a15d1d45a282f, 0xbf4367d3468cb5be, 0x3f12471b0e9f1005, 0x3f49b1004744d5c4,
+		0xbf2e13ce69ab4b7f, 0xbf65f7268ecf8a01, 0x3f6c71c71c71ace0, 0x3fb5555555555556}
+)
+
+// tgamma64: 1/Γ by a polynomial on [-0.5, 1.5] after the recurrence for
+// |x| < 4, Stirling's formula with log and exp in double-double beyond, the
+// reflection formula (with a split power) for x < -4.
+func tgamma64(x float64) float64 {
+	h := hiF32(x)
+	if !(x >= 0) {
+		switch {
+		case x != x:
+			return quiet(x)
+		case math.Trunc(x) == x:
+			return f64(nanF64)
+		case h > f32(0xc0100000):
+			z, prod := x, x
+			if !(h > f32(0xc00c0000)) {
+				prod = math.FMA(x, x, x)
+				z = x + 1
+			}
+			for _, lim := range []uint32{0xc0040000, 0xbff80000, 0xbfe00000} {
+				if !(h > f32(lim)) {
+					prod = math.FMA(z, prod, prod)
+					z++
+				}
+			}
+			return f64(fix64(scalarRcpRN64(b64(prod*horner64(tgammaSmall64[:], z))), 0))
+		case !(h > f32(0xc0672000)):
+			fl := math.Floor(x)
+			if fl-2*math.Floor(fl*0.5) == 1 {
+				return math.Copysign(0, -1)
+			}
+			return 0
+		}
+		return tgammaReflect(x, h)
+	}
+	if h < f32(0x40100000) {
+		num, z := 1.0, x
+		if !(h < f32(0x400c0000)) {
+			num = math.FMA(x, 1, -1)
+			z = x - 1
+		}
+		for _, lim := range []uint32{0x40040000, 0x3ff80000} {
+			if !(h < f32(lim)) {
+				num = math.FMA(z, num, -num)
+				z--
+			}
+		}
+		ge := !(h < f32(0x3fe00000))
+		t := z
+		if ge {
+			t = z - 1
+		}
+		p := horner64(tgammaSmall64[:], t)
+		if !ge {
+			p = x * p
+		}
+		return num / p
+	}
+	g, gl := logDD(x)
+	am := x - 0.5
+	t := g * am
+	tl := math.FMA(gl, am, math.FMA(g, am, -t))
+	t, tl = fastTwoSum(t, tl)
+	d := t - x
+	dl := tl + ((t - d) - x)
+	v := d + dl
+	vl := dl + (d - v)
+	e := exp64(v)
+	e = math.FMA(vl, e, e)
+	e = math.FMA(e, f64(0x40040d931ff62706), e*f64(0xbcaa6a0d6f814637))
+	y := rcpNewton64(x)
+	r := math.FMA(y*horner64(stirling64[:], y), e, e)
+	if x >= f64(0x406573fae561f648) {
+		r = math.Inf(1)
+	}
+	return r
+}
+
+// tgammaReflect is Γ(x) = π/(sin(πx)·x·Γ(-x)) for -185 < x < -4, with
+// Γ(|x|) by Stirling split so that no intermediate overflows.
+func tgammaReflect(x float64, h float32) float64 {
+	s := sinCosPi64(x, false)
+	a := math.Abs(x)
+	k := math.FMA(a, f64(0x3ff71547652b82fe), f64(twoP52x15))
+	j := int32(uint32(b64(k)))
+	kk := k + f64(0xc338000000000000)
+	r := math.FMA(kk, f64(0xbfe62e42fefa39ef), a)
+	r = math.FMA(kk, f64(0xbc7abc9e3b39803f), r)
+	ep := math.FMA(horner64(expCoef[:], r), r, 1)
+	var hi uint32
+	if abs32(j) < 1023 {
+		hi = uint32(j)<<20 + 0x3ff00000
+	} else {
+		jj := uint32(j + 2046)
+		part := jj << 19 & 0xfff00000
+		hi = jj<<20 - part
+		ep *= f64(uint64(part) << 32)
+	}
+	y := rcpNewton64(a)
+	ea := ep * f64(uint64(hi)<<32)
+	num := math.FMA(ea, f64(0x3ff40d931ff62706), ea*f64(0xbc9a6a0d6f814637))
+	den := a * math.FMA(y*horner64(stirling64[:], y), s, s)
+	q := num / den
+	pw := a - 0.5
+	split := !(h > f32(0xc061e400))
+	if split {
+		pw = f64(b64(pw) - 0x0010000000000000)
+	}
+	p := accuratePow(a, -pw)
+	if split {
+		q *= p
+	}
+	return p * q
+}
+
+func init() { regD1("__nv_tgamma", tgamma64) }

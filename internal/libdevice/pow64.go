@@ -14,7 +14,8 @@ func fastTwoSum(a, b float64) (float64, float64) {
 // accuratePow is |x|^y for finite positive a = |x|: log(a) in double-double
 // (a longer series than log's, in u = 2(m-1)/(m+1)), times y with an fma
 // product, then exp with a final first-order correction.
-func accuratePow(a, y float64) float64 {
+// logDD returns log(a) for finite positive a as an unevaluated double-double.
+func logDD(a float64) (float64, float64) {
 	ab := b64(a)
 	hi, lo := uint32(ab>>32), uint32(ab)
 	e := int32(hi >> 20)
@@ -59,6 +60,11 @@ func accuratePow(a, y float64) float64 {
 	gl := ll - (math.FMA(-ed, f64(ln2hi), g) - lh)
 	gl = math.FMA(ed, f64(ln2lo), gl)
 	g, gl = fastTwoSum(g, gl)
+	return g, gl
+}
+
+func accuratePow(a, y float64) float64 {
+	g, gl := logDD(a)
 	yb := b64(y)
 	if uint32(yb>>32)<<1 > 0xfdffffff {
 		yb &^= 0x00f0000000000000
