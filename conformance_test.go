@@ -24,10 +24,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
@@ -35,6 +38,29 @@ import (
 )
 
 const conformanceDir = "testdata/conformance"
+
+// conformanceTimeout bounds one variant of one case; every case takes well
+// under a second when the simulator works.
+const conformanceTimeout = 2 * time.Minute
+
+// syncBuffer is a bytes.Buffer safe for the device's printf writer and the
+// test reading it after a timeout.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
 
 // conformanceVariants are the compilers whose PTX each case carries.
 var conformanceVariants = []string{"nvcc", "clang"}
@@ -132,11 +158,29 @@ func runConformanceVariant(t *testing.T, dir, variant string, meta *caseMeta, to
 	}
 	f.ModulePath, f.Module = ptxPath, src
 
-	var stdout bytes.Buffer
+	// The simulator runs in its own goroutine so that a case that hangs
+	// (or crawls) fails with its name instead of stalling the whole suite;
+	// the goroutine is abandoned.
+	var stdout syncBuffer
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &stdout})
-	out, err := f.Execute(dev, launchfile.ExecOptions{})
-	if err != nil {
-		t.Fatalf("%s: %v", ptxPath, err)
+	type result struct {
+		out *launchfile.Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := f.Execute(dev, launchfile.ExecOptions{})
+		done <- result{out, err}
+	}()
+	var out *launchfile.Outcome
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("%s: %v", ptxPath, r.err)
+		}
+		out = r.out
+	case <-time.After(conformanceTimeout):
+		t.Fatalf("%s: not finished after %v (a hang, or a very slow instruction)", ptxPath, conformanceTimeout)
 	}
 	for _, name := range out.BufferOrder {
 		t.Run(name, func(t *testing.T) {
@@ -435,4 +479,47 @@ func orderedBits(b uint64, signBit uint) int64 {
 		return -mag
 	}
 	return mag
+}
+
+// staleClangPTX lists cases whose committed clang.ptx, the one the GPU ran,
+// was compiled from an earlier revision of kernel.cu; re-recording
+// (testdata/gpu/record_all.sh after build_clang.sh) empties it.
+var staleClangPTX = map[string]string{
+	"divergence": "recorded from the revision with a signed Collatz loop (int w = v)",
+}
+
+// TestConformanceClangPTXUpToDate rebuilds every case's clang.ptx with
+// clang-22, as build_clang.sh does, and checks it is the committed file, so
+// the PTX the GPU ran is the PTX of the committed kernel.cu.
+func TestConformanceClangPTXUpToDate(t *testing.T) {
+	clang, err := exec.LookPath("clang-22")
+	if err != nil {
+		t.Skip("clang-22 not installed")
+	}
+	srcs, _ := filepath.Glob(filepath.Join(conformanceDir, "*", "kernel.cu"))
+	for _, src := range srcs {
+		dir := filepath.Dir(src)
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			if why, ok := staleClangPTX[name]; ok {
+				t.Skipf("known stale: %s", why)
+			}
+			tmp := filepath.Join(t.TempDir(), "clang.ptx")
+			cmd := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+				"--cuda-gpu-arch=sm_90", "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-O3", "-S",
+				"-I", filepath.Join(conformanceDir, "include"), src, "-o", tmp)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v\n%s", err, msg)
+			}
+			got, _ := os.ReadFile(tmp)
+			want, err := os.ReadFile(filepath.Join(dir, "clang.ptx"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("clang.ptx is not what clang-22 makes of kernel.cu now: run testdata/conformance/build_clang.sh " +
+					"and re-record on the GPU (testdata/gpu/record_all.sh)")
+			}
+		})
+	}
 }
