@@ -54,6 +54,8 @@ var inexactFTZ = map[string]uint64{
 	"__nv_erfcinvf":     3,
 	"__nv_normcdfinvf":  3,
 	"__nv_rhypotf":      1,
+	"__nv_j0f":          2,
+	"__nv_j1f":          2,
 	"__nv_rnorm3df":     1,
 	"__nv_rnorm4df":     1,
 	"__nv_fast_log2f":   23947836,
