@@ -28,6 +28,8 @@ var inexact = map[string]uint64{
 	"__nv_normcdfinvf": 3,
 	"__nv_rhypotf":     1, // rsqrt.approx on [3, 4), as rsqrtf
 	"__nv_rnorm3df":    1,
+	"__nv_j0f":         3, // the amplitude's rsqrt.approx, as rsqrtf
+	"__nv_j1f":         3,
 	"__nv_rnorm4df":    1,
 	"__nv_rhypot":      1, // NaN payload when both operands are NaN
 	// The fast intrinsics whose SFU instruction (MUFU.LG2, MUFU.SIN/COS) has no
