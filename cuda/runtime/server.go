@@ -16,6 +16,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -146,12 +147,14 @@ func (s *Server) handle(req request) (rep reply) {
 	case opHello:
 		return reply{data: encodeProps(s.opt.Arch)}
 	case opModule:
-		m, err := s.dev.LoadModule(moduleName(req.payload, len(s.modules)), req.payload)
+		name := moduleName(req.payload, len(s.modules))
+		ptx, note := s.retarget(name, req.payload)
+		m, err := s.dev.LoadModule(name, ptx)
 		if err != nil {
-			return reply{code: ErrorInvalidPtx, diag: fmt.Appendf(nil, "warpsim: cannot load the program's PTX:\n%v\n", err)}
+			return reply{code: ErrorInvalidPtx, diag: fmt.Appendf(note, "warpsim: cannot load the program's PTX:\n%v\n", err)}
 		}
 		s.modules = append(s.modules, m)
-		return reply{data: putU32s(uint32(len(s.modules) - 1))}
+		return reply{diag: note, data: putU32s(uint32(len(s.modules) - 1))}
 	case opKernel:
 		mid := p.u32()
 		name := string(p.rest())
@@ -321,6 +324,32 @@ func moduleName(ptx []byte, n int) string {
 	}
 	return fmt.Sprintf("module%d.ptx", n)
 }
+
+// retarget lets a program compiled once run under any simulated arch (a
+// DESIGN.md contract: WARPSIM_ARCH picks the GPU at run time): PTX that
+// targets a newer architecture than the simulated one is simulated as
+// compiled, with its .target lowered to the arch's, and a note says that
+// the real part would refuse it (cudaErrorNoKernelImageForDevice).
+func (s *Server) retarget(name string, ptx []byte) ([]byte, []byte) {
+	m := targetRE.FindSubmatchIndex(ptx)
+	if m == nil {
+		return ptx, nil
+	}
+	sm, err := strconv.Atoi(string(ptx[m[2]:m[3]]))
+	a := s.opt.Arch
+	if err != nil || sm <= a.ComputeCapability() {
+		return ptx, nil
+	}
+	out := make([]byte, 0, len(ptx))
+	out = append(out, ptx[:m[2]]...)
+	out = strconv.AppendInt(out, int64(a.ComputeCapability()), 10)
+	out = append(out, ptx[m[1]:]...)
+	note := fmt.Appendf(nil, "warpsim: note: %s was compiled for sm_%d; simulating it on %s (sm_%d) as compiled, which the real %s would refuse (no kernel image for the device); compile with -arch=sm_%d to match\n",
+		name, sm, a.Name, a.ComputeCapability(), a.FullName, a.ComputeCapability())
+	return out, note
+}
+
+var targetRE = regexp.MustCompile(`(?m)^\s*\.target\s+sm_(\d+)[a-z]?`)
 
 var fileRE = regexp.MustCompile(`(?m)^\s*\.file\s+1\s+"([^"]+)"`)
 
