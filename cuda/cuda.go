@@ -92,10 +92,14 @@ func CacheDir() (string, error) {
 	if d := os.Getenv("WARPSIM_CACHE"); d != "" {
 		return d, os.MkdirAll(d, 0o755)
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
+	if base, err := os.UserCacheDir(); err == nil {
+		d := filepath.Join(base, "warpsim")
+		if os.MkdirAll(d, 0o755) == nil {
+			return d, nil
+		}
 	}
-	d := filepath.Join(base, "warpsim")
+	// No usable cache directory (a read-only home): a per-user directory
+	// under the temporary directory.
+	d := filepath.Join(os.TempDir(), fmt.Sprintf("warpsim-cache-%d", os.Getuid()))
 	return d, os.MkdirAll(d, 0o755)
 }
