@@ -1,0 +1,61 @@
+package libdevice
+
+import "math"
+
+var (
+	j0Near1 = [...]uint64{0xbcc0d18564c48c61, 0xbcfcf8f9a8c294bc, 0x3d3fab983cae498b, 0x3d7cd7c018579b88,
+		0xbdbbdd2342d64fdd, 0xbdf5c2d9416b1e2b, 0x3e32951d73174dd5, 0x3e67ff99802caeb5, 0xbea1cce305c4c9f7,
+		0xbed232c77e29e1bb, 0x3f06ed3b9f0ef757, 0x3f315382ba096a62, 0xbf61f992590d1ae4, 0xbf81bb1cbe1a465f,
+		0x3facfae864368d84, 0x3fbba1deea0294a3, 0xbfe09cdb36551280}
+	j0Near2 = [...]uint64{0x3cbcb0a8f126b343, 0x3cf83fd1f333eb61, 0xbd4100e33e3fb413, 0xbd7846076d004627,
+		0x3dbe2f1d4f90720d, 0x3df1d03b1e4a119b, 0xbe341d72b1b3bce9, 0xbe62da37ce2a9ef8, 0x3ea32e6d9974f763,
+		0x3ecad77d744a1879, 0xbf0863f481a37337, 0xbf26f641f418f0f4, 0x3f627e31fe9a969e, 0x3f72f7ffe9025628,
+		0xbfab2150cb41e8bf, 0xbf9f8f72e7a848de, 0x3fd5c6e60a097823}
+	j0Near3 = [...]uint64{0xbcbdb7ffcf659e24, 0xbcf4b3a71aaac629, 0x3d417ec150ecdce7, 0x3d7438f5ea1d10b2,
+		0xbdbedae7ec2c9e87, 0xbdecadd2c4b91f58, 0x3e34582c8ee12204, 0x3e5ceda451dd20f8, 0xbea30e8cc3165e2f,
+		0xbec3324842bb1a2e, 0x3f07800bc54fbddb, 0x3f1d79605276949a, 0xbf60e0d60385a629, 0xbf648e63600d82f3,
+		0x3fa68b984ec6493a, 0x3f900f7fcf183e0b, 0xbfd15f7977a772d4}
+	j0Amp64 = [...]uint64{0xc0d115cb8c11a9dc, 0x409927467a655012, 0xc05751787e247bd4, 0x401704c4e5fc36b2,
+		0xbfe15b747a2fd531, 0x3fba7feacf6cb79b, 0xbfafffffeddcf548, 0x3fefffffffffc9e5}
+	j0Phase64 = [...]uint64{0xc14602fe1c34685e, 0x410ecd4523b12b84, 0xc0c7a2fc1972f05a, 0x407eba131f7e5beb,
+		0xc0373b92e6e7cc7d, 0x3ffa31bee63a2f08, 0xbfcad320104d5d05, 0x3fb0aaaa9c76d07e, 0xbfbffffffffdacec}
+)
+
+// j0_64: polynomials around the first three zeros of J0 (each in the distance
+// to the zero, split in two doubles), the Hankel form beyond 10.22.
+func j0_64(x float64) float64 {
+	a := math.Abs(x)
+	near := func(z0, z1 uint64, c []uint64) float64 {
+		t := (a + f64(z0)) + f64(z1)
+		return t * horner64(c, t)
+	}
+	switch {
+	case a != a: // NaN takes the asymptotic path, whose SFU reciprocal returns this NaN
+		return f64(0x7fffffff00000000)
+	case a <= f64(0x400fb319f277bbe5):
+		return near(0xc0033d152e971b40, 0x3ca0f539d7da258e, j0Near1[:])
+	case a <= f64(0x401c58fd1a62f5ec):
+		return near(0xc016148f5b2c2e45, 0xbc975054cd60a517, j0Near2[:])
+	case a <= f64(0x402471fcb6a7a8c0):
+		return near(0xc0214eb56cccdeca, 0x3cb51970714c7c25, j0Near3[:])
+	case math.IsInf(a, 1):
+		return 0
+	}
+	return besselHankel64(a, j0Amp64[:], j0Phase64[:], 0xbfe921fb54442d18)
+}
+
+// besselHankel64 is amp(1/a)·sqrt(2/(πa))·cos(a + 1/a·phase(1/a²) - shift),
+// shift given as the constant added to the reduced phase.
+func besselHankel64(a float64, ampC, phC []uint64, shift uint64) float64 {
+	y := rcpNewton64(a)
+	y2 := y * y
+	amp := horner64(ampC, y2)
+	phase := math.FMA(horner64(phC, y2), y, a)
+	amp *= f64(rsqrtApproxF64(b64(a))) * f64(0x3fe9884533d43651)
+	r, q := trigReduce64(phase)
+	s := math.FMA(float64(uint32(q)&3), f64(0x3ff921fb54442d18), r+f64(shift))
+	r2, q2 := trigReduce64(s)
+	return amp * sinCosPoly64(r2, q2+1)
+}
+
+func init() { regD1("__nv_j0", j0_64) }
