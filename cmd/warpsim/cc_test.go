@@ -305,3 +305,42 @@ int main() {
 		}
 	}
 }
+
+// TestCCNoClang names the missing compiler and how to install it.
+func TestCCNoClang(t *testing.T) {
+	t.Setenv("WARPSIM_CLANG", filepath.Join(t.TempDir(), "clang-none"))
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"cc", "x.cu"}, &stdout, &stderr); code != exitBadInput {
+		t.Errorf("exit %d, want %d", code, exitBadInput)
+	}
+	if !strings.Contains(stderr.String(), "WARPSIM_CLANG=") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if !strings.Contains(cc.ErrNoClang.Error(), "apt-get install clang-22") {
+		t.Errorf("ErrNoClang does not say how to install clang: %v", cc.ErrNoClang)
+	}
+}
+
+// TestCCWatchdog: a kernel that never ends is stopped by the watchdog
+// (WARPSIM_STEP_LIMIT) and the program sees cudaErrorLaunchTimeout.
+func TestCCWatchdog(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "spin.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+__global__ void spin(volatile int *flag) { while (*flag == 0) {} }
+int main() {
+  int *d;
+  cudaMalloc(&d, 4);
+  cudaMemset(d, 0, 4);
+  spin<<<1, 32>>>(d);
+  cudaError_t e = cudaDeviceSynchronize();
+  printf("%s\n", cudaGetErrorName(e));
+}
+`), 0o644)
+	prog := buildCU(t, src)
+	t.Setenv("WARPSIM_STEP_LIMIT", "100000")
+	got, stderr := runProgram(t, prog)
+	if got != "cudaErrorLaunchTimeout\n" {
+		t.Errorf("got %q\n%s", got, stderr)
+	}
+}

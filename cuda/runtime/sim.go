@@ -3,6 +3,8 @@ package runtime
 import (
 	"errors"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/warpsim/warpsim"
@@ -11,8 +13,17 @@ import (
 
 // NewSimDevice is the simulator: a warpsim.Device whose printf output goes
 // to printf and whose block completions go to progress (when not nil).
+// WARPSIM_WORKERS (blocks run in parallel) and WARPSIM_STEP_LIMIT (the
+// watchdog: warp instructions per launch) tune it.
 func NewSimDevice(a *arch.Arch, printf io.Writer, progress func(done, total int)) Device {
-	return &simDevice{Device: warpsim.NewDevice(a, warpsim.Options{Stdout: printf, Progress: progress})}
+	opt := warpsim.Options{Stdout: printf, Progress: progress}
+	if n, err := strconv.Atoi(os.Getenv("WARPSIM_WORKERS")); err == nil && n > 0 {
+		opt.Workers = n
+	}
+	if n, err := strconv.ParseInt(os.Getenv("WARPSIM_STEP_LIMIT"), 10, 64); err == nil && n > 0 {
+		opt.StepLimit = n
+	}
+	return &simDevice{Device: warpsim.NewDevice(a, opt)}
 }
 
 type simDevice struct{ *warpsim.Device }
