@@ -59,3 +59,55 @@ func besselHankel64(a float64, ampC, phC []uint64, shift uint64) float64 {
 }
 
 func init() { regD1("__nv_j0", j0_64) }
+
+var (
+	j1Small64 = [...]uint64{0x3d020e4adcde2ad3, 0xbd4dd167a0dc3f55, 0x3d5503f5a491e487, 0x3dc1f29940c2403a,
+		0x3d84cf9302eacdef, 0xbe384a53dbbca436, 0x3d9779bee4f63bcc, 0x3ea6c160e414f3f0, 0x3d8f3d2f12430699,
+		0xbf0c71c72c0ced04, 0x3d659bca506f1128, 0x3f65555555506982, 0x3d15ba0b425f1bfb, 0xbfb0000000000065,
+		0x3c8729a7253fb679, 0x3fe0000000000000}
+	j1Near2 = [...]uint64{0xbcf8d3cdbb60175e, 0x3d41011a1df02dad, 0x3d76013ac1e5e222, 0xbdbec315d96d5f03,
+		0xbdf03be1b4b57207, 0x3e345695f8b660f7, 0x3e617069fcfcfff4, 0xbea33825c36745eb, 0xbec9799d4f90931b,
+		0x3f083a06e2f7df13, 0x3f26e4c2d53a7cf6, 0xbf624b3409957b1c, 0xbf7537544c3325df, 0x3fab589d1da138e2,
+		0x3faae8a39f51ad13, 0xbfd9c6cf582cbf7f}
+	j1Near3 = [...]uint64{0x3cf3eb867515fad6, 0xbd40e8363db649a9, 0xbd73b7dd4a6608fb, 0x3dbec5e01482c750,
+		0x3dec62bb9e882103, 0xbe34462eed732a23, 0xbe5d48dcad7dc59b, 0x3ea3026df29167e9, 0x3ec4255b0119666c,
+		0xbf0796a751b32693, 0xbf207358bbdba284, 0x3f613fbc7d6927b1, 0x3f69a4b292e3dd75, 0xbfa80c83bdeee4fb,
+		0xbf95e70dc60362bf, 0x3fd33518b3874e8a}
+	j1Amp64 = [...]uint64{0x40cd02ea3f2f6751, 0xc099c06322a3f8be, 0x405b89354da77324, 0xc01e352294653188,
+		0x3fe9bc7db16bd7a7, 0xbfc8bfe1c3a4f741, 0x3fc7fffff0d00be2, 0x3ff00000000068cc}
+	j1Phase64 = [...]uint64{0xc18da26b212fdc9a, 0x415a30ac6857bee0, 0xc11764222ad7c910, 0x40ceb02e0c306857,
+		0xc08351859fa2b23b, 0x403e65a07af51f42, 0xc002f2b817f77a57, 0x3fd7bcc34da069fd, 0xbfc4fffff8a44463,
+		0x3fd7ffffffff5cd7}
+)
+
+func j1_64(x float64) float64 {
+	a := math.Abs(x)
+	near := func(z0, z1 uint64, c []uint64) float64 {
+		t := (a + f64(z0)) + f64(z1)
+		return t * horner64(c, t)
+	}
+	var r float64
+	switch {
+	case a != a:
+		return f64(0x7fffffff00000000)
+	case a <= f64(0x400353aabad7b784):
+		r = a * horner64(j1Small64[:], a)
+	case a <= f64(0x4015b1d0574614ea):
+		r = near(0xc00ea75575af6f09, 0x3ca60155a9d1b256, j1Near2[:])
+	case a <= f64(0x40213065e54c1aa9):
+		r = near(0xc01c0ff5f3b47250, 0x3c9b226d9d243827, j1Near3[:])
+	case math.IsInf(a, 1):
+		r = 0
+	default:
+		r = besselHankel64(a, j1Amp64[:], j1Phase64[:], 0xc002d97c7f3321d2)
+	}
+	if x < 0 {
+		r = -r
+	}
+	if a < f64(0x39b4484bfeebc2a0) {
+		r = x * 0.5
+	}
+	return r
+}
+
+func init() { regD1("__nv_j1", j1_64) }
