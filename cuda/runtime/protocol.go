@@ -12,9 +12,9 @@ import (
 // there.
 //
 // A request is a header of three little-endian uint32 (op, payload length
-// low and high word) and the payload. A reply is four uint32 (status, then
-// the lengths of the device printf output, the diagnostics and the data)
-// followed by those three byte strings. The C side writes the output to
+// low and high word) and the payload. A reply is five uint32 (status, the
+// lengths of the device printf output and of the diagnostics, the data's
+// length low and high word) followed by those three byte strings. The C side writes the output to
 // stdout and the diagnostics to stderr as it receives them, so they
 // interleave with the program's own stdio as on a GPU.
 const (
@@ -72,11 +72,11 @@ type reply struct {
 }
 
 func writeReply(w io.Writer, r reply) error {
-	var h [16]byte
+	var h [20]byte
 	binary.LittleEndian.PutUint32(h[0:], uint32(r.code))
 	binary.LittleEndian.PutUint32(h[4:], uint32(len(r.out)))
 	binary.LittleEndian.PutUint32(h[8:], uint32(len(r.diag)))
-	binary.LittleEndian.PutUint32(h[12:], uint32(len(r.data)))
+	binary.LittleEndian.PutUint64(h[12:], uint64(len(r.data)))
 	for _, b := range [][]byte{h[:], r.out, r.diag, r.data} {
 		if _, err := w.Write(b); err != nil {
 			return err

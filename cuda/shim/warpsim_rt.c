@@ -194,7 +194,7 @@ static int req_fd = -1, resp_fd = -1;
 static pid_t server_pid;
 static int started, start_failed;
 
-struct reply { cudaError_t code; char *data; uint32_t len; };
+struct reply { cudaError_t code; char *data; uint64_t len; };
 
 static void write_all(const void *p, size_t n) {
   const char *c = p;
@@ -227,9 +227,10 @@ static struct reply call3(uint32_t op, const void *a, uint32_t na, const void *b
   if (na) write_all(a, na);
   if (nb) write_all(b, nb);
   if (nc) write_all(c, (size_t)nc);
-  uint32_t rh[4];
+  uint32_t rh[5];
   read_all(rh, sizeof rh);
-  struct reply r = {(cudaError_t)rh[0], NULL, rh[3]};
+  uint64_t ndata = (uint64_t)rh[3] | (uint64_t)rh[4] << 32;
+  struct reply r = {(cudaError_t)rh[0], NULL, ndata};
   if (rh[1]) {
     char *out = malloc(rh[1]);
     read_all(out, rh[1]);
@@ -245,9 +246,10 @@ static struct reply call3(uint32_t op, const void *a, uint32_t na, const void *b
     fflush(stderr);
     free(msg);
   }
-  if (rh[3]) {
-    r.data = malloc(rh[3]);
-    read_all(r.data, rh[3]);
+  if (ndata) {
+    r.data = malloc(ndata);
+    if (!r.data) { fprintf(stderr, "warpsim runtime: out of host memory\n"); _exit(1); }
+    read_all(r.data, ndata);
   }
   return r;
 }
