@@ -129,7 +129,9 @@ __WARPSIM_DI__ double norm3d(double a, double b, double c) { return __nv_norm3d(
 
 #endif /* __WARPSIM_HOST_ONLY__ */
 
-/* Integer min/max/abs: CUDA offers them for host and device. */
+#ifndef __WARPSIM_HOST_ONLY__
+/* min/max: CUDA offers them for host and device code of .cu files (not to
+ * host-only .cpp files). */
 #define __WARPSIM_MINMAX(T)                                                    \
   __WARPSIM_HDI__ T min(T a, T b) { return a < b ? a : b; }                    \
   __WARPSIM_HDI__ T max(T a, T b) { return a > b ? a : b; }
@@ -148,7 +150,6 @@ __WARPSIM_HDI__ unsigned int min(int a, unsigned int b) { return min((unsigned i
 __WARPSIM_HDI__ unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
 __WARPSIM_HDI__ unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
 __WARPSIM_HDI__ unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
-#ifndef __WARPSIM_HOST_ONLY__
 __WARPSIM_DI__ int abs(int a) { return a < 0 ? -a : a; }
 __WARPSIM_DI__ long labs(long a) { return a < 0 ? -a : a; }
 __WARPSIM_DI__ long long llabs(long long a) { return a < 0 ? -a : a; }
