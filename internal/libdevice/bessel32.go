@@ -88,3 +88,44 @@ func init() {
 	regF1("__nv_j0f", j0f)
 	regF1("__nv_j1f", j1f)
 }
+
+var (
+	i0Small = [...]uint32{0x20372901, 0x2385ab76, 0x28408812, 0x2c244edb, 0x30020914, 0x33918d5a, 0x36e3919c,
+		0x39e38df6, 0x3c800002, 0x3e800000, 0x3f800000}
+	i0Large = [...]uint32{0x3eb28ba6, 0xbbb2cb0d, 0x3d089707, 0x3ce477e2, 0x3d4c4525, 0x3ecc4229}
+	i1Small = [...]uint32{0x224d7bdd, 0x25c54ac1, 0x2a370c80, 0x2e11c2c5, 0x31c296ae, 0x3535fffe, 0x38638f95,
+		0x3b2aaa97, 0x3d800001}
+	i1Large = [...]uint32{0xbf00bcd4, 0x3ce93d2e, 0xbd47a025, 0xbd3e1ea9, 0xbe19334b, 0x3ecc422b}
+)
+
+// besselIExp is amp(1/a)/sqrt(a)·e^a for large a, with e^a as (e^(a/2))²
+// from expm1f: amp·(em1·(em1+2)) + amp.
+func (m mode) besselIExp(a float32, c []uint32) float32 {
+	amp := m.mul(m.horner(c, rcpApprox(a, true)), rsqrtApprox(a, true))
+	em1 := expm1f(m, m.mul(a, 0.5))
+	return m.add(m.mul(m.mul(amp, em1), m.add(em1, 2)), amp)
+}
+
+func cylBesselI0f(m mode, x float32) float32 {
+	x = m.flush(x)
+	a := absF32(m, x)
+	if a >= 9 && a < f32(0x7f800000) {
+		return m.besselIExp(a, i0Large[:])
+	}
+	return m.horner(i0Small[:], m.mul(a, a))
+}
+
+func cylBesselI1f(m mode, x float32) float32 {
+	x = m.flush(x)
+	a := absF32(m, x)
+	if a >= f32(0x41015c29) && a < f32(0x7f800000) {
+		return copysign32(m.besselIExp(a, i1Large[:]), x)
+	}
+	x2 := m.mul(x, x)
+	return m.fma(x, m.mul(x2, m.horner(i1Small[:], x2)), m.mul(x, 0.5))
+}
+
+func init() {
+	regF1("__nv_cyl_bessel_i0f", cylBesselI0f)
+	regF1("__nv_cyl_bessel_i1f", cylBesselI1f)
+}
