@@ -1,0 +1,397 @@
+package warpsim_test
+
+// The lesson kernels (the PTX nvcc 13 emitted for shared/lessons/*.cu,
+// copied to testdata/lessons/) must reproduce what an H100 printed for them
+// (shared/groundtruth/h100_seed_runs.txt), and their functional metrics must
+// land near what Nsight Compute measured (h100_ncu_seed_kernels.csv). The
+// ground-truth files are read from ../shared/groundtruth when the checkout
+// sits beside shared/, else from the committed copies in testdata/lessons/.
+//
+// Why PTX metrics and SASS metrics differ, and what is compared:
+//   - ncu counts SASS instructions; warpsim counts PTX instructions. ptxas
+//     schedules, predicates and unrolls differently from the PTX, so
+//     absolute counts (inst_executed, branch) differ and are not compared.
+//   - Ratios survive the lowering when the control flow does:
+//     warp_execution_efficiency (active lanes per issued instruction) and
+//     branch_efficiency (non-divergent branches over branches) are compared
+//     within lessonMetricSlack percentage points. Where SASS has no branch at
+//     all, ncu prints 0 for branch efficiency (0 of 0); nvprof and warpsim
+//     print 100, so the check is then that the PTX has no divergent branch.
+//   - gld_efficiency (bytes requested over bytes of the 32-byte sectors
+//     moved) depends only on the addresses the loads touch, which PTX and
+//     SASS share: it is compared within the same slack.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/profile"
+)
+
+const lessonsTestdata = "testdata/lessons"
+
+// lessonMetricSlack is how far (in percentage points) a PTX-level ratio may
+// sit from the SASS-level ratio ncu measured.
+const lessonMetricSlack = 5.0
+
+// readGroundTruth returns a ground-truth file, preferring the shared copy.
+func readGroundTruth(t *testing.T, name string) []byte {
+	t.Helper()
+	for _, p := range []string{filepath.Join("..", "shared", "groundtruth", name), filepath.Join(lessonsTestdata, name)} {
+		if data, err := os.ReadFile(p); err == nil {
+			return data
+		}
+	}
+	t.Fatalf("ground truth %s: in neither ../shared/groundtruth nor %s", name, lessonsTestdata)
+	return nil
+}
+
+// divergenceRun is one line of a "== divergence BLOCK SIZE" section.
+type divergenceRun struct {
+	kernel      string
+	grid, block uint32
+	size        int
+	sum         float64
+	first8      []float32
+}
+
+// reduceRun is one line of a "== reduce BLOCK 24" section.
+type reduceRun struct {
+	kernel string
+	block  uint32
+	size   int
+	gpuSum uint64
+}
+
+var (
+	seedSection   = regexp.MustCompile(`^== (\w+)(.*)$`)
+	seedDivLine   = regexp.MustCompile(`^(\w+)\s+<<<(\d+),(\d+)>>> size (\d+) time \S+ ms sum ([0-9.]+) first8:((?: -?[0-9.]+)+)$`)
+	seedArrayLine = regexp.MustCompile(`^array (\d+) grid (\d+) block (\d+) cpu_sum (\d+)$`)
+	seedRedLine   = regexp.MustCompile(`^(\(warmup\) )?(\w+)\s+time \S+ ms gpu_sum (\d+) OK$`)
+)
+
+// parseSeedRuns reads the divergence and reduce sections of
+// h100_seed_runs.txt.
+func parseSeedRuns(t *testing.T, data []byte) (div []divergenceRun, red []reduceRun) {
+	t.Helper()
+	section := ""
+	var size int
+	var block uint32
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if m := seedSection.FindStringSubmatch(line); m != nil {
+			section = m[1]
+			continue
+		}
+		switch section {
+		case "divergence":
+			m := seedDivLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			r := divergenceRun{kernel: m[1], grid: atou32(t, m[2]), block: atou32(t, m[3]), size: atoi(t, m[4])}
+			r.sum, _ = strconv.ParseFloat(m[5], 64)
+			for _, f := range strings.Fields(m[6]) {
+				v, _ := strconv.ParseFloat(f, 32)
+				r.first8 = append(r.first8, float32(v))
+			}
+			div = append(div, r)
+		case "reduce":
+			if m := seedArrayLine.FindStringSubmatch(line); m != nil {
+				size, block = atoi(t, m[1]), atou32(t, m[3])
+				continue
+			}
+			if m := seedRedLine.FindStringSubmatch(line); m != nil && m[1] == "" {
+				s, _ := strconv.ParseUint(m[3], 10, 64)
+				red = append(red, reduceRun{kernel: m[2], block: block, size: size, gpuSum: s})
+			}
+		}
+	}
+	if len(div) == 0 || len(red) == 0 {
+		t.Fatalf("h100_seed_runs.txt: found %d divergence and %d reduce runs", len(div), len(red))
+	}
+	return div, red
+}
+
+func atoi(t *testing.T, s string) int {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func atou32(t *testing.T, s string) uint32 { return uint32(atoi(t, s)) }
+
+// ncuRow is one kernel launch's metrics from h100_ncu_seed_kernels.csv.
+type ncuRow map[string]float64
+
+// readNcu returns program → kernel → metrics (the last launch of a kernel
+// in a program wins; repeated launches measured the same).
+func readNcu(t *testing.T) map[string]map[string]ncuRow {
+	t.Helper()
+	r := csv.NewReader(bytes.NewReader(readGroundTruth(t, "h100_ncu_seed_kernels.csv")))
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("h100_ncu_seed_kernels.csv: %v", err)
+	}
+	out := map[string]map[string]ncuRow{}
+	for _, row := range rows[1:] {
+		prog, kernel, metric := row[0], row[2], row[5]
+		v, err := strconv.ParseFloat(strings.ReplaceAll(row[7], ",", ""), 64)
+		if err != nil {
+			continue
+		}
+		if out[prog] == nil {
+			out[prog] = map[string]ncuRow{}
+		}
+		if out[prog][kernel] == nil {
+			out[prog][kernel] = ncuRow{}
+		}
+		out[prog][kernel][metric] = v
+	}
+	return out
+}
+
+func loadLessonModule(t *testing.T, dev *warpsim.Device, name string) *warpsim.Module {
+	t.Helper()
+	path := filepath.Join(lessonsTestdata, name)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := dev.LoadModule(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// lessonParams packs kernel parameters: device addresses as uint64,
+// integers as uint32, each at its natural alignment.
+func lessonParams(vals ...any) []byte {
+	var b []byte
+	for _, v := range vals {
+		switch x := v.(type) {
+		case uint64:
+			for len(b)%8 != 0 {
+				b = append(b, 0)
+			}
+			b = binary.LittleEndian.AppendUint64(b, x)
+		case uint32:
+			for len(b)%4 != 0 {
+				b = append(b, 0)
+			}
+			b = binary.LittleEndian.AppendUint32(b, x)
+		default:
+			panic(fmt.Sprintf("lessonParams: %T", v))
+		}
+	}
+	return b
+}
+
+func metricValue(ms []profile.Metric, name string) (float64, bool) {
+	for _, m := range ms {
+		if m.Def.Name == name {
+			return m.Value, m.Available
+		}
+	}
+	return 0, false
+}
+
+// acceptedDeviations are (kernel, metric) pairs where the PTX-level value
+// cannot match the SASS-level one, with the reason; they are logged, not
+// failed. Keep this list short and every entry explained.
+var acceptedDeviations = map[[2]string]string{
+	{"reduceNeighbored", "warp_execution_efficiency"}: "ptxas if-converts the short body of " +
+		"`if (tid % (2*stride) == 0)` into predicated SASS, and ncu's thread_inst_executed counts " +
+		"predicated-off lanes as active (warp_nonpred_execution_efficiency would not); the PTX keeps a " +
+		"branch, so fewer lanes are active per PTX instruction (about 74% against the H100's 87.75%)",
+}
+
+// checkLessonMetrics compares a launch's PTX-level metrics with ncu's.
+func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncuRow) {
+	t.Helper()
+	if ncu == nil {
+		return
+	}
+	ms := profile.Compute(c, arch.MustLookup("h100"))
+	type cmp struct {
+		name string
+		want float64
+	}
+	checks := []cmp{
+		{"warp_execution_efficiency", ncu["smsp__thread_inst_executed_per_inst_executed.ratio"] / 32 * 100},
+	}
+	if ncu["smsp__sass_branch_targets.sum"] > 0 {
+		checks = append(checks, cmp{"branch_efficiency", ncu["smsp__sass_average_branch_targets_threads_uniform.pct"]})
+	} else if c.DivergentBranch != 0 {
+		t.Errorf("branch: the SASS has no branch; the PTX diverged %d times", c.DivergentBranch)
+	}
+	if ncu["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] > 0 {
+		checks = append(checks, cmp{"gld_efficiency", ncu["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"]})
+	}
+	for _, ch := range checks {
+		got, ok := metricValue(ms, ch.name)
+		if !ok {
+			t.Errorf("%s: not available", ch.name)
+			continue
+		}
+		if why, ok := acceptedDeviations[[2]string{kernel, ch.name}]; ok && math.Abs(got-ch.want) > lessonMetricSlack {
+			t.Logf("%s = %.2f, the H100 (SASS) measured %.2f: accepted deviation: %s", ch.name, got, ch.want, why)
+		} else if math.Abs(got-ch.want) > lessonMetricSlack {
+			t.Errorf("%s = %.2f, the H100 (SASS) measured %.2f: more than %.0f points apart", ch.name, got, ch.want,
+				lessonMetricSlack)
+		} else {
+			t.Logf("%s = %.2f (H100: %.2f)", ch.name, got, ch.want)
+		}
+	}
+}
+
+// TestLessonsDivergence runs the divergence lesson's kernels at both sizes
+// of the seed runs and checks each kernel's sum and
+// first eight outputs, and its metrics against ncu's.
+func TestLessonsDivergence(t *testing.T) {
+	div, _ := parseSeedRuns(t, readGroundTruth(t, "h100_seed_runs.txt"))
+	ncu := readNcu(t)
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
+	mod := loadLessonModule(t, dev, "divergence.sm90.ptx")
+	for _, r := range div {
+		prog := fmt.Sprintf("divergence_%d", r.size)
+		if r.size >= 1<<20 {
+			prog = fmt.Sprintf("divergence_%dM", r.size>>20)
+		}
+		t.Run(prog+"/"+r.kernel, func(t *testing.T) {
+			k, err := mod.Kernel(r.kernel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := uint64(r.grid) * uint64(r.block)
+			buf, err := dev.Malloc(4 * n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Free(buf)
+			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: r.grid, Y: 1, Z: 1},
+				Block: warpsim.Dim3{X: r.block, Y: 1, Z: 1}}, lessonParams(buf))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]byte, 4*n)
+			if err := dev.Read(buf, out); err != nil {
+				t.Fatal(err)
+			}
+			var sum float64
+			for i := uint64(0); i < n; i++ {
+				f := math.Float32frombits(binary.LittleEndian.Uint32(out[4*i:]))
+				sum += float64(f)
+				if i < uint64(len(r.first8)) && f != r.first8[i] {
+					t.Errorf("c[%d] = %v, the H100 printed %v", i, f, r.first8[i])
+				}
+			}
+			if sum != r.sum {
+				t.Errorf("sum = %.1f, the H100 printed %.1f", sum, r.sum)
+			}
+			checkLessonMetrics(t, r.kernel, res.Counters, ncu[prog][r.kernel])
+		})
+	}
+}
+
+// TestLessonsReduce runs the reduce lesson's three kernels on 2^24 ints
+// (i & 0xff, as reduce.cu fills them) with each block size of the seed runs
+// and checks that the block sums add to the H100's gpu_sum; at block 512 it
+// compares metrics with ncu's. -short runs block 512 only.
+func TestLessonsReduce(t *testing.T) {
+	_, red := parseSeedRuns(t, readGroundTruth(t, "h100_seed_runs.txt"))
+	ncu := readNcu(t)
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
+	mod := loadLessonModule(t, dev, "reduce.sm90.ptx")
+	size := red[0].size
+	host := make([]byte, 4*size)
+	for i := 0; i < size; i++ {
+		binary.LittleEndian.PutUint32(host[4*i:], uint32(i&0xff))
+	}
+	in, err := dev.Malloc(uint64(len(host)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range red {
+		prog := fmt.Sprintf("reduce_%d", r.block)
+		t.Run(prog+"/"+r.kernel, func(t *testing.T) {
+			if r.size != size {
+				t.Fatalf("size %d, the section before had %d", r.size, size)
+			}
+			if testing.Short() && r.block != 512 {
+				t.Skip("-short: block 512 only")
+			}
+			k, err := mod.Kernel(r.kernel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grid := uint32(size) / r.block
+			out, err := dev.Malloc(4 * uint64(grid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Free(out)
+			if err := dev.Write(in, host); err != nil { // the kernels reduce in place
+				t.Fatal(err)
+			}
+			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: grid, Y: 1, Z: 1},
+				Block: warpsim.Dim3{X: r.block, Y: 1, Z: 1}}, lessonParams(in, out, uint32(size)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := make([]byte, 4*grid)
+			if err := dev.Read(out, o); err != nil {
+				t.Fatal(err)
+			}
+			var sum uint64
+			for i := uint32(0); i < grid; i++ {
+				sum += uint64(binary.LittleEndian.Uint32(o[4*i:]))
+			}
+			if sum != r.gpuSum {
+				t.Errorf("gpu_sum = %d, the H100 printed %d", sum, r.gpuSum)
+			}
+			checkLessonMetrics(t, r.kernel, res.Counters, ncu[prog][r.kernel])
+		})
+	}
+}
+
+// TestLessonsGroundTruthCopies checks that the committed fallback copies are
+// the shared originals, when those are there to compare with.
+func TestLessonsGroundTruthCopies(t *testing.T) {
+	pairs := map[string]string{
+		"h100_seed_runs.txt":        filepath.Join("..", "shared", "groundtruth", "h100_seed_runs.txt"),
+		"h100_ncu_seed_kernels.csv": filepath.Join("..", "shared", "groundtruth", "h100_ncu_seed_kernels.csv"),
+		"divergence.sm90.ptx":       filepath.Join("..", "shared", "lessons", "ptx", "divergence.sm90.ptx"),
+		"reduce.sm90.ptx":           filepath.Join("..", "shared", "lessons", "ptx", "reduce.sm90.ptx"),
+	}
+	for name, shared := range pairs {
+		orig, err := os.ReadFile(shared)
+		if err != nil {
+			t.Logf("%s: no shared original here (%v)", name, err)
+			continue
+		}
+		cp, err := os.ReadFile(filepath.Join(lessonsTestdata, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(orig, cp) {
+			t.Errorf("testdata/lessons/%s differs from %s: copy it again", name, shared)
+		}
+	}
+}
