@@ -111,3 +111,50 @@ func j1_64(x float64) float64 {
 }
 
 func init() { regD1("__nv_j1", j1_64) }
+
+var (
+	i0Small64 = [...]uint64{0x37d4d7f592957da6, 0x3858c41d50ab516f, 0x39095dda3f2c417b, 0x39a367189a01363e,
+		0x3a3e90745678b866, 0x3ad416d14fa3a4bd, 0x3b669d021fde720e, 0x3bf5601014e95430, 0x3c80b313c0325230,
+		0x3d0522a42ffef890, 0x3d8522a440809476, 0x3e002e85c07ba843, 0x3e723456789b9de8, 0x3edc71c71c71b63c,
+		0x3f3c71c71c71c7c2, 0x3f8ffffffffffffb, 0x3fd0000000000000, 0x3ff0000000000000}
+	i0Large64 = [...]uint64{0x41f2f851fc237b1d, 0x41ffefdd4ff37461, 0xc1fa8a1907f57f70, 0x41e10b6852851c22,
+		0xc1b925fc57ccb350, 0x41885261a7176974, 0xc1506bfa24be44db, 0x411003cc0da58b08, 0xc0c6e73aa6a2c47a,
+		0x40785e17bc10541a, 0xc0216c6690365068, 0x3fd934e08086004c, 0x3fb6aa7c7d428943, 0x3fa6eac2735a091e,
+		0x3f9debaa90561e71, 0x3f9cb94ddfd23f70, 0x3fa9884533d30179, 0x3fd9884533d43657}
+	i1Small64 = [...]uint64{0x38268d52e367973f, 0x38a76b71c28918b0, 0x3958082fe6606acb, 0x39f0ec04908e2753,
+		0x3a88d983808a730d, 0x3b1e21624af0555a, 0x3baf18024073231e, 0x3c3ab810d07c53a4, 0x3cc2c97677fab629,
+		0x3d4522a42918d8a1, 0x3dc27e4fb8f617fc, 0x3e3845c8a0abd799, 0x3ea6c16c16c369a2, 0x3f0c71c71c71a4b2,
+		0x3f65555555555681, 0x3faffffffffffff1}
+	i1Large64 = [...]uint64{0x41d8729da7e5a092, 0xc20a9923a6810426, 0x42015d3db3c5ffe0, 0xc1e4d2d89a3913c1,
+		0x41bdcdff9b080398, 0xc18c5f2e01fb2ff9, 0x4152fcfb5fd54150, 0xc1126d4cd831fc06, 0x40ca49abc2cad407,
+		0xc07bf09a8d0b4bcf, 0x4023f8f8f6f26890, 0xbfdd6e31961ece73, 0xbfbbbdc121c5123b, 0xbfad76aacf55fc53,
+		0xbfa4f1c4ff86494b, 0xbfa7efc0e3c7167e, 0xbfc32633e6decf48, 0x3fd9884533d43649}
+)
+
+// besselIExp64 is P(1/a)/sqrt(a)·e^(a/2)·e^(a/2) for large a.
+func besselIExp64(a float64, c []uint64) float64 {
+	e := exp64(a * 0.5)
+	p := horner64(c, rcpNewton64(a)) * rsqrtRefined64(a)
+	return p * e * e
+}
+
+func init() {
+	regD1("__nv_cyl_bessel_i0", func(x float64) float64 {
+		if x != x {
+			return quiet(x)
+		}
+		a := math.Abs(x)
+		if uint32(b64(a)>>32)-1076238844 < 127526404 {
+			return besselIExp64(a, i0Large64[:])
+		}
+		return horner64(i0Small64[:], a*a)
+	})
+	regD1("__nv_cyl_bessel_i1", func(x float64) float64 {
+		a := math.Abs(x)
+		if uint32(b64(a)>>32)-1076232192 < 127533056 {
+			return math.Copysign(besselIExp64(a, i1Large64[:]), x)
+		}
+		x2 := x * x
+		return math.FMA(x, horner64(i1Small64[:], x2)*x2, x*0.5)
+	})
+}
