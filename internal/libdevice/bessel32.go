@@ -129,3 +129,58 @@ func init() {
 	regF1("__nv_cyl_bessel_i0f", cylBesselI0f)
 	regF1("__nv_cyl_bessel_i1f", cylBesselI1f)
 }
+
+var (
+	y0Tiny = [...]uint32{0x33dbe5ac, 0xb71f49b6, 0x3a0d3100, 0xbc83ad8e, 0x3e35de5a, 0xbd9726b5}
+	y0Z1   = [...]uint32{0x3cddc8b3, 0xbe02574c, 0x3e7f2cc9, 0xbe8bf29b, 0x3e5bce93, 0xbe38c4ff, 0x3e42774d,
+		0xbe525cb2, 0x3e60f43d, 0xbe679145, 0x3e61d24a, 0xbefbf1ad, 0x3f6121bb}
+	y0Z2 = [...]uint32{0xb449dd3f, 0xb45e2607, 0xb6857064, 0x38554610, 0x394aced7, 0xbb0f1a0c, 0xbbe07f2e,
+		0x3d6fb6b5, 0x3d504df1, 0xbece1a13}
+	y0Z3 = [...]uint32{0x3510cebe, 0x3629da6c, 0xb84054c0, 0xb91318ab, 0x3b0e9921, 0x3b5974d5, 0xbd44b4d7,
+		0xbcad7799, 0x3e99a665}
+)
+
+// y0f: (2/π)·log(x)·J0(x) plus a polynomial near 0, polynomials around the
+// first three zeros, and the Hankel form (a sine) beyond 8.65. NaN for x < 0.
+func y0f(m mode, x float32) float32 {
+	x = m.flush(x)
+	a := absF32(m, x)
+	near := func(z0, z1 uint32, c []uint32) float32 {
+		t := m.add(m.add(a, f32(z0)), f32(z1))
+		return m.mul(t, m.horner(c, t))
+	}
+	var r float32
+	switch {
+	case !(a > f32(0x3ee4c176)):
+		l := m.mul(logf(m, a), f32(0x3f22f983))
+		if m.flush(a) == 0 {
+			l = f32(0xff800000)
+		}
+		r = m.fma(l, j0f(m, a), m.horner(y0Tiny[:], m.mul(a, a)))
+	case !(a > f32(0x3ff67af8)):
+		r = near(0xbf64c176, 0x32657d03, y0Z1[:])
+	case !(a > f32(0x40b0b31e)):
+		r = near(0xc07d4a9a, 0xb3d9856a, y0Z2[:])
+	case !(a > f32(0x410a7798)):
+		r = near(0xc0e2c0ee, 0xb39ce420, y0Z3[:])
+	case a == f32(0x7f800000):
+		r = 0
+	default:
+		rc := rcpApprox(a, true)
+		r2 := m.mul(rc, rc)
+		amp := m.fma(f32(0xbecc69f3), r2, f32(0x3dd0d5f0))
+		amp = m.fma(amp, r2, f32(0xbd7ff855))
+		amp = m.fma(amp, r2, 1)
+		ph := m.fma(f32(0x3f8ccd61), r2, f32(0xbe50d31c))
+		ph = m.fma(ph, r2, f32(0x3d854783))
+		ph = m.fma(ph, r2, f32(0xbdfffffb))
+		amp = m.mul(amp, m.mul(rsqrtApprox(a, m.ftz), f32(0x3f4c422a)))
+		r = m.mul(amp, m.besselCos(m.fma(ph, rc, a), 0xc016cbe4))
+	}
+	if x < 0 {
+		return f32(nanF32)
+	}
+	return r
+}
+
+func init() { regF1("__nv_y0f", y0f) }
