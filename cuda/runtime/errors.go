@@ -9,6 +9,7 @@ const (
 	ErrorInvalidValue          Error = 1
 	ErrorMemoryAllocation      Error = 2
 	ErrorInvalidConfiguration  Error = 9
+	ErrorInsufficientDriver    Error = 35
 	ErrorInvalidSymbol         Error = 13
 	ErrorInvalidDevicePointer  Error = 17
 	ErrorInvalidDeviceFunction Error = 98

@@ -17,8 +17,13 @@ import (
 // length low and high word) followed by those three byte strings. The C side writes the output to
 // stdout and the diagnostics to stderr as it receives them, so they
 // interleave with the program's own stdio as on a GPU.
+// protocolVersion is the version of these messages; the C side sends its
+// own in opHello, and a program built by another warpsim version is told to
+// rebuild instead of being misunderstood.
+const protocolVersion = 1
+
 const (
-	opHello     = 1  // → name[64] + int64 figures (propFields)
+	opHello     = 1  // uint32 protocol version → name[64] + int64 figures (encodeProps)
 	opModule    = 2  // PTX text → uint32 module id
 	opKernel    = 3  // uint32 module, name → uint32 kernel, param bytes, n, n×(offset, size)
 	opMalloc    = 4  // uint64 size → uint64 address

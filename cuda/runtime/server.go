@@ -145,6 +145,11 @@ func (s *Server) handle(req request) (rep reply) {
 	}()
 	switch req.op {
 	case opHello:
+		if v := p.u32(); v != protocolVersion {
+			p.err = nil
+			return reply{code: ErrorInsufficientDriver, diag: fmt.Appendf(nil,
+				"warpsim: this program was built by a different version of warpsim (runtime protocol %d, this warpsim speaks %d); rebuild it with warpsim cc\n", v, protocolVersion)}
+		}
 		return reply{data: encodeProps(s.opt.Arch)}
 	case opModule:
 		name := moduleName(req.payload, len(s.modules))

@@ -37,6 +37,7 @@ extern char **environ;
 #include "driver_types.h"
 
 /* ---- Operations; keep in step with cuda/runtime/protocol.go. ---- */
+#define PROTOCOL_VERSION 1
 enum {
   opHello = 1, opModule, opKernel, opMalloc, opFree, opWrite, opRead, opCopy, opMemset,
   opLaunch, opSync, opGlobal, opOccupancy, opEvent, opReset, opExit, opFuncAttr
@@ -322,7 +323,8 @@ static cudaError_t start(void) {
   resp_fd = resp[0];
   signal(SIGPIPE, SIG_IGN);
   started = 1;
-  struct reply r = call(opHello, NULL, 0);
+  uint32_t version = PROTOCOL_VERSION;
+  struct reply r = call(opHello, &version, 4);
   if (r.code) { free(r.data); start_failed = 1; started = 0; return r.code; }
   fill_props(r.data, r.len);
   free(r.data);
