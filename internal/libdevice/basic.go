@@ -205,14 +205,15 @@ func init() {
 		return scalar.CvtFloatToFloat(a[0]&0xffff, ptx.F16, ptx.F32, scalar.RN, false, false, false)
 	})
 	ident := func(a []uint64) uint64 { return a[0] }
-	regBits("__nv_float_as_int", "f", "i", ident)
-	regBits("__nv_float_as_uint", "f", "u", ident)
-	regBits("__nv_int_as_float", "i", "f", ident)
-	regBits("__nv_uint_as_float", "u", "f", ident)
+	ident32 := func(a []uint64) uint64 { return a[0] & 0xffffffff }
+	regBits("__nv_float_as_int", "f", "i", ident32)
+	regBits("__nv_float_as_uint", "f", "u", ident32)
+	regBits("__nv_int_as_float", "i", "f", ident32)
+	regBits("__nv_uint_as_float", "u", "f", ident32)
 	regBits("__nv_double_as_longlong", "d", "L", ident)
 	regBits("__nv_longlong_as_double", "l", "d", ident)
 	regBits("__nv_double2hiint", "d", "i", func(a []uint64) uint64 { return a[0] >> 32 })
-	regBits("__nv_double2loint", "d", "i", func(a []uint64) uint64 { return a[0] & 0xffffffff })
+	regBits("__nv_double2loint", "d", "i", ident32)
 	regBits("__nv_hiloint2double", "ii", "d", func(a []uint64) uint64 { return a[0]<<32 | a[1]&0xffffffff })
 
 	// ilogb, logb, frexp, ldexp, scalbn, modf, nextafter.

@@ -117,3 +117,21 @@ func BenchmarkExp(b *testing.B) {
 		f.Impl(args)
 	}
 }
+
+// TestHighBitsIgnored checks that 32-bit arguments are read from the low
+// half only, whatever the engine leaves in the high half.
+func TestHighBitsIgnored(t *testing.T) {
+	const junk = 0xdeadbeef00000000
+	for _, name := range []string{"__nv_sinf", "__nv_expf", "__nv_float_as_int", "__nv_popc", "__nv_fmaf"} {
+		f, _ := Lookup(name)
+		clean := make([]uint64, len(f.Args))
+		dirty := make([]uint64, len(f.Args))
+		for i := range clean {
+			clean[i] = uint64(math.Float32bits(0.75))
+			dirty[i] = clean[i] | junk
+		}
+		if a, b := f.Impl(clean)&0xffffffff, f.Impl(dirty)&0xffffffff; a != b {
+			t.Errorf("%s: %#x with clean arguments, %#x with high bits set", name, a, b)
+		}
+	}
+}
