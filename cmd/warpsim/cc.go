@@ -116,6 +116,8 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				NewDevice:   runtime.NewSimDevice,
 				Arch:        a,
 				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
+				// As CUDA reads it: launches become synchronous.
+				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 			}
 			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
 				opt.Progress = newProgressBar(f)

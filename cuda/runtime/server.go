@@ -34,6 +34,9 @@ type Options struct {
 	Arch      *arch.Arch
 	// ProfilePath, when set, receives the profile (JSON) at exit.
 	ProfilePath string
+	// LaunchBlocking is CUDA_LAUNCH_BLOCKING=1: a launch is also a
+	// synchronization, so its printf output and its fault come with it.
+	LaunchBlocking bool
 	// Progress, when set, is called with each launch's name and its
 	// completed and total blocks while it runs, and with done == total when
 	// it ends.
@@ -439,6 +442,11 @@ func (s *Server) launch(p *payloadReader) reply {
 	}
 	s.clockNS += rec.NS
 	s.launches = append(s.launches, rec)
+	if s.opt.LaunchBlocking {
+		out := rep.out
+		s.flush(&rep)
+		rep.out = append(out, rep.out...)
+	}
 	return rep
 }
 

@@ -25,8 +25,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	if os.Getenv("WARPSIM_FAKE_SERVER") == "1" {
 		srv := NewServer(Options{
-			NewDevice: func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
-			Arch:      arch.MustLookup("h100"),
+			NewDevice:      func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
+			Arch:           arch.MustLookup("h100"),
+			LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 		})
 		if err := srv.Serve(os.NewFile(3, "requests"), os.NewFile(4, "replies")); err != nil {
 			fmt.Fprintln(os.Stderr, "fake server:", err)
@@ -223,5 +224,27 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// TestLaunchBlocking: with CUDA_LAUNCH_BLOCKING=1 a kernel's printf output
+// comes with its launch and its fault is the launch's error.
+func TestLaunchBlocking(t *testing.T) {
+	prog := buildProgram(t, "testdata/semantics.cu")
+	cmd := exec.Command(prog)
+	cmd.Env = append(os.Environ(), "WARPSIM_FAKE_SERVER=1", "CUDA_LAUNCH_BLOCKING=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"hello from the device\nafter the launch, before the synchronization\n",
+		"cudaEventRecord(a) -> 0 cudaSuccess \"no error\"\ncudaGetLastError() -> 700 cudaErrorIllegalAddress",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
 	}
 }
