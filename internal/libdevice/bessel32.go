@@ -184,3 +184,63 @@ func y0f(m mode, x float32) float32 {
 }
 
 func init() { regF1("__nv_y0f", y0f) }
+
+var (
+	y1Tiny = [...]uint32{0x321462cc, 0xb58527da, 0x38963e95, 0xbb41adcb, 0x3d5e9cbb, 0xbe48c331}
+	y1Z1   = [...]uint32{0xb789e29d, 0x39064a88, 0xb9f0ab0d, 0x3a8f6102, 0xbb2c7045, 0x3bf35df7, 0xbb9d097c,
+		0xbd06968a, 0xbdf2b7df, 0x3f055242}
+	y1Z2 = [...]uint32{0x32be57d0, 0xb508a416, 0xb63f8a14, 0x38427e02, 0x3919bb1c, 0xbb0df1fd, 0xbb885189,
+		0x3d50aec1, 0x3d005cfc, 0xbeae3e2b}
+	y1Z3 = [...]uint32{0x350cf383, 0x3602902e, 0xb8375f71, 0xb8d9faa8, 0x3b03d19a, 0x3b1e736d, 0xbd31cae5,
+		0xbc8159b6, 0x3e8afcca}
+)
+
+// y1f: -2/(πx) below the normal range; (2/π)(J1(x)·log(x) - 1/x) plus x times
+// a polynomial up to 1.7; polynomials around the first three zeros; the
+// Hankel form beyond 10.17. NaN for x < 0.
+func y1f(m mode, x float32) float32 {
+	x = m.flush(x)
+	a := absF32(m, x)
+	near := func(z0, z1 uint32, c []uint32) float32 {
+		t := m.add(m.add(a, f32(z0)), f32(z1))
+		return m.mul(t, m.horner(c, t))
+	}
+	var r float32
+	switch {
+	case a < 0x1p-126:
+		r = m.div(f32(0xbf22f983), a)
+	case !(a > f32(0x3fd96ac4)):
+		j := j1f(m, a)
+		l := logf(m, a)
+		if a == 0 {
+			l = f32(0xff800000)
+		}
+		v := m.mul(m.fma(j, l, m.div(-1, a)), f32(0x3f22f983))
+		r = m.fma(m.horner(y1Tiny[:], m.mul(a, a)), a, v)
+	case !(a > f32(0x40740eee)):
+		r = near(0xc00c9df7, 0x33b200dc, y1Z1[:])
+	case !(a > f32(0x40e06937)):
+		r = near(0xc0adbff2, 0xb4687b03, y1Z2[:])
+	case !(a > f32(0x4122c2e3)):
+		r = near(0xc109893d, 0xb4e6169b, y1Z3[:])
+	case a == f32(0x7f800000):
+		r = 0
+	default:
+		rc := rcpApprox(a, true)
+		r2 := m.mul(rc, rc)
+		amp := m.fma(f32(0x3f267f60), r2, f32(0xbe44ab90))
+		amp = m.fma(amp, r2, f32(0x3e3ffebf))
+		amp = m.fma(amp, r2, 1)
+		ph := m.fma(f32(0xbfe4e1ab), r2, f32(0x3ebb73ab))
+		ph = m.fma(ph, r2, f32(0xbe27fb6e))
+		ph = m.fma(ph, r2, f32(0x3ebfffff))
+		amp = m.mul(amp, m.mul(rsqrtApprox(a, m.ftz), f32(0x3f4c422a)))
+		r = m.mul(amp, m.besselCos(m.fma(ph, rc, a), 0xc07b53d1))
+	}
+	if x < 0 {
+		return f32(nanF32)
+	}
+	return r
+}
+
+func init() { regF1("__nv_y1f", y1f) }

@@ -31,6 +31,7 @@ var inexact = map[string]uint64{
 	"__nv_j0f":            3, // the amplitude's rsqrt.approx, as rsqrtf
 	"__nv_j1f":            3,
 	"__nv_y0f":            2,
+	"__nv_y1f":            2,
 	"__nv_cyl_bessel_i0f": 3, // rsqrt.approx, as j0f
 	"__nv_cyl_bessel_i1f": 3,
 	"__nv_rnorm4df":       1,
@@ -64,6 +65,7 @@ var inexactFTZ = map[string]uint64{
 	"__nv_cyl_bessel_i1f": 3,
 	"__nv_j1f":            2,
 	"__nv_y0f":            2,
+	"__nv_y1f":            2,
 	"__nv_rnorm3df":       1,
 	"__nv_rnorm4df":       1,
 	"__nv_fast_log2f":     23947836,
