@@ -59,7 +59,9 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* clang's CUDA mode has no managed variables (it ignores the attribute and
+ * the variable becomes host-only); say so where one is declared. */
+#define __managed__ _Pragma("GCC error \"__managed__ variables are not supported by clang's CUDA mode (warpsim cc); allocate with cudaMallocManaged instead\"")
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__ __attribute__((grid_constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
