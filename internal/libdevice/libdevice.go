@@ -26,14 +26,15 @@ type Func struct {
 	Args []ptx.Type
 	Ret  ptx.Type
 	// Outs are the types of pointer out-parameters (frexp's exponent,
-	// sincos's results …). The engine passes their addresses as extra
-	// arguments; Impl returns their values through ImplOut instead.
+	// sincos's results …), which follow Args in the PTX call. Args holds
+	// only the value parameters.
 	Outs []ptx.Type
-	// Impl computes the return value from the argument bits. Nil for
-	// functions with out-parameters.
+	// Impl computes the return value from the argument bits (0 when Ret is
+	// TypeNone).
 	Impl func(args []uint64) uint64
-	// ImplOut computes the return value (ignored when Ret is TypeNone) and
-	// the out-parameter values, in order, into outs (len(Outs)).
+	// ImplOut, set when Outs is not empty, computes the return value and
+	// writes the out-parameter values, in order, into outs (len(Outs)); the
+	// engine stores each through its pointer.
 	ImplOut func(args []uint64, outs []uint64) uint64
 }
 
