@@ -38,7 +38,7 @@ func tgammaf(m mode, x float32) float32 {
 			c = f32(0x42246666)
 		}
 		a := absF32(m, c)
-		lh, ll := m.log2DF(a)
+		lh, ll := m.log2DF(a, false)
 		am := m.add(a, -0.5)
 		ph := m.mul(lh, am)
 		pl := m.fma(ll, am, m.fma(lh, am, neg32(ph)))

@@ -8,7 +8,7 @@ func powf(m mode, x, y float32) float32 {
 	halfY := truncF32(m.mul(y, 0.5))
 	oddTest := absF32(m, m.sub(y, m.add(halfY, halfY))) // 1 when y is an odd integer
 	ax := absF32(m, x)
-	s, sLo := m.log2DF(ax)
+	s, sLo := m.log2DF(ax, true)
 	t := m.mul(s, y)
 	tLo := m.fma(sLo, y, m.fma(s, y, neg32(t)))
 	n := f32rint(t)
@@ -50,8 +50,8 @@ func powf(m mode, x, y float32) float32 {
 }
 
 // log2DF returns log2(ax) for positive ax as an unevaluated sum hi+lo, as
-// powf and tgammaf form it.
-func (m mode) log2DF(ax float32) (float32, float32) {
+// powf forms it; tgammaf's copy leaves out the 3p·corr term (full false).
+func (m mode) log2DF(ax float32, full bool) (float32, float32) {
 	var e0 float32
 	if ax < 0x1p-126 {
 		ax = m.mul(ax, 16777216)
@@ -75,7 +75,9 @@ func (m mode) log2DF(ax float32) (float32, float32) {
 	lo := m.fma(u, f32(log2e), m.sub(e, hi))
 	lo = m.fma(corr, f32(log2e), lo)
 	lo = m.fma(u, f32(0x32a55e34), lo)
-	lo = m.fma(m.mul(p, 3), corr, lo)
+	if full {
+		lo = m.fma(m.mul(p, 3), corr, lo)
+	}
 	lo = m.fma(p, u, lo)
 	s := m.add(hi, lo)
 	sLo := m.add(lo, neg32(m.add(s, neg32(hi))))
