@@ -193,7 +193,7 @@ char __cudaInitModule(void **handle) { (void)handle; return 1; }
 /* ---- The simulator process ---- */
 static int req_fd = -1, resp_fd = -1;
 static pid_t server_pid;
-static int started, start_failed;
+static int started, start_failed, shut_down;
 
 struct reply { cudaError_t code; char *data; uint64_t len; };
 
@@ -279,6 +279,7 @@ static struct cudaDeviceProp props;
 
 static void shutdown_server(void) {
   LOCK();
+  shut_down = 1;
   if (!started || req_fd < 0) return;
   free(call(opExit, NULL, 0).data);
   close(req_fd);
@@ -293,6 +294,9 @@ static void fill_props(const char *d, uint32_t n);
 /* start launches the simulator and loads the registered modules. It returns
  * 0, or the CUDA error every call then returns. */
 static cudaError_t start(void) {
+  /* After exit has stopped the simulator (a static destructor freeing
+   * device memory, say) calls fail as CUDA's do during teardown. */
+  if (shut_down) return 4; /* cudaErrorCudartUnloading */
   if (started) return 0;
   if (start_failed) return 100; /* cudaErrorNoDevice */
   const char *bin = getenv("WARPSIM_BIN");

@@ -7,6 +7,12 @@ __global__ void fill(int *p, int v) { p[threadIdx.x] = v; }
 __global__ void hello() { printf("hello from the device\n"); }
 __global__ void oob(int *p) { p[1 << 30] = 1; }
 __device__ int counter;
+// A static object freeing device memory in its destructor runs after the
+// runtime has shut down at exit: cudaErrorCudartUnloading, as in CUDA.
+struct Holder {
+  int *p = nullptr;
+  ~Holder() { printf("static destructor: cudaFree -> %s\n", cudaGetErrorName(cudaFree(p))); }
+} holder;
 
 #define SHOW(x) do { cudaError_t e_ = (x); printf("%s -> %d %s \"%s\"\n", #x, (int)e_, cudaGetErrorName(e_), cudaGetErrorString(e_)); } while (0)
 
@@ -80,6 +86,7 @@ int main() {
   SHOW(cudaMalloc(&d, 4));
   SHOW(cudaGetLastError());
   SHOW(cudaGetLastError());
+  holder.p = d;
   hello<<<1, 1>>>();
   return 0;
 }
