@@ -359,7 +359,6 @@ func init() {
 	})
 	regBits("__nv_sad", "iii", "i", func(a []uint64) uint64 { return uint64(scalar.Sad32(u32(a[0]), u32(a[1]), u32(a[2]), true)) })
 	regBits("__nv_usad", "uuu", "u", func(a []uint64) uint64 { return uint64(scalar.Sad32(u32(a[0]), u32(a[1]), u32(a[2]), false)) })
-	_ = math.Abs
 }
 
 // flushIf returns the f32 bits of a, flushed to zero when m flushes.

@@ -204,10 +204,8 @@ static bool is_trivial(const std::string& n) {
                                "2ull", "2hiint", "2loint", "fabs", "copysign", "fmin", "fmax", "floor", "ceil",
                                "trunc", "round", "rint", "isnan", "isinf", "finite", "signbit", "saturate",
                                "fdim", "nextafter", "ilogb", "logb", "frexp", "ldexp", "scalbn", "modf", "half"};
-  bool hasfloat = false;
   for (const char* p : pats)
     if (n.find(p) != std::string::npos) return true;
-  (void)hasfloat;
   return false;
 }
 
