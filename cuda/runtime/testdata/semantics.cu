@@ -58,7 +58,15 @@ int main() {
   int blocks = 0;
   SHOW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill, 256, 0));
   printf("occupancy: %d blocks of 256 per SM\n", blocks);
+  int minGrid = 0, bestBlock = 0;
+  SHOW(cudaOccupancyMaxPotentialBlockSize(&minGrid, &bestBlock, fill));
+  printf("potential block size %d min grid %d\n", bestBlock, minGrid);
   SHOW(cudaFuncGetAttributes(&fa, (const void *)main));
+  int v7 = 7;
+  void *args[] = {&d, &v7};
+  SHOW(cudaLaunchKernel((const void *)fill, dim3(1), dim3(64), args, 0, nullptr));
+  SHOW(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  printf("cudaLaunchKernel fill %d %d\n", h[0], h[63]);
   cudaStream_t st;
   SHOW(cudaStreamCreate(&st));
   fill<<<1, 4, 0, st>>>(d, 9);
