@@ -1,8 +1,9 @@
 // Device printf from many threads (compared as a sorted multiset of lines):
 // integer conversions with flags and widths, float conversions, length
-// modifiers, characters and strings. (printf/kernel.cu's many_threads also
-// used %hhd; the H100/H200 printf faulted on it, an illegal address inside
-// vfprintf, so this case leaves hh out.)
+// modifiers, characters and strings. (printf/kernel.cu's many_threads put
+// %lld %llu %llx %hd %hhd %c %s in one format and the GPU's printf faulted,
+// an illegal address inside vfprintf, most likely on %hhd; this case splits
+// that line and leaves hh out.)
 #include "wcuda.h"
 
 extern "C" __global__ void many_threads(const int *in, const float *fin, int n) {
