@@ -1101,7 +1101,9 @@ func (p *parser) parseStmt() {
 			neg = true
 			p.next()
 		}
-		if p.tok != tIdent || p.lit[0] != '%' {
+		// A predicate declared without '%' ("p" in inline asm) is a plain
+		// identifier; lowering resolves it in scope.
+		if p.tok != tIdent || p.lit[0] == '$' {
 			p.errorExpected("predicate register")
 			p.syncStmt()
 			return
@@ -1332,12 +1334,17 @@ func (p *parser) parseOperand(ctx operandContext) (Operand, bool) {
 		default:
 			o.Kind, o.Name = OpdSym, p.intern(p.lit)
 			p.next()
+			if p.tok == tPipe {
+				// "p|q": setp's outputs named without '%' (inline asm).
+				o.Kind = OpdReg
+				break
+			}
 			o.Offset = p.parseOffset()
 			return o, true
 		}
 		if p.tok == tPipe {
 			p.next()
-			if p.tok != tIdent || (p.lit[0] != '%' && string(p.lit) != "_") {
+			if p.tok != tIdent || p.lit[0] == '$' {
 				p.errorExpected("predicate register")
 				return o, false
 			}
@@ -1350,7 +1357,7 @@ func (p *parser) parseOperand(ctx operandContext) (Operand, bool) {
 		}
 	case tNot:
 		p.next()
-		if p.tok != tIdent || p.lit[0] != '%' {
+		if p.tok != tIdent || p.lit[0] == '$' {
 			p.errorExpected("predicate register")
 			return o, false
 		}
