@@ -1,7 +1,8 @@
 #!/bin/sh
 # Records what a real NVIDIA GPU prints for each sample program: compiles
 # every .cu here with nvcc, runs it, and saves its stdout beside it as
-# <name>.h100.txt (the tests compare warpsim's output with these files).
+# <name>.h100.txt, its stderr as <name>.h100.stderr and its exit status as
+# <name>.h100.exit (the tests compare warpsim's output with these files).
 # Run on a machine with an H100 and CUDA 12 or later:  sh record_gpu.sh
 set -eu
 cd "$(dirname "$0")"
@@ -11,7 +12,9 @@ for src in *.cu; do
   name=${src%.cu}
   echo "== $name" >&2
   nvcc -O3 -arch=sm_90 -o "$out/$name" "$src"
-  "$out/$name" > "$name.h100.txt" || echo "   (exit status $?)" >&2
+  status=0
+  "$out/$name" > "$name.h100.txt" 2> "$name.h100.stderr" || status=$?
+  echo "$status" > "$name.h100.exit"
 done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > GPU.txt
 nvcc --version | tail -n 2 >> GPU.txt
