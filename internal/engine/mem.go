@@ -221,7 +221,11 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	vec := int(in.Vec)
 	n := uint64(size * vec)
 	base := wp.symBase(in)
-	signed := ir.IsSigned(in.Type) && size < 4
+	signed := ir.IsSigned(in.Type) && (size < 4 || in.Cmp == ir.LdWideDest && size < 8)
+	extMask := uint64(0xffffffff)
+	if in.Cmp == ir.LdWideDest {
+		extMask = ^uint64(0)
+	}
 	var st memStats
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1 && !signed
 	lastSector := ^uint64(0)
@@ -262,7 +266,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 		for v := 0; v < vec; v++ {
 			x := loadLE(b[v*size:], size)
 			if signed {
-				x = sext(x, size) & 0xffffffff
+				x = sext(x, size) & extMask
 			}
 			wp.regs[int(in.D[v])*32+l] = x
 		}

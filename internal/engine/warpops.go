@@ -37,8 +37,11 @@ func (wp *warp) cvt(in *ir.Inst, exec uint32) {
 			if sat {
 				v = satInt(v, st, dt)
 			}
-			_ = ds
-			o[l] = v & dm
+			v &= dm
+			if ds < 4 && ir.IsSigned(dt) {
+				v = sext(v, ds) & 0xffffffff // sub-word signed results are sign-extended in the register
+			}
+			o[l] = v
 		}
 	case ir.IsFloat(dt) && ir.IsFloat(st):
 		if dt == st && in.Flags&ir.FlagIntRound == 0 && !ftz && !sat {

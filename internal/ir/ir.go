@@ -143,6 +143,9 @@ const (
 	CmpNan
 )
 
+// LdWideDest in Inst.Cmp of an OpLd marks 64-bit destination registers.
+const LdWideDest uint8 = 1
+
 // Boolean combination of set/setp (Inst.BoolOp).
 const (
 	BoolNone uint8 = iota

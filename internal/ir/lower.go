@@ -646,7 +646,7 @@ func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
 	if o.Kind == ptx.OpdSink {
 		return fl.sink
 	}
-	if o.Kind != ptx.OpdReg {
+	if o.Kind != ptx.OpdReg && o.Kind != ptx.OpdSym {
 		fl.bad(src, "expected a register operand")
 		return fl.sink
 	}
@@ -708,6 +708,9 @@ func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
 	case ptx.OpdSym:
 		if o.Name == "WARP_SZ" {
 			return fl.constSlot(32)
+		}
+		if s, ok := fl.lookup(o.Name); ok && s.kind == symReg && o.Offset == 0 {
+			return s.slot // a register named without "%" ("p" in inline asm)
 		}
 		return fl.addrTemp(src, o.Name, o.Offset)
 	case ptx.OpdSink:
@@ -1295,6 +1298,9 @@ func (fl *fnLowerer) lowerLd(src *ptx.Instr, m *mods) {
 	} else {
 		in.Vec = 1
 		in.D[0] = fl.reg(src, &ops[0])
+	}
+	if d := in.D[0]; d >= 0 && int(d) < len(fl.slotW) && fl.slotW[d] == 2 {
+		in.Cmp = LdWideDest // a signed load into a 64-bit register sign-extends to 64 bits
 	}
 	fl.checkSpaceSym(src, &in)
 	fl.emit(in, src)
