@@ -217,6 +217,10 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 			return uint64(scalar.AbsF16(uint16(a), ftz))
 		case ptx.BF16:
 			return uint64(scalar.AbsBF16(uint16(a)))
+		case ptx.F16x2:
+			return uint64(scalar.AbsF16(uint16(a), ftz)) | uint64(scalar.AbsF16(uint16(a>>16), ftz))<<16
+		case ptx.BF16x2:
+			return uint64(scalar.AbsBF16(uint16(a))) | uint64(scalar.AbsBF16(uint16(a>>16)))<<16
 		}
 		v := int64(sext(a, size))
 		if v < 0 {
@@ -233,6 +237,10 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 			return uint64(scalar.NegF16(uint16(a), ftz))
 		case ptx.BF16:
 			return uint64(scalar.NegBF16(uint16(a)))
+		case ptx.F16x2:
+			return uint64(scalar.NegF16(uint16(a), ftz)) | uint64(scalar.NegF16(uint16(a>>16), ftz))<<16
+		case ptx.BF16x2:
+			return uint64(scalar.NegBF16(uint16(a))) | uint64(scalar.NegBF16(uint16(a>>16)))<<16
 		}
 		return (-a) & m
 	case ir.OpAnd:

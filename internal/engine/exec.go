@@ -839,6 +839,10 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 		}
 		return
 	}
+	if t2 == ptx.F16x2 || t2 == ptx.BF16x2 {
+		wp.setpPacked(in, exec, a, b, c, d0, d1)
+		return
+	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -881,4 +885,60 @@ func setResult(t ptx.Type, p bool) uint64 {
 		return typeMask(t)
 	}
 	return 0
+}
+
+// setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
+// own; setp writes the low half's result to the first predicate and the
+// high half's to the second, set writes each half's result in its half.
+func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {
+	et := ptx.F16
+	if in.Type2 == ptx.BF16x2 {
+		et = ptx.BF16
+	}
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		var r [2]bool
+		for h := 0; h < 2; h++ {
+			sh := uint(16 * h)
+			r[h] = compare(in.Cmp, et, a[l]>>sh&0xffff, b[l]>>sh&0xffff)
+			if c != nil {
+				cv := c[l] != 0
+				if in.Flags&ir.FlagNegB != 0 {
+					cv = !cv
+				}
+				switch in.BoolOp {
+				case ir.BoolAnd:
+					r[h] = r[h] && cv
+				case ir.BoolOr:
+					r[h] = r[h] || cv
+				case ir.BoolXor:
+					r[h] = r[h] != cv
+				}
+			}
+		}
+		if in.Op == ir.OpSetp {
+			d0[l] = b2u(r[0])
+			if d1 != nil {
+				d1[l] = b2u(r[1])
+			}
+			continue
+		}
+		var v uint64
+		for h := 0; h < 2; h++ {
+			if !r[h] {
+				continue
+			}
+			switch in.Type {
+			case ptx.F16x2:
+				v |= 0x3c00 << (16 * h)
+			case ptx.BF16x2:
+				v |= 0x3f80 << (16 * h)
+			default:
+				v |= 0xffff << (16 * h)
+			}
+		}
+		d0[l] = v
+	}
 }

@@ -262,6 +262,7 @@ const (
 	SregTotalSmemSize
 	SregWarpSize
 	SregPm
+	SregEnvreg // %envreg0..31: driver-defined; 0 here
 )
 
 // Inst is one pre-decoded instruction. Register operands are slots of the

@@ -73,6 +73,19 @@ var sregNames = map[string]Sreg{
 	"%pm4": SregPm, "%pm5": SregPm, "%pm6": SregPm, "%pm7": SregPm,
 }
 
+func init() {
+	for i := 0; i < 32; i++ {
+		sregNames["%envreg"+itoa(i)] = SregEnvreg
+	}
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return string(rune('0'+i/10)) + string(rune('0'+i%10))
+}
+
 // LookupSreg resolves a special register name ("%tid.x").
 func LookupSreg(name string) (Sreg, bool) {
 	s, ok := sregNames[name]
