@@ -316,6 +316,11 @@ func (wp *warp) run(budget int) int {
 			}
 			c.DivergentBranch++
 			wp.diverge(pc, in, mask, taken)
+		case ir.OpBrx:
+			c.Branch++
+			if wp.brx(pc, in, mask, exec) {
+				c.DivergentBranch++
+			}
 		case ir.OpExit:
 			wp.exit(exec)
 			wp.settle()
@@ -489,5 +494,57 @@ func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
 	wp.barPC = pc
 	wp.barMask = exec
 	br.waiting = append(br.waiting, wp)
+	return true
+}
+
+// brx executes brx.idx: each lane jumps to the entry of the branch table
+// its index selects. Lanes choosing different targets diverge, one stack
+// entry per target, all joining at the instruction's post-dominator. It
+// reports whether the warp diverged.
+func (wp *warp) brx(pc int, in *ir.Inst, mask, exec uint32) bool {
+	table := wp.fn.BranchTables[in.Imm]
+	idx := wp.r(in.A[0])
+	var targets [32]int32
+	var groups [32]uint32
+	n := 0
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		i := uint32(idx[l])
+		if int(i) >= len(table) {
+			wp.fault(FaultIllegal, pc, l, 0, false, "brx.idx index %d is outside its %d-entry branch table", i, len(table))
+			return false
+		}
+		t := table[i]
+		k := 0
+		for k < n && targets[k] != t {
+			k++
+		}
+		if k == n {
+			targets[n] = t
+			n++
+		}
+		groups[k] |= 1 << l
+	}
+	rest := mask &^ exec // guarded-off lanes fall through
+	top := &wp.stack[len(wp.stack)-1]
+	if n == 1 && rest == 0 {
+		top.pc = targets[0]
+		return false
+	}
+	rpc := in.Reconv
+	if rpc < 0 || rpc == top.rpc {
+		rpc = top.rpc
+		wp.stack = wp.stack[:len(wp.stack)-1]
+	} else {
+		top.pc = rpc
+	}
+	if rest != 0 {
+		wp.stack = append(wp.stack, entry{pc: int32(pc + 1), rpc: rpc, mask: rest})
+	}
+	for k := n - 1; k >= 0; k-- {
+		wp.stack = append(wp.stack, entry{pc: targets[k], rpc: rpc, mask: groups[k]})
+	}
 	return true
 }

@@ -2,7 +2,8 @@ package ir
 
 // successors lists the pcs control may reach after pc; n (len(code)) is
 // the virtual exit.
-func successors(code []Inst, pc int, buf []int32) []int32 {
+func successors(f *Func, pc int, buf []int32) []int32 {
+	code := f.Code
 	n := len(code)
 	in := &code[pc]
 	next := int32(pc + 1)
@@ -11,6 +12,14 @@ func successors(code []Inst, pc int, buf []int32) []int32 {
 	case OpBra:
 		buf = append(buf, in.Target)
 		if in.Guard >= 0 && int(next) != int(in.Target) {
+			buf = append(buf, next)
+		}
+		return buf
+	case OpBrx:
+		for _, t := range f.BranchTables[in.Imm] {
+			buf = append(buf, t)
+		}
+		if in.Guard >= 0 {
 			buf = append(buf, next)
 		}
 		return buf
@@ -36,7 +45,7 @@ func computeReconvergence(f *Func) {
 	pred := make([][]int32, n+1)
 	var buf []int32
 	for pc := 0; pc < n; pc++ {
-		buf = successors(code, pc, buf)
+		buf = successors(f, pc, buf)
 		succ[pc] = append([]int32(nil), buf...)
 		for _, s := range buf {
 			pred[s] = append(pred[s], int32(pc))
@@ -108,7 +117,7 @@ func computeReconvergence(f *Func) {
 		}
 	}
 	for pc := range code {
-		if code[pc].Op != OpBra {
+		if code[pc].Op != OpBra && code[pc].Op != OpBrx {
 			continue
 		}
 		r := ipdom[pc]
@@ -140,7 +149,7 @@ func estimateRegs(f *Func, width []uint8) int {
 			for i := range tmp {
 				tmp[i] = 0
 			}
-			buf = successors(f.Code, pc, buf)
+			buf = successors(f, pc, buf)
 			for _, s := range buf {
 				if int(s) >= n {
 					continue

@@ -92,6 +92,7 @@ const (
 	OpVprintf // Imm = index into Func.Calls
 	OpLibcall // Imm = index into Func.Calls
 	OpIsspacep
+	OpBrx // brx.idx: A0 = index; Imm = index into Func.BranchTables
 	NumOps
 )
 
@@ -335,6 +336,8 @@ type Func struct {
 	FrameBytes int     // per-thread frame: .local variables and .param variables
 	LocalBytes int     // .local variables only (report)
 	Calls      []CallSite
+	// BranchTables are the .branchtargets lists of brx.idx, as pcs.
+	BranchTables [][]int32
 	Lines      []LineInfo // per pc
 	Text       []string   // per pc, the instruction as written (for fault reports)
 	// Shared lists the module shared variables this function (with its

@@ -315,6 +315,9 @@ type fnLowerer struct {
 	slotW   []uint8 // per register slot, its width in 32-bit units (0 for predicates)
 	calls   map[int32]bool
 	nerrors int
+	tables  map[string]int // .branchtargets name → index in tableLabels
+	tableLabels [][]string
+	tablePos    []ptx.Pos
 }
 
 func (fl *fnLowerer) lookup(name string) (symbol, bool) {
@@ -386,7 +389,7 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 
 func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	fl := &fnLowerer{l: l, f: f, src: src, consts: map[uint64]int32{}, labels: map[string]int32{},
-		used: map[int32]bool{}, calls: map[int32]bool{}}
+		used: map[int32]bool{}, calls: map[int32]bool{}, tables: map[string]int{}}
 	fl.scopes = []map[string]symbol{{}}
 	f.ReqNTID, f.MaxNTID, f.MinBlocks, f.MaxNReg = src.ReqNTID, src.MaxNTID, src.MinNCTAPerSM, src.MaxNReg
 	// Parameters.
@@ -435,6 +438,17 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		}
 		f.Code[fx.pc].Target = t
 		f.Code[fx.pc].Backward = int(t) <= fx.pc
+	}
+	for i, names := range fl.tableLabels {
+		pcs := make([]int32, len(names))
+		for j, n := range names {
+			t, ok := fl.labels[n]
+			if !ok {
+				l.errorf(fl.tablePos[i], "undefined label %s", n)
+			}
+			pcs[j] = t
+		}
+		f.BranchTables = append(f.BranchTables, pcs)
 	}
 	// A function whose last instruction falls through ends with an implicit return.
 	if n := len(f.Code); n == 0 || !endsFlow(f.Code[n-1]) {
@@ -488,6 +502,10 @@ func (fl *fnLowerer) lowerBlock(body []ptx.Stmt) {
 				fl.l.errorf(st.Pos, "label %s redefined", st.Label)
 			}
 			fl.labels[st.Label] = int32(len(fl.f.Code))
+		case ptx.StmtBranchTargets:
+			fl.tables[st.Label] = len(fl.tableLabels)
+			fl.tableLabels = append(fl.tableLabels, st.Targets)
+			fl.tablePos = append(fl.tablePos, st.Pos)
 		case ptx.StmtBlock:
 			fl.scopes = append(fl.scopes, map[string]symbol{})
 			fl.lowerBlock(st.Block)
@@ -933,11 +951,21 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 		in.D[0] = fl.reg(src, &ops[0])
 		in.A[0] = fl.value(src, &ops[1], in.Type)
 		fl.emit(in, src)
-	case "bra", "brx":
-		if src.Op == "brx" {
+	case "brx":
+		if !m.has("idx") || len(ops) != 2 || ops[1].Kind != ptx.OpdSym {
 			fl.unsupported(src)
 			return
 		}
+		t, ok := fl.tables[ops[1].Name]
+		if !ok {
+			fl.bad(src, "undefined .branchtargets list %s", ops[1].Name)
+			return
+		}
+		in := fl.newInst(OpBrx, src)
+		in.Imm = int64(t)
+		in.A[0] = fl.value(src, &ops[0], ptx.U32)
+		fl.emit(in, src)
+	case "bra":
 		if !fl.need(src, 1) {
 			return
 		}
