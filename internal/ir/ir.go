@@ -338,8 +338,8 @@ type Func struct {
 	Calls      []CallSite
 	// BranchTables are the .branchtargets lists of brx.idx, as pcs.
 	BranchTables [][]int32
-	Lines      []LineInfo // per pc
-	Text       []string   // per pc, the instruction as written (for fault reports)
+	Lines        []LineInfo // per pc
+	Text         []string   // per pc, the instruction as written (for fault reports)
 	// Shared lists the module shared variables this function (with its
 	// callees) uses; kernels lay them out in this order.
 	UsesDynShared bool

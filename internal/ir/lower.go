@@ -300,22 +300,22 @@ type fixup struct {
 }
 
 type fnLowerer struct {
-	l       *lowerer
-	f       *Func
-	src     *ptx.Func
-	scopes  []map[string]symbol
-	nslots  int32
-	consts  map[uint64]int32
-	labels  map[string]int32
-	fixups  []fixup
-	frame   int
-	sink    int32
-	ccSlot  int32
-	used    map[int32]bool
-	slotW   []uint8 // per register slot, its width in 32-bit units (0 for predicates)
-	calls   map[int32]bool
-	nerrors int
-	tables  map[string]int // .branchtargets name → index in tableLabels
+	l           *lowerer
+	f           *Func
+	src         *ptx.Func
+	scopes      []map[string]symbol
+	nslots      int32
+	consts      map[uint64]int32
+	labels      map[string]int32
+	fixups      []fixup
+	frame       int
+	sink        int32
+	ccSlot      int32
+	used        map[int32]bool
+	slotW       []uint8 // per register slot, its width in 32-bit units (0 for predicates)
+	calls       map[int32]bool
+	nerrors     int
+	tables      map[string]int // .branchtargets name → index in tableLabels
 	tableLabels [][]string
 	tablePos    []ptx.Pos
 }
