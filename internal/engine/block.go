@@ -60,6 +60,13 @@ func newWorker(l *launch) *worker {
 
 func (w *worker) loop() {
 	l := w.l
+	defer func() {
+		// A bug in the engine must not take the host program down: report
+		// it as a fault of the block being run.
+		if r := recover(); r != nil {
+			l.setFault(&Fault{Kind: FaultIllegal, Block: w.blk.idx, Detail: fmt.Sprintf("warpsim internal error: %v", r)})
+		}
+	}()
 	for !l.stop.Load() {
 		i := int(l.next.Add(1) - 1)
 		if i >= l.nblocks {

@@ -56,11 +56,16 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (
 		}
 		b, _ := mem.Bytes(m.VarAddr[i], uint64(v.Size))
 		for _, r := range v.Relocs {
-			if r.Var < 0 {
+			var a uint64
+			switch {
+			case r.Func >= 0:
+				a = ir.FuncAddrBase + 16*uint64(r.Func)
+			case r.Var >= 0:
+				a = m.VarAddr[r.Var]
+			default:
 				continue
 			}
-			a := m.VarAddr[r.Var]
-			if prog.Vars[r.Var].Space == ptx.SpaceShared {
+			if r.Func < 0 && prog.Vars[r.Var].Space == ptx.SpaceShared {
 				return nil, fmt.Errorf("variable %s: address of shared variable %s in an initializer is not supported yet", v.Name, prog.Vars[r.Var].Name)
 			}
 			a += uint64(r.Addend)

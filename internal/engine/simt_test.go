@@ -432,3 +432,83 @@ func TestRecursion(t *testing.T) {
 		}
 	}
 }
+
+// indirectPTX calls twice() for even lanes and thrice() for odd lanes
+// through a function pointer, and also through a pointer table in a
+// module variable initialized with function addresses.
+const indirectPTX = `
+.func (.param .b32 r) twice(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [x];
+	shl.b32 %r2, %r1, 1;
+	st.param.b32 [r], %r2;
+	ret;
+}
+.func (.param .b32 r) thrice(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [x];
+	mul.lo.s32 %r2, %r1, 3;
+	st.param.b32 [r], %r2;
+	ret;
+}
+.global .align 8 .u64 table[2] = {twice, thrice};
+.visible .entry indirect(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	mov.u64 %rd2, twice;
+	mov.u64 %rd3, thrice;
+	selp.b64 %rd4, %rd2, %rd3, %p1;
+	add.s32 %r3, %r1, 100;
+	{
+	.param .b32 param0;
+	st.param.b32 [param0], %r3;
+	.param .b32 retval0;
+	prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
+	call (retval0), %rd4, (param0), prototype_0;
+	ld.param.b32 %r4, [retval0];
+	}
+	mov.u64 %rd5, table;
+	xor.b32 %r5, %r2, 1;
+	mul.wide.u32 %rd6, %r5, 8;
+	add.s64 %rd7, %rd5, %rd6;
+	ld.global.u64 %rd8, [%rd7];
+	{
+	.param .b32 param0;
+	st.param.b32 [param0], %r1;
+	.param .b32 retval0;
+	prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);
+	call (retval0), %rd8, (param0), prototype_1;
+	ld.param.b32 %r6, [retval0];
+	}
+	mul.wide.u32 %rd9, %r1, 8;
+	add.s64 %rd9, %rd1, %rd9;
+	st.global.v2.u32 [%rd9], {%r4, %r6};
+	ret;
+}
+`
+
+func TestIndirectCalls(t *testing.T) {
+	m := testModule(t, indirectPTX)
+	out := m.buffer(t, 32*8)
+	if _, _, err := m.launchTest(t, run{kernel: "indirect", block: [3]uint32{32}, params: u64p(out)}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.u32s(t, out, 64)
+	for l := uint32(0); l < 32; l++ {
+		w0, w1 := 2*(l+100), 3*l // even: twice via selp, thrice via table[1]
+		if l%2 == 1 {
+			w0, w1 = 3*(l+100), 2*l
+		}
+		if got[2*l] != w0 || got[2*l+1] != w1 {
+			t.Errorf("lane %d: %d %d, want %d %d", l, got[2*l], got[2*l+1], w0, w1)
+		}
+	}
+}

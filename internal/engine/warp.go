@@ -331,6 +331,14 @@ func (wp *warp) run(budget int) int {
 			}
 			wp.settle()
 		case ir.OpCall:
+			if cs := &wp.fn.Calls[in.Imm]; cs.Indirect {
+				if !wp.indirectCall(pc, in, cs, mask, exec) {
+					inst--
+					steps--
+					threadInst -= uint64(bits.OnesCount32(mask))
+				}
+				continue
+			}
 			if exec != mask {
 				// Guarded call: run it for the guarded lanes only.
 				top.pc = int32(pc + 1)
@@ -415,14 +423,58 @@ func (wp *warp) noteBackEdge() {
 	}
 }
 
+// indirectCall calls through a function pointer. Lanes whose pointers
+// differ (or whose guard is off) are split into one entry per callee that
+// re-executes the call; it reports false when it only split.
+func (wp *warp) indirectCall(pc int, in *ir.Inst, cs *ir.CallSite, mask, exec uint32) bool {
+	ptrs := wp.r(cs.Target)
+	funcs := wp.w.l.mod.Prog.Funcs
+	first := bits.TrailingZeros32(exec)
+	same := exec == mask
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 != 0 && ptrs[l] != ptrs[first] {
+			same = false
+		}
+	}
+	if !same {
+		top := &wp.stack[len(wp.stack)-1]
+		top.pc = int32(pc + 1)
+		rest := exec
+		for rest != 0 {
+			l := bits.TrailingZeros32(rest)
+			var g uint32
+			for k := 0; k < 32; k++ {
+				if rest>>k&1 != 0 && ptrs[k] == ptrs[l] {
+					g |= 1 << k
+				}
+			}
+			rest &^= g
+			wp.stack = append(wp.stack, entry{pc: int32(pc), rpc: int32(pc + 1), mask: g})
+		}
+		return false
+	}
+	p := ptrs[first]
+	fi := (p - ir.FuncAddrBase) / 16
+	if p < ir.FuncAddrBase || p%16 != 0 || fi >= uint64(len(funcs)) || funcs[fi].Code == nil || funcs[fi].Entry {
+		wp.fault(FaultIllegal, pc, first, p, true, "indirect call through %#x, which is not a device function's address", p)
+		return true
+	}
+	wp.callFunc(pc, cs, int(fi), exec)
+	return true
+}
+
 // call enters a device function for lanes exec.
 func (wp *warp) call(pc int, in *ir.Inst, exec uint32) {
 	cs := &wp.fn.Calls[in.Imm]
+	wp.callFunc(pc, cs, int(cs.Callee), exec)
+}
+
+func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 	if len(wp.frames) >= maxDepth {
 		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "call depth exceeds %d", maxDepth)
 		return
 	}
-	callee := wp.w.l.mod.Prog.Funcs[cs.Callee]
+	callee := wp.w.l.mod.Prog.Funcs[fi]
 	cur := &wp.frames[len(wp.frames)-1]
 	base := uint32(alignInt(int(cur.base)+cur.fn.FrameBytes, 16))
 	if !wp.ensureLocal(base+uint32(callee.FrameBytes), exec) {
@@ -444,7 +496,7 @@ func (wp *warp) call(pc int, in *ir.Inst, exec uint32) {
 	}
 	stackBase := len(wp.stack)
 	wp.stack = append(wp.stack, entry{pc: 0, rpc: -1, mask: exec})
-	wp.pushFrame(callee, int(cs.Callee), base, stackBase, cs)
+	wp.pushFrame(callee, fi, base, stackBase, cs)
 }
 
 // barrier handles bar/barrier; it reports true when the warp must wait.

@@ -225,6 +225,7 @@ const (
 	SymFrame             // per-thread frame: local and .param variables of the function (Imm is the frame offset)
 	SymKParam            // kernel parameter buffer (Imm is the offset)
 	SymDynShared         // the dynamic (extern) shared array: offset after the static ones
+	SymFunc              // address of function Sym (for indirect calls)
 )
 
 // Sreg is a special register.
@@ -301,12 +302,15 @@ type Param struct {
 
 // CallSite is one call's argument and return copies, in frame offsets.
 type CallSite struct {
-	Callee  int32  // index in Program.Funcs; -1 for externs
-	Extern  string // vprintf, __nv_* …
-	Args    []Param
-	Rets    []Param
-	ArgType []ptx.Type
-	RetType ptx.Type
+	Callee int32 // index in Program.Funcs; -1 for externs and indirect calls
+	// Indirect calls take the callee from register slot Target.
+	Indirect bool
+	Target   int32
+	Extern   string // vprintf, __nv_* …
+	Args     []Param
+	Rets     []Param
+	ArgType  []ptx.Type
+	RetType  ptx.Type
 }
 
 // Const is a constant slot's value, filled in every lane when a frame is
@@ -369,13 +373,20 @@ type Var struct {
 type Reloc struct {
 	Offset  int   // byte offset in the variable
 	Size    int   // 4 or 8
-	Var     int32 // target module variable
+	Var     int32 // target module variable (-1: see Func)
+	Func    int32 // target function for a function address, else -1
 	Addend  int64
 	Generic bool
 
-	name string
-	pos  ptx.Pos
+	name     string
+	funcName string
+	pos      ptx.Pos
 }
+
+// FuncAddrBase is where function addresses live in the device address
+// space: function i is at FuncAddrBase + 16*i. Nothing is mapped there, so
+// loading through a function pointer faults.
+const FuncAddrBase = 0x0000_0300_0000_0000
 
 // Program is a lowered module.
 type Program struct {

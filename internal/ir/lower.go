@@ -37,6 +37,13 @@ func Lower(m *ptx.Module, externs ExternResolver) (*Program, error) {
 		l.p.Funcs = append(l.p.Funcs, &Func{Name: f.Name, Entry: f.Entry})
 		l.srcFuncs = append(l.srcFuncs, f)
 	}
+	for _, mv := range l.p.Vars {
+		for i := range mv.Relocs {
+			if r := &mv.Relocs[i]; r.funcName != "" {
+				r.Func = int32(l.p.FuncByName[r.funcName])
+			}
+		}
+	}
 	for i, f := range l.srcFuncs {
 		if f.HasBody {
 			l.lowerFunc(l.p.Funcs[i], f)
@@ -125,7 +132,7 @@ func (l *lowerer) addVar(v *ptx.Var, name string) int {
 				}
 				putLE(mv.Init[off:off+es], bits)
 			case ptx.InitSymbol, ptx.InitGeneric:
-				mv.Relocs = append(mv.Relocs, Reloc{Offset: off, Size: es, Var: -1, Addend: in.Offset,
+				mv.Relocs = append(mv.Relocs, Reloc{Offset: off, Size: es, Var: -1, Func: -1, Addend: in.Offset,
 					Generic: in.Kind == ptx.InitGeneric, name: in.Sym, pos: in.Pos})
 			}
 		}
@@ -171,7 +178,7 @@ func (l *lowerer) lowerModuleVars() {
 			t, ok := l.p.VarByName[r.name]
 			if !ok {
 				if _, isFunc := l.funcDeclared(r.name); isFunc {
-					l.errs.Add(l.pos(r.pos), fmt.Sprintf("function address %s in an initializer is not supported yet", r.name))
+					r.funcName = r.name
 				} else {
 					l.errs.Add(l.pos(r.pos), fmt.Sprintf("undefined symbol %s", r.name))
 				}
@@ -776,8 +783,16 @@ func (fl *fnLowerer) addrTemp(src *ptx.Instr, name string, off int64) int32 {
 func (fl *fnLowerer) setSym(src *ptx.Instr, in *Inst, name string, off int64) bool {
 	s, ok := fl.lookup(name)
 	if !ok {
-		if _, isFunc := fl.l.p.FuncByName[name]; isFunc {
-			fl.l.errorf(src.Pos, "%s: function address %s is not supported yet", opText(src), name)
+		if fi, isFunc := fl.l.p.FuncByName[name]; isFunc {
+			if !fl.l.srcFuncs[fi].HasBody {
+				fl.l.errorf(src.Pos, "%s: address of extern function %s is not supported yet", opText(src), name)
+				return false
+			}
+			in.SymKind = SymFunc
+			in.Sym = int32(fi)
+			in.Imm = off
+			fl.calls[int32(fi)] = true
+			return true
 		} else {
 			fl.bad(src, "undefined symbol %s", name)
 		}
@@ -1709,6 +1724,7 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	ops := src.Operands
 	var rets, args []ptx.Operand
 	callee := ""
+	indirect := false
 	for i := range ops {
 		o := &ops[i]
 		switch o.Kind {
@@ -1727,8 +1743,8 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 			}
 		case ptx.OpdReg:
 			if callee == "" {
-				fl.l.errorf(src.Pos, "%s: indirect call through %s is not supported yet", opText(src), o.Name)
-				return
+				callee = o.Name
+				indirect = true
 			}
 		}
 	}
@@ -1737,6 +1753,10 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 		return
 	}
 	cs := CallSite{Callee: -1}
+	if indirect {
+		fl.lowerIndirectCall(src, m, &cs, callee, rets, args)
+		return
+	}
 	fi, ok := fl.l.p.FuncByName[callee]
 	if !ok {
 		fl.bad(src, "undefined function %s", callee)
@@ -1787,6 +1807,34 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	in.Flags = m.flags
 	in.Imm = int64(len(fl.f.Calls))
 	fl.f.Calls = append(fl.f.Calls, cs)
+	fl.emit(in, src)
+}
+
+// lowerIndirectCall lowers "call (r), %rd, (a), proto": the callee is
+// chosen per lane at run time from the function address in the register.
+func (fl *fnLowerer) lowerIndirectCall(src *ptx.Instr, m *mods, cs *CallSite, reg string, rets, args []ptx.Operand) {
+	cs.Indirect = true
+	cs.Target = fl.value(src, &ptx.Operand{Kind: ptx.OpdReg, Name: reg}, ptx.U64)
+	for _, a := range args {
+		p, ok := fl.frameVar(src, &a)
+		if !ok {
+			return
+		}
+		cs.Args = append(cs.Args, p)
+	}
+	for _, r := range rets {
+		p, ok := fl.frameVar(src, &r)
+		if !ok {
+			return
+		}
+		cs.Rets = append(cs.Rets, p)
+	}
+	// Any function whose address is taken may be called.
+	in := fl.newInst(OpCall, src)
+	in.Flags = m.flags
+	in.A[0] = cs.Target
+	in.Imm = int64(len(fl.f.Calls))
+	fl.f.Calls = append(fl.f.Calls, *cs)
 	fl.emit(in, src)
 }
 
