@@ -451,18 +451,23 @@ func (s *Server) launch(p *payloadReader) reply {
 }
 
 // checkConfig answers what the CUDA runtime answers before a launch starts.
+// A shape the device cannot run (a zero dimension, more threads per block
+// than allowed, a block or grid dimension over its limit) is
+// cudaErrorInvalidValue: CUDA 13 on an H100 (driver 580) returns that, not
+// the cudaErrorInvalidConfiguration older runtimes returned (recorded by
+// testdata/programs/error_config.cu in commit 988d404).
 func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig) Error {
 	a := s.opt.Arch
 	b, g := cfg.Block, cfg.Grid
 	if b.X == 0 || b.Y == 0 || b.Z == 0 || g.X == 0 || g.Y == 0 || g.Z == 0 {
-		return ErrorInvalidConfiguration
+		return ErrorInvalidValue
 	}
 	if b.X > uint32(a.MaxBlockDim[0]) || b.Y > uint32(a.MaxBlockDim[1]) || b.Z > uint32(a.MaxBlockDim[2]) ||
 		b.Threads() > uint64(a.MaxThreadsPerBlock) {
-		return ErrorInvalidConfiguration
+		return ErrorInvalidValue
 	}
 	if g.X > uint32(a.MaxGridDim[0]) || g.Y > uint32(a.MaxGridDim[1]) || g.Z > uint32(a.MaxGridDim[2]) {
-		return ErrorInvalidConfiguration
+		return ErrorInvalidValue
 	}
 	limit := a.SharedPerBlock
 	if v, ok := s.dynShared[kid]; ok {

@@ -94,7 +94,12 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		}
 		return nil, &Fault{Code: code, Report: "warpsim: " + f.Error()}
 	case errors.As(err, &ce):
-		return nil, &ConfigError{Code: ErrorInvalidConfiguration, Msg: ce.Error()}
+		// The server has checked the shape, shared memory and parameter
+		// size already; what is left is a block the kernel's own bounds
+		// (.maxntid, .reqntid: __launch_bounds__) exclude. CUDA documents
+		// cudaErrorLaunchOutOfResources for a launch with too many threads
+		// for the kernel; error_config.cu records what the H100 returns.
+		return nil, &ConfigError{Code: ErrorLaunchOutOfResources, Msg: ce.Error()}
 	}
 	return nil, err
 }

@@ -54,7 +54,11 @@ static int is_sticky(cudaError_t e) {
 }
 
 /* The last error is per host thread, as in CUDA; a sticky error belongs to
- * the context, shared by all threads. */
+ * the context, shared by all threads. Every call that fails sets the
+ * caller's last error, and cudaGetLastError clears it: after a sticky error
+ * it returns the error once and then cudaSuccess, while every other call
+ * keeps returning the sticky error (as an H100 with CUDA 13 does:
+ * testdata/programs/error_oob.h100.txt). */
 static _Thread_local cudaError_t last_error;
 static cudaError_t sticky_error;
 static cudaError_t set_error(cudaError_t e) {
@@ -350,7 +354,7 @@ static cudaError_t start(void) {
   do {                                                                            \
     cudaError_t e_ = start();                                                     \
     if (e_) return set_error(e_);                                                 \
-    if (sticky_error) return sticky_error;                                        \
+    if (sticky_error) return set_error(sticky_error);                             \
   } while (0)
 
 /* ---- Device properties ---- */
@@ -531,8 +535,7 @@ cudaError_t cudaProfilerStop(void) { return 0; }
 /* ---- Errors ---- */
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = last_error;
-  last_error = sticky_error;
-  if (e == 0) e = sticky_error;
+  last_error = 0;
   return e;
 }
 cudaError_t cudaPeekAtLastError(void) { return last_error; }

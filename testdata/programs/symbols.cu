@@ -2,6 +2,7 @@
 // a __device__ counter read back with cudaMemcpyFromSymbol, and a __device__
 // array reached through cudaGetSymbolAddress.
 #include "check.h"
+#include <cmath>
 #define TAPS 5
 __constant__ float taps[TAPS];
 __device__ unsigned int calls;
@@ -15,7 +16,7 @@ __global__ void filter(const float *in, float *out, int n) {
     if (j >= 0 && j < n) acc += taps[k] * in[j];
   }
   out[i] = acc;
-  scratch[i % 256] = acc;
+  if (i < 256) scratch[i] = acc;  // one writer per element
   atomicAdd(&calls, 1u);
 }
 int main() {
@@ -36,14 +37,17 @@ int main() {
   float *s; size_t ssize;
   CHECK(cudaGetSymbolAddress((void **)&s, scratch));
   CHECK(cudaGetSymbolSize(&ssize, scratch));
-  float last;
-  CHECK(cudaMemcpy(&last, s + (n - 1) % 256, sizeof last, cudaMemcpyDeviceToHost));
-  bool ok = got == n && ssize == sizeof(float) * 256 && last == r[n - 1];
+  float sc[256];
+  CHECK(cudaMemcpy(sc, s, sizeof sc, cudaMemcpyDeviceToHost));
+  bool ok = got == n && ssize == sizeof sc;
+  for (int i = 0; i < 256; i++) ok &= sc[i] == r[i];  // the same device values
   double sum = 0;
   for (int i = 0; i < n; i++) {
+    // The device may contract acc += taps[k] * in[j] into an fma (nvcc
+    // does), the host may not: compare within a few ulps, not exactly.
     float ref = 0;
     for (int k = 0; k < TAPS; k++) { int j = i + k - TAPS / 2; if (j >= 0 && j < n) ref += t[k] * h[j]; }
-    ok &= ref == r[i];
+    ok &= std::fabs(ref - r[i]) <= 1e-6f * std::fmax(1.0f, std::fabs(ref));
     sum += r[i];
   }
   printf("calls %u scratch %zu bytes sum %.2f\n", got, ssize, sum);

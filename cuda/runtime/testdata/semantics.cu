@@ -92,7 +92,11 @@ int main() {
   SHOW(cudaEventRecord(b));
   SHOW(cudaEventSynchronize(b));
   SHOW(cudaMalloc(&d, 4));
+  // The last error is read once; the context's sticky error stays.
   SHOW(cudaGetLastError());
+  SHOW(cudaGetLastError());
+  SHOW(cudaPeekAtLastError());
+  SHOW(cudaDeviceSynchronize());
   SHOW(cudaGetLastError());
   holder.p = d;
   hello<<<1, 1>>>();
