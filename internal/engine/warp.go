@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
 )
 
 const fullMask = 0xffffffff
@@ -298,6 +300,10 @@ func (wp *warp) run(budget int) int {
 		threadInst += uint64(bits.OnesCount32(mask))
 		top.pc++
 		if exec == 0 && in.Op != ir.OpBra {
+			continue
+		}
+		if in.Fast != ir.FastNone {
+			wp.fast(in, exec)
 			continue
 		}
 		switch in.Op {
@@ -599,4 +605,109 @@ func (wp *warp) brx(pc int, in *ir.Inst, mask, exec uint32) bool {
 		wp.stack = append(wp.stack, entry{pc: targets[k], rpc: rpc, mask: groups[k]})
 	}
 	return true
+}
+
+// fast runs the specialized instruction forms (ir.Fast): straight 32-lane
+// loops with no decoding left.
+func (wp *warp) fast(in *ir.Inst, exec uint32) {
+	a := wp.r(in.A[0])
+	o := wp.out(in.D[0], exec)
+	switch in.Fast {
+	case ir.FastMov:
+		*o = *a
+	case ir.FastAdd32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = uint64(uint32(a[l]) + uint32(b[l]))
+		}
+	case ir.FastAdd64:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = a[l] + b[l]
+		}
+	case ir.FastSub32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = uint64(uint32(a[l]) - uint32(b[l]))
+		}
+	case ir.FastSub64:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = a[l] - b[l]
+		}
+	case ir.FastMulLo32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = uint64(uint32(a[l]) * uint32(b[l]))
+		}
+	case ir.FastMadLo32:
+		b, c := wp.r(in.A[1]), wp.r(in.A[2])
+		for l := range o {
+			o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+		}
+	case ir.FastMulWideU32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
+		}
+	case ir.FastMulWideS32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
+		}
+	case ir.FastShl32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			if s := uint32(b[l]); s < 32 {
+				o[l] = uint64(uint32(a[l]) << s)
+			} else {
+				o[l] = 0
+			}
+		}
+	case ir.FastShrU32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			if s := uint32(b[l]); s < 32 {
+				o[l] = uint64(uint32(a[l]) >> s)
+			} else {
+				o[l] = 0
+			}
+		}
+	case ir.FastAnd32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = (a[l] & b[l]) & 0xffffffff
+		}
+	case ir.FastOr32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = (a[l] | b[l]) & 0xffffffff
+		}
+	case ir.FastXor32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			o[l] = (a[l] ^ b[l]) & 0xffffffff
+		}
+	case ir.FastAddF32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			z := math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))
+			if z != z {
+				o[l] = uint64(scalar.CanonicalNaNF32)
+			} else {
+				o[l] = uint64(math.Float32bits(z))
+			}
+		}
+	case ir.FastMulF32:
+		b := wp.r(in.A[1])
+		for l := range o {
+			z := math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))
+			if z != z {
+				o[l] = uint64(scalar.CanonicalNaNF32)
+			} else {
+				o[l] = uint64(math.Float32bits(z))
+			}
+		}
+	}
+	wp.commit(in.D[0], exec)
 }

@@ -291,6 +291,7 @@ type Inst struct {
 	Target   int32 // branch target pc
 	Reconv   int32 // reconvergence pc of a branch (immediate post-dominator); -1 when none
 	Backward bool  // branch target <= pc
+	Fast     Fast  // specialized form, FastNone when none
 }
 
 // Param is one parameter's place in a kernel's parameter buffer or a

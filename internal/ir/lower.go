@@ -476,6 +476,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		f.calls = append(f.calls, c)
 	}
 	computeReconvergence(f)
+	specialize(f)
 	f.RegEstimate = estimateRegs(f, fl.slotW)
 }
 

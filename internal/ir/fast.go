@@ -1,0 +1,101 @@
+package ir
+
+import "github.com/warpsim/warpsim/ptx"
+
+// Fast is a specialization of the most frequent instruction forms, chosen
+// once at lowering, so the engine runs them from its main switch with no
+// further decoding. FastNone means "use Op".
+type Fast uint8
+
+const (
+	FastNone Fast = iota
+	FastAdd32
+	FastAdd64
+	FastSub32
+	FastSub64
+	FastMulLo32
+	FastMadLo32
+	FastMulWideU32
+	FastMulWideS32
+	FastShl32
+	FastShrU32
+	FastAnd32
+	FastOr32
+	FastXor32
+	FastMov // full-width copy
+	FastAddF32
+	FastMulF32
+)
+
+// specialize sets Inst.Fast where an instruction has a specialized form.
+func specialize(f *Func) {
+	for i := range f.Code {
+		in := &f.Code[i]
+		in.Fast = fastForm(in)
+	}
+}
+
+func fastForm(in *Inst) Fast {
+	size := TypeSize(in.Type)
+	isInt := !IsFloat(in.Type) && in.Type != ptx.Pred
+	plain := in.Flags == 0
+	switch in.Op {
+	case OpAdd, OpSub:
+		if !plain {
+			return FastNone
+		}
+		switch {
+		case isInt && size == 4:
+			if in.Op == OpAdd {
+				return FastAdd32
+			}
+			return FastSub32
+		case isInt && size == 8:
+			if in.Op == OpAdd {
+				return FastAdd64
+			}
+			return FastSub64
+		case in.Type == ptx.F32 && in.Op == OpAdd && (in.Rnd == RndNone || in.Rnd == RndRN):
+			return FastAddF32
+		}
+	case OpMul:
+		if !plain {
+			return FastNone
+		}
+		switch {
+		case isInt && size == 4 && in.Mode == MulLo:
+			return FastMulLo32
+		case size == 4 && in.Mode == MulWide && (in.Type == ptx.U32 || in.Type == ptx.B32):
+			return FastMulWideU32
+		case size == 4 && in.Mode == MulWide && in.Type == ptx.S32:
+			return FastMulWideS32
+		case in.Type == ptx.F32 && (in.Rnd == RndNone || in.Rnd == RndRN):
+			return FastMulF32
+		}
+	case OpMad:
+		if plain && isInt && size == 4 && in.Mode == MulLo {
+			return FastMadLo32
+		}
+	case OpShl:
+		if isInt && size == 4 {
+			return FastShl32
+		}
+	case OpShr:
+		if size == 4 && (in.Type == ptx.U32 || in.Type == ptx.B32) {
+			return FastShrU32
+		}
+	case OpAnd, OpOr, OpXor:
+		if isInt && size == 4 {
+			return map[Op]Fast{OpAnd: FastAnd32, OpOr: FastOr32, OpXor: FastXor32}[in.Op]
+		}
+	case OpMov:
+		if size == 8 || in.Type == ptx.Pred {
+			return FastMov
+		}
+	case OpCvta:
+		if in.Space == ptx.SpaceGlobal && size == 8 {
+			return FastMov // global addresses are generic addresses
+		}
+	}
+	return FastNone
+}
