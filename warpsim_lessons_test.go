@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"time"
 	"testing"
 
 	"github.com/warpsim/warpsim"
@@ -114,7 +115,9 @@ func TestLessonReduce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				start := time.Now()
 				res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{grid, 1, 1}, Block: warpsim.Dim3{block, 1, 1}}, params(in, out, uint32(n)))
+				t.Logf("launch took %v", time.Since(start))
 				if err != nil {
 					t.Fatal(err)
 				}
