@@ -2,10 +2,11 @@ package warpsim_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
@@ -134,5 +135,62 @@ func TestLessonReduce(t *testing.T) {
 				t.Logf("%+v ratio %.2f branch eff %.2f", c, float64(c.ThreadInstExecuted)/float64(c.InstExecuted), 100*float64(c.Branch-c.DivergentBranch)/float64(c.Branch))
 			})
 		}
+	}
+}
+
+// TestLessonCoarsen runs every tiled, coarsened matmul kernel of the
+// coarsen lesson on 128×128 matrices of small integers, where every fp32
+// product and partial sum is exact, so the result must equal the integer
+// matrix product exactly. Kernels are found by their bare demangled names.
+func TestLessonCoarsen(t *testing.T) {
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
+	m := loadLesson(t, dev, "coarsen.sm90.ptx")
+	const n = 128
+	mh, nh := make([]byte, 4*n*n), make([]byte, 4*n*n)
+	mi, ni := make([]int64, n*n), make([]int64, n*n)
+	for i := 0; i < n*n; i++ {
+		mi[i], ni[i] = int64(i%7)-3, int64(i%5)-2
+		binary.LittleEndian.PutUint32(mh[4*i:], math.Float32bits(float32(mi[i])))
+		binary.LittleEndian.PutUint32(nh[4*i:], math.Float32bits(float32(ni[i])))
+	}
+	want := make([]float32, n*n)
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			var s int64
+			for k := 0; k < n; k++ {
+				s += mi[r*n+k] * ni[k*n+c]
+			}
+			want[r*n+c] = float32(s)
+		}
+	}
+	dm, _ := dev.Malloc(4 * n * n)
+	dn, _ := dev.Malloc(4 * n * n)
+	dp, _ := dev.Malloc(4 * n * n)
+	dev.Write(dm, mh)
+	dev.Write(dn, nh)
+	for _, c := range []struct{ tile, cf uint32 }{{16, 1}, {16, 2}, {16, 4}, {16, 8}, {32, 1}, {32, 2}, {32, 4}} {
+		name := fmt.Sprintf("matmulCoarse<%d, %d>", c.tile, c.cf)
+		t.Run(name, func(t *testing.T) {
+			k, err := m.Kernel(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dev.Memset(dp, 0, 4*n*n)
+			cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{n / (c.tile * c.cf), n / c.tile, 1}, Block: warpsim.Dim3{c.tile, c.tile, 1}}
+			res, err := dev.Launch(k, cfg, params(dm, dn, dp, uint32(n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]byte, 4*n*n)
+			dev.Read(dp, out)
+			for i := 0; i < n*n; i++ {
+				if g := math.Float32frombits(binary.LittleEndian.Uint32(out[4*i:])); g != want[i] {
+					t.Fatalf("P[%d][%d] = %v, want %v", i/n, i%n, g, want[i])
+				}
+			}
+			if res.Counters.SharedLdBankConflict != 0 && c.tile == 16 {
+				t.Logf("shared load bank conflicts: %d", res.Counters.SharedLdBankConflict)
+			}
+		})
 	}
 }
