@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,8 +22,9 @@ import (
 func init() { register(newProfCmd) }
 
 type profFlags struct {
-	arch, metrics string
-	csv, gpuTrace bool
+	arch, metrics  string
+	events, report string
+	csv, gpuTrace  bool
 }
 
 func newProfCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -44,6 +46,8 @@ exit status is warpsim prof's.`,
 	cmd.Flags().StringVar(&f.metrics, "metrics", "", "comma-separated metric names, or all")
 	cmd.Flags().BoolVar(&f.csv, "csv", false, "print the tables as CSV")
 	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
+	cmd.Flags().StringVar(&f.events, "events", "", "nvprof events (not supported yet: the counts are metrics)")
+	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (not supported yet)")
 	return cmd
 }
 
@@ -51,6 +55,12 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	a, err := arch.Lookup(f.arch)
 	if err != nil {
 		return badInput(err)
+	}
+	if f.events != "" {
+		return badInputf("--events is not supported yet: warpsim has no nvprof event table; the event counts it has are metrics: --metrics %s", strings.Join(countMetrics(), ","))
+	}
+	if f.report != "" {
+		return badInputf("--report is not supported yet: there is no HTML report; --csv prints the tables as CSV")
 	}
 	var defs []*profile.Def
 	if f.metrics != "" {
@@ -104,11 +114,25 @@ func readProfile(path string) (*runtime.Profile, error) {
 	return &p, nil
 }
 
-type kernelTimes struct {
-	name            string
-	calls           int
-	total, min, max int64
+// countMetrics names the metrics that are plain event counts, what
+// nvprof's --events would have shown.
+func countMetrics() []string {
+	var names []string
+	for _, d := range profile.Defs() {
+		if d.Kind == profile.Count && !d.Timing {
+			names = append(names, d.Name)
+		}
+	}
+	return names
 }
+
+type kernelTimes struct {
+	name                   string
+	hostCalls, deviceCalls int
+	total, min, max        int64
+}
+
+func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
 func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def, f profFlags) error {
 	if f.gpuTrace {
@@ -139,11 +163,14 @@ func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, 
 }
 
 // writeTimeSummary is nvprof's summary mode: one line per kernel, the
-// kernel with the most time first.
+// kernel with the most time first. When device code launched grids
+// (dynamic parallelism), calls are split into host and device columns, as
+// nvprof does then.
 func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
 	var ks []*kernelTimes
 	index := map[string]*kernelTimes{}
 	var all int64
+	cdp := false
 	for _, l := range p.Launches {
 		k := index[l.Kernel]
 		if k == nil {
@@ -151,7 +178,12 @@ func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
 			index[l.Kernel] = k
 			ks = append(ks, k)
 		}
-		k.calls++
+		if l.FromDevice {
+			k.deviceCalls++
+			cdp = true
+		} else {
+			k.hostCalls++
+		}
 		k.total += l.NS
 		k.min = min(k.min, l.NS)
 		k.max = max(k.max, l.NS)
@@ -164,21 +196,41 @@ func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
 		}
 	}
 	if csv {
-		fmt.Fprintln(w, `"Type","Time(%)","Time","Calls","Avg","Min","Max","Name"`)
-		fmt.Fprintln(w, `,%,ns,,ns,ns,ns,`)
+		calls := `"Calls"`
+		if cdp {
+			calls = `"Calls (host)","Calls (device)"`
+		}
+		fmt.Fprintf(w, "\"Type\",\"Time(%%)\",\"Time\",%s,\"Avg\",\"Min\",\"Max\",\"Name\"\n", calls)
+		units := ","
+		if cdp {
+			units = ",,"
+		}
+		fmt.Fprintf(w, ",%%,ns,%sns,ns,ns,\n", units)
 		for _, k := range ks {
-			fmt.Fprintf(w, "\"GPU activities\",%.6f,%d,%d,%d,%d,%d,%q\n", pct(k.total, all), k.total, k.calls, k.total/int64(k.calls), k.min, k.max, k.name)
+			calls := strconv.Itoa(k.calls())
+			if cdp {
+				calls = fmt.Sprintf("%d,%d", k.hostCalls, k.deviceCalls)
+			}
+			fmt.Fprintf(w, "\"GPU activities\",%.6f,%d,%s,%d,%d,%d,%q\n", pct(k.total, all), k.total, calls, k.total/int64(k.calls()), k.min, k.max, k.name)
 		}
 		return
 	}
-	fmt.Fprintf(w, "%16s  %7s  %9s  %8s  %9s  %9s  %9s  %s\n", "Type", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name")
+	calls := fmt.Sprintf("%8s", "Calls")
+	if cdp {
+		calls = fmt.Sprintf("%12s  %14s", "Calls (host)", "Calls (device)")
+	}
+	fmt.Fprintf(w, "%16s  %7s  %9s  %s  %9s  %9s  %9s  %s\n", "Type", "Time(%)", "Time", calls, "Avg", "Min", "Max", "Name")
 	for i, k := range ks {
 		typ := ""
 		if i == 0 {
 			typ = "GPU activities:"
 		}
-		fmt.Fprintf(w, "%16s  %6.2f%%  %9s  %8d  %9s  %9s  %9s  %s\n", typ, pct(k.total, all), nvTime(k.total),
-			k.calls, nvTime(k.total/int64(k.calls)), nvTime(k.min), nvTime(k.max), k.name)
+		calls := fmt.Sprintf("%8d", k.calls())
+		if cdp {
+			calls = fmt.Sprintf("%12d  %14d", k.hostCalls, k.deviceCalls)
+		}
+		fmt.Fprintf(w, "%16s  %6.2f%%  %9s  %s  %9s  %9s  %9s  %s\n", typ, pct(k.total, all), nvTime(k.total),
+			calls, nvTime(k.total/int64(k.calls())), nvTime(k.min), nvTime(k.max), k.name)
 	}
 	if len(ks) == 0 {
 		fmt.Fprintln(w, "No kernels were profiled.")

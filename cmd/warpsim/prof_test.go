@@ -103,3 +103,67 @@ func TestProfMetrics(t *testing.T) {
 
 // squeeze collapses runs of white space, for checks of values, not columns.
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestProfDeviceCalls: with grids launched from device code the summary
+// splits calls into host and device columns, as nvprof does for dynamic
+// parallelism. child: 3 device launches, 6 µs of 11 µs; parent: 1 host
+// launch, 5 µs.
+func TestProfDeviceCalls(t *testing.T) {
+	p := &runtime.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []runtime.Record{
+		{Kernel: "parent", NS: 5000},
+		{Kernel: "child", NS: 1000, FromDevice: true},
+		{Kernel: "child", NS: 2000, FromDevice: true},
+		{Kernel: "child", NS: 3000, FromDevice: true},
+	}}
+	cases := []struct {
+		csv  bool
+		want string
+	}{
+		{false, `==1== Profiling result:
+            Type  Time(%)       Time  Calls (host)  Calls (device)        Avg        Min        Max  Name
+ GPU activities:   54.55%   6.0000us             0               3   2.0000us   1.0000us   3.0000us  child
+                   45.45%   5.0000us             1               0   5.0000us   5.0000us   5.0000us  parent
+`},
+		{true, `==1== Profiling result:
+"Type","Time(%)","Time","Calls (host)","Calls (device)","Avg","Min","Max","Name"
+,%,ns,,,ns,ns,ns,
+"GPU activities",54.545455,6000,0,3,2000,1000,3000,"child"
+"GPU activities",45.454545,5000,1,0,5000,5000,5000,"parent"
+`},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		if err := writeProfReport(&b, "==1==", p, arch.MustLookup("h100"), nil, profFlags{csv: c.csv}); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("csv %v:\ngot:\n%s\nwant:\n%s", c.csv, b.String(), c.want)
+		}
+	}
+}
+
+// TestProfUnsupported: nvprof options warpsim lacks are refused before the
+// program runs, with exit status 2 and a message that names them.
+func TestProfUnsupported(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"prof", "--events", "branch", "./none"}, []string{"--events is not supported yet", "--metrics inst_executed,", "divergent_branch"}},
+		{[]string{"prof", "--report", "r.html", "./none"}, []string{"--report is not supported yet", "--csv"}},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		if code := run(c.args, &stdout, &stderr); code != exitBadInput {
+			t.Errorf("%v: exit %d, want %d", c.args, code, exitBadInput)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", c.args, w, stderr.String())
+			}
+		}
+		if strings.Contains(stderr.String(), "profiling process") {
+			t.Errorf("%v: the program was started:\n%s", c.args, stderr.String())
+		}
+	}
+}

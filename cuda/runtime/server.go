@@ -73,6 +73,10 @@ type Record struct {
 	Simulated bool             `json:"simulated_time"`
 	Counters  profile.Counters `json:"counters"`
 	Fault     string           `json:"fault,omitempty"`
+	// FromDevice marks a grid launched by device code (dynamic
+	// parallelism), which nvprof's summary counts apart from host calls.
+	// The engine does not run device-side launches yet, so nothing sets it.
+	FromDevice bool `json:"from_device,omitempty"`
 }
 
 // Profile is what the runtime writes at exit for `warpsim prof`.
