@@ -500,9 +500,7 @@ func orderedBits(b uint64, signBit uint) int64 {
 // staleClangPTX lists cases whose committed clang.ptx, the one the GPU ran,
 // was compiled from an earlier revision of kernel.cu; re-recording
 // (testdata/gpu/record_all.sh after build_clang.sh) empties it.
-var staleClangPTX = map[string]string{
-	"divergence": "recorded from the revision with a signed Collatz loop (int w = v)",
-}
+var staleClangPTX = map[string]string{}
 
 // TestConformanceClangPTXUpToDate rebuilds every case's clang.ptx with
 // clang-22, as build_clang.sh does, and checks it is the committed file, so
