@@ -17,6 +17,9 @@
 template <class T> static __inline__ __host__ cudaError_t cudaMalloc(T **p, size_t size) {
   return ::cudaMalloc((void **)(void *)p, size);
 }
+template <class T> static __inline__ __host__ cudaError_t cudaMallocAsync(T **p, size_t size, cudaStream_t stream) {
+  return ::cudaMallocAsync((void **)(void *)p, size, stream);
+}
 template <class T> static __inline__ __host__ cudaError_t cudaMallocHost(T **p, size_t size) {
   return ::cudaMallocHost((void **)(void *)p, size);
 }

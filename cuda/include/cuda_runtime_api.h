@@ -76,6 +76,13 @@ __WARPSIM_HD cudaError_t cudaStreamDestroy(cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaStreamQuery(cudaStream_t stream);
 __WARPSIM_HD cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags __WARPSIM_DEFAULT(0));
+/* Host functions and callbacks run when issued: the stream's earlier work
+ * has completed by then. They must not call the CUDA API (as in CUDA). */
+__WARPSIM_H cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+__WARPSIM_H cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
+/* Stream-ordered allocation: allocates and frees when issued. */
+__WARPSIM_H cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+__WARPSIM_H cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaEventCreate(cudaEvent_t *event);
 __WARPSIM_HD cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 __WARPSIM_HD cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream __WARPSIM_DEFAULT(0));

@@ -882,6 +882,39 @@ cudaError_t cudaStreamSynchronize(void *s) {
   return set_error(simple(opSync, NULL, 0));
 }
 cudaError_t cudaStreamQuery(void *s) { ENTER(); return valid_stream(s) ? 0 : set_error(400); }
+
+/* Host functions run when issued, after the stream's earlier work (which
+ * ran when it was issued), and outside the runtime's lock. */
+static cudaError_t host_work_ready(void *s, const void *fn) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  if (!fn) return set_error(1);
+  return 0;
+}
+cudaError_t cudaLaunchHostFunc(void *s, void (*fn)(void *), void *data) {
+  cudaError_t e = host_work_ready(s, (const void *)fn);
+  if (e) return e;
+  fn(data);
+  return 0;
+}
+cudaError_t cudaStreamAddCallback(void *s, void (*cb)(void *, cudaError_t, void *), void *data, unsigned flags) {
+  cudaError_t e = host_work_ready(s, (const void *)cb);
+  if (e) return e;
+  if (flags != 0) return set_error(1); /* reserved, must be 0 */
+  cb(s, 0, data);
+  return 0;
+}
+
+/* Stream-ordered allocation: work runs when issued, so this is cudaMalloc
+ * and cudaFree on a valid stream. */
+cudaError_t cudaMallocAsync(void **p, size_t size, void *s) {
+  if (!valid_stream(s)) return set_error(400);
+  return cudaMalloc(p, size);
+}
+cudaError_t cudaFreeAsync(void *p, void *s) {
+  if (!valid_stream(s)) return set_error(400);
+  return cudaFree(p);
+}
 cudaError_t cudaStreamWaitEvent(void *s, void *e, unsigned f) { (void)s; (void)e; (void)f; ENTER(); return 0; }
 
 cudaError_t cudaEventCreate(void **e) {

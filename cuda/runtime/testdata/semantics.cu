@@ -14,6 +14,10 @@ struct Holder {
   ~Holder() { printf("static destructor: cudaFree -> %s\n", cudaGetErrorName(cudaFree(p))); }
 } holder;
 
+// hostFn counts 1, callback 10 when given a stream and no error.
+static void hostFn(void *p) { ++*(int *)p; }
+static void callback(cudaStream_t s, cudaError_t e, void *p) { *(int *)p += s != nullptr && e == cudaSuccess ? 10 : 100; }
+
 #define SHOW(x) do { cudaError_t e_ = (x); printf("%s -> %d %s \"%s\"\n", #x, (int)e_, cudaGetErrorName(e_), cudaGetErrorString(e_)); } while (0)
 
 int main() {
@@ -73,6 +77,16 @@ int main() {
   SHOW(cudaStreamSynchronize(st));
   SHOW(cudaMemcpyAsync(h, d, 4 * sizeof(int), cudaMemcpyDeviceToHost, st));
   printf("stream fill %d %d\n", h[0], h[3]);
+  // Host functions run in stream order; callbacks get the stream.
+  int *da = nullptr, hostCalls = 0;
+  SHOW(cudaMallocAsync(&da, 16 * sizeof(int), st));
+  fill<<<1, 16, 0, st>>>(da, 3);
+  SHOW(cudaLaunchHostFunc(st, hostFn, &hostCalls));
+  SHOW(cudaStreamAddCallback(st, callback, &hostCalls, 0));
+  SHOW(cudaStreamAddCallback(st, callback, &hostCalls, 1));
+  SHOW(cudaMemcpyAsync(h, da, 16 * sizeof(int), cudaMemcpyDeviceToHost, st));
+  SHOW(cudaFreeAsync(da, st));
+  printf("host functions %d, async allocation %d %d\n", hostCalls, h[0], h[15]);
   SHOW(cudaStreamDestroy(st));
   SHOW(cudaMemset(d, 0, 64 * sizeof(int)));
   int *d2;
