@@ -71,10 +71,15 @@ func (r Rounding) String() string {
 	return "rounding?"
 }
 
-// Canonical NaNs: what the H100 writes for a NaN result of arithmetic.
+// Canonical NaNs: what the H100 writes for a NaN that an operation creates
+// (inf-inf, 0*inf, sqrt(-1), NaN inputs of f32/f16/bf16 arithmetic). Recorded
+// in testdata/conformance (f32_arith, half_bf16, f64_arith): f32, f16 and
+// bf16 results are 0x7fffffff/0x7fff; an f64 invalid operation gives the
+// negative default NaN 0xfff8000000000000 (f64 operations otherwise pass a
+// NaN operand through, quieted).
 const (
 	CanonicalNaNF16  uint16 = 0x7fff
 	CanonicalNaNBF16 uint16 = 0x7fff
 	CanonicalNaNF32  uint32 = 0x7fffffff
-	CanonicalNaNF64  uint64 = 0x7fffffffffffffff
+	CanonicalNaNF64  uint64 = 0xfff8000000000000
 )

@@ -21,8 +21,17 @@ func isNaNF64(a uint64) bool { return a&^signF64 > 0x7ff0000000000000 }
 func quietF64(a uint64) uint64 { return a | 1<<51 }
 
 // nanOperand returns, quieted, the first NaN among the operands (the PTX
-// ISA: "NaN payloads are supported for double-precision instructions").
-// NaNs that an operation creates (inf-inf, 0*inf, sqrt(-1)) are canonical.
+// ISA: "NaN payloads are supported for double-precision instructions"),
+// with its sign: the H100 propagates a NaN operand's sign and payload and
+// sets the quiet bit (testdata/conformance/f64_arith, nvcc variant). NaNs
+// that an operation creates (inf-inf, 0*inf, sqrt(-1)) are CanonicalNaNF64.
+//
+// Which NaN wins when several are NaN follows the operand order of the
+// SASS instruction, which ptxas may permute for commutative operations:
+// the nvcc recording has add/sub/mul/div/min/max taking a's NaN and fma
+// taking a's, then c's, then b's, while the clang recording of the same
+// PTX (registers allocated differently) takes b's for add, mul and fma.
+// The PTX order is modelled; no rule can reproduce both.
 func nanOperand(a, b uint64) uint64 {
 	if isNaNF64(a) {
 		return quietF64(a)
@@ -97,17 +106,26 @@ func MulF64(a, b uint64, r Rounding) uint64 {
 	return math.Float64bits(step64(p, sign(math.FMA(x, y, -p)), r))
 }
 
+// nanOperand3 is nanOperand for fma: the recorded DFMA takes a's NaN, then
+// c's, then b's (testdata/conformance/f64_arith fma_rn, nvcc variant).
+func nanOperand3(a, b, c uint64) uint64 {
+	switch {
+	case isNaNF64(a):
+		return quietF64(a)
+	case isNaNF64(c):
+		return quietF64(c)
+	}
+	return quietF64(b)
+}
+
 // FmaF64 is fma.rnd.f64 (and mad.rnd.f64): a*b+c with one rounding. A NaN
-// operand is propagated (the first of a, b, c). Directed roundings use an
+// operand is propagated (a's, then c's, then b's; see nanOperand). Directed roundings use an
 // error-free transformation of the FMA; operands or results near the
 // underflow or overflow thresholds, and RNA, go through an exact big.Float
 // evaluation (which allocates).
 func FmaF64(a, b, c uint64, r Rounding) uint64 {
 	if isNaNF64(a) || isNaNF64(b) || isNaNF64(c) {
-		if isNaNF64(a) || isNaNF64(b) {
-			return nanOperand(a, b)
-		}
-		return quietF64(c)
+		return nanOperand3(a, b, c)
 	}
 	x, y, z := math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c)
 	s := math.FMA(x, y, z)

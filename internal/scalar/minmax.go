@@ -1,8 +1,9 @@
 package scalar
 
 // PTX min/max on floats: a NaN operand is ignored unless both are NaN
-// (canonical NaN) or .NaN is given (any NaN operand gives the canonical NaN);
-// -0.0 orders below +0.0. Inputs are flushed first under ftz.
+// (canonical NaN; f64: the first NaN, quieted) or .NaN is given (any NaN
+// operand gives the canonical NaN); -0.0 orders below +0.0. Inputs are
+// flushed first under ftz.
 
 // orderedKey maps a sign-magnitude float pattern of width bits to an
 // unsigned key whose order is the numeric order (-0 just below +0).
@@ -73,12 +74,15 @@ func MinF64(a, b uint64, nanProp bool) uint64 { return minMaxF64(a, b, nanProp, 
 // MaxF64 is max{.NaN}.f64.
 func MaxF64(a, b uint64, nanProp bool) uint64 { return minMaxF64(a, b, nanProp, true) }
 
+// minMaxF64: with two NaN operands (or .NaN and one) the H100 returns the
+// first NaN operand quieted, as f64 arithmetic does (nanOperand), not a
+// canonical NaN (testdata/conformance/f64_arith min/max, nvcc variant).
 func minMaxF64(a, b uint64, nanProp, isMax bool) uint64 {
 	an, bn := isNaNF64(a), isNaNF64(b)
 	if an || bn {
 		switch {
 		case an && bn || nanProp:
-			return CanonicalNaNF64
+			return nanOperand(a, b)
 		case an:
 			return b
 		}

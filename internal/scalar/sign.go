@@ -4,10 +4,11 @@ import "github.com/warpsim/warpsim/ptx"
 
 // abs and neg act on the sign bit. For NaN inputs the PTX ISA says: abs.f32
 // and neg (all types) yield an unspecified NaN, abs.f64 passes the NaN
-// through unchanged. The model here: f32 (and f16/bf16, in half.go) NaNs
-// become the canonical NaN, as an FADD-based implementation gives; f64 NaNs
-// keep their payload (abs: unchanged, neg: sign flipped). copysign is a pure
-// bit operation.
+// through. Recorded on the H100 (testdata/conformance f32_arith, f64_arith,
+// half_bf16): f32, f16 and bf16 NaNs become the canonical NaN (0x7fffffff,
+// 0x7fff); f64 NaNs come back quieted with their own sign and payload, for
+// neg as for abs (neither touches a NaN's sign). copysign is a pure bit
+// operation.
 
 // AbsF32 is abs{.ftz}.f32.
 func AbsF32(a uint32, ftz bool) uint32 {
@@ -31,16 +32,21 @@ func NegF32(a uint32, ftz bool) uint32 {
 	return a ^ signF32
 }
 
-// AbsF64 is abs.f64; a NaN passes through unchanged.
+// AbsF64 is abs.f64; a NaN passes through quieted, sign kept.
 func AbsF64(a uint64) uint64 {
 	if isNaNF64(a) {
-		return a
+		return quietF64(a)
 	}
 	return a &^ signF64
 }
 
-// NegF64 is neg.f64.
-func NegF64(a uint64) uint64 { return a ^ signF64 }
+// NegF64 is neg.f64; a NaN passes through quieted, sign kept.
+func NegF64(a uint64) uint64 {
+	if isNaNF64(a) {
+		return quietF64(a)
+	}
+	return a ^ signF64
+}
 
 // CopysignF32 is copysign.f32 d, a, b: b's magnitude with a's sign.
 func CopysignF32(a, b uint32) uint32 { return b&^signF32 | a&signF32 }

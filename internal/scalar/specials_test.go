@@ -133,7 +133,7 @@ func TestF64Specials(t *testing.T) {
 		nmax  = 0xffefffffffffffff
 		nzero = 0x8000000000000000
 		nan   = 0x7ff8000000000000
-		cnan  = 0x7fffffffffffffff
+		cnan  = 0xfff8000000000000 // recorded: testdata/conformance/f64_arith (inf-inf, 0*inf, 0/0, sqrt(-1))
 		tiny  = 0x0000000000000001
 	)
 	tests := []struct {
@@ -143,15 +143,20 @@ func TestF64Specials(t *testing.T) {
 		r       Rounding
 		want    uint64
 	}{
-		// NaN operands keep their payload (quieted), first operand first;
-		// NaNs created by an invalid operation are canonical.
+		// NaN operands keep their payload (quieted), first operand first
+		// (fma: a, then c, then b); NaNs created by an invalid operation are
+		// canonical. Patterns as recorded in testdata/conformance/f64_arith
+		// (nvcc variant).
 		{"nan", "add", nan, one, 0, RN, nan},
 		{"nan rz", "mul", one, nan | 1<<63, 0, RZ, nan | 1<<63},
 		{"snan quieted", "add", 0x7ff0000000000001, one, 0, RN, 0x7ff8000000000001},
 		{"first nan wins", "mul", 0x7ff8000000000002, 0x7ff8000000000003, 0, RN, 0x7ff8000000000002},
 		{"sub nan b", "sub", one, 0xfff8000000000005, 0, RM, 0xfff8000000000005},
 		{"fma nan c", "fma", one, one, 0x7ff8000000000007, RP, 0x7ff8000000000007},
-		{"fma nan b before c", "fma", one, 0x7ff8000000000009, 0x7ff8000000000007, RN, 0x7ff8000000000009},
+		{"fma nan c before b", "fma", one, 0x7ff8000000000009, 0x7ff8000000000007, RN, 0x7ff8000000000007},
+		{"fma snan c before qnan b", "fma", 0x3fe0000000000000, 0x7ff8000000000000, 0x7ff0000000000001, RN, 0x7ff8000000000001},
+		{"fma nan a before c", "fma", nan, one, 0xfff8000000000000, RN, nan},
+		{"fma nan a before b", "fma", 0xfff8000000000000, nan, nmax, RN, 0xfff8000000000000},
 		{"div nan", "div", 0x7ff4000000000000, one, 0, RZ, 0x7ffc000000000000},
 		{"sqrt nan", "sqrt", 0xfff8000000000011, 0, 0, RN, 0xfff8000000000011},
 		{"0*inf", "mul", 0, inf, 0, RN, cnan},
@@ -302,8 +307,11 @@ func TestMinMax(t *testing.T) {
 		{"min -0 +0", MinF64(0, 1<<63, false), 1 << 63},
 		{"max -0 +0", MaxF64(1<<63, 0, false), 0},
 		{"min nan 1", MinF64(0x7ff8000000000000, 0x3ff0000000000000, false), 0x3ff0000000000000},
-		{"min.NaN", MinF64(0x7ff8000000000000, 0x3ff0000000000000, true), CanonicalNaNF64},
-		{"max nan nan", MaxF64(0x7ff8000000000000, 0xfff8000000000000, false), CanonicalNaNF64},
+		{"min.NaN", MinF64(0x7ff8000000000000, 0x3ff0000000000000, true), 0x7ff8000000000000},
+		// recorded (f64_arith max, nvcc): the first NaN, quieted
+		{"max nan nan", MaxF64(0x7ff8000000000000, 0xfff8000000000000, false), 0x7ff8000000000000},
+		{"max snan qnan", MaxF64(0x7ff0000000000001, 0xfff8000000000000, false), 0x7ff8000000000001},
+		{"min qnan snan", MinF64(0xfff8000000000000, 0x7ff0000000000001, false), 0xfff8000000000000},
 		{"max -1 -2", MaxF64(0xbff0000000000000, 0xc000000000000000, false), 0xbff0000000000000},
 	}
 	for _, tc := range tests64 {
@@ -374,8 +382,10 @@ func TestSignOps(t *testing.T) {
 	if AbsF64(0x8000000000000001) != 1 || NegF64(0) != 1<<63 || CopysignF64(1<<63, 0x3ff0000000000000) != 0xbff0000000000000 {
 		t.Error("f64 abs/neg/copysign")
 	}
-	// abs.f64: "NaN input is passed through unchanged"
-	if AbsF64(0xfff0000000000001) != 0xfff0000000000001 || NegF64(0x7ff8000000000001) != 0xfff8000000000001 {
+	// recorded (f64_arith abs, neg): a NaN comes back quieted, its sign untouched
+	if AbsF64(0xfff0000000000001) != 0xfff8000000000001 || AbsF64(0xfff8000000000000) != 0xfff8000000000000 ||
+		NegF64(0x7ff8000000000001) != 0x7ff8000000000001 || NegF64(0x7ff0000000000001) != 0x7ff8000000000001 ||
+		NegF64(0xfff8000000000000) != 0xfff8000000000000 {
 		t.Error("f64 abs/neg of NaN")
 	}
 	if AbsF16(0xbc00, false) != 0x3c00 || NegF16(0x0001, true) != 0x8000 || NegF16(0x0001, false) != 0x8001 || AbsBF16(0xff80) != 0x7f80 || NegBF16(0x3f80) != 0xbf80 {
