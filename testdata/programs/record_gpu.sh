@@ -4,12 +4,18 @@
 # <name>.h100.txt, its stderr as <name>.h100.stderr and its exit status as
 # <name>.h100.exit (the tests compare warpsim's output with these files).
 # Run on a machine with an H100 and CUDA 12 or later:  sh record_gpu.sh
+# Name programs to record only those:  sh record_gpu.sh symbols error_config
 set -eu
 cd "$(dirname "$0")"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for src in *.cu; do
+if [ $# -eq 0 ]; then
+  set -- *.cu
+fi
+for src in "$@"; do
   name=${src%.cu}
+  src=$name.cu
+  [ -f "$src" ] || { echo "no program $src" >&2; exit 2; }
   echo "== $name" >&2
   nvcc -O3 -arch=sm_90 -o "$out/$name" "$src"
   status=0
