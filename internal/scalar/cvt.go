@@ -64,23 +64,25 @@ func roundToIntegral(x float64, r Rounding) float64 {
 }
 
 // CvtFloatToInt is cvt.irnd{.ftz}{.sat}.itype.ftype: float → integer with
-// integer rounding r. It always saturates to the destination's range and
-// converts NaN to 0 (the PTX rule for float-to-integer conversions), so sat
-// changes nothing. ftz flushes an f32 subnormal source first. A signed result
-// is sign-extended to 64 bits, an unsigned one zero-extended.
+// integer rounding r. It always saturates to the destination's range, so
+// sat changes nothing. ftz flushes an f32 subnormal source first. A signed
+// result is sign-extended to 64 bits, an unsigned one zero-extended.
+//
+// NaN: the PTX ISA says 0, the H100 does that only for f32 (f16, bf16)
+// sources and destinations up to 32 bits; see nanToInt.
 func CvtFloatToInt(v uint64, srcType, dstType ptx.Type, r Rounding, sat, ftz bool) uint64 {
+	w, signed := intWidth(dstType)
+	if w == 0 {
+		w, signed = 64, false
+	}
 	x := FloatValue(v, srcType)
 	if x != x {
-		return 0
+		return nanToInt(srcType, w, signed)
 	}
 	if ftz && srcType == ptx.F32 && isSubnormalF32(v) {
 		x = 0
 	}
 	x = roundToIntegral(x, r)
-	w, signed := intWidth(dstType)
-	if w == 0 {
-		w, signed = 64, false
-	}
 	if signed {
 		lim := math.Ldexp(1, int(w)-1)
 		switch {
@@ -99,6 +101,23 @@ func CvtFloatToInt(v uint64, srcType, dstType ptx.Type, r Rounding, sat, ftz boo
 		return 0
 	}
 	return uint64(x)
+}
+
+// nanToInt is what the H100 writes for a NaN converted to a w-bit integer
+// (testdata/conformance/conversions and half_bf16): f32, f16 and bf16
+// sources give 0 for 8- to 32-bit destinations and the sign bit alone
+// (0x8000000000000000) for 64-bit ones; f64 sources give the destination's
+// sign bit alone for every width (0x80000000 for s32 and u32, 0x8000 for
+// s16), signed or unsigned. The bf16 and 8-bit cases are not recorded and
+// follow their neighbours. A signed result is sign-extended like any other.
+func nanToInt(srcType ptx.Type, w uint, signed bool) uint64 {
+	if srcType != ptx.F64 && w < 64 {
+		return 0
+	}
+	if signed {
+		return math.MaxUint64 << (w - 1)
+	}
+	return 1 << (w - 1)
 }
 
 // oddF64FromU64 returns m (a magnitude) as a float64, rounded to odd when
@@ -198,23 +217,54 @@ func canonicalNaN(t ptx.Type) uint64 {
 	return CanonicalNaNF64
 }
 
+// nanFromF64 narrows an f64 NaN keeping its sign and the top of its
+// payload, quieted, as the H100's f64 → f32/f16 conversion does
+// (testdata/conformance: conversions d2f_*, 0x7ff0000000000001 →
+// 0x7fc00000, 0xfff8… → 0xffc00000; half_bf16 f16_from_f64, 0xfff8… →
+// 0xfe00). bf16 is not recorded and is assumed to behave alike.
+func nanFromF64(v uint64, t ptx.Type) uint64 {
+	s := v >> 63
+	switch t {
+	case ptx.F16:
+		return s<<15 | 0x7e00 | v>>42&0x1ff
+	case ptx.BF16:
+		return s<<15 | 0x7fc0 | v>>45&0x3f
+	}
+	return s<<31 | 0x7fc00000 | v>>29&0x3fffff
+}
+
+// cvtNaN is the result of converting a NaN between float types, as
+// recorded on the H100 (testdata/conformance conversions, half_bf16,
+// f32_arith, f64_arith): to f64 the sign and payload are kept, quieted;
+// from f64 they are kept as far as they fit (nanFromF64); bf16 → f32 is a
+// plain 16-bit shift, which keeps even a signaling NaN as it is; every
+// other conversion (f32 → f16/bf16, f16 → f32, f32 → f32 …) gives the
+// canonical NaN.
+func cvtNaN(v uint64, srcType, dstType ptx.Type) uint64 {
+	switch {
+	case dstType == ptx.F64:
+		return nanToF64(v, srcType)
+	case srcType == ptx.F64:
+		return nanFromF64(v, dstType)
+	case srcType == ptx.BF16 && dstType == ptx.F32:
+		return v & 0xffff << 16
+	}
+	return canonicalNaN(dstType)
+}
+
 // CvtFloatToFloat is cvt{.frnd|.irnd}{.ftz}{.sat}.ftype.ftype for F16, BF16,
 // F32 and F64. With intRound the value is first rounded to an integer in
 // mode r (cvt.rni.f32.f32 …) and then converted to nearest-even; otherwise
 // it is converted with rounding r (a widening conversion is exact). ftz
-// flushes subnormal f32 sources and results; sat clamps to [0, 1] with NaN
-// → +0. A NaN converted to f64 keeps its sign and payload (quieted); to any
-// other type it becomes the canonical NaN.
+// flushes subnormal f32 sources and results (results as roundFtzF32
+// does); sat clamps to [0, 1] with NaN → +0. NaNs: cvtNaN.
 func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound bool, ftz, sat bool) uint64 {
 	x := FloatValue(v, srcType)
 	if x != x {
-		switch {
-		case sat:
+		if sat {
 			return 0
-		case dstType == ptx.F64:
-			return nanToF64(v, srcType)
 		}
-		return canonicalNaN(dstType)
+		return cvtNaN(v, srcType, dstType)
 	}
 	if ftz && srcType == ptx.F32 && isSubnormalF32(v) {
 		x = math.Copysign(0, x)
@@ -223,7 +273,12 @@ func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound b
 		x = roundToIntegral(x, r)
 		r = RN
 	}
-	d := roundToType(x, dstType, r)
+	var d uint64
+	if ftz && dstType == ptx.F32 {
+		d = uint64(roundFtzF32(x, r))
+	} else {
+		d = roundToType(x, dstType, r)
+	}
 	switch dstType {
 	case ptx.F32:
 		return uint64(finishF32(uint32(d), ftz, sat))

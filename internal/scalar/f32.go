@@ -36,6 +36,22 @@ func satF32(a uint32) uint32 {
 	return a
 }
 
+// roundFtzF32 rounds x (exact, or rounded to odd) to f32 in mode r as .ftz
+// results are rounded on the H100: to 24 bits as if the exponent range were
+// unbounded, then flushed to a signed zero if below 2^-126. A value just
+// under 2^-126 that rounds up to it is kept; one that rounds to 2^-126 only
+// on the coarser subnormal grid is flushed (testdata/conformance/f32_arith
+// mul_ftz: (1-2^-24)·2^-126 gives +0, not 2^-126). Only a bounded result of
+// exactly ±2^-126 can differ, so only that case is re-rounded, scaled into
+// the normal range.
+func roundFtzF32(x float64, r Rounding) uint32 {
+	d := fromOddF32(x, r)
+	if d&^signF32 == 0x00800000 && fromOddF32(x*0x1p64, r)&^signF32 < 0x00800000+64<<23 {
+		return d & signF32
+	}
+	return flushF32(d)
+}
+
 // finishF32 applies result flushing and saturation to a rounded result.
 func finishF32(d uint32, ftz, sat bool) uint32 {
 	if ftz {
@@ -150,8 +166,9 @@ func MulF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 func mulF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 	if ftz {
 		a, b = flushF32(a), flushF32(b)
+		return finishF32(roundFtzF32(f32(a)*f32(b), r), false, sat)
 	}
-	return finishF32(fromOddF32(f32(a)*f32(b), r), ftz, sat)
+	return finishF32(fromOddF32(f32(a)*f32(b), r), false, sat)
 }
 
 // FmaF32 is fma{.rnd}{.ftz}{.sat}.f32 (and mad.rnd.f32): a*b+c with one
@@ -170,7 +187,10 @@ func FmaF32(a, b, c uint32, r Rounding, ftz, sat bool) uint32 {
 	if s == 0 && r != RN {
 		s = exactZeroSum(p, z, r)
 	}
-	return finishF32(fromOddF32(s, r), ftz, sat)
+	if ftz {
+		return finishF32(roundFtzF32(s, r), false, sat)
+	}
+	return finishF32(fromOddF32(s, r), false, sat)
 }
 
 // FmaRnF32 is fma.rn.f32 without ftz/sat: the exact product (float64),
@@ -190,8 +210,8 @@ func DivF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 	if ftz {
 		a, b = flushF32(a), flushF32(b)
 	}
-	if r == RN {
-		return finishF32(bitsF32(math.Float32frombits(a)/math.Float32frombits(b)), ftz, sat)
+	if r == RN && !ftz {
+		return finishF32(bitsF32(math.Float32frombits(a)/math.Float32frombits(b)), false, sat)
 	}
 	x, y := f32(a), f32(b)
 	q := x / y
@@ -199,7 +219,10 @@ func DivF32(a, b uint32, r Rounding, ftz, sat bool) uint32 {
 		rem := math.FMA(-q, y, x)
 		q = toOdd(q, float64(sign(rem)*sign(y)))
 	}
-	return finishF32(fromOddF32(q, r), ftz, sat)
+	if ftz {
+		return finishF32(roundFtzF32(q, r), false, sat)
+	}
+	return finishF32(fromOddF32(q, r), false, sat)
 }
 
 // RcpF32 is rcp.rnd{.ftz}.f32 (IEEE reciprocal).

@@ -89,6 +89,27 @@ func (k halfKind) round(x float64, r Rounding) uint16 {
 	return uint16(roundF64(x, k.format(), r))
 }
 
+// roundFtz is round for .ftz results: rounded with an unbounded exponent
+// range, then flushed when below the smallest normal (see roundFtzF32;
+// recorded for f16 in testdata/conformance/half_bf16 mul_ftz_sat_f16:
+// (1-2^-11)·2^-14 gives +0).
+func (k halfKind) roundFtz(x float64, r Rounding) uint16 {
+	minNormal := uint16(1) << k.format().fracBits
+	d := k.round(x, r)
+	if d&^signH == minNormal && k.round(x*0x1p64, r)&^signH < minNormal+64<<k.format().fracBits {
+		return d & signH
+	}
+	return k.flush(d)
+}
+
+// roundMaybeFtz is roundFtz under ftz, round otherwise.
+func (k halfKind) roundMaybeFtz(x float64, r Rounding, ftz bool) uint16 {
+	if ftz {
+		return k.roundFtz(x, r)
+	}
+	return k.round(x, r)
+}
+
 func (k halfKind) finish(d uint16, ftz, sat bool) uint16 {
 	if ftz {
 		d = k.flush(d)
@@ -113,7 +134,7 @@ func (k halfKind) add(a, b uint16, r Rounding, ftz, sat bool) uint16 {
 	if s == 0 {
 		s = exactZeroSum(x, y, r)
 	}
-	return k.finish(k.round(s, r), ftz, sat)
+	return k.finish(k.roundMaybeFtz(s, r, ftz), ftz, sat)
 }
 
 func (k halfKind) mul(a, b uint16, r Rounding, ftz, sat bool) uint16 {
@@ -121,7 +142,7 @@ func (k halfKind) mul(a, b uint16, r Rounding, ftz, sat bool) uint16 {
 		a, b = k.flush(a), k.flush(b)
 	}
 	// exact: at most 2×8 or 2×11 significant bits, exponents well inside float64's
-	return k.finish(k.round(k.value(a)*k.value(b), r), ftz, sat)
+	return k.finish(k.roundMaybeFtz(k.value(a)*k.value(b), r, ftz), ftz, sat)
 }
 
 func (k halfKind) fma(a, b, c uint16, r Rounding, ftz, sat, relu bool) uint16 {
@@ -134,7 +155,7 @@ func (k halfKind) fma(a, b, c uint16, r Rounding, ftz, sat, relu bool) uint16 {
 	if s == 0 {
 		s = exactZeroSum(p, z, r)
 	}
-	d := k.finish(k.round(s, r), ftz, sat)
+	d := k.finish(k.roundMaybeFtz(s, r, ftz), ftz, sat)
 	if relu && (d&signH != 0 && !k.isNaN(d)) {
 		d = 0
 	}
