@@ -96,7 +96,7 @@ func (k halfKind) round(x float64, r Rounding) uint16 {
 func (k halfKind) roundFtz(x float64, r Rounding) uint16 {
 	minNormal := uint16(1) << k.format().fracBits
 	d := k.round(x, r)
-	if d&^signH == minNormal && k.round(x*0x1p64, r)&^signH < minNormal+64<<k.format().fracBits {
+	if d&^signH == minNormal && k.round(x*0x1p4, r)&^signH < minNormal+4<<k.format().fracBits {
 		return d & signH
 	}
 	return k.flush(d)
