@@ -67,40 +67,83 @@ func Lg2ApproxF32(a uint32, ftz bool) uint32 { return approxF32(a, ftz, math.Log
 // for sin/cos.approx multiplies by.
 const invTwoPiF32 = 0x3e22f983
 
-// revolutions returns the reduced argument of sin/cos.approx: x/(2π) as the
-// hardware forms it (f32, toward zero), less its nearest integer.
-func revolutions(a uint32) float64 {
-	t := f32(MulF32(a, invTwoPiF32, RZ, false, false))
-	return t - math.RoundToEven(t)
+// sinCosApproxF32 models sin/cos.approx.f32 as recorded on the H100
+// (testdata/conformance/approx): t = x·f32(1/2π) in one FMUL.RZ.FTZ, then
+// MUFU.SIN/COS, which works on |t| in fixed point: the fraction of a
+// revolution truncated to 25 bits (so |t| < 2^-25 gives ±0, and any t of
+// 2^0 or more whose f32 fraction is zero gives ±0). The fixed-point angle
+// is folded into a quadrant and a 23-bit position in it, mirrored by one's
+// complement in odd quadrants (so sin at a quarter turn less 2^-25 is
+// exactly 0, and cos at a quarter turn is -0); cos is sin a quarter turn on;
+// sin takes t's sign. The hardware's interpolation is not modelled: the
+// quadrant function is evaluated exactly and rounded, which leaves the
+// recorded results within 1.8e-7 absolute (the PTX ISA bounds 2^-20.5),
+// with every exactly-zero result and its sign reproduced. Subnormal inputs
+// are flushed with or without .ftz (the FMUL flushes them).
+func sinCosApproxF32(a uint32, cos bool) uint32 {
+	if a&^signF32 >= expF32 {
+		return CanonicalNaNF32
+	}
+	t := MulF32(a, invTwoPiF32, RZ, true, false)
+	s := revolutionFraction25(t &^ signF32)
+	if cos {
+		s = (s + 1<<23) & (1<<25 - 1)
+	}
+	q, u := s>>23, s&(1<<23-1)
+	if q&1 != 0 {
+		u = 1<<23 - 1 - u
+	}
+	d := math.Float32bits(float32(math.Sin(math.Pi / 2 * float64(u) * 0x1p-23)))
+	if q >= 2 {
+		d ^= signF32
+	}
+	if !cos {
+		d ^= t & signF32
+	}
+	return d
 }
 
-// SinApproxF32 is sin.approx{.ftz}.f32.
-func SinApproxF32(a uint32, ftz bool) uint32 {
-	if ftz {
-		a = flushF32(a)
+// revolutionFraction25 returns the fraction of the non-negative f32 t (in
+// revolutions), truncated to 25 bits, as an integer in [0, 2^25).
+func revolutionFraction25(t uint32) uint32 {
+	e := int(t >> 23)
+	if e == 0 {
+		return 0 // zero (the FMUL flushed subnormals)
 	}
-	if a&^signF32 == 0 { // sin(±0) = ±0
-		return a
+	m := uint64(t&(1<<23-1) | 1<<23) // t = m·2^(e-150)
+	sh := e - 125                    // t·2^25 = m·2^sh
+	switch {
+	case sh >= 25:
+		return 0
+	case sh >= 0:
+		return uint32(m << uint(sh) & (1<<25 - 1))
+	case sh > -32:
+		return uint32(m >> uint(-sh))
 	}
-	return finishF32(bitsF32(float32(math.Sin(2*math.Pi*revolutions(a)))), ftz, false)
+	return 0
 }
 
-// CosApproxF32 is cos.approx{.ftz}.f32.
-func CosApproxF32(a uint32, ftz bool) uint32 {
-	if ftz {
-		a = flushF32(a)
-	}
-	return finishF32(bitsF32(float32(math.Cos(2*math.Pi*revolutions(a)))), ftz, false)
-}
+// SinApproxF32 is sin.approx{.ftz}.f32 (see sinCosApproxF32; ftz changes
+// nothing, subnormal inputs are flushed either way).
+func SinApproxF32(a uint32, ftz bool) uint32 { return sinCosApproxF32(a, false) }
+
+// CosApproxF32 is cos.approx{.ftz}.f32 (see sinCosApproxF32).
+func CosApproxF32(a uint32, ftz bool) uint32 { return sinCosApproxF32(a, true) }
 
 // TanhApproxF32 is tanh.approx.f32.
 func TanhApproxF32(a uint32) uint32 { return approxF32(a, false, math.Tanh) }
 
 // DivApproxF32 is div.approx{.ftz}.f32: a times the approximate reciprocal
 // of b; for 2^126 < |b| < 2^128 the result is 0 (NaN when a is infinite).
+// Without .ftz a subnormal divisor is first scaled, with a, by 2^24, as the
+// H100's results show (testdata/conformance/approx div: 0/2^-149 = 0,
+// 2^-149/2^-149 = 1, (2^-126-2^-149)/2^-149 = 2^23-1).
 func DivApproxF32(a, b uint32, ftz bool) uint32 {
 	if ftz {
 		a, b = flushF32(a), flushF32(b)
+	} else if b&expF32 == 0 && b&^signF32 != 0 {
+		const two24 = 0x4b800000
+		a, b = MulF32(a, two24, RN, false, false), MulF32(b, two24, RN, false, false)
 	}
 	if mag := b &^ signF32; mag > 0x7e800000 && mag < expF32 {
 		if a&^signF32 == expF32 {
@@ -137,10 +180,11 @@ const canonicalNaNHiF64 = 0x7fffffff00000000
 // function of that value rounded to nearest in 1.11.20, in the upper word
 // of d with the low word zero; subnormal results flushed.
 func hiWordApprox(a uint64, fn func(float64) float64) uint64 {
+	a &= 0xffffffff00000000 // a NaN whose payload is all in the low word reads as ±inf (recorded: 0x7ff0000000000001 → 0)
 	if isNaNF64(a) {
 		return canonicalNaNHiF64
 	}
-	x := math.Float64frombits(flushF64(a & 0xffffffff00000000))
+	x := math.Float64frombits(flushF64(a))
 	y := fn(x)
 	if y != y {
 		return canonicalNaNHiF64
@@ -173,8 +217,19 @@ func (k halfKind) approx(a uint16, ftz bool, fn func(float64) float64) uint16 {
 	return k.finish(k.round(fn(k.value(a)), RN), ftz, false)
 }
 
-// Ex2ApproxF16 is ex2.approx{.ftz}.f16.
-func Ex2ApproxF16(a uint16, ftz bool) uint16 { return kindF16.approx(a, ftz, math.Exp2) }
+// Ex2ApproxF16 is ex2.approx{.ftz}.f16 as the H100's results show
+// (testdata/conformance/approx ex2): the f32 MUFU.EX2 on x, which truncates
+// |x| to 23 fractional bits (so 2^-24 gives exactly 1 and 2^-23 does not),
+// 2^x rounded to f32, then to f16 toward zero (2^-23.16 → 0x0001, 2^-24.34
+// → 0), +inf from 2^16 up. ftz changes nothing.
+func Ex2ApproxF16(a uint16, ftz bool) uint16 {
+	x := math.Trunc(kindF16.value(a)*0x1p23) * 0x1p-23
+	y := float64(float32(math.Exp2(x)))
+	if y >= 0x1p16 {
+		return 0x7c00
+	}
+	return kindF16.round(y, RZ)
+}
 
 // Ex2ApproxF16x2 is ex2.approx{.ftz}.f16x2.
 func Ex2ApproxF16x2(a uint32, ftz bool) uint32 {
