@@ -98,8 +98,9 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		// size already; what is left is a block the kernel's own bounds
 		// (.maxntid, .reqntid: __launch_bounds__) exclude. CUDA documents
 		// cudaErrorLaunchOutOfResources for a launch with too many threads
-		// for the kernel; error_config.cu records what the H100 returns.
-		return nil, &ConfigError{Code: ErrorLaunchOutOfResources, Msg: ce.Error()}
+		// for the kernel, but the H100 (CUDA 13, driver 580) returns
+		// cudaErrorInvalidValue: testdata/programs/error_config.h100.txt.
+		return nil, &ConfigError{Code: ErrorInvalidValue, Msg: ce.Error()}
 	}
 	return nil, err
 }

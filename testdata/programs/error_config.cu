@@ -5,8 +5,9 @@
 // shared memory than the default 48 KiB without opting in
 // (cudaErrorInvalidValue). Each is reported by the launch and is not
 // sticky. A block larger than the kernel's __launch_bounds__ fails to
-// launch too (the CUDA programming guide says so); the program checks that
-// it is refused and prints which error, for the GPU recording to tell.
+// launch too (the CUDA programming guide says so; the H100 returns
+// cudaErrorInvalidValue); the program checks that it is refused and prints
+// which error.
 #include <cstdio>
 #include <cuda_runtime.h>
 __global__ void k(int *p) { if (p) p[0] = 1; }
