@@ -109,6 +109,15 @@ func TestLessonReduce(t *testing.T) {
 	for _, block := range []uint32{512} {
 		grid := uint32(n) / block
 		out, _ := dev.Malloc(uint64(4 * grid))
+		// The H100's global-memory counters for these launches
+		// (groundtruth/h100_ncu_seed_kernels.csv, reduce_512): requests and
+		// 32-byte sectors of loads and stores. PTX and SASS issue the same
+		// memory instructions here, so these must match exactly.
+		h100 := map[string][5]uint64{
+			"reduceNeighbored":     {6258688, 16744448, 3145728, 8388608, 524288},
+			"reduceNeighboredLess": {1343488, 16744448, 688128, 8388608, 524288},
+			"reduceInterleaved":    {1343488, 4358144, 688128, 2195456, 524288},
+		}
 		for _, name := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
 			t.Run(name, func(t *testing.T) {
 				dev.Write(in, host)
@@ -132,6 +141,10 @@ func TestLessonReduce(t *testing.T) {
 					t.Errorf("gpu_sum = %d, want 2139095040", sum)
 				}
 				c := res.Counters
+				got := [5]uint64{c.GldRequests, c.GldTransactions, c.GstRequests, c.GstTransactions, c.WarpsLaunched}
+				if block == 512 && got != h100[name] {
+					t.Errorf("gld requests/sectors, gst requests/sectors, warps = %v, H100 %v", got, h100[name])
+				}
 				t.Logf("%+v ratio %.2f branch eff %.2f", c, float64(c.ThreadInstExecuted)/float64(c.InstExecuted), 100*float64(c.Branch-c.DivergentBranch)/float64(c.Branch))
 			})
 		}

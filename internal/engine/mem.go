@@ -117,46 +117,33 @@ type memStats struct {
 	bytes          uint64
 }
 
-// noteGlobal records the 32-byte sectors of a global access.
+// noteSectors records the 32-byte sectors of a global access.
 func (wp *warp) noteSectors(addr, n uint64) {
 	for s := addr >> 5; s <= (addr+n-1)>>5; s++ {
-		k := len(wp.sectors)
-		if k > 0 && wp.sectors[k-1] == s {
-			continue
-		}
-		dup := false
-		if k > 0 && s < wp.sectors[k-1] {
-			for _, t := range wp.sectors {
-				if t == s {
-					dup = true
-					break
-				}
-			}
-		}
-		if !dup {
-			wp.sectors = append(wp.sectors, s)
-		}
+		wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, s)
 	}
 }
 
 // noteWords records the 4-byte words of a shared access.
 func (wp *warp) noteWords(addr, n uint64) {
 	for w := addr >> 2; w <= (addr+n-1)>>2; w++ {
-		k := len(wp.words)
-		if k > 0 && wp.words[k-1] == w {
-			continue
-		}
-		dup := false
-		for _, t := range wp.words {
-			if t == w {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			wp.words = append(wp.words, w)
+		wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, w)
+	}
+}
+
+// noteDistinct adds v to set (a list) unless present. While values arrive
+// in increasing order, as coalesced accesses do, no search is needed.
+func noteDistinct(set []uint64, sorted bool, v uint64) ([]uint64, bool) {
+	k := len(set)
+	if k == 0 || sorted && v > set[k-1] {
+		return append(set, v), true
+	}
+	for _, t := range set {
+		if t == v {
+			return set, sorted
 		}
 	}
+	return append(set, v), false
 }
 
 // wavefronts is the number of shared-memory wavefronts of a request: the
@@ -204,8 +191,8 @@ func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
 			c.SharedLdBankConflict += conflicts
 		}
 	}
-	wp.sectors = wp.sectors[:0]
-	wp.words = wp.words[:0]
+	wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+	wp.words, wp.wordsSorted = wp.words[:0], true
 }
 
 func (wp *warp) laneAddr(in *ir.Inst, base uint64, l int) uint64 {

@@ -76,9 +76,11 @@ type warp struct {
 	stored    bool
 	clock     uint64
 
-	sectors []uint64
-	words   []uint64
-	args    []uint64
+	sectors       []uint64
+	words         []uint64
+	sectorsSorted bool
+	wordsSorted   bool
+	args          []uint64
 }
 
 // r returns the 32 lanes of register slot s.
