@@ -458,11 +458,10 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpSlct:
 		var neg bool
 		if in.Type2 == ptx.F32 {
-			cf := f32(c)
-			neg = cf < 0 || (c&0x7fffffff == 0 && false)
-			if cf != cf {
-				neg = false
+			if ftz {
+				c = uint64(scalar.FlushF32(uint32(c)))
 			}
+			neg = !(f32(c) >= 0) // d = c >= 0 ? a : b, so NaN selects b
 		} else {
 			neg = int32(c) < 0
 		}

@@ -845,11 +845,21 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 		wp.setpPacked(in, exec, a, b, c, d0, d1)
 		return
 	}
+	ftz := in.Flags&ir.FlagFtz != 0
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
 		}
-		p := compare(in.Cmp, t2, a[l], b[l])
+		x, y := a[l], b[l]
+		if ftz {
+			switch t2 {
+			case ptx.F32:
+				x, y = uint64(scalar.FlushF32(uint32(x))), uint64(scalar.FlushF32(uint32(y)))
+			case ptx.F16:
+				x, y = uint64(scalar.FlushF16(uint16(x))), uint64(scalar.FlushF16(uint16(y)))
+			}
+		}
+		p := compare(in.Cmp, t2, x, y)
 		q := !p
 		if c != nil {
 			cv := c[l] != 0
