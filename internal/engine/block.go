@@ -77,9 +77,12 @@ func (w *worker) loop() {
 			l.setFault(w.fault)
 			return
 		}
-		d := int(l.done.Add(1))
 		if l.cfg.Progress != nil {
-			l.cfg.Progress(d, l.nblocks)
+			// Serialized, and in order: callers need not be safe for
+			// concurrent use.
+			l.progressMu.Lock()
+			l.cfg.Progress(int(l.done.Add(1)), l.nblocks)
+			l.progressMu.Unlock()
 		}
 	}
 }

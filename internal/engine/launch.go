@@ -144,21 +144,22 @@ const DefaultStepLimit = 1 << 36
 
 // launch is the state shared by the workers of one launch.
 type launch struct {
-	mod       *Module
-	cfg       *Config
-	fn        *ir.Func
-	nblocks   int
-	next      atomic.Int64
-	done      atomic.Int64
-	steps     atomic.Int64
-	stop      atomic.Bool
-	faultMu   sync.Mutex
-	fault     *Fault
-	shared    int // bytes of shared memory per block
-	sharedOff []int32
-	limit     int64
-	printMu   *sync.Mutex
-	allocs    []*Alloc
+	mod        *Module
+	cfg        *Config
+	fn         *ir.Func
+	nblocks    int
+	next       atomic.Int64
+	done       atomic.Int64
+	steps      atomic.Int64
+	stop       atomic.Bool
+	faultMu    sync.Mutex
+	fault      *Fault
+	shared     int // bytes of shared memory per block
+	sharedOff  []int32
+	limit      int64
+	printMu    *sync.Mutex
+	allocs     []*Alloc
+	progressMu sync.Mutex
 }
 
 func (l *launch) setFault(f *Fault) {
