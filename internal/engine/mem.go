@@ -215,6 +215,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	}
 	var st memStats
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1 && !signed
+	shared := in.Space == ptx.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
 	lastSector := ^uint64(0)
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
@@ -225,7 +226,13 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte load at %#x is not %d-byte aligned", n, addr, n)
 			return
 		}
-		if a := wp.cache; fast && a != nil && addr >= a.Base && addr+n <= a.Base+a.Size {
+		if sh := wp.blk.shared; shared && addr < uint64(len(sh)) && addr+n <= uint64(len(sh)) {
+			wp.regs[int(in.D[0])*32+l] = loadLE(sh[addr:addr+n], size)
+			st.shared++
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
+			continue
+		}
+		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
 			// Fast path: a global access inside the allocation hit last.
 			off := addr - a.Base
 			wp.regs[int(in.D[0])*32+l] = loadLE(a.Data[off:off+n], size)
@@ -269,6 +276,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	var st memStats
 	wp.stored = true
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1
+	shared := in.Space == ptx.SpaceShared && vec == 1 && size == 4
 	lastSector := ^uint64(0)
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
@@ -279,7 +287,13 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			wp.fault(FaultMisaligned, pc, l, addr, true, "%d-byte store at %#x is not %d-byte aligned", n, addr, n)
 			return
 		}
-		if a := wp.cache; fast && a != nil && addr >= a.Base && addr+n <= a.Base+a.Size {
+		if sh := wp.blk.shared; shared && addr < uint64(len(sh)) && addr+n <= uint64(len(sh)) {
+			storeLE(sh[addr:addr+n], size, wp.regs[int(in.A[1])*32+l])
+			st.shared++
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
+			continue
+		}
+		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
 			off := addr - a.Base
 			storeLE(a.Data[off:off+n], size, wp.regs[int(in.A[1])*32+l])
 			st.global++
