@@ -1,6 +1,9 @@
 package scalar
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // Integer semantics. Shift amounts, positions and lengths follow the PTX
 // ISA's clamping rules. Division by zero is undefined in the PTX ISA; the
@@ -223,8 +226,13 @@ func Bfind64(a uint64, signed, shiftamt bool) uint32 {
 // Fns is fns.b32 d, mask, base, offset: the position of the offset-th set
 // bit of mask counting from base (upward for offset > 0, downward for
 // offset < 0; offset 0 tests base itself), or 0xffffffff if there is none
-// or base > 31.
+// or base > 31. An offset of -2^31 gives 0 whatever mask and base are, as
+// the H100 records (testdata/conformance/bitops fns_raw; ptxas expands fns
+// into a sequence that negates the offset).
 func Fns(mask, base uint32, offset int32) uint32 {
+	if offset == math.MinInt32 {
+		return 0
+	}
 	if base > 31 {
 		return 0xffffffff
 	}
