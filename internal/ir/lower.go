@@ -374,6 +374,10 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 			scope[v.Name] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
 			return
 		}
+		if n > maxRegsPerFunc || int(fl.nslots)+n > maxRegsPerFunc {
+			fl.l.errorf(v.Pos, "%s<%d>: more than %d registers in one function", v.Name, n, maxRegsPerFunc)
+			return
+		}
 		for i := 0; i < n; i++ {
 			scope[v.Name+strconv.Itoa(i)] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
 		}
@@ -490,6 +494,10 @@ func endsFlow(in Inst) bool {
 	}
 	return false
 }
+
+// maxRegsPerFunc bounds a function's declared registers (ptxas would spill
+// long before; the limit keeps a malformed file from exhausting memory).
+const maxRegsPerFunc = 1 << 16
 
 var (
 	noSlots4 = [4]int32{-1, -1, -1, -1}
