@@ -512,3 +512,42 @@ func TestIndirectCalls(t *testing.T) {
 		}
 	}
 }
+
+// barRedPTX: a block-wide popc/and/or reduction of (tid % 3 == 0).
+const barRedPTX = `
+.visible .entry barred(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	rem.u32 %r2, %r1, 3;
+	setp.eq.u32 %p1, %r2, 0;
+	bar.red.popc.u32 %r3, 0, %p1;
+	bar.red.and.pred %p2, 1, %p1;
+	bar.red.or.pred %p3, 2, !%p1;
+	selp.u32 %r4, 1, 0, %p2;
+	selp.u32 %r5, 1, 0, %p3;
+	mul.wide.u32 %rd2, %r1, 16;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.v2.u32 [%rd3], {%r3, %r4};
+	st.global.u32 [%rd3+8], %r5;
+	ret;
+}
+`
+
+func TestBarrierReduction(t *testing.T) {
+	m := testModule(t, barRedPTX)
+	out := m.buffer(t, 96*16)
+	if _, _, err := m.launchTest(t, run{kernel: "barred", block: [3]uint32{96}, params: u64p(out)}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.u32s(t, out, 96*4)
+	for i := 0; i < 96; i++ {
+		// 0, 3, …, 93: 32 of 96 threads; not all; some thread has !p.
+		if got[4*i] != 32 || got[4*i+1] != 0 || got[4*i+2] != 1 {
+			t.Fatalf("thread %d: popc %d and %d or %d, want 32 0 1", i, got[4*i], got[4*i+1], got[4*i+2])
+		}
+	}
+}
