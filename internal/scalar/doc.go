@@ -21,26 +21,33 @@
 //     step from the round-to-nearest result by the sign of an exact error
 //     term (TwoSum, FMA remainders), with math/big for the rare rest.
 //   - NaN results of f32, f16 and bf16 operations are the canonical NaN of
-//     their format (CanonicalNaNF32 …): the PTX ISA leaves single-precision
-//     NaNs unspecified and CUDA documents 0x7fffffff. f64 operations
-//     propagate a NaN operand's payload, quieted (the PTX ISA: "NaN payloads
-//     are supported for double-precision instructions"), the first NaN among
-//     a, b, c; a NaN an f64 operation creates (inf-inf, 0*inf, sqrt(-1)) is
-//     CanonicalNaNF64. .sat maps NaN to +0.0.
-//   - ftz flushes subnormal inputs and subnormal (post-rounding) results to a
-//     zero of the same sign. f64 arithmetic has no ftz in PTX.
+//     their format (CanonicalNaNF32 …), abs and neg of a NaN included. f64
+//     operations propagate a NaN operand's sign and payload, quieted (the
+//     PTX ISA: "NaN payloads are supported for double-precision
+//     instructions"); abs and neg leave a NaN's sign alone; a NaN an f64
+//     operation creates (inf-inf, 0*inf, sqrt(-1)) is CanonicalNaNF64,
+//     0xfff8000000000000. Which NaN operand wins is the SASS operand order,
+//     which ptxas may permute (see nanOperand); the PTX order is modelled.
+//     .sat maps NaN to +0.0. NaN conversions: cvtNaN and nanToInt (cvt.go).
+//   - ftz flushes subnormal inputs to a zero of the same sign, and results
+//     that are tiny after rounding with an unbounded exponent range (IEEE's
+//     "after rounding" tininess): a value just below the smallest normal
+//     that rounds up to it is kept (roundFtzF32). f64 arithmetic has no ftz
+//     in PTX.
 //   - sat clamps the result to [+0.0, 1.0]; -0.0 and every negative value
 //     become +0.0.
 //   - min/max: a NaN operand is ignored unless both are NaN or .NaN is
-//     given (then the canonical NaN); -0.0 < +0.0.
+//     given (then the canonical NaN; f64: the first NaN, quieted); -0.0 <
+//     +0.0.
+//   - Integer div and rem by zero give all ones, 16, 32 and 64 bits, signed
+//     and unsigned (int.go).
 //
-// Where the hardware's behaviour is not pinned down by the PTX ISA, the
-// choice made is documented at the function, to be checked against
-// recordings from a real H100 (testdata/gpu): the f64 NaN created by an
-// invalid operation, which NaN operand an f64 operation propagates, the NaN
-// of abs/neg, -0.0 under .sat, ftz's tininess test (after rounding here),
-// the .approx accuracy (table in approx.go) and integer division by zero
-// (int.go).
+// Every one of these rules was checked against a real H100 (H200, the same
+// GH100 chip): TestAgainstH100Recordings runs this package's functions on
+// the inputs of the conformance suite (testdata/conformance) and compares
+// with what the GPU wrote, row by row. Where the PTX ISA leaves room, the
+// hardware's choice is documented at the function with the recording that
+// shows it. The .approx models are listed in approx.go with their accuracy.
 package scalar
 
 // Rounding is an IEEE rounding-direction attribute. The zero value is RN.
