@@ -36,7 +36,18 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			off := addr - a.Base
 			return a.Data[off : off+n : off+n], accGlobal
 		}
+		for _, a := range wp.recent {
+			if a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
+				wp.cache = a
+				off := addr - a.Base
+				return a.Data[off : off+n : off+n], accGlobal
+			}
+		}
 		a, ok := findAlloc(wp.w.l.allocs, addr, n)
+		if ok {
+			wp.recent[wp.recentNext%len(wp.recent)] = a
+			wp.recentNext++
+		}
 		if !ok {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte %s access at %#x is outside every allocation", n, spaceWord(space), addr)
 			return nil, accNone

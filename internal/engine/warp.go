@@ -64,6 +64,9 @@ type warp struct {
 
 	tmp   [32]uint64
 	cache *Alloc
+	// recent are the last allocations looked up, tried before a search.
+	recent     [4]*Alloc
+	recentNext int
 
 	barID      int
 	barPC      int
@@ -110,7 +113,8 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.frames = wp.frames[:0]
 	wp.barRedDst = -1
 	wp.backEdges = 0
-	wp.cache = nil
+	// cache and recent stay valid for the whole launch: workers and their
+	// warps live for one launch, during which no allocation is freed.
 	wp.pushFrame(fn, wp.w.l.cfg.Kernel, 0, 0, nil)
 }
 
