@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"testing"
+
+	"github.com/warpsim/warpsim/profile"
 )
 
 // Expected values in these tests are derived by hand from the PTX ISA's
@@ -548,6 +550,50 @@ func TestBarrierReduction(t *testing.T) {
 		// 0, 3, …, 93: 32 of 96 threads; not all; some thread has !p.
 		if got[4*i] != 32 || got[4*i+1] != 0 || got[4*i+2] != 1 {
 			t.Fatalf("thread %d: popc %d and %d or %d, want 32 0 1", i, got[4*i], got[4*i+1], got[4*i+2])
+		}
+	}
+}
+
+// TestDeterminism: results and counters of a race-free kernel do not
+// depend on how many workers run its blocks.
+func TestDeterminism(t *testing.T) {
+	m := testModule(t, sharedReducePTX)
+	const blocks = 64
+	in := m.buffer(t, 4*blocks*256)
+	vals := make([]uint32, blocks*256)
+	for i := range vals {
+		vals[i] = uint32(i*2654435761) >> 7
+	}
+	m.setU32s(t, in, vals)
+	var first []uint32
+	var firstC profile.Counters
+	for _, w := range []int{1, 2, 3} {
+		out := m.buffer(t, 4*blocks)
+		c, _, err := m.launchTest(t, run{kernel: "sred", grid: [3]uint32{blocks}, block: [3]uint32{256}, params: u64p(in, out), workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.u32s(t, out, blocks)
+		if first == nil {
+			first, firstC = got, c
+			for b := 0; b < blocks; b++ {
+				var s uint32
+				for _, v := range vals[256*b : 256*b+256] {
+					s += v
+				}
+				if got[b] != s {
+					t.Fatalf("block %d sum %d, want %d", b, got[b], s)
+				}
+			}
+			continue
+		}
+		if c != firstC {
+			t.Errorf("workers=%d counters %+v differ from workers=1 %+v", w, c, firstC)
+		}
+		for b := range got {
+			if got[b] != first[b] {
+				t.Fatalf("workers=%d block %d: %d vs %d", w, b, got[b], first[b])
+			}
 		}
 	}
 }
