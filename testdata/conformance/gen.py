@@ -327,6 +327,15 @@ def f64_arith():
     rows, _ = kernel_rows("f64_arith")
     c.output("out", "f64", N * len(rows["f64_ops"]["out"]))
     c.launch("f64_ops", GRID, BLOCK, ["a", "b", "c", "out", n_arg(N)])
+    # f64 operations pass a NaN operand through; when several operands are
+    # NaN, which one wins depends on the operand order ptxas chose in the
+    # machine code, which the PTX does not fix: for the same "add.f64 d, x, y"
+    # the GPU returned x's NaN from nvcc's PTX and y's from clang's.
+    c.tolerance = [
+        {"buffer": "out", "type": "f64", "variant": "clang", "nan_operand_order": True,
+         "why": "with several NaN operands, the NaN an f64 instruction returns follows ptxas's operand order in "
+                "SASS, not visible in PTX; warpsim follows the PTX order, which matches nvcc's builds"},
+    ]
     c.save()
 
 
