@@ -105,7 +105,11 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 	if in.Op == ir.OpBfi {
 		d := wp.r(in.A[3])
 		for l := range o {
-			o[l] = bfi(a[l], b[l], uint32(c[l])&0xff, uint32(d[l])&0xff, ir.TypeSize(t))
+			if ir.TypeSize(t) == 8 {
+				o[l] = scalar.Bfi64(a[l], b[l], uint32(c[l]), uint32(d[l]))
+			} else {
+				o[l] = uint64(scalar.Bfi32(uint32(a[l]), uint32(b[l]), uint32(c[l]), uint32(d[l])))
+			}
 		}
 		wp.commit(in.D[0], exec)
 		return
@@ -316,26 +320,21 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		}
 		return uint64(bits.Reverse32(uint32(a)))
 	case ir.OpBfind:
-		v := a & m
-		if signed && int64(sext(v, size)) < 0 {
-			v = ^v & m
+		if size == 8 {
+			return uint64(scalar.Bfind64(a, signed, in.Flags&ir.FlagShiftAmt != 0))
 		}
-		if v == 0 {
-			return 0xffffffff
-		}
-		p := uint64(bits.Len64(v) - 1)
-		if in.Flags&ir.FlagShiftAmt != 0 {
-			p = uint64(size*8-1) - p
-		}
-		return p
+		return uint64(scalar.Bfind32(uint32(a), signed, in.Flags&ir.FlagShiftAmt != 0))
 	case ir.OpFns:
-		return fns(uint32(a), uint32(b), int32(c))
+		return uint64(scalar.Fns(uint32(a), uint32(b), int32(c)))
 	case ir.OpBfe:
-		return bfe(a, uint32(b)&0xff, uint32(c)&0xff, size, signed)
+		if size == 8 {
+			return scalar.Bfe64(a, uint32(b), uint32(c), signed)
+		}
+		return uint64(scalar.Bfe32(uint32(a), uint32(b), uint32(c), signed))
 	case ir.OpPrmt:
-		return uint64(prmt(uint32(a), uint32(b), uint32(c), in.Mode))
+		return uint64(scalar.Prmt(uint32(a), uint32(b), uint32(c), scalar.PrmtMode(in.Mode)))
 	case ir.OpShf:
-		return uint64(shf(uint32(a), uint32(b), uint32(c), in.Mode&1 != 0, in.Mode&2 != 0))
+		return uint64(scalar.Shf(uint32(a), uint32(b), uint32(c), in.Mode&1 != 0, in.Mode&2 != 0))
 	case ir.OpSad:
 		var d uint64
 		if signed {
@@ -355,37 +354,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		}
 		return (d + c) & m
 	case ir.OpDp4a:
-		acc := uint32(c)
-		for i := 0; i < 4; i++ {
-			x := uint32(a >> (8 * i) & 0xff)
-			y := uint32(b >> (8 * i) & 0xff)
-			if ir.IsSigned(in.Type) {
-				x = uint32(int32(int8(x)))
-			}
-			if ir.IsSigned(in.Type2) {
-				y = uint32(int32(int8(y)))
-			}
-			acc += x * y
-		}
-		return uint64(acc)
+		return uint64(scalar.Dp4a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2)))
 	case ir.OpDp2a:
-		acc := uint32(c)
-		for i := 0; i < 2; i++ {
-			x := uint32(a >> (16 * i) & 0xffff)
-			if ir.IsSigned(in.Type) {
-				x = uint32(int32(int16(x)))
-			}
-			k := i
-			if in.Mode == 1 {
-				k += 2
-			}
-			y := uint32(b >> (8 * k) & 0xff)
-			if ir.IsSigned(in.Type2) {
-				y = uint32(int32(int8(y)))
-			}
-			acc += x * y
-		}
-		return uint64(acc)
+		return uint64(scalar.Dp2a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2), in.Mode == 1))
 	case ir.OpRcp:
 		switch t {
 		case ptx.F32:
@@ -501,144 +472,4 @@ func intDiv(a, b uint64, size int, signed, rem bool) uint64 {
 		return x % y
 	}
 	return x / y
-}
-
-func bfe(a uint64, pos, ln uint32, size int, signed bool) uint64 {
-	msb := uint32(size*8 - 1)
-	m := typeMask(ptx.B64)
-	if size < 8 {
-		m = uint64(1)<<(8*uint(size)) - 1
-	}
-	var sbit uint64
-	if signed && ln != 0 {
-		p := min(pos+ln-1, msb)
-		sbit = a >> p & 1
-	}
-	var r uint64
-	for i := uint32(0); i <= msb; i++ {
-		var bit uint64
-		if i < ln && pos+i <= msb {
-			bit = a >> (pos + i) & 1
-		} else {
-			bit = sbit
-		}
-		r |= bit << i
-	}
-	return r & m
-}
-
-func bfi(a, b uint64, pos, ln uint32, size int) uint64 {
-	msb := uint32(size*8 - 1)
-	r := b
-	for i := uint32(0); i < ln && pos+i <= msb; i++ {
-		r = r&^(1<<(pos+i)) | (a>>i&1)<<(pos+i)
-	}
-	m := typeMask(ptx.B64)
-	if size < 8 {
-		m = uint64(1)<<(8*uint(size)) - 1
-	}
-	return r & m
-}
-
-func prmt(a, b, c uint32, mode uint8) uint32 {
-	v := uint64(b)<<32 | uint64(a)
-	byteOf := func(i uint32) uint32 { return uint32(v>>(8*(i&7))) & 0xff }
-	var r uint32
-	switch mode {
-	case 0:
-		for i := 0; i < 4; i++ {
-			sel := c >> (4 * i) & 0xf
-			x := byteOf(sel & 7)
-			if sel&8 != 0 {
-				if x&0x80 != 0 {
-					x = 0xff
-				} else {
-					x = 0
-				}
-			}
-			r |= x << (8 * i)
-		}
-		return r
-	}
-	s := c & 3
-	var idx [4]uint32
-	switch mode {
-	case 1: // f4e
-		for i := uint32(0); i < 4; i++ {
-			idx[i] = (s + i) & 7
-		}
-	case 2: // b4e
-		for i := uint32(0); i < 4; i++ {
-			idx[i] = (s + 8 - i) & 7
-		}
-	case 3: // rc8
-		idx = [4]uint32{s, s, s, s}
-	case 4: // ecl
-		for i := uint32(0); i < 4; i++ {
-			idx[i] = max(s, i)
-		}
-	case 5: // ecr
-		for i := uint32(0); i < 4; i++ {
-			idx[i] = min(s, i)
-		}
-	case 6: // rc16
-		lo := (s & 1) * 2
-		idx = [4]uint32{lo, lo + 1, lo, lo + 1}
-	}
-	for i := 0; i < 4; i++ {
-		r |= byteOf(idx[i]) << (8 * i)
-	}
-	return r
-}
-
-func shf(lo, hi, n uint32, left, clamp bool) uint32 {
-	if clamp {
-		n = min(n, 32)
-	} else {
-		n &= 31
-	}
-	v := uint64(hi)<<32 | uint64(lo)
-	if left {
-		return uint32((v << n) >> 32)
-	}
-	return uint32(v >> n)
-}
-
-func fns(mask, base uint32, offset int32) uint64 {
-	if offset == math.MinInt32 {
-		// Observed on the H100 (testdata/conformance/bitops, fns_raw): an
-		// offset of -2^31 yields 0 whatever the base.
-		return 0
-	}
-	if base > 31 {
-		return 0xffffffff
-	}
-	if offset == 0 {
-		// The H100 returns base only when that bit is set (testdata/conformance/bitops).
-		if mask>>base&1 != 0 {
-			return uint64(base)
-		}
-		return 0xffffffff
-	}
-	pos := int32(base)
-	if offset > 0 {
-		for i := pos; i < 32; i++ {
-			if mask>>uint(i)&1 != 0 {
-				offset--
-				if offset == 0 {
-					return uint64(i)
-				}
-			}
-		}
-	} else {
-		for i := pos; i >= 0; i-- {
-			if mask>>uint(i)&1 != 0 {
-				offset++
-				if offset == 0 {
-					return uint64(i)
-				}
-			}
-		}
-	}
-	return 0xffffffff
 }
