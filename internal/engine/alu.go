@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/libdevice"
 	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -361,12 +362,12 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		switch t {
 		case ptx.F32:
 			if in.Flags&ir.FlagApprox != 0 {
-				return uint64(scalar.RcpApproxF32(uint32(a), ftz))
+				return uint64(rcpApproxF32(uint32(a), ftz))
 			}
 			return uint64(scalar.RcpF32(uint32(a), rounding(in.Rnd), ftz))
 		case ptx.F64:
 			if in.Flags&ir.FlagApprox != 0 {
-				return scalar.RcpApproxFtzF64(a)
+				return libdevice.RcpApproxFtzF64(a)
 			}
 			return scalar.RcpF64(a, rounding(in.Rnd))
 		}
@@ -383,9 +384,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpRsqrt:
 		switch t {
 		case ptx.F32:
-			return uint64(scalar.RsqrtApproxF32(uint32(a), ftz))
+			return uint64(rsqrtApproxF32(uint32(a), ftz))
 		case ptx.F64:
-			return scalar.RsqrtApproxF64(a, ftz)
+			return rsqrtApproxF64(a, ftz)
 		}
 	case ir.OpSin:
 		return uint64(scalar.SinApproxF32(uint32(a), ftz))
@@ -394,7 +395,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpEx2:
 		switch t {
 		case ptx.F32:
-			return uint64(scalar.Ex2ApproxF32(uint32(a), ftz))
+			return uint64(ex2ApproxF32(uint32(a), ftz))
 		case ptx.F16:
 			return uint64(scalar.Ex2ApproxF16(uint16(a), ftz))
 		case ptx.F16x2:
