@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,4 +207,97 @@ func TestLessonCoarsen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLessonNestedHello runs the nested lesson's recursive kernel, which
+// launches itself from the device, and compares its printf output with
+// the H100's (groundtruth/h100_seed_runs.txt, "nestedHelloWorld grid 1
+// block 8").
+func TestLessonNestedHello(t *testing.T) {
+	var out strings.Builder
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &out})
+	m := loadLesson(t, dev, "nested.sm90.ptx")
+	k, err := m.Kernel("nestedHelloWorld")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{8, 1, 1}}, params(uint32(8), uint32(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for depth, n := 0, 8; n >= 1; depth, n = depth+1, n/2 {
+		if depth > 0 {
+			fmt.Fprintf(&want, "-------> nested execution depth: %d\n", depth)
+		}
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&want, "Recursion=%d: Hello World from thread %d block 0\n", depth, i)
+		}
+	}
+	if out.String() != want.String() {
+		t.Errorf("output:\n%s\nwant (H100):\n%s", out.String(), want.String())
+	}
+	if res.Counters.DeviceLaunches != 3 {
+		t.Errorf("device launches %d, want 3", res.Counters.DeviceLaunches)
+	}
+}
+
+// TestLessonNestedReduce runs the nested lesson's recursive reductions on
+// 2^20 ones, as the H100 did: every one sums to 1048576
+// (groundtruth/h100_seed_runs.txt).
+func TestLessonNestedReduce(t *testing.T) {
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
+	m := loadLesson(t, dev, "nested.sm90.ptx")
+	const size, bs = 1 << 20, 512
+	ones := make([]byte, 4*size)
+	for i := 0; i < size; i++ {
+		ones[4*i] = 1
+	}
+	in, _ := dev.Malloc(4 * size)
+	out, _ := dev.Malloc(4 * size / bs)
+	for _, c := range []struct {
+		name   string
+		block  uint32
+		params []byte
+	}{
+		{"gpuRecursiveReduceNosync", bs, params(in, out, uint32(bs))},
+		{"gpuRecursiveReduce2", bs / 2, params(in, out, uint32(bs/2), uint32(bs))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dev.Write(in, ones)
+			dev.Memset(out, 0, 4*size/bs)
+			k, err := m.Kernel(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{size / bs, 1, 1}, Block: warpsim.Dim3{c.block, 1, 1}}, c.params); err != nil {
+				t.Fatal(err)
+			}
+			o := make([]byte, 4*size/bs)
+			dev.Read(out, o)
+			var sum uint64
+			for i := 0; i < size/bs; i++ {
+				sum += uint64(binary.LittleEndian.Uint32(o[4*i:]))
+			}
+			if sum != 1048576 {
+				t.Errorf("gpu_sum %d, want 1048576", sum)
+			}
+		})
+	}
+	t.Run("fanOut", func(t *testing.T) {
+		ctr, _ := dev.Malloc(4)
+		k, err := m.Kernel("fanOut")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{1, 1, 1}}, params(uint32(1000), ctr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 4)
+		dev.Read(ctr, b)
+		if n := binary.LittleEndian.Uint32(b); n != 1000 || res.Counters.DeviceLaunches != 1000 {
+			t.Errorf("children ran %d, device launches %d; want 1000", n, res.Counters.DeviceLaunches)
+		}
+	})
 }

@@ -128,6 +128,8 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		wp.vprintf(pc, in, exec)
 	case ir.OpLibcall:
 		wp.libcall(pc, in, exec)
+	case ir.OpDevRT:
+		wp.devRuntime(pc, in, exec)
 	default:
 		wp.alu(pc, in, exec)
 	}

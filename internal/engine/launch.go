@@ -102,7 +102,7 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (
 	for i, f := range prog.Funcs {
 		m.externs[i] = make([]ExternFunc, len(f.Calls))
 		for j, c := range f.Calls {
-			if c.Extern == "" || c.Extern == "vprintf" {
+			if _, devrt := ir.DevRTNames[c.Extern]; c.Extern == "" || c.Extern == "vprintf" || devrt {
 				continue
 			}
 			var fn ExternFunc
@@ -144,21 +144,26 @@ const DefaultStepLimit = 1 << 36
 
 // launch is the state shared by the workers of one launch.
 type launch struct {
-	mod        *Module
-	cfg        *Config
-	fn         *ir.Func
-	nblocks    int
-	next       atomic.Int64
-	done       atomic.Int64
-	steps      atomic.Int64
-	stop       atomic.Bool
-	faultMu    sync.Mutex
-	fault      *Fault
-	shared     int // bytes of shared memory per block
-	sharedOff  []int32
-	limit      int64
-	printMu    *sync.Mutex
-	allocs     []*Alloc
+	mod       *Module
+	cfg       *Config
+	fn        *ir.Func
+	nblocks   int
+	next      atomic.Int64
+	done      atomic.Int64
+	steps     atomic.Int64
+	stop      atomic.Bool
+	faultMu   sync.Mutex
+	fault     *Fault
+	shared    int // bytes of shared memory per block
+	sharedOff []int32
+	limit     int64
+	printMu   *sync.Mutex
+	allocs    []*Alloc
+	depth     int // nesting depth of device-side launches (0 for the host's)
+
+	childMu    sync.Mutex
+	pending    map[uint64]childLaunch // parameter buffers handed out, by address
+	children   []childLaunch          // device-side launches, in launch order
 	progressMu sync.Mutex
 }
 
@@ -171,13 +176,63 @@ func (l *launch) setFault(f *Fault) {
 	l.stop.Store(true)
 }
 
-// Launch runs one grid to completion and returns its counters, or a *Fault.
+// childLaunch is a device-side launch: it runs after its parent grid
+// completes (a parent grid is complete only when its children are).
+type childLaunch struct {
+	fn        int
+	grid      [3]uint32
+	block     [3]uint32
+	shmem     uint32
+	params    uint64 // device address of the parameter buffer
+	paramSize int
+	launched  bool
+}
+
+// maxLaunchDepth bounds nested device-side launches.
+const maxLaunchDepth = 64
+
+// Launch runs one grid, and then the grids it launched from the device, to
+// completion and returns their summed counters, or a *Fault.
 func (m *Module) Launch(cfg *Config) (profile.Counters, error) {
+	return m.launch(cfg, 0)
+}
+
+func (m *Module) launch(cfg *Config, depth int) (profile.Counters, error) {
+	total, l, err := m.launchGrid(cfg, depth)
+	if err != nil {
+		return total, err
+	}
+	for _, ch := range l.children {
+		b, err := m.Mem.Bytes(ch.params, uint64(ch.paramSize))
+		if err != nil {
+			return total, err
+		}
+		params := append([]byte(nil), b...)
+		m.Mem.Free(ch.params)
+		child := *cfg
+		child.Kernel, child.Grid, child.Block, child.DynShared, child.Params = ch.fn, ch.grid, ch.block, ch.shmem, params
+		child.Progress = nil
+		c, err := m.launch(&child, depth+1)
+		total.Add(&c)
+		total.DeviceLaunches++
+		if err != nil {
+			return total, err
+		}
+	}
+	for addr, ch := range l.pending {
+		if !ch.launched {
+			m.Mem.Free(addr) // a buffer obtained but never launched
+		}
+	}
+	return total, nil
+}
+
+func (m *Module) launchGrid(cfg *Config, depth int) (profile.Counters, *launch, error) {
 	var total profile.Counters
 	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
-		return total, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
+		return total, nil, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
 	}
-	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel]}
+	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}}
 	l.nblocks = int(cfg.Grid[0]) * int(cfg.Grid[1]) * int(cfg.Grid[2])
 	l.sharedOff = m.Prog.SharedOffsets[cfg.Kernel]
 	st := m.Prog.StaticShared[cfg.Kernel]
@@ -220,9 +275,9 @@ func (m *Module) Launch(cfg *Config) (profile.Counters, error) {
 		total.Add(&counters[i])
 	}
 	if l.fault != nil {
-		return total, l.fault
+		return total, l, l.fault
 	}
-	return total, nil
+	return total, l, nil
 }
 
 func alignInt(n, a int) int {

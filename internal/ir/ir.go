@@ -92,7 +92,8 @@ const (
 	OpVprintf // Imm = index into Func.Calls
 	OpLibcall // Imm = index into Func.Calls
 	OpIsspacep
-	OpBrx // brx.idx: A0 = index; Imm = index into Func.BranchTables
+	OpBrx   // brx.idx: A0 = index; Imm = index into Func.BranchTables
+	OpDevRT // device runtime call (dynamic parallelism): Mode = DevRT*; Imm = index into Func.Calls
 	NumOps
 )
 
@@ -179,6 +180,31 @@ const (
 	AtomInc
 	AtomDec
 )
+
+// Device runtime functions (OpDevRT's Mode): dynamic parallelism.
+const (
+	DevRTGetParameterBufferV2 uint8 = iota // (func, grid dim3, block dim3, shmem) → buffer
+	DevRTGetParameterBuffer                // (align, size) → buffer
+	DevRTLaunchDeviceV2                    // (buffer, stream) → error
+	DevRTLaunchDevice                      // (func, buffer, grid, block, shmem, stream) → error
+	DevRTGetLastError                      // () → error
+)
+
+// DevRTNames maps the device runtime's extern function names to their kind.
+var DevRTNames = map[string]uint8{
+	"__cudaCDP2GetParameterBufferV2": DevRTGetParameterBufferV2,
+	"cudaGetParameterBufferV2":       DevRTGetParameterBufferV2,
+	"__cudaCDP2GetParameterBuffer":   DevRTGetParameterBuffer,
+	"cudaGetParameterBuffer":         DevRTGetParameterBuffer,
+	"__cudaCDP2LaunchDeviceV2":       DevRTLaunchDeviceV2,
+	"cudaLaunchDeviceV2":             DevRTLaunchDeviceV2,
+	"__cudaCDP2LaunchDevice":         DevRTLaunchDevice,
+	"cudaLaunchDevice":               DevRTLaunchDevice,
+	"__cudaCDP2GetLastError":         DevRTGetLastError,
+	"cudaGetLastError":               DevRTGetLastError,
+	"__cudaCDP2PeekAtLastError":      DevRTGetLastError,
+	"cudaPeekAtLastError":            DevRTGetLastError,
+}
 
 // Shuffle modes.
 const (

@@ -1773,8 +1773,9 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	}
 	target := fl.l.srcFuncs[fi]
 	if !target.HasBody {
+		_, devrt := DevRTNames[callee]
 		switch {
-		case callee == "vprintf":
+		case callee == "vprintf", devrt:
 		case fl.l.externs != nil && fl.l.externs(callee):
 		default:
 			fl.l.errorf(src.Pos, "call to %s is not supported yet", callee)
@@ -1806,7 +1807,10 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 		cs.RetType = target.Returns[i].Type
 	}
 	op := OpCall
+	devrt, isDevRT := DevRTNames[callee]
 	switch {
+	case isDevRT:
+		op = OpDevRT
 	case callee == "vprintf":
 		op = OpVprintf
 	case cs.Extern != "":
@@ -1814,6 +1818,7 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	}
 	in := fl.newInst(op, src)
 	in.Flags = m.flags
+	in.Mode = devrt
 	in.Imm = int64(len(fl.f.Calls))
 	fl.f.Calls = append(fl.f.Calls, cs)
 	fl.emit(in, src)
