@@ -29,16 +29,16 @@ func init() {
 	regF2("__nv_fast_powf", func(m mode, x, y float32) float32 {
 		return ex2Approx(m.mul(m.flush(y), lg2Approx(x, m.ftz)), m.ftz)
 	})
-	regF1("__nv_fast_sinf", func(m mode, x float32) float32 { return f32(scalar.SinApproxF32(b32(x), m.ftz)) })
-	regF1("__nv_fast_cosf", func(m mode, x float32) float32 { return f32(scalar.CosApproxF32(b32(x), m.ftz)) })
+	regF1("__nv_fast_sinf", func(m mode, x float32) float32 { return f32(sinCosApprox(b32(x), false)) })
+	regF1("__nv_fast_cosf", func(m mode, x float32) float32 { return f32(sinCosApprox(b32(x), true)) })
 	regF1("__nv_fast_tanf", func(m mode, x float32) float32 {
-		s := f32(scalar.SinApproxF32(b32(x), m.ftz))
-		c := f32(scalar.CosApproxF32(b32(x), m.ftz))
+		s := f32(sinCosApprox(b32(x), false))
+		c := f32(sinCosApprox(b32(x), true))
 		return divApprox(s, c, m.ftz)
 	})
 	regOut("__nv_fast_sincosf", "f", "", "ff", func(m mode, a, o []uint64) uint64 {
-		o[0] = uint64(scalar.SinApproxF32(uint32(a[0]), m.ftz))
-		o[1] = uint64(scalar.CosApproxF32(uint32(a[0]), m.ftz))
+		o[0] = uint64(sinCosApprox(uint32(a[0]), false))
+		o[1] = uint64(sinCosApprox(uint32(a[0]), true))
 		return 0
 	})
 

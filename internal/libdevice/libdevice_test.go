@@ -17,65 +17,14 @@ import (
 // function's error exceeds its bound, so a regression cannot pass silently,
 // and also if a listed function has become exact, so the table stays true.
 var inexact = map[string]uint64{
-	"__nv_rsqrtf":         1, // MUFU.RSQ for significands in [3, 4) (odd exponents) is not in the recorded table
-	"__nv_asinhf":         1, // rsqrt.approx on [3, 4), as above
-	"__nv_cbrtf":          1, // lg2.approx (MUFU.LG2) is modelled as correctly rounded
-	"__nv_hypot":          1, // NaN payload when both operands are NaN
-	"__nv_rcbrtf":         1, // lg2.approx, as cbrtf
-	"__nv_erfinvf":        2, // lg2.approx, as cbrtf
-	"__nv_erfcinvf":       2,
-	"__nv_normcdfinvf":    3,
-	"__nv_rhypotf":        1, // rsqrt.approx on [3, 4), as rsqrtf
-	"__nv_rnorm3df":       1,
-	"__nv_j0f":            3, // the amplitude's rsqrt.approx, as rsqrtf
-	"__nv_j1f":            3,
-	"__nv_y0f":            2,
-	"__nv_y1f":            2,
-	"__nv_cyl_bessel_i0f": 3, // rsqrt.approx, as j0f
-	"__nv_cyl_bessel_i1f": 3,
-	"__nv_rnorm4df":       1,
-	"__nv_rhypot":         1, // NaN payload when both operands are NaN
-	// The fast intrinsics whose SFU instruction (MUFU.LG2, MUFU.SIN/COS) has no
-	// recorded table: internal/scalar's models. Their errors are absolute
-	// (~2^-21), so results near zero are far off in ulps.
-	"__nv_fast_log2f":   23947836,
-	"__nv_fast_logf":    24321579,
-	"__nv_fast_log10f":  23699220,
-	"__nv_fast_powf":    51838,
-	"__nv_fast_sinf":    877203419,
-	"__nv_fast_cosf":    877203419,
-	"__nv_fast_sincosf": 877203419,
-	"__nv_fast_tanf":    3655865524,
+	"__nv_hypot":  1, // NaN payload when both operands are NaN
+	"__nv_rhypot": 1, // NaN payload when both operands are NaN
 }
 
 // inexactFTZ is inexact for modules compiled with ftz.
 var inexactFTZ = map[string]uint64{
-	"__nv_rsqrtf":         1,
-	"__nv_asinhf":         1,
-	"__nv_cbrtf":          1,
-	"__nv_rcbrtf":         1,
-	"__nv_erfinvf":        2,
-	"__nv_erfcinvf":       3,
-	"__nv_normcdfinvf":    3,
-	"__nv_rhypotf":        1,
-	"__nv_j0f":            2,
-	"__nv_cyl_bessel_i0f": 3,
-	"__nv_cyl_bessel_i1f": 3,
-	"__nv_j1f":            2,
-	"__nv_y0f":            2,
-	"__nv_y1f":            2,
-	"__nv_rnorm3df":       1,
-	"__nv_rnorm4df":       1,
-	"__nv_fast_log2f":     23947836,
-	"__nv_fast_logf":      24321579,
-	"__nv_fast_log10f":    23699220,
-	"__nv_fast_powf":      97059,
-	"__nv_fast_sinf":      877203419,
-	"__nv_fast_cosf":      877203419,
-	"__nv_fast_sincosf":   877203419,
-	"__nv_fast_tanf":      3655865524,
-	"__nv_remquof":        maxULP,
-	"__nv_remainderf":     1, // -ftz: the same tiny-divisor cases give -0 on the GPU, +0 here // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
+	"__nv_remquof":    maxULP, // -ftz: a few tiny-divisor cases give -0 and quotient 0 on the GPU
+	"__nv_remainderf": 1,      // -ftz: the same tiny-divisor cases give -0 on the GPU, +0 here
 }
 
 const maxULP = math.MaxUint64

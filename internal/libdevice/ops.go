@@ -114,7 +114,12 @@ func rsqrtApprox(a float32, ftz bool) float32 {
 	}
 	return f32(rsqrtApproxFtz(b32(a*16777216))) * 4096
 }
-func lg2Approx(a float32, ftz bool) float32 { return f32(scalar.Lg2ApproxF32(b32(a), ftz)) }
+func lg2Approx(a float32, ftz bool) float32 {
+	if ftz {
+		return f32(lg2ApproxFtz(b32(a)))
+	}
+	return f32(lg2ApproxF32(b32(a)))
+}
 
 // flushSub returns a sign-preserving zero for a subnormal a.
 func flushSub(a float32) float32 {

@@ -9,22 +9,34 @@ import (
 	"sync"
 )
 
-// The SFU's approximate instructions (MUFU.RCP, MUFU.RSQ, MUFU.EX2) are not
-// specified bit for bit, so they are reproduced here from tables recorded on
-// an H200 (sm_90) by testdata/gen/sfutables.cu: for each point of a dense grid
-// the difference, in units of the last place, between the hardware's result
-// and the correctly rounded one. With the rules below (found by checking the
-// tables against recorded exp2f, tanf, atanf … results) they reproduce the
-// hardware exactly:
+// The SFU's approximate instructions (MUFU.RCP, MUFU.RSQ, MUFU.EX2, MUFU.LG2,
+// MUFU.SIN/COS, MUFU.RSQ64H) are not specified bit for bit, so they are
+// reproduced here from tables recorded on an H100/H200 (sm_90) by
+// testdata/gen/sfutables.cu and sfutables2.cu: for each point of a dense grid,
+// the hardware's result as a difference from a reference Go can recompute.
+// With the rules below (each checked on the GPU over every exponent, and
+// against recorded exp2f, tanf, atanf … results) they reproduce the hardware
+// exactly:
 //
 //   - rcp.approx.ftz.f32: depends only on the significand; the exponent is
 //     negated exactly; results below 2^-126 flush to zero.
 //   - rsqrt.approx.ftz.f32: depends on the significand and the exponent's
-//     parity. The table covers significands in [1, 3) after folding an odd
-//     exponent in; for [3, 4) the correctly rounded value is used (an
-//     approximation: the recording missed that range).
+//     parity (2^24 entries); the rest of the exponent only scales the result.
 //   - ex2.approx.ftz.f32: |x| is truncated to 23 fractional bits; 2^x is the
 //     table's 2^±frac scaled by 2^±int (sign-magnitude, not floor).
+//   - lg2.approx.ftz.f32: x = m·2^e; the SFU forms e + log2(m) in fixed point
+//     and truncates it (toward zero) to f32. The results for e = 0 and e = -1
+//     hold all that the truncation can see of log2(m): for e > 0 the result
+//     is RZ(e + lg2(m)), for e < -1 it is RZ(e + 1 + lg2(m/2)), computed
+//     exactly in float64.
+//   - sin/cos.approx.f32: t = x·f32(1/2π) rounded toward zero; the SFU takes
+//     |t|'s fraction of a revolution truncated to 25 bits, folds it into a
+//     quadrant and a 23-bit position mirrored in odd quadrants, and reads one
+//     quarter-wave table (sin at u·2^-25 revolutions, u < 2^23); cos is sin a
+//     quarter turn on; sin takes t's sign.
+//   - rcp/rsqrt.approx.ftz.f64 (MUFU.RCP64H/RSQ64H): the f32 tables at the top
+//     20 significand bits of the high word, the result truncated to the high
+//     word (low word zero).
 
 //go:embed sfudata/*.bin.gz
 var sfuFiles embed.FS
@@ -42,19 +54,25 @@ var (
 	ex2Table   = sfuTable{file: "sfudata/ex2.bin.gz"}
 )
 
-func (t *sfuTable) load() {
-	data, err := sfuFiles.ReadFile(t.file)
+// readSFU returns the decompressed embedded file.
+func readSFU(file string) []byte {
+	data, err := sfuFiles.ReadFile(file)
 	if err != nil {
 		panic("warpsim internal error: libdevice: " + err.Error())
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		panic("warpsim internal error: libdevice: " + t.file + ": " + err.Error())
+		panic("warpsim internal error: libdevice: " + file + ": " + err.Error())
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		panic("warpsim internal error: libdevice: " + t.file + ": " + err.Error())
+		panic("warpsim internal error: libdevice: " + file + ": " + err.Error())
 	}
+	return raw
+}
+
+func (t *sfuTable) load() {
+	raw := readSFU(t.file)
 	t.packed = make([]byte, (len(raw)+3)/4)
 	for i, d := range raw {
 		v := int8(d) + 2
@@ -109,23 +127,11 @@ func rsqrtApproxFtz(a uint32) uint32 {
 	}
 	mant := a & 0x7fffff
 	ue := e - 127
-	var m float64
-	idx := -1
-	if ue&1 == 0 {
-		m = 1 + float64(mant)*0x1p-23
-		idx = int(mant)
-	} else {
-		ue--
-		m = 2 + float64(mant)*0x1p-22
-		if mant < 1<<22 {
-			idx = 1<<23 + 2*int(mant)
-		}
-	}
-	ref := math.Float32bits(float32(1 / math.Sqrt(m)))
-	if idx >= 0 {
-		ref = uint32(int32(ref) + rsqrtTable.delta(idx))
-	}
-	return math.Float32bits(float32(float64(math.Float32frombits(ref)) * math.Ldexp(1, int(-ue/2))))
+	p := ue & 1
+	x := math.Ldexp(1+float64(mant)*0x1p-23, int(p))
+	ref := math.Float32bits(float32(1 / math.Sqrt(x)))
+	t := uint32(int32(ref) + rsqrtTable.delta(int(p)<<23|int(mant)))
+	return math.Float32bits(float32(float64(math.Float32frombits(t)) * math.Ldexp(1, int(-(ue-p)/2))))
 }
 
 // ex2ApproxFtz is ex2.approx.ftz.f32.
@@ -235,8 +241,9 @@ func rsqrtApproxF64(a uint64) uint64 {
 	return math.Float64bits(math.FMA(c, y*e, y))
 }
 
-// rsqrtApproxFtz64 is rsqrt.approx.ftz.f64 (MUFU.RSQ64H), modelled like
-// rcpApproxFtz64 on the f32 table.
+// rsqrtApproxFtz64 is rsqrt.approx.ftz.f64 (MUFU.RSQ64H): the f32 table at
+// the top 20 bits of the significand, truncated to the high word, as for
+// rcpApproxFtz64.
 func rsqrtApproxFtz64(a uint64) uint64 {
 	a &^= 0xffffffff
 	e := int64(a >> 52 & 0x7ff)
@@ -252,23 +259,11 @@ func rsqrtApproxFtz64(a uint64) uint64 {
 	}
 	mant := uint32(a>>32) & 0xfffff << 3
 	ue := e - 1023
-	var m float64
-	idx := -1
-	if ue&1 == 0 {
-		m = 1 + float64(mant)*0x1p-23
-		idx = int(mant)
-	} else {
-		ue--
-		m = 2 + float64(mant)*0x1p-22
-		if mant < 1<<22 {
-			idx = 1<<23 + 2*int(mant)
-		}
-	}
-	t := math.Float32bits(float32(1 / math.Sqrt(m)))
-	if idx >= 0 {
-		t = uint32(int32(t) + rsqrtTable.delta(idx))
-	}
-	de := int64(t>>23&0xff) - 127 - ue/2 + 1023
+	p := ue & 1
+	x := math.Ldexp(1+float64(mant)*0x1p-23, int(p))
+	ref := math.Float32bits(float32(1 / math.Sqrt(x)))
+	t := uint32(int32(ref) + rsqrtTable.delta(int(p)<<23|int(mant)))
+	de := int64(t>>23&0xff) - 127 - (ue-p)/2 + 1023
 	return uint64(de)<<52 | uint64(t&0x7fffff>>3)<<32
 }
 
