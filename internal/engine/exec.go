@@ -800,47 +800,8 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 	}
 	t2 := in.Type2
 	fast := in.BoolOp == ir.BoolNone && d1 == nil && in.Op == ir.OpSetp
-	if fast && exec == fullMask && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) {
-		signed := t2 == ptx.S32
-		for l := 0; l < 32; l++ {
-			var p bool
-			if signed {
-				x, y := int32(a[l]), int32(b[l])
-				switch in.Cmp {
-				case ir.CmpEq:
-					p = x == y
-				case ir.CmpNe:
-					p = x != y
-				case ir.CmpLt:
-					p = x < y
-				case ir.CmpLe:
-					p = x <= y
-				case ir.CmpGt:
-					p = x > y
-				case ir.CmpGe:
-					p = x >= y
-				default:
-					p = compare(in.Cmp, t2, a[l], b[l])
-				}
-			} else {
-				x, y := uint32(a[l]), uint32(b[l])
-				switch in.Cmp {
-				case ir.CmpEq:
-					p = x == y
-				case ir.CmpNe:
-					p = x != y
-				case ir.CmpLt, ir.CmpLo:
-					p = x < y
-				case ir.CmpLe, ir.CmpLs:
-					p = x <= y
-				case ir.CmpGt, ir.CmpHi:
-					p = x > y
-				case ir.CmpGe, ir.CmpHs:
-					p = x >= y
-				}
-			}
-			d0[l] = b2u(p)
-		}
+	if fast && exec == fullMask && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) &&
+		setpFull32(in.Cmp, t2 == ptx.S32, a, b, d0) {
 		return
 	}
 	if t2 == ptx.F16x2 || t2 == ptx.BF16x2 {
@@ -904,6 +865,46 @@ func setResult(t ptx.Type, p bool) uint64 {
 // setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
 // own; setp writes the low half's result to the first predicate and the
 // high half's to the second, set writes each half's result in its half.
+// setpFull32 is setp on 32-bit integers for a full warp, one loop per
+// comparison so the lane loop holds no switch. Signed operands are compared
+// as unsigned after flipping their sign bits, which keeps their order. It
+// reports false for a comparison it does not handle.
+func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
+	var flip uint32
+	if signed {
+		flip = 1 << 31
+	}
+	switch cmp {
+	case ir.CmpEq:
+		for l := range d {
+			d[l] = b2u(uint32(a[l]) == uint32(b[l]))
+		}
+	case ir.CmpNe:
+		for l := range d {
+			d[l] = b2u(uint32(a[l]) != uint32(b[l]))
+		}
+	case ir.CmpLt, ir.CmpLo:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip < uint32(b[l])^flip)
+		}
+	case ir.CmpLe, ir.CmpLs:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
+		}
+	case ir.CmpGt, ir.CmpHi:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip > uint32(b[l])^flip)
+		}
+	case ir.CmpGe, ir.CmpHs:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {
 	et := ptx.F16
 	if in.Type2 == ptx.BF16x2 {
