@@ -156,3 +156,15 @@ func revolution25(t uint32) uint32 {
 	}
 	return 0
 }
+
+// rcpApproxF32 is rcp.approx.f32 (without .ftz) as ptxas expands it: a
+// subnormal input is scaled up by 2^24 and the result by 2^24 again; an input
+// whose reciprocal is subnormal (|a| > 2^126) is scaled down by 2^-24 and the
+// result likewise, rounded once into the subnormal range.
+func rcpApproxF32(a uint32) uint32 {
+	if mag := a & 0x7fffffff; mag > 0x7e800000 && mag < 0x7f800000 {
+		r := rcpApproxFtz(b32(f32(a) * 0x1p-24))
+		return b32(ieee.mul(f32(r), 0x1p-24))
+	}
+	return b32(rcpApprox(f32(a), false))
+}

@@ -28,7 +28,7 @@ func CosApproxF32(a uint32) uint32 { return sinCosApprox(a, true) }
 func RcpApproxFtzF32(a uint32) uint32 { return rcpApproxFtz(a) }
 
 // RcpApproxF32 is rcp.approx.f32 (without .ftz) as ptxas expands it.
-func RcpApproxF32(a uint32) uint32 { return b32(rcpApprox(f32(a), false)) }
+func RcpApproxF32(a uint32) uint32 { return rcpApproxF32(a) }
 
 // RsqrtApproxFtzF32 is rsqrt.approx.ftz.f32.
 func RsqrtApproxFtzF32(a uint32) uint32 { return rsqrtApproxFtz(a) }
