@@ -6,9 +6,12 @@
 // constants and every fused multiply-add), as nvcc compiles them for sm_90, so
 // that a simulated kernel computes what the same kernel computes on an H100.
 // Where libdevice relies on the SFU's approximate instructions (ex2.approx,
-// lg2.approx, rcp.approx, rsqrt.approx …), the result is only as exact as the
-// model of that instruction; README_SECTION.md lists those functions with their
-// measured error against real-GPU recordings (testdata/ref.bin.gz).
+// lg2.approx, rcp.approx, rsqrt.approx, sin/cos.approx …), it uses tables
+// recorded on an H100 (sfudata/, see sfu.go), which reproduce those
+// instructions exactly; the same models are exported (Lg2ApproxFtzF32 …) for
+// the engine's own .approx instructions. README_SECTION.md lists the few
+// functions that still differ from the real-GPU recordings
+// (testdata/ref.bin.gz) and why.
 //
 // Arguments and results travel as raw bits in uint64 (f32 in the low 32 bits,
 // integers zero- or sign-extended as their PTX type says).

@@ -4,6 +4,7 @@
 // whether a table reproduces them (see ../../sfu.go).
 //   rcp.bin:   x = 1 + i·2^-23, i < 2^23;  ref = rcp.rn(x)
 //   rsqrt.bin: x = 1 + i·2^-23, i < 2^24 (x in [1, 3));  ref = RN(1/sqrt((double)x))
+//              (superseded: sfudata/rsqrt.bin.gz now comes from sfutables2.cu, which covers [1, 4))
 //   ex2.bin:   x = i·2^-23 - 1, i < 2^24 (x in [-1, 1));  ref = RN(exp2((double)x))
 // Build: nvcc -O3 -arch=sm_90 -o sfutables sfutables.cu; run: ./sfutables OUTDIR
 #include <cstdio>
