@@ -34,6 +34,7 @@ package engine
 import (
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -93,6 +94,9 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (
 				return nil, fmt.Errorf("variable %s: address of shared variable %s in an initializer is not supported yet", v.Name, prog.Vars[r.Var].Name)
 			}
 			a += uint64(r.Addend)
+			if r.Mask != 0 {
+				a = (a & r.Mask) >> bits.TrailingZeros64(r.Mask)
+			}
 			for k := 0; k < r.Size && r.Offset+k < len(b); k++ {
 				b[r.Offset+k] = byte(a >> (8 * k))
 			}

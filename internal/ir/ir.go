@@ -404,6 +404,10 @@ type Reloc struct {
 	Func    int32 // target function for a function address, else -1
 	Addend  int64
 	Generic bool
+	// Mask selects bytes of the address, for LLVM's byte-wise form
+	// "0xFF00(generic(x)+4)": the value stored is (address & Mask) shifted
+	// right by Mask's trailing zero bits. 0: the whole address.
+	Mask uint64
 
 	name     string
 	funcName string

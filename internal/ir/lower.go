@@ -133,7 +133,7 @@ func (l *lowerer) addVar(v *ptx.Var, name string) int {
 				putLE(mv.Init[off:off+es], bits)
 			case ptx.InitSymbol, ptx.InitGeneric:
 				mv.Relocs = append(mv.Relocs, Reloc{Offset: off, Size: es, Var: -1, Func: -1, Addend: in.Offset,
-					Generic: in.Kind == ptx.InitGeneric, name: in.Sym, pos: in.Pos})
+					Generic: in.Kind == ptx.InitGeneric, Mask: in.Mask, name: in.Sym, pos: in.Pos})
 			}
 		}
 	}
