@@ -61,10 +61,15 @@ func hypot64(x, y float64) float64 {
 	ax, ay := b64(x)&^(1<<63), b64(y)&^(1<<63)
 	lo, hi := f64(min(ax, ay)), f64(max(ax, ay))
 	if x != x || y != y {
-		// An infinity wins; otherwise the NaN operand, quieted, x's first.
+		// An infinity wins; otherwise the NaN operand, quieted. With two
+		// NaNs, the smaller as unsigned bits (the compiled code orders the
+		// operands by their bits after a DADD-based fabs, which quiets a NaN
+		// but keeps its sign, and returns the smaller when it is not finite).
 		switch {
 		case math.IsInf(x, 0) || math.IsInf(y, 0):
 			return math.Inf(1)
+		case x != x && y != y:
+			return f64(min(b64(quiet(x)), b64(quiet(y))))
 		case x != x:
 			return quiet(x)
 		}

@@ -12,14 +12,10 @@ import (
 
 // inexact lists the functions whose results are not bit-exact against the
 // recordings, with the largest error measured (in ulps of the result; for
-// integer results, any mismatch counts as maxULP). Each depends on a model of
-// an SFU approximate instruction (README_SECTION.md). The test fails if a
+// integer results, any mismatch counts as maxULP), and why. The test fails if a
 // function's error exceeds its bound, so a regression cannot pass silently,
 // and also if a listed function has become exact, so the table stays true.
-var inexact = map[string]uint64{
-	"__nv_hypot":  1, // NaN payload when both operands are NaN
-	"__nv_rhypot": 1, // NaN payload when both operands are NaN
-}
+var inexact = map[string]uint64{}
 
 // inexactFTZ is inexact for modules compiled with ftz.
 var inexactFTZ = map[string]uint64{

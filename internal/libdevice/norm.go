@@ -155,6 +155,12 @@ func rhypot64(x, y float64) float64 {
 	if math.IsInf(x, 0) || math.IsInf(y, 0) {
 		return 0
 	}
+	if x != x && y != y {
+		// Two NaNs: the larger as unsigned bits, after a DADD-based fabs
+		// that quiets a NaN but keeps its sign (the operands are ordered by
+		// their bits, and the H100's DADD of the two gives the larger).
+		return f64(max(b64(quiet(x)), b64(quiet(y))))
+	}
 	if y != y && x == x {
 		return quiet(y)
 	}
