@@ -256,6 +256,8 @@ func compareBuffer(t *testing.T, name string, want, got []byte, meta *caseMeta, 
 		tolerated int
 		perRow    = map[string]int{}
 		rowOrder  []string
+		tolRow    = map[string]int{}
+		tolOrder  []string
 		details   []string
 	)
 	for off := 0; off+size <= len(want); off += size {
@@ -279,6 +281,10 @@ func compareBuffer(t *testing.T, name string, want, got []byte, meta *caseMeta, 
 		if te, ok := toleranceFor(tol[name], rn); ok {
 			if within, _ := withinTolerance(typ, w, g, te); within {
 				tolerated++
+				if tolRow[rn] == 0 {
+					tolOrder = append(tolOrder, rn)
+				}
+				tolRow[rn]++
 				continue
 			}
 		}
@@ -303,7 +309,11 @@ func compareBuffer(t *testing.T, name string, want, got []byte, meta *caseMeta, 
 		}
 	}
 	if bad == 0 {
-		t.Logf("%d elements differ within tolerance.json's bounds", tolerated)
+		var rows []string
+		for _, r := range tolOrder {
+			rows = append(rows, fmt.Sprintf("%s(%d)", r, tolRow[r]))
+		}
+		t.Logf("%d elements differ within tolerance.json's bounds; by row: %s", tolerated, strings.Join(rows, " "))
 		return
 	}
 	var rows []string

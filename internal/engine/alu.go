@@ -148,7 +148,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		case ptx.F32:
 			switch {
 			case in.Flags&ir.FlagApprox != 0:
-				return uint64(scalar.DivApproxF32(uint32(a), uint32(b), ftz))
+				return uint64(divApproxF32(uint32(a), uint32(b), ftz))
 			case in.Flags&ir.FlagFull != 0:
 				return uint64(scalar.DivFullF32(uint32(a), uint32(b), ftz))
 			}
@@ -389,9 +389,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 			return rsqrtApproxF64(a, ftz)
 		}
 	case ir.OpSin:
-		return uint64(scalar.SinApproxF32(uint32(a), ftz))
+		return uint64(sinApproxF32(uint32(a)))
 	case ir.OpCos:
-		return uint64(scalar.CosApproxF32(uint32(a), ftz))
+		return uint64(cosApproxF32(uint32(a)))
 	case ir.OpEx2:
 		switch t {
 		case ptx.F32:
@@ -406,7 +406,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 			return uint64(scalar.Ex2ApproxBF16x2(uint32(a), ftz))
 		}
 	case ir.OpLg2:
-		return uint64(scalar.Lg2ApproxF32(uint32(a), ftz))
+		return uint64(lg2ApproxF32(uint32(a), ftz))
 	case ir.OpTanh:
 		switch t {
 		case ptx.F32:

@@ -1,46 +1,26 @@
 package engine
 
-import (
-	"github.com/warpsim/warpsim/internal/libdevice"
-	"github.com/warpsim/warpsim/internal/scalar"
-)
+import "github.com/warpsim/warpsim/internal/libdevice"
 
-// The special-function unit's approximate instructions. Where a table of the
-// H100's own answers exists (recorded on the GPU, kept in internal/libdevice,
-// which libdevice's algorithms need too) the engine uses it; elsewhere
-// internal/scalar's model within the PTX ISA's stated error.
+// The special-function unit's approximate f32/f64 instructions, as the H100
+// answers them: internal/libdevice holds tables of the GPU's own results,
+// recorded on the GPU (libdevice's algorithms need them too). The f16/bf16
+// and tanh forms remain internal/scalar's models.
 
-const (
-	f32ExpMask = 0x7f800000
-	f32MinNorm = 0x00800000
-)
-
-func isSubnormalF32(a uint32) bool { return a&f32ExpMask == 0 && a&0x7fffffff != 0 }
-
-// rcpApproxF32 is rcp.approx{.ftz}.f32. Without .ftz, subnormal inputs and
-// results (|a| above 2^126) leave the table's range: those go to the model.
 func rcpApproxF32(a uint32, ftz bool) uint32 {
 	if ftz {
 		return libdevice.RcpApproxFtzF32(a)
 	}
-	if isSubnormalF32(a) || a&0x7fffffff >= 0x7e800000 && a&0x7fffffff < f32ExpMask {
-		return scalar.RcpApproxF32(a, false)
-	}
-	return libdevice.RcpApproxFtzF32(a)
+	return libdevice.RcpApproxF32(a)
 }
 
-// rsqrtApproxF32 is rsqrt.approx{.ftz}.f32. Without .ftz a subnormal input
-// is scaled by 2^24 into the normal range and the result by 2^12, exactly.
 func rsqrtApproxF32(a uint32, ftz bool) uint32 {
-	if ftz || !isSubnormalF32(a) {
+	if ftz {
 		return libdevice.RsqrtApproxFtzF32(a)
 	}
-	scaled := scalar.MulF32(a, 0x4b800000, scalar.RN, false, false) // × 2^24, exact
-	r := libdevice.RsqrtApproxFtzF32(scaled)
-	return scalar.MulF32(r, 0x45800000, scalar.RN, false, false) // × 2^12, exact
+	return libdevice.RsqrtApproxF32(a)
 }
 
-// ex2ApproxF32 is ex2.approx{.ftz}.f32.
 func ex2ApproxF32(a uint32, ftz bool) uint32 {
 	if ftz {
 		return libdevice.Ex2ApproxFtzF32(a)
@@ -48,7 +28,24 @@ func ex2ApproxF32(a uint32, ftz bool) uint32 {
 	return libdevice.Ex2ApproxF32(a)
 }
 
-// rsqrtApproxF64 is rsqrt.approx{.ftz}.f64.
+func lg2ApproxF32(a uint32, ftz bool) uint32 {
+	if ftz {
+		return libdevice.Lg2ApproxFtzF32(a)
+	}
+	return libdevice.Lg2ApproxF32(a)
+}
+
+// sin.approx and cos.approx flush subnormal inputs with or without .ftz.
+func sinApproxF32(a uint32) uint32 { return libdevice.SinApproxF32(a) }
+func cosApproxF32(a uint32) uint32 { return libdevice.CosApproxF32(a) }
+
+func divApproxF32(a, b uint32, ftz bool) uint32 {
+	if ftz {
+		return libdevice.DivApproxFtzF32(a, b)
+	}
+	return libdevice.DivApproxF32(a, b)
+}
+
 func rsqrtApproxF64(a uint64, ftz bool) uint64 {
 	if ftz {
 		return libdevice.RsqrtApproxFtzF64(a)
