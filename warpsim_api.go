@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ianlancetaylor/demangle"
 
@@ -31,6 +32,8 @@ type Options struct {
 type Dim3 struct{ X, Y, Z uint32 }
 
 func (d Dim3) arr() [3]uint32 { return [3]uint32{d.X, d.Y, d.Z} }
+
+func dim3(a [3]uint32) Dim3 { return Dim3{a[0], a[1], a[2]} }
 
 func (d Dim3) String() string { return fmt.Sprintf("(%d,%d,%d)", d.X, d.Y, d.Z) }
 
@@ -249,6 +252,17 @@ func baseName(s string) string {
 	return b
 }
 
+// kernelByIndex is the kernel of function index i (device-side launches
+// name kernels by index).
+func (m *Module) kernelByIndex(i int) *Kernel {
+	for _, k := range m.kernels {
+		if k.idx == i {
+			return k
+		}
+	}
+	return nil
+}
+
 // Kernels lists the module's kernels in declaration order.
 func (m *Module) Kernels() []*Kernel { return m.kernels }
 
@@ -306,9 +320,34 @@ type LaunchConfig struct {
 
 // LaunchResult is what a launch produced besides memory contents.
 type LaunchResult struct {
-	Kernel   *Kernel
-	Config   LaunchConfig
+	Kernel *Kernel
+	Config LaunchConfig
+	// Counters are the launch as the host sees it: its grid and every grid
+	// launched from the device under it, summed (the sum of Grids'
+	// counters).
 	Counters profile.Counters
+	// Grids are the grids the launch ran, each with its own counters:
+	// Grids[0] is the host-launched grid, the rest were launched by device
+	// code (dynamic parallelism), in the order they ran.
+	Grids []GridResult
+}
+
+// GridResult is one grid of a launch.
+type GridResult struct {
+	Kernel *Kernel
+	Config LaunchConfig
+	// FromDevice marks a grid launched by device code; Parent is the index
+	// in LaunchResult.Grids of the grid that launched it (-1 for the
+	// host's), Depth its nesting depth (0 for the host's).
+	FromDevice    bool
+	Parent, Depth int
+	// Counters are this grid's own counts, not its children's;
+	// DeviceLaunches counts the grids it launched.
+	Counters profile.Counters
+	// Elapsed is the host time simulating this grid alone took (children
+	// run after their parent and are timed apart). Until the timing model
+	// exists it is the only duration a device-launched grid has.
+	Elapsed time.Duration
 }
 
 // ConfigError is an invalid launch configuration, reported before any
@@ -345,8 +384,17 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
 	}
-	counters, err := k.m.mod.Launch(ec)
-	res := &LaunchResult{Kernel: k, Config: cfg, Counters: counters}
+	er, err := k.m.mod.Launch(ec)
+	res := &LaunchResult{Kernel: k, Config: cfg, Counters: er.Total(), Grids: make([]GridResult, len(er.Grids))}
+	for i, g := range er.Grids {
+		gk := k.m.kernelByIndex(g.Kernel)
+		res.Grids[i] = GridResult{
+			Kernel:     gk,
+			Config:     LaunchConfig{Grid: dim3(g.Grid), Block: dim3(g.Block), SharedBytes: g.DynShared},
+			FromDevice: g.Parent >= 0, Parent: g.Parent, Depth: g.Depth,
+			Counters: g.Counters, Elapsed: g.Elapsed,
+		}
+	}
 	if err != nil {
 		var ef *engine.Fault
 		if errors.As(err, &ef) {

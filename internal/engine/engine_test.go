@@ -63,8 +63,8 @@ func (m *Module) launchTest(t testing.TB, r run) (profile.Counters, *bytes.Buffe
 	cfg := &Config{Kernel: k, Grid: r.grid, Block: r.block, DynShared: r.dyn, Params: r.params,
 		Stdout: &out, StdoutMu: new(sync.Mutex), Workers: r.workers, StepLimit: r.steps,
 		SMs: 132, MaxWarpsPerSM: 64, ITS: r.its}
-	c, err := m.Launch(cfg)
-	return c, &out, err
+	res, err := m.Launch(cfg)
+	return res.Total(), &out, err
 }
 
 // buffer is a device allocation for a test.

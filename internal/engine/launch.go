@@ -38,6 +38,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/profile"
@@ -195,32 +196,75 @@ type childLaunch struct {
 // maxLaunchDepth bounds nested device-side launches.
 const maxLaunchDepth = 64
 
-// Launch runs one grid, and then the grids it launched from the device, to
-// completion and returns their summed counters, or a *Fault.
-func (m *Module) Launch(cfg *Config) (profile.Counters, error) {
-	return m.launch(cfg, 0)
+// Grid is one grid a launch ran: the host's, or one that device code
+// launched (dynamic parallelism).
+type Grid struct {
+	Kernel    int // index in Prog.Funcs
+	Grid      [3]uint32
+	Block     [3]uint32
+	DynShared uint32
+	// Parent is the index in Result.Grids of the grid that launched this
+	// one; -1 for the host's grid. Depth is the nesting depth (0 for the
+	// host's grid).
+	Parent, Depth int
+	// Counters are this grid's own counts, not its children's;
+	// DeviceLaunches counts the grids it launched.
+	Counters profile.Counters
+	// Elapsed is the host time the simulation of this grid alone took
+	// (its children are simulated after it and timed on their own).
+	Elapsed time.Duration
 }
 
-func (m *Module) launch(cfg *Config, depth int) (profile.Counters, error) {
-	total, l, err := m.launchGrid(cfg, depth)
-	if err != nil {
-		return total, err
+// Result is what a launch ran: Grids[0] is the host's grid, the rest the
+// grids launched from the device, in the order they ran (a grid's children
+// run after it completes, each child's own children before its next
+// sibling).
+type Result struct {
+	Grids []Grid
+}
+
+// Total sums the grids' counters: the launch as the host sees it.
+func (r *Result) Total() profile.Counters {
+	var t profile.Counters
+	for i := range r.Grids {
+		t.Add(&r.Grids[i].Counters)
 	}
+	return t
+}
+
+// Launch runs one grid, and then the grids it launched from the device, to
+// completion. On a *Fault (or another error) the result holds the grids
+// run until then, the failing one included.
+func (m *Module) Launch(cfg *Config) (*Result, error) {
+	r := &Result{}
+	err := m.launch(cfg, r, -1, 0)
+	return r, err
+}
+
+func (m *Module) launch(cfg *Config, r *Result, parent, depth int) error {
+	start := time.Now()
+	c, l, err := m.launchGrid(cfg, depth)
+	self := len(r.Grids)
+	r.Grids = append(r.Grids, Grid{
+		Kernel: cfg.Kernel, Grid: cfg.Grid, Block: cfg.Block, DynShared: cfg.DynShared,
+		Parent: parent, Depth: depth, Counters: c, Elapsed: time.Since(start),
+	})
+	if err != nil {
+		return err
+	}
+	r.Grids[self].Counters.DeviceLaunches = uint64(len(l.children))
 	for _, ch := range l.children {
 		b, err := m.Mem.Bytes(ch.params, uint64(ch.paramSize))
 		if err != nil {
-			return total, err
+			return err
 		}
 		params := append([]byte(nil), b...)
 		m.Mem.Free(ch.params)
 		child := *cfg
 		child.Kernel, child.Grid, child.Block, child.DynShared, child.Params = ch.fn, ch.grid, ch.block, ch.shmem, params
 		child.Progress = nil
-		c, err := m.launch(&child, depth+1)
-		total.Add(&c)
-		total.DeviceLaunches++
-		if err != nil {
-			return total, err
+		if err := m.launch(&child, r, self, depth+1); err != nil {
+			return err
 		}
 	}
 	for addr, ch := range l.pending {
@@ -228,7 +272,7 @@ func (m *Module) launch(cfg *Config, depth int) (profile.Counters, error) {
 			m.Mem.Free(addr) // a buffer obtained but never launched
 		}
 	}
-	return total, nil
+	return nil
 }
 
 func (m *Module) launchGrid(cfg *Config, depth int) (profile.Counters, *launch, error) {
