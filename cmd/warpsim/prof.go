@@ -146,7 +146,10 @@ func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, 
 				BlockThreads:  int(l.Block[0] * l.Block[1] * l.Block[2]),
 				RegsPerThread: l.Regs, StaticShared: l.StaticSh, DynamicShared: int(l.Shared),
 			})
-			invs = append(invs, profile.Invocation{Kernel: l.Kernel, Metrics: profile.Select(ms, defs)})
+			inv := profile.Invocation{Kernel: l.Kernel, Metrics: profile.Select(ms, defs)}
+			for range l.Calls() { // a folded record of device launches stands for several
+				invs = append(invs, inv)
+			}
 		}
 		device := p.Device
 		if f.csv {
@@ -179,14 +182,15 @@ func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
 			ks = append(ks, k)
 		}
 		if l.FromDevice {
-			k.deviceCalls++
+			k.deviceCalls += l.Calls()
 			cdp = true
 		} else {
-			k.hostCalls++
+			k.hostCalls += l.Calls()
 		}
+		lo, hi := l.Range()
 		k.total += l.NS
-		k.min = min(k.min, l.NS)
-		k.max = max(k.max, l.NS)
+		k.min = min(k.min, lo)
+		k.max = max(k.max, hi)
 		all += l.NS
 	}
 	// Stable order: most time first, then first launched.
@@ -241,18 +245,32 @@ func writeGPUTrace(w io.Writer, p *runtime.Profile, csv bool) {
 	if csv {
 		fmt.Fprintln(w, `"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Device","Name"`)
 		for _, l := range p.Launches {
-			fmt.Fprintf(w, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%q,%q\n", l.StartNS, l.NS, l.Grid[0], l.Grid[1], l.Grid[2],
-				l.Block[0], l.Block[1], l.Block[2], l.Regs, l.StaticSh, l.Shared, p.Device+" (0)", l.Kernel)
+			fmt.Fprintf(w, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%q,%q\n", l.StartNS, l.NS/int64(l.Calls()), l.Grid[0], l.Grid[1], l.Grid[2],
+				l.Block[0], l.Block[1], l.Block[2], l.Regs, l.StaticSh, l.Shared, p.Device+" (0)", traceName(&l))
 		}
 		return
 	}
 	fmt.Fprintf(w, "%9s  %9s  %15s  %15s  %6s  %8s  %8s  %s\n", "Start", "Duration", "Grid Size", "Block Size", "Regs*", "SSMem*", "DSMem*", "Name")
 	for _, l := range p.Launches {
-		fmt.Fprintf(w, "%9s  %9s  %15s  %15s  %6d  %8s  %8s  %s\n", nvTime(l.StartNS), nvTime(l.NS),
+		fmt.Fprintf(w, "%9s  %9s  %15s  %15s  %6d  %8s  %8s  %s\n", nvTime(l.StartNS), nvTime(l.NS/int64(l.Calls())),
 			fmt.Sprintf("(%d %d %d)", l.Grid[0], l.Grid[1], l.Grid[2]), fmt.Sprintf("(%d %d %d)", l.Block[0], l.Block[1], l.Block[2]),
-			l.Regs, nvBytes(l.StaticSh), nvBytes(int(l.Shared)), l.Kernel)
+			l.Regs, nvBytes(l.StaticSh), nvBytes(int(l.Shared)), traceName(&l))
 	}
 	fmt.Fprintln(w, "\nRegs: Number of registers used per CUDA thread. SSMem: Static shared memory allocated per CUDA block. DSMem: Dynamic shared memory allocated per CUDA block.")
+}
+
+// traceName is a trace line's Name column: the kernel, and for grids
+// launched from the device "[device]", or "[device ×N]" for N identical
+// grids (same kernel, shape and counters under one host launch) folded
+// into one line whose Duration is their average.
+func traceName(l *runtime.Record) string {
+	switch {
+	case !l.FromDevice:
+		return l.Kernel
+	case l.Calls() > 1:
+		return fmt.Sprintf("%s [device ×%d]", l.Kernel, l.Calls())
+	}
+	return l.Kernel + " [device]"
 }
 
 func pct(part, all int64) float64 {

@@ -54,11 +54,26 @@ type LaunchConfig struct {
 
 // Launched is what a completed launch reports.
 type Launched struct {
+	// Counters are the launched grid's own counts; those of the grids it
+	// launched from the device are in Children.
 	Counters profile.Counters
 	// Nanos is the launch's simulated duration; 0 when no timing model ran,
 	// and the runtime then advances its clock by the host time the
 	// simulation took.
 	Nanos int64
+	// Children are the grids device code launched under this one (dynamic
+	// parallelism, at any depth), in the order they ran.
+	Children []ChildGrid
+}
+
+// ChildGrid is a grid launched from the device.
+type ChildGrid struct {
+	Kernel   Kernel
+	Config   LaunchConfig
+	Counters profile.Counters // its own counts
+	// HostNanos is the host time simulating it took: until the timing model
+	// exists, its only duration.
+	HostNanos int64
 }
 
 // Fault is a kernel fault: the CUDA error it raises and the report for the

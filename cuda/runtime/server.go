@@ -75,8 +75,26 @@ type Record struct {
 	Fault     string           `json:"fault,omitempty"`
 	// FromDevice marks a grid launched by device code (dynamic
 	// parallelism), which nvprof's summary counts apart from host calls.
-	// The engine does not run device-side launches yet, so nothing sets it.
+	// It follows the host launch it ran under.
 	FromDevice bool `json:"from_device,omitempty"`
+	// Count, when above 1, folds that many device-launched grids of one
+	// host launch that had the same kernel, shape and counters (a fan-out
+	// of thousands of identical children is one record): NS is then their
+	// total time, MinNS and MaxNS the extremes, StartNS the first's start.
+	Count int   `json:"count,omitempty"`
+	MinNS int64 `json:"min_ns,omitempty"`
+	MaxNS int64 `json:"max_ns,omitempty"`
+}
+
+// Calls is the number of launches r stands for.
+func (r *Record) Calls() int { return max(r.Count, 1) }
+
+// Range is the shortest and the longest of r's launches.
+func (r *Record) Range() (lo, hi int64) {
+	if r.Count > 1 {
+		return r.MinNS, r.MaxNS
+	}
+	return r.NS, r.NS
 }
 
 // Profile is what the runtime writes at exit for `warpsim prof`.
@@ -421,12 +439,27 @@ func (s *Server) launch(p *payloadReader) reply {
 	}
 	var f *Fault
 	var ce *ConfigError
+	var children []Record
 	switch {
 	case err == nil:
 		rec.Counters = res.Counters
 		rec.NS = wall
 		if res.Nanos > 0 {
 			rec.NS, rec.Simulated = res.Nanos, true
+		}
+		if len(res.Children) > 0 {
+			children = childRecords(res.Children)
+			if !rec.Simulated {
+				// The host time covers the children's simulation too;
+				// each grid's time is its own.
+				for _, c := range children {
+					rec.NS -= c.NS
+				}
+				rec.NS = max(rec.NS, 0)
+			}
+			for i := range children {
+				children[i].StartNS += rec.StartNS + rec.NS
+			}
 		}
 	case errors.As(err, &f):
 		s.fault = f
@@ -446,12 +479,55 @@ func (s *Server) launch(p *payloadReader) reply {
 	}
 	s.clockNS += rec.NS
 	s.launches = append(s.launches, rec)
+	for _, c := range children {
+		s.clockNS += c.NS
+		s.launches = append(s.launches, c)
+	}
 	if s.opt.LaunchBlocking {
 		out := rep.out
 		s.flush(&rep)
 		rep.out = append(out, rep.out...)
 	}
 	return rep
+}
+
+// childRecords turns the grids launched from the device into profile
+// records, folding those of one kernel, shape and counters into one record
+// (Record.Count) and keeping first-run order. StartNS is relative to the
+// first child's start.
+func childRecords(children []ChildGrid) []Record {
+	var start int64
+	type key struct {
+		mangled  string
+		cfg      LaunchConfig
+		counters profile.Counters
+	}
+	var recs []Record
+	index := map[key]int{}
+	for _, c := range children {
+		k := key{c.Kernel.Name(), c.Config, c.Counters}
+		if i, ok := index[k]; ok {
+			r := &recs[i]
+			if r.Count == 0 {
+				r.Count, r.MinNS, r.MaxNS = 1, r.NS, r.NS
+			}
+			r.Count++
+			r.NS += c.HostNanos
+			r.MinNS = min(r.MinNS, c.HostNanos)
+			r.MaxNS = max(r.MaxNS, c.HostNanos)
+		} else {
+			index[k] = len(recs)
+			g, b := c.Config.Grid, c.Config.Block
+			recs = append(recs, Record{
+				Kernel: c.Kernel.DemangledName(), Mangled: c.Kernel.Name(),
+				Grid: [3]uint32{g.X, g.Y, g.Z}, Block: [3]uint32{b.X, b.Y, b.Z}, Shared: c.Config.SharedBytes,
+				Regs: c.Kernel.RegsPerThread(), StaticSh: c.Kernel.StaticSharedBytes(),
+				StartNS: start, NS: c.HostNanos, Counters: c.Counters, FromDevice: true,
+			})
+		}
+		start += c.HostNanos
+	}
+	return recs
 }
 
 // checkConfig answers what the CUDA runtime answers before a launch starts.

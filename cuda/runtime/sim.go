@@ -83,7 +83,21 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	var ce *warpsim.ConfigError
 	switch {
 	case err == nil:
-		return &Launched{Counters: res.Counters}, nil
+		l := &Launched{Counters: res.Grids[0].Counters}
+		for _, g := range res.Grids[1:] {
+			c := g.Config
+			l.Children = append(l.Children, ChildGrid{
+				Kernel: simKernel{g.Kernel},
+				Config: LaunchConfig{
+					Grid:        Dim3{c.Grid.X, c.Grid.Y, c.Grid.Z},
+					Block:       Dim3{c.Block.X, c.Block.Y, c.Block.Z},
+					SharedBytes: c.SharedBytes,
+				},
+				Counters:  g.Counters,
+				HostNanos: g.Elapsed.Nanoseconds(),
+			})
+		}
+		return l, nil
 	case errors.As(err, &f):
 		code, ok := faultCodes[f.Kind]
 		if !ok {
