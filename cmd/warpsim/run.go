@@ -39,6 +39,13 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 globals, runs its launches in order and prints the kernels' printf output.
 With --metrics it then prints an nvprof-style table (or --csv, or --json).
 
+Grids that kernels launch from the device (dynamic parallelism) are
+reported as nvprof does: each kernel's invocations in the table count host
+and device launches, and every metric is of one grid alone (a parent's
+counts exclude its children's). In the JSON document each launch is
+followed by the grids launched under it, marked "device": true, with
+"count" folding the grids of one kernel, shape and counters.
+
 Metrics: nvprof names or Nsight Compute names, comma-separated, or all.
 Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 		Args: cobra.ExactArgs(1),
@@ -65,9 +72,14 @@ type runJSON struct {
 }
 
 type launchJSON struct {
-	Kernel      string            `json:"kernel"`
-	Grid        [3]uint32         `json:"grid"`
-	Block       [3]uint32         `json:"block"`
+	Kernel string    `json:"kernel"`
+	Grid   [3]uint32 `json:"grid"`
+	Block  [3]uint32 `json:"block"`
+	// Device marks grids launched by device code under the host launch
+	// before them; Count is how many identical ones (same kernel, shape
+	// and counters, hence metrics) the entry stands for.
+	Device      bool              `json:"device,omitempty"`
+	Count       int               `json:"count,omitempty"`
 	Metrics     map[string]any    `json:"metrics"`
 	Unavailable map[string]string `json:"unavailable,omitempty"`
 }
@@ -130,25 +142,34 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	doc := runJSON{Arch: a.Name}
 	var invs []profile.Invocation
 	for _, res := range out.Launches {
-		k := res.Kernel
-		all := profile.Compute(res.Counters, a, profile.Launch{
-			BlockThreads:  int(res.Config.Block.X * res.Config.Block.Y * res.Config.Block.Z),
-			RegsPerThread: k.RegsPerThread(),
-			StaticShared:  k.StaticSharedBytes(),
-			DynamicShared: int(res.Config.SharedBytes),
-		})
-		name := kernelDisplayName(k)
-		if defs != nil {
-			invs = append(invs, profile.Invocation{Kernel: name, Metrics: profile.Select(all, defs)})
+		for _, g := range foldGrids(res) {
+			k := g.Kernel
+			all := profile.Compute(g.Counters, a, profile.Launch{
+				BlockThreads:  int(g.Config.Block.X * g.Config.Block.Y * g.Config.Block.Z),
+				RegsPerThread: k.RegsPerThread(),
+				StaticShared:  k.StaticSharedBytes(),
+				DynamicShared: int(g.Config.SharedBytes),
+			})
+			name := kernelDisplayName(k)
+			if defs != nil {
+				inv := profile.Invocation{Kernel: name, Metrics: profile.Select(all, defs)}
+				for range g.count {
+					invs = append(invs, inv)
+				}
+			}
+			chosen := profile.Select(all, jsonDefs)
+			entry := launchJSON{
+				Kernel:      name,
+				Grid:        [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z},
+				Block:       [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
+				Metrics:     profile.JSONValues(chosen),
+				Unavailable: profile.Unavailable(chosen),
+			}
+			if g.FromDevice {
+				entry.Device, entry.Count = true, g.count
+			}
+			doc.Launches = append(doc.Launches, entry)
 		}
-		chosen := profile.Select(all, jsonDefs)
-		doc.Launches = append(doc.Launches, launchJSON{
-			Kernel:      name,
-			Grid:        [3]uint32{res.Config.Grid.X, res.Config.Grid.Y, res.Config.Grid.Z},
-			Block:       [3]uint32{res.Config.Block.X, res.Config.Block.Y, res.Config.Block.Z},
-			Metrics:     profile.JSONValues(chosen),
-			Unavailable: profile.Unavailable(chosen),
-		})
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -173,6 +194,40 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	default:
 		return profile.WriteTable(stdout, a.FullName, profile.Summarize(invs))
 	}
+}
+
+// foldedGrid is a grid of a launch, or several identical grids launched
+// from the device under it.
+type foldedGrid struct {
+	warpsim.GridResult
+	count int
+}
+
+// foldGrids lists a launch's grids for the report: the host's first, then
+// those launched from the device in first-run order, folding grids of one
+// kernel, shape and counters (a fan-out of thousands of identical
+// children is one entry).
+func foldGrids(res *warpsim.LaunchResult) []foldedGrid {
+	if len(res.Grids) == 0 { // a result made without the engine's grid list
+		return []foldedGrid{{GridResult: warpsim.GridResult{Kernel: res.Kernel, Config: res.Config, Counters: res.Counters}, count: 1}}
+	}
+	type key struct {
+		k        *warpsim.Kernel
+		cfg      warpsim.LaunchConfig
+		counters profile.Counters
+	}
+	out := []foldedGrid{{GridResult: res.Grids[0], count: 1}}
+	index := map[key]int{}
+	for _, g := range res.Grids[1:] {
+		k := key{g.Kernel, g.Config, g.Counters}
+		if i, ok := index[k]; ok {
+			out[i].count++
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, foldedGrid{GridResult: g, count: 1})
+	}
+	return out
 }
 
 // kernelDisplayName is the name reports show: the demangled C++ name when
