@@ -35,7 +35,7 @@ type Counters struct {
 
 	WarpsLaunched  uint64
 	BlocksLaunched uint64
-	DeviceLaunches uint64 // launches made from device code (dynamic parallelism)
+	DeviceLaunches uint64 // grids launched from device code (dynamic parallelism): by this grid, or summed over a launch
 }
 
 // Add accumulates o into c.
