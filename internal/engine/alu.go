@@ -150,7 +150,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 			case in.Flags&ir.FlagApprox != 0:
 				return uint64(divApproxF32(uint32(a), uint32(b), ftz))
 			case in.Flags&ir.FlagFull != 0:
-				return uint64(scalar.DivFullF32(uint32(a), uint32(b), ftz))
+				return uint64(divFullF32(uint32(a), uint32(b), ftz))
 			}
 			return uint64(scalar.DivF32(uint32(a), uint32(b), rounding(in.Rnd), ftz, false))
 		case ptx.F64:
@@ -375,7 +375,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		switch t {
 		case ptx.F32:
 			if in.Flags&ir.FlagApprox != 0 {
-				return uint64(scalar.SqrtApproxF32(uint32(a), ftz))
+				return uint64(sqrtApproxF32(uint32(a), ftz))
 			}
 			return uint64(scalar.SqrtF32(uint32(a), rounding(in.Rnd), ftz))
 		case ptx.F64:
@@ -412,13 +412,13 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		case ptx.F32:
 			return uint64(scalar.TanhApproxF32(uint32(a)))
 		case ptx.F16:
-			return uint64(scalar.TanhApproxF16(uint16(a)))
+			return uint64(tanhApproxF16(uint16(a)))
 		case ptx.F16x2:
-			return uint64(scalar.TanhApproxF16x2(uint32(a)))
+			return uint64(tanhApproxF16x2(uint32(a)))
 		case ptx.BF16:
-			return uint64(scalar.TanhApproxBF16(uint16(a)))
+			return uint64(tanhApproxBF16(uint16(a)))
 		case ptx.BF16x2:
-			return uint64(scalar.TanhApproxBF16x2(uint32(a)))
+			return uint64(tanhApproxBF16x2(uint32(a)))
 		}
 	case ir.OpTestp:
 		return b2u(scalar.Testp(scalar.TestpOp(in.Mode), a, t))

@@ -4,8 +4,10 @@ import "github.com/warpsim/warpsim/internal/libdevice"
 
 // The special-function unit's approximate f32/f64 instructions, as the H100
 // answers them: internal/libdevice holds tables of the GPU's own results,
-// recorded on the GPU (libdevice's algorithms need them too). The f16/bf16
-// and tanh forms remain internal/scalar's models.
+// recorded on the GPU (libdevice's algorithms need them too), and the
+// sequences ptxas expands sqrt.approx and div.full into. tanh.approx.f16/bf16
+// come from whole recorded tables; tanh.approx.f32 and ex2.approx.f16/bf16
+// remain internal/scalar's models.
 
 func rcpApproxF32(a uint32, ftz bool) uint32 {
 	if ftz {
@@ -52,3 +54,22 @@ func rsqrtApproxF64(a uint64, ftz bool) uint64 {
 	}
 	return libdevice.RsqrtApproxF64(a)
 }
+
+func sqrtApproxF32(a uint32, ftz bool) uint32 {
+	if ftz {
+		return libdevice.SqrtApproxFtzF32(a)
+	}
+	return libdevice.SqrtApproxF32(a)
+}
+
+func divFullF32(a, b uint32, ftz bool) uint32 {
+	if ftz {
+		return libdevice.DivFullFtzF32(a, b)
+	}
+	return libdevice.DivFullF32(a, b)
+}
+
+func tanhApproxF16(a uint16) uint16    { return libdevice.TanhApproxF16(a) }
+func tanhApproxF16x2(a uint32) uint32  { return libdevice.TanhApproxF16x2(a) }
+func tanhApproxBF16(a uint16) uint16   { return libdevice.TanhApproxBF16(a) }
+func tanhApproxBF16x2(a uint32) uint32 { return libdevice.TanhApproxBF16x2(a) }
