@@ -109,6 +109,22 @@ func loadLE(b []byte, n int) uint64 {
 	return binary.LittleEndian.Uint64(b)
 }
 
+// loadGlobalLE loads from global memory, which other blocks, on other
+// goroutines, may be updating with atomics at the same moment (a CAS loop's
+// first read, a polled flag). Whole aligned words are read with atomic
+// loads, plain moves on amd64 and arm64, so such kernels are no data race
+// for Go either. Global memory is backed by 8-byte-aligned words and
+// accesses are naturally aligned (misaligned ones fault first).
+func loadGlobalLE(b []byte, n int) uint64 {
+	switch n {
+	case 4:
+		return uint64(atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[0]))))
+	case 8:
+		return atomic.LoadUint64((*uint64)(unsafe.Pointer(&b[0])))
+	}
+	return loadLE(b, n)
+}
+
 func storeLE(b []byte, n int, v uint64) {
 	switch n {
 	case 1:
@@ -246,7 +262,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
 			// Fast path: a global access inside the allocation hit last.
 			off := addr - a.Base
-			wp.regs[int(in.D[0])*32+l] = loadLE(a.Data[off:off+n], size)
+			wp.regs[int(in.D[0])*32+l] = loadGlobalLE(a.Data[off:off+n], size)
 			st.global++
 			st.bytes += n
 			if s := addr >> 5; s != lastSector {
@@ -269,7 +285,12 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 			wp.noteWords(addr, n)
 		}
 		for v := 0; v < vec; v++ {
-			x := loadLE(b[v*size:], size)
+			var x uint64
+			if kind == accGlobal {
+				x = loadGlobalLE(b[v*size:], size)
+			} else {
+				x = loadLE(b[v*size:], size)
+			}
 			if signed {
 				x = sext(x, size) & extMask
 			}
