@@ -136,7 +136,7 @@ func TestLessonsAgainstH100(t *testing.T) {
 			check(t, res.Counters, m, 16)
 			// Ratios: global load efficiency is the same to ncu's two decimals;
 			// branch efficiency within 3 points (PTX and SASS branches differ,
-			// README_SECTION.md explains).
+			// README.md explains).
 			ms := demoCompute(res.Counters, h100)
 			for _, x := range ms {
 				switch x.Name {

@@ -9,7 +9,7 @@
 // lg2.approx, rcp.approx, rsqrt.approx, sin/cos.approx …), it uses tables
 // recorded on an H100 (sfudata/, see sfu.go), which reproduce those
 // instructions exactly; the same models are exported (Lg2ApproxFtzF32 …) for
-// the engine's own .approx instructions. README_SECTION.md lists the few
+// the engine's own .approx instructions. The README's math-library section lists the few
 // functions that still differ from the real-GPU recordings
 // (testdata/ref.bin.gz) and why.
 //
