@@ -1,11 +1,11 @@
 package warpsim_test
 
 // The lesson kernels (the PTX nvcc 13 emitted for shared/lessons/*.cu,
-// copied to testdata/lessons/) must reproduce what an H100 printed for them
+// copied to examples/lessons/) must reproduce what an H100 printed for them
 // (shared/groundtruth/h100_seed_runs.txt), and their functional metrics must
 // land near what Nsight Compute measured (h100_ncu_seed_kernels.csv). The
 // ground-truth files are read from ../shared/groundtruth when the checkout
-// sits beside shared/, else from the committed copies in testdata/lessons/.
+// sits beside shared/, else from the committed copies in examples/lessons/.
 //
 // Why PTX metrics and SASS metrics differ, and what is compared:
 //   - ncu counts SASS instructions; warpsim counts PTX instructions. ptxas
@@ -40,7 +40,13 @@ import (
 	"github.com/warpsim/warpsim/profile"
 )
 
-const lessonsTestdata = "testdata/lessons"
+// lessonsDir holds committed copies of the lesson programs and their nvcc
+// PTX (../shared/lessons), which the demo embeds too; lessonsGroundTruth the
+// copies of what the H100 printed and measured (../shared/groundtruth).
+const (
+	lessonsDir         = "examples/lessons"
+	lessonsGroundTruth = "examples/lessons/h100"
+)
 
 // lessonMetricSlack is how far (in percentage points) a PTX-level ratio may
 // sit from the SASS-level ratio ncu measured.
@@ -49,12 +55,12 @@ const lessonMetricSlack = 5.0
 // readGroundTruth returns a ground-truth file, preferring the shared copy.
 func readGroundTruth(t *testing.T, name string) []byte {
 	t.Helper()
-	for _, p := range []string{filepath.Join("..", "shared", "groundtruth", name), filepath.Join(lessonsTestdata, name)} {
+	for _, p := range []string{filepath.Join("..", "shared", "groundtruth", name), filepath.Join(lessonsGroundTruth, name)} {
 		if data, err := os.ReadFile(p); err == nil {
 			return data
 		}
 	}
-	t.Fatalf("ground truth %s: in neither ../shared/groundtruth nor %s", name, lessonsTestdata)
+	t.Fatalf("ground truth %s: in neither ../shared/groundtruth nor %s", name, lessonsGroundTruth)
 	return nil
 }
 
@@ -168,7 +174,7 @@ func readNcu(t *testing.T) map[string]map[string]ncuRow {
 
 func loadLessonModule(t *testing.T, dev *warpsim.Device, name string) *warpsim.Module {
 	t.Helper()
-	path := filepath.Join(lessonsTestdata, name)
+	path := filepath.Join(lessonsDir, name)
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -371,27 +377,31 @@ func TestLessonsReduce(t *testing.T) {
 	}
 }
 
-// TestLessonsGroundTruthCopies checks that the committed fallback copies are
-// the shared originals, when those are there to compare with.
+// TestLessonsGroundTruthCopies checks that the committed copies are the
+// shared originals, when those are there to compare with.
 func TestLessonsGroundTruthCopies(t *testing.T) {
+	shared := filepath.Join("..", "shared")
 	pairs := map[string]string{
-		"h100_seed_runs.txt":        filepath.Join("..", "shared", "groundtruth", "h100_seed_runs.txt"),
-		"h100_ncu_seed_kernels.csv": filepath.Join("..", "shared", "groundtruth", "h100_ncu_seed_kernels.csv"),
-		"divergence.sm90.ptx":       filepath.Join("..", "shared", "lessons", "ptx", "divergence.sm90.ptx"),
-		"reduce.sm90.ptx":           filepath.Join("..", "shared", "lessons", "ptx", "reduce.sm90.ptx"),
+		filepath.Join(lessonsGroundTruth, "h100_seed_runs.txt"):        filepath.Join(shared, "groundtruth", "h100_seed_runs.txt"),
+		filepath.Join(lessonsGroundTruth, "h100_ncu_seed_kernels.csv"): filepath.Join(shared, "groundtruth", "h100_ncu_seed_kernels.csv"),
 	}
-	for name, shared := range pairs {
-		orig, err := os.ReadFile(shared)
+	for _, name := range []string{"divergence", "reduce", "coarsen", "nested"} {
+		pairs[filepath.Join(lessonsDir, name+".sm90.ptx")] = filepath.Join(shared, "lessons", "ptx", name+".sm90.ptx")
+		pairs[filepath.Join(lessonsDir, name+".cu")] = filepath.Join(shared, "lessons", name+".cu")
+	}
+	pairs[filepath.Join(lessonsDir, "common.h")] = filepath.Join(shared, "lessons", "common.h")
+	for cp, orig := range pairs {
+		want, err := os.ReadFile(orig)
 		if err != nil {
-			t.Logf("%s: no shared original here (%v)", name, err)
+			t.Logf("%s: no shared original here (%v)", cp, err)
 			continue
 		}
-		cp, err := os.ReadFile(filepath.Join(lessonsTestdata, name))
+		got, err := os.ReadFile(cp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(orig, cp) {
-			t.Errorf("testdata/lessons/%s differs from %s: copy it again", name, shared)
+		if !bytes.Equal(want, got) {
+			t.Errorf("%s differs from %s: copy it again", cp, orig)
 		}
 	}
 }

@@ -69,7 +69,7 @@ func TestAPI(t *testing.T) {
 		t.Error("Write past the end of an allocation succeeded")
 	}
 	dev.Write(buf, []byte{1, 0, 0, 0, 2, 0, 0, 0})
-	p := params(buf, uint32(40))
+	p := lessonParams(buf, uint32(40))
 	if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{2, 1, 1}}, p); err != nil {
 		t.Fatal(err)
 	}

@@ -14,12 +14,12 @@ import (
 // threads, a chain of grids each launched by the one before.
 func TestLaunchResultGrids(t *testing.T) {
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}})
-	m := loadLesson(t, dev, "nested.sm90.ptx")
+	m := loadLessonModule(t, dev, "nested.sm90.ptx")
 	k, err := m.Kernel("nestedHelloWorld")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{8, 1, 1}}, params(uint32(8), uint32(0)))
+	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{8, 1, 1}}, lessonParams(uint32(8), uint32(0)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,46 +12,12 @@ import (
 	"github.com/warpsim/warpsim/arch"
 )
 
-const lessonDir = "/work/shared/lessons/ptx/"
-
-func loadLesson(t testing.TB, dev *warpsim.Device, name string) *warpsim.Module {
-	t.Helper()
-	src, err := os.ReadFile(lessonDir + name)
-	if err != nil {
-		t.Skipf("lesson PTX not available: %v", err)
-	}
-	m, err := dev.LoadModule(name, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func params(vals ...any) []byte {
-	var b []byte
-	for _, v := range vals {
-		switch x := v.(type) {
-		case uint64:
-			for len(b)%8 != 0 {
-				b = append(b, 0)
-			}
-			b = binary.LittleEndian.AppendUint64(b, x)
-		case uint32:
-			for len(b)%4 != 0 {
-				b = append(b, 0)
-			}
-			b = binary.LittleEndian.AppendUint32(b, x)
-		}
-	}
-	return b
-}
-
 // TestLessonDivergence runs the divergence lesson's kernels with the
 // shapes of groundtruth/h100_seed_runs.txt and checks their sums and first
 // elements against the H100's output.
 func TestLessonDivergence(t *testing.T) {
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
-	m := loadLesson(t, dev, "divergence.sm90.ptx")
+	m := loadLessonModule(t, dev, "divergence.sm90.ptx")
 	cases := []struct {
 		kernel string
 		sum    float64
@@ -71,7 +36,7 @@ func TestLessonDivergence(t *testing.T) {
 				t.Fatal(err)
 			}
 			buf, _ := dev.Malloc(64 * 4)
-			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{64, 1, 1}}, params(buf))
+			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{64, 1, 1}}, lessonParams(buf))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +65,7 @@ func TestLessonReduce(t *testing.T) {
 		t.Skip("large")
 	}
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
-	m := loadLesson(t, dev, "reduce.sm90.ptx")
+	m := loadLessonModule(t, dev, "reduce.sm90.ptx")
 	const n = 1 << 24
 	host := make([]byte, 4*n)
 	for i := 0; i < n; i++ {
@@ -127,7 +92,7 @@ func TestLessonReduce(t *testing.T) {
 					t.Fatal(err)
 				}
 				start := time.Now()
-				res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{grid, 1, 1}, Block: warpsim.Dim3{block, 1, 1}}, params(in, out, uint32(n)))
+				res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{grid, 1, 1}, Block: warpsim.Dim3{block, 1, 1}}, lessonParams(in, out, uint32(n)))
 				t.Logf("launch took %v", time.Since(start))
 				if err != nil {
 					t.Fatal(err)
@@ -158,7 +123,7 @@ func TestLessonReduce(t *testing.T) {
 // matrix product exactly. Kernels are found by their bare demangled names.
 func TestLessonCoarsen(t *testing.T) {
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
-	m := loadLesson(t, dev, "coarsen.sm90.ptx")
+	m := loadLessonModule(t, dev, "coarsen.sm90.ptx")
 	const n = 128
 	mh, nh := make([]byte, 4*n*n), make([]byte, 4*n*n)
 	mi, ni := make([]int64, n*n), make([]int64, n*n)
@@ -191,7 +156,7 @@ func TestLessonCoarsen(t *testing.T) {
 			}
 			dev.Memset(dp, 0, 4*n*n)
 			cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{n / (c.tile * c.cf), n / c.tile, 1}, Block: warpsim.Dim3{c.tile, c.tile, 1}}
-			res, err := dev.Launch(k, cfg, params(dm, dn, dp, uint32(n)))
+			res, err := dev.Launch(k, cfg, lessonParams(dm, dn, dp, uint32(n)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,12 +181,12 @@ func TestLessonCoarsen(t *testing.T) {
 func TestLessonNestedHello(t *testing.T) {
 	var out strings.Builder
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &out})
-	m := loadLesson(t, dev, "nested.sm90.ptx")
+	m := loadLessonModule(t, dev, "nested.sm90.ptx")
 	k, err := m.Kernel("nestedHelloWorld")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{8, 1, 1}}, params(uint32(8), uint32(0)))
+	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{8, 1, 1}}, lessonParams(uint32(8), uint32(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +212,7 @@ func TestLessonNestedHello(t *testing.T) {
 // (groundtruth/h100_seed_runs.txt).
 func TestLessonNestedReduce(t *testing.T) {
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
-	m := loadLesson(t, dev, "nested.sm90.ptx")
+	m := loadLessonModule(t, dev, "nested.sm90.ptx")
 	const size, bs = 1 << 20, 512
 	ones := make([]byte, 4*size)
 	for i := 0; i < size; i++ {
@@ -260,8 +225,8 @@ func TestLessonNestedReduce(t *testing.T) {
 		block  uint32
 		params []byte
 	}{
-		{"gpuRecursiveReduceNosync", bs, params(in, out, uint32(bs))},
-		{"gpuRecursiveReduce2", bs / 2, params(in, out, uint32(bs/2), uint32(bs))},
+		{"gpuRecursiveReduceNosync", bs, lessonParams(in, out, uint32(bs))},
+		{"gpuRecursiveReduce2", bs / 2, lessonParams(in, out, uint32(bs/2), uint32(bs))},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dev.Write(in, ones)
@@ -290,7 +255,7 @@ func TestLessonNestedReduce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{1, 1, 1}}, params(uint32(1000), ctr))
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{1, 1, 1}, Block: warpsim.Dim3{1, 1, 1}}, lessonParams(uint32(1000), ctr))
 		if err != nil {
 			t.Fatal(err)
 		}
