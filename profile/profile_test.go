@@ -177,11 +177,12 @@ func TestParseList(t *testing.T) {
 }
 
 // TestAgainstH100 feeds the SASS counts Nsight Compute measured on an H100
-// (testdata/h100_ncu_seed_kernels.csv, a copy of the team's ground truth)
+// (examples/lessons/h100/h100_ncu_seed_kernels.csv, the committed copy of the
+// team's ground truth)
 // into the formulas and compares with the ratios ncu itself derived from
 // them, to two decimals as ncu prints them.
 func TestAgainstH100(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "h100_ncu_seed_kernels.csv"))
+	f, err := os.Open(filepath.Join("..", "examples", "lessons", "h100", "h100_ncu_seed_kernels.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
