@@ -411,3 +411,32 @@ int main() {
 		t.Errorf("got %q\n%s", got, stderr)
 	}
 }
+
+// TestCCCoarsen compiles the coarsening lesson unchanged and runs it at
+// N=128 (the H100's recorded N=2048 would take hours on a CPU): the error
+// against float64 must be what the H100 printed at that size, which needs
+// the same fused multiply-adds as nvcc's code; times and GFLOP/s aside.
+func TestCCCoarsen(t *testing.T) {
+	needClang(t)
+	if testing.Short() {
+		t.Skip("long run; without -short it runs")
+	}
+	want, err := os.ReadFile(lessonsDir + "/h100/h100_coarsen_128.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), filepath.Join(lessonsDir, "coarsen.cu"))
+	got, stderr, err := runProgramErr(prog, "128")
+	if err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, got, stderr)
+	}
+	mask := func(s string) string {
+		s = timeRE.ReplaceAllString(s, "$1 X ms")
+		return gflopsRE.ReplaceAllString(s, "X GFLOP/s")
+	}
+	if g, w := mask(got), mask(string(want)); g != w {
+		t.Errorf("output differs from the H100's:\ngot:\n%s\nwant:\n%s", g, w)
+	}
+}
+
+var gflopsRE = regexp.MustCompile(`[0-9.]+ GFLOP/s`)
