@@ -889,6 +889,17 @@ var aluOps = map[string]Op{
 	"addc": OpAdd, "subc": OpSub, "madc": OpMad,
 }
 
+// aluOperands is how many operands, the destination included, each ALU
+// instruction takes.
+var aluOperands = map[string]int{
+	"add": 3, "sub": 3, "mul": 3, "div": 3, "rem": 3, "min": 3, "max": 3, "and": 3, "or": 3, "xor": 3,
+	"shl": 3, "shr": 3, "mul24": 3, "copysign": 3, "addc": 3, "subc": 3,
+	"mad": 4, "mad24": 4, "fma": 4, "madc": 4, "bfe": 4, "prmt": 4, "shf": 4, "sad": 4, "dp4a": 4, "dp2a": 4,
+	"fns": 4, "bfi": 5, "lop3": 5,
+	"abs": 2, "neg": 2, "not": 2, "cnot": 2, "popc": 2, "clz": 2, "brev": 2, "bfind": 2, "rcp": 2, "sqrt": 2,
+	"rsqrt": 2, "sin": 2, "cos": 2, "ex2": 2, "lg2": 2, "tanh": 2,
+}
+
 func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	m := parseMods(src.Mods)
 	ops := src.Operands
@@ -1088,6 +1099,14 @@ func (fl *fnLowerer) dstMaybePair(src *ptx.Instr, in *Inst, o *ptx.Operand) {
 
 func (fl *fnLowerer) lowerALU(src *ptx.Instr, m *mods, op Op) {
 	ops := src.Operands
+	if want := aluOperands[src.Op]; len(ops) != want {
+		if (op == OpMin || op == OpMax) && len(ops) == 4 {
+			fl.l.errorf(src.Pos, "three-input %s is not supported yet", src.Op)
+			return
+		}
+		fl.bad(src, "%s takes %d operands, found %d", src.Op, want, len(ops))
+		return
+	}
 	in := fl.newInst(op, src)
 	in.Flags = m.flags
 	in.Rnd = m.rnd

@@ -29,7 +29,7 @@ func lowerFile(t *testing.T, path string) *Program {
 func TestLowerLessons(t *testing.T) {
 	for _, name := range []string{"divergence", "reduce", "coarsen"} {
 		t.Run(name, func(t *testing.T) {
-			p := lowerFile(t, "/work/shared/lessons/ptx/"+name+".sm90.ptx")
+			p := lowerFile(t, "../../examples/lessons/"+name+".sm90.ptx")
 			for _, f := range p.Funcs {
 				t.Logf("%s: %d insts, %d slots, regs %d, frame %d", f.Name, len(f.Code), f.NumSlots, f.RegEstimate, f.FrameBytes)
 			}

@@ -1,0 +1,41 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// Load errors: well-formed PTX syntax that lowering must refuse, each with
+// its position and a message naming the problem.
+func TestLowerErrors(t *testing.T) {
+	cases := []struct {
+		name, body, want string
+	}{
+		{"too few operands", "add.s32 %r1, %r2;", "k.ptx:7:1: add.s32: add takes 3 operands, found 2"},
+		{"too many operands", "neg.s32 %r1, %r2, %r2;", "k.ptx:7:1: neg.s32: neg takes 2 operands, found 3"},
+		{"fma without rounding", "fma.f32 %f1, %f1, %f1, %f1;", "fma requires a rounding modifier"},
+		{"three-input min", "min.s32 %r1, %r1, %r2, %r2;", "three-input min is not supported yet"},
+		{"tensor core", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r1}, {%f1};", "is not supported yet"},
+		{"undefined register", "add.s32 %r1, %r2, %q9;", "undefined register %q9"},
+		{"texture", "tex.1d.v4.f32.s32 {%f1, %f1, %f1, %f1}, [t, {%r1}];", "is not supported yet"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>; .reg .f32 %f<3>;\n" +
+				c.body + "\nret;\n}\n"
+			m, err := ptx.Parse("k.ptx", []byte(src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			_, err = Lower(m, nil)
+			if err == nil {
+				t.Fatalf("lowered without error; want %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
