@@ -18,12 +18,13 @@ func TestLowerErrors(t *testing.T) {
 		{"fma without rounding", "fma.f32 %f1, %f1, %f1, %f1;", "fma requires a rounding modifier"},
 		{"three-input min", "min.s32 %r1, %r1, %r2, %r2;", "three-input min is not supported yet"},
 		{"tensor core", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r1}, {%f1};", "is not supported yet"},
+		{"vote.sync without mask", "vote.sync.ballot.b32 %r1, %p1;", "vote.sync takes 3 operands"},
 		{"undefined register", "add.s32 %r1, %r2, %q9;", "undefined register %q9"},
 		{"texture", "tex.1d.v4.f32.s32 {%f1, %f1, %f1, %f1}, [t, {%r1}];", "is not supported yet"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>; .reg .f32 %f<3>;\n" +
+			src := ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>; .reg .f32 %f<3>; .reg .pred %p<2>;\n" +
 				c.body + "\nret;\n}\n"
 			m, err := ptx.Parse("k.ptx", []byte(src))
 			if err != nil {

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1732,6 +1733,10 @@ func (fl *fnLowerer) lowerVote(src *ptx.Instr, m *mods) {
 	}
 	if mode < 0 || len(ops) < 2 || len(ops) > 3 {
 		fl.unsupported(src)
+		return
+	}
+	if len(ops) == 2 && slices.Contains(src.Mods, "sync") {
+		fl.bad(src, "vote.sync takes 3 operands (d, predicate, membermask), found 2")
 		return
 	}
 	in.Mode = uint8(mode)
