@@ -144,6 +144,20 @@ type memStats struct {
 	bytes          uint64
 }
 
+// noteAccess adds one lane's access of n bytes at addr to the request's
+// footprint: the sectors of a global access, the words of a shared one.
+func (wp *warp) noteAccess(st *memStats, kind uint8, addr, n uint64) {
+	switch kind {
+	case accGlobal:
+		st.global++
+		st.bytes += n
+		wp.noteSectors(addr, n)
+	case accShared:
+		st.shared++
+		wp.noteWords(addr, n)
+	}
+}
+
 // noteSectors records the 32-byte sectors of a global access.
 func (wp *warp) noteSectors(addr, n uint64) {
 	for s := addr >> 5; s <= (addr+n-1)>>5; s++ {
@@ -275,15 +289,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 		if b == nil {
 			return
 		}
-		switch kind {
-		case accGlobal:
-			st.global++
-			st.bytes += n
-			wp.noteSectors(addr, n)
-		case accShared:
-			st.shared++
-			wp.noteWords(addr, n)
-		}
+		wp.noteAccess(&st, kind, addr, n)
 		for v := 0; v < vec; v++ {
 			var x uint64
 			if kind == accGlobal {
@@ -344,15 +350,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			wp.fault(FaultIllegal, pc, l, addr, true, "store to the kernel parameter buffer")
 			return
 		}
-		switch kind {
-		case accGlobal:
-			st.global++
-			st.bytes += n
-			wp.noteSectors(addr, n)
-		case accShared:
-			st.shared++
-			wp.noteWords(addr, n)
-		}
+		wp.noteAccess(&st, kind, addr, n)
 		for v := 0; v < vec; v++ {
 			storeLE(b[v*size:], size, wp.regs[int(in.A[1+v])*32+l])
 		}
