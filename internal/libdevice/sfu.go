@@ -38,13 +38,16 @@ import (
 //     20 significand bits of the high word, the result truncated to the high
 //     word (low word zero).
 
-//go:embed sfudata/*.bin.gz
+//go:embed sfudata/*.bin.gz sfu_extra_data/sqrt.bin.gz sfu_extra_data/tanh_f16.bin.gz sfu_extra_data/tanh_bf16.bin.gz
 var sfuFiles embed.FS
 
-// sfuTable holds 2-bit deltas (delta+2), four per byte.
+// sfuTable is a recorded SFU table: the file holds one signed byte per
+// entry, the difference (−2…+1) from a reference Go recomputes; it is
+// loaded on first use and kept as delta+2, four entries to a byte.
 type sfuTable struct {
 	once   sync.Once
 	file   string
+	size   int // entries the file must hold; 0: any
 	packed []byte
 }
 
@@ -73,6 +76,9 @@ func readSFU(file string) []byte {
 
 func (t *sfuTable) load() {
 	raw := readSFU(t.file)
+	if t.size != 0 && len(raw) != t.size {
+		panic("warpsim internal error: libdevice: " + t.file + ": wrong size")
+	}
 	t.packed = make([]byte, (len(raw)+3)/4)
 	for i, d := range raw {
 		v := int8(d) + 2

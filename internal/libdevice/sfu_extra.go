@@ -1,12 +1,7 @@
 package libdevice
 
 import (
-	"bytes"
-	"compress/gzip"
-	"embed"
-	"io"
 	"math"
-	"sync"
 
 	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx"
@@ -34,56 +29,11 @@ import (
 // tanh.approx.f32 is a single MUFU.TANH too, but its 2^32 results have no
 // recorded table; internal/scalar models it within the ISA's bound.
 
-//go:embed sfu_extra_data/sqrt.bin.gz sfu_extra_data/tanh_f16.bin.gz sfu_extra_data/tanh_bf16.bin.gz
-var sfuExtraFiles embed.FS
-
-// extraTable holds small deltas (−2…+1) of a recorded SFU table, packed
-// four to a byte as delta+2; the file holds one signed byte per entry.
-type extraTable struct {
-	once   sync.Once
-	file   string
-	size   int
-	packed []byte
-}
-
 var (
-	sqrtTable     = extraTable{file: "sfu_extra_data/sqrt.bin.gz", size: 1 << 24}
-	tanhF16Table  = extraTable{file: "sfu_extra_data/tanh_f16.bin.gz", size: 1 << 16}
-	tanhBF16Table = extraTable{file: "sfu_extra_data/tanh_bf16.bin.gz", size: 1 << 16}
+	sqrtTable     = sfuTable{file: "sfu_extra_data/sqrt.bin.gz", size: 1 << 24}
+	tanhF16Table  = sfuTable{file: "sfu_extra_data/tanh_f16.bin.gz", size: 1 << 16}
+	tanhBF16Table = sfuTable{file: "sfu_extra_data/tanh_bf16.bin.gz", size: 1 << 16}
 )
-
-func (t *extraTable) load() {
-	fail := func(msg string) { panic("warpsim internal error: libdevice: " + t.file + ": " + msg) }
-	data, err := sfuExtraFiles.ReadFile(t.file)
-	if err != nil {
-		fail(err.Error())
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		fail(err.Error())
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		fail(err.Error())
-	}
-	if len(raw) != t.size {
-		fail("wrong size")
-	}
-	t.packed = make([]byte, (len(raw)+3)/4)
-	for i, d := range raw {
-		v := int8(d) + 2
-		if v < 0 || v > 3 {
-			fail("delta out of range")
-		}
-		t.packed[i/4] |= byte(v) << (2 * (i % 4))
-	}
-}
-
-// delta returns entry i.
-func (t *extraTable) delta(i int) int32 {
-	t.once.Do(t.load)
-	return int32(t.packed[i/4]>>(2*(i%4))&3) - 2
-}
 
 // sqrtApproxFtz is MUFU.SQRT (sqrt.approx.ftz.f32).
 func sqrtApproxFtz(a uint32) uint32 {
@@ -152,7 +102,7 @@ func tanhRef(a uint16, t ptx.Type) uint16 {
 }
 
 // tanh16 is MUFU.TANH.F16 or MUFU.TANH.BF16, by table.
-func tanh16(a uint16, t ptx.Type, tab *extraTable) uint16 {
+func tanh16(a uint16, t ptx.Type, tab *sfuTable) uint16 {
 	exp := uint16(0x7c00) // f16
 	if t == ptx.BF16 {
 		exp = 0x7f80

@@ -82,8 +82,8 @@ func TestSFUExtraMake(t *testing.T) {
 		write(tab.file, d)
 	}
 	// The tables just written are read by the next calls.
-	for _, tab := range []*extraTable{&sqrtTable, &tanhF16Table, &tanhBF16Table} {
-		*tab = extraTable{file: tab.file, size: tab.size}
+	for _, tab := range []*sfuTable{&sqrtTable, &tanhF16Table, &tanhBF16Table} {
+		*tab = sfuTable{file: tab.file, size: tab.size}
 	}
 
 	for _, tab := range []struct {

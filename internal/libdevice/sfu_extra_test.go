@@ -149,7 +149,7 @@ func TestSFUExtraTablesNear(t *testing.T) {
 		}
 	}
 	for i := 0; i < 1<<16; i++ {
-		for _, tab := range []*extraTable{&tanhF16Table, &tanhBF16Table} {
+		for _, tab := range []*sfuTable{&tanhF16Table, &tanhBF16Table} {
 			if d := tab.delta(i); d < -1 || d > 0 {
 				t.Fatalf("%s entry %#04x: delta %d", tab.file, i, d)
 			}
