@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
@@ -234,6 +235,23 @@ func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncu
 	if ncu == nil {
 		return
 	}
+	// PTX and SASS issue the same global loads and stores for these kernels:
+	// their requests, 32-byte sectors and the warps launched must be ncu's.
+	exact := []struct {
+		metric string
+		got    uint64
+	}{
+		{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", c.GldRequests},
+		{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", c.GldTransactions},
+		{"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", c.GstRequests},
+		{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", c.GstTransactions},
+		{"smsp__warps_launched.sum", c.WarpsLaunched},
+	}
+	for _, e := range exact {
+		if want, ok := ncu[e.metric]; ok && float64(e.got) != want {
+			t.Errorf("%s: %d, the H100 measured %.0f", e.metric, e.got, want)
+		}
+	}
 	ms := profile.Compute(c, arch.MustLookup("h100"))
 	type cmp struct {
 		name string
@@ -356,8 +374,10 @@ func TestLessonsReduce(t *testing.T) {
 			if err := dev.Write(in, host); err != nil { // the kernels reduce in place
 				t.Fatal(err)
 			}
+			start := time.Now()
 			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: grid, Y: 1, Z: 1},
 				Block: warpsim.Dim3{X: r.block, Y: 1, Z: 1}}, lessonParams(in, out, uint32(size)))
+			t.Logf("launch took %v", time.Since(start))
 			if err != nil {
 				t.Fatal(err)
 			}
