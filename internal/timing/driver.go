@@ -135,6 +135,7 @@ type spT struct {
 	last  *warpT
 	rr    int
 	check uint64 // earliest cycle anything here can issue
+	busy  uint64 // the issue port is taken by an expanded instruction until then
 }
 
 type smT struct {
@@ -213,6 +214,10 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave {
 		s.limitBlk = d.opt.SampleWaves * wave
 	}
+	// The queues and fill times are on the grid's own cycle count; the
+	// L2's contents stay warm from the grid before.
+	d.dram.free, d.l2q.free = 0, 0
+	clear(d.l2.ready)
 	err := s.run()
 	if err == nil && s.limitBlk < nb {
 		err = g.RunFunctional(s.limitBlk)
@@ -418,6 +423,10 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 // issue lets sub-partition sp issue one instruction at s.now, if any warp
 // can; it sets sp.check to the next cycle worth looking at otherwise.
 func (s *gridState) issue(sm *smT, sp *spT) bool {
+	if sp.busy > s.now {
+		sp.check = sp.busy
+		return false
+	}
 	best := uint64(math.MaxUint64)
 	var pick *warpT
 	try := func(w *warpT) bool {
@@ -511,9 +520,14 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	rec := &s.rec
 	slot.Step(w.idx, rec)
 	s.steps++
-	s.issued++
-	w.lastIssue = s.now
-	w.ready, w.readyWhy = s.now+1, stallDispatch
+	slots := uint64(issueSlots(in))
+	s.issued += slots
+	w.lastIssue = s.now + slots - 1
+	w.ready, w.readyWhy = s.now+slots, stallDispatch
+	if slots > 1 {
+		sp.busy = s.now + slots
+		s.stalls[stallSelected] += slots - 1
+	}
 	w.next, w.depValid = nil, false
 	sp.last = w
 	p := s.p
@@ -543,7 +557,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		lat = uint64(p.L1HitLatency)
 		kind = prodLong
 	}
-	done := s.now + lat
+	done := s.now + slots - 1 + lat
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
 			w.regReady[r] = done

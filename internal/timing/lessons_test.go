@@ -1,0 +1,122 @@
+package timing_test
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/profile"
+)
+
+// params packs kernel parameters: device addresses as uint64, integers as
+// uint32, each at its natural alignment.
+func params(vals ...any) []byte {
+	var b []byte
+	for _, v := range vals {
+		switch x := v.(type) {
+		case uint64:
+			for len(b)%8 != 0 {
+				b = append(b, 0)
+			}
+			b = binary.LittleEndian.AppendUint64(b, x)
+		case uint32:
+			for len(b)%4 != 0 {
+				b = append(b, 0)
+			}
+			b = binary.LittleEndian.AppendUint32(b, x)
+		}
+	}
+	return b
+}
+
+func lessonPTX(t testing.TB, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "lessons", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// reduceRun is one timed launch of a reduce-lesson kernel.
+type reduceRun struct {
+	ns   float64
+	res  *warpsim.LaunchResult
+	sum  uint64
+	want uint64
+}
+
+// runReduce times kernel over 2^logn ints (i & 0xff, as the lesson fills
+// them) in blocks of bs on a fresh device.
+func runReduce(t testing.TB, archName, kernel string, logn int, bs uint32, opt warpsim.TimingOptions) reduceRun {
+	t.Helper()
+	dev := warpsim.NewDevice(arch.MustLookup(archName), warpsim.Options{Mode: warpsim.ModeTiming, Timing: opt})
+	mod, err := dev.LoadModule("reduce.sm90.ptx", lessonPTX(t, "reduce.sm90.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 1 << logn
+	host := make([]byte, 4*size)
+	var want uint64
+	for i := 0; i < size; i++ {
+		binary.LittleEndian.PutUint32(host[4*i:], uint32(i&0xff))
+		want += uint64(i & 0xff)
+	}
+	in, _ := dev.Malloc(uint64(len(host)))
+	grid := uint32(size) / bs
+	out, _ := dev.Malloc(4 * uint64(grid))
+	if err := dev.Write(in, host); err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: grid, Y: 1, Z: 1}, Block: warpsim.Dim3{X: bs, Y: 1, Z: 1}},
+		params(in, out, uint32(size)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := make([]byte, 4*grid)
+	if err := dev.Read(out, o); err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for i := uint32(0); i < grid; i++ {
+		sum += uint64(binary.LittleEndian.Uint32(o[4*i:]))
+	}
+	if os.Getenv("WARPSIM_TIMING_DEBUG") != "" {
+		tm := res.Grids[0].Timing
+		ms := profile.Compute(res.Counters, dev.Arch(), profile.Launch{BlockThreads: int(bs), RegsPerThread: k.RegsPerThread(), Timing: tm})
+		t.Logf("%s 2^%d bs %d: %.1f us", kernel, logn, bs, res.DurationNS/1000)
+		for _, m := range ms {
+			if m.Timing && m.Available && m.Value != 0 {
+				t.Logf("  %-26s %12.3f", m.Name, m.Value)
+			}
+		}
+	}
+	return reduceRun{ns: res.DurationNS, res: res, sum: sum, want: want}
+}
+
+func TestDebugReduce(t *testing.T) {
+	if os.Getenv("WARPSIM_TIMING_DEBUG") == "" {
+		t.Skip("a debugging aid: set WARPSIM_TIMING_DEBUG=1")
+	}
+	for _, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
+		runReduce(t, "h100", k, debugLogN(), 512, warpsim.TimingOptions{})
+	}
+}
+
+func debugLogN() int {
+	if v := os.Getenv("WARPSIM_TIMING_LOGN"); v != "" {
+		n := 0
+		for _, c := range v {
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	return 18
+}
