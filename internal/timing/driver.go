@@ -50,8 +50,8 @@ type Driver struct {
 	p    *Params
 	opt  Options
 	l2   *cache
-	dram queue
-	l2q  queue
+	dram *bucketQueue
+	l2q  *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
 }
@@ -67,8 +67,8 @@ func New(a *arch.Arch, opt Options) *Driver {
 	}
 	return &Driver{arch: a, p: p, opt: opt,
 		l2:   newCache(max(p.L2Bytes, 1<<20), 16),
-		dram: queue{bytesPerCycle: p.DRAMBytesPerCycle},
-		l2q:  queue{bytesPerCycle: p.L2BytesPerCycle}}
+		dram: newQueue(p.DRAMBytesPerCycle),
+		l2q:  newQueue(p.L2BytesPerCycle)}
 }
 
 // Params are the driver's timing figures.
@@ -142,11 +142,13 @@ type smT struct {
 	id       int
 	sps      []spT
 	blocks   []*blockT
-	free     []*engine.BlockSlot
+	free     []*blockT
 	l1       *cache
 	l1q      queue
 	shared   uint64 // cycle the shared-memory pipe is free
 	resident int    // resident warps
+	now      uint64 // the SM's own clock (it runs a quantum at a time)
+	retire   bool   // a warp finished: look for finished blocks
 	lastT    uint64
 	warpCyc  uint64
 	activeCy uint64
@@ -216,7 +218,8 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	}
 	// The queues and fill times are on the grid's own cycle count; the
 	// L2's contents stay warm from the grid before.
-	d.dram.free, d.l2q.free = 0, 0
+	d.dram.reset()
+	d.l2q.reset()
 	clear(d.l2.ready)
 	err := s.run()
 	if err == nil && s.limitBlk < nb {
@@ -229,7 +232,15 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 // progFuncs lists the functions a kernel may call (for scoreboard sizing).
 func progFuncs(g *engine.GridRun) []*ir.Func { return g.Funcs() }
 
-// run is the cycle loop.
+// quantum is how many cycles one SM is simulated before the next SM takes
+// its turn. SMs interact only through L2 and DRAM, whose bandwidth is
+// accounted per time bucket (so the order SMs take their turns in does not
+// matter within a quantum), and working on one SM at a time keeps its warps'
+// state in the host's caches.
+const quantum = 256
+
+// run is the cycle loop: quanta of all SMs, SMs in index order, cycles in
+// order within an SM.
 func (s *gridState) run() error {
 	// The first wave: each SM takes blocks up to its limit, SMs in turn.
 	for r := 0; r < s.perSM; r++ {
@@ -237,40 +248,42 @@ func (s *gridState) run() error {
 			if s.nextBlk >= s.limitBlk {
 				break
 			}
-			s.startBlock(sm, s.now)
+			s.now = 0
+			s.startBlock(sm, 0)
 		}
 	}
 	limit := s.g.StepLimit()
-	for {
+	for t := uint64(0); ; t += quantum {
 		if s.g.Stopped() {
 			return nil
 		}
-		issuedAny := false
-		next := uint64(math.MaxUint64)
-		live := false
+		s.d.dram.advance(t)
+		s.d.l2q.advance(t)
+		live, waiting := false, false
 		for _, sm := range s.sms {
 			if len(sm.blocks) == 0 {
 				continue
 			}
 			live = true
-			for i := range sm.sps {
-				sp := &sm.sps[i]
-				if sp.check > s.now {
-					next = min(next, sp.check)
-					continue
-				}
-				if s.issue(sm, sp) {
-					issuedAny = true
-					sp.check = s.now + 1
-				}
-				if f := s.fault(); f {
-					return nil
-				}
-				next = min(next, sp.check)
+			if s.runSM(sm, t+quantum) {
+				waiting = true
 			}
-			s.retireBlocks(sm)
+			if s.fault() {
+				return nil
+			}
 		}
 		if !live {
+			if s.nextBlk < s.limitBlk {
+				// Every SM finished its blocks at once: give each one more.
+				for _, sm := range s.sms {
+					if s.nextBlk < s.limitBlk {
+						s.now = t + quantum
+						sm.now = s.now
+						s.startBlock(sm, s.now)
+					}
+				}
+				continue
+			}
 			break
 		}
 		if s.steps > limit {
@@ -281,11 +294,7 @@ func (s *gridState) run() error {
 				}
 			}
 		}
-		if issuedAny {
-			s.now++
-			continue
-		}
-		if next == math.MaxUint64 {
+		if !waiting {
 			// Nothing can ever issue: every live warp waits at a barrier
 			// that cannot complete.
 			for _, sm := range s.sms {
@@ -296,9 +305,54 @@ func (s *gridState) run() error {
 			}
 			break
 		}
-		s.now = max(s.now+1, next)
 	}
 	return nil
+}
+
+// runSM simulates sm's cycles up to end. It reports false when the SM has
+// live warps none of which can ever issue (a barrier deadlock).
+func (s *gridState) runSM(sm *smT, end uint64) bool {
+	s.now = sm.now
+	for s.now < end {
+		issued := false
+		next := uint64(math.MaxUint64)
+		for i := range sm.sps {
+			sp := &sm.sps[i]
+			if sp.check > s.now {
+				next = min(next, sp.check)
+				continue
+			}
+			if s.issue(sm, sp) {
+				issued = true
+				sp.check = s.now + 1
+			}
+			if s.fault() {
+				return true
+			}
+			next = min(next, sp.check)
+		}
+		if sm.retire {
+			sm.retire = false
+			s.retireBlocks(sm)
+			if len(sm.blocks) == 0 {
+				break
+			}
+			for i := range sm.sps {
+				next = min(next, sm.sps[i].check)
+			}
+		}
+		if issued {
+			s.now++
+			continue
+		}
+		if next == math.MaxUint64 {
+			sm.now = s.now
+			return false
+		}
+		s.now = max(s.now+1, min(next, end))
+	}
+	sm.now = max(s.now, end)
+	return true
 }
 
 func (s *gridState) fault() bool {
@@ -308,26 +362,32 @@ func (s *gridState) fault() bool {
 // startBlock places the next block on sm, its warps ready at cycle t plus
 // the block launch latency.
 func (s *gridState) startBlock(sm *smT, t uint64) {
-	var slot *engine.BlockSlot
+	// A block's slot and timing state are reused for the SM's next block.
+	// The scoreboard is not cleared: every cycle it holds from the last
+	// block is before now, so it never delays the new one.
+	var b *blockT
 	if n := len(sm.free); n > 0 {
-		slot = sm.free[n-1]
+		b = sm.free[n-1]
 		sm.free = sm.free[:n-1]
 	} else {
-		slot = s.g.NewSlot()
+		b = &blockT{slot: s.g.NewSlot(), sm: sm}
 	}
+	slot := b.slot
 	s.touchSM(sm)
 	slot.Start(s.nextBlk)
-	b := &blockT{slot: slot, sm: sm, linear: s.nextBlk, live: slot.Warps()}
+	b.linear, b.live = s.nextBlk, slot.Warps()
 	s.nextBlk++
 	start := t + uint64(s.p.BlockLaunch)
 	// Warps go to sub-partitions round-robin by their index in the SM.
 	base := sm.resident
-	for i := 0; i < slot.Warps(); i++ {
+	for len(b.warps) < slot.Warps() {
+		b.warps = append(b.warps, &warpT{regReady: make([]uint64, s.nslots), regKind: make([]uint8, s.nslots)})
+	}
+	b.warps = b.warps[:slot.Warps()]
+	for i, w := range b.warps {
 		s.age++
-		w := &warpT{blk: b, idx: i, age: s.age, ready: start, readyWhy: stallDispatch, lastIssue: t}
-		w.regReady = make([]uint64, s.nslots)
-		w.regKind = make([]uint8, s.nslots)
-		b.warps = append(b.warps, w)
+		*w = warpT{blk: b, idx: i, age: s.age, ready: start, readyWhy: stallDispatch, lastIssue: t,
+			regReady: w.regReady, regKind: w.regKind}
 		sp := &sm.sps[(base+i)%len(sm.sps)]
 		w.sp = sp
 		sp.warps = append(sp.warps, w)
@@ -378,7 +438,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 			}
 		}
 		sm.blocks = append(sm.blocks[:i], sm.blocks[i+1:]...)
-		sm.free = append(sm.free, b.slot)
+		sm.free = append(sm.free, b)
 		i--
 		s.lastDone = max(s.lastDone, s.now)
 		if s.nextBlk < s.limitBlk {
@@ -429,42 +489,36 @@ func (s *gridState) issue(sm *smT, sp *spT) bool {
 	}
 	best := uint64(math.MaxUint64)
 	var pick *warpT
-	try := func(w *warpT) bool {
-		if w.done || w.atBar {
-			return false
-		}
-		if w.next == nil {
-			w.next = w.blk.slot.Next(w.idx)
-			w.depValid = false
-			if w.next == nil {
-				s.warpStopped(sm, w)
-				return false
-			}
-		}
-		t, _ := s.depReady(w)
-		if p := sp.pipe[w.next.Class]; p > t {
-			t = p
-		}
-		if t <= s.now {
-			pick = w
-			return true
-		}
-		best = min(best, t)
-		return false
-	}
 	if s.d.opt.Scheduler == LRR {
 		n := len(sp.warps)
 		for k := 0; k < n; k++ {
-			if try(sp.warps[(sp.rr+k)%n]) {
+			w := sp.warps[(sp.rr+k)%n]
+			if t := s.readyAt(sm, sp, w); t <= s.now {
+				pick = w
 				sp.rr = (sp.rr + k + 1) % n
 				break
+			} else if t < best {
+				best = t
 			}
 		}
 	} else {
-		if sp.last == nil || !try(sp.last) {
+		if w := sp.last; w != nil {
+			if t := s.readyAt(sm, sp, w); t <= s.now {
+				pick = w
+			} else {
+				best = t
+			}
+		}
+		if pick == nil {
 			for _, w := range sp.warps {
-				if w != sp.last && try(w) {
+				if w == sp.last {
+					continue
+				}
+				if t := s.readyAt(sm, sp, w); t <= s.now {
+					pick = w
 					break
+				} else if t < best {
+					best = t
 				}
 			}
 		}
@@ -477,6 +531,30 @@ func (s *gridState) issue(sm *smT, sp *spT) bool {
 	return true
 }
 
+// readyAt is the cycle warp w can issue its next instruction on sp
+// (MaxUint64 when it cannot: finished or at a barrier).
+func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
+	if w.done || w.atBar {
+		return math.MaxUint64
+	}
+	if w.next == nil {
+		w.next = w.blk.slot.Next(w.idx)
+		w.depValid = false
+		if w.next == nil {
+			s.warpStopped(sm, w)
+			return math.MaxUint64
+		}
+	}
+	t := w.dep
+	if !w.depValid {
+		t, _ = s.depReady(w)
+	}
+	if p := sp.pipe[w.next.Class]; p > t {
+		t = p
+	}
+	return t
+}
+
 // warpStopped handles a warp whose next instruction is nil: it finished,
 // or waits at a barrier.
 func (s *gridState) warpStopped(sm *smT, w *warpT) {
@@ -487,6 +565,7 @@ func (s *gridState) warpStopped(sm *smT, w *warpT) {
 			w.done = true
 			s.touchSM(sm)
 			sm.resident--
+			sm.retire = true
 		}
 		s.releaseBarriers(w.blk)
 	case slot.WaitingAtBarrier(w.idx):
@@ -570,6 +649,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 			w.done = true
 			s.touchSM(sm)
 			sm.resident--
+			sm.retire = true
 		}
 		s.releaseBarriers(w.blk)
 	case engine.EventBarrier:
@@ -707,7 +787,7 @@ func (s *gridState) nanos(cycles uint64) uint64 {
 
 // finish fills the grid's timing account, extrapolating a sampled grid.
 func (s *gridState) finish(nb, wave int) {
-	end := s.now
+	end := s.lastDone
 	for _, sm := range s.sms {
 		s.now = end
 		s.touchSM(sm)

@@ -120,3 +120,39 @@ func debugLogN() int {
 	}
 	return 18
 }
+
+// BenchmarkTimingReduce measures the timing driver's speed in warp
+// instructions per second on the reduce lesson (2^20 ints, block 512),
+// timed in full detail.
+func BenchmarkTimingReduce(b *testing.B) {
+	var inst uint64
+	for i := 0; i < b.N; i++ {
+		r := runReduce(b, "h100", "reduceInterleaved", 20, 512, warpsim.TimingOptions{NoSampling: true})
+		inst += r.res.Counters.InstExecuted
+	}
+	b.ReportMetric(float64(inst)/b.Elapsed().Seconds(), "warp-inst/s")
+}
+
+// BenchmarkFunctionalReduce is the same launch under the functional
+// driver, for the ratio.
+func BenchmarkFunctionalReduce(b *testing.B) {
+	var inst uint64
+	for i := 0; i < b.N; i++ {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: 1})
+		mod, err := dev.LoadModule("reduce.sm90.ptx", lessonPTX(b, "reduce.sm90.ptx"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		size := 1 << 20
+		in, _ := dev.Malloc(uint64(4 * size))
+		out, _ := dev.Malloc(uint64(4 * size / 512))
+		k, _ := mod.Kernel("reduceInterleaved")
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(size / 512), Y: 1, Z: 1}, Block: warpsim.Dim3{X: 512, Y: 1, Z: 1}},
+			params(in, out, uint32(size)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		inst += res.Counters.InstExecuted
+	}
+	b.ReportMetric(float64(inst)/b.Elapsed().Seconds(), "warp-inst/s")
+}
