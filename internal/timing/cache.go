@@ -135,7 +135,7 @@ type bucketQueue struct {
 }
 
 const (
-	bucketShift = 4  // 16-cycle buckets
+	bucketShift = 4 // 16-cycle buckets
 	bucketRing  = 1 << 16
 )
 
