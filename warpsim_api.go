@@ -63,6 +63,9 @@ type TimingOptions struct {
 	// NoSampling times every block of a large grid in detail instead of its
 	// first waves (slower; sampling's error is stated in the README).
 	NoSampling bool
+	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
+	// preset's), e.g. the base clock Nsight Compute locks by default.
+	ClockMHz float64
 }
 
 // Dim3 is a grid or block shape.
@@ -94,7 +97,7 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	}
 	d := &Device{arch: a, opt: opt, mem: engine.NewMemory()}
 	if opt.Mode == ModeTiming {
-		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling})
+		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz})
 	}
 	return d
 }

@@ -92,6 +92,16 @@ func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int)
 	return evictedDirty
 }
 
+// invalidate empties the cache.
+func (c *cache) invalidate() {
+	clear(c.tag)
+	clear(c.valid)
+	clear(c.dirty)
+	clear(c.ready)
+	clear(c.used)
+	c.tick = 0
+}
+
 // dirtySectors counts the dirty sectors in the cache (written back to DRAM
 // eventually).
 func (c *cache) dirtySectors() (n int) {

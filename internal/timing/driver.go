@@ -18,6 +18,7 @@ package timing
 
 import (
 	"math"
+	"slices"
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
@@ -38,6 +39,9 @@ type Options struct {
 	// most SampleWaves+2 waves are always timed in full.
 	Sample      bool
 	SampleWaves int // waves timed in detail when sampling (default 3)
+	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
+	// preset's), as ncu's --clock-control base does.
+	ClockMHz float64
 	// RegsPerThread overrides the kernel's register estimate for the block
 	// scheduler's occupancy limit (0: the estimate).
 	RegsPerThread func(kernel *ir.Func) int
@@ -50,7 +54,10 @@ type Driver struct {
 	p    *Params
 	opt  Options
 	l2   *cache
-	dram *bucketQueue
+	// atomBusy is when each L2 sector's atomic unit is next free: atomics
+	// to one address serialize there.
+	atomBusy map[uint64]float64
+	dram     *bucketQueue
 	l2q  *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
@@ -58,15 +65,15 @@ type Driver struct {
 
 // New returns a timing driver for a preset.
 func New(a *arch.Arch, opt Options) *Driver {
-	p := ForArch(a)
+	p := ForArch(a, opt.ClockMHz)
 	if opt.Scheduler == "" {
 		opt.Scheduler = GTO
 	}
 	if opt.SampleWaves <= 0 {
-		opt.SampleWaves = 3
+		opt.SampleWaves = 4
 	}
 	return &Driver{arch: a, p: p, opt: opt,
-		l2:   newCache(max(p.L2Bytes, 1<<20), 16),
+		l2:   newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
 		l2q:  newQueue(p.L2BytesPerCycle)}
 }
@@ -176,6 +183,10 @@ type gridState struct {
 	l2Miss   uint64
 	nslots   int
 	lastDone uint64
+	// retires are the cycles blocks finished at; lastDispatch is when the
+	// last block timed in detail was handed out (sampling's extrapolation).
+	retires      []uint64
+	lastDispatch uint64
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -206,8 +217,11 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	nsm := max(a.SMs, 1)
 	s.sms = make([]*smT, nsm)
 	for i := range s.sms {
-		sm := &smT{id: i, sps: make([]spT, d.p.SubPartitions), l1: newCache(d.p.L1Bytes, 4),
+		sm := &smT{id: i, sps: make([]spT, d.p.SubPartitions),
 			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}}
+		if d.p.L1Bytes > 0 {
+			sm.l1 = newCache(d.p.L1Bytes, 4)
+		}
 		s.sms[i] = sm
 	}
 	nb := g.Blocks()
@@ -216,11 +230,14 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave {
 		s.limitBlk = d.opt.SampleWaves * wave
 	}
-	// The queues and fill times are on the grid's own cycle count; the
-	// L2's contents stay warm from the grid before.
+	// Every grid starts with cold caches, as Nsight Compute measures a
+	// kernel (its default --cache-control all flushes them), so a kernel's
+	// time does not depend on what ran before it; the queues count cycles
+	// from the grid's start.
+	d.l2.invalidate()
 	d.dram.reset()
 	d.l2q.reset()
-	clear(d.l2.ready)
+	clear(d.atomBusy)
 	err := s.run()
 	if err == nil && s.limitBlk < nb {
 		err = g.RunFunctional(s.limitBlk)
@@ -377,7 +394,11 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	slot.Start(s.nextBlk)
 	b.linear, b.live = s.nextBlk, slot.Warps()
 	s.nextBlk++
-	start := t + uint64(s.p.BlockLaunch)
+	if s.nextBlk == s.limitBlk {
+		s.lastDispatch = t
+	}
+	// The block scheduler hands out blocks in order at a fixed rate.
+	start := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles)) + uint64(s.p.BlockLaunch)
 	// Warps go to sub-partitions round-robin by their index in the SM.
 	base := sm.resident
 	for len(b.warps) < slot.Warps() {
@@ -441,6 +462,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 		sm.free = append(sm.free, b)
 		i--
 		s.lastDone = max(s.lastDone, s.now)
+		s.retires = append(s.retires, s.now)
 		if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}
@@ -617,6 +639,9 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	case ir.ClassSFU, ir.ClassWarp:
 		kind = prodShort
 	}
+	if in.Op == ir.OpMovSreg {
+		lat, kind = uint64(p.SregLatency), prodShort
+	}
 	switch rec.Space {
 	case engine.SpaceGlobal:
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
@@ -628,9 +653,12 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		}
 		kind = prodLong
 	case engine.SpaceShared:
+		// One wavefront per SM per cycle; each extra wavefront of a
+		// conflicted access adds to its latency.
+		wf := uint64(max(rec.Wavefronts, 1))
 		start := max(s.now, sm.shared)
-		sm.shared = start + uint64(max(rec.Wavefronts, 1))
-		lat = sm.shared - s.now + uint64(p.SharedLatency)
+		sm.shared = start + wf
+		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
 		kind = prodShort
 	case engine.SpaceLocal:
 		lat = uint64(p.L1HitLatency)
@@ -666,7 +694,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	case engine.EventDevLaunch:
 		w.ready, w.readyWhy = s.now+uint64(p.DeviceLaunch), stallSleeping
 	case engine.EventDevSync:
-		w.ready, w.readyWhy = s.now+uint64(p.DeviceSync)+rec.SyncCycles, stallSleeping
+		w.ready, w.readyWhy = s.now+uint64(p.DeviceSyncNS*p.ClockHz/1e9)+rec.SyncCycles, stallSleeping
 	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
@@ -702,30 +730,46 @@ func (s *gridState) releaseBarriers(b *blockT) {
 // data is there when the last sector arrives.
 func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 	p := s.p
-	d := s.d
 	t0 := sm.l1q.take(s.now, float64(len(rec.Sectors)*32))
 	done := t0 + uint64(p.L1HitLatency)
 	for _, sec := range rec.Sectors {
-		if hit, ready := sm.l1.lookup(sec); hit {
-			done = max(done, ready, t0+uint64(p.L1HitLatency))
-			continue
-		}
-		var at uint64
-		if hit, ready := d.l2.lookup(sec); hit {
-			s.l2Hit++
-			at = max(d.l2q.take(t0, 32)+uint64(p.L2HitLatency), ready)
-		} else {
-			s.l2Miss++
-			s.dramRd += 32
-			at = d.dram.take(t0, 32) + uint64(p.DRAMLatency)
-			if ev := d.l2.fill(sec, at, false); ev > 0 {
-				s.writeBack(t0, ev)
+		if sm.l1 != nil {
+			if hit, ready := sm.l1.lookup(sec); hit {
+				done = max(done, ready)
+				continue
 			}
 		}
-		sm.l1.fill(sec, at, false)
+		at := s.fromL2(t0, sec)
+		if sm.l1 != nil {
+			sm.l1.fill(sec, at, false)
+		}
 		done = max(done, at)
 	}
 	return done - s.now
+}
+
+// fromL2 is when sector sec, requested from L2 at cycle t, arrives back at
+// the SM: an L2 hit, or a DRAM fetch of the sector with its neighbours.
+func (s *gridState) fromL2(t, sec uint64) uint64 {
+	d, p := s.d, s.p
+	if hit, ready := d.l2.lookup(sec); hit {
+		s.l2Hit++
+		return max(d.l2q.take(t, 32)+uint64(p.L2HitLatency), ready)
+	}
+	s.l2Miss++
+	n := uint64(max(p.DRAMFetch/32, 1))
+	first := sec / n * n
+	at := d.dram.take(t, float64(n*32)) + uint64(p.DRAMLatency)
+	s.dramRd += n * 32
+	for k := first; k < first+n; k++ {
+		if hit, _ := d.l2.lookup(k); hit && k != sec {
+			continue
+		}
+		if ev := d.l2.fill(k, at, false); ev > 0 {
+			s.writeBack(t, ev)
+		}
+	}
+	return at
 }
 
 // store writes through L1 to L2 (write-back to DRAM on eviction).
@@ -740,29 +784,24 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord) {
 	}
 }
 
-// atomic times a global atomic, performed at L2: lanes on one address
-// serialize there.
+// atomic times a global atomic, performed at the L2: the lanes on one
+// sector serialize at its atomic unit, and so do other warps' atomics on
+// it.
 func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
-	d := s.d
-	p := s.p
+	d, p := s.d, s.p
 	n := max(len(rec.Sectors), 1)
 	lanes := popcount(rec.Exec)
-	perSector := uint64((lanes + n - 1) / n)
+	perSector := float64((lanes + n - 1) / n)
 	t0 := sm.l1q.take(s.now, float64(n*32))
 	done := t0
 	for _, sec := range rec.Sectors {
-		at := d.l2q.take(t0, 32*float64(perSector))
-		if hit, _ := d.l2.lookup(sec); !hit {
-			s.l2Miss++
-			s.dramRd += 32
-			at = d.dram.take(t0, 32) + uint64(p.DRAMLatency)
-		} else {
-			s.l2Hit++
-		}
-		if ev := d.l2.fill(sec, at, true); ev > 0 {
-			s.writeBack(t0, ev)
-		}
-		done = max(done, at+uint64(p.AtomicLatency)+2*perSector)
+		at := s.fromL2(t0, sec)
+		free := d.atomBusy[sec]
+		start := max(float64(at), free)
+		end := start + perSector*p.AtomicCycles
+		d.atomBusy[sec] = end
+		d.l2.fill(sec, uint64(end), true)
+		done = max(done, uint64(end+0.999))
 	}
 	return done - s.now
 }
@@ -785,6 +824,30 @@ func (s *gridState) nanos(cycles uint64) uint64 {
 	return uint64(float64(s.d.Now+cycles) * 1e9 / s.p.ClockHz)
 }
 
+// extrapolate estimates a sampled grid's cycles: the blocks not timed
+// retire at the steady rate measured between the end of the first wave and
+// the last timed block's dispatch, and the drain after the last dispatch is
+// the one measured (the real grid ends with the same kind of tail).
+func (s *gridState) extrapolate(nb, wave int, end uint64) uint64 {
+	r := append([]uint64(nil), s.retires...)
+	slices.Sort(r)
+	if len(r) <= wave {
+		return uint64(float64(end) * float64(nb) / float64(s.limitBlk))
+	}
+	ta, tb := r[wave-1], s.lastDispatch
+	n := 0
+	for _, t := range r {
+		if t > ta && t <= tb {
+			n++
+		}
+	}
+	if n == 0 || tb <= ta {
+		return uint64(float64(end) * float64(nb) / float64(s.limitBlk))
+	}
+	perBlock := float64(tb-ta) / float64(n)
+	return end + uint64(perBlock*float64(nb-s.limitBlk))
+}
+
 // finish fills the grid's timing account, extrapolating a sampled grid.
 func (s *gridState) finish(nb, wave int) {
 	end := s.lastDone
@@ -798,16 +861,17 @@ func (s *gridState) finish(nb, wave int) {
 		active += sm.activeCy
 	}
 	cycles := end
-	scale := 1.0
+	scale, tscale := 1.0, 1.0 // work and time extrapolation factors
 	sampled := s.limitBlk < nb
 	if sampled && s.limitBlk > 0 {
 		scale = float64(nb) / float64(s.limitBlk)
-		cycles = uint64(float64(end) * scale)
+		cycles = s.extrapolate(nb, wave, end)
+		tscale = float64(cycles) / float64(max(end, 1))
 	}
 	tm := &engine.GridTiming{
 		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.d.Now,
-		WarpCycles: uint64(float64(warpCyc) * scale), ActiveSMCycles: uint64(float64(active) * scale),
-		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*scale) * uint64(s.p.SubPartitions),
+		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
+		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
 		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
 		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled,

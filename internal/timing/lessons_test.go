@@ -156,3 +156,27 @@ func BenchmarkFunctionalReduce(b *testing.B) {
 	}
 	b.ReportMetric(float64(inst)/b.Elapsed().Seconds(), "warp-inst/s")
 }
+
+// TestSamplingError compares sampled timing with full timing of the same
+// grid (the reduce lesson at 2^22 ints, 15.5 waves of blocks of 512): the
+// sampled time must be within 3% of the full time.
+func TestSamplingError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times 2^22-int grids in full detail (a minute of CPU)")
+	}
+	for _, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
+		full := runReduce(t, "h100", k, 22, 512, warpsim.TimingOptions{NoSampling: true})
+		sampled := runReduce(t, "h100", k, 22, 512, warpsim.TimingOptions{})
+		if !sampled.res.Grids[0].Timing.Sampled {
+			t.Fatalf("%s: a 15-wave grid was not sampled", k)
+		}
+		if sampled.sum != sampled.want || full.sum != full.want {
+			t.Errorf("%s: sums %d and %d, want %d", k, sampled.sum, full.sum, full.want)
+		}
+		e := (sampled.ns - full.ns) / full.ns
+		t.Logf("%-22s full %.1f us, sampled %.1f us, error %+.2f%%", k, full.ns/1000, sampled.ns/1000, 100*e)
+		if e > 0.03 || e < -0.03 {
+			t.Errorf("%s: sampled %.1f us is %.1f%% off the full timing's %.1f us", k, sampled.ns/1000, 100*e, full.ns/1000)
+		}
+	}
+}
