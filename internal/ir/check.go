@@ -32,18 +32,34 @@ import (
 // maxCheckErrors is where Check stops, as the parser does.
 const maxCheckErrors = 10
 
-// knownVersions are the PTX ISA versions that exist, CUDA 1.0 to 13.0
-// (PTX ISA 9.0). ptxas rejects any other.
+// knownVersions are the PTX ISA versions ptxas of CUDA 13.0 accepts in
+// .version (recorded: testdata/check/ptxas/ptxas.txt); it rejects any other
+// as "Unsupported .version".
 var knownVersions = map[string]bool{
 	"1.0": true, "1.1": true, "1.2": true, "1.3": true, "1.4": true, "1.5": true,
 	"2.0": true, "2.1": true, "2.2": true, "2.3": true,
 	"3.0": true, "3.1": true, "3.2": true,
 	"4.0": true, "4.1": true, "4.2": true, "4.3": true,
-	"5.0": true,
+	"5.0": true, "5.1": true,
 	"6.0": true, "6.1": true, "6.2": true, "6.3": true, "6.4": true, "6.5": true,
 	"7.0": true, "7.1": true, "7.2": true, "7.3": true, "7.4": true, "7.5": true, "7.6": true, "7.7": true, "7.8": true,
 	"8.0": true, "8.1": true, "8.2": true, "8.3": true, "8.4": true, "8.5": true, "8.6": true, "8.7": true, "8.8": true,
 	"9.0": true,
+}
+
+// targetMinVersion is the first PTX ISA version (major*10+minor) that
+// supports each target, from the PTX ISA's target table; ptxas rejects an
+// older .version ("PTX .version 6.5 does not support .target sm_90").
+var targetMinVersion = map[string]int{
+	"sm_75": 63, "sm_80": 70, "sm_86": 71, "sm_87": 74, "sm_89": 78, "sm_90": 78, "sm_90a": 80,
+}
+
+// versionNumber is "7.8" as 78; -1 when it is not of that form.
+func versionNumber(v string) int {
+	if len(v) != 3 || v[1] != '.' || v[0] < '0' || v[0] > '9' || v[2] < '0' || v[2] > '9' {
+		return -1
+	}
+	return int(v[0]-'0')*10 + int(v[2]-'0')
 }
 
 // Check validates a parsed module as ptxas does before anything is lowered
@@ -108,8 +124,15 @@ func (c *checker) directives() {
 	if m.TargetPos == ptx.NoPos {
 		c.errorf(m.VersionPos, "missing .target directive: a .target (for example .target sm_90) must follow .version")
 	}
+	if v := versionNumber(m.Version); v >= 0 && knownVersions[m.Version] {
+		for _, t := range m.Target {
+			if min, ok := targetMinVersion[t]; ok && v < min {
+				c.errorf(m.TargetPos, "PTX ISA version %s does not support .target %s (it needs %d.%d or later)", m.Version, t, min/10, min%10)
+			}
+		}
+	}
 	if m.AddressSize == 32 {
-		c.errorf(m.AddressSizePos, ".address_size 32 is not supported: ptxas of CUDA 12 and later compiles 64-bit code only")
+		c.errorf(m.AddressSizePos, ".address_size 32 is not supported: warpsim runs 64-bit code only (ptxas rejects 32-bit addressing for sm_90 and later)")
 	}
 }
 
@@ -364,6 +387,9 @@ func (c *checker) instr(in *ptx.Instr) {
 			if w != wRelaxed {
 				continue
 			}
+			if !c.vectorElems(in, o) {
+				return
+			}
 			for j := range o.Elems {
 				if !c.operand(in, &o.Elems[j], w, t, t2, i) {
 					return
@@ -382,6 +408,29 @@ func (c *checker) instr(in *ptx.Instr) {
 			}
 		}
 	}
+}
+
+// vectorElems checks that a vector operand's registers are of one size
+// and compatible with each other, as ptxas requires ("Incompatible elements
+// of vector expression"), before each is checked against the instruction.
+func (c *checker) vectorElems(in *ptx.Instr, o *ptx.Operand) bool {
+	first, have := ptx.TypeNone, false
+	for j := range o.Elems {
+		rt, ok := c.regType(&o.Elems[j])
+		if !ok {
+			continue
+		}
+		if !have {
+			first, have = rt, true
+			continue
+		}
+		if !compatible(first, rt) {
+			c.errorf(o.Elems[j].Pos, "%s: vector element %s is %s, incompatible with the vector's first register (%s)",
+				opText(in), o.Elems[j].Name, rt, first)
+			return false
+		}
+	}
+	return true
 }
 
 // operand checks one register operand; false when it reported an error

@@ -150,3 +150,112 @@ func atoiT(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// ptxasLine is "line N;" in a ptxas message.
+var ptxasLine = regexp.MustCompile(`line (\d+);`)
+
+// TestCheckAgainstPtxas compares Check with what ptxas of CUDA 13.0 said
+// about the same input (testdata/check/ptxas/ptxas.txt, made by record.sh
+// there on the team's H100 machine): every case line of the types_*.ptx
+// files, each whole directive file, and modules declaring each .version and
+// .target pair. Check must reject exactly what ptxas rejected, on the line
+// ptxas named (for directives, within a line: ptxas names where it noticed
+// the problem, the line after a .version with no .target, or a duplicate
+// function's opening brace; Check names the directive).
+func TestCheckAgainstPtxas(t *testing.T) {
+	data, err := os.ReadFile("testdata/check/ptxas/ptxas.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string][]string{} // name → ptxas's error messages; empty for ok
+	var names []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, rest, _ := strings.Cut(line, " ")
+		if _, seen := verdicts[name]; !seen {
+			names = append(names, name)
+			verdicts[name] = nil
+		}
+		if msg, ok := strings.CutPrefix(rest, "error "); ok && !strings.Contains(msg, "Ptx assembly aborted") {
+			verdicts[name] = append(verdicts[name], msg)
+		}
+	}
+	if len(names) < 60 {
+		t.Fatalf("%d verdicts in ptxas.txt, expected at least 60", len(names))
+	}
+	checkFile := func(t *testing.T, file string, src []byte) ptx.ErrorList {
+		t.Helper()
+		m, err := ptx.Parse(file, src)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		return Check(m)
+	}
+	onLine := func(errs ptx.ErrorList, line int) []string {
+		var out []string
+		for _, e := range errs {
+			if e.Pos.Line == line {
+				out = append(out, e.Msg)
+			}
+		}
+		return out
+	}
+	for _, name := range names {
+		msgs := verdicts[name]
+		t.Run(name, func(t *testing.T) {
+			switch {
+			case !strings.HasSuffix(name, ".ptx") && !strings.Contains(name, ":"): // version_X.Y, target_T_X.Y
+				target, version := "sm_90", strings.TrimPrefix(name, "version_")
+				if strings.HasPrefix(name, "target_") {
+					parts := strings.Split(name, "_") // target, sm, 90[a], X.Y
+					target, version = parts[1]+"_"+parts[2], parts[3]
+				}
+				src := ".version " + version + "\n.target " + target + "\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n"
+				errs := checkFile(t, "v.ptx", []byte(src))
+				for _, kind := range []struct{ ptxas, ours string }{
+					{"Unsupported .version", "unknown PTX ISA version"},
+					{"does not support .target", "does not support .target"},
+				} {
+					ptxasSays := strings.Contains(strings.Join(msgs, "\n"), kind.ptxas)
+					weSay := strings.Contains(errs.Error(), kind.ours) && len(errs) > 0
+					if ptxasSays != weSay {
+						t.Errorf(".version %s .target %s: ptxas %q, Check %v", version, target, msgs, errs)
+					}
+				}
+			case strings.Contains(name, ":"): // one case line of a types_*.ptx file
+				file, ln, _ := strings.Cut(name, ":")
+				line := atoiT(t, ln)
+				src, err := os.ReadFile(filepath.Join("testdata/check", file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := onLine(checkFile(t, file, src), line)
+				if (len(msgs) > 0) != (len(got) > 0) {
+					t.Errorf("%s: ptxas says %q; Check says %q", name, msgs, got)
+				}
+			default: // a whole file: ptxas names the line where it noticed, ours the directive's (±1 line)
+				src, err := os.ReadFile(filepath.Join("testdata/check", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				errs := checkFile(t, name, src)
+				if len(msgs) == 0 && len(errs) > 0 {
+					t.Errorf("ptxas accepts it; Check says %v", errs)
+				}
+				if len(msgs) > 0 && len(errs) == 0 {
+					t.Errorf("ptxas says %q; Check accepts it", msgs)
+				}
+				for _, msg := range msgs {
+					if m := ptxasLine.FindStringSubmatch(msg); m != nil {
+						n := atoiT(t, m[1])
+						if len(onLine(errs, n)) == 0 && len(onLine(errs, n-1)) == 0 && len(onLine(errs, n+1)) == 0 {
+							t.Errorf("ptxas: %s; Check has no error on that line: %v", msg, errs)
+						}
+					}
+				}
+			}
+		})
+	}
+}
