@@ -250,7 +250,11 @@ func saveBuffers(dir string, out *launchfile.Outcome) error {
 		return fmt.Errorf("--save-dir: %v", err)
 	}
 	for _, name := range out.BufferOrder {
-		if err := os.WriteFile(filepath.Join(dir, name+".bin"), out.Buffers[name], 0o644); err != nil {
+		data, err := out.Buffer(name)
+		if err != nil {
+			return fmt.Errorf("--save-dir: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".bin"), data, 0o644); err != nil {
 			return fmt.Errorf("--save-dir: %v", err)
 		}
 	}
