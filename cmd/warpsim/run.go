@@ -24,6 +24,7 @@ type runFlags struct {
 	mode       string
 	scheduler  string
 	noSampling bool
+	clockMHz   float64
 	saveDir    string
 	metrics    string
 	json       bool
@@ -59,6 +60,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
 	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
 	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
 	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
 	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
@@ -120,7 +122,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	}
 
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Mode: mode,
-		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling}})
+		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {

@@ -54,6 +54,9 @@ type StepRecord struct {
 	Wavefronts uint32
 	Bytes      uint32 // bytes the executing lanes asked for
 	Event      uint8
+	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
+	// addresses its lanes named and the most lanes on one address.
+	AddrDistinct, AddrMaxDup uint32
 	// SyncCycles is, for EventDevSync, the simulated cycles the child
 	// grids the synchronization waited for took (0 when untimed).
 	SyncCycles uint64
@@ -61,6 +64,7 @@ type StepRecord struct {
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.Sectors = r.Sectors[:0]
 }
 
