@@ -136,6 +136,7 @@ type blockT struct {
 	warps  []*warpT
 	linear int
 	live   int
+	start  uint64
 }
 
 type spT struct {
@@ -192,6 +193,7 @@ type gridState struct {
 	// drain is when the grid's last store or atomic has reached the L2:
 	// a grid is complete only then.
 	drain uint64
+	spans []engine.BlockSpan
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -399,7 +401,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	slot := b.slot
 	s.touchSM(sm)
 	slot.Start(s.nextBlk)
-	b.linear, b.live = s.nextBlk, slot.Warps()
+	b.linear, b.live, b.start = s.nextBlk, slot.Warps(), t
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk {
 		s.lastDispatch = t
@@ -470,6 +472,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 		i--
 		s.lastDone = max(s.lastDone, s.now)
 		s.retires = append(s.retires, s.now)
+		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
 		if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}
@@ -909,7 +912,7 @@ func (s *gridState) finish(nb, wave int) {
 		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
 		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
-		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled,
+		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled, Blocks: s.spans,
 		MaxWarpsPerSM: s.d.arch.MaxWarpsPerSM, SMs: len(s.sms), ClockHz: s.p.ClockHz,
 	}
 	for i, v := range s.stalls {
