@@ -153,7 +153,20 @@ func (g *GridRun) Stopped() bool { return g.l.stop.Load() }
 // for block after block. Slots are not safe for concurrent use; different
 // slots are.
 func (g *GridRun) NewSlot() *BlockSlot {
-	s := &BlockSlot{w: newWorker(g.l)}
+	m := g.l.mod
+	var w *worker
+	m.slotMu.Lock()
+	if n := len(m.slots); n > 0 {
+		w = m.slots[n-1]
+		m.slots = m.slots[:n-1]
+	}
+	m.slotMu.Unlock()
+	if w == nil {
+		w = newWorker(g.l)
+	} else {
+		w.rebind(g.l)
+	}
+	s := &BlockSlot{w: w}
 	g.slots = append(g.slots, s)
 	return s
 }
