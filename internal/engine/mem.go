@@ -463,7 +463,7 @@ func (wp *warp) recordAtomicLane(kind uint8, addr, n uint64) {
 		wp.noteSectors(addr, n)
 	case accShared:
 		r.Space = SpaceShared
-		r.Wavefronts++
+		r.Wavefronts = 1 // the shared atomic unit takes a warp's updates in one pass
 	case accLocal:
 		r.Space = SpaceLocal
 	}

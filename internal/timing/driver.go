@@ -678,12 +678,22 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		// conflicted access adds to its latency.
 		wf := uint64(max(rec.Wavefronts, 1))
 		start := max(s.now, sm.shared)
+		if rec.Store && (in.Op == ir.OpSt || in.Op == ir.OpRed) {
+			// A shared store waits for its data in the pipeline, and the
+			// warp waits for it at the end of the basic block.
+			data := dataReady(w, in, s.now)
+			w.storeData = max(w.storeData, data)
+			start = max(start, data)
+		}
 		sm.shared = start + wf
 		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
 		kind = prodShort
 	case engine.SpaceLocal:
 		lat = uint64(p.L1HitLatency)
 		kind = prodLong
+		if rec.Store && in.Op == ir.OpSt {
+			w.storeData = max(w.storeData, dataReady(w, in, s.now))
+		}
 	}
 	done := s.now + slots - 1 + lat
 	for _, r := range in.D {
