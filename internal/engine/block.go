@@ -40,7 +40,7 @@ type block struct {
 	// sharedDirty is set by every write to shared memory (stores and
 	// atomics), so the next block needs it cleared.
 	sharedDirty bool
-	bars   [maxBarriers]barrier
+	bars        [maxBarriers]barrier
 }
 
 // worker runs blocks one after another; everything it touches in the hot

@@ -59,7 +59,7 @@ type Driver struct {
 	atomBusy map[uint64]float64
 	dram     *bucketQueue
 	atomQ    *bucketQueue // the L2's atomic units, in updates per cycle
-	l2q  *bucketQueue
+	l2q      *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
 }
@@ -74,9 +74,9 @@ func New(a *arch.Arch, opt Options) *Driver {
 		opt.SampleWaves = 4
 	}
 	return &Driver{arch: a, p: p, opt: opt,
-		l2:   newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
+		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
-		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS/(p.ClockHz/1e9))}
+		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9))}
 }
 
 // Params are the driver's timing figures.
