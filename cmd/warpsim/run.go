@@ -28,6 +28,8 @@ type runFlags struct {
 	jsonOut  string
 	csv      bool
 	maxSteps int64
+	timeout  string
+	stderr   io.Writer
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -50,6 +52,7 @@ Metrics: nvprof names or Nsight Compute names, comma-separated, or all.
 Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.stderr = stderr
 			return runLaunchFile(stdout, args[0], &f)
 		},
 	}
@@ -61,7 +64,8 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
 	fl.StringVar(&f.jsonOut, "json-out", "", "write the JSON document to FILE")
 	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
-	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default)")
+	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default, 2^36)")
+	fl.StringVar(&f.timeout, "timeout", "", "wall-clock limit per launch, e.g. 30s or 10m (default: $WARPSIM_TIMEOUT, else none)")
 	return cmd
 }
 
@@ -118,8 +122,14 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInputf("--arch: %v", err)
 	}
 
-	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps})
+	timeout, err := launchTimeout(f.timeout)
+	if err != nil {
+		return badInput(err)
+	}
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout})
+	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	stopWatch()
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
 			return badInput(serr)
@@ -128,6 +138,9 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		var fault *warpsim.Fault
 		if errors.As(err, &fault) {
+			if fault.Kind == warpsim.FaultInterrupted {
+				return &exitError{code: exitInterrupted, err: err}
+			}
 			return kernelFault(err)
 		}
 		return badInput(err)
