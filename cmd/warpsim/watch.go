@@ -149,3 +149,7 @@ func launchTimeout(flag string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+func progressOf(kernel string, done, total int, elapsed time.Duration) warpsim.LaunchProgress {
+	return warpsim.LaunchProgress{Kernel: kernel, BlocksDone: done, Blocks: total, Elapsed: elapsed}
+}
