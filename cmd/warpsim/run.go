@@ -49,7 +49,13 @@ followed by the grids launched under it, marked "device": true, with
 "count" folding the grids of one kernel, shape and counters.
 
 Metrics: nvprof names or Nsight Compute names, comma-separated, or all.
-Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
+
+A kernel that runs long: on a terminal a progress line shows after 2 s
+(blocks done, warp instructions per second). It is stopped by Ctrl-C (exit
+status 130), by --timeout (wall clock, default none) or by the watchdog
+(--max-steps, default 2^36 warp instructions), each with a report of where
+its unfinished warps are.
+Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.stderr = stderr

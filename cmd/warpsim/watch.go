@@ -87,7 +87,11 @@ func drawProgress(w io.Writer, progress func() (warpsim.LaunchProgress, bool), d
 			if !lastAt.IsZero() && p.WarpInstructions >= lastSteps {
 				if dt := now.Sub(lastAt).Seconds(); dt > 0 {
 					r := float64(p.WarpInstructions-lastSteps) / dt
-					rate = 0.7*rate + 0.3*r
+					if rate == 0 {
+						rate = r
+					} else {
+						rate = 0.7*rate + 0.3*r
+					}
 				}
 			}
 			lastSteps, lastAt = p.WarpInstructions, now
