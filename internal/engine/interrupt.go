@@ -71,6 +71,8 @@ func (c *Control) Progress() (p Progress, ok bool) {
 	p = Progress{Kernel: h.kernel, Elapsed: time.Since(h.start)}
 	if l != nil {
 		p.Blocks, p.BlocksDone, p.Steps = l.nblocks, int(l.done.Load()), l.steps.Load()
+		// Under a timing driver: the blocks started less those resident.
+		p.BlocksDone += int(max(l.started.Load()-l.slotCount.Load(), 0))
 		p.DeviceGrids = l.depth > 0
 	}
 	return p, true

@@ -241,6 +241,8 @@ type launch struct {
 	nblocks   int
 	next      atomic.Int64
 	done      atomic.Int64
+	started   atomic.Int64 // blocks a timing driver started (BlockSlot.Start)
+	slotCount atomic.Int64 // its block slots
 	steps     atomic.Int64
 	stop      atomic.Bool
 	faultMu   sync.Mutex
@@ -410,11 +412,23 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	if cfg.Driver != nil {
 		g := &GridRun{l: l, Depth: depth, Index: index}
 		err := cfg.Driver.RunGrid(g)
+		total.Add(&g.extra)
+		running := 0
 		for _, s := range g.slots {
 			total.Add(&s.w.c)
+			l.steps.Add(int64(s.w.c.InstExecuted))
 			if s.w.fault != nil {
 				l.setFault(s.w.fault)
-			} else if l.stop.Load() && s.w.blk.live > 0 {
+			}
+			if s.w.blk.live > 0 {
+				running++
+			}
+		}
+		l.done.Add(max(l.started.Swap(0)-int64(running), 0))
+		for _, s := range g.slots {
+			// A stopped grid: where the warps of every resident block were
+			// (a slot whose block faulted or hit the watchdog has its own).
+			if l.stop.Load() && s.w.fault == nil && s.w.blk.live > 0 {
 				s.w.snapshot()
 			}
 		}
