@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -102,5 +104,96 @@ int main() {
 	}
 	if !strings.Contains(stderr, "kernel fault: stack overflow") || !strings.Contains(stderr, "the stack is 1024 bytes (cudaLimitStackSize)") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestCCUnsupportedKernel: a kernel that needs what warpsim cannot run yet
+// (here libdevice's ynf) fails at its launch — cudaErrorLaunchFailure from
+// the next synchronization, the reason with its PTX position on stderr —
+// while the file's other kernels run.
+func TestCCUnsupportedKernel(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "unsup.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+__global__ void bessel(float *o) { o[0] = ynf(2, o[0]); }
+__global__ void plain(int *o) { o[threadIdx.x] = threadIdx.x; }
+int main() {
+  int *d, h[32];
+  float *f;
+  cudaMalloc(&d, sizeof h);
+  cudaMalloc(&f, sizeof(float));
+  plain<<<1, 32>>>(d);
+  printf("plain: %s\n", cudaGetErrorName(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost)));
+  printf("h[31] = %d\n", h[31]);
+  bessel<<<1, 1>>>(f);
+  printf("bessel: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+}
+`), 0o644)
+	prog := buildCU(t, src)
+	got, stderr := runProgramFor(t, 2*time.Minute, prog)
+	if want := "plain: cudaSuccess\nh[31] = 31\nbessel: cudaErrorLaunchFailure\n"; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
+	}
+	if want := "warpsim: kernel bessel(float*) cannot run: unsup.ptx:"; strings.Count(stderr, want) != 1 || !strings.Contains(stderr, "call to __nv_ynf is not supported yet") {
+		t.Errorf("stderr should say once %q … __nv_ynf:\n%s", want, stderr)
+	}
+}
+
+// TestCCInterrupt: Ctrl-C reaches a program and its simulator alike (one
+// process group); the kernel running stops and the report says where its
+// warps were.
+func TestCCInterrupt(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "spin.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+__global__ void spin(volatile int *flag) { while (*flag == 0) {} }
+int main() {
+  int *d;
+  cudaMalloc(&d, 4);
+  cudaMemset(d, 0, 4);
+  printf("launching\n");
+  fflush(stdout);
+  spin<<<4, 64>>>(d);
+  cudaDeviceSynchronize();
+  printf("not reached\n");
+}
+`), 0o644)
+	prog := buildCU(t, src)
+	cmd := exec.Command(prog)
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	if line, err := r.ReadString('\n'); err != nil || line != "launching\n" {
+		cmd.Process.Kill()
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	time.Sleep(time.Second) // the launch request reaches the simulator
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	rest, _ := r.ReadString(0)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		t.Fatal("still running a minute after SIGINT")
+	}
+	if rest != "" {
+		t.Errorf("the program went on: %q", rest)
+	}
+	for _, s := range []string{"warpsim: kernel fault: interrupted in kernel _Z4spinPVi\n  interrupted (SIGINT): 0 of 4 blocks done",
+		"block (0,0,0) threads (0,0,0)-(31,0,0) at spin.ptx:", "spin.cu:2)", "— running"} {
+		if !strings.Contains(stderr.String(), s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr.String())
+		}
 	}
 }

@@ -52,6 +52,38 @@ const heapPTX = `
 	st.global.u64 [%rd4], %rd5;
 	ret;
 }
+.visible .entry churn()
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<3>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+$loop:
+	{
+	.param .b64 param0;
+	st.param.b64 [param0], 64;
+	.param .b64 retval0;
+	call.uni (retval0), malloc, (param0);
+	ld.param.b64 %rd1, [retval0];
+	}
+	setp.eq.u64 %p1, %rd1, 0;
+	@%p1 bra $next;
+	st.u32 [%rd1+60], %r1;
+	ld.u32 %r3, [%rd1+60];
+	setp.ne.u32 %p2, %r3, %r1;
+	@%p2 trap;
+	{
+	.param .b64 param0;
+	st.param.b64 [param0], %rd1;
+	call.uni free, (param0);
+	}
+$next:
+	add.s32 %r2, %r2, 1;
+	setp.lt.u32 %p1, %r2, 20;
+	@%p1 bra $loop;
+	ret;
+}
 .visible .entry touch(.param .u64 p)
 {
 	.reg .b64 %rd<2>;
@@ -141,6 +173,15 @@ func TestDeviceHeap(t *testing.T) {
 		if got := fault(launch(c.kernel, u64p(c.p), 1)); got != c.want {
 			t.Errorf("%s: fault %v, want %v", c.name, got, c.want)
 		}
+	}
+	// Blocks of many threads and workers allocating and freeing at once
+	// (go test -race checks the heap's locking).
+	m2 := builtinModule(t, heapPTX)
+	if _, _, err := m2.launchTest(t, run{kernel: "churn", grid: [3]uint32{16}, block: [3]uint32{64}, workers: 4}); err != nil {
+		t.Errorf("churn: %v", err)
+	}
+	if u := m2.Mem.Heap().Used(); u != 0 {
+		t.Errorf("after every block was freed the heap holds %d bytes", u)
 	}
 	// The freed block's bytes are free again: one more 256-byte block fits.
 	if err := launch("alloc", u64p(out, 256), 1); err != nil {

@@ -34,19 +34,26 @@ type Heap struct {
 	used   uint64
 	next   uint64
 	frozen bool // a kernel that uses malloc has run: the limit is fixed
-	// allocs is sorted by base and never modified in place: lookups load
-	// it without locking.
-	allocs atomic.Pointer[[]*Alloc]
-	freed  map[uint64]bool // bases of freed allocations (double frees)
+	// blocks is every block ever allocated, by base (bases only grow, so
+	// malloc appends). Lookups load it without locking: an append writes
+	// past the length readers see, and a free only clears a block's data.
+	blocks atomic.Pointer[[]*heapBlock]
+}
+
+// heapBlock is one malloc'd block; data is nil once it is freed (the bytes
+// go back to the Go heap, the address is never reused).
+type heapBlock struct {
+	base, size uint64
+	data       atomic.Pointer[[]byte]
 }
 
 // What free did with a pointer; the H100's answers are recorded in
 // testdata/harden/h100/badfree*.txt.
 const (
 	freeOK      = iota
-	freeIgnored // inside the heap but not a live allocation's start: the H100 ignores it
+	freeIgnored // inside the heap but not a block's start: the H100 ignores it
 	freeOutside // not a heap address: the H100 faults (cudaErrorIllegalAddress)
-	freeDouble  // an allocation freed already: the H100 stops the kernel (cudaErrorLaunchFailure)
+	freeDouble  // a block freed already: the H100 stops the kernel (cudaErrorLaunchFailure)
 )
 
 func (h *Heap) init() {
@@ -89,14 +96,16 @@ func (h *Heap) freeze() {
 	h.mu.Unlock()
 }
 
-// malloc returns a new allocation of n bytes, or 0 when the heap cannot
-// serve it (malloc's NULL).
+func heapCost(n uint64) uint64 { return (n + heapGranule - 1) / heapGranule * heapGranule }
+
+// malloc returns a new block of n bytes, or 0 when the heap cannot serve
+// it (malloc's NULL).
 func (h *Heap) malloc(n uint64) uint64 {
 	h.init()
 	if n == 0 {
 		return 0
 	}
-	cost := (n + heapGranule - 1) / heapGranule * heapGranule
+	cost := heapCost(n)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if cost < n || h.used+cost > h.limit || h.used+cost < h.used {
@@ -107,61 +116,73 @@ func (h *Heap) malloc(n uint64) uint64 {
 		return 0
 	}
 	words := make([]uint64, (n+7)/8)
-	a := &Alloc{Base: h.next, Size: n, Data: unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:n:n]}
+	data := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:n:n]
+	b := &heapBlock{base: h.next, size: n}
+	b.data.Store(&data)
 	h.next += span
 	h.used += cost
-	var cur []*Alloc
-	if p := h.allocs.Load(); p != nil {
+	var cur []*heapBlock
+	if p := h.blocks.Load(); p != nil {
 		cur = *p
 	}
-	next := make([]*Alloc, len(cur), len(cur)+1)
-	copy(next, cur)
-	next = append(next, a) // bases increase
-	h.allocs.Store(&next)
-	return a.Base
+	cur = append(cur, b)
+	h.blocks.Store(&cur)
+	return b.base
 }
 
-// free releases the allocation at addr (not 0) and says how it went.
+// block returns the block whose base is addr, or nil.
+func (h *Heap) block(addr uint64) *heapBlock {
+	p := h.blocks.Load()
+	if p == nil {
+		return nil
+	}
+	cur := *p
+	i := sort.Search(len(cur), func(i int) bool { return cur[i].base >= addr })
+	if i == len(cur) || cur[i].base != addr {
+		return nil
+	}
+	return cur[i]
+}
+
+// free releases the block at addr (not 0) and says how it went.
 func (h *Heap) free(addr uint64) int {
 	if addr < HeapBase || addr >= HeapBase+heapWindow {
 		return freeOutside
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.freed[addr] {
+	b := h.block(addr)
+	if b == nil {
+		return freeIgnored
+	}
+	if b.data.Swap(nil) == nil {
 		return freeDouble
 	}
-	p := h.allocs.Load()
-	if p == nil {
-		return freeIgnored
-	}
-	cur := *p
-	i := sort.Search(len(cur), func(i int) bool { return cur[i].Base >= addr })
-	if i == len(cur) || cur[i].Base != addr {
-		return freeIgnored
-	}
-	if h.freed == nil {
-		h.freed = map[uint64]bool{}
-	}
-	h.freed[addr] = true
-	h.used -= (cur[i].Size + heapGranule - 1) / heapGranule * heapGranule
-	next := make([]*Alloc, 0, len(cur)-1)
-	next = append(next, cur[:i]...)
-	next = append(next, cur[i+1:]...)
-	h.allocs.Store(&next)
+	h.used -= heapCost(b.size)
 	return freeOK
 }
 
-// find returns the live allocation holding [addr, addr+n).
-func (h *Heap) find(addr, n uint64) (*Alloc, bool) {
+// find returns the bytes [addr, addr+n) of a live block.
+func (h *Heap) find(addr, n uint64) ([]byte, bool) {
 	if addr < HeapBase || addr >= HeapBase+heapWindow {
 		return nil, false
 	}
-	p := h.allocs.Load()
+	p := h.blocks.Load()
 	if p == nil {
 		return nil, false
 	}
-	return findAlloc(*p, addr, n)
+	cur := *p
+	i := sort.Search(len(cur), func(i int) bool { return cur[i].base+cur[i].size > addr })
+	if i == len(cur) {
+		return nil, false
+	}
+	b := cur[i]
+	d := b.data.Load()
+	if d == nil || addr < b.base || addr+n > b.base+b.size || addr+n < addr {
+		return nil, false
+	}
+	off := addr - b.base
+	return (*d)[off : off+n : off+n], true
 }
 
 // Used is the heap bytes allocated and not freed.
