@@ -142,6 +142,11 @@ func (f *Fault) Error() string {
 	if f.HasAddr {
 		fmt.Fprintf(&b, "address %#x: ", f.Addr)
 	}
+	if f.Kind == FaultAssert && f.Output != "" {
+		// The GPU's line for each failing thread.
+		b.WriteString(strings.ReplaceAll(strings.TrimSuffix(f.Output, "\n"), "\n", "\n  "))
+		return b.String()
+	}
 	b.WriteString(f.Detail)
 	return b.String()
 }

@@ -125,3 +125,22 @@ func spinAt(threads string) *regexp.Regexp {
 	return regexp.MustCompile(regexp.QuoteMeta("block (0,0,0) threads "+threads+" at "+filepath.Join(runDir, "kernels.ptx")+":") +
 		`(200: ld\.volatile\.global\.b32 %r1, \[%rd1\];|201: setp\.eq\.b32 %p1, %r1, 0;|202: @%p1 bra \$L__BB5_1;) — running\n`)
 }
+
+// TestRunAssert: a failed assert in a kernel run from a launch file is a
+// kernel fault (exit status 1) whose report carries the GPU's line for each
+// failing thread.
+func TestRunAssert(t *testing.T) {
+	needClang(t)
+	code, _, stderr := runCLI("run", filepath.Join(runDir, "assert.json"))
+	if code != 1 {
+		t.Errorf("exit status %d, want 1\n%s", code, stderr)
+	}
+	src := filepath.Join(runDir, "assert.cu")
+	for _, s := range []string{"warpsim: kernel fault: assertion failed in kernel positive\n  block (0,0,0) thread (2,0,0)",
+		src + ":2: void positive(const int *): block: [0,0,0], thread: [2,0,0] Assertion `v[threadIdx.x] > 0` failed.\n" +
+			"  " + src + ":2: void positive(const int *): block: [0,0,0], thread: [4,0,0] Assertion `v[threadIdx.x] > 0` failed.\n"} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr)
+		}
+	}
+}
