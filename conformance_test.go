@@ -197,9 +197,7 @@ func runConformanceVariant(t *testing.T, dir, variant string, meta *caseMeta, to
 	// (or crawls) fails with its name instead of stalling the whole suite;
 	// the goroutine is abandoned.
 	var stdout syncBuffer
-	// The recordings ran with a 16 KiB stack per thread (record.py's
-	// cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 16384)): the same here.
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &stdout, StackBytes: 16384})
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &stdout})
 	type result struct {
 		out *launchfile.Outcome
 		err error
