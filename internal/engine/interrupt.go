@@ -224,18 +224,13 @@ func (l *launch) stopFault() *Fault {
 		return f
 	}
 	states := l.snaps
+	// Block order (z, y, x), then thread order: the report does not depend
+	// on which worker stopped when.
 	sort.SliceStable(states, func(i, j int) bool {
-		a, b := states[i].Block, states[j].Block
-		if a[2] != b[2] {
-			return a[2] < b[2]
+		if c := cmpZYX(states[i].Block, states[j].Block); c != 0 {
+			return c < 0
 		}
-		if a[1] != b[1] {
-			return a[1] < b[1]
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		return states[i].First[0]+states[i].First[1]<<10+states[i].First[2]<<20 < states[j].First[0]+states[j].First[1]<<10+states[j].First[2]<<20
+		return cmpZYX(states[i].First, states[j].First) < 0
 	})
 	f.Warps = states
 	f.MoreWarps = 0
@@ -252,4 +247,18 @@ func (l *launch) stopFault() *Fault {
 	f.BlocksDone = int(l.done.Load())
 	f.Blocks = l.nblocks
 	return f
+}
+
+// cmpZYX orders 3D indices with z most significant, as blocks and threads
+// are linearized.
+func cmpZYX(a, b [3]uint32) int {
+	for k := 2; k >= 0; k-- {
+		if a[k] != b[k] {
+			if a[k] < b[k] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
