@@ -47,7 +47,17 @@ type Device struct {
 	printMu  sync.Mutex
 	launchMu sync.Mutex
 	gridID   atomic.Uint64
+	frees    atomic.Int64
+	check    engine.Checker
 }
+
+// SetChecker puts the device under a sanitizer (internal/sanitize): every
+// launch's accesses and synchronizations go through c, with blocks run one
+// at a time so that its reports are the same every run. nil removes it.
+func (d *Device) SetChecker(c engine.Checker) { d.check = c }
+
+// Memory is the device's global memory, for a sanitizer.
+func (d *Device) Memory() *engine.Memory { return d.mem }
 
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
@@ -64,8 +74,15 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 // 256-byte aligned and never 0.
 func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
 
-// Free releases an allocation made by Malloc.
-func (d *Device) Free(addr uint64) error { return d.mem.Free(addr) }
+// Free releases an allocation made by Malloc. A later access to it is
+// reported as a use after free naming this call ("cudaFree #N").
+func (d *Device) Free(addr uint64) error {
+	err := d.mem.FreeAs(addr, fmt.Sprintf("cudaFree #%d", d.frees.Load()+1))
+	if err == nil {
+		d.frees.Add(1)
+	}
+	return err
+}
 
 // Write copies src to device memory at addr.
 func (d *Device) Write(addr uint64, src []byte) error {
@@ -383,6 +400,10 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		MaxWarpsPerSM: d.arch.MaxWarpsPerSM,
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
+		Check:         d.check,
+	}
+	if d.check != nil {
+		ec.Workers = 1
 	}
 	er, err := k.m.mod.Launch(ec)
 	res := &LaunchResult{Kernel: k, Config: cfg, Counters: er.Total(), Grids: make([]GridResult, len(er.Grids))}

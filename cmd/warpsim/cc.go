@@ -119,6 +119,10 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				// As CUDA reads it: launches become synchronous.
 				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 			}
+			if opt.Sanitize, err = runtime.SanitizingFromEnv(a); err != nil {
+				fmt.Fprintf(stderr, "warpsim: %v\n", err)
+				return &exitError{code: exitBadInput}
+			}
 			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
 				opt.Progress = newProgressBar(f)
 			}

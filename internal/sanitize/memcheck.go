@@ -1,0 +1,111 @@
+package sanitize
+
+import (
+	"fmt"
+
+	"github.com/warpsim/warpsim/internal/engine"
+)
+
+// memcheck checks every lane's access against the exact allocation (global),
+// the block's shared memory, and the thread's live stack frames (local),
+// and its natural alignment. It reports every faulting lane of the
+// instruction and stops the kernel, as compute-sanitizer does.
+func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool {
+	ok := true
+	n := uint64(a.Size)
+	for m := site.Exec; m != 0; m &= m - 1 {
+		l := trailing(m)
+		sp, addr := a.Space[l], a.Addr[l]
+		var where []string
+		switch sp {
+		case engine.SpaceGlobal:
+			where = s.checkGlobal(site, addr, n)
+		case engine.SpaceShared:
+			if addr%n != 0 {
+				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr+s.opt.SharedBase)}
+			} else if addr+n > uint64(site.SharedBytes) || addr+n < addr {
+				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr+s.opt.SharedBase)}
+			}
+		case engine.SpaceLocal:
+			lo := uint64(0)
+			if s.opt.CheckLocal {
+				lo = uint64(site.LocalEnd) - uint64(site.Func.FrameBytes)
+			}
+			if addr%n != 0 {
+				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
+			} else if addr < lo || addr+n > uint64(site.LocalEnd) || addr+n < addr {
+				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+			}
+		}
+		if where == nil {
+			continue
+		}
+		ok = false
+		lines := append([]string{
+			fmt.Sprintf("Invalid %s %s of size %d bytes", spaceName(sp), opWord(a.Op), n),
+			"    " + whereLoc(site),
+			"    " + byThread(site, l),
+		}, indent(where)...)
+		s.report(lines...)
+	}
+	return ok
+}
+
+// whereLoc is `at …` for memcheck and initcheck.
+func whereLoc(site *engine.CheckSite) string { return where(site) }
+
+func indent(lines []string) []string {
+	for i := range lines {
+		lines[i] = "    " + lines[i]
+	}
+	return lines
+}
+
+// checkGlobal describes what is wrong with a global access, or returns nil.
+func (s *Sanitizer) checkGlobal(site *engine.CheckSite, addr, n uint64) []string {
+	mem := site.Mem
+	if addr%n != 0 {
+		out := []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
+		if a := mem.Nearest(addr); a != nil {
+			out = append(out, relative(addr, a))
+		}
+		return out
+	}
+	if _, ok := mem.Find(addr, n); ok {
+		return nil
+	}
+	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+	if f, ok := mem.FreedAt(addr); ok {
+		by := ""
+		if f.By != "" {
+			by = " by " + f.By
+		}
+		return append(out, fmt.Sprintf("and is %d bytes inside an allocation at %#x of size %s bytes that was freed%s",
+			addr-f.Base, f.Base, commas(f.Size), by))
+	}
+	if a := mem.Nearest(addr); a != nil {
+		out = append(out, relative(addr, a))
+	}
+	return out
+}
+
+// relative places addr against allocation a, in compute-sanitizer's words.
+func relative(addr uint64, a *engine.Alloc) string {
+	size := commas(a.Size)
+	switch {
+	case addr < a.Base:
+		return fmt.Sprintf("and is %d bytes before the nearest allocation at %#x of size %s bytes", a.Base-addr, a.Base, size)
+	case addr >= a.End():
+		return fmt.Sprintf("and is %d bytes after the nearest allocation at %#x of size %s bytes", addr-a.End()+1, a.Base, size)
+	}
+	return fmt.Sprintf("and is inside the nearest allocation at %#x of size %s bytes", a.Base, size)
+}
+
+func trailing(m uint32) int {
+	n := 0
+	for m&1 == 0 {
+		m >>= 1
+		n++
+	}
+	return n
+}
