@@ -257,12 +257,17 @@ func (rc *racecheck) flush(s *Sanitizer) {
 		limit = 100
 	}
 	if mode == ReportHazard || mode == ReportAll {
+		// As compute-sanitizer counts them: hazards printed, and of all
+		// the launch's hazards the errors and the warnings.
 		for _, h := range rc.hazards {
 			if rc.displayed >= limit {
 				break
 			}
 			rc.printHazard(s, h)
+			rc.displayed++
 		}
+		rc.shownErrors += rc.errHaz
+		rc.shownWarnings += rc.nHazards - rc.errHaz
 	}
 	if mode == ReportAnalysis || mode == ReportAll {
 		groups := make([]*rcGroup, 0, len(rc.groups))
@@ -306,7 +311,6 @@ func (rc *racecheck) count(err bool) {
 }
 
 func (rc *racecheck) printHazard(s *Sanitizer, h rcHazard) {
-	rc.count(h.err)
 	head := "Error: "
 	if !h.err {
 		head = "Warning: (Warp Level Programming) "
