@@ -28,6 +28,7 @@ type runFlags struct {
 	jsonOut  string
 	csv      bool
 	maxSteps int64
+	sanitize string
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -62,6 +63,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	fl.StringVar(&f.jsonOut, "json-out", "", "write the JSON document to FILE")
 	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
 	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default)")
+	fl.StringVar(&f.sanitize, "sanitize", "", "check the launches with a compute-sanitizer tool: memcheck, racecheck, initcheck or synccheck")
 	return cmd
 }
 
@@ -119,7 +121,14 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	}
 
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps})
+	san, err := startRunSanitizer(f.sanitize, a, dev, stdout)
+	if err != nil {
+		return badInput(err)
+	}
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	if san != nil {
+		return finishRunSanitizer(san, stdout, err)
+	}
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
 			return badInput(serr)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/runtime"
 	"github.com/warpsim/warpsim/internal/sanitize"
@@ -160,4 +161,43 @@ func readSanitizeResult(path string) (*runtime.SanitizeResult, error) {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// startRunSanitizer puts a launch file's device under the tool `warpsim run
+// --sanitize` names; nil when none. Buffers of a launch file are written
+// by definition (zero-filled or initialized), so initcheck finds only
+// reads of memory a kernel allocated.
+func startRunSanitizer(tool string, a *arch.Arch, dev *warpsim.Device, stdout io.Writer) (*sanitize.Sanitizer, error) {
+	if tool == "" {
+		return nil, nil
+	}
+	t, err := sanitize.ParseTool(tool)
+	if err != nil {
+		return nil, fmt.Errorf("--sanitize: %v", err)
+	}
+	san := sanitize.New(sanitize.Options{Tool: t, SharedBase: uint64(a.ReservedSharedPerBlock)})
+	dev.SetChecker(san)
+	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
+	return san, nil
+}
+
+// finishRunSanitizer prints the report and its summary. A kernel the
+// sanitizer stopped, or any error it found, is a kernel fault (exit 1);
+// other errors are what they would be without it.
+func finishRunSanitizer(san *sanitize.Sanitizer, stdout io.Writer, err error) error {
+	san.EndLaunch()
+	stdout.Write(san.Take())
+	io.WriteString(stdout, san.Summary())
+	var fault *warpsim.Fault
+	switch {
+	case err != nil && errors.As(err, &fault) && san.Stops() > 0:
+		return &exitError{code: exitFault}
+	case err != nil && errors.As(err, &fault):
+		return kernelFault(err)
+	case err != nil:
+		return badInput(err)
+	case san.Errors() > 0:
+		return &exitError{code: exitFault}
+	}
+	return nil
 }

@@ -254,3 +254,56 @@ func compareLists(t *testing.T, what string, got, want []string) {
 		}
 	}
 }
+
+// TestRunSanitize checks `warpsim run --sanitize` on hand-written kernels
+// (testdata/sanitize/launch), reports written out by hand in
+// compute-sanitizer's format (which TestSanitizeSuite holds against an
+// H100).
+func TestRunSanitize(t *testing.T) {
+	lf := func(name string) string { return filepath.Join(sanitizeDir, "launch", name) }
+	tests := []struct {
+		tool, file string
+		code       int
+		want       string
+	}{
+		{"memcheck", "oob.json", 1, `========= COMPUTE-SANITIZER
+========= Invalid __global__ write of size 4 bytes
+=========     at oob+0x40 in kernels.ptx:16
+=========     by thread (63,0,0) in block (0,0,0)
+=========     Access to 0x7f00000000fc is out of bounds
+=========     and is 1 bytes after the nearest allocation at 0x7f0000000000 of size 252 bytes
+========= 
+========= ERROR SUMMARY: 1 error
+`},
+		{"racecheck", "race.json", 1, `========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at race+0x50 in kernels.ptx:31
+=========     and Read access at race+0xa0 in kernels.ptx:36 [256 hazards]
+========= 
+========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
+`},
+		{"synccheck", "badcount.json", 1, badcountReport()},
+		{"racecheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"},
+		{"memcheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"},
+		{"initcheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"},
+		{"synccheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tool+"/"+tc.file, func(t *testing.T) {
+			code, stdout, stderr := runCLI("run", "--sanitize", tc.tool, lf(tc.file))
+			want := tc.want
+			if code != tc.code || stdout != want {
+				t.Errorf("exit %d, want %d\n--- got\n%s--- want\n%s--- stderr\n%s", code, tc.code, stdout, want, stderr)
+			}
+		})
+	}
+}
+
+// badcountReport is synccheck's report of badcount: every thread of the
+// warp that arrived (the kernel stops there), then the summary.
+func badcountReport() string {
+	want := "========= COMPUTE-SANITIZER\n"
+	for l := 0; l < 32; l++ {
+		want += fmt.Sprintf("========= Barrier error detected. Invalid arguments.\n=========     at badcount+0x0 in kernels.ptx:71\n=========     by thread (%d,0,0) in block (0,0,0)\n========= \n", l)
+	}
+	return want + "========= ERROR SUMMARY: 32 errors\n"
+}

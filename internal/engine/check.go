@@ -46,6 +46,7 @@ const (
 // site, so a checker that keeps anything must copy it.
 type CheckSite struct {
 	Mem    *Memory
+	Prog   *ir.Program
 	Kernel *ir.Func // the launched kernel
 	Func   *ir.Func // the function executing (the kernel or a callee)
 	// Grid identifies the grid (parent and child grids differ); compare
@@ -98,7 +99,7 @@ func (wp *warp) site(pc int, exec uint32) *CheckSite {
 	l := wp.w.l
 	fr := &wp.frames[len(wp.frames)-1]
 	*s = CheckSite{
-		Mem: l.mod.Mem, Kernel: l.fn, Func: wp.fn, Grid: l, PC: pc, Inst: &wp.code[pc],
+		Mem: l.mod.Mem, Prog: l.mod.Prog, Kernel: l.fn, Func: wp.fn, Grid: l, PC: pc, Inst: &wp.code[pc],
 		GridDim: l.cfg.Grid, BlockDim: l.cfg.Block, Block: wp.blk.idx, BlockLinear: wp.blk.linear,
 		Warp: wp.idx, Tid: &wp.tid, Exec: exec, Live: wp.valid &^ wp.exited,
 		SharedBytes: len(wp.blk.shared), LocalEnd: fr.base + uint32(fr.fn.FrameBytes),

@@ -77,20 +77,20 @@ func spellParam(p string) string {
 
 // where is the `at FUNC+0xOFF in FILE:LINE` line of a site.
 func where(site *engine.CheckSite) string {
-	return whereAt(site.Func, site.PC, site.Line)
+	return whereAt(site.Func, site.PC, site.Line, site.Prog.Filename)
 }
 
-func whereAt(fn *ir.Func, pc int, line ir.LineInfo) string {
-	return fmt.Sprintf("at %s+%#x in %s", Signature(fn.Name), pc*instBytes, fileLine(fn, line))
+func whereAt(fn *ir.Func, pc int, line ir.LineInfo, ptxFile string) string {
+	return fmt.Sprintf("at %s+%#x in %s", Signature(fn.Name), pc*instBytes, fileLine(line, ptxFile))
 }
 
 // fileLine is the .cu file and line from .loc, or the PTX line when the
 // instruction has none.
-func fileLine(fn *ir.Func, line ir.LineInfo) string {
+func fileLine(line ir.LineInfo, ptxFile string) string {
 	if line.SrcLine > 0 && line.SrcFile != "" {
 		return fmt.Sprintf("%s:%d", path.Base(line.SrcFile), line.SrcLine)
 	}
-	return fmt.Sprintf("%s.ptx:%d", fn.Name, line.PTXLine)
+	return fmt.Sprintf("%s:%d", path.Base(ptxFile), line.PTXLine)
 }
 
 // byThread is the `by thread (x,y,z) in block (x,y,z)` line of a lane.

@@ -46,6 +46,7 @@ type rcSite struct {
 	fn   *ir.Func
 	pc   int
 	line ir.LineInfo
+	file string
 }
 
 type rcGroup struct {
@@ -68,6 +69,7 @@ type rcHazard struct {
 
 type racecheck struct {
 	global bool // global memory (--check-global-races) instead of shared
+	s      *Sanitizer
 
 	grid     any
 	block    int
@@ -101,6 +103,11 @@ func (rc *racecheck) enter(site *engine.CheckSite) {
 		return
 	}
 	newGrid := site.Grid != rc.grid
+	if newGrid && rc.grid != nil && (len(rc.groups) > 0 || len(rc.hazards) > 0) {
+		// A launch ended without EndLaunch (several launches of a launch
+		// file): report its hazards before the next one's.
+		rc.flush(rc.s)
+	}
 	rc.grid, rc.block, rc.bdim, rc.bidx = site.Grid, site.BlockLinear, site.BlockDim, site.Block
 	nw := (int(site.BlockDim[0]*site.BlockDim[1]*site.BlockDim[2]) + 31) / 32
 	rc.gen = append(rc.gen[:0], make([]uint32, nw)...)
@@ -139,7 +146,7 @@ func (rc *racecheck) siteOf(site *engine.CheckSite) int32 {
 		rc.groups = map[[4]int32]*rcGroup{}
 	}
 	i := int32(len(rc.sites))
-	rc.sites = append(rc.sites, rcSite{site.Func, site.PC, site.Line})
+	rc.sites = append(rc.sites, rcSite{site.Func, site.PC, site.Line, site.Prog.Filename})
 	rc.siteIdx[k] = i
 	return i
 }
@@ -259,8 +266,8 @@ func (rc *racecheck) flush(s *Sanitizer) {
 	if mode == ReportHazard || mode == ReportAll {
 		// As compute-sanitizer counts them: hazards printed, and of all
 		// the launch's hazards the errors and the warnings.
-		for _, h := range rc.hazards {
-			if rc.displayed >= limit {
+		for i, h := range rc.hazards {
+			if i >= limit {
 				break
 			}
 			rc.printHazard(s, h)
@@ -275,11 +282,11 @@ func (rc *racecheck) flush(s *Sanitizer) {
 			groups = append(groups, g)
 		}
 		sort.Slice(groups, func(i, j int) bool { return groups[i].firstFound < groups[j].firstFound })
-		for _, g := range groups {
+		for i, g := range groups {
 			if g.err {
 				rc.errors++
 			}
-			if rc.displayed >= limit {
+			if i >= limit {
 				continue
 			}
 			word := "Warning"
@@ -338,7 +345,7 @@ func (rc *racecheck) printHazard(s *Sanitizer, h rcHazard) {
 
 func (rc *racecheck) whereSite(i int32) string {
 	st := rc.sites[i]
-	return whereAt(st.fn, st.pc, st.line)
+	return whereAt(st.fn, st.pc, st.line, st.file)
 }
 
 func threadOf(tid uint32, bdim [3]uint32) string {

@@ -101,8 +101,8 @@ func New(opt Options) *Sanitizer {
 	}
 	s := &Sanitizer{opt: opt}
 	s.init.shadows = map[uint64]*shadow{}
-	s.race.global = false
-	s.race2.global = true
+	s.race.global, s.race.s = false, s
+	s.race2.global, s.race2.s = true, s
 	return s
 }
 
