@@ -367,6 +367,7 @@ type Func struct {
 	Rets       []Param // frame offsets of .func return parameters
 	FrameBytes int     // per-thread frame: .local variables and .param variables
 	LocalBytes int     // .local variables only (report)
+	Locals     []Param // .local variables: frame offset and size (the sanitizer's --check-local)
 	Calls      []CallSite
 	// BranchTables are the .branchtargets lists of brx.idx, as pcs.
 	BranchTables [][]int32

@@ -27,14 +27,13 @@ func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool
 				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr+s.opt.SharedBase)}
 			}
 		case engine.SpaceLocal:
-			lo := uint64(0)
-			if s.opt.CheckLocal {
-				lo = uint64(site.LocalEnd) - uint64(site.Func.FrameBytes)
-			}
-			if addr%n != 0 {
+			switch {
+			case addr%n != 0:
 				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
-			} else if addr < lo || addr+n > uint64(site.LocalEnd) || addr+n < addr {
+			case addr+n > uint64(site.LocalEnd) || addr+n < addr:
 				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+			case s.opt.CheckLocal:
+				where = outsideLocals(site, addr, n)
 			}
 		}
 		if where == nil {
@@ -108,4 +107,31 @@ func trailing(m uint32) int {
 		n++
 	}
 	return n
+}
+
+// outsideLocals is --check-local: an access inside the executing
+// function's frame must lie within one of its .local arrays (not the
+// padding, the parameters or a neighbouring array). Accesses to callers'
+// frames (pointers to their arrays) pass, and so do accesses that name a
+// variable directly (st.param [param0]: always inside it).
+func outsideLocals(site *engine.CheckSite, addr, n uint64) []string {
+	fn := site.Func
+	base := uint64(site.LocalEnd) - uint64(fn.FrameBytes)
+	if addr < base || site.Inst.A[0] < 0 {
+		return nil
+	}
+	off := addr - base
+	for _, v := range fn.Locals {
+		if off >= uint64(v.Offset) && off+n <= uint64(v.Offset+v.Size) {
+			return nil
+		}
+	}
+	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+	for _, v := range fn.Locals {
+		if off >= uint64(v.Offset+v.Size) {
+			out = append(out, fmt.Sprintf("and is %d bytes after the local array %s of %s (%s bytes)", off-uint64(v.Offset+v.Size)+1, v.Name, Signature(fn.Name), commas(uint64(v.Size))))
+			break
+		}
+	}
+	return out
 }
