@@ -51,6 +51,8 @@ func buildSanitizeSuite(t *testing.T, progs []string) string {
 	h := sha256.New()
 	fmt.Fprintln(h, cuda.Version())
 	srcs, _ := filepath.Glob(filepath.Join(sanitizeDir, "*.[ch]*"))
+	more, _ := filepath.Glob(filepath.Join(sanitizeDir, "beyond", "*.cu"))
+	srcs = append(srcs, more...)
 	sort.Strings(srcs)
 	for _, s := range srcs {
 		b, err := os.ReadFile(s)
@@ -68,7 +70,7 @@ func buildSanitizeSuite(t *testing.T, progs []string) string {
 		t.Fatal(err)
 	}
 	for _, p := range progs {
-		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, filepath.Base(p))); err == nil {
 			continue
 		}
 		buildCUIn(t, dir, filepath.Join(sanitizeDir, p+".cu"), "-lineinfo")
@@ -306,4 +308,53 @@ func badcountReport() string {
 		want += fmt.Sprintf("========= Barrier error detected. Invalid arguments.\n=========     at badcount+0x0 in kernels.ptx:71\n=========     by thread (%d,0,0) in block (0,0,0)\n========= \n", l)
 	}
 	return want + "========= ERROR SUMMARY: 32 errors\n"
+}
+
+// TestSanitizeBeyond checks what warpsim finds that compute-sanitizer does
+// not (README, "Beyond compute-sanitizer"): each program is clean for the
+// plain tool and reported with warpsim's flag.
+func TestSanitizeBeyond(t *testing.T) {
+	needClang(t)
+	dir := buildSanitizeSuite(t, []string{"beyond/callee_overflow", "beyond/global_race"})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	tests := []struct {
+		prog  string
+		plain []string // the tool without warpsim's flag
+		flag  string
+		want  []string
+	}{
+		{"callee_overflow", []string{"--tool", "memcheck"}, "--check-local", []string{
+			"========= Invalid __local__ write of size 4 bytes\n=========     at fill(int)+0x240 in callee_overflow.cu:9\n=========     by thread (0,0,0) in block (0,0,0)\n=========     Access to 0x48 is out of bounds\n=========     and is 1 bytes after the local array __local_depot0 of fill(int) (16 bytes)\n",
+			"by thread (31,0,0) in block (0,0,0)",
+			"unspecified launch failure\n",
+			"ERROR SUMMARY: 33 errors",
+		}},
+		{"global_race", []string{"--tool", "racecheck"}, "--check-global-races", []string{
+			"========= Error: Race reported between Write access at lastBlock(int *)+0x60 in global_race.cu:7\n=========     and Write access at lastBlock(int *)+0x60 in global_race.cu:7 [12 hazards]\n",
+			"RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.prog, func(t *testing.T) {
+			prog := filepath.Join(dir, tc.prog)
+			var out, errb bytes.Buffer
+			run(append(append([]string{"sanitize"}, tc.plain...), prog), &out, &errb)
+			if strings.Contains(out.String(), "Invalid") || strings.Contains(out.String(), "Race reported") {
+				t.Errorf("without %s the tool should report nothing, as on the GPU:\n%s", tc.flag, out.String())
+			}
+			out.Reset()
+			run(append(append([]string{"sanitize"}, tc.plain...), tc.flag, prog), &out, &errb)
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("with %s the report lacks %q:\n%s%s", tc.flag, w, out.String(), errb.String())
+				}
+			}
+		})
+	}
 }
