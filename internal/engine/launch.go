@@ -311,6 +311,7 @@ func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *
 	if cfg.Driver != nil {
 		g := &GridRun{l: l, Depth: depth, Index: index}
 		err := cfg.Driver.RunGrid(g)
+		total.Add(&g.extra)
 		for _, s := range g.slots {
 			total.Add(&s.w.c)
 			if s.w.fault != nil {

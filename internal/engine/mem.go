@@ -427,7 +427,33 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		r.Store = true
 		r.Sectors = append(r.Sectors, wp.sectors...)
 		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+		r.AddrDistinct, r.AddrMaxDup = addrMultiplicity(wp, in, base, exec)
 	}
+}
+
+// addrMultiplicity counts an atomic's distinct lane addresses and the most
+// lanes on one address (for the timing model's serialization).
+func addrMultiplicity(wp *warp, in *ir.Inst, base uint64, exec uint32) (distinct, maxDup uint32) {
+	var addrs [32]uint64
+	var dup [32]uint32
+	n := 0
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		a := wp.laneAddr(in, base, l)
+		k := 0
+		for k < n && addrs[k] != a {
+			k++
+		}
+		if k == n {
+			addrs[n] = a
+			n++
+		}
+		dup[k]++
+		maxDup = max(maxDup, dup[k])
+	}
+	return uint32(n), maxDup
 }
 
 // recordAtomicLane adds one lane's atomic to the step record.

@@ -54,10 +54,17 @@ type StepRecord struct {
 	Wavefronts uint32
 	Bytes      uint32 // bytes the executing lanes asked for
 	Event      uint8
+	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
+	// addresses its lanes named and the most lanes on one address.
+	AddrDistinct, AddrMaxDup uint32
+	// SyncCycles is, for EventDevSync, the simulated cycles the child
+	// grids the synchronization waited for took (0 when untimed).
+	SyncCycles uint64
 }
 
 func (r *StepRecord) reset() {
-	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event = SpaceNone, false, 0, 0, EventNone
+	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.Sectors = r.Sectors[:0]
 }
 
@@ -78,6 +85,7 @@ type GridRun struct {
 	// driver.
 	Timing *GridTiming
 	slots  []*BlockSlot
+	extra  Counters // blocks run by RunFunctional
 }
 
 // GridTiming is a timing driver's account of one grid.
@@ -101,6 +109,9 @@ type GridTiming struct {
 	MaxWarpsPerSM, SMs int
 	ClockHz            float64
 }
+
+// Funcs are the module's functions (a kernel may call any of them).
+func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
 
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }
@@ -193,6 +204,43 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 		w.checkBarriers()
 	}
 	return n > 0
+}
+
+// Next is the instruction warp i will execute at its next Step, or nil
+// when it has finished (a warp whose last lanes reach their end finishes
+// here, as it would at its next Step) or waits at a barrier.
+func (s *BlockSlot) Next(i int) *ir.Inst {
+	w := s.w
+	wp := w.blk.warps[i]
+	if wp.state != warpRunning {
+		return nil
+	}
+	for {
+		n := len(wp.stack)
+		top := &wp.stack[n-1]
+		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
+			if !wp.settle() {
+				w.blk.live--
+				w.checkBarriers()
+				return nil
+			}
+			continue
+		}
+		return &wp.code[top.pc]
+	}
+}
+
+// RunFunctional runs the grid's blocks from index from on with the
+// functional driver (a sampling timing driver times some blocks in detail
+// and lets the rest compute their results only).
+func (g *GridRun) RunFunctional(from int) error {
+	if from >= g.l.nblocks {
+		return nil
+	}
+	g.l.next.Store(int64(from))
+	c, _, _, err := g.l.mod.runFunctional(g.l)
+	g.extra.Add(&c)
+	return err
 }
 
 // Deadlocked records a barrier deadlock fault for the block (no warp can
