@@ -246,3 +246,39 @@ func TestSignature(t *testing.T) {
 		}
 	}
 }
+
+// TestBarrierCountMismatch: warp 0 waits at barrier 1 for 64 threads, warp
+// 1 arrives saying 96.
+func TestBarrierCountMismatch(t *testing.T) {
+	src := header + `
+.visible .entry mismatch(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p1, %r1, 32;
+	@%p1 bra first;
+	bar.sync 1, 96;
+	bra.uni done;
+first:
+	bar.sync 1, 64;
+done:
+	ret;
+}
+.visible .entry matched(.param .u64 out)
+{
+	bar.sync 1, 64;
+	bar.sync 1, 64;
+	bar.sync 0;
+	ret;
+}
+`
+	out, san, _ := runKernel(t, sanitize.Options{Tool: sanitize.Synccheck}, src, "mismatch", 1, 64)
+	if !strings.Contains(out, "Barrier error detected. Invalid arguments.\n=========     at mismatch+0x30 in t.ptx:12\n=========     by thread (32,0,0) in block (0,0,0)") || san.Errors() != 32 {
+		t.Errorf("count mismatch not reported as warp 1's 32 threads:\n%s", out)
+	}
+	out, san, _ = runKernel(t, sanitize.Options{Tool: sanitize.Synccheck}, src, "matched", 2, 64)
+	if san.Errors() != 0 {
+		t.Errorf("matching counts reported:\n%s", out)
+	}
+}
