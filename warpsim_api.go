@@ -97,9 +97,6 @@ type Device struct {
 // at a time so that its reports are the same every run. nil removes it.
 func (d *Device) SetChecker(c engine.Checker) { d.check = c }
 
-// Memory is the device's global memory, for a sanitizer.
-func (d *Device) Memory() *engine.Memory { return d.mem }
-
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
 	if opt.Stdout == nil {
