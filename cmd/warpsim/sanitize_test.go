@@ -358,3 +358,33 @@ func TestSanitizeBeyond(t *testing.T) {
 		})
 	}
 }
+
+// TestSanitizeExitCode: the program's exit status, or --error-exitcode when
+// errors were found; bad flags are bad input.
+func TestSanitizeExitCode(t *testing.T) {
+	needClang(t)
+	dir := buildSanitizeSuite(t, []string{"oob_global", "clean_reduce"})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--error-exitcode", "7", filepath.Join(dir, "oob_global")}, 7},
+		{[]string{filepath.Join(dir, "oob_global")}, 0},
+		{[]string{"--error-exitcode", "7", filepath.Join(dir, "clean_reduce")}, 0},
+		{[]string{"--tool", "bogus", filepath.Join(dir, "clean_reduce")}, exitBadInput},
+		{[]string{"--racecheck-report", "some", filepath.Join(dir, "clean_reduce")}, exitBadInput},
+		{[]string{"--leak-check", "yes", filepath.Join(dir, "clean_reduce")}, exitBadInput},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"sanitize"}, tc.args...), &out, &errb); code != tc.code {
+			t.Errorf("sanitize %v: exit %d, want %d\n%s%s", tc.args, code, tc.code, out.String(), errb.String())
+		}
+	}
+}
