@@ -26,6 +26,8 @@ const (
 	OverrunGuard = 1 << 30
 	slotAlign    = 2 << 30
 	maxAlloc     = 1 << 36
+	// allocAlign is the alignment of smaller regions (device-heap blocks).
+	allocAlign = 256
 )
 
 // Alloc is one device allocation.
