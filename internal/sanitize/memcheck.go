@@ -73,9 +73,10 @@ func (s *Sanitizer) checkGlobal(site *engine.CheckSite, addr, n uint64) []string
 	if _, ok := mem.Find(addr, n); ok {
 		return nil
 	}
-	if addr >= deviceHeapLow && addr < engine.GlobalBase {
+	if addr >= deviceHeapLow && addr < engine.GlobalBase-engine.OverrunGuard {
 		// Device malloc's blocks live here, apart from the allocations
-		// Find sees; the engine bounds-checks them itself.
+		// Find sees; the engine bounds-checks them itself. (The last GiB
+		// below the first allocation is an underrun of it.)
 		return nil
 	}
 	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
