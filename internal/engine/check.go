@@ -110,8 +110,16 @@ func (wp *warp) site(pc int, exec uint32) *CheckSite {
 	return s
 }
 
-// checkAccess hands a load, store or atomic to the checker; false means
-// the kernel stops.
+// checkMem hands a load, store or atomic to the checker before the engine
+// executes it; false means the kernel stops.
+func (wp *warp) checkMem(pc int, in *ir.Inst, exec uint32, op uint8) bool {
+	n := uint64(ir.TypeSize(in.Type))
+	if op != CheckAtomic {
+		n *= uint64(in.Vec)
+	}
+	return wp.checkAccess(pc, in, exec, wp.symBase(in), n, op)
+}
+
 func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op uint8) bool {
 	a := &wp.chkBuf.access
 	a.Op, a.Size, a.Generic = op, uint32(n), in.Space == ptx.SpaceGeneric

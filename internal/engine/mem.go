@@ -261,9 +261,6 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	if in.Cmp == ir.LdWideDest {
 		extMask = ^uint64(0)
 	}
-	if wp.chk != nil && !wp.checkAccess(pc, in, exec, base, n, CheckLoad) {
-		return
-	}
 	var st memStats
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1 && !signed
 	shared := in.Space == ptx.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
@@ -321,9 +318,6 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	vec := int(in.Vec)
 	n := uint64(size * vec)
 	base := wp.symBase(in)
-	if wp.chk != nil && !wp.checkAccess(pc, in, exec, base, n, CheckStore) {
-		return
-	}
 	var st memStats
 	wp.stored = true
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1
@@ -381,9 +375,6 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 	bv, cv := wp.r(in.A[1]), (*[32]uint64)(nil)
 	if in.Mode == ir.AtomCas {
 		cv = wp.r(in.A[2])
-	}
-	if wp.chk != nil && !wp.checkAccess(pc, in, exec, base, n, CheckAtomic) {
-		return
 	}
 	wp.w.c.AtomicRequests++
 	for l := 0; l < 32; l++ {
