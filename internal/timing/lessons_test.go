@@ -123,30 +123,24 @@ func debugLogN() int {
 
 // BenchmarkTimingReduce measures the timing driver's speed in warp
 // instructions per second on the reduce lesson (2^20 ints, block 512),
-// timed in full detail.
+// timed in full detail, launch after launch on one device.
 func BenchmarkTimingReduce(b *testing.B) {
-	var inst uint64
-	for i := 0; i < b.N; i++ {
-		r := runReduce(b, "h100", "reduceInterleaved", 20, 512, warpsim.TimingOptions{NoSampling: true})
-		inst += r.res.Counters.InstExecuted
-	}
-	b.ReportMetric(float64(inst)/b.Elapsed().Seconds(), "warp-inst/s")
+	benchReduce(b, warpsim.Options{Mode: warpsim.ModeTiming, Timing: warpsim.TimingOptions{NoSampling: true}})
 }
 
-// BenchmarkFunctionalReduce is the same launch under the functional
-// driver, for the ratio.
-func BenchmarkFunctionalReduce(b *testing.B) {
+func benchReduce(b *testing.B, opt warpsim.Options) {
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), opt)
+	mod, err := dev.LoadModule("reduce.sm90.ptx", lessonPTX(b, "reduce.sm90.ptx"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := 1 << 20
+	in, _ := dev.Malloc(uint64(4 * size))
+	out, _ := dev.Malloc(uint64(4 * size / 512))
+	k, _ := mod.Kernel("reduceInterleaved")
 	var inst uint64
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: 1})
-		mod, err := dev.LoadModule("reduce.sm90.ptx", lessonPTX(b, "reduce.sm90.ptx"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		size := 1 << 20
-		in, _ := dev.Malloc(uint64(4 * size))
-		out, _ := dev.Malloc(uint64(4 * size / 512))
-		k, _ := mod.Kernel("reduceInterleaved")
 		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(size / 512), Y: 1, Z: 1}, Block: warpsim.Dim3{X: 512, Y: 1, Z: 1}},
 			params(in, out, uint32(size)))
 		if err != nil {
@@ -157,26 +151,6 @@ func BenchmarkFunctionalReduce(b *testing.B) {
 	b.ReportMetric(float64(inst)/b.Elapsed().Seconds(), "warp-inst/s")
 }
 
-// TestSamplingError compares sampled timing with full timing of the same
-// grid (the reduce lesson at 2^22 ints, 15.5 waves of blocks of 512): the
-// sampled time must be within 3% of the full time.
-func TestSamplingError(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times 2^22-int grids in full detail (a minute of CPU)")
-	}
-	for _, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
-		full := runReduce(t, "h100", k, 22, 512, warpsim.TimingOptions{NoSampling: true})
-		sampled := runReduce(t, "h100", k, 22, 512, warpsim.TimingOptions{})
-		if !sampled.res.Grids[0].Timing.Sampled {
-			t.Fatalf("%s: a 15-wave grid was not sampled", k)
-		}
-		if sampled.sum != sampled.want || full.sum != full.want {
-			t.Errorf("%s: sums %d and %d, want %d", k, sampled.sum, full.sum, full.want)
-		}
-		e := (sampled.ns - full.ns) / full.ns
-		t.Logf("%-22s full %.1f us, sampled %.1f us, error %+.2f%%", k, full.ns/1000, sampled.ns/1000, 100*e)
-		if e > 0.03 || e < -0.03 {
-			t.Errorf("%s: sampled %.1f us is %.1f%% off the full timing's %.1f us", k, sampled.ns/1000, 100*e, full.ns/1000)
-		}
-	}
-}
+// BenchmarkFunctionalReduce is the same launch under the functional
+// driver on one worker, for the ratio.
+func BenchmarkFunctionalReduce(b *testing.B) { benchReduce(b, warpsim.Options{Workers: 1}) }
