@@ -27,8 +27,9 @@ type Checker interface {
 	// barrier; count is the instruction's thread count, or -1.
 	Barrier(s *CheckSite, id, count int) bool
 	// WarpSync is a warp-level operation with a member mask: bar.warp.sync,
-	// shfl.sync, vote.sync, match.sync, redux.sync.
-	WarpSync(s *CheckSite, member uint32) bool
+	// shfl.sync, vote.sync, match.sync, redux.sync. member holds each
+	// executing lane's mask (lanes of different tiles give different ones).
+	WarpSync(s *CheckSite, member *[32]uint32) bool
 }
 
 // FaultSanitizer is the fault a checker raises to stop a kernel; CUDA
@@ -81,8 +82,9 @@ type CheckAccess struct {
 
 // checkBuf is a warp's scratch for its checker, allocated only under one.
 type checkBuf struct {
-	site   CheckSite
-	access CheckAccess
+	site    CheckSite
+	access  CheckAccess
+	members [32]uint32
 }
 
 // setChecker attaches the launch's checker (nil when not sanitizing).
@@ -171,8 +173,12 @@ func (wp *warp) checkWarpSync(pc int, slot int32, exec uint32) bool {
 	if slot < 0 {
 		return true
 	}
-	member := uint32(wp.r(slot)[bits.TrailingZeros32(exec)])
-	if wp.chk.WarpSync(wp.site(pc, exec), member) {
+	m := &wp.chkBuf.members
+	r := wp.r(slot)
+	for l := range m {
+		m[l] = uint32(r[l])
+	}
+	if wp.chk.WarpSync(wp.site(pc, exec), m) {
 		return true
 	}
 	wp.sanitizerStop(pc, exec)

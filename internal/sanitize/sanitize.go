@@ -234,7 +234,7 @@ func (s *Sanitizer) Barrier(site *engine.CheckSite, id, count int) bool {
 }
 
 // WarpSync implements engine.Checker.
-func (s *Sanitizer) WarpSync(site *engine.CheckSite, member uint32) bool {
+func (s *Sanitizer) WarpSync(site *engine.CheckSite, member *[32]uint32) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch s.opt.Tool {

@@ -219,6 +219,28 @@ func TestRules(t *testing.T) {
 	}
 }
 
+// TestTileMasks: lanes of four 8-lane tiles shuffle with their own tile's
+// mask (cooperative groups' thread_block_tile<8>): no error.
+func TestTileMasks(t *testing.T) {
+	src := header + `
+.visible .entry tiles(.param .u64 out)
+{
+	.reg .b32 %r<6>;
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 24;
+	mov.u32 %r3, 255;
+	shl.b32 %r3, %r3, %r2;
+	shfl.sync.down.b32 %r4, %r1, 1, 0x181f, %r3;
+	bar.warp.sync %r3;
+	ret;
+}
+`
+	out, san, err := runKernel(t, sanitize.Options{Tool: sanitize.Synccheck}, src, "tiles", 1, 32)
+	if err != nil || san.Errors() != 0 {
+		t.Errorf("per-tile masks reported (err %v):\n%s", err, out)
+	}
+}
+
 // TestDeterministic: the same report every run, whatever the worker count
 // asked for.
 func TestDeterministic(t *testing.T) {

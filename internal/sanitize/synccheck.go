@@ -62,13 +62,22 @@ func (s *Sanitizer) syncBarrier(site *engine.CheckSite, id, count int) bool {
 }
 
 // syncWarp reports a warp-level operation (__syncwarp, shfl.sync,
-// vote.sync, match.sync, redux.sync) whose member mask leaves out a lane
-// that executes it. A mask naming lanes that do not call is left alone: on
-// the H100 compute-sanitizer reports nothing for it
+// vote.sync, match.sync, redux.sync) where an executing lane's member mask
+// leaves the lane itself out; as on the H100 (syncwarp_mask.cu), every
+// executing lane is reported. Lanes of different tiles pass different
+// masks, each holding its own tile. A mask naming lanes that do not call
+// is left alone: on the H100 compute-sanitizer reports nothing for it
 // (testdata/sanitize/shfl_mask.cu), as independent thread scheduling lets
 // those lanes arrive later.
-func (s *Sanitizer) syncWarp(site *engine.CheckSite, member uint32) bool {
-	if site.Exec&^member == 0 {
+func (s *Sanitizer) syncWarp(site *engine.CheckSite, member *[32]uint32) bool {
+	bad := false
+	for m := site.Exec; m != 0; m &= m - 1 {
+		l := trailing(m)
+		if member[l]>>l&1 == 0 {
+			bad = true
+		}
+	}
+	if !bad {
 		return true
 	}
 	s.everyLane(site, "Barrier error detected. Invalid arguments.")
