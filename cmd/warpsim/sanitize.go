@@ -43,8 +43,8 @@ GPU, and reports in compute-sanitizer's format (lines prefixed "========= "):
 The first memcheck or synccheck error stops the kernel and the program sees
 cudaErrorLaunchFailure at its next synchronizing call. Blocks run in order,
 so reports are the same every run. Beyond compute-sanitizer:
---check-local checks each local access against the executing function's
-own frame, and --check-global-races makes racecheck look at global memory
+--check-local holds each pointer access to the executing function's frame
+to its .local arrays, and --check-global-races makes racecheck look at global memory
 too. Exit status: the program's, or --error-exitcode when errors were found.`
 
 func newSanitizeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -63,7 +63,7 @@ func newSanitizeCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.raceReport, "racecheck-report", "analysis", "analysis, hazard or all")
 	fl.IntVar(&f.printLimit, "print-limit", 100, "errors to print at most (0: none)")
 	fl.IntVar(&f.errorExitcode, "error-exitcode", 0, "exit status when errors were found (0: the program's)")
-	fl.BoolVar(&f.checkLocal, "check-local", false, "check local accesses against the executing function's own frame")
+	fl.BoolVar(&f.checkLocal, "check-local", false, "hold pointer accesses to the executing function's frame to its .local arrays")
 	fl.BoolVar(&f.globalRaces, "check-global-races", false, "racecheck: look for races on global memory too")
 	fl.StringVar(&f.arch, "arch", "h100", "simulated GPU (see warpsim archs)")
 	return cmd
