@@ -75,8 +75,13 @@ func (s *Sanitizer) checkGlobal(site *engine.CheckSite, addr, n uint64) []string
 	}
 	if addr >= deviceHeapLow && addr < engine.GlobalBase-engine.OverrunGuard {
 		// Device malloc's blocks live here, apart from the allocations
-		// Find sees; the engine bounds-checks them itself. (The last GiB
-		// below the first allocation is an underrun of it.)
+		// Find sees. (The last GiB below the first allocation is an
+		// underrun of it.) Where the memory can say which blocks are live,
+		// an access outside them is reported as compute-sanitizer does
+		// (device_heap.cu); otherwise the engine's own check faults.
+		if h, ok := any(mem).(heapMemory); ok && !h.HeapHas(addr, n) {
+			return []string{fmt.Sprintf("Access to %#x is out of bounds", addr), "and is located in the device heap"}
+		}
 		return nil
 	}
 	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
@@ -104,6 +109,12 @@ func relative(addr uint64, a *engine.Alloc) string {
 		return fmt.Sprintf("and is %d bytes after the nearest allocation at %#x of size %s bytes", addr-a.End()+1, a.Base, size)
 	}
 	return fmt.Sprintf("and is inside the nearest allocation at %#x of size %s bytes", a.Base, size)
+}
+
+// heapMemory is a memory with a device heap (device-side malloc): HeapHas
+// reports whether [addr, addr+n) lies inside one live block.
+type heapMemory interface {
+	HeapHas(addr, n uint64) bool
 }
 
 // deviceHeapLow is where the engine's device heap (device-side malloc)
