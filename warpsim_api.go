@@ -88,6 +88,9 @@ type Device struct {
 	launchMu sync.Mutex
 	gridID   atomic.Uint64
 	timer    *timing.Driver // nil in functional mode
+	// devRT overrides the arch's device runtime limits (SetLimit).
+	devRTMu sync.Mutex
+	devRT   map[Limit]int
 }
 
 // NewDevice creates a device of architecture a.
@@ -175,6 +178,9 @@ type Kernel struct {
 	idx       int
 	fn        *ir.Func
 	demangled string
+	// refused says why the device cannot run the kernel (it calls CDP1's
+	// device-side cudaDeviceSynchronize on sm_90 or later); nil when it can.
+	refused error
 }
 
 // Param is one kernel parameter's place in the parameter buffer.
@@ -215,15 +221,101 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	m := &Module{dev: d, name: filename, mod: em}
+	syncs := deviceSyncCallers(prog)
 	for _, i := range prog.Kernels() {
 		f := prog.Funcs[i]
 		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name}
 		if s, err := demangle.ToString(f.Name); err == nil {
 			k.demangled = s
 		}
+		if syncs[i] && !d.arch.DeviceSideSync() {
+			k.refused = &UnsupportedError{Kernel: k.demangled, Msg: fmt.Sprintf(
+				"%s calls cudaDeviceSynchronize from device code (CDP1), which %s (sm_%d) does not support: CUDA 12 removed it and sm_90 and later GPUs cannot run it; "+
+					"run it with --arch k40 or --arch a100 (WARPSIM_ARCH=k40), or rewrite it for CDP2 (launch the continuation into cudaStreamTailLaunch)",
+				k.demangled, d.arch.Name, d.arch.ComputeCapability())}
+		}
 		m.kernels = append(m.kernels, k)
 	}
 	return m, nil
+}
+
+// deviceSyncCallers marks the functions that call cudaDeviceSynchronize
+// from the device, directly or through the functions they call.
+func deviceSyncCallers(p *ir.Program) []bool {
+	marks := make([]bool, len(p.Funcs))
+	for i, f := range p.Funcs {
+		marks[i] = f.CallsDeviceSync()
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, f := range p.Funcs {
+			for _, c := range f.Calls {
+				if !marks[i] && c.Callee >= 0 && int(c.Callee) < len(marks) && marks[c.Callee] {
+					marks[i], changed = true, true
+				}
+			}
+		}
+	}
+	return marks
+}
+
+// UnsupportedError is a kernel the device cannot run, found at load and
+// reported when it is launched.
+type UnsupportedError struct {
+	Kernel string
+	Msg    string
+}
+
+func (e *UnsupportedError) Error() string { return e.Msg }
+
+// Limit is a cudaLimit the device runtime reads.
+type Limit int
+
+// The device runtime's limits (cudaLimit values).
+const (
+	LimitDevRuntimeSyncDepth          Limit = 3
+	LimitDevRuntimePendingLaunchCount Limit = 4
+)
+
+// SetLimit is cudaDeviceSetLimit for the device runtime's limits: later
+// launches enforce value instead of the arch's default. It is an error
+// for other limits and on archs without dynamic parallelism.
+func (d *Device) SetLimit(limit Limit, value int) error {
+	if limit != LimitDevRuntimeSyncDepth && limit != LimitDevRuntimePendingLaunchCount {
+		return fmt.Errorf("limit %d is not a device runtime limit", limit)
+	}
+	if !d.arch.DynamicParallelism() || value < 0 {
+		return fmt.Errorf("limit %d = %d is not valid on %s", limit, value, d.arch.Name)
+	}
+	d.devRTMu.Lock()
+	defer d.devRTMu.Unlock()
+	if d.devRT == nil {
+		d.devRT = map[Limit]int{}
+	}
+	d.devRT[limit] = value
+	return nil
+}
+
+// devRuntimeLimits are the device runtime limits launches enforce: the
+// arch's CDP1 figures (or what SetLimit set) on sm_35 to sm_8x. Under CDP2
+// (sm_90 on) none is enforced: the H100 ran a chain of 30 nested grids and
+// 5000 children of one thread without an error
+// (examples/lessons/h100/h100_seed_runs.txt).
+func (d *Device) devRuntimeLimits() engine.DevRTLimits {
+	a := d.arch
+	if !a.DeviceSideSync() {
+		return engine.DevRTLimits{}
+	}
+	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches}
+	d.devRTMu.Lock()
+	defer d.devRTMu.Unlock()
+	if v, ok := d.devRT[LimitDevRuntimeSyncDepth]; ok {
+		lim.SyncDepth = v
+	}
+	if v, ok := d.devRT[LimitDevRuntimePendingLaunchCount]; ok {
+		lim.PendingLaunches = v
+	}
+	return lim
 }
 
 // checkTarget rejects modules built for a newer architecture than the
@@ -443,6 +535,9 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 	if err := d.checkConfig(k, cfg, params); err != nil {
 		return nil, err
 	}
+	if k.refused != nil {
+		return nil, k.refused
+	}
 	d.launchMu.Lock()
 	defer d.launchMu.Unlock()
 	ec := &engine.Config{
@@ -461,6 +556,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
 		ClockMHz:      d.arch.ClockKHz / 1000,
+		DevRT:         d.devRuntimeLimits(),
 	}
 	if d.timer != nil {
 		ec.Driver = d.timer

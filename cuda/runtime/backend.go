@@ -20,6 +20,12 @@ type Device interface {
 	Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error)
 }
 
+// LimitSetter is a Device that takes cudaDeviceSetLimit's device runtime
+// limits (cudaLimitDevRuntimeSyncDepth, cudaLimitDevRuntimePendingLaunchCount).
+type LimitSetter interface {
+	SetLimit(limit int, value uint64) error
+}
+
 // Module is a loaded PTX module.
 type Module interface {
 	Kernel(name string) (Kernel, error)

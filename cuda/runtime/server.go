@@ -316,6 +316,14 @@ func (s *Server) handle(req request) (rep reply) {
 		// as on a GPU (the CUDA programming guide: the buffer is not
 		// flushed at exit).
 		return reply{}
+	case opSetLimit:
+		limit, v := p.u32(), p.u64()
+		if d, ok := s.dev.(LimitSetter); ok && p.err == nil {
+			if d.SetLimit(int(limit), v) != nil {
+				return reply{code: ErrorInvalidValue}
+			}
+		}
+		return reply{}
 	case opFuncAttr:
 		kid := p.u32()
 		k, ok := s.kernel(kid)

@@ -28,6 +28,10 @@ func NewSimDevice(a *arch.Arch, printf io.Writer, progress func(done, total int)
 
 type simDevice struct{ *warpsim.Device }
 
+func (d *simDevice) SetLimit(limit int, value uint64) error {
+	return d.Device.SetLimit(warpsim.Limit(limit), int(min(value, 1<<31)))
+}
+
 func (d *simDevice) LoadModule(filename string, ptx []byte) (Module, error) {
 	m, err := d.Device.LoadModule(filename, ptx)
 	if err != nil {
@@ -81,7 +85,13 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
+	var ue *warpsim.UnsupportedError
 	switch {
+	case errors.As(err, &ue):
+		// A kernel the arch cannot run (CDP1's device-side
+		// cudaDeviceSynchronize on sm_90 and later): the launch fails as
+		// a module the driver could not load.
+		return nil, &ConfigError{Code: ErrorInvalidPtx, Msg: ue.Error()}
 	case err == nil:
 		l := &Launched{Counters: res.Grids[0].Counters}
 		for _, g := range res.Grids[1:] {

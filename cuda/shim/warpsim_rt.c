@@ -40,7 +40,7 @@ extern char **environ;
 #define PROTOCOL_VERSION 1
 enum {
   opHello = 1, opModule, opKernel, opMalloc, opFree, opWrite, opRead, opCopy, opMemset,
-  opLaunch, opSync, opGlobal, opOccupancy, opEvent, opReset, opExit, opFuncAttr
+  opLaunch, opSync, opGlobal, opOccupancy, opEvent, opReset, opExit, opFuncAttr, opSetLimit
 };
 
 /* Sticky errors: after one of these the context is unusable, and every
@@ -490,6 +490,8 @@ static void unmap_managed(struct allocation *a) {
   nmanaged--;
 }
 
+/* The device runtime's limits reach the simulator, which enforces them. */
+static size_t dev_runtime_limit[2] = {2, 2048};
 cudaError_t cudaDeviceReset(void) {
   LOCK();
   cudaError_t e = start();
@@ -508,9 +510,24 @@ cudaError_t cudaDeviceReset(void) {
   }
   sticky_error = 0;
   last_error = 0;
+  dev_runtime_limit[0] = 2;
+  dev_runtime_limit[1] = 2048;
   return e;
 }
-cudaError_t cudaDeviceSetLimit(int limit, size_t value) { (void)limit; (void)value; ENTER(); return 0; }
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+  ENTER();
+  if (limit == 3 || limit == 4) {
+    unsigned char a[12];
+    uint32_t l = (uint32_t)limit;
+    uint64_t v = (uint64_t)value;
+    memcpy(a, &l, 4);
+    memcpy(a + 4, &v, 8);
+    cudaError_t e = simple(opSetLimit, a, 12);
+    if (e) return set_error(e);
+    dev_runtime_limit[limit - 3] = value;
+  }
+  return 0;
+}
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   ENTER();
   if (!value) return set_error(1);
@@ -518,8 +535,8 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   case 0: *value = 1024; break;          /* stack size */
   case 1: *value = 1 << 20; break;       /* printf FIFO */
   case 2: *value = 8 << 20; break;       /* malloc heap */
-  case 3: *value = 2; break;             /* sync depth */
-  case 4: *value = 2048; break;          /* pending launches */
+  case 3: *value = dev_runtime_limit[0]; break; /* sync depth */
+  case 4: *value = dev_runtime_limit[1]; break; /* pending launches */
   default: return set_error(215);
   }
   return 0;

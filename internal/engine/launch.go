@@ -152,6 +152,11 @@ type Config struct {
 	TimeBaseNS uint64
 	// Driver runs the grid's blocks; nil is the functional driver.
 	Driver Driver
+	// DevRT are the device runtime's limits (dynamic parallelism).
+	DevRT DevRTLimits
+
+	tree *cdpTree // the host launch's device-launched grids
+	node *cdpNode // this grid in the tree
 }
 
 // DefaultStepLimit is the watchdog budget when Config.StepLimit is 0.
@@ -176,9 +181,13 @@ type launch struct {
 	allocs    []*Alloc
 	depth     int // nesting depth of device-side launches (0 for the host's)
 
+	tree       *cdpTree
+	node       *cdpNode
 	childMu    sync.Mutex
 	pending    map[uint64]childLaunch // parameter buffers handed out, by address
-	children   []childLaunch          // device-side launches, in launch order
+	launches   atomic.Int64           // device-side launches of this grid
+	blocksMu   sync.Mutex
+	blocks     []blockDone // what completed blocks left, in completion order
 	progressMu sync.Mutex
 }
 
@@ -191,8 +200,7 @@ func (l *launch) setFault(f *Fault) {
 	l.stop.Store(true)
 }
 
-// childLaunch is a device-side launch: it runs after its parent grid
-// completes (a parent grid is complete only when its children are).
+// childLaunch is a parameter buffer handed out for a device-side launch.
 type childLaunch struct {
 	fn        int
 	grid      [3]uint32
@@ -202,9 +210,6 @@ type childLaunch struct {
 	paramSize int
 	launched  bool
 }
-
-// maxLaunchDepth bounds nested device-side launches.
-const maxLaunchDepth = 64
 
 // Grid is one grid a launch ran: the host's, or one that device code
 // launched (dynamic parallelism).
@@ -220,8 +225,9 @@ type Grid struct {
 	// Counters are this grid's own counts, not its children's;
 	// DeviceLaunches counts the grids it launched.
 	Counters Counters
-	// Elapsed is the host time the simulation of this grid alone took
-	// (its children are simulated after it and timed on their own).
+	// Elapsed is the host time the simulation of this grid took (grids a
+	// CDP1 cudaDeviceSynchronize ran inside it included; the others are
+	// simulated after it and timed on their own).
 	Elapsed time.Duration
 	// Timing is the timing driver's account of the grid; nil under the
 	// functional driver.
@@ -229,9 +235,9 @@ type Grid struct {
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the
-// grids launched from the device, in the order they ran (a grid's children
-// run after it completes, each child's own children before its next
-// sibling).
+// grids launched from the device: generation by generation in launch order
+// (breadth first, cdp.go), except that the grids a block's CDP1
+// cudaDeviceSynchronize ran follow their parent grid directly.
 type Result struct {
 	Grids []Grid
 }
@@ -250,42 +256,20 @@ func (r *Result) Total() Counters {
 // run until then, the failing one included.
 func (m *Module) Launch(cfg *Config) (*Result, error) {
 	r := &Result{}
-	err := m.launch(cfg, r, -1, 0)
+	root := &cdpNode{fn: cfg.Kernel, grid: cfg.Grid, block: cfg.Block, shmem: cfg.DynShared, params: cfg.Params}
+	mu := cfg.StdoutMu
+	if mu == nil {
+		mu = new(sync.Mutex)
+	}
+	sink := func(b []byte) {
+		if cfg.Stdout != nil {
+			mu.Lock()
+			cfg.Stdout.Write(b)
+			mu.Unlock()
+		}
+	}
+	_, err := m.runTree(cfg, newTree(cfg.DevRT), r, []*cdpNode{root}, sink)
 	return r, err
-}
-
-func (m *Module) launch(cfg *Config, r *Result, parent, depth int) error {
-	start := time.Now()
-	self := len(r.Grids)
-	c, l, timing, err := m.launchGrid(cfg, depth, self)
-	r.Grids = append(r.Grids, Grid{
-		Kernel: cfg.Kernel, Grid: cfg.Grid, Block: cfg.Block, DynShared: cfg.DynShared,
-		Parent: parent, Depth: depth, Counters: c, Elapsed: time.Since(start), Timing: timing,
-	})
-	if err != nil {
-		return err
-	}
-	r.Grids[self].Counters.DeviceLaunches = uint64(len(l.children))
-	for _, ch := range l.children {
-		b, err := m.Mem.Bytes(ch.params, uint64(ch.paramSize))
-		if err != nil {
-			return err
-		}
-		params := append([]byte(nil), b...)
-		m.Mem.Free(ch.params)
-		child := *cfg
-		child.Kernel, child.Grid, child.Block, child.DynShared, child.Params = ch.fn, ch.grid, ch.block, ch.shmem, params
-		child.Progress = nil
-		if err := m.launch(&child, r, self, depth+1); err != nil {
-			return err
-		}
-	}
-	for addr, ch := range l.pending {
-		if !ch.launched {
-			m.Mem.Free(addr) // a buffer obtained but never launched
-		}
-	}
-	return nil
 }
 
 func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *GridTiming, error) {
@@ -293,7 +277,10 @@ func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *
 	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
 		return total, nil, nil, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
 	}
-	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}}
+	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}, tree: cfg.tree, node: cfg.node}
+	if l.tree == nil {
+		l.tree = newTree(cfg.DevRT)
+	}
 	l.nblocks = int(cfg.Grid[0]) * int(cfg.Grid[1]) * int(cfg.Grid[2])
 	l.sharedOff = m.Prog.SharedOffsets[cfg.Kernel]
 	st := m.Prog.StaticShared[cfg.Kernel]
@@ -315,6 +302,7 @@ func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *
 		err := cfg.Driver.RunGrid(g)
 		total.Add(&g.extra)
 		for _, s := range g.slots {
+			s.w.endBlock()
 			total.Add(&s.w.c)
 			if s.w.fault != nil {
 				l.setFault(s.w.fault)
