@@ -183,19 +183,19 @@ const (
 
 // Device runtime functions (OpDevRT's Mode): dynamic parallelism.
 const (
-	DevRTGetParameterBufferV2 uint8 = iota // (func, grid dim3, block dim3, shmem) → buffer
-	DevRTGetParameterBuffer                // (align, size) → buffer
-	DevRTLaunchDeviceV2                    // (buffer, stream) → error
-	DevRTLaunchDevice                      // (func, buffer, grid, block, shmem, stream) → error
-	DevRTGetLastError                      // () → error, and the thread's last error is reset
-	DevRTPeekAtLastError                   // () → error
-	DevRTDeviceSynchronize                 // () → error: CDP1's device-side cudaDeviceSynchronize
-	DevRTStreamCreateWithFlags             // (stream*, flags) → error
-	DevRTStreamDestroy                     // (stream) → error
-	DevRTEventCreateWithFlags              // (event*, flags) → error
-	DevRTEventRecord                       // (event, stream) → error
-	DevRTEventDestroy                      // (event) → error
-	DevRTStreamWaitEvent                   // (stream, event, flags) → error
+	DevRTGetParameterBufferV2  uint8 = iota // (func, grid dim3, block dim3, shmem) → buffer
+	DevRTGetParameterBuffer                 // (align, size) → buffer
+	DevRTLaunchDeviceV2                     // (buffer, stream) → error
+	DevRTLaunchDevice                       // (func, buffer, grid, block, shmem, stream) → error
+	DevRTGetLastError                       // () → error, and the thread's last error is reset
+	DevRTPeekAtLastError                    // () → error
+	DevRTDeviceSynchronize                  // () → error: CDP1's device-side cudaDeviceSynchronize
+	DevRTStreamCreateWithFlags              // (stream*, flags) → error
+	DevRTStreamDestroy                      // (stream) → error
+	DevRTEventCreateWithFlags               // (event*, flags) → error
+	DevRTEventRecord                        // (event, stream) → error
+	DevRTEventDestroy                       // (event) → error
+	DevRTStreamWaitEvent                    // (stream, event, flags) → error
 )
 
 // DevRTNames maps the device runtime's extern function names to their kind:
