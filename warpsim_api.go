@@ -178,8 +178,9 @@ type Kernel struct {
 	idx       int
 	fn        *ir.Func
 	demangled string
-	// refused says why the device cannot run the kernel (it calls CDP1's
-	// device-side cudaDeviceSynchronize on sm_90 or later); nil when it can.
+	// refused says why the device cannot run the kernel (its module calls
+	// CDP1's device-side cudaDeviceSynchronize on sm_90 or later); nil when
+	// it can.
 	refused error
 }
 
@@ -221,22 +222,46 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	m := &Module{dev: d, name: filename, mod: em}
-	syncs := deviceSyncCallers(prog)
+	refused := d.refuseDeviceSync(filename, prog)
 	for _, i := range prog.Kernels() {
 		f := prog.Funcs[i]
-		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name}
+		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name, refused: refused}
 		if s, err := demangle.ToString(f.Name); err == nil {
 			k.demangled = s
-		}
-		if syncs[i] && !d.arch.DeviceSideSync() {
-			k.refused = &UnsupportedError{Kernel: k.demangled, Msg: fmt.Sprintf(
-				"%s calls cudaDeviceSynchronize from device code (CDP1), which %s (sm_%d) does not support: CUDA 12 removed it and sm_90 and later GPUs cannot run it; "+
-					"run it with --arch k40 or --arch a100 (WARPSIM_ARCH=k40), or rewrite it for CDP2 (launch the continuation into cudaStreamTailLaunch)",
-				k.demangled, d.arch.Name, d.arch.ComputeCapability())}
 		}
 		m.kernels = append(m.kernels, k)
 	}
 	return m, nil
+}
+
+// refuseDeviceSync is the error every kernel of a module that calls CDP1's
+// device-side cudaDeviceSynchronize gets on sm_90 and later, where the
+// driver does not load such a module: an H100 ran nvcc 13's sm_80 build of
+// testdata/cdp/nested4.cu and every launch, of whichever kernel, failed with
+// cudaErrorUnsupportedDevSideSync (testdata/cdp/h100/run_nested4_sm80.txt).
+func (d *Device) refuseDeviceSync(filename string, prog *ir.Program) error {
+	if d.arch.DeviceSideSync() {
+		return nil
+	}
+	syncs := deviceSyncCallers(prog)
+	for i, f := range prog.Funcs {
+		if syncs[i] && f.CallsDeviceSync() {
+			return &UnsupportedError{Kernel: f.Name, Msg: fmt.Sprintf(
+				"%s: %s calls cudaDeviceSynchronize from device code (CDP1), which %s (sm_%d) cannot run: sm_90 and later GPUs refuse the whole module "+
+					"(cudaErrorUnsupportedDevSideSync), and CUDA 12 compiles it only for sm_80 and older with -DCUDA_FORCE_CDP1_IF_SUPPORTED; "+
+					"simulate a GPU that has it (--arch k40 or --arch a100, WARPSIM_ARCH=k40), or rewrite it for CDP2 (no device-side synchronization: "+
+					"launch the work that waits for the children into cudaStreamTailLaunch)",
+				filename, demangleName(f.Name), d.arch.Name, d.arch.ComputeCapability())}
+		}
+	}
+	return nil
+}
+
+func demangleName(s string) string {
+	if d, err := demangle.ToString(s); err == nil {
+		return d
+	}
+	return s
 }
 
 // deviceSyncCallers marks the functions that call cudaDeviceSynchronize
@@ -260,7 +285,8 @@ func deviceSyncCallers(p *ir.Program) []bool {
 }
 
 // UnsupportedError is a kernel the device cannot run, found at load and
-// reported when it is launched.
+// reported when it is launched (CUDA loads modules lazily, at a kernel's
+// first launch).
 type UnsupportedError struct {
 	Kernel string
 	Msg    string

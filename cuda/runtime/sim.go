@@ -88,10 +88,10 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	var ue *warpsim.UnsupportedError
 	switch {
 	case errors.As(err, &ue):
-		// A kernel the arch cannot run (CDP1's device-side
-		// cudaDeviceSynchronize on sm_90 and later): the launch fails as
-		// a module the driver could not load.
-		return nil, &ConfigError{Code: ErrorInvalidPtx, Msg: ue.Error()}
+		// A module the arch cannot run (CDP1's device-side
+		// cudaDeviceSynchronize on sm_90 and later): each launch fails as
+		// on the H100 (testdata/cdp/h100/run_nested4_sm80.txt).
+		return nil, &ConfigError{Code: ErrorUnsupportedDevSideSync, Msg: ue.Error()}
 	case err == nil:
 		l := &Launched{Counters: res.Grids[0].Counters}
 		for _, g := range res.Grids[1:] {
