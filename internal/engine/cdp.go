@@ -243,6 +243,8 @@ func (m *Module) runNode(base *Config, t *cdpTree, r *Result, n *cdpNode) ([]out
 		for _, frag := range b.synced {
 			at := len(r.Grids)
 			for _, g := range frag.Grids {
+				// Each grid's Elapsed is its own simulation's.
+				r.Grids[n.index].Elapsed = max(r.Grids[n.index].Elapsed-g.Elapsed, 0)
 				if g.Parent < 0 {
 					g.Parent = n.index
 				} else {

@@ -225,9 +225,9 @@ type Grid struct {
 	// Counters are this grid's own counts, not its children's;
 	// DeviceLaunches counts the grids it launched.
 	Counters Counters
-	// Elapsed is the host time the simulation of this grid took (grids a
-	// CDP1 cudaDeviceSynchronize ran inside it included; the others are
-	// simulated after it and timed on their own).
+	// Elapsed is the host time the simulation of this grid alone took
+	// (less that of the grids a CDP1 cudaDeviceSynchronize ran inside it;
+	// the others are simulated after it), each grid timed on its own.
 	Elapsed time.Duration
 	// Timing is the timing driver's account of the grid; nil under the
 	// functional driver.
