@@ -356,3 +356,61 @@ func TestCDP1NestedReduce(t *testing.T) {
 		}
 	}
 }
+
+// TestCDPTimingDriver runs the same launches under the timing driver: the
+// grids a CDP1 sync runs go through it from inside a step (their cycles
+// reach the syncing warp as StepRecord.SyncCycles), the nested Hello World
+// keeps the H100's order, and the device-synchronizing reduction of 8
+// blocks is right.
+func TestCDPTimingDriver(t *testing.T) {
+	var out bytes.Buffer
+	d := NewDevice(arch.MustLookup("h100"), Options{Mode: ModeTiming, Stdout: &out, Workers: 2})
+	src, err := lessons.PTX("nested")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := d.LoadModule("nested.sm90.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdpLaunch(t, d, m, "nestedHelloWorld", 2, 8, 8, 0); err != nil {
+		t.Fatal(err)
+	}
+	if want := h100Hello(t, 2); out.String() != want {
+		t.Errorf("timing driver:\n%s\nthe H100 printed:\n%s", out.String(), want)
+	}
+
+	d = NewDevice(arch.MustLookup("k40"), Options{Mode: ModeTiming, Workers: 2})
+	src, err = lessons.FS.ReadFile("nested4.sm35.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = d.LoadModule("nested4.sm35.ptx", src); err != nil {
+		t.Fatal(err)
+	}
+	const blocks = 8
+	ones := make([]byte, 4*512*blocks)
+	for i := 0; i < len(ones); i += 4 {
+		ones[i] = 1
+	}
+	in, _ := d.Malloc(uint64(len(ones)))
+	sums, _ := d.Malloc(4 * blocks)
+	d.Write(in, ones)
+	res, err := cdpLaunch(t, d, m, "gpuRecursiveReduce", blocks, 512, in, sums, 512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range cdpInts(t, d, sums, blocks) {
+		if v != 512 {
+			t.Fatalf("block %d sum %d, want 512", i, v)
+		}
+	}
+	if len(res.Grids) != 1+8*blocks || res.DurationNS <= 0 {
+		t.Errorf("%d grids, %.0f ns", len(res.Grids), res.DurationNS)
+	}
+	for i, g := range res.Grids {
+		if g.Timing == nil {
+			t.Fatalf("Grids[%d] was not timed", i)
+		}
+	}
+}
