@@ -414,3 +414,45 @@ func TestCDPTimingDriver(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceStreamOrder: testdata/cdp/order.cu (clang's PTX). A launch into
+// a block's NULL stream waits for the previous one's whole tree; a launch
+// into a stream of its own does not (the programming guide's rules). The
+// log is the same for every worker count.
+func TestDeviceStreamOrder(t *testing.T) {
+	src, err := os.ReadFile("testdata/cdp/order.sm90.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []int32
+	for _, workers := range []int{1, 4} {
+		d := NewDevice(arch.MustLookup("h100"), Options{Workers: workers})
+		m, err := d.LoadModule("order.sm90.ptx", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, _ := d.Malloc(4 * 8)
+		if _, err := cdpLaunch(t, d, m, "_Z3topPi", 1, 1, log); err != nil {
+			t.Fatal(err)
+		}
+		got := cdpInts(t, d, log, 6)
+		pos := map[int32]int{}
+		for i, v := range got[1:] {
+			pos[v] = i
+		}
+		if got[0] != 5 || len(pos) != 5 {
+			t.Fatalf("log %v: want 5 distinct entries", got)
+		}
+		if !(pos[1] < pos[10] && pos[10] < pos[2] && pos[3] < pos[30]) {
+			t.Errorf("log %v: 1, 10 must precede 2, and 3 precede 30", got[1:])
+		}
+		if pos[3] > pos[2] {
+			t.Errorf("log %v: C (3) waited for the NULL stream's B (2)", got[1:])
+		}
+		if first == nil {
+			first = got
+		} else if !reflect.DeepEqual(got, first) {
+			t.Errorf("%d workers: log %v, with 1 worker %v", workers, got, first)
+		}
+	}
+}
