@@ -330,9 +330,10 @@ func (d *Device) SetLimit(limit Limit, value int) error {
 func (d *Device) devRuntimeLimits() engine.DevRTLimits {
 	a := d.arch
 	if !a.DeviceSideSync() {
-		return engine.DevRTLimits{}
+		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock}
 	}
-	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches}
+	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches,
+		MaxThreadsPerBlock: a.MaxThreadsPerBlock}
 	d.devRTMu.Lock()
 	defer d.devRTMu.Unlock()
 	if v, ok := d.devRT[LimitDevRuntimeSyncDepth]; ok {

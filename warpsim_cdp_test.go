@@ -456,3 +456,27 @@ func TestDeviceStreamOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceLaunchBadBlock: a device launch of 2048 threads per block gets
+// cudaErrorInvalidConfiguration and does not run; 1024 threads run
+// (testdata/cdp/badlaunch.cu, clang's PTX; the arch's block limit).
+func TestDeviceLaunchBadBlock(t *testing.T) {
+	src, err := os.ReadFile("testdata/cdp/badlaunch.sm90.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDevice(arch.MustLookup("h100"), Options{})
+	m, err := d.LoadModule("badlaunch.sm90.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes, _ := d.Malloc(8)
+	ran, _ := d.Malloc(4)
+	res, err := cdpLaunch(t, d, m, "_Z6parentPiS_", 1, 1, codes, ran)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, r := cdpInts(t, d, codes, 2), cdpInts(t, d, ran, 1)[0]; c[0] != 9 || c[1] != 0 || r != 1 || len(res.Grids) != 2 {
+		t.Errorf("codes %v, %d children ran, %d grids; want [9 0], 1, 2", c, r, len(res.Grids))
+	}
+}

@@ -49,6 +49,9 @@ type DevRTLimits struct {
 	// while that many launched grids have not started fails with
 	// cudaErrorLaunchPendingCountExceeded.
 	PendingLaunches int
+	// MaxThreadsPerBlock bounds a device launch's block (more is
+	// cudaErrorInvalidConfiguration), under CDP1 and CDP2.
+	MaxThreadsPerBlock int
 }
 
 // CUDA error codes of the device runtime.
@@ -92,19 +95,18 @@ type devHandle struct {
 
 // cdpNode is one grid of the tree.
 type cdpNode struct {
-	fn           int
-	grid, block  [3]uint32
-	shmem        uint32
-	params       []byte
-	depth, warp  int
-	parent       *cdpNode
-	deps         []*cdpNode // grids whose trees must complete before this one starts
-	open         int        // launched grids whose trees have not completed
-	ran, done    bool       // done: it and every grid it launched completed
-	kids         []*cdpNode // launched and not started by a sync when it completed
-	r            *Result
-	index        int // in r.Grids
-	launchFailed bool
+	fn          int
+	grid, block [3]uint32
+	shmem       uint32
+	params      []byte
+	depth, warp int
+	parent      *cdpNode
+	deps        []*cdpNode // grids whose trees must complete before this one starts
+	open        int        // launched grids whose trees have not completed
+	ran, done   bool       // done: it and every grid it launched completed
+	kids        []*cdpNode // launched and not started by a sync when it completed
+	r           *Result
+	index       int // in r.Grids
 }
 
 // finish marks n's grid complete and propagates tree completion; t.mu held.
