@@ -27,6 +27,14 @@ type Options struct {
 	Workers   int                   // blocks run in parallel; GOMAXPROCS when 0
 	StepLimit int64                 // watchdog: warp instructions per launch; 0 = a large default
 	Progress  func(done, total int) // optional, called as blocks complete (not from the hot loop)
+	// Timeout bounds each launch's wall-clock time (0: no bound); a launch
+	// past it stops with a FaultTimeout report.
+	Timeout time.Duration
+	// StackBytes is the per-thread stack, cudaLimitStackSize (0: 1024, as
+	// CUDA); HeapBytes the device malloc heap, cudaLimitMallocHeapSize (0:
+	// 8 MiB). SetLimit changes them later.
+	StackBytes int
+	HeapBytes  uint64
 	// Mode is ModeFunctional (the default: results and counts, fast) or
 	// ModeTiming (also cycles, time, achieved occupancy and stall reasons
 	// from the timing model).
@@ -87,6 +95,8 @@ type Device struct {
 	printMu  sync.Mutex
 	launchMu sync.Mutex
 	gridID   atomic.Uint64
+	ctl      engine.Control
+	stack    atomic.Int64
 	timer    *timing.Driver // nil in functional mode
 	// devRT overrides the arch's device runtime limits (SetLimit).
 	devRTMu sync.Mutex
@@ -99,10 +109,104 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		opt.Stdout = os.Stdout
 	}
 	d := &Device{arch: a, opt: opt, mem: engine.NewMemory()}
+	d.stack.Store(int64(opt.StackBytes))
+	if opt.StackBytes <= 0 {
+		d.stack.Store(engine.DefaultStackBytes)
+	}
+	if opt.HeapBytes > 0 {
+		d.mem.Heap().SetLimit(opt.HeapBytes)
+	}
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz})
 	}
 	return d
+}
+
+// Limit is a device limit, as cudaDeviceSetLimit names them.
+type Limit int
+
+const (
+	LimitStackSize      Limit = 0 // cudaLimitStackSize: bytes of stack per thread
+	LimitMallocHeapSize Limit = 2 // cudaLimitMallocHeapSize: bytes of device malloc heap
+	// cudaLimitDevRuntimeSyncDepth and cudaLimitDevRuntimePendingLaunchCount:
+	// the device runtime's limits, enforced under CDP1 (sm_35 to sm_8x).
+	LimitDevRuntimeSyncDepth          Limit = 3
+	LimitDevRuntimePendingLaunchCount Limit = 4
+)
+
+// ErrLimitFixed is SetLimit of the heap size after a kernel that uses
+// malloc or free was launched (CUDA's cudaErrorInvalidValue).
+var ErrLimitFixed = errors.New("the malloc heap size cannot change after a kernel that uses malloc or free was launched")
+
+// SetLimit sets a device limit for the launches that follow.
+func (d *Device) SetLimit(l Limit, v uint64) error {
+	switch l {
+	case LimitStackSize:
+		if v > 1<<31 {
+			return fmt.Errorf("stack size %d is too large", v)
+		}
+		d.stack.Store(int64(v))
+	case LimitMallocHeapSize:
+		if !d.mem.Heap().SetLimit(v) {
+			return ErrLimitFixed
+		}
+	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		return d.setDevRuntimeLimit(l, v)
+	default:
+		return fmt.Errorf("limit %d is not supported", l)
+	}
+	return nil
+}
+
+// GetLimit reads a device limit.
+func (d *Device) GetLimit(l Limit) (uint64, error) {
+	switch l {
+	case LimitStackSize:
+		return uint64(d.stack.Load()), nil
+	case LimitMallocHeapSize:
+		return d.mem.Heap().Limit(), nil
+	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		d.devRTMu.Lock()
+		v, ok := d.devRT[l]
+		d.devRTMu.Unlock()
+		switch {
+		case ok:
+		case l == LimitDevRuntimeSyncDepth:
+			v = d.arch.DevRuntimeSyncDepth
+		default:
+			v = d.arch.DevRuntimePendingLaunches
+		}
+		return uint64(v), nil
+	}
+	return 0, fmt.Errorf("limit %d is not supported", l)
+}
+
+// Interrupt stops the launch running now, if any: it ends with a
+// FaultInterrupted report saying where its warps were. It reports whether a
+// launch was running. Safe to call from a signal handler's goroutine.
+func (d *Device) Interrupt(reason string) bool { return d.ctl.Interrupt(reason) }
+
+// LaunchProgress is how far the launch running now has got.
+type LaunchProgress struct {
+	Kernel             string
+	BlocksDone, Blocks int   // of the grid running now
+	WarpInstructions   int64 // so far, in that grid (updated every 2^16 per block)
+	Elapsed            time.Duration
+	FromDevice         bool // the grid running now was launched from the device
+}
+
+// Progress reports the launch running now; ok is false when none is.
+func (d *Device) Progress() (p LaunchProgress, ok bool) {
+	ep, ok := d.ctl.Progress()
+	if !ok {
+		return p, false
+	}
+	name := ep.Kernel
+	if s, err := demangle.ToString(name); err == nil {
+		name = bareName(s)
+	}
+	return LaunchProgress{Kernel: name, BlocksDone: ep.BlocksDone, Blocks: ep.Blocks,
+		WarpInstructions: ep.Steps, Elapsed: ep.Elapsed, FromDevice: ep.DeviceGrids}, true
 }
 
 // Mode is the driver the device's launches run under.
@@ -199,12 +303,19 @@ func resolveExtern(name string) engine.ExternFunc {
 }
 
 func knownExtern(name string) bool {
+	if engine.BuiltinExtern(name) {
+		return true
+	}
 	f, ok := libdevice.Lookup(name)
 	return ok && f.Impl != nil
 }
 
 // LoadModule parses and lowers PTX source and allocates its module-scope
-// variables. Errors print as "file:line:col: message" lines.
+// variables. Errors print as "file:line:col: message" lines. A construct
+// the engine cannot run yet inside a function does not fail the load: the
+// kernels that reach it cannot be launched (Launch returns an
+// *UnsupportedError naming it; Module.Unsupported lists them), the others
+// run.
 func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 	pm, err := ptx.Parse(filename, src)
 	if err != nil {
@@ -214,7 +325,7 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, err
 	}
 	prog, err := ir.Lower(pm, knownExtern)
-	if err != nil {
+	if el, ok := err.(ptx.ErrorList); err != nil && (!ok || len(el) != len(prog.Unsupported)) {
 		return nil, err
 	}
 	em, err := engine.Load(d.mem, prog, resolveExtern)
@@ -246,7 +357,7 @@ func (d *Device) refuseDeviceSync(filename string, prog *ir.Program) error {
 	syncs := deviceSyncCallers(prog)
 	for i, f := range prog.Funcs {
 		if syncs[i] && f.CallsDeviceSync() {
-			return &UnsupportedError{Kernel: f.Name, Msg: fmt.Sprintf(
+			return &DevSideSyncError{Kernel: f.Name, Msg: fmt.Sprintf(
 				"%s: %s calls cudaDeviceSynchronize from device code (CDP1), which %s (sm_%d) cannot run: sm_90 and later GPUs refuse the whole module "+
 					"(cudaErrorUnsupportedDevSideSync), and CUDA 12 compiles it only for sm_80 and older with -DCUDA_FORCE_CDP1_IF_SUPPORTED; "+
 					"simulate a GPU that has it (--arch k40 or --arch a100, WARPSIM_ARCH=k40), or rewrite it for CDP2 (no device-side synchronization: "+
@@ -284,41 +395,29 @@ func deviceSyncCallers(p *ir.Program) []bool {
 	return marks
 }
 
-// UnsupportedError is a kernel the device cannot run, found at load and
-// reported when it is launched (CUDA loads modules lazily, at a kernel's
-// first launch).
-type UnsupportedError struct {
+// DevSideSyncError is the launch of a kernel of a module that calls CDP1's
+// device-side cudaDeviceSynchronize on sm_90 or later, which refuses the
+// whole module (cudaErrorUnsupportedDevSideSync). CUDA loads modules
+// lazily, so it comes with each launch.
+type DevSideSyncError struct {
 	Kernel string
 	Msg    string
 }
 
-func (e *UnsupportedError) Error() string { return e.Msg }
+func (e *DevSideSyncError) Error() string { return e.Msg }
 
-// Limit is a cudaLimit the device runtime reads.
-type Limit int
-
-// The device runtime's limits (cudaLimit values).
-const (
-	LimitDevRuntimeSyncDepth          Limit = 3
-	LimitDevRuntimePendingLaunchCount Limit = 4
-)
-
-// SetLimit is cudaDeviceSetLimit for the device runtime's limits: later
-// launches enforce value instead of the arch's default. It is an error
-// for other limits and on archs without dynamic parallelism.
-func (d *Device) SetLimit(limit Limit, value int) error {
-	if limit != LimitDevRuntimeSyncDepth && limit != LimitDevRuntimePendingLaunchCount {
-		return fmt.Errorf("limit %d is not a device runtime limit", limit)
-	}
-	if !d.arch.DynamicParallelism() || value < 0 {
-		return fmt.Errorf("limit %d = %d is not valid on %s", limit, value, d.arch.Name)
+// setDevRuntimeLimit is SetLimit of the device runtime's limits: later
+// launches enforce v instead of the arch's default.
+func (d *Device) setDevRuntimeLimit(l Limit, v uint64) error {
+	if !d.arch.DynamicParallelism() || v > 1<<31 {
+		return fmt.Errorf("limit %d = %d is not valid on %s", l, v, d.arch.Name)
 	}
 	d.devRTMu.Lock()
 	defer d.devRTMu.Unlock()
 	if d.devRT == nil {
 		d.devRT = map[Limit]int{}
 	}
-	d.devRT[limit] = value
+	d.devRT[l] = int(v)
 	return nil
 }
 
@@ -438,6 +537,33 @@ func baseName(s string) string {
 func (m *Module) kernelByIndex(i int) *Kernel {
 	for _, k := range m.kernels {
 		if k.idx == i {
+			return k
+		}
+	}
+	return nil
+}
+
+// Unsupported lists the module's kernels that cannot run, one line each:
+// "kernel NAME cannot run: REASON" (the reason with its file:line:col).
+func (m *Module) Unsupported() []string { return m.mod.Unsupported() }
+
+// Unsupported is why the kernel cannot run, or "" when it can.
+func (k *Kernel) Unsupported() string { return k.m.mod.KernelUnsupported(k.idx) }
+
+// UnsupportedError is a launch of a kernel that needs something warpsim
+// cannot run yet.
+type UnsupportedError struct {
+	Kernel string
+	Reason string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("kernel %s cannot run: %s", e.Kernel, e.Reason)
+}
+
+func (m *Module) kernelByName(name string) *Kernel {
+	for _, k := range m.kernels {
+		if k.fn.Name == name {
 			return k
 		}
 	}
@@ -578,6 +704,9 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Workers:       d.opt.Workers,
 		StepLimit:     d.opt.StepLimit,
 		Progress:      d.opt.Progress,
+		Timeout:       d.opt.Timeout,
+		Control:       &d.ctl,
+		StackBytes:    int(d.stack.Load()),
 		SMs:           d.arch.SMs,
 		MaxWarpsPerSM: d.arch.MaxWarpsPerSM,
 		ITS:           d.arch.IndependentThreadScheduling(),
@@ -616,6 +745,14 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		var ef *engine.Fault
 		if errors.As(err, &ef) {
 			return res, newFault(k, ef)
+		}
+		var ue *engine.UnsupportedError
+		if errors.As(err, &ue) {
+			name := ue.Kernel
+			if gk := k.m.kernelByName(name); gk != nil {
+				name = gk.demangled
+			}
+			return res, &UnsupportedError{Kernel: name, Reason: ue.Reason}
 		}
 		return res, err
 	}

@@ -210,7 +210,7 @@ func TestCDP1NvccProbes(t *testing.T) {
 				limit int
 				want  []int32
 			}{{2, []int32{0, 0, 68, 68, 68, 68}}, {4, []int32{0, 0, 0, 0, 68, 68}}} {
-				d.SetLimit(LimitDevRuntimeSyncDepth, c.limit)
+				d.SetLimit(LimitDevRuntimeSyncDepth, uint64(c.limit))
 				codes, _ := d.Malloc(32)
 				if _, err := cdpLaunch(t, d, m, "_Z9syncProbeiiPi", 1, 1, 0, 6, codes); err != nil {
 					t.Fatal(err)
@@ -334,7 +334,7 @@ func TestCDP1NestedReduce(t *testing.T) {
 		d.Write(in, ones)
 		res, err := cdpLaunch(t, d, m, "_Z18gpuRecursiveReducePiS_j", blocks, 512, in, out, 512)
 		if a == "h100" {
-			var ue *UnsupportedError
+			var ue *DevSideSyncError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "cudaDeviceSynchronize") || !strings.Contains(err.Error(), "--arch k40") {
 				t.Fatalf("h100: %v, want the module refused", err)
 			}

@@ -93,7 +93,7 @@ func demoNestedReduce(w io.Writer, h100 *arch.Arch) error {
 			dev.Write(in, ones)
 			dev.Memset(out, 0, 4*2048)
 			res, err := row.launch(dev, mod, in, out)
-			var refused *warpsim.UnsupportedError
+			var refused *warpsim.DevSideSyncError
 			switch {
 			case errors.As(err, &refused):
 				results[row.kernel] = append(results[row.kernel], cell{"refused", "-"})

@@ -20,12 +20,6 @@ type Device interface {
 	Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error)
 }
 
-// LimitSetter is a Device that takes cudaDeviceSetLimit's device runtime
-// limits (cudaLimitDevRuntimeSyncDepth, cudaLimitDevRuntimePendingLaunchCount).
-type LimitSetter interface {
-	SetLimit(limit int, value uint64) error
-}
-
 // Module is a loaded PTX module.
 type Module interface {
 	Kernel(name string) (Kernel, error)
@@ -87,6 +81,9 @@ type ChildGrid struct {
 type Fault struct {
 	Code   Error
 	Report string
+	// Interrupted: the launch was stopped by an interrupt (SIGINT); the
+	// server reports it at once and stops (ErrInterrupted).
+	Interrupted bool
 }
 
 func (f *Fault) Error() string { return f.Report }

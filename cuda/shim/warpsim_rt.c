@@ -40,7 +40,7 @@ extern char **environ;
 #define PROTOCOL_VERSION 1
 enum {
   opHello = 1, opModule, opKernel, opMalloc, opFree, opWrite, opRead, opCopy, opMemset,
-  opLaunch, opSync, opGlobal, opOccupancy, opEvent, opReset, opExit, opFuncAttr, opSetLimit
+  opLaunch, opSync, opGlobal, opOccupancy, opEvent, opReset, opExit, opFuncAttr, opLimit
 };
 
 /* Sticky errors: after one of these the context is unusable, and every
@@ -490,8 +490,6 @@ static void unmap_managed(struct allocation *a) {
   nmanaged--;
 }
 
-/* The device runtime's limits reach the simulator, which enforces them. */
-static size_t dev_runtime_limit[2] = {2, 2048};
 cudaError_t cudaDeviceReset(void) {
   LOCK();
   cudaError_t e = start();
@@ -510,33 +508,30 @@ cudaError_t cudaDeviceReset(void) {
   }
   sticky_error = 0;
   last_error = 0;
-  dev_runtime_limit[0] = 2;
-  dev_runtime_limit[1] = 2048;
   return e;
 }
+/* The stack and malloc heap sizes are the simulator's (opLimit): it
+ * honours them. */
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
-  if (limit == 3 || limit == 4) {
-    unsigned char a[12];
-    uint32_t l = (uint32_t)limit;
-    uint64_t v = (uint64_t)value;
-    memcpy(a, &l, 4);
-    memcpy(a + 4, &v, 8);
-    cudaError_t e = simple(opSetLimit, a, 12);
-    if (e) return set_error(e);
-    dev_runtime_limit[limit - 3] = value;
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
+    uint64_t a[2] = {(uint64_t)limit | 1ull << 32, (uint64_t)value};
+    return set_error(simple(opLimit, a, sizeof a));
   }
   return 0;
 }
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   ENTER();
   if (!value) return set_error(1);
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
+    uint64_t a[2] = {(uint64_t)limit, 0};
+    struct reply r = call(opLimit, a, sizeof a);
+    if (!r.code && r.len >= 8) memcpy(value, r.data, 8);
+    free(r.data);
+    return set_error(r.code);
+  }
   switch (limit) {
-  case 0: *value = 1024; break;          /* stack size */
   case 1: *value = 1 << 20; break;       /* printf FIFO */
-  case 2: *value = 8 << 20; break;       /* malloc heap */
-  case 3: *value = dev_runtime_limit[0]; break; /* sync depth */
-  case 4: *value = dev_runtime_limit[1]; break; /* pending launches */
   default: return set_error(215);
   }
   return 0;

@@ -78,6 +78,7 @@ type cdpTree struct {
 	pending int // launched grids not yet started
 	handles map[uint64]*devHandle
 	next    uint64
+	host    *hostLaunch // the host launch's stop state (interrupt.go)
 }
 
 func newTree(lim DevRTLimits) *cdpTree {
@@ -222,7 +223,7 @@ func (m *Module) runNode(base *Config, t *cdpTree, r *Result, n *cdpNode) ([]out
 		parent = n.parent.index
 	}
 	n.r, n.index = r, len(r.Grids)
-	c, l, timing, err := m.launchGrid(&cfg, n.depth, n.index)
+	c, l, timing, err := m.launchGrid(&cfg, n.depth, n.index, t.host)
 	r.Grids = append(r.Grids, Grid{
 		Kernel: cfg.Kernel, Grid: cfg.Grid, Block: cfg.Block, DynShared: cfg.DynShared,
 		Parent: parent, Depth: n.depth, Counters: c, Elapsed: time.Since(start), Timing: timing,
@@ -324,6 +325,9 @@ func (wp *warp) deviceSync() (uint64, uint32) {
 	sort.SliceStable(kids, func(i, j int) bool { return kids[i].warp < kids[j].warp })
 	frag := &Result{}
 	cycles, err := l.mod.runTree(l.cfg, l.tree, frag, kids, w.print)
+	if l.host != nil {
+		l.host.attach(l) // the grid running now is this one again
+	}
 	w.synced = append(w.synced, frag)
 	w.epoch++
 	if err != nil {

@@ -37,6 +37,7 @@ type Memory struct {
 	mu     sync.RWMutex
 	allocs []*Alloc // sorted by Base
 	next   uint64
+	heap   Heap // device malloc/free (heap.go)
 }
 
 // NewMemory returns an empty global memory.

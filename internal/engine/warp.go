@@ -29,16 +29,10 @@ type frame struct {
 	call      *ir.CallSite
 }
 
-// maxLocal bounds each thread's local memory (its call stack).
-const maxLocal = 1 << 20
-
 // spinLimit is how many store-free backward branches a partial warp may
 // take before the lanes waiting for it are let run ahead (forward progress
 // under independent thread scheduling).
 const spinLimit = 1024
-
-// maxDepth bounds call nesting.
-const maxDepth = 1024
 
 // warp is one warp's architectural state.
 type warp struct {
@@ -498,13 +492,25 @@ func (wp *warp) call(pc int, in *ir.Inst, exec uint32) {
 }
 
 func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
-	if len(wp.frames) >= maxDepth {
-		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "call depth exceeds %d", maxDepth)
+	l := wp.w.l
+	if why := l.mod.unsupported[fi]; why != "" {
+		wp.fault(FaultIllegal, pc, bits.TrailingZeros32(exec), 0, false, "call of %s, which cannot run: %s", l.mod.Prog.Funcs[fi].Name, why)
 		return
 	}
-	callee := wp.w.l.mod.Prog.Funcs[fi]
+	callee := l.mod.Prog.Funcs[fi]
 	cur := &wp.frames[len(wp.frames)-1]
 	base := uint32(alignInt(int(cur.base)+cur.fn.FrameBytes, 16))
+	// stack.go: the frames' bytes and callOverhead per call in progress.
+	if need := int(base) + callee.FrameBytes + callOverhead*len(wp.frames); need > l.stackMax {
+		why := "cudaLimitStackSize"
+		if l.stackMax == maxLocal {
+			why = "warpsim's own bound on a thread's local memory"
+		}
+		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false,
+			"the call of %s at depth %d needs %d bytes of stack per thread; the stack is %d bytes (%s)",
+			callee.Name, len(wp.frames), need, l.stackMax, why)
+		return
+	}
 	if !wp.ensureLocal(base+uint32(callee.FrameBytes), exec) {
 		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "per-thread stack exceeds %d bytes", maxLocal)
 		return

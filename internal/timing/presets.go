@@ -36,7 +36,8 @@ var measured = map[string]*Params{
 		// updates per ns over distinct lines and 59 coalesced sector updates
 		// per ns (471 lane atomics/ns): 62 updates per ns; §7 empty kernel 2.24 µs
 		// (and 2.21 µs in the seed recordings at 1.98 GHz), block dispatch
-		// 0.6 ns per block. §3: an SM sees about 25 MiB of the 50 MiB L2
+		// 0.6 ns per block GPU-wide and 80 ns between two blocks on one SM
+		// (127 cycles at 1.589 GHz). §3: an SM sees about 25 MiB of the 50 MiB L2
 		// (two partitions; 32–48 MiB footprints miss): L2Bytes 25 MiB. L2
 		// bandwidth was not measurable (§5): 5.5 TB/s
 		// assumed, above the 61 random loads per cycle measured.
@@ -51,7 +52,7 @@ var measured = map[string]*Params{
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20,
-		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
+		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
 	},
