@@ -9,6 +9,7 @@
 #include "vector_types.h"
 #include "driver_types.h"
 #include "cuda_runtime_api.h"
+#include "cuda_device_runtime_api.h"
 #include "device_launch_parameters.h"
 #include "device_functions.h"
 #include "math_functions.h"

@@ -58,6 +58,16 @@ type worker struct {
 	clockSet    bool
 	clockCycles uint64
 	clockNS     uint64
+
+	// The block's dynamic-parallelism state (cdp.go): printf output by
+	// epoch, launches not yet started, grids its syncs ran.
+	blockOpen  bool
+	out        []byte
+	segs       []epochMark
+	epoch      uint32
+	kids       []*cdpNode
+	synced     []*Result
+	nullStream *devHandle
 }
 
 func newWorker(l *launch) *worker {
@@ -99,6 +109,7 @@ func (w *worker) loop() {
 			return
 		}
 		w.runBlock(i)
+		w.endBlock()
 		if w.fault != nil {
 			l.setFault(w.fault)
 			return
@@ -119,6 +130,8 @@ func (w *worker) loop() {
 }
 
 func (w *worker) setupBlock(linear int) {
+	w.endBlock()
+	w.blockOpen = true
 	l := w.l
 	cfg := l.cfg
 	b := &w.blk
