@@ -63,6 +63,11 @@ type Module struct {
 	unsupported []string
 	// usesHeap marks functions that call malloc or free, transitively.
 	usesHeap []bool
+
+	// slots are block slots a driver used, kept with their warps' register
+	// files for the module's next grid (a timing driver holds hundreds).
+	slotMu sync.Mutex
+	slots  []*worker
 }
 
 // UnsupportedError is a launch of a kernel that needs something the engine
@@ -432,6 +437,11 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 				s.w.snapshot()
 			}
 		}
+		m.slotMu.Lock()
+		for _, s := range g.slots {
+			m.slots = append(m.slots, s.w)
+		}
+		m.slotMu.Unlock()
 		if f := l.stopFault(); f != nil {
 			return total, l, g.Timing, f
 		}

@@ -54,6 +54,9 @@ type StepRecord struct {
 	Wavefronts uint32
 	Bytes      uint32 // bytes the executing lanes asked for
 	Event      uint8
+	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
+	// addresses its lanes named and the most lanes on one address.
+	AddrDistinct, AddrMaxDup uint32
 	// SyncCycles is, for EventDevSync, the simulated cycles the child
 	// grids the synchronization waited for took (0 when untimed).
 	SyncCycles uint64
@@ -61,6 +64,7 @@ type StepRecord struct {
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.Sectors = r.Sectors[:0]
 }
 
@@ -100,6 +104,9 @@ type GridTiming struct {
 	Stalls     []uint64
 	StallNames []string
 	Sampled    bool // part of the grid was extrapolated, not simulated
+	// Blocks are the blocks timed in detail: where and when each ran (for
+	// timelines), in the order they finished.
+	Blocks []BlockSpan
 	// MaxWarpsPerSM is the arch's warp slots per SM (achieved occupancy's
 	// denominator), SMs the SM count, ClockHz the SM clock.
 	MaxWarpsPerSM, SMs int
@@ -108,6 +115,14 @@ type GridTiming struct {
 
 // Funcs are the module's functions (a kernel may call any of them).
 func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
+
+// BlockSpan is one block's residence on an SM, in cycles from the grid's
+// start.
+type BlockSpan struct {
+	Block      int // linear index
+	SM         int
+	Start, End uint64
+}
 
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }
@@ -138,7 +153,20 @@ func (g *GridRun) Stopped() bool { return g.l.stop.Load() }
 // for block after block. Slots are not safe for concurrent use; different
 // slots are.
 func (g *GridRun) NewSlot() *BlockSlot {
-	s := &BlockSlot{w: newWorker(g.l)}
+	m := g.l.mod
+	var w *worker
+	m.slotMu.Lock()
+	if n := len(m.slots); n > 0 {
+		w = m.slots[n-1]
+		m.slots = m.slots[:n-1]
+	}
+	m.slotMu.Unlock()
+	if w == nil {
+		w = newWorker(g.l)
+	} else {
+		w.rebind(g.l)
+	}
+	s := &BlockSlot{w: w}
 	g.slots = append(g.slots, s)
 	g.l.slotCount.Add(1)
 	return s

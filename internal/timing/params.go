@@ -31,6 +31,7 @@ type Params struct {
 	DRAMCycles      uint32 // … and missing L2 (unloaded)
 	DRAMNS          float64
 	AtomicNS        float64 // a global atomic's service time at its L2 slice (same-address atomics serialize)
+	AtomicOpsPerNS  float64 // device-wide atomic updates the L2 performs per ns
 	BarrierLatency  uint32  // from the last warp's arrival to the first warp's issue
 	L1BytesPerCycle uint32  // per SM: the L1 data path
 	L2BytesPerNS    float64 // device-wide L2 bandwidth
