@@ -55,6 +55,11 @@ type Module struct {
 	Mem     *Memory
 	VarAddr []uint64       // device address of each module variable (global/const); 0 otherwise
 	externs [][]ExternFunc // per function, per call site
+
+	// slots are block slots a driver used, kept with their warps' register
+	// files for the module's next grid (a timing driver holds hundreds).
+	slotMu sync.Mutex
+	slots  []*worker
 	// builtins marks, per function and call site, the externs the engine
 	// implements itself (libcall.go).
 	builtins [][]uint8
@@ -63,11 +68,6 @@ type Module struct {
 	unsupported []string
 	// usesHeap marks functions that call malloc or free, transitively.
 	usesHeap []bool
-
-	// slots are block slots a driver used, kept with their warps' register
-	// files for the module's next grid (a timing driver holds hundreds).
-	slotMu sync.Mutex
-	slots  []*worker
 }
 
 // UnsupportedError is a launch of a kernel that needs something the engine
@@ -233,6 +233,9 @@ type Config struct {
 	TimeBaseNS uint64
 	// Driver runs the grid's blocks; nil is the functional driver.
 	Driver Driver
+	// Check, when not nil, is the sanitizer that sees every access and
+	// synchronization (check.go).
+	Check Checker
 }
 
 // DefaultStepLimit is the watchdog budget when Config.StepLimit is 0.
@@ -437,12 +440,13 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 				s.w.snapshot()
 			}
 		}
+		f := l.stopFault()
 		m.slotMu.Lock()
 		for _, s := range g.slots {
 			m.slots = append(m.slots, s.w)
 		}
 		m.slotMu.Unlock()
-		if f := l.stopFault(); f != nil {
+		if f != nil {
 			return total, l, g.Timing, f
 		}
 		return total, l, g.Timing, err
