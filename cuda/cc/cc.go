@@ -162,7 +162,10 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 
 // CompilePTX compiles src's device code to PTX at out.
 func (d *Driver) CompilePTX(o *Options, src, out string) error {
-	if err := d.run(d.DeviceFlags(o, src, out, false)); err != nil {
+	err := withSource(src, func(path string, extra []string) error {
+		return d.run(append(extra, d.DeviceFlags(o, path, out, false)...))
+	})
+	if err != nil {
 		return err
 	}
 	if !o.RDC {
@@ -221,8 +224,26 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		f = append(f, "-g")
 	}
 	f = append(f, o.HostFlags...)
-	f = append(f, "-c", "-o", out, src)
-	return d.run(f)
+	if k != kindCUDA {
+		return d.run(append(f, "-c", "-o", out, src))
+	}
+	return withSource(src, func(path string, extra []string) error {
+		return d.run(append(append(extra, f...), "-c", "-o", out, path))
+	})
+}
+
+// withSource calls compile with the path clang should compile for the CUDA
+// file src and the flags that go with it (see prepareSource); a rewritten
+// copy is removed afterwards.
+func withSource(src string, compile func(path string, extra []string) error) error {
+	path, extra, err := prepareSource(src, os.TempDir())
+	if err != nil {
+		return err
+	}
+	if path != src {
+		defer os.Remove(path)
+	}
+	return compile(path, extra)
 }
 
 // rdcRegistration compiles an object that embeds the PTX at ptx and hands

@@ -5,6 +5,8 @@
  * PTX as the warp intrinsics in device_functions.h. */
 #ifndef __WARPSIM_COOPERATIVE_GROUPS_H__
 #define __WARPSIM_COOPERATIVE_GROUPS_H__
+/* NVIDIA's include-guard name, which programs test. */
+#define _COOPERATIVE_GROUPS_H_
 #include "cuda_runtime.h"
 
 namespace cooperative_groups {

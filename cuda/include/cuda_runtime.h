@@ -5,7 +5,24 @@
  * every .cu file, as nvcc does. */
 #ifndef __WARPSIM_CUDA_RUNTIME_H__
 #define __WARPSIM_CUDA_RUNTIME_H__
+/* NVIDIA's include guard: code such as cuda-samples' helper_cuda.h tests it
+ * to see whether the runtime API is there. */
+#define __CUDA_RUNTIME_H__
 #include "__warpsim_defines.h"
+/* What nvcc's cuda_runtime.h makes visible through its common headers
+ * (crt/common_functions.h, math_functions.h, driver_types.h): programs call
+ * memset, memcpy, time, printf, exit, assert … without including them. */
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+#include <assert.h>
+#ifdef __cplusplus
+#include <new>
+#endif
 #include "vector_types.h"
 #include "driver_types.h"
 #include "cuda_runtime_api.h"

@@ -118,4 +118,28 @@ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedM
 }
 #endif
 #undef __WARPSIM_DEFAULT
+/* --- compatibility names (headers helper) --- */
+/* NVIDIA's include guard, and the calling-convention macros of its headers. */
+#define __CUDA_RUNTIME_API_H__
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+#ifndef CUDARTAPI
+#define CUDARTAPI
+#endif
+#ifndef CUDART_DEVICE
+#define CUDART_DEVICE __device__
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The cache and shared-memory bank configuration of the device: warpsim
+ * answers what an H100 answers (no preference, 4-byte banks). */
+__host__ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+__host__ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+#ifdef __cplusplus
+}
+#endif
+/* --- end of compatibility names (headers helper) --- */
+
 #endif
