@@ -367,6 +367,12 @@ func (d *Driver) Build(o *Options) error {
 	f = append(f, objects...)
 	f = append(f, rt)
 	f = append(f, o.LinkFlags...)
+	// Host flags that the link needs too (OpenMP's runtime, threads).
+	for _, h := range o.HostFlags {
+		if strings.HasPrefix(h, "-fopenmp") || h == "-pthread" || strings.HasPrefix(h, "-fsanitize") {
+			f = append(f, h)
+		}
+	}
 	f = append(f, "-lm")
 	return d.run(f)
 }

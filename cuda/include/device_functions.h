@@ -26,7 +26,11 @@ __device__ void __assertfail(const char *message, const char *file, unsigned lin
 __device__ static inline void __assert_fail(const char *message, const char *file, unsigned line, const char *function) {
   __assertfail(message, file, line, function, sizeof(char));
 }
-__device__ void __trap(void) __attribute__((noreturn));
+}
+/* __trap is PTX's trap instruction: the kernel stops with an error. */
+__WARPSIM_DI__ __attribute__((noreturn)) void __trap(void) {
+  asm volatile("trap;");
+  __builtin_unreachable();
 }
 __WARPSIM_DI__ void __brkpt(void) { asm volatile("brkpt;"); }
 

@@ -73,13 +73,14 @@ for dir in "$root"/Samples/0_Introduction/*/ "$root"/Samples/2_Concepts_and_Tech
   t1=$(date +%s.%N)
   rt=$(printf '%.1f' "$(echo "$t1 - $t0" | bc)")
   rm -f "$exe"
+  pass=$(grep -m1 -iE 'passed|success|Test passed|PASS\b' "$logdir/$name.run" | cut -c1-60 | sed 's/|/\\|/g')
+  last=$(grep -v '^$' "$logdir/$name.run" | tail -n 1 | cut -c1-100 | sed 's/|/\\|/g')
   if [ $rstatus -eq 124 ]; then
     result="timed out after ${timeout_s} s"
-  elif [ $rstatus -eq 0 ] && grep -qiE 'passed|success|Test passed|completed' "$logdir/$name.run" && ! grep -qiE 'failed|FAIL' "$logdir/$name.run"; then
-    result="PASSED ($(grep -m1 -iE 'passed|success|completed' "$logdir/$name.run" | cut -c1-60 | sed 's/|/\\|/g'))"
+  elif [ $rstatus -eq 0 ] && ! grep -qiE 'fail|mismatch|error' "$logdir/$name.run"; then
+    if [ -n "$pass" ]; then result="PASSED ($pass)"; else result="ran, exit 0 ($last)"; fi
   else
-    last=$(grep -v '^$' "$logdir/$name.run" | tail -n 1 | cut -c1-120 | sed 's/|/\\|/g')
-    result="exit $rstatus: $last"
+    result="FAILED, exit $rstatus: $last"
   fi
   echo "| $name | yes | $result | $bt | $rt |"
 done
