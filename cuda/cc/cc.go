@@ -246,16 +246,17 @@ func withSource(src string, compile func(path string, extra []string) error) err
 	return compile(path, extra)
 }
 
-// rdcRegistration compiles an object that embeds the PTX at ptx and hands
-// it to the runtime from a constructor: with -fgpu-rdc clang's host object
-// does not carry it.
+// rdcRegistration compiles an object that embeds the (device-linked) PTX
+// at ptx and hands it to the runtime from a constructor: with -fgpu-rdc
+// clang's host object does not carry it. The object is marked as the
+// product of a device link (linkedSection).
 func (d *Driver) rdcRegistration(ptx, out string, n int) error {
 	sym := fmt.Sprintf("__warpsim_rdc_ptx_%d", n)
 	src := fmt.Sprintf(`extern void __warpsim_register_rdc_ptx(const char *);
-__asm__(".section .rodata,\"a\"\n%[1]s:\n.incbin \"%[2]s\"\n.byte 0\n.text\n");
+__asm__(".section .rodata,\"a\"\n%[1]s:\n.incbin \"%[2]s\"\n.byte 0\n.section %[3]s,\"\",@progbits\n.byte 1\n.text\n");
 extern const char %[1]s[];
 __attribute__((constructor)) static void %[1]s_register(void) { __warpsim_register_rdc_ptx(%[1]s); }
-`, sym, ptx)
+`, sym, ptx, linkedSection)
 	if strings.ContainsAny(ptx, "\"\\\n") {
 		return fmt.Errorf("temporary path %q has characters an assembler string cannot hold", ptx)
 	}
@@ -344,7 +345,7 @@ func (d *Driver) Build(o *Options) error {
 		if err := d.hostObject(o, k, in, ptx, host); err != nil {
 			return err
 		}
-		if err := d.rdcRegistration(ptx, reg, n); err != nil {
+		if err := d.rdcPTXObject(ptx, reg); err != nil {
 			return err
 		}
 		if err := d.run([]string{"-r", "-nostdlib", "-o", obj, host, reg}); err != nil {
@@ -354,6 +355,25 @@ func (d *Driver) Build(o *Options) error {
 	}
 	if o.CompileOnly {
 		return nil
+	}
+	// The device link: every -rdc object's PTX, linked into one module.
+	dlink := filepath.Join(tmp, "dlink.o")
+	ok, err := d.deviceLink(objects, o.LinkFlags, tmp, dlink)
+	if err != nil {
+		return err
+	}
+	if o.DeviceLink {
+		if !ok {
+			return fmt.Errorf("-dlink: no relocatable device code (objects made with -rdc=true or -dc) among the inputs")
+		}
+		out := o.Output
+		if out == "" {
+			out = "a_dlink.o"
+		}
+		return copyFile(out, dlink)
+	}
+	if ok {
+		objects = append(objects, dlink)
 	}
 	rt, err := d.runtimeObject()
 	if err != nil {
