@@ -25,10 +25,17 @@
 #endif
 #include "vector_types.h"
 #include "driver_types.h"
+#include "texture_types.h"
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
 #include "device_functions.h"
 #include "math_functions.h"
+
+#if defined(__cplusplus) && !defined(__WARPSIM_HOST_ONLY__)
+/* CUDA ≥ 11.6's device-runtime name for a device-side cudaDeviceSynchronize
+ * (CUB calls it). */
+static __inline__ __host__ __device__ cudaError_t __cudaDeviceSynchronizeDeprecationAvoidance(void) { return cudaDeviceSynchronize(); }
+#endif
 
 #ifdef __cplusplus
 template <class T> static __inline__ __host__ cudaError_t cudaMalloc(T **p, size_t size) {
