@@ -219,7 +219,9 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		}
 		f = append(f, o.Defines...)
 	}
-	f = append(f, o.OptLevel)
+	// nvcc leaves the host compiler at its default, -O0, where signed
+	// overflow wraps; programs (cuda-samples' simpleOccupancy) rely on it.
+	f = append(f, o.OptLevel, "-fwrapv")
 	if o.Debug {
 		f = append(f, "-g")
 	}
