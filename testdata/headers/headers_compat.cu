@@ -13,6 +13,8 @@
 #error "CUDA 12 or later expected"
 #endif
 
+#include <cstdio>  // CUDA 13's cuda_runtime.h does not declare printf for host code
+
 struct Rec { int id; float w; char tag[8]; };
 
 __global__ void compat(const Rec *in, Rec *out, float *f, double *d, unsigned *u, long long *ll) {
