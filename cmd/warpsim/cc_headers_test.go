@@ -243,3 +243,43 @@ int main() {
 		t.Errorf("got %q\n%s", got, stderr)
 	}
 }
+
+// TestCCIgnoresToolkitHeaders: a CUDA toolkit's include directory, named
+// with -I or in CPATH/CPLUS_INCLUDE_PATH (as on a machine with Debian's
+// nvidia-cuda-dev or /usr/local/cuda), never replaces warpsim's headers.
+func TestCCIgnoresToolkitHeaders(t *testing.T) {
+	needClang(t)
+	toolkit := t.TempDir()
+	for _, h := range []string{"cuda_runtime.h", "cuda_runtime_api.h", "cooperative_groups.h", "cuda_fp16.h", "device_launch_parameters.h"} {
+		if err := os.WriteFile(filepath.Join(toolkit, h), []byte("#error \"the toolkit's "+h+" was picked up\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("CPATH", toolkit)
+	t.Setenv("CPLUS_INCLUDE_PATH", toolkit)
+	src := filepath.Join(t.TempDir(), "iso.cu")
+	os.WriteFile(src, []byte(`#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+#include <cstdio>
+__global__ void k(int *p) { p[threadIdx.x] = cooperative_groups::this_thread_block().thread_rank() + (int)__half2float(__float2half(2.0f)); }
+int main() {
+  int *d, h[2];
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 2>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d\n", h[0], h[1]);
+}
+`), 0o644)
+	var stdout, stderr bytes.Buffer
+	prog := filepath.Join(t.TempDir(), "iso")
+	if code := run([]string{"cc", "-I", toolkit, src, "-o", prog}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "is a CUDA toolkit's include directory") {
+		t.Errorf("no note about the left-out -I directory:\n%s", stderr.String())
+	}
+	if got, errOut := runProgram(t, prog); got != "2 3\n" {
+		t.Errorf("got %q\n%s", got, errOut)
+	}
+}

@@ -78,6 +78,7 @@ type Driver struct {
 	// absolute path is compiled in; WARPSIM_BIN overrides it at run time).
 	WarpsimBin string
 	files      string // materialized headers and runtime source
+	noted      map[string]bool
 }
 
 // NewDriver finds clang and writes warpsim's headers to the cache.
@@ -110,6 +111,7 @@ func (d *Driver) run(args []string) error {
 		fmt.Fprintln(d.Stderr, "#", d.Clang, strings.Join(args, " "))
 	}
 	cmd := exec.Command(d.Clang, args...)
+	cmd.Env = withoutToolkitIncludes(os.Environ())
 	cmd.Stdout = d.Stderr
 	cmd.Stderr = d.Stderr
 	if err := cmd.Run(); err != nil {
@@ -126,7 +128,7 @@ func (d *Driver) commonFlags(o *Options) []string {
 	f := []string{"-nocudainc", "-nocudalib", "--cuda-gpu-arch=" + o.Arch,
 		"-Xclang", "-target-sdk-version=12.0",
 		"-isystem", d.IncludeDir(), "-include", "cuda_runtime.h"}
-	for _, i := range o.Includes {
+	for _, i := range d.includes(o) {
 		f = append(f, "-I", i)
 	}
 	f = append(f, o.Defines...)
@@ -205,7 +207,7 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		}
 	case kindCXX:
 		f = []string{"-x", "c++", "-isystem", d.IncludeDir(), "-D__WARPSIM_HOST_ONLY__"}
-		for _, i := range o.Includes {
+		for _, i := range d.includes(o) {
 			f = append(f, "-I", i)
 		}
 		f = append(f, o.Defines...)
@@ -214,7 +216,7 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		}
 	case kindC:
 		f = []string{"-x", "c"}
-		for _, i := range o.Includes {
+		for _, i := range d.includes(o) {
 			f = append(f, "-I", i)
 		}
 		f = append(f, o.Defines...)
