@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/launchfile"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -20,14 +22,18 @@ import (
 func init() { register(newRunCmd) }
 
 type runFlags struct {
-	arch     string
-	mode     string
-	saveDir  string
-	metrics  string
-	json     bool
-	jsonOut  string
-	csv      bool
-	maxSteps int64
+	arch       string
+	mode       string
+	scheduler  string
+	noSampling bool
+	clockMHz   float64
+	trace      string
+	saveDir    string
+	metrics    string
+	json       bool
+	jsonOut    string
+	csv        bool
+	maxSteps   int64
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,7 +61,11 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
-	fl.StringVar(&f.mode, "mode", "functional", "functional or timing")
+	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
+	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.StringVar(&f.trace, "trace", "", "timing mode: write the simulated timeline (kernels, blocks on each SM, device-launched grids) as a Chrome trace to FILE.json (chrome://tracing, Perfetto)")
+	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
+	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
 	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
@@ -85,15 +95,21 @@ type launchJSON struct {
 }
 
 func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
-	switch f.mode {
-	case "functional":
-	case "timing":
-		return badInputf("--mode timing is not implemented yet (use --mode functional)")
-	default:
-		return badInputf("--mode %q: want functional or timing", f.mode)
+	mode, err := warpsim.ParseMode(f.mode)
+	if err != nil {
+		return badInputf("--mode: %v", err)
 	}
 	if f.maxSteps < 0 {
 		return badInputf("--max-steps must not be negative")
+	}
+	if f.trace != "" && mode != warpsim.ModeTiming {
+		return badInputf("--trace needs --mode timing (the timeline is the timing model's)")
+	}
+	if f.scheduler != timing.GTO && f.scheduler != timing.LRR {
+		return badInputf("--scheduler %q: want %s or %s", f.scheduler, timing.GTO, timing.LRR)
+	}
+	if f.clockMHz < 0 {
+		return badInputf("--clock must not be negative")
 	}
 	var defs []*profile.Def
 	if f.metrics != "" {
@@ -118,7 +134,8 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInputf("--arch: %v", err)
 	}
 
-	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps})
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Mode: mode,
+		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
@@ -131,6 +148,12 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 			return kernelFault(err)
 		}
 		return badInput(err)
+	}
+
+	if f.trace != "" {
+		if err := writeRunTrace(f.trace, a, out); err != nil {
+			return badInputf("--trace: %v", err)
+		}
 	}
 
 	// Every metric goes into the JSON document unless --metrics chose some;
@@ -149,6 +172,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 				RegsPerThread: k.RegsPerThread(),
 				StaticShared:  k.StaticSharedBytes(),
 				DynamicShared: int(g.Config.SharedBytes),
+				Timing:        g.Timing,
 			})
 			name := kernelDisplayName(k)
 			if defs != nil {
@@ -247,9 +271,35 @@ func saveBuffers(dir string, out *launchfile.Outcome) error {
 		return fmt.Errorf("--save-dir: %v", err)
 	}
 	for _, name := range out.BufferOrder {
-		if err := os.WriteFile(filepath.Join(dir, name+".bin"), out.Buffers[name], 0o644); err != nil {
+		data, err := out.Buffer(name)
+		if err != nil {
+			return fmt.Errorf("--save-dir: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".bin"), data, 0o644); err != nil {
 			return fmt.Errorf("--save-dir: %v", err)
 		}
 	}
 	return nil
+}
+
+// writeRunTrace writes the launches' simulated timeline as a Chrome trace.
+func writeRunTrace(path string, a *arch.Arch, out *launchfile.Outcome) error {
+	var grids []profile.TraceGrid
+	for _, res := range out.Launches {
+		base := len(grids)
+		for _, g := range res.Grids {
+			parent := -1
+			if g.Parent >= 0 {
+				parent = base + g.Parent
+			}
+			grids = append(grids, profile.TraceGrid{Name: kernelDisplayName(g.Kernel),
+				Grid: [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z}, Block: [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
+				FromDevice: g.FromDevice, Parent: parent, Timing: g.Timing})
+		}
+	}
+	var b bytes.Buffer
+	if err := profile.WriteChromeTrace(&b, a.FullName, grids); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
