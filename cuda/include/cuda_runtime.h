@@ -26,6 +26,7 @@
 #include "vector_types.h"
 #include "driver_types.h"
 #include "texture_types.h"
+#include "driver_functions.h"
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
 #include "device_functions.h"
