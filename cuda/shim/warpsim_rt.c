@@ -1130,3 +1130,19 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int blockSize, size_t smem) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, blockSize, smem, 0);
 }
+
+/* --- added by the headers helper: getters declared in cuda_runtime_api.h's
+ * compatibility block. An H100 reports no cache preference and 4-byte
+ * shared-memory banks. --- */
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) {
+  ENTER();
+  if (!c) return set_error(1);
+  *c = cudaFuncCachePreferNone;
+  return 0;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c) {
+  ENTER();
+  if (!c) return set_error(1);
+  *c = cudaSharedMemBankSizeFourByte;
+  return 0;
+}
