@@ -101,7 +101,14 @@ type Device struct {
 	// devRT overrides the arch's device runtime limits (SetLimit).
 	devRTMu sync.Mutex
 	devRT   map[Limit]int
+	frees   atomic.Int64
+	check   engine.Checker
 }
+
+// SetChecker puts the device under a sanitizer (internal/sanitize): every
+// launch's accesses and synchronizations go through c, with blocks run one
+// at a time so that its reports are the same every run. nil removes it.
+func (d *Device) SetChecker(c engine.Checker) { d.check = c }
 
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
@@ -233,8 +240,15 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 // 256-byte aligned and never 0.
 func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
 
-// Free releases an allocation made by Malloc.
-func (d *Device) Free(addr uint64) error { return d.mem.Free(addr) }
+// Free releases an allocation made by Malloc. A later access to it is
+// reported as a use after free naming this call ("cudaFree #N").
+func (d *Device) Free(addr uint64) error {
+	err := d.mem.FreeAs(addr, fmt.Sprintf("cudaFree #%d", d.frees.Load()+1))
+	if err == nil {
+		d.frees.Add(1)
+	}
+	return err
+}
 
 // Write copies src to device memory at addr.
 func (d *Device) Write(addr uint64, src []byte) error {
@@ -713,8 +727,13 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		GridID:        d.gridID.Add(1),
 		ClockMHz:      d.arch.ClockKHz / 1000,
 		DevRT:         d.devRuntimeLimits(),
+		Check:         d.check,
 	}
-	if d.timer != nil {
+	switch {
+	case d.check != nil:
+		// A sanitizer runs the functional driver, one block at a time.
+		ec.Workers = 1
+	case d.timer != nil:
 		ec.Driver = d.timer
 		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
 	}

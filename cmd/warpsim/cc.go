@@ -116,6 +116,10 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				// As CUDA reads it: launches become synchronous.
 				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 			}
+			if opt.Sanitize, err = runtime.SanitizingFromEnv(a); err != nil {
+				fmt.Fprintf(stderr, "warpsim: %v\n", err)
+				return &exitError{code: exitBadInput}
+			}
 			srv := runtime.NewServer(opt)
 			// Ctrl-C reaches the program and this process alike: a kernel
 			// running now stops and its report says where its warps were;

@@ -36,6 +36,7 @@ type runFlags struct {
 	maxSteps   int64
 	timeout    string
 	stderr     io.Writer
+	sanitize   string
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -82,6 +83,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
 	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default, 2^36)")
 	fl.StringVar(&f.timeout, "timeout", "", "wall-clock limit per launch, e.g. 30s or 10m (default: $WARPSIM_TIMEOUT, else none)")
+	fl.StringVar(&f.sanitize, "sanitize", "", "check the launches with a compute-sanitizer tool: memcheck, racecheck, initcheck or synccheck")
 	return cmd
 }
 
@@ -150,9 +152,16 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	}
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout, Mode: mode,
 		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
+	san, err := startRunSanitizer(f.sanitize, a, dev, stdout)
+	if err != nil {
+		return badInput(err)
+	}
 	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	stopWatch()
+	if san != nil {
+		return finishRunSanitizer(san, stdout, err)
+	}
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
 			return badInput(serr)

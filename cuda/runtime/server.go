@@ -42,6 +42,8 @@ type Options struct {
 	// completed and total blocks while it runs, and with done == total when
 	// it ends.
 	Progress func(kernel string, done, total int)
+	// Sanitize, when set, runs the program under a sanitizer (sanitize.go).
+	Sanitize *Sanitizing
 }
 
 // Server executes one program's CUDA operations.
@@ -145,13 +147,20 @@ func (s *Server) newDevice() Device {
 	if s.opt.Progress != nil {
 		progress = func(done, total int) { s.opt.Progress(s.running, done, total) }
 	}
-	return s.opt.NewDevice(s.opt.Arch, &s.printf, progress)
+	dev := s.opt.NewDevice(s.opt.Arch, &s.printf, progress)
+	if s.opt.Sanitize != nil {
+		dev = s.opt.Sanitize.wrap(dev)
+	}
+	return dev
 }
 
 // Serve answers requests from r on w until the program exits or the pipe
 // closes. The profile is written either way.
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	defer s.writeProfile()
+	if s.opt.Sanitize != nil {
+		defer s.opt.Sanitize.finish()
+	}
 	for {
 		req, err := readRequest(r)
 		if err == io.EOF {
@@ -169,6 +178,9 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			// was, and stop; the program itself is being interrupted too.
 			fmt.Fprintf(os.Stderr, "%s\n", f.Report)
 			return ErrInterrupted
+		}
+		if s.opt.Sanitize != nil {
+			s.opt.Sanitize.reply(req.op, &rep)
 		}
 		if err := writeReply(w, rep); err != nil {
 			return err

@@ -233,6 +233,9 @@ type Config struct {
 	TimeBaseNS uint64
 	// Driver runs the grid's blocks; nil is the functional driver.
 	Driver Driver
+	// Check, when not nil, is the sanitizer that sees every access and
+	// synchronization (check.go).
+	Check Checker
 	// DevRT are the device runtime's limits (dynamic parallelism).
 	DevRT DevRTLimits
 

@@ -54,7 +54,7 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
 				return b, accGlobal
 			}
-			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte %s access at %#x is outside every allocation", n, spaceWord(space), addr)
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%s", wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space)))
 			return nil, accNone
 		}
 		wp.cache = a

@@ -75,6 +75,10 @@ type warp struct {
 	stored    bool
 	clock     uint64
 
+	// chk is the launch's sanitizer (check.go); nil when not sanitizing.
+	chk    Checker
+	chkBuf *checkBuf
+
 	// rec, when a driver asked for step records, describes the
 	// instruction being executed; nil under the functional driver.
 	rec *StepRecord
@@ -114,6 +118,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.frames = wp.frames[:0]
 	wp.barRedDst = -1
 	wp.backEdges = 0
+	wp.setChecker(cfg.Check)
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
 	wp.pushFrame(fn, wp.w.l.cfg.Kernel, 0, 0, nil)
@@ -535,6 +540,9 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 
 // barrier handles bar/barrier; it reports true when the warp must wait.
 func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
+	if wp.chk != nil && !wp.checkBarrier(pc, in, exec) {
+		return true
+	}
 	lane := bits.TrailingZeros32(exec)
 	id := int(wp.r(in.A[0])[lane])
 	if id < 0 || id >= maxBarriers {

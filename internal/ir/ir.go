@@ -405,6 +405,7 @@ type Func struct {
 	// function's own body the engine cannot run yet ("file:line:col: msg");
 	// the function's code is then incomplete and must not run.
 	Unsupported string
+	Locals      []Param // .local variables: frame offset and size (the sanitizer's --check-local)
 	Calls       []CallSite
 	// BranchTables are the .branchtargets lists of brx.idx, as pcs.
 	BranchTables [][]int32

@@ -392,6 +392,7 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 		fl.frame += varSize(v)
 		if v.Space == ptx.SpaceLocal {
 			fl.f.LocalBytes += varSize(v)
+			fl.f.Locals = append(fl.f.Locals, Param{Name: v.Name, Offset: fl.frame - varSize(v), Size: varSize(v), Align: a})
 		}
 	case ptx.SpaceShared, ptx.SpaceGlobal, ptx.SpaceConst:
 		name := fl.f.Name + "::" + v.Name
