@@ -98,11 +98,11 @@ type Device struct {
 	ctl      engine.Control
 	stack    atomic.Int64
 	timer    *timing.Driver // nil in functional mode
-	frees    atomic.Int64
-	check    engine.Checker
 	// devRT overrides the arch's device runtime limits (SetLimit).
 	devRTMu sync.Mutex
 	devRT   map[Limit]int
+	frees   atomic.Int64
+	check   engine.Checker
 }
 
 // SetChecker puts the device under a sanitizer (internal/sanitize): every
@@ -726,8 +726,8 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
 		ClockMHz:      d.arch.ClockKHz / 1000,
-		Check:         d.check,
 		DevRT:         d.devRuntimeLimits(),
+		Check:         d.check,
 	}
 	switch {
 	case d.check != nil:
