@@ -207,6 +207,9 @@ func checkDemoTiming(t *testing.T, out string) {
 			t.Fatalf("timing lesson line %q", line)
 		}
 		key := strings.Join(f[:min(3, len(f)-4)], " ")
+		if _, dup := times[key]; dup { // the second coarsening size
+			key += " (larger N)"
+		}
 		times[key] = [2]float64{w, h}
 		order = append(order, key)
 	}
