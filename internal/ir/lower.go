@@ -406,6 +406,9 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	fl := &fnLowerer{l: l, f: f, src: src, consts: map[uint64]int32{}, labels: map[string]int32{},
 		used: map[int32]bool{}, calls: map[int32]bool{}, tables: map[string]int{}}
 	fl.scopes = []map[string]symbol{{}}
+	if n := instrCount(src.Body) + 1; n > 1 { // sized once: no append slack in big modules
+		f.Code, f.Lines, f.Text = make([]Inst, 0, n), make([]LineInfo, 0, n), make([]string, 0, n)
+	}
 	f.ReqNTID, f.MaxNTID, f.MinBlocks, f.MaxNReg = src.ReqNTID, src.MaxNTID, src.MinNCTAPerSM, src.MaxNReg
 	// Parameters.
 	if f.Entry {
