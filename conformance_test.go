@@ -217,7 +217,7 @@ func runConformanceVariant(t *testing.T, dir, variant string, meta *caseMeta, to
 	case <-time.After(conformanceTimeout):
 		t.Fatalf("%s: not finished after %v (a hang, or a very slow instruction)", ptxPath, conformanceTimeout)
 	}
-	buffers := make(map[string][]byte, len(out.BufferOrder))
+	buffers := map[string][]byte{}
 	for _, name := range out.BufferOrder {
 		b, err := out.Buffer(name)
 		if err != nil {

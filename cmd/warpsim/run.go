@@ -21,14 +21,17 @@ import (
 func init() { register(newRunCmd) }
 
 type runFlags struct {
-	arch     string
-	mode     string
-	saveDir  string
-	metrics  string
-	json     bool
-	jsonOut  string
-	csv      bool
-	maxSteps int64
+	arch       string
+	mode       string
+	scheduler  string
+	noSampling bool
+	clockMHz   float64
+	saveDir    string
+	metrics    string
+	json       bool
+	jsonOut    string
+	csv        bool
+	maxSteps   int64
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -56,7 +59,10 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
-	fl.StringVar(&f.mode, "mode", "functional", "functional or timing")
+	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
+	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
+	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
 	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
@@ -86,12 +92,9 @@ type launchJSON struct {
 }
 
 func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
-	switch f.mode {
-	case "functional":
-	case "timing":
-		return badInputf("--mode timing is not implemented yet (use --mode functional)")
-	default:
-		return badInputf("--mode %q: want functional or timing", f.mode)
+	mode, err := warpsim.ParseMode(f.mode)
+	if err != nil {
+		return badInputf("--mode: %v", err)
 	}
 	if f.maxSteps < 0 {
 		return badInputf("--max-steps must not be negative")
@@ -119,7 +122,8 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInputf("--arch: %v", err)
 	}
 
-	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps})
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Mode: mode,
+		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	var saveErr error
 	if out != nil && f.saveDir != "" {
@@ -153,6 +157,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 				RegsPerThread: k.RegsPerThread(),
 				StaticShared:  k.StaticSharedBytes(),
 				DynamicShared: int(g.Config.SharedBytes),
+				Timing:        g.Timing,
 			})
 			name := kernelDisplayName(k)
 			if defs != nil {
