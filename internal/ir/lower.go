@@ -420,7 +420,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 			}
 			off = alignUp(off, a)
 			sz := varSize(p)
-			f.Params = append(f.Params, Param{Name: p.Name, Offset: off, Size: sz, Align: a})
+			f.Params = append(f.Params, Param{Name: p.Name, Offset: off, Size: sz, Align: a, Type: p.Type})
 			fl.scopes[0][p.Name] = symbol{kind: symKParam, off: off, size: sz, typ: p.Type}
 			off += sz
 		}
