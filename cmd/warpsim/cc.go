@@ -11,9 +11,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/settings"
 )
 
 func init() {
@@ -98,28 +98,24 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Bad WARPSIM_* settings are reported, each naming the variable
+			// and its valid values, before anything runs.
+			set, err := settings.Load()
+			if err != nil {
+				return badInput(err)
+			}
 			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 			if in == nil || out == nil {
 				return badInputf("__runtime is started by programs built with warpsim cc")
 			}
-			name := os.Getenv("WARPSIM_ARCH")
-			if name == "" {
-				name = "h100"
-			}
-			a, err := arch.Lookup(name)
-			if err != nil {
-				// The program cannot run: every CUDA call reports no device.
-				fmt.Fprintf(stderr, "warpsim: WARPSIM_ARCH: %v\n", err)
-				return &exitError{code: exitBadInput}
-			}
 			opt := runtime.Options{
 				NewDevice:   runtime.NewSimDevice,
-				Arch:        a,
+				Arch:        set.Arch,
 				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
 				// As CUDA reads it: launches become synchronous.
 				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 			}
-			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
+			if f, ok := stderr.(*os.File); ok && isTerminal(f) && (set.Progress == nil || *set.Progress) {
 				opt.Progress = newProgressBar(f)
 			}
 			srv := runtime.NewServer(opt)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/settings"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -67,6 +68,16 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 		if defs, err = profile.ParseList(f.metrics); err != nil {
 			return badInput(err)
 		}
+	}
+	// The program's runtime would refuse bad WARPSIM_* settings; say so
+	// before starting it. WARPSIM_ARCH is --arch's.
+	if _, err := settings.FromEnv(func(k string) (string, bool) {
+		if k == settings.VarArch {
+			return a.Name, true
+		}
+		return os.LookupEnv(k)
+	}); err != nil {
+		return badInput(err)
 	}
 	dir, err := os.MkdirTemp("", "warpsim-prof-")
 	if err != nil {
