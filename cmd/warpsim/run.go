@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/launchfile"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -26,6 +28,7 @@ type runFlags struct {
 	scheduler  string
 	noSampling bool
 	clockMHz   float64
+	trace      string
 	saveDir    string
 	metrics    string
 	json       bool
@@ -61,6 +64,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
 	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
 	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.StringVar(&f.trace, "trace", "", "timing mode: write the simulated timeline (kernels, blocks on each SM, device-launched grids) as a Chrome trace to FILE.json (chrome://tracing, Perfetto)")
 	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
 	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
@@ -98,6 +102,15 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	}
 	if f.maxSteps < 0 {
 		return badInputf("--max-steps must not be negative")
+	}
+	if f.trace != "" && mode != warpsim.ModeTiming {
+		return badInputf("--trace needs --mode timing (the timeline is the timing model's)")
+	}
+	if f.scheduler != timing.GTO && f.scheduler != timing.LRR {
+		return badInputf("--scheduler %q: want %s or %s", f.scheduler, timing.GTO, timing.LRR)
+	}
+	if f.clockMHz < 0 {
+		return badInputf("--clock must not be negative")
 	}
 	var defs []*profile.Def
 	if f.metrics != "" {
@@ -139,6 +152,12 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	}
 	if saveErr != nil {
 		return badInput(saveErr)
+	}
+
+	if f.trace != "" {
+		if err := writeRunTrace(f.trace, a, out); err != nil {
+			return badInputf("--trace: %v", err)
+		}
 	}
 
 	// Every metric goes into the JSON document unless --metrics chose some;
@@ -309,4 +328,26 @@ func writeTemp(dir, name string, out *launchfile.Outcome) (string, error) {
 		return "", err
 	}
 	return fh.Name(), nil
+}
+
+// writeRunTrace writes the launches' simulated timeline as a Chrome trace.
+func writeRunTrace(path string, a *arch.Arch, out *launchfile.Outcome) error {
+	var grids []profile.TraceGrid
+	for _, res := range out.Launches {
+		base := len(grids)
+		for _, g := range res.Grids {
+			parent := -1
+			if g.Parent >= 0 {
+				parent = base + g.Parent
+			}
+			grids = append(grids, profile.TraceGrid{Name: kernelDisplayName(g.Kernel),
+				Grid: [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z}, Block: [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
+				FromDevice: g.FromDevice, Parent: parent, Timing: g.Timing})
+		}
+	}
+	var b bytes.Buffer
+	if err := profile.WriteChromeTrace(&b, a.FullName, grids); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }

@@ -37,7 +37,10 @@ type block struct {
 	warps  []*warp
 	live   int
 	shared []byte
-	bars   [maxBarriers]barrier
+	// sharedDirty is set by every write to shared memory (stores and
+	// atomics), so the next block needs it cleared.
+	sharedDirty bool
+	bars        [maxBarriers]barrier
 }
 
 // worker runs blocks one after another; everything it touches in the hot
@@ -61,6 +64,24 @@ func newWorker(l *launch) *worker {
 	w := &worker{l: l}
 	w.blk.shared = make([]byte, l.shared)
 	return w
+}
+
+// rebind readies a worker of an earlier grid for launch l, keeping its
+// warps and their register files.
+func (w *worker) rebind(l *launch) {
+	w.l, w.c, w.fault, w.clockSet = l, Counters{}, nil, false
+	w.printed = w.printed[:0]
+	if cap(w.blk.shared) >= l.shared {
+		w.blk.shared = w.blk.shared[:l.shared]
+		w.blk.sharedDirty = true
+	} else {
+		w.blk.shared = make([]byte, l.shared)
+		w.blk.sharedDirty = false
+	}
+	for _, wp := range w.pool {
+		// Allocations may have been freed since: forget the ones cached.
+		wp.cache, wp.recent, wp.recentNext = nil, [4]*Alloc{}, 0
+	}
 }
 
 func (w *worker) loop() {
@@ -107,7 +128,12 @@ func (w *worker) setupBlock(linear int) {
 	}
 	b.warps = w.pool[:nw]
 	b.live = nw
-	clear(b.shared)
+	if b.sharedDirty {
+		// Shared memory starts zeroed (deterministic); only a block that
+		// wrote to it leaves anything to clear.
+		clear(b.shared)
+		b.sharedDirty = false
+	}
 	for i := range b.bars {
 		b.bars[i] = barrier{waiting: b.bars[i].waiting[:0]}
 	}

@@ -55,6 +55,11 @@ type Module struct {
 	Mem     *Memory
 	VarAddr []uint64       // device address of each module variable (global/const); 0 otherwise
 	externs [][]ExternFunc // per function, per call site
+
+	// slots are block slots a driver used, kept with their warps' register
+	// files for the module's next grid (a timing driver holds hundreds).
+	slotMu sync.Mutex
+	slots  []*worker
 }
 
 // Load allocates and initializes the module's variables in mem and binds
@@ -315,6 +320,11 @@ func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *
 				l.setFault(s.w.fault)
 			}
 		}
+		m.slotMu.Lock()
+		for _, s := range g.slots {
+			m.slots = append(m.slots, s.w)
+		}
+		m.slotMu.Unlock()
 		if l.fault != nil {
 			return total, l, g.Timing, l.fault
 		}

@@ -333,6 +333,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			return
 		}
 		if sh := wp.blk.shared; shared && addr < uint64(len(sh)) && addr+n <= uint64(len(sh)) {
+			wp.blk.sharedDirty = true
 			storeLE(sh[addr:addr+n], size, wp.regs[int(in.A[1])*32+l])
 			st.shared++
 			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
@@ -356,6 +357,9 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 		if kind == accParam {
 			wp.fault(FaultIllegal, pc, l, addr, true, "store to the kernel parameter buffer")
 			return
+		}
+		if kind == accShared {
+			wp.blk.sharedDirty = true
 		}
 		wp.noteAccess(&st, kind, addr, n)
 		for v := 0; v < vec; v++ {
@@ -396,6 +400,9 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		}
 		var old uint64
 		changed := true
+		if kind == accShared {
+			wp.blk.sharedDirty = true
+		}
 		if kind == accGlobal {
 			old, changed = atomicRMW(b, in, bv[l], c)
 		} else {
@@ -456,7 +463,7 @@ func (wp *warp) recordAtomicLane(kind uint8, addr, n uint64) {
 		wp.noteSectors(addr, n)
 	case accShared:
 		r.Space = SpaceShared
-		r.Wavefronts++
+		r.Wavefronts = 1 // the shared atomic unit takes a warp's updates in one pass
 	case accLocal:
 		r.Space = SpaceLocal
 	}

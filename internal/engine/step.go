@@ -104,6 +104,9 @@ type GridTiming struct {
 	Stalls     []uint64
 	StallNames []string
 	Sampled    bool // part of the grid was extrapolated, not simulated
+	// Blocks are the blocks timed in detail: where and when each ran (for
+	// timelines), in the order they finished.
+	Blocks []BlockSpan
 	// MaxWarpsPerSM is the arch's warp slots per SM (achieved occupancy's
 	// denominator), SMs the SM count, ClockHz the SM clock.
 	MaxWarpsPerSM, SMs int
@@ -112,6 +115,14 @@ type GridTiming struct {
 
 // Funcs are the module's functions (a kernel may call any of them).
 func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
+
+// BlockSpan is one block's residence on an SM, in cycles from the grid's
+// start.
+type BlockSpan struct {
+	Block      int // linear index
+	SM         int
+	Start, End uint64
+}
 
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }
@@ -142,7 +153,20 @@ func (g *GridRun) Stopped() bool { return g.l.stop.Load() }
 // for block after block. Slots are not safe for concurrent use; different
 // slots are.
 func (g *GridRun) NewSlot() *BlockSlot {
-	s := &BlockSlot{w: newWorker(g.l)}
+	m := g.l.mod
+	var w *worker
+	m.slotMu.Lock()
+	if n := len(m.slots); n > 0 {
+		w = m.slots[n-1]
+		m.slots = m.slots[:n-1]
+	}
+	m.slotMu.Unlock()
+	if w == nil {
+		w = newWorker(g.l)
+	} else {
+		w.rebind(g.l)
+	}
+	s := &BlockSlot{w: w}
 	g.slots = append(g.slots, s)
 	return s
 }

@@ -59,7 +59,7 @@ type Driver struct {
 	atomBusy map[uint64]float64
 	dram     *bucketQueue
 	atomQ    *bucketQueue // the L2's atomic units, in updates per cycle
-	l2q  *bucketQueue
+	l2q      *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
 }
@@ -74,9 +74,9 @@ func New(a *arch.Arch, opt Options) *Driver {
 		opt.SampleWaves = 4
 	}
 	return &Driver{arch: a, p: p, opt: opt,
-		l2:   newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
+		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
-		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS/(p.ClockHz/1e9))}
+		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9))}
 }
 
 // Params are the driver's timing figures.
@@ -136,6 +136,7 @@ type blockT struct {
 	warps  []*warpT
 	linear int
 	live   int
+	start  uint64
 }
 
 type spT struct {
@@ -192,6 +193,7 @@ type gridState struct {
 	// drain is when the grid's last store or atomic has reached the L2:
 	// a grid is complete only then.
 	drain uint64
+	spans []engine.BlockSpan
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -399,7 +401,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	slot := b.slot
 	s.touchSM(sm)
 	slot.Start(s.nextBlk)
-	b.linear, b.live = s.nextBlk, slot.Warps()
+	b.linear, b.live, b.start = s.nextBlk, slot.Warps(), t
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk {
 		s.lastDispatch = t
@@ -470,6 +472,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 		i--
 		s.lastDone = max(s.lastDone, s.now)
 		s.retires = append(s.retires, s.now)
+		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
 		if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}
@@ -675,12 +678,22 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		// conflicted access adds to its latency.
 		wf := uint64(max(rec.Wavefronts, 1))
 		start := max(s.now, sm.shared)
+		if rec.Store && (in.Op == ir.OpSt || in.Op == ir.OpRed) {
+			// A shared store waits for its data in the pipeline, and the
+			// warp waits for it at the end of the basic block.
+			data := dataReady(w, in, s.now)
+			w.storeData = max(w.storeData, data)
+			start = max(start, data)
+		}
 		sm.shared = start + wf
 		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
 		kind = prodShort
 	case engine.SpaceLocal:
 		lat = uint64(p.L1HitLatency)
 		kind = prodLong
+		if rec.Store && in.Op == ir.OpSt {
+			w.storeData = max(w.storeData, dataReady(w, in, s.now))
+		}
 	}
 	done := s.now + slots - 1 + lat
 	for _, r := range in.D {
@@ -909,7 +922,7 @@ func (s *gridState) finish(nb, wave int) {
 		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
 		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
-		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled,
+		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled, Blocks: s.spans,
 		MaxWarpsPerSM: s.d.arch.MaxWarpsPerSM, SMs: len(s.sms), ClockHz: s.p.ClockHz,
 	}
 	for i, v := range s.stalls {
