@@ -27,6 +27,14 @@ type Options struct {
 	Workers   int                   // blocks run in parallel; GOMAXPROCS when 0
 	StepLimit int64                 // watchdog: warp instructions per launch; 0 = a large default
 	Progress  func(done, total int) // optional, called as blocks complete (not from the hot loop)
+	// Timeout bounds each launch's wall-clock time (0: no bound); a launch
+	// past it stops with a FaultTimeout report.
+	Timeout time.Duration
+	// StackBytes is the per-thread stack, cudaLimitStackSize (0: 1024, as
+	// CUDA); HeapBytes the device malloc heap, cudaLimitMallocHeapSize (0:
+	// 8 MiB). SetLimit changes them later.
+	StackBytes int
+	HeapBytes  uint64
 	// Mode is ModeFunctional (the default: results and counts, fast) or
 	// ModeTiming (also cycles, time, achieved occupancy and stall reasons
 	// from the timing model).
@@ -87,8 +95,17 @@ type Device struct {
 	printMu  sync.Mutex
 	launchMu sync.Mutex
 	gridID   atomic.Uint64
+	ctl      engine.Control
+	stack    atomic.Int64
 	timer    *timing.Driver // nil in functional mode
+	frees    atomic.Int64
+	check    engine.Checker
 }
+
+// SetChecker puts the device under a sanitizer (internal/sanitize): every
+// launch's accesses and synchronizations go through c, with blocks run one
+// at a time so that its reports are the same every run. nil removes it.
+func (d *Device) SetChecker(c engine.Checker) { d.check = c }
 
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
@@ -96,10 +113,86 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		opt.Stdout = os.Stdout
 	}
 	d := &Device{arch: a, opt: opt, mem: engine.NewMemory()}
+	d.stack.Store(int64(opt.StackBytes))
+	if opt.StackBytes <= 0 {
+		d.stack.Store(engine.DefaultStackBytes)
+	}
+	if opt.HeapBytes > 0 {
+		d.mem.Heap().SetLimit(opt.HeapBytes)
+	}
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz})
 	}
 	return d
+}
+
+// Limit is a device limit, as cudaDeviceSetLimit names them.
+type Limit int
+
+const (
+	LimitStackSize      Limit = 0 // cudaLimitStackSize: bytes of stack per thread
+	LimitMallocHeapSize Limit = 2 // cudaLimitMallocHeapSize: bytes of device malloc heap
+)
+
+// ErrLimitFixed is SetLimit of the heap size after a kernel that uses
+// malloc or free was launched (CUDA's cudaErrorInvalidValue).
+var ErrLimitFixed = errors.New("the malloc heap size cannot change after a kernel that uses malloc or free was launched")
+
+// SetLimit sets a device limit for the launches that follow.
+func (d *Device) SetLimit(l Limit, v uint64) error {
+	switch l {
+	case LimitStackSize:
+		if v > 1<<31 {
+			return fmt.Errorf("stack size %d is too large", v)
+		}
+		d.stack.Store(int64(v))
+	case LimitMallocHeapSize:
+		if !d.mem.Heap().SetLimit(v) {
+			return ErrLimitFixed
+		}
+	default:
+		return fmt.Errorf("limit %d is not supported", l)
+	}
+	return nil
+}
+
+// GetLimit reads a device limit.
+func (d *Device) GetLimit(l Limit) (uint64, error) {
+	switch l {
+	case LimitStackSize:
+		return uint64(d.stack.Load()), nil
+	case LimitMallocHeapSize:
+		return d.mem.Heap().Limit(), nil
+	}
+	return 0, fmt.Errorf("limit %d is not supported", l)
+}
+
+// Interrupt stops the launch running now, if any: it ends with a
+// FaultInterrupted report saying where its warps were. It reports whether a
+// launch was running. Safe to call from a signal handler's goroutine.
+func (d *Device) Interrupt(reason string) bool { return d.ctl.Interrupt(reason) }
+
+// LaunchProgress is how far the launch running now has got.
+type LaunchProgress struct {
+	Kernel             string
+	BlocksDone, Blocks int   // of the grid running now
+	WarpInstructions   int64 // so far, in that grid (updated every 2^16 per block)
+	Elapsed            time.Duration
+	FromDevice         bool // the grid running now was launched from the device
+}
+
+// Progress reports the launch running now; ok is false when none is.
+func (d *Device) Progress() (p LaunchProgress, ok bool) {
+	ep, ok := d.ctl.Progress()
+	if !ok {
+		return p, false
+	}
+	name := ep.Kernel
+	if s, err := demangle.ToString(name); err == nil {
+		name = bareName(s)
+	}
+	return LaunchProgress{Kernel: name, BlocksDone: ep.BlocksDone, Blocks: ep.Blocks,
+		WarpInstructions: ep.Steps, Elapsed: ep.Elapsed, FromDevice: ep.DeviceGrids}, true
 }
 
 // Mode is the driver the device's launches run under.
@@ -126,8 +219,15 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 // 256-byte aligned and never 0.
 func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
 
-// Free releases an allocation made by Malloc.
-func (d *Device) Free(addr uint64) error { return d.mem.Free(addr) }
+// Free releases an allocation made by Malloc. A later access to it is
+// reported as a use after free naming this call ("cudaFree #N").
+func (d *Device) Free(addr uint64) error {
+	err := d.mem.FreeAs(addr, fmt.Sprintf("cudaFree #%d", d.frees.Load()+1))
+	if err == nil {
+		d.frees.Add(1)
+	}
+	return err
+}
 
 // Write copies src to device memory at addr.
 func (d *Device) Write(addr uint64, src []byte) error {
@@ -195,12 +295,19 @@ func resolveExtern(name string) engine.ExternFunc {
 }
 
 func knownExtern(name string) bool {
+	if engine.BuiltinExtern(name) {
+		return true
+	}
 	f, ok := libdevice.Lookup(name)
 	return ok && f.Impl != nil
 }
 
 // LoadModule parses and lowers PTX source and allocates its module-scope
-// variables. Errors print as "file:line:col: message" lines.
+// variables. Errors print as "file:line:col: message" lines. A construct
+// the engine cannot run yet inside a function does not fail the load: the
+// kernels that reach it cannot be launched (Launch returns an
+// *UnsupportedError naming it; Module.Unsupported lists them), the others
+// run.
 func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 	pm, err := ptx.Parse(filename, src)
 	if err != nil {
@@ -210,7 +317,7 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, err
 	}
 	prog, err := ir.Lower(pm, knownExtern)
-	if err != nil {
+	if el, ok := err.(ptx.ErrorList); err != nil && (!ok || len(el) != len(prog.Unsupported)) {
 		return nil, err
 	}
 	em, err := engine.Load(d.mem, prog, resolveExtern)
@@ -322,6 +429,33 @@ func baseName(s string) string {
 func (m *Module) kernelByIndex(i int) *Kernel {
 	for _, k := range m.kernels {
 		if k.idx == i {
+			return k
+		}
+	}
+	return nil
+}
+
+// Unsupported lists the module's kernels that cannot run, one line each:
+// "kernel NAME cannot run: REASON" (the reason with its file:line:col).
+func (m *Module) Unsupported() []string { return m.mod.Unsupported() }
+
+// Unsupported is why the kernel cannot run, or "" when it can.
+func (k *Kernel) Unsupported() string { return k.m.mod.KernelUnsupported(k.idx) }
+
+// UnsupportedError is a launch of a kernel that needs something warpsim
+// cannot run yet.
+type UnsupportedError struct {
+	Kernel string
+	Reason string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("kernel %s cannot run: %s", e.Kernel, e.Reason)
+}
+
+func (m *Module) kernelByName(name string) *Kernel {
+	for _, k := range m.kernels {
+		if k.fn.Name == name {
 			return k
 		}
 	}
@@ -459,13 +593,21 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Workers:       d.opt.Workers,
 		StepLimit:     d.opt.StepLimit,
 		Progress:      d.opt.Progress,
+		Timeout:       d.opt.Timeout,
+		Control:       &d.ctl,
+		StackBytes:    int(d.stack.Load()),
 		SMs:           d.arch.SMs,
 		MaxWarpsPerSM: d.arch.MaxWarpsPerSM,
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
 		ClockMHz:      d.arch.ClockKHz / 1000,
+		Check:         d.check,
 	}
-	if d.timer != nil {
+	switch {
+	case d.check != nil:
+		// A sanitizer runs the functional driver, one block at a time.
+		ec.Workers = 1
+	case d.timer != nil:
 		ec.Driver = d.timer
 		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
 	}
@@ -496,6 +638,14 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		var ef *engine.Fault
 		if errors.As(err, &ef) {
 			return res, newFault(k, ef)
+		}
+		var ue *engine.UnsupportedError
+		if errors.As(err, &ue) {
+			name := ue.Kernel
+			if gk := k.m.kernelByName(name); gk != nil {
+				name = gk.demangled
+			}
+			return res, &UnsupportedError{Kernel: name, Reason: ue.Reason}
 		}
 		return res, err
 	}

@@ -103,12 +103,17 @@ func (w *worker) loop() {
 			l.setFault(w.fault)
 			return
 		}
+		if l.stop.Load() && w.blk.live > 0 {
+			return
+		}
 		if l.cfg.Progress != nil {
 			// Serialized, and in order: callers need not be safe for
 			// concurrent use.
 			l.progressMu.Lock()
 			l.cfg.Progress(int(l.done.Add(1)), l.nblocks)
 			l.progressMu.Unlock()
+		} else {
+			l.done.Add(1)
 		}
 	}
 }
@@ -173,6 +178,7 @@ func (w *worker) runBlock(linear int) {
 			}
 			steps = 0
 			if l.stop.Load() {
+				w.snapshot()
 				return
 			}
 		}
@@ -253,15 +259,10 @@ func (w *worker) deadlock() {
 	w.fault = &Fault{Kind: FaultBarrierDeadlock, Block: b.idx, Detail: "no warp can make progress"}
 }
 
+// watchdog stops the launch: it ran past its step budget. Every block
+// running then records where its warps are (stopFault reports them).
 func (w *worker) watchdog() {
-	b := &w.blk
-	for _, wp := range b.warps {
-		if wp.state != warpDone && len(wp.stack) > 0 {
-			top := wp.stack[len(wp.stack)-1]
-			w.fault = wp.faultAt(FaultWatchdog, int(top.pc), top.mask, 0, false,
-				fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit))
-			return
-		}
-	}
-	w.fault = &Fault{Kind: FaultWatchdog, Block: b.idx, Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
+	w.snapshot()
+	w.fault = &Fault{Kind: FaultWatchdog, Block: w.blk.idx, PC: -1,
+		Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
 }

@@ -49,7 +49,12 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			wp.recentNext++
 		}
 		if !ok {
-			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte %s access at %#x is outside every allocation", n, spaceWord(space), addr)
+			// Device malloc'd memory is looked up apart and never cached,
+			// so an access after a free faults.
+			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
+				return b, accGlobal
+			}
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%s", wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space)))
 			return nil, accNone
 		}
 		wp.cache = a

@@ -168,6 +168,7 @@ func (g *GridRun) NewSlot() *BlockSlot {
 	}
 	s := &BlockSlot{w: w}
 	g.slots = append(g.slots, s)
+	g.l.slotCount.Add(1)
 	return s
 }
 
@@ -178,7 +179,10 @@ type BlockSlot struct {
 
 // Start makes the slot hold block linear (x fastest) with fresh warps,
 // shared memory and barriers.
-func (s *BlockSlot) Start(linear int) { s.w.setupBlock(linear) }
+func (s *BlockSlot) Start(linear int) {
+	s.w.setupBlock(linear)
+	s.w.l.started.Add(1)
+}
 
 // Warps is the number of warps of the block.
 func (s *BlockSlot) Warps() int { return len(s.w.blk.warps) }

@@ -368,7 +368,12 @@ type Func struct {
 	Rets       []Param // frame offsets of .func return parameters
 	FrameBytes int     // per-thread frame: .local variables and .param variables
 	LocalBytes int     // .local variables only (report)
-	Calls      []CallSite
+	// Unsupported, when not empty, is the first construct of the
+	// function's own body the engine cannot run yet ("file:line:col: msg");
+	// the function's code is then incomplete and must not run.
+	Unsupported string
+	Locals      []Param // .local variables: frame offset and size (the sanitizer's --check-local)
+	Calls       []CallSite
 	// BranchTables are the .branchtargets lists of brx.idx, as pcs.
 	BranchTables [][]int32
 	Lines        []LineInfo // per pc
@@ -433,6 +438,11 @@ type Program struct {
 	SharedOffsets  [][]int32
 	StaticShared   []int
 	DynSharedAlign []int
+	// Unsupported are the errors of Lower that name constructs the engine
+	// cannot run yet inside a function body (each function's first is also
+	// its Func.Unsupported). When they are all of Lower's errors, the
+	// program is complete but for those functions.
+	Unsupported ptx.ErrorList
 }
 
 // Kernels returns the indices of the entry functions.
