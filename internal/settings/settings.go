@@ -8,9 +8,11 @@ package settings
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/warpsim/warpsim/arch"
 )
@@ -22,6 +24,7 @@ const (
 	VarWorkers   = "WARPSIM_WORKERS"    // blocks simulated in parallel
 	VarStepLimit = "WARPSIM_STEP_LIMIT" // the watchdog: warp instructions per launch
 	VarProgress  = "WARPSIM_PROGRESS"   // 0 or 1: the progress bar on a terminal
+	VarTimeout   = "WARPSIM_TIMEOUT"    // wall-clock limit per launch: a Go duration or seconds
 )
 
 // MaxWorkers bounds WARPSIM_WORKERS: far more goroutines than any machine
@@ -38,6 +41,7 @@ type Settings struct {
 	// Progress is WARPSIM_PROGRESS: nil when unset (on at a terminal),
 	// else whether the progress bar is wanted.
 	Progress *bool
+	Timeout  time.Duration // WARPSIM_TIMEOUT; 0: no wall-clock limit
 }
 
 // Error is one bad setting.
@@ -105,5 +109,25 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 	default:
 		bad(VarProgress, v, "0 (no progress bar) or 1")
 	}
+	if v := get(VarTimeout); v != "" {
+		d, ok := ParseDuration(v)
+		if !ok {
+			bad(VarTimeout, v, "a wall-clock limit per launch: seconds (30, 1.5) or a Go duration (90s, 10m)")
+		} else {
+			s.Timeout = d
+		}
+	}
 	return s, errors.Join(errs...)
+}
+
+// ParseDuration reads a non-negative Go duration ("90s", "10m") or a
+// number of seconds ("30", "1.5"), as --timeout and WARPSIM_TIMEOUT take.
+func ParseDuration(s string) (time.Duration, bool) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d, true
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 && n < float64(math.MaxInt64)/1e9 {
+		return time.Duration(n * float64(time.Second)), true
+	}
+	return 0, false
 }

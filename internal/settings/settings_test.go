@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(kv ...string) func(string) (string, bool) {
@@ -29,12 +30,16 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestValid(t *testing.T) {
-	s, err := FromEnv(env(VarArch, "a100", VarMode, "functional", VarWorkers, "3", VarStepLimit, "1000", VarProgress, "0"))
+	s, err := FromEnv(env(VarArch, "a100", VarMode, "functional", VarWorkers, "3", VarStepLimit, "1000", VarProgress, "0", VarTimeout, "1.5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Arch.Name != "a100" || s.Mode != "functional" || s.Workers != 3 || s.StepLimit != 1000 || s.Progress == nil || *s.Progress {
+	if s.Arch.Name != "a100" || s.Mode != "functional" || s.Workers != 3 || s.StepLimit != 1000 || s.Progress == nil || *s.Progress ||
+		s.Timeout != 1500*time.Millisecond {
 		t.Errorf("got %+v", s)
+	}
+	if s, err := FromEnv(env(VarTimeout, "10m")); err != nil || s.Timeout != 10*time.Minute {
+		t.Errorf("10m: %v %v", s.Timeout, err)
 	}
 }
 
@@ -51,6 +56,8 @@ func TestBad(t *testing.T) {
 		{"unknown arch", VarArch, "bogus", `WARPSIM_ARCH="bogus" is not valid: a GPU preset: g80, gt200`},
 		{"mode", VarMode, "fast", `WARPSIM_MODE="fast" is not valid: functional or timing`},
 		{"progress", VarProgress, "yes", `WARPSIM_PROGRESS="yes" is not valid: 0 (no progress bar) or 1`},
+		{"timeout", VarTimeout, "soon", `WARPSIM_TIMEOUT="soon" is not valid: a wall-clock limit per launch: seconds (30, 1.5) or a Go duration (90s, 10m)`},
+		{"negative timeout", VarTimeout, "-5s", `WARPSIM_TIMEOUT="-5s" is not valid`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
