@@ -89,7 +89,13 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
+	var dse *warpsim.DevSideSyncError
 	switch {
+	case errors.As(err, &dse):
+		// A module the arch cannot run (CDP1's device-side
+		// cudaDeviceSynchronize on sm_90 and later): each launch fails as
+		// on the H100 (testdata/cdp/h100/run_nested4_sm80.txt).
+		return nil, &ConfigError{Code: ErrorUnsupportedDevSideSync, Msg: dse.Error()}
 	case err == nil:
 		l := &Launched{Counters: res.Grids[0].Counters}
 		for _, g := range res.Grids[1:] {
@@ -129,7 +135,8 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 }
 
 // SetLimit and GetLimit are cudaDeviceSetLimit and cudaDeviceGetLimit of
-// the stack (0) and malloc heap (2) sizes.
+// the stack (0) and malloc heap (2) sizes and the device runtime's sync
+// depth (3) and pending launch count (4).
 func (d *simDevice) SetLimit(limit uint32, v uint64) Error {
 	if d.Device.SetLimit(warpsim.Limit(limit), v) != nil {
 		return ErrorInvalidValue // the heap after a kernel used it: testdata/programs/device_malloc.h100.txt

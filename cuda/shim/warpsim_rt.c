@@ -514,7 +514,7 @@ cudaError_t cudaDeviceReset(void) {
  * honours them. */
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
-  if (limit == 0 || limit == 2) {
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
     uint64_t a[2] = {(uint64_t)limit | 1ull << 32, (uint64_t)value};
     return set_error(simple(opLimit, a, sizeof a));
   }
@@ -523,7 +523,7 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   ENTER();
   if (!value) return set_error(1);
-  if (limit == 0 || limit == 2) {
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
     uint64_t a[2] = {(uint64_t)limit, 0};
     struct reply r = call(opLimit, a, sizeof a);
     if (!r.code && r.len >= 8) memcpy(value, r.data, 8);
@@ -532,8 +532,6 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   }
   switch (limit) {
   case 1: *value = 1 << 20; break;       /* printf FIFO */
-  case 3: *value = 2; break;             /* sync depth */
-  case 4: *value = 2048; break;          /* pending launches */
   default: return set_error(215);
   }
   return 0;
@@ -1131,4 +1129,20 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int blockSize, size_t smem) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, blockSize, smem, 0);
+}
+
+/* --- added by the headers helper: getters declared in cuda_runtime_api.h's
+ * compatibility block. An H100 reports no cache preference and 4-byte
+ * shared-memory banks. --- */
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) {
+  ENTER();
+  if (!c) return set_error(1);
+  *c = cudaFuncCachePreferNone;
+  return 0;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c) {
+  ENTER();
+  if (!c) return set_error(1);
+  *c = cudaSharedMemBankSizeFourByte;
+  return 0;
 }
