@@ -306,6 +306,9 @@ type Kernel struct {
 type Param struct {
 	Name                string
 	Offset, Size, Align int
+	// Type is the PTX type without its dot: "u32", "f32", "u64"; "b8" for a
+	// byte array (a struct passed by value).
+	Type string
 }
 
 func resolveExtern(name string) engine.ExternFunc {
@@ -607,7 +610,7 @@ func (k *Kernel) DemangledName() string { return k.demangled }
 func (k *Kernel) Params() []Param {
 	ps := make([]Param, len(k.fn.Params))
 	for i, p := range k.fn.Params {
-		ps[i] = Param{Name: p.Name, Offset: p.Offset, Size: p.Size, Align: p.Align}
+		ps[i] = Param{Name: p.Name, Offset: p.Offset, Size: p.Size, Align: p.Align, Type: strings.TrimPrefix(p.Type.String(), ".")}
 	}
 	return ps
 }

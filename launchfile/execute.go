@@ -198,7 +198,8 @@ func writeFileToDevice(dev *warpsim.Device, addr, size uint64, path string) erro
 }
 
 // checkArgs checks a launch's arguments against the kernel's parameters:
-// their number, and each one's size (8 bytes for a buffer address).
+// their number, each one's size (8 bytes for a buffer address), and a
+// scalar's type against the parameter's (argTypeError).
 func (f *File) checkArgs(la *Launch, k *warpsim.Kernel) error {
 	params := k.Params()
 	name := la.Kernel
@@ -216,9 +217,42 @@ func (f *File) checkArgs(la *Launch, k *warpsim.Kernel) error {
 			return f.errorAt(a.pos, "parameter %d of %s (%s) is %d bytes; a buffer address is 8", j, name, p.Name, p.Size)
 		case a.Buffer == "" && len(a.Bytes) != p.Size:
 			return f.errorAt(a.pos, "parameter %d of %s (%s) is %d bytes, got %s of %d byte%s", j, name, p.Name, p.Size, a.Type, len(a.Bytes), plural(len(a.Bytes)))
+		case a.Buffer == "":
+			if msg := argTypeError(a, p); msg != "" {
+				return f.errorAt(a.pos, "parameter %d of %s (%s) is .%s: %s", j, name, p.Name, p.Type, msg)
+			}
 		}
 	}
 	return nil
+}
+
+// argTypeError says why a scalar argument does not fit its parameter's
+// type, or returns "" (its size is checked before). A floating-point
+// parameter takes a value of its own type; an integer parameter an integer
+// of its size, signed or not: nvcc and clang declare C's int parameters
+// .u32 (PTX parameters carry no signedness), and each scalar type already
+// refuses values outside its own range ({"u32": -1}, {"s32": 3e9}).
+// Bit-size parameters (.b32, byte arrays) take any value of their size, as
+// raw bits do (bytes_hex, "0x…").
+func argTypeError(a Arg, p warpsim.Param) string {
+	if a.Type == "bytes_hex" || a.RawBits || p.Type == "" || p.Type[0] == 'b' {
+		return ""
+	}
+	at, ok := lookupType(a.Type)
+	if !ok {
+		return ""
+	}
+	pt, ok := lookupType(p.Type)
+	if !ok { // .pred and other types no launch-file scalar names
+		return fmt.Sprintf("a launch file cannot pass it as %s", a.Type)
+	}
+	switch {
+	case pt.float && at.name != pt.name:
+		return fmt.Sprintf("give {\"%s\": …}, not %s", pt.name, a.Type)
+	case !pt.float && at.float:
+		return fmt.Sprintf("give an integer of its size ({\"s%d\": …} or {\"u%d\": …}), not %s", 8*pt.size, 8*pt.size, a.Type)
+	}
+	return ""
 }
 
 // at is the position of a key inside a launch.

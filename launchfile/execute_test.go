@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -205,5 +206,39 @@ func TestExecuteCopiesNothingBack(t *testing.T) {
 	}
 	if w.Len() != size || w.Bytes()[size-1] != 7 || w.Bytes()[0] != 0 {
 		t.Errorf("big read back as %d bytes, last %d", w.Len(), w.Bytes()[size-1])
+	}
+}
+
+// TestArgTypes: a scalar argument must fit its parameter's type, not only
+// its size (kernels.ptx: vecAdd's n is .u32, scale's factor .f32).
+func TestArgTypes(t *testing.T) {
+	const vec = `{"kernel": "vecAdd", "grid": [1], "block": [1], "args": [{"buffer": "a"}, {"buffer": "a"}, {"buffer": "a"}, %s]}`
+	const scale = `{"kernel": "_Z5scalePffi", "grid": [1], "block": [1], "args": [{"buffer": "a"}, %s, {"u32": 1}]}`
+	tests := []struct {
+		name, launch, want string // want "" for no error
+	}{
+		{"f32 for u32", fmt.Sprintf(vec, `{"f32": 4}`), `x.json:1: launches[0].args[3]: parameter 3 of vecAdd (vecAdd_param_3) is .u32: give an integer of its size ({"s32": …} or {"u32": …}), not f32`},
+		{"s32 for u32", fmt.Sprintf(vec, `{"s32": -4}`), ""},
+		{"u32 for u32", fmt.Sprintf(vec, `{"u32": 4000000000}`), ""},
+		{"out of the scalar's range", fmt.Sprintf(vec, `{"u32": -1}`), `x.json:1: launches[0].args[3].u32: u32 value -1 is not an integer in [0, 4294967295]`},
+		{"raw bits", fmt.Sprintf(scale, `{"u32": "0x40000000"}`), ""},
+		{"bytes_hex", fmt.Sprintf(scale, `{"bytes_hex": "00000040"}`), ""},
+		{"s32 for f32", fmt.Sprintf(scale, `{"s32": 2}`), `x.json:1: launches[0].args[1]: parameter 1 of _Z5scalePffi (_Z5scalePffi_param_1) is .f32: give {"f32": …}, not s32`},
+		{"f32 for f32", fmt.Sprintf(scale, `{"f32": 2}`), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `{"module": "kernels.ptx", "buffers": {"a": {"bytes": 16}}, "launches": [` + tt.launch + `]}`
+			f, err := Parse("x.json", "testdata", []byte(src))
+			if err == nil {
+				_, err = f.Execute(newDevice(), ExecOptions{})
+			}
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("unexpected error: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("got %v\nwant %s", err, tt.want)
+			}
+		})
 	}
 }

@@ -88,6 +88,9 @@ type Arg struct {
 	Offset uint64
 	Bytes  []byte // scalar bytes
 	Type   string // the scalar's type name, or "bytes_hex"
+	// RawBits is set for a "0x…" bit pattern ({"u32": "0xffffffff"}): raw
+	// bits, like bytes_hex, fit any parameter of their size.
+	RawBits bool
 	pos
 }
 
@@ -718,6 +721,7 @@ func (l *loader) args(v *node, key string, la *Launch) bool {
 				continue
 			}
 			a.Bytes, a.Type = b, t.name
+			a.RawBits = first.value.kind == kindString && isHexPattern(first.value.str)
 		}
 		la.Args = append(la.Args, a)
 	}

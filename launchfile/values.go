@@ -42,6 +42,12 @@ func typeNames() string {
 	return strings.Join(n, " ")
 }
 
+// isHexPattern reports whether a string value is a "0x…" bit pattern.
+func isHexPattern(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X")
+}
+
 // encode appends the little-endian bytes of one value of type t. A value is
 // a JSON number, or a string: "0x…" gives the raw bits, and for floats
 // "nan", "inf", "-inf" (and any decimal strconv accepts) are allowed.

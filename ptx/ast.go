@@ -171,13 +171,25 @@ const (
 	StmtCallTargets                   // Label: ".calltargets" list named Label; Targets holds the functions
 )
 
-// Stmt is one statement of a function body.
+// Stmt is one statement of a function body. An instruction is only Kind,
+// Pos and Instr (32 bytes: a big module has millions); every other kind
+// carries its fields in StmtData, promoted, so st.Label reads as a field
+// of a label statement. Instructions share one empty StmtData, so reading
+// st.Block or st.Decl of any statement is safe; never write through it.
 type Stmt struct {
 	Kind  StmtKind
 	Pos   Pos
+	Instr *Instr
+	*StmtData
+}
+
+// noStmtData is the StmtData of every instruction statement.
+var noStmtData StmtData
+
+// StmtData holds the fields of the statements that are not instructions.
+type StmtData struct {
 	Label string
 	Text  string
-	Instr *Instr
 	Decl  *Var
 	Block []Stmt
 	Proto *Func
@@ -192,10 +204,12 @@ type Loc struct {
 
 // Instr is one instruction. "@!%p1 ld.global.nc.v2.f32 {%f1, %f2}, [%rd4+8];"
 // has Guard "%p1", GuardNeg true, Op "ld", Mods ["global" "nc" "v2" "f32"].
+// Fields are ordered so the struct packs tightly: a big module has
+// millions of them.
 type Instr struct {
 	Pos      Pos
-	Guard    string // predicate register name, "" when unguarded
 	GuardNeg bool
+	Guard    string // predicate register name, "" when unguarded
 	Op       string
 	Mods     []string // dot-modifiers in source order, without the dots
 	Operands []Operand
@@ -217,14 +231,15 @@ const (
 	OpdPair                      // "%p|%q": setp's two outputs; Elems
 )
 
-// Operand is one instruction operand.
+// Operand is one instruction operand. Fields are ordered so the struct
+// packs into 64 bytes.
 type Operand struct {
 	Pos       Pos
 	Kind      OperandKind
-	Name      string
 	Neg       bool
+	FloatBits uint8 // 32 or 64 for OpdFloat
+	Name      string
 	Bits      uint64
-	FloatBits int // 32 or 64 for OpdFloat
 	Offset    int64
 	Elems     []Operand
 }

@@ -1101,7 +1101,7 @@ func (p *parser) parseStmt() {
 		if blk == nil {
 			blk = []Stmt{}
 		}
-		p.stmts = append(p.stmts, Stmt{Kind: StmtBlock, Pos: pos, Block: blk})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtBlock, Pos: pos, StmtData: &StmtData{Block: blk}})
 	case tAt:
 		pos := p.pos()
 		p.next()
@@ -1170,7 +1170,7 @@ func (p *parser) parseStmt() {
 				p.syncStmt()
 				return
 			}
-			p.stmts = append(p.stmts, Stmt{Kind: StmtPragma, Pos: pos, Text: unquote(p.lit)})
+			p.stmts = append(p.stmts, Stmt{Kind: StmtPragma, Pos: pos, StmtData: &StmtData{Text: unquote(p.lit)}})
 			p.next()
 			if !p.expect(tSemi) {
 				p.syncStmt()
@@ -1185,7 +1185,7 @@ func (p *parser) parseStmt() {
 				return
 			}
 			for _, v := range vars {
-				p.stmts = append(p.stmts, Stmt{Kind: StmtDecl, Pos: pos, Decl: v})
+				p.stmts = append(p.stmts, Stmt{Kind: StmtDecl, Pos: pos, StmtData: &StmtData{Decl: v}})
 			}
 			if !p.expect(tSemi) {
 				p.syncStmt()
@@ -1224,7 +1224,7 @@ func (p *parser) colonFollows() bool {
 // .branchtargets or .calltargets list, or nothing (a plain label).
 func (p *parser) parseLabeled(pos Pos, name string) {
 	if p.tok != tDirective {
-		p.stmts = append(p.stmts, Stmt{Kind: StmtLabel, Pos: pos, Label: name})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtLabel, Pos: pos, StmtData: &StmtData{Label: name}})
 		return
 	}
 	switch string(p.lit) {
@@ -1247,7 +1247,7 @@ func (p *parser) parseLabeled(pos Pos, name string) {
 			f.NoReturn = true
 			p.next()
 		}
-		p.stmts = append(p.stmts, Stmt{Kind: StmtProto, Pos: pos, Label: name, Proto: f})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtProto, Pos: pos, StmtData: &StmtData{Label: name, Proto: f}})
 	case ".branchtargets", ".calltargets":
 		kind := StmtBranchTargets
 		if string(p.lit) == ".calltargets" {
@@ -1268,9 +1268,9 @@ func (p *parser) parseLabeled(pos Pos, name string) {
 			}
 			p.next()
 		}
-		p.stmts = append(p.stmts, Stmt{Kind: kind, Pos: pos, Label: name, Targets: targets})
+		p.stmts = append(p.stmts, Stmt{Kind: kind, Pos: pos, StmtData: &StmtData{Label: name, Targets: targets}})
 	default:
-		p.stmts = append(p.stmts, Stmt{Kind: StmtLabel, Pos: pos, Label: name})
+		p.stmts = append(p.stmts, Stmt{Kind: StmtLabel, Pos: pos, StmtData: &StmtData{Label: name}})
 		return
 	}
 	if !p.expect(tSemi) {
@@ -1313,7 +1313,7 @@ func (p *parser) parseInstr(pos Pos, guard string, neg bool) {
 	p.next()
 	in := p.newInstr()
 	*in = Instr{Pos: pos, Guard: guard, GuardNeg: neg, Op: op.op, Mods: op.mods, Loc: p.loc, Operands: p.popOperands(mark)}
-	p.stmts = append(p.stmts, Stmt{Kind: StmtInstr, Pos: pos, Instr: in})
+	p.stmts = append(p.stmts, Stmt{Kind: StmtInstr, Pos: pos, Instr: in, StmtData: &noStmtData})
 	return
 }
 
@@ -1398,7 +1398,7 @@ func (p *parser) parseOperand(ctx operandContext) (Operand, bool) {
 			if neg {
 				bits ^= 1 << (w - 1)
 			}
-			o.Kind, o.Bits, o.FloatBits = OpdFloat, bits, w
+			o.Kind, o.Bits, o.FloatBits = OpdFloat, bits, uint8(w)
 		default:
 			p.errorExpected("number")
 			return o, false

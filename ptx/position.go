@@ -11,15 +11,15 @@ import (
 type File struct {
 	name  string
 	size  int
-	lines []int // byte offset of the first character of each line; lines[0] == 0
+	lines []int32 // byte offset of the first character of each line; lines[0] == 0 (Pos is 32-bit too)
 }
 
 // NewFile indexes the line starts of src.
 func NewFile(name string, src []byte) *File {
-	f := &File{name: name, size: len(src), lines: make([]int, 1, 1+len(src)/32)}
+	f := &File{name: name, size: len(src), lines: make([]int32, 1, 1+len(src)/32)}
 	for i, c := range src {
 		if c == '\n' {
-			f.lines = append(f.lines, i+1)
+			f.lines = append(f.lines, int32(i+1))
 		}
 	}
 	return f
@@ -55,8 +55,8 @@ func (f *File) Position(p Pos) Position {
 	if p == NoPos || off < 0 || off > f.size {
 		return Position{Filename: f.name}
 	}
-	i := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
-	return Position{Filename: f.name, Line: i + 1, Column: off - f.lines[i] + 1}
+	i := sort.Search(len(f.lines), func(i int) bool { return int(f.lines[i]) > off }) - 1
+	return Position{Filename: f.name, Line: i + 1, Column: off - int(f.lines[i]) + 1}
 }
 
 // Position is a resolved source position.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/settings"
 )
 
 func init() {
@@ -95,28 +95,24 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Bad WARPSIM_* settings are reported, each naming the variable
+			// and its valid values, before anything runs.
+			set, err := settings.Load()
+			if err != nil {
+				return badInput(err)
+			}
 			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 			if in == nil || out == nil {
 				return badInputf("__runtime is started by programs built with warpsim cc")
 			}
-			name := os.Getenv("WARPSIM_ARCH")
-			if name == "" {
-				name = "h100"
-			}
-			a, err := arch.Lookup(name)
-			if err != nil {
-				// The program cannot run: every CUDA call reports no device.
-				fmt.Fprintf(stderr, "warpsim: WARPSIM_ARCH: %v\n", err)
-				return &exitError{code: exitBadInput}
-			}
 			opt := runtime.Options{
 				NewDevice:   runtime.NewSimDevice,
-				Arch:        a,
+				Arch:        set.Arch,
 				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
 				// As CUDA reads it: launches become synchronous.
 				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 			}
-			if opt.Sanitize, err = runtime.SanitizingFromEnv(a); err != nil {
+			if opt.Sanitize, err = runtime.SanitizingFromEnv(set.Arch); err != nil {
 				fmt.Fprintf(stderr, "warpsim: %v\n", err)
 				return &exitError{code: exitBadInput}
 			}

@@ -80,7 +80,10 @@ type occupancyQuery struct {
 	kernel    string // PTX kernel name, when read from PTX
 	ptxNotes  []string
 	potential arch.PotentialBlockSize
-	result    arch.OccupancyResult
+	// noPotential is why cudaOccupancyMaxPotentialBlockSize finds no block
+	// size ("" when it finds one).
+	noPotential string
+	result      arch.OccupancyResult
 }
 
 func runOccupancy(stdout io.Writer, f *occupancyFlags) error {
@@ -118,8 +121,6 @@ func buildOccupancyQuery(f *occupancyFlags) (*occupancyQuery, error) {
 		return nil, badInputf("--carveout %d: a percentage from 0 to 100", f.carveout)
 	case f.blockSet && f.block <= 0:
 		return nil, badInputf("--block %d: a block needs at least one thread", f.block)
-	case f.blockSet && f.block > a.MaxThreadsPerBlock:
-		return nil, badInputf("--block %d: %s allows at most %d threads per block", f.block, a.SMName(), a.MaxThreadsPerBlock)
 	case f.kernel != "" && f.ptxFile == "":
 		return nil, badInputf("--kernel needs --ptx FILE")
 	case f.ptxFile != "" && f.kernel == "":
@@ -150,18 +151,24 @@ func buildOccupancyQuery(f *occupancyFlags) (*occupancyQuery, error) {
 		}
 		q.in.StaticShared += k.staticShared
 	}
+	// A block that cannot launch (too many threads, too much shared memory,
+	// too many registers) gets 0 blocks per SM and the reason, as
+	// cudaOccupancyMaxActiveBlocksPerMultiprocessor answers 0 with
+	// cudaSuccess (arch/testdata/limits); it is not an error.
 	p, err := a.MaxPotentialBlockSize(q.in, nil, 0)
 	if err != nil {
-		return nil, badInputf("cannot launch on %s: %v", a.Name, err)
-	}
-	q.potential = p
-	if !f.blockSet {
-		q.in.BlockSize = p.BlockSize
+		q.noPotential = err.Error()
+		if !f.blockSet {
+			q.in.BlockSize = a.WarpSize
+			q.ptxNotes = append(q.ptxNotes, fmt.Sprintf("no block size can launch; shown for a block of %d threads", a.WarpSize))
+		}
+	} else {
+		q.potential = p
+		if !f.blockSet {
+			q.in.BlockSize = p.BlockSize
+		}
 	}
 	q.result = a.Occupancy(q.in)
-	if !q.result.Launchable() {
-		return nil, badInputf("cannot launch on %s: %s", a.Name, q.result.Reason)
-	}
 	return q, nil
 }
 
@@ -224,12 +231,20 @@ func writeOccupancyText(w io.Writer, q *occupancyQuery) error {
 	tw.Flush()
 
 	fmt.Fprintf(&b, "\nactive      %s = %d warps = %d threads per SM\n", plural(r.BlocksPerSM, "block"), r.WarpsPerSM, r.ThreadsPerSM)
-	fmt.Fprintf(&b, "occupancy   %.1f%% (%d of %d warps), limited by %s\n", 100*r.Occupancy, r.WarpsPerSM, a.MaxWarpsPerSM, r.LimitNames())
+	if r.Launchable() {
+		fmt.Fprintf(&b, "occupancy   %.1f%% (%d of %d warps), limited by %s\n", 100*r.Occupancy, r.WarpsPerSM, a.MaxWarpsPerSM, r.LimitNames())
+	} else {
+		fmt.Fprintf(&b, "occupancy   0%%: the block cannot launch: %s\n", r.Reason)
+	}
 	if a.SharedCarveoutsKiB != nil {
 		fmt.Fprintf(&b, "carveout    %s of shared memory configured per SM\n", kibString(r.SharedCapacity))
 	}
-	fmt.Fprintf(&b, "\ncudaOccupancyMaxPotentialBlockSize: block %d, min grid %d (%s per SM × %d SMs, %.1f%%)\n",
-		q.potential.BlockSize, q.potential.MinGridSize, plural(q.potential.BlocksPerSM, "block"), a.SMs, 100*q.potential.Occupancy)
+	if q.noPotential != "" {
+		fmt.Fprintf(&b, "\ncudaOccupancyMaxPotentialBlockSize: block 0, min grid 0 (%s)\n", q.noPotential)
+	} else {
+		fmt.Fprintf(&b, "\ncudaOccupancyMaxPotentialBlockSize: block %d, min grid %d (%s per SM × %d SMs, %.1f%%)\n",
+			q.potential.BlockSize, q.potential.MinGridSize, plural(q.potential.BlocksPerSM, "block"), a.SMs, 100*q.potential.Occupancy)
+	}
 	for _, n := range append(append([]string(nil), q.ptxNotes...), r.Notes...) {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
@@ -240,28 +255,30 @@ func writeOccupancyText(w io.Writer, q *occupancyQuery) error {
 // occupancyJSON is `warpsim occupancy --json`'s document. Limits that do not
 // bind are null.
 type occupancyJSON struct {
-	Arch            string        `json:"arch"`
-	Kernel          string        `json:"kernel,omitempty"`
-	BlockSize       int           `json:"block_size"`
-	BlockSizeChosen bool          `json:"block_size_chosen"`
-	RegsPerThread   int           `json:"regs_per_thread"`
-	RegsSource      string        `json:"regs_source"`
-	StaticShared    int           `json:"static_shared"`
-	DynamicShared   int           `json:"dynamic_shared"`
-	CarveoutPercent *int          `json:"carveout_percent"`
-	WarpsPerBlock   int           `json:"warps_per_block"`
-	RegsPerWarp     int           `json:"regs_per_warp"`
-	RegsPerBlock    int           `json:"regs_per_block"`
-	SharedPerBlock  int           `json:"shared_per_block"`
-	BlockLimits     blockLimits   `json:"block_limits"`
-	BlocksPerSM     int           `json:"blocks_per_sm"`
-	WarpsPerSM      int           `json:"warps_per_sm"`
-	ThreadsPerSM    int           `json:"threads_per_sm"`
-	Occupancy       float64       `json:"occupancy"`
-	LimitedBy       []string      `json:"limited_by"`
-	SharedCapacity  int           `json:"shared_capacity"`
-	Potential       potentialJSON `json:"potential"`
-	Notes           []string      `json:"notes"`
+	Arch            string      `json:"arch"`
+	Kernel          string      `json:"kernel,omitempty"`
+	BlockSize       int         `json:"block_size"`
+	BlockSizeChosen bool        `json:"block_size_chosen"`
+	RegsPerThread   int         `json:"regs_per_thread"`
+	RegsSource      string      `json:"regs_source"`
+	StaticShared    int         `json:"static_shared"`
+	DynamicShared   int         `json:"dynamic_shared"`
+	CarveoutPercent *int        `json:"carveout_percent"`
+	WarpsPerBlock   int         `json:"warps_per_block"`
+	RegsPerWarp     int         `json:"regs_per_warp"`
+	RegsPerBlock    int         `json:"regs_per_block"`
+	SharedPerBlock  int         `json:"shared_per_block"`
+	BlockLimits     blockLimits `json:"block_limits"`
+	BlocksPerSM     int         `json:"blocks_per_sm"`
+	WarpsPerSM      int         `json:"warps_per_sm"`
+	ThreadsPerSM    int         `json:"threads_per_sm"`
+	Occupancy       float64     `json:"occupancy"`
+	LimitedBy       []string    `json:"limited_by"`
+	// CannotLaunch is why blocks_per_sm is 0 ("" when a block launches).
+	CannotLaunch   string        `json:"cannot_launch,omitempty"`
+	SharedCapacity int           `json:"shared_capacity"`
+	Potential      potentialJSON `json:"potential"`
+	Notes          []string      `json:"notes"`
 }
 
 type blockLimits struct {
@@ -302,7 +319,8 @@ func writeOccupancyJSON(w io.Writer, q *occupancyQuery) error {
 		SharedCapacity: r.SharedCapacity,
 		Potential: potentialJSON{BlockSize: q.potential.BlockSize, MinGridSize: q.potential.MinGridSize,
 			BlocksPerSM: q.potential.BlocksPerSM, Occupancy: roundTo(q.potential.Occupancy, 4)},
-		Notes: append(append([]string{}, q.ptxNotes...), r.Notes...),
+		Notes:        append(append([]string{}, q.ptxNotes...), r.Notes...),
+		CannotLaunch: r.Reason,
 	}
 	if p, ok := q.in.Carveout.Percent(); ok {
 		doc.CarveoutPercent = &p

@@ -115,16 +115,12 @@ func TestOccupancyBadInput(t *testing.T) {
 	}{
 		{"block0", []string{"--block", "0", "--regs", "32"}, "--block 0: a block needs at least one thread"},
 		{"block-negative", []string{"--block", "-32"}, "--block -32"},
-		{"block-too-large", []string{"--arch", "h100", "--block", "1025"}, "sm_90 allows at most 1024 threads per block"},
-		{"g80-block-too-large", []string{"--arch", "g80", "--block", "768"}, "sm_10 allows at most 512 threads per block"},
 		{"regs-negative", []string{"--block", "128", "--regs", "-1"}, "--regs -1: registers per thread cannot be negative"},
 		{"regs-too-many", []string{"--block", "128", "--regs", "300"}, "at most 255 registers per thread"},
 		{"smem-negative", []string{"--block", "128", "--smem", "-4"}, "--smem -4"},
 		{"dyn-negative", []string{"--block", "128", "--dynamic-smem", "-4"}, "--dynamic-smem -4"},
 		{"unknown-arch", []string{"--arch", "h200", "--block", "128"}, `unknown arch "h200"; known: g80, gt200`},
 		{"carveout", []string{"--block", "128", "--carveout", "101"}, "--carveout 101"},
-		{"too-much-smem", []string{"--arch", "h100", "--block", "128", "--dynamic-smem", "300000"}, "too much shared memory per block"},
-		{"too-many-regs-for-block", []string{"--arch", "g80", "--block", "512", "--regs", "32"}, "too many registers"},
 		{"kernel-without-ptx", []string{"--kernel", "k"}, "--kernel needs --ptx"},
 		{"ptx-without-kernel", []string{"--ptx", "testdata/occupancy/stencil.ptx"}, "--ptx needs --kernel"},
 		{"unknown-kernel", []string{"--ptx", "testdata/occupancy/stencil.ptx", "--kernel", "nope", "--block", "32"}, `no kernel "nope"`},
@@ -139,6 +135,45 @@ func TestOccupancyBadInput(t *testing.T) {
 			}
 			if !strings.Contains(errOut, c.want) {
 				t.Errorf("stderr %q lacks %q", errOut, c.want)
+			}
+		})
+	}
+}
+
+// TestOccupancyCannotLaunch: a block that cannot launch gets 0 blocks per
+// SM and the reason, exit status 0, as
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor answers 0 with cudaSuccess
+// on an H100 for 1025 threads or 300000 bytes of shared memory
+// (arch/testdata/limits/h100_occupancy_limits.txt); it used to be an error.
+func TestOccupancyCannotLaunch(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"block-too-large", []string{"--arch", "h100", "--block", "1025"}, "block of 1025 threads exceeds the maximum of 1024 threads per block on sm_90"},
+		{"g80-block-too-large", []string{"--arch", "g80", "--block", "768"}, "block of 768 threads exceeds the maximum of 512 threads per block on sm_10"},
+		{"too-much-smem", []string{"--arch", "h100", "--block", "128", "--dynamic-smem", "300000"}, "too much shared memory per block: 300000 bytes"},
+		{"too-much-smem-no-block", []string{"--arch", "h100", "--smem", "240000"}, "too much shared memory per block: 240000 bytes"},
+		{"too-many-regs-for-block", []string{"--arch", "g80", "--block", "512", "--regs", "32"}, "too many registers for one block"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := occRun(append([]string{"occupancy"}, c.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d, want 0\nstderr: %s", code, errOut)
+			}
+			for _, want := range []string{"active      0 blocks = 0 warps = 0 threads per SM", "occupancy   0%: the block cannot launch: " + c.want} {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			code, out, errOut = occRun(append([]string{"occupancy", "--json"}, c.args...)...)
+			var doc occupancyJSON
+			if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+				t.Fatalf("--json: exit %d, %v\n%s%s", code, err, out, errOut)
+			}
+			if doc.BlocksPerSM != 0 || !strings.Contains(doc.CannotLaunch, c.want) {
+				t.Errorf("--json: blocks_per_sm %d, cannot_launch %q", doc.BlocksPerSM, doc.CannotLaunch)
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/settings"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -67,6 +68,16 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 		if defs, err = profile.ParseList(f.metrics); err != nil {
 			return badInput(err)
 		}
+	}
+	// The program's runtime would refuse bad WARPSIM_* settings; say so
+	// before starting it. WARPSIM_ARCH is --arch's.
+	if _, err := settings.FromEnv(func(k string) (string, bool) {
+		if k == settings.VarArch {
+			return a.Name, true
+		}
+		return os.LookupEnv(k)
+	}); err != nil {
+		return badInput(err)
 	}
 	dir, err := os.MkdirTemp("", "warpsim-prof-")
 	if err != nil {
@@ -135,6 +146,7 @@ type kernelTimes struct {
 func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
 func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def, f profFlags) error {
+	defer writeFaultNotes(w, tag, p)
 	if f.gpuTrace {
 		fmt.Fprintf(w, "%s Profiling result:\n", tag)
 		writeGPUTrace(w, p, f.csv)
@@ -146,7 +158,7 @@ func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, 
 				BlockThreads:  int(l.Block[0] * l.Block[1] * l.Block[2]),
 				RegsPerThread: l.Regs, StaticShared: l.StaticSh, DynamicShared: int(l.Shared),
 			})
-			inv := profile.Invocation{Kernel: l.Kernel, Metrics: profile.Select(ms, defs)}
+			inv := profile.Invocation{Kernel: recordName(&l), Metrics: profile.Select(ms, defs)}
 			for range l.Calls() { // a folded record of device launches stands for several
 				invs = append(invs, inv)
 			}
@@ -175,10 +187,11 @@ func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
 	var all int64
 	cdp := false
 	for _, l := range p.Launches {
-		k := index[l.Kernel]
+		name := recordName(&l)
+		k := index[name]
 		if k == nil {
-			k = &kernelTimes{name: l.Kernel, min: math.MaxInt64}
-			index[l.Kernel] = k
+			k = &kernelTimes{name: name, min: math.MaxInt64}
+			index[name] = k
 			ks = append(ks, k)
 		}
 		if l.FromDevice {
@@ -266,11 +279,35 @@ func writeGPUTrace(w io.Writer, p *runtime.Profile, csv bool) {
 func traceName(l *runtime.Record) string {
 	switch {
 	case !l.FromDevice:
-		return l.Kernel
+		return recordName(l)
 	case l.Calls() > 1:
-		return fmt.Sprintf("%s [device ×%d]", l.Kernel, l.Calls())
+		return fmt.Sprintf("%s [device ×%d]", recordName(l), l.Calls())
 	}
-	return l.Kernel + " [device]"
+	return recordName(l) + " [device]"
+}
+
+// faultedMark follows the name of a kernel whose launch faulted, in every
+// table: its metrics and time cover only what ran before the fault, so
+// they are kept apart from the kernel's complete launches.
+const faultedMark = " [faulted]"
+
+// recordName is the name a launch is reported under.
+func recordName(l *runtime.Record) string {
+	if l.Fault != "" {
+		return l.Kernel + faultedMark
+	}
+	return l.Kernel
+}
+
+// writeFaultNotes says which launches faulted, after the tables.
+func writeFaultNotes(w io.Writer, tag string, p *runtime.Profile) {
+	for _, l := range p.Launches {
+		if l.Fault != "" {
+			first, _, _ := strings.Cut(l.Fault, "\n")
+			fmt.Fprintf(w, "%s Warning: %s%s: the launch faulted (%s); its metrics and time cover only what ran before the fault\n",
+				tag, l.Kernel, faultedMark, first)
+		}
+	}
 }
 
 func pct(part, all int64) float64 {

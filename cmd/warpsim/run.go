@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -162,20 +163,23 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if san != nil {
 		return finishRunSanitizer(san, stdout, err)
 	}
+	var saveErr error
 	if out != nil && f.saveDir != "" {
-		if serr := saveBuffers(f.saveDir, out); serr != nil {
-			return badInput(serr)
-		}
+		saveErr = saveBuffers(f.saveDir, out)
 	}
 	if err != nil {
+		// A fault and a --save-dir failure are both reported.
 		var fault *warpsim.Fault
 		if errors.As(err, &fault) {
 			if fault.Kind == warpsim.FaultInterrupted {
-				return &exitError{code: exitInterrupted, err: err}
+				return &exitError{code: exitInterrupted, err: errors.Join(err, saveErr)}
 			}
-			return kernelFault(err)
+			return kernelFault(errors.Join(err, saveErr))
 		}
-		return badInput(err)
+		return badInput(errors.Join(err, saveErr))
+	}
+	if saveErr != nil {
+		return badInput(saveErr)
 	}
 
 	if f.trace != "" {
@@ -294,20 +298,64 @@ func kernelDisplayName(k *warpsim.Kernel) string {
 // dim3JSON matches an indented three-number list.
 var dim3JSON = regexp.MustCompile(`\[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]`)
 
+// saveBuffers writes each buffer's final bytes to DIR/<name>.bin. Every
+// buffer is first written in full to a temporary file in DIR; only when all
+// of them are written are they renamed into place, so a failure part-way
+// leaves the old files as they were. Every failure is reported.
 func saveBuffers(dir string, out *launchfile.Outcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--save-dir: %v", err)
 	}
-	for _, name := range out.BufferOrder {
-		data, err := out.Buffer(name)
+	var errs []error
+	tmps := make([]string, len(out.BufferOrder))
+	for i, name := range out.BufferOrder {
+		tmp, err := writeTemp(dir, name, out)
 		if err != nil {
-			return fmt.Errorf("--save-dir: %v", err)
+			errs = append(errs, fmt.Errorf("--save-dir: buffer %s: %v", name, err))
+			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, name+".bin"), data, 0o644); err != nil {
-			return fmt.Errorf("--save-dir: %v", err)
+		tmps[i] = tmp
+	}
+	if len(errs) > 0 {
+		for _, tmp := range tmps {
+			if tmp != "" {
+				os.Remove(tmp)
+			}
+		}
+		return errors.Join(append(errs, fmt.Errorf("--save-dir: nothing in %s was replaced", dir))...)
+	}
+	for i, name := range out.BufferOrder {
+		if err := os.Rename(tmps[i], filepath.Join(dir, name+".bin")); err != nil {
+			os.Remove(tmps[i])
+			errs = append(errs, fmt.Errorf("--save-dir: buffer %s: %v", name, err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// writeTemp writes one buffer to a new temporary file in dir and returns
+// its name.
+func writeTemp(dir, name string, out *launchfile.Outcome) (string, error) {
+	fh, err := os.CreateTemp(dir, "."+name+".bin.*.tmp")
+	if err != nil {
+		return "", err
+	}
+	bw := bufio.NewWriterSize(fh, 1<<20)
+	err = out.WriteBuffer(name, bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = fh.Chmod(0o644)
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(fh.Name())
+		return "", err
+	}
+	return fh.Name(), nil
 }
 
 // writeRunTrace writes the launches' simulated timeline as a Chrome trace.

@@ -541,3 +541,18 @@ func relaxedCompatible(it, rt ptx.Type) bool {
 		return !IsFloat(rt)
 	}
 }
+
+// instrCount is the number of instructions in a function body, nested
+// blocks included: lowering sizes a function's code to it once.
+func instrCount(body []ptx.Stmt) int {
+	n := 0
+	for i := range body {
+		switch body[i].Kind {
+		case ptx.StmtInstr:
+			n++
+		case ptx.StmtBlock:
+			n += instrCount(body[i].Block)
+		}
+	}
+	return n
+}

@@ -360,6 +360,7 @@ type Inst struct {
 type Param struct {
 	Name                string
 	Offset, Size, Align int
+	Type                ptx.Type // the declared type (.b8 for a byte array)
 }
 
 // CallSite is one call's argument and return copies, in frame offsets.

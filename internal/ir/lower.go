@@ -407,6 +407,9 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	fl := &fnLowerer{l: l, f: f, src: src, consts: map[uint64]int32{}, labels: map[string]int32{},
 		used: map[int32]bool{}, calls: map[int32]bool{}, tables: map[string]int{}}
 	fl.scopes = []map[string]symbol{{}}
+	if n := instrCount(src.Body) + 1; n > 1 { // sized once: no append slack in big modules
+		f.Code, f.Lines, f.Text = make([]Inst, 0, n), make([]LineInfo, 0, n), make([]string, 0, n)
+	}
 	f.ReqNTID, f.MaxNTID, f.MinBlocks, f.MaxNReg = src.ReqNTID, src.MaxNTID, src.MinNCTAPerSM, src.MaxNReg
 	// Parameters.
 	if f.Entry {
@@ -418,7 +421,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 			}
 			off = alignUp(off, a)
 			sz := varSize(p)
-			f.Params = append(f.Params, Param{Name: p.Name, Offset: off, Size: sz, Align: a})
+			f.Params = append(f.Params, Param{Name: p.Name, Offset: off, Size: sz, Align: a, Type: p.Type})
 			fl.scopes[0][p.Name] = symbol{kind: symKParam, off: off, size: sz, typ: p.Type}
 			off += sz
 		}

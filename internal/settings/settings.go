@@ -1,0 +1,133 @@
+// Package settings reads the WARPSIM_* environment variables that tune the
+// simulator under programs built by warpsim cc and under warpsim prof, and
+// validates them: a bad value is an error naming the variable, what it was
+// and the values it takes, never silently ignored. An unset or empty
+// variable means the default.
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warpsim/warpsim/arch"
+)
+
+// The variables, in the order they are checked and reported.
+const (
+	VarArch      = "WARPSIM_ARCH"       // GPU preset: a name warpsim archs lists
+	VarMode      = "WARPSIM_MODE"       // functional or timing
+	VarWorkers   = "WARPSIM_WORKERS"    // blocks simulated in parallel
+	VarStepLimit = "WARPSIM_STEP_LIMIT" // the watchdog: warp instructions per launch
+	VarProgress  = "WARPSIM_PROGRESS"   // 0 or 1: the progress bar on a terminal
+	VarTimeout   = "WARPSIM_TIMEOUT"    // wall-clock limit per launch: a Go duration or seconds
+)
+
+// MaxWorkers bounds WARPSIM_WORKERS: far more goroutines than any machine
+// has cores is a typo, not a setting.
+const MaxWorkers = 4096
+
+// Settings are the validated values; the zero value of a field is its
+// default.
+type Settings struct {
+	Arch      *arch.Arch // WARPSIM_ARCH; h100 when unset
+	Mode      string     // WARPSIM_MODE: "functional", "timing", or "" (the command's default)
+	Workers   int        // WARPSIM_WORKERS; 0: one per CPU
+	StepLimit int64      // WARPSIM_STEP_LIMIT; 0: the default watchdog
+	// Progress is WARPSIM_PROGRESS: nil when unset (on at a terminal),
+	// else whether the progress bar is wanted.
+	Progress *bool
+	Timeout  time.Duration // WARPSIM_TIMEOUT; 0: no wall-clock limit
+}
+
+// Error is one bad setting.
+type Error struct {
+	Var   string // the variable, WARPSIM_WORKERS
+	Value string // its value
+	Valid string // the values it takes
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s=%q is not valid: %s (unset it for the default)", e.Var, e.Value, e.Valid)
+}
+
+// Load reads the settings from the process's environment.
+func Load() (Settings, error) { return FromEnv(os.LookupEnv) }
+
+// FromEnv reads the settings through lookup (os.LookupEnv's signature).
+// The error, when not nil, joins one *Error per bad variable, in the order
+// of the Var constants; the Settings then hold the defaults for those.
+func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
+	get := func(name string) string {
+		v, _ := lookup(name)
+		return strings.TrimSpace(v)
+	}
+	var s Settings
+	var errs []error
+	bad := func(name, value, valid string) { errs = append(errs, &Error{Var: name, Value: value, Valid: valid}) }
+
+	s.Arch = arch.MustLookup("h100")
+	if v := get(VarArch); v != "" {
+		a, err := arch.Lookup(v)
+		if err != nil {
+			bad(VarArch, v, "a GPU preset: "+strings.Join(arch.Names(), ", "))
+		} else {
+			s.Arch = a
+		}
+	}
+	switch v := get(VarMode); v {
+	case "", "functional", "timing":
+		s.Mode = v
+	default:
+		bad(VarMode, v, "functional or timing")
+	}
+	if v := get(VarWorkers); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxWorkers {
+			bad(VarWorkers, v, fmt.Sprintf("a whole number of blocks simulated in parallel, 1 to %d", MaxWorkers))
+		} else {
+			s.Workers = n
+		}
+	}
+	if v := get(VarStepLimit); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			bad(VarStepLimit, v, "a whole number of warp instructions per launch, at least 1 (the watchdog stops a launch after that many)")
+		} else {
+			s.StepLimit = n
+		}
+	}
+	switch v := get(VarProgress); v {
+	case "":
+	case "0", "1":
+		on := v == "1"
+		s.Progress = &on
+	default:
+		bad(VarProgress, v, "0 (no progress bar) or 1")
+	}
+	if v := get(VarTimeout); v != "" {
+		d, ok := ParseDuration(v)
+		if !ok {
+			bad(VarTimeout, v, "a wall-clock limit per launch: seconds (30, 1.5) or a Go duration (90s, 10m)")
+		} else {
+			s.Timeout = d
+		}
+	}
+	return s, errors.Join(errs...)
+}
+
+// ParseDuration reads a non-negative Go duration ("90s", "10m") or a
+// number of seconds ("30", "1.5"), as --timeout and WARPSIM_TIMEOUT take.
+func ParseDuration(s string) (time.Duration, bool) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d, true
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 && n < float64(math.MaxInt64)/1e9 {
+		return time.Duration(n * float64(time.Second)), true
+	}
+	return 0, false
+}
