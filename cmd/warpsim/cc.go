@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/arch"
@@ -119,63 +116,26 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				// As CUDA reads it: launches become synchronous.
 				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
 			}
-			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
-				opt.Progress = newProgressBar(f)
+			if opt.Sanitize, err = runtime.SanitizingFromEnv(a); err != nil {
+				fmt.Fprintf(stderr, "warpsim: %v\n", err)
+				return &exitError{code: exitBadInput}
 			}
 			srv := runtime.NewServer(opt)
-			if err := srv.Serve(in, out); err != nil {
+			// Ctrl-C reaches the program and this process alike: a kernel
+			// running now stops and its report says where its warps were;
+			// with none running the program decides what SIGINT does.
+			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
+			err = srv.Serve(in, out)
+			stop()
+			if errors.Is(err, runtime.ErrInterrupted) {
+				return &exitError{code: exitInterrupted}
+			}
+			if err != nil {
 				fmt.Fprintf(stderr, "warpsim runtime: %v\n", err)
 				return &exitError{code: exitFault}
 			}
 			return nil
 		},
-	}
-}
-
-// newProgressBar draws a progress bar of a kernel's blocks on f, for
-// kernels that run longer than a moment; it is erased when the kernel ends.
-func newProgressBar(f *os.File) func(kernel string, done, total int) {
-	var (
-		mu      sync.Mutex
-		bar     *progressbar.ProgressBar
-		current string
-		started time.Time
-	)
-	return func(kernel string, done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if started.IsZero() || kernel != current {
-			if bar != nil {
-				bar.Clear()
-				bar = nil
-			}
-			current, started = kernel, time.Now()
-		}
-		if done >= total {
-			if bar != nil {
-				bar.Finish()
-				bar = nil
-			}
-			started = time.Time{}
-			return
-		}
-		if bar == nil {
-			if time.Since(started) < 700*time.Millisecond {
-				return
-			}
-			name := kernel
-			if len(name) > 40 {
-				name = name[:37] + "..."
-			}
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(f),
-				progressbar.OptionSetDescription("warpsim: "+name),
-				progressbar.OptionShowCount(),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionSetWidth(30))
-		}
-		bar.Set(done)
 	}
 }
 

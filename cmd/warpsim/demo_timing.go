@@ -34,7 +34,7 @@ var h100Times = map[string]float64{
 	"lesson_matmulCoarse_T16_CF1_n256":         13760,
 	"lesson_matmulCoarse_T16_CF2_n256":         21760,
 	"lesson_matmulCoarse_T16_CF4_n256":         40608,
-	"lesson_matmulCoarse_T16_CF8_n256":         85600,
+	"lesson_matmulCoarse_T16_CF8_n256":         85632,
 }
 
 // occStreamShared is the dynamic shared memory that leaves R blocks of the

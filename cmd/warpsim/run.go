@@ -34,6 +34,9 @@ type runFlags struct {
 	jsonOut    string
 	csv        bool
 	maxSteps   int64
+	timeout    string
+	stderr     io.Writer
+	sanitize   string
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -53,9 +56,16 @@ followed by the grids launched under it, marked "device": true, with
 "count" folding the grids of one kernel, shape and counters.
 
 Metrics: nvprof names or Nsight Compute names, comma-separated, or all.
-Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
+
+A kernel that runs long: on a terminal a progress line shows after 2 s
+(blocks done, warp instructions per second). It is stopped by Ctrl-C (exit
+status 130), by --timeout (wall clock, default none) or by the watchdog
+(--max-steps, default 2^36 warp instructions), each with a report of where
+its unfinished warps are.
+Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.stderr = stderr
 			return runLaunchFile(stdout, args[0], &f)
 		},
 	}
@@ -71,7 +81,9 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
 	fl.StringVar(&f.jsonOut, "json-out", "", "write the JSON document to FILE")
 	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
-	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default)")
+	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default, 2^36)")
+	fl.StringVar(&f.timeout, "timeout", "", "wall-clock limit per launch, e.g. 30s or 10m (default: $WARPSIM_TIMEOUT, else none)")
+	fl.StringVar(&f.sanitize, "sanitize", "", "check the launches with a compute-sanitizer tool: memcheck, racecheck, initcheck or synccheck")
 	return cmd
 }
 
@@ -134,9 +146,22 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInputf("--arch: %v", err)
 	}
 
-	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Mode: mode,
+	timeout, err := launchTimeout(f.timeout)
+	if err != nil {
+		return badInput(err)
+	}
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout, Mode: mode,
 		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
+	san, err := startRunSanitizer(f.sanitize, a, dev, stdout)
+	if err != nil {
+		return badInput(err)
+	}
+	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	stopWatch()
+	if san != nil {
+		return finishRunSanitizer(san, stdout, err)
+	}
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
 			return badInput(serr)
@@ -145,6 +170,9 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		var fault *warpsim.Fault
 		if errors.As(err, &fault) {
+			if fault.Kind == warpsim.FaultInterrupted {
+				return &exitError{code: exitInterrupted, err: err}
+			}
 			return kernelFault(err)
 		}
 		return badInput(err)

@@ -28,6 +28,7 @@
 #include "texture_types.h"
 #include "driver_functions.h"
 #include "cuda_runtime_api.h"
+#include "cuda_device_runtime_api.h"
 #include "device_launch_parameters.h"
 #include "device_functions.h"
 #include "math_functions.h"

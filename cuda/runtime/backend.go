@@ -81,6 +81,9 @@ type ChildGrid struct {
 type Fault struct {
 	Code   Error
 	Report string
+	// Interrupted: the launch was stopped by an interrupt (SIGINT); the
+	// server reports it at once and stops (ErrInterrupted).
+	Interrupted bool
 }
 
 func (f *Fault) Error() string { return f.Report }

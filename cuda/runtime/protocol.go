@@ -40,6 +40,7 @@ const (
 	opReset     = 15 // cudaDeviceReset
 	opExit      = 16 // the program exits: write the profile, stop
 	opFuncAttr  = 17 // uint32 kernel → int64 attributes; or uint32 kernel, attribute, value: set
+	opLimit     = 18 // uint32 cudaLimit, uint32 set, uint64 value → uint64 value (cudaDeviceSetLimit/GetLimit)
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -41,6 +42,8 @@ type Options struct {
 	// completed and total blocks while it runs, and with done == total when
 	// it ends.
 	Progress func(kernel string, done, total int)
+	// Sanitize, when set, runs the program under a sanitizer (sanitize.go).
+	Sanitize *Sanitizing
 }
 
 // Server executes one program's CUDA operations.
@@ -57,6 +60,34 @@ type Server struct {
 	sticky    Error
 	launches  []Record
 	running   string // the kernel being launched, for progress reports
+	// devMu guards dev against Interrupt and Progress, which other
+	// goroutines call; interrupted is an interrupted launch's fault.
+	devMu       sync.Mutex
+	interrupted *Fault
+}
+
+// ErrInterrupted is Serve's error after an interrupt (Server.Interrupt)
+// stopped a launch; the report has been written to stderr.
+var ErrInterrupted = errors.New("interrupted")
+
+// Interrupt stops the launch running now, if the device can (SIGINT); it
+// reports whether one was running.
+func (s *Server) Interrupt(reason string) bool {
+	s.devMu.Lock()
+	d, ok := s.dev.(interface{ Interrupt(string) bool })
+	s.devMu.Unlock()
+	return ok && d.Interrupt(reason)
+}
+
+// Progress reports the launch running now, if the device can tell.
+func (s *Server) Progress() (p warpsim.LaunchProgress, ok bool) {
+	s.devMu.Lock()
+	d, isSim := s.dev.(*simDevice)
+	s.devMu.Unlock()
+	if !isSim {
+		return p, false
+	}
+	return d.Progress()
 }
 
 // Record is one launch in the profile.
@@ -116,13 +147,20 @@ func (s *Server) newDevice() Device {
 	if s.opt.Progress != nil {
 		progress = func(done, total int) { s.opt.Progress(s.running, done, total) }
 	}
-	return s.opt.NewDevice(s.opt.Arch, &s.printf, progress)
+	dev := s.opt.NewDevice(s.opt.Arch, &s.printf, progress)
+	if s.opt.Sanitize != nil {
+		dev = s.opt.Sanitize.wrap(dev)
+	}
+	return dev
 }
 
 // Serve answers requests from r on w until the program exits or the pipe
 // closes. The profile is written either way.
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	defer s.writeProfile()
+	if s.opt.Sanitize != nil {
+		defer s.opt.Sanitize.finish()
+	}
 	for {
 		req, err := readRequest(r)
 		if err == io.EOF {
@@ -135,6 +173,15 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			return err
 		}
 		rep := s.handle(req)
+		if f := s.interrupted; f != nil {
+			// The user stopped the program (Ctrl-C): say where the kernel
+			// was, and stop; the program itself is being interrupted too.
+			fmt.Fprintf(os.Stderr, "%s\n", f.Report)
+			return ErrInterrupted
+		}
+		if s.opt.Sanitize != nil {
+			s.opt.Sanitize.reply(req.op, &rep)
+		}
 		if err := writeReply(w, rep); err != nil {
 			return err
 		}
@@ -309,13 +356,18 @@ func (s *Server) handle(req request) (rep reply) {
 		s.fault, s.sticky = nil, Success
 		s.modules, s.kernels = nil, nil
 		s.dynShared = map[int]int{}
-		s.dev = s.newDevice()
+		dev := s.newDevice()
+		s.devMu.Lock()
+		s.dev = dev
+		s.devMu.Unlock()
 		return rep
 	case opExit:
 		// Output a kernel printed after the last synchronization is lost,
 		// as on a GPU (the CUDA programming guide: the buffer is not
 		// flushed at exit).
 		return reply{}
+	case opLimit:
+		return s.limit(p.u32(), p.u32() != 0, p.u64())
 	case opFuncAttr:
 		kid := p.u32()
 		k, ok := s.kernel(kid)
@@ -465,6 +517,9 @@ func (s *Server) launch(p *payloadReader) reply {
 		s.fault = f
 		rec.NS = wall
 		rec.Fault = f.Report
+		if f.Interrupted {
+			s.interrupted = f
+		}
 	case errors.As(err, &ce):
 		rep.code = ce.Code
 		rep.diag = fmt.Appendf(nil, "warpsim: %s\n", ce.Msg)
@@ -601,4 +656,27 @@ func (b *lockedBuffer) take() []byte {
 	out := bytes.Clone(b.buf.Bytes())
 	b.buf.Reset()
 	return out
+}
+
+// limitDevice is a Device that honours cudaLimitStackSize (0) and
+// cudaLimitMallocHeapSize (2).
+type limitDevice interface {
+	SetLimit(limit uint32, v uint64) Error
+	GetLimit(limit uint32) uint64
+}
+
+// limit answers cudaDeviceSetLimit and cudaDeviceGetLimit for the limits
+// the simulator honours.
+func (s *Server) limit(which uint32, set bool, v uint64) reply {
+	d, ok := s.dev.(limitDevice)
+	if !ok {
+		if set {
+			return reply{}
+		}
+		return reply{data: putU64s(map[uint32]uint64{0: 1024, 2: 8 << 20}[which])}
+	}
+	if set {
+		return reply{code: d.SetLimit(which, v)}
+	}
+	return reply{data: putU64s(d.GetLimit(which))}
 }

@@ -58,6 +58,16 @@ type worker struct {
 	clockSet    bool
 	clockCycles uint64
 	clockNS     uint64
+
+	// The block's dynamic-parallelism state (cdp.go): printf output by
+	// epoch, launches not yet started, grids its syncs ran.
+	blockOpen  bool
+	out        []byte
+	segs       []epochMark
+	epoch      uint32
+	kids       []*cdpNode
+	synced     []*Result
+	nullStream *devHandle
 }
 
 func newWorker(l *launch) *worker {
@@ -70,6 +80,7 @@ func newWorker(l *launch) *worker {
 // warps and their register files.
 func (w *worker) rebind(l *launch) {
 	w.l, w.c, w.fault, w.clockSet = l, Counters{}, nil, false
+	w.blk.live = 0 // no block of this grid yet (a stopped grid's report looks)
 	w.printed = w.printed[:0]
 	if cap(w.blk.shared) >= l.shared {
 		w.blk.shared = w.blk.shared[:l.shared]
@@ -99,8 +110,12 @@ func (w *worker) loop() {
 			return
 		}
 		w.runBlock(i)
+		w.endBlock()
 		if w.fault != nil {
 			l.setFault(w.fault)
+			return
+		}
+		if l.stop.Load() && w.blk.live > 0 {
 			return
 		}
 		if l.cfg.Progress != nil {
@@ -109,11 +124,15 @@ func (w *worker) loop() {
 			l.progressMu.Lock()
 			l.cfg.Progress(int(l.done.Add(1)), l.nblocks)
 			l.progressMu.Unlock()
+		} else {
+			l.done.Add(1)
 		}
 	}
 }
 
 func (w *worker) setupBlock(linear int) {
+	w.endBlock()
+	w.blockOpen = true
 	l := w.l
 	cfg := l.cfg
 	b := &w.blk
@@ -173,6 +192,7 @@ func (w *worker) runBlock(linear int) {
 			}
 			steps = 0
 			if l.stop.Load() {
+				w.snapshot()
 				return
 			}
 		}
@@ -253,15 +273,10 @@ func (w *worker) deadlock() {
 	w.fault = &Fault{Kind: FaultBarrierDeadlock, Block: b.idx, Detail: "no warp can make progress"}
 }
 
+// watchdog stops the launch: it ran past its step budget. Every block
+// running then records where its warps are (stopFault reports them).
 func (w *worker) watchdog() {
-	b := &w.blk
-	for _, wp := range b.warps {
-		if wp.state != warpDone && len(wp.stack) > 0 {
-			top := wp.stack[len(wp.stack)-1]
-			w.fault = wp.faultAt(FaultWatchdog, int(top.pc), top.mask, 0, false,
-				fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit))
-			return
-		}
-	}
-	w.fault = &Fault{Kind: FaultWatchdog, Block: b.idx, Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
+	w.snapshot()
+	w.fault = &Fault{Kind: FaultWatchdog, Block: w.blk.idx, PC: -1,
+		Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
 }

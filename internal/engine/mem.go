@@ -49,7 +49,16 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			wp.recentNext++
 		}
 		if !ok {
-			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte %s access at %#x is outside every allocation", n, spaceWord(space), addr)
+			// Device malloc'd memory is looked up apart and never cached,
+			// so an access after a free faults.
+			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
+				return b, accGlobal
+			}
+			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
+			if !inHeap {
+				msg = wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space))
+			}
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%s", msg)
 			return nil, accNone
 		}
 		wp.cache = a

@@ -810,6 +810,9 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 	d := s.d
 	t0 := max(sm.l1q.take(s.now, float64(len(rec.Sectors)*32)), data)
 	for _, sec := range rec.Sectors {
+		if sm.l1 != nil && s.p.StoreInvalidatesL1 {
+			sm.l1.drop(sec)
+		}
 		at := d.l2q.take(t0, 32)
 		if ev := d.l2.fill(sec, at, true); ev > 0 {
 			s.writeBack(t0, ev)

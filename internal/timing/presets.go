@@ -51,7 +51,7 @@ var measured = map[string]*Params{
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
-		L1Bytes: 192 * 1024, L2Bytes: 25 << 20,
+		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreInvalidatesL1: true,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
