@@ -595,3 +595,54 @@ func TestDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// tileVotePTX: the warp votes in lockstep, each lane naming its own 8-lane
+// tile as the member mask (as cooperative groups' tiles do): all/any/ballot
+// are over the lane's tile only. The predicate holds for lanes 0–11.
+const tileVotePTX = `
+.visible .entry tilevote(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 24;
+	mov.u32 %r3, 255;
+	shl.b32 %r4, %r3, %r2;
+	setp.lt.u32 %p1, %r1, 12;
+	vote.sync.all.pred %p2, %p1, %r4;
+	vote.sync.any.pred %p3, %p1, %r4;
+	vote.sync.ballot.b32 %r5, %p1, %r4;
+	selp.u32 %r6, 1, 0, %p2;
+	selp.u32 %r7, 1, 0, %p3;
+	mul.wide.u32 %rd2, %r1, 12;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r6;
+	st.global.u32 [%rd3+4], %r7;
+	st.global.u32 [%rd3+8], %r5;
+	ret;
+}
+`
+
+func TestVoteMemberMaskPerLane(t *testing.T) {
+	m := testModule(t, tileVotePTX)
+	out := m.buffer(t, 32*12)
+	if _, _, err := m.launchTest(t, run{kernel: "tilevote", block: [3]uint32{32}, params: u64p(out)}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.u32s(t, out, 32*3)
+	for l := uint32(0); l < 32; l++ {
+		tile := l / 8
+		var all, anyv, ballot uint32
+		switch tile {
+		case 0:
+			all, anyv, ballot = 1, 1, 0xff
+		case 1:
+			all, anyv, ballot = 0, 1, 0x0f00
+		}
+		if g := got[3*l : 3*l+3]; g[0] != all || g[1] != anyv || g[2] != ballot {
+			t.Errorf("lane %d (tile %d): all %d any %d ballot %#x, want %d %d %#x", l, tile, g[0], g[1], g[2], all, anyv, ballot)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/warpsim/warpsim/internal/ir"
+import (
+	"math/bits"
+
+	"github.com/warpsim/warpsim/internal/ir"
+)
 
 func (wp *warp) shfl(in *ir.Inst, exec uint32) {
 	a, b, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
@@ -70,23 +74,37 @@ func (wp *warp) predMask(in *ir.Inst, s int32, exec uint32) uint32 {
 }
 
 func (wp *warp) vote(in *ir.Inst, exec uint32) {
+	// The vote is over the executing lanes that the member mask names
+	// (PTX ISA, vote.sync). Lanes running in lockstep may pass different
+	// masks (cooperative-groups tiles: each lane names its own tile), so
+	// each lane votes with its own group.
 	pm := wp.predMask(in, in.A[0], exec)
-	var v uint64
-	switch in.Mode {
-	case ir.VoteAll:
-		v = b2u(pm == exec)
-	case ir.VoteAny:
-		v = b2u(pm != 0)
-	case ir.VoteUni:
-		v = b2u(pm == 0 || pm == exec)
-	case ir.VoteBallot:
-		v = uint64(pm)
+	var masks *[32]uint64
+	if in.A[1] >= 0 {
+		masks = wp.r(in.A[1])
 	}
 	d := wp.r(in.D[0])
 	for l := 0; l < 32; l++ {
-		if exec>>l&1 != 0 {
-			d[l] = v
+		if exec>>l&1 == 0 {
+			continue
 		}
+		group := exec
+		if masks != nil {
+			group &= uint32(masks[l])
+		}
+		p := pm & group
+		var v uint64
+		switch in.Mode {
+		case ir.VoteAll:
+			v = b2u(p == group)
+		case ir.VoteAny:
+			v = b2u(p != 0)
+		case ir.VoteUni:
+			v = b2u(p == 0 || p == group)
+		case ir.VoteBallot:
+			v = uint64(p)
+		}
+		d[l] = v
 	}
 }
 
@@ -98,11 +116,17 @@ func (wp *warp) match(in *ir.Inst, exec uint32) {
 	if in.D[1] >= 0 {
 		p = wp.r(in.D[1])
 	}
+	// Only the executing lanes the member mask names take part (the first
+	// executing lane's mask: match's callers pass one mask per warp).
+	group := exec
+	if in.A[1] >= 0 && exec != 0 {
+		group &= uint32(wp.r(in.A[1])[bits.TrailingZeros32(exec)])
+	}
 	if in.Mode == 1 { // all
 		same := true
 		first := -1
 		for l := 0; l < 32; l++ {
-			if exec>>l&1 == 0 {
+			if group>>l&1 == 0 {
 				continue
 			}
 			if first < 0 {
@@ -116,7 +140,7 @@ func (wp *warp) match(in *ir.Inst, exec uint32) {
 				continue
 			}
 			if same {
-				d[l] = uint64(exec)
+				d[l] = uint64(group)
 			} else {
 				d[l] = 0
 			}
@@ -132,7 +156,7 @@ func (wp *warp) match(in *ir.Inst, exec uint32) {
 		}
 		var mm uint32
 		for k := 0; k < 32; k++ {
-			if exec>>k&1 != 0 && a[k]&m == a[l]&m {
+			if group>>k&1 != 0 && a[k]&m == a[l]&m {
 				mm |= 1 << k
 			}
 		}
