@@ -26,6 +26,19 @@ type Options struct {
 	Workers   int                   // blocks run in parallel; GOMAXPROCS when 0
 	StepLimit int64                 // watchdog: warp instructions per launch; 0 = a large default
 	Progress  func(done, total int) // optional, called as blocks complete (not from the hot loop)
+	// Backing, when set, holds global memory's bytes (memory shared with a
+	// program, for the CUDA runtime), and allocations start at BackingBase.
+	Backing     Backing
+	BackingBase uint64
+}
+
+// Backing supplies the bytes of global-memory allocations.
+type Backing interface {
+	// Bytes returns size zeroed, 8-byte aligned bytes for the allocation at
+	// base, or an error when the host cannot back them.
+	Bytes(base, size uint64) ([]byte, error)
+	// Release is told that the allocation at base is freed.
+	Release(base, size uint64)
 }
 
 // Dim3 is a grid or block shape.
@@ -54,7 +67,11 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	if opt.Stdout == nil {
 		opt.Stdout = os.Stdout
 	}
-	return &Device{arch: a, opt: opt, mem: engine.NewMemory()}
+	mem := engine.NewMemory()
+	if opt.Backing != nil {
+		mem = engine.NewBackedMemory(opt.BackingBase, opt.Backing)
+	}
+	return &Device{arch: a, opt: opt, mem: mem}
 }
 
 // Arch is the device's architecture.
@@ -403,6 +420,12 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		return res, err
 	}
 	return res, nil
+}
+
+// CheckLaunch answers whether Launch would accept the configuration,
+// without running anything: nil, or the *ConfigError Launch would return.
+func (d *Device) CheckLaunch(k *Kernel, cfg LaunchConfig, params []byte) error {
+	return d.checkConfig(k, cfg, params)
 }
 
 func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {

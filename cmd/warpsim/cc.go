@@ -11,7 +11,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/cuda/runtime"
 )
@@ -98,32 +97,11 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
-			if in == nil || out == nil {
-				return badInputf("__runtime is started by programs built with warpsim cc")
+			var progress func(kernel string, done, total int)
+			if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+				progress = newProgressBar(f)
 			}
-			name := os.Getenv("WARPSIM_ARCH")
-			if name == "" {
-				name = "h100"
-			}
-			a, err := arch.Lookup(name)
-			if err != nil {
-				// The program cannot run: every CUDA call reports no device.
-				fmt.Fprintf(stderr, "warpsim: WARPSIM_ARCH: %v\n", err)
-				return &exitError{code: exitBadInput}
-			}
-			opt := runtime.Options{
-				NewDevice:   runtime.NewSimDevice,
-				Arch:        a,
-				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
-				// As CUDA reads it: launches become synchronous.
-				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
-			}
-			if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
-				opt.Progress = newProgressBar(f)
-			}
-			srv := runtime.NewServer(opt)
-			if err := srv.Serve(in, out); err != nil {
+			if err := runtime.ServeProgram(stderr, progress); err != nil {
 				fmt.Fprintf(stderr, "warpsim runtime: %v\n", err)
 				return &exitError{code: exitFault}
 			}

@@ -6,18 +6,28 @@ import (
 )
 
 // Device is what the runtime needs from the simulator: warpsim.Device, seen
-// through a small adapter (sim.go), or a fake in tests.
+// through a small adapter (sim.go), or a fake in tests. Its allocations
+// live in the Backing it was made with (the window shared with the
+// program), where the server reads and writes them itself.
 type Device interface {
 	Arch() *arch.Arch
 	Malloc(size uint64) (uint64, error)
 	Free(addr uint64) error
-	Write(addr uint64, src []byte) error
-	Read(addr uint64, dst []byte) error
-	Memset(addr uint64, v byte, n uint64) error
 	LoadModule(filename string, ptx []byte) (Module, error)
+	// CheckLaunch refuses, as a *ConfigError, a launch Launch would refuse
+	// before running (the server's own checks done, what is left is the
+	// kernel's own bounds: __launch_bounds__), so that a queued launch's
+	// refusal comes with the launch call.
+	CheckLaunch(k Kernel, cfg LaunchConfig, params []byte) error
 	// Launch runs k to completion. A kernel fault is returned as a *Fault;
 	// a launch the device refuses as a *ConfigError.
 	Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error)
+}
+
+// Backing holds a device's allocations (warpsim.Backing).
+type Backing interface {
+	Bytes(base, size uint64) ([]byte, error)
+	Release(base, size uint64)
 }
 
 // Module is a loaded PTX module.

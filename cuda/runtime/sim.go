@@ -3,27 +3,22 @@ package runtime
 import (
 	"errors"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 )
 
-// NewSimDevice is the simulator: a warpsim.Device whose printf output goes
-// to printf and whose block completions go to progress (when not nil).
-// WARPSIM_WORKERS (blocks run in parallel) and WARPSIM_STEP_LIMIT (the
-// watchdog: warp instructions per launch) tune it.
-func NewSimDevice(a *arch.Arch, printf io.Writer, progress func(done, total int)) Device {
-	opt := warpsim.Options{Stdout: printf, Progress: progress}
-	if n, err := strconv.Atoi(os.Getenv("WARPSIM_WORKERS")); err == nil && n > 0 {
-		opt.Workers = n
+// NewSimDevice returns the simulator as a Device maker: a warpsim.Device
+// whose printf output goes to printf, whose block completions go to
+// progress (when not nil), and whose allocations live in mem from base.
+// set's Workers and StepLimit tune it.
+func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
+	return func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
+		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
+			Backing: mem, BackingBase: base}
+		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
-	if n, err := strconv.ParseInt(os.Getenv("WARPSIM_STEP_LIMIT"), 10, 64); err == nil && n > 0 {
-		opt.StepLimit = n
-	}
-	return &simDevice{Device: warpsim.NewDevice(a, opt)}
 }
 
 type simDevice struct{ *warpsim.Device }
@@ -67,6 +62,31 @@ var faultCodes = map[warpsim.FaultKind]Error{
 	// reports the watchdog's code.
 	warpsim.FaultWatchdog:        ErrorLaunchTimeout,
 	warpsim.FaultBarrierDeadlock: ErrorLaunchTimeout,
+}
+
+func simConfig(cfg LaunchConfig) warpsim.LaunchConfig {
+	return warpsim.LaunchConfig{
+		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
+		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
+		SharedBytes: cfg.SharedBytes,
+	}
+}
+
+// CheckLaunch: the server has checked the shape, shared memory and
+// parameter size already; what is left is a block the kernel's own bounds
+// (.maxntid, .reqntid: __launch_bounds__) exclude. CUDA documents
+// cudaErrorLaunchOutOfResources for a launch with too many threads for the
+// kernel, but the H100 (CUDA 13, driver 580) returns
+// cudaErrorInvalidValue: testdata/programs/error_config.h100.txt.
+func (d *simDevice) CheckLaunch(k Kernel, cfg LaunchConfig, params []byte) error {
+	sk, ok := k.(simKernel)
+	if !ok {
+		return errors.New("warpsim runtime: kernel from another device")
+	}
+	if err := d.Device.CheckLaunch(sk.Kernel, simConfig(cfg), params); err != nil {
+		return &ConfigError{Code: ErrorInvalidValue, Msg: err.Error()}
+	}
+	return nil
 }
 
 func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {

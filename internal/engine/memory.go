@@ -34,28 +34,54 @@ func (a *Alloc) End() uint64 { return a.Base + a.Size }
 // Memory is the device's global memory: a sorted set of allocations.
 // Allocation and free take the lock; a launch reads a snapshot.
 type Memory struct {
-	mu     sync.RWMutex
-	allocs []*Alloc // sorted by Base
-	next   uint64
+	mu      sync.RWMutex
+	allocs  []*Alloc // sorted by Base
+	next    uint64
+	backing Backing
+}
+
+// Backing supplies the bytes of allocations when they must live somewhere
+// other than Go's heap: the CUDA runtime keeps them in memory shared with
+// the program, mapped there at the device addresses.
+type Backing interface {
+	// Bytes returns size zeroed bytes for the allocation at base (8-byte
+	// aligned, for atomics), or an error when the host cannot back them.
+	Bytes(base, size uint64) ([]byte, error)
+	// Release is told that the allocation at base is freed.
+	Release(base, size uint64)
 }
 
 // NewMemory returns an empty global memory.
 func NewMemory() *Memory { return &Memory{next: GlobalBase} }
 
+// NewBackedMemory returns an empty global memory whose allocations start at
+// base and take their bytes from b.
+func NewBackedMemory(base uint64, b Backing) *Memory { return &Memory{next: base, backing: b} }
+
 // Alloc reserves size bytes (zero-filled).
 func (m *Memory) Alloc(size uint64) (uint64, error) {
-	if size > 1<<36 {
+	if size > 1<<36 && m.backing == nil {
 		return 0, fmt.Errorf("allocation of %d bytes is too large", size)
 	}
 	n := size
 	if n == 0 {
 		n = 1
 	}
-	words := make([]uint64, (n+7)/8)
-	data := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:size:size]
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	a := &Alloc{Base: m.next, Size: size, Data: data}
+	base := m.next
+	var data []byte
+	if m.backing != nil {
+		b, err := m.backing.Bytes(base, size)
+		if err != nil {
+			return 0, err
+		}
+		data = b[:size:size]
+	} else {
+		words := make([]uint64, (n+7)/8)
+		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:size:size]
+	}
+	a := &Alloc{Base: base, Size: size, Data: data}
 	m.next += (n + guardGap + allocAlign - 1) / allocAlign * allocAlign
 	m.allocs = append(m.allocs, a) // bases increase, so the slice stays sorted
 	return a.Base, nil
@@ -73,9 +99,13 @@ func (m *Memory) Free(addr uint64) error {
 		return fmt.Errorf("free of %#x: %w", addr, ErrBadFree)
 	}
 	// Copy: running launches may hold the old slice.
+	a := m.allocs[i]
 	next := make([]*Alloc, 0, len(m.allocs)-1)
 	next = append(next, m.allocs[:i]...)
 	m.allocs = append(next, m.allocs[i+1:]...)
+	if m.backing != nil {
+		m.backing.Release(a.Base, a.Size)
+	}
 	return nil
 }
 
