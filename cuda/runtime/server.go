@@ -659,6 +659,8 @@ func (s *Server) copy(p *payloadReader) reply {
 		}
 		d, _ := s.win.span(dst, n)
 		sb, _ := s.win.span(src, n)
+		populate(d)
+		populate(sb)
 		copy(d, sb)
 		s.mu.Lock()
 		s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, false))
@@ -691,6 +693,7 @@ func (s *Server) memset(p *payloadReader) reply {
 			return
 		}
 		b, _ := s.win.span(addr, n)
+		populate(b)
 		for i := range b {
 			b[i] = byte(v)
 		}

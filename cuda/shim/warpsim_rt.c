@@ -1145,6 +1145,19 @@ cudaError_t cudaMemGetInfo(size_t *freeB, size_t *total) {
 }
 
 /* ---- Copies and memsets ---- */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+/* populate maps the pages of a large copy's buffer ahead of it: one call
+ * instead of a page fault per page, which costs tens of microseconds on a
+ * virtual machine (1 GiB: 10 s faulted, 0.6 s populated). Best effort. */
+static void populate(const void *p, size_t n) {
+  if (n < (1u << 20)) return;
+  long pg = sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  madvise((void *)lo, (uintptr_t)p + n - lo, MADV_POPULATE_WRITE);
+}
+
 static int host_kind(const void *p) {
   int i = find_alloc((uintptr_t)p);
   return i >= 0 && allocs[i].kind == kindHost;
@@ -1183,6 +1196,8 @@ static cudaError_t copy_on(void *dst, const void *src, size_t count, int kind, v
   memcpy(msg + 4, &n, 8);
   cudaError_t e = simple(opHostCopy, msg, 24);
   if (e) return set_error(e);
+  populate(dst, count);
+  populate(src, count);
   memmove(dst, src, count);
   return 0;
 }
