@@ -320,6 +320,17 @@ func (k *Kernel) RegsPerThread() int {
 	return r
 }
 
+// BoundThreads is the most threads per block the kernel's own bounds
+// allow (.maxntid or .reqntid, from __launch_bounds__), 0 when it has none.
+func (k *Kernel) BoundThreads() int {
+	for _, b := range [][3]int{k.fn.MaxNTID, k.fn.ReqNTID} {
+		if b[0] > 0 {
+			return b[0] * max(b[1], 1) * max(b[2], 1)
+		}
+	}
+	return 0
+}
+
 // StaticSharedBytes is the kernel's static shared memory per block.
 func (k *Kernel) StaticSharedBytes() int { return k.m.mod.Prog.StaticShared[k.idx] }
 

@@ -45,6 +45,9 @@ type Kernel interface {
 	RegsPerThread() int
 	StaticSharedBytes() int
 	LocalBytes() int
+	// BoundThreads is the kernel's own limit on threads per block
+	// (__launch_bounds__), 0 when it has none.
+	BoundThreads() int
 }
 
 // Param is one kernel parameter's place in the parameter buffer.

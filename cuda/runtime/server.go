@@ -571,6 +571,9 @@ func (s *Server) handle(req request) (rep reply) {
 			maxDyn = v
 		}
 		maxThreads := a.MaxThreadsPerBlockFor(k.RegsPerThread())
+		if b := k.BoundThreads(); b > 0 {
+			maxThreads = min(maxThreads, b)
+		}
 		return reply{data: putU64s(uint64(k.StaticSharedBytes()), 0, uint64(k.LocalBytes()), uint64(maxThreads),
 			uint64(k.RegsPerThread()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn))}
 	}
@@ -659,8 +662,8 @@ func (s *Server) copy(p *payloadReader) reply {
 		}
 		d, _ := s.win.span(dst, n)
 		sb, _ := s.win.span(src, n)
-		populate(d)
-		populate(sb)
+		s.win.populate(dst, n)
+		s.win.populate(src, n)
 		copy(d, sb)
 		s.mu.Lock()
 		s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, false))
@@ -693,7 +696,7 @@ func (s *Server) memset(p *payloadReader) reply {
 			return
 		}
 		b, _ := s.win.span(addr, n)
-		populate(b)
+		s.win.populate(addr, n)
 		for i := range b {
 			b[i] = byte(v)
 		}

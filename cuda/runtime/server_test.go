@@ -151,6 +151,7 @@ func (k *fakeKernel) ParamBytes() int        { return k.bytes }
 func (k *fakeKernel) RegsPerThread() int     { return 16 }
 func (k *fakeKernel) StaticSharedBytes() int { return 0 }
 func (k *fakeKernel) LocalBytes() int        { return 0 }
+func (k *fakeKernel) BoundThreads() int      { return 0 }
 
 func (d *fakeDevice) CheckLaunch(Kernel, LaunchConfig, []byte) error { return nil }
 
