@@ -33,13 +33,29 @@ func TestMain(m *testing.M) {
 			Callbacks:      os.NewFile(6, "callbacks"),
 			CallbacksDone:  os.NewFile(7, "callbacks-done"),
 		})
-		if err := srv.Serve(os.NewFile(3, "requests"), os.NewFile(4, "replies")); err != nil {
+		in := &countingReader{r: os.NewFile(3, "requests")}
+		if err := srv.Serve(in, os.NewFile(4, "replies")); err != nil {
 			fmt.Fprintln(os.Stderr, "fake server:", err)
 			os.Exit(1)
+		}
+		if p := os.Getenv("WARPSIM_TEST_REQUEST_BYTES"); p != "" {
+			os.WriteFile(p, fmt.Appendf(nil, "%d", in.n), 0o644)
 		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// countingReader counts the request bytes the program sent.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // fakeDevice has real memory (the server's window) and fake kernels:
