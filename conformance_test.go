@@ -217,13 +217,21 @@ func runConformanceVariant(t *testing.T, dir, variant string, meta *caseMeta, to
 	case <-time.After(conformanceTimeout):
 		t.Fatalf("%s: not finished after %v (a hang, or a very slow instruction)", ptxPath, conformanceTimeout)
 	}
+	buffers := map[string][]byte{}
+	for _, name := range out.BufferOrder {
+		b, err := out.Buffer(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buffers[name] = b
+	}
 	for _, name := range out.BufferOrder {
 		t.Run(name, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join(expDir, name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			compareBuffer(t, name, want, out.Buffers[name], meta, tolerancesOf(tol, variant), out.Buffers)
+			compareBuffer(t, name, want, buffers[name], meta, tolerancesOf(tol, variant), buffers)
 		})
 	}
 	t.Run("stdout", func(t *testing.T) {

@@ -230,7 +230,13 @@ var acceptedDeviations = map[[2]string]string{
 }
 
 // checkLessonMetrics compares a launch's PTX-level metrics with ncu's.
-func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncuRow) {
+// The launch ran a grid gridScale times smaller than the one ncu measured
+// (1: the same grid); the exact counts are then compared per block, which
+// is exact only for kernels whose every block issues the same requests and
+// touches the same number of sectors (the callers say why theirs do): ncu's
+// figure must divide by gridScale with no remainder, and the quotient must
+// be warpsim's count. Ratios do not depend on the grid's size.
+func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncuRow, gridScale uint64) {
 	t.Helper()
 	if ncu == nil {
 		return
@@ -248,8 +254,22 @@ func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncu
 		{"smsp__warps_launched.sum", c.WarpsLaunched},
 	}
 	for _, e := range exact {
-		if want, ok := ncu[e.metric]; ok && float64(e.got) != want {
-			t.Errorf("%s: %d, the H100 measured %.0f", e.metric, e.got, want)
+		want, ok := ncu[e.metric]
+		if !ok {
+			continue
+		}
+		if want != math.Trunc(want) || uint64(want)%gridScale != 0 {
+			t.Errorf("%s: the H100's %.0f does not divide by the grid scale %d: the scaled check is not exact",
+				e.metric, want, gridScale)
+			continue
+		}
+		if w := uint64(want) / gridScale; e.got != w {
+			if gridScale == 1 {
+				t.Errorf("%s: %d, the H100 measured %d", e.metric, e.got, w)
+			} else {
+				t.Errorf("%s: %d, the H100 measured %.0f on a grid %d times larger (%d for this grid)",
+					e.metric, e.got, want, gridScale, w)
+			}
 		}
 	}
 	ms := profile.Compute(c, arch.MustLookup("h100"))
@@ -285,9 +305,20 @@ func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncu
 	}
 }
 
+// divergenceShortScale is how many times smaller -short makes the
+// divergence lesson's 4M-thread grid (to 64 blocks of 256).
+const divergenceShortScale = 256
+
 // TestLessonsDivergence runs the divergence lesson's kernels at both sizes
-// of the seed runs and checks each kernel's sum and
-// first eight outputs, and its metrics against ncu's.
+// of the seed runs and checks each kernel's sum and first eight outputs,
+// and its metrics against ncu's. With -short the 4M-thread grid runs 256
+// times smaller: every thread writes c[tid] once, tid = blockIdx.x*256 +
+// threadIdx.x, and the branch conditions (tid%2, (tid/32)%2, (tid>>5)&1)
+// repeat every 64 threads, so every block of 256 runs the same warps under
+// the same masks and stores 1 KiB at a 1 KiB-aligned address: its requests,
+// sectors and warps are the same for every block, and so is the sum of its
+// outputs. The grid totals and the sum are then exactly the H100's divided
+// by the scale (checkLessonMetrics checks the division is exact).
 func TestLessonsDivergence(t *testing.T) {
 	div, _ := parseSeedRuns(t, readGroundTruth(t, "h100_seed_runs.txt"))
 	ncu := readNcu(t)
@@ -299,17 +330,26 @@ func TestLessonsDivergence(t *testing.T) {
 			prog = fmt.Sprintf("divergence_%dM", r.size>>20)
 		}
 		t.Run(prog+"/"+r.kernel, func(t *testing.T) {
+			scale := uint32(1)
+			if testing.Short() && r.grid >= divergenceShortScale {
+				scale = divergenceShortScale
+			}
+			grid := r.grid / scale
+			wantSum := r.sum / float64(scale)
+			if r.grid%scale != 0 || wantSum != math.Trunc(wantSum) {
+				t.Fatalf("grid %d, sum %.1f: not exactly divisible by %d", r.grid, r.sum, scale)
+			}
 			k, err := mod.Kernel(r.kernel)
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := uint64(r.grid) * uint64(r.block)
+			n := uint64(grid) * uint64(r.block)
 			buf, err := dev.Malloc(4 * n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer dev.Free(buf)
-			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: r.grid, Y: 1, Z: 1},
+			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: grid, Y: 1, Z: 1},
 				Block: warpsim.Dim3{X: r.block, Y: 1, Z: 1}}, lessonParams(buf))
 			if err != nil {
 				t.Fatal(err)
@@ -326,57 +366,94 @@ func TestLessonsDivergence(t *testing.T) {
 					t.Errorf("c[%d] = %v, the H100 printed %v", i, f, r.first8[i])
 				}
 			}
-			if sum != r.sum {
-				t.Errorf("sum = %.1f, the H100 printed %.1f", sum, r.sum)
+			if sum != wantSum {
+				t.Errorf("sum = %.1f over %d threads, the H100 printed %.1f over %d", sum, n, r.sum, r.size)
 			}
-			checkLessonMetrics(t, r.kernel, res.Counters, ncu[prog][r.kernel])
+			checkLessonMetrics(t, r.kernel, res.Counters, ncu[prog][r.kernel], uint64(scale))
 		})
 	}
 }
 
-// TestLessonsReduce runs the reduce lesson's three kernels on 2^24 ints
-// (i & 0xff, as reduce.cu fills them) with each block size of the seed runs
-// and checks that the block sums add to the H100's gpu_sum; at block 512 it
-// compares metrics with ncu's. -short runs block 512 only.
+// reduceSmallLog2 is the array size, 2^16 ints, at which every kernel and
+// block size of the reduce lesson runs, with and without -short (under the
+// race detector too). The H100's 2^24 runs once, without -short, at block
+// 512, where ncu measured the kernels.
+const reduceSmallLog2 = 16
+
+// TestLessonsReduce runs the reduce lesson's three kernels on ints i & 0xff
+// (as reduce.cu fills them) with each block size of the seed runs and checks
+// that the block sums add to the H100's gpu_sum, and at block 512 compares
+// the metrics with ncu's.
+//
+// At 2^16 ints the checks are the H100's figures scaled, exactly: the input
+// repeats every 256 ints, so a 2^k-int prefix (k >= 8) sums to the H100's
+// gpu_sum over 2^24 divided by 2^(24-k). Each block of these kernels reads
+// and writes only its own blockDim.x ints, at blockIdx.x*blockDim.x*4 bytes,
+// a multiple of 512 and so 32-byte-sector aligned for every block size;
+// their control flow depends only on threadIdx.x and blockDim.x (the n guard
+// never fires, n being grid*block); so every block issues the same requests
+// and touches the same sectors, and ncu's grid totals divide exactly by the
+// grid ratio (checkLessonMetrics checks there is no remainder). Without
+// -short both sizes run at block 512, so the scaled check is itself checked.
 func TestLessonsReduce(t *testing.T) {
 	_, red := parseSeedRuns(t, readGroundTruth(t, "h100_seed_runs.txt"))
 	ncu := readNcu(t)
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
 	mod := loadLessonModule(t, dev, "reduce.sm90.ptx")
-	size := red[0].size
-	host := make([]byte, 4*size)
-	for i := 0; i < size; i++ {
+	type sized struct {
+		reduceRun
+		n int // ints reduced
+	}
+	var runs []sized
+	for _, r := range red {
+		runs = append(runs, sized{r, 1 << reduceSmallLog2})
+	}
+	if !testing.Short() {
+		for _, r := range red {
+			if r.block == 512 {
+				runs = append(runs, sized{r, r.size})
+			}
+		}
+	}
+	maxN := 0
+	for _, r := range runs {
+		maxN = max(maxN, r.n)
+	}
+	host := make([]byte, 4*maxN)
+	for i := 0; i < maxN; i++ {
 		binary.LittleEndian.PutUint32(host[4*i:], uint32(i&0xff))
 	}
 	in, err := dev.Malloc(uint64(len(host)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range red {
+	for _, r := range runs {
 		prog := fmt.Sprintf("reduce_%d", r.block)
-		t.Run(prog+"/"+r.kernel, func(t *testing.T) {
-			if r.size != size {
-				t.Fatalf("size %d, the section before had %d", r.size, size)
+		t.Run(fmt.Sprintf("%s/%s/n=%d", prog, r.kernel, r.n), func(t *testing.T) {
+			if r.size != red[0].size {
+				t.Fatalf("size %d, the first section had %d", r.size, red[0].size)
 			}
-			if testing.Short() && r.block != 512 {
-				t.Skip("-short: block 512 only")
+			scale := uint64(r.size / r.n)
+			if r.size%r.n != 0 || r.gpuSum%scale != 0 || uint32(r.n)%r.block != 0 {
+				t.Fatalf("the H100's run (%d ints, sum %d) does not scale exactly to %d ints in blocks of %d",
+					r.size, r.gpuSum, r.n, r.block)
 			}
 			k, err := mod.Kernel(r.kernel)
 			if err != nil {
 				t.Fatal(err)
 			}
-			grid := uint32(size) / r.block
+			grid := uint32(r.n) / r.block
 			out, err := dev.Malloc(4 * uint64(grid))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer dev.Free(out)
-			if err := dev.Write(in, host); err != nil { // the kernels reduce in place
+			if err := dev.Write(in, host[:4*r.n]); err != nil { // the kernels reduce in place
 				t.Fatal(err)
 			}
 			start := time.Now()
 			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: grid, Y: 1, Z: 1},
-				Block: warpsim.Dim3{X: r.block, Y: 1, Z: 1}}, lessonParams(in, out, uint32(size)))
+				Block: warpsim.Dim3{X: r.block, Y: 1, Z: 1}}, lessonParams(in, out, uint32(r.n)))
 			t.Logf("launch took %v", time.Since(start))
 			if err != nil {
 				t.Fatal(err)
@@ -389,10 +466,11 @@ func TestLessonsReduce(t *testing.T) {
 			for i := uint32(0); i < grid; i++ {
 				sum += uint64(binary.LittleEndian.Uint32(o[4*i:]))
 			}
-			if sum != r.gpuSum {
-				t.Errorf("gpu_sum = %d, the H100 printed %d", sum, r.gpuSum)
+			if want := r.gpuSum / scale; sum != want {
+				t.Errorf("gpu_sum = %d over %d ints, the H100 printed %d over %d (%d for this size)",
+					sum, r.n, r.gpuSum, r.size, want)
 			}
-			checkLessonMetrics(t, r.kernel, res.Counters, ncu[prog][r.kernel])
+			checkLessonMetrics(t, r.kernel, res.Counters, ncu[prog][r.kernel], scale)
 		})
 	}
 }

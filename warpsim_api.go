@@ -16,6 +16,7 @@ import (
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/libdevice"
+	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/profile"
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -26,6 +27,12 @@ type Options struct {
 	Workers   int                   // blocks run in parallel; GOMAXPROCS when 0
 	StepLimit int64                 // watchdog: warp instructions per launch; 0 = a large default
 	Progress  func(done, total int) // optional, called as blocks complete (not from the hot loop)
+	// Mode is ModeFunctional (the default: results and counts, fast) or
+	// ModeTiming (also cycles, time, achieved occupancy and stall reasons
+	// from the timing model).
+	Mode Mode
+	// Timing tunes the timing model (scheduler policy, sampling).
+	Timing TimingOptions
 	// Backing, when set, holds global memory's bytes (memory shared with a
 	// program, for the CUDA runtime), and allocations start at BackingBase.
 	Backing     Backing
@@ -39,6 +46,39 @@ type Backing interface {
 	Bytes(base, size uint64) ([]byte, error)
 	// Release is told that the allocation at base is freed.
 	Release(base, size uint64)
+}
+
+// Mode selects the driver that runs launches.
+type Mode string
+
+// Modes.
+const (
+	ModeFunctional Mode = "functional"
+	ModeTiming     Mode = "timing"
+)
+
+// ParseMode reads "functional" or "timing" ("" is functional).
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case "", ModeFunctional:
+		return ModeFunctional, nil
+	case ModeTiming:
+		return ModeTiming, nil
+	}
+	return "", fmt.Errorf("mode %q: want functional or timing", s)
+}
+
+// TimingOptions tune the timing model.
+type TimingOptions struct {
+	// Scheduler is the warp scheduler policy: "gto" (greedy-then-oldest,
+	// the default) or "lrr" (loose round-robin).
+	Scheduler string
+	// NoSampling times every block of a large grid in detail instead of its
+	// first waves (slower; sampling's error is stated in the README).
+	NoSampling bool
+	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
+	// preset's), e.g. the base clock Nsight Compute locks by default.
+	ClockMHz float64
 }
 
 // Dim3 is a grid or block shape.
@@ -60,6 +100,7 @@ type Device struct {
 	printMu  sync.Mutex
 	launchMu sync.Mutex
 	gridID   atomic.Uint64
+	timer    *timing.Driver // nil in functional mode
 }
 
 // NewDevice creates a device of architecture a.
@@ -71,7 +112,28 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	if opt.Backing != nil {
 		mem = engine.NewBackedMemory(opt.BackingBase, opt.Backing)
 	}
-	return &Device{arch: a, opt: opt, mem: mem}
+	d := &Device{arch: a, opt: opt, mem: mem}
+	if opt.Mode == ModeTiming {
+		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz})
+	}
+	return d
+}
+
+// Mode is the driver the device's launches run under.
+func (d *Device) Mode() Mode {
+	if d.timer != nil {
+		return ModeTiming
+	}
+	return ModeFunctional
+}
+
+// ClockHz is the SM clock the timing model counts cycles in (0 in
+// functional mode).
+func (d *Device) ClockHz() float64 {
+	if d.timer == nil {
+		return 0
+	}
+	return d.timer.Params().ClockHz
 }
 
 // Arch is the device's architecture.
@@ -354,6 +416,10 @@ type LaunchResult struct {
 	// launched from the device under it, summed (the sum of Grids'
 	// counters).
 	Counters profile.Counters
+	// Duration is the launch's simulated time on the GPU in nanoseconds,
+	// from its start to the end of its last grid (timing mode; 0 in
+	// functional mode).
+	DurationNS float64
 	// Grids are the grids the launch ran, each with its own counters:
 	// Grids[0] is the host-launched grid, the rest were launched by device
 	// code (dynamic parallelism), in the order they ran.
@@ -373,9 +439,20 @@ type GridResult struct {
 	// DeviceLaunches counts the grids it launched.
 	Counters profile.Counters
 	// Elapsed is the host time simulating this grid alone took (children
-	// run after their parent and are timed apart). Until the timing model
-	// exists it is the only duration a device-launched grid has.
+	// run after their parent and are timed apart).
 	Elapsed time.Duration
+	// Timing is the timing model's account of this grid (cycles, active
+	// warps, stalls, DRAM traffic); nil in functional mode.
+	Timing *profile.Timing
+}
+
+// DurationNS is the grid's simulated duration in nanoseconds (0 without
+// timing).
+func (g *GridResult) DurationNS() float64 {
+	if g.Timing == nil || g.Timing.ClockHz == 0 {
+		return 0
+	}
+	return float64(g.Timing.Cycles) * 1e9 / g.Timing.ClockHz
 }
 
 // ConfigError is an invalid launch configuration, reported before any
@@ -411,6 +488,11 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		MaxWarpsPerSM: d.arch.MaxWarpsPerSM,
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
+		ClockMHz:      d.arch.ClockKHz / 1000,
+	}
+	if d.timer != nil {
+		ec.Driver = d.timer
+		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
 	}
 	er, err := k.m.mod.Launch(ec)
 	res := &LaunchResult{Kernel: k, Config: cfg, Counters: er.Total(), Grids: make([]GridResult, len(er.Grids))}
@@ -420,7 +502,19 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 			Kernel:     gk,
 			Config:     LaunchConfig{Grid: dim3(g.Grid), Block: dim3(g.Block), SharedBytes: g.DynShared},
 			FromDevice: g.Parent >= 0, Parent: g.Parent, Depth: g.Depth,
-			Counters: g.Counters, Elapsed: g.Elapsed,
+			Counters: g.Counters, Elapsed: g.Elapsed, Timing: g.Timing,
+		}
+	}
+	if d.timer != nil && len(er.Grids) > 0 {
+		var first, last uint64 = ^uint64(0), 0
+		for _, g := range er.Grids {
+			if g.Timing != nil {
+				first = min(first, g.Timing.StartCycle)
+				last = max(last, g.Timing.StartCycle+g.Timing.Cycles)
+			}
+		}
+		if last > first {
+			res.DurationNS = float64(last-first) * 1e9 / d.timer.Params().ClockHz
 		}
 	}
 	if err != nil {

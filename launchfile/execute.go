@@ -2,9 +2,16 @@ package launchfile
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"os"
 
 	"github.com/warpsim/warpsim"
 )
+
+// chunkBytes is how much of a buffer is copied between the device and a
+// file at a time: copies never hold a whole buffer in host memory twice.
+const chunkBytes = 1 << 20
 
 // ExecOptions adjust Execute.
 type ExecOptions struct {
@@ -13,16 +20,55 @@ type ExecOptions struct {
 	AfterLaunch func(i int, res *warpsim.LaunchResult)
 }
 
-// Outcome is what running a launch file produced.
+// Outcome is what running a launch file produced. The buffers stay in the
+// device's memory: Buffer and WriteBuffer copy one out when asked, so a run
+// that saves nothing copies nothing back.
 type Outcome struct {
-	Buffers     map[string][]byte // each buffer's final bytes
-	BufferOrder []string          // buffer names in file order
+	BufferOrder []string // buffer names in file order
 	Launches    []*warpsim.LaunchResult
+
+	dev   *warpsim.Device
+	addrs map[string]uint64
+	sizes map[string]uint64
+}
+
+// Buffer returns a buffer's bytes as the launches left them.
+func (o *Outcome) Buffer(name string) ([]byte, error) {
+	size, ok := o.sizes[name]
+	if !ok {
+		return nil, fmt.Errorf("no buffer %q", name)
+	}
+	data := make([]byte, size)
+	if err := o.dev.Read(o.addrs[name], data); err != nil {
+		return nil, fmt.Errorf("buffer %s: reading back: %v", name, err)
+	}
+	return data, nil
+}
+
+// WriteBuffer copies a buffer's bytes to w, chunkBytes at a time.
+func (o *Outcome) WriteBuffer(name string, w io.Writer) error {
+	size, ok := o.sizes[name]
+	if !ok {
+		return fmt.Errorf("no buffer %q", name)
+	}
+	chunk := make([]byte, min(size, chunkBytes))
+	for off := uint64(0); off < size; {
+		n := min(size-off, uint64(len(chunk)))
+		if err := o.dev.Read(o.addrs[name]+off, chunk[:n]); err != nil {
+			return fmt.Errorf("buffer %s: reading back: %v", name, err)
+		}
+		if _, err := w.Write(chunk[:n]); err != nil {
+			return err
+		}
+		off += n
+	}
+	return nil
 }
 
 // Execute loads the module on dev, checks every launch against its
 // kernel's parameters, allocates and initializes the buffers and globals,
-// runs the launches in order and reads the buffers back.
+// runs the launches in order. The buffers stay on the device, readable
+// through the Outcome.
 //
 // Errors: the module's load error as LoadModule returns it; *Error for a
 // launch that does not fit its kernel (unknown kernel, wrong argument count
@@ -46,16 +92,23 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 		kernels[i] = k
 	}
 
-	addrs := make(map[string]uint64, len(f.Buffers))
+	out := &Outcome{dev: dev, addrs: make(map[string]uint64, len(f.Buffers)), sizes: make(map[string]uint64, len(f.Buffers))}
+	addrs := out.addrs
 	for _, b := range f.Buffers {
 		addr, err := dev.Malloc(b.Size)
 		if err != nil {
 			return nil, f.errorAt(b.pos, "allocating %d bytes: %v", b.Size, err)
 		}
-		if err := dev.Write(addr, b.Init); err != nil {
+		if b.InitFile != "" {
+			err = writeFileToDevice(dev, addr, b.Size, b.InitFile)
+		} else {
+			err = dev.Write(addr, b.Init)
+		}
+		if err != nil {
 			return nil, f.errorAt(b.pos, "initializing: %v", err)
 		}
-		addrs[b.Name] = addr
+		addrs[b.Name], out.sizes[b.Name] = addr, b.Size
+		out.BufferOrder = append(out.BufferOrder, b.Name)
 	}
 	for _, g := range f.Globals {
 		addr, size, ok := mod.Global(g.Name)
@@ -74,7 +127,6 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 		}
 	}
 
-	out := &Outcome{Buffers: make(map[string][]byte, len(f.Buffers))}
 	for i, la := range f.Launches {
 		k := kernels[i]
 		params := make([]byte, k.ParamBytes())
@@ -95,7 +147,6 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 		if err != nil {
 			var fault *warpsim.Fault
 			if errors.As(err, &fault) {
-				f.readBack(dev, addrs, out)
 				return out, fault
 			}
 			return out, f.errorAt(la.pos, "%v", err)
@@ -105,21 +156,33 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 			opt.AfterLaunch(i, res)
 		}
 	}
-	if err := f.readBack(dev, addrs, out); err != nil {
-		return out, err
-	}
 	return out, nil
 }
 
-func (f *File) readBack(dev *warpsim.Device, addrs map[string]uint64, out *Outcome) error {
-	out.BufferOrder = out.BufferOrder[:0]
-	for _, b := range f.Buffers {
-		data := make([]byte, b.Size)
-		if err := dev.Read(addrs[b.Name], data); err != nil {
-			return f.errorAt(b.pos, "reading back: %v", err)
+// writeFileToDevice copies a {"file": …} buffer's file to the device in
+// chunks; a file that shrank since Load leaves the rest zero, one that grew
+// is cut at the buffer's size.
+func writeFileToDevice(dev *warpsim.Device, addr, size uint64, path string) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return cleanPathError(err)
+	}
+	defer fh.Close()
+	chunk := make([]byte, min(size, chunkBytes))
+	for off := uint64(0); off < size; {
+		n, err := io.ReadFull(fh, chunk[:min(size-off, uint64(len(chunk)))])
+		if n > 0 {
+			if werr := dev.Write(addr+off, chunk[:n]); werr != nil {
+				return werr
+			}
+			off += uint64(n)
 		}
-		out.Buffers[b.Name] = data
-		out.BufferOrder = append(out.BufferOrder, b.Name)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil
+		}
+		if err != nil {
+			return cleanPathError(err)
+		}
 	}
 	return nil
 }

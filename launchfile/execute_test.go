@@ -1,9 +1,13 @@
 package launchfile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -13,6 +17,15 @@ import (
 
 func newDevice() *warpsim.Device {
 	return warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{StepLimit: 1 << 20})
+}
+
+func mustBuffer(t *testing.T, out *Outcome, name string) []byte {
+	t.Helper()
+	b, err := out.Buffer(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func f32s(b []byte) []float32 {
@@ -55,16 +68,16 @@ func TestExecute(t *testing.T) {
 	}
 	// c = a + b = {11, 22, 33, 44}; poly on c[1:4]: 0.5 + 3·x.
 	want := []float32{11, 0.5 + 3*22, 0.5 + 3*33, 0.5 + 3*44}
-	got := f32s(out.Buffers["c"])
+	got := f32s(mustBuffer(t, out, "c"))
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("c[%d] = %v, want %v", i, got[i], want[i])
 		}
 	}
-	if n := binary.LittleEndian.Uint32(out.Buffers["count"]); n != 3 {
+	if n := binary.LittleEndian.Uint32(mustBuffer(t, out, "count")); n != 3 {
 		t.Errorf("count = %d, want 3 (poly's n, stored through the global pointer)", n)
 	}
-	if got := f32s(out.Buffers["a"]); got[3] != 4 {
+	if got := f32s(mustBuffer(t, out, "a")); got[3] != 4 {
 		t.Errorf("a changed: %v", got)
 	}
 	if len(out.Launches) != 2 || out.Launches[0].Kernel.Name() != "vecAdd" || out.Launches[1].Config.Grid.X != 2 {
@@ -94,7 +107,7 @@ func TestExecuteFault(t *testing.T) {
 	if fault.Kernel != "oob" {
 		t.Errorf("fault in %q", fault.Kernel)
 	}
-	if out == nil || len(out.Launches) != 0 || len(out.Buffers["p"]) != 8 {
+	if out == nil || len(out.Launches) != 0 || len(mustBuffer(t, out, "p")) != 8 {
 		t.Errorf("outcome after the fault: %+v", out)
 	}
 }
@@ -145,5 +158,52 @@ func TestExecuteErrors(t *testing.T) {
 				t.Errorf("a bad launch file reported as a kernel fault: %v", err)
 			}
 		})
+	}
+}
+
+// TestExecuteCopiesNothingBack: the buffers stay on the device after a run;
+// nothing is read back unless asked for (before, every buffer was copied
+// back, doubling the peak memory of a run that saves nothing). The 16 MiB
+// buffer must cost its device allocation and not a second copy, and a
+// {"file": …} buffer is streamed, not held.
+func TestExecuteCopiesNothingBack(t *testing.T) {
+	const size = 16 << 20
+	dir := t.TempDir()
+	init := make([]byte, size)
+	init[size-1] = 7
+	if err := os.WriteFile(filepath.Join(dir, "in.bin"), init, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	init = nil
+	kernels, err := filepath.Abs("testdata/kernels.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `{"module": "` + kernels + `", "buffers": {"big": {"file": "in.bin"}, "c": {"bytes": 16}, "count": {"s32": [0]}},
+  "globals": {"target": {"buffer": "count"}},
+  "launches": [{"kernel": "poly", "grid": [1], "block": [4], "args": [{"buffer": "c"}, {"s32": 4}]}]}`
+	f, err := Parse("x.json", dir, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out, err := f.Execute(newDevice(), ExecOptions{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grew := after.TotalAlloc - before.TotalAlloc
+	t.Logf("Execute allocated %d KiB", grew>>10)
+	if grew > size*3/2 {
+		t.Errorf("Execute allocated %d MiB for a %d MiB buffer: more than the device's copy", grew>>20, size>>20)
+	}
+	var w bytes.Buffer
+	if err := out.WriteBuffer("big", &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Len() != size || w.Bytes()[size-1] != 7 || w.Bytes()[0] != 0 {
+		t.Errorf("big read back as %d bytes, last %d", w.Len(), w.Bytes()[size-1])
 	}
 }

@@ -13,6 +13,7 @@ package launchfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,6 +50,10 @@ type Buffer struct {
 	Name string
 	Size uint64
 	Init []byte // initial contents (a prefix; the rest is zero)
+	// InitFile, when not "", is the regular file ({"file": …}) whose
+	// contents are the initial data instead of Init: Execute streams it to
+	// the device, so its bytes are never held in memory here.
+	InitFile string
 	pos
 }
 
@@ -242,9 +247,13 @@ func (l *loader) module(f *File, m *member, fromSource bool) {
 	path := l.resolve(m.value.str)
 	f.ModulePath, f.FromSource = path, fromSource
 	if !fromSource {
-		data, err := os.ReadFile(path)
+		if _, err := regularFileSize(path, maxModuleBytes); err != nil {
+			l.errorf(m.value.off, m.key, "%v", err)
+			return
+		}
+		data, err := readFileMax(path, maxModuleBytes)
 		if err != nil {
-			l.errorf(m.value.off, m.key, "%v", cleanPathError(err))
+			l.errorf(m.value.off, m.key, "%v", err)
 			return
 		}
 		f.Module = data
@@ -274,6 +283,65 @@ func (l *loader) resolve(p string) string {
 	return filepath.Join(l.dir, p)
 }
 
+// maxBufferBytes bounds a buffer, whether sized by "bytes" or by a file:
+// 1 TiB, beyond any GPU's memory. maxModuleBytes bounds a PTX module read
+// from a file.
+const (
+	maxBufferBytes = 1 << 40
+	maxModuleBytes = 1 << 30
+)
+
+// regularFileSize is the size of the regular file at path, checked against
+// limit. Devices, pipes and directories are refused: they have no size to
+// check in advance (/dev/zero would be read forever).
+func regularFileSize(path string, limit int64) (int64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, cleanPathError(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file (%s); devices and pipes have no size to check: copy the data to a file", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > limit {
+		return 0, fmt.Errorf("%s is %d bytes, more than the limit of %d", path, fi.Size(), limit)
+	}
+	return fi.Size(), nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
+// readFileMax reads a file that must not have grown past limit since it
+// was checked.
+func readFileMax(path string, limit int64) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, cleanPathError(err)
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	if err != nil {
+		return nil, cleanPathError(err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: more than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
 func cleanPathError(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -293,7 +361,7 @@ func (l *loader) buffers(f *File, n *node) {
 			l.errorf(m.keyOff, path, "a buffer name is letters, digits, '_', '-' and '.', not starting with '.' or '-' (it names the file --save-dir writes)")
 			continue
 		}
-		init, size, ok := l.initializer(m.value, path, true)
+		init, initFile, size, ok := l.initializer(m.value, path, true)
 		if !ok {
 			continue
 		}
@@ -301,17 +369,17 @@ func (l *loader) buffers(f *File, n *node) {
 			l.errorf(m.value.off, path, "a buffer cannot be empty")
 			continue
 		}
-		f.Buffers = append(f.Buffers, &Buffer{Name: m.key, Size: size, Init: init, pos: l.pos(m.keyOff, path)})
+		f.Buffers = append(f.Buffers, &Buffer{Name: m.key, Size: size, Init: init, InitFile: initFile, pos: l.pos(m.keyOff, path)})
 	}
 }
 
 // initializer reads {"file": …}, {"bytes": N}, {TYPE: [values]} or
 // {"bytes_hex": "…"}; "bytes" may accompany another initializer to make the
 // allocation larger than its data.
-func (l *loader) initializer(n *node, path string, allowFile bool) (init []byte, size uint64, ok bool) {
+func (l *loader) initializer(n *node, path string, allowFile bool) (init []byte, initPath string, size uint64, ok bool) {
 	if n.kind != kindObject {
 		l.errorf(n.off, path, "want an object such as {\"bytes\": 1024}, {\"f32\": [1, 2]} or {\"file\": \"a.bin\"}, got %s", n.kind)
-		return nil, 0, false
+		return nil, "", 0, false
 	}
 	var sized *member
 	var data *member
@@ -330,18 +398,18 @@ func (l *loader) initializer(n *node, path string, allowFile bool) (init []byte,
 					want = "bytes, bytes_hex, buffer or a type: " + typeNames()
 				}
 				l.errorf(m.keyOff, key, "unknown key (want %s)", want)
-				return nil, 0, false
+				return nil, "", 0, false
 			}
 		}
 		if data != nil {
 			l.errorf(m.keyOff, key, "only one initializer per entry (already have %s)", data.key)
-			return nil, 0, false
+			return nil, "", 0, false
 		}
 		data = m
 	}
 	if data == nil && sized == nil {
 		l.errorf(n.off, path, "empty: give bytes, file or a typed list")
-		return nil, 0, false
+		return nil, "", 0, false
 	}
 	if data != nil {
 		key := path + "." + data.key
@@ -350,18 +418,20 @@ func (l *loader) initializer(n *node, path string, allowFile bool) (init []byte,
 		case "file":
 			if v.kind != kindString {
 				l.errorf(v.off, key, "want a file name, got %s", v.kind)
-				return nil, 0, false
+				return nil, "", 0, false
 			}
-			b, err := os.ReadFile(l.resolve(v.str))
+			p := l.resolve(v.str)
+			n, err := regularFileSize(p, maxBufferBytes)
 			if err != nil {
-				l.errorf(v.off, key, "%v", cleanPathError(err))
-				return nil, 0, false
+				l.errorf(v.off, key, "%v", err)
+				return nil, "", 0, false
 			}
-			init = b
+			// The contents are streamed to the device at Execute, not held here.
+			initPath, size = p, uint64(n)
 		case "bytes_hex":
 			b, ok := l.hexBytes(v, key)
 			if !ok {
-				return nil, 0, false
+				return nil, "", 0, false
 			}
 			init = b
 		default:
@@ -379,25 +449,27 @@ func (l *loader) initializer(n *node, path string, allowFile bool) (init []byte,
 						at = fmt.Sprintf("%s[%d]", key, i)
 					}
 					l.errorf(e.off, at, "%v", err)
-					return nil, 0, false
+					return nil, "", 0, false
 				}
 			}
 		}
-		size = uint64(len(init))
+		if initPath == "" {
+			size = uint64(len(init))
+		}
 	}
 	if sized != nil {
 		key := path + ".bytes"
-		n, ok := l.uintValue(sized.value, key, 1<<40)
+		n, ok := l.uintValue(sized.value, key, maxBufferBytes)
 		if !ok {
-			return nil, 0, false
+			return nil, "", 0, false
 		}
 		if n < size {
 			l.errorf(sized.value.off, key, "%d bytes is smaller than the %d bytes of %s", n, size, data.key)
-			return nil, 0, false
+			return nil, "", 0, false
 		}
 		size = n
 	}
-	return init, size, true
+	return init, initPath, size, true
 }
 
 func (l *loader) hexBytes(v *node, key string) ([]byte, bool) {
@@ -451,7 +523,7 @@ func (l *loader) globals(f *File, n *node) {
 			f.Globals = append(f.Globals, g)
 			continue
 		}
-		init, _, ok := l.initializer(m.value, path, false)
+		init, _, _, ok := l.initializer(m.value, path, false)
 		if !ok {
 			continue
 		}
@@ -478,7 +550,7 @@ func (l *loader) bufferRef(n *node, path string, name *string, offset *uint64) b
 			}
 			*name = m.value.str
 		case "offset":
-			v, good := l.uintValue(m.value, key, 1<<40)
+			v, good := l.uintValue(m.value, key, maxBufferBytes)
 			ok = ok && good
 			*offset = v
 		default:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,8 +39,18 @@ func TestLoadOK(t *testing.T) {
 	}
 	for i, w := range wantBuffers {
 		b := f.Buffers[i]
-		if b.Name != w.name || b.Size != w.size || !bytes.Equal(b.Init, w.init) {
-			t.Errorf("buffer %d: %s %d % x, want %s %d % x", i, b.Name, b.Size, b.Init, w.name, w.size, w.init)
+		init := b.Init
+		if b.InitFile != "" { // a {"file": …} buffer: streamed at Execute, not read here
+			if b.Init != nil {
+				t.Errorf("buffer %s holds its file's bytes", b.Name)
+			}
+			var err error
+			if init, err = os.ReadFile(b.InitFile); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b.Name != w.name || b.Size != w.size || !bytes.Equal(init, w.init) {
+			t.Errorf("buffer %d: %s %d % x, want %s %d % x", i, b.Name, b.Size, init, w.name, w.size, w.init)
 		}
 	}
 	if len(f.Globals) != 2 || f.Globals[0].Name != "coeffs" || len(f.Globals[0].Init) != 16 ||
@@ -93,6 +104,9 @@ func TestLoadErrors(t *testing.T) {
 		{"missing launches", `{"module": "k.ptx"}`, "x.json:1: missing launches"},
 		{"bad arch", head + `"arch": "h900"}`, "x.json:2: arch: "},
 		{"missing buffer file", head + `"buffers": {"a": {"file": "missing.bin"}}}`, "x.json:2: buffers.a.file: testdata/missing.bin: no such file or directory"},
+		{"device buffer file", head + `"buffers": {"a": {"file": "/dev/zero"}}}`, "x.json:2: buffers.a.file: /dev/zero is not a regular file (a character device); devices and pipes have no size to check: copy the data to a file"},
+		{"directory buffer file", head + `"buffers": {"a": {"file": "."}}}`, "x.json:2: buffers.a.file: testdata is not a regular file (a directory)"},
+		{"device module", `{"module": "/dev/zero", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`, "x.json:1: module: /dev/zero is not a regular file (a character device)"},
 		{"unknown buffer key", head + `"buffers": {"a": {"f33": [1]}}}`, "x.json:2: buffers.a.f33: unknown key (want file, bytes, bytes_hex or a type: s8 s16 s32 s64 u8 u16 u32 u64 f16 f32 f64)"},
 		{"two initializers", head + `"buffers": {"i": {"s8": [1], "u16": 0}}}`, "x.json:2: buffers.i.u16: only one initializer per entry (already have s8)"},
 		{"s8 out of range", head + `"buffers": {"a": {"s8": [1, 2, 128]}}}`, "x.json:2: buffers.a.s8[2]: s8 value 128 is not an integer in [-128, 127]"},
@@ -118,6 +132,11 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if strings.Contains(tt.src, "/dev/zero") {
+				if _, err := os.Stat("/dev/zero"); err != nil {
+					t.Fatalf("this test needs /dev/zero: %v", err)
+				}
+			}
 			_, err := Parse("x.json", "testdata", []byte(tt.src))
 			if err == nil {
 				t.Fatal("no error")
@@ -196,4 +215,35 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		Parse("f.json", "testdata", data)
 	})
+}
+
+// TestBufferFileTooLarge: a {"file": …} buffer is capped like {"bytes": …}
+// (1 TiB); a sparse file one byte over is refused before anything is read.
+func TestBufferFileTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.bin")
+	fh, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fh.Truncate(maxBufferBytes + 1); err != nil {
+		fh.Close()
+		t.Fatalf("cannot make a sparse file here: %v", err)
+	}
+	fh.Close()
+	src := `{"module": "` + filepath.Join(mustAbs(t, "testdata"), "k.ptx") + `", "buffers": {"a": {"file": "big.bin"}}, "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`
+	_, err = Parse("x.json", dir, []byte(src))
+	want := "x.json:1: buffers.a.file: " + big + " is 1099511627777 bytes, more than the limit of 1099511627776"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

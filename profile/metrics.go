@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
 )
 
 // Kind says how a metric's value reads and prints.
@@ -50,7 +51,12 @@ type Def struct {
 	Timing bool
 
 	value func(c *Counters, in *inputs) (float64, bool)
+	// timed computes a Timing metric from the timing driver's account.
+	timed func(c *Counters, t *Timing) float64
 }
+
+// Timing is the timing driver's account of a launch (engine.GridTiming).
+type Timing = engine.GridTiming
 
 // inputs are what a metric may need besides the counters.
 type inputs struct {
@@ -65,6 +71,9 @@ type Launch struct {
 	RegsPerThread int // registers per thread the kernel was given
 	StaticShared  int // bytes of .shared variables
 	DynamicShared int // bytes of dynamic shared memory given at launch
+	// Timing is the timing driver's account of the launch; nil when it ran
+	// functionally (the timing metrics are then unavailable).
+	Timing *Timing
 }
 
 // theoreticalOccupancy is what the arch's occupancy calculator (the one
@@ -79,7 +88,44 @@ func theoreticalOccupancy(a *arch.Arch, l Launch) float64 {
 }
 
 // errTiming is the reason given for the metrics of the timing driver.
-const errTiming = "needs --mode timing, not implemented yet"
+const errTiming = "needs the timing driver (--mode timing)"
+
+// seconds is a timed launch's duration.
+func seconds(t *Timing) float64 {
+	if t.ClockHz == 0 {
+		return 0
+	}
+	return float64(t.Cycles) / t.ClockHz
+}
+
+func perSecond(n uint64, t *Timing) float64 {
+	if s := seconds(t); s > 0 {
+		return float64(n) / s
+	}
+	return 0
+}
+
+func ratio(n, d uint64) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
+// stallMetric is the metric of one stall reason: warp-cycles in that state
+// per instruction issued, as ncu's smsp__average_warp_latency_issue_stalled_*.
+func stallMetric(reason, nvprof, desc string) *Def {
+	return &Def{Name: nvprof, NCU: "smsp__average_warp_latency_issue_stalled_" + reason, Description: desc, Kind: Ratio, Timing: true,
+		Formula: "warp-cycles stalled on " + reason + " ÷ instructions issued",
+		timed: func(_ *Counters, t *Timing) float64 {
+			for i, n := range t.StallNames {
+				if n == reason && i < len(t.Stalls) {
+					return ratio(t.Stalls[i], t.IssueCycles)
+				}
+			}
+			return 0
+		}}
+}
 
 // pct is 100·num/den, or zero when den is zero.
 func pct(num, den float64) float64 {
@@ -186,23 +232,60 @@ var defs = []*Def{
 			return theoreticalOccupancy(in.arch, *in.launch), true
 		}},
 	{Name: "elapsed_cycles", NCU: "sm__cycles_elapsed.avg", Description: "Elapsed Cycles", Kind: Cycles, Timing: true,
-		Formula: "cycles from launch to completion, per SM"},
+		Formula: "cycles from launch to completion, per SM",
+		timed:   func(_ *Counters, t *Timing) float64 { return float64(t.Cycles) }},
 	{Name: "duration_ns", NCU: "gpu__time_duration.sum", Description: "Duration", Kind: Nanoseconds, Timing: true,
-		Formula: "kernel duration"},
+		Formula: "kernel duration: elapsed cycles ÷ SM clock",
+		timed:   func(_ *Counters, t *Timing) float64 { return seconds(t) * 1e9 }},
 	{Name: "achieved_occupancy", NCU: "sm__warps_active.avg.pct_of_peak_sustained_active", Description: "Achieved Occupancy", Kind: Percent, Timing: true,
-		Formula: "average active warps per active cycle ÷ max warps per SM × 100"},
+		Formula: "average active warps per active cycle ÷ max warps per SM × 100",
+		timed: func(_ *Counters, t *Timing) float64 {
+			return pct(ratio(t.WarpCycles, t.ActiveSMCycles), float64(t.MaxWarpsPerSM))
+		}},
 	{Name: "sm_efficiency", NCU: "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", Description: "Multiprocessor Activity", Kind: Percent, Timing: true,
-		Formula: "cycles an SM had at least one active warp ÷ elapsed cycles × 100"},
+		Formula: "cycles an SM had at least one active warp ÷ elapsed cycles × 100",
+		timed: func(_ *Counters, t *Timing) float64 {
+			return pct(float64(t.ActiveSMCycles), float64(t.Cycles)*float64(t.SMs))
+		}},
 	{Name: "ipc", NCU: "sm__inst_executed.avg.per_cycle_active", Description: "Executed IPC", Kind: Ratio, Timing: true,
-		Formula: "warp instructions executed per active cycle, per SM"},
+		Formula: "warp instructions executed per active cycle, per SM",
+		timed:   func(_ *Counters, t *Timing) float64 { return ratio(t.IssueCycles, t.ActiveSMCycles) }},
 	{Name: "gld_throughput", NCU: "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", Description: "Global Load Throughput", Kind: Throughput, Timing: true,
-		Formula: "gld_transactions × 32 ÷ duration"},
+		Formula: "gld_transactions × 32 ÷ duration",
+		timed:   func(c *Counters, t *Timing) float64 { return perSecond(c.GldTransactions*sectorBytes, t) }},
 	{Name: "gst_throughput", NCU: "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second", Description: "Global Store Throughput", Kind: Throughput, Timing: true,
-		Formula: "gst_transactions × 32 ÷ duration"},
+		Formula: "gst_transactions × 32 ÷ duration",
+		timed:   func(c *Counters, t *Timing) float64 { return perSecond(c.GstTransactions*sectorBytes, t) }},
 	{Name: "dram_read_bytes", NCU: "dram__bytes_read.sum", Description: "Device Memory Read Bytes", Kind: Bytes, Timing: true,
-		Formula: "bytes read from DRAM"},
+		Formula: "bytes read from DRAM",
+		timed:   func(_ *Counters, t *Timing) float64 { return float64(t.DRAMReadBytes) }},
 	{Name: "dram_write_bytes", NCU: "dram__bytes_write.sum", Description: "Device Memory Write Bytes", Kind: Bytes, Timing: true,
-		Formula: "bytes written to DRAM"},
+		Formula: "bytes written to DRAM",
+		timed:   func(_ *Counters, t *Timing) float64 { return float64(t.DRAMWriteBytes) }},
+	{Name: "dram_read_throughput", NCU: "dram__bytes_read.sum.per_second", Description: "Device Memory Read Throughput", Kind: Throughput, Timing: true,
+		Formula: "dram_read_bytes ÷ duration",
+		timed:   func(_ *Counters, t *Timing) float64 { return perSecond(t.DRAMReadBytes, t) }},
+	{Name: "dram_write_throughput", NCU: "dram__bytes_write.sum.per_second", Description: "Device Memory Write Throughput", Kind: Throughput, Timing: true,
+		Formula: "dram_write_bytes ÷ duration",
+		timed:   func(_ *Counters, t *Timing) float64 { return perSecond(t.DRAMWriteBytes, t) }},
+	{Name: "l2_hit_rate", NCU: "lts__t_sector_hit_rate.pct", Description: "L2 Hit Rate", Kind: Percent, Timing: true,
+		Formula: "L2 sector hits ÷ sector lookups × 100",
+		timed:   func(_ *Counters, t *Timing) float64 { return pct(float64(t.L2Hits), float64(t.L2Hits+t.L2Miss)) }},
+	{Name: "issue_slot_utilization", NCU: "smsp__issue_active.avg.pct_of_peak_sustained_active", Description: "Issue Slot Utilization", Kind: Percent, Timing: true,
+		Formula: "instructions issued ÷ scheduler issue slots while SMs were active × 100",
+		timed:   func(_ *Counters, t *Timing) float64 { return pct(float64(t.IssueCycles), float64(t.SchedCycles)) }},
+	stallMetric("long_scoreboard", "stall_memory_dependency", "Issue Stall Reasons (Data Request)"),
+	stallMetric("short_scoreboard", "stall_short_scoreboard", "Issue Stall Reasons (Shared Memory and MIO)"),
+	stallMetric("wait", "stall_exec_dependency", "Issue Stall Reasons (Execution Dependency)"),
+	stallMetric("barrier", "stall_sync", "Issue Stall Reasons (Synchronization)"),
+	stallMetric("not_selected", "stall_not_selected", "Issue Stall Reasons (Not Selected)"),
+	stallMetric("selected", "stall_selected", "Issue Stall Reasons (Selected)"),
+	stallMetric("math_pipe_throttle", "stall_pipe_busy", "Issue Stall Reasons (Pipe Busy)"),
+	stallMetric("lg_throttle", "stall_memory_throttle", "Issue Stall Reasons (Memory Throttle)"),
+	stallMetric("mio_throttle", "stall_mio_throttle", "Issue Stall Reasons (MIO Throttle)"),
+	stallMetric("branch_resolving", "stall_branch_resolving", "Issue Stall Reasons (Branch Resolving)"),
+	stallMetric("dispatch_stall", "stall_dispatch", "Issue Stall Reasons (Dispatch)"),
+	stallMetric("sleeping", "stall_sleeping", "Issue Stall Reasons (Device Runtime)"),
 }
 
 // aliases are older names that also select a metric.
@@ -291,8 +374,10 @@ func Compute(c Counters, a *arch.Arch, launch ...Launch) []Metric {
 	for i, d := range defs {
 		m := Metric{Def: d}
 		switch {
-		case d.Timing:
+		case d.Timing && (in.launch == nil || in.launch.Timing == nil):
 			m.Reason = errTiming
+		case d.Timing:
+			m.Value, m.Available = d.timed(&c, in.launch.Timing), true
 		default:
 			m.Value, m.Available = d.value(&c, &in)
 			if !m.Available {

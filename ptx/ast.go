@@ -22,6 +22,10 @@ type Module struct {
 	Target      []string // ".target sm_90, debug" → ["sm_90", "debug"]
 	AddressSize int      // 32 or 64; 64 when absent
 
+	// Positions of the .version, .target and .address_size directives;
+	// NoPos when absent (a repeated directive keeps the first).
+	VersionPos, TargetPos, AddressSizePos Pos
+
 	// SourceFiles maps the index of a ".file N "path"" directive to its path.
 	SourceFiles map[int]string
 

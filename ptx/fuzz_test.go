@@ -80,6 +80,7 @@ func checkParse(t *testing.T, src []byte) {
 // printed form) and the nil/empty distinction of slices the printer does
 // not preserve.
 func stripModule(m *Module) {
+	m.VersionPos, m.TargetPos, m.AddressSizePos = NoPos, NoPos, NoPos
 	for _, v := range m.Vars {
 		stripVar(v)
 	}

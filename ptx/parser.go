@@ -247,6 +247,9 @@ func (p *parser) parseTopLevel() {
 	}
 	switch d := string(p.lit); d {
 	case ".version":
+		if p.mod.VersionPos == NoPos {
+			p.mod.VersionPos = p.pos()
+		}
 		p.next()
 		if p.tok == tFloat || p.tok == tInt {
 			p.mod.Version = string(p.lit)
@@ -255,6 +258,9 @@ func (p *parser) parseTopLevel() {
 			p.errorExpected("version number")
 		}
 	case ".target":
+		if p.mod.TargetPos == NoPos {
+			p.mod.TargetPos = p.pos()
+		}
 		p.next()
 		for {
 			if p.tok != tIdent {
@@ -269,6 +275,9 @@ func (p *parser) parseTopLevel() {
 			p.next()
 		}
 	case ".address_size":
+		if p.mod.AddressSizePos == NoPos {
+			p.mod.AddressSizePos = p.pos()
+		}
 		p.next()
 		off := p.off
 		n, ok := p.parseInt("address size")

@@ -105,30 +105,84 @@ func groundTruth(t *testing.T, section string) string {
 	return timeRE.ReplaceAllString(strings.Join(out, "\n")+"\n", "$1 X ms")
 }
 
+// scaledField is a line of a lesson's output with numbers that are
+// proportional to the problem size: the groups named in div.
+type scaledField struct {
+	re  *regexp.Regexp
+	div []int // capture groups divided by the scale
+}
+
+// lessonScaledFields are the size-proportional figures of the divergence
+// and reduce lessons' output (grid, size and sums; block sizes, first
+// elements and OK stay).
+var lessonScaledFields = []scaledField{
+	{regexp.MustCompile(`<<<(\d+),\d+>>> size (\d+) .* sum (\d+)\.0 `), []int{1, 2, 3}},
+	{regexp.MustCompile(`^array (\d+) grid (\d+) block \d+ cpu_sum (\d+)$`), []int{1, 2, 3}},
+	{regexp.MustCompile(`gpu_sum (\d+) `), []int{1}},
+}
+
+// scaleTranscript divides the size-proportional numbers of a recorded
+// transcript by scale, failing unless every division is exact.
+func scaleTranscript(t *testing.T, text string, scale uint64) string {
+	t.Helper()
+	if scale == 1 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		for _, f := range lessonScaledFields {
+			m := f.re.FindStringSubmatchIndex(line)
+			if m == nil {
+				continue
+			}
+			var b strings.Builder
+			last := 0
+			for _, g := range f.div {
+				lo, hi := m[2*g], m[2*g+1]
+				v, err := strconv.ParseUint(line[lo:hi], 10, 64)
+				if err != nil || v%scale != 0 {
+					t.Fatalf("recording line %q: %s does not divide exactly by %d", line, line[lo:hi], scale)
+				}
+				b.WriteString(line[last:lo])
+				b.WriteString(strconv.FormatUint(v/scale, 10))
+				last = hi
+			}
+			b.WriteString(line[last:])
+			line = b.String()
+		}
+		lines[i] = line
+	}
+	return strings.Join(lines, "\n")
+}
+
 // TestCCLessons compiles the lesson programs unchanged and checks that they
-// print what the H100 printed, times aside.
+// print what the H100 printed, times aside. The big recorded sizes run
+// smaller here, the recording's size-proportional figures divided exactly
+// by the scale (scaleTranscript): the divergence kernels' outputs repeat
+// every 64 threads and reduce.cu's input (i & 0xff) every 256 ints, so at
+// any size that is a multiple of the period the grid, size and sums are the
+// H100's divided by the ratio of sizes. The nvcc PTX of the same kernels
+// runs at the recorded sizes in the root package's TestLessons* tests.
 func TestCCLessons(t *testing.T) {
 	needClang(t)
 	lessons := lessonsDir
 	cases := []struct {
-		lesson string
-		args   []string
-		long   bool     // minutes on two cores: skipped with -short
-		flags  []string // warpsim cc flags, as the lesson's nvcc command had them
+		lesson  string
+		section string   // the recording's section
+		args    []string // the program's arguments here
+		scale   uint64   // the recording's size over this run's
+		flags   []string // warpsim cc flags, as the lesson's nvcc command had them
 	}{
-		{"divergence", []string{"64", "64"}, false, nil},
-		{"divergence", []string{"256", "4194304"}, true, nil},
-		{"reduce", []string{"1024", "24"}, true, nil},
-		{"nested", nil, false, []string{"-rdc=true", "-lcudadevrt"}},
+		{"divergence", "divergence 64 64", []string{"64", "64"}, 1, nil},
+		{"divergence", "divergence 256 4194304", []string{"256", "65536"}, 64, nil},
+		{"reduce", "reduce 1024 24", []string{"1024", "16"}, 256, nil},
+		{"nested", "nested", nil, 1, []string{"-rdc=true", "-lcudadevrt"}},
 	}
 	progs, dir := map[string]string{}, t.TempDir()
 	for _, c := range cases {
 		name := strings.TrimSpace(c.lesson + " " + strings.Join(c.args, " "))
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
-			if c.long && testing.Short() {
-				t.Skip("long run; without -short it runs")
-			}
-			want := groundTruth(t, name)
+			want := scaleTranscript(t, groundTruth(t, c.section), c.scale)
 			prog, ok := progs[c.lesson]
 			if !ok {
 				prog = buildCUIn(t, dir, filepath.Join(lessons, c.lesson+".cu"), c.flags...)
@@ -143,7 +197,7 @@ func TestCCLessons(t *testing.T) {
 			}
 			got = timeRE.ReplaceAllString(got, "$1 X ms")
 			if got != want {
-				t.Errorf("output differs from the H100's:\ngot:\n%s\nwant:\n%s", got, want)
+				t.Errorf("output differs from the H100's (sizes scaled by 1/%d):\ngot:\n%s\nwant:\n%s", c.scale, got, want)
 			}
 		})
 	}

@@ -20,14 +20,16 @@ import (
 func init() { register(newRunCmd) }
 
 type runFlags struct {
-	arch     string
-	mode     string
-	saveDir  string
-	metrics  string
-	json     bool
-	jsonOut  string
-	csv      bool
-	maxSteps int64
+	arch       string
+	mode       string
+	scheduler  string
+	noSampling bool
+	saveDir    string
+	metrics    string
+	json       bool
+	jsonOut    string
+	csv        bool
+	maxSteps   int64
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,7 +57,9 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
-	fl.StringVar(&f.mode, "mode", "functional", "functional or timing")
+	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
+	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
 	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
@@ -85,12 +89,9 @@ type launchJSON struct {
 }
 
 func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
-	switch f.mode {
-	case "functional":
-	case "timing":
-		return badInputf("--mode timing is not implemented yet (use --mode functional)")
-	default:
-		return badInputf("--mode %q: want functional or timing", f.mode)
+	mode, err := warpsim.ParseMode(f.mode)
+	if err != nil {
+		return badInputf("--mode: %v", err)
 	}
 	if f.maxSteps < 0 {
 		return badInputf("--max-steps must not be negative")
@@ -118,7 +119,8 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInputf("--arch: %v", err)
 	}
 
-	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps})
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Mode: mode,
+		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling}})
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
@@ -149,6 +151,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 				RegsPerThread: k.RegsPerThread(),
 				StaticShared:  k.StaticSharedBytes(),
 				DynamicShared: int(g.Config.SharedBytes),
+				Timing:        g.Timing,
 			})
 			name := kernelDisplayName(k)
 			if defs != nil {
@@ -247,7 +250,11 @@ func saveBuffers(dir string, out *launchfile.Outcome) error {
 		return fmt.Errorf("--save-dir: %v", err)
 	}
 	for _, name := range out.BufferOrder {
-		if err := os.WriteFile(filepath.Join(dir, name+".bin"), out.Buffers[name], 0o644); err != nil {
+		data, err := out.Buffer(name)
+		if err != nil {
+			return fmt.Errorf("--save-dir: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".bin"), data, 0o644); err != nil {
 			return fmt.Errorf("--save-dir: %v", err)
 		}
 	}

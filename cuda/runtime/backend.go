@@ -70,10 +70,14 @@ type Launched struct {
 	// Counters are the launched grid's own counts; those of the grids it
 	// launched from the device are in Children.
 	Counters profile.Counters
-	// Nanos is the launch's simulated duration; 0 when no timing model ran,
-	// and the runtime then advances its clock by the host time the
-	// simulation took.
+	// Nanos is the launch's simulated duration, from its start to the end
+	// of its last grid, children included; 0 when no timing model ran, and
+	// the runtime then advances its clock by the host time the simulation
+	// took (timing.go's kernelNanos).
 	Nanos int64
+	// GridNanos is the host-launched grid's own simulated duration (0
+	// without the timing model).
+	GridNanos int64
 	// Children are the grids device code launched under this one (dynamic
 	// parallelism, at any depth), in the order they ran.
 	Children []ChildGrid
@@ -84,9 +88,20 @@ type ChildGrid struct {
 	Kernel   Kernel
 	Config   LaunchConfig
 	Counters profile.Counters // its own counts
-	// HostNanos is the host time simulating it took: until the timing model
-	// exists, its only duration.
+	// HostNanos is the host time simulating it took: without the timing
+	// model, its only duration.
 	HostNanos int64
+	// Nanos is its simulated duration (0 without the timing model).
+	Nanos int64
+}
+
+// duration is the grid's simulated duration where there is one, else the
+// host time its simulation took.
+func (c ChildGrid) duration() int64 {
+	if c.Nanos > 0 {
+		return c.Nanos
+	}
+	return c.HostNanos
 }
 
 // Fault is a kernel fault: the CUDA error it raises and the report for the

@@ -865,9 +865,17 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 		rec.NS = max(wall, 1)
 		rec.Fault = err.Error()
 	}
+	// The stream's clock advances by the whole launch: the timing model's
+	// span of all its grids, or the grids' times one after another.
 	total := rec.NS
 	for _, c := range children {
 		total += c.NS
+	}
+	if err == nil && rec.Simulated {
+		total = res.Nanos
+		if res.GridNanos > 0 {
+			rec.NS = res.GridNanos
+		}
 	}
 	rec.StartNS, _ = s.clock.run(stream, engineCompute, total)
 	s.launches = append(s.launches, rec)
@@ -898,9 +906,9 @@ func childRecords(children []ChildGrid) []Record {
 				r.Count, r.MinNS, r.MaxNS = 1, r.NS, r.NS
 			}
 			r.Count++
-			r.NS += c.HostNanos
-			r.MinNS = min(r.MinNS, c.HostNanos)
-			r.MaxNS = max(r.MaxNS, c.HostNanos)
+			r.NS += c.duration()
+			r.MinNS = min(r.MinNS, c.duration())
+			r.MaxNS = max(r.MaxNS, c.duration())
 		} else {
 			index[k] = len(recs)
 			g, b := c.Config.Grid, c.Config.Block
@@ -908,10 +916,10 @@ func childRecords(children []ChildGrid) []Record {
 				Kernel: c.Kernel.DemangledName(), Mangled: c.Kernel.Name(),
 				Grid: [3]uint32{g.X, g.Y, g.Z}, Block: [3]uint32{b.X, b.Y, b.Z}, Shared: c.Config.SharedBytes,
 				Regs: c.Kernel.RegsPerThread(), StaticSh: c.Kernel.StaticSharedBytes(),
-				StartNS: start, NS: c.HostNanos, Counters: c.Counters, FromDevice: true,
+				StartNS: start, NS: c.duration(), Simulated: c.Nanos > 0, Counters: c.Counters, FromDevice: true,
 			})
 		}
-		start += c.HostNanos
+		start += c.duration()
 	}
 	return recs
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 )
 
@@ -16,6 +17,9 @@ type Settings struct {
 	ProfilePath    string
 	LaunchBlocking bool // CUDA_LAUNCH_BLOCKING=1
 	Progress       bool // WARPSIM_PROGRESS, default on (where stderr is a terminal)
+	// Mode is WARPSIM_MODE: functional (the default) or timing, whose
+	// durations then clock the kernels on the streams (timing.go).
+	Mode warpsim.Mode
 }
 
 // SettingsError is a bad setting: the program's first CUDA call returns
@@ -66,6 +70,13 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 		s.LaunchBlocking = true
 	default:
 		return s, bad("CUDA_LAUNCH_BLOCKING", v, "want 0 or 1")
+	}
+	if v := getenv("WARPSIM_MODE"); v != "" {
+		m, err := warpsim.ParseMode(strings.TrimSpace(v))
+		if err != nil {
+			return s, bad("WARPSIM_MODE", v, "want functional or timing")
+		}
+		s.Mode = m
 	}
 	switch v := getenv("WARPSIM_PROGRESS"); v {
 	case "", "1":

@@ -16,7 +16,7 @@ import (
 func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 	return func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
-			Backing: mem, BackingBase: base}
+			Backing: mem, BackingBase: base, Mode: set.Mode}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
 }
@@ -103,7 +103,9 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	var ce *warpsim.ConfigError
 	switch {
 	case err == nil:
-		l := &Launched{Counters: res.Grids[0].Counters}
+		// The timing model's duration, when it ran (WARPSIM_MODE=timing),
+		// is the launch's time on the streams' clock (timing.go).
+		l := &Launched{Counters: res.Grids[0].Counters, Nanos: int64(res.DurationNS), GridNanos: int64(res.Grids[0].DurationNS())}
 		for _, g := range res.Grids[1:] {
 			c := g.Config
 			l.Children = append(l.Children, ChildGrid{
@@ -115,6 +117,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 				},
 				Counters:  g.Counters,
 				HostNanos: g.Elapsed.Nanoseconds(),
+				Nanos:     int64(g.DurationNS()),
 			})
 		}
 		return l, nil

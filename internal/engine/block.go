@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/profile"
 )
 
 // Warp states.
@@ -45,11 +44,17 @@ type block struct {
 // loop is its own.
 type worker struct {
 	l       *launch
-	c       profile.Counters
+	c       Counters
 	blk     block
 	pool    []*warp
 	printed []byte
 	fault   *Fault
+
+	// clockSet: a timing driver sets the clock that %clock, %clock64 and
+	// %globaltimer read; otherwise they count from the warp's own issues.
+	clockSet    bool
+	clockCycles uint64
+	clockNS     uint64
 }
 
 func newWorker(l *launch) *worker {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/profile"
 	"github.com/warpsim/warpsim/ptx"
 )
 
@@ -45,7 +44,7 @@ type run struct {
 	its     bool
 }
 
-func (m *Module) launchTest(t testing.TB, r run) (profile.Counters, *bytes.Buffer, error) {
+func (m *Module) launchTest(t testing.TB, r run) (Counters, *bytes.Buffer, error) {
 	t.Helper()
 	k, ok := m.Prog.FuncByName[r.kernel]
 	if !ok {

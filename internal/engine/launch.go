@@ -6,7 +6,7 @@
 // with real atomics, and the profiler's counters. The functional driver
 // (Launch) runs a grid's blocks in parallel across worker goroutines.
 //
-// # Counting rules (profile.Counters), per PTX instruction
+// # Counting rules (Counters), per PTX instruction
 //
 //   - inst_executed: one per warp-level issue of an instruction, whether or
 //     not its guard predicate holds for any lane (the hardware issues
@@ -41,7 +41,6 @@ import (
 	"time"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/profile"
 	"github.com/warpsim/warpsim/ptx"
 )
 
@@ -142,6 +141,12 @@ type Config struct {
 	MaxWarpsPerSM int  // for %nwarpid
 	ITS           bool // independent thread scheduling (sm_70+): forward progress for spinning lanes
 	GridID        uint64
+	// ClockMHz converts cycles to %globaltimer nanoseconds under the
+	// functional driver; TimeBaseNS is the device time the launch starts at.
+	ClockMHz   int
+	TimeBaseNS uint64
+	// Driver runs the grid's blocks; nil is the functional driver.
+	Driver Driver
 }
 
 // DefaultStepLimit is the watchdog budget when Config.StepLimit is 0.
@@ -209,10 +214,13 @@ type Grid struct {
 	Parent, Depth int
 	// Counters are this grid's own counts, not its children's;
 	// DeviceLaunches counts the grids it launched.
-	Counters profile.Counters
+	Counters Counters
 	// Elapsed is the host time the simulation of this grid alone took
 	// (its children are simulated after it and timed on their own).
 	Elapsed time.Duration
+	// Timing is the timing driver's account of the grid; nil under the
+	// functional driver.
+	Timing *GridTiming
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the
@@ -224,8 +232,8 @@ type Result struct {
 }
 
 // Total sums the grids' counters: the launch as the host sees it.
-func (r *Result) Total() profile.Counters {
-	var t profile.Counters
+func (r *Result) Total() Counters {
+	var t Counters
 	for i := range r.Grids {
 		t.Add(&r.Grids[i].Counters)
 	}
@@ -243,11 +251,11 @@ func (m *Module) Launch(cfg *Config) (*Result, error) {
 
 func (m *Module) launch(cfg *Config, r *Result, parent, depth int) error {
 	start := time.Now()
-	c, l, err := m.launchGrid(cfg, depth)
 	self := len(r.Grids)
+	c, l, timing, err := m.launchGrid(cfg, depth, self)
 	r.Grids = append(r.Grids, Grid{
 		Kernel: cfg.Kernel, Grid: cfg.Grid, Block: cfg.Block, DynShared: cfg.DynShared,
-		Parent: parent, Depth: depth, Counters: c, Elapsed: time.Since(start),
+		Parent: parent, Depth: depth, Counters: c, Elapsed: time.Since(start), Timing: timing,
 	})
 	if err != nil {
 		return err
@@ -275,10 +283,10 @@ func (m *Module) launch(cfg *Config, r *Result, parent, depth int) error {
 	return nil
 }
 
-func (m *Module) launchGrid(cfg *Config, depth int) (profile.Counters, *launch, error) {
-	var total profile.Counters
+func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *GridTiming, error) {
+	var total Counters
 	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
-		return total, nil, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
+		return total, nil, nil, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
 	}
 	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}}
 	l.nblocks = int(cfg.Grid[0]) * int(cfg.Grid[1]) * int(cfg.Grid[2])
@@ -297,6 +305,29 @@ func (m *Module) launchGrid(cfg *Config, depth int) (profile.Counters, *launch, 
 	if l.printMu == nil {
 		l.printMu = new(sync.Mutex)
 	}
+	if cfg.Driver != nil {
+		g := &GridRun{l: l, Depth: depth, Index: index}
+		err := cfg.Driver.RunGrid(g)
+		total.Add(&g.extra)
+		for _, s := range g.slots {
+			total.Add(&s.w.c)
+			if s.w.fault != nil {
+				l.setFault(s.w.fault)
+			}
+		}
+		if l.fault != nil {
+			return total, l, g.Timing, l.fault
+		}
+		return total, l, g.Timing, err
+	}
+	return m.runFunctional(l)
+}
+
+// runFunctional is the functional driver: blocks run to completion, in
+// parallel on worker goroutines, each worker taking the next block.
+func (m *Module) runFunctional(l *launch) (Counters, *launch, *GridTiming, error) {
+	var total Counters
+	cfg := l.cfg
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -307,7 +338,7 @@ func (m *Module) launchGrid(cfg *Config, depth int) (profile.Counters, *launch, 
 	if workers < 1 {
 		workers = 1
 	}
-	counters := make([]profile.Counters, workers)
+	counters := make([]Counters, workers)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
@@ -323,9 +354,9 @@ func (m *Module) launchGrid(cfg *Config, depth int) (profile.Counters, *launch, 
 		total.Add(&counters[i])
 	}
 	if l.fault != nil {
-		return total, l, l.fault
+		return total, l, nil, l.fault
 	}
-	return total, l, nil
+	return total, l, nil, nil
 }
 
 func alignInt(n, a int) int {

@@ -140,8 +140,8 @@ func storeLE(b []byte, n int, v uint64) {
 
 // memStats accumulates one request's footprint for the counters.
 type memStats struct {
-	global, shared int
-	bytes          uint64
+	global, shared, local, param int
+	bytes                        uint64
 }
 
 // noteAccess adds one lane's access of n bytes at addr to the request's
@@ -155,6 +155,10 @@ func (wp *warp) noteAccess(st *memStats, kind uint8, addr, n uint64) {
 	case accShared:
 		st.shared++
 		wp.noteWords(addr, n)
+	case accLocal:
+		st.local++
+	case accParam:
+		st.param++
 	}
 }
 
@@ -204,6 +208,9 @@ func (wp *warp) wavefronts() (wave, ideal uint64) {
 }
 
 func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
+	if wp.rec != nil {
+		wp.recordAccess(st, store)
+	}
 	c := &wp.w.c
 	if st.global > 0 {
 		if store {
@@ -403,7 +410,31 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		if in.Op == ir.OpAtom {
 			wp.regs[int(in.D[0])*32+l] = old
 		}
+		if wp.rec != nil {
+			wp.recordAtomicLane(kind, addr, n)
+		}
 	}
+	if r := wp.rec; r != nil {
+		r.Store = true
+		r.Sectors = append(r.Sectors, wp.sectors...)
+		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+	}
+}
+
+// recordAtomicLane adds one lane's atomic to the step record.
+func (wp *warp) recordAtomicLane(kind uint8, addr, n uint64) {
+	r := wp.rec
+	switch kind {
+	case accGlobal:
+		r.Space = SpaceGlobal
+		wp.noteSectors(addr, n)
+	case accShared:
+		r.Space = SpaceShared
+		r.Wavefronts++
+	case accLocal:
+		r.Space = SpaceLocal
+	}
+	r.Bytes += uint32(n)
 }
 
 // atomOp is the new value of an atomic on old with operands b (and c for cas).

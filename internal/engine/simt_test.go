@@ -3,8 +3,6 @@ package engine
 import (
 	"errors"
 	"testing"
-
-	"github.com/warpsim/warpsim/profile"
 )
 
 // Expected values in these tests are derived by hand from the PTX ISA's
@@ -566,7 +564,7 @@ func TestDeterminism(t *testing.T) {
 	}
 	m.setU32s(t, in, vals)
 	var first []uint32
-	var firstC profile.Counters
+	var firstC Counters
 	for _, w := range []int{1, 2, 3} {
 		out := m.buffer(t, 4*blocks)
 		c, _, err := m.launchTest(t, run{kernel: "sred", grid: [3]uint32{blocks}, block: [3]uint32{256}, params: u64p(in, out), workers: w})

@@ -79,6 +79,10 @@ type warp struct {
 	stored    bool
 	clock     uint64
 
+	// rec, when a driver asked for step records, describes the
+	// instruction being executed; nil under the functional driver.
+	rec *StepRecord
+
 	sectors       []uint64
 	words         []uint64
 	sectorsSorted bool
@@ -305,6 +309,9 @@ func (wp *warp) run(budget int) int {
 		inst++
 		threadInst += uint64(bits.OnesCount32(mask))
 		top.pc++
+		if rec := wp.rec; rec != nil {
+			rec.Func, rec.PC, rec.Inst, rec.Class, rec.Active, rec.Exec = int32(wp.fi), int32(pc), in, in.Class, mask, exec
+		}
 		if exec == 0 && in.Op != ir.OpBra {
 			continue
 		}
@@ -337,6 +344,9 @@ func (wp *warp) run(budget int) int {
 			wp.exit(exec)
 			wp.settle()
 		case ir.OpRet:
+			if wp.rec != nil {
+				wp.rec.Event = EventReturn
+			}
 			fr := &wp.frames[len(wp.frames)-1]
 			for i := fr.stackBase; i < len(wp.stack); i++ {
 				wp.stack[i].mask &^= exec
@@ -359,6 +369,9 @@ func (wp *warp) run(budget int) int {
 				steps--
 				threadInst -= uint64(bits.OnesCount32(mask))
 				continue
+			}
+			if wp.rec != nil {
+				wp.rec.Event = EventCall
 			}
 			wp.call(pc, in, exec)
 		case ir.OpTrap:

@@ -32,6 +32,7 @@ func specialize(f *Func) {
 	for i := range f.Code {
 		in := &f.Code[i]
 		in.Fast = fastForm(in)
+		in.Class = ClassOf(in)
 	}
 }
 

@@ -318,6 +318,7 @@ type Inst struct {
 	Reconv   int32 // reconvergence pc of a branch (immediate post-dominator); -1 when none
 	Backward bool  // branch target <= pc
 	Fast     Fast  // specialized form, FastNone when none
+	Class    Class // the pipe it issues to (timing)
 }
 
 // Param is one parameter's place in a kernel's parameter buffer or a

@@ -24,6 +24,9 @@ func Lower(m *ptx.Module, externs ExternResolver) (*Program, error) {
 	if m.File != nil {
 		l.p.Filename = m.File.Name()
 	}
+	if errs := Check(m); len(errs) > 0 {
+		return l.p, errs
+	}
 	l.lowerModuleVars()
 	for _, f := range m.Funcs {
 		if _, dup := l.p.FuncByName[f.Name]; dup {

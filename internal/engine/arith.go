@@ -1,0 +1,680 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+func (wp *warp) addSub(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	o := wp.out(in.D[0], exec)
+	sub := in.Op == ir.OpSub
+	t := in.Type
+	if in.Flags&(ir.FlagCC|ir.FlagCarryIn) != 0 {
+		cc := wp.r(in.A[4])
+		ccOut := in.Flags&ir.FlagCC != 0
+		w64 := ir.TypeSize(t) == 8
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			var cin uint64
+			if in.Flags&ir.FlagCarryIn != 0 {
+				cin = cc[l] & 1
+			}
+			var r, cout uint64
+			if w64 {
+				if sub {
+					r, cout = bits.Sub64(a[l], b[l], cin)
+				} else {
+					r, cout = bits.Add64(a[l], b[l], cin)
+				}
+			} else {
+				var r32, c32 uint32
+				if sub {
+					r32, c32 = bits.Sub32(uint32(a[l]), uint32(b[l]), uint32(cin))
+				} else {
+					r32, c32 = bits.Add32(uint32(a[l]), uint32(b[l]), uint32(cin))
+				}
+				r, cout = uint64(r32), uint64(c32)
+			}
+			wp.tmp[l] = r
+			if ccOut {
+				cc[l] = cout
+			}
+		}
+		r := wp.r(in.D[0])
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				r[l] = wp.tmp[l]
+			}
+		}
+		return
+	}
+	switch t {
+	case ptx.U32, ptx.S32, ptx.B32:
+		if in.Flags&ir.FlagSat != 0 && t == ptx.S32 {
+			for l := range o {
+				x, y := int64(int32(a[l])), int64(int32(b[l]))
+				var s int64
+				if sub {
+					s = x - y
+				} else {
+					s = x + y
+				}
+				s = min(max(s, math.MinInt32), math.MaxInt32)
+				o[l] = uint64(uint32(int32(s)))
+			}
+		} else if sub {
+			for l := range o {
+				o[l] = uint64(uint32(a[l]) - uint32(b[l]))
+			}
+		} else {
+			for l := range o {
+				o[l] = uint64(uint32(a[l]) + uint32(b[l]))
+			}
+		}
+	case ptx.U64, ptx.S64, ptx.B64:
+		if sub {
+			for l := range o {
+				o[l] = a[l] - b[l]
+			}
+		} else {
+			for l := range o {
+				o[l] = a[l] + b[l]
+			}
+		}
+	case ptx.U16, ptx.S16, ptx.B16:
+		for l := range o {
+			if sub {
+				o[l] = uint64(uint16(a[l]) - uint16(b[l]))
+			} else {
+				o[l] = uint64(uint16(a[l]) + uint16(b[l]))
+			}
+		}
+	case ptx.U8, ptx.S8, ptx.B8:
+		for l := range o {
+			if sub {
+				o[l] = uint64(uint8(a[l]) - uint8(b[l]))
+			} else {
+				o[l] = uint64(uint8(a[l]) + uint8(b[l]))
+			}
+		}
+	case ptx.F32:
+		r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+		if r == scalar.RN && !ftz && !sat {
+			for l := range o {
+				x, y := math.Float32frombits(uint32(a[l])), math.Float32frombits(uint32(b[l]))
+				var z float32
+				if sub {
+					z = x - y
+				} else {
+					z = x + y
+				}
+				if z != z {
+					o[l] = uint64(scalar.CanonicalNaNF32)
+				} else {
+					o[l] = uint64(math.Float32bits(z))
+				}
+			}
+		} else {
+			for l := range o {
+				if sub {
+					o[l] = uint64(scalar.SubF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+				} else {
+					o[l] = uint64(scalar.AddF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+				}
+			}
+		}
+	case ptx.F64:
+		r := rounding(in.Rnd)
+		for l := range o {
+			if sub {
+				o[l] = scalar.SubF64(a[l], b[l], r)
+			} else {
+				o[l] = scalar.AddF64(a[l], b[l], r)
+			}
+		}
+	case ptx.F16, ptx.BF16, ptx.F16x2, ptx.BF16x2:
+		r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+		for l := range o {
+			x, y := a[l], b[l]
+			switch {
+			case t == ptx.F16 && !sub:
+				o[l] = uint64(scalar.AddF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.F16:
+				o[l] = uint64(scalar.SubF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.BF16 && !sub:
+				o[l] = uint64(scalar.AddBF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.BF16:
+				o[l] = uint64(scalar.SubBF16(uint16(x), uint16(y), r, ftz, sat))
+			case t == ptx.F16x2 && !sub:
+				o[l] = uint64(scalar.AddF16x2(uint32(x), uint32(y), r, ftz, sat))
+			case t == ptx.F16x2:
+				o[l] = uint64(scalar.SubF16x2(uint32(x), uint32(y), r, ftz, sat))
+			case t == ptx.BF16x2 && !sub:
+				o[l] = uint64(scalar.AddBF16x2(uint32(x), uint32(y), r, ftz, sat))
+			default:
+				o[l] = uint64(scalar.SubBF16x2(uint32(x), uint32(y), r, ftz, sat))
+			}
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	mad := in.Op == ir.OpMad || in.Op == ir.OpMad24
+	var c *[32]uint64
+	if mad {
+		c = wp.r(in.A[2])
+	}
+	t := in.Type
+	if ir.IsFloat(t) {
+		if mad {
+			wp.fma(in, exec)
+			return
+		}
+		wp.fmul(in, exec)
+		return
+	}
+	o := wp.out(in.D[0], exec)
+	signed := ir.IsSigned(t)
+	size := ir.TypeSize(t)
+	if size == 4 && in.Flags&(ir.FlagCC|ir.FlagCarryIn|ir.FlagSat) == 0 && (in.Op == ir.OpMul || in.Op == ir.OpMad) {
+		switch {
+		case in.Mode == ir.MulLo && !mad:
+			for l := range o {
+				o[l] = uint64(uint32(a[l]) * uint32(b[l]))
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Mode == ir.MulLo:
+			for l := range o {
+				o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Mode == ir.MulWide && !signed:
+			for l := range o {
+				p := uint64(uint32(a[l])) * uint64(uint32(b[l]))
+				if mad {
+					p += c[l]
+				}
+				o[l] = p
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Mode == ir.MulWide:
+			for l := range o {
+				p := uint64(int64(int32(a[l])) * int64(int32(b[l])))
+				if mad {
+					p += c[l]
+				}
+				o[l] = p
+			}
+			wp.commit(in.D[0], exec)
+			return
+		}
+	}
+	if in.Op == ir.OpMul24 || in.Op == ir.OpMad24 {
+		for l := range o {
+			var p uint64
+			if signed {
+				x, y := int64(sext(a[l]&0xffffff, 3)), int64(sext(b[l]&0xffffff, 3))
+				p = uint64(x * y)
+			} else {
+				p = (a[l] & 0xffffff) * (b[l] & 0xffffff)
+			}
+			if in.Mode == ir.MulHi {
+				p >>= 16
+			}
+			if mad {
+				p += c[l]
+			}
+			o[l] = uint64(uint32(p))
+		}
+		wp.commit(in.D[0], exec)
+		return
+	}
+	carry := in.Flags&(ir.FlagCC|ir.FlagCarryIn) != 0
+	var cc *[32]uint64
+	if carry {
+		cc = wp.r(in.A[4])
+	}
+	for l := range o {
+		x, y := a[l], b[l]
+		var p uint64
+		switch in.Mode {
+		case ir.MulLo:
+			p = x * y
+		case ir.MulWide:
+			if signed {
+				p = uint64(int64(sext(x, size)) * int64(sext(y, size)))
+			} else {
+				p = (x & typeMask(t)) * (y & typeMask(t))
+			}
+		case ir.MulHi:
+			if size == 8 {
+				if signed {
+					p = mulhiS64(int64(x), int64(y))
+				} else {
+					p, _ = bits.Mul64(x, y)
+				}
+			} else if signed {
+				p = uint64(int64(sext(x, size))*int64(sext(y, size))) >> (8 * uint(size))
+			} else {
+				p = (x & typeMask(t)) * (y & typeMask(t)) >> (8 * uint(size))
+			}
+		}
+		rsize := size
+		if in.Mode == ir.MulWide {
+			rsize = 2 * size
+		}
+		if mad {
+			if carry && rsize == 4 {
+				var cin uint32
+				if in.Flags&ir.FlagCarryIn != 0 {
+					cin = uint32(cc[l] & 1)
+				}
+				s, co := bits.Add32(uint32(p), uint32(c[l]), cin)
+				p = uint64(s)
+				if exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
+					cc[l] = uint64(co)
+				}
+			} else if carry && rsize == 8 {
+				var cin uint64
+				if in.Flags&ir.FlagCarryIn != 0 {
+					cin = cc[l] & 1
+				}
+				s, co := bits.Add64(p, c[l], cin)
+				p = s
+				if exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
+					cc[l] = co
+				}
+			} else if in.Flags&ir.FlagSat != 0 && t == ptx.S32 && in.Mode == ir.MulHi {
+				s := int64(int32(p)) + int64(int32(c[l]))
+				p = uint64(int32(min(max(s, math.MinInt32), math.MaxInt32)))
+			} else {
+				p += c[l]
+			}
+		}
+		if rsize < 8 {
+			p &= uint64(1)<<(8*uint(rsize)) - 1
+		}
+		o[l] = p
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func mulhiS64(x, y int64) uint64 {
+	hi, _ := bits.Mul64(uint64(x), uint64(y))
+	if x < 0 {
+		hi -= uint64(y)
+	}
+	if y < 0 {
+		hi -= uint64(x)
+	}
+	return hi
+}
+
+func (wp *warp) fmul(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	o := wp.out(in.D[0], exec)
+	r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+	switch in.Type {
+	case ptx.F32:
+		if r == scalar.RN && !ftz && !sat {
+			for l := range o {
+				z := math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))
+				if z != z {
+					o[l] = uint64(scalar.CanonicalNaNF32)
+				} else {
+					o[l] = uint64(math.Float32bits(z))
+				}
+			}
+		} else {
+			for l := range o {
+				o[l] = uint64(scalar.MulF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+			}
+		}
+	case ptx.F64:
+		for l := range o {
+			o[l] = scalar.MulF64(a[l], b[l], r)
+		}
+	case ptx.F16:
+		for l := range o {
+			o[l] = uint64(scalar.MulF16(uint16(a[l]), uint16(b[l]), r, ftz, sat))
+		}
+	case ptx.BF16:
+		for l := range o {
+			o[l] = uint64(scalar.MulBF16(uint16(a[l]), uint16(b[l]), r, ftz, sat))
+		}
+	case ptx.F16x2:
+		for l := range o {
+			o[l] = uint64(scalar.MulF16x2(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+		}
+	case ptx.BF16x2:
+		for l := range o {
+			o[l] = uint64(scalar.MulBF16x2(uint32(a[l]), uint32(b[l]), r, ftz, sat))
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+func (wp *warp) fma(in *ir.Inst, exec uint32) {
+	a, b, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
+	o := wp.out(in.D[0], exec)
+	r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
+	relu := in.Flags&ir.FlagRelu != 0
+	switch in.Type {
+	case ptx.F32:
+		for l := range o {
+			o[l] = uint64(scalar.FmaF32(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
+		}
+	case ptx.F64:
+		for l := range o {
+			o[l] = scalar.FmaF64(a[l], b[l], c[l], r)
+		}
+	case ptx.F16:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz, sat))
+			}
+		}
+	case ptx.BF16:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluBF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaBF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz, sat))
+			}
+		}
+	case ptx.F16x2:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
+			}
+		}
+	case ptx.BF16x2:
+		for l := range o {
+			if relu {
+				o[l] = uint64(scalar.FmaReluBF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz))
+			} else {
+				o[l] = uint64(scalar.FmaBF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
+			}
+		}
+	}
+	wp.commit(in.D[0], exec)
+}
+
+// compare evaluates setp's comparison of a and b as type t.
+func compare(cmp uint8, t ptx.Type, a, b uint64) bool {
+	if ir.IsFloat(t) {
+		var x, y float64
+		switch t {
+		case ptx.F32:
+			x, y = float64(math.Float32frombits(uint32(a))), float64(math.Float32frombits(uint32(b)))
+		case ptx.F64:
+			x, y = math.Float64frombits(a), math.Float64frombits(b)
+		case ptx.F16:
+			x, y = scalar.F16ToF64(uint16(a)), scalar.F16ToF64(uint16(b))
+		case ptx.BF16:
+			x, y = scalar.BF16ToF64(uint16(a)), scalar.BF16ToF64(uint16(b))
+		}
+		nan := x != x || y != y
+		switch cmp {
+		case ir.CmpEq:
+			return !nan && x == y
+		case ir.CmpNe:
+			return !nan && x != y
+		case ir.CmpLt:
+			return !nan && x < y
+		case ir.CmpLe:
+			return !nan && x <= y
+		case ir.CmpGt:
+			return !nan && x > y
+		case ir.CmpGe:
+			return !nan && x >= y
+		case ir.CmpEqu:
+			return nan || x == y
+		case ir.CmpNeu:
+			return nan || x != y
+		case ir.CmpLtu:
+			return nan || x < y
+		case ir.CmpLeu:
+			return nan || x <= y
+		case ir.CmpGtu:
+			return nan || x > y
+		case ir.CmpGeu:
+			return nan || x >= y
+		case ir.CmpNum:
+			return !nan
+		case ir.CmpNan:
+			return nan
+		}
+		return false
+	}
+	size := ir.TypeSize(t)
+	if t == ptx.Pred {
+		a, b = b2u(a != 0), b2u(b != 0)
+		size = 8
+	}
+	if ir.IsSigned(t) {
+		x, y := int64(sext(a, size)), int64(sext(b, size))
+		switch cmp {
+		case ir.CmpEq:
+			return x == y
+		case ir.CmpNe:
+			return x != y
+		case ir.CmpLt, ir.CmpLo:
+			return x < y
+		case ir.CmpLe, ir.CmpLs:
+			return x <= y
+		case ir.CmpGt, ir.CmpHi:
+			return x > y
+		case ir.CmpGe, ir.CmpHs:
+			return x >= y
+		}
+		return false
+	}
+	m := uint64(math.MaxUint64)
+	if size < 8 {
+		m = uint64(1)<<(8*uint(size)) - 1
+	}
+	x, y := a&m, b&m
+	switch cmp {
+	case ir.CmpEq:
+		return x == y
+	case ir.CmpNe:
+		return x != y
+	case ir.CmpLt, ir.CmpLo:
+		return x < y
+	case ir.CmpLe, ir.CmpLs:
+		return x <= y
+	case ir.CmpGt, ir.CmpHi:
+		return x > y
+	case ir.CmpGe, ir.CmpHs:
+		return x >= y
+	}
+	return false
+}
+
+func (wp *warp) setp(in *ir.Inst, exec uint32) {
+	a, b := wp.r(in.A[0]), wp.r(in.A[1])
+	var c *[32]uint64
+	if in.BoolOp != ir.BoolNone {
+		c = wp.r(in.A[2])
+	}
+	d0 := wp.r(in.D[0])
+	var d1 *[32]uint64
+	if in.Flags&ir.FlagPair != 0 {
+		d1 = wp.r(in.D[1])
+	}
+	t2 := in.Type2
+	fast := in.BoolOp == ir.BoolNone && d1 == nil && in.Op == ir.OpSetp
+	if fast && exec == fullMask && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) &&
+		setpFull32(in.Cmp, t2 == ptx.S32, a, b, d0) {
+		return
+	}
+	if t2 == ptx.F16x2 || t2 == ptx.BF16x2 {
+		wp.setpPacked(in, exec, a, b, c, d0, d1)
+		return
+	}
+	ftz := in.Flags&ir.FlagFtz != 0
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		x, y := a[l], b[l]
+		if ftz {
+			switch t2 {
+			case ptx.F32:
+				x, y = uint64(scalar.FlushF32(uint32(x))), uint64(scalar.FlushF32(uint32(y)))
+			case ptx.F16:
+				x, y = uint64(scalar.FlushF16(uint16(x))), uint64(scalar.FlushF16(uint16(y)))
+			}
+		}
+		p := compare(in.Cmp, t2, x, y)
+		q := !p
+		if c != nil {
+			cv := c[l] != 0
+			if in.Flags&ir.FlagNegB != 0 {
+				cv = !cv
+			}
+			switch in.BoolOp {
+			case ir.BoolAnd:
+				p, q = p && cv, q && cv
+			case ir.BoolOr:
+				p, q = p || cv, q || cv
+			case ir.BoolXor:
+				p, q = p != cv, q != cv
+			}
+		}
+		if in.Op == ir.OpSet {
+			d0[l] = setResult(in.Type, p)
+			continue
+		}
+		d0[l] = b2u(p)
+		if d1 != nil {
+			d1[l] = b2u(q)
+		}
+	}
+}
+
+func setResult(t ptx.Type, p bool) uint64 {
+	if t == ptx.F32 {
+		if p {
+			return 0x3f800000
+		}
+		return 0
+	}
+	if p {
+		return typeMask(t)
+	}
+	return 0
+}
+
+// setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
+// own; setp writes the low half's result to the first predicate and the
+// high half's to the second, set writes each half's result in its half.
+// setpFull32 is setp on 32-bit integers for a full warp, one loop per
+// comparison so the lane loop holds no switch. Signed operands are compared
+// as unsigned after flipping their sign bits, which keeps their order. It
+// reports false for a comparison it does not handle.
+func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
+	var flip uint32
+	if signed {
+		flip = 1 << 31
+	}
+	switch cmp {
+	case ir.CmpEq:
+		for l := range d {
+			d[l] = b2u(uint32(a[l]) == uint32(b[l]))
+		}
+	case ir.CmpNe:
+		for l := range d {
+			d[l] = b2u(uint32(a[l]) != uint32(b[l]))
+		}
+	case ir.CmpLt, ir.CmpLo:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip < uint32(b[l])^flip)
+		}
+	case ir.CmpLe, ir.CmpLs:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
+		}
+	case ir.CmpGt, ir.CmpHi:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip > uint32(b[l])^flip)
+		}
+	case ir.CmpGe, ir.CmpHs:
+		for l := range d {
+			d[l] = b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {
+	et := ptx.F16
+	if in.Type2 == ptx.BF16x2 {
+		et = ptx.BF16
+	}
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		var r [2]bool
+		for h := 0; h < 2; h++ {
+			sh := uint(16 * h)
+			r[h] = compare(in.Cmp, et, a[l]>>sh&0xffff, b[l]>>sh&0xffff)
+			if c != nil {
+				cv := c[l] != 0
+				if in.Flags&ir.FlagNegB != 0 {
+					cv = !cv
+				}
+				switch in.BoolOp {
+				case ir.BoolAnd:
+					r[h] = r[h] && cv
+				case ir.BoolOr:
+					r[h] = r[h] || cv
+				case ir.BoolXor:
+					r[h] = r[h] != cv
+				}
+			}
+		}
+		if in.Op == ir.OpSetp {
+			d0[l] = b2u(r[0])
+			if d1 != nil {
+				d1[l] = b2u(r[1])
+			}
+			continue
+		}
+		var v uint64
+		for h := 0; h < 2; h++ {
+			if !r[h] {
+				continue
+			}
+			switch in.Type {
+			case ptx.F16x2:
+				v |= 0x3c00 << (16 * h)
+			case ptx.BF16x2:
+				v |= 0x3f80 << (16 * h)
+			default:
+				v |= 0xffff << (16 * h)
+			}
+		}
+		d0[l] = v
+	}
+}

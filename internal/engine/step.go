@@ -1,0 +1,289 @@
+package engine
+
+import (
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// This file is the seam both drivers share. The functional driver
+// (driver.go) runs blocks to completion on worker goroutines; a timing
+// driver (internal/timing) creates blocks on its simulated SMs, steps their
+// warps one instruction at a time through BlockSlot.Step and learns from
+// the StepRecord what each instruction did, so it models time without
+// re-implementing any semantics.
+
+// Step events: what an instruction did besides computing.
+const (
+	EventNone      uint8 = iota
+	EventBarrier         // the warp waits at a barrier (bar.sync and friends)
+	EventExit            // the warp finished (every lane exited)
+	EventCall            // call into a device function
+	EventReturn          // return from one
+	EventDevLaunch       // a device-side launch (cudaLaunchDevice)
+	EventDevSync         // a device-side cudaDeviceSynchronize
+	EventFault           // the instruction faulted; BlockSlot.Fault says how
+)
+
+// Access spaces a memory instruction touched (StepRecord.Space): the
+// resolved space of generic addresses, not the instruction's.
+const (
+	SpaceNone uint8 = iota
+	SpaceGlobal
+	SpaceShared
+	SpaceLocal
+	SpaceConst
+)
+
+// StepRecord is what one warp instruction did. A driver owns it and passes
+// it to every Step; the engine overwrites it (its slices are reused, so a
+// driver that keeps them must copy).
+type StepRecord struct {
+	Func   int32    // index in Prog.Funcs of the executing function
+	PC     int32    // the instruction's pc in that function
+	Inst   *ir.Inst // the instruction (Class, registers read and written)
+	Class  ir.Class
+	Active uint32 // lanes active at the issue (the reconvergence stack's mask)
+	Exec   uint32 // lanes whose guard held: the lanes that executed
+	Space  uint8  // memory space accessed (SpaceNone for non-memory instructions)
+	Store  bool   // a store (or an atomic's write)
+	// Sectors are the distinct 32-byte global sectors a global access
+	// touched (address >> 5), in first-touch order.
+	Sectors []uint64
+	// Wavefronts is the shared-memory wavefronts of a shared access: one
+	// per request plus one per bank conflict.
+	Wavefronts uint32
+	Bytes      uint32 // bytes the executing lanes asked for
+	Event      uint8
+	// SyncCycles is, for EventDevSync, the simulated cycles the child
+	// grids the synchronization waited for took (0 when untimed).
+	SyncCycles uint64
+}
+
+func (r *StepRecord) reset() {
+	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.Sectors = r.Sectors[:0]
+}
+
+// Driver runs a grid's blocks. The functional driver is used when a
+// launch's Config.Driver is nil.
+type Driver interface {
+	RunGrid(g *GridRun) error
+}
+
+// GridRun is one grid prepared for a driver: its shape, its resources and
+// the means to create blocks.
+type GridRun struct {
+	l *launch
+	// Depth is the grid's nesting depth (0 for the host's grid) and Index
+	// its index in the launch's Result.Grids.
+	Depth, Index int
+	// Timing is what a timing driver measured; nil under the functional
+	// driver.
+	Timing *GridTiming
+	slots  []*BlockSlot
+	extra  Counters // blocks run by RunFunctional
+}
+
+// GridTiming is a timing driver's account of one grid.
+type GridTiming struct {
+	Cycles         uint64 // SM cycles from the grid's start to its last block's end
+	StartCycle     uint64 // on the device's timeline
+	WarpCycles     uint64 // sum over SMs of resident warps × cycles (achieved occupancy numerator)
+	ActiveSMCycles uint64 // sum over SMs of cycles with at least one resident warp
+	IssueCycles    uint64 // warp instructions issued (= inst_executed)
+	SchedCycles    uint64 // scheduler-cycles available while SMs were active
+	DRAMReadBytes  uint64
+	DRAMWriteBytes uint64
+	L2Hits, L2Miss uint64
+	// Stalls are warp-cycles by reason (ncu's warp states), indexed by the
+	// timing package's stall enum; Names holds their ncu names.
+	Stalls     []uint64
+	StallNames []string
+	Sampled    bool // part of the grid was extrapolated, not simulated
+	// MaxWarpsPerSM is the arch's warp slots per SM (achieved occupancy's
+	// denominator), SMs the SM count, ClockHz the SM clock.
+	MaxWarpsPerSM, SMs int
+	ClockHz            float64
+}
+
+// Funcs are the module's functions (a kernel may call any of them).
+func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
+
+// Blocks is the number of blocks in the grid.
+func (g *GridRun) Blocks() int { return g.l.nblocks }
+
+// Grid and Block are the launch's dimensions.
+func (g *GridRun) Grid() [3]uint32  { return g.l.cfg.Grid }
+func (g *GridRun) Block() [3]uint32 { return g.l.cfg.Block }
+
+// WarpsPerBlock is ceil(threads per block / 32).
+func (g *GridRun) WarpsPerBlock() int {
+	b := g.l.cfg.Block
+	return (int(b[0]*b[1]*b[2]) + 31) / 32
+}
+
+// SharedBytes is the shared memory each block uses (static + dynamic).
+func (g *GridRun) SharedBytes() int { return g.l.shared }
+
+// Kernel is the kernel's lowered function.
+func (g *GridRun) Kernel() *ir.Func { return g.l.fn }
+
+// StepLimit is the watchdog's budget of warp instructions.
+func (g *GridRun) StepLimit() int64 { return g.l.limit }
+
+// Stopped reports whether the launch is being stopped (a fault elsewhere).
+func (g *GridRun) Stopped() bool { return g.l.stop.Load() }
+
+// NewSlot returns a block slot: the state of one resident block, reused
+// for block after block. Slots are not safe for concurrent use; different
+// slots are.
+func (g *GridRun) NewSlot() *BlockSlot {
+	s := &BlockSlot{w: newWorker(g.l)}
+	g.slots = append(g.slots, s)
+	return s
+}
+
+// BlockSlot holds one resident block and steps its warps.
+type BlockSlot struct {
+	w *worker
+}
+
+// Start makes the slot hold block linear (x fastest) with fresh warps,
+// shared memory and barriers.
+func (s *BlockSlot) Start(linear int) { s.w.setupBlock(linear) }
+
+// Warps is the number of warps of the block.
+func (s *BlockSlot) Warps() int { return len(s.w.blk.warps) }
+
+// Live is the number of warps not yet finished.
+func (s *BlockSlot) Live() int { return s.w.blk.live }
+
+// WaitingAtBarrier reports whether warp i waits at a barrier.
+func (s *BlockSlot) WaitingAtBarrier(i int) bool { return s.w.blk.warps[i].state == warpAtBarrier }
+
+// Done reports whether warp i has finished.
+func (s *BlockSlot) Done(i int) bool { return s.w.blk.warps[i].state == warpDone }
+
+// SetClock sets the value %clock, %clock64 and %globaltimer read, in SM
+// cycles and nanoseconds, for the instructions that follow.
+func (s *BlockSlot) SetClock(cycles, ns uint64) {
+	s.w.clockSet, s.w.clockCycles, s.w.clockNS = true, cycles, ns
+}
+
+// Step executes warp i's next instruction and describes it in rec. It
+// reports false when the warp could not issue (finished, or waiting at a
+// barrier); a fault stops the block (Fault is then non-nil).
+func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
+	w := s.w
+	wp := w.blk.warps[i]
+	if wp.state != warpRunning || w.fault != nil {
+		return false
+	}
+	rec.reset()
+	wp.rec = rec
+	n := wp.run(1)
+	wp.rec = nil
+	if w.fault != nil {
+		rec.Event = EventFault
+		return n > 0
+	}
+	// A barrier completes only when a warp arrives or one exits.
+	switch wp.state {
+	case warpDone:
+		w.blk.live--
+		if rec.Event == EventNone {
+			rec.Event = EventExit
+		}
+		w.checkBarriers()
+	case warpAtBarrier:
+		rec.Event = EventBarrier
+		w.checkBarriers()
+	}
+	return n > 0
+}
+
+// Next is the instruction warp i will execute at its next Step, or nil
+// when it has finished (a warp whose last lanes reach their end finishes
+// here, as it would at its next Step) or waits at a barrier.
+func (s *BlockSlot) Next(i int) *ir.Inst {
+	w := s.w
+	wp := w.blk.warps[i]
+	if wp.state != warpRunning {
+		return nil
+	}
+	for {
+		n := len(wp.stack)
+		top := &wp.stack[n-1]
+		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
+			if !wp.settle() {
+				w.blk.live--
+				w.checkBarriers()
+				return nil
+			}
+			continue
+		}
+		return &wp.code[top.pc]
+	}
+}
+
+// RunFunctional runs the grid's blocks from index from on with the
+// functional driver (a sampling timing driver times some blocks in detail
+// and lets the rest compute their results only).
+func (g *GridRun) RunFunctional(from int) error {
+	if from >= g.l.nblocks {
+		return nil
+	}
+	g.l.next.Store(int64(from))
+	c, _, _, err := g.l.mod.runFunctional(g.l)
+	g.extra.Add(&c)
+	return err
+}
+
+// Deadlocked records a barrier deadlock fault for the block (no warp can
+// issue and some still wait).
+func (s *BlockSlot) Deadlocked() { s.w.deadlock() }
+
+// Watchdog records the watchdog fault for the block.
+func (s *BlockSlot) Watchdog() { s.w.watchdog() }
+
+// Fault is the block's fault, or nil.
+func (s *BlockSlot) Fault() *Fault { return s.w.fault }
+
+// Counters are the counts of every block the slot has run.
+func (s *BlockSlot) Counters() *Counters { return &s.w.c }
+
+// recordAccess fills the step record of a memory instruction: the space
+// and footprint the counters also see. It runs only under a driver that
+// asked for records.
+func (wp *warp) recordAccess(st *memStats, store bool) {
+	r := wp.rec
+	r.Store = store
+	switch {
+	case st.global > 0:
+		r.Space = SpaceGlobal
+		r.Sectors = append(r.Sectors, wp.sectors...)
+		r.Bytes += uint32(st.bytes)
+	case st.shared > 0:
+		r.Space = SpaceShared
+		wave, _ := wp.wavefronts()
+		r.Wavefronts += uint32(wave)
+	case st.local > 0:
+		r.Space = SpaceLocal
+	case st.param > 0:
+		r.Space = SpaceConst
+	}
+}
+
+// recordSpace maps an instruction's declared space for records of
+// instructions whose footprint is not tracked per lane.
+func recordSpace(s ptx.Space) uint8 {
+	switch s {
+	case ptx.SpaceShared:
+		return SpaceShared
+	case ptx.SpaceLocal:
+		return SpaceLocal
+	case ptx.SpaceConst, ptx.SpaceParam:
+		return SpaceConst
+	}
+	return SpaceGlobal
+}

@@ -1,0 +1,193 @@
+package timing
+
+// cache is a set-associative cache of 128-byte lines with 32-byte sector
+// valid and dirty bits and least-recently-used replacement. Each line also
+// keeps the cycle its pending fill arrives, so a second request for a line
+// already on its way waits for that fill rather than hitting at once or
+// going to memory again (the miss-status holding registers of a real
+// cache).
+type cache struct {
+	sets, ways int
+	tag        []uint64 // line number + 1; 0 = invalid
+	valid      []uint8  // sector bits
+	dirty      []uint8
+	ready      []uint64 // cycle the line's last fill completes
+	used       []uint64 // last use, for LRU
+	tick       uint64
+}
+
+const lineShift = 7 // 128-byte lines of four 32-byte sectors
+
+func newCache(bytes, ways int) *cache {
+	lines := max(bytes>>lineShift, ways)
+	sets := max(lines/ways, 1)
+	n := sets * ways
+	return &cache{sets: sets, ways: ways, tag: make([]uint64, n), valid: make([]uint8, n),
+		dirty: make([]uint8, n), ready: make([]uint64, n), used: make([]uint64, n)}
+}
+
+// setOf hashes a line number to a set, so power-of-two strides spread.
+func (c *cache) setOf(line uint64) int {
+	h := line * 0x9E3779B97F4A7C15
+	return int((h >> 32) % uint64(c.sets))
+}
+
+// find returns the way holding line, or -1.
+func (c *cache) find(line uint64) int {
+	base := c.setOf(line) * c.ways
+	t := line + 1
+	for w := base; w < base+c.ways; w++ {
+		if c.tag[w] == t {
+			return w
+		}
+	}
+	return -1
+}
+
+// lookup reports whether sector (address >> 5) is present, and when its
+// data is ready; it counts as a use.
+func (c *cache) lookup(sector uint64) (bool, uint64) {
+	line := sector >> 2
+	w := c.find(line)
+	if w < 0 || c.valid[w]&(1<<(sector&3)) == 0 {
+		return false, 0
+	}
+	c.tick++
+	c.used[w] = c.tick
+	return true, c.ready[w]
+}
+
+// fill makes sector present from cycle ready on, marking it dirty for a
+// write, and returns the dirty sectors of the line it evicted.
+func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int) {
+	line := sector >> 2
+	bit := uint8(1) << (sector & 3)
+	w := c.find(line)
+	if w < 0 {
+		base := c.setOf(line) * c.ways
+		w = base
+		for v := base; v < base+c.ways; v++ {
+			if c.tag[v] == 0 {
+				w = v
+				break
+			}
+			if c.used[v] < c.used[w] {
+				w = v
+			}
+		}
+		if c.tag[w] != 0 {
+			evictedDirty = popcount4(c.dirty[w])
+		}
+		c.tag[w], c.valid[w], c.dirty[w], c.ready[w] = line+1, 0, 0, 0
+	}
+	c.valid[w] |= bit
+	if dirty {
+		c.dirty[w] |= bit
+	}
+	if ready > c.ready[w] {
+		c.ready[w] = ready
+	}
+	c.tick++
+	c.used[w] = c.tick
+	return evictedDirty
+}
+
+// invalidate empties the cache.
+func (c *cache) invalidate() {
+	clear(c.tag)
+	clear(c.valid)
+	clear(c.dirty)
+	clear(c.ready)
+	clear(c.used)
+	c.tick = 0
+}
+
+// dirtySectors counts the dirty sectors in the cache (written back to DRAM
+// eventually).
+func (c *cache) dirtySectors() (n int) {
+	for _, d := range c.dirty {
+		n += popcount4(d)
+	}
+	return n
+}
+
+func popcount4(b uint8) int {
+	return int(b&1 + b>>1&1 + b>>2&1 + b>>3&1)
+}
+
+// queue is a bandwidth-limited server: requests occupy it for their bytes
+// at its rate, in arrival order.
+type queue struct {
+	bytesPerCycle float64
+	free          float64 // cycle the server is next free
+}
+
+// take serves n bytes arriving at cycle t and returns the cycle they have
+// passed through.
+func (q *queue) take(t uint64, n float64) uint64 {
+	start := float64(t)
+	if q.free > start {
+		start = q.free
+	}
+	q.free = start + n/q.bytesPerCycle
+	return uint64(q.free + 0.999)
+}
+
+// bucketQueue is a device-wide bandwidth-limited server that SMs reach out
+// of time order within a quantum: its capacity is accounted per bucket of
+// cycles, and a request takes the first bucket at or after its arrival that
+// has room, so what it costs depends on the load around its time, not on
+// which SM happened to be simulated first.
+type bucketQueue struct {
+	perBucket float64 // bytes a bucket serves
+	used      []float64
+	cleared   uint64 // buckets below this index are free for reuse
+}
+
+const (
+	bucketShift = 4 // 16-cycle buckets
+	bucketRing  = 1 << 16
+)
+
+func newQueue(bytesPerCycle float64) *bucketQueue {
+	return &bucketQueue{perBucket: bytesPerCycle * (1 << bucketShift), used: make([]float64, bucketRing)}
+}
+
+func (q *bucketQueue) reset() {
+	clear(q.used)
+	q.cleared = 0
+}
+
+// advance frees the buckets before cycle t: no request arrives before t
+// any more.
+func (q *bucketQueue) advance(t uint64) {
+	b := t >> bucketShift
+	if b <= q.cleared {
+		return
+	}
+	if b-q.cleared >= bucketRing {
+		clear(q.used)
+	} else {
+		for k := q.cleared; k < b; k++ {
+			q.used[k%bucketRing] = 0
+		}
+	}
+	q.cleared = b
+}
+
+// take serves n bytes arriving at cycle t and returns the cycle they have
+// passed through.
+func (q *bucketQueue) take(t uint64, n float64) uint64 {
+	k := t >> bucketShift
+	for i := 0; i < bucketRing-1; i++ {
+		u := &q.used[k%bucketRing]
+		if *u < q.perBucket {
+			*u += n
+			start := k << bucketShift
+			at := start + uint64(*u/q.perBucket*(1<<bucketShift))
+			return max(at, t)
+		}
+		k++
+	}
+	return t + bucketRing<<bucketShift
+}

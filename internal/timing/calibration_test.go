@@ -1,0 +1,141 @@
+package timing_test
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+var calibTable = flag.String("calibration-table", "", "write the calibration comparison table (markdown) to this file")
+
+// calibRow is one recorded configuration of testdata/timing/h100/calibration.csv.
+type calibRow struct {
+	name, launchFile string
+	launchIndex      int
+	durationNS       float64 // ncu's gpu__time_duration.sum
+	occupancy        float64 // ncu's achieved occupancy, %
+	clockHz          float64 // the SM clock ncu ran it at
+}
+
+const calibDir = "../../testdata/timing"
+
+func readCalibration(t testing.TB) []calibRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join(calibDir, "h100", "calibration.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	num := func(r []string, name string) float64 {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(r[col[name]], ",", ""), 64)
+		if err != nil {
+			t.Fatalf("calibration.csv: %s: %q: %v", name, r[col[name]], err)
+		}
+		return v
+	}
+	var rows []calibRow
+	for _, r := range recs[1:] {
+		rows = append(rows, calibRow{name: r[col["name"]], launchFile: r[col["launchfile"]],
+			launchIndex: int(num(r, "launch_index")), durationNS: num(r, "duration_ns"),
+			occupancy: num(r, "achieved_occupancy_pct"), clockHz: num(r, "sm_clock_hz")})
+	}
+	return rows
+}
+
+// simulate runs a calibration launch file in timing mode at the clock the
+// H100 ran it at and returns the measured launch's duration and achieved
+// occupancy.
+func simulate(t testing.TB, r calibRow) (ns, occ float64) {
+	t.Helper()
+	lf, err := launchfile.Load(filepath.Join(calibDir, r.launchFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{ClockMHz: math.Round(r.clockHz / 1e6)}})
+	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", r.name, err)
+	}
+	res := out.Launches[r.launchIndex]
+	tm := res.Grids[0].Timing
+	return res.DurationNS, 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestCalibration runs every recorded H100 configuration (microbenchmarks
+// and the lessons at small sizes) and compares duration_ns and achieved
+// occupancy with Nsight Compute's. It fails when the mean absolute error of
+// the durations exceeds the model's stated accuracy.
+func TestCalibration(t *testing.T) {
+	rows := readCalibration(t)
+	if testing.Short() {
+		// Every fourth configuration under -short.
+		var some []calibRow
+		for i := 0; i < len(rows); i += 4 {
+			some = append(some, rows[i])
+		}
+		rows = some
+	}
+	type result struct {
+		calibRow
+		ns, occ, err float64
+	}
+	var res []result
+	var sumAbs, sumOcc float64
+	for _, r := range rows {
+		ns, occ := simulate(t, r)
+		e := (ns - r.durationNS) / r.durationNS
+		res = append(res, result{r, ns, occ, e})
+		sumAbs += math.Abs(e)
+		sumOcc += math.Abs(occ - r.occupancy)
+	}
+	mae := sumAbs / float64(len(res))
+	occErr := sumOcc / float64(len(res))
+	t.Logf("%d configurations: duration MAE %.1f%%, achieved occupancy mean absolute error %.1f points", len(res), 100*mae, occErr)
+	sorted := append([]result(nil), res...)
+	sort.Slice(sorted, func(i, j int) bool { return math.Abs(sorted[i].err) > math.Abs(sorted[j].err) })
+	for _, r := range sorted[:min(10, len(sorted))] {
+		t.Logf("worst: %-40s H100 %9.0f ns  warpsim %9.0f ns  %+6.1f%%", r.name, r.durationNS, r.ns, 100*r.err)
+	}
+	if *calibTable != "" {
+		var b strings.Builder
+		fmt.Fprintf(&b, "| configuration | H100 (ncu) ns | warpsim ns | error | H100 occupancy | warpsim occupancy |\n|---|---:|---:|---:|---:|---:|\n")
+		for _, r := range res {
+			fmt.Fprintf(&b, "| %s | %.0f | %.0f | %+.1f%% | %.1f%% | %.1f%% |\n", r.name, r.durationNS, r.ns, 100*r.err, r.occupancy, r.occ)
+		}
+		fmt.Fprintf(&b, "\nMean absolute error of the durations: %.1f%% over %d configurations; of achieved occupancy: %.1f points.\n", 100*mae, len(res), occErr)
+		if err := os.WriteFile(*calibTable, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mae > calibrationMAE {
+		t.Errorf("duration MAE %.1f%% exceeds %.0f%%", 100*mae, 100*calibrationMAE)
+	}
+}
+
+// calibrationMAE is the accuracy the model is held to on its own
+// calibration suite.
+const calibrationMAE = 0.25

@@ -1,0 +1,885 @@
+// Package timing is warpsim's clock: a cycle-level model of a GPU that
+// steps the engine's warps one instruction at a time (engine.BlockSlot)
+// and models only time. The block scheduler places blocks on SMs under the
+// occupancy calculator's limits; each SM sub-partition's scheduler issues
+// at most one instruction a cycle from its ready warps (greedy-then-oldest
+// or loose round-robin); a register scoreboard makes dependent
+// instructions wait for their producers' latencies; pipes of limited width
+// (fp64, MUFU, conversions, integer multiply) throttle issue; memory
+// requests go through a per-SM L1, a device-wide L2 and DRAM, with
+// latencies and bandwidth-limited queues. Time is integer SM cycles, read
+// as nanoseconds at the preset's clock.
+//
+// The model is single-threaded and processes cycles in order, SMs in index
+// order within a cycle, so the same launch gives the same cycles on every
+// run and for any number of workers (the functional blocks of a sampled
+// grid run in parallel but do not affect time).
+package timing
+
+import (
+	"math"
+	"slices"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// Scheduler policies.
+const (
+	GTO = "gto" // greedy-then-oldest: keep issuing from the last warp while it can
+	LRR = "lrr" // loose round-robin
+)
+
+// Options tune the model.
+type Options struct {
+	Scheduler string // GTO (default) or LRR
+	// Sample lets a large grid be timed from its first waves in detail,
+	// the rest run functionally and the time extrapolated. Grids of at
+	// most SampleWaves+2 waves are always timed in full.
+	Sample      bool
+	SampleWaves int // waves timed in detail when sampling (default 3)
+	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
+	// preset's), as ncu's --clock-control base does.
+	ClockMHz float64
+	// RegsPerThread overrides the kernel's register estimate for the block
+	// scheduler's occupancy limit (0: the estimate).
+	RegsPerThread func(kernel *ir.Func) int
+}
+
+// Driver is the timing driver: it implements engine.Driver and keeps the
+// device's state between launches (the L2's contents, the timeline).
+type Driver struct {
+	arch *arch.Arch
+	p    *Params
+	opt  Options
+	l2   *cache
+	// atomBusy is when each L2 sector's atomic unit is next free: atomics
+	// to one address serialize there.
+	atomBusy map[uint64]float64
+	dram     *bucketQueue
+	l2q  *bucketQueue
+	// Now is the device timeline in cycles: where the next grid starts.
+	Now uint64
+}
+
+// New returns a timing driver for a preset.
+func New(a *arch.Arch, opt Options) *Driver {
+	p := ForArch(a, opt.ClockMHz)
+	if opt.Scheduler == "" {
+		opt.Scheduler = GTO
+	}
+	if opt.SampleWaves <= 0 {
+		opt.SampleWaves = 4
+	}
+	return &Driver{arch: a, p: p, opt: opt,
+		l2:   newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
+		dram: newQueue(p.DRAMBytesPerCycle),
+		l2q:  newQueue(p.L2BytesPerCycle)}
+}
+
+// Params are the driver's timing figures.
+func (d *Driver) Params() *Params { return d.p }
+
+// Stall reasons, under Nsight Compute's warp-state names.
+const (
+	stallSelected = iota
+	stallNotSelected
+	stallLongScoreboard
+	stallShortScoreboard
+	stallWait
+	stallBarrier
+	stallMathPipeThrottle
+	stallLGThrottle
+	stallMIOThrottle
+	stallBranchResolving
+	stallDispatch
+	stallSleeping
+	numStalls
+)
+
+// StallNames are the stall reasons' ncu names (smsp__average_warp_latency_issue_stalled_NAME).
+var StallNames = []string{"selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait",
+	"barrier", "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "dispatch_stall", "sleeping"}
+
+// register producer kinds, for the stall a dependent instruction shows.
+const (
+	prodFixed uint8 = iota
+	prodLong
+	prodShort
+)
+
+type warpT struct {
+	blk   *blockT
+	sp    *spT
+	idx   int
+	age   uint64
+	next  *ir.Inst
+	ready uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
+	// readyWhy is the stall reason while ready binds.
+	readyWhy  uint8
+	dep       uint64 // cached: max(ready, the next instruction's sources' ready cycles)
+	depWhy    uint8
+	depValid  bool
+	lastIssue uint64
+	done      bool
+	atBar     bool
+	regReady  []uint64
+	regKind   []uint8
+}
+
+type blockT struct {
+	slot   *engine.BlockSlot
+	sm     *smT
+	warps  []*warpT
+	linear int
+	live   int
+}
+
+type spT struct {
+	warps []*warpT // resident, oldest first
+	pipe  [ir.NumClasses]uint64
+	last  *warpT
+	rr    int
+	check uint64 // earliest cycle anything here can issue
+	busy  uint64 // the issue port is taken by an expanded instruction until then
+}
+
+type smT struct {
+	id       int
+	sps      []spT
+	blocks   []*blockT
+	free     []*blockT
+	l1       *cache
+	l1q      queue
+	shared   uint64 // cycle the shared-memory pipe is free
+	resident int    // resident warps
+	now      uint64 // the SM's own clock (it runs a quantum at a time)
+	retire   bool   // a warp finished: look for finished blocks
+	lastT    uint64
+	warpCyc  uint64
+	activeCy uint64
+}
+
+// gridState is one grid being timed.
+type gridState struct {
+	d        *Driver
+	g        *engine.GridRun
+	p        *Params
+	sms      []*smT
+	now      uint64
+	nextBlk  int
+	limitBlk int // blocks timed in detail
+	perSM    int
+	wpb      int
+	age      uint64
+	rec      engine.StepRecord
+	steps    int64
+	stalls   [numStalls]uint64
+	issued   uint64
+	dramRd   uint64
+	dramWr   uint64
+	l2Hit    uint64
+	l2Miss   uint64
+	nslots   int
+	lastDone uint64
+	// retires are the cycles blocks finished at; lastDispatch is when the
+	// last block timed in detail was handed out (sampling's extrapolation).
+	retires      []uint64
+	lastDispatch uint64
+}
+
+// RunGrid times one grid. It implements engine.Driver.
+func (d *Driver) RunGrid(g *engine.GridRun) error {
+	a := d.arch
+	fn := g.Kernel()
+	regs := fn.RegEstimate
+	if fn.MaxNReg > 0 && regs > fn.MaxNReg {
+		regs = fn.MaxNReg
+	}
+	if d.opt.RegsPerThread != nil {
+		if r := d.opt.RegsPerThread(fn); r > 0 {
+			regs = r
+		}
+	}
+	b := g.Block()
+	occ := a.Occupancy(arch.OccupancyInput{BlockSize: int(b[0] * b[1] * b[2]), RegsPerThread: regs,
+		StaticShared: g.SharedBytes()})
+	perSM := max(occ.BlocksPerSM, 1)
+	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock()}
+	s.nslots = 0
+	for _, f := range []*ir.Func{fn} {
+		s.nslots = max(s.nslots, f.NumSlots)
+	}
+	for _, f := range progFuncs(g) {
+		s.nslots = max(s.nslots, f.NumSlots)
+	}
+	nsm := max(a.SMs, 1)
+	s.sms = make([]*smT, nsm)
+	for i := range s.sms {
+		sm := &smT{id: i, sps: make([]spT, d.p.SubPartitions),
+			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}}
+		if d.p.L1Bytes > 0 {
+			sm.l1 = newCache(d.p.L1Bytes, 4)
+		}
+		s.sms[i] = sm
+	}
+	nb := g.Blocks()
+	wave := perSM * nsm
+	s.limitBlk = nb
+	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave {
+		s.limitBlk = d.opt.SampleWaves * wave
+	}
+	// Every grid starts with cold caches, as Nsight Compute measures a
+	// kernel (its default --cache-control all flushes them), so a kernel's
+	// time does not depend on what ran before it; the queues count cycles
+	// from the grid's start.
+	d.l2.invalidate()
+	d.dram.reset()
+	d.l2q.reset()
+	clear(d.atomBusy)
+	err := s.run()
+	if err == nil && s.limitBlk < nb {
+		err = g.RunFunctional(s.limitBlk)
+	}
+	s.finish(nb, wave)
+	return err
+}
+
+// progFuncs lists the functions a kernel may call (for scoreboard sizing).
+func progFuncs(g *engine.GridRun) []*ir.Func { return g.Funcs() }
+
+// quantum is how many cycles one SM is simulated before the next SM takes
+// its turn. SMs interact only through L2 and DRAM, whose bandwidth is
+// accounted per time bucket (so the order SMs take their turns in does not
+// matter within a quantum), and working on one SM at a time keeps its warps'
+// state in the host's caches.
+const quantum = 256
+
+// run is the cycle loop: quanta of all SMs, SMs in index order, cycles in
+// order within an SM.
+func (s *gridState) run() error {
+	// The first wave: each SM takes blocks up to its limit, SMs in turn.
+	for r := 0; r < s.perSM; r++ {
+		for _, sm := range s.sms {
+			if s.nextBlk >= s.limitBlk {
+				break
+			}
+			s.now = 0
+			s.startBlock(sm, 0)
+		}
+	}
+	limit := s.g.StepLimit()
+	for t := uint64(0); ; t += quantum {
+		if s.g.Stopped() {
+			return nil
+		}
+		s.d.dram.advance(t)
+		s.d.l2q.advance(t)
+		live, waiting := false, false
+		for _, sm := range s.sms {
+			if len(sm.blocks) == 0 {
+				continue
+			}
+			live = true
+			if s.runSM(sm, t+quantum) {
+				waiting = true
+			}
+			if s.fault() {
+				return nil
+			}
+		}
+		if !live {
+			if s.nextBlk < s.limitBlk {
+				// Every SM finished its blocks at once: give each one more.
+				for _, sm := range s.sms {
+					if s.nextBlk < s.limitBlk {
+						s.now = t + quantum
+						sm.now = s.now
+						s.startBlock(sm, s.now)
+					}
+				}
+				continue
+			}
+			break
+		}
+		if s.steps > limit {
+			for _, sm := range s.sms {
+				if len(sm.blocks) > 0 {
+					sm.blocks[0].slot.Watchdog()
+					return nil
+				}
+			}
+		}
+		if !waiting {
+			// Nothing can ever issue: every live warp waits at a barrier
+			// that cannot complete.
+			for _, sm := range s.sms {
+				for _, b := range sm.blocks {
+					b.slot.Deadlocked()
+					return nil
+				}
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// runSM simulates sm's cycles up to end. It reports false when the SM has
+// live warps none of which can ever issue (a barrier deadlock).
+func (s *gridState) runSM(sm *smT, end uint64) bool {
+	s.now = sm.now
+	for s.now < end {
+		issued := false
+		next := uint64(math.MaxUint64)
+		for i := range sm.sps {
+			sp := &sm.sps[i]
+			if sp.check > s.now {
+				next = min(next, sp.check)
+				continue
+			}
+			if s.issue(sm, sp) {
+				issued = true
+				sp.check = s.now + 1
+			}
+			if s.fault() {
+				return true
+			}
+			next = min(next, sp.check)
+		}
+		if sm.retire {
+			sm.retire = false
+			s.retireBlocks(sm)
+			if len(sm.blocks) == 0 {
+				break
+			}
+			for i := range sm.sps {
+				next = min(next, sm.sps[i].check)
+			}
+		}
+		if issued {
+			s.now++
+			continue
+		}
+		if next == math.MaxUint64 {
+			sm.now = s.now
+			return false
+		}
+		s.now = max(s.now+1, min(next, end))
+	}
+	sm.now = max(s.now, end)
+	return true
+}
+
+func (s *gridState) fault() bool {
+	return s.rec.Event == engine.EventFault
+}
+
+// startBlock places the next block on sm, its warps ready at cycle t plus
+// the block launch latency.
+func (s *gridState) startBlock(sm *smT, t uint64) {
+	// A block's slot and timing state are reused for the SM's next block.
+	// The scoreboard is not cleared: every cycle it holds from the last
+	// block is before now, so it never delays the new one.
+	var b *blockT
+	if n := len(sm.free); n > 0 {
+		b = sm.free[n-1]
+		sm.free = sm.free[:n-1]
+	} else {
+		b = &blockT{slot: s.g.NewSlot(), sm: sm}
+	}
+	slot := b.slot
+	s.touchSM(sm)
+	slot.Start(s.nextBlk)
+	b.linear, b.live = s.nextBlk, slot.Warps()
+	s.nextBlk++
+	if s.nextBlk == s.limitBlk {
+		s.lastDispatch = t
+	}
+	// The block scheduler hands out blocks in order at a fixed rate.
+	start := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles)) + uint64(s.p.BlockLaunch)
+	// Warps go to sub-partitions round-robin by their index in the SM.
+	base := sm.resident
+	for len(b.warps) < slot.Warps() {
+		b.warps = append(b.warps, &warpT{regReady: make([]uint64, s.nslots), regKind: make([]uint8, s.nslots)})
+	}
+	b.warps = b.warps[:slot.Warps()]
+	for i, w := range b.warps {
+		s.age++
+		*w = warpT{blk: b, idx: i, age: s.age, ready: start, readyWhy: stallDispatch, lastIssue: t,
+			regReady: w.regReady, regKind: w.regKind}
+		sp := &sm.sps[(base+i)%len(sm.sps)]
+		w.sp = sp
+		sp.warps = append(sp.warps, w)
+		sp.check = min(sp.check, start)
+	}
+	sm.resident += slot.Warps()
+	sm.blocks = append(sm.blocks, b)
+}
+
+// touchSM accounts the SM's resident warps up to now (achieved occupancy).
+func (s *gridState) touchSM(sm *smT) {
+	if s.now > sm.lastT {
+		dt := s.now - sm.lastT
+		sm.warpCyc += uint64(sm.resident) * dt
+		if sm.resident > 0 {
+			sm.activeCy += dt
+		}
+		sm.lastT = s.now
+	}
+}
+
+// retireBlocks frees the slots of finished blocks and starts new ones.
+func (s *gridState) retireBlocks(sm *smT) {
+	for i := 0; i < len(sm.blocks); i++ {
+		b := sm.blocks[i]
+		if b.slot.Live() > 0 {
+			continue
+		}
+		s.touchSM(sm)
+		for _, w := range b.warps {
+			if !w.done {
+				w.done = true
+				sm.resident--
+			}
+		}
+		for k := range sm.sps {
+			sp := &sm.sps[k]
+			j := 0
+			for _, w := range sp.warps {
+				if w.blk != b {
+					sp.warps[j] = w
+					j++
+				}
+			}
+			sp.warps = sp.warps[:j]
+			if sp.last != nil && sp.last.blk == b {
+				sp.last = nil
+			}
+		}
+		sm.blocks = append(sm.blocks[:i], sm.blocks[i+1:]...)
+		sm.free = append(sm.free, b)
+		i--
+		s.lastDone = max(s.lastDone, s.now)
+		s.retires = append(s.retires, s.now)
+		if s.nextBlk < s.limitBlk {
+			s.startBlock(sm, s.now)
+		}
+	}
+}
+
+// depReady is when warp w's next instruction's operands are ready, and
+// why it waits until then.
+func (s *gridState) depReady(w *warpT) (uint64, uint8) {
+	if w.depValid {
+		return w.dep, w.depWhy
+	}
+	t, why := w.ready, w.readyWhy
+	in := w.next
+	check := func(r int32) {
+		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
+			t = w.regReady[r]
+			switch w.regKind[r] {
+			case prodLong:
+				why = stallLongScoreboard
+			case prodShort:
+				why = stallShortScoreboard
+			default:
+				why = stallWait
+			}
+		}
+	}
+	check(in.Guard)
+	for _, r := range in.A {
+		check(r)
+	}
+	if in.Op == ir.OpSt || in.Op == ir.OpAtom || in.Op == ir.OpRed {
+		// Also writes of the destination wait for earlier writes (WAW) —
+		// only loads' destinations matter here, already covered.
+	}
+	w.dep, w.depWhy, w.depValid = t, why, true
+	return t, why
+}
+
+// issue lets sub-partition sp issue one instruction at s.now, if any warp
+// can; it sets sp.check to the next cycle worth looking at otherwise.
+func (s *gridState) issue(sm *smT, sp *spT) bool {
+	if sp.busy > s.now {
+		sp.check = sp.busy
+		return false
+	}
+	best := uint64(math.MaxUint64)
+	var pick *warpT
+	if s.d.opt.Scheduler == LRR {
+		n := len(sp.warps)
+		for k := 0; k < n; k++ {
+			w := sp.warps[(sp.rr+k)%n]
+			if t := s.readyAt(sm, sp, w); t <= s.now {
+				pick = w
+				sp.rr = (sp.rr + k + 1) % n
+				break
+			} else if t < best {
+				best = t
+			}
+		}
+	} else {
+		if w := sp.last; w != nil {
+			if t := s.readyAt(sm, sp, w); t <= s.now {
+				pick = w
+			} else {
+				best = t
+			}
+		}
+		if pick == nil {
+			for _, w := range sp.warps {
+				if w == sp.last {
+					continue
+				}
+				if t := s.readyAt(sm, sp, w); t <= s.now {
+					pick = w
+					break
+				} else if t < best {
+					best = t
+				}
+			}
+		}
+	}
+	if pick == nil {
+		sp.check = best
+		return false
+	}
+	s.execute(sm, sp, pick)
+	return true
+}
+
+// readyAt is the cycle warp w can issue its next instruction on sp
+// (MaxUint64 when it cannot: finished or at a barrier).
+func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
+	if w.done || w.atBar {
+		return math.MaxUint64
+	}
+	if w.next == nil {
+		w.next = w.blk.slot.Next(w.idx)
+		w.depValid = false
+		if w.next == nil {
+			s.warpStopped(sm, w)
+			return math.MaxUint64
+		}
+	}
+	t := w.dep
+	if !w.depValid {
+		t, _ = s.depReady(w)
+	}
+	if p := sp.pipe[w.next.Class]; p > t {
+		t = p
+	}
+	return t
+}
+
+// warpStopped handles a warp whose next instruction is nil: it finished,
+// or waits at a barrier.
+func (s *gridState) warpStopped(sm *smT, w *warpT) {
+	slot := w.blk.slot
+	switch {
+	case slot.Done(w.idx):
+		if !w.done {
+			w.done = true
+			s.touchSM(sm)
+			sm.resident--
+			sm.retire = true
+		}
+		s.releaseBarriers(w.blk)
+	case slot.WaitingAtBarrier(w.idx):
+		w.atBar = true
+	}
+}
+
+// execute steps warp w at s.now and charges its time.
+func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
+	in := w.next
+	dep, why := s.depReady(w)
+	// Stall accounting: the cycles since the warp could last issue.
+	from := w.lastIssue + 1
+	if dep > from {
+		s.stalls[why] += dep - from
+		from = dep
+	}
+	if s.now > from {
+		reason := uint8(stallNotSelected)
+		if p := sp.pipe[in.Class]; p > from {
+			reason = stallMathPipeThrottle
+			if isMem(in.Class) {
+				reason = stallLGThrottle
+			}
+		}
+		s.stalls[reason] += s.now - from
+	}
+	s.stalls[stallSelected]++
+	slot := w.blk.slot
+	slot.SetClock(s.now, s.nanos(s.now))
+	rec := &s.rec
+	slot.Step(w.idx, rec)
+	s.steps++
+	slots := uint64(issueSlots(in))
+	s.issued += slots
+	w.lastIssue = s.now + slots - 1
+	w.ready, w.readyWhy = s.now+slots, stallDispatch
+	if slots > 1 {
+		sp.busy = s.now + slots
+		s.stalls[stallSelected] += slots - 1
+	}
+	w.next, w.depValid = nil, false
+	sp.last = w
+	p := s.p
+	sp.pipe[in.Class] = s.now + uint64(p.Interval[in.Class])
+	lat := uint64(p.Latency[in.Class])
+	kind := prodFixed
+	switch in.Class {
+	case ir.ClassSFU, ir.ClassWarp:
+		kind = prodShort
+	}
+	if in.Op == ir.OpMovSreg {
+		lat, kind = uint64(p.SregLatency), prodShort
+	}
+	switch rec.Space {
+	case engine.SpaceGlobal:
+		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
+			lat = s.atomic(sm, rec)
+		} else if rec.Store {
+			s.store(sm, rec)
+		} else {
+			lat = s.load(sm, rec)
+		}
+		kind = prodLong
+	case engine.SpaceShared:
+		// One wavefront per SM per cycle; each extra wavefront of a
+		// conflicted access adds to its latency.
+		wf := uint64(max(rec.Wavefronts, 1))
+		start := max(s.now, sm.shared)
+		sm.shared = start + wf
+		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
+		kind = prodShort
+	case engine.SpaceLocal:
+		lat = uint64(p.L1HitLatency)
+		kind = prodLong
+	}
+	done := s.now + slots - 1 + lat
+	for _, r := range in.D {
+		if r >= 0 && int(r) < len(w.regReady) {
+			w.regReady[r] = done
+			w.regKind[r] = kind
+		}
+	}
+	switch rec.Event {
+	case engine.EventExit:
+		if !w.done {
+			w.done = true
+			s.touchSM(sm)
+			sm.resident--
+			sm.retire = true
+		}
+		s.releaseBarriers(w.blk)
+	case engine.EventBarrier:
+		w.atBar = true
+		s.releaseBarriers(w.blk)
+	case engine.EventCall, engine.EventReturn:
+		// A new frame: the scoreboard drains (its registers are others).
+		t := s.now + 1
+		for i, r := range w.regReady {
+			t = max(t, r)
+			w.regReady[i] = 0
+		}
+		w.ready, w.readyWhy = t, stallWait
+	case engine.EventDevLaunch:
+		w.ready, w.readyWhy = s.now+uint64(p.DeviceLaunch), stallSleeping
+	case engine.EventDevSync:
+		w.ready, w.readyWhy = s.now+uint64(p.DeviceSyncNS*p.ClockHz/1e9)+rec.SyncCycles, stallSleeping
+	}
+	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
+		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
+	}
+}
+
+func isMem(c ir.Class) bool {
+	switch c {
+	case ir.ClassLdGlobal, ir.ClassStGlobal, ir.ClassLocal, ir.ClassAtomic:
+		return true
+	}
+	return false
+}
+
+// releaseBarriers readies the warps of b that a barrier let go.
+func (s *gridState) releaseBarriers(b *blockT) {
+	for _, w := range b.warps {
+		if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
+			w.atBar = false
+			w.ready, w.readyWhy = s.now+uint64(s.p.BarrierLatency), stallBarrier
+			w.next, w.depValid = nil, false
+			// The wait at the barrier itself counts as barrier stall.
+			if w.lastIssue+1 < s.now {
+				s.stalls[stallBarrier] += s.now - (w.lastIssue + 1)
+				w.lastIssue = s.now - 1
+			}
+			w.sp.check = min(w.sp.check, w.ready)
+		}
+	}
+}
+
+// load times a global load: every sector through L1, L2 and DRAM; the
+// data is there when the last sector arrives.
+func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
+	p := s.p
+	t0 := sm.l1q.take(s.now, float64(len(rec.Sectors)*32))
+	done := t0 + uint64(p.L1HitLatency)
+	for _, sec := range rec.Sectors {
+		if sm.l1 != nil {
+			if hit, ready := sm.l1.lookup(sec); hit {
+				done = max(done, ready)
+				continue
+			}
+		}
+		at := s.fromL2(t0, sec)
+		if sm.l1 != nil {
+			sm.l1.fill(sec, at, false)
+		}
+		done = max(done, at)
+	}
+	return done - s.now
+}
+
+// fromL2 is when sector sec, requested from L2 at cycle t, arrives back at
+// the SM: an L2 hit, or a DRAM fetch of the sector with its neighbours.
+func (s *gridState) fromL2(t, sec uint64) uint64 {
+	d, p := s.d, s.p
+	if hit, ready := d.l2.lookup(sec); hit {
+		s.l2Hit++
+		return max(d.l2q.take(t, 32)+uint64(p.L2HitLatency), ready)
+	}
+	s.l2Miss++
+	n := uint64(max(p.DRAMFetch/32, 1))
+	first := sec / n * n
+	at := d.dram.take(t, float64(n*32)) + uint64(p.DRAMLatency)
+	s.dramRd += n * 32
+	for k := first; k < first+n; k++ {
+		if hit, _ := d.l2.lookup(k); hit && k != sec {
+			continue
+		}
+		if ev := d.l2.fill(k, at, false); ev > 0 {
+			s.writeBack(t, ev)
+		}
+	}
+	return at
+}
+
+// store writes through L1 to L2 (write-back to DRAM on eviction).
+func (s *gridState) store(sm *smT, rec *engine.StepRecord) {
+	d := s.d
+	t0 := sm.l1q.take(s.now, float64(len(rec.Sectors)*32))
+	for _, sec := range rec.Sectors {
+		at := d.l2q.take(t0, 32)
+		if ev := d.l2.fill(sec, at, true); ev > 0 {
+			s.writeBack(t0, ev)
+		}
+	}
+}
+
+// atomic times a global atomic, performed at the L2: the lanes on one
+// sector serialize at its atomic unit, and so do other warps' atomics on
+// it.
+func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
+	d, p := s.d, s.p
+	n := max(len(rec.Sectors), 1)
+	lanes := popcount(rec.Exec)
+	perSector := float64((lanes + n - 1) / n)
+	t0 := sm.l1q.take(s.now, float64(n*32))
+	done := t0
+	for _, sec := range rec.Sectors {
+		at := s.fromL2(t0, sec)
+		free := d.atomBusy[sec]
+		start := max(float64(at), free)
+		end := start + perSector*p.AtomicCycles
+		d.atomBusy[sec] = end
+		d.l2.fill(sec, uint64(end), true)
+		done = max(done, uint64(end+0.999))
+	}
+	return done - s.now
+}
+
+func (s *gridState) writeBack(t uint64, sectors int) {
+	s.dramWr += uint64(sectors) * 32
+	s.d.dram.take(t, float64(sectors*32))
+}
+
+func popcount(x uint32) int {
+	n := 0
+	for x != 0 {
+		x &= x - 1
+		n++
+	}
+	return n
+}
+
+func (s *gridState) nanos(cycles uint64) uint64 {
+	return uint64(float64(s.d.Now+cycles) * 1e9 / s.p.ClockHz)
+}
+
+// extrapolate estimates a sampled grid's cycles: the blocks not timed
+// retire at the steady rate measured between the end of the first wave and
+// the last timed block's dispatch, and the drain after the last dispatch is
+// the one measured (the real grid ends with the same kind of tail).
+func (s *gridState) extrapolate(nb, wave int, end uint64) uint64 {
+	r := append([]uint64(nil), s.retires...)
+	slices.Sort(r)
+	if len(r) <= wave {
+		return uint64(float64(end) * float64(nb) / float64(s.limitBlk))
+	}
+	ta, tb := r[wave-1], s.lastDispatch
+	n := 0
+	for _, t := range r {
+		if t > ta && t <= tb {
+			n++
+		}
+	}
+	if n == 0 || tb <= ta {
+		return uint64(float64(end) * float64(nb) / float64(s.limitBlk))
+	}
+	perBlock := float64(tb-ta) / float64(n)
+	return end + uint64(perBlock*float64(nb-s.limitBlk))
+}
+
+// finish fills the grid's timing account, extrapolating a sampled grid.
+func (s *gridState) finish(nb, wave int) {
+	end := s.lastDone
+	for _, sm := range s.sms {
+		s.now = end
+		s.touchSM(sm)
+	}
+	var warpCyc, active uint64
+	for _, sm := range s.sms {
+		warpCyc += sm.warpCyc
+		active += sm.activeCy
+	}
+	cycles := end
+	scale, tscale := 1.0, 1.0 // work and time extrapolation factors
+	sampled := s.limitBlk < nb
+	if sampled && s.limitBlk > 0 {
+		scale = float64(nb) / float64(s.limitBlk)
+		cycles = s.extrapolate(nb, wave, end)
+		tscale = float64(cycles) / float64(max(end, 1))
+	}
+	tm := &engine.GridTiming{
+		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.d.Now,
+		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
+		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
+		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
+		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
+		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled,
+		MaxWarpsPerSM: s.d.arch.MaxWarpsPerSM, SMs: len(s.sms), ClockHz: s.p.ClockHz,
+	}
+	for i, v := range s.stalls {
+		tm.Stalls[i] = uint64(float64(v) * scale)
+	}
+	s.g.Timing = tm
+	s.d.Now += tm.Cycles
+}

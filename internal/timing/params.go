@@ -1,0 +1,117 @@
+package timing
+
+import (
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// Params are one GPU's timing figures: latencies and throughputs in SM
+// cycles, sizes in bytes. Figures that live outside the SM's clock domain
+// (the L2's and DRAM's latencies, DRAM bandwidth, launch overheads) are
+// given in nanoseconds and converted at the SM clock, so that the same
+// preset answers for any clock. Each preset cites where its figures come
+// from.
+type Params struct {
+	ClockHz float64 // the SM clock the cycles are counted in
+
+	// Latency is the cycles from issue until a dependent instruction can
+	// issue, per class (fixed-latency pipes; memory classes use the memory
+	// figures below instead).
+	Latency [ir.NumClasses]uint32
+	// Interval is the cycles a sub-partition's pipe is busy per warp
+	// instruction of the class: 32 lanes / the pipe's lanes per cycle.
+	Interval [ir.NumClasses]uint32
+
+	SharedLatency   uint32 // shared-memory load to use
+	SharedConflict  uint32 // extra latency per extra wavefront of a bank-conflicted access
+	SregLatency     uint32 // S2R: reading %tid, %ctaid, %clock …
+	L1HitLatency    uint32 // global load hitting L1
+	L2HitCycles     uint32 // global load hitting L2: SM-clock part …
+	L2HitNS         float64
+	DRAMCycles      uint32 // … and missing L2 (unloaded)
+	DRAMNS          float64
+	AtomicNS        float64 // a global atomic's service time at its L2 slice (same-address atomics serialize)
+	BarrierLatency  uint32  // from the last warp's arrival to the first warp's issue
+	L1BytesPerCycle uint32  // per SM: the L1 data path
+	L2BytesPerNS    float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS  float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch       int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes         int     // L1 data cache per SM available to global loads
+	L2Bytes         int
+
+	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
+	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide
+	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
+	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
+	DeviceLaunch    uint32  // cycles a device-side launch costs the launching warp
+	ChildStartNS    float64 // from a parent grid's end to its first child's start
+	DeviceSyncNS    float64 // a device-side cudaDeviceSynchronize's cost beyond its children
+	Source          string  // where the figures come from
+	SubPartitions   int
+
+	// Derived at the clock (ForArch): cycles of the ns figures.
+	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
+	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
+}
+
+// ForArch returns the timing parameters of a preset at its clock (or at
+// clockMHz when not 0): measured figures for the presets the table has,
+// and for the others the figures of the nearest measured generation with
+// the preset's own clock, SM count, cache sizes and DRAM bandwidth.
+func ForArch(a *arch.Arch, clockMHz float64) *Params {
+	base, ok := measured[a.Name]
+	if !ok {
+		base = nearest(a)
+	}
+	p := *base
+	p.ClockHz = float64(a.ClockKHz) * 1000
+	if clockMHz > 0 {
+		p.ClockHz = clockMHz * 1e6
+	}
+	if p.ClockHz == 0 {
+		p.ClockHz = 1e9
+	}
+	p.SubPartitions = max(a.SubPartitions, 1)
+	if p.L2Bytes == 0 {
+		p.L2Bytes = a.L2Bytes
+	}
+	if p.DRAMBytesPerNS == 0 {
+		p.DRAMBytesPerNS = 0.8 * a.MemBandwidth() / 1e9
+	}
+	if p.DRAMFetch == 0 {
+		p.DRAMFetch = 32
+	}
+	ghz := p.ClockHz / 1e9
+	p.L2HitLatency = float64(p.L2HitCycles) + p.L2HitNS*ghz
+	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz
+	p.AtomicCycles = p.AtomicNS * ghz
+	p.KernelLaunch = p.KernelNS * ghz
+	p.DispatchCycles = p.BlockDispatchNS * ghz
+	p.L2BytesPerCycle = p.L2BytesPerNS / ghz
+	p.DRAMBytesPerCycle = p.DRAMBytesPerNS / ghz
+	return &p
+}
+
+func nearest(a *arch.Arch) *Params {
+	switch {
+	case a.Major >= 9:
+		return measured["h100"]
+	case a.Major == 8:
+		return measured["a100"]
+	case a.Major == 7:
+		return measured["v100"]
+	}
+	return measured["k40"]
+}
+
+// classTable builds a per-class table from a map of the classes that
+// differ from def.
+func classTable(def uint32, m map[ir.Class]uint32) (t [ir.NumClasses]uint32) {
+	for i := range t {
+		t[i] = def
+	}
+	for c, v := range m {
+		t[c] = v
+	}
+	return t
+}

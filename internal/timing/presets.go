@@ -1,0 +1,112 @@
+package timing
+
+import "github.com/warpsim/warpsim/internal/ir"
+
+// measured holds the generations the model has figures for. The H100's
+// are this project's own measurements; the older generations' are partly
+// cited, partly carried over, and each says which:
+//
+//	[H100]  testdata/timing/DERIVATION.md: microbenchmarks run on an H100
+//	        80GB HBM3 (CUDA 13.0) by this project; § numbers refer to it.
+//	[PG]    CUDA C++ Programming Guide, "Throughput of Native Arithmetic
+//	        Instructions" (results per clock per SM), from which
+//	        Interval = 32 lanes / (per-SM rate / 4 sub-partitions).
+//	[ASIM]  Accel-Sim's tuned Quadro V100 configuration
+//	        (configs/tested-cfgs/SM7_QV100/gpgpusim.config): L1 and shared
+//	        latency 20, L2 160 cycles plus DRAM 100 on top, kernel launch
+//	        5000 cycles.
+//	[GEN]   not measured or found for this part: carried over from the
+//	        H100's figures (scaled by clock where they are in ns), so the
+//	        preset answers "what if" questions by its clock, SM count, caches,
+//	        pipe rates and DRAM bandwidth rather than by measured latencies.
+var measured = map[string]*Params{
+	"h100": {
+		// [H100] §1 latencies: FFMA/IMAD 4, DFMA 8, MUFU 17, cvt pair 23,
+		// SHFL 26; §2 rates per SM per cycle: FFMA 128, DFMA/IMAD 64, MUFU
+		// 16, F2I 16, SHFL 32; §4 LDS 23 and +2 per extra wavefront; §3 L1
+		// hit 37 (41 per chase step less its IMAD), L2 hit 254 cycles at
+		// 1.589 GHz and ~291 at 1.98 GHz = 100 cycles + 94.6 ns, DRAM 577 at
+		// 1.589 and 685 at 1.98 = 134 cycles + 276 ns, 64 bytes per miss
+		// (§5: 45 B per random 4-byte load); §5 2.35 TB/s copy, 2.07 TB/s
+		// read; §6 same-address atomics 0.73 ns each; §7 empty kernel 2.24 µs
+		// (and 2.21 µs in the seed recordings at 1.98 GHz), block dispatch
+		// 0.6 ns per block. L2 bandwidth was not measurable (§5): 5.5 TB/s
+		// assumed, above the 61 random loads per cycle measured.
+		Latency: classTable(4, map[ir.Class]uint32{
+			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 12, ir.ClassIMul: 4,
+			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
+		}),
+		Interval: classTable(1, map[ir.Class]uint32{
+			ir.ClassFP64: 2, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
+		}),
+		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
+		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73,
+		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2300, DRAMFetch: 64,
+		L1Bytes: 192 * 1024,
+		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
+		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		Source: "H100: measured (testdata/timing/DERIVATION.md)",
+	},
+	"a100": {
+		// [PG] 8.0: 64 fp32 FMA per SM per clock on GA100 (2 cycles a warp
+		// per sub-partition), 32 fp64, 16 MUFU; latencies and memory [GEN]
+		// from the H100.
+		Latency: classTable(4, map[ir.Class]uint32{
+			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 12, ir.ClassIMul: 4,
+			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
+		}),
+		Interval: classTable(1, map[ir.Class]uint32{
+			ir.ClassFMA: 2, ir.ClassFP64: 4, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
+		}),
+		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
+		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73,
+		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 3800, DRAMFetch: 64,
+		L1Bytes: 164 * 1024,
+		KernelNS: 2500, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
+		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
+	},
+	"v100": {
+		// [PG] 7.x: 64 fp32 per SM per clock (2 cycles a warp per
+		// sub-partition), 32 fp64 (4 cycles); [ASIM]: L1 and shared 20
+		// cycles, L2 160, DRAM 160 + 100, launch 5000 cycles at 1447 MHz
+		// (3.5 µs).
+		Latency: classTable(4, map[ir.Class]uint32{
+			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 12, ir.ClassIMul: 4,
+			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 20, ir.ClassDevRT: 40,
+		}),
+		Interval: classTable(1, map[ir.Class]uint32{
+			ir.ClassFMA: 2, ir.ClassFP64: 4, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
+		}),
+		SharedLatency: 20, SharedConflict: 2, SregLatency: 20, L1HitLatency: 20,
+		L2HitCycles: 160, DRAMCycles: 260, AtomicNS: 0.73,
+		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 2100, DRAMFetch: 64,
+		L1Bytes: 128 * 1024,
+		KernelNS: 3500, BlockDispatchNS: 0.8, BlockLaunch: 64, LaunchGapNS: 5000,
+		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
+	},
+	"k40": {
+		// [PG] 3.5: 192 fp32 per SM per clock over 4 schedulers (a warp a
+		// cycle each), 64 fp64 (2 cycles), 32 integer multiply (4 cycles);
+		// Kepler's dependent-issue latency is longer (11 cycles: the
+		// Programming Guide's "about 11 cycles" arithmetic latency on 3.x,
+		// Best Practices Guide); memory [GEN] from the H100 at the K40's
+		// 745 MHz clock and 288 GB/s; no L1 caching of global loads by
+		// default on 3.5 (loads go to L2).
+		Latency: classTable(11, map[ir.Class]uint32{
+			ir.ClassFMA: 11, ir.ClassFP64: 11, ir.ClassSFU: 20, ir.ClassConv: 20, ir.ClassIMul: 11,
+			ir.ClassBranch: 10, ir.ClassWarp: 30, ir.ClassConst: 9, ir.ClassLocal: 40, ir.ClassDevRT: 60,
+		}),
+		Interval: classTable(1, map[ir.Class]uint32{
+			ir.ClassFP64: 2, ir.ClassSFU: 4, ir.ClassConv: 4, ir.ClassIMul: 4, ir.ClassWarp: 2,
+		}),
+		SharedLatency: 26, SharedConflict: 2, SregLatency: 20, L1HitLatency: 35,
+		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 1.5,
+		BarrierLatency: 24, L1BytesPerCycle: 64, L2BytesPerNS: 500, DRAMFetch: 32,
+		L1Bytes: 0,
+		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
+		DeviceLaunch: 2000, ChildStartNS: 5000, DeviceSyncNS: 20000,
+		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
+	},
+}
