@@ -386,9 +386,14 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		return reply{}
 	case opHostCopy:
-		stream, dir, n := p.u32(), copyDir(p.u32()), p.u64()
+		stream, dir, dev, n := p.u32(), copyDir(p.u32()), p.u64(), p.u64()
 		if p.err != nil {
 			return reply{}
+		}
+		if dev != 0 {
+			if _, ok := s.win.find(dev, n); !ok {
+				return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes at %#x: not inside an allocation\n", n, dev)}
+			}
 		}
 		s.waitFor(s.streamSeq(stream))
 		rep = reply{}

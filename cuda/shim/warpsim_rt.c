@@ -524,6 +524,7 @@ static cudaError_t start(void) {
 #define ENTER()                                                                   \
   LOCK();                                                                         \
   do {                                                                            \
+    if (started && getpid() != owner_pid) return set_error(cudaErrorInitializationError); \
     cudaError_t e_ = start();                                                     \
     if (e_) return set_error(e_);                                                 \
     if (sticky_error) return set_error(sticky_error);                             \
