@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/cuda/runtime"
 )
@@ -95,38 +94,13 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
-			if in == nil || out == nil {
-				return badInputf("__runtime is started by programs built with warpsim cc")
-			}
-			name := os.Getenv("WARPSIM_ARCH")
-			if name == "" {
-				name = "h100"
-			}
-			a, err := arch.Lookup(name)
-			if err != nil {
-				// The program cannot run: every CUDA call reports no device.
-				fmt.Fprintf(stderr, "warpsim: WARPSIM_ARCH: %v\n", err)
-				return &exitError{code: exitBadInput}
-			}
-			opt := runtime.Options{
-				NewDevice:   runtime.NewSimDevice,
-				Arch:        a,
-				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
-				// As CUDA reads it: launches become synchronous.
-				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
-			}
-			if opt.Sanitize, err = runtime.SanitizingFromEnv(a); err != nil {
-				fmt.Fprintf(stderr, "warpsim: %v\n", err)
-				return &exitError{code: exitBadInput}
-			}
-			srv := runtime.NewServer(opt)
 			// Ctrl-C reaches the program and this process alike: a kernel
 			// running now stops and its report says where its warps were;
 			// with none running the program decides what SIGINT does.
-			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
-			err = srv.Serve(in, out)
-			stop()
+			// WARPSIM_PROGRESS=0 turns the progress line off.
+			err := runtime.ServeProgram(func(srv *runtime.Server) func() {
+				return watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
+			})
 			if errors.Is(err, runtime.ErrInterrupted) {
 				return &exitError{code: exitInterrupted}
 			}

@@ -194,3 +194,10 @@ func (h *Heap) Used() uint64 {
 
 // Heap is the device's malloc heap.
 func (m *Memory) Heap() *Heap { return &m.heap }
+
+// HeapHas reports whether [addr, addr+n) lies inside one live block of the
+// device heap (memcheck tells heap overruns apart with it).
+func (m *Memory) HeapHas(addr, n uint64) bool {
+	_, ok := m.heap.find(addr, n)
+	return ok
+}
