@@ -25,6 +25,7 @@ func ServeProgram(watch func(*Server) (stop func())) error {
 		NewDevice:      NewSimDevice(set),
 		Arch:           set.Arch,
 		ProfilePath:    set.ProfilePath,
+		ProfileBlocks:  set.ProfileBlocks,
 		LaunchBlocking: set.LaunchBlocking,
 		Window:         os.NewFile(5, "device-memory"),
 		Callbacks:      os.NewFile(6, "callbacks"),

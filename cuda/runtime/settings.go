@@ -16,10 +16,12 @@ type Settings struct {
 	Workers        int   // WARPSIM_WORKERS; 0: one per core
 	StepLimit      int64 // WARPSIM_STEP_LIMIT; 0: the default watchdog
 	ProfilePath    string
+	ProfileBlocks  bool // WARPSIM_PROFILE_BLOCKS=1: block spans in the profile (prof --trace)
 	LaunchBlocking bool // CUDA_LAUNCH_BLOCKING=1
 	Progress       bool // WARPSIM_PROGRESS, default on (where stderr is a terminal)
-	// Mode is WARPSIM_MODE: functional (the default) or timing, whose
-	// durations then clock the kernels on the streams (timing.go).
+	// Mode is WARPSIM_MODE: timing (the default), whose durations clock
+	// the kernels on the streams (timing.go), or functional, where a
+	// kernel takes the host time its simulation took.
 	Mode warpsim.Mode
 	// Timeout is WARPSIM_TIMEOUT: the wall-clock limit per launch (0: none).
 	Timeout time.Duration
@@ -40,7 +42,8 @@ func (e *SettingsError) Error() string { return e.Msg }
 // cudaErrorNoDevice (there is no such GPU to run on), any other bad value
 // cudaErrorInvalidValue.
 func ReadSettings(getenv func(string) string) (Settings, error) {
-	s := Settings{ProfilePath: getenv("WARPSIM_PROFILE"), Progress: true}
+	s := Settings{ProfilePath: getenv("WARPSIM_PROFILE"), Progress: true, Mode: warpsim.ModeTiming,
+		ProfileBlocks: getenv("WARPSIM_PROFILE_BLOCKS") == "1"}
 	name := getenv("WARPSIM_ARCH")
 	if name == "" {
 		name = "h100"
