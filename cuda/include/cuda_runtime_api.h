@@ -206,6 +206,9 @@ __WARPSIM_H cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExe
 __WARPSIM_H cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 __WARPSIM_H cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, struct cudaGraphExecUpdateResultInfo *resultInfo);
 __WARPSIM_H cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+__WARPSIM_H cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+__WARPSIM_H cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+__WARPSIM_H cudaError_t cudaDeviceGraphMemTrim(int device);
 
 /* Stream-ordered allocation and memory pools. */
 __WARPSIM_H cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);

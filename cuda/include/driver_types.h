@@ -516,6 +516,12 @@ enum cudaMemPoolAttr {
   cudaMemPoolAttrUsedMemCurrent = 0x7,
   cudaMemPoolAttrUsedMemHigh = 0x8
 };
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
 #ifdef __cplusplus
 typedef struct cudaPos cudaPos;
 typedef struct cudaMemcpy3DParms cudaMemcpy3DParms;
@@ -532,6 +538,7 @@ typedef struct cudaMemAccessDesc cudaMemAccessDesc;
 typedef struct cudaMemPoolProps cudaMemPoolProps;
 typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParams;
 typedef enum cudaMemPoolAttr cudaMemPoolAttr;
+typedef enum cudaGraphMemAttributeType cudaGraphMemAttributeType;
 #endif
 
 #ifdef __cplusplus

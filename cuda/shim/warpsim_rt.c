@@ -899,10 +899,12 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   return 0;
 }
 
+static int graph_owned(const void *p);
 cudaError_t cudaFree(void *p) {
   ENTER();
   if (!p) return 0;
   REFUSE_DURING_CAPTURE();
+  if (graph_owned(p)) return 0;
   return free_alloc(p, -1, NULL, 0);
 }
 
