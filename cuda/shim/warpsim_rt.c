@@ -1500,6 +1500,7 @@ cudaError_t cudaEventCreateWithFlags(void **e, unsigned f) {
 cudaError_t cudaEventCreate(void **e) { return cudaEventCreateWithFlags(e, 0); }
 
 static cudaError_t capture_event_record(struct stream *st, struct event *ev);
+static int capture_open(const struct graph *g);
 static cudaError_t capture_event_wait(struct stream *st, struct event *ev);
 
 cudaError_t cudaEventRecord(void *e, void *s) {
@@ -1562,7 +1563,7 @@ cudaError_t cudaStreamWaitEvent(void *s, void *e, unsigned f) {
   struct event *ev = as_event(e);
   if (!ev || !valid_stream(s)) return set_error(400);
   if (f & ~1u) return set_error(1);
-  if (ev->capture || capturing(s)) return capture_event_wait(s == NULL || s == (void *)1 || s == (void *)2 ? NULL : s, ev);
+  if ((ev->capture && capture_open(ev->capture)) || capturing(s)) return capture_event_wait(s == NULL || s == (void *)1 || s == (void *)2 ? NULL : s, ev);
   if (!ev->recorded) return 0;
   uint32_t msg[2] = {stream_id(s), ev->id};
   return set_error(simple(opStreamWait, msg, 8));

@@ -643,6 +643,16 @@ cudaError_t cudaGraphExecUpdate(void *exec, void *g, struct cudaGraphExecUpdateR
 
 /* ---- Stream capture ---- */
 static unsigned long long next_capture_id = 1;
+/* The graphs being captured now: an event recorded in a capture means
+ * something only while its capture is open (compared by address only, so
+ * a destroyed graph is never touched). */
+static struct graph **open_captures;
+static int nopen_captures;
+static int capture_open(const struct graph *g) {
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i] == g) return 1;
+  return 0;
+}
 static _Thread_local int capture_mode_of_thread; /* cudaThreadExchangeStreamCaptureMode */
 
 static void capture_add(struct stream *st, struct gnode *n) {
@@ -669,6 +679,8 @@ cudaError_t cudaStreamBeginCapture(void *s, int mode) {
   struct stream *st = s;
   if (st->capture) return set_error(cudaErrorIllegalState);
   st->capture = new_graph();
+  open_captures = grow(open_captures, nopen_captures, sizeof *open_captures);
+  open_captures[nopen_captures++] = st->capture;
   st->capture_mode = mode;
   st->capture_id = next_capture_id++;
   st->capture_origin = st;
@@ -684,6 +696,8 @@ cudaError_t cudaStreamEndCapture(void *s, void **pg) {
   if (!st) return set_error(cudaErrorIllegalState);
   if (st->capture_origin != st) return set_error(cudaErrorStreamCaptureUnmatched);
   struct graph *g = st->capture;
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i] == g) { open_captures[i] = open_captures[--nopen_captures]; break; }
   for (int i = 0; i < g->njoined; i++) {
     struct stream *j = g->joined[i];
     if (j->magic == STREAM_MAGIC && j->capture == g) { j->capture = NULL; j->ndeps = 0; }
@@ -778,8 +792,7 @@ static cudaError_t capture_event_record(struct stream *st, struct event *ev) {
   return 0;
 }
 static cudaError_t capture_event_wait(struct stream *st, struct event *ev) {
-  if (!ev->capture) return 0; /* an event from outside the capture: nothing to depend on in the graph */
-  if (ev->capture->magic != GRAPH_MAGIC) return set_error(cudaErrorStreamCaptureInvalidated);
+  if (!ev->capture || !capture_open(ev->capture)) return 0; /* an event from outside the capture: nothing to depend on in the graph */
   if (!st) return set_error(cudaErrorStreamCaptureImplicit);
   if (!st->capture) {
     st->capture = ev->capture;
