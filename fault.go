@@ -18,7 +18,17 @@ const (
 	FaultWatchdog        = FaultKind(engine.FaultWatchdog)
 	FaultStackOverflow   = FaultKind(engine.FaultStackOverflow)
 	FaultIllegal         = FaultKind(engine.FaultIllegal)
+	FaultAssert          = FaultKind(engine.FaultAssert)      // a failed assert: cudaErrorAssert
+	FaultInterrupted     = FaultKind(engine.FaultInterrupted) // Device.Interrupt (SIGINT)
+	FaultTimeout         = FaultKind(engine.FaultTimeout)     // Options.Timeout
+	FaultHeap            = FaultKind(engine.FaultHeap)        // device free of a block freed already
 )
+
+// Stopped reports whether the fault is a launch stopped while it ran
+// (watchdog, timeout, interrupt) rather than an error of the kernel.
+func (k FaultKind) Stopped() bool {
+	return k == FaultWatchdog || k == FaultTimeout || k == FaultInterrupted
+}
 
 func (k FaultKind) String() string { return engine.FaultKind(k).String() }
 
@@ -39,6 +49,30 @@ type Fault struct {
 	// function executing it when that is not the kernel.
 	Instr string
 	Func  string
+	// Output is what the GPU itself prints for the fault: a failed
+	// assert's messages, one line per failing thread, as CUDA writes them
+	// to stderr.
+	Output string
+	// Warps, for a launch stopped while it ran (watchdog, timeout,
+	// interrupt), say where some of its unfinished warps were; MoreWarps
+	// how many others there were, in RunningBlocks blocks in all.
+	// WarpInstructions and BlocksDone of Blocks say how far the grid got.
+	Warps                    []WarpState
+	MoreWarps, RunningBlocks int
+	WarpInstructions         int64
+	BlocksDone, Blocks       int
+}
+
+// WarpState is where one warp of a stopped launch was.
+type WarpState struct {
+	Block       Dim3
+	First, Last Dim3 // its first and last unfinished threads
+	Func        string
+	PTXLine     int
+	SrcFile     string
+	SrcLine     int
+	Instr       string
+	Wait        string // "running", or the barrier it waits at
 }
 
 func newFault(k *Kernel, f *engine.Fault) *Fault {
@@ -59,6 +93,15 @@ func newFault(k *Kernel, f *engine.Fault) *Fault {
 	if f.Func != "" && f.Func != k.fn.Name {
 		out.Func = f.Func
 	}
+	out.Output = f.Output
+	out.MoreWarps, out.RunningBlocks = f.MoreWarps, f.RunningBlocks
+	out.WarpInstructions, out.BlocksDone, out.Blocks = f.Steps, f.BlocksDone, f.Blocks
+	for _, w := range f.Warps {
+		out.Warps = append(out.Warps, WarpState{
+			Block: dim3(w.Block), First: dim3(w.First), Last: dim3(w.Last), Func: w.Func,
+			PTXLine: w.Line.PTXLine, SrcFile: w.Line.SrcFile, SrcLine: w.Line.SrcLine, Instr: w.Text, Wait: w.Wait,
+		})
+	}
 	return out
 }
 
@@ -68,7 +111,18 @@ func newFault(k *Kernel, f *engine.Fault) *Fault {
 //	  block (3,0,0) thread (17,0,0)
 //	  at k.ptx:42 (vecAdd.cu:12): ld.global.f32 %f1, [%rd4];
 //	  address 0x7f0000001000: 4-byte global access … is outside every allocation
+//
+// A launch stopped while it ran (watchdog, timeout, interrupt) lists where
+// its unfinished warps were instead of one thread:
+//
+//	kernel fault: interrupted in kernel spin
+//	  interrupted (SIGINT) after 2.1s: 3 of 8 blocks done, 41943040 warp instructions
+//	  block (3,0,0) threads (0,0,0)-(31,0,0) at k.ptx:20 (spin.cu:7): @%p1 bra $L__BB0_1; — running
+//	  … and 12 more warps in 5 blocks
 func (f *Fault) Error() string {
+	if f.Kind.Stopped() && len(f.Warps) > 0 {
+		return f.stoppedReport()
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "kernel fault: %s in kernel %s", f.Kind, f.Kernel)
 	if f.Func != "" {
@@ -88,6 +142,37 @@ func (f *Fault) Error() string {
 	if f.HasAddr {
 		fmt.Fprintf(&b, "address %#x: ", f.Addr)
 	}
+	if f.Kind == FaultAssert && f.Output != "" {
+		// The GPU's line for each failing thread.
+		b.WriteString(strings.ReplaceAll(strings.TrimSuffix(f.Output, "\n"), "\n", "\n  "))
+		return b.String()
+	}
 	b.WriteString(f.Detail)
+	return b.String()
+}
+
+func (f *Fault) stoppedReport() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kernel fault: %s in kernel %s", f.Kind, f.Kernel)
+	fmt.Fprintf(&b, "\n  %s: %d of %d blocks done, %d warp instructions; where the unfinished warps were:", f.Detail, f.BlocksDone, f.Blocks, f.WarpInstructions)
+	for _, w := range f.Warps {
+		fmt.Fprintf(&b, "\n  block %v threads %v-%v", w.Block, w.First, w.Last)
+		if w.Func != "" && w.Func != f.Kernel {
+			fmt.Fprintf(&b, " in function %s", w.Func)
+		}
+		if w.PTXLine > 0 {
+			fmt.Fprintf(&b, " at %s:%d", f.PTXFile, w.PTXLine)
+			if w.SrcLine > 0 {
+				fmt.Fprintf(&b, " (%s:%d)", w.SrcFile, w.SrcLine)
+			}
+			if w.Instr != "" {
+				fmt.Fprintf(&b, ": %s", w.Instr)
+			}
+		}
+		fmt.Fprintf(&b, " — %s", w.Wait)
+	}
+	if f.MoreWarps > 0 {
+		fmt.Fprintf(&b, "\n  and %d more unfinished warps (%d blocks were running)", f.MoreWarps, f.RunningBlocks)
+	}
 	return b.String()
 }

@@ -27,6 +27,14 @@ type Options struct {
 	Workers   int                   // blocks run in parallel; GOMAXPROCS when 0
 	StepLimit int64                 // watchdog: warp instructions per launch; 0 = a large default
 	Progress  func(done, total int) // optional, called as blocks complete (not from the hot loop)
+	// Timeout bounds each launch's wall-clock time (0: no bound); a launch
+	// past it stops with a FaultTimeout report.
+	Timeout time.Duration
+	// StackBytes is the per-thread stack, cudaLimitStackSize (0: 1024, as
+	// CUDA); HeapBytes the device malloc heap, cudaLimitMallocHeapSize (0:
+	// 8 MiB). SetLimit changes them later.
+	StackBytes int
+	HeapBytes  uint64
 	// Mode is ModeFunctional (the default: results and counts, fast) or
 	// ModeTiming (also cycles, time, achieved occupancy and stall reasons
 	// from the timing model).
@@ -100,8 +108,20 @@ type Device struct {
 	printMu  sync.Mutex
 	launchMu sync.Mutex
 	gridID   atomic.Uint64
+	ctl      engine.Control
+	stack    atomic.Int64
 	timer    *timing.Driver // nil in functional mode
+	// devRT overrides the arch's device runtime limits (SetLimit).
+	devRTMu sync.Mutex
+	devRT   map[Limit]int
+	frees   atomic.Int64
+	check   engine.Checker
 }
+
+// SetChecker puts the device under a sanitizer (internal/sanitize): every
+// launch's accesses and synchronizations go through c, with blocks run one
+// at a time so that its reports are the same every run. nil removes it.
+func (d *Device) SetChecker(c engine.Checker) { d.check = c }
 
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
@@ -113,10 +133,104 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		mem = engine.NewBackedMemory(opt.BackingBase, opt.Backing)
 	}
 	d := &Device{arch: a, opt: opt, mem: mem}
+	d.stack.Store(int64(opt.StackBytes))
+	if opt.StackBytes <= 0 {
+		d.stack.Store(engine.DefaultStackBytes)
+	}
+	if opt.HeapBytes > 0 {
+		d.mem.Heap().SetLimit(opt.HeapBytes)
+	}
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz})
 	}
 	return d
+}
+
+// Limit is a device limit, as cudaDeviceSetLimit names them.
+type Limit int
+
+const (
+	LimitStackSize      Limit = 0 // cudaLimitStackSize: bytes of stack per thread
+	LimitMallocHeapSize Limit = 2 // cudaLimitMallocHeapSize: bytes of device malloc heap
+	// cudaLimitDevRuntimeSyncDepth and cudaLimitDevRuntimePendingLaunchCount:
+	// the device runtime's limits, enforced under CDP1 (sm_35 to sm_8x).
+	LimitDevRuntimeSyncDepth          Limit = 3
+	LimitDevRuntimePendingLaunchCount Limit = 4
+)
+
+// ErrLimitFixed is SetLimit of the heap size after a kernel that uses
+// malloc or free was launched (CUDA's cudaErrorInvalidValue).
+var ErrLimitFixed = errors.New("the malloc heap size cannot change after a kernel that uses malloc or free was launched")
+
+// SetLimit sets a device limit for the launches that follow.
+func (d *Device) SetLimit(l Limit, v uint64) error {
+	switch l {
+	case LimitStackSize:
+		if v > 1<<31 {
+			return fmt.Errorf("stack size %d is too large", v)
+		}
+		d.stack.Store(int64(v))
+	case LimitMallocHeapSize:
+		if !d.mem.Heap().SetLimit(v) {
+			return ErrLimitFixed
+		}
+	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		return d.setDevRuntimeLimit(l, v)
+	default:
+		return fmt.Errorf("limit %d is not supported", l)
+	}
+	return nil
+}
+
+// GetLimit reads a device limit.
+func (d *Device) GetLimit(l Limit) (uint64, error) {
+	switch l {
+	case LimitStackSize:
+		return uint64(d.stack.Load()), nil
+	case LimitMallocHeapSize:
+		return d.mem.Heap().Limit(), nil
+	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		d.devRTMu.Lock()
+		v, ok := d.devRT[l]
+		d.devRTMu.Unlock()
+		switch {
+		case ok:
+		case l == LimitDevRuntimeSyncDepth:
+			v = d.arch.DevRuntimeSyncDepth
+		default:
+			v = d.arch.DevRuntimePendingLaunches
+		}
+		return uint64(v), nil
+	}
+	return 0, fmt.Errorf("limit %d is not supported", l)
+}
+
+// Interrupt stops the launch running now, if any: it ends with a
+// FaultInterrupted report saying where its warps were. It reports whether a
+// launch was running. Safe to call from a signal handler's goroutine.
+func (d *Device) Interrupt(reason string) bool { return d.ctl.Interrupt(reason) }
+
+// LaunchProgress is how far the launch running now has got.
+type LaunchProgress struct {
+	Kernel             string
+	BlocksDone, Blocks int   // of the grid running now
+	WarpInstructions   int64 // so far, in that grid (updated every 2^16 per block)
+	Elapsed            time.Duration
+	FromDevice         bool // the grid running now was launched from the device
+}
+
+// Progress reports the launch running now; ok is false when none is.
+func (d *Device) Progress() (p LaunchProgress, ok bool) {
+	ep, ok := d.ctl.Progress()
+	if !ok {
+		return p, false
+	}
+	name := ep.Kernel
+	if s, err := demangle.ToString(name); err == nil {
+		name = bareName(s)
+	}
+	return LaunchProgress{Kernel: name, BlocksDone: ep.BlocksDone, Blocks: ep.Blocks,
+		WarpInstructions: ep.Steps, Elapsed: ep.Elapsed, FromDevice: ep.DeviceGrids}, true
 }
 
 // Mode is the driver the device's launches run under.
@@ -143,8 +257,15 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 // 256-byte aligned and never 0.
 func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
 
-// Free releases an allocation made by Malloc.
-func (d *Device) Free(addr uint64) error { return d.mem.Free(addr) }
+// Free releases an allocation made by Malloc. A later access to it is
+// reported as a use after free naming this call ("cudaFree #N").
+func (d *Device) Free(addr uint64) error {
+	err := d.mem.FreeAs(addr, fmt.Sprintf("cudaFree #%d", d.frees.Load()+1))
+	if err == nil {
+		d.frees.Add(1)
+	}
+	return err
+}
 
 // Write copies src to device memory at addr.
 func (d *Device) Write(addr uint64, src []byte) error {
@@ -192,6 +313,10 @@ type Kernel struct {
 	idx       int
 	fn        *ir.Func
 	demangled string
+	// refused says why the device cannot run the kernel (its module calls
+	// CDP1's device-side cudaDeviceSynchronize on sm_90 or later); nil when
+	// it can.
+	refused error
 }
 
 // Param is one kernel parameter's place in the parameter buffer.
@@ -209,12 +334,19 @@ func resolveExtern(name string) engine.ExternFunc {
 }
 
 func knownExtern(name string) bool {
+	if engine.BuiltinExtern(name) {
+		return true
+	}
 	f, ok := libdevice.Lookup(name)
 	return ok && f.Impl != nil
 }
 
 // LoadModule parses and lowers PTX source and allocates its module-scope
-// variables. Errors print as "file:line:col: message" lines.
+// variables. Errors print as "file:line:col: message" lines. A construct
+// the engine cannot run yet inside a function does not fail the load: the
+// kernels that reach it cannot be launched (Launch returns an
+// *UnsupportedError naming it; Module.Unsupported lists them), the others
+// run.
 func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 	pm, err := ptx.Parse(filename, src)
 	if err != nil {
@@ -224,7 +356,7 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, err
 	}
 	prog, err := ir.Lower(pm, knownExtern)
-	if err != nil {
+	if el, ok := err.(ptx.ErrorList); err != nil && (!ok || len(el) != len(prog.Unsupported)) {
 		return nil, err
 	}
 	em, err := engine.Load(d.mem, prog, resolveExtern)
@@ -232,15 +364,115 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	m := &Module{dev: d, name: filename, mod: em}
+	refused := d.refuseDeviceSync(filename, prog)
 	for _, i := range prog.Kernels() {
 		f := prog.Funcs[i]
-		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name}
+		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name, refused: refused}
 		if s, err := demangle.ToString(f.Name); err == nil {
 			k.demangled = s
 		}
 		m.kernels = append(m.kernels, k)
 	}
 	return m, nil
+}
+
+// refuseDeviceSync is the error every kernel of a module that calls CDP1's
+// device-side cudaDeviceSynchronize gets on sm_90 and later, where the
+// driver does not load such a module: an H100 ran nvcc 13's sm_80 build of
+// testdata/cdp/nested4.cu and every launch, of whichever kernel, failed with
+// cudaErrorUnsupportedDevSideSync (testdata/cdp/h100/run_nested4_sm80.txt).
+func (d *Device) refuseDeviceSync(filename string, prog *ir.Program) error {
+	if d.arch.DeviceSideSync() {
+		return nil
+	}
+	syncs := deviceSyncCallers(prog)
+	for i, f := range prog.Funcs {
+		if syncs[i] && f.CallsDeviceSync() {
+			return &DevSideSyncError{Kernel: f.Name, Msg: fmt.Sprintf(
+				"%s: %s calls cudaDeviceSynchronize from device code (CDP1), which %s (sm_%d) cannot run: sm_90 and later GPUs refuse the whole module "+
+					"(cudaErrorUnsupportedDevSideSync), and CUDA 12 compiles it only for sm_80 and older with -DCUDA_FORCE_CDP1_IF_SUPPORTED; "+
+					"simulate a GPU that has it (--arch k40 or --arch a100, WARPSIM_ARCH=k40), or rewrite it for CDP2 (no device-side synchronization: "+
+					"launch the work that waits for the children into cudaStreamTailLaunch)",
+				filename, demangleName(f.Name), d.arch.Name, d.arch.ComputeCapability())}
+		}
+	}
+	return nil
+}
+
+func demangleName(s string) string {
+	if d, err := demangle.ToString(s); err == nil {
+		return d
+	}
+	return s
+}
+
+// deviceSyncCallers marks the functions that call cudaDeviceSynchronize
+// from the device, directly or through the functions they call.
+func deviceSyncCallers(p *ir.Program) []bool {
+	marks := make([]bool, len(p.Funcs))
+	for i, f := range p.Funcs {
+		marks[i] = f.CallsDeviceSync()
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, f := range p.Funcs {
+			for _, c := range f.Calls {
+				if !marks[i] && c.Callee >= 0 && int(c.Callee) < len(marks) && marks[c.Callee] {
+					marks[i], changed = true, true
+				}
+			}
+		}
+	}
+	return marks
+}
+
+// DevSideSyncError is the launch of a kernel of a module that calls CDP1's
+// device-side cudaDeviceSynchronize on sm_90 or later, which refuses the
+// whole module (cudaErrorUnsupportedDevSideSync). CUDA loads modules
+// lazily, so it comes with each launch.
+type DevSideSyncError struct {
+	Kernel string
+	Msg    string
+}
+
+func (e *DevSideSyncError) Error() string { return e.Msg }
+
+// setDevRuntimeLimit is SetLimit of the device runtime's limits: later
+// launches enforce v instead of the arch's default.
+func (d *Device) setDevRuntimeLimit(l Limit, v uint64) error {
+	if !d.arch.DynamicParallelism() || v > 1<<31 {
+		return fmt.Errorf("limit %d = %d is not valid on %s", l, v, d.arch.Name)
+	}
+	d.devRTMu.Lock()
+	defer d.devRTMu.Unlock()
+	if d.devRT == nil {
+		d.devRT = map[Limit]int{}
+	}
+	d.devRT[l] = int(v)
+	return nil
+}
+
+// devRuntimeLimits are the device runtime limits launches enforce: the
+// arch's CDP1 figures (or what SetLimit set) on sm_35 to sm_8x. Under CDP2
+// (sm_90 on) none is enforced: the H100 ran a chain of 30 nested grids and
+// 5000 children of one thread without an error
+// (examples/lessons/h100/h100_seed_runs.txt).
+func (d *Device) devRuntimeLimits() engine.DevRTLimits {
+	a := d.arch
+	if !a.DeviceSideSync() {
+		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+	}
+	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches,
+		MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+	d.devRTMu.Lock()
+	defer d.devRTMu.Unlock()
+	if v, ok := d.devRT[LimitDevRuntimeSyncDepth]; ok {
+		lim.SyncDepth = v
+	}
+	if v, ok := d.devRT[LimitDevRuntimePendingLaunchCount]; ok {
+		lim.PendingLaunches = v
+	}
+	return lim
 }
 
 // checkTarget rejects modules built for a newer architecture than the
@@ -336,6 +568,33 @@ func baseName(s string) string {
 func (m *Module) kernelByIndex(i int) *Kernel {
 	for _, k := range m.kernels {
 		if k.idx == i {
+			return k
+		}
+	}
+	return nil
+}
+
+// Unsupported lists the module's kernels that cannot run, one line each:
+// "kernel NAME cannot run: REASON" (the reason with its file:line:col).
+func (m *Module) Unsupported() []string { return m.mod.Unsupported() }
+
+// Unsupported is why the kernel cannot run, or "" when it can.
+func (k *Kernel) Unsupported() string { return k.m.mod.KernelUnsupported(k.idx) }
+
+// UnsupportedError is a launch of a kernel that needs something warpsim
+// cannot run yet.
+type UnsupportedError struct {
+	Kernel string
+	Reason string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("kernel %s cannot run: %s", e.Kernel, e.Reason)
+}
+
+func (m *Module) kernelByName(name string) *Kernel {
+	for _, k := range m.kernels {
+		if k.fn.Name == name {
 			return k
 		}
 	}
@@ -471,6 +730,9 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 	if err := d.checkConfig(k, cfg, params); err != nil {
 		return nil, err
 	}
+	if k.refused != nil {
+		return nil, k.refused
+	}
 	d.launchMu.Lock()
 	defer d.launchMu.Unlock()
 	ec := &engine.Config{
@@ -484,13 +746,22 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Workers:       d.opt.Workers,
 		StepLimit:     d.opt.StepLimit,
 		Progress:      d.opt.Progress,
+		Timeout:       d.opt.Timeout,
+		Control:       &d.ctl,
+		StackBytes:    int(d.stack.Load()),
 		SMs:           d.arch.SMs,
 		MaxWarpsPerSM: d.arch.MaxWarpsPerSM,
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
 		ClockMHz:      d.arch.ClockKHz / 1000,
+		DevRT:         d.devRuntimeLimits(),
+		Check:         d.check,
 	}
-	if d.timer != nil {
+	switch {
+	case d.check != nil:
+		// A sanitizer runs the functional driver, one block at a time.
+		ec.Workers = 1
+	case d.timer != nil:
 		ec.Driver = d.timer
 		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
 	}
@@ -521,6 +792,14 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		var ef *engine.Fault
 		if errors.As(err, &ef) {
 			return res, newFault(k, ef)
+		}
+		var ue *engine.UnsupportedError
+		if errors.As(err, &ue) {
+			name := ue.Kernel
+			if gk := k.m.kernelByName(name); gk != nil {
+				name = gk.demangled
+			}
+			return res, &UnsupportedError{Kernel: name, Reason: ue.Reason}
 		}
 		return res, err
 	}

@@ -1,6 +1,7 @@
 package warpsim_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
@@ -102,11 +103,74 @@ func TestAPI(t *testing.T) {
 	}
 }
 
-func TestLoadErrors(t *testing.T) {
+// TestUnsupportedPerKernel: a construct warpsim cannot run yet makes the
+// kernels that reach it (directly or through calls) fail at launch with a
+// message naming it; the module loads and its other kernels run.
+func TestUnsupportedPerKernel(t *testing.T) {
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
-	src := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];\n\tret;\n}\n"
-	_, err := dev.LoadModule("tex.ptx", []byte(src))
-	if err == nil || !strings.Contains(err.Error(), "tex.ptx:6:2: tex.2d.v4.f32.f32 is not supported yet") {
-		t.Errorf("err = %v", err)
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.func sample()
+{
+	tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];
+	ret;
+}
+.visible .entry direct()
+{
+	tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];
+	ret;
+}
+.visible .entry viaCall()
+{
+	call.uni sample, ();
+	ret;
+}
+.visible .entry fine(.param .u64 p)
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<2>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, 7;
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`
+	m, err := dev.LoadModule("tex.ptx", []byte(src))
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	want := []string{
+		"kernel direct cannot run: tex.ptx:11:2: tex.2d.v4.f32.f32 is not supported yet",
+		"kernel viaCall cannot run: it calls sample: tex.ptx:6:2: tex.2d.v4.f32.f32 is not supported yet",
+	}
+	if got := m.Unsupported(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Unsupported() = %q, want %q", got, want)
+	}
+	cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}}
+	for i, name := range []string{"direct", "viaCall"} {
+		k, err := m.Kernel(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = dev.Launch(k, cfg, nil)
+		var ue *warpsim.UnsupportedError
+		if !errors.As(err, &ue) || err.Error() != want[i] {
+			t.Errorf("launch %s: err %v, want %q", name, err, want[i])
+		}
+	}
+	k, _ := m.Kernel("fine")
+	buf, _ := dev.Malloc(4)
+	if _, err := dev.Launch(k, cfg, binary.LittleEndian.AppendUint64(nil, buf)); err != nil {
+		t.Fatalf("launch fine: %v", err)
+	}
+	got := make([]byte, 4)
+	dev.Read(buf, got)
+	if binary.LittleEndian.Uint32(got) != 7 {
+		t.Errorf("fine wrote %v, want 7", got)
+	}
+	// A module-wide error still fails the load.
+	if _, err := dev.LoadModule("bad.ptx", []byte(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tadd.s32 %r1, %r2;\n}\n")); err == nil {
+		t.Error("a malformed instruction loaded")
 	}
 }

@@ -76,6 +76,16 @@ func (o *Outcome) WriteBuffer(name string, w io.Writer) error {
 // *warpsim.Fault itself, with the Outcome of the launches before it and the
 // buffers as the fault left them.
 func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
+	for _, lim := range []struct {
+		which warpsim.Limit
+		v     uint64
+	}{{warpsim.LimitStackSize, f.StackBytes}, {warpsim.LimitMallocHeapSize, f.HeapBytes}} {
+		if lim.v > 0 {
+			if err := dev.SetLimit(lim.which, lim.v); err != nil {
+				return nil, fmt.Errorf("%s: limits: %v", f.Path, err)
+			}
+		}
+	}
 	mod, err := dev.LoadModule(f.ModulePath, f.Module)
 	if err != nil {
 		return nil, err

@@ -37,10 +37,14 @@ type File struct {
 	FromSource bool
 	Module     []byte // PTX text
 
-	Arch     string // preset named by the file; "" when it names none
-	Buffers  []*Buffer
-	Globals  []*Global
-	Launches []*Launch
+	Arch string // preset named by the file; "" when it names none
+	// StackBytes and HeapBytes are the file's "limits": the per-thread
+	// stack (cudaLimitStackSize) and device malloc heap
+	// (cudaLimitMallocHeapSize) the kernels need; 0 leaves the device's.
+	StackBytes, HeapBytes uint64
+	Buffers               []*Buffer
+	Globals               []*Global
+	Launches              []*Launch
 
 	data []byte // the file's text, for line numbers
 }
@@ -210,8 +214,10 @@ func (l *loader) top(f *File, root *node) {
 			l.globals(f, m.value)
 		case "launches":
 			l.launches(f, m.value)
+		case "limits":
+			l.limits(f, m.value)
 		default:
-			l.errorf(m.keyOff, m.key, "unknown key (want module, source, arch, buffers, globals, launches)")
+			l.errorf(m.keyOff, m.key, "unknown key (want module, source, arch, limits, buffers, globals, launches)")
 		}
 	}
 	switch {
@@ -492,6 +498,29 @@ func (l *loader) hexBytes(v *node, key string) ([]byte, bool) {
 		b[i] = byte(x)
 	}
 	return b, true
+}
+
+// limits reads {"stack_bytes": N, "heap_bytes": N}.
+func (l *loader) limits(f *File, n *node) {
+	if n.kind != kindObject {
+		l.errorf(n.off, "limits", "want an object with stack_bytes and heap_bytes, got %s", n.kind)
+		return
+	}
+	for _, m := range n.members {
+		key := "limits." + m.key
+		switch m.key {
+		case "stack_bytes":
+			if v, ok := l.uintValue(m.value, key, 1<<24); ok {
+				f.StackBytes = v
+			}
+		case "heap_bytes":
+			if v, ok := l.uintValue(m.value, key, 1<<40); ok {
+				f.HeapBytes = v
+			}
+		default:
+			l.errorf(m.keyOff, key, "unknown key (want stack_bytes, heap_bytes)")
+		}
+	}
 }
 
 // uintValue reads a non-negative integer no larger than limit.

@@ -96,8 +96,11 @@ func TestLoadErrors(t *testing.T) {
 		{"syntax", `{"module": "k.ptx",` + "\n" + `"launches": [}`, "x.json:2: invalid JSON: invalid character '}' looking for beginning of value"},
 		{"truncated", `{"module": "k.ptx"`, "x.json:1: invalid JSON: unexpected end of file"},
 		{"not an object", `[1]`, "x.json:1: a launch file is a JSON object, got a list"},
-		{"unknown top key", head + `"buffer": {}}`, "x.json:2: buffer: unknown key (want module, source, arch, buffers, globals, launches)"},
+		{"unknown top key", head + `"buffer": {}}`, "x.json:2: buffer: unknown key (want module, source, arch, limits, buffers, globals, launches)"},
 		{"duplicate key", head + `"arch": "h100", "arch": "a100"}`, `x.json:2: duplicate key "arch"`},
+		{"limits unknown key", head + `"limits": {"stack": 1}}`, "x.json:2: limits.stack: unknown key (want stack_bytes, heap_bytes)"},
+		{"limits not an object", head + `"limits": 4096}`, "x.json:2: limits: want an object with stack_bytes and heap_bytes, got a number"},
+		{"limits negative", head + `"limits": {"stack_bytes": -1}}`, "x.json:2: limits.stack_bytes: want an integer in [0, 16777216], got -1"},
 		{"missing module", `{"launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`, "x.json:1: missing module (a .ptx file) or source (a .cu file)"},
 		{"module and source", `{"module": "k.ptx", "source": "k.cu", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`, "x.json:1: source: give either module or source, not both"},
 		{"missing module file", `{"module": "nope.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`, "x.json:1: module: testdata/nope.ptx: no such file or directory"},
@@ -162,7 +165,7 @@ func TestSeveralErrors(t *testing.T) {
 	if !errors.As(err, &list) || len(list) != 3 {
 		t.Fatalf("want 3 errors, got %v", err)
 	}
-	want := "x.json:1: bogus: unknown key (want module, source, arch, buffers, globals, launches)\n" +
+	want := "x.json:1: bogus: unknown key (want module, source, arch, limits, buffers, globals, launches)\n" +
 		"x.json:2: buffers.a.s8[0]: s8 value 300 is not an integer in [-128, 127]\n" +
 		"x.json:3: launches[0].grid[0]: must be at least 1"
 	if err.Error() != want {
@@ -246,4 +249,18 @@ func mustAbs(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return a
+}
+
+func TestLoadLimits(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "k.ptx"), []byte("// k"), 0o644)
+	p := filepath.Join(dir, "l.json")
+	os.WriteFile(p, []byte(`{"module": "k.ptx", "limits": {"stack_bytes": 16384, "heap_bytes": 1048576}, "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`), 0o644)
+	f, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.StackBytes != 16384 || f.HeapBytes != 1<<20 {
+		t.Errorf("limits: stack %d heap %d", f.StackBytes, f.HeapBytes)
+	}
 }

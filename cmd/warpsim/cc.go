@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/cuda/cc"
@@ -97,63 +94,36 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var progress func(kernel string, done, total int)
-			if f, ok := stderr.(*os.File); ok && isTerminal(f) {
-				progress = newProgressBar(f)
+			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
+			if in == nil || out == nil {
+				return badInputf("__runtime is started by programs built with warpsim cc")
 			}
-			if err := runtime.ServeProgram(stderr, progress); err != nil {
+			// Settings are checked here; a bad one is told to the program at
+			// its first CUDA call, which returns an error (runtime.ReadSettings).
+			opt := runtime.ProgramOptions()
+			if opt.SettingsErr == nil {
+				var err error
+				if opt.Sanitize, err = runtime.SanitizingFromEnv(opt.Arch); err != nil {
+					fmt.Fprintf(stderr, "warpsim: %v\n", err)
+					return &exitError{code: exitBadInput}
+				}
+			}
+			srv := runtime.NewServer(opt)
+			// Ctrl-C reaches the program and this process alike: a kernel
+			// running now stops and its report says where its warps were;
+			// with none running the program decides what SIGINT does.
+			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
+			err := srv.Serve(in, out)
+			stop()
+			if errors.Is(err, runtime.ErrInterrupted) {
+				return &exitError{code: exitInterrupted}
+			}
+			if err != nil {
 				fmt.Fprintf(stderr, "warpsim runtime: %v\n", err)
 				return &exitError{code: exitFault}
 			}
 			return nil
 		},
-	}
-}
-
-// newProgressBar draws a progress bar of a kernel's blocks on f, for
-// kernels that run longer than a moment; it is erased when the kernel ends.
-func newProgressBar(f *os.File) func(kernel string, done, total int) {
-	var (
-		mu      sync.Mutex
-		bar     *progressbar.ProgressBar
-		current string
-		started time.Time
-	)
-	return func(kernel string, done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if started.IsZero() || kernel != current {
-			if bar != nil {
-				bar.Clear()
-				bar = nil
-			}
-			current, started = kernel, time.Now()
-		}
-		if done >= total {
-			if bar != nil {
-				bar.Finish()
-				bar = nil
-			}
-			started = time.Time{}
-			return
-		}
-		if bar == nil {
-			if time.Since(started) < 700*time.Millisecond {
-				return
-			}
-			name := kernel
-			if len(name) > 40 {
-				name = name[:37] + "..."
-			}
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(f),
-				progressbar.OptionSetDescription("warpsim: "+name),
-				progressbar.OptionShowCount(),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionSetWidth(30))
-		}
-		bar.Set(done)
 	}
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/csv"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -35,6 +38,11 @@ func TestDemo(t *testing.T) {
 		"Kernel: reduceNeighbored    gpu_sum 133693440 OK",
 		"Kernel: reduceNeighboredLess    gpu_sum 133693440 OK",
 		"Kernel: reduceInterleaved    gpu_sum 133693440 OK",
+		"OK, the 18 lines the H100 printed, in its order",
+		"OK, the 36 lines the H100 printed, in its order",
+		"gpuRecursiveReduce         1048576   1/16384        refused",
+		"gpuRecursiveReduceNosync   1048576   1/16384        refused",
+		"gpuRecursiveReduce2        1048576   1/8            refused",
 		"== Occupancy",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -52,6 +60,10 @@ func TestDemo(t *testing.T) {
 		}
 	}
 	lessons, _, _ := strings.Cut(stdout, "== Occupancy")
+	// The timing lesson's numbers are the model's; TestDemoTiming checks
+	// what they must show.
+	lessons, timingLesson, _ := strings.Cut(lessons, "== Lesson 5")
+	checkDemoTiming(t, timingLesson)
 	path := filepath.Join("testdata", "demo", "lessons.golden")
 	if *update {
 		if err := os.WriteFile(path, []byte(lessons), 0o644); err != nil {
@@ -157,7 +169,7 @@ func TestLessonsAgainstH100(t *testing.T) {
 // TestH100NestedHello checks the lines the nested lesson compares with:
 // 8 + 4 + 2 + 1 greetings and three depth lines, as `nested 1` printed.
 func TestH100NestedHello(t *testing.T) {
-	lines := h100NestedHello()
+	lines := h100NestedHello(1)
 	if len(lines) != 18 || lines[0] != "Recursion=0: Hello World from thread 0 block 0" ||
 		lines[17] != "Recursion=3: Hello World from thread 0 block 0" {
 		t.Fatalf("%d lines: %q", len(lines), lines)
@@ -173,5 +185,87 @@ func TestH100NestedHello(t *testing.T) {
 	}
 	if !sameLines([]string{"a", "b", "a"}, []string{"a", "a", "b"}) || sameLines([]string{"a", "b", "b"}, []string{"a", "a", "b"}) {
 		t.Error("sameLines compares multisets")
+	}
+}
+
+// checkDemoTiming checks the timing lesson against the H100's rankings:
+// the reduce kernels slowest to fastest, the copy kernel at least twice as
+// slow with one resident block as with eight, matmulCoarse slower with every
+// larger factor at both sizes; and each H100 figure is the recorded one.
+func checkDemoTiming(t *testing.T, out string) {
+	t.Helper()
+	times := map[string][2]float64{}
+	var order []string
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[len(f)-1] != "µs" || f[len(f)-3] != "µs" {
+			continue
+		}
+		w, err1 := strconv.ParseFloat(f[len(f)-4], 64)
+		h, err2 := strconv.ParseFloat(f[len(f)-2], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("timing lesson line %q", line)
+		}
+		key := strings.Join(f[:min(3, len(f)-4)], " ")
+		times[key] = [2]float64{w, h}
+		order = append(order, key)
+	}
+	if len(order) != 16 {
+		t.Fatalf("timing lesson: %d timed lines, want 16:\n%s", len(order), out)
+	}
+	slower := func(a, b string, factor float64) {
+		t.Helper()
+		if times[a][0] < factor*times[b][0] {
+			t.Errorf("timing lesson: %s %.2f µs, %s %.2f µs: want the first at least %.1f× the second", a, times[a][0], b, times[b][0], factor)
+		}
+	}
+	slower("reduceNeighbored", "reduceNeighboredLess", 1)
+	slower("reduceNeighboredLess", "reduceInterleaved", 1)
+	slower("R = 1", "R = 8", 2)
+	for i := 8; i+1 < 16; i++ {
+		if i == 11 {
+			continue
+		}
+		slower(order[i+1], order[i], 1)
+	}
+	for key, v := range times {
+		found := false
+		for _, h := range h100Times {
+			if fmt.Sprintf("%.2f", h/1000) == fmt.Sprintf("%.2f", v[1]) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("timing lesson %s: H100 %.2f µs is none of the recorded times", key, v[1])
+		}
+	}
+}
+
+// TestDemoH100Times checks the timing lesson's H100 figures against the
+// recordings they are copied from, and its copy of the copy kernel's PTX
+// against the calibration's.
+func TestDemoH100Times(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "timing", "h100", "calibration.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range recs[1:] {
+		got[r[0]] = r[7] // duration_ns
+	}
+	for name, ns := range h100Times {
+		if got[name] != strconv.FormatFloat(ns, 'f', -1, 64) {
+			t.Errorf("%s: the demo has %v ns, calibration.csv %q", name, ns, got[name])
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "timing", "bench", "occ.ptx"))
+	b, _ := os.ReadFile(filepath.Join("..", "..", "examples", "lessons", "occ.sm90.ptx"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("examples/lessons/occ.sm90.ptx is not testdata/timing/bench/occ.ptx")
 	}
 }

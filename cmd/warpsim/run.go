@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/launchfile"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -24,12 +26,17 @@ type runFlags struct {
 	mode       string
 	scheduler  string
 	noSampling bool
+	clockMHz   float64
+	trace      string
 	saveDir    string
 	metrics    string
 	json       bool
 	jsonOut    string
 	csv        bool
 	maxSteps   int64
+	timeout    string
+	stderr     io.Writer
+	sanitize   string
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -49,9 +56,16 @@ followed by the grids launched under it, marked "device": true, with
 "count" folding the grids of one kernel, shape and counters.
 
 Metrics: nvprof names or Nsight Compute names, comma-separated, or all.
-Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
+
+A kernel that runs long: on a terminal a progress line shows after 2 s
+(blocks done, warp instructions per second). It is stopped by Ctrl-C (exit
+status 130), by --timeout (wall clock, default none) or by the watchdog
+(--max-steps, default 2^36 warp instructions), each with a report of where
+its unfinished warps are.
+Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.stderr = stderr
 			return runLaunchFile(stdout, args[0], &f)
 		},
 	}
@@ -59,13 +73,17 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input.`,
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
 	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
 	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.StringVar(&f.trace, "trace", "", "timing mode: write the simulated timeline (kernels, blocks on each SM, device-launched grids) as a Chrome trace to FILE.json (chrome://tracing, Perfetto)")
+	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
 	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
 	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")
 	fl.StringVar(&f.jsonOut, "json-out", "", "write the JSON document to FILE")
 	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
-	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default)")
+	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default, 2^36)")
+	fl.StringVar(&f.timeout, "timeout", "", "wall-clock limit per launch, e.g. 30s or 10m (default: $WARPSIM_TIMEOUT, else none)")
+	fl.StringVar(&f.sanitize, "sanitize", "", "check the launches with a compute-sanitizer tool: memcheck, racecheck, initcheck or synccheck")
 	return cmd
 }
 
@@ -96,6 +114,15 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if f.maxSteps < 0 {
 		return badInputf("--max-steps must not be negative")
 	}
+	if f.trace != "" && mode != warpsim.ModeTiming {
+		return badInputf("--trace needs --mode timing (the timeline is the timing model's)")
+	}
+	if f.scheduler != timing.GTO && f.scheduler != timing.LRR {
+		return badInputf("--scheduler %q: want %s or %s", f.scheduler, timing.GTO, timing.LRR)
+	}
+	if f.clockMHz < 0 {
+		return badInputf("--clock must not be negative")
+	}
 	var defs []*profile.Def
 	if f.metrics != "" {
 		var err error
@@ -119,9 +146,22 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInputf("--arch: %v", err)
 	}
 
-	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Mode: mode,
-		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling}})
+	timeout, err := launchTimeout(f.timeout)
+	if err != nil {
+		return badInput(err)
+	}
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout, Mode: mode,
+		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
+	san, err := startRunSanitizer(f.sanitize, a, dev, stdout)
+	if err != nil {
+		return badInput(err)
+	}
+	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	stopWatch()
+	if san != nil {
+		return finishRunSanitizer(san, stdout, err)
+	}
 	if out != nil && f.saveDir != "" {
 		if serr := saveBuffers(f.saveDir, out); serr != nil {
 			return badInput(serr)
@@ -130,9 +170,18 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		var fault *warpsim.Fault
 		if errors.As(err, &fault) {
+			if fault.Kind == warpsim.FaultInterrupted {
+				return &exitError{code: exitInterrupted, err: err}
+			}
 			return kernelFault(err)
 		}
 		return badInput(err)
+	}
+
+	if f.trace != "" {
+		if err := writeRunTrace(f.trace, a, out); err != nil {
+			return badInputf("--trace: %v", err)
+		}
 	}
 
 	// Every metric goes into the JSON document unless --metrics chose some;
@@ -259,4 +308,26 @@ func saveBuffers(dir string, out *launchfile.Outcome) error {
 		}
 	}
 	return nil
+}
+
+// writeRunTrace writes the launches' simulated timeline as a Chrome trace.
+func writeRunTrace(path string, a *arch.Arch, out *launchfile.Outcome) error {
+	var grids []profile.TraceGrid
+	for _, res := range out.Launches {
+		base := len(grids)
+		for _, g := range res.Grids {
+			parent := -1
+			if g.Parent >= 0 {
+				parent = base + g.Parent
+			}
+			grids = append(grids, profile.TraceGrid{Name: kernelDisplayName(g.Kernel),
+				Grid: [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z}, Block: [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
+				FromDevice: g.FromDevice, Parent: parent, Timing: g.Timing})
+		}
+	}
+	var b bytes.Buffer
+	if err := profile.WriteChromeTrace(&b, a.FullName, grids); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }

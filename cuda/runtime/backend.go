@@ -109,6 +109,9 @@ func (c ChildGrid) duration() int64 {
 type Fault struct {
 	Code   Error
 	Report string
+	// Interrupted: the launch was stopped by an interrupt (SIGINT); the
+	// server reports it at once and stops (ErrInterrupted).
+	Interrupted bool
 }
 
 func (f *Fault) Error() string { return f.Report }

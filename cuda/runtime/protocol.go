@@ -55,6 +55,7 @@ const (
 	opStreamCreate = 23 // uint32 stream, uint32 flags (cudaStreamNonBlocking = 1)
 	opHostFunc     = 24 // queued: uint32 stream, uint32 callback id; run by the program's callback thread in stream order
 	opMemInfo      = 25 // → uint64 free, uint64 total
+	opLimit        = 26 // uint32 cudaLimit, uint32 set, uint64 value → uint64 value (cudaDeviceSetLimit/GetLimit)
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -43,6 +44,8 @@ type Options struct {
 	// completed and total blocks while it runs, and with done == total when
 	// it ends.
 	Progress func(kernel string, done, total int)
+	// Sanitize, when set, runs the program under a sanitizer (sanitize.go).
+	Sanitize *Sanitizing
 	// SettingsErr, when set, is the answer to the program's hello: a bad
 	// setting (ReadSettings) the program hears of at its first CUDA call.
 	SettingsErr *SettingsError
@@ -67,6 +70,10 @@ type Server struct {
 	// dynShared holds cudaFuncAttributeMaxDynamicSharedMemorySize per kernel.
 	dynShared map[int]int
 	running   atomic.Pointer[string] // the kernel being run, for progress reports
+	// devMu guards dev against Interrupt and Progress, which other
+	// goroutines call; interrupted is an interrupted launch's fault.
+	devMu       sync.Mutex
+	interrupted atomic.Pointer[Fault]
 
 	// mu guards the rest, shared with the executor; cond signals progress.
 	mu          sync.Mutex
@@ -164,13 +171,76 @@ func (s *Server) newDevice() Device {
 			s.opt.Progress(name, done, total)
 		}
 	}
-	return s.opt.NewDevice(s.opt.Arch, &s.printf, progress, s.win, s.win.base)
+	dev := s.opt.NewDevice(s.opt.Arch, &s.printf, progress, s.win, s.win.base)
+	if s.opt.Sanitize != nil {
+		dev = s.opt.Sanitize.wrap(dev)
+	}
+	return dev
+}
+
+// ErrInterrupted is Serve's error after an interrupt (Server.Interrupt)
+// stopped a launch; the report has been written to stderr.
+var ErrInterrupted = errors.New("interrupted")
+
+// Interrupt stops the launch running now, if the device can (SIGINT); it
+// reports whether one was running.
+func (s *Server) Interrupt(reason string) bool {
+	s.devMu.Lock()
+	d, ok := s.dev.(interface{ Interrupt(string) bool })
+	s.devMu.Unlock()
+	return ok && d.Interrupt(reason)
+}
+
+// Progress reports the launch running now, if the device can tell.
+func (s *Server) Progress() (p warpsim.LaunchProgress, ok bool) {
+	s.devMu.Lock()
+	d, isSim := s.dev.(*simDevice)
+	s.devMu.Unlock()
+	if !isSim {
+		return p, false
+	}
+	return d.Progress()
+}
+
+// hostWrote tells a sanitizer that the host side wrote device bytes.
+func (s *Server) hostWrote(addr, n uint64) {
+	if d, ok := s.dev.(interface{ HostWrote(addr, n uint64) }); ok {
+		d.HostWrote(addr, n)
+	}
+}
+
+// limitDevice is a Device that honours cudaLimitStackSize (0) and
+// cudaLimitMallocHeapSize (2).
+type limitDevice interface {
+	SetLimit(limit uint32, v uint64) Error
+	GetLimit(limit uint32) uint64
+}
+
+// limit answers cudaDeviceSetLimit and cudaDeviceGetLimit for the limits
+// the simulator honours; it waits for queued work first (a limit changes
+// how later kernels run).
+func (s *Server) limit(which uint32, set bool, v uint64) reply {
+	s.waitFor(s.issuedSeq())
+	d, ok := s.dev.(limitDevice)
+	if !ok {
+		if set {
+			return reply{}
+		}
+		return reply{data: putU64s(map[uint32]uint64{0: 1024, 2: 8 << 20}[which])}
+	}
+	if set {
+		return reply{code: d.SetLimit(which, v)}
+	}
+	return reply{data: putU64s(d.GetLimit(which))}
 }
 
 // Serve answers requests from r on w until the program exits or the pipe
 // closes. The profile is written either way.
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	defer s.writeProfile()
+	if s.opt.Sanitize != nil {
+		defer s.opt.Sanitize.finish()
+	}
 	defer s.stop()
 	for {
 		req, err := readRequest(r)
@@ -188,6 +258,18 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			return err
 		}
 		rep := s.handle(req)
+		if f := s.interrupted.Load(); f != nil {
+			// The user stopped the program (Ctrl-C): say where the kernel
+			// was, and stop; the program itself is being interrupted too.
+			fmt.Fprintf(os.Stderr, "%s\n", f.Report)
+			s.mu.Lock()
+			s.abandoned = true
+			s.mu.Unlock()
+			return ErrInterrupted
+		}
+		if s.opt.Sanitize != nil {
+			s.opt.Sanitize.reply(req.op, &rep)
+		}
 		if err := writeReply(w, rep); err != nil {
 			return err
 		}
@@ -402,6 +484,9 @@ func (s *Server) handle(req request) (rep reply) {
 			s.mu.Lock()
 			s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, true))
 			s.mu.Unlock()
+			if dir == hostToDevice && dev != 0 {
+				s.hostWrote(dev, n)
+			}
 		}
 		return rep
 	case opCopy:
@@ -545,7 +630,10 @@ func (s *Server) handle(req request) (rep reply) {
 		s.modules, s.kernels = nil, nil
 		s.dynShared = map[int]int{}
 		s.win.releaseAll()
-		s.dev = s.newDevice()
+		dev := s.newDevice()
+		s.devMu.Lock()
+		s.dev = dev
+		s.devMu.Unlock()
 		return rep
 	case opExit:
 		// Queued work finishes (its profile records count), but output a
@@ -554,6 +642,8 @@ func (s *Server) handle(req request) (rep reply) {
 		// exit).
 		s.waitFor(s.issuedSeq())
 		return reply{}
+	case opLimit:
+		return s.limit(p.u32(), p.u32() != 0, p.u64())
 	case opFuncAttr:
 		kid := p.u32()
 		k, ok := s.kernel(kid)
@@ -608,7 +698,7 @@ func (s *Server) hello(p *payloadReader) reply {
 	if p.err != nil {
 		// A client without a window (the protocol tests): make one here.
 		p.err = nil
-		base, size, fds = 0x7000_0000_0000, 1<<40, 0
+		base, size, fds = 0x6000_0000_0000, 1<<44, 0
 	}
 	if s.win == nil {
 		fd := -1
@@ -620,7 +710,10 @@ func (s *Server) hello(p *payloadReader) reply {
 			return reply{code: ErrorInitializationError, diag: fmt.Appendf(nil, "warpsim runtime: %v\n", err)}
 		}
 		s.win = w
-		s.dev = s.newDevice()
+		dev := s.newDevice()
+		s.devMu.Lock()
+		s.dev = dev
+		s.devMu.Unlock()
 	}
 	return reply{data: encodeProps(s.opt.Arch)}
 }
@@ -670,6 +763,7 @@ func (s *Server) copy(p *payloadReader) reply {
 		s.win.populate(dst, n)
 		s.win.populate(src, n)
 		copy(d, sb)
+		s.hostWrote(dst, n)
 		s.mu.Lock()
 		s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, false))
 		s.mu.Unlock()
@@ -705,6 +799,7 @@ func (s *Server) memset(p *payloadReader) reply {
 		for i := range b {
 			b[i] = byte(v)
 		}
+		s.hostWrote(addr, n)
 		s.mu.Lock()
 		s.clock.run(stream, engineCompute, memsetNanos(s.opt.Arch, n))
 		s.mu.Unlock()
@@ -858,6 +953,9 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 		s.fault = f
 		rec.NS = max(wall, 1)
 		rec.Fault = f.Report
+		if f.Interrupted {
+			s.interrupted.Store(f)
+		}
 	case errors.As(err, &ce):
 		s.pending = ce.Code
 		s.pendingDiag = "warpsim: " + ce.Msg + "\n"

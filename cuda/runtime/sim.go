@@ -2,8 +2,12 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"io"
-	"strings"
+	"os"
+	"strconv"
+	"sync"
+	"time"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
@@ -16,7 +20,7 @@ import (
 func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 	return func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
-			Backing: mem, BackingBase: base, Mode: set.Mode}
+			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: envTimeout()}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
 }
@@ -57,7 +61,11 @@ var faultCodes = map[warpsim.FaultKind]Error{
 	warpsim.FaultMisaligned:    ErrorMisalignedAddress,
 	warpsim.FaultTrap:          ErrorLaunchFailure,
 	warpsim.FaultIllegal:       ErrorIllegalInstruction,
-	warpsim.FaultStackOverflow: ErrorIllegalAddress,
+	warpsim.FaultStackOverflow: ErrorIllegalAddress, // testdata/programs/stack_overflow.h100.txt
+	warpsim.FaultAssert:        ErrorAssert,
+	warpsim.FaultHeap:          ErrorLaunchFailure, // a double free: testdata/harden/h100/badfree1.txt
+	warpsim.FaultInterrupted:   ErrorLaunchFailure,
+	warpsim.FaultTimeout:       ErrorLaunchTimeout,
 	// A GPU hangs on these; the simulator stops the kernel instead and
 	// reports the watchdog's code.
 	warpsim.FaultWatchdog:        ErrorLaunchTimeout,
@@ -101,7 +109,13 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
+	var dse *warpsim.DevSideSyncError
 	switch {
+	case errors.As(err, &dse):
+		// A module the arch cannot run (CDP1's device-side
+		// cudaDeviceSynchronize on sm_90 and later): each launch fails as
+		// on the H100 (testdata/cdp/h100/run_nested4_sm80.txt).
+		return nil, &ConfigError{Code: ErrorUnsupportedDevSideSync, Msg: dse.Error()}
 	case err == nil:
 		// The timing model's duration, when it ran (WARPSIM_MODE=timing),
 		// is the launch's time on the streams' clock (timing.go).
@@ -126,10 +140,11 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		if !ok {
 			code = ErrorLaunchFailure
 		}
-		if f.Kind == warpsim.FaultTrap && isAssert(f) {
-			code = ErrorAssert
+		if f.Kind == warpsim.FaultAssert && f.Output != "" {
+			// The GPU's own lines, on stderr, as CUDA writes them.
+			return nil, &Fault{Code: code, Report: f.Output}
 		}
-		return nil, &Fault{Code: code, Report: "warpsim: " + f.Error()}
+		return nil, &Fault{Code: code, Report: "warpsim: " + f.Error(), Interrupted: f.Kind == warpsim.FaultInterrupted}
 	case errors.As(err, &ce):
 		// The server has checked the shape, shared memory and parameter
 		// size already; what is left is a block the kernel's own bounds
@@ -142,7 +157,44 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	return nil, err
 }
 
-// isAssert tells a failed assert (cudaErrorAssert) from a plain trap.
-func isAssert(f *warpsim.Fault) bool {
-	return f.Func == "__assertfail" || strings.Contains(f.Detail, "assert")
+// SetLimit and GetLimit are cudaDeviceSetLimit and cudaDeviceGetLimit of
+// the stack (0) and malloc heap (2) sizes and the device runtime's sync
+// depth (3) and pending launch count (4).
+func (d *simDevice) SetLimit(limit uint32, v uint64) Error {
+	if d.Device.SetLimit(warpsim.Limit(limit), v) != nil {
+		return ErrorInvalidValue // the heap after a kernel used it: testdata/programs/device_malloc.h100.txt
+	}
+	return Success
 }
+
+func (d *simDevice) GetLimit(limit uint32) uint64 {
+	v, _ := d.Device.GetLimit(warpsim.Limit(limit))
+	return v
+}
+
+// Interrupt stops the launch running now (SIGINT).
+func (d *simDevice) Interrupt(reason string) bool { return d.Device.Interrupt(reason) }
+
+// envTimeout reads WARPSIM_TIMEOUT; a value that is not a duration is
+// reported once and ignored.
+func envTimeout() time.Duration {
+	s := os.Getenv("WARPSIM_TIMEOUT")
+	if s == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if n, nerr := strconv.ParseFloat(s, 64); nerr == nil && n > 0 {
+			return time.Duration(n * float64(time.Second))
+		}
+	}
+	if err != nil || d < 0 {
+		timeoutWarning.Do(func() {
+			fmt.Fprintf(os.Stderr, "warpsim: WARPSIM_TIMEOUT=%q is not a duration (want seconds or a Go duration such as 90s or 10m); no wall-clock limit\n", s)
+		})
+		return 0
+	}
+	return d
+}
+
+var timeoutWarning sync.Once

@@ -62,18 +62,20 @@ enum {
   opHello = 1, opModule, opKernel, opMalloc, opFree, opHostCopy, opStreamQuery, opCopy, opMemset,
   opLaunch, opSync, opGlobal, opOccupancy, opEventRecord, opReset, opExit, opFuncAttr,
   opStreamSync, opEventQuery, opEventSync, opEventElapsed, opStreamWait, opStreamCreate,
-  opHostFunc, opMemInfo
+  opHostFunc, opMemInfo, opLimit
 };
 /* Allocation kinds (cuda/runtime/window.go) and copy directions (timing.go). */
 enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };
 
 /* The device memory window: WINDOW_SIZE bytes of address space, at
- * WINDOW_BASE where that is free (far below the shared libraries and the
- * stacks, far above the heap), elsewhere if not. Only touched pages use
- * memory. */
-#define WINDOW_BASE 0x700000000000ull
-#define WINDOW_SIZE (1ull << 42)
+ * WINDOW_BASE where that is free (below the shared libraries and the
+ * stacks, above a PIE program and its heap), elsewhere if not. Only
+ * touched pages use memory. The engine gives each allocation its own 2 GiB
+ * range and never reuses one, so 16 TiB hold 8192 allocations over a
+ * program's life. */
+#define WINDOW_BASE 0x600000000000ull
+#define WINDOW_SIZE (1ull << 44)
 
 /* Sticky errors: after one of these the context is unusable, and every
  * later call returns it, as CUDA does. */
@@ -769,21 +771,29 @@ cudaError_t cudaDeviceReset(void) {
   last_error = 0;
   return e;
 }
+/* The stack and malloc heap sizes and the device runtime's limits are the
+ * simulator's (opLimit): it honours them. */
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
-  (void)value;
   ENTER();
   if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
+    uint64_t a[2] = {(uint64_t)limit | 1ull << 32, (uint64_t)value};
+    return set_error(simple(opLimit, a, sizeof a));
+  }
   return 0;
 }
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   ENTER();
   if (!value) return set_error(1);
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
+    uint64_t a[2] = {(uint64_t)limit, 0};
+    struct reply r = call(opLimit, a, sizeof a);
+    if (!r.code && r.len >= 8) memcpy(value, r.data, 8);
+    free(r.data);
+    return set_error(r.code);
+  }
   switch (limit) {
-  case 0: *value = 1024; break;          /* stack size */
   case 1: *value = 1 << 20; break;       /* printf FIFO */
-  case 2: *value = 8 << 20; break;       /* malloc heap */
-  case 3: *value = 2; break;             /* sync depth */
-  case 4: *value = 2048; break;          /* pending launches */
   case 5: *value = 32; break;            /* max L2 fetch granularity */
   case 6: *value = 0; break;             /* persisting L2 */
   default: return set_error(215);

@@ -37,7 +37,10 @@ type block struct {
 	warps  []*warp
 	live   int
 	shared []byte
-	bars   [maxBarriers]barrier
+	// sharedDirty is set by every write to shared memory (stores and
+	// atomics), so the next block needs it cleared.
+	sharedDirty bool
+	bars        [maxBarriers]barrier
 }
 
 // worker runs blocks one after another; everything it touches in the hot
@@ -55,12 +58,41 @@ type worker struct {
 	clockSet    bool
 	clockCycles uint64
 	clockNS     uint64
+
+	// The block's dynamic-parallelism state (cdp.go): printf output by
+	// epoch, launches not yet started, grids its syncs ran.
+	blockOpen  bool
+	out        []byte
+	segs       []epochMark
+	epoch      uint32
+	kids       []*cdpNode
+	synced     []*Result
+	nullStream *devHandle
 }
 
 func newWorker(l *launch) *worker {
 	w := &worker{l: l}
 	w.blk.shared = make([]byte, l.shared)
 	return w
+}
+
+// rebind readies a worker of an earlier grid for launch l, keeping its
+// warps and their register files.
+func (w *worker) rebind(l *launch) {
+	w.l, w.c, w.fault, w.clockSet = l, Counters{}, nil, false
+	w.blk.live = 0 // no block of this grid yet (a stopped grid's report looks)
+	w.printed = w.printed[:0]
+	if cap(w.blk.shared) >= l.shared {
+		w.blk.shared = w.blk.shared[:l.shared]
+		w.blk.sharedDirty = true
+	} else {
+		w.blk.shared = make([]byte, l.shared)
+		w.blk.sharedDirty = false
+	}
+	for _, wp := range w.pool {
+		// Allocations may have been freed since: forget the ones cached.
+		wp.cache, wp.recent, wp.recentNext = nil, [4]*Alloc{}, 0
+	}
 }
 
 func (w *worker) loop() {
@@ -78,8 +110,12 @@ func (w *worker) loop() {
 			return
 		}
 		w.runBlock(i)
+		w.endBlock()
 		if w.fault != nil {
 			l.setFault(w.fault)
+			return
+		}
+		if l.stop.Load() && w.blk.live > 0 {
 			return
 		}
 		if l.cfg.Progress != nil {
@@ -88,11 +124,15 @@ func (w *worker) loop() {
 			l.progressMu.Lock()
 			l.cfg.Progress(int(l.done.Add(1)), l.nblocks)
 			l.progressMu.Unlock()
+		} else {
+			l.done.Add(1)
 		}
 	}
 }
 
 func (w *worker) setupBlock(linear int) {
+	w.endBlock()
+	w.blockOpen = true
 	l := w.l
 	cfg := l.cfg
 	b := &w.blk
@@ -107,7 +147,12 @@ func (w *worker) setupBlock(linear int) {
 	}
 	b.warps = w.pool[:nw]
 	b.live = nw
-	clear(b.shared)
+	if b.sharedDirty {
+		// Shared memory starts zeroed (deterministic); only a block that
+		// wrote to it leaves anything to clear.
+		clear(b.shared)
+		b.sharedDirty = false
+	}
 	for i := range b.bars {
 		b.bars[i] = barrier{waiting: b.bars[i].waiting[:0]}
 	}
@@ -147,6 +192,7 @@ func (w *worker) runBlock(linear int) {
 			}
 			steps = 0
 			if l.stop.Load() {
+				w.snapshot()
 				return
 			}
 		}
@@ -227,15 +273,10 @@ func (w *worker) deadlock() {
 	w.fault = &Fault{Kind: FaultBarrierDeadlock, Block: b.idx, Detail: "no warp can make progress"}
 }
 
+// watchdog stops the launch: it ran past its step budget. Every block
+// running then records where its warps are (stopFault reports them).
 func (w *worker) watchdog() {
-	b := &w.blk
-	for _, wp := range b.warps {
-		if wp.state != warpDone && len(wp.stack) > 0 {
-			top := wp.stack[len(wp.stack)-1]
-			w.fault = wp.faultAt(FaultWatchdog, int(top.pc), top.mask, 0, false,
-				fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit))
-			return
-		}
-	}
-	w.fault = &Fault{Kind: FaultWatchdog, Block: b.idx, Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
+	w.snapshot()
+	w.fault = &Fault{Kind: FaultWatchdog, Block: w.blk.idx, PC: -1,
+		Detail: fmt.Sprintf("the launch exceeded its step limit of %d warp instructions", w.l.limit)}
 }

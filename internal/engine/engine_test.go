@@ -42,6 +42,7 @@ type run struct {
 	workers int
 	steps   int64
 	its     bool
+	stack   int // per-thread stack bytes (0: the default)
 }
 
 func (m *Module) launchTest(t testing.TB, r run) (Counters, *bytes.Buffer, error) {
@@ -61,7 +62,7 @@ func (m *Module) launchTest(t testing.TB, r run) (Counters, *bytes.Buffer, error
 	var out bytes.Buffer
 	cfg := &Config{Kernel: k, Grid: r.grid, Block: r.block, DynShared: r.dyn, Params: r.params,
 		Stdout: &out, StdoutMu: new(sync.Mutex), Workers: r.workers, StepLimit: r.steps,
-		SMs: 132, MaxWarpsPerSM: 64, ITS: r.its}
+		SMs: 132, MaxWarpsPerSM: 64, ITS: r.its, StackBytes: r.stack}
 	res, err := m.Launch(cfg)
 	return res.Total(), &out, err
 }

@@ -76,10 +76,19 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 	case ir.OpFma:
 		wp.fma(in, exec)
 	case ir.OpLd:
+		if wp.chk != nil && !wp.checkMem(pc, in, exec, CheckLoad) {
+			return
+		}
 		wp.load(pc, in, exec)
 	case ir.OpSt:
+		if wp.chk != nil && !wp.checkMem(pc, in, exec, CheckStore) {
+			return
+		}
 		wp.store(pc, in, exec)
 	case ir.OpAtom, ir.OpRed:
+		if wp.chk != nil && !wp.checkMem(pc, in, exec, CheckAtomic) {
+			return
+		}
 		wp.atomic(pc, in, exec)
 	case ir.OpSetp, ir.OpSet:
 		wp.setp(in, exec)
@@ -106,12 +115,24 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		}
 		wp.commit(in.D[0], exec)
 	case ir.OpShfl:
+		if wp.chk != nil && !wp.checkWarpSync(pc, in.A[3], exec) {
+			return
+		}
 		wp.shfl(in, exec)
 	case ir.OpVote:
+		if wp.chk != nil && !wp.checkWarpSync(pc, in.A[1], exec) {
+			return
+		}
 		wp.vote(in, exec)
 	case ir.OpMatch:
+		if wp.chk != nil && !wp.checkWarpSync(pc, in.A[1], exec) {
+			return
+		}
 		wp.match(in, exec)
 	case ir.OpRedux:
+		if wp.chk != nil && !wp.checkWarpSync(pc, in.A[1], exec) {
+			return
+		}
 		wp.redux(in, exec)
 	case ir.OpActivemask:
 		o := wp.out(in.D[0], exec)
@@ -120,6 +141,9 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		}
 		wp.commit(in.D[0], exec)
 	case ir.OpBarWarp:
+		if wp.chk != nil {
+			wp.checkWarpSync(pc, in.A[0], exec)
+		}
 	case ir.OpVprintf:
 		wp.vprintf(pc, in, exec)
 	case ir.OpLibcall:

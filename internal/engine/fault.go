@@ -15,6 +15,12 @@ const (
 	FaultWatchdog
 	FaultStackOverflow
 	FaultIllegal // an instruction that cannot execute (bad operand at run time)
+	FaultAssert  // a failed assert (__assertfail): cudaErrorAssert
+	// FaultInterrupted: the launch was stopped from outside (SIGINT,
+	// Interrupt.Stop); FaultTimeout: it ran past its wall-clock limit.
+	FaultInterrupted
+	FaultTimeout
+	FaultHeap // device heap misuse the GPU stops the kernel for (double free)
 )
 
 func (k FaultKind) String() string {
@@ -33,6 +39,14 @@ func (k FaultKind) String() string {
 		return "stack overflow"
 	case FaultIllegal:
 		return "illegal instruction"
+	case FaultAssert:
+		return "assertion failed"
+	case FaultInterrupted:
+		return "interrupted"
+	case FaultTimeout:
+		return "timeout: wall-clock limit exceeded"
+	case FaultHeap:
+		return "device heap error"
 	}
 	return "fault"
 }
@@ -49,6 +63,29 @@ type Fault struct {
 	Addr          uint64
 	HasAddr       bool
 	Detail        string
+	// Output is what the GPU itself prints for the fault (a failed
+	// assert's messages, one line per failing thread).
+	Output string
+	// Warps, for a launch stopped while running (watchdog, timeout,
+	// interrupt), say where some of its warps were.
+	Warps []WarpState
+	// MoreWarps is how many more unfinished warps there were, in
+	// RunningBlocks blocks; Steps the warp instructions run, BlocksDone of
+	// Blocks the blocks completed.
+	MoreWarps, RunningBlocks int
+	Steps                    int64
+	BlocksDone, Blocks       int
+}
+
+// WarpState is where one warp of a stopped launch was.
+type WarpState struct {
+	Block       [3]uint32
+	First, Last [3]uint32 // thread ids of its first and last live threads
+	Func        string    // function executing
+	PC          int
+	Line        ir.LineInfo
+	Text        string // the instruction
+	Wait        string // what it waits on: "running", "barrier 0 (2 of 4 warps arrived)" …
 }
 
 func (f *Fault) Error() string { return f.Kind.String() + ": " + f.Detail }

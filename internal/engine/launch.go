@@ -55,10 +55,38 @@ type Module struct {
 	Mem     *Memory
 	VarAddr []uint64       // device address of each module variable (global/const); 0 otherwise
 	externs [][]ExternFunc // per function, per call site
+
+	// slots are block slots a driver used, kept with their warps' register
+	// files for the module's next grid (a timing driver holds hundreds).
+	slotMu sync.Mutex
+	slots  []*worker
+	// builtins marks, per function and call site, the externs the engine
+	// implements itself (libcall.go).
+	builtins [][]uint8
+	// unsupported is, per function, why it cannot run ("" when it can):
+	// its own first unsupported construct or a callee's, transitively.
+	unsupported []string
+	// usesHeap marks functions that call malloc or free, transitively.
+	usesHeap []bool
+}
+
+// UnsupportedError is a launch of a kernel that needs something the engine
+// cannot run yet; the module's other kernels run.
+type UnsupportedError struct {
+	Kernel string
+	Reason string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("kernel %s cannot run: %s", e.Kernel, e.Reason)
 }
 
 // Load allocates and initializes the module's variables in mem and binds
-// extern calls through resolve (nil results are load errors).
+// extern calls through resolve. A function that calls an extern resolve
+// does not know, or that holds a construct lowering could not handle
+// (ir.Func.Unsupported), makes every kernel that reaches it unlaunchable
+// (UnsupportedError); the module's other kernels run. Unsupported lists
+// them.
 func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (*Module, error) {
 	m := &Module{Prog: prog, Mem: mem, VarAddr: make([]uint64, len(prog.Vars))}
 	for i, v := range prog.Vars {
@@ -102,24 +130,75 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (
 			}
 		}
 	}
-	m.externs = make([][]ExternFunc, len(prog.Funcs))
+	n := len(prog.Funcs)
+	m.externs = make([][]ExternFunc, n)
+	m.builtins = make([][]uint8, n)
+	m.unsupported = make([]string, n)
+	m.usesHeap = make([]bool, n)
 	for i, f := range prog.Funcs {
 		m.externs[i] = make([]ExternFunc, len(f.Calls))
+		m.builtins[i] = make([]uint8, len(f.Calls))
+		m.unsupported[i] = f.Unsupported
 		for j, c := range f.Calls {
 			if _, devrt := ir.DevRTNames[c.Extern]; c.Extern == "" || c.Extern == "vprintf" || devrt {
+				continue
+			}
+			if k, ok := builtinExterns[c.Extern]; ok {
+				m.builtins[i][j] = k
+				m.usesHeap[i] = m.usesHeap[i] || k == builtinMalloc || k == builtinFree
 				continue
 			}
 			var fn ExternFunc
 			if resolve != nil {
 				fn = resolve(c.Extern)
 			}
-			if fn == nil {
-				return nil, fmt.Errorf("call to %s is not supported yet", c.Extern)
+			if fn == nil && m.unsupported[i] == "" {
+				m.unsupported[i] = fmt.Sprintf("call to %s is not supported yet", c.Extern)
 			}
 			m.externs[i][j] = fn
 		}
 	}
+	// Propagate through direct calls to a fixed point (recursion allowed).
+	for changed := true; changed; {
+		changed = false
+		for i, f := range prog.Funcs {
+			for _, c := range f.Calls {
+				if c.Indirect || c.Callee < 0 || int(c.Callee) == i {
+					continue
+				}
+				callee := int(c.Callee)
+				if m.unsupported[i] == "" && m.unsupported[callee] != "" {
+					m.unsupported[i] = fmt.Sprintf("it calls %s: %s", prog.Funcs[callee].Name, m.unsupported[callee])
+					changed = true
+				}
+				if !m.usesHeap[i] && m.usesHeap[callee] {
+					m.usesHeap[i] = true
+					changed = true
+				}
+			}
+		}
+	}
 	return m, nil
+}
+
+// Unsupported lists, for each kernel that cannot run, why: one line per
+// kernel, "kernel NAME cannot run: REASON", in declaration order.
+func (m *Module) Unsupported() []string {
+	var out []string
+	for i, f := range m.Prog.Funcs {
+		if f.Entry && m.unsupported[i] != "" {
+			out = append(out, (&UnsupportedError{Kernel: f.Name, Reason: m.unsupported[i]}).Error())
+		}
+	}
+	return out
+}
+
+// KernelUnsupported is why function i cannot run, or "".
+func (m *Module) KernelUnsupported(i int) string {
+	if i < 0 || i >= len(m.unsupported) {
+		return ""
+	}
+	return m.unsupported[i]
 }
 
 // Config is one launch.
@@ -135,7 +214,14 @@ type Config struct {
 	Workers  int
 	// StepLimit bounds the warp instructions of the launch (watchdog).
 	StepLimit int64
-	Progress  func(done, total int)
+	// Timeout bounds the launch's wall-clock time (0: none); Control, when
+	// set, can watch and interrupt it.
+	Timeout  time.Duration
+	Control  *Control
+	Progress func(done, total int)
+	// StackBytes is the per-thread stack limit, cudaLimitStackSize (0:
+	// DefaultStackBytes); see stack.go.
+	StackBytes int
 
 	SMs           int  // for %smid/%nsmid
 	MaxWarpsPerSM int  // for %nwarpid
@@ -147,6 +233,14 @@ type Config struct {
 	TimeBaseNS uint64
 	// Driver runs the grid's blocks; nil is the functional driver.
 	Driver Driver
+	// Check, when not nil, is the sanitizer that sees every access and
+	// synchronization (check.go).
+	Check Checker
+	// DevRT are the device runtime's limits (dynamic parallelism).
+	DevRT DevRTLimits
+
+	tree *cdpTree // the host launch's device-launched grids
+	node *cdpNode // this grid in the tree
 }
 
 // DefaultStepLimit is the watchdog budget when Config.StepLimit is 0.
@@ -160,6 +254,8 @@ type launch struct {
 	nblocks   int
 	next      atomic.Int64
 	done      atomic.Int64
+	started   atomic.Int64 // blocks a timing driver started (BlockSlot.Start)
+	slotCount atomic.Int64 // its block slots
 	steps     atomic.Int64
 	stop      atomic.Bool
 	faultMu   sync.Mutex
@@ -170,10 +266,20 @@ type launch struct {
 	printMu   *sync.Mutex
 	allocs    []*Alloc
 	depth     int // nesting depth of device-side launches (0 for the host's)
+	host      *hostLaunch
+	stackMax  int // per-thread stack bytes calls may use (stack.go)
+	// snaps are where the unfinished warps of blocks that were running
+	// when the launch stopped were (watchdog, timeout, interrupt).
+	snaps      []WarpState
+	snapBlocks int
 
+	tree       *cdpTree
+	node       *cdpNode
 	childMu    sync.Mutex
 	pending    map[uint64]childLaunch // parameter buffers handed out, by address
-	children   []childLaunch          // device-side launches, in launch order
+	launches   atomic.Int64           // device-side launches of this grid
+	blocksMu   sync.Mutex
+	blocks     []blockDone // what completed blocks left, in completion order
 	progressMu sync.Mutex
 }
 
@@ -186,8 +292,7 @@ func (l *launch) setFault(f *Fault) {
 	l.stop.Store(true)
 }
 
-// childLaunch is a device-side launch: it runs after its parent grid
-// completes (a parent grid is complete only when its children are).
+// childLaunch is a parameter buffer handed out for a device-side launch.
 type childLaunch struct {
 	fn        int
 	grid      [3]uint32
@@ -197,9 +302,6 @@ type childLaunch struct {
 	paramSize int
 	launched  bool
 }
-
-// maxLaunchDepth bounds nested device-side launches.
-const maxLaunchDepth = 64
 
 // Grid is one grid a launch ran: the host's, or one that device code
 // launched (dynamic parallelism).
@@ -216,7 +318,8 @@ type Grid struct {
 	// DeviceLaunches counts the grids it launched.
 	Counters Counters
 	// Elapsed is the host time the simulation of this grid alone took
-	// (its children are simulated after it and timed on their own).
+	// (less that of the grids a CDP1 cudaDeviceSynchronize ran inside it;
+	// the others are simulated after it), each grid timed on its own.
 	Elapsed time.Duration
 	// Timing is the timing driver's account of the grid; nil under the
 	// functional driver.
@@ -224,9 +327,9 @@ type Grid struct {
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the
-// grids launched from the device, in the order they ran (a grid's children
-// run after it completes, each child's own children before its next
-// sibling).
+// grids launched from the device: generation by generation in launch order
+// (breadth first, cdp.go), except that the grids a block's CDP1
+// cudaDeviceSynchronize ran follow their parent grid directly.
 type Result struct {
 	Grids []Grid
 }
@@ -245,50 +348,44 @@ func (r *Result) Total() Counters {
 // run until then, the failing one included.
 func (m *Module) Launch(cfg *Config) (*Result, error) {
 	r := &Result{}
-	err := m.launch(cfg, r, -1, 0)
+	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
+		return r, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
+	}
+	h, end := m.beginHost(cfg)
+	defer end()
+	root := &cdpNode{fn: cfg.Kernel, grid: cfg.Grid, block: cfg.Block, shmem: cfg.DynShared, params: cfg.Params}
+	mu := cfg.StdoutMu
+	if mu == nil {
+		mu = new(sync.Mutex)
+	}
+	sink := func(b []byte) {
+		if cfg.Stdout != nil {
+			mu.Lock()
+			cfg.Stdout.Write(b)
+			mu.Unlock()
+		}
+	}
+	t := newTree(cfg.DevRT)
+	t.host = h
+	_, err := m.runTree(cfg, t, r, []*cdpNode{root}, sink)
 	return r, err
 }
 
-func (m *Module) launch(cfg *Config, r *Result, parent, depth int) error {
-	start := time.Now()
-	self := len(r.Grids)
-	c, l, timing, err := m.launchGrid(cfg, depth, self)
-	r.Grids = append(r.Grids, Grid{
-		Kernel: cfg.Kernel, Grid: cfg.Grid, Block: cfg.Block, DynShared: cfg.DynShared,
-		Parent: parent, Depth: depth, Counters: c, Elapsed: time.Since(start), Timing: timing,
-	})
-	if err != nil {
-		return err
-	}
-	r.Grids[self].Counters.DeviceLaunches = uint64(len(l.children))
-	for _, ch := range l.children {
-		b, err := m.Mem.Bytes(ch.params, uint64(ch.paramSize))
-		if err != nil {
-			return err
-		}
-		params := append([]byte(nil), b...)
-		m.Mem.Free(ch.params)
-		child := *cfg
-		child.Kernel, child.Grid, child.Block, child.DynShared, child.Params = ch.fn, ch.grid, ch.block, ch.shmem, params
-		child.Progress = nil
-		if err := m.launch(&child, r, self, depth+1); err != nil {
-			return err
-		}
-	}
-	for addr, ch := range l.pending {
-		if !ch.launched {
-			m.Mem.Free(addr) // a buffer obtained but never launched
-		}
-	}
-	return nil
-}
-
-func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *GridTiming, error) {
+func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Counters, *launch, *GridTiming, error) {
 	var total Counters
 	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
 		return total, nil, nil, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
 	}
-	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}}
+	if why := m.unsupported[cfg.Kernel]; why != "" {
+		return total, nil, nil, &UnsupportedError{Kernel: m.Prog.Funcs[cfg.Kernel].Name, Reason: why}
+	}
+	if m.usesHeap[cfg.Kernel] {
+		m.Mem.heap.freeze()
+	}
+	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}, tree: cfg.tree, node: cfg.node}
+	if l.tree == nil {
+		l.tree = newTree(cfg.DevRT)
+	}
 	l.nblocks = int(cfg.Grid[0]) * int(cfg.Grid[1]) * int(cfg.Grid[2])
 	l.sharedOff = m.Prog.SharedOffsets[cfg.Kernel]
 	st := m.Prog.StaticShared[cfg.Kernel]
@@ -305,18 +402,42 @@ func (m *Module) launchGrid(cfg *Config, depth, index int) (Counters, *launch, *
 	if l.printMu == nil {
 		l.printMu = new(sync.Mutex)
 	}
+	l.stackMax = m.stackLimit(cfg.Kernel, cfg.StackBytes)
+	if h != nil {
+		h.attach(l)
+	}
 	if cfg.Driver != nil {
 		g := &GridRun{l: l, Depth: depth, Index: index}
 		err := cfg.Driver.RunGrid(g)
 		total.Add(&g.extra)
+		running := 0
 		for _, s := range g.slots {
+			s.w.endBlock()
 			total.Add(&s.w.c)
+			l.steps.Add(int64(s.w.c.InstExecuted))
 			if s.w.fault != nil {
 				l.setFault(s.w.fault)
 			}
+			if s.w.blk.live > 0 {
+				running++
+			}
 		}
-		if l.fault != nil {
-			return total, l, g.Timing, l.fault
+		l.done.Add(max(l.started.Swap(0)-int64(running), 0))
+		for _, s := range g.slots {
+			// A stopped grid: where the warps of every resident block were
+			// (a slot whose block faulted or hit the watchdog has its own).
+			if l.stop.Load() && s.w.fault == nil && s.w.blk.live > 0 {
+				s.w.snapshot()
+			}
+		}
+		f := l.stopFault()
+		m.slotMu.Lock()
+		for _, s := range g.slots {
+			m.slots = append(m.slots, s.w)
+		}
+		m.slotMu.Unlock()
+		if f != nil {
+			return total, l, g.Timing, f
 		}
 		return total, l, g.Timing, err
 	}
@@ -353,8 +474,8 @@ func (m *Module) runFunctional(l *launch) (Counters, *launch, *GridTiming, error
 	for i := range counters {
 		total.Add(&counters[i])
 	}
-	if l.fault != nil {
-		return total, l, nil, l.fault
+	if f := l.stopFault(); f != nil {
+		return total, l, nil, f
 	}
 	return total, l, nil, nil
 }

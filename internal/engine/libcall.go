@@ -1,15 +1,46 @@
 package engine
 
 import (
+	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/warpsim/warpsim/internal/ir"
 )
 
+// Extern functions the engine implements itself (CUDA's device runtime
+// entry points that are not libdevice's): per call site, which one.
+const (
+	builtinNone uint8 = iota
+	builtinTrap
+	builtinAssert
+	builtinMalloc
+	builtinFree
+)
+
+var builtinExterns = map[string]uint8{
+	"__trap":       builtinTrap,
+	"__assertfail": builtinAssert,
+	"malloc":       builtinMalloc,
+	"free":         builtinFree,
+}
+
+// BuiltinExtern reports whether the engine implements the extern function
+// name itself: __trap, __assertfail (assert), malloc and free.
+func BuiltinExtern(name string) bool {
+	_, ok := builtinExterns[name]
+	return ok
+}
+
 // libcall runs a native extern (libdevice) for each active lane.
 func (wp *warp) libcall(pc int, in *ir.Inst, exec uint32) {
 	cs := &wp.fn.Calls[in.Imm]
-	fn := wp.w.l.mod.externs[wp.fi][in.Imm]
+	mod := wp.w.l.mod
+	if k := mod.builtins[wp.fi][in.Imm]; k != builtinNone {
+		wp.builtin(pc, cs, k, exec)
+		return
+	}
+	fn := mod.externs[wp.fi][in.Imm]
 	if fn == nil {
 		wp.fault(FaultIllegal, pc, bits.TrailingZeros32(exec), 0, false, "call to %s is not supported yet", cs.Extern)
 		return
@@ -27,4 +58,82 @@ func (wp *warp) libcall(pc int, in *ir.Inst, exec uint32) {
 			wp.setFrameWord(cs.Rets[0].Offset, min(cs.Rets[0].Size, 8), l, v)
 		}
 	}
+}
+
+func (wp *warp) callArg(cs *ir.CallSite, i, lane int) uint64 {
+	if i >= len(cs.Args) {
+		return 0
+	}
+	return wp.frameWord(cs.Args[i].Offset, min(cs.Args[i].Size, 8), lane)
+}
+
+// builtin runs __trap, __assertfail, malloc or free for the lanes exec.
+func (wp *warp) builtin(pc int, cs *ir.CallSite, kind uint8, exec uint32) {
+	switch kind {
+	case builtinTrap:
+		wp.fault(FaultTrap, pc, bits.TrailingZeros32(exec), 0, false, "__trap() called")
+	case builtinAssert:
+		wp.assertFail(pc, cs, exec)
+	case builtinMalloc:
+		heap := &wp.w.l.mod.Mem.heap
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			p := heap.malloc(wp.callArg(cs, 0, l))
+			if len(cs.Rets) > 0 {
+				wp.setFrameWord(cs.Rets[0].Offset, min(cs.Rets[0].Size, 8), l, p)
+			}
+		}
+	case builtinFree:
+		heap := &wp.w.l.mod.Mem.heap
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			p := wp.callArg(cs, 0, l)
+			if p == 0 {
+				continue
+			}
+			switch heap.free(p) {
+			case freeOutside:
+				wp.fault(FaultOutOfBounds, pc, l, p, true, "free(%#x): not a pointer into the device heap", p)
+				return
+			case freeDouble:
+				wp.fault(FaultHeap, pc, l, p, true, "free(%#x): freed already (double free)", p)
+				return
+			}
+		}
+	}
+}
+
+// assertFail is CUDA's __assertfail(message, file, line, function,
+// charSize): every lane that calls it prints the GPU's message, and the
+// kernel stops with cudaErrorAssert (FaultAssert).
+func (wp *warp) assertFail(pc int, cs *ir.CallSite, exec uint32) {
+	var out strings.Builder
+	str := func(i, lane int) string {
+		s, ok := wp.readCString(wp.callArg(cs, i, lane), lane)
+		if !ok {
+			return "?"
+		}
+		return string(s)
+	}
+	first := bits.TrailingZeros32(exec)
+	var detail string
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		b := wp.blk.idx
+		line := fmt.Sprintf("%s:%d: %s: block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `%s` failed.\n",
+			str(1, l), uint32(wp.callArg(cs, 2, l)), str(3, l), b[0], b[1], b[2],
+			wp.tid[0][l], wp.tid[1][l], wp.tid[2][l], str(0, l))
+		if detail == "" {
+			detail = strings.TrimSuffix(line, "\n")
+		}
+		out.WriteString(line)
+	}
+	wp.fault(FaultAssert, pc, first, 0, false, "%s", detail)
+	wp.w.fault.Output = out.String()
 }

@@ -49,7 +49,16 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			wp.recentNext++
 		}
 		if !ok {
-			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte %s access at %#x is outside every allocation", n, spaceWord(space), addr)
+			// Device malloc'd memory is looked up apart and never cached,
+			// so an access after a free faults.
+			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
+				return b, accGlobal
+			}
+			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
+			if !inHeap {
+				msg = wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space))
+			}
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%s", msg)
 			return nil, accNone
 		}
 		wp.cache = a
@@ -333,6 +342,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			return
 		}
 		if sh := wp.blk.shared; shared && addr < uint64(len(sh)) && addr+n <= uint64(len(sh)) {
+			wp.blk.sharedDirty = true
 			storeLE(sh[addr:addr+n], size, wp.regs[int(in.A[1])*32+l])
 			st.shared++
 			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
@@ -356,6 +366,9 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 		if kind == accParam {
 			wp.fault(FaultIllegal, pc, l, addr, true, "store to the kernel parameter buffer")
 			return
+		}
+		if kind == accShared {
+			wp.blk.sharedDirty = true
 		}
 		wp.noteAccess(&st, kind, addr, n)
 		for v := 0; v < vec; v++ {
@@ -396,6 +409,9 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		}
 		var old uint64
 		changed := true
+		if kind == accShared {
+			wp.blk.sharedDirty = true
+		}
 		if kind == accGlobal {
 			old, changed = atomicRMW(b, in, bv[l], c)
 		} else {
@@ -418,7 +434,33 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		r.Store = true
 		r.Sectors = append(r.Sectors, wp.sectors...)
 		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+		r.AddrDistinct, r.AddrMaxDup = addrMultiplicity(wp, in, base, exec)
 	}
+}
+
+// addrMultiplicity counts an atomic's distinct lane addresses and the most
+// lanes on one address (for the timing model's serialization).
+func addrMultiplicity(wp *warp, in *ir.Inst, base uint64, exec uint32) (distinct, maxDup uint32) {
+	var addrs [32]uint64
+	var dup [32]uint32
+	n := 0
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		a := wp.laneAddr(in, base, l)
+		k := 0
+		for k < n && addrs[k] != a {
+			k++
+		}
+		if k == n {
+			addrs[n] = a
+			n++
+		}
+		dup[k]++
+		maxDup = max(maxDup, dup[k])
+	}
+	return uint32(n), maxDup
 }
 
 // recordAtomicLane adds one lane's atomic to the step record.
@@ -430,7 +472,7 @@ func (wp *warp) recordAtomicLane(kind uint8, addr, n uint64) {
 		wp.noteSectors(addr, n)
 	case accShared:
 		r.Space = SpaceShared
-		r.Wavefronts++
+		r.Wavefronts = 1 // the shared atomic unit takes a warp's updates in one pass
 	case accLocal:
 		r.Space = SpaceLocal
 	}

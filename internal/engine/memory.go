@@ -8,18 +8,26 @@ import (
 	"unsafe"
 )
 
-// Device address space. Global allocations live from GlobalBase up, each
-// 256-byte aligned and followed by a guard gap, so an access a little past
-// an allocation faults instead of landing in its neighbour. The shared and
-// local windows map generic addresses onto the executing block's shared
-// memory and the executing thread's local memory.
+// Device address space. Global allocations live from GlobalBase up, each at
+// the start of its own 2 GiB-aligned range of the (sparse, 64-bit) device
+// address space and followed by at least OverrunGuard unmapped bytes, so an
+// access up to 1 GiB past the end of an allocation (or before its start)
+// faults instead of landing in a neighbour. Ranges are never reused, so a
+// stale pointer to freed memory never reaches a later allocation either.
+// Nothing is reserved for the gaps: only the allocation's own bytes are
+// backed. The shared and local windows map generic addresses onto the
+// executing block's shared memory and the executing thread's local memory.
 const (
 	SharedWindow = 0x0000_0100_0000_0000
 	LocalWindow  = 0x0000_0200_0000_0000
 	WindowSize   = 1 << 32
 	GlobalBase   = 0x0000_7f00_0000_0000
-	allocAlign   = 256
-	guardGap     = 4096
+	// OverrunGuard is the unmapped space after every allocation.
+	OverrunGuard = 1 << 30
+	slotAlign    = 2 << 30
+	maxAlloc     = 1 << 36
+	// allocAlign is the alignment of smaller regions (device-heap blocks).
+	allocAlign = 256
 )
 
 // Alloc is one device allocation.
@@ -31,12 +39,22 @@ type Alloc struct {
 // End is the first address past the allocation.
 func (a *Alloc) End() uint64 { return a.Base + a.Size }
 
+// Freed is an allocation that was freed: its range, and which call freed
+// it when the caller said (FreeAs).
+type Freed struct {
+	Base, Size uint64
+	By         string
+}
+
 // Memory is the device's global memory: a sorted set of allocations.
 // Allocation and free take the lock; a launch reads a snapshot.
 type Memory struct {
-	mu      sync.RWMutex
-	allocs  []*Alloc // sorted by Base
-	next    uint64
+	mu     sync.RWMutex
+	allocs []*Alloc // sorted by Base
+	freed  []Freed  // sorted by Base
+	next   uint64
+	heap   Heap // device malloc/free (heap.go)
+	// backing, when set, gives allocations their bytes.
 	backing Backing
 }
 
@@ -55,12 +73,12 @@ type Backing interface {
 func NewMemory() *Memory { return &Memory{next: GlobalBase} }
 
 // NewBackedMemory returns an empty global memory whose allocations start at
-// base and take their bytes from b.
+// base and take their bytes from b (which decides how large they may be).
 func NewBackedMemory(base uint64, b Backing) *Memory { return &Memory{next: base, backing: b} }
 
 // Alloc reserves size bytes (zero-filled).
 func (m *Memory) Alloc(size uint64) (uint64, error) {
-	if size > 1<<36 && m.backing == nil {
+	if size > maxAlloc && m.backing == nil {
 		return 0, fmt.Errorf("allocation of %d bytes is too large", size)
 	}
 	n := size
@@ -69,10 +87,9 @@ func (m *Memory) Alloc(size uint64) (uint64, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	base := m.next
 	var data []byte
 	if m.backing != nil {
-		b, err := m.backing.Bytes(base, size)
+		b, err := m.backing.Bytes(m.next, size)
 		if err != nil {
 			return 0, err
 		}
@@ -81,8 +98,8 @@ func (m *Memory) Alloc(size uint64) (uint64, error) {
 		words := make([]uint64, (n+7)/8)
 		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:size:size]
 	}
-	a := &Alloc{Base: base, Size: size, Data: data}
-	m.next += (n + guardGap + allocAlign - 1) / allocAlign * allocAlign
+	a := &Alloc{Base: m.next, Size: size, Data: data}
+	m.next += (n + OverrunGuard + slotAlign - 1) / slotAlign * slotAlign
 	m.allocs = append(m.allocs, a) // bases increase, so the slice stays sorted
 	return a.Base, nil
 }
@@ -90,16 +107,30 @@ func (m *Memory) Alloc(size uint64) (uint64, error) {
 // ErrBadFree is returned when freeing an address that is not an allocation's base.
 var ErrBadFree = errors.New("not the start of an allocation")
 
+// ErrDoubleFree is returned when freeing an allocation already freed.
+var ErrDoubleFree = errors.New("already freed")
+
 // Free releases an allocation.
-func (m *Memory) Free(addr uint64) error {
+func (m *Memory) Free(addr uint64) error { return m.FreeAs(addr, "") }
+
+// FreeAs releases an allocation and remembers who freed it (a phrase such
+// as "cudaFree call #3"), for reports of later accesses to it.
+func (m *Memory) FreeAs(addr uint64, by string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i := sort.Search(len(m.allocs), func(i int) bool { return m.allocs[i].Base >= addr })
 	if i == len(m.allocs) || m.allocs[i].Base != addr {
+		if f, ok := findFreed(m.freed, addr); ok && f.Base == addr {
+			return fmt.Errorf("free of %#x: %w", addr, ErrDoubleFree)
+		}
 		return fmt.Errorf("free of %#x: %w", addr, ErrBadFree)
 	}
-	// Copy: running launches may hold the old slice.
 	a := m.allocs[i]
+	j := sort.Search(len(m.freed), func(j int) bool { return m.freed[j].Base >= a.Base })
+	m.freed = append(m.freed, Freed{})
+	copy(m.freed[j+1:], m.freed[j:])
+	m.freed[j] = Freed{Base: a.Base, Size: a.Size, By: by}
+	// Copy: running launches may hold the old slice.
 	next := make([]*Alloc, 0, len(m.allocs)-1)
 	next = append(next, m.allocs[:i]...)
 	m.allocs = append(next, m.allocs[i+1:]...)
@@ -142,3 +173,63 @@ func (m *Memory) Bytes(addr, n uint64) ([]byte, error) {
 	off := addr - a.Base
 	return a.Data[off : off+n], nil
 }
+
+// unmapped describes an access of n bytes at addr that no live allocation
+// holds: inside freed memory, or simply outside every allocation.
+func (m *Memory) unmapped(addr, n uint64, space string) string {
+	if f, ok := m.FreedAt(addr); ok {
+		by := ""
+		if f.By != "" {
+			by = " by " + f.By
+		}
+		return fmt.Sprintf("%d-byte %s access at %#x is %d bytes into a %d-byte allocation at %#x that was freed%s (use after free)",
+			n, space, addr, addr-f.Base, f.Size, f.Base, by)
+	}
+	return fmt.Sprintf("%d-byte %s access at %#x is outside every allocation", n, space, addr)
+}
+
+// FreedAt returns the freed allocation whose range holds addr (or, for a
+// zero-size one, whose base it is).
+func (m *Memory) FreedAt(addr uint64) (Freed, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return findFreed(m.freed, addr)
+}
+
+func findFreed(freed []Freed, addr uint64) (Freed, bool) {
+	i := sort.Search(len(freed), func(i int) bool { return freed[i].Base+max(freed[i].Size, 1) > addr })
+	if i < len(freed) && addr >= freed[i].Base {
+		return freed[i], true
+	}
+	return Freed{}, false
+}
+
+// Nearest returns the live allocation closest to addr (the one holding it,
+// else the nearer of its neighbours), as compute-sanitizer describes an
+// address; nil when there is none.
+func (m *Memory) Nearest(addr uint64) *Alloc {
+	allocs := m.snapshot()
+	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].End() > addr })
+	var after, before *Alloc
+	if i < len(allocs) {
+		after = allocs[i]
+		if addr >= after.Base {
+			return after
+		}
+	}
+	if i > 0 {
+		before = allocs[i-1]
+	}
+	switch {
+	case after == nil:
+		return before
+	case before == nil:
+		return after
+	case addr-before.End() < after.Base-addr:
+		return before
+	}
+	return after
+}
+
+// Live returns the allocations not yet freed, by address.
+func (m *Memory) Live() []*Alloc { return m.snapshot() }

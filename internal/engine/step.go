@@ -54,13 +54,19 @@ type StepRecord struct {
 	Wavefronts uint32
 	Bytes      uint32 // bytes the executing lanes asked for
 	Event      uint8
-	// SyncCycles is, for EventDevSync, the simulated cycles the child
-	// grids the synchronization waited for took (0 when untimed).
+	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
+	// addresses its lanes named and the most lanes on one address.
+	AddrDistinct, AddrMaxDup uint32
+	// SyncCycles, for EventDevSync, are the cycles the grids a CDP1
+	// device-side cudaDeviceSynchronize ran took (the sum of their
+	// GridTiming.Cycles; 0 when no timing driver ran them). They ran
+	// inside this Step, through the same Driver.
 	SyncCycles uint64
 }
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.Sectors = r.Sectors[:0]
 }
 
@@ -100,6 +106,9 @@ type GridTiming struct {
 	Stalls     []uint64
 	StallNames []string
 	Sampled    bool // part of the grid was extrapolated, not simulated
+	// Blocks are the blocks timed in detail: where and when each ran (for
+	// timelines), in the order they finished.
+	Blocks []BlockSpan
 	// MaxWarpsPerSM is the arch's warp slots per SM (achieved occupancy's
 	// denominator), SMs the SM count, ClockHz the SM clock.
 	MaxWarpsPerSM, SMs int
@@ -108,6 +117,14 @@ type GridTiming struct {
 
 // Funcs are the module's functions (a kernel may call any of them).
 func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
+
+// BlockSpan is one block's residence on an SM, in cycles from the grid's
+// start.
+type BlockSpan struct {
+	Block      int // linear index
+	SM         int
+	Start, End uint64
+}
 
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }
@@ -138,8 +155,22 @@ func (g *GridRun) Stopped() bool { return g.l.stop.Load() }
 // for block after block. Slots are not safe for concurrent use; different
 // slots are.
 func (g *GridRun) NewSlot() *BlockSlot {
-	s := &BlockSlot{w: newWorker(g.l)}
+	m := g.l.mod
+	var w *worker
+	m.slotMu.Lock()
+	if n := len(m.slots); n > 0 {
+		w = m.slots[n-1]
+		m.slots = m.slots[:n-1]
+	}
+	m.slotMu.Unlock()
+	if w == nil {
+		w = newWorker(g.l)
+	} else {
+		w.rebind(g.l)
+	}
+	s := &BlockSlot{w: w}
 	g.slots = append(g.slots, s)
+	g.l.slotCount.Add(1)
 	return s
 }
 
@@ -150,7 +181,10 @@ type BlockSlot struct {
 
 // Start makes the slot hold block linear (x fastest) with fresh warps,
 // shared memory and barriers.
-func (s *BlockSlot) Start(linear int) { s.w.setupBlock(linear) }
+func (s *BlockSlot) Start(linear int) {
+	s.w.setupBlock(linear)
+	s.w.l.started.Add(1)
+}
 
 // Warps is the number of warps of the block.
 func (s *BlockSlot) Warps() int { return len(s.w.blk.warps) }
@@ -195,6 +229,9 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 			rec.Event = EventExit
 		}
 		w.checkBarriers()
+		if w.blk.live == 0 {
+			w.endBlock()
+		}
 	case warpAtBarrier:
 		rec.Event = EventBarrier
 		w.checkBarriers()

@@ -29,16 +29,10 @@ type frame struct {
 	call      *ir.CallSite
 }
 
-// maxLocal bounds each thread's local memory (its call stack).
-const maxLocal = 1 << 20
-
 // spinLimit is how many store-free backward branches a partial warp may
 // take before the lanes waiting for it are let run ahead (forward progress
 // under independent thread scheduling).
 const spinLimit = 1024
-
-// maxDepth bounds call nesting.
-const maxDepth = 1024
 
 // warp is one warp's architectural state.
 type warp struct {
@@ -68,6 +62,8 @@ type warp struct {
 	recent     [4]*Alloc
 	recentNext int
 
+	lastErr [32]uint32 // each thread's last device runtime error
+
 	barID      int
 	barPC      int
 	barMask    uint32
@@ -78,6 +74,10 @@ type warp struct {
 	backEdges int // consecutive backward branches without a store (forward-progress detection)
 	stored    bool
 	clock     uint64
+
+	// chk is the launch's sanitizer (check.go); nil when not sanitizing.
+	chk    Checker
+	chkBuf *checkBuf
 
 	// rec, when a driver asked for step records, describes the
 	// instruction being executed; nil under the functional driver.
@@ -112,11 +112,13 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 		wp.tid[2][l] = uint32(t / (bx * by))
 	}
 	wp.exited = 0
+	wp.lastErr = [32]uint32{}
 	wp.state = warpRunning
 	wp.stack = append(wp.stack[:0], entry{pc: 0, rpc: -1, mask: wp.valid})
 	wp.frames = wp.frames[:0]
 	wp.barRedDst = -1
 	wp.backEdges = 0
+	wp.setChecker(cfg.Check)
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
 	wp.pushFrame(fn, wp.w.l.cfg.Kernel, 0, 0, nil)
@@ -495,13 +497,25 @@ func (wp *warp) call(pc int, in *ir.Inst, exec uint32) {
 }
 
 func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
-	if len(wp.frames) >= maxDepth {
-		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "call depth exceeds %d", maxDepth)
+	l := wp.w.l
+	if why := l.mod.unsupported[fi]; why != "" {
+		wp.fault(FaultIllegal, pc, bits.TrailingZeros32(exec), 0, false, "call of %s, which cannot run: %s", l.mod.Prog.Funcs[fi].Name, why)
 		return
 	}
-	callee := wp.w.l.mod.Prog.Funcs[fi]
+	callee := l.mod.Prog.Funcs[fi]
 	cur := &wp.frames[len(wp.frames)-1]
 	base := uint32(alignInt(int(cur.base)+cur.fn.FrameBytes, 16))
+	// stack.go: the frames' bytes and callOverhead per call in progress.
+	if need := int(base) + callee.FrameBytes + callOverhead*len(wp.frames); need > l.stackMax {
+		why := "cudaLimitStackSize"
+		if l.stackMax == maxLocal {
+			why = "warpsim's own bound on a thread's local memory"
+		}
+		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false,
+			"the call of %s at depth %d needs %d bytes of stack per thread; the stack is %d bytes (%s)",
+			callee.Name, len(wp.frames), need, l.stackMax, why)
+		return
+	}
 	if !wp.ensureLocal(base+uint32(callee.FrameBytes), exec) {
 		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "per-thread stack exceeds %d bytes", maxLocal)
 		return
@@ -526,6 +540,9 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 
 // barrier handles bar/barrier; it reports true when the warp must wait.
 func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
+	if wp.chk != nil && !wp.checkBarrier(pc, in, exec) {
+		return true
+	}
 	lane := bits.TrailingZeros32(exec)
 	id := int(wp.r(in.A[0])[lane])
 	if id < 0 || id >= maxBarriers {

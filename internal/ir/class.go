@@ -85,8 +85,13 @@ func ClassOf(in *Inst) Class {
 			return ClassFMA
 		}
 	case OpCvt:
-		if in.Type == ptx.F64 || in.Type2 == ptx.F64 {
+		switch {
+		case in.Type == ptx.F64 || in.Type2 == ptx.F64:
 			return ClassFP64
+		case IsFloat(in.Type) && !IsFloat(in.Type2) && in.Type2 != ptx.Pred:
+			return ClassFMA // I2FP runs on the fp32 pipe (sm_90); F2I on the conversion unit
+		case !IsFloat(in.Type) && !IsFloat(in.Type2):
+			return ClassALU // integer widening and narrowing
 		}
 	case OpSetp, OpSet, OpSelp, OpTestp, OpCopysign:
 		if in.Type == ptx.F64 || in.Type2 == ptx.F64 {

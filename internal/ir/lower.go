@@ -52,11 +52,11 @@ func Lower(m *ptx.Module, externs ExternResolver) (*Program, error) {
 		if f.HasBody {
 			l.lowerFunc(l.p.Funcs[i], f)
 		}
-		if len(l.errs) >= 10 {
+		if len(l.errs)-len(l.p.Unsupported) >= 10 {
 			break
 		}
 	}
-	if len(l.errs) == 0 {
+	if len(l.errs) == len(l.p.Unsupported) {
 		l.layoutShared()
 	}
 	l.errs.Sort()
@@ -392,6 +392,7 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 		fl.frame += varSize(v)
 		if v.Space == ptx.SpaceLocal {
 			fl.f.LocalBytes += varSize(v)
+			fl.f.Locals = append(fl.f.Locals, Param{Name: v.Name, Offset: fl.frame - varSize(v), Size: varSize(v), Align: a})
 		}
 	case ptx.SpaceShared, ptx.SpaceGlobal, ptx.SpaceConst:
 		name := fl.f.Name + "::" + v.Name
@@ -643,7 +644,20 @@ func opText(in *ptx.Instr) string {
 
 // unsupported reports an instruction the engine cannot run.
 func (fl *fnLowerer) unsupported(in *ptx.Instr) {
-	fl.l.errorf(in.Pos, "%s is not supported yet", opText(in))
+	fl.unsupportedf(in.Pos, "%s is not supported yet", opText(in))
+}
+
+// unsupportedf reports a construct the engine cannot run yet. It is an
+// error of Lower like any other, but it is also kept in the function
+// (Func.Unsupported) and in Program.Unsupported, so a loader may keep the
+// module and refuse only the kernels that reach the function.
+func (fl *fnLowerer) unsupportedf(p ptx.Pos, format string, args ...any) {
+	e := &ptx.Error{Pos: fl.l.pos(p), Msg: fmt.Sprintf(format, args...)}
+	fl.l.errs = append(fl.l.errs, e)
+	fl.l.p.Unsupported = append(fl.l.p.Unsupported, e)
+	if fl.f.Unsupported == "" {
+		fl.f.Unsupported = e.Error()
+	}
 }
 
 func (fl *fnLowerer) bad(in *ptx.Instr, format string, args ...any) {
@@ -798,7 +812,7 @@ func (fl *fnLowerer) setSym(src *ptx.Instr, in *Inst, name string, off int64) bo
 	if !ok {
 		if fi, isFunc := fl.l.p.FuncByName[name]; isFunc {
 			if !fl.l.srcFuncs[fi].HasBody {
-				fl.l.errorf(src.Pos, "%s: address of extern function %s is not supported yet", opText(src), name)
+				fl.unsupportedf(src.Pos, "%s: address of extern function %s is not supported yet", opText(src), name)
 				return false
 			}
 			in.SymKind = SymFunc
@@ -1105,7 +1119,7 @@ func (fl *fnLowerer) lowerALU(src *ptx.Instr, m *mods, op Op) {
 	ops := src.Operands
 	if want := aluOperands[src.Op]; len(ops) != want {
 		if (op == OpMin || op == OpMax) && len(ops) == 4 {
-			fl.l.errorf(src.Pos, "three-input %s is not supported yet", src.Op)
+			fl.unsupportedf(src.Pos, "three-input %s is not supported yet", src.Op)
 			return
 		}
 		fl.bad(src, "%s takes %d operands, found %d", src.Op, want, len(ops))
@@ -1189,7 +1203,7 @@ func (fl *fnLowerer) lowerALU(src *ptx.Instr, m *mods, op Op) {
 		switch r {
 		case "lo", "hi", "wide", "l", "r", "clamp", "wrap", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "relu":
 		default:
-			fl.l.errorf(src.Pos, "%s is not supported yet", opText(src))
+			fl.unsupportedf(src.Pos, "%s is not supported yet", opText(src))
 			return
 		}
 	}
@@ -1293,7 +1307,7 @@ func (fl *fnLowerer) lowerMov(src *ptx.Instr, m *mods) {
 		in.D[0] = fl.reg(src, d)
 		in.A[0] = fl.value(src, a, t)
 		fl.emit(in, src)
-	case a.Kind == ptx.OpdSym && a.Name != "WARP_SZ":
+	case a.Kind == ptx.OpdSym && a.Name != "WARP_SZ" && !fl.namesRegister(a):
 		fl.movAddr(src, t, d, a.Name, a.Offset)
 	default:
 		in := fl.newInst(OpMov, src)
@@ -1805,7 +1819,7 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 		case callee == "vprintf", devrt:
 		case fl.l.externs != nil && fl.l.externs(callee):
 		default:
-			fl.l.errorf(src.Pos, "call to %s is not supported yet", callee)
+			fl.unsupportedf(src.Pos, "call to %s is not supported yet", callee)
 			return
 		}
 		cs.Extern = callee

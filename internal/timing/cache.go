@@ -92,6 +92,13 @@ func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int)
 	return evictedDirty
 }
 
+// drop invalidates one sector.
+func (c *cache) drop(sector uint64) {
+	if w := c.find(sector >> 2); w >= 0 {
+		c.valid[w] &^= 1 << (sector & 3)
+	}
+}
+
 // invalidate empties the cache.
 func (c *cache) invalidate() {
 	clear(c.tag)

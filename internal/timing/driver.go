@@ -58,7 +58,8 @@ type Driver struct {
 	// to one address serialize there.
 	atomBusy map[uint64]float64
 	dram     *bucketQueue
-	l2q  *bucketQueue
+	atomQ    *bucketQueue // the L2's atomic units, in updates per cycle
+	l2q      *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
 }
@@ -73,9 +74,9 @@ func New(a *arch.Arch, opt Options) *Driver {
 		opt.SampleWaves = 4
 	}
 	return &Driver{arch: a, p: p, opt: opt,
-		l2:   newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
+		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
-		l2q:  newQueue(p.L2BytesPerCycle)}
+		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9))}
 }
 
 // Params are the driver's timing figures.
@@ -126,6 +127,7 @@ type warpT struct {
 	atBar     bool
 	regReady  []uint64
 	regKind   []uint8
+	storeData uint64 // when the data of the warp's stores issued so far is ready
 }
 
 type blockT struct {
@@ -134,6 +136,7 @@ type blockT struct {
 	warps  []*warpT
 	linear int
 	live   int
+	start  uint64
 }
 
 type spT struct {
@@ -187,6 +190,10 @@ type gridState struct {
 	// last block timed in detail was handed out (sampling's extrapolation).
 	retires      []uint64
 	lastDispatch uint64
+	// drain is when the grid's last store or atomic has reached the L2:
+	// a grid is complete only then.
+	drain uint64
+	spans []engine.BlockSpan
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -237,6 +244,7 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	d.l2.invalidate()
 	d.dram.reset()
 	d.l2q.reset()
+	d.atomQ.reset()
 	clear(d.atomBusy)
 	err := s.run()
 	if err == nil && s.limitBlk < nb {
@@ -276,6 +284,7 @@ func (s *gridState) run() error {
 		}
 		s.d.dram.advance(t)
 		s.d.l2q.advance(t)
+		s.d.atomQ.advance(t)
 		live, waiting := false, false
 		for _, sm := range s.sms {
 			if len(sm.blocks) == 0 {
@@ -392,7 +401,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	slot := b.slot
 	s.touchSM(sm)
 	slot.Start(s.nextBlk)
-	b.linear, b.live = s.nextBlk, slot.Warps()
+	b.linear, b.live, b.start = s.nextBlk, slot.Warps(), t
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk {
 		s.lastDispatch = t
@@ -463,6 +472,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 		i--
 		s.lastDone = max(s.lastDone, s.now)
 		s.retires = append(s.retires, s.now)
+		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
 		if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}
@@ -491,12 +501,21 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 	}
 	check(in.Guard)
-	for _, r := range in.A {
-		check(r)
+	if w.storeData > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
+		// ptxas moves loads above stores only within a basic block: at its
+		// end the stores' data must be there.
+		t, why = w.storeData, stallLongScoreboard
 	}
-	if in.Op == ir.OpSt || in.Op == ir.OpAtom || in.Op == ir.OpRed {
-		// Also writes of the destination wait for earlier writes (WAW) —
-		// only loads' destinations matter here, already covered.
+	if in.Op == ir.OpSt || in.Op == ir.OpRed {
+		// A store issues once its address is known; its data is awaited
+		// by the memory pipeline (dataReady). ptxas schedules independent
+		// loads above earlier stores, which an in-order run of the PTX can
+		// only reproduce by not stalling the warp on the store's data.
+		check(in.A[0])
+	} else {
+		for _, r := range in.A {
+			check(r)
+		}
 	}
 	w.dep, w.depWhy, w.depValid = t, why, true
 	return t, why
@@ -647,7 +666,9 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
 			lat = s.atomic(sm, rec)
 		} else if rec.Store {
-			s.store(sm, rec)
+			data := dataReady(w, in, s.now)
+			w.storeData = max(w.storeData, data)
+			s.store(sm, rec, data)
 		} else {
 			lat = s.load(sm, rec)
 		}
@@ -657,12 +678,22 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		// conflicted access adds to its latency.
 		wf := uint64(max(rec.Wavefronts, 1))
 		start := max(s.now, sm.shared)
+		if rec.Store && (in.Op == ir.OpSt || in.Op == ir.OpRed) {
+			// A shared store waits for its data in the pipeline, and the
+			// warp waits for it at the end of the basic block.
+			data := dataReady(w, in, s.now)
+			w.storeData = max(w.storeData, data)
+			start = max(start, data)
+		}
 		sm.shared = start + wf
 		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
 		kind = prodShort
 	case engine.SpaceLocal:
 		lat = uint64(p.L1HitLatency)
 		kind = prodLong
+		if rec.Store && in.Op == ir.OpSt {
+			w.storeData = max(w.storeData, dataReady(w, in, s.now))
+		}
 	}
 	done := s.now + slots - 1 + lat
 	for _, r := range in.D {
@@ -772,37 +803,57 @@ func (s *gridState) fromL2(t, sec uint64) uint64 {
 	return at
 }
 
-// store writes through L1 to L2 (write-back to DRAM on eviction).
-func (s *gridState) store(sm *smT, rec *engine.StepRecord) {
+// store writes through L1 to L2 (write-back to DRAM on eviction) once
+// its data is ready at cycle data; the grid is not done before its stores
+// are.
+func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 	d := s.d
-	t0 := sm.l1q.take(s.now, float64(len(rec.Sectors)*32))
+	t0 := max(sm.l1q.take(s.now, float64(len(rec.Sectors)*32)), data)
 	for _, sec := range rec.Sectors {
+		if sm.l1 != nil && s.p.StoreInvalidatesL1 {
+			sm.l1.drop(sec)
+		}
 		at := d.l2q.take(t0, 32)
 		if ev := d.l2.fill(sec, at, true); ev > 0 {
 			s.writeBack(t0, ev)
 		}
+		s.drain = max(s.drain, at)
 	}
 }
 
-// atomic times a global atomic, performed at the L2: the lanes on one
-// sector serialize at its atomic unit, and so do other warps' atomics on
-// it.
+// dataReady is when the registers a store writes out are ready.
+func dataReady(w *warpT, in *ir.Inst, now uint64) uint64 {
+	t := now
+	for _, r := range in.A[1:] {
+		if r >= 0 && int(r) < len(w.regReady) {
+			t = max(t, w.regReady[r])
+		}
+	}
+	return t
+}
+
+// atomic times a global atomic, performed at the L2. Lanes that name the
+// same address are separate updates, serialized at that address's atomic
+// unit (AtomicNS each); lanes on distinct addresses of one sector are one
+// update. All updates share the L2's atomic throughput (AtomicOpsPerNS).
 func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
 	d, p := s.d, s.p
 	n := max(len(rec.Sectors), 1)
-	lanes := popcount(rec.Exec)
-	perSector := float64((lanes + n - 1) / n)
 	t0 := sm.l1q.take(s.now, float64(n*32))
+	serial := float64(max(rec.AddrMaxDup, 1))
+	ops := float64(n) + float64(popcount(rec.Exec)) - float64(max(rec.AddrDistinct, 1))
+	// The pool serves ops at its rate: take them as bytes of a queue.
+	pool := d.atomQ.take(t0, ops)
 	done := t0
 	for _, sec := range rec.Sectors {
-		at := s.fromL2(t0, sec)
-		free := d.atomBusy[sec]
-		start := max(float64(at), free)
-		end := start + perSector*p.AtomicCycles
+		at := max(s.fromL2(t0, sec), pool)
+		start := max(float64(at), d.atomBusy[sec])
+		end := start + serial*p.AtomicCycles
 		d.atomBusy[sec] = end
 		d.l2.fill(sec, uint64(end), true)
 		done = max(done, uint64(end+0.999))
 	}
+	s.drain = max(s.drain, done)
 	return done - s.now
 }
 
@@ -850,7 +901,7 @@ func (s *gridState) extrapolate(nb, wave int, end uint64) uint64 {
 
 // finish fills the grid's timing account, extrapolating a sampled grid.
 func (s *gridState) finish(nb, wave int) {
-	end := s.lastDone
+	end := max(s.lastDone, s.drain)
 	for _, sm := range s.sms {
 		s.now = end
 		s.touchSM(sm)
@@ -874,7 +925,7 @@ func (s *gridState) finish(nb, wave int) {
 		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
 		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
-		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled,
+		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled, Blocks: s.spans,
 		MaxWarpsPerSM: s.d.arch.MaxWarpsPerSM, SMs: len(s.sms), ClockHz: s.p.ClockHz,
 	}
 	for i, v := range s.stalls {

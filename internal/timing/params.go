@@ -31,13 +31,18 @@ type Params struct {
 	DRAMCycles      uint32 // … and missing L2 (unloaded)
 	DRAMNS          float64
 	AtomicNS        float64 // a global atomic's service time at its L2 slice (same-address atomics serialize)
+	AtomicOpsPerNS  float64 // device-wide atomic updates the L2 performs per ns
 	BarrierLatency  uint32  // from the last warp's arrival to the first warp's issue
 	L1BytesPerCycle uint32  // per SM: the L1 data path
 	L2BytesPerNS    float64 // device-wide L2 bandwidth
 	DRAMBytesPerNS  float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
 	DRAMFetch       int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
 	L1Bytes         int     // L1 data cache per SM available to global loads
-	L2Bytes         int
+	// StoreInvalidatesL1: a global store invalidates the sectors it writes
+	// in the SM's L1 (write-through, no write-allocate), so data a block
+	// rewrites is read again from L2.
+	StoreInvalidatesL1 bool
+	L2Bytes            int
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide

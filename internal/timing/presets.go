@@ -23,27 +23,36 @@ var measured = map[string]*Params{
 	"h100": {
 		// [H100] §1 latencies: FFMA/IMAD 4, DFMA 8, MUFU 17, cvt pair 23,
 		// SHFL 26; §2 rates per SM per cycle: FFMA 128, DFMA/IMAD 64, MUFU
-		// 16, F2I 16, SHFL 32; §4 LDS 23 and +2 per extra wavefront; §3 L1
+		// 16, F2I 16, SHFL 32 (I2FP runs at the fp32 rate: cvt to f32 is on
+		// the FMA pipe, and the f32→s32→f32 pair's 23 cycles leave 19 for
+		// F2I); §4 LDS 23 and +2 per extra wavefront; §3 L1
 		// hit 37 (41 per chase step less its IMAD), L2 hit 254 cycles at
 		// 1.589 GHz and ~291 at 1.98 GHz = 100 cycles + 94.6 ns, DRAM 577 at
-		// 1.589 and 685 at 1.98 = 134 cycles + 276 ns, 64 bytes per miss
+		// 1.589 and 685 at 1.98 = 134 cycles + 276 ns unloaded, taken as
+		// 134 + 300 ns: the latency streaming kernels see at low occupancy
+		// (§5, §8: stream_copy at one block per SM), 64 bytes per miss
 		// (§5: 45 B per random 4-byte load); §5 2.35 TB/s copy, 2.07 TB/s
-		// read; §6 same-address atomics 0.73 ns each; §7 empty kernel 2.24 µs
+		// read: 2.1 TB/s; §6 same-address atomics 0.73 ns each, 66.5 same-address lane
+		// updates per ns over distinct lines and 59 coalesced sector updates
+		// per ns (471 lane atomics/ns): 62 updates per ns; §7 empty kernel 2.24 µs
 		// (and 2.21 µs in the seed recordings at 1.98 GHz), block dispatch
-		// 0.6 ns per block. L2 bandwidth was not measurable (§5): 5.5 TB/s
+		// 0.6 ns per block GPU-wide and 80 ns between two blocks on one SM
+		// (127 cycles at 1.589 GHz). §3: an SM sees about 25 MiB of the 50 MiB L2
+		// (two partitions; 32–48 MiB footprints miss): L2Bytes 25 MiB. L2
+		// bandwidth was not measurable (§5): 5.5 TB/s
 		// assumed, above the 61 random loads per cycle measured.
 		Latency: classTable(4, map[ir.Class]uint32{
-			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 12, ir.ClassIMul: 4,
+			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 19, ir.ClassIMul: 4,
 			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
 		}),
 		Interval: classTable(1, map[ir.Class]uint32{
 			ir.ClassFP64: 2, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
-		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73,
-		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2300, DRAMFetch: 64,
-		L1Bytes: 192 * 1024,
-		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
+		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
+		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
+		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreInvalidatesL1: true,
+		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
 	},
@@ -59,9 +68,9 @@ var measured = map[string]*Params{
 			ir.ClassFMA: 2, ir.ClassFP64: 4, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
-		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73,
+		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 3800, DRAMFetch: 64,
-		L1Bytes: 164 * 1024,
+		L1Bytes:  164 * 1024,
 		KernelNS: 2500, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
@@ -79,9 +88,9 @@ var measured = map[string]*Params{
 			ir.ClassFMA: 2, ir.ClassFP64: 4, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
 		SharedLatency: 20, SharedConflict: 2, SregLatency: 20, L1HitLatency: 20,
-		L2HitCycles: 160, DRAMCycles: 260, AtomicNS: 0.73,
+		L2HitCycles: 160, DRAMCycles: 260, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 2100, DRAMFetch: 64,
-		L1Bytes: 128 * 1024,
+		L1Bytes:  128 * 1024,
 		KernelNS: 3500, BlockDispatchNS: 0.8, BlockLaunch: 64, LaunchGapNS: 5000,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
@@ -102,9 +111,9 @@ var measured = map[string]*Params{
 			ir.ClassFP64: 2, ir.ClassSFU: 4, ir.ClassConv: 4, ir.ClassIMul: 4, ir.ClassWarp: 2,
 		}),
 		SharedLatency: 26, SharedConflict: 2, SregLatency: 20, L1HitLatency: 35,
-		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 1.5,
+		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 1.5, AtomicOpsPerNS: 16,
 		BarrierLatency: 24, L1BytesPerCycle: 64, L2BytesPerNS: 500, DRAMFetch: 32,
-		L1Bytes: 0,
+		L1Bytes:  0,
 		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
 		DeviceLaunch: 2000, ChildStartNS: 5000, DeviceSyncNS: 20000,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",

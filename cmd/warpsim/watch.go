@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/warpsim/warpsim"
+)
+
+// exitInterrupted is the status after Ctrl-C (SIGINT) stopped a kernel, as
+// a shell reports a process that SIGINT ended.
+const exitInterrupted = 130
+
+// progressAfter is how long a launch runs before the progress line shows.
+const progressAfter = 2 * time.Second
+
+// watchLaunches handles SIGINT while kernels run — it stops the launch
+// running now (interrupt), which then fails with a report of where its
+// warps were — and, when stderr is a terminal, draws a progress line for
+// launches longer than progressAfter. With no launch running, SIGINT ends
+// the process at once with status 130. stop undoes both.
+func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progress func() (warpsim.LaunchProgress, bool)) (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+				if !interrupt("interrupted (SIGINT)") {
+					fmt.Fprintln(stderr, "warpsim: interrupted")
+					os.Exit(exitInterrupted)
+				}
+			}
+		}
+	}()
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			drawProgress(f, progress, done)
+		}()
+	}
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+		wg.Wait()
+	}
+}
+
+// drawProgress redraws one status line of the launch running now, on a
+// terminal, until done is closed; the line is erased when the launch ends.
+func drawProgress(w io.Writer, progress func() (warpsim.LaunchProgress, bool), done <-chan struct{}) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	shown := false
+	var lastSteps int64
+	var lastAt time.Time
+	rate := 0.0
+	for {
+		select {
+		case <-done:
+			if shown {
+				fmt.Fprint(w, "\r\033[K")
+			}
+			return
+		case now := <-tick.C:
+			p, ok := progress()
+			if !ok || p.Elapsed < progressAfter {
+				if shown {
+					fmt.Fprint(w, "\r\033[K")
+					shown = false
+				}
+				lastSteps, lastAt = 0, time.Time{}
+				continue
+			}
+			if !lastAt.IsZero() && p.WarpInstructions >= lastSteps {
+				if dt := now.Sub(lastAt).Seconds(); dt > 0 {
+					r := float64(p.WarpInstructions-lastSteps) / dt
+					if rate == 0 {
+						rate = r
+					} else {
+						rate = 0.7*rate + 0.3*r
+					}
+				}
+			}
+			lastSteps, lastAt = p.WarpInstructions, now
+			fmt.Fprintf(w, "\r\033[Kwarpsim: %s", progressText(p, rate))
+			shown = true
+		}
+	}
+}
+
+// progressText is the progress line's text.
+func progressText(p warpsim.LaunchProgress, rate float64) string {
+	name := p.Kernel
+	if len(name) > 40 {
+		name = name[:37] + "..."
+	}
+	if p.FromDevice {
+		name += " (device-launched grid)"
+	}
+	return fmt.Sprintf("%s: %d/%d blocks, %s warp-inst/s, %s (Ctrl-C stops it and shows where its warps are)",
+		name, p.BlocksDone, p.Blocks, siRate(rate), p.Elapsed.Truncate(time.Second))
+}
+
+func siRate(r float64) string {
+	switch {
+	case r >= 1e9:
+		return fmt.Sprintf("%.2f G", r/1e9)
+	case r >= 1e6:
+		return fmt.Sprintf("%.1f M", r/1e6)
+	case r >= 1e3:
+		return fmt.Sprintf("%.1f k", r/1e3)
+	}
+	return fmt.Sprintf("%.0f", r)
+}
+
+// parseTimeout reads a wall-clock limit: a Go duration (90s, 10m) or a
+// number of seconds.
+func parseTimeout(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d, nil
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return 0, fmt.Errorf("%q is not a duration (want seconds or a Go duration such as 90s or 10m)", s)
+}
+
+// launchTimeout is --timeout, or WARPSIM_TIMEOUT when the flag is not given.
+func launchTimeout(flag string) (time.Duration, error) {
+	name, s := "--timeout", flag
+	if s == "" {
+		name, s = "WARPSIM_TIMEOUT", os.Getenv("WARPSIM_TIMEOUT")
+	}
+	if s == "" {
+		return 0, nil
+	}
+	d, err := parseTimeout(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", name, err)
+	}
+	return d, nil
+}
+
+func progressOf(kernel string, done, total int, elapsed time.Duration) warpsim.LaunchProgress {
+	return warpsim.LaunchProgress{Kernel: kernel, BlocksDone: done, Blocks: total, Elapsed: elapsed}
+}

@@ -1,0 +1,76 @@
+package warpsim_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+)
+
+const spinPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry spin()
+{
+$l:
+	bra.uni $l;
+}
+`
+
+// TestStopBothDrivers: the wall-clock timeout, the watchdog and an
+// interrupt stop a kernel that never ends under the functional and the
+// timing driver alike, with the report of where the warps were.
+func TestStopBothDrivers(t *testing.T) {
+	for _, mode := range []warpsim.Mode{warpsim.ModeFunctional, warpsim.ModeTiming} {
+		for _, stop := range []string{"timeout", "watchdog", "interrupt"} {
+			t.Run(string(mode)+"/"+stop, func(t *testing.T) {
+				opt := warpsim.Options{Mode: mode, Workers: 2}
+				want := warpsim.FaultTimeout
+				switch stop {
+				case "timeout":
+					opt.Timeout = 300 * time.Millisecond
+				case "watchdog":
+					opt.StepLimit = 1 << 20
+					want = warpsim.FaultWatchdog
+				case "interrupt":
+					want = warpsim.FaultInterrupted
+				}
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), opt)
+				m, err := dev.LoadModule("spin.ptx", []byte(spinPTX))
+				if err != nil {
+					t.Fatal(err)
+				}
+				k, _ := m.Kernel("spin")
+				if stop == "interrupt" {
+					go func() {
+						for {
+							if p, ok := dev.Progress(); ok && p.Elapsed > 100*time.Millisecond && dev.Interrupt("interrupted (test)") {
+								return
+							}
+							time.Sleep(10 * time.Millisecond)
+						}
+					}()
+				}
+				start := time.Now()
+				_, err = dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 300, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 64, Y: 1, Z: 1}}, nil)
+				var f *warpsim.Fault
+				if !errors.As(err, &f) || f.Kind != want {
+					t.Fatalf("err %v, want a %v fault", err, want)
+				}
+				if len(f.Warps) == 0 || f.Warps[0].Instr != "bra.uni $l;" || f.Warps[0].Wait != "running" || f.Blocks != 300 {
+					t.Errorf("report: %+v", f)
+				}
+				if !strings.Contains(f.Error(), "where the unfinished warps were:\n  block (") {
+					t.Errorf("report:\n%s", f.Error())
+				}
+				t.Log(f.Error())
+				if d := time.Since(start); d > 30*time.Second {
+					t.Errorf("took %v", d)
+				}
+			})
+		}
+	}
+}

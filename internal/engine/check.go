@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"math/bits"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// This file is the sanitizer's seam (internal/sanitize implements it). A
+// launch whose Config.Check is nil never reaches it: each hook is one nil
+// test on a warp field in the instruction's slow path, so the functional
+// engine pays nothing for it.
+
+// Checker sees, before they happen, every memory access and every
+// synchronization of a launch's threads. A hook that returns false stops
+// the kernel: the engine records a FaultSanitizer fault there (the checker
+// has kept its own report of why). Hooks are called from the goroutine
+// running the block; a launch under a checker should run its blocks on one
+// worker (Config.Workers = 1) so that reports come in the same order every
+// run.
+type Checker interface {
+	// Access checks one memory instruction's accesses, one per executing
+	// lane, before any of them happens.
+	Access(s *CheckSite, a *CheckAccess) bool
+	// Barrier is a warp's arrival at bar.sync, bar.red, bar.arrive or
+	// barrier; count is the instruction's thread count, or -1.
+	Barrier(s *CheckSite, id, count int) bool
+	// WarpSync is a warp-level operation with a member mask: bar.warp.sync,
+	// shfl.sync, vote.sync, match.sync, redux.sync. member holds each
+	// executing lane's mask (lanes of different tiles give different ones).
+	WarpSync(s *CheckSite, member *[32]uint32) bool
+}
+
+// FaultSanitizer is the fault a checker raises to stop a kernel; CUDA
+// reports it as cudaErrorLaunchFailure, as under compute-sanitizer.
+const FaultSanitizer FaultKind = 100
+
+// Access operations (CheckAccess.Op).
+const (
+	CheckLoad uint8 = iota
+	CheckStore
+	CheckAtomic
+)
+
+// CheckSite is where and by whom an instruction runs. The warp reuses one
+// site, so a checker that keeps anything must copy it.
+type CheckSite struct {
+	Mem    *Memory
+	Prog   *ir.Program
+	Kernel *ir.Func // the launched kernel
+	Func   *ir.Func // the function executing (the kernel or a callee)
+	// Grid identifies the grid (parent and child grids differ); compare
+	// with ==.
+	Grid        any
+	PC          int
+	Inst        *ir.Inst
+	GridDim     [3]uint32
+	BlockDim    [3]uint32
+	Block       [3]uint32
+	BlockLinear int
+	Warp        int            // warp index in the block
+	Tid         *[3][32]uint32 // per lane thread index
+	Exec        uint32         // lanes executing the instruction
+	Live        uint32         // lanes of the warp that have not exited
+	SharedBytes int            // the block's shared memory (static + dynamic)
+	LocalEnd    uint32         // end of the thread's live call frames in local memory
+	Line        ir.LineInfo    // the instruction's PTX and source line
+}
+
+// CheckAccess is one memory instruction's accesses: per executing lane the
+// space it resolved to (generic addresses resolved through the windows) and
+// the address in that space (a global address; an offset into shared,
+// local or parameter memory).
+type CheckAccess struct {
+	Op      uint8
+	Size    uint32 // bytes per lane, vector elements together
+	Generic bool   // the instruction addressed generically
+	Space   [32]uint8
+	Addr    [32]uint64
+}
+
+// checkBuf is a warp's scratch for its checker, allocated only under one.
+type checkBuf struct {
+	site    CheckSite
+	access  CheckAccess
+	members [32]uint32
+}
+
+// setChecker attaches the launch's checker (nil when not sanitizing).
+func (wp *warp) setChecker(c Checker) {
+	wp.chk = c
+	if c != nil && wp.chkBuf == nil {
+		wp.chkBuf = new(checkBuf)
+	}
+}
+
+// site fills the warp's check site for the instruction at pc.
+func (wp *warp) site(pc int, exec uint32) *CheckSite {
+	s := &wp.chkBuf.site
+	l := wp.w.l
+	fr := &wp.frames[len(wp.frames)-1]
+	*s = CheckSite{
+		Mem: l.mod.Mem, Prog: l.mod.Prog, Kernel: l.fn, Func: wp.fn, Grid: l, PC: pc, Inst: &wp.code[pc],
+		GridDim: l.cfg.Grid, BlockDim: l.cfg.Block, Block: wp.blk.idx, BlockLinear: wp.blk.linear,
+		Warp: wp.idx, Tid: &wp.tid, Exec: exec, Live: wp.valid &^ wp.exited,
+		SharedBytes: len(wp.blk.shared), LocalEnd: fr.base + uint32(fr.fn.FrameBytes),
+	}
+	if pc >= 0 && pc < len(wp.fn.Lines) {
+		s.Line = wp.fn.Lines[pc]
+	}
+	return s
+}
+
+// checkMem hands a load, store or atomic to the checker before the engine
+// executes it; false means the kernel stops.
+func (wp *warp) checkMem(pc int, in *ir.Inst, exec uint32, op uint8) bool {
+	n := uint64(ir.TypeSize(in.Type))
+	if op != CheckAtomic {
+		n *= uint64(in.Vec)
+	}
+	return wp.checkAccess(pc, in, exec, wp.symBase(in), n, op)
+}
+
+func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op uint8) bool {
+	a := &wp.chkBuf.access
+	a.Op, a.Size, a.Generic = op, uint32(n), in.Space == ptx.SpaceGeneric
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		addr := wp.laneAddr(in, base, l)
+		sp := SpaceGlobal
+		switch in.Space {
+		case ptx.SpaceShared:
+			sp = SpaceShared
+		case ptx.SpaceLocal:
+			sp = SpaceLocal
+		case ptx.SpaceParam:
+			sp = SpaceConst
+		case ptx.SpaceGeneric:
+			switch {
+			case addr >= SharedWindow && addr < SharedWindow+WindowSize:
+				sp, addr = SpaceShared, addr-SharedWindow
+			case addr >= LocalWindow && addr < LocalWindow+WindowSize:
+				sp, addr = SpaceLocal, addr-LocalWindow
+			}
+		}
+		a.Space[l], a.Addr[l] = sp, addr
+	}
+	if wp.chk.Access(wp.site(pc, exec), a) {
+		return true
+	}
+	wp.sanitizerStop(pc, exec)
+	return false
+}
+
+// checkBarrier hands a barrier arrival to the checker.
+func (wp *warp) checkBarrier(pc int, in *ir.Inst, exec uint32) bool {
+	lane := bits.TrailingZeros32(exec)
+	id, count := int(wp.r(in.A[0])[lane]), -1
+	if in.A[1] >= 0 {
+		count = int(uint32(wp.r(in.A[1])[lane]))
+	}
+	if wp.chk.Barrier(wp.site(pc, exec), id, count) {
+		return true
+	}
+	wp.sanitizerStop(pc, exec)
+	return false
+}
+
+// checkWarpSync hands a warp-level operation's member mask (in slot) to
+// the checker; an operation without a mask (the pre-sync forms) passes.
+func (wp *warp) checkWarpSync(pc int, slot int32, exec uint32) bool {
+	if slot < 0 {
+		return true
+	}
+	m := &wp.chkBuf.members
+	r := wp.r(slot)
+	for l := range m {
+		m[l] = uint32(r[l])
+	}
+	if wp.chk.WarpSync(wp.site(pc, exec), m) {
+		return true
+	}
+	wp.sanitizerStop(pc, exec)
+	return false
+}
+
+func (wp *warp) sanitizerStop(pc int, exec uint32) {
+	wp.w.fault = wp.faultAt(FaultSanitizer, pc, exec, 0, false, "stopped by the sanitizer")
+	wp.state = warpDone
+}

@@ -1,0 +1,158 @@
+package sanitize
+
+import (
+	"fmt"
+
+	"github.com/warpsim/warpsim/internal/engine"
+)
+
+// memcheck checks every lane's access against the exact allocation (global),
+// the block's shared memory, and the thread's live stack frames (local),
+// and its natural alignment. It reports every faulting lane of the
+// instruction and stops the kernel, as compute-sanitizer does.
+func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool {
+	ok := true
+	n := uint64(a.Size)
+	for m := site.Exec; m != 0; m &= m - 1 {
+		l := trailing(m)
+		sp, addr := a.Space[l], a.Addr[l]
+		var where []string
+		switch sp {
+		case engine.SpaceGlobal:
+			where = s.checkGlobal(site, addr, n)
+		case engine.SpaceShared:
+			if addr%n != 0 {
+				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr+s.opt.SharedBase)}
+			} else if addr+n > uint64(site.SharedBytes) || addr+n < addr {
+				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr+s.opt.SharedBase)}
+			}
+		case engine.SpaceLocal:
+			switch {
+			case addr%n != 0:
+				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
+			case addr+n > uint64(site.LocalEnd) || addr+n < addr:
+				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+			case s.opt.CheckLocal:
+				where = outsideLocals(site, addr, n)
+			}
+		}
+		if where == nil {
+			continue
+		}
+		ok = false
+		lines := append([]string{
+			fmt.Sprintf("Invalid %s %s of size %d bytes", spaceName(sp), opWord(a.Op), n),
+			"    " + whereLoc(site),
+			"    " + byThread(site, l),
+		}, indent(where)...)
+		s.report(lines...)
+	}
+	return ok
+}
+
+// whereLoc is `at …` for memcheck and initcheck.
+func whereLoc(site *engine.CheckSite) string { return where(site) }
+
+func indent(lines []string) []string {
+	for i := range lines {
+		lines[i] = "    " + lines[i]
+	}
+	return lines
+}
+
+// checkGlobal describes what is wrong with a global access, or returns nil.
+func (s *Sanitizer) checkGlobal(site *engine.CheckSite, addr, n uint64) []string {
+	mem := site.Mem
+	if addr%n != 0 {
+		out := []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
+		if a := mem.Nearest(addr); a != nil {
+			out = append(out, relative(addr, a))
+		}
+		return out
+	}
+	if _, ok := mem.Find(addr, n); ok {
+		return nil
+	}
+	if addr >= deviceHeapLow && addr < engine.GlobalBase-engine.OverrunGuard {
+		// Device malloc's blocks live here, apart from the allocations
+		// Find sees. (The last GiB below the first allocation is an
+		// underrun of it.) Where the memory can say which blocks are live,
+		// an access outside them is reported as compute-sanitizer does
+		// (device_heap.cu); otherwise the engine's own check faults.
+		if h, ok := any(mem).(heapMemory); ok && !h.HeapHas(addr, n) {
+			return []string{fmt.Sprintf("Access to %#x is out of bounds", addr), "and is located in the device heap"}
+		}
+		return nil
+	}
+	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+	if f, ok := mem.FreedAt(addr); ok {
+		by := ""
+		if f.By != "" {
+			by = " by " + f.By
+		}
+		return append(out, fmt.Sprintf("and is %d bytes inside an allocation at %#x of size %s bytes that was freed%s",
+			addr-f.Base, f.Base, commas(f.Size), by))
+	}
+	if a := mem.Nearest(addr); a != nil {
+		out = append(out, relative(addr, a))
+	}
+	return out
+}
+
+// relative places addr against allocation a, in compute-sanitizer's words.
+func relative(addr uint64, a *engine.Alloc) string {
+	size := commas(a.Size)
+	switch {
+	case addr < a.Base:
+		return fmt.Sprintf("and is %d bytes before the nearest allocation at %#x of size %s bytes", a.Base-addr, a.Base, size)
+	case addr >= a.End():
+		return fmt.Sprintf("and is %d bytes after the nearest allocation at %#x of size %s bytes", addr-a.End()+1, a.Base, size)
+	}
+	return fmt.Sprintf("and is inside the nearest allocation at %#x of size %s bytes", a.Base, size)
+}
+
+// heapMemory is a memory with a device heap (device-side malloc): HeapHas
+// reports whether [addr, addr+n) lies inside one live block.
+type heapMemory interface {
+	HeapHas(addr, n uint64) bool
+}
+
+// deviceHeapLow is where the engine's device heap (device-side malloc)
+// begins: its window ends where cudaMalloc's allocations begin.
+const deviceHeapLow = 0x0000_7e00_0000_0000
+
+func trailing(m uint32) int {
+	n := 0
+	for m&1 == 0 {
+		m >>= 1
+		n++
+	}
+	return n
+}
+
+// outsideLocals is --check-local: an access inside the executing
+// function's frame must lie within one of its .local arrays (not the
+// padding, the parameters or a neighbouring array). Accesses to callers'
+// frames (pointers to their arrays) pass, and so do accesses that name a
+// variable directly (st.param [param0]: always inside it).
+func outsideLocals(site *engine.CheckSite, addr, n uint64) []string {
+	fn := site.Func
+	base := uint64(site.LocalEnd) - uint64(fn.FrameBytes)
+	if addr < base || site.Inst.A[0] < 0 {
+		return nil
+	}
+	off := addr - base
+	for _, v := range fn.Locals {
+		if off >= uint64(v.Offset) && off+n <= uint64(v.Offset+v.Size) {
+			return nil
+		}
+	}
+	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
+	for _, v := range fn.Locals {
+		if off >= uint64(v.Offset+v.Size) {
+			out = append(out, fmt.Sprintf("and is %d bytes after the local array %s of %s (%s bytes)", off-uint64(v.Offset+v.Size)+1, v.Name, Signature(fn.Name), commas(uint64(v.Size))))
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,371 @@
+package sanitize
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// Racecheck keeps, for every byte of the block's shared memory (with
+// --check-global-races, of global memory too), the last write and the last
+// read: which thread, at which instruction, in which barrier interval of
+// its warp. An access conflicts with a recorded one of another thread in
+// the same interval (no barrier between them; for two lanes of one warp,
+// no __syncwarp either): RAW, WAR or WAW. Between warps that is an error,
+// within a warp a warning (compute-sanitizer's "Warp Level Programming").
+// Atomics are never hazards. Lanes of one instruction writing the same
+// byte are not a hazard (the hardware serializes them).
+//
+// A warp's barrier interval is the number of barriers it has passed: two
+// warps in the same interval have no barrier between their accesses, as
+// every warp must arrive at a barrier before any leaves it.
+
+// hazard kinds
+const (
+	hazRAW uint8 = iota
+	hazWAR
+	hazWAW
+)
+
+var hazNames = []string{"RAW", "WAR", "WAW"}
+
+// rcEntry is one recorded access of a byte.
+type rcEntry struct {
+	epoch uint32 // block serial (shared) or grid serial (global); 0 = none
+	gen   uint32 // the warp's barrier interval
+	wgen  uint32 // the warp's __syncwarp interval
+	tid   uint32 // linear thread index in the block
+	block uint32 // block linear index
+	site  int32  // index in racecheck.sites
+	inst  uint64 // dynamic instruction instance (lanes of one instruction share it)
+}
+
+type rcSite struct {
+	fn   *ir.Func
+	pc   int
+	line ir.LineInfo
+	file string
+}
+
+type rcGroup struct {
+	a, b       int32 // sites: the write first
+	aOp, bOp   uint8
+	count      int
+	err        bool
+	firstFound int
+}
+
+type rcHazard struct {
+	kind     uint8
+	err      bool
+	addr     uint64
+	block    [3]uint32
+	bdim     [3]uint32
+	w, o     rcEntry // the write, and the other access
+	oIsWrite bool
+}
+
+type racecheck struct {
+	global bool // global memory (--check-global-races) instead of shared
+	s      *Sanitizer
+
+	grid     any
+	block    int
+	bdim     [3]uint32
+	bidx     [3]uint32
+	epoch    uint32
+	gen      []uint32
+	wgen     []uint32
+	inst     uint64
+	w, r     []rcEntry           // shared: by offset
+	gw, gr   map[uint64]*rcEntry // global: by address
+	sites    []rcSite
+	siteIdx  map[rcSiteKey]int32
+	groups   map[[4]int32]*rcGroup
+	nGroups  int
+	hazards  []rcHazard
+	nHazards int
+	errHaz   int // error hazards of the launch
+
+	errors, displayed, shownErrors, shownWarnings int
+}
+
+type rcSiteKey struct {
+	fn *ir.Func
+	pc int
+}
+
+// enter switches the state to the site's block (and grid).
+func (rc *racecheck) enter(site *engine.CheckSite) {
+	if site.Grid == rc.grid && site.BlockLinear == rc.block && rc.epoch != 0 {
+		return
+	}
+	newGrid := site.Grid != rc.grid
+	if newGrid && rc.grid != nil && (len(rc.groups) > 0 || len(rc.hazards) > 0) {
+		// A launch ended without EndLaunch (several launches of a launch
+		// file): report its hazards before the next one's.
+		rc.flush(rc.s)
+	}
+	rc.grid, rc.block, rc.bdim, rc.bidx = site.Grid, site.BlockLinear, site.BlockDim, site.Block
+	nw := (int(site.BlockDim[0]*site.BlockDim[1]*site.BlockDim[2]) + 31) / 32
+	rc.gen = append(rc.gen[:0], make([]uint32, nw)...)
+	rc.wgen = append(rc.wgen[:0], make([]uint32, nw)...)
+	if rc.global {
+		if newGrid || rc.gw == nil {
+			rc.epoch++
+			rc.gw, rc.gr = map[uint64]*rcEntry{}, map[uint64]*rcEntry{}
+		}
+		return
+	}
+	rc.epoch++
+	if n := site.SharedBytes; len(rc.w) < n {
+		rc.w = make([]rcEntry, n)
+		rc.r = make([]rcEntry, n)
+	}
+}
+
+func (rc *racecheck) barrier(site *engine.CheckSite) {
+	rc.enter(site)
+	rc.gen[site.Warp]++
+}
+
+func (rc *racecheck) warpSync(site *engine.CheckSite) {
+	rc.enter(site)
+	rc.wgen[site.Warp]++
+}
+
+func (rc *racecheck) siteOf(site *engine.CheckSite) int32 {
+	k := rcSiteKey{site.Func, site.PC}
+	if i, ok := rc.siteIdx[k]; ok {
+		return i
+	}
+	if rc.siteIdx == nil {
+		rc.siteIdx = map[rcSiteKey]int32{}
+		rc.groups = map[[4]int32]*rcGroup{}
+	}
+	i := int32(len(rc.sites))
+	rc.sites = append(rc.sites, rcSite{site.Func, site.PC, site.Line, site.Prog.Filename})
+	rc.siteIdx[k] = i
+	return i
+}
+
+// access records a load or store's bytes and reports its conflicts.
+func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.CheckAccess) {
+	if a.Op == engine.CheckAtomic {
+		return
+	}
+	want := uint8(engine.SpaceShared)
+	if rc.global {
+		want = engine.SpaceGlobal
+	}
+	rc.enter(site)
+	rc.inst++
+	siteI := int32(-1)
+	n := uint64(a.Size)
+	for m := site.Exec; m != 0; m &= m - 1 {
+		l := trailing(m)
+		if a.Space[l] != want {
+			continue
+		}
+		if siteI < 0 {
+			siteI = rc.siteOf(site)
+		}
+		cur := rcEntry{epoch: rc.epoch, gen: rc.gen[site.Warp] + 1, wgen: rc.wgen[site.Warp], tid: uint32(site.Warp*32 + l),
+			block: uint32(site.BlockLinear), site: siteI, inst: rc.inst}
+		for b := a.Addr[l]; b < a.Addr[l]+n; b++ {
+			w, r := rc.slot(b)
+			if w == nil {
+				break
+			}
+			if a.Op == engine.CheckLoad {
+				if rc.conflict(w, &cur) {
+					rc.hazard(s, hazRAW, b, *w, cur, false)
+				}
+				*r = cur
+				continue
+			}
+			if rc.conflict(w, &cur) && w.inst != cur.inst {
+				rc.hazard(s, hazWAW, b, cur, *w, true)
+			}
+			if rc.conflict(r, &cur) {
+				rc.hazard(s, hazWAR, b, cur, *r, false)
+			}
+			*w = cur
+		}
+	}
+}
+
+// slot returns the write and read records of byte b.
+func (rc *racecheck) slot(b uint64) (w, r *rcEntry) {
+	if !rc.global {
+		if b >= uint64(len(rc.w)) {
+			return nil, nil
+		}
+		return &rc.w[b], &rc.r[b]
+	}
+	w, r = rc.gw[b], rc.gr[b]
+	if w == nil {
+		w, r = new(rcEntry), new(rcEntry)
+		rc.gw[b], rc.gr[b] = w, r
+	}
+	return w, r
+}
+
+// conflict reports whether recorded access e and cur are unordered.
+func (rc *racecheck) conflict(e, cur *rcEntry) bool {
+	if e.epoch != cur.epoch || e.tid == cur.tid && e.block == cur.block {
+		return false
+	}
+	if e.block != cur.block {
+		return true // global memory: nothing orders two blocks
+	}
+	if e.gen != cur.gen {
+		return false
+	}
+	if e.tid/32 == cur.tid/32 && e.wgen != cur.wgen {
+		return false
+	}
+	return true
+}
+
+// hazard records one hazard between the write w and the other access o.
+func (rc *racecheck) hazard(s *Sanitizer, kind uint8, addr uint64, w, o rcEntry, oIsWrite bool) {
+	err := w.tid/32 != o.tid/32 || w.block != o.block
+	oOp := uint8(engine.CheckLoad)
+	if oIsWrite {
+		oOp = engine.CheckStore
+	}
+	key := [4]int32{w.site, o.site, int32(oOp), 0}
+	g := rc.groups[key]
+	if g == nil {
+		g = &rcGroup{a: w.site, b: o.site, aOp: engine.CheckStore, bOp: oOp, firstFound: rc.nGroups}
+		rc.nGroups++
+		rc.groups[key] = g
+	}
+	g.count++
+	g.err = g.err || err
+	rc.nHazards++
+	if err {
+		rc.errHaz++
+	}
+	if len(rc.hazards) < 100 || s.opt.PrintLimit > len(rc.hazards) {
+		rc.hazards = append(rc.hazards, rcHazard{kind: kind, err: err, addr: addr, block: rc.bidx, bdim: rc.bdim, w: w, o: o, oIsWrite: oIsWrite})
+	}
+}
+
+// flush prints the launch's hazards (hazard mode) and groups (analysis
+// mode) and starts afresh.
+func (rc *racecheck) flush(s *Sanitizer) {
+	mode := s.opt.RaceReport
+	limit := s.opt.PrintLimit
+	if limit == 0 {
+		limit = 100
+	}
+	if mode == ReportHazard || mode == ReportAll {
+		// As compute-sanitizer counts them: hazards printed, and of all
+		// the launch's hazards the errors and the warnings.
+		for i, h := range rc.hazards {
+			if i >= limit {
+				break
+			}
+			rc.printHazard(s, h)
+			rc.displayed++
+		}
+		rc.shownErrors += rc.errHaz
+		rc.shownWarnings += rc.nHazards - rc.errHaz
+	}
+	if mode == ReportAnalysis || mode == ReportAll {
+		groups := make([]*rcGroup, 0, len(rc.groups))
+		for _, g := range rc.groups {
+			groups = append(groups, g)
+		}
+		sort.Slice(groups, func(i, j int) bool { return groups[i].firstFound < groups[j].firstFound })
+		for i, g := range groups {
+			if g.err {
+				rc.errors++
+			}
+			if i >= limit {
+				continue
+			}
+			word := "Warning"
+			if g.err {
+				word = "Error"
+			}
+			rc.count(g.err)
+			s.lines(
+				fmt.Sprintf("%s: Race reported between %s access %s", word, accessWord(g.aOp), rc.whereSite(g.a)),
+				fmt.Sprintf("    and %s access %s [%d %s]", accessWord(g.bOp), rc.whereSite(g.b), g.count, plural(g.count, "hazard")))
+		}
+	} else {
+		rc.errors += rc.errHaz
+	}
+	rc.groups = map[[4]int32]*rcGroup{}
+	rc.hazards = rc.hazards[:0]
+	rc.nGroups, rc.nHazards, rc.errHaz = 0, 0, 0
+	rc.grid = nil
+	rc.epoch++
+}
+
+func (rc *racecheck) count(err bool) {
+	rc.displayed++
+	if err {
+		rc.shownErrors++
+	} else {
+		rc.shownWarnings++
+	}
+}
+
+func (rc *racecheck) printHazard(s *Sanitizer, h rcHazard) {
+	head := "Error: "
+	if !h.err {
+		head = "Warning: (Warp Level Programming) "
+	}
+	space, addr := "__shared__", h.addr+s.opt.SharedBase
+	if rc.global {
+		space, addr = "__global__", h.addr
+	}
+	first, second := h.w, h.o
+	firstWord, secondWord := "Write", "Read"
+	switch h.kind {
+	case hazRAW:
+	case hazWAR:
+		first, second = h.o, h.w
+		firstWord, secondWord = "Read", "Write"
+	case hazWAW:
+		first, second = h.o, h.w
+		firstWord, secondWord = "Write", "Write"
+	}
+	s.lines(
+		fmt.Sprintf("%sPotential %s hazard detected at %s %#x in block %s :", head, hazNames[h.kind], space, addr, dim(h.block)),
+		fmt.Sprintf("    %s Thread %s %s", firstWord, threadOf(first.tid, h.bdim), rc.whereSite(first.site)),
+		fmt.Sprintf("    %s Thread %s %s", secondWord, threadOf(second.tid, h.bdim), rc.whereSite(second.site)))
+}
+
+func (rc *racecheck) whereSite(i int32) string {
+	st := rc.sites[i]
+	return whereAt(st.fn, st.pc, st.line, st.file)
+}
+
+func threadOf(tid uint32, bdim [3]uint32) string {
+	bx, by := max(bdim[0], 1), max(bdim[1], 1)
+	return fmt.Sprintf("(%d,%d,%d)", tid%bx, tid/bx%by, tid/(bx*by))
+}
+
+func accessWord(op uint8) string {
+	if op == engine.CheckStore {
+		return "Write"
+	}
+	return "Read"
+}
+
+// lines prints one report block without counting it as an error.
+func (s *Sanitizer) lines(lines ...string) {
+	for _, l := range lines {
+		s.out.WriteString(Prefix)
+		s.out.WriteString(l)
+		s.out.WriteByte('\n')
+	}
+	s.out.WriteString(Prefix + "\n")
+}
