@@ -111,8 +111,11 @@ type Device struct {
 	ctl      engine.Control
 	stack    atomic.Int64
 	timer    *timing.Driver // nil in functional mode
-	frees    atomic.Int64
-	check    engine.Checker
+	// devRT overrides the arch's device runtime limits (SetLimit).
+	devRTMu sync.Mutex
+	devRT   map[Limit]int
+	frees   atomic.Int64
+	check   engine.Checker
 }
 
 // SetChecker puts the device under a sanitizer (internal/sanitize): every
@@ -149,6 +152,10 @@ type Limit int
 const (
 	LimitStackSize      Limit = 0 // cudaLimitStackSize: bytes of stack per thread
 	LimitMallocHeapSize Limit = 2 // cudaLimitMallocHeapSize: bytes of device malloc heap
+	// cudaLimitDevRuntimeSyncDepth and cudaLimitDevRuntimePendingLaunchCount:
+	// the device runtime's limits, enforced under CDP1 (sm_35 to sm_8x).
+	LimitDevRuntimeSyncDepth          Limit = 3
+	LimitDevRuntimePendingLaunchCount Limit = 4
 )
 
 // ErrLimitFixed is SetLimit of the heap size after a kernel that uses
@@ -167,6 +174,8 @@ func (d *Device) SetLimit(l Limit, v uint64) error {
 		if !d.mem.Heap().SetLimit(v) {
 			return ErrLimitFixed
 		}
+	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		return d.setDevRuntimeLimit(l, v)
 	default:
 		return fmt.Errorf("limit %d is not supported", l)
 	}
@@ -180,6 +189,18 @@ func (d *Device) GetLimit(l Limit) (uint64, error) {
 		return uint64(d.stack.Load()), nil
 	case LimitMallocHeapSize:
 		return d.mem.Heap().Limit(), nil
+	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		d.devRTMu.Lock()
+		v, ok := d.devRT[l]
+		d.devRTMu.Unlock()
+		switch {
+		case ok:
+		case l == LimitDevRuntimeSyncDepth:
+			v = d.arch.DevRuntimeSyncDepth
+		default:
+			v = d.arch.DevRuntimePendingLaunches
+		}
+		return uint64(v), nil
 	}
 	return 0, fmt.Errorf("limit %d is not supported", l)
 }
@@ -292,6 +313,10 @@ type Kernel struct {
 	idx       int
 	fn        *ir.Func
 	demangled string
+	// refused says why the device cannot run the kernel (its module calls
+	// CDP1's device-side cudaDeviceSynchronize on sm_90 or later); nil when
+	// it can.
+	refused error
 }
 
 // Param is one kernel parameter's place in the parameter buffer.
@@ -339,15 +364,115 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	m := &Module{dev: d, name: filename, mod: em}
+	refused := d.refuseDeviceSync(filename, prog)
 	for _, i := range prog.Kernels() {
 		f := prog.Funcs[i]
-		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name}
+		k := &Kernel{m: m, idx: i, fn: f, demangled: f.Name, refused: refused}
 		if s, err := demangle.ToString(f.Name); err == nil {
 			k.demangled = s
 		}
 		m.kernels = append(m.kernels, k)
 	}
 	return m, nil
+}
+
+// refuseDeviceSync is the error every kernel of a module that calls CDP1's
+// device-side cudaDeviceSynchronize gets on sm_90 and later, where the
+// driver does not load such a module: an H100 ran nvcc 13's sm_80 build of
+// testdata/cdp/nested4.cu and every launch, of whichever kernel, failed with
+// cudaErrorUnsupportedDevSideSync (testdata/cdp/h100/run_nested4_sm80.txt).
+func (d *Device) refuseDeviceSync(filename string, prog *ir.Program) error {
+	if d.arch.DeviceSideSync() {
+		return nil
+	}
+	syncs := deviceSyncCallers(prog)
+	for i, f := range prog.Funcs {
+		if syncs[i] && f.CallsDeviceSync() {
+			return &DevSideSyncError{Kernel: f.Name, Msg: fmt.Sprintf(
+				"%s: %s calls cudaDeviceSynchronize from device code (CDP1), which %s (sm_%d) cannot run: sm_90 and later GPUs refuse the whole module "+
+					"(cudaErrorUnsupportedDevSideSync), and CUDA 12 compiles it only for sm_80 and older with -DCUDA_FORCE_CDP1_IF_SUPPORTED; "+
+					"simulate a GPU that has it (--arch k40 or --arch a100, WARPSIM_ARCH=k40), or rewrite it for CDP2 (no device-side synchronization: "+
+					"launch the work that waits for the children into cudaStreamTailLaunch)",
+				filename, demangleName(f.Name), d.arch.Name, d.arch.ComputeCapability())}
+		}
+	}
+	return nil
+}
+
+func demangleName(s string) string {
+	if d, err := demangle.ToString(s); err == nil {
+		return d
+	}
+	return s
+}
+
+// deviceSyncCallers marks the functions that call cudaDeviceSynchronize
+// from the device, directly or through the functions they call.
+func deviceSyncCallers(p *ir.Program) []bool {
+	marks := make([]bool, len(p.Funcs))
+	for i, f := range p.Funcs {
+		marks[i] = f.CallsDeviceSync()
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, f := range p.Funcs {
+			for _, c := range f.Calls {
+				if !marks[i] && c.Callee >= 0 && int(c.Callee) < len(marks) && marks[c.Callee] {
+					marks[i], changed = true, true
+				}
+			}
+		}
+	}
+	return marks
+}
+
+// DevSideSyncError is the launch of a kernel of a module that calls CDP1's
+// device-side cudaDeviceSynchronize on sm_90 or later, which refuses the
+// whole module (cudaErrorUnsupportedDevSideSync). CUDA loads modules
+// lazily, so it comes with each launch.
+type DevSideSyncError struct {
+	Kernel string
+	Msg    string
+}
+
+func (e *DevSideSyncError) Error() string { return e.Msg }
+
+// setDevRuntimeLimit is SetLimit of the device runtime's limits: later
+// launches enforce v instead of the arch's default.
+func (d *Device) setDevRuntimeLimit(l Limit, v uint64) error {
+	if !d.arch.DynamicParallelism() || v > 1<<31 {
+		return fmt.Errorf("limit %d = %d is not valid on %s", l, v, d.arch.Name)
+	}
+	d.devRTMu.Lock()
+	defer d.devRTMu.Unlock()
+	if d.devRT == nil {
+		d.devRT = map[Limit]int{}
+	}
+	d.devRT[l] = int(v)
+	return nil
+}
+
+// devRuntimeLimits are the device runtime limits launches enforce: the
+// arch's CDP1 figures (or what SetLimit set) on sm_35 to sm_8x. Under CDP2
+// (sm_90 on) none is enforced: the H100 ran a chain of 30 nested grids and
+// 5000 children of one thread without an error
+// (examples/lessons/h100/h100_seed_runs.txt).
+func (d *Device) devRuntimeLimits() engine.DevRTLimits {
+	a := d.arch
+	if !a.DeviceSideSync() {
+		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+	}
+	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches,
+		MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+	d.devRTMu.Lock()
+	defer d.devRTMu.Unlock()
+	if v, ok := d.devRT[LimitDevRuntimeSyncDepth]; ok {
+		lim.SyncDepth = v
+	}
+	if v, ok := d.devRT[LimitDevRuntimePendingLaunchCount]; ok {
+		lim.PendingLaunches = v
+	}
+	return lim
 }
 
 // checkTarget rejects modules built for a newer architecture than the
@@ -605,6 +730,9 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 	if err := d.checkConfig(k, cfg, params); err != nil {
 		return nil, err
 	}
+	if k.refused != nil {
+		return nil, k.refused
+	}
 	d.launchMu.Lock()
 	defer d.launchMu.Unlock()
 	ec := &engine.Config{
@@ -626,6 +754,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		ITS:           d.arch.IndependentThreadScheduling(),
 		GridID:        d.gridID.Add(1),
 		ClockMHz:      d.arch.ClockKHz / 1000,
+		DevRT:         d.devRuntimeLimits(),
 		Check:         d.check,
 	}
 	switch {

@@ -91,14 +91,21 @@ type Arch struct {
 
 	// Device runtime (dynamic parallelism) limits; zero before sm_35.
 
-	// DevRuntimeMaxDepth is the maximum nesting depth of device launches.
+	// DevRuntimeMaxDepth is the maximum nesting depth of device launches,
+	// in levels of grids (the host's grid is the first): the launch from
+	// depth DevRuntimeMaxDepth-1 fails with cudaErrorLaunchMaxDepthExceeded.
+	// The engine enforces the three limits under CDP1 (DeviceSideSync);
+	// under CDP2 the H100 ran 30 levels and 5000 pending launches without
+	// an error (examples/lessons/h100/h100_seed_runs.txt), so none is.
 	DevRuntimeMaxDepth int
-	// DevRuntimeSyncDepth is cudaLimitDevRuntimeSyncDepth's default: the
-	// deepest level at which device code may call cudaDeviceSynchronize
+	// DevRuntimeSyncDepth is cudaLimitDevRuntimeSyncDepth's default, in
+	// levels of grids: cudaDeviceSynchronize in a grid at depth
+	// DevRuntimeSyncDepth or deeper returns cudaErrorSyncDepthExceeded
 	// (CDP1, before sm_90).
 	DevRuntimeSyncDepth int
 	// DevRuntimePendingLaunches is cudaLimitDevRuntimePendingLaunchCount's
-	// default: launches that may be pending at once.
+	// default: grids launched from the device and not yet started; one
+	// more fails with cudaErrorLaunchPendingCountExceeded.
 	DevRuntimePendingLaunches int
 }
 

@@ -37,14 +37,14 @@ type File struct {
 	FromSource bool
 	Module     []byte // PTX text
 
-	Arch     string // preset named by the file; "" when it names none
+	Arch string // preset named by the file; "" when it names none
 	// StackBytes and HeapBytes are the file's "limits": the per-thread
 	// stack (cudaLimitStackSize) and device malloc heap
 	// (cudaLimitMallocHeapSize) the kernels need; 0 leaves the device's.
 	StackBytes, HeapBytes uint64
 	Buffers               []*Buffer
-	Globals  []*Global
-	Launches []*Launch
+	Globals               []*Global
+	Launches              []*Launch
 
 	data []byte // the file's text, for line numbers
 }

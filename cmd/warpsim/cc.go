@@ -94,13 +94,27 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
+			if in == nil || out == nil {
+				return badInputf("__runtime is started by programs built with warpsim cc")
+			}
+			// Settings are checked here; a bad one is told to the program at
+			// its first CUDA call, which returns an error (runtime.ReadSettings).
+			opt := runtime.ProgramOptions()
+			if opt.SettingsErr == nil {
+				var err error
+				if opt.Sanitize, err = runtime.SanitizingFromEnv(opt.Arch); err != nil {
+					// Like any bad setting: the program hears of it.
+					opt.SettingsErr = &runtime.SettingsError{Code: runtime.ErrorInvalidValue, Msg: "warpsim: not a valid setting: " + err.Error()}
+				}
+			}
+			srv := runtime.NewServer(opt)
 			// Ctrl-C reaches the program and this process alike: a kernel
 			// running now stops and its report says where its warps were;
 			// with none running the program decides what SIGINT does.
-			// WARPSIM_PROGRESS=0 turns the progress line off.
-			err := runtime.ServeProgram(func(srv *runtime.Server) func() {
-				return watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
-			})
+			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
+			err := srv.Serve(in, out)
+			stop()
 			if errors.Is(err, runtime.ErrInterrupted) {
 				return &exitError{code: exitInterrupted}
 			}

@@ -443,53 +443,6 @@ func floatBytes(f []float32) []byte {
 	return b
 }
 
-// demoNested is the dynamic-parallelism lesson, `nested 1`: nestedHelloWorld
-// launches itself from the device with half the threads, four levels deep.
-// Until the engine runs device-side launches the module does not load, and
-// the lesson says so instead of failing the demo.
-func demoNested(w io.Writer, a *arch.Arch, _ ncuData) error {
-	fmt.Fprintf(w, "== Lesson 4: dynamic parallelism (nested.cu), nestedHelloWorld<<<1, 8>>>(8, 0) ==\n")
-	var printed bytes.Buffer
-	dev, mod, err := demoDevice(&printed, a, "nested")
-	if err == nil {
-		_, err = demoLaunch(dev, mod, "nestedHelloWorld", 1, 8, u32(8), u32(0))
-	}
-	if err != nil {
-		first, _, _ := strings.Cut(err.Error(), "\n")
-		fmt.Fprintf(w, "not run: the engine does not run device-side launches yet (%s)\n\n", first)
-		return nil
-	}
-	w.Write(printed.Bytes())
-	want := h100NestedHello()
-	got := strings.Split(strings.TrimSuffix(printed.String(), "\n"), "\n")
-	check := fmt.Sprintf("OK, the %d lines the H100 printed", len(want))
-	if !sameLines(got, want) {
-		check = fmt.Sprintf("MISMATCH: the H100 printed %d lines (examples/lessons/h100/h100_seed_runs.txt)", len(want))
-	}
-	fmt.Fprintf(w, "%s\n", check)
-	fmt.Fprintf(w, "Lesson: a kernel can launch kernels; each child grid here runs after its parent's printf, and the\n"+
-		"parent grid completes only when its children have.\n\n")
-	return nil
-}
-
-// h100NestedHello is what `nested 1` printed on the H100 for
-// nestedHelloWorld<<<1, 8>>>(8, 0).
-func h100NestedHello() []string {
-	runs, err := lessons.FS.ReadFile("h100/h100_seed_runs.txt")
-	if err != nil {
-		panic("warpsim internal error: " + err.Error())
-	}
-	_, after, _ := strings.Cut(string(runs), "== nestedHelloWorld grid 1 block 8\n")
-	var lines []string
-	for _, l := range strings.Split(after, "\n") {
-		if !strings.HasPrefix(l, "Recursion=") && !strings.HasPrefix(l, "------->") {
-			break
-		}
-		lines = append(lines, l)
-	}
-	return lines
-}
-
 // sameLines reports whether a and b hold the same lines, in any order
 // (the order of lines from different grids is the scheduler's).
 func sameLines(a, b []string) bool {

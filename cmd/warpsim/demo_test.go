@@ -38,6 +38,11 @@ func TestDemo(t *testing.T) {
 		"Kernel: reduceNeighbored    gpu_sum 133693440 OK",
 		"Kernel: reduceNeighboredLess    gpu_sum 133693440 OK",
 		"Kernel: reduceInterleaved    gpu_sum 133693440 OK",
+		"OK, the 18 lines the H100 printed, in its order",
+		"OK, the 36 lines the H100 printed, in its order",
+		"gpuRecursiveReduce         1048576   1/16384        refused",
+		"gpuRecursiveReduceNosync   1048576   1/16384        refused",
+		"gpuRecursiveReduce2        1048576   1/8            refused",
 		"== Occupancy",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -164,7 +169,7 @@ func TestLessonsAgainstH100(t *testing.T) {
 // TestH100NestedHello checks the lines the nested lesson compares with:
 // 8 + 4 + 2 + 1 greetings and three depth lines, as `nested 1` printed.
 func TestH100NestedHello(t *testing.T) {
-	lines := h100NestedHello()
+	lines := h100NestedHello(1)
 	if len(lines) != 18 || lines[0] != "Recursion=0: Hello World from thread 0 block 0" ||
 		lines[17] != "Recursion=3: Hello World from thread 0 block 0" {
 		t.Fatalf("%d lines: %q", len(lines), lines)

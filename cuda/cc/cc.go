@@ -78,6 +78,7 @@ type Driver struct {
 	// absolute path is compiled in; WARPSIM_BIN overrides it at run time).
 	WarpsimBin string
 	files      string // materialized headers and runtime source
+	noted      map[string]bool
 }
 
 // NewDriver finds clang and writes warpsim's headers to the cache.
@@ -110,6 +111,7 @@ func (d *Driver) run(args []string) error {
 		fmt.Fprintln(d.Stderr, "#", d.Clang, strings.Join(args, " "))
 	}
 	cmd := exec.Command(d.Clang, args...)
+	cmd.Env = withoutToolkitIncludes(os.Environ())
 	cmd.Stdout = d.Stderr
 	cmd.Stderr = d.Stderr
 	if err := cmd.Run(); err != nil {
@@ -126,7 +128,7 @@ func (d *Driver) commonFlags(o *Options) []string {
 	f := []string{"-nocudainc", "-nocudalib", "--cuda-gpu-arch=" + o.Arch,
 		"-Xclang", "-target-sdk-version=12.0",
 		"-isystem", d.IncludeDir(), "-include", "cuda_runtime.h"}
-	for _, i := range o.Includes {
+	for _, i := range d.includes(o) {
 		f = append(f, "-I", i)
 	}
 	f = append(f, o.Defines...)
@@ -162,7 +164,10 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 
 // CompilePTX compiles src's device code to PTX at out.
 func (d *Driver) CompilePTX(o *Options, src, out string) error {
-	if err := d.run(d.DeviceFlags(o, src, out, false)); err != nil {
+	err := withSource(src, func(path string, extra []string) error {
+		return d.run(append(extra, d.DeviceFlags(o, path, out, false)...))
+	})
+	if err != nil {
 		return err
 	}
 	if !o.RDC {
@@ -202,7 +207,7 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		}
 	case kindCXX:
 		f = []string{"-x", "c++", "-isystem", d.IncludeDir(), "-D__WARPSIM_HOST_ONLY__"}
-		for _, i := range o.Includes {
+		for _, i := range d.includes(o) {
 			f = append(f, "-I", i)
 		}
 		f = append(f, o.Defines...)
@@ -211,30 +216,51 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		}
 	case kindC:
 		f = []string{"-x", "c"}
-		for _, i := range o.Includes {
+		for _, i := range d.includes(o) {
 			f = append(f, "-I", i)
 		}
 		f = append(f, o.Defines...)
 	}
-	f = append(f, o.OptLevel)
+	// nvcc leaves the host compiler at its default, -O0, where signed
+	// overflow wraps; programs (cuda-samples' simpleOccupancy) rely on it.
+	f = append(f, o.OptLevel, "-fwrapv")
 	if o.Debug {
 		f = append(f, "-g")
 	}
 	f = append(f, o.HostFlags...)
-	f = append(f, "-c", "-o", out, src)
-	return d.run(f)
+	if k != kindCUDA {
+		return d.run(append(f, "-c", "-o", out, src))
+	}
+	return withSource(src, func(path string, extra []string) error {
+		return d.run(append(append(extra, f...), "-c", "-o", out, path))
+	})
 }
 
-// rdcRegistration compiles an object that embeds the PTX at ptx and hands
-// it to the runtime from a constructor: with -fgpu-rdc clang's host object
-// does not carry it.
+// withSource calls compile with the path clang should compile for the CUDA
+// file src and the flags that go with it (see prepareSource); a rewritten
+// copy is removed afterwards.
+func withSource(src string, compile func(path string, extra []string) error) error {
+	path, extra, err := prepareSource(src, os.TempDir())
+	if err != nil {
+		return err
+	}
+	if path != src {
+		defer os.Remove(path)
+	}
+	return compile(path, extra)
+}
+
+// rdcRegistration compiles an object that embeds the (device-linked) PTX
+// at ptx and hands it to the runtime from a constructor: with -fgpu-rdc
+// clang's host object does not carry it. The object is marked as the
+// product of a device link (linkedSection).
 func (d *Driver) rdcRegistration(ptx, out string, n int) error {
 	sym := fmt.Sprintf("__warpsim_rdc_ptx_%d", n)
 	src := fmt.Sprintf(`extern void __warpsim_register_rdc_ptx(const char *);
-__asm__(".section .rodata,\"a\"\n%[1]s:\n.incbin \"%[2]s\"\n.byte 0\n.text\n");
+__asm__(".section .rodata,\"a\"\n%[1]s:\n.incbin \"%[2]s\"\n.byte 0\n.section %[3]s,\"\",@progbits\n.byte 1\n.text\n");
 extern const char %[1]s[];
 __attribute__((constructor)) static void %[1]s_register(void) { __warpsim_register_rdc_ptx(%[1]s); }
-`, sym, ptx)
+`, sym, ptx, linkedSection)
 	if strings.ContainsAny(ptx, "\"\\\n") {
 		return fmt.Errorf("temporary path %q has characters an assembler string cannot hold", ptx)
 	}
@@ -323,7 +349,7 @@ func (d *Driver) Build(o *Options) error {
 		if err := d.hostObject(o, k, in, ptx, host); err != nil {
 			return err
 		}
-		if err := d.rdcRegistration(ptx, reg, n); err != nil {
+		if err := d.rdcPTXObject(ptx, reg); err != nil {
 			return err
 		}
 		if err := d.run([]string{"-r", "-nostdlib", "-o", obj, host, reg}); err != nil {
@@ -333,6 +359,25 @@ func (d *Driver) Build(o *Options) error {
 	}
 	if o.CompileOnly {
 		return nil
+	}
+	// The device link: every -rdc object's PTX, linked into one module.
+	dlink := filepath.Join(tmp, "dlink.o")
+	ok, err := d.deviceLink(objects, o.LinkFlags, tmp, dlink)
+	if err != nil {
+		return err
+	}
+	if o.DeviceLink {
+		if !ok {
+			return fmt.Errorf("-dlink: no relocatable device code (objects made with -rdc=true or -dc) among the inputs")
+		}
+		out := o.Output
+		if out == "" {
+			out = "a_dlink.o"
+		}
+		return copyFile(out, dlink)
+	}
+	if ok {
+		objects = append(objects, dlink)
 	}
 	rt, err := d.runtimeObject()
 	if err != nil {
@@ -346,6 +391,12 @@ func (d *Driver) Build(o *Options) error {
 	f = append(f, objects...)
 	f = append(f, rt)
 	f = append(f, o.LinkFlags...)
+	// Host flags that the link needs too (OpenMP's runtime, threads).
+	for _, h := range o.HostFlags {
+		if strings.HasPrefix(h, "-fopenmp") || h == "-pthread" || strings.HasPrefix(h, "-fsanitize") {
+			f = append(f, h)
+		}
+	}
 	f = append(f, "-lm")
 	return d.run(f)
 }

@@ -19,6 +19,7 @@ type Options struct {
 	LineInfo    bool     // -lineinfo (always on: fault reports name .cu lines)
 	Debug       bool     // -G
 	CompileOnly bool     // -c
+	DeviceLink  bool     // -dlink: only the device link, to an object
 	ForceCU     bool     // -x cu: every source input is CUDA
 	FastMath    bool     // --use_fast_math
 	HostFlags   []string // -Xcompiler …, -W…, -f…, -g, -pthread
@@ -135,6 +136,8 @@ func ParseArgs(args []string) (*Options, error) {
 			if a == "-dc" {
 				o.CompileOnly = true
 			}
+		case a == "-dlink" || a == "--device-link":
+			o.DeviceLink = true
 		case a == "-rdc=false" || a == "--relocatable-device-code=false":
 			o.RDC = false
 		case a == "-lineinfo" || a == "--generate-line-info":
@@ -198,7 +201,7 @@ func ParseArgs(args []string) (*Options, error) {
 			strings.HasPrefix(a, "-march=") || strings.HasPrefix(a, "-mtune="):
 			o.HostFlags = append(o.HostFlags, a)
 		default:
-			return nil, fmt.Errorf("unknown flag %s: warpsim cc accepts nvcc's -o, -O*, -arch=sm_XX, -gencode, -I, -D, -U, -std=, -rdc=true, -c, -x cu, -lineinfo, -G, -g, --use_fast_math, -Xcompiler, -Xlinker, -l, -L, and clang's -W…/-f… (passed to the host compiler)", a)
+			return nil, fmt.Errorf("unknown flag %s: warpsim cc accepts nvcc's -o, -O*, -arch=sm_XX, -gencode, -I, -D, -U, -std=, -rdc=true, -dc, -dlink, -c, -x cu, -lineinfo, -G, -g, --use_fast_math, -Xcompiler, -Xlinker, -l, -L, and clang's -W…/-f… (passed to the host compiler)", a)
 		}
 	}
 	if len(o.Inputs) == 0 {

@@ -6,6 +6,8 @@
  * functions, which the warpsim engine implements natively. */
 #ifndef __WARPSIM_DEFINES_H__
 #define __WARPSIM_DEFINES_H__
+/* NVIDIA's include-guard name, which programs test. */
+#define __HOST_DEFINES_H__
 
 #if defined(__WARPSIM_RUNTIME_C__)
 /* The runtime's C side reads the type declarations only. */

@@ -3,6 +3,8 @@
  * code compiles to PTX's bf16 instructions and host code rounds correctly. */
 #ifndef __WARPSIM_CUDA_BF16_H__
 #define __WARPSIM_CUDA_BF16_H__
+/* NVIDIA's include-guard name, which programs test. */
+#define __CUDA_BF16_H__
 #include "__warpsim_defines.h"
 #include "vector_types.h"
 

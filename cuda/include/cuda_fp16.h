@@ -4,6 +4,8 @@
  * instructions (add.rn.f16 …) and host code evaluates correctly rounded. */
 #ifndef __WARPSIM_CUDA_FP16_H__
 #define __WARPSIM_CUDA_FP16_H__
+/* NVIDIA's include-guard name, which programs test. */
+#define __CUDA_FP16_H__
 #include "__warpsim_defines.h"
 #include "vector_types.h"
 

@@ -5,13 +5,39 @@
  * every .cu file, as nvcc does. */
 #ifndef __WARPSIM_CUDA_RUNTIME_H__
 #define __WARPSIM_CUDA_RUNTIME_H__
+/* NVIDIA's include guard: code such as cuda-samples' helper_cuda.h tests it
+ * to see whether the runtime API is there. */
+#define __CUDA_RUNTIME_H__
 #include "__warpsim_defines.h"
+/* What nvcc's cuda_runtime.h makes visible through its common headers
+ * (crt/common_functions.h, math_functions.h, driver_types.h): programs call
+ * memset, memcpy, time, printf, exit, assert … without including them. */
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+#include <assert.h>
+#ifdef __cplusplus
+#include <new>
+#endif
 #include "vector_types.h"
 #include "driver_types.h"
+#include "texture_types.h"
+#include "driver_functions.h"
 #include "cuda_runtime_api.h"
+#include "cuda_device_runtime_api.h"
 #include "device_launch_parameters.h"
 #include "device_functions.h"
 #include "math_functions.h"
+
+#if defined(__cplusplus) && !defined(__WARPSIM_HOST_ONLY__)
+/* CUDA ≥ 11.6's device-runtime name for a device-side cudaDeviceSynchronize
+ * (CUB calls it). */
+static __inline__ __host__ __device__ cudaError_t __cudaDeviceSynchronizeDeprecationAvoidance(void) { return cudaDeviceSynchronize(); }
+#endif
 
 #ifdef __cplusplus
 template <class T> static __inline__ __host__ cudaError_t cudaMalloc(T **p, size_t size) {

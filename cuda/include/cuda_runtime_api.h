@@ -206,6 +206,9 @@ __WARPSIM_H cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExe
 __WARPSIM_H cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 __WARPSIM_H cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, struct cudaGraphExecUpdateResultInfo *resultInfo);
 __WARPSIM_H cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+__WARPSIM_H cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+__WARPSIM_H cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+__WARPSIM_H cudaError_t cudaDeviceGraphMemTrim(int device);
 
 /* Stream-ordered allocation and memory pools. */
 __WARPSIM_H cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
@@ -265,28 +268,6 @@ template <class T> static __inline__ __host__ cudaError_t cudaMallocFromPoolAsyn
 }
 extern "C" {
 #endif
-static __inline__ __host__ struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
-  struct cudaPitchedPtr s;
-  s.ptr = d;
-  s.pitch = p;
-  s.xsize = xsz;
-  s.ysize = ysz;
-  return s;
-}
-static __inline__ __host__ struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) {
-  struct cudaPos p;
-  p.x = x;
-  p.y = y;
-  p.z = z;
-  return p;
-}
-static __inline__ __host__ struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
-  struct cudaExtent e;
-  e.width = w;
-  e.height = h;
-  e.depth = d;
-  return e;
-}
 
 /* Profiler control (cuda_profiler_api.h): accepted, no effect. */
 __WARPSIM_H cudaError_t cudaProfilerStart(void);
@@ -306,4 +287,46 @@ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedM
 }
 #endif
 #undef __WARPSIM_DEFAULT
+/* --- compatibility names (headers helper) --- */
+/* NVIDIA's include guard, and the calling-convention macros of its headers. */
+#define __CUDA_RUNTIME_API_H__
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+#ifndef CUDARTAPI
+#define CUDARTAPI
+#endif
+#ifndef CUDART_DEVICE
+#define CUDART_DEVICE __device__
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The cache and shared-memory bank configuration of the device: warpsim
+ * answers what an H100 answers (no preference, 4-byte banks). */
+__host__ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+__host__ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+/* The texture and surface object API (texture_types.h): declared so code
+ * that names it compiles; warpsim's runtime does not offer it, so a program
+ * that calls it does not link. */
+__host__ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const void *pResViewDesc);
+__host__ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+__host__ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
+__host__ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+__host__ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height
+#ifdef __cplusplus
+  = 0
+#endif
+  , unsigned int flags
+#ifdef __cplusplus
+  = 0
+#endif
+);
+__host__ cudaError_t cudaFreeArray(cudaArray_t array);
+__host__ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+#ifdef __cplusplus
+}
+#endif
+/* --- end of compatibility names (headers helper) --- */
+
 #endif

@@ -4,6 +4,12 @@
  * PTX instruction nvcc would emit and the warpsim engine executes it. */
 #ifndef __WARPSIM_DEVICE_FUNCTIONS_H__
 #define __WARPSIM_DEVICE_FUNCTIONS_H__
+/* NVIDIA's include-guard names, which programs test. */
+#define __DEVICE_FUNCTIONS_H__
+#define __DEVICE_ATOMIC_FUNCTIONS_H__
+#define __SM_20_INTRINSICS_H__
+#define __SM_30_INTRINSICS_H__
+#define __SM_32_INTRINSICS_H__
 #include "vector_types.h"
 #include <stddef.h>
 #ifndef __WARPSIM_HOST_ONLY__
@@ -20,7 +26,11 @@ __device__ void __assertfail(const char *message, const char *file, unsigned lin
 __device__ static inline void __assert_fail(const char *message, const char *file, unsigned line, const char *function) {
   __assertfail(message, file, line, function, sizeof(char));
 }
-__device__ void __trap(void) __attribute__((noreturn));
+}
+/* __trap is PTX's trap instruction: the kernel stops with an error. */
+__WARPSIM_DI__ __attribute__((noreturn)) void __trap(void) {
+  asm volatile("trap;");
+  __builtin_unreachable();
 }
 __WARPSIM_DI__ void __brkpt(void) { asm volatile("brkpt;"); }
 
@@ -152,6 +162,55 @@ __WARPSIM_SHFL(__shfl_up_sync, up, unsigned, 0)
 __WARPSIM_SHFL(__shfl_down_sync, down, unsigned, 0x1f)
 __WARPSIM_SHFL(__shfl_xor_sync, bfly, int, 0x1f)
 #undef __WARPSIM_SHFL
+
+/* The pre-Volta warp intrinsics without _sync, which nvcc offers only when
+ * compiling for an arch below sm_70 (CUDA 9 removed them from sm_70 on):
+ * the PTX instructions without .sync that nvcc emits there, executed by the
+ * lanes active at that point (the whole warp in converged code). The host
+ * pass (no __CUDA_ARCH__) sees the declarations too, as clang checks device
+ * function bodies in both passes. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 700
+#define __WARPSIM_SHFL_OLD(NAME, KIND, LANE_T, CLAMP)                          \
+  __WARPSIM_DI__ int NAME(int v, LANE_T l, int w = 32) {                       \
+    int r;                                                                     \
+    asm volatile("shfl." #KIND ".b32 %0, %1, %2, %3;" : "=r"(r) : "r"(v), "r"((int)l), "r"(((32 - w) << 8) | CLAMP)); \
+    return r;                                                                  \
+  }                                                                            \
+  __WARPSIM_DI__ unsigned NAME(unsigned v, LANE_T l, int w = 32) { return (unsigned)NAME((int)v, l, w); } \
+  __WARPSIM_DI__ float NAME(float v, LANE_T l, int w = 32) {                   \
+    return __builtin_bit_cast(float, NAME(__builtin_bit_cast(int, v), l, w));  \
+  }                                                                            \
+  __WARPSIM_DI__ long long NAME(long long v, LANE_T l, int w = 32) {           \
+    int lo = NAME((int)v, l, w), hi = NAME((int)(v >> 32), l, w);               \
+    return (long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo); \
+  }                                                                            \
+  __WARPSIM_DI__ unsigned long long NAME(unsigned long long v, LANE_T l, int w = 32) { return (unsigned long long)NAME((long long)v, l, w); } \
+  __WARPSIM_DI__ long NAME(long v, LANE_T l, int w = 32) { return (long)NAME((long long)v, l, w); } \
+  __WARPSIM_DI__ unsigned long NAME(unsigned long v, LANE_T l, int w = 32) { return (unsigned long)NAME((long long)v, l, w); } \
+  __WARPSIM_DI__ double NAME(double v, LANE_T l, int w = 32) {                 \
+    return __builtin_bit_cast(double, NAME(__builtin_bit_cast(long long, v), l, w)); \
+  }
+__WARPSIM_SHFL_OLD(__shfl, idx, int, 0x1f)
+__WARPSIM_SHFL_OLD(__shfl_up, up, unsigned, 0)
+__WARPSIM_SHFL_OLD(__shfl_down, down, unsigned, 0x1f)
+__WARPSIM_SHFL_OLD(__shfl_xor, bfly, int, 0x1f)
+#undef __WARPSIM_SHFL_OLD
+__WARPSIM_DI__ int __any(int p) {
+  int r;
+  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.any.pred q, p; selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(p));
+  return r;
+}
+__WARPSIM_DI__ int __all(int p) {
+  int r;
+  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %1, 0; vote.all.pred q, p; selp.s32 %0, 1, 0, q; }" : "=r"(r) : "r"(p));
+  return r;
+}
+__WARPSIM_DI__ unsigned __ballot(int p) {
+  unsigned r;
+  asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; vote.ballot.b32 %0, p; }" : "=r"(r) : "r"(p));
+  return r;
+}
+#endif
 
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, int v) { return __nvvm_match_any_sync_i32(m, v); }
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, unsigned v) { return __nvvm_match_any_sync_i32(m, v); }

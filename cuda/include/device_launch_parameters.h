@@ -4,6 +4,8 @@
  * the shape clang's CUDA mode expects for these variables. */
 #ifndef __WARPSIM_DEVICE_LAUNCH_PARAMETERS_H__
 #define __WARPSIM_DEVICE_LAUNCH_PARAMETERS_H__
+/* NVIDIA's include-guard name, which programs test. */
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 #include "vector_types.h"
 #ifndef __WARPSIM_HOST_ONLY__
 

@@ -164,7 +164,14 @@ enum cudaLimit {
 
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeClusterDimMustBeSet = 10,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+  cudaFuncAttributeMax
 };
 
 enum cudaMemoryAdvise {
@@ -185,6 +192,7 @@ enum cudaMemoryType {
   cudaMemoryTypeManaged = 3
 };
 
+/* Numbered as CUDA 12 numbers them. */
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,
@@ -206,6 +214,16 @@ enum cudaDeviceAttr {
   cudaDevAttrIntegrated = 18,
   cudaDevAttrCanMapHostMemory = 19,
   cudaDevAttrComputeMode = 20,
+  cudaDevAttrMaxTexture1DWidth = 21,
+  cudaDevAttrMaxTexture2DWidth = 22,
+  cudaDevAttrMaxTexture2DHeight = 23,
+  cudaDevAttrMaxTexture3DWidth = 24,
+  cudaDevAttrMaxTexture3DHeight = 25,
+  cudaDevAttrMaxTexture3DDepth = 26,
+  cudaDevAttrMaxTexture2DLayeredWidth = 27,
+  cudaDevAttrMaxTexture2DLayeredHeight = 28,
+  cudaDevAttrMaxTexture2DLayeredLayers = 29,
+  cudaDevAttrSurfaceAlignment = 30,
   cudaDevAttrConcurrentKernels = 31,
   cudaDevAttrEccEnabled = 32,
   cudaDevAttrPciBusId = 33,
@@ -217,16 +235,83 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrAsyncEngineCount = 40,
   cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrMaxTexture1DLayeredWidth = 42,
+  cudaDevAttrMaxTexture1DLayeredLayers = 43,
+  cudaDevAttrMaxTexture2DGatherWidth = 45,
+  cudaDevAttrMaxTexture2DGatherHeight = 46,
+  cudaDevAttrMaxTexture3DWidthAlt = 47,
+  cudaDevAttrMaxTexture3DHeightAlt = 48,
+  cudaDevAttrMaxTexture3DDepthAlt = 49,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrTexturePitchAlignment = 51,
+  cudaDevAttrMaxTextureCubemapWidth = 52,
+  cudaDevAttrMaxTextureCubemapLayeredWidth = 53,
+  cudaDevAttrMaxTextureCubemapLayeredLayers = 54,
+  cudaDevAttrMaxSurface1DWidth = 55,
+  cudaDevAttrMaxSurface2DWidth = 56,
+  cudaDevAttrMaxSurface2DHeight = 57,
+  cudaDevAttrMaxSurface3DWidth = 58,
+  cudaDevAttrMaxSurface3DHeight = 59,
+  cudaDevAttrMaxSurface3DDepth = 60,
+  cudaDevAttrMaxSurface1DLayeredWidth = 61,
+  cudaDevAttrMaxSurface1DLayeredLayers = 62,
+  cudaDevAttrMaxSurface2DLayeredWidth = 63,
+  cudaDevAttrMaxSurface2DLayeredHeight = 64,
+  cudaDevAttrMaxSurface2DLayeredLayers = 65,
+  cudaDevAttrMaxSurfaceCubemapWidth = 66,
+  cudaDevAttrMaxSurfaceCubemapLayeredWidth = 67,
+  cudaDevAttrMaxSurfaceCubemapLayeredLayers = 68,
+  cudaDevAttrMaxTexture1DLinearWidth = 69,
+  cudaDevAttrMaxTexture2DLinearWidth = 70,
+  cudaDevAttrMaxTexture2DLinearHeight = 71,
+  cudaDevAttrMaxTexture2DLinearPitch = 72,
+  cudaDevAttrMaxTexture2DMipmappedWidth = 73,
+  cudaDevAttrMaxTexture2DMipmappedHeight = 74,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxTexture1DMipmappedWidth = 77,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
   cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrMultiGpuBoardGroupID = 85,
+  cudaDevAttrHostNativeAtomicSupported = 86,
+  cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+  cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  cudaDevAttrReserved92 = 92,
+  cudaDevAttrReserved93 = 93,
+  cudaDevAttrReserved94 = 94,
   cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrCooperativeMultiDeviceLaunch = 96,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrCanFlushRemoteWrites = 98,
+  cudaDevAttrHostRegisterSupported = 99,
+  cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-  cudaDevAttrReservedSharedMemoryPerBlock = 111
+  cudaDevAttrMaxPersistingL2CacheSize = 107,
+  cudaDevAttrMaxAccessPolicyWindowSize = 108,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
+  cudaDevAttrSparseCudaArraySupported = 112,
+  cudaDevAttrHostRegisterReadOnlySupported = 113,
+  cudaDevAttrTimelineSemaphoreInteropSupported = 114,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrGPUDirectRDMASupported = 116,
+  cudaDevAttrGPUDirectRDMAFlushWritesOptions = 117,
+  cudaDevAttrGPUDirectRDMAWritesOrdering = 118,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
+  cudaDevAttrClusterLaunch = 120,
+  cudaDevAttrDeferredMappingCudaArraySupported = 121,
+  cudaDevAttrIpcEventSupport = 125,
+  cudaDevAttrMemSyncDomainCount = 126,
+  cudaDevAttrMaxTimelineSemaphoreInteropSupported = 114,
+  cudaDevAttrMax
 };
 
 typedef struct CUstream_st *cudaStream_t;
@@ -253,6 +338,8 @@ typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, vo
 struct cudaUUID_st { char bytes[16]; };
 typedef struct cudaUUID_st cudaUUID_t;
 
+/* CUDA 12's cudaDeviceProp, every field in CUDA's order (programs name
+ * the fields; the runtime fills what the arch preset knows, 0 elsewhere). */
 struct cudaDeviceProp {
   char name[256];
   cudaUUID_t uuid;
@@ -278,6 +365,27 @@ struct cudaDeviceProp {
   int integrated;
   int canMapHostMemory;
   int computeMode;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture1DLinear;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
   int concurrentKernels;
   int ECCEnabled;
   int pciBusID;
@@ -319,9 +427,16 @@ struct cudaDeviceProp {
   int timelineSemaphoreInteropSupported;
   int memoryPoolsSupported;
   int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
   int clusterLaunch;
   int unifiedFunctionPointers;
-  int reserved[63];
+  int reserved2[2];
+  int reserved1[1];
+  int reserved[60];
 };
 
 struct cudaFuncAttributes {
@@ -516,6 +631,12 @@ enum cudaMemPoolAttr {
   cudaMemPoolAttrUsedMemCurrent = 0x7,
   cudaMemPoolAttrUsedMemHigh = 0x8
 };
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
 #ifdef __cplusplus
 typedef struct cudaPos cudaPos;
 typedef struct cudaMemcpy3DParms cudaMemcpy3DParms;
@@ -532,6 +653,7 @@ typedef struct cudaMemAccessDesc cudaMemAccessDesc;
 typedef struct cudaMemPoolProps cudaMemPoolProps;
 typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParams;
 typedef enum cudaMemPoolAttr cudaMemPoolAttr;
+typedef enum cudaGraphMemAttributeType cudaGraphMemAttributeType;
 #endif
 
 #ifdef __cplusplus
@@ -540,5 +662,87 @@ typedef enum cudaDeviceAttr cudaDeviceAttr;
 typedef struct cudaDeviceProp cudaDeviceProp;
 typedef struct cudaFuncAttributes cudaFuncAttributes;
 #endif
+
+/* --- compatibility names (headers helper) --- */
+/* NVIDIA's include guard (cuda-samples' helper_cuda.h tests it), and the
+ * enums and flags programs name, with CUDA's values. */
+#define __DRIVER_TYPES_H__
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+enum cudaSharedCarveout {
+  cudaSharedmemCarveoutDefault = -1,
+  cudaSharedmemCarveoutMaxShared = 100,
+  cudaSharedmemCarveoutMaxL1 = 0
+};
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
+#ifndef cudaDeviceScheduleSpin
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
+#define cudaDeviceScheduleMask 0x07
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceSyncMemops 0x80
+#define cudaDeviceMask 0xff
+#endif
+#ifndef cudaHostRegisterPortable
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+#endif
+#ifndef cudaMemAttachSingle
+#define cudaMemAttachSingle 0x04
+#endif
+#ifndef cudaEventInterprocess
+#define cudaEventInterprocess 0x04
+#define cudaEventRecordDefault 0x00
+#define cudaEventRecordExternal 0x01
+#define cudaEventWaitDefault 0x00
+#define cudaEventWaitExternal 0x01
+#endif
+#ifndef cudaOccupancyDefault
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+#endif
+#ifndef cudaArrayDefault
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+#endif
+#ifndef cudaCooperativeLaunchMultiDeviceNoPreSync
+#define cudaCooperativeLaunchMultiDeviceNoPreSync 0x01
+#define cudaCooperativeLaunchMultiDeviceNoPostSync 0x02
+#endif
+#ifdef __cplusplus
+typedef enum cudaComputeMode cudaComputeMode;
+typedef enum cudaFuncCache cudaFuncCache;
+typedef enum cudaSharedMemConfig cudaSharedMemConfig;
+typedef enum cudaLimit cudaLimit;
+typedef enum cudaFuncAttribute cudaFuncAttribute;
+typedef enum cudaMemoryAdvise cudaMemoryAdvise;
+typedef enum cudaMemoryType cudaMemoryType;
+typedef struct cudaMemLocation cudaMemLocation;
+typedef struct cudaPointerAttributes cudaPointerAttributes;
+typedef struct cudaPitchedPtr cudaPitchedPtr;
+typedef struct cudaExtent cudaExtent;
+#endif
+/* --- end of compatibility names (headers helper) --- */
 
 #endif

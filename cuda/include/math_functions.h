@@ -5,6 +5,8 @@
  * natively with libdevice's results. The host side uses the C library. */
 #ifndef __WARPSIM_MATH_FUNCTIONS_H__
 #define __WARPSIM_MATH_FUNCTIONS_H__
+/* NVIDIA's include-guard name, which programs test. */
+#define __MATH_FUNCTIONS_H__
 #include "__warpsim_defines.h"
 #include <math.h>
 #include <stdlib.h>
@@ -127,6 +129,88 @@ __WARPSIM_DI__ double yn(int n, double a) { return __nv_yn(n, a); }
 __WARPSIM_DI__ float norm3df(float a, float b, float c) { return __nv_norm3df(a, b, c); }
 __WARPSIM_DI__ double norm3d(double a, double b, double c) { return __nv_norm3d(a, b, c); }
 
+/* More of the CUDA Math API: libdevice functions the engine implements. */
+extern "C" {
+__device__ float __nv_rnorm3df(float, float, float);
+__device__ double __nv_rnorm3d(double, double, double);
+__device__ float __nv_norm4df(float, float, float, float);
+__device__ double __nv_norm4d(double, double, double, double);
+__device__ float __nv_rnorm4df(float, float, float, float);
+__device__ double __nv_rnorm4d(double, double, double, double);
+__device__ float __nv_cyl_bessel_i0f(float);
+__device__ double __nv_cyl_bessel_i0(double);
+__device__ float __nv_cyl_bessel_i1f(float);
+__device__ double __nv_cyl_bessel_i1(double);
+__device__ float __nv_fmaf_ieee_rn(float, float, float);
+__device__ float __nv_fmaf_ieee_rz(float, float, float);
+__device__ float __nv_fmaf_ieee_rd(float, float, float);
+__device__ float __nv_fmaf_ieee_ru(float, float, float);
+}
+__WARPSIM_DI__ float rnorm3df(float a, float b, float c) { return __nv_rnorm3df(a, b, c); }
+__WARPSIM_DI__ double rnorm3d(double a, double b, double c) { return __nv_rnorm3d(a, b, c); }
+__WARPSIM_DI__ float norm4df(float a, float b, float c, float d) { return __nv_norm4df(a, b, c, d); }
+__WARPSIM_DI__ double norm4d(double a, double b, double c, double d) { return __nv_norm4d(a, b, c, d); }
+__WARPSIM_DI__ float rnorm4df(float a, float b, float c, float d) { return __nv_rnorm4df(a, b, c, d); }
+__WARPSIM_DI__ double rnorm4d(double a, double b, double c, double d) { return __nv_rnorm4d(a, b, c, d); }
+__WARPSIM_DI__ float normf(int n, const float *a) {
+  float s = 0;
+  for (int i = 0; i < n; i++) s = __nv_fmaf(a[i], a[i], s);
+  return __nv_sqrtf(s);
+}
+__WARPSIM_DI__ double norm(int n, const double *a) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s = __nv_fma(a[i], a[i], s);
+  return __nv_sqrt(s);
+}
+__WARPSIM_DI__ float rnormf(int n, const float *a) { return 1.0f / normf(n, a); }
+__WARPSIM_DI__ double rnorm(int n, const double *a) { return 1.0 / norm(n, a); }
+__WARPSIM_DI__ float cyl_bessel_i0f(float a) { return __nv_cyl_bessel_i0f(a); }
+__WARPSIM_DI__ double cyl_bessel_i0(double a) { return __nv_cyl_bessel_i0(a); }
+__WARPSIM_DI__ float cyl_bessel_i1f(float a) { return __nv_cyl_bessel_i1f(a); }
+__WARPSIM_DI__ double cyl_bessel_i1(double a) { return __nv_cyl_bessel_i1(a); }
+__WARPSIM_DI__ float fdividef(float a, float b) { return a / b; }
+__WARPSIM_DI__ float __fmaf_ieee_rn(float a, float b, float c) { return __nv_fmaf_ieee_rn(a, b, c); }
+__WARPSIM_DI__ float __fmaf_ieee_rz(float a, float b, float c) { return __nv_fmaf_ieee_rz(a, b, c); }
+__WARPSIM_DI__ float __fmaf_ieee_rd(float a, float b, float c) { return __nv_fmaf_ieee_rd(a, b, c); }
+__WARPSIM_DI__ float __fmaf_ieee_ru(float a, float b, float c) { return __nv_fmaf_ieee_ru(a, b, c); }
+
+/* SIMD video intrinsics on 2×16 and 4×8 bit lanes (libdevice's __nv_v*). */
+#define __WARPSIM_SIMD(X)                                                      \
+  extern "C" __device__ unsigned __nv_##X(unsigned, unsigned);                 \
+  __WARPSIM_DI__ unsigned __##X(unsigned a, unsigned b) { return __nv_##X(a, b); }
+#define __WARPSIM_SIMD1(X)                                                     \
+  extern "C" __device__ unsigned __nv_##X(unsigned);                           \
+  __WARPSIM_DI__ unsigned __##X(unsigned a) { return __nv_##X(a); }
+__WARPSIM_SIMD1(vabs2) __WARPSIM_SIMD1(vabs4) __WARPSIM_SIMD1(vabsss2) __WARPSIM_SIMD1(vabsss4)
+__WARPSIM_SIMD1(vneg2) __WARPSIM_SIMD1(vneg4) __WARPSIM_SIMD1(vnegss2) __WARPSIM_SIMD1(vnegss4)
+__WARPSIM_SIMD(vabsdiffs2) __WARPSIM_SIMD(vabsdiffs4) __WARPSIM_SIMD(vabsdiffu2) __WARPSIM_SIMD(vabsdiffu4)
+__WARPSIM_SIMD(vadd2) __WARPSIM_SIMD(vadd4) __WARPSIM_SIMD(vaddss2) __WARPSIM_SIMD(vaddss4)
+__WARPSIM_SIMD(vaddus2) __WARPSIM_SIMD(vaddus4) __WARPSIM_SIMD(vavgs2) __WARPSIM_SIMD(vavgs4)
+__WARPSIM_SIMD(vavgu2) __WARPSIM_SIMD(vavgu4) __WARPSIM_SIMD(vcmpeq2) __WARPSIM_SIMD(vcmpeq4)
+__WARPSIM_SIMD(vcmpges2) __WARPSIM_SIMD(vcmpges4) __WARPSIM_SIMD(vcmpgeu2) __WARPSIM_SIMD(vcmpgeu4)
+__WARPSIM_SIMD(vcmpgts2) __WARPSIM_SIMD(vcmpgts4) __WARPSIM_SIMD(vcmpgtu2) __WARPSIM_SIMD(vcmpgtu4)
+__WARPSIM_SIMD(vcmples2) __WARPSIM_SIMD(vcmples4) __WARPSIM_SIMD(vcmpleu2) __WARPSIM_SIMD(vcmpleu4)
+__WARPSIM_SIMD(vcmplts2) __WARPSIM_SIMD(vcmplts4) __WARPSIM_SIMD(vcmpltu2) __WARPSIM_SIMD(vcmpltu4)
+__WARPSIM_SIMD(vcmpne2) __WARPSIM_SIMD(vcmpne4) __WARPSIM_SIMD(vhaddu2) __WARPSIM_SIMD(vhaddu4)
+__WARPSIM_SIMD(vmaxs2) __WARPSIM_SIMD(vmaxs4) __WARPSIM_SIMD(vmaxu2) __WARPSIM_SIMD(vmaxu4)
+__WARPSIM_SIMD(vmins2) __WARPSIM_SIMD(vmins4) __WARPSIM_SIMD(vminu2) __WARPSIM_SIMD(vminu4)
+__WARPSIM_SIMD(vsads2) __WARPSIM_SIMD(vsads4) __WARPSIM_SIMD(vsadu2) __WARPSIM_SIMD(vsadu4)
+__WARPSIM_SIMD(vseteq2) __WARPSIM_SIMD(vseteq4) __WARPSIM_SIMD(vsetges2) __WARPSIM_SIMD(vsetges4)
+__WARPSIM_SIMD(vsetgeu2) __WARPSIM_SIMD(vsetgeu4) __WARPSIM_SIMD(vsetgts2) __WARPSIM_SIMD(vsetgts4)
+__WARPSIM_SIMD(vsetgtu2) __WARPSIM_SIMD(vsetgtu4) __WARPSIM_SIMD(vsetles2) __WARPSIM_SIMD(vsetles4)
+__WARPSIM_SIMD(vsetleu2) __WARPSIM_SIMD(vsetleu4) __WARPSIM_SIMD(vsetlts2) __WARPSIM_SIMD(vsetlts4)
+__WARPSIM_SIMD(vsetltu2) __WARPSIM_SIMD(vsetltu4) __WARPSIM_SIMD(vsetne2) __WARPSIM_SIMD(vsetne4)
+__WARPSIM_SIMD(vsub2) __WARPSIM_SIMD(vsub4) __WARPSIM_SIMD(vsubss2) __WARPSIM_SIMD(vsubss4)
+__WARPSIM_SIMD(vsubus2) __WARPSIM_SIMD(vsubus4)
+#undef __WARPSIM_SIMD
+#undef __WARPSIM_SIMD1
+
+/* Device memcpy and memset, as CUDA declares them beside the C library's. */
+extern "C" {
+__device__ static inline void *memcpy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
+__device__ static inline void *memset(void *d, int c, size_t n) { return __builtin_memset(d, c, n); }
+}
+
 #endif /* __WARPSIM_HOST_ONLY__ */
 
 #ifndef __WARPSIM_HOST_ONLY__
@@ -150,6 +234,25 @@ __WARPSIM_HDI__ unsigned int min(int a, unsigned int b) { return min((unsigned i
 __WARPSIM_HDI__ unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
 __WARPSIM_HDI__ unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
 __WARPSIM_HDI__ unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
+/* The mixed-type overloads of CUDA's math_functions.hpp: the common type. */
+__WARPSIM_HDI__ unsigned long min(long a, unsigned long b) { return min((unsigned long)a, b); }
+__WARPSIM_HDI__ unsigned long min(unsigned long a, long b) { return min(a, (unsigned long)b); }
+__WARPSIM_HDI__ unsigned long max(long a, unsigned long b) { return max((unsigned long)a, b); }
+__WARPSIM_HDI__ unsigned long max(unsigned long a, long b) { return max(a, (unsigned long)b); }
+__WARPSIM_HDI__ unsigned long long min(long long a, unsigned long long b) { return min((unsigned long long)a, b); }
+__WARPSIM_HDI__ unsigned long long min(unsigned long long a, long long b) { return min(a, (unsigned long long)b); }
+__WARPSIM_HDI__ unsigned long long max(long long a, unsigned long long b) { return max((unsigned long long)a, b); }
+__WARPSIM_HDI__ unsigned long long max(unsigned long long a, long long b) { return max(a, (unsigned long long)b); }
+__WARPSIM_HDI__ double min(float a, double b) { return __builtin_fmin((double)a, b); }
+__WARPSIM_HDI__ double min(double a, float b) { return __builtin_fmin(a, (double)b); }
+__WARPSIM_HDI__ double max(float a, double b) { return __builtin_fmax((double)a, b); }
+__WARPSIM_HDI__ double max(double a, float b) { return __builtin_fmax(a, (double)b); }
+__WARPSIM_HDI__ unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+__WARPSIM_HDI__ unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+__WARPSIM_HDI__ long long llmin(long long a, long long b) { return a < b ? a : b; }
+__WARPSIM_HDI__ long long llmax(long long a, long long b) { return a > b ? a : b; }
+__WARPSIM_HDI__ unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__WARPSIM_HDI__ unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 __WARPSIM_DI__ int abs(int a) { return a < 0 ? -a : a; }
 __WARPSIM_DI__ long labs(long a) { return a < 0 ? -a : a; }
 __WARPSIM_DI__ long long llabs(long long a) { return a < 0 ? -a : a; }

@@ -2,6 +2,9 @@
  * make_* constructors, with CUDA's sizes and alignments. */
 #ifndef __WARPSIM_VECTOR_TYPES_H__
 #define __WARPSIM_VECTOR_TYPES_H__
+/* NVIDIA's include-guard names, which programs test. */
+#define __VECTOR_TYPES_H__
+#define __BUILTIN_TYPES_H__
 #include "__warpsim_defines.h"
 
 #define __WARPSIM_VEC1(T, N, A) struct __attribute__((aligned(A))) N##1 { T x; };

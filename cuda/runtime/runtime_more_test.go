@@ -52,3 +52,18 @@ func TestForkedChildExit(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr:\n%s", out, want, stderr)
 	}
 }
+
+// TestGraphMemoryFreedOutside: a graph's allocation stays the graph's.
+func TestGraphMemoryFreedOutside(t *testing.T) {
+	prog := buildProgram(t, "testdata/graphmem.cu")
+	out, _ := runFake(t, prog)
+	want := `alloc node: cudaSuccess
+graph memory in use: 1048576
+launch 0: cudaSuccess, free outside the graph cudaSuccess, sync cudaSuccess: 7 7
+launch 1: cudaSuccess, free outside the graph cudaSuccess, sync cudaSuccess: 7 7
+after destroying the graph: 0
+`
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+}

@@ -176,6 +176,12 @@ func (z *Sanitizing) hostMemory(addr, n uint64) {
 	z.dev.forget(addr)
 }
 
+// HostWrote tells initcheck that the host side wrote [addr, addr+n): a
+// copy or memset the server made, or a copy the program made itself.
+// (Writes the program makes through pointers into pinned or managed memory
+// are not seen.)
+func (d *sanDevice) HostWrote(addr, n uint64) { d.wrote(addr, n) }
+
 func (d *sanDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
 	before := d.s.San.Stops()
 	res, err := d.Device.Launch(k, cfg, params)

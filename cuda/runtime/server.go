@@ -76,6 +76,10 @@ type Server struct {
 	// dynShared holds cudaFuncAttributeMaxDynamicSharedMemorySize per kernel.
 	dynShared map[int]int
 	running   atomic.Pointer[string] // the kernel being run, for progress reports
+	// devMu guards dev against Interrupt and Progress, which other
+	// goroutines call; interrupted is an interrupted launch's fault.
+	devMu       sync.Mutex
+	interrupted atomic.Pointer[Fault]
 
 	// mu guards the rest, shared with the executor; cond signals progress.
 	mu          sync.Mutex
@@ -93,11 +97,6 @@ type Server struct {
 	abandoned   bool // the program is gone: queued work is dropped
 	sticky      Error
 	launches    []Record
-	// devMu guards dev against Interrupt and Progress, which other
-	// goroutines call; interrupted (under mu) is an interrupted launch's
-	// fault.
-	devMu       sync.Mutex
-	interrupted *Fault
 }
 
 // queued is one operation on a stream's queue.
@@ -147,9 +146,7 @@ func under(d Device) Device {
 
 // stopped is the fault of a launch an interrupt stopped, nil when none.
 func (s *Server) stopped() *Fault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.interrupted
+	return s.interrupted.Load()
 }
 
 // Record is one launch in the profile.
@@ -266,6 +263,9 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			// The user stopped the program (Ctrl-C): say where the kernel
 			// was, and stop; the program itself is being interrupted too.
 			fmt.Fprintf(os.Stderr, "%s\n", f.Report)
+			s.mu.Lock()
+			s.abandoned = true
+			s.mu.Unlock()
 			return ErrInterrupted
 		}
 		if s.opt.Sanitize != nil {
@@ -708,7 +708,7 @@ func (s *Server) hello(p *payloadReader) reply {
 	if p.err != nil {
 		// A client without a window (the protocol tests): make one here.
 		p.err = nil
-		base, size, fds = 0x7000_0000_0000, 1<<40, 0
+		base, size, fds = 0x6000_0000_0000, 1<<44, 0
 	}
 	if s.win == nil {
 		fd := -1
@@ -968,7 +968,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 		rec.NS = max(wall, 1)
 		rec.Fault = f.Report
 		if f.Interrupted {
-			s.interrupted = f
+			s.interrupted.Store(f)
 		}
 	case errors.As(err, &ce):
 		s.pending = ce.Code

@@ -69,11 +69,13 @@ enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };
 
 /* The device memory window: WINDOW_SIZE bytes of address space, at
- * WINDOW_BASE where that is free (far below the shared libraries and the
- * stacks, far above the heap), elsewhere if not. Only touched pages use
- * memory. */
-#define WINDOW_BASE 0x700000000000ull
-#define WINDOW_SIZE (1ull << 42)
+ * WINDOW_BASE where that is free (below the shared libraries and the
+ * stacks, above a PIE program and its heap), elsewhere if not. Only
+ * touched pages use memory. The engine gives each allocation its own 2 GiB
+ * range and never reuses one, so 16 TiB hold 8192 allocations over a
+ * program's life. */
+#define WINDOW_BASE 0x600000000000ull
+#define WINDOW_SIZE (1ull << 44)
 
 /* Sticky errors: after one of these the context is unusable, and every
  * later call returns it, as CUDA does. */
@@ -769,12 +771,12 @@ cudaError_t cudaDeviceReset(void) {
   last_error = 0;
   return e;
 }
-/* The stack and malloc heap sizes are the simulator's (opLimit): it
- * honours them. The other limits are accepted and not modelled. */
+/* The stack and malloc heap sizes and the device runtime's limits are the
+ * simulator's (opLimit): it honours them. */
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
   if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
-  if (limit == 0 || limit == 2) {
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
     uint64_t a[2] = {(uint64_t)limit | 1ull << 32, (uint64_t)value};
     return set_error(simple(opLimit, a, sizeof a));
   }
@@ -783,7 +785,7 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
 cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   ENTER();
   if (!value) return set_error(1);
-  if (limit == 0 || limit == 2) {
+  if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
     uint64_t a[2] = {(uint64_t)limit, 0};
     struct reply r = call(opLimit, a, sizeof a);
     if (!r.code && r.len >= 8) memcpy(value, r.data, 8);
@@ -792,8 +794,6 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   }
   switch (limit) {
   case 1: *value = 1 << 20; break;       /* printf FIFO */
-  case 3: *value = 2; break;             /* sync depth */
-  case 4: *value = 2048; break;          /* pending launches */
   case 5: *value = 32; break;            /* max L2 fetch granularity */
   case 6: *value = 0; break;             /* persisting L2 */
   default: return set_error(215);
@@ -913,10 +913,12 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   return 0;
 }
 
+static int graph_owned(const void *p);
 cudaError_t cudaFree(void *p) {
   ENTER();
   if (!p) return 0;
   REFUSE_DURING_CAPTURE();
+  if (graph_owned(p)) return 0;
   return free_alloc(p, -1, NULL, 0);
 }
 
@@ -1512,6 +1514,7 @@ cudaError_t cudaEventCreateWithFlags(void **e, unsigned f) {
 cudaError_t cudaEventCreate(void **e) { return cudaEventCreateWithFlags(e, 0); }
 
 static cudaError_t capture_event_record(struct stream *st, struct event *ev);
+static int capture_open(const struct graph *g);
 static cudaError_t capture_event_wait(struct stream *st, struct event *ev);
 
 cudaError_t cudaEventRecord(void *e, void *s) {
@@ -1574,7 +1577,7 @@ cudaError_t cudaStreamWaitEvent(void *s, void *e, unsigned f) {
   struct event *ev = as_event(e);
   if (!ev || !valid_stream(s)) return set_error(400);
   if (f & ~1u) return set_error(1);
-  if (ev->capture || capturing(s)) return capture_event_wait(s == NULL || s == (void *)1 || s == (void *)2 ? NULL : s, ev);
+  if ((ev->capture && capture_open(ev->capture)) || capturing(s)) return capture_event_wait(s == NULL || s == (void *)1 || s == (void *)2 ? NULL : s, ev);
   if (!ev->recorded) return 0;
   uint32_t msg[2] = {stream_id(s), ev->id};
   return set_error(simple(opStreamWait, msg, 8));

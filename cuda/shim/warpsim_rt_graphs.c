@@ -16,8 +16,21 @@
 
 /* Memory a graph's allocation node reserved: it lives as long as any
  * graph or instantiation holds the node (the address is fixed from the
- * node's creation, as in CUDA). */
-struct graph_alloc { void *ptr; int refs; };
+ * node's creation, as in CUDA, where each launch allocates it anew at that
+ * address). A cudaFree or cudaFreeAsync of it outside the graph frees
+ * nothing: the next launch has it again. */
+struct graph_alloc { void *ptr; int refs; size_t size; };
+static uint64_t graph_mem_used, graph_mem_high;
+
+static struct graph_alloc **graph_allocs;
+static int ngraph_allocs;
+
+/* graph_owned tells whether p is memory of a graph's allocation node. */
+static int graph_owned(const void *p) {
+  for (int i = 0; i < ngraph_allocs; i++)
+    if (graph_allocs[i]->ptr == p) return 1;
+  return 0;
+}
 
 struct gnode {
   int magic;
@@ -102,7 +115,10 @@ static void free_node(struct gnode *n) {
   free(n->params);
   destroy_graph(n->child);
   if (n->alloc && --n->alloc->refs == 0) {
+    for (int i = 0; i < ngraph_allocs; i++)
+      if (graph_allocs[i] == n->alloc) { graph_allocs[i] = graph_allocs[--ngraph_allocs]; break; }
     uint64_t a = (uintptr_t)n->alloc->ptr;
+    graph_mem_used -= n->alloc->size;
     if (find_alloc(a) >= 0) free_alloc(n->alloc->ptr, -1, NULL, 0);
     free(n->alloc);
   }
@@ -393,6 +409,11 @@ cudaError_t cudaGraphAddMemAllocNode(NODE_ARGS, struct cudaMemAllocNodeParams *p
   n->alloc = malloc(sizeof *n->alloc);
   n->alloc->ptr = mem;
   n->alloc->refs = 1;
+  n->alloc->size = p->bytesize;
+  graph_allocs = grow(graph_allocs, ngraph_allocs, sizeof *graph_allocs);
+  graph_allocs[ngraph_allocs++] = n->alloc;
+  graph_mem_used += p->bytesize;
+  if (graph_mem_used > graph_mem_high) graph_mem_high = graph_mem_used;
   n->dptr = mem;
   p->dptr = mem;
   return 0;
@@ -622,6 +643,16 @@ cudaError_t cudaGraphExecUpdate(void *exec, void *g, struct cudaGraphExecUpdateR
 
 /* ---- Stream capture ---- */
 static unsigned long long next_capture_id = 1;
+/* The graphs being captured now: an event recorded in a capture means
+ * something only while its capture is open (compared by address only, so
+ * a destroyed graph is never touched). */
+static struct graph **open_captures;
+static int nopen_captures;
+static int capture_open(const struct graph *g) {
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i] == g) return 1;
+  return 0;
+}
 static _Thread_local int capture_mode_of_thread; /* cudaThreadExchangeStreamCaptureMode */
 
 static void capture_add(struct stream *st, struct gnode *n) {
@@ -648,6 +679,8 @@ cudaError_t cudaStreamBeginCapture(void *s, int mode) {
   struct stream *st = s;
   if (st->capture) return set_error(cudaErrorIllegalState);
   st->capture = new_graph();
+  open_captures = grow(open_captures, nopen_captures, sizeof *open_captures);
+  open_captures[nopen_captures++] = st->capture;
   st->capture_mode = mode;
   st->capture_id = next_capture_id++;
   st->capture_origin = st;
@@ -663,6 +696,8 @@ cudaError_t cudaStreamEndCapture(void *s, void **pg) {
   if (!st) return set_error(cudaErrorIllegalState);
   if (st->capture_origin != st) return set_error(cudaErrorStreamCaptureUnmatched);
   struct graph *g = st->capture;
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i] == g) { open_captures[i] = open_captures[--nopen_captures]; break; }
   for (int i = 0; i < g->njoined; i++) {
     struct stream *j = g->joined[i];
     if (j->magic == STREAM_MAGIC && j->capture == g) { j->capture = NULL; j->ndeps = 0; }
@@ -757,8 +792,7 @@ static cudaError_t capture_event_record(struct stream *st, struct event *ev) {
   return 0;
 }
 static cudaError_t capture_event_wait(struct stream *st, struct event *ev) {
-  if (!ev->capture) return 0; /* an event from outside the capture: nothing to depend on in the graph */
-  if (ev->capture->magic != GRAPH_MAGIC) return set_error(cudaErrorStreamCaptureInvalidated);
+  if (!ev->capture || !capture_open(ev->capture)) return 0; /* an event from outside the capture: nothing to depend on in the graph */
   if (!st) return set_error(cudaErrorStreamCaptureImplicit);
   if (!st->capture) {
     st->capture = ev->capture;
@@ -849,6 +883,7 @@ cudaError_t cudaFreeAsync(void *p, void *stream) {
     return 0;
   }
   if (!p) return 0;
+  if (graph_owned(p)) return 0;
   for (int i = 0; i < npooled; i++)
     if (pooled[i].addr == (uintptr_t)p) {
       pooled[i].pool->used -= pooled[i].size;
@@ -935,4 +970,27 @@ cudaError_t cudaMemPoolSetAccess(void *pool, const struct cudaMemAccessDesc *d, 
   ENTER();
   if (!as_pool(pool) || (n && !d)) return set_error(cudaErrorInvalidValue);
   return 0;
+}
+
+/* Graph memory: what allocation nodes hold. */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value) {
+  ENTER();
+  if (device != 0) return set_error(cudaErrorInvalidDevice);
+  if (!value) return set_error(cudaErrorInvalidValue);
+  switch (attr) {
+  case 0: case 2: *(uint64_t *)value = graph_mem_used; return 0;
+  case 1: case 3: *(uint64_t *)value = graph_mem_high; return 0;
+  }
+  return set_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value) {
+  ENTER();
+  if (device != 0) return set_error(cudaErrorInvalidDevice);
+  if (!value || (attr != 1 && attr != 3) || *(uint64_t *)value != 0) return set_error(cudaErrorInvalidValue);
+  graph_mem_high = graph_mem_used;
+  return 0;
+}
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  ENTER();
+  return device == 0 ? 0 : set_error(cudaErrorInvalidDevice);
 }

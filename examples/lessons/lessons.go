@@ -9,8 +9,10 @@ package lessons
 
 import "embed"
 
-// FS holds the lesson sources (*.cu, common.h), their PTX (*.sm90.ptx) and
-// the H100's results (h100/).
+// FS holds the lesson sources (*.cu, common.h), their PTX (*.sm90.ptx;
+// nested4.sm35.ptx, the lesson's four reductions with CDP1's device-side
+// cudaDeviceSynchronize, is clang-22's: `warpsim compile --arch sm_35 --rdc`)
+// and the H100's results (h100/).
 //
 //go:embed *.cu *.h *.ptx h100/*
 var FS embed.FS

@@ -213,24 +213,48 @@ func BenchmarkSharedReduce(b *testing.B) {
 }
 
 // TestHotLoopAllocs checks that running warps allocates nothing per
-// instruction: a second launch of a warmed-up worker allocates only the
-// per-launch bookkeeping.
+// instruction: a second block on a warmed-up worker allocates nothing, for
+// uniform ALU code, global loads and stores, shared memory with barriers,
+// and printf.
 func TestHotLoopAllocs(t *testing.T) {
-	m := testModule(t, aluLoopPTX)
-	params := outBuffer(4 * 256)(m)
-	k := m.Prog.FuncByName["alu"]
-	l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: params},
-		fn: m.Prog.Funcs[k], nblocks: 4, sharedOff: m.Prog.SharedOffsets[k], limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
-	w := newWorker(l)
-	w.runBlock(0)
-	allocs := testing.AllocsPerRun(10, func() {
-		w.runBlock(1)
-	})
-	if allocs != 0 {
-		t.Errorf("running a block allocates %v times, want 0", allocs)
+	const n = 4 * 256
+	cases := []struct {
+		name, src, kernel string
+		params            func(m *Module) []byte
+	}{
+		{"alu", aluLoopPTX, "alu", outBuffer(4 * n)},
+		{"memory", memPTX, "vadd", func(m *Module) []byte {
+			a, _ := m.Mem.Alloc(4 * n)
+			b, _ := m.Mem.Alloc(4 * n)
+			c, _ := m.Mem.Alloc(4 * n)
+			return u64p(a, b, c)
+		}},
+		{"shared and barriers", sharedReducePTX, "sred", func(m *Module) []byte {
+			in, _ := m.Mem.Alloc(4 * n)
+			out, _ := m.Mem.Alloc(4 * 4)
+			return u64p(in, out)
+		}},
 	}
-	if w.c.InstExecuted == 0 {
-		t.Fatal("nothing ran")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testModule(t, tc.src)
+			params := tc.params(m)
+			k := m.Prog.FuncByName[tc.kernel]
+			l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: params},
+				fn: m.Prog.Funcs[k], nblocks: 4, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k],
+				limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
+			w := newWorker(l)
+			w.runBlock(0)
+			allocs := testing.AllocsPerRun(10, func() {
+				w.runBlock(1)
+			})
+			if allocs != 0 {
+				t.Errorf("running a block allocates %v times, want 0", allocs)
+			}
+			if w.c.InstExecuted == 0 || w.fault != nil {
+				t.Fatalf("nothing ran (fault %v)", w.fault)
+			}
+		})
 	}
 }
 

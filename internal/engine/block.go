@@ -58,6 +58,16 @@ type worker struct {
 	clockSet    bool
 	clockCycles uint64
 	clockNS     uint64
+
+	// The block's dynamic-parallelism state (cdp.go): printf output by
+	// epoch, launches not yet started, grids its syncs ran.
+	blockOpen  bool
+	out        []byte
+	segs       []epochMark
+	epoch      uint32
+	kids       []*cdpNode
+	synced     []*Result
+	nullStream *devHandle
 }
 
 func newWorker(l *launch) *worker {
@@ -70,6 +80,7 @@ func newWorker(l *launch) *worker {
 // warps and their register files.
 func (w *worker) rebind(l *launch) {
 	w.l, w.c, w.fault, w.clockSet = l, Counters{}, nil, false
+	w.blk.live = 0 // no block of this grid yet (a stopped grid's report looks)
 	w.printed = w.printed[:0]
 	if cap(w.blk.shared) >= l.shared {
 		w.blk.shared = w.blk.shared[:l.shared]
@@ -99,6 +110,7 @@ func (w *worker) loop() {
 			return
 		}
 		w.runBlock(i)
+		w.endBlock()
 		if w.fault != nil {
 			l.setFault(w.fault)
 			return
@@ -119,6 +131,8 @@ func (w *worker) loop() {
 }
 
 func (w *worker) setupBlock(linear int) {
+	w.endBlock()
+	w.blockOpen = true
 	l := w.l
 	cfg := l.cfg
 	b := &w.blk

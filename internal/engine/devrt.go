@@ -1,21 +1,25 @@
 package engine
 
-import "github.com/warpsim/warpsim/internal/ir"
+import (
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
+)
 
 // CUDA error codes the device runtime returns.
 const (
-	cudaSuccess                     = 0
-	cudaErrorInvalidValue           = 1
-	cudaErrorLaunchMaxDepthExceeded = 65
-	cudaErrorInvalidConfiguration   = 9
+	cudaSuccess                   = 0
+	cudaErrorInvalidValue         = 1
+	cudaErrorInvalidConfiguration = 9
 )
 
 // devRuntime implements the device runtime calls of dynamic parallelism,
-// per active lane: parameter buffers are device allocations; a launch is
-// queued and runs after the current grid.
+// per active lane, in lane order: parameter buffers are device
+// allocations; a launch is queued (cdp.go runs it); each thread keeps its
+// last error for cudaGetLastError and cudaPeekAtLastError.
 func (wp *warp) devRuntime(pc int, in *ir.Inst, exec uint32) {
 	cs := &wp.fn.Calls[in.Imm]
 	l := wp.w.l
+	t := l.tree
 	arg := func(i, size, lane int) uint64 {
 		if i >= len(cs.Args) {
 			return 0
@@ -35,6 +39,15 @@ func (wp *warp) devRuntime(pc int, in *ir.Inst, exec uint32) {
 			return 0, false
 		}
 		return int(fi), true
+	}
+	// store writes a handle through a pointer argument; false on a fault.
+	store := func(ptr uint64, v uint64, lane int) bool {
+		b, _ := wp.resolve(pc, ptx.SpaceGeneric, ptr, 8, lane)
+		if b == nil {
+			return false
+		}
+		storeLE(b, 8, v)
+		return true
 	}
 	for lane := 0; lane < 32; lane++ {
 		if exec>>lane&1 == 0 {
@@ -70,52 +83,152 @@ func (wp *warp) devRuntime(pc int, in *ir.Inst, exec uint32) {
 			wp.recentNext++
 			ret = addr
 		case ir.DevRTLaunchDeviceV2, ir.DevRTLaunchDevice:
-			var buf uint64
-			var fi = -1
-			var grid, block [3]uint32
-			var shmem uint32
-			if in.Mode == ir.DevRTLaunchDeviceV2 {
-				buf = arg(0, 8, lane)
-			} else {
-				f, ok := funcIndex(arg(0, 8, lane))
-				if !ok {
-					ret = cudaErrorInvalidValue
-					break
-				}
-				fi, buf = f, arg(1, 8, lane)
-				grid, block, shmem = dim3(2, lane), dim3(3, lane), uint32(arg(4, 4, lane))
-			}
-			l.childMu.Lock()
-			ch, ok := l.pending[buf]
-			switch {
-			case !ok || ch.launched:
-				ret = cudaErrorInvalidValue
-			case l.depth+1 >= maxLaunchDepth:
-				ret = cudaErrorLaunchMaxDepthExceeded
-			default:
-				if fi >= 0 {
-					ch.fn, ch.grid, ch.block, ch.shmem = fi, grid, block, shmem
-					ch.paramSize = l.mod.Prog.Funcs[fi].ParamBytes
-				}
-				if ch.fn < 0 || ch.grid[0]*ch.grid[1]*ch.grid[2] == 0 || ch.block[0]*ch.block[1]*ch.block[2] == 0 {
-					ret = cudaErrorInvalidConfiguration
-					break
-				}
-				ch.launched = true
-				l.pending[buf] = ch
-				l.children = append(l.children, ch)
-				if wp.rec != nil {
-					wp.rec.Event = EventDevLaunch
-				}
-			}
-			l.childMu.Unlock()
+			ret = wp.devLaunch(in.Mode, lane, arg, dim3, funcIndex)
+			wp.lastErr[lane] = uint32(ret)
 		case ir.DevRTGetLastError:
-			ret = cudaSuccess
+			ret = uint64(wp.lastErr[lane])
+			wp.lastErr[lane] = cudaSuccess
+		case ir.DevRTPeekAtLastError:
+			ret = uint64(wp.lastErr[lane])
+		case ir.DevRTDeviceSynchronize:
+			cycles, code := wp.deviceSync()
+			if wp.rec != nil {
+				wp.rec.Event = EventDevSync
+				wp.rec.SyncCycles += cycles
+			}
+			ret = uint64(code)
+			if code != cudaSuccess {
+				wp.lastErr[lane] = code
+			}
+			if wp.w.fault != nil {
+				return
+			}
+		case ir.DevRTStreamCreateWithFlags, ir.DevRTEventCreateWithFlags:
+			t.mu.Lock()
+			h := t.newHandle(in.Mode == ir.DevRTEventCreateWithFlags)
+			t.mu.Unlock()
+			if !store(arg(0, 8, lane), h, lane) {
+				return
+			}
+		case ir.DevRTStreamDestroy, ir.DevRTEventDestroy:
+			// A destroyed stream's work still runs; the handle goes.
+			h := arg(0, 8, lane)
+			t.mu.Lock()
+			if s, ok := t.handles[h]; ok && s.event == (in.Mode == ir.DevRTEventDestroy) {
+				delete(t.handles, h)
+			} else if h != 0 || in.Mode == ir.DevRTEventDestroy {
+				ret = cudaErrorInvalidResourceHandle
+			}
+			t.mu.Unlock()
+		case ir.DevRTEventRecord:
+			e, sh := arg(0, 8, lane), arg(1, 8, lane)
+			t.mu.Lock()
+			ev, ok := t.handles[e]
+			s, sok := wp.w.stream(sh)
+			switch {
+			case !ok || !ev.event || !sok:
+				ret = cudaErrorInvalidResourceHandle
+			case s != nil:
+				ev.last = s.last
+			default:
+				ev.last = nil
+			}
+			t.mu.Unlock()
+		case ir.DevRTStreamWaitEvent:
+			sh, e := arg(0, 8, lane), arg(1, 8, lane)
+			t.mu.Lock()
+			ev, ok := t.handles[e]
+			s, sok := wp.w.stream(sh)
+			switch {
+			case !ok || !ev.event || !sok:
+				ret = cudaErrorInvalidResourceHandle
+			case s != nil && ev.last != nil:
+				s.waits = append(s.waits, ev.last)
+			}
+			t.mu.Unlock()
+		}
+		if ret != cudaSuccess && in.Mode >= ir.DevRTStreamCreateWithFlags {
+			wp.lastErr[lane] = uint32(ret)
 		}
 		if len(cs.Rets) > 0 {
 			wp.setFrameWord(cs.Rets[0].Offset, min(cs.Rets[0].Size, 8), lane, ret)
 		}
 	}
+}
+
+// devLaunch is cudaLaunchDevice(V2) for one lane: the launch is checked
+// against the device runtime's limits and queued in the block's list.
+func (wp *warp) devLaunch(mode uint8, lane int, arg func(i, size, lane int) uint64, dim3 func(i, lane int) [3]uint32, funcIndex func(uint64) (int, bool)) uint64 {
+	w := wp.w
+	l := w.l
+	t := l.tree
+	var buf, stream uint64
+	fi := -1
+	var grid, block [3]uint32
+	var shmem uint32
+	if mode == ir.DevRTLaunchDeviceV2 {
+		buf, stream = arg(0, 8, lane), arg(1, 8, lane)
+	} else {
+		f, ok := funcIndex(arg(0, 8, lane))
+		if !ok {
+			return cudaErrorInvalidValue
+		}
+		fi, buf = f, arg(1, 8, lane)
+		grid, block, shmem = dim3(2, lane), dim3(3, lane), uint32(arg(4, 4, lane))
+		stream = arg(5, 8, lane)
+	}
+	l.childMu.Lock()
+	ch, ok := l.pending[buf]
+	if ok && !ch.launched && fi >= 0 {
+		ch.fn, ch.grid, ch.block, ch.shmem = fi, grid, block, shmem
+		ch.paramSize = l.mod.Prog.Funcs[fi].ParamBytes
+	}
+	switch {
+	case !ok || ch.launched:
+		l.childMu.Unlock()
+		return cudaErrorInvalidValue
+	case ch.fn < 0 || ch.grid[0]*ch.grid[1]*ch.grid[2] == 0 || ch.block[0]*ch.block[1]*ch.block[2] == 0,
+		t.limits.MaxThreadsPerBlock > 0 && uint64(ch.block[0])*uint64(ch.block[1])*uint64(ch.block[2]) > uint64(t.limits.MaxThreadsPerBlock):
+		l.childMu.Unlock()
+		return cudaErrorInvalidConfiguration
+	}
+	ch.launched = true
+	l.pending[buf] = ch
+	l.childMu.Unlock()
+	n := &cdpNode{fn: ch.fn, grid: ch.grid, block: ch.block, shmem: ch.shmem, depth: l.depth + 1, warp: wp.idx, parent: l.node}
+	if b, err := l.mod.Mem.Bytes(ch.params, uint64(ch.paramSize)); err == nil {
+		n.params = append([]byte(nil), b...)
+	}
+	lim := t.limits
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, ok := w.stream(stream)
+	switch {
+	case !ok:
+		return cudaErrorInvalidResourceHandle
+	case lim.MaxDepth > 0 && l.depth+1 >= lim.MaxDepth:
+		return cudaErrorLaunchMaxDepthExceeded
+	case lim.PendingLaunches > 0 && t.pending >= lim.PendingLaunches:
+		return cudaErrorLaunchPendingCountExceeded
+	}
+	if s != nil {
+		if s.last != nil {
+			n.deps = append(n.deps, s.last)
+		}
+		n.deps = append(n.deps, s.waits...)
+		s.last, s.waits = n, nil
+	}
+	t.pending++
+	if l.node != nil {
+		l.node.open++
+	}
+	w.kids = append(w.kids, n)
+	w.epoch++
+	l.launches.Add(1)
+	if wp.rec != nil {
+		wp.rec.Event = EventDevLaunch
+	}
+	return cudaSuccess
 }
 
 func mustBytes(m *Memory, addr, n uint64) []byte {

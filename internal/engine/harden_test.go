@@ -158,20 +158,25 @@ func TestDeviceHeap(t *testing.T) {
 		kernel string
 		p      uint64
 		want   FaultKind
+		detail string
 	}{
-		{"last byte", "touch", p0 + 255, 0},
-		{"one past the block", "touch", p0 + 256, FaultOutOfBounds},
-		{"free", "release", p0, 0},
-		{"use after free", "touch", p0, FaultOutOfBounds},
-		{"double free", "release", p0, FaultHeap},
-		{"free of a cudaMalloc pointer", "release", out, FaultOutOfBounds},
-		{"free of an interior pointer is ignored", "release", p1 + 8, 0},
-		{"the block is still there", "touch", p1, 0},
-		{"free(NULL)", "release", 0, 0},
+		{"last byte", "touch", p0 + 255, 0, ""},
+		{"one past the block", "touch", p0 + 256, FaultOutOfBounds, "1 bytes past the end of the 256-byte device malloc block"},
+		{"free", "release", p0, 0, ""},
+		{"use after free", "touch", p0, FaultOutOfBounds, "0 bytes into a 256-byte device malloc block at"},
+		{"double free", "release", p0, FaultHeap, "freed already (double free)"},
+		{"free of a cudaMalloc pointer", "release", out, FaultOutOfBounds, "not a pointer into the device heap"},
+		{"free of an interior pointer is ignored", "release", p1 + 8, 0, ""},
+		{"the block is still there", "touch", p1, 0, ""},
+		{"free(NULL)", "release", 0, 0, ""},
 	}
 	for _, c := range cases {
-		if got := fault(launch(c.kernel, u64p(c.p), 1)); got != c.want {
+		err := launch(c.kernel, u64p(c.p), 1)
+		if got := fault(err); got != c.want {
 			t.Errorf("%s: fault %v, want %v", c.name, got, c.want)
+		}
+		if want := c.detail; want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: %v, want it to say %q", c.name, err, want)
 		}
 	}
 	// Blocks of many threads and workers allocating and freeing at once

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -183,6 +184,31 @@ func (h *Heap) find(addr, n uint64) ([]byte, bool) {
 	}
 	off := addr - b.base
 	return (*d)[off : off+n : off+n], true
+}
+
+// describe explains a faulting access to a heap address: one into a block
+// free() released, or past a block. ok is false outside the heap.
+func (h *Heap) describe(addr, n uint64, space string) (msg string, ok bool) {
+	if addr < HeapBase || addr >= HeapBase+heapWindow {
+		return "", false
+	}
+	p := h.blocks.Load()
+	if p == nil {
+		return "", false
+	}
+	cur := *p
+	// The last block starting at or below addr.
+	i := sort.Search(len(cur), func(i int) bool { return cur[i].base > addr }) - 1
+	if i < 0 {
+		return "", false
+	}
+	b := cur[i]
+	if addr < b.base+b.size && b.data.Load() == nil {
+		return fmt.Sprintf("%d-byte %s access at %#x is %d bytes into a %d-byte device malloc block at %#x that free() in device code released (use after free)",
+			n, space, addr, addr-b.base, b.size, b.base), true
+	}
+	return fmt.Sprintf("%d-byte %s access at %#x is outside every allocation (%d bytes past the end of the %d-byte device malloc block at %#x)",
+		n, space, addr, addr+n-(b.base+b.size), b.size, b.base), true
 }
 
 // Used is the heap bytes allocated and not freed.

@@ -236,6 +236,11 @@ type Config struct {
 	// Check, when not nil, is the sanitizer that sees every access and
 	// synchronization (check.go).
 	Check Checker
+	// DevRT are the device runtime's limits (dynamic parallelism).
+	DevRT DevRTLimits
+
+	tree *cdpTree // the host launch's device-launched grids
+	node *cdpNode // this grid in the tree
 }
 
 // DefaultStepLimit is the watchdog budget when Config.StepLimit is 0.
@@ -268,9 +273,13 @@ type launch struct {
 	snaps      []WarpState
 	snapBlocks int
 
+	tree       *cdpTree
+	node       *cdpNode
 	childMu    sync.Mutex
 	pending    map[uint64]childLaunch // parameter buffers handed out, by address
-	children   []childLaunch          // device-side launches, in launch order
+	launches   atomic.Int64           // device-side launches of this grid
+	blocksMu   sync.Mutex
+	blocks     []blockDone // what completed blocks left, in completion order
 	progressMu sync.Mutex
 }
 
@@ -283,8 +292,7 @@ func (l *launch) setFault(f *Fault) {
 	l.stop.Store(true)
 }
 
-// childLaunch is a device-side launch: it runs after its parent grid
-// completes (a parent grid is complete only when its children are).
+// childLaunch is a parameter buffer handed out for a device-side launch.
 type childLaunch struct {
 	fn        int
 	grid      [3]uint32
@@ -294,9 +302,6 @@ type childLaunch struct {
 	paramSize int
 	launched  bool
 }
-
-// maxLaunchDepth bounds nested device-side launches.
-const maxLaunchDepth = 64
 
 // Grid is one grid a launch ran: the host's, or one that device code
 // launched (dynamic parallelism).
@@ -313,7 +318,8 @@ type Grid struct {
 	// DeviceLaunches counts the grids it launched.
 	Counters Counters
 	// Elapsed is the host time the simulation of this grid alone took
-	// (its children are simulated after it and timed on their own).
+	// (less that of the grids a CDP1 cudaDeviceSynchronize ran inside it;
+	// the others are simulated after it), each grid timed on its own.
 	Elapsed time.Duration
 	// Timing is the timing driver's account of the grid; nil under the
 	// functional driver.
@@ -321,9 +327,9 @@ type Grid struct {
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the
-// grids launched from the device, in the order they ran (a grid's children
-// run after it completes, each child's own children before its next
-// sibling).
+// grids launched from the device: generation by generation in launch order
+// (breadth first, cdp.go), except that the grids a block's CDP1
+// cudaDeviceSynchronize ran follow their parent grid directly.
 type Result struct {
 	Grids []Grid
 }
@@ -347,42 +353,22 @@ func (m *Module) Launch(cfg *Config) (*Result, error) {
 	}
 	h, end := m.beginHost(cfg)
 	defer end()
-	err := m.launch(cfg, r, -1, 0, h)
+	root := &cdpNode{fn: cfg.Kernel, grid: cfg.Grid, block: cfg.Block, shmem: cfg.DynShared, params: cfg.Params}
+	mu := cfg.StdoutMu
+	if mu == nil {
+		mu = new(sync.Mutex)
+	}
+	sink := func(b []byte) {
+		if cfg.Stdout != nil {
+			mu.Lock()
+			cfg.Stdout.Write(b)
+			mu.Unlock()
+		}
+	}
+	t := newTree(cfg.DevRT)
+	t.host = h
+	_, err := m.runTree(cfg, t, r, []*cdpNode{root}, sink)
 	return r, err
-}
-
-func (m *Module) launch(cfg *Config, r *Result, parent, depth int, h *hostLaunch) error {
-	start := time.Now()
-	self := len(r.Grids)
-	c, l, timing, err := m.launchGrid(cfg, depth, self, h)
-	r.Grids = append(r.Grids, Grid{
-		Kernel: cfg.Kernel, Grid: cfg.Grid, Block: cfg.Block, DynShared: cfg.DynShared,
-		Parent: parent, Depth: depth, Counters: c, Elapsed: time.Since(start), Timing: timing,
-	})
-	if err != nil {
-		return err
-	}
-	r.Grids[self].Counters.DeviceLaunches = uint64(len(l.children))
-	for _, ch := range l.children {
-		b, err := m.Mem.Bytes(ch.params, uint64(ch.paramSize))
-		if err != nil {
-			return err
-		}
-		params := append([]byte(nil), b...)
-		m.Mem.Free(ch.params)
-		child := *cfg
-		child.Kernel, child.Grid, child.Block, child.DynShared, child.Params = ch.fn, ch.grid, ch.block, ch.shmem, params
-		child.Progress = nil
-		if err := m.launch(&child, r, self, depth+1, h); err != nil {
-			return err
-		}
-	}
-	for addr, ch := range l.pending {
-		if !ch.launched {
-			m.Mem.Free(addr) // a buffer obtained but never launched
-		}
-	}
-	return nil
 }
 
 func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Counters, *launch, *GridTiming, error) {
@@ -396,7 +382,10 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	if m.usesHeap[cfg.Kernel] {
 		m.Mem.heap.freeze()
 	}
-	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}}
+	l := &launch{mod: m, cfg: cfg, fn: m.Prog.Funcs[cfg.Kernel], depth: depth, pending: map[uint64]childLaunch{}, tree: cfg.tree, node: cfg.node}
+	if l.tree == nil {
+		l.tree = newTree(cfg.DevRT)
+	}
 	l.nblocks = int(cfg.Grid[0]) * int(cfg.Grid[1]) * int(cfg.Grid[2])
 	l.sharedOff = m.Prog.SharedOffsets[cfg.Kernel]
 	st := m.Prog.StaticShared[cfg.Kernel]
@@ -423,6 +412,7 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 		total.Add(&g.extra)
 		running := 0
 		for _, s := range g.slots {
+			s.w.endBlock()
 			total.Add(&s.w.c)
 			l.steps.Add(int64(s.w.c.InstExecuted))
 			if s.w.fault != nil {

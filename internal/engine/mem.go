@@ -54,7 +54,11 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
 				return b, accGlobal
 			}
-			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%s", wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space)))
+			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
+			if !inHeap {
+				msg = wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space))
+			}
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%s", msg)
 			return nil, accNone
 		}
 		wp.cache = a

@@ -105,9 +105,9 @@ func (wp *warp) vprintf(pc int, in *ir.Inst, exec uint32) {
 		})
 		wp.w.printed = buf
 		if out != nil && len(buf) > 0 {
-			wp.w.l.printMu.Lock()
-			out.Write(buf)
-			wp.w.l.printMu.Unlock()
+			// Released in order when the grid's generation completes
+			// (cdp.go).
+			wp.w.print(buf)
 		}
 		if len(cs.Rets) > 0 {
 			wp.setFrameWord(cs.Rets[0].Offset, 4, l, uint64(len(buf)))

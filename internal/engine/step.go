@@ -57,8 +57,10 @@ type StepRecord struct {
 	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
 	// addresses its lanes named and the most lanes on one address.
 	AddrDistinct, AddrMaxDup uint32
-	// SyncCycles is, for EventDevSync, the simulated cycles the child
-	// grids the synchronization waited for took (0 when untimed).
+	// SyncCycles, for EventDevSync, are the cycles the grids a CDP1
+	// device-side cudaDeviceSynchronize ran took (the sum of their
+	// GridTiming.Cycles; 0 when no timing driver ran them). They ran
+	// inside this Step, through the same Driver.
 	SyncCycles uint64
 }
 
@@ -227,6 +229,9 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 			rec.Event = EventExit
 		}
 		w.checkBarriers()
+		if w.blk.live == 0 {
+			w.endBlock()
+		}
 	case warpAtBarrier:
 		rec.Event = EventBarrier
 		w.checkBarriers()

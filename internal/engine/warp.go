@@ -62,6 +62,8 @@ type warp struct {
 	recent     [4]*Alloc
 	recentNext int
 
+	lastErr [32]uint32 // each thread's last device runtime error
+
 	barID      int
 	barPC      int
 	barMask    uint32
@@ -110,6 +112,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 		wp.tid[2][l] = uint32(t / (bx * by))
 	}
 	wp.exited = 0
+	wp.lastErr = [32]uint32{}
 	wp.state = warpRunning
 	wp.stack = append(wp.stack[:0], entry{pc: 0, rpc: -1, mask: wp.valid})
 	wp.frames = wp.frames[:0]

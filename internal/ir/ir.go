@@ -183,27 +183,61 @@ const (
 
 // Device runtime functions (OpDevRT's Mode): dynamic parallelism.
 const (
-	DevRTGetParameterBufferV2 uint8 = iota // (func, grid dim3, block dim3, shmem) → buffer
-	DevRTGetParameterBuffer                // (align, size) → buffer
-	DevRTLaunchDeviceV2                    // (buffer, stream) → error
-	DevRTLaunchDevice                      // (func, buffer, grid, block, shmem, stream) → error
-	DevRTGetLastError                      // () → error
+	DevRTGetParameterBufferV2  uint8 = iota // (func, grid dim3, block dim3, shmem) → buffer
+	DevRTGetParameterBuffer                 // (align, size) → buffer
+	DevRTLaunchDeviceV2                     // (buffer, stream) → error
+	DevRTLaunchDevice                       // (func, buffer, grid, block, shmem, stream) → error
+	DevRTGetLastError                       // () → error, and the thread's last error is reset
+	DevRTPeekAtLastError                    // () → error
+	DevRTDeviceSynchronize                  // () → error: CDP1's device-side cudaDeviceSynchronize
+	DevRTStreamCreateWithFlags              // (stream*, flags) → error
+	DevRTStreamDestroy                      // (stream) → error
+	DevRTEventCreateWithFlags               // (event*, flags) → error
+	DevRTEventRecord                        // (event, stream) → error
+	DevRTEventDestroy                       // (event) → error
+	DevRTStreamWaitEvent                    // (stream, event, flags) → error
 )
 
-// DevRTNames maps the device runtime's extern function names to their kind.
+// DevRTNames maps the device runtime's extern function names to their kind:
+// CUDA 11's names (CDP1, and what clang emits), CUDA 12's __cudaCDP2 names.
 var DevRTNames = map[string]uint8{
-	"__cudaCDP2GetParameterBufferV2": DevRTGetParameterBufferV2,
-	"cudaGetParameterBufferV2":       DevRTGetParameterBufferV2,
-	"__cudaCDP2GetParameterBuffer":   DevRTGetParameterBuffer,
-	"cudaGetParameterBuffer":         DevRTGetParameterBuffer,
-	"__cudaCDP2LaunchDeviceV2":       DevRTLaunchDeviceV2,
-	"cudaLaunchDeviceV2":             DevRTLaunchDeviceV2,
-	"__cudaCDP2LaunchDevice":         DevRTLaunchDevice,
-	"cudaLaunchDevice":               DevRTLaunchDevice,
-	"__cudaCDP2GetLastError":         DevRTGetLastError,
-	"cudaGetLastError":               DevRTGetLastError,
-	"__cudaCDP2PeekAtLastError":      DevRTGetLastError,
-	"cudaPeekAtLastError":            DevRTGetLastError,
+	"__cudaCDP2GetParameterBufferV2":            DevRTGetParameterBufferV2,
+	"cudaGetParameterBufferV2":                  DevRTGetParameterBufferV2,
+	"__cudaCDP2GetParameterBuffer":              DevRTGetParameterBuffer,
+	"cudaGetParameterBuffer":                    DevRTGetParameterBuffer,
+	"__cudaCDP2LaunchDeviceV2":                  DevRTLaunchDeviceV2,
+	"cudaLaunchDeviceV2":                        DevRTLaunchDeviceV2,
+	"__cudaCDP2LaunchDevice":                    DevRTLaunchDevice,
+	"cudaLaunchDevice":                          DevRTLaunchDevice,
+	"__cudaCDP2GetLastError":                    DevRTGetLastError,
+	"cudaGetLastError":                          DevRTGetLastError,
+	"__cudaCDP2PeekAtLastError":                 DevRTPeekAtLastError,
+	"cudaPeekAtLastError":                       DevRTPeekAtLastError,
+	"cudaDeviceSynchronize":                     DevRTDeviceSynchronize,
+	"cudaDeviceSynchronizeDeprecationAvoidance": DevRTDeviceSynchronize,
+	"__cudaCDP2StreamCreateWithFlags":           DevRTStreamCreateWithFlags,
+	"cudaStreamCreateWithFlags":                 DevRTStreamCreateWithFlags,
+	"__cudaCDP2StreamDestroy":                   DevRTStreamDestroy,
+	"cudaStreamDestroy":                         DevRTStreamDestroy,
+	"__cudaCDP2EventCreateWithFlags":            DevRTEventCreateWithFlags,
+	"cudaEventCreateWithFlags":                  DevRTEventCreateWithFlags,
+	"__cudaCDP2EventRecord":                     DevRTEventRecord,
+	"cudaEventRecord":                           DevRTEventRecord,
+	"__cudaCDP2EventDestroy":                    DevRTEventDestroy,
+	"cudaEventDestroy":                          DevRTEventDestroy,
+	"__cudaCDP2StreamWaitEvent":                 DevRTStreamWaitEvent,
+	"cudaStreamWaitEvent":                       DevRTStreamWaitEvent,
+}
+
+// CallsDeviceSync reports whether f calls CDP1's device-side
+// cudaDeviceSynchronize directly.
+func (f *Func) CallsDeviceSync() bool {
+	for _, c := range f.Calls {
+		if m, ok := DevRTNames[c.Extern]; ok && m == DevRTDeviceSynchronize {
+			return true
+		}
+	}
+	return false
 }
 
 // Shuffle modes.

@@ -1307,7 +1307,7 @@ func (fl *fnLowerer) lowerMov(src *ptx.Instr, m *mods) {
 		in.D[0] = fl.reg(src, d)
 		in.A[0] = fl.value(src, a, t)
 		fl.emit(in, src)
-	case a.Kind == ptx.OpdSym && a.Name != "WARP_SZ":
+	case a.Kind == ptx.OpdSym && a.Name != "WARP_SZ" && !fl.namesRegister(a):
 		fl.movAddr(src, t, d, a.Name, a.Offset)
 	default:
 		in := fl.newInst(OpMov, src)

@@ -42,7 +42,7 @@ type Params struct {
 	// in the SM's L1 (write-through, no write-allocate), so data a block
 	// rewrites is read again from L2.
 	StoreInvalidatesL1 bool
-	L2Bytes         int
+	L2Bytes            int
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// headersDir holds the programs that check warpsim's CUDA headers against
+// an H100's output (testdata/headers/record_gpu.sh made the recordings).
+const headersDir = "../../testdata/headers"
+
+// buildCUArgs runs `warpsim cc` with args (absolute paths: tests share the
+// working directory).
+func buildCUArgs(t *testing.T, args ...string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"cc"}, args...), &stdout, &stderr); code != 0 {
+		t.Fatalf("warpsim cc %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+	}
+}
+
+// checkAgainst runs prog and compares stdout, stderr and the exit status
+// with the recording at base.h100.*.
+func checkAgainst(t *testing.T, prog, base string) {
+	t.Helper()
+	rec, err := loadRecording(base)
+	if err != nil || rec == nil {
+		t.Fatalf("recording %s: %v", base, err)
+	}
+	got, stderr, err := runProgramErr(prog)
+	code, err := exitCode(err)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got != rec.stdout {
+		t.Errorf("stdout differs from the GPU's:\ngot:\n%s\nwant:\n%s\nstderr:\n%s", got, rec.stdout, stderr)
+	}
+	if rec.stderr != "" && stderr != rec.stderr {
+		t.Errorf("stderr differs from the GPU's:\ngot:\n%s\nwant:\n%s", stderr, rec.stderr)
+	}
+	if code != rec.exit {
+		t.Errorf("exit status %d, the GPU's %d", code, rec.exit)
+	}
+}
+
+// TestCCHeadersPrograms builds the headers programs as nvcc users would and
+// compares each with what the H100 printed.
+func TestCCHeadersPrograms(t *testing.T) {
+	needClang(t)
+	abs, err := filepath.Abs(headersDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		flags []string
+		base  string
+	}{
+		// The legacy intrinsics exist below sm_70 only; the GPU ran the
+		// _sync forms with the full mask (see the program's comment).
+		{"legacy_warp", []string{"-arch=sm_60", "legacy_warp.cu"}, "legacy_warp"},
+		{"thrust_cub", []string{"thrust_cub.cu"}, "thrust_cub"},
+		{"rdc", []string{"-rdc=true", "rdc/main.cu", "rdc/lib.cu"}, "rdc/rdc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "thrust_cub" {
+				if _, err := os.Stat("/usr/include/thrust/version.h"); err != nil {
+					t.Fatal("Thrust, CUB and libcu++ are needed: apt-get install libthrust-dev libcub-dev libcu++-dev")
+				}
+			}
+			prog := filepath.Join(t.TempDir(), c.name)
+			args := append([]string(nil), c.flags...)
+			for i, a := range args {
+				if strings.HasSuffix(a, ".cu") {
+					args[i] = filepath.Join(abs, a)
+				}
+			}
+			buildCUArgs(t, append(args, "-o", prog)...)
+			checkAgainst(t, prog, filepath.Join(abs, c.base))
+		})
+	}
+}
+
+// TestCCHeadersCompat checks what nvcc's headers make visible (C library,
+// include guards, mixed-type min/max, SIMD and norm functions, a launch
+// spelled `<< < … >> >`) against values computed independently
+// (headers_compat_expected.py).
+func TestCCHeadersCompat(t *testing.T) {
+	needClang(t)
+	want, err := os.ReadFile(filepath.Join(headersDir, "headers_compat.expected.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCU(t, filepath.Join(headersDir, "headers_compat.cu"))
+	got, stderr := runProgram(t, prog)
+	if got != string(want) {
+		t.Errorf("got:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
+	}
+}
+
+// TestCCSeparateCompilation builds the rdc program the other ways nvcc
+// users do — -dc objects linked later, an explicit -dlink object, device
+// code in a static library — and checks each against the GPU's output.
+func TestCCSeparateCompilation(t *testing.T) {
+	needClang(t)
+	src, err := filepath.Abs(filepath.Join(headersDir, "rdc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	main, lib := filepath.Join(src, "main.cu"), filepath.Join(src, "lib.cu")
+	in := func(name string) string { return filepath.Join(dir, name) }
+	buildCUArgs(t, "-dc", main, "-o", in("main.o"))
+	buildCUArgs(t, "-dc", lib, "-o", in("lib.o"))
+	ar, err := exec.LookPath("ar")
+	if err != nil {
+		t.Fatal("ar (binutils) is needed to make a static library")
+	}
+	if out, err := exec.Command(ar, "rcs", in("libdev.a"), in("lib.o")).CombinedOutput(); err != nil {
+		t.Fatalf("ar: %v\n%s", err, out)
+	}
+	ways := []struct {
+		name  string
+		steps [][]string
+	}{
+		{"dc_then_link", [][]string{{in("main.o"), in("lib.o"), "-o", in("prog_dc")}}},
+		{"dlink", [][]string{{"-dlink", in("main.o"), in("lib.o"), "-o", in("dl.o")}, {in("main.o"), in("lib.o"), in("dl.o"), "-o", in("prog_dlink")}}},
+		{"static_library", [][]string{{"-rdc=true", main, "-L" + dir, "-ldev", "-o", in("prog_lib")}}},
+		{"archive_input", [][]string{{in("main.o"), in("libdev.a"), "-o", in("prog_ar")}}},
+	}
+	for _, w := range ways {
+		t.Run(w.name, func(t *testing.T) {
+			for _, s := range w.steps {
+				buildCUArgs(t, s...)
+			}
+			last := w.steps[len(w.steps)-1]
+			checkAgainst(t, last[len(last)-1], filepath.Join(src, "rdc"))
+		})
+	}
+	t.Run("multiple_definition", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"cc", in("main.o"), in("lib.o"), in("lib.o"), "-o", in("dup")}, &stdout, &stderr); code == 0 {
+			t.Fatal("linking lib.o twice succeeded")
+		}
+		if !strings.Contains(stderr.String(), "multiple definition of") {
+			t.Errorf("stderr lacks the device linker's message:\n%s", stderr.String())
+		}
+	})
+}
+
+// TestCCAssertDeclaration checks that device assert calls __assertfail with
+// the parameters nvcc's own PTX gives it (assert_device.nvcc.ptx).
+func TestCCAssertDeclaration(t *testing.T) {
+	needClang(t)
+	nv, err := os.ReadFile(filepath.Join(headersDir, "assert_device.nvcc.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	ptx := filepath.Join(t.TempDir(), "a.ptx")
+	if code := run([]string{"compile", filepath.Join(headersDir, "assert_device.cu"), "-o", ptx}, &stdout, &stderr); code != 0 {
+		t.Fatalf("warpsim compile: %s", stderr.String())
+	}
+	ours, err := os.ReadFile(ptx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := regexp.MustCompile(`\.extern \.func\s*(\([^)]*\))?\s*__assertfail\s*\(([^)]*)\)`)
+	params := func(b []byte) []string {
+		m := decl.FindSubmatch(b)
+		if m == nil {
+			return nil
+		}
+		var types []string
+		for _, p := range strings.Split(string(m[2]), ",") {
+			f := strings.Fields(p)
+			if len(f) >= 2 {
+				types = append(types, f[0]+" "+f[1])
+			}
+		}
+		return types
+	}
+	want, got := params(nv), params(ours)
+	if want == nil || strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("__assertfail parameters: got %q, nvcc's %q", got, want)
+	}
+}
+
+// TestCCClearErrors: what warpsim cannot simulate fails to compile with a
+// message that names it.
+func TestCCClearErrors(t *testing.T) {
+	needClang(t)
+	cases := []struct{ name, src, want string }{
+		{"grid_sync", "#include <cooperative_groups.h>\n__global__ void k() { cooperative_groups::this_grid().sync(); }\nint main() { k<<<1, 1>>>(); }\n",
+			"grid_group::sync() needs a cooperative launch"},
+		{"texture_fetch", "__global__ void k(cudaTextureObject_t t, float *o) { o[0] = tex1Dfetch<float>(t, 0); }\nint main() {}\n",
+			"texture and surface fetches"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := filepath.Join(t.TempDir(), c.name+".cu")
+			if err := os.WriteFile(src, []byte(c.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "p")}, &stdout, &stderr)
+			if code != exitBadInput {
+				t.Errorf("exit %d, want %d", code, exitBadInput)
+			}
+			if !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("stderr lacks %q:\n%s", c.want, stderr.String())
+			}
+		})
+	}
+}
+
+// TestCCOpenMP builds host code with -Xcompiler -fopenmp, as nvcc users do.
+func TestCCOpenMP(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "omp.cu")
+	os.WriteFile(src, []byte(`#include <omp.h>
+#include <cstdio>
+__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+int main() {
+  int sum = 0;
+#pragma omp parallel for num_threads(4) reduction(+ : sum)
+  for (int i = 0; i < 100; i++) sum += i + 0 * omp_get_thread_num();
+  int *d, h[4];
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 4>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d %d\n", sum, h[3], omp_get_max_threads() > 0);
+}
+`), 0o644)
+	prog := buildCU(t, src, "-Xcompiler", "-fopenmp")
+	if got, stderr := runProgram(t, prog); got != "4950 3 1\n" {
+		t.Errorf("got %q\n%s", got, stderr)
+	}
+}
+
+// TestCCIgnoresToolkitHeaders: a CUDA toolkit's include directory, named
+// with -I or in CPATH/CPLUS_INCLUDE_PATH (as on a machine with Debian's
+// nvidia-cuda-dev or /usr/local/cuda), never replaces warpsim's headers.
+func TestCCIgnoresToolkitHeaders(t *testing.T) {
+	needClang(t)
+	toolkit := t.TempDir()
+	for _, h := range []string{"cuda_runtime.h", "cuda_runtime_api.h", "cooperative_groups.h", "cuda_fp16.h", "device_launch_parameters.h"} {
+		if err := os.WriteFile(filepath.Join(toolkit, h), []byte("#error \"the toolkit's "+h+" was picked up\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("CPATH", toolkit)
+	t.Setenv("CPLUS_INCLUDE_PATH", toolkit)
+	src := filepath.Join(t.TempDir(), "iso.cu")
+	os.WriteFile(src, []byte(`#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+#include <cstdio>
+__global__ void k(int *p) { p[threadIdx.x] = cooperative_groups::this_thread_block().thread_rank() + (int)__half2float(__float2half(2.0f)); }
+int main() {
+  int *d, h[2];
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 2>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d\n", h[0], h[1]);
+}
+`), 0o644)
+	var stdout, stderr bytes.Buffer
+	prog := filepath.Join(t.TempDir(), "iso")
+	if code := run([]string{"cc", "-I", toolkit, src, "-o", prog}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "is a CUDA toolkit's include directory") {
+		t.Errorf("no note about the left-out -I directory:\n%s", stderr.String())
+	}
+	if got, errOut := runProgram(t, prog); got != "2 3\n" {
+		t.Errorf("got %q\n%s", got, errOut)
+	}
+}

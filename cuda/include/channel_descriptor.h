@@ -1,0 +1,2 @@
+/* warpsim: see texture_types.h. */
+#include "texture_types.h"

@@ -1,0 +1,2 @@
+/* warpsim: host_defines.h — the execution-space macros. */
+#include "__warpsim_defines.h"

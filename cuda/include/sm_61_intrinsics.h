@@ -1,0 +1,3 @@
+/* warpsim: sm_61_intrinsics.h — in warpsim's headers these declarations are in
+ * cuda_runtime.h (device_functions.h, math_functions.h). */
+#include "cuda_runtime.h"
