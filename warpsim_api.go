@@ -41,6 +41,19 @@ type Options struct {
 	Mode Mode
 	// Timing tunes the timing model (scheduler policy, sampling).
 	Timing TimingOptions
+	// Backing, when set, holds global memory's bytes (memory shared with a
+	// program, for the CUDA runtime), and allocations start at BackingBase.
+	Backing     Backing
+	BackingBase uint64
+}
+
+// Backing supplies the bytes of global-memory allocations.
+type Backing interface {
+	// Bytes returns size zeroed, 8-byte aligned bytes for the allocation at
+	// base, or an error when the host cannot back them.
+	Bytes(base, size uint64) ([]byte, error)
+	// Release is told that the allocation at base is freed.
+	Release(base, size uint64)
 }
 
 // Mode selects the driver that runs launches.
@@ -115,7 +128,11 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	if opt.Stdout == nil {
 		opt.Stdout = os.Stdout
 	}
-	d := &Device{arch: a, opt: opt, mem: engine.NewMemory()}
+	mem := engine.NewMemory()
+	if opt.Backing != nil {
+		mem = engine.NewBackedMemory(opt.BackingBase, opt.Backing)
+	}
+	d := &Device{arch: a, opt: opt, mem: mem}
 	d.stack.Store(int64(opt.StackBytes))
 	if opt.StackBytes <= 0 {
 		d.stack.Store(engine.DefaultStackBytes)
@@ -627,6 +644,17 @@ func (k *Kernel) RegsPerThread() int {
 	return r
 }
 
+// BoundThreads is the most threads per block the kernel's own bounds
+// allow (.maxntid or .reqntid, from __launch_bounds__), 0 when it has none.
+func (k *Kernel) BoundThreads() int {
+	for _, b := range [][3]int{k.fn.MaxNTID, k.fn.ReqNTID} {
+		if b[0] > 0 {
+			return b[0] * max(b[1], 1) * max(b[2], 1)
+		}
+	}
+	return 0
+}
+
 // StaticSharedBytes is the kernel's static shared memory per block.
 func (k *Kernel) StaticSharedBytes() int { return k.m.mod.Prog.StaticShared[k.idx] }
 
@@ -779,6 +807,12 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		return res, err
 	}
 	return res, nil
+}
+
+// CheckLaunch answers whether Launch would accept the configuration,
+// without running anything: nil, or the *ConfigError Launch would return.
+func (d *Device) CheckLaunch(k *Kernel, cfg LaunchConfig, params []byte) error {
+	return d.checkConfig(k, cfg, params)
 }
 
 func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {

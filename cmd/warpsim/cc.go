@@ -10,7 +10,6 @@ import (
 
 	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/cuda/runtime"
-	"github.com/warpsim/warpsim/internal/settings"
 )
 
 func init() {
@@ -95,33 +94,26 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Bad WARPSIM_* settings are reported, each naming the variable
-			// and its valid values, before anything runs.
-			set, err := settings.Load()
-			if err != nil {
-				return badInput(err)
-			}
 			in, out := os.NewFile(3, "requests"), os.NewFile(4, "replies")
 			if in == nil || out == nil {
 				return badInputf("__runtime is started by programs built with warpsim cc")
 			}
-			opt := runtime.Options{
-				NewDevice:   runtime.NewSimDevice,
-				Arch:        set.Arch,
-				ProfilePath: os.Getenv("WARPSIM_PROFILE"),
-				// As CUDA reads it: launches become synchronous.
-				LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
-			}
-			if opt.Sanitize, err = runtime.SanitizingFromEnv(set.Arch); err != nil {
-				fmt.Fprintf(stderr, "warpsim: %v\n", err)
-				return &exitError{code: exitBadInput}
+			// Settings are checked here; a bad one is told to the program at
+			// its first CUDA call, which returns an error (runtime.ReadSettings).
+			opt := runtime.ProgramOptions()
+			if opt.SettingsErr == nil {
+				var err error
+				if opt.Sanitize, err = runtime.SanitizingFromEnv(opt.Arch); err != nil {
+					// Like any bad setting: the program hears of it.
+					opt.SettingsErr = &runtime.SettingsError{Code: runtime.ErrorInvalidValue, Msg: "warpsim: not a valid setting: " + err.Error()}
+				}
 			}
 			srv := runtime.NewServer(opt)
 			// Ctrl-C reaches the program and this process alike: a kernel
 			// running now stops and its report says where its warps were;
 			// with none running the program decides what SIGINT does.
 			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
-			err = srv.Serve(in, out)
+			err := srv.Serve(in, out)
 			stop()
 			if errors.Is(err, runtime.ErrInterrupted) {
 				return &exitError{code: exitInterrupted}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/runtime"
 	"github.com/warpsim/warpsim/internal/settings"
@@ -25,20 +26,31 @@ func init() { register(newProfCmd) }
 type profFlags struct {
 	arch, metrics  string
 	events, report string
+	mode, trace    string
 	csv, gpuTrace  bool
 }
 
 func newProfCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f profFlags
 	cmd := &cobra.Command{
-		Use:   "prof [--arch NAME] [--metrics LIST|all] [--csv] [--print-gpu-trace] ./prog [args…]",
+		Use:   "prof [--arch NAME] [--mode timing|functional] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] ./prog [args…]",
 		Short: "Run a program built by warpsim cc under the simulator and print an nvprof-style profile",
 		Long: `Runs a program built by ` + "`warpsim cc`" + ` with the simulator collecting counters for
 every kernel launch, then prints, as nvprof does on stderr, the time summary
-per kernel (calls, total/avg/min/max) and with --metrics the metric table
-per kernel (invocations, min, max, avg). Times are the simulation's host
-time until the timing model exists. The program's output is unchanged; its
-exit status is warpsim prof's.`,
+per kernel (calls, total/avg/min/max), with --metrics the metric table and
+with --events the event table per kernel (invocations, min, max, avg, and
+for events the total). The program runs in timing mode by default: kernel
+times, the GPU trace's start and duration and the program's own CUDA event
+times are the timing model's simulated time on the simulated GPU, and the
+timing metrics (duration_ns, achieved_occupancy, ipc, …) have values.
+--mode functional skips the timing model (faster); times are then the host
+time each simulation took and the timing metrics are n/a. --trace writes
+the simulated timeline (kernels, device-launched grids, blocks on each SM)
+as a Chrome trace that Perfetto and chrome://tracing open.
+
+Events (nvprof's raw counters): ` + eventNames() + `.
+
+The program's output is unchanged; its exit status is warpsim prof's.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runProf(f, args, stdout, stderr) },
 	}
@@ -47,7 +59,9 @@ exit status is warpsim prof's.`,
 	cmd.Flags().StringVar(&f.metrics, "metrics", "", "comma-separated metric names, or all")
 	cmd.Flags().BoolVar(&f.csv, "csv", false, "print the tables as CSV")
 	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
-	cmd.Flags().StringVar(&f.events, "events", "", "nvprof events (not supported yet: the counts are metrics)")
+	cmd.Flags().StringVar(&f.events, "events", "", "comma-separated nvprof event names, or all ("+eventNames()+")")
+	cmd.Flags().StringVar(&f.mode, "mode", "timing", "timing (simulated time) or functional (no timing model; host times)")
+	cmd.Flags().StringVar(&f.trace, "trace", "", "write the simulated timeline as a Chrome trace (JSON) to this file (timing mode)")
 	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (not supported yet)")
 	return cmd
 }
@@ -57,8 +71,18 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
+	mode, err := warpsim.ParseMode(f.mode)
+	if err != nil || f.mode == "" {
+		return badInputf("--mode %q: want timing or functional", f.mode)
+	}
+	if f.trace != "" && mode != warpsim.ModeTiming {
+		return badInputf("--trace needs the timing model: the timeline is simulated time (drop --mode functional)")
+	}
+	var evs []profEvent
 	if f.events != "" {
-		return badInputf("--events is not supported yet: warpsim has no nvprof event table; the event counts it has are metrics: --metrics %s", strings.Join(countMetrics(), ","))
+		if evs, err = parseEvents(f.events); err != nil {
+			return badInput(err)
+		}
 	}
 	if f.report != "" {
 		return badInputf("--report is not supported yet: there is no HTML report; --csv prints the tables as CSV")
@@ -88,7 +112,10 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path)
+	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
+	if f.trace != "" {
+		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
+	}
 	if err := cmd.Start(); err != nil {
 		return badInputf("%v", err)
 	}
@@ -102,8 +129,16 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		fmt.Fprintf(stderr, "%s Warning: no profile data (%v); was the program built by warpsim cc, and did it make a CUDA call?\n", tag, err)
 	} else {
-		if err := writeProfReport(stderr, tag, prof, a, defs, f); err != nil {
+		if err := writeProfReport(stderr, tag, prof, a, defs, evs, f); err != nil {
 			return err
+		}
+		if f.trace != "" {
+			if err := writeProfTrace(f.trace, prof); err != nil {
+				fmt.Fprintf(stderr, "%s Warning: no trace written: %v\n", tag, err)
+				if runErr == nil {
+					return &exitError{code: exitFault}
+				}
+			}
 		}
 	}
 	var ee *exec.ExitError
@@ -125,18 +160,6 @@ func readProfile(path string) (*runtime.Profile, error) {
 	return &p, nil
 }
 
-// countMetrics names the metrics that are plain event counts, what
-// nvprof's --events would have shown.
-func countMetrics() []string {
-	var names []string
-	for _, d := range profile.Defs() {
-		if d.Kind == profile.Count && !d.Timing {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
-
 type kernelTimes struct {
 	name                   string
 	hostCalls, deviceCalls int
@@ -145,11 +168,16 @@ type kernelTimes struct {
 
 func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
-func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def, f profFlags) error {
+func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def, evs []profEvent, f profFlags) error {
 	defer writeFaultNotes(w, tag, p)
 	if f.gpuTrace {
 		fmt.Fprintf(w, "%s Profiling result:\n", tag)
 		writeGPUTrace(w, p, f.csv)
+	}
+	if evs != nil {
+		if err := writeEventTable(w, tag, p, evs, f.csv); err != nil {
+			return err
+		}
 	}
 	if defs != nil {
 		var invs []profile.Invocation
@@ -157,6 +185,7 @@ func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, 
 			ms := profile.Compute(l.Counters, a, profile.Launch{
 				BlockThreads:  int(l.Block[0] * l.Block[1] * l.Block[2]),
 				RegsPerThread: l.Regs, StaticShared: l.StaticSh, DynamicShared: int(l.Shared),
+				Timing: l.Timing,
 			})
 			inv := profile.Invocation{Kernel: recordName(&l), Metrics: profile.Select(ms, defs)}
 			for range l.Calls() { // a folded record of device launches stands for several
@@ -169,7 +198,7 @@ func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, 
 		}
 		return profile.WriteTable(w, device, profile.Summarize(invs))
 	}
-	if f.gpuTrace {
+	if f.gpuTrace || evs != nil {
 		return nil
 	}
 	fmt.Fprintf(w, "%s Profiling result:\n", tag)

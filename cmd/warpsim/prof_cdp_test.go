@@ -29,7 +29,7 @@ var cdpFixture = &runtime.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3",
 func TestProfFoldedDeviceRecords(t *testing.T) {
 	h100 := arch.MustLookup("h100")
 	var b bytes.Buffer
-	if err := writeProfReport(&b, "==1==", cdpFixture, h100, nil, profFlags{}); err != nil {
+	if err := writeProfReport(&b, "==1==", cdpFixture, h100, nil, nil, profFlags{}); err != nil {
 		t.Fatal(err)
 	}
 	want := `==1== Profiling result:
@@ -45,7 +45,7 @@ func TestProfFoldedDeviceRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Reset()
-	if err := writeProfReport(&b, "==1==", cdpFixture, h100, defs, profFlags{}); err != nil {
+	if err := writeProfReport(&b, "==1==", cdpFixture, h100, defs, nil, profFlags{}); err != nil {
 		t.Fatal(err)
 	}
 	// Four invocations: 75% once, 100% three times: avg 93.75%.
@@ -54,7 +54,7 @@ func TestProfFoldedDeviceRecords(t *testing.T) {
 	}
 
 	b.Reset()
-	if err := writeProfReport(&b, "==1==", cdpFixture, h100, nil, profFlags{gpuTrace: true}); err != nil {
+	if err := writeProfReport(&b, "==1==", cdpFixture, h100, nil, nil, profFlags{gpuTrace: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{

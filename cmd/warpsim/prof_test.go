@@ -44,7 +44,7 @@ var profFixture = &runtime.Profile{
 
 func TestProfTimeSummary(t *testing.T) {
 	var b bytes.Buffer
-	if err := writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, profFlags{}); err != nil {
+	if err := writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, nil, profFlags{}); err != nil {
 		t.Fatal(err)
 	}
 	want := `==1== Profiling result:
@@ -59,12 +59,12 @@ func TestProfTimeSummary(t *testing.T) {
 
 func TestProfCSVAndTrace(t *testing.T) {
 	var b bytes.Buffer
-	writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, profFlags{csv: true})
+	writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, nil, profFlags{csv: true})
 	if !strings.Contains(b.String(), "\"GPU activities\",40.000000,4000,2,2000,1000,3000,\"k1(float*)\"\n") {
 		t.Errorf("CSV summary:\n%s", b.String())
 	}
 	b.Reset()
-	writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, profFlags{gpuTrace: true})
+	writeProfReport(&b, "==1==", profFixture, arch.MustLookup("h100"), nil, nil, profFlags{gpuTrace: true})
 	for _, want := range []string{
 		"1.0000us 6.0000us (1 2 1) (32 2 1) 8 2.0000KB 0B k2",
 		"7.0000us 3.0000us (4 1 1) (128 1 1) 16 0B 0B k1(float*)",
@@ -85,7 +85,7 @@ func TestProfMetrics(t *testing.T) {
 	p.Launches[0].Counters = profile.Counters{Branch: 4, DivergentBranch: 1}
 	p.Launches[2].Counters = profile.Counters{Branch: 4, DivergentBranch: 3}
 	var b bytes.Buffer
-	if err := writeProfReport(&b, "==1==", &p, arch.MustLookup("h100"), defs, profFlags{}); err != nil {
+	if err := writeProfReport(&b, "==1==", &p, arch.MustLookup("h100"), defs, nil, profFlags{}); err != nil {
 		t.Fatal(err)
 	}
 	// k1: branch efficiency 75% and 25% (min 25, max 75, avg 50); 128
@@ -133,7 +133,7 @@ func TestProfDeviceCalls(t *testing.T) {
 	}
 	for _, c := range cases {
 		var b bytes.Buffer
-		if err := writeProfReport(&b, "==1==", p, arch.MustLookup("h100"), nil, profFlags{csv: c.csv}); err != nil {
+		if err := writeProfReport(&b, "==1==", p, arch.MustLookup("h100"), nil, nil, profFlags{csv: c.csv}); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != c.want {
@@ -149,7 +149,9 @@ func TestProfUnsupported(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"prof", "--events", "branch", "./none"}, []string{"--events is not supported yet", "--metrics inst_executed,", "divergent_branch"}},
+		{[]string{"prof", "--events", "branch,bogus_event", "./none"}, []string{"unknown event bogus_event", "divergent_branch,inst_executed"}},
+		{[]string{"prof", "--mode", "cycles", "./none"}, []string{`--mode "cycles"`, "timing or functional"}},
+		{[]string{"prof", "--mode", "functional", "--trace", "t.json", "./none"}, []string{"--trace needs the timing model"}},
 		{[]string{"prof", "--report", "r.html", "./none"}, []string{"--report is not supported yet", "--csv"}},
 	}
 	for _, c := range cases {

@@ -68,7 +68,9 @@ __WARPSIM_H cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
 __WARPSIM_H cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 __WARPSIM_H cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
 
-/* Streams and events. Work on every stream runs in issue order. */
+/* Streams and events. Work is asynchronous: launches, async copies and
+ * memsets, event records and host functions are queued on their stream and
+ * the call returns at once. Each stream runs in issue order. */
 __WARPSIM_H cudaError_t cudaStreamCreate(cudaStream_t *pStream);
 __WARPSIM_HD cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
 __WARPSIM_H cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
@@ -76,11 +78,11 @@ __WARPSIM_HD cudaError_t cudaStreamDestroy(cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaStreamQuery(cudaStream_t stream);
 __WARPSIM_HD cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags __WARPSIM_DEFAULT(0));
-/* Host functions and callbacks run when issued: the stream's earlier work
- * has completed by then. They must not call the CUDA API (as in CUDA). */
+/* Host functions and callbacks run on a runtime thread, in stream order.
+ * They must not call the CUDA API (as in CUDA). */
 __WARPSIM_H cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 __WARPSIM_H cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
-/* Stream-ordered allocation: allocates and frees when issued. */
+/* Stream-ordered allocation: allocates when issued, frees in stream order. */
 __WARPSIM_H cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaEventCreate(cudaEvent_t *event);
@@ -99,6 +101,173 @@ __WARPSIM_H cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCa
 __WARPSIM_H cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
 __WARPSIM_HD cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
 __WARPSIM_H cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
+
+/* ---- The runtime's further API: host memory, copies, graphs, pools ---- */
+#ifndef __DRIVER_TYPES_H__
+/* Defined here unless the headers' compatibility names define them. */
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
+#endif
+#ifndef cudaHostRegisterMapped
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+#endif
+#ifndef cudaDeviceBlockingSync
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
+#define cudaDeviceScheduleMask 0x07
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceMask 0xff
+#endif
+#ifndef cudaMemAttachSingle
+#define cudaMemAttachSingle 0x04
+#endif
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+__WARPSIM_H cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+__WARPSIM_H cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+__WARPSIM_H cudaError_t cudaSetValidDevices(int *deviceArr, int len);
+__WARPSIM_H cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+__WARPSIM_H cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+__WARPSIM_H cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);
+__WARPSIM_H cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+__WARPSIM_H cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+__WARPSIM_H cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+__WARPSIM_H cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
+__WARPSIM_H cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+__WARPSIM_H cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+__WARPSIM_H cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+__WARPSIM_H cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+__WARPSIM_H cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length __WARPSIM_DEFAULT(0), unsigned int flags __WARPSIM_DEFAULT(cudaMemAttachSingle));
+__WARPSIM_H cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, int attribute, const void *devPtr, size_t count);
+__WARPSIM_H cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count, struct __warpsim_mem_location location, unsigned int flags, cudaStream_t stream);
+__WARPSIM_H cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct __warpsim_mem_location location);
+__WARPSIM_H cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+__WARPSIM_H cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+__WARPSIM_H cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+__WARPSIM_H cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream __WARPSIM_DEFAULT(0), unsigned int flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+__WARPSIM_H cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks, int blockSize);
+
+/* Stream capture and graphs: a graph replays as ordinary stream work. */
+__WARPSIM_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+__WARPSIM_H cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+__WARPSIM_H cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+__WARPSIM_H cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out __WARPSIM_DEFAULT(0), cudaGraph_t *graph_out __WARPSIM_DEFAULT(0), const cudaGraphNode_t **dependencies_out __WARPSIM_DEFAULT(0), size_t *numDependencies_out __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+__WARPSIM_H cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+__WARPSIM_H cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+__WARPSIM_H cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+__WARPSIM_H cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams);
+__WARPSIM_H cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+__WARPSIM_H cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaMemsetParams *pMemsetParams);
+__WARPSIM_H cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaHostNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaGraph_t childGraph);
+__WARPSIM_H cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies);
+__WARPSIM_H cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event);
+__WARPSIM_H cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event);
+__WARPSIM_H cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
+__WARPSIM_H cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr);
+__WARPSIM_H cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
+__WARPSIM_H cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+__WARPSIM_H cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
+__WARPSIM_H cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+__WARPSIM_H cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, size_t *pNumDependencies);
+__WARPSIM_H cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+__WARPSIM_H cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+__WARPSIM_H cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+__WARPSIM_H cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
+__WARPSIM_H cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+__WARPSIM_H cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, struct cudaGraphExecUpdateResultInfo *resultInfo);
+__WARPSIM_H cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+__WARPSIM_H cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+__WARPSIM_H cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+__WARPSIM_H cudaError_t cudaDeviceGraphMemTrim(int device);
+
+/* Stream-ordered allocation and memory pools. */
+__WARPSIM_H cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+__WARPSIM_H cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+__WARPSIM_H cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+__WARPSIM_H cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+__WARPSIM_H cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+__WARPSIM_H cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+__WARPSIM_H cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+__WARPSIM_H cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+__WARPSIM_H cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+__WARPSIM_H cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count);
+
+#ifdef __cplusplus
+} /* extern "C" */
+/* The CUDA 12.2+ forms taking a cudaMemLocation, and CUDA 11's forms of
+ * the graph calls whose signatures changed in CUDA 12. */
+static __inline__ __host__ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc, unsigned int flags, cudaStream_t stream = 0) {
+  struct __warpsim_mem_location l = {(int)loc.type, loc.id};
+  return cudaMemPrefetchAsync_v2(p, n, l, flags, stream);
+}
+static __inline__ __host__ cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice, struct cudaMemLocation loc) {
+  struct __warpsim_mem_location l = {(int)loc.type, loc.id};
+  return cudaMemAdvise_v2(p, n, advice, l);
+}
+static __inline__ __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, cudaGraphNode_t *errorNode, char *log, size_t logSize) {
+  if (errorNode) *errorNode = 0;
+  if (log && logSize) log[0] = 0;
+  return cudaGraphInstantiate(exec, graph, 0ull);
+}
+static __inline__ __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphNode_t *errorNode, enum cudaGraphExecUpdateResult *result) {
+  struct cudaGraphExecUpdateResultInfo info;
+  cudaError_t e = cudaGraphExecUpdate(exec, graph, &info);
+  if (errorNode) *errorNode = info.errorNode;
+  if (result) *result = info.result;
+  return e;
+}
+static __inline__ __host__ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edges, size_t n) {
+  (void)edges;
+  return cudaGraphAddDependencies(g, from, to, n);
+}
+static __inline__ __host__ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const struct cudaGraphEdgeData **edges, size_t *n) {
+  if (edges) *edges = 0;
+  return cudaStreamGetCaptureInfo(s, status, id, graph, deps, n);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaMallocAsync(T **p, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync((void **)(void *)p, size, pool, stream);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 grid, dim3 block, void **args, size_t smem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void *)func, grid, block, args, smem, stream);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, T func, int numBlocks, int blockSize) {
+  return ::cudaOccupancyAvailableDynamicSMemPerBlock(n, (const void *)func, numBlocks, blockSize);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaMallocFromPoolAsync(T **p, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  return ::cudaMallocFromPoolAsync((void **)(void *)p, size, pool, stream);
+}
+extern "C" {
+#endif
 
 /* Profiler control (cuda_profiler_api.h): accepted, no effect. */
 __WARPSIM_H cudaError_t cudaProfilerStart(void);

@@ -3,12 +3,7 @@
 #ifndef __WARPSIM_DRIVER_FUNCTIONS_H__
 #define __WARPSIM_DRIVER_FUNCTIONS_H__
 #define __DRIVER_FUNCTIONS_H__
-#include "driver_types.h"
-struct cudaPos {
-  size_t x;
-  size_t y;
-  size_t z;
-};
+#include "driver_types.h" /* struct cudaPos is there, beside cudaMemcpy3DParms */
 static __inline__ __host__ struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
   struct cudaPitchedPtr s;
   s.ptr = d;

@@ -6,18 +6,28 @@ import (
 )
 
 // Device is what the runtime needs from the simulator: warpsim.Device, seen
-// through a small adapter (sim.go), or a fake in tests.
+// through a small adapter (sim.go), or a fake in tests. Its allocations
+// live in the Backing it was made with (the window shared with the
+// program), where the server reads and writes them itself.
 type Device interface {
 	Arch() *arch.Arch
 	Malloc(size uint64) (uint64, error)
 	Free(addr uint64) error
-	Write(addr uint64, src []byte) error
-	Read(addr uint64, dst []byte) error
-	Memset(addr uint64, v byte, n uint64) error
 	LoadModule(filename string, ptx []byte) (Module, error)
+	// CheckLaunch refuses, as a *ConfigError, a launch Launch would refuse
+	// before running (the server's own checks done, what is left is the
+	// kernel's own bounds: __launch_bounds__), so that a queued launch's
+	// refusal comes with the launch call.
+	CheckLaunch(k Kernel, cfg LaunchConfig, params []byte) error
 	// Launch runs k to completion. A kernel fault is returned as a *Fault;
 	// a launch the device refuses as a *ConfigError.
 	Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error)
+}
+
+// Backing holds a device's allocations (warpsim.Backing).
+type Backing interface {
+	Bytes(base, size uint64) ([]byte, error)
+	Release(base, size uint64)
 }
 
 // Module is a loaded PTX module.
@@ -35,6 +45,9 @@ type Kernel interface {
 	RegsPerThread() int
 	StaticSharedBytes() int
 	LocalBytes() int
+	// BoundThreads is the kernel's own limit on threads per block
+	// (__launch_bounds__), 0 when it has none.
+	BoundThreads() int
 }
 
 // Param is one kernel parameter's place in the parameter buffer.
@@ -57,10 +70,17 @@ type Launched struct {
 	// Counters are the launched grid's own counts; those of the grids it
 	// launched from the device are in Children.
 	Counters profile.Counters
-	// Nanos is the launch's simulated duration; 0 when no timing model ran,
-	// and the runtime then advances its clock by the host time the
-	// simulation took.
+	// Nanos is the launch's simulated duration, from its start to the end
+	// of its last grid, children included; 0 when no timing model ran, and
+	// the runtime then advances its clock by the host time the simulation
+	// took (timing.go's kernelNanos).
 	Nanos int64
+	// GridNanos is the host-launched grid's own simulated duration (0
+	// without the timing model).
+	GridNanos int64
+	// Timing is the timing model's account of the host-launched grid (nil
+	// without it): cycles, occupancy, stalls, blocks on SMs.
+	Timing *profile.Timing
 	// Children are the grids device code launched under this one (dynamic
 	// parallelism, at any depth), in the order they ran.
 	Children []ChildGrid
@@ -71,9 +91,22 @@ type ChildGrid struct {
 	Kernel   Kernel
 	Config   LaunchConfig
 	Counters profile.Counters // its own counts
-	// HostNanos is the host time simulating it took: until the timing model
-	// exists, its only duration.
+	// HostNanos is the host time simulating it took: without the timing
+	// model, its only duration.
 	HostNanos int64
+	// Nanos is its simulated duration (0 without the timing model).
+	Nanos int64
+	// Timing is the timing model's account of it (nil without it).
+	Timing *profile.Timing
+}
+
+// duration is the grid's simulated duration where there is one, else the
+// host time its simulation took.
+func (c ChildGrid) duration() int64 {
+	if c.Nanos > 0 {
+		return c.Nanos
+	}
+	return c.HostNanos
 }
 
 // Fault is a kernel fault: the CUDA error it raises and the report for the

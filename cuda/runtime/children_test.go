@@ -39,7 +39,7 @@ func TestChildRecords(t *testing.T) {
 		{"a", 2, 10, 1, 77, 5, 5, 5},
 		{"a", 1, 11, 1, 82, 6, 6, 6},
 	}
-	got := childRecords(children)
+	got := childRecords(children, nil)
 	if len(got) != len(want) {
 		t.Fatalf("%d records, want %d: %+v", len(got), len(want), got)
 	}

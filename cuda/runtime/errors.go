@@ -8,6 +8,7 @@ const (
 	Success                     Error = 0
 	ErrorInvalidValue           Error = 1
 	ErrorMemoryAllocation       Error = 2
+	ErrorInitializationError    Error = 3
 	ErrorInvalidConfiguration   Error = 9
 	ErrorInsufficientDriver     Error = 35
 	ErrorInvalidSymbol          Error = 13
@@ -18,6 +19,7 @@ const (
 	ErrorUnsupportedDevSideSync Error = 225
 	ErrorInvalidResourceHandle  Error = 400
 	ErrorSymbolNotFound         Error = 500
+	ErrorNotReady               Error = 600
 	ErrorIllegalAddress         Error = 700
 	ErrorLaunchOutOfResources   Error = 701
 	ErrorLaunchTimeout          Error = 702

@@ -20,27 +20,42 @@ import (
 // protocolVersion is the version of these messages; the C side sends its
 // own in opHello, and a program built by another warpsim version is told to
 // rebuild instead of being misunderstood.
-const protocolVersion = 1
+//
+// Streams and events are small integers the C side gives them (stream 0 is
+// the legacy default stream). Operations marked "queued" go on their
+// stream's queue and the reply comes at once; the rest answer when done.
+// Memory never crosses the pipe: every allocation lives in the window both
+// processes map (window.go), and the program copies to and from its own
+// (pageable) memory itself after opHostCopy.
+const protocolVersion = 2
 
 const (
-	opHello     = 1  // uint32 protocol version → name[64] + int64 figures (encodeProps)
-	opModule    = 2  // PTX text → uint32 module id
-	opKernel    = 3  // uint32 module, name → uint32 kernel, param bytes, n, n×(offset, size)
-	opMalloc    = 4  // uint64 size → uint64 address
-	opFree      = 5  // uint64 address
-	opWrite     = 6  // uint64 address, bytes (host → device)
-	opRead      = 7  // uint64 address, uint64 n → bytes (device → host)
-	opCopy      = 8  // uint64 dst, uint64 src, uint64 n (device → device)
-	opMemset    = 9  // uint64 address, uint64 value, uint64 n
-	opLaunch    = 10 // uint32 kernel, grid xyz, block xyz, shared bytes, then the parameter buffer
-	opSync      = 11 // a synchronization: flushes printf output, surfaces a kernel fault
-	opGlobal    = 12 // uint32 module, name → uint64 address, uint64 size
-	opOccupancy = 13 // uint32 kernel, block size, dynamic shared bytes → uint32 blocks per SM
-	opEvent     = 14 // → uint64 device clock in ns
-	opReset     = 15 // cudaDeviceReset
-	opExit      = 16 // the program exits: write the profile, stop
-	opFuncAttr  = 17 // uint32 kernel → int64 attributes; or uint32 kernel, attribute, value: set
-	opLimit     = 18 // uint32 cudaLimit, uint32 set, uint64 value → uint64 value (cudaDeviceSetLimit/GetLimit)
+	opHello        = 1  // uint32 version, uint64 window base, uint64 window size, uint32 fds (1: fd 5 is the window's memory file, fds 6/7 the host-callback pipes) → name[64] + int64 figures (encodeProps)
+	opModule       = 2  // PTX text → uint32 module id
+	opKernel       = 3  // uint32 module, name → uint32 kernel, param bytes, n, n×(offset, size)
+	opMalloc       = 4  // uint64 size, uint32 kind (allocKind) → uint64 address
+	opFree         = 5  // uint64 address, uint32 stream, uint32 queued (cudaFreeAsync); else waits for the device
+	opHostCopy     = 6  // uint32 stream, uint32 copyDir, uint64 device address (0: none), uint64 n: checks the range, waits for the stream, then clocks a copy the program makes itself
+	opStreamQuery  = 7  // uint32 stream → Success or NotReady
+	opCopy         = 8  // uint32 stream, uint32 queued, uint64 dst, uint64 src, uint64 n (both in the window)
+	opMemset       = 9  // uint32 stream, uint32 queued, uint64 address, uint64 value, uint64 n
+	opLaunch       = 10 // queued: uint32 stream, kernel, grid xyz, block xyz, shared bytes, then the parameter buffer
+	opSync         = 11 // cudaDeviceSynchronize: waits for every stream, flushes printf output, surfaces a kernel fault
+	opGlobal       = 12 // uint32 module, name → uint64 address, uint64 size
+	opOccupancy    = 13 // uint32 kernel, block size, dynamic shared bytes → uint32 blocks per SM
+	opEventRecord  = 14 // queued: uint32 event, uint32 stream
+	opReset        = 15 // cudaDeviceReset
+	opExit         = 16 // the program exits: finish the queued work, write the profile, stop
+	opFuncAttr     = 17 // uint32 kernel → int64 attributes; or uint32 kernel, attribute, value: set
+	opStreamSync   = 18 // uint32 stream: waits for it
+	opEventQuery   = 19 // uint32 event → Success or NotReady
+	opEventSync    = 20 // uint32 event: waits for it
+	opEventElapsed = 21 // uint32 start, uint32 end → int64 ns between them
+	opStreamWait   = 22 // queued: uint32 stream, uint32 event
+	opStreamCreate = 23 // uint32 stream, uint32 flags (cudaStreamNonBlocking = 1)
+	opHostFunc     = 24 // queued: uint32 stream, uint32 callback id; run by the program's callback thread in stream order
+	opMemInfo      = 25 // → uint64 free, uint64 total
+	opLimit        = 26 // uint32 cudaLimit, uint32 set, uint64 value → uint64 value (cudaDeviceSetLimit/GetLimit)
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

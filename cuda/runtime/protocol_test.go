@@ -43,7 +43,7 @@ func decodeReplies(t *testing.T, b []byte) []decodedReply {
 func serve(t *testing.T, requests ...[]byte) []decodedReply {
 	t.Helper()
 	s := NewServer(Options{
-		NewDevice: func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
+		NewDevice: newFake,
 		Arch:      arch.MustLookup("h100"),
 	})
 	var out bytes.Buffer
@@ -58,7 +58,7 @@ func TestProtocol(t *testing.T) {
 		encodeRequest(opHello, putU32s(protocolVersion)),
 		encodeRequest(opHello, putU32s(protocolVersion+1)),
 		encodeRequest(opMalloc, []byte{1, 2}), // short
-		encodeRequest(opMalloc, putU64s(64)),
+		encodeRequest(opMalloc, append(putU64s(64), putU32s(0)...)),
 		encodeRequest(99, nil),
 		encodeRequest(opExit, nil),
 		encodeRequest(opSync, nil), // after exit: not read
@@ -85,10 +85,10 @@ func TestProtocol(t *testing.T) {
 
 func TestProtocolTruncated(t *testing.T) {
 	s := NewServer(Options{
-		NewDevice: func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
+		NewDevice: newFake,
 		Arch:      arch.MustLookup("h100"),
 	})
-	req := encodeRequest(opWrite, make([]byte, 100))
+	req := encodeRequest(opModule, make([]byte, 100))
 	err := s.Serve(bytes.NewReader(req[:50]), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "truncated request") {
 		t.Errorf("err = %v, want a truncated request", err)

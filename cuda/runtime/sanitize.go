@@ -81,11 +81,15 @@ func SanitizingFromEnv(a *arch.Arch) (*Sanitizing, error) {
 // hostAlloc is one cudaMalloc not yet freed.
 type hostAlloc struct{ addr, size uint64 }
 
-// sanDevice is the device as the sanitizer sees the host use it.
+// sanDevice is the device as the sanitizer sees the host use it. Device
+// memory lives in the window the program shares, so the host's writes are
+// told by the server (Sanitizing.hostWrote): the copies and fills it runs
+// and the program's own copies into device memory (opHostCopy).
 type sanDevice struct {
 	Device
 	s      *Sanitizing
-	allocs []hostAlloc // by address (addresses only grow)
+	mu     sync.Mutex  // Free may run on the executor (cudaFreeAsync)
+	allocs []hostAlloc // by address
 }
 
 // wrap puts a new device under the sanitizer; the device it replaces
@@ -104,7 +108,12 @@ func (z *Sanitizing) wrap(d Device) Device {
 func (d *sanDevice) Malloc(size uint64) (uint64, error) {
 	addr, err := d.Device.Malloc(size)
 	if err == nil {
-		d.allocs = append(d.allocs, hostAlloc{addr, size})
+		d.mu.Lock()
+		i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].addr > addr })
+		d.allocs = append(d.allocs, hostAlloc{})
+		copy(d.allocs[i+1:], d.allocs[i:])
+		d.allocs[i] = hostAlloc{addr, size}
+		d.mu.Unlock()
 		d.s.San.HostAlloc(addr, size)
 	}
 	return addr, err
@@ -113,41 +122,65 @@ func (d *sanDevice) Malloc(size uint64) (uint64, error) {
 func (d *sanDevice) Free(addr uint64) error {
 	err := d.Device.Free(addr)
 	if err == nil {
-		if i, ok := d.find(addr); ok && d.allocs[i].addr == addr {
-			d.allocs = append(d.allocs[:i], d.allocs[i+1:]...)
-		}
+		d.forget(addr)
 		d.s.San.HostFree(addr)
 	}
 	return err
 }
 
-// find returns the host allocation holding addr.
+// forget drops the host allocation at addr from the leak list.
+func (d *sanDevice) forget(addr uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i, ok := d.find(addr); ok && d.allocs[i].addr == addr {
+		d.allocs = append(d.allocs[:i], d.allocs[i+1:]...)
+	}
+}
+
+// find returns the host allocation holding addr (d.mu held).
 func (d *sanDevice) find(addr uint64) (int, bool) {
 	i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].addr+max(d.allocs[i].size, 1) > addr })
 	return i, i < len(d.allocs) && addr >= d.allocs[i].addr
 }
 
 func (d *sanDevice) wrote(addr, n uint64) {
-	if i, ok := d.find(addr); ok {
-		d.s.San.HostWrite(d.allocs[i].addr, addr, n)
+	d.mu.Lock()
+	i, ok := d.find(addr)
+	var base uint64
+	if ok {
+		base = d.allocs[i].addr
+	}
+	d.mu.Unlock()
+	if ok {
+		d.s.San.HostWrite(base, addr, n)
 	}
 }
 
-func (d *sanDevice) Write(addr uint64, src []byte) error {
-	err := d.Device.Write(addr, src)
-	if err == nil {
-		d.wrote(addr, uint64(len(src)))
+// hostWrote tells the sanitizer that the host wrote [addr, addr+n) of
+// device memory (initcheck).
+func (z *Sanitizing) hostWrote(addr, n uint64) {
+	if z != nil && z.dev != nil {
+		z.dev.wrote(addr, n)
 	}
-	return err
 }
 
-func (d *sanDevice) Memset(addr uint64, v byte, n uint64) error {
-	err := d.Device.Memset(addr, v, n)
-	if err == nil {
-		d.wrote(addr, n)
+// hostMemory is an allocation that is not device memory (pinned host or
+// managed memory, cudaMallocHost/cudaMallocManaged): the program writes
+// it through its own pointer, which the sanitizer cannot see, so it counts
+// as initialized, and it is not a device-memory leak.
+func (z *Sanitizing) hostMemory(addr, n uint64) {
+	if z == nil || z.dev == nil {
+		return
 	}
-	return err
+	z.dev.wrote(addr, n)
+	z.dev.forget(addr)
 }
+
+// HostWrote tells initcheck that the host side wrote [addr, addr+n): a
+// copy or memset the server made, or a copy the program made itself.
+// (Writes the program makes through pointers into pinned or managed memory
+// are not seen.)
+func (d *sanDevice) HostWrote(addr, n uint64) { d.wrote(addr, n) }
 
 func (d *sanDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
 	before := d.s.San.Stops()
@@ -165,9 +198,11 @@ func (d *sanDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 // leaks reports the current device's live host allocations.
 func (z *Sanitizing) leaks() {
 	var l []sanitize.Leak
+	z.dev.mu.Lock()
 	for _, a := range z.dev.allocs {
 		l = append(l, sanitize.Leak{Addr: a.addr, Size: a.size})
 	}
+	z.dev.mu.Unlock()
 	z.San.Leaks(l)
 }
 
@@ -203,10 +238,13 @@ func (z *Sanitizing) finish() {
 // to …". One request serves several calls (opSync: cudaDeviceSynchronize,
 // cudaStreamSynchronize, cudaEventSynchronize); the commonest is named.
 var apiNames = map[uint32]string{
-	opMalloc: "cudaMalloc", opFree: "cudaFree", opWrite: "cudaMemcpy", opRead: "cudaMemcpy", opCopy: "cudaMemcpy",
+	opMalloc: "cudaMalloc", opFree: "cudaFree", opHostCopy: "cudaMemcpy", opCopy: "cudaMemcpy",
 	opMemset: "cudaMemset", opLaunch: "cudaLaunchKernel", opSync: "cudaDeviceSynchronize",
+	opStreamSync: "cudaStreamSynchronize", opEventSync: "cudaEventSynchronize",
 	opGlobal: "cudaGetSymbolAddress", opOccupancy: "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-	opEvent: "cudaEventRecord", opReset: "cudaDeviceReset", opFuncAttr: "cudaFuncGetAttributes",
+	opEventRecord: "cudaEventRecord", opReset: "cudaDeviceReset", opFuncAttr: "cudaFuncGetAttributes",
+	opStreamCreate: "cudaStreamCreate", opStreamWait: "cudaStreamWaitEvent", opMemInfo: "cudaMemGetInfo",
+	opLimit: "cudaDeviceSetLimit",
 }
 
 var (

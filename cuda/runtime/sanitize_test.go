@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/binary"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,7 @@ func TestSanitizeHostSide(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.json")
 	z := &Sanitizing{San: sanitize.New(sanitize.Options{Tool: sanitize.Memcheck, LeakCheck: true}), outPath: out}
 	s := NewServer(Options{
-		NewDevice: func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
+		NewDevice: newFake,
 		Arch:      arch.MustLookup("h100"),
 		Sanitize:  z,
 	})
@@ -29,9 +28,14 @@ func TestSanitizeHostSide(t *testing.T) {
 		z.reply(op, &rep)
 		return rep
 	}
-	rep := call(opMalloc, putU64s(1000))
+	malloc := func(n uint64) reply { return call(opMalloc, append(putU64s(n), putU32s(uint32(kindDevice))...)) }
+	free := func(a uint64) reply { return call(opFree, append(putU64s(a), putU32s(0, 0)...)) }
+	if rep := call(opHello, putU32s(protocolVersion)); rep.code != Success {
+		t.Fatalf("hello: %d %s", rep.code, rep.diag)
+	}
+	rep := malloc(1000)
 	a := binary.LittleEndian.Uint64(rep.data)
-	rep = call(opFree, putU64s(a+16))
+	rep = free(a + 16)
 	want := "========= Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to cudaFree.\n"
 	if rep.code != ErrorInvalidValue || string(rep.out) != want+"========= \n" {
 		t.Errorf("bad free: code %d, out %q", rep.code, rep.out)
@@ -40,10 +44,12 @@ func TestSanitizeHostSide(t *testing.T) {
 	if !strings.Contains(string(rep.out), "========= Leaked 1,000 bytes at 0x") {
 		t.Errorf("cudaDeviceReset did not report the leak: %q", rep.out)
 	}
-	call(opMalloc, putU64s(24))
-	rep = call(opMalloc, putU64s(8))
+	malloc(24)
+	// Pinned host memory is not device memory: no leak.
+	call(opMalloc, append(putU64s(4096), putU32s(uint32(kindHost))...))
+	rep = malloc(8)
 	b := binary.LittleEndian.Uint64(rep.data)
-	call(opFree, putU64s(b))
+	free(b)
 	z.finish()
 	raw, err := os.ReadFile(out)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warpsim/warpsim"
@@ -28,13 +29,17 @@ import (
 
 // Options configure a Server.
 type Options struct {
-	// NewDevice makes the simulated device; it is called again by
-	// cudaDeviceReset. printf receives the device's printf output;
-	// progress, when the device can, is called as blocks complete.
-	NewDevice func(a *arch.Arch, printf io.Writer, progress func(done, total int)) Device
+	// NewDevice makes the simulated device, its allocations in mem from
+	// address base; it is called again by cudaDeviceReset. printf receives
+	// the device's printf output; progress, when the device can, is called
+	// as blocks complete.
+	NewDevice func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device
 	Arch      *arch.Arch
 	// ProfilePath, when set, receives the profile (JSON) at exit.
 	ProfilePath string
+	// ProfileBlocks keeps each grid's block spans (where and when each
+	// block ran) in the profile, for prof --trace.
+	ProfileBlocks bool
 	// LaunchBlocking is CUDA_LAUNCH_BLOCKING=1: a launch is also a
 	// synchronization, so its printf output and its fault come with it.
 	LaunchBlocking bool
@@ -44,26 +49,66 @@ type Options struct {
 	Progress func(kernel string, done, total int)
 	// Sanitize, when set, runs the program under a sanitizer (sanitize.go).
 	Sanitize *Sanitizing
+	// SettingsErr, when set, is the answer to the program's hello: a bad
+	// setting (ReadSettings) the program hears of at its first CUDA call.
+	SettingsErr *SettingsError
+	// Window is the memory file the program shares (its fd 5), and
+	// Callbacks and CallbacksDone the pipes on which host functions are run
+	// (fds 6 and 7); nil in tests that speak the protocol directly.
+	Window                   *os.File
+	Callbacks, CallbacksDone *os.File
 }
 
-// Server executes one program's CUDA operations.
+// Server executes one program's CUDA operations. The goroutine that reads
+// requests answers them; queued work (launches, asynchronous copies and
+// memsets, event records, host functions) runs on one executor goroutine
+// in the order it was issued, which is one valid order of CUDA's streams.
 type Server struct {
 	opt     Options
 	dev     Device
+	win     *window
 	printf  lockedBuffer
 	modules []Module
 	kernels []Kernel
+	// mallocs are the program's allocations not yet freed (opMalloc), the
+	// addresses opFree accepts.
+	mallocs map[uint64]bool
 	// dynShared holds cudaFuncAttributeMaxDynamicSharedMemorySize per kernel.
 	dynShared map[int]int
-	clockNS   int64
-	fault     *Fault // raised by a kernel, not yet seen by the program
-	sticky    Error
-	launches  []Record
-	running   string // the kernel being launched, for progress reports
+	running   atomic.Pointer[string] // the kernel being run, for progress reports
 	// devMu guards dev against Interrupt and Progress, which other
 	// goroutines call; interrupted is an interrupted launch's fault.
 	devMu       sync.Mutex
-	interrupted *Fault
+	interrupted atomic.Pointer[Fault]
+
+	// mu guards the rest, shared with the executor; cond signals progress.
+	mu          sync.Mutex
+	cond        *sync.Cond
+	queue       []queued
+	issued      uint64 // sequence number of the last queued operation
+	done        uint64 // every operation up to this one has run
+	closing     bool
+	streamLast  map[uint32]uint64 // last operation queued on each stream
+	events      map[uint32]*eventState
+	clock       *timeline
+	fault       *Fault // raised by a kernel, not yet seen by the program
+	pending     Error  // a launch refused by the device, seen at the next synchronization
+	pendingDiag string
+	abandoned   bool // the program is gone: queued work is dropped
+	sticky      Error
+	launches    []Record
+}
+
+// queued is one operation on a stream's queue.
+type queued struct {
+	seq    uint64
+	stream uint32
+	run    func()
+}
+
+type eventState struct {
+	seq uint64 // the record operation; the event is complete once it ran
+	ns  int64  // the time it recorded
 }
 
 // ErrInterrupted is Serve's error after an interrupt (Server.Interrupt)
@@ -74,7 +119,7 @@ var ErrInterrupted = errors.New("interrupted")
 // reports whether one was running.
 func (s *Server) Interrupt(reason string) bool {
 	s.devMu.Lock()
-	d, ok := s.dev.(interface{ Interrupt(string) bool })
+	d, ok := under(s.dev).(interface{ Interrupt(string) bool })
 	s.devMu.Unlock()
 	return ok && d.Interrupt(reason)
 }
@@ -82,12 +127,26 @@ func (s *Server) Interrupt(reason string) bool {
 // Progress reports the launch running now, if the device can tell.
 func (s *Server) Progress() (p warpsim.LaunchProgress, ok bool) {
 	s.devMu.Lock()
-	d, isSim := s.dev.(*simDevice)
+	d, isSim := under(s.dev).(*simDevice)
 	s.devMu.Unlock()
 	if !isSim {
 		return p, false
 	}
 	return d.Progress()
+}
+
+// under is the device a sanitizer wraps (the device itself when none
+// does), for the abilities the wrapper does not pass on.
+func under(d Device) Device {
+	if sd, ok := d.(*sanDevice); ok {
+		return sd.Device
+	}
+	return d
+}
+
+// stopped is the fault of a launch an interrupt stopped, nil when none.
+func (s *Server) stopped() *Fault {
+	return s.interrupted.Load()
 }
 
 // Record is one launch in the profile.
@@ -104,6 +163,12 @@ type Record struct {
 	Simulated bool             `json:"simulated_time"`
 	Counters  profile.Counters `json:"counters"`
 	Fault     string           `json:"fault,omitempty"`
+	// Timing is the timing model's account of the grid (WARPSIM_MODE=timing,
+	// the default): what prof's timing metrics and --trace read. Its block
+	// spans are kept only when the profile asks for them
+	// (Options.ProfileBlocks). A folded record (Count) carries its first
+	// grid's.
+	Timing *profile.Timing `json:"timing,omitempty"`
 	// FromDevice marks a grid launched by device code (dynamic
 	// parallelism), which nvprof's summary counts apart from host calls.
 	// It follows the host launch it ran under.
@@ -135,19 +200,28 @@ type Profile struct {
 	Launches []Record `json:"launches"`
 }
 
-// NewServer makes a server with a fresh device.
+// NewServer makes a server; its device is made when the program says
+// hello and names the memory they share.
 func NewServer(opt Options) *Server {
-	s := &Server{opt: opt, dynShared: map[int]int{}}
-	s.dev = s.newDevice()
+	s := &Server{opt: opt, dynShared: map[int]int{}, mallocs: map[uint64]bool{}, streamLast: map[uint32]uint64{},
+		events: map[uint32]*eventState{}, clock: newTimeline()}
+	s.cond = sync.NewCond(&s.mu)
+	go s.execute()
 	return s
 }
 
 func (s *Server) newDevice() Device {
 	var progress func(done, total int)
 	if s.opt.Progress != nil {
-		progress = func(done, total int) { s.opt.Progress(s.running, done, total) }
+		progress = func(done, total int) {
+			name := ""
+			if p := s.running.Load(); p != nil {
+				name = *p
+			}
+			s.opt.Progress(name, done, total)
+		}
 	}
-	dev := s.opt.NewDevice(s.opt.Arch, &s.printf, progress)
+	dev := s.opt.NewDevice(s.opt.Arch, &s.printf, progress, s.win, s.win.base)
 	if s.opt.Sanitize != nil {
 		dev = s.opt.Sanitize.wrap(dev)
 	}
@@ -159,24 +233,39 @@ func (s *Server) newDevice() Device {
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	defer s.writeProfile()
 	if s.opt.Sanitize != nil {
+		// After the queued work (stop) and before the profile: leaks,
+		// then the summary.
 		defer s.opt.Sanitize.finish()
 	}
+	defer s.stop()
 	for {
 		req, err := readRequest(r)
-		if err == io.EOF {
-			if s.fault != nil {
-				fmt.Fprintf(os.Stderr, "warpsim: the program exited before synchronizing with a faulted kernel:\n%s\n", s.fault.Report)
+		if err == io.EOF && s.stopped() == nil {
+			s.mu.Lock()
+			f := s.fault
+			s.abandoned = true
+			s.mu.Unlock()
+			if f != nil {
+				fmt.Fprintf(os.Stderr, "warpsim: the program exited before synchronizing with a faulted kernel:\n%s\n", f.Report)
 			}
 			return nil
+		}
+		if f := s.stopped(); f != nil {
+			// The program is gone or asks for more after an interrupt.
+			fmt.Fprintf(os.Stderr, "%s\n", f.Report)
+			return ErrInterrupted
 		}
 		if err != nil {
 			return err
 		}
 		rep := s.handle(req)
-		if f := s.interrupted; f != nil {
+		if f := s.stopped(); f != nil {
 			// The user stopped the program (Ctrl-C): say where the kernel
 			// was, and stop; the program itself is being interrupted too.
 			fmt.Fprintf(os.Stderr, "%s\n", f.Report)
+			s.mu.Lock()
+			s.abandoned = true
+			s.mu.Unlock()
 			return ErrInterrupted
 		}
 		if s.opt.Sanitize != nil {
@@ -191,10 +280,90 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	}
 }
 
+// stop ends the executor once the queued work has run.
+func (s *Server) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.done < s.issued && !s.closing {
+		s.cond.Wait()
+	}
+	s.closing = true
+	s.cond.Broadcast()
+}
+
+// execute is the executor goroutine: it runs queued operations in order.
+func (s *Server) execute() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		for len(s.queue) == 0 && !s.closing {
+			s.cond.Wait()
+		}
+		if len(s.queue) == 0 {
+			return
+		}
+		q := s.queue[0]
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
+		q.run()
+		s.mu.Lock()
+		s.done = q.seq
+		s.cond.Broadcast()
+	}
+}
+
+// enqueue puts run on stream's queue and returns its sequence number.
+func (s *Server) enqueue(stream uint32, run func()) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.issued++
+	s.queue = append(s.queue, queued{seq: s.issued, stream: stream, run: run})
+	s.streamLast[stream] = s.issued
+	s.cond.Broadcast()
+	return s.issued
+}
+
+// waitFor blocks until operation seq has run.
+func (s *Server) waitFor(seq uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.done < seq {
+		s.cond.Wait()
+	}
+}
+
+// streamSeq is the operation a synchronization with stream must wait for:
+// its last, and for the legacy default stream (or a blocking stream, which
+// waits for it) the last on every blocking stream.
+func (s *Server) streamSeq(stream uint32) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if stream == 0 {
+		seq := uint64(0)
+		for id, v := range s.streamLast {
+			if !s.clock.nonBlocking[id] {
+				seq = max(seq, v)
+			}
+		}
+		return seq
+	}
+	return s.streamLast[stream]
+}
+
+// broken reports whether the context has faulted: queued work then no
+// longer runs, as on a GPU after a sticky error.
+func (s *Server) broken() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fault != nil || s.sticky != Success || s.abandoned
+}
+
 // flush releases the device printf output and surfaces a pending fault, as
 // a CUDA synchronization does.
 func (s *Server) flush(rep *reply) {
-	rep.out = s.printf.take()
+	rep.out = append(rep.out, s.printf.take()...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.fault != nil {
 		rep.diag = append(rep.diag, s.fault.Report...)
 		if len(rep.diag) > 0 && rep.diag[len(rep.diag)-1] != '\n' {
@@ -206,6 +375,18 @@ func (s *Server) flush(rep *reply) {
 	if s.sticky != Success && rep.code == Success {
 		rep.code = s.sticky
 	}
+	if s.pending != Success && rep.code == Success {
+		rep.code = s.pending
+		rep.diag = append(rep.diag, s.pendingDiag...)
+		s.pending, s.pendingDiag = Success, ""
+	}
+}
+
+// stickyCode is the context's sticky error, Success when there is none.
+func (s *Server) stickyCode() Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sticky
 }
 
 func (s *Server) handle(req request) (rep reply) {
@@ -215,14 +396,15 @@ func (s *Server) handle(req request) (rep reply) {
 			rep = reply{code: ErrorInvalidValue, diag: []byte("warpsim runtime: malformed request\n")}
 		}
 	}()
+	if req.op != opHello && s.dev == nil {
+		if req.op == opExit {
+			return reply{}
+		}
+		return reply{code: ErrorInitializationError, diag: []byte("warpsim runtime: request before hello\n")}
+	}
 	switch req.op {
 	case opHello:
-		if v := p.u32(); v != protocolVersion {
-			p.err = nil
-			return reply{code: ErrorInsufficientDriver, diag: fmt.Appendf(nil,
-				"warpsim: this program was built by a different version of warpsim (runtime protocol %d, this warpsim speaks %d); rebuild it with warpsim cc\n", v, protocolVersion)}
-		}
-		return reply{data: encodeProps(s.opt.Arch)}
+		return s.hello(p)
 	case opModule:
 		name := moduleName(req.payload, len(s.modules))
 		ptx, note := s.retarget(name, req.payload)
@@ -253,76 +435,174 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		return reply{data: out}
 	case opMalloc:
-		size := p.u64()
-		if s.sticky != Success {
-			return reply{code: s.sticky}
+		size, kind := p.u64(), allocKind(p.u32())
+		if c := s.stickyCode(); c != Success {
+			return reply{code: c}
 		}
+		s.win.mu.Lock()
+		s.win.nextKind = kind
+		s.win.mu.Unlock()
 		addr, err := s.dev.Malloc(size)
+		s.win.mu.Lock()
+		s.win.nextKind = kindDevice
+		s.win.mu.Unlock()
 		if err != nil {
 			return reply{code: ErrorMemoryAllocation}
 		}
+		s.mallocs[addr] = true
+		if kind != kindDevice {
+			s.opt.Sanitize.hostMemory(addr, size)
+		}
 		return reply{data: putU64s(addr)}
 	case opFree:
-		addr := p.u64()
+		addr, stream, async := p.u64(), p.u32(), p.u32()
+		if p.err != nil {
+			return reply{}
+		}
+		if !s.mallocs[addr] {
+			// Not the start of the program's allocation (inside one, freed
+			// already, a module's variable, a host pointer).
+			return reply{code: ErrorInvalidValue}
+		}
+		delete(s.mallocs, addr)
+		if async != 0 {
+			s.enqueue(stream, func() { s.dev.Free(addr) })
+			return reply{}
+		}
+		// cudaFree waits for the device: a kernel may still use the memory.
+		s.waitFor(s.streamSeq(0))
 		if err := s.dev.Free(addr); err != nil {
 			return reply{code: ErrorInvalidValue}
 		}
 		return reply{}
-	case opWrite:
-		addr := p.u64()
-		src := p.rest()
+	case opHostCopy:
+		stream, dir, dev, n := p.u32(), copyDir(p.u32()), p.u64(), p.u64()
+		if p.err != nil {
+			return reply{}
+		}
+		if dev != 0 {
+			if _, ok := s.win.find(dev, n); !ok {
+				return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes at %#x: not inside an allocation\n", n, dev)}
+			}
+		}
+		s.waitFor(s.streamSeq(stream))
 		rep = reply{}
 		s.flush(&rep)
-		if rep.code == Success && s.dev.Write(addr, src) != nil {
-			rep.code = ErrorInvalidValue
+		if rep.code == Success {
+			s.mu.Lock()
+			s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, true))
+			s.mu.Unlock()
+			if dir == hostToDevice && dev != 0 {
+				// The program writes the bytes once it has the reply.
+				s.opt.Sanitize.hostWrote(dev, n)
+			}
 		}
-		return rep
-	case opRead:
-		addr, n := p.u64(), p.u64()
-		rep = reply{}
-		s.flush(&rep)
-		if rep.code != Success {
-			return rep
-		}
-		if n > maxPayload {
-			rep.code = ErrorInvalidValue
-			return rep
-		}
-		buf := make([]byte, n)
-		if s.dev.Read(addr, buf) != nil {
-			rep.code = ErrorInvalidValue
-			return rep
-		}
-		rep.data = buf
 		return rep
 	case opCopy:
-		dst, src, n := p.u64(), p.u64(), p.u64()
-		if s.sticky != Success {
-			return reply{code: s.sticky}
-		}
-		if n > maxPayload {
-			return reply{code: ErrorInvalidValue}
-		}
-		buf := make([]byte, n)
-		if s.dev.Read(src, buf) != nil || s.dev.Write(dst, buf) != nil {
-			return reply{code: ErrorInvalidValue}
-		}
-		return reply{}
+		return s.copy(p)
 	case opMemset:
-		addr, v, n := p.u64(), p.u64(), p.u64()
-		if s.sticky != Success {
-			return reply{code: s.sticky}
-		}
-		if s.dev.Memset(addr, byte(v), n) != nil {
-			return reply{code: ErrorInvalidValue}
-		}
-		return reply{}
+		return s.memset(p)
 	case opLaunch:
 		return s.launch(p)
 	case opSync:
+		s.waitFor(s.issuedSeq())
 		rep = reply{}
 		s.flush(&rep)
 		return rep
+	case opStreamSync:
+		stream := p.u32()
+		s.waitFor(s.streamSeq(stream))
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opStreamQuery:
+		seq := s.streamSeq(p.u32())
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.done < seq {
+			return reply{code: ErrorNotReady}
+		}
+		return reply{code: s.sticky}
+	case opStreamCreate:
+		stream, flags := p.u32(), p.u32()
+		s.mu.Lock()
+		s.clock.nonBlocking[stream] = flags&1 != 0
+		s.clock.stream[stream] = s.clock.ready(stream)
+		s.mu.Unlock()
+		return reply{}
+	case opStreamWait:
+		stream, ev := p.u32(), p.u32()
+		s.mu.Lock()
+		e := s.events[ev]
+		s.mu.Unlock()
+		if e == nil {
+			return reply{} // an event never recorded: nothing to wait for
+		}
+		s.enqueue(stream, func() {
+			s.mu.Lock()
+			s.clock.wait(stream, e.ns)
+			s.mu.Unlock()
+		})
+		return reply{}
+	case opEventRecord:
+		ev, stream := p.u32(), p.u32()
+		if p.err != nil {
+			return reply{}
+		}
+		e := &eventState{}
+		s.mu.Lock()
+		s.events[ev] = e
+		s.mu.Unlock()
+		e.seq = s.enqueue(stream, func() {
+			s.mu.Lock()
+			e.ns = s.clock.mark(stream)
+			s.mu.Unlock()
+		})
+		return reply{code: s.stickyCode()}
+	case opEventQuery:
+		ev := p.u32()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if e := s.events[ev]; e != nil && s.done < e.seq {
+			return reply{code: ErrorNotReady}
+		}
+		return reply{code: s.sticky}
+	case opEventSync:
+		ev := p.u32()
+		s.mu.Lock()
+		e := s.events[ev]
+		s.mu.Unlock()
+		if e != nil {
+			s.waitFor(e.seq)
+		}
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opEventElapsed:
+		a, b := p.u32(), p.u32()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ea, eb := s.events[a], s.events[b]
+		switch {
+		case ea == nil || eb == nil:
+			return reply{code: ErrorInvalidResourceHandle}
+		case s.done < ea.seq || s.done < eb.seq:
+			return reply{code: ErrorNotReady}
+		}
+		return reply{code: s.sticky, data: putU64s(uint64(eb.ns - ea.ns))}
+	case opHostFunc:
+		stream, id := p.u32(), p.u32()
+		if p.err != nil {
+			return reply{}
+		}
+		if s.opt.Callbacks == nil || s.opt.CallbacksDone == nil {
+			return reply{code: ErrorNotSupported, diag: []byte("warpsim runtime: no host-callback pipes\n")}
+		}
+		s.enqueue(stream, func() { s.runHostFunc(id) })
+		return reply{}
+	case opMemInfo:
+		free, total := s.win.memInfo()
+		return reply{data: putU64s(free, total)}
 	case opGlobal:
 		mid := p.u32()
 		name := string(p.rest())
@@ -348,23 +628,29 @@ func (s *Server) handle(req request) (rep reply) {
 			StaticShared: k.StaticSharedBytes(), DynamicShared: int(dyn),
 		})
 		return reply{data: putU32s(uint32(res.BlocksPerSM))}
-	case opEvent:
-		return reply{code: s.sticky, data: putU64s(uint64(s.clockNS))}
 	case opReset:
+		s.waitFor(s.issuedSeq())
 		rep = reply{}
 		rep.out = s.printf.take()
-		s.fault, s.sticky = nil, Success
+		s.mu.Lock()
+		s.fault, s.sticky, s.pending = nil, Success, Success
+		s.events = map[uint32]*eventState{}
+		s.mu.Unlock()
 		s.modules, s.kernels = nil, nil
 		s.dynShared = map[int]int{}
+		s.win.releaseAll()
+		s.mallocs = map[uint64]bool{}
 		dev := s.newDevice()
 		s.devMu.Lock()
 		s.dev = dev
 		s.devMu.Unlock()
 		return rep
 	case opExit:
-		// Output a kernel printed after the last synchronization is lost,
-		// as on a GPU (the CUDA programming guide: the buffer is not
-		// flushed at exit).
+		// Queued work finishes (its profile records count), but output a
+		// kernel printed after the last synchronization is lost, as on a
+		// GPU (the CUDA programming guide: the buffer is not flushed at
+		// exit).
+		s.waitFor(s.issuedSeq())
 		return reply{}
 	case opLimit:
 		return s.limit(p.u32(), p.u32() != 0, p.u64())
@@ -390,10 +676,151 @@ func (s *Server) handle(req request) (rep reply) {
 			maxDyn = v
 		}
 		maxThreads := a.MaxThreadsPerBlockFor(k.RegsPerThread())
+		if b := k.BoundThreads(); b > 0 {
+			maxThreads = min(maxThreads, b)
+		}
 		return reply{data: putU64s(uint64(k.StaticSharedBytes()), 0, uint64(k.LocalBytes()), uint64(maxThreads),
 			uint64(k.RegsPerThread()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn))}
 	}
 	return reply{code: ErrorNotSupported, diag: fmt.Appendf(nil, "warpsim runtime: unknown operation %d (the program and warpsim are from different versions?)\n", req.op)}
+}
+
+// issuedSeq is the last operation queued on any stream.
+func (s *Server) issuedSeq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.issued
+}
+
+// hello checks the program's protocol version, maps the memory it shares
+// and makes the device. A bad setting is the answer instead.
+func (s *Server) hello(p *payloadReader) reply {
+	v := p.u32()
+	if v != protocolVersion {
+		p.err = nil
+		return reply{code: ErrorInsufficientDriver, diag: fmt.Appendf(nil,
+			"warpsim: this program was built by a different version of warpsim (runtime protocol %d, this warpsim speaks %d); rebuild it with warpsim cc\n", v, protocolVersion)}
+	}
+	if e := s.opt.SettingsErr; e != nil {
+		return reply{code: e.Code, diag: []byte(e.Msg + "\n")}
+	}
+	base, size, fds := p.u64(), p.u64(), p.u32()
+	if p.err != nil {
+		// A client without a window (the protocol tests): make one here.
+		p.err = nil
+		base, size, fds = 0x6000_0000_0000, 1<<44, 0
+	}
+	if s.win == nil {
+		fd := -1
+		if fds&1 != 0 && s.opt.Window != nil {
+			fd = int(s.opt.Window.Fd())
+		}
+		w, err := newWindow(fd, base, size, uint64(s.opt.Arch.TotalGlobalMem))
+		if err != nil {
+			return reply{code: ErrorInitializationError, diag: fmt.Appendf(nil, "warpsim runtime: %v\n", err)}
+		}
+		s.win = w
+		dev := s.newDevice()
+		s.devMu.Lock()
+		s.dev = dev
+		s.devMu.Unlock()
+	}
+	return reply{data: encodeProps(s.opt.Arch)}
+}
+
+// runHostFunc has the program's callback thread run host function id and
+// waits until it has returned (stream order: the stream's next work waits).
+func (s *Server) runHostFunc(id uint32) {
+	if _, err := s.opt.Callbacks.Write(putU32s(id)); err != nil {
+		return
+	}
+	var b [4]byte
+	io.ReadFull(s.opt.CallbacksDone, b[:])
+}
+
+// copy runs a copy between two allocations of the window: at once when it
+// is the program's cudaMemcpy (which returns when it is done), queued for
+// cudaMemcpyAsync.
+func (s *Server) copy(p *payloadReader) reply {
+	stream, async := p.u32(), p.u32()
+	dst, src, n := p.u64(), p.u64(), p.u64()
+	if p.err != nil {
+		return reply{}
+	}
+	if c := s.stickyCode(); c != Success {
+		return reply{code: c}
+	}
+	dr, okd := s.win.find(dst, n)
+	sr, oks := s.win.find(src, n)
+	if !okd || !oks {
+		return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes from %#x to %#x: not inside allocations\n", n, src, dst)}
+	}
+	dir := deviceToDevice
+	switch {
+	case sr.kind == kindHost && dr.kind == kindHost:
+		dir = hostToHost
+	case sr.kind == kindHost:
+		dir = hostToDevice
+	case dr.kind == kindHost:
+		dir = deviceToHost
+	}
+	seq := s.enqueue(stream, func() {
+		if s.broken() {
+			return
+		}
+		d, _ := s.win.span(dst, n)
+		sb, _ := s.win.span(src, n)
+		s.win.populate(dst, n)
+		s.win.populate(src, n)
+		copy(d, sb)
+		s.opt.Sanitize.hostWrote(dst, n)
+		s.mu.Lock()
+		s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, false))
+		s.mu.Unlock()
+	})
+	if async != 0 {
+		return reply{}
+	}
+	s.waitFor(seq)
+	rep := reply{}
+	s.flush(&rep)
+	return rep
+}
+
+// memset fills an allocation's bytes, queued or at once as copy.
+func (s *Server) memset(p *payloadReader) reply {
+	stream, async := p.u32(), p.u32()
+	addr, v, n := p.u64(), p.u64(), p.u64()
+	if p.err != nil {
+		return reply{}
+	}
+	if c := s.stickyCode(); c != Success {
+		return reply{code: c}
+	}
+	if _, ok := s.win.find(addr, n); !ok {
+		return reply{code: ErrorInvalidValue}
+	}
+	seq := s.enqueue(stream, func() {
+		if s.broken() {
+			return
+		}
+		b, _ := s.win.span(addr, n)
+		s.win.populate(addr, n)
+		for i := range b {
+			b[i] = byte(v)
+		}
+		s.opt.Sanitize.hostWrote(addr, n)
+		s.mu.Lock()
+		s.clock.run(stream, engineCompute, memsetNanos(s.opt.Arch, n))
+		s.mu.Unlock()
+	})
+	if async != 0 {
+		return reply{}
+	}
+	s.waitFor(seq)
+	rep := reply{}
+	s.flush(&rep)
+	return rep
 }
 
 // moduleName names a module for messages after the source file its
@@ -442,24 +869,23 @@ func (s *Server) kernel(id uint32) (Kernel, bool) {
 	return s.kernels[id], true
 }
 
-// launch validates the configuration as the CUDA runtime does, then runs
-// the kernel to completion. A fault is kept until the next synchronizing
-// call, where the program sees it.
+// launch validates the configuration as the CUDA runtime does and queues
+// the kernel; the reply comes at once. A fault is kept until the next
+// synchronizing call, where the program sees it.
 func (s *Server) launch(p *payloadReader) reply {
-	kid := p.u32()
+	stream, kid := p.u32(), p.u32()
 	cfg := LaunchConfig{
 		Grid:        Dim3{p.u32(), p.u32(), p.u32()},
 		Block:       Dim3{p.u32(), p.u32(), p.u32()},
 		SharedBytes: p.u32(),
 	}
-	params := p.rest()
+	params := bytes.Clone(p.rest())
 	if p.err != nil {
 		return reply{code: ErrorInvalidValue}
 	}
-	// A launch is a flush point for earlier kernels' printf output.
-	rep := reply{out: s.printf.take()}
-	if s.sticky != Success {
-		rep.code = s.sticky
+	rep := reply{}
+	if c := s.stickyCode(); c != Success {
+		rep.code = c
 		return rep
 	}
 	k, ok := s.kernel(kid)
@@ -475,8 +901,32 @@ func (s *Server) launch(p *payloadReader) reply {
 		rep.code = ErrorInvalidValue
 		return rep
 	}
+	if err := s.dev.CheckLaunch(k, cfg, params); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			rep.code = ce.Code
+			rep.diag = fmt.Appendf(nil, "warpsim: %s\n", ce.Msg)
+		} else {
+			rep.code = ErrorInvalidDeviceFunction
+		}
+		return rep
+	}
+	seq := s.enqueue(stream, func() { s.runKernel(stream, k, cfg, params) })
+	if s.opt.LaunchBlocking {
+		s.waitFor(seq)
+		s.flush(&rep)
+	}
+	return rep
+}
+
+// runKernel runs a queued launch on the executor and clocks it on its
+// stream.
+func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []byte) {
+	if s.broken() {
+		return
+	}
 	name := k.DemangledName()
-	s.running = name
+	s.running.Store(&name)
 	start := time.Now()
 	res, err := s.dev.Launch(k, cfg, params)
 	wall := time.Since(start).Nanoseconds()
@@ -487,70 +937,92 @@ func (s *Server) launch(p *payloadReader) reply {
 	rec := Record{
 		Kernel: name, Mangled: k.Name(),
 		Grid: [3]uint32{cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z}, Block: [3]uint32{cfg.Block.X, cfg.Block.Y, cfg.Block.Z},
-		Shared: cfg.SharedBytes, Regs: k.RegsPerThread(), StaticSh: k.StaticSharedBytes(), StartNS: s.clockNS,
+		Shared: cfg.SharedBytes, Regs: k.RegsPerThread(), StaticSh: k.StaticSharedBytes(),
 	}
 	var f *Fault
 	var ce *ConfigError
 	var children []Record
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	switch {
 	case err == nil:
 		rec.Counters = res.Counters
-		rec.NS = wall
-		if res.Nanos > 0 {
-			rec.NS, rec.Simulated = res.Nanos, true
-		}
+		rec.NS, rec.Simulated = kernelNanos(res, wall)
+		rec.Timing = s.profTiming(res.Timing)
 		if len(res.Children) > 0 {
-			children = childRecords(res.Children)
+			children = childRecords(res.Children, res.Timing)
+			for i := range children {
+				children[i].Timing = s.profTiming(children[i].Timing)
+			}
 			if !rec.Simulated {
 				// The host time covers the children's simulation too;
 				// each grid's time is its own.
 				for _, c := range children {
 					rec.NS -= c.NS
 				}
-				rec.NS = max(rec.NS, 0)
-			}
-			for i := range children {
-				children[i].StartNS += rec.StartNS + rec.NS
+				rec.NS = max(rec.NS, 1)
 			}
 		}
 	case errors.As(err, &f):
 		s.fault = f
-		rec.NS = wall
+		rec.NS = max(wall, 1)
 		rec.Fault = f.Report
 		if f.Interrupted {
-			s.interrupted = f
+			s.interrupted.Store(f)
 		}
 	case errors.As(err, &ce):
-		rep.code = ce.Code
-		rep.diag = fmt.Appendf(nil, "warpsim: %s\n", ce.Msg)
-		return rep
+		s.pending = ce.Code
+		s.pendingDiag = "warpsim: " + ce.Msg + "\n"
+		return
 	default:
 		// Not a kernel fault: a simulator limitation (unsupported
 		// instruction …). The program sees a launch failure at its next
 		// synchronization, with the reason on stderr.
 		s.fault = &Fault{Code: ErrorLaunchFailure, Report: "warpsim: " + err.Error()}
-		rec.NS = wall
+		rec.NS = max(wall, 1)
 		rec.Fault = err.Error()
 	}
-	s.clockNS += rec.NS
+	// The stream's clock advances by the whole launch: the timing model's
+	// span of all its grids, or the grids' times one after another.
+	total := rec.NS
+	for _, c := range children {
+		total += c.NS
+	}
+	if err == nil && rec.Simulated {
+		total = res.Nanos
+		if res.GridNanos > 0 {
+			rec.NS = res.GridNanos
+		}
+	}
+	rec.StartNS, _ = s.clock.run(stream, engineCompute, total)
 	s.launches = append(s.launches, rec)
 	for _, c := range children {
-		s.clockNS += c.NS
+		c.StartNS += rec.StartNS
+		if !rec.Simulated {
+			c.StartNS += rec.NS // one after another, after the parent
+		}
 		s.launches = append(s.launches, c)
 	}
-	if s.opt.LaunchBlocking {
-		out := rep.out
-		s.flush(&rep)
-		rep.out = append(out, rep.out...)
+}
+
+// profTiming is t as the profile keeps it: without the block spans unless
+// they were asked for (they can be many).
+func (s *Server) profTiming(t *profile.Timing) *profile.Timing {
+	if t == nil || s.opt.ProfileBlocks {
+		return t
 	}
-	return rep
+	c := *t
+	c.Blocks = nil
+	return &c
 }
 
 // childRecords turns the grids launched from the device into profile
 // records, folding those of one kernel, shape and counters into one record
-// (Record.Count) and keeping first-run order. StartNS is relative to the
-// first child's start.
-func childRecords(children []ChildGrid) []Record {
+// (Record.Count) and keeping first-run order. With the timing model (host,
+// the host-launched grid's timing, not nil) StartNS is relative to the host
+// grid's start on the simulated timeline; without it, relative to the
+// first child's start, the grids taken one after another.
+func childRecords(children []ChildGrid, host *profile.Timing) []Record {
 	var start int64
 	type key struct {
 		mangled  string
@@ -567,9 +1039,9 @@ func childRecords(children []ChildGrid) []Record {
 				r.Count, r.MinNS, r.MaxNS = 1, r.NS, r.NS
 			}
 			r.Count++
-			r.NS += c.HostNanos
-			r.MinNS = min(r.MinNS, c.HostNanos)
-			r.MaxNS = max(r.MaxNS, c.HostNanos)
+			r.NS += c.duration()
+			r.MinNS = min(r.MinNS, c.duration())
+			r.MaxNS = max(r.MaxNS, c.duration())
 		} else {
 			index[k] = len(recs)
 			g, b := c.Config.Grid, c.Config.Block
@@ -577,10 +1049,14 @@ func childRecords(children []ChildGrid) []Record {
 				Kernel: c.Kernel.DemangledName(), Mangled: c.Kernel.Name(),
 				Grid: [3]uint32{g.X, g.Y, g.Z}, Block: [3]uint32{b.X, b.Y, b.Z}, Shared: c.Config.SharedBytes,
 				Regs: c.Kernel.RegsPerThread(), StaticSh: c.Kernel.StaticSharedBytes(),
-				StartNS: start, NS: c.HostNanos, Counters: c.Counters, FromDevice: true,
+				StartNS: start, NS: c.duration(), Simulated: c.Nanos > 0, Counters: c.Counters, FromDevice: true,
+				Timing: c.Timing,
 			})
+			if t := c.Timing; t != nil && host != nil && t.ClockHz > 0 && t.StartCycle >= host.StartCycle {
+				recs[len(recs)-1].StartNS = int64(float64(t.StartCycle-host.StartCycle) * 1e9 / t.ClockHz)
+			}
 		}
-		start += c.HostNanos
+		start += c.duration()
 	}
 	return recs
 }
@@ -668,7 +1144,12 @@ type limitDevice interface {
 // limit answers cudaDeviceSetLimit and cudaDeviceGetLimit for the limits
 // the simulator honours.
 func (s *Server) limit(which uint32, set bool, v uint64) reply {
-	d, ok := s.dev.(limitDevice)
+	if set {
+		// A new limit applies to kernels launched after it: the queued
+		// ones run under the old one first.
+		s.waitFor(s.issuedSeq())
+	}
+	d, ok := under(s.dev).(limitDevice)
 	if !ok {
 		if set {
 			return reply{}

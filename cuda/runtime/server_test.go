@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
@@ -25,43 +26,70 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	if os.Getenv("WARPSIM_FAKE_SERVER") == "1" {
 		srv := NewServer(Options{
-			NewDevice:      func(a *arch.Arch, printf io.Writer, _ func(int, int)) Device { return newFakeDevice(a, printf) },
+			NewDevice:      newFake,
 			Arch:           arch.MustLookup("h100"),
 			LaunchBlocking: os.Getenv("CUDA_LAUNCH_BLOCKING") == "1",
+			Window:         os.NewFile(5, "device-memory"),
+			Callbacks:      os.NewFile(6, "callbacks"),
+			CallbacksDone:  os.NewFile(7, "callbacks-done"),
 		})
-		if err := srv.Serve(os.NewFile(3, "requests"), os.NewFile(4, "replies")); err != nil {
+		in := &countingReader{r: os.NewFile(3, "requests")}
+		if err := srv.Serve(in, os.NewFile(4, "replies")); err != nil {
 			fmt.Fprintln(os.Stderr, "fake server:", err)
 			os.Exit(1)
+		}
+		if p := os.Getenv("WARPSIM_TEST_REQUEST_BYTES"); p != "" {
+			os.WriteFile(p, fmt.Appendf(nil, "%d", in.n), 0o644)
 		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
 
-// fakeDevice has real memory and fake kernels: fill(p, v) stores v for
-// every thread, hello prints, oob faults.
-type fakeDevice struct {
-	a      *arch.Arch
-	printf io.Writer
-	mem    map[uint64][]byte
-	next   uint64
+// countingReader counts the request bytes the program sent.
+type countingReader struct {
+	r io.Reader
+	n int64
 }
 
-func newFakeDevice(a *arch.Arch, printf io.Writer) *fakeDevice {
-	return &fakeDevice{a: a, printf: printf, mem: map[uint64][]byte{}, next: 0x7000_0000_0000}
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// fakeDevice has real memory (the server's window) and fake kernels:
+// fill(p, v) stores v for every thread, hello prints, oob faults, spin
+// takes a while.
+type fakeDevice struct {
+	a       *arch.Arch
+	printf  io.Writer
+	backing Backing
+	mem     map[uint64][]byte
+	next    uint64
+}
+
+func newFake(a *arch.Arch, printf io.Writer, _ func(int, int), mem Backing, base uint64) Device {
+	return &fakeDevice{a: a, printf: printf, backing: mem, mem: map[uint64][]byte{}, next: base}
 }
 
 func (d *fakeDevice) Arch() *arch.Arch { return d.a }
 func (d *fakeDevice) Malloc(size uint64) (uint64, error) {
 	addr := d.next
-	d.mem[addr] = make([]byte, size)
-	d.next += (size + 511) &^ 255
+	b, err := d.backing.Bytes(addr, size)
+	if err != nil {
+		return 0, err
+	}
+	d.mem[addr] = b
+	d.next += (size + 4096 + 255) &^ 255
 	return addr, nil
 }
 func (d *fakeDevice) Free(addr uint64) error {
-	if _, ok := d.mem[addr]; !ok {
+	b, ok := d.mem[addr]
+	if !ok {
 		return errors.New("not allocated")
 	}
+	d.backing.Release(addr, uint64(len(b)))
 	delete(d.mem, addr)
 	return nil
 }
@@ -73,24 +101,10 @@ func (d *fakeDevice) span(addr, n uint64) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("%#x+%d out of bounds", addr, n)
 }
-func (d *fakeDevice) Write(addr uint64, src []byte) error {
+func (d *fakeDevice) write(addr uint64, src []byte) error {
 	b, err := d.span(addr, uint64(len(src)))
 	if err == nil {
 		copy(b, src)
-	}
-	return err
-}
-func (d *fakeDevice) Read(addr uint64, dst []byte) error {
-	b, err := d.span(addr, uint64(len(dst)))
-	if err == nil {
-		copy(dst, b)
-	}
-	return err
-}
-func (d *fakeDevice) Memset(addr uint64, v byte, n uint64) error {
-	b, err := d.span(addr, n)
-	for i := range b {
-		b[i] = v
 	}
 	return err
 }
@@ -153,6 +167,9 @@ func (k *fakeKernel) ParamBytes() int        { return k.bytes }
 func (k *fakeKernel) RegsPerThread() int     { return 16 }
 func (k *fakeKernel) StaticSharedBytes() int { return 0 }
 func (k *fakeKernel) LocalBytes() int        { return 0 }
+func (k *fakeKernel) BoundThreads() int      { return 0 }
+
+func (d *fakeDevice) CheckLaunch(Kernel, LaunchConfig, []byte) error { return nil }
 
 func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
 	k := kk.(*fakeKernel)
@@ -161,12 +178,14 @@ func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launch
 		p := binary.LittleEndian.Uint64(params)
 		v := params[8:12]
 		for i := uint64(0); i < cfg.Block.Threads(); i++ {
-			if err := d.Write(p+4*i, v); err != nil {
+			if err := d.write(p+4*i, v); err != nil {
 				return nil, &Fault{Code: ErrorIllegalAddress, Report: err.Error()}
 			}
 		}
 	case strings.Contains(k.name, "hello"):
 		fmt.Fprintln(d.printf, "hello from the device")
+	case strings.Contains(k.name, "spin"):
+		time.Sleep(50 * time.Millisecond)
 	case strings.Contains(k.name, "oob"):
 		return nil, &Fault{Code: ErrorIllegalAddress, Report: "warpsim: kernel fault: out-of-bounds store in oob (fake report)"}
 	}

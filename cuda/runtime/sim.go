@@ -2,32 +2,22 @@ package runtime
 
 import (
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"sync"
-	"time"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 )
 
-// NewSimDevice is the simulator: a warpsim.Device whose printf output goes
-// to printf and whose block completions go to progress (when not nil).
-// WARPSIM_WORKERS (blocks run in parallel), WARPSIM_STEP_LIMIT (the
-// watchdog: warp instructions per launch) and WARPSIM_TIMEOUT (wall-clock
-// limit per launch, a Go duration such as 90s or 10m) tune it.
-func NewSimDevice(a *arch.Arch, printf io.Writer, progress func(done, total int)) Device {
-	opt := warpsim.Options{Stdout: printf, Progress: progress}
-	opt.Timeout = envTimeout()
-	if n, err := strconv.Atoi(os.Getenv("WARPSIM_WORKERS")); err == nil && n > 0 {
-		opt.Workers = n
+// NewSimDevice returns the simulator as a Device maker: a warpsim.Device
+// whose printf output goes to printf, whose block completions go to
+// progress (when not nil), and whose allocations live in mem from base.
+// set's Workers, StepLimit and Timeout tune it.
+func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
+	return func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
+		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
+			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout}
+		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
-	if n, err := strconv.ParseInt(os.Getenv("WARPSIM_STEP_LIMIT"), 10, 64); err == nil && n > 0 {
-		opt.StepLimit = n
-	}
-	return &simDevice{Device: warpsim.NewDevice(a, opt)}
 }
 
 type simDevice struct{ *warpsim.Device }
@@ -77,6 +67,31 @@ var faultCodes = map[warpsim.FaultKind]Error{
 	warpsim.FaultBarrierDeadlock: ErrorLaunchTimeout,
 }
 
+func simConfig(cfg LaunchConfig) warpsim.LaunchConfig {
+	return warpsim.LaunchConfig{
+		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
+		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
+		SharedBytes: cfg.SharedBytes,
+	}
+}
+
+// CheckLaunch: the server has checked the shape, shared memory and
+// parameter size already; what is left is a block the kernel's own bounds
+// (.maxntid, .reqntid: __launch_bounds__) exclude. CUDA documents
+// cudaErrorLaunchOutOfResources for a launch with too many threads for the
+// kernel, but the H100 (CUDA 13, driver 580) returns
+// cudaErrorInvalidValue: testdata/programs/error_config.h100.txt.
+func (d *simDevice) CheckLaunch(k Kernel, cfg LaunchConfig, params []byte) error {
+	sk, ok := k.(simKernel)
+	if !ok {
+		return errors.New("warpsim runtime: kernel from another device")
+	}
+	if err := d.Device.CheckLaunch(sk.Kernel, simConfig(cfg), params); err != nil {
+		return &ConfigError{Code: ErrorInvalidValue, Msg: err.Error()}
+	}
+	return nil
+}
+
 func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
 	sk, ok := k.(simKernel)
 	if !ok {
@@ -89,15 +104,12 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
-	var dse *warpsim.DevSideSyncError
 	switch {
-	case errors.As(err, &dse):
-		// A module the arch cannot run (CDP1's device-side
-		// cudaDeviceSynchronize on sm_90 and later): each launch fails as
-		// on the H100 (testdata/cdp/h100/run_nested4_sm80.txt).
-		return nil, &ConfigError{Code: ErrorUnsupportedDevSideSync, Msg: dse.Error()}
 	case err == nil:
-		l := &Launched{Counters: res.Grids[0].Counters}
+		// The timing model's duration, when it ran (WARPSIM_MODE=timing),
+		// is the launch's time on the streams' clock (timing.go).
+		l := &Launched{Counters: res.Grids[0].Counters, Nanos: int64(res.DurationNS), GridNanos: int64(res.Grids[0].DurationNS()),
+			Timing: res.Grids[0].Timing}
 		for _, g := range res.Grids[1:] {
 			c := g.Config
 			l.Children = append(l.Children, ChildGrid{
@@ -109,6 +121,8 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 				},
 				Counters:  g.Counters,
 				HostNanos: g.Elapsed.Nanoseconds(),
+				Nanos:     int64(g.DurationNS()),
+				Timing:    g.Timing,
 			})
 		}
 		return l, nil
@@ -135,8 +149,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 }
 
 // SetLimit and GetLimit are cudaDeviceSetLimit and cudaDeviceGetLimit of
-// the stack (0) and malloc heap (2) sizes and the device runtime's sync
-// depth (3) and pending launch count (4).
+// the stack (0) and malloc heap (2) sizes.
 func (d *simDevice) SetLimit(limit uint32, v uint64) Error {
 	if d.Device.SetLimit(warpsim.Limit(limit), v) != nil {
 		return ErrorInvalidValue // the heap after a kernel used it: testdata/programs/device_malloc.h100.txt
@@ -151,27 +164,3 @@ func (d *simDevice) GetLimit(limit uint32) uint64 {
 
 // Interrupt stops the launch running now (SIGINT).
 func (d *simDevice) Interrupt(reason string) bool { return d.Device.Interrupt(reason) }
-
-// envTimeout reads WARPSIM_TIMEOUT; a value that is not a duration is
-// reported once and ignored.
-func envTimeout() time.Duration {
-	s := os.Getenv("WARPSIM_TIMEOUT")
-	if s == "" {
-		return 0
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		if n, nerr := strconv.ParseFloat(s, 64); nerr == nil && n > 0 {
-			return time.Duration(n * float64(time.Second))
-		}
-	}
-	if err != nil || d < 0 {
-		timeoutWarning.Do(func() {
-			fmt.Fprintf(os.Stderr, "warpsim: WARPSIM_TIMEOUT=%q is not a duration (want seconds or a Go duration such as 90s or 10m); no wall-clock limit\n", s)
-		})
-		return 0
-	}
-	return d
-}
-
-var timeoutWarning sync.Once

@@ -70,7 +70,7 @@ func (wp *warp) devRuntime(pc int, in *ir.Inst, exec uint32) {
 			} else {
 				size = int(arg(1, 8, lane))
 			}
-			addr, err := l.mod.Mem.Alloc(uint64(max(size, 1)))
+			addr, err := l.mod.Mem.AllocPrivate(uint64(max(size, 1)))
 			if err != nil {
 				break
 			}

@@ -13,7 +13,9 @@ import (
 // address space and followed by at least OverrunGuard unmapped bytes, so an
 // access up to 1 GiB past the end of an allocation (or before its start)
 // faults instead of landing in a neighbour. Ranges are never reused, so a
-// stale pointer to freed memory never reaches a later allocation either.
+// stale pointer to freed memory never reaches a later allocation either
+// (in a backed memory, whose addresses end, only until its fresh address
+// space is used up: see Limited).
 // Nothing is reserved for the gaps: only the allocation's own bytes are
 // backed. The shared and local windows map generic addresses onto the
 // executing block's shared memory and the executing thread's local memory.
@@ -34,6 +36,7 @@ const (
 type Alloc struct {
 	Base, Size uint64
 	Data       []byte // len Size; backed by uint64 words so atomics are aligned
+	private    bool   // AllocPrivate's: in Go's heap even in a backed memory
 }
 
 // End is the first address past the allocation.
@@ -49,33 +52,153 @@ type Freed struct {
 // Memory is the device's global memory: a sorted set of allocations.
 // Allocation and free take the lock; a launch reads a snapshot.
 type Memory struct {
-	mu     sync.RWMutex
-	allocs []*Alloc // sorted by Base
-	freed  []Freed  // sorted by Base
-	next   uint64
-	heap   Heap // device malloc/free (heap.go)
+	mu      sync.RWMutex
+	allocs  []*Alloc // sorted by Base
+	freed   []Freed  // sorted by Base
+	next    uint64
+	start   uint64 // the first allocation's address
+	limit   uint64 // the first address past a backing's range; 0: none
+	private uint64 // AllocPrivate's next slot in a backed memory
+	heap    Heap   // device malloc/free (heap.go)
+	backing Backing
+}
+
+// Backing supplies the bytes of allocations when they must live somewhere
+// other than Go's heap: the CUDA runtime keeps them in memory shared with
+// the program, mapped there at the device addresses.
+type Backing interface {
+	// Bytes returns size zeroed bytes for the allocation at base (8-byte
+	// aligned, for atomics), or an error when the host cannot back them.
+	Bytes(base, size uint64) ([]byte, error)
+	// Release is told that the allocation at base is freed.
+	Release(base, size uint64)
+}
+
+// Limited is a Backing whose device addresses end: Limit is the first
+// address past them. Allocations keep the same 2 GiB slots and guards in
+// it; when the fresh address space is used up, a new allocation takes the
+// first slot-aligned gap between live allocations that leaves the guards
+// intact, so freed ranges are reused only then (and their use-after-free
+// records go).
+type Limited interface {
+	Limit() uint64
 }
 
 // NewMemory returns an empty global memory.
-func NewMemory() *Memory { return &Memory{next: GlobalBase} }
+func NewMemory() *Memory { return &Memory{next: GlobalBase, start: GlobalBase} }
+
+// NewBackedMemory returns an empty global memory whose allocations start at
+// base and take their bytes from b.
+func NewBackedMemory(base uint64, b Backing) *Memory {
+	m := &Memory{next: base, start: base, backing: b}
+	if l, ok := b.(Limited); ok {
+		m.limit = l.Limit()
+	}
+	m.private = max(GlobalBase, (max(m.limit, base)+OverrunGuard+slotAlign-1)/slotAlign*slotAlign)
+	return m
+}
 
 // Alloc reserves size bytes (zero-filled).
 func (m *Memory) Alloc(size uint64) (uint64, error) {
-	if size > maxAlloc {
+	// A backed memory is limited by what its backing can hold instead.
+	if size > maxAlloc && m.backing == nil {
 		return 0, fmt.Errorf("allocation of %d bytes is too large", size)
 	}
 	n := size
 	if n == 0 {
 		n = 1
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	base := m.next
+	fresh := true
+	if m.limit != 0 && (base+n+OverrunGuard > m.limit || base+n+OverrunGuard < base) {
+		var ok bool
+		if base, ok = m.gap(n); !ok {
+			return 0, fmt.Errorf("allocation of %d bytes: out of device address space", size)
+		}
+		fresh = false
+	}
+	var data []byte
+	if m.backing != nil {
+		b, err := m.backing.Bytes(base, size)
+		if err != nil {
+			return 0, err
+		}
+		data = b[:size:size]
+	} else {
+		words := make([]uint64, (n+7)/8)
+		data = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:size:size]
+	}
+	a := &Alloc{Base: base, Size: size, Data: data}
+	m.insert(a)
+	if fresh {
+		m.next += (n + OverrunGuard + slotAlign - 1) / slotAlign * slotAlign
+		return a.Base, nil
+	}
+	// A reused range: the freed records it covers go.
+	kept := m.freed[:0]
+	for _, f := range m.freed {
+		if f.Base+max(f.Size, 1) <= base || f.Base >= base+n {
+			kept = append(kept, f)
+		}
+	}
+	m.freed = kept
+	return a.Base, nil
+}
+
+// AllocPrivate reserves size bytes (zero-filled) that only the device
+// uses: a device-side launch's parameter buffer. In a backed memory they
+// live in Go's heap, in slots of their own above the backing's range, so
+// that a fan-out of thousands of device launches does not use up the
+// address space shared with the program; otherwise it is Alloc.
+func (m *Memory) AllocPrivate(size uint64) (uint64, error) {
+	if m.backing == nil {
+		return m.Alloc(size)
+	}
+	if size > maxAlloc {
+		return 0, fmt.Errorf("allocation of %d bytes is too large", size)
+	}
+	n := max(size, 1)
 	words := make([]uint64, (n+7)/8)
 	data := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:size:size]
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	a := &Alloc{Base: m.next, Size: size, Data: data}
-	m.next += (n + OverrunGuard + slotAlign - 1) / slotAlign * slotAlign
-	m.allocs = append(m.allocs, a) // bases increase, so the slice stays sorted
+	a := &Alloc{Base: m.private, Size: size, Data: data, private: true}
+	m.private += (n + OverrunGuard + slotAlign - 1) / slotAlign * slotAlign
+	m.insert(a)
 	return a.Base, nil
+}
+
+// insert adds a to the allocations in address order, in a new slice
+// (running launches may hold the old one). m.mu held.
+func (m *Memory) insert(a *Alloc) {
+	i := sort.Search(len(m.allocs), func(i int) bool { return m.allocs[i].Base > a.Base })
+	if i == len(m.allocs) {
+		m.allocs = append(m.allocs, a) // appending never moves what readers see
+		return
+	}
+	next := make([]*Alloc, 0, len(m.allocs)+1)
+	next = append(next, m.allocs[:i]...)
+	next = append(next, a)
+	m.allocs = append(next, m.allocs[i:]...)
+}
+
+// gap returns the lowest slot-aligned address below the limit where n
+// bytes fit with OverrunGuard free bytes before and after them, between
+// the live allocations (m.mu held).
+func (m *Memory) gap(n uint64) (uint64, bool) {
+	c := m.start
+	for _, a := range m.allocs {
+		if a.private {
+			continue
+		}
+		if c+n+OverrunGuard <= a.Base {
+			return c, true
+		}
+		c = max(c, (a.End()+OverrunGuard+slotAlign-1)/slotAlign*slotAlign)
+	}
+	return c, c+n+OverrunGuard <= m.limit && c+n+OverrunGuard > c
 }
 
 // ErrBadFree is returned when freeing an address that is not an allocation's base.
@@ -108,6 +231,9 @@ func (m *Memory) FreeAs(addr uint64, by string) error {
 	next := make([]*Alloc, 0, len(m.allocs)-1)
 	next = append(next, m.allocs[:i]...)
 	m.allocs = append(next, m.allocs[i+1:]...)
+	if m.backing != nil && !a.private {
+		m.backing.Release(a.Base, a.Size)
+	}
 	return nil
 }
 

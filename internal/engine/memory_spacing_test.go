@@ -72,3 +72,87 @@ func TestUseAfterFreeMessage(t *testing.T) {
 		t.Errorf("interior free: err = %v", err)
 	}
 }
+
+// fakeBacking backs allocations with Go memory and says where its device
+// addresses end (a small window, so that it fills up).
+type fakeBacking struct{ base, limit uint64 }
+
+func (f fakeBacking) Bytes(base, size uint64) ([]byte, error) {
+	if base < f.base || base+size > f.limit {
+		panic("allocation outside the backing")
+	}
+	return make([]byte, size), nil
+}
+func (fakeBacking) Release(base, size uint64) {}
+func (f fakeBacking) Limit() uint64           { return f.limit }
+
+// TestBackedSlots: a backed memory (the CUDA runtime's shared window) keeps
+// the 2 GiB slots and 1 GiB guards; freed slots are not reused while fresh
+// ones remain, and once the window is full a new allocation takes the
+// lowest gap that keeps the guards on both sides, and the use-after-free
+// record of the range it reuses goes.
+func TestBackedSlots(t *testing.T) {
+	const base = 0x7000_0000_0000
+	m := NewBackedMemory(base, fakeBacking{base, base + 4*slotAlign})
+	var got []uint64
+	for range 4 {
+		a, err := m.Alloc(1 << 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, a)
+	}
+	for i, a := range got {
+		if want := uint64(base + i*slotAlign); a != want {
+			t.Errorf("allocation %d at %#x, want %#x", i, a, want)
+		}
+	}
+	if _, err := m.Alloc(1 << 20); err == nil || !strings.Contains(err.Error(), "out of device address space") {
+		t.Fatalf("fifth allocation in a four-slot window: err = %v", err)
+	}
+	if err := m.FreeAs(got[1], "cudaFree #1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.FreedAt(got[1] + 8); !ok {
+		t.Fatal("the freed slot is not remembered")
+	}
+	a, err := m.Alloc(1 << 20)
+	if err != nil || a != got[1] {
+		t.Fatalf("allocation after a free: %#x, %v; want the freed slot %#x", a, err, got[1])
+	}
+	if _, ok := m.FreedAt(got[1] + 8); ok {
+		t.Error("the reused slot still reads as freed")
+	}
+	if f, ok := m.Find(a, 1<<20); !ok || f.Base != a {
+		t.Errorf("the reused allocation is not found")
+	}
+	// A slot is taken only with a 1 GiB guard before the next live
+	// allocation: freeing got[2] leaves 2 GiB up to got[3], room for 1 GiB
+	// and its guard, not for a byte more.
+	if err := m.Free(got[2]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Alloc(1<<30 + 1); err == nil {
+		t.Error("an allocation took a slot without its guard")
+	}
+	if b, err := m.Alloc(1 << 30); err != nil || b != got[2] {
+		t.Errorf("1 GiB allocation: %#x, %v; want %#x", b, err, got[2])
+	}
+	if _, err := m.Alloc(1); err == nil {
+		t.Error("an allocation fit in a full window")
+	}
+	// Device-only buffers (device launches' parameters) do not need the
+	// window: they still get slots, above it.
+	for range 3 {
+		p, err := m.AllocPrivate(64)
+		if err != nil || p < base+4*slotAlign+OverrunGuard || p%slotAlign != 0 {
+			t.Fatalf("private allocation in a full window: %#x, %v", p, err)
+		}
+		if a, ok := m.Find(p, 64); !ok || a.Base != p {
+			t.Fatalf("private allocation %#x is not found", p)
+		}
+		if err := m.Free(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

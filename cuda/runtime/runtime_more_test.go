@@ -1,0 +1,69 @@
+package runtime
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func runFake(t *testing.T, prog string, env ...string) (string, string) {
+	t.Helper()
+	cmd := exec.Command(prog)
+	cmd.Env = append(append(os.Environ(), "WARPSIM_FAKE_SERVER=1"), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	return stdout.String(), stderr.String()
+}
+
+// TestCopiesStayOffThePipe: 256 MiB of copies between the program and the
+// device send a few hundred bytes of requests; the bytes themselves go
+// through the memory both processes map.
+func TestCopiesStayOffThePipe(t *testing.T) {
+	prog := buildProgram(t, "testdata/bigcopy.cu")
+	counted := filepath.Join(t.TempDir(), "bytes")
+	out, _ := runFake(t, prog, "WARPSIM_TEST_REQUEST_BYTES="+counted)
+	if out != "pinned equal back equal\n64 MiB pageable copy between 8 and 11 ms: yes\na copy past the end: cudaErrorInvalidValue\n" {
+		t.Errorf("stdout %q", out)
+	}
+	b, err := os.ReadFile(counted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(string(b))
+	if n <= 0 || n > 64<<10 {
+		t.Errorf("the program sent %d request bytes for 256 MiB of copies; want a few hundred", n)
+	}
+}
+
+// TestForkedChildExit: a forked child's exit leaves the parent's simulator
+// running (only the process that started it stops it).
+func TestForkedChildExit(t *testing.T) {
+	prog := buildProgram(t, "testdata/fork.cu")
+	out, stderr := runFake(t, prog)
+	want := "malloc cudaSuccess\nchild exited 0\nafter the child: cudaSuccess 7 7\n"
+	if out != want || strings.Contains(stderr, "lost the simulator") {
+		t.Errorf("stdout:\n%s\nwant:\n%s\nstderr:\n%s", out, want, stderr)
+	}
+}
+
+// TestGraphMemoryFreedOutside: a graph's allocation stays the graph's.
+func TestGraphMemoryFreedOutside(t *testing.T) {
+	prog := buildProgram(t, "testdata/graphmem.cu")
+	out, _ := runFake(t, prog)
+	want := `alloc node: cudaSuccess
+graph memory in use: 1048576
+launch 0: cudaSuccess, free outside the graph cudaSuccess, sync cudaSuccess: 7 7
+launch 1: cudaSuccess, free outside the graph cudaSuccess, sync cudaSuccess: 7 7
+after destroying the graph: 0
+`
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+}

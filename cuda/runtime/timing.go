@@ -1,0 +1,190 @@
+package runtime
+
+import "github.com/warpsim/warpsim/arch"
+
+// This file is the one place where the runtime's simulated clock gets its
+// durations: every operation a stream runs (kernel, copy, memset) takes
+// the time these functions give it on that stream's timeline, and events
+// read the timeline. A timing model plugs in at kernelNanos (and, should it
+// model the copy engines, at copyNanos).
+
+// kernelNanos is a launch's duration: the timing model's simulated time
+// when it ran (Launched.Nanos), otherwise the host time its simulation
+// took, as the only figure there is (simulated is then false).
+func kernelNanos(l *Launched, wallNS int64) (ns int64, simulated bool) {
+	if l != nil && l.Nanos > 0 {
+		return l.Nanos, true
+	}
+	return max(wallNS, 1), false
+}
+
+// copyDir says which link a copy crosses.
+type copyDir int
+
+const (
+	hostToDevice   copyDir = iota // over the host link (PCIe/NVLink-C2C)
+	deviceToHost                  // over the host link
+	deviceToDevice                // within device memory
+	hostToHost                    // the host's own memory (managed or pinned on both sides)
+)
+
+// Fixed costs of a copy or memset as a GPU's events see them (the driver
+// starting the copy engine, the first bytes' latency), from events around
+// 4-byte to 16 KiB operations on an H100 with CUDA 13
+// (testdata/programs/calibration/copy_timing.h100.csv): a pinned copy 5 µs,
+// a pageable one 5 µs (host to device) to 12 µs (device to host, which the
+// driver stages and then copies on the host), a device-to-device copy
+// 8 µs, a memset 4 µs. One set of figures serves every preset: the driver
+// path costs the same order on every generation.
+const (
+	copyLatencyNS       = 5000
+	pageableExtraNS     = 3000 // staging through the driver's pinned buffer
+	deviceCopyLatencyNS = 8000
+	memsetLatencyNS     = 4000
+)
+
+// hostLinkBytesPerSec is the sustained host↔device copy rate from pinned
+// memory, by compute capability: the host link each generation shipped
+// with (PCIe 1.1 x16 for G80, 2.0 for GT200 and Fermi, 3.0 for Kepler to
+// Turing, 4.0 for Ampere, 5.0 for Hopper) at the fraction of its peak that
+// copies reach. The H100 figure is measured: 48 to 55 GB/s for 4 MiB to
+// 1 GiB pinned copies (calibration/copy_timing.h100.csv).
+func hostLinkBytesPerSec(a *arch.Arch) float64 {
+	switch cc := a.ComputeCapability(); {
+	case cc < 13:
+		return 3.2e9
+	case cc < 30:
+		return 6.4e9
+	case cc < 80:
+		return 12.5e9
+	case cc < 90:
+		return 25e9
+	default:
+		return 52e9
+	}
+}
+
+// pageableFactor slows copies from or to pageable (not pinned) host memory,
+// which the driver stages through a pinned buffer: the H100 moved 5.4 to
+// 7.9 GB/s pageable against 48 to 55 GB/s pinned for 4 MiB to 1 GiB, about
+// 0.14 of the pinned rate.
+const pageableFactor = 0.14
+
+// copyNanos is the duration of an n-byte copy; pageable says the host side
+// is ordinary (not pinned) memory.
+func copyNanos(a *arch.Arch, dir copyDir, n uint64, pageable bool) int64 {
+	latency := int64(copyLatencyNS)
+	var rate float64
+	switch dir {
+	case hostToDevice, deviceToHost:
+		rate = hostLinkBytesPerSec(a)
+		if pageable {
+			rate *= pageableFactor
+			latency += pageableExtraNS
+		}
+	case deviceToDevice:
+		// Each byte is read and written: the H100 copied 1 GiB in 0.745 ms,
+		// 1.44 TB/s of its 3.35 TB/s DRAM bandwidth counted once.
+		rate = a.MemBandwidth() * 0.43
+		latency = deviceCopyLatencyNS
+	default:
+		rate = hostLinkBytesPerSec(a)
+	}
+	if rate <= 0 {
+		rate = 1e9
+	}
+	return latency + int64(float64(n)/rate*1e9)
+}
+
+// memsetNanos is the duration of an n-byte memset: a write at about the
+// DRAM bandwidth (the H100 set 1 GiB in 0.345 ms, 3.1 TB/s).
+func memsetNanos(a *arch.Arch, n uint64) int64 {
+	rate := a.MemBandwidth() * 0.93
+	if rate <= 0 {
+		rate = 1e11
+	}
+	return memsetLatencyNS + int64(float64(n)/rate*1e9)
+}
+
+// engine is a part of the GPU that runs one operation at a time: kernels
+// run one after another on the SMs (a kernel that fills the GPU leaves no
+// room for another, the common case; kernels small enough to share the SMs
+// are not overlapped here), and each copy direction has its own copy
+// engine (asyncEngineCount = 2), so a copy in each direction and a kernel
+// can overlap when they are on different streams.
+type engine int
+
+const (
+	engineCompute engine = iota
+	engineH2D
+	engineD2H
+	numEngines
+)
+
+func (d copyDir) engine() engine {
+	switch d {
+	case hostToDevice:
+		return engineH2D
+	case deviceToHost:
+		return engineD2H
+	}
+	return engineCompute
+}
+
+// timeline is the simulated clock of each stream and engine, in ns. The
+// legacy default stream (id 0) waits for the work issued before it on
+// every blocking stream, and work issued after it on a blocking stream
+// waits for it, as CUDA's legacy default stream does; streams created with
+// cudaStreamNonBlocking are independent of it.
+type timeline struct {
+	stream      map[uint32]int64
+	nonBlocking map[uint32]bool
+	engines     [numEngines]int64
+}
+
+func newTimeline() *timeline {
+	return &timeline{stream: map[uint32]int64{}, nonBlocking: map[uint32]bool{}}
+}
+
+// ready is when the next operation on stream s may start.
+func (t *timeline) ready(s uint32) int64 {
+	r := t.stream[s]
+	switch {
+	case s == 0:
+		for id, v := range t.stream {
+			if !t.nonBlocking[id] {
+				r = max(r, v)
+			}
+		}
+	case !t.nonBlocking[s]:
+		r = max(r, t.stream[0])
+	}
+	return r
+}
+
+// run places an operation of duration ns on stream s and engine e and
+// returns its start and end.
+func (t *timeline) run(s uint32, e engine, ns int64) (start, end int64) {
+	start = max(t.ready(s), t.engines[e])
+	end = start + ns
+	t.engines[e] = end
+	t.stream[s] = end
+	if s == 0 {
+		for id, v := range t.stream {
+			if !t.nonBlocking[id] && v < end {
+				t.stream[id] = end
+			}
+		}
+	}
+	return start, end
+}
+
+// wait makes stream s wait until time at (cudaStreamWaitEvent).
+func (t *timeline) wait(s uint32, at int64) { t.stream[s] = max(t.stream[s], at) }
+
+// mark is the time an event recorded on stream s now reads.
+func (t *timeline) mark(s uint32) int64 {
+	at := t.ready(s)
+	t.stream[s] = at
+	return at
+}

@@ -1,0 +1,188 @@
+package runtime
+
+import (
+	"encoding/csv"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/arch"
+)
+
+// TestWindowAllocation: allocations the host cannot back, or beyond the
+// device's memory, fail with errHostMemory (cudaErrorMemoryAllocation),
+// never a crash; freed memory is available again; cudaMemGetInfo's free
+// is what a new allocation may take.
+func TestWindowAllocation(t *testing.T) {
+	const gib = 1 << 30
+	w, err := newWindow(-1, 0x7000_0000_0000, 1<<42, 80*gib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := uint64(24 * gib)
+	w.avail = func() uint64 { return host }
+	cases := []struct {
+		name string
+		size uint64
+		ok   bool
+	}{
+		{"1 GiB", gib, true},
+		{"40 GiB on a 24 GiB host", 40 * gib, false},
+		{"60 GiB on a 24 GiB host", 60 * gib, false},
+		{"22 GiB more (23 untouched in all)", 22 * gib, true},
+		{"2 GiB more: the 24 GiB are promised", 2 * gib, false},
+	}
+	base := uint64(0x7000_0000_0000)
+	for _, c := range cases {
+		_, err := w.Bytes(base, c.size)
+		if (err == nil) != c.ok || (err != nil && !errors.Is(err, errHostMemory)) {
+			t.Errorf("%s: err = %v, want ok=%v", c.name, err, c.ok)
+		}
+		if err == nil {
+			base += c.size + 4096
+		}
+	}
+	free, total := w.memInfo()
+	if total != 80*gib || free > 1*gib {
+		t.Errorf("memInfo = %d free of %d; want at most 1 GiB free of 80 GiB", free, total)
+	}
+	w.Release(0x7000_0000_0000, gib)
+	if _, err := w.Bytes(base, 2*gib); err != nil {
+		t.Errorf("after freeing 1 GiB, 2 GiB (with 1 GiB free before) failed: %v", err)
+	}
+	host = 1000 * gib
+	if _, err := w.Bytes(base+4*gib, 60*gib); err == nil {
+		t.Errorf("allocations past the device's 80 GiB succeeded")
+	}
+	if b, ok := w.span(0x7000_0000_0000, 16); ok || b != nil {
+		t.Errorf("a freed allocation is still a span")
+	}
+}
+
+// TestCopyModel checks the copy and memset durations against the H100's
+// event times (testdata/programs/calibration/copy_timing.h100.csv) for the
+// sizes the model is meant for: within 40% from 4 MiB up, within a factor
+// of 2 for the fixed cost of small operations.
+func TestCopyModel(t *testing.T) {
+	f, err := os.Open("../../testdata/programs/calibration/copy_timing.h100.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := arch.MustLookup("h100")
+	checked := 0
+	for _, row := range rows[1:] {
+		if len(row) != 4 {
+			continue
+		}
+		n, _ := strconv.ParseUint(row[0], 10, 64)
+		ms, _ := strconv.ParseFloat(row[2], 64)
+		got := 0.0
+		switch row[1] {
+		case "H2D pinned":
+			got = float64(copyNanos(a, hostToDevice, n, false))
+		case "D2H pinned":
+			got = float64(copyNanos(a, deviceToHost, n, false))
+		case "H2D pageable":
+			got = float64(copyNanos(a, hostToDevice, n, true))
+		case "D2H pageable":
+			got = float64(copyNanos(a, deviceToHost, n, true))
+		case "D2D":
+			got = float64(copyNanos(a, deviceToDevice, n, false))
+		case "memset":
+			got = float64(memsetNanos(a, n))
+		}
+		want := ms * 1e6
+		tol := 0.4
+		if n < 1<<16 {
+			tol = 1
+		}
+		if n >= 1<<16 && n < 4<<20 || strings.Contains(row[1], "pageable") && n < 4<<20 {
+			continue // between the regimes: neither figure alone describes them
+		}
+		checked++
+		if got < want*(1-tol)/(1+tol) || got > want*(1+tol) {
+			t.Errorf("%s of %d bytes: model %.0f ns, H100 %.0f ns", row[1], n, got, want)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d rows", checked)
+	}
+}
+
+// TestTimeline: the legacy default stream waits for blocking streams and
+// they for it; a non-blocking stream is on its own; copies in different
+// directions overlap with kernels, kernels do not overlap each other.
+func TestTimeline(t *testing.T) {
+	tl := newTimeline()
+	tl.nonBlocking[5] = true
+	type step struct {
+		stream     uint32
+		eng        engine
+		ns         int64
+		start, end int64
+	}
+	steps := []step{
+		{3, engineCompute, 100, 0, 100},  // kernel on stream 3
+		{4, engineH2D, 50, 0, 50},        // a copy on stream 4 overlaps it
+		{5, engineCompute, 10, 100, 110}, // a kernel on a non-blocking stream waits for the SMs only
+		{0, engineD2H, 20, 100, 120},     // the legacy stream waits for 3 and 4 (blocking), not 5
+		{4, engineH2D, 5, 120, 125},      // stream 4 waits for the legacy stream's work
+		{5, engineH2D, 5, 125, 130},      // stream 5 does not wait for the legacy stream, only for the engine
+	}
+	for i, s := range steps {
+		start, end := tl.run(s.stream, s.eng, s.ns)
+		if start != s.start || end != s.end {
+			t.Errorf("step %d: [%d, %d), want [%d, %d)", i, start, end, s.start, s.end)
+		}
+	}
+	if got := tl.mark(3); got != 120 {
+		t.Errorf("an event on stream 3 reads %d, want 120 (after the legacy stream's copy)", got)
+	}
+	tl.wait(5, 500)
+	if got := tl.mark(5); got != 500 {
+		t.Errorf("after waiting for an event at 500, stream 5 reads %d", got)
+	}
+}
+
+// TestReadSettings: bad values name the variable and what it accepts.
+func TestReadSettings(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		code Error
+		msg  []string
+	}{
+		{map[string]string{}, Success, nil},
+		{map[string]string{"WARPSIM_ARCH": "a100", "WARPSIM_WORKERS": "3", "WARPSIM_STEP_LIMIT": "1000", "CUDA_LAUNCH_BLOCKING": "1"}, Success, nil},
+		{map[string]string{"WARPSIM_ARCH": "bogus"}, ErrorNoDevice, []string{"WARPSIM_ARCH=\"bogus\"", "h100", "sm_90"}},
+		{map[string]string{"WARPSIM_STEP_LIMIT": "abc"}, ErrorInvalidValue, []string{"WARPSIM_STEP_LIMIT=\"abc\"", "1 or more"}},
+		{map[string]string{"WARPSIM_WORKERS": "-3"}, ErrorInvalidValue, []string{"WARPSIM_WORKERS=\"-3\"", "1 or more"}},
+		{map[string]string{"CUDA_LAUNCH_BLOCKING": "yes"}, ErrorInvalidValue, []string{"CUDA_LAUNCH_BLOCKING", "0 or 1"}},
+		{map[string]string{"WARPSIM_PROGRESS": "2"}, ErrorInvalidValue, []string{"WARPSIM_PROGRESS", "0"}},
+	}
+	for _, c := range cases {
+		s, err := ReadSettings(func(k string) string { return c.env[k] })
+		var se *SettingsError
+		switch {
+		case c.code == Success && err != nil:
+			t.Errorf("%v: %v", c.env, err)
+		case c.code == Success && s.Arch == nil:
+			t.Errorf("%v: no arch", c.env)
+		case c.code != Success && (!errors.As(err, &se) || se.Code != c.code):
+			t.Errorf("%v: err = %v, want code %d", c.env, err, c.code)
+		}
+		for _, m := range c.msg {
+			if err == nil || !strings.Contains(err.Error(), m) {
+				t.Errorf("%v: message %v lacks %q", c.env, err, m)
+			}
+		}
+	}
+}

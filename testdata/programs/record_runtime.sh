@@ -1,0 +1,12 @@
+#!/bin/sh
+# Records the runtime helper's programs on an H100 (nvcc 13): the sample
+# programs through record_gpu.sh, and the copy-timing calibration behind
+# cuda/runtime/timing.go into calibration/copy_timing.h100.csv.
+#   sh record_runtime.sh
+set -eu
+cd "$(dirname "$0")"
+sh record_gpu.sh async_streams mapped_memory managed_memory graphs memory_info runtime_api
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+nvcc -O3 -arch=sm_90 -o "$out/copy_timing" calibration/copy_timing.cu
+"$out/copy_timing" > calibration/copy_timing.h100.csv
