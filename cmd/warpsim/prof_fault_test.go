@@ -41,7 +41,7 @@ func TestProfMarksFaultedLaunches(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := writeProfReport(&b, "==1==", p, h100, c.defs, c.f); err != nil {
+			if err := writeProfReport(&b, "==1==", p, h100, c.defs, nil, c.f); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()
