@@ -91,16 +91,23 @@ func (h *hostLaunch) stop(kind FaultKind, detail string) {
 }
 
 // attach makes l the grid running now; it is stopped at once if the host
-// launch has been.
+// launch has been. A new grid is bound to h before its workers start
+// (bind); a grid that resumes after a device-side synchronization is only
+// re-attached, from its workers, so l.host is never written concurrently.
 func (h *hostLaunch) attach(l *launch) {
 	h.mu.Lock()
 	h.grid = l
 	stopped := h.kind != 0
 	h.mu.Unlock()
-	l.host = h
 	if stopped {
 		l.stop.Store(true)
 	}
+}
+
+// bind ties a new grid to the host launch and attaches it.
+func (h *hostLaunch) bind(l *launch) {
+	l.host = h
+	h.attach(l)
 }
 
 // stopped returns why the host launch was stopped from outside (0: it was not).

@@ -404,7 +404,7 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	}
 	l.stackMax = m.stackLimit(cfg.Kernel, cfg.StackBytes)
 	if h != nil {
-		h.attach(l)
+		h.bind(l)
 	}
 	if cfg.Driver != nil {
 		g := &GridRun{l: l, Depth: depth, Index: index}
