@@ -68,6 +68,7 @@ func TestRun(t *testing.T) {
 		{"unknown metric", []string{"run", "--metrics", "branch_eff", lf("vecadd.json")}, 2, "", `--metrics: unknown metric "branch_eff"`},
 		{"bad mode", []string{"run", "--mode", "fast", lf("vecadd.json")}, 2, "", `--mode: mode "fast": want functional or timing`},
 		{"unknown arch", []string{"run", "--arch", "h900", lf("vecadd.json")}, 2, "", "--arch: "},
+		{"buffer the host cannot back", []string{"run", lf("hugebuf.json")}, 2, "", "buffers.a: allocating 64000000000 bytes: allocation of 64000000000 bytes:"},
 		{"no launch file", []string{"run"}, 2, "", "accepts 1 arg(s), received 0"},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/warpsim/warpsim/internal/hostmem"
 	"golang.org/x/sys/unix"
 )
 
@@ -65,7 +66,7 @@ func newWindow(fd int, base, size, capacity uint64) (*window, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mapping the device memory file: %w", err)
 	}
-	return &window{base: base, mem: mem, fd: fd, capacity: capacity, avail: hostAvailable}, nil
+	return &window{base: base, mem: mem, fd: fd, capacity: capacity, avail: hostmem.Available}, nil
 }
 
 // residentBytes is how much of the memory file holds pages now.

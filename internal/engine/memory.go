@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 	"unsafe"
+
+	"github.com/warpsim/warpsim/internal/hostmem"
 )
 
 // Device address space. Global allocations live from GlobalBase up, each at
@@ -103,6 +105,13 @@ func (m *Memory) Alloc(size uint64) (uint64, error) {
 	// A backed memory is limited by what its backing can hold instead.
 	if size > maxAlloc && m.backing == nil {
 		return 0, fmt.Errorf("allocation of %d bytes is too large", size)
+	}
+	if m.backing == nil && size > 1<<30 {
+		// Go cannot recover from running out of memory: ask the host
+		// first (a backed memory's backing does its own accounting).
+		if avail := hostmem.Available(); size > avail {
+			return 0, fmt.Errorf("allocation of %d bytes: the host can back only %d bytes now", size, avail)
+		}
 	}
 	n := size
 	if n == 0 {

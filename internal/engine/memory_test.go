@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/hostmem"
+)
 
 // dynSharedPTX stages values through the dynamic shared array, addressed
 // generically (cvta.shared), behind a static array that shifts its offset.
@@ -54,5 +58,18 @@ func TestDynamicSharedGeneric(t *testing.T) {
 	_, _, err := m.launchTest(t, run{kernel: "dynsh", block: [3]uint32{8, 8}, dyn: 128, params: u64p(out)})
 	if f, ok := err.(*Fault); !ok || f.Kind != FaultOutOfBounds || f.Thread != [3]uint32{0, 4, 0} {
 		t.Errorf("err = %v, want out-of-bounds at thread (0,4,0)", err)
+	}
+}
+
+// TestAllocBeyondHost: an allocation the host cannot back fails with an
+// error instead of crashing the process (Go cannot recover from running out
+// of memory).
+func TestAllocBeyondHost(t *testing.T) {
+	m := NewMemory()
+	size := min(uint64(maxAlloc), hostmem.Available()+1<<30)
+	if _, err := m.Alloc(size); err == nil {
+		t.Fatalf("allocating %d bytes (the host has %d available) succeeded", size, hostmem.Available())
+	} else {
+		t.Log(err)
 	}
 }

@@ -1,4 +1,7 @@
-package runtime
+// Package hostmem says how much memory the host can give this process now,
+// so that allocations the host cannot back fail cleanly instead of crashing
+// the simulator.
+package hostmem
 
 import (
 	"bufio"
@@ -8,11 +11,11 @@ import (
 	"strings"
 )
 
-// hostAvailable is how many bytes the host can give this process now: the
+// Available is how many bytes the host can give this process now: the
 // kernel's MemAvailable, and no more than the memory cgroup's limit leaves
 // (cgroup v2 memory.max − memory.current, or v1's limit − usage). A
 // reserve of 256 MiB stays for the simulator and the program themselves.
-func hostAvailable() uint64 {
+func Available() uint64 {
 	avail := memAvailable()
 	if c, ok := cgroupAvailable(); ok {
 		avail = min(avail, c)
