@@ -897,18 +897,16 @@ cudaError_t cudaMalloc(void **p, size_t size) {
 static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   uint64_t a = (uintptr_t)p;
   int i = find_alloc(a);
-  if (i >= 0 && allocs[i].addr == a && kind >= 0 && allocs[i].kind != kind)
-    return set_error(cudaErrorInvalidValue);
+  /* A bad free still goes to the simulator, which refuses it (and a
+   * sanitizer there reports it, as compute-sanitizer does). */
+  if (i < 0 || allocs[i].addr != a || (kind >= 0 && allocs[i].kind != kind)) a |= 1ull << 63;
   uint32_t msg[4];
   memcpy(msg, &a, 8);
   msg[2] = stream_id(s);
   msg[3] = (uint32_t)async;
-  /* Not an allocation's start (or freed already): the simulator refuses
-   * it too, and under a sanitizer reports the call as compute-sanitizer
-   * does. */
   cudaError_t e = simple(opFree, msg, 16);
   if (e) return set_error(e);
-  if (i < 0 || allocs[i].addr != a) return set_error(cudaErrorInvalidValue);
+  if (a >> 63) return set_error(cudaErrorInvalidValue);
   allocs[i] = allocs[--nallocs];
   return 0;
 }
