@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math/bits"
-
 	"github.com/warpsim/warpsim/internal/ir"
 )
 
@@ -109,59 +107,48 @@ func (wp *warp) vote(in *ir.Inst, exec uint32) {
 }
 
 func (wp *warp) match(in *ir.Inst, exec uint32) {
+	// Each lane matches among the executing lanes its own member mask names
+	// (lanes in lockstep may name different groups: cooperative-groups
+	// tiles).
 	a := wp.r(in.A[0])
 	m := typeMask(in.Type)
-	d := wp.r(in.D[0])
+	var masks *[32]uint64
+	if in.A[1] >= 0 {
+		masks = wp.r(in.A[1])
+	}
 	var p *[32]uint64
 	if in.D[1] >= 0 {
 		p = wp.r(in.D[1])
-	}
-	// Only the executing lanes the member mask names take part (the first
-	// executing lane's mask: match's callers pass one mask per warp).
-	group := exec
-	if in.A[1] >= 0 && exec != 0 {
-		group &= uint32(wp.r(in.A[1])[bits.TrailingZeros32(exec)])
-	}
-	if in.Mode == 1 { // all
-		same := true
-		first := -1
-		for l := 0; l < 32; l++ {
-			if group>>l&1 == 0 {
-				continue
-			}
-			if first < 0 {
-				first = l
-			} else if a[l]&m != a[first]&m {
-				same = false
-			}
-		}
-		for l := 0; l < 32; l++ {
-			if exec>>l&1 == 0 {
-				continue
-			}
-			if same {
-				d[l] = uint64(group)
-			} else {
-				d[l] = 0
-			}
-			if p != nil {
-				p[l] = b2u(same)
-			}
-		}
-		return
 	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
 		}
-		var mm uint32
+		group := exec
+		if masks != nil {
+			group &= uint32(masks[l])
+		}
+		var same uint32
 		for k := 0; k < 32; k++ {
 			if group>>k&1 != 0 && a[k]&m == a[l]&m {
-				mm |= 1 << k
+				same |= 1 << k
 			}
 		}
-		wp.tmp[l] = uint64(mm)
+		if in.Mode == 1 { // all: the group if every lane in it has the value
+			all := same == group
+			if all {
+				wp.tmp[l] = uint64(group)
+			} else {
+				wp.tmp[l] = 0
+			}
+			if p != nil {
+				p[l] = b2u(all)
+			}
+			continue
+		}
+		wp.tmp[l] = uint64(same)
 	}
+	d := wp.r(in.D[0])
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 != 0 {
 			d[l] = wp.tmp[l]
