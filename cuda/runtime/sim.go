@@ -104,7 +104,13 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
+	var dse *warpsim.DevSideSyncError
 	switch {
+	case errors.As(err, &dse):
+		// A module the arch cannot run (CDP1's device-side
+		// cudaDeviceSynchronize on sm_90 and later): each launch fails as
+		// on the H100 (testdata/cdp/h100/run_nested4_sm80.txt).
+		return nil, &ConfigError{Code: ErrorUnsupportedDevSideSync, Msg: dse.Error()}
 	case err == nil:
 		// The timing model's duration, when it ran (WARPSIM_MODE=timing),
 		// is the launch's time on the streams' clock (timing.go).
