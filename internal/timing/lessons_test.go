@@ -104,26 +104,6 @@ func runReduce(t testing.TB, archName, kernel string, logn int, bs uint32, opt w
 	return reduceRun{ns: res.DurationNS, res: res, sum: sum, want: want}
 }
 
-func TestDebugReduce(t *testing.T) {
-	if os.Getenv("WARPSIM_TIMING_DEBUG") == "" {
-		t.Skip("a debugging aid: set WARPSIM_TIMING_DEBUG=1")
-	}
-	for _, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
-		runReduce(t, "h100", k, debugLogN(), 512, warpsim.TimingOptions{})
-	}
-}
-
-func debugLogN() int {
-	if v := os.Getenv("WARPSIM_TIMING_LOGN"); v != "" {
-		n := 0
-		for _, c := range v {
-			n = n*10 + int(c-'0')
-		}
-		return n
-	}
-	return 18
-}
-
 // BenchmarkTimingReduce measures the timing driver's speed in warp
 // instructions per second on the reduce lesson (2^20 ints, block 512),
 // timed in full detail, launch after launch on one device.
