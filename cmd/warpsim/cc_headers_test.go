@@ -283,3 +283,13 @@ int main() {
 		t.Errorf("got %q\n%s", got, errOut)
 	}
 }
+
+// TestCCBigTileReduce: cg::reduce over tiles larger than a warp (CUDA 12
+// offers it), checked against closed-form sums and maxima.
+func TestCCBigTileReduce(t *testing.T) {
+	needClang(t)
+	prog := buildCU(t, filepath.Join(headersDir, "cg_big_tile_reduce.cu"))
+	if got, stderr := runProgram(t, prog); got != "32640 32640 98176 127.5 255.5 no error\n" {
+		t.Errorf("got %q\n%s", got, stderr)
+	}
+}

@@ -205,8 +205,11 @@ __WARPSIM_SIMD(vsubus2) __WARPSIM_SIMD(vsubus4)
 #undef __WARPSIM_SIMD
 #undef __WARPSIM_SIMD1
 
-/* Device memcpy and memset, as CUDA declares them beside the C library's. */
+/* Device memcpy and memset, as CUDA declares them beside the C library's;
+ * nan and nanf likewise. */
 extern "C" {
+__device__ static inline double nan(const char *) { return __builtin_nan(""); }
+__device__ static inline float nanf(const char *) { return __builtin_nanf(""); }
 __device__ static inline void *memcpy(void *d, const void *s, size_t n) { return __builtin_memcpy(d, s, n); }
 __device__ static inline void *memset(void *d, int c, size_t n) { return __builtin_memset(d, c, n); }
 }

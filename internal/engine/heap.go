@@ -220,3 +220,10 @@ func (h *Heap) Used() uint64 {
 
 // Heap is the device's malloc heap.
 func (m *Memory) Heap() *Heap { return &m.heap }
+
+// HeapHas reports whether [addr, addr+n) lies inside one live block of the
+// device heap (device-side malloc), for the sanitizer's memcheck.
+func (m *Memory) HeapHas(addr, n uint64) bool {
+	_, ok := m.heap.find(addr, n)
+	return ok
+}

@@ -78,7 +78,7 @@ for dir in "$root"/Samples/0_Introduction/*/ "$root"/Samples/2_Concepts_and_Tech
   last=$(grep -v '^$' "$logdir/$name.run" | tail -n 1 | cut -c1-100 | sed 's/|/\\|/g')
   if [ $rstatus -eq 124 ]; then
     result="timed out after ${timeout_s} s"
-  elif [ $rstatus -eq 0 ] && ! grep -qE 'FAIL|[Ff]ailed|[1-9][0-9]* [Ff]ailures|[Mm]ismatch|ERROR|[Ee]rror:' "$logdir/$name.run"; then
+  elif [ $rstatus -eq 0 ] && ! grep -qE 'FAIL|[Ff]ailed|[1-9][0-9]* [Ff]ailures|[Mm]ismatch|ERROR' "$logdir/$name.run"; then
     if [ -n "$pass" ]; then result="PASSED ($pass)"; else result="ran, exit 0 ($last)"; fi
   else
     result="FAILED, exit $rstatus: $last"
