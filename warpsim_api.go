@@ -382,7 +382,7 @@ func (d *Device) LoadModule(filename string, src []byte) (*Module, error) {
 // refuseDeviceSync is the error every kernel of a module that calls CDP1's
 // device-side cudaDeviceSynchronize gets on sm_90 and later, where the
 // driver does not load such a module: an H100 ran nvcc 13's sm_80 build of
-// testdata/cdp/nested4.cu and every launch, of whichever kernel, failed with
+// examples/lessons/nested4.cu and every launch, of whichever kernel, failed with
 // cudaErrorUnsupportedDevSideSync (testdata/cdp/h100/run_nested4_sm80.txt).
 func (d *Device) refuseDeviceSync(filename string, prog *ir.Program) error {
 	if d.arch.DeviceSideSync() {

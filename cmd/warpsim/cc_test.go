@@ -445,20 +445,7 @@ func TestCCNoClang(t *testing.T) {
 // TestCCWatchdog: a kernel that never ends is stopped by the watchdog
 // (WARPSIM_STEP_LIMIT) and the program sees cudaErrorLaunchTimeout.
 func TestCCWatchdog(t *testing.T) {
-	needClang(t)
-	src := filepath.Join(t.TempDir(), "spin.cu")
-	os.WriteFile(src, []byte(`#include <cstdio>
-__global__ void spin(volatile int *flag) { while (*flag == 0) {} }
-int main() {
-  int *d;
-  cudaMalloc(&d, 4);
-  cudaMemset(d, 0, 4);
-  spin<<<1, 32>>>(d);
-  cudaError_t e = cudaDeviceSynchronize();
-  printf("%s\n", cudaGetErrorName(e));
-}
-`), 0o644)
-	prog := buildCU(t, src)
+	prog := spinProgram(t, "1, 32")
 	t.Setenv("WARPSIM_STEP_LIMIT", "100000")
 	got, stderr := runProgram(t, prog)
 	if got != "cudaErrorLaunchTimeout\n" {
@@ -494,3 +481,25 @@ func TestCCCoarsen(t *testing.T) {
 }
 
 var gflopsRE = regexp.MustCompile(`[0-9.]+ GFLOP/s`)
+
+// spinProgram builds a program whose kernel, launched <<<shape>>>, never
+// ends, and which prints the error cudaDeviceSynchronize returns.
+func spinProgram(t *testing.T, shape string) string {
+	t.Helper()
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "spin.cu")
+	if err := os.WriteFile(src, []byte(`#include <cstdio>
+__global__ void spin(volatile int *flag) { while (*flag == 0) {} }
+int main() {
+  int *d;
+  cudaMalloc(&d, 4);
+  cudaMemset(d, 0, 4);
+  spin<<<`+shape+`>>>(d);
+  cudaError_t e = cudaDeviceSynchronize();
+  printf("%s\n", cudaGetErrorName(e));
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buildCU(t, src)
+}

@@ -36,20 +36,7 @@ func runProgramFor(t *testing.T, limit time.Duration, prog string, env ...string
 // much wall-clock time; the program sees cudaErrorLaunchTimeout (as for the
 // step watchdog) and stderr says where the warps were.
 func TestCCTimeout(t *testing.T) {
-	needClang(t)
-	src := filepath.Join(t.TempDir(), "spin.cu")
-	os.WriteFile(src, []byte(`#include <cstdio>
-__global__ void spin(volatile int *flag) { while (*flag == 0) {} }
-int main() {
-  int *d;
-  cudaMalloc(&d, 4);
-  cudaMemset(d, 0, 4);
-  spin<<<2, 64>>>(d);
-  cudaError_t e = cudaDeviceSynchronize();
-  printf("%s\n", cudaGetErrorName(e));
-}
-`), 0o644)
-	prog := buildCU(t, src)
+	prog := spinProgram(t, "2, 64")
 	got, stderr := runProgramFor(t, 2*time.Minute, prog, "WARPSIM_TIMEOUT=1s")
 	if got != "cudaErrorLaunchTimeout\n" {
 		t.Errorf("got %q\n%s", got, stderr)

@@ -35,7 +35,7 @@ func TestProfNestedCDP1(t *testing.T) {
 	if testing.Short() {
 		t.Skip("several seconds of simulation; without -short it runs")
 	}
-	prog := buildCU(t, filepath.Join(cdpDir, "nested4.cu"), "-arch=sm_35", "-rdc=true")
+	prog := buildCU(t, filepath.Join(lessonsDir, "nested4.cu"), "-arch=sm_35", "-rdc=true")
 	stdout, stderr := profRun(t, "k40", prog)
 	for _, k := range []string{"gpu Neighbored  ", "gpu nested      ", "gpu nestedNosync", "gpu nested2     "} {
 		if !strings.Contains(stdout, k+" gpu_sum 1048576\n") {

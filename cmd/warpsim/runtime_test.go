@@ -68,7 +68,7 @@ int main() {
 func memTotal(t *testing.T) uint64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
-		t.Skip("no /proc/meminfo")
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -80,7 +80,7 @@ func memTotal(t *testing.T) uint64 {
 			}
 		}
 	}
-	t.Skip("no MemTotal")
+	t.Fatal("/proc/meminfo has no MemTotal line")
 	return 0
 }
 

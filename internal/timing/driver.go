@@ -214,11 +214,9 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		StaticShared: g.SharedBytes()})
 	perSM := max(occ.BlocksPerSM, 1)
 	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock()}
-	s.nslots = 0
-	for _, f := range []*ir.Func{fn} {
-		s.nslots = max(s.nslots, f.NumSlots)
-	}
-	for _, f := range progFuncs(g) {
+	// The scoreboard covers the registers of any function the kernel may
+	// call.
+	for _, f := range g.Funcs() {
 		s.nslots = max(s.nslots, f.NumSlots)
 	}
 	nsm := max(a.SMs, 1)
@@ -253,9 +251,6 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	s.finish(nb, wave)
 	return err
 }
-
-// progFuncs lists the functions a kernel may call (for scoreboard sizing).
-func progFuncs(g *engine.GridRun) []*ir.Func { return g.Funcs() }
 
 // quantum is how many cycles one SM is simulated before the next SM takes
 // its turn. SMs interact only through L2 and DRAM, whose bandwidth is

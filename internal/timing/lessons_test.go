@@ -56,7 +56,13 @@ type reduceRun struct {
 // them) in blocks of bs on a fresh device.
 func runReduce(t testing.TB, archName, kernel string, logn int, bs uint32, opt warpsim.TimingOptions) reduceRun {
 	t.Helper()
-	dev := warpsim.NewDevice(arch.MustLookup(archName), warpsim.Options{Mode: warpsim.ModeTiming, Timing: opt})
+	return runReduceWith(t, archName, kernel, logn, bs, warpsim.Options{Mode: warpsim.ModeTiming, Timing: opt})
+}
+
+// runReduceWith is runReduce with the device's options given whole.
+func runReduceWith(t testing.TB, archName, kernel string, logn int, bs uint32, opts warpsim.Options) reduceRun {
+	t.Helper()
+	dev := warpsim.NewDevice(arch.MustLookup(archName), opts)
 	mod, err := dev.LoadModule("reduce.sm90.ptx", lessonPTX(t, "reduce.sm90.ptx"))
 	if err != nil {
 		t.Fatal(err)
@@ -189,24 +195,16 @@ func TestReduceRanking(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	var first *warpsim.LaunchResult
 	for _, workers := range []int{1, 2, 8, 1} {
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming})
-		mod, err := dev.LoadModule("reduce.sm90.ptx", lessonPTX(t, "reduce.sm90.ptx"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		size := 1 << 21 // 7.75 waves of blocks of 256: sampled
-		in, _ := dev.Malloc(uint64(4 * size))
-		out, _ := dev.Malloc(uint64(4 * size / 256))
-		k, _ := mod.Kernel("reduceNeighboredLess")
-		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(size / 256), Y: 1, Z: 1}, Block: warpsim.Dim3{X: 256, Y: 1, Z: 1}},
-			params(in, out, uint32(size)))
-		if err != nil {
-			t.Fatal(err)
+		// 2^21 ints in blocks of 256: 7.75 waves, so the grid is sampled.
+		r := runReduceWith(t, "h100", "reduceNeighboredLess", 21, 256, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming})
+		res := r.res
+		if r.sum != r.want {
+			t.Errorf("workers %d: sum %d, want %d", workers, r.sum, r.want)
 		}
 		if first == nil {
 			first = res
 			if !res.Grids[0].Timing.Sampled {
-				t.Errorf("a 16-wave grid was not sampled")
+				t.Errorf("a 7.75-wave grid was not sampled")
 			}
 			continue
 		}

@@ -16,6 +16,9 @@ step() { # name, command...
   cat "$R/$name.txt"
 }
 F="-rdc=true -lcudadevrt"
+# The lesson program is examples/lessons/nested4.cu (copy it here when the
+# script runs away from the repository).
+N4=nested4.cu; [ -f "$N4" ] || N4=../../examples/lessons/nested4.cu
 # CDP1 for sm_80 (CUDA 12+ needs the macro), its PTX, and without the macro.
 step nvcc_probe_cdp1_sm80 nvcc -O3 -arch=sm_80 $F -DCUDA_FORCE_CDP1_IF_SUPPORTED -DCDP1 cdp_probe.cu -o probe_cdp1_sm80
 step nvcc_probe_cdp1_sm80_ptx nvcc -O3 -arch=sm_80 -rdc=true -DCUDA_FORCE_CDP1_IF_SUPPORTED -DCDP1 -ptx cdp_probe.cu -o "$R/cdp_probe.cdp1.sm80.ptx"
@@ -25,9 +28,9 @@ step nvcc_probe_cdp1_sm90 nvcc -O3 -arch=sm_90 -rdc=true -DCUDA_FORCE_CDP1_IF_SU
 step nvcc_probe_cdp2_sm90 nvcc -O3 -arch=sm_90 $F cdp_probe.cu -o probe_cdp2_sm90
 step nvcc_probe_cdp2_sm90_ptx nvcc -O3 -arch=sm_90 -rdc=true -ptx cdp_probe.cu -o "$R/cdp_probe.cdp2.sm90.ptx"
 # The lesson's four reductions: CDP1 for sm_80 and its PTX; for sm_90.
-step nvcc_nested4_sm80 nvcc -O3 -arch=sm_80 $F -DCUDA_FORCE_CDP1_IF_SUPPORTED nested4.cu -o nested4_sm80
-step nvcc_nested4_sm80_ptx nvcc -O3 -arch=sm_80 -rdc=true -DCUDA_FORCE_CDP1_IF_SUPPORTED -ptx nested4.cu -o "$R/nested4.cdp1.sm80.ptx"
-step nvcc_nested4_sm90 nvcc -O3 -arch=sm_90 $F nested4.cu -o nested4_sm90
+step nvcc_nested4_sm80 nvcc -O3 -arch=sm_80 $F -DCUDA_FORCE_CDP1_IF_SUPPORTED "$N4" -o nested4_sm80
+step nvcc_nested4_sm80_ptx nvcc -O3 -arch=sm_80 -rdc=true -DCUDA_FORCE_CDP1_IF_SUPPORTED -ptx "$N4" -o "$R/nested4.cdp1.sm80.ptx"
+step nvcc_nested4_sm90 nvcc -O3 -arch=sm_90 $F "$N4" -o nested4_sm90
 # What the H100 does: the CDP2 probe, and the sm_80 CDP1 binaries.
 [ -x probe_cdp2_sm90 ] && step run_probe_cdp2_sm90 ./probe_cdp2_sm90
 [ -x probe_cdp1_sm80 ] && step run_probe_cdp1_sm80 ./probe_cdp1_sm80
