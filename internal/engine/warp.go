@@ -7,6 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 const fullMask = 0xffffffff
@@ -45,6 +46,8 @@ type warp struct {
 
 	stack  []entry
 	frames []frame
+	// frameBase is the top frame's stackBase (kept with frames).
+	frameBase int
 	regs   []uint64
 	fn     *ir.Func
 	fi     int
@@ -52,6 +55,10 @@ type warp struct {
 
 	tid   [3][32]uint32
 	local [32][]byte
+	// tidFor is the warp index and block shape tid was computed for
+	// (tidOK false: not computed yet).
+	tidFor [3]int
+	tidOK  bool
 
 	regPool   [][]uint64
 	regPoolFn []*ir.Func
@@ -105,11 +112,21 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	}
 	cfg := wp.w.l.cfg
 	bx, by := int(cfg.Block[0]), int(cfg.Block[1])
-	for l := 0; l < 32; l++ {
-		t := first + l
-		wp.tid[0][l] = uint32(t % bx)
-		wp.tid[1][l] = uint32(t / bx % by)
-		wp.tid[2][l] = uint32(t / (bx * by))
+	if key := [3]int{idx, bx, by}; !wp.tidOK || wp.tidFor != key {
+		// Thread ids depend only on the warp's index and the block's
+		// shape: computed once per launch shape, by counting, not dividing.
+		x, y, z := uint32(first%bx), uint32(first/bx%by), uint32(first/(bx*by))
+		for l := 0; l < 32; l++ {
+			wp.tid[0][l], wp.tid[1][l], wp.tid[2][l] = x, y, z
+			if x++; int(x) == bx {
+				x = 0
+				if y++; int(y) == by {
+					y = 0
+					z++
+				}
+			}
+		}
+		wp.tidFor, wp.tidOK = key, true
 	}
 	wp.exited = 0
 	wp.lastErr = [32]uint32{}
@@ -150,6 +167,7 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call 
 		wp.regPoolFn[d] = fn
 	}
 	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, stackBase: stackBase, call: call})
+	wp.frameBase = stackBase
 	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
 	if fn.FrameBytes > 0 {
 		wp.ensureLocal(base+uint32(fn.FrameBytes), wp.valid&^wp.exited)
@@ -211,6 +229,7 @@ func (wp *warp) returnFrame() {
 	wp.frames = wp.frames[:len(wp.frames)-1]
 	caller := &wp.frames[len(wp.frames)-1]
 	wp.fn, wp.fi, wp.code, wp.regs = caller.fn, caller.fi, caller.fn.Code, caller.regs
+	wp.frameBase = caller.stackBase
 	if len(wp.stack) == 0 {
 		return
 	}
@@ -233,15 +252,24 @@ func (wp *warp) returnFrame() {
 
 // guardMask returns the lanes of mask whose guard predicate holds.
 func (wp *warp) guardMask(in *ir.Inst, mask uint32) uint32 {
-	g := wp.r(in.Guard)
-	var m uint32
-	for l := 0; l < 32; l++ {
-		m |= uint32(g[l]&1) << l // predicates hold 0 or 1
-	}
+	m := predMask(wp.r(in.Guard))
 	if in.GuardNeg {
 		m = ^m
 	}
 	return m & mask
+}
+
+// predMask gathers a predicate register's lanes into a mask (predicates
+// hold 0 or 1). Four independent accumulators keep the loop short.
+func predMask(g *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 0; l < 32; l += 4 {
+		m0 |= (g[l] & 1) << l
+		m1 |= (g[l+1] & 1) << (l + 1)
+		m2 |= (g[l+2] & 1) << (l + 2)
+		m3 |= (g[l+3] & 1) << (l + 3)
+	}
+	return uint32(m0 | m1 | m2 | m3)
 }
 
 // out returns where an instruction writing slot d for lanes exec should
@@ -294,7 +322,7 @@ func (wp *warp) run(budget int) int {
 	for steps < budget && wp.state == warpRunning {
 		n := len(wp.stack)
 		top := &wp.stack[n-1]
-		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
+		if top.pc == top.rpc || top.mask == 0 || n == wp.frameBase {
 			if !wp.settle() {
 				break
 			}
@@ -556,6 +584,7 @@ func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
 		br.need = (cnt + 31) / 32
 	}
 	br.arrived++
+	b.armed |= 1 << id
 	if in.Mode >= ir.BarRedPopc {
 		p := wp.r(in.A[2])
 		if !br.any {
@@ -744,6 +773,30 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 				o[l] = uint64(math.Float32bits(z))
 			}
 		}
+	case ir.FastSetp32:
+		setpFull32(in.Cmp, in.Type2 == ptx.S32, a, wp.r(in.A[1]), o)
+	case ir.FastFmaF32:
+		b, c := wp.r(in.A[1]), wp.r(in.A[2])
+		for l := range o {
+			o[l] = uint64(fmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
+		}
 	}
 	wp.commit(in.D[0], exec)
+}
+
+// fmaRnF32 is fma.rn.f32 (scalar.FmaRnF32) with its common case inlined:
+// the exact product plus c, rounded once to float64, rounds to the same
+// f32 as the exact sum unless that float64 lies exactly halfway between two
+// f32 values (its low 29 mantissa bits are 1<<28) or below f32's normal
+// range, where the discarded bits differ; only those take round-to-odd.
+func fmaRnF32(a, b, c uint32) uint32 {
+	s := float64(math.Float32frombits(a))*float64(math.Float32frombits(b)) + float64(math.Float32frombits(c))
+	if sb := math.Float64bits(s); sb&(1<<29-1) != 1<<28 && (sb>>52)&0x7ff >= 1023-126 {
+		z := float32(s)
+		if z != z {
+			return scalar.CanonicalNaNF32
+		}
+		return math.Float32bits(z)
+	}
+	return scalar.FmaRnF32(a, b, c)
 }
