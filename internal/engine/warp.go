@@ -48,10 +48,10 @@ type warp struct {
 	frames []frame
 	// frameBase is the top frame's stackBase (kept with frames).
 	frameBase int
-	regs   []uint64
-	fn     *ir.Func
-	fi     int
-	code   []ir.Inst
+	regs      []uint64
+	fn        *ir.Func
+	fi        int
+	code      []ir.Inst
 
 	tid   [3][32]uint32
 	local [32][]byte
