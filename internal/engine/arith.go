@@ -519,12 +519,9 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 	if in.Flags&ir.FlagPair != 0 {
 		d1 = wp.r(in.D[1])
 	}
+	// setp on 32-bit integers with one predicate and no boolean operation
+	// never gets here: ir gives it a fast form (warp.fast, setpFull32).
 	t2 := in.Type2
-	fast := in.BoolOp == ir.BoolNone && d1 == nil && in.Op == ir.OpSetp
-	if fast && exec == fullMask && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) &&
-		setpFull32(in.Cmp, t2 == ptx.S32, a, b, d0) {
-		return
-	}
 	if t2 == ptx.F16x2 || t2 == ptx.BF16x2 {
 		wp.setpPacked(in, exec, a, b, c, d0, d1)
 		return
