@@ -447,31 +447,41 @@ func (wp *warp) allocFor(addr, n uint64) *Alloc {
 
 // globalWarp checks a warp's global request of n bytes per lane: every
 // executing lane aligned and inside one cached allocation, which it
-// returns (nil otherwise).
-func (wp *warp) globalWarp(exec uint32, addrs *[32]uint64, n uint64) *Alloc {
+// returns (nil otherwise). It also reports whether the request is a whole
+// warp's on consecutive elements.
+func (wp *warp) globalWarp(exec uint32, addrs *[32]uint64, n uint64) (*Alloc, bool) {
 	first := addrs[bits.TrailingZeros32(exec)]
 	a := wp.allocFor(first, n)
 	if a == nil {
-		return nil
+		return nil, false
 	}
 	lo, hi := a.Base, a.Base+a.Size-n // hi: a.Size >= n, as first fits
-	bad := uint64(0)
+	bad, gap := uint64(0), uint64(0)
 	for l := range addrs {
 		x := addrs[l]
 		if exec>>l&1 != 0 && (x&(n-1) != 0 || x < lo || x > hi) {
 			bad |= 1
 		}
+		gap |= x - addrs[0] - uint64(l)*n
 	}
 	if bad != 0 {
-		return nil
+		return nil, false
 	}
-	return a
+	return a, exec == fullMask && gap == 0
 }
 
 // noteSectorsWarp records the sectors of a global request whose lanes
 // each touch one sector (naturally aligned, at most 32 bytes), as
-// noteSectors would lane by lane, and returns the lanes counted.
-func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64) {
+// noteSectors would lane by lane. Consecutive elements cover consecutive
+// sectors.
+func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool) {
+	if contiguous && len(wp.sectors) == 0 {
+		for s := addrs[0] >> 5; s <= addrs[31]>>5; s++ {
+			wp.sectors = append(wp.sectors, s)
+		}
+		wp.sectorsSorted = true
+		return
+	}
 	last := ^uint64(0)
 	for l := range addrs {
 		if exec>>l&1 == 0 {
@@ -488,7 +498,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64) {
 func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	a := wp.globalWarp(exec, &addrs, n)
+	a, contiguous := wp.globalWarp(exec, &addrs, n)
 	if a == nil {
 		return false
 	}
@@ -507,7 +517,7 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			}
 		}
 	}
-	wp.noteSectorsWarp(exec, &addrs)
+	wp.noteSectorsWarp(exec, &addrs, contiguous)
 	k := bits.OnesCount32(exec)
 	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, false)
 	return true
@@ -517,7 +527,7 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	a := wp.globalWarp(exec, &addrs, n)
+	a, contiguous := wp.globalWarp(exec, &addrs, n)
 	if a == nil {
 		return false
 	}
@@ -536,7 +546,7 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			}
 		}
 	}
-	wp.noteSectorsWarp(exec, &addrs)
+	wp.noteSectorsWarp(exec, &addrs, contiguous)
 	k := bits.OnesCount32(exec)
 	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, true)
 	return true
@@ -546,15 +556,24 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 // aligned and inside the block's shared memory. It records the words.
 func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
 	lim := uint64(len(wp.blk.shared))
-	bad := uint64(0)
+	bad, gap := uint64(0), uint64(0)
 	for l := range addrs {
 		x := addrs[l]
 		if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
 			bad |= 1
 		}
+		gap |= x - addrs[0] - uint64(l)*4
 	}
 	if bad != 0 {
 		return false
+	}
+	if exec == fullMask && gap == 0 && len(wp.words) == 0 {
+		// Consecutive words, in order.
+		for w := addrs[0] >> 2; w <= addrs[31]>>2; w++ {
+			wp.words = append(wp.words, w)
+		}
+		wp.wordsSorted = true
+		return true
 	}
 	for l := range addrs {
 		if exec>>l&1 != 0 {

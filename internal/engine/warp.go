@@ -328,9 +328,36 @@ func (wp *warp) run(budget int) int {
 			}
 			continue
 		}
+		mask := top.mask
+		if wp.rec == nil {
+			// A straight run of fast-form instructions (which never fault
+			// nor touch the stack) with the pc kept in a register.
+			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
+			for pc != rpc && k < budget-steps {
+				in := &code[pc]
+				if in.Fast == ir.FastNone {
+					break
+				}
+				exec := mask
+				if in.Guard >= 0 {
+					exec = wp.guardMask(in, mask)
+				}
+				if exec != 0 {
+					wp.fast(in, exec)
+				}
+				pc++
+				k++
+			}
+			if k > 0 {
+				top.pc = pc
+				steps += k
+				inst += uint64(k)
+				threadInst += uint64(k) * uint64(bits.OnesCount32(mask))
+				continue
+			}
+		}
 		pc := int(top.pc)
 		in := &wp.code[pc]
-		mask := top.mask
 		exec := mask
 		if in.Guard >= 0 {
 			exec = wp.guardMask(in, mask)
