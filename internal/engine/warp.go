@@ -331,14 +331,38 @@ func (wp *warp) run(budget int) int {
 		mask := top.mask
 		if wp.rec == nil {
 			// A straight run of fast-form instructions (which never fault
-			// nor touch the stack) with the pc kept in a register.
+			// nor touch the stack) and uniform branches, with the pc kept
+			// in a register. It stops at anything else, a divergent
+			// branch, and after a backward branch (noteBackEdge may
+			// rearrange the stack).
 			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
+			back := false
 			for pc != rpc && k < budget-steps {
 				in := &code[pc]
-				if in.Fast == ir.FastNone {
-					break
-				}
 				exec := mask
+				if in.Fast == ir.FastNone {
+					if in.Op != ir.OpBra {
+						break
+					}
+					if in.Guard >= 0 {
+						exec = wp.guardMask(in, mask)
+					}
+					if exec != 0 && exec != mask {
+						break
+					}
+					c.Branch++
+					k++
+					if exec == 0 {
+						pc++
+						continue
+					}
+					pc = in.Target
+					if in.Backward {
+						back = true
+						break
+					}
+					continue
+				}
 				if in.Guard >= 0 {
 					exec = wp.guardMask(in, mask)
 				}
@@ -353,6 +377,9 @@ func (wp *warp) run(budget int) int {
 				steps += k
 				inst += uint64(k)
 				threadInst += uint64(k) * uint64(bits.OnesCount32(mask))
+				if back {
+					wp.noteBackEdge()
+				}
 				continue
 			}
 		}
@@ -750,20 +777,12 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 	case ir.FastShl32:
 		b := wp.r(in.A[1])
 		for l := range o {
-			if s := uint32(b[l]); s < 32 {
-				o[l] = uint64(uint32(a[l]) << s)
-			} else {
-				o[l] = 0
-			}
+			o[l] = uint64(uint32(a[l]) << uint32(b[l])) // 0 for shifts of 32 or more, as in PTX
 		}
 	case ir.FastShrU32:
 		b := wp.r(in.A[1])
 		for l := range o {
-			if s := uint32(b[l]); s < 32 {
-				o[l] = uint64(uint32(a[l]) >> s)
-			} else {
-				o[l] = 0
-			}
+			o[l] = uint64(uint32(a[l]) >> uint32(b[l]))
 		}
 	case ir.FastAnd32:
 		b := wp.r(in.A[1])
