@@ -594,28 +594,46 @@ func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
 	}
 	switch cmp {
 	case ir.CmpEq:
-		for l := range d {
+		for l := 0; l < 32; l += 4 {
 			d[l] = b2u(uint32(a[l]) == uint32(b[l]))
+			d[l+1] = b2u(uint32(a[l+1]) == uint32(b[l+1]))
+			d[l+2] = b2u(uint32(a[l+2]) == uint32(b[l+2]))
+			d[l+3] = b2u(uint32(a[l+3]) == uint32(b[l+3]))
 		}
 	case ir.CmpNe:
-		for l := range d {
+		for l := 0; l < 32; l += 4 {
 			d[l] = b2u(uint32(a[l]) != uint32(b[l]))
+			d[l+1] = b2u(uint32(a[l+1]) != uint32(b[l+1]))
+			d[l+2] = b2u(uint32(a[l+2]) != uint32(b[l+2]))
+			d[l+3] = b2u(uint32(a[l+3]) != uint32(b[l+3]))
 		}
 	case ir.CmpLt, ir.CmpLo:
-		for l := range d {
+		for l := 0; l < 32; l += 4 {
 			d[l] = b2u(uint32(a[l])^flip < uint32(b[l])^flip)
+			d[l+1] = b2u(uint32(a[l+1])^flip < uint32(b[l+1])^flip)
+			d[l+2] = b2u(uint32(a[l+2])^flip < uint32(b[l+2])^flip)
+			d[l+3] = b2u(uint32(a[l+3])^flip < uint32(b[l+3])^flip)
 		}
 	case ir.CmpLe, ir.CmpLs:
-		for l := range d {
+		for l := 0; l < 32; l += 4 {
 			d[l] = b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
+			d[l+1] = b2u(uint32(a[l+1])^flip <= uint32(b[l+1])^flip)
+			d[l+2] = b2u(uint32(a[l+2])^flip <= uint32(b[l+2])^flip)
+			d[l+3] = b2u(uint32(a[l+3])^flip <= uint32(b[l+3])^flip)
 		}
 	case ir.CmpGt, ir.CmpHi:
-		for l := range d {
+		for l := 0; l < 32; l += 4 {
 			d[l] = b2u(uint32(a[l])^flip > uint32(b[l])^flip)
+			d[l+1] = b2u(uint32(a[l+1])^flip > uint32(b[l+1])^flip)
+			d[l+2] = b2u(uint32(a[l+2])^flip > uint32(b[l+2])^flip)
+			d[l+3] = b2u(uint32(a[l+3])^flip > uint32(b[l+3])^flip)
 		}
 	case ir.CmpGe, ir.CmpHs:
-		for l := range d {
+		for l := 0; l < 32; l += 4 {
 			d[l] = b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
+			d[l+1] = b2u(uint32(a[l+1])^flip >= uint32(b[l+1])^flip)
+			d[l+2] = b2u(uint32(a[l+2])^flip >= uint32(b[l+2])^flip)
+			d[l+3] = b2u(uint32(a[l+3])^flip >= uint32(b[l+3])^flip)
 		}
 	default:
 		return false

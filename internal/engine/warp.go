@@ -331,15 +331,33 @@ func (wp *warp) run(budget int) int {
 		mask := top.mask
 		if wp.rec == nil {
 			// A straight run of fast-form instructions (which never fault
-			// nor touch the stack) and uniform branches, with the pc kept
-			// in a register. It stops at anything else, a divergent
-			// branch, and after a backward branch (noteBackEdge may
-			// rearrange the stack).
+			// nor touch the stack), the other instructions that leave the
+			// stack alone (straight) and uniform branches, with the pc
+			// kept in a register. It stops at anything else, a divergent
+			// branch, a fault and after a backward branch (noteBackEdge
+			// may rearrange the stack).
 			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
 			back := false
 			for pc != rpc && k < budget-steps {
 				in := &code[pc]
 				exec := mask
+				if in.Fast == ir.FastNone && straight[in.Op] {
+					// exec may fault (the warp is then done); it reads
+					// the stack as the general path leaves it.
+					if in.Guard >= 0 {
+						exec = wp.guardMask(in, mask)
+					}
+					pc++
+					k++
+					if exec != 0 {
+						top.pc = pc
+						wp.exec(int(pc-1), in, exec)
+						if wp.state != warpRunning {
+							break
+						}
+					}
+					continue
+				}
 				if in.Fast == ir.FastNone {
 					if in.Op != ir.OpBra {
 						break
@@ -727,7 +745,7 @@ func (wp *warp) brx(pc int, in *ir.Inst, mask, exec uint32) bool {
 }
 
 // fast runs the specialized instruction forms (ir.Fast): straight 32-lane
-// loops with no decoding left.
+// loops with no decoding left, unrolled by four.
 func (wp *warp) fast(in *ir.Inst, exec uint32) {
 	a := wp.r(in.A[0])
 	o := wp.out(in.D[0], exec)
@@ -736,98 +754,154 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 		*o = *a
 	case ir.FastAdd32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) + uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) + uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) + uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) + uint32(b[l+3]))
 		}
 	case ir.FastAdd64:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = a[l] + b[l]
+			o[l+1] = a[l+1] + b[l+1]
+			o[l+2] = a[l+2] + b[l+2]
+			o[l+3] = a[l+3] + b[l+3]
 		}
 	case ir.FastSub32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) - uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) - uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) - uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) - uint32(b[l+3]))
 		}
 	case ir.FastSub64:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = a[l] - b[l]
+			o[l+1] = a[l+1] - b[l+1]
+			o[l+2] = a[l+2] - b[l+2]
+			o[l+3] = a[l+3] - b[l+3]
 		}
 	case ir.FastMulLo32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) * uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) * uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) * uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) * uint32(b[l+3]))
 		}
 	case ir.FastMadLo32:
 		b, c := wp.r(in.A[1]), wp.r(in.A[2])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+			o[l+1] = uint64(uint32(a[l+1])*uint32(b[l+1]) + uint32(c[l+1]))
+			o[l+2] = uint64(uint32(a[l+2])*uint32(b[l+2]) + uint32(c[l+2]))
+			o[l+3] = uint64(uint32(a[l+3])*uint32(b[l+3]) + uint32(c[l+3]))
 		}
 	case ir.FastMulWideU32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1])) * uint64(uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2])) * uint64(uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3])) * uint64(uint32(b[l+3]))
 		}
 	case ir.FastMulWideS32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
+			o[l+1] = uint64(int64(int32(a[l+1])) * int64(int32(b[l+1])))
+			o[l+2] = uint64(int64(int32(a[l+2])) * int64(int32(b[l+2])))
+			o[l+3] = uint64(int64(int32(a[l+3])) * int64(int32(b[l+3])))
 		}
 	case ir.FastShl32:
 		b := wp.r(in.A[1])
-		for l := range o {
-			o[l] = uint64(uint32(a[l]) << uint32(b[l])) // 0 for shifts of 32 or more, as in PTX
+		for l := 0; l < 32; l += 4 {
+			o[l] = uint64(uint32(a[l]) << uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) << uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) << uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) << uint32(b[l+3]))
 		}
 	case ir.FastShrU32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) >> uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) >> uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) >> uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) >> uint32(b[l+3]))
 		}
 	case ir.FastAnd32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] & b[l]) & 0xffffffff
+			o[l+1] = (a[l+1] & b[l+1]) & 0xffffffff
+			o[l+2] = (a[l+2] & b[l+2]) & 0xffffffff
+			o[l+3] = (a[l+3] & b[l+3]) & 0xffffffff
 		}
 	case ir.FastOr32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] | b[l]) & 0xffffffff
+			o[l+1] = (a[l+1] | b[l+1]) & 0xffffffff
+			o[l+2] = (a[l+2] | b[l+2]) & 0xffffffff
+			o[l+3] = (a[l+3] | b[l+3]) & 0xffffffff
 		}
 	case ir.FastXor32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] ^ b[l]) & 0xffffffff
+			o[l+1] = (a[l+1] ^ b[l+1]) & 0xffffffff
+			o[l+2] = (a[l+2] ^ b[l+2]) & 0xffffffff
+			o[l+3] = (a[l+3] ^ b[l+3]) & 0xffffffff
 		}
 	case ir.FastAddF32:
 		b := wp.r(in.A[1])
-		for l := range o {
-			z := math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))
-			if z != z {
-				o[l] = uint64(scalar.CanonicalNaNF32)
-			} else {
-				o[l] = uint64(math.Float32bits(z))
-			}
+		for l := 0; l < 32; l += 4 {
+			o[l] = addF32(a[l], b[l])
+			o[l+1] = addF32(a[l+1], b[l+1])
+			o[l+2] = addF32(a[l+2], b[l+2])
+			o[l+3] = addF32(a[l+3], b[l+3])
 		}
 	case ir.FastMulF32:
 		b := wp.r(in.A[1])
-		for l := range o {
-			z := math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))
-			if z != z {
-				o[l] = uint64(scalar.CanonicalNaNF32)
-			} else {
-				o[l] = uint64(math.Float32bits(z))
-			}
+		for l := 0; l < 32; l += 4 {
+			o[l] = mulF32(a[l], b[l])
+			o[l+1] = mulF32(a[l+1], b[l+1])
+			o[l+2] = mulF32(a[l+2], b[l+2])
+			o[l+3] = mulF32(a[l+3], b[l+3])
+		}
+	case ir.FastFmaF32:
+		b, c := wp.r(in.A[1]), wp.r(in.A[2])
+		for l := 0; l < 32; l += 4 {
+			o[l] = uint64(fmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
+			o[l+1] = uint64(fmaRnF32(uint32(a[l+1]), uint32(b[l+1]), uint32(c[l+1])))
+			o[l+2] = uint64(fmaRnF32(uint32(a[l+2]), uint32(b[l+2]), uint32(c[l+2])))
+			o[l+3] = uint64(fmaRnF32(uint32(a[l+3]), uint32(b[l+3]), uint32(c[l+3])))
 		}
 	case ir.FastSetp32:
 		setpFull32(in.Cmp, in.Type2 == ptx.S32, a, wp.r(in.A[1]), o)
-	case ir.FastFmaF32:
-		b, c := wp.r(in.A[1]), wp.r(in.A[2])
-		for l := range o {
-			o[l] = uint64(fmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
-		}
 	}
 	wp.commit(in.D[0], exec)
+}
+
+// addF32 and mulF32 are add.f32 and mul.f32 rounding to nearest, NaN
+// results canonical.
+func addF32(a, b uint64) uint64 {
+	z := math.Float32frombits(uint32(a)) + math.Float32frombits(uint32(b))
+	if z != z {
+		return uint64(scalar.CanonicalNaNF32)
+	}
+	return uint64(math.Float32bits(z))
+}
+
+func mulF32(a, b uint64) uint64 {
+	z := math.Float32frombits(uint32(a)) * math.Float32frombits(uint32(b))
+	if z != z {
+		return uint64(scalar.CanonicalNaNF32)
+	}
+	return uint64(math.Float32bits(z))
 }
 
 // fmaRnF32 is fma.rn.f32 (scalar.FmaRnF32) with its common case inlined:
@@ -846,3 +920,18 @@ func fmaRnF32(a, b, c uint32) uint32 {
 	}
 	return scalar.FmaRnF32(a, b, c)
 }
+
+// straight marks the instructions exec runs that never touch the
+// reconvergence stack, the frames or the warp's state except by faulting:
+// warp.run runs them inside a straight run. Anything not listed (control
+// flow, barriers, calls, printf, library and device-runtime calls, and any
+// instruction added later) takes the general path.
+var straight = func() (t [256]bool) {
+	for op := ir.OpNop; op <= ir.OpRed; op++ {
+		t[op] = true
+	}
+	for _, op := range []ir.Op{ir.OpBarWarp, ir.OpShfl, ir.OpVote, ir.OpMatch, ir.OpRedux, ir.OpActivemask, ir.OpMembar, ir.OpPrefetch, ir.OpIsspacep} {
+		t[op] = true
+	}
+	return t
+}()
