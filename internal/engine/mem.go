@@ -456,18 +456,31 @@ func (wp *warp) globalWarp(exec uint32, addrs *[32]uint64, n uint64) (*Alloc, bo
 		return nil, false
 	}
 	lo, hi := a.Base, a.Base+a.Size-n // hi: a.Size >= n, as first fits
-	bad, gap := uint64(0), uint64(0)
+	if exec == fullMask {
+		// Whole warp: the alignment, lowest and highest address of all.
+		or, mn, mx, gap := uint64(0), addrs[0], addrs[0], uint64(0)
+		for l := range addrs {
+			x := addrs[l]
+			or |= x
+			mn, mx = min(mn, x), max(mx, x)
+			gap |= x - addrs[0] - uint64(l)*n
+		}
+		if or&(n-1) != 0 || mn < lo || mx > hi {
+			return nil, false
+		}
+		return a, gap == 0
+	}
+	bad := uint64(0)
 	for l := range addrs {
 		x := addrs[l]
 		if exec>>l&1 != 0 && (x&(n-1) != 0 || x < lo || x > hi) {
 			bad |= 1
 		}
-		gap |= x - addrs[0] - uint64(l)*n
 	}
 	if bad != 0 {
 		return nil, false
 	}
-	return a, exec == fullMask && gap == 0
+	return a, false
 }
 
 // noteSectorsWarp records the sectors of a global request whose lanes
@@ -556,24 +569,37 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 // aligned and inside the block's shared memory. It records the words.
 func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
 	lim := uint64(len(wp.blk.shared))
-	bad, gap := uint64(0), uint64(0)
-	for l := range addrs {
-		x := addrs[l]
-		if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
-			bad |= 1
+	if exec == fullMask {
+		// Whole warp: the alignment and highest address of all.
+		or, mx, gap := uint64(0), uint64(0), uint64(0)
+		for l := range addrs {
+			x := addrs[l]
+			or |= x
+			mx = max(mx, x)
+			gap |= x - addrs[0] - uint64(l)*4
 		}
-		gap |= x - addrs[0] - uint64(l)*4
-	}
-	if bad != 0 {
-		return false
-	}
-	if exec == fullMask && gap == 0 && len(wp.words) == 0 {
-		// Consecutive words, in order.
-		for w := addrs[0] >> 2; w <= addrs[31]>>2; w++ {
-			wp.words = append(wp.words, w)
+		if or&3 != 0 || mx >= lim || mx+4 > lim {
+			return false
 		}
-		wp.wordsSorted = true
-		return true
+		if gap == 0 && len(wp.words) == 0 {
+			// Consecutive words, in order.
+			for w := addrs[0] >> 2; w <= addrs[31]>>2; w++ {
+				wp.words = append(wp.words, w)
+			}
+			wp.wordsSorted = true
+			return true
+		}
+	} else {
+		bad := uint64(0)
+		for l := range addrs {
+			x := addrs[l]
+			if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
+				bad |= 1
+			}
+		}
+		if bad != 0 {
+			return false
+		}
 	}
 	for l := range addrs {
 		if exec>>l&1 != 0 {

@@ -338,15 +338,34 @@ func (wp *warp) run(budget int) int {
 			// may rearrange the stack).
 			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
 			back := false
+			// ps, when not -1, is the predicate slot the previous
+			// instruction (a whole-warp setp) set, and pm its lanes.
+			ps, pm := int32(-1), uint32(0)
 			for pc != rpc && k < budget-steps {
 				in := &code[pc]
 				exec := mask
+				if in.Guard >= 0 {
+					if in.Guard == ps {
+						g := pm
+						if in.GuardNeg {
+							g = ^g
+						}
+						exec = g & mask
+					} else {
+						exec = wp.guardMask(in, mask)
+					}
+				}
+				ps = -1
+				if in.Fast == ir.FastSetp32 && exec == fullMask {
+					pm, _ = setpMask32(in.Cmp, in.Type2 == ptx.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
+					ps = in.D[0]
+					pc++
+					k++
+					continue
+				}
 				if in.Fast == ir.FastNone && straight[in.Op] {
 					// exec may fault (the warp is then done); it reads
 					// the stack as the general path leaves it.
-					if in.Guard >= 0 {
-						exec = wp.guardMask(in, mask)
-					}
 					pc++
 					k++
 					if exec != 0 {
@@ -361,9 +380,6 @@ func (wp *warp) run(budget int) int {
 				if in.Fast == ir.FastNone {
 					if in.Op != ir.OpBra {
 						break
-					}
-					if in.Guard >= 0 {
-						exec = wp.guardMask(in, mask)
 					}
 					if exec != 0 && exec != mask {
 						break
@@ -380,9 +396,6 @@ func (wp *warp) run(budget int) int {
 						break
 					}
 					continue
-				}
-				if in.Guard >= 0 {
-					exec = wp.guardMask(in, mask)
 				}
 				if exec != 0 {
 					wp.fast(in, exec)
