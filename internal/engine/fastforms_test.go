@@ -10,7 +10,7 @@ import (
 	"github.com/warpsim/warpsim/ptx"
 )
 
-// TestFmaRnF32Inline: the inlined fma.rn.f32 gives scalar.FmaRnF32's bits
+// TestFmaRnF32Inline: fma.rn.f32's fast form (its common case inline) gives scalar.FmaRnF32's bits
 // on random operands, on operands with short mantissas (whose sums land
 // exactly halfway between two f32 values, the case that needs round to
 // odd), near f32's subnormal range, and on specials.
@@ -21,10 +21,30 @@ func TestFmaRnF32Inline(t *testing.T) {
 	}
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00000, 1, 0x807fffff, 0x00800000, 0x7f7fffff, 0x3f800000}
 	halfway := 0
+	// A warp whose slots 0, 1, 2 are a, b, c and 3 the result, run 32
+	// operand triples at a time through the fast form.
+	wp := &warp{regs: make([]uint64, 4*32)}
+	in := &ir.Inst{Op: ir.OpFma, Type: ptx.F32, Rnd: ir.RndRN, Fast: ir.FastFmaF32, Guard: -1, D: [4]int32{3, -1, -1, -1}, A: [5]int32{0, 1, 2, -1, -1}}
+	if ir.FastFmaF32 != in.Fast {
+		t.Fatal("no fast form")
+	}
+	n := 0
+	flush := func() {
+		t.Helper()
+		wp.fast(in, fullMask)
+		for l := 0; l < n; l++ {
+			a, b, c := uint32(wp.r(0)[l]), uint32(wp.r(1)[l]), uint32(wp.r(2)[l])
+			if got, want := uint32(wp.r(3)[l]), scalar.FmaRnF32(a, b, c); got != want {
+				t.Fatalf("fma(%#x, %#x, %#x) = %#x, want %#x", a, b, c, got, want)
+			}
+		}
+		n = 0
+	}
 	check := func(a, b, c uint32) {
 		t.Helper()
-		if got, want := fmaRnF32(a, b, c), scalar.FmaRnF32(a, b, c); got != want {
-			t.Fatalf("fma(%#x, %#x, %#x) = %#x, want %#x", a, b, c, got, want)
+		wp.r(0)[n], wp.r(1)[n], wp.r(2)[n] = uint64(a), uint64(b), uint64(c)
+		if n++; n == 32 {
+			flush()
 		}
 		s := float64(math.Float32frombits(a))*float64(math.Float32frombits(b)) + float64(math.Float32frombits(c))
 		if math.Float64bits(s)&(1<<29-1) == 1<<28 {
@@ -44,6 +64,29 @@ func TestFmaRnF32Inline(t *testing.T) {
 				check(a, b, c)
 			}
 		}
+	}
+	// Sums whose float64 rounding lands exactly halfway between two f32
+	// values while the exact sum is not: plain float32 conversion gets
+	// these wrong (checked below), round to odd gets them right. In the
+	// normal range: c = 1+2^-23 (odd), a*b = 2^-24 - 2^-60; at the top of
+	// the subnormal range: c = 2^-126 - 2^-149 (odd), a*b = 2^-150 - 2^-182.
+	f := func(m float64, e int) uint32 { return math.Float32bits(float32(math.Ldexp(m, e))) }
+	hard := [][3]uint32{{f(1-0x1p-16, -75), f(1+0x1p-16, -75), f(1-0x1p-23, -126)}}
+	for e := 0; e < 40; e++ { // the normal-range case at 40 scales
+		hard = append(hard, [3]uint32{f(1+0x1p-18, e-12), f(1-0x1p-18, -12), f(1+0x1p-23, e)})
+	}
+	for _, h := range hard {
+		for _, sign := range []uint32{0, 1 << 31} {
+			a, b, c := h[0]^sign, h[1], h[2]^sign
+			s := float64(math.Float32frombits(a))*float64(math.Float32frombits(b)) + float64(math.Float32frombits(c))
+			if math.Float32bits(float32(s)) == scalar.FmaRnF32(a, b, c) {
+				t.Fatalf("fma(%#x, %#x, %#x): the case does not need round to odd", a, b, c)
+			}
+			check(a, b, c)
+		}
+	}
+	for n != 0 {
+		check(0, 0, 0)
 	}
 	if halfway < 100 {
 		t.Errorf("only %d sums fell halfway between two f32 values: the test misses the round-to-odd case", halfway)

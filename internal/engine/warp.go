@@ -886,12 +886,22 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = mulF32(a[l+3], b[l+3])
 		}
 	case ir.FastFmaF32:
+		// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
+		// exact product plus c, rounded once to float64, rounds to the
+		// same f32 as the exact sum unless that float64 lies exactly
+		// halfway between two f32 values (its low 29 mantissa bits are
+		// 1<<28), below f32's normal range (where the discarded bits
+		// differ) or is not finite; only those take scalar.FmaRnF32's
+		// round to odd (and canonical NaNs).
 		b, c := wp.r(in.A[1]), wp.r(in.A[2])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(fmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
-			o[l+1] = uint64(fmaRnF32(uint32(a[l+1]), uint32(b[l+1]), uint32(c[l+1])))
-			o[l+2] = uint64(fmaRnF32(uint32(a[l+2]), uint32(b[l+2]), uint32(c[l+2])))
-			o[l+3] = uint64(fmaRnF32(uint32(a[l+3]), uint32(b[l+3]), uint32(c[l+3])))
+		for l := range o {
+			s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
+			sb := math.Float64bits(s)
+			if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff {
+				o[l] = uint64(math.Float32bits(float32(s)))
+			} else {
+				o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
+			}
 		}
 	case ir.FastSetp32:
 		setpFull32(in.Cmp, in.Type2 == ptx.S32, a, wp.r(in.A[1]), o)
@@ -915,23 +925,6 @@ func mulF32(a, b uint64) uint64 {
 		return uint64(scalar.CanonicalNaNF32)
 	}
 	return uint64(math.Float32bits(z))
-}
-
-// fmaRnF32 is fma.rn.f32 (scalar.FmaRnF32) with its common case inlined:
-// the exact product plus c, rounded once to float64, rounds to the same
-// f32 as the exact sum unless that float64 lies exactly halfway between two
-// f32 values (its low 29 mantissa bits are 1<<28) or below f32's normal
-// range, where the discarded bits differ; only those take round-to-odd.
-func fmaRnF32(a, b, c uint32) uint32 {
-	s := float64(math.Float32frombits(a))*float64(math.Float32frombits(b)) + float64(math.Float32frombits(c))
-	if sb := math.Float64bits(s); sb&(1<<29-1) != 1<<28 && (sb>>52)&0x7ff >= 1023-126 {
-		z := float32(s)
-		if z != z {
-			return scalar.CanonicalNaNF32
-		}
-		return math.Float32bits(z)
-	}
-	return scalar.FmaRnF32(a, b, c)
 }
 
 // straight marks the instructions exec runs that never touch the
