@@ -571,15 +571,20 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
 	lim := uint64(len(wp.blk.shared))
 	if exec == fullMask {
 		// Whole warp: the alignment and highest address of all.
-		or, mx, gap := uint64(0), uint64(0), uint64(0)
+		or, mn, mx, gap := uint64(0), addrs[0], uint64(0), uint64(0)
 		for l := range addrs {
 			x := addrs[l]
 			or |= x
-			mx = max(mx, x)
+			mn, mx = min(mn, x), max(mx, x)
 			gap |= x - addrs[0] - uint64(l)*4
 		}
 		if or&3 != 0 || mx >= lim || mx+4 > lim {
 			return false
+		}
+		if mn == mx && len(wp.words) == 0 {
+			// One word for every lane (a broadcast).
+			wp.words, wp.wordsSorted = append(wp.words, mn>>2), true
+			return true
 		}
 		if gap == 0 && len(wp.words) == 0 {
 			// Consecutive words, in order.
