@@ -891,13 +891,13 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 		// same f32 as the exact sum unless that float64 lies exactly
 		// halfway between two f32 values (its low 29 mantissa bits are
 		// 1<<28), below f32's normal range (where the discarded bits
-		// differ) or is not finite; only those take scalar.FmaRnF32's
-		// round to odd (and canonical NaNs).
+		// differ, though an exact zero is right) or is not finite; only
+		// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
 		b, c := wp.r(in.A[1]), wp.r(in.A[2])
 		for l := range o {
 			s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
 			sb := math.Float64bits(s)
-			if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff {
+			if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
 				o[l] = uint64(math.Float32bits(float32(s)))
 			} else {
 				o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
