@@ -165,3 +165,85 @@ func TestMemoryPatternFaults(t *testing.T) {
 		t.Errorf("misaligned: err = %v, want a misaligned fault at thread 0, address %#x", err, in+2)
 	}
 }
+
+// stepRecorder is a driver that steps one block's warps in turn and keeps
+// the records of its memory instructions.
+type stepRecorder struct{ recs []StepRecord }
+
+func (d *stepRecorder) RunGrid(g *GridRun) error {
+	s := g.NewSlot()
+	s.Start(0)
+	var rec StepRecord
+	for s.Live() > 0 && s.Fault() == nil {
+		for i := 0; i < s.Warps(); i++ {
+			if s.Step(i, &rec) && rec.Space != SpaceNone {
+				r := rec
+				r.Sectors = append([]uint64(nil), rec.Sectors...)
+				d.recs = append(d.recs, r)
+			}
+		}
+	}
+	return nil
+}
+
+// TestStepRecordFootprints: under a stepping driver the records of the
+// pattern kernel's accesses hold the sectors in first-touch order and the
+// wavefronts refFootprint gives.
+func TestStepRecordFootprints(t *testing.T) {
+	src := strings.NewReplacer("ELEM", "u32", "SHIFT", "2", "SIZE", "4", "%rd9", "%r6", "%rd10", "%r11").Replace(patternPTX)
+	m := testModule(t, src)
+	const n = 4096
+	in, out := m.buffer(t, 4*n), m.buffer(t, 4*n)
+	for _, tc := range []struct{ stride, off, active uint64 }{
+		{1, 0, 32}, {1, 3, 32}, {2, 0, 17}, {0xffffffff, 40, 32}, {0, 5, 32}, {33, 1, 32}, {8, 0, 32},
+	} {
+		d := &stepRecorder{}
+		k := m.Prog.FuncByName["pat"]
+		cfg := &Config{Kernel: k, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, Params: u64p(in, out, tc.stride, tc.off, tc.active),
+			SMs: 132, MaxWarpsPerSM: 64, Driver: d}
+		if _, err := m.Launch(cfg); err != nil {
+			t.Fatal(err)
+		}
+		var goffs, soffs []uint64
+		var first []uint64 // sectors in first-touch order
+		seen := map[uint64]bool{}
+		for l := uint64(0); l < tc.active; l++ {
+			idx := uint64(uint32(l*tc.stride + tc.off))
+			goffs = append(goffs, idx*4)
+			soffs = append(soffs, idx%1024*4)
+			if s := (in + idx*4) >> 5; !seen[s] {
+				seen[s] = true
+				first = append(first, s)
+			}
+		}
+		_, wave, _ := refFootprint(soffs, 4)
+		var spaces []uint8
+		for _, r := range d.recs {
+			spaces = append(spaces, r.Space)
+		}
+		var gl, ss, ls, sg *StepRecord
+		for i := range d.recs {
+			r := &d.recs[i]
+			switch {
+			case r.Space == SpaceGlobal && !r.Store:
+				gl = r
+			case r.Space == SpaceShared && r.Store:
+				ss = r
+			case r.Space == SpaceShared:
+				ls = r
+			case r.Space == SpaceGlobal:
+				sg = r
+			}
+		}
+		name := fmt.Sprintf("stride=%d,off=%d,active=%d", int32(tc.stride), tc.off, tc.active)
+		if gl == nil || ss == nil || ls == nil || sg == nil {
+			t.Fatalf("%s: records by space %v, want a global load and store and a shared load and store", name, spaces)
+		}
+		if fmt.Sprint(gl.Sectors) != fmt.Sprint(first) || gl.Bytes != uint32(4*len(goffs)) {
+			t.Errorf("%s: load sectors %v (%d bytes), want %v (%d bytes)", name, gl.Sectors, gl.Bytes, first, 4*len(goffs))
+		}
+		if ss.Wavefronts != uint32(wave) || ls.Wavefronts != uint32(wave) {
+			t.Errorf("%s: shared wavefronts store %d load %d, want %d", name, ss.Wavefronts, ls.Wavefronts, wave)
+		}
+	}
+}
