@@ -593,7 +593,8 @@ func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
 }
 
 // setpMask32 is setpFull32 that also returns the lanes whose predicate it
-// set, as a mask.
+// set, as a mask: lanes are taken from the top down, four at a time, each
+// of four accumulators shifting by four (constant shifts).
 func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 	var flip uint32
 	if signed {
@@ -602,75 +603,63 @@ func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 	var m0, m1, m2, m3 uint64
 	switch cmp {
 	case ir.CmpEq:
-		for l := 0; l < 32; l += 4 {
+		for l := 28; l >= 0; l -= 4 {
 			p0 := b2u(uint32(a[l]) == uint32(b[l]))
 			p1 := b2u(uint32(a[l+1]) == uint32(b[l+1]))
 			p2 := b2u(uint32(a[l+2]) == uint32(b[l+2]))
 			p3 := b2u(uint32(a[l+3]) == uint32(b[l+3]))
-			d[l], m0 = p0, m0|p0<<(l)
-			d[l+1], m1 = p1, m1|p1<<(l+1)
-			d[l+2], m2 = p2, m2|p2<<(l+2)
-			d[l+3], m3 = p3, m3|p3<<(l+3)
+			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 		}
 	case ir.CmpNe:
-		for l := 0; l < 32; l += 4 {
+		for l := 28; l >= 0; l -= 4 {
 			p0 := b2u(uint32(a[l]) != uint32(b[l]))
 			p1 := b2u(uint32(a[l+1]) != uint32(b[l+1]))
 			p2 := b2u(uint32(a[l+2]) != uint32(b[l+2]))
 			p3 := b2u(uint32(a[l+3]) != uint32(b[l+3]))
-			d[l], m0 = p0, m0|p0<<(l)
-			d[l+1], m1 = p1, m1|p1<<(l+1)
-			d[l+2], m2 = p2, m2|p2<<(l+2)
-			d[l+3], m3 = p3, m3|p3<<(l+3)
+			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 		}
 	case ir.CmpLt, ir.CmpLo:
-		for l := 0; l < 32; l += 4 {
+		for l := 28; l >= 0; l -= 4 {
 			p0 := b2u(uint32(a[l])^flip < uint32(b[l])^flip)
 			p1 := b2u(uint32(a[l+1])^flip < uint32(b[l+1])^flip)
 			p2 := b2u(uint32(a[l+2])^flip < uint32(b[l+2])^flip)
 			p3 := b2u(uint32(a[l+3])^flip < uint32(b[l+3])^flip)
-			d[l], m0 = p0, m0|p0<<(l)
-			d[l+1], m1 = p1, m1|p1<<(l+1)
-			d[l+2], m2 = p2, m2|p2<<(l+2)
-			d[l+3], m3 = p3, m3|p3<<(l+3)
+			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 		}
 	case ir.CmpLe, ir.CmpLs:
-		for l := 0; l < 32; l += 4 {
+		for l := 28; l >= 0; l -= 4 {
 			p0 := b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
 			p1 := b2u(uint32(a[l+1])^flip <= uint32(b[l+1])^flip)
 			p2 := b2u(uint32(a[l+2])^flip <= uint32(b[l+2])^flip)
 			p3 := b2u(uint32(a[l+3])^flip <= uint32(b[l+3])^flip)
-			d[l], m0 = p0, m0|p0<<(l)
-			d[l+1], m1 = p1, m1|p1<<(l+1)
-			d[l+2], m2 = p2, m2|p2<<(l+2)
-			d[l+3], m3 = p3, m3|p3<<(l+3)
+			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 		}
 	case ir.CmpGt, ir.CmpHi:
-		for l := 0; l < 32; l += 4 {
+		for l := 28; l >= 0; l -= 4 {
 			p0 := b2u(uint32(a[l])^flip > uint32(b[l])^flip)
 			p1 := b2u(uint32(a[l+1])^flip > uint32(b[l+1])^flip)
 			p2 := b2u(uint32(a[l+2])^flip > uint32(b[l+2])^flip)
 			p3 := b2u(uint32(a[l+3])^flip > uint32(b[l+3])^flip)
-			d[l], m0 = p0, m0|p0<<(l)
-			d[l+1], m1 = p1, m1|p1<<(l+1)
-			d[l+2], m2 = p2, m2|p2<<(l+2)
-			d[l+3], m3 = p3, m3|p3<<(l+3)
+			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 		}
 	case ir.CmpGe, ir.CmpHs:
-		for l := 0; l < 32; l += 4 {
+		for l := 28; l >= 0; l -= 4 {
 			p0 := b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
 			p1 := b2u(uint32(a[l+1])^flip >= uint32(b[l+1])^flip)
 			p2 := b2u(uint32(a[l+2])^flip >= uint32(b[l+2])^flip)
 			p3 := b2u(uint32(a[l+3])^flip >= uint32(b[l+3])^flip)
-			d[l], m0 = p0, m0|p0<<(l)
-			d[l+1], m1 = p1, m1|p1<<(l+1)
-			d[l+2], m2 = p2, m2|p2<<(l+2)
-			d[l+3], m3 = p3, m3|p3<<(l+3)
+			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 		}
 	default:
 		return 0, false
 	}
-	return uint32(m0 | m1 | m2 | m3), true
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3), true
 }
 
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {

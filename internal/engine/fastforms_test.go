@@ -94,7 +94,8 @@ func TestFmaRnF32Inline(t *testing.T) {
 }
 
 // TestSetpFastForm: setp on 32-bit integers runs as ir.FastSetp32 and
-// agrees with the general comparison for every comparison and sign.
+// agrees with the general comparison for every comparison and sign; the
+// lane mask it returns for the next instruction's guard is the predicates'.
 func TestSetpFastForm(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	vals := []uint64{0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 1 << 40}
@@ -109,8 +110,16 @@ func TestSetpFastForm(t *testing.T) {
 				for l := range a {
 					a[l], b[l] = vals[(k+l)/len(vals)%len(vals)], vals[(k+l)%len(vals)]
 				}
-				if !setpFull32(in.Cmp, t2 == ptx.S32, &a, &b, &d) {
+				m, ok := setpMask32(in.Cmp, t2 == ptx.S32, &a, &b, &d)
+				if !ok {
 					t.Fatalf("%v cmp %d: not handled", t2, cmp)
+				}
+				var want uint32
+				for l := range d {
+					want |= uint32(d[l]&1) << l
+				}
+				if m != want {
+					t.Fatalf("setp %d.%v: lane mask %#x, the predicates say %#x", cmp, t2, m, want)
 				}
 				for l := range d {
 					if want := b2u(compare(cmp, t2, a[l]&0xffffffff, b[l]&0xffffffff)); d[l] != want {

@@ -566,8 +566,10 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 }
 
 // sharedWarp checks a 4-byte shared request: every executing lane
-// aligned and inside the block's shared memory. It records the words.
-func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
+// aligned and inside the block's shared memory. It records the words,
+// except for a whole warp on one word or on 32 consecutive words (one
+// wavefront, no conflict), which it reports as single.
+func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 	lim := uint64(len(wp.blk.shared))
 	if exec == fullMask {
 		// Whole warp: the alignment and highest address of all.
@@ -579,20 +581,11 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
 			gap |= x - addrs[0] - uint64(l)*4
 		}
 		if or&3 != 0 || mx >= lim || mx+4 > lim {
-			return false
+			return false, false
 		}
-		if mn == mx && len(wp.words) == 0 {
-			// One word for every lane (a broadcast).
-			wp.words, wp.wordsSorted = append(wp.words, mn>>2), true
-			return true
-		}
-		if gap == 0 && len(wp.words) == 0 {
-			// Consecutive words, in order.
-			for w := addrs[0] >> 2; w <= addrs[31]>>2; w++ {
-				wp.words = append(wp.words, w)
-			}
-			wp.wordsSorted = true
-			return true
+		if mn == mx || gap == 0 {
+			// A broadcast, or consecutive words: each bank serves one.
+			return true, true
 		}
 	} else {
 		bad := uint64(0)
@@ -603,7 +596,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
 			}
 		}
 		if bad != 0 {
-			return false
+			return false, false
 		}
 	}
 	for l := range addrs {
@@ -611,14 +604,32 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
 			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addrs[l]>>2)
 		}
 	}
-	return true
+	return true, false
+}
+
+// flushShared counts a shared request of one wavefront and no bank
+// conflict, as flushStats would for it.
+func (wp *warp) flushShared(store bool) {
+	if r := wp.rec; r != nil {
+		r.Store, r.Space = store, SpaceShared
+		r.Wavefronts++
+	}
+	c := &wp.w.c
+	if store {
+		c.SharedStoreRequests++
+		c.SharedStoreTransactions++
+	} else {
+		c.SharedLoadRequests++
+		c.SharedLoadTransactions++
+	}
 }
 
 // loadShared32 is a 4-byte shared load.
 func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	if !wp.sharedWarp(exec, &addrs) {
+	ok, single := wp.sharedWarp(exec, &addrs)
+	if !ok {
 		return false
 	}
 	d := wp.r(in.D[0])
@@ -628,7 +639,11 @@ func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 			d[l] = uint64(binary.LittleEndian.Uint32(sh[addrs[l]:]))
 		}
 	}
-	wp.flushStats(in, &memStats{shared: bits.OnesCount32(exec)}, false)
+	if single {
+		wp.flushShared(false)
+	} else {
+		wp.flushStats(in, &memStats{shared: bits.OnesCount32(exec)}, false)
+	}
 	return true
 }
 
@@ -636,7 +651,8 @@ func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	if !wp.sharedWarp(exec, &addrs) {
+	ok, single := wp.sharedWarp(exec, &addrs)
+	if !ok {
 		return false
 	}
 	v := wp.r(in.A[1])
@@ -647,7 +663,11 @@ func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
 			binary.LittleEndian.PutUint32(sh[addrs[l]:], uint32(v[l]))
 		}
 	}
-	wp.flushStats(in, &memStats{shared: bits.OnesCount32(exec)}, true)
+	if single {
+		wp.flushShared(true)
+	} else {
+		wp.flushStats(in, &memStats{shared: bits.OnesCount32(exec)}, true)
+	}
 	return true
 }
 
