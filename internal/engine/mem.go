@@ -507,6 +507,29 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 	}
 }
 
+// flushGlobalWarp counts a warp-wide global request. Consecutive elements
+// of a whole warp cover a range of sectors: with no step record to fill,
+// they are counted without being listed.
+func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n uint64, contiguous, store bool) {
+	if contiguous && wp.rec == nil && len(wp.sectors) == 0 {
+		sectors, bytes := addrs[31]>>5-addrs[0]>>5+1, 32*n
+		c := &wp.w.c
+		if store {
+			c.GstRequests++
+			c.GstTransactions += sectors
+			c.GstBytes += bytes
+		} else {
+			c.GldRequests++
+			c.GldTransactions += sectors
+			c.GldBytes += bytes
+		}
+		return
+	}
+	wp.noteSectorsWarp(exec, addrs, contiguous)
+	k := bits.OnesCount32(exec)
+	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, store)
+}
+
 // loadGlobalWarp is a 4- or 8-byte global (or generic) load.
 func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	var addrs [32]uint64
@@ -530,9 +553,7 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			}
 		}
 	}
-	wp.noteSectorsWarp(exec, &addrs, contiguous)
-	k := bits.OnesCount32(exec)
-	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, false)
+	wp.flushGlobalWarp(in, exec, &addrs, n, contiguous, false)
 	return true
 }
 
@@ -559,9 +580,7 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			}
 		}
 	}
-	wp.noteSectorsWarp(exec, &addrs, contiguous)
-	k := bits.OnesCount32(exec)
-	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, true)
+	wp.flushGlobalWarp(in, exec, &addrs, n, contiguous, true)
 	return true
 }
 
