@@ -213,6 +213,11 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	occ := a.Occupancy(arch.OccupancyInput{BlockSize: int(b[0] * b[1] * b[2]), RegsPerThread: regs,
 		StaticShared: g.SharedBytes()})
 	perSM := max(occ.BlocksPerSM, 1)
+	if g.Cooperative() {
+		// Every block of a cooperative grid is resident at once (the
+		// runtime checked the grid against the occupancy calculator).
+		perSM = max(perSM, (g.Blocks()+max(a.SMs, 1)-1)/max(a.SMs, 1))
+	}
 	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock()}
 	// The scoreboard covers the registers of any function the kernel may
 	// call.
@@ -314,6 +319,9 @@ func (s *gridState) run() error {
 					return nil
 				}
 			}
+		}
+		if !waiting && s.g.Cooperative() && s.releaseGrid() {
+			continue
 		}
 		if !waiting {
 			// Nothing can ever issue: every live warp waits at a barrier
@@ -722,6 +730,9 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	case engine.EventDevSync:
 		w.ready, w.readyWhy = s.now+uint64(p.DeviceSyncNS*p.ClockHz/1e9)+rec.SyncCycles, stallSleeping
 	}
+	if rec.GridReleased {
+		s.releaseGrid()
+	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
 	}
@@ -733,6 +744,24 @@ func isMem(c ir.Class) bool {
 		return true
 	}
 	return false
+}
+
+// releaseGrid readies the warps of every block that a completed grid
+// barrier (cooperative groups' grid.sync()) let go; it reports whether
+// there were any.
+func (s *gridState) releaseGrid() bool {
+	released := false
+	for _, sm := range s.sms {
+		for _, b := range sm.blocks {
+			for _, w := range b.warps {
+				if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
+					released = true
+				}
+			}
+			s.releaseBarriers(b)
+		}
+	}
+	return released
 }
 
 // releaseBarriers readies the warps of b that a barrier let go.
