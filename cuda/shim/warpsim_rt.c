@@ -165,6 +165,7 @@ void __warpsim_register_rdc_ptx(const char *ptx) {
   struct fatbin_wrapper w = {0x466243b1, 1, ptx, NULL};
   __cudaRegisterFatBinary(&w);
   modules[nmodules - 1].rdc = 1;
+  managed_module_end(nmodules - 1);
 }
 
 /* One entry of llvm_offload_entries, as clang 20+ writes it. */

@@ -10,7 +10,8 @@
  * shared device memory file: host code and kernels then read and write the
  * same bytes, and the host sees the variable's initializer. The module is
  * loaded, and the mapping made, when clang's constructor has registered it
- * (before main), so host code may use the variable before any CUDA call.
+ * (before main; with -rdc=true when warpsim's constructor hands over the
+ * file's PTX), so host code may use the variable before any CUDA call.
  *
  * What it guarantees, as on a GPU without concurrent managed access: a
  * kernel sees what the host wrote before the launch, the host sees what a
@@ -58,6 +59,10 @@ static void map_managed(void) {
  * variables) is loaded now. */
 static void managed_module_end(int module) {
   int any = 0;
+  if (module >= 0 && module < nmodules && modules[module].rdc)
+    /* -rdc: variables are registered from the offload entries when the
+     * simulator starts; any managed variable in the program counts. */
+    any = __start_warpsim_managed && __start_warpsim_managed < __warpsim_managed_end;
   for (int i = 0; i < nvariables && !any; i++)
     any = variables[i].module == module && is_managed_shadow(variables[i].host);
   if (!any && !started) return;
