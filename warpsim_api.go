@@ -260,6 +260,12 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 // 256-byte aligned and never 0.
 func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
 
+// Alias makes the device addresses [addr, addr+size) reach the bytes of the
+// allocation at [dev, dev+size) too: the CUDA runtime's host shadow of a
+// __managed__ variable, so a kernel given the host's &x reaches the
+// variable. The range must not overlap an allocation.
+func (d *Device) Alias(addr, dev, size uint64) error { return d.mem.Alias(addr, dev, size) }
+
 // Free releases an allocation made by Malloc. A later access to it is
 // reported as a use after free naming this call ("cudaFree #N").
 func (d *Device) Free(addr uint64) error {

@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/warpsim/warpsim/arch"
+import (
+	"fmt"
+
+	"github.com/warpsim/warpsim/arch"
+)
 
 // ErrorCooperativeLaunchTooLarge is cudaErrorCooperativeLaunchTooLarge: a
 // cooperative grid with more blocks than can be resident at once.
@@ -27,4 +31,25 @@ func (s *Server) checkCooperative(k Kernel, cfg LaunchConfig) Error {
 		return ErrorCooperativeLaunchTooLarge
 	}
 	return Success
+}
+
+// aliaser is a device that can give an allocation's bytes a second range
+// of device addresses (warpsim.Device.Alias).
+type aliaser interface {
+	Alias(addr, dev, size uint64) error
+}
+
+// managedAlias is opManagedAlias: the program has mapped the host shadow of
+// a __managed__ variable onto the variable's pages, and kernels that get
+// the host's &x must reach the variable there.
+func (s *Server) managedAlias(p *payloadReader) reply {
+	host, dev, size := p.u64(), p.u64(), p.u64()
+	a, ok := s.dev.(aliaser)
+	if p.err != nil || !ok {
+		return reply{code: ErrorInvalidValue}
+	}
+	if err := a.Alias(host, dev, size); err != nil {
+		return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim: __managed__ variable at %#x: %v\n", host, err)}
+	}
+	return reply{}
 }

@@ -61,6 +61,10 @@ const (
 	// too large for that is refused with cudaErrorCooperativeLaunchTooLarge.
 	// (A number well apart from the others, which grow one by one.)
 	opLaunchCooperative = 64
+	// opManagedAlias: uint64 host address, uint64 device address, uint64
+	// size: the host shadow of a __managed__ variable, mapped onto the
+	// device variable's pages, becomes a device address of it too (coop.go).
+	opManagedAlias = 65
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -506,6 +506,8 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.launch(p)
 	case opLaunchCooperative:
 		return s.launchCooperative(p)
+	case opManagedAlias:
+		return s.managedAlias(p)
 	case opSync:
 		s.waitFor(s.issuedSeq())
 		rep = reply{}

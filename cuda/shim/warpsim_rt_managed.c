@@ -8,21 +8,22 @@
  * each shadow hold nothing else. Once the module is loaded, each shadow's
  * pages are mapped (MAP_FIXED) onto the pages of the device variable in the
  * shared device memory file: host code and kernels then read and write the
- * same bytes, and the host sees the variable's initializer. The module is
+ * same bytes, and the host sees the variable's initializer; the simulator
+ * makes the shadow's address a device address of the variable as well
+ * (opManagedAlias), so a kernel may also be handed the host's &x. The module is
  * loaded, and the mapping made, when clang's constructor has registered it
  * (before main; with -rdc=true when warpsim's constructor hands over the
  * file's PTX), so host code may use the variable before any CUDA call.
  *
  * What it guarantees, as on a GPU without concurrent managed access: a
  * kernel sees what the host wrote before the launch, the host sees what a
- * kernel wrote once it has synchronized with it. The host's &x is the
- * shadow's address, not the device address (cudaGetSymbolAddress gives
- * that): kernels must name the variable, not receive &x from the host. */
+ * kernel wrote once it has synchronized with it. The host's &x and
+ * cudaGetSymbolAddress's pointer are two addresses of the same bytes. */
 
 extern char __start_warpsim_managed[] __attribute__((weak));
 __attribute__((section("warpsim_managed"), aligned(4096), used)) char __warpsim_managed_end[1];
 
-enum { managed_page = 4096 };
+enum { managed_page = 4096, opManagedAlias = 65 /* cuda/runtime/protocol.go */ };
 
 /* is_managed_shadow reports whether p is the host shadow of a __managed__
  * variable. */
@@ -47,8 +48,14 @@ static void map_managed(void) {
       continue;
     }
     size_t len = (dv->size + managed_page - 1) / managed_page * managed_page;
-    if (mmap((void *)v->host, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, mem_fd, (off_t)(dev - window_base)) == MAP_FAILED)
+    if (mmap((void *)v->host, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, mem_fd, (off_t)(dev - window_base)) == MAP_FAILED) {
       fprintf(stderr, "warpsim runtime: mapping __managed__ variable %s: %s\n", v->name, strerror(errno));
+      continue;
+    }
+    /* Kernels handed the host's &x reach the variable too. */
+    uint64_t a[3] = {(uint64_t)(uintptr_t)v->host, dev, dv->size};
+    struct reply r = call(opManagedAlias, a, sizeof a);
+    free(r.data);
   }
 }
 

@@ -30,7 +30,7 @@ __global__ void phases(int *a, int *b, long long *part, long long *total, int n,
     blk.sync();
   }
   if (blk.thread_rank() == 0) part[g.block_rank()] = sh[0];
-  g.sync();
+  cg::sync(g);  // the free function, as g.sync()
   if (g.thread_rank() == 0) {
     long long t = 0;
     for (unsigned long long k = 0; k < g.num_blocks(); k++) t += part[k];

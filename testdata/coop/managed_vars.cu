@@ -40,6 +40,15 @@ __global__ void summarize() {
   }
 }
 
+// Pointers the host took of managed variables, handed to a kernel.
+__global__ void through(int *c, float *a, Stats *st) {
+  if (threadIdx.x == 0) {
+    *c += 5;
+    a[1] += 0.5f;
+    st->n = -st->n;
+  }
+}
+
 __global__ void add(int n, const int *x, int *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] += x[i] + counter;
@@ -71,6 +80,10 @@ int main() {
   printf("stats n %d sum %.1f mean %.4f hist %d %d %d %d\n", stats.n, stats.sum, stats.mean, stats.hist[0], stats.hist[1],
          stats.hist[2], stats.hist[3]);
 
+  through<<<1, 32>>>(&counter, arr, &stats);
+  CHECK(cudaDeviceSynchronize());
+  printf("through host pointers: counter %d arr[1] %.1f stats.n %d\n", counter, arr[1], stats.n);
+
   // The symbol API works on managed variables too.
   int c = 0;
   CHECK(cudaMemcpyFromSymbol(&c, counter, sizeof c));
@@ -101,7 +114,7 @@ int main() {
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));
   CHECK(cudaStreamDestroy(s));
-  bool ok = counter == 1000 && c == 1000 + 30 && sum == (long long)n * 1001 + (long long)n * (n - 1) / 2 && start == 7;
+  bool ok = counter == 1000 && c == 1000 + 35 && sum == (long long)n * 1001 + (long long)n * (n - 1) / 2 && start == 7;
   printf(ok ? "Test PASSED\n" : "Test FAILED\n");
   return ok ? 0 : 1;
 }
