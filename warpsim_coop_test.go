@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
@@ -127,6 +128,129 @@ func TestCooperativeLimit(t *testing.T) {
 		var ce *warpsim.ConfigError
 		if c.ok && err != nil || !c.ok && !errors.As(err, &ce) {
 			t.Errorf("grid %d cooperative %v: %v", c.grid, c.coop, err)
+		}
+	}
+}
+
+// gridCountPTX is warpsim's own grid.sync() as clang emits it from
+// cooperative_groups.h (a call of the extern __warpsim_grid_sync): thread 0
+// of every block but block skip adds one to *counter, the grid
+// synchronizes, and every thread stores the count it then sees; with spin
+// set, block 0's threads spin forever after the barrier instead.
+const gridCountPTX = `
+.version 8.0
+.target sm_90
+.address_size 64
+.extern .func __warpsim_grid_sync
+()
+;
+.visible .entry count(.param .u64 counter, .param .u64 out, .param .u32 skip, .param .u32 spin)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [counter];
+	ld.param.u64 %rd2, [out];
+	ld.param.u32 %r9, [skip];
+	ld.param.u32 %r10, [spin];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	setp.eq.u32 %p3, %r2, %r9;
+	@%p3 bra DONE;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra SYNC;
+	atom.global.add.u32 %r3, [%rd1], 1;
+SYNC:
+	call.uni __warpsim_grid_sync, ();
+	ld.global.u32 %r4, [%rd1];
+	mov.u32 %r5, %ntid.x;
+	mad.lo.s32 %r6, %r2, %r5, %r1;
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	st.global.u32 [%rd4], %r4;
+	setp.ne.u32 %p4, %r10, 0;
+	setp.eq.u32 %p2, %r2, 0;
+	and.pred %p4, %p4, %p2;
+SPIN:
+	@%p4 bra SPIN;
+DONE:
+	ret;
+}
+`
+
+// TestGridSync runs the engine's grid barrier directly: results for 1 and
+// 3 workers in both modes, a grid some of whose blocks exit before the
+// barrier (a deadlock that lists the waiting warps), an ordinary launch
+// (a trap, as nvcc's code traps on an H100), and the watchdog stopping a
+// cooperative grid.
+func TestGridSync(t *testing.T) {
+	const blocks, threads = 20, 96
+	type result struct {
+		kind  warpsim.FaultKind // 0: no fault
+		text  []string          // in the fault's report
+		count uint32            // what every thread saw (no fault)
+	}
+	cases := []struct {
+		name       string
+		coop       bool
+		skip, spin uint32
+		limit      int64
+		want       result
+	}{
+		{"all arrive", true, 1 << 31, 0, 0, result{count: blocks}},
+		{"block 7 exits", true, 7, 0, 0, result{kind: warpsim.FaultBarrierDeadlock, text: []string{
+			"grid.sync() can never complete: 19 of 20 blocks arrived, the others have exited",
+			"waiting at grid.sync() (19 of 20 blocks arrived)", "block (0,0,0) threads (0,0,0)-(31,0,0)"}}},
+		{"not cooperative", false, 1 << 31, 0, 0, result{kind: warpsim.FaultTrap, text: []string{
+			"grid_group::sync() in a launch that is not cooperative"}}},
+		{"watchdog", true, 1 << 31, 1, 1 << 20, result{kind: warpsim.FaultWatchdog, text: []string{"@%p4 bra SPIN; — running"}}},
+	}
+	for _, c := range cases {
+		for _, mode := range []warpsim.Mode{warpsim.ModeFunctional, warpsim.ModeTiming} {
+			for _, workers := range []int{1, 3} {
+				t.Run(c.name+"/"+string(mode)+"/workers="+strconv.Itoa(workers), func(t *testing.T) {
+					dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Workers: workers, Mode: mode, StepLimit: c.limit})
+					mod, err := dev.LoadModule("count.ptx", []byte(gridCountPTX))
+					if err != nil {
+						t.Fatal(err)
+					}
+					k, err := mod.Kernel("count")
+					if err != nil {
+						t.Fatal(err)
+					}
+					counter, _ := dev.Malloc(4)
+					out, _ := dev.Malloc(4 * blocks * threads)
+					params := binary.LittleEndian.AppendUint64(nil, counter)
+					params = binary.LittleEndian.AppendUint64(params, out)
+					params = binary.LittleEndian.AppendUint32(params, c.skip)
+					params = binary.LittleEndian.AppendUint32(params, c.spin)
+					_, err = dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}, Cooperative: c.coop}, params)
+					var f *warpsim.Fault
+					if c.want.kind == 0 {
+						if err != nil {
+							t.Fatal(err)
+						}
+						buf := make([]byte, 4*blocks*threads)
+						if err := dev.Read(out, buf); err != nil {
+							t.Fatal(err)
+						}
+						for i := 0; i < blocks*threads; i++ {
+							if got := binary.LittleEndian.Uint32(buf[4*i:]); got != c.want.count {
+								t.Fatalf("thread %d saw %d blocks arrived, want %d", i, got, c.want.count)
+							}
+						}
+						return
+					}
+					if !errors.As(err, &f) || f.Kind != c.want.kind {
+						t.Fatalf("got %v, want a %v fault", err, c.want.kind)
+					}
+					for _, s := range c.want.text {
+						if !strings.Contains(f.Error(), s) {
+							t.Errorf("report lacks %q:\n%s", s, f.Error())
+						}
+					}
+				})
+			}
 		}
 	}
 }
