@@ -1697,7 +1697,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   return e;
 }
 
-/* cudaLaunchCooperativeKernel: warpsim_rt_coop.c. */
+/* cudaLaunchCooperativeKernel is in warpsim_rt_coop.c. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream);
 cudaError_t cudaLaunchCooperativeKernelMultiDevice(void *params, unsigned n, unsigned flags) {
   (void)params; (void)flags;
   ENTER();
