@@ -231,13 +231,33 @@ func (w *worker) turn() bool {
 func (m *Module) runCooperative(l *launch) (Counters, *launch, *GridTiming, error) {
 	var total Counters
 	n := l.nblocks
+	// Every block holds a worker (its warps and register files) for the
+	// whole grid: taken from the module's pool of block slots, and given
+	// back for its next grid.
 	blocks := make([]*worker, n)
+	m.slotMu.Lock()
 	for i := range blocks {
-		w := newWorker(l)
+		if k := len(m.slots); k > 0 {
+			blocks[i] = m.slots[k-1]
+			m.slots = m.slots[:k-1]
+		}
+	}
+	m.slotMu.Unlock()
+	for i, w := range blocks {
+		if w == nil {
+			w = newWorker(l)
+			blocks[i] = w
+		} else {
+			w.rebind(l)
+		}
 		w.setupBlock(i)
 		w.gs = gridSyncBlock{}
-		blocks[i] = w
 	}
+	defer func() {
+		m.slotMu.Lock()
+		m.slots = append(m.slots, blocks...)
+		m.slotMu.Unlock()
+	}()
 	finished := make([]bool, n)
 	workers := l.cfg.Workers
 	if workers <= 0 {
