@@ -107,6 +107,12 @@ func (wp *warp) gridSync(pc int, exec uint32) {
 			"cooperative_groups::grid_group::sync() in a launch that is not cooperative (launch the kernel with cudaLaunchCooperativeKernel)")
 		return
 	}
+	// For the sanitizer the grid barrier is also its block's barrier 0
+	// for every thread (what __syncthreads() is).
+	if wp.chk != nil && !wp.chk.Barrier(wp.site(pc, exec), 0, -1) {
+		wp.sanitizerStop(pc, exec)
+		return
+	}
 	wp.state = warpAtGridSync
 	wp.barPC, wp.barMask = pc, exec
 	w.gs.waiting++
