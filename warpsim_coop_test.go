@@ -254,3 +254,83 @@ func TestGridSync(t *testing.T) {
 		}
 	}
 }
+
+// gridLoopPTX synchronizes its grid 2·n times: in round r thread 0 of every
+// block adds one to *counter, the grid synchronizes, every thread checks
+// that it sees (r+1)·blocks, and the grid synchronizes again.
+const gridLoopPTX = `
+.version 8.0
+.target sm_90
+.address_size 64
+.extern .func __warpsim_grid_sync
+()
+;
+.visible .entry loop(.param .u64 counter, .param .u64 bad, .param .u32 n)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [counter];
+	ld.param.u64 %rd2, [bad];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %nctaid.x;
+	mov.u32 %r4, 0;
+	setp.eq.u32 %p1, %r2, 0;
+LOOP:
+	setp.ge.u32 %p2, %r4, %r1;
+	@%p2 bra DONE;
+	@%p1 atom.global.add.u32 %r5, [%rd1], 1;
+	call.uni __warpsim_grid_sync, ();
+	ld.volatile.global.u32 %r6, [%rd1];
+	add.u32 %r4, %r4, 1;
+	mul.lo.u32 %r7, %r4, %r3;
+	setp.ne.u32 %p3, %r6, %r7;
+	@%p3 atom.global.add.u32 %r8, [%rd2], 1;
+	call.uni __warpsim_grid_sync, ();
+	bra.uni LOOP;
+DONE:
+	ret;
+}
+`
+
+// TestGridSyncLoop: many grid barriers in a row over a grid of one block
+// per SM and more, in both modes (the timing driver once took warps that a
+// barrier released on SMs it had already passed in a quantum for a
+// deadlock).
+func TestGridSyncLoop(t *testing.T) {
+	for _, blocks := range []uint32{7, 131, 264} {
+		for _, mode := range []warpsim.Mode{warpsim.ModeFunctional, warpsim.ModeTiming} {
+			t.Run(strconv.Itoa(int(blocks))+"/"+string(mode), func(t *testing.T) {
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Workers: 3, Mode: mode})
+				mod, err := dev.LoadModule("loop.ptx", []byte(gridLoopPTX))
+				if err != nil {
+					t.Fatal(err)
+				}
+				k, err := mod.Kernel("loop")
+				if err != nil {
+					t.Fatal(err)
+				}
+				counter, _ := dev.Malloc(4)
+				bad, _ := dev.Malloc(4)
+				const rounds = 6
+				params := binary.LittleEndian.AppendUint64(nil, counter)
+				params = binary.LittleEndian.AppendUint64(params, bad)
+				params = binary.LittleEndian.AppendUint32(params, rounds)
+				cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 64, Y: 1, Z: 1}, Cooperative: true}
+				if _, err := dev.Launch(k, cfg, params); err != nil {
+					t.Fatal(err)
+				}
+				buf := make([]byte, 4)
+				dev.Read(counter, buf)
+				if got := binary.LittleEndian.Uint32(buf); got != rounds*blocks {
+					t.Errorf("counter %d, want %d", got, rounds*blocks)
+				}
+				dev.Read(bad, buf)
+				if got := binary.LittleEndian.Uint32(buf); got != 0 {
+					t.Errorf("%d threads saw a count other than their round's", got)
+				}
+			})
+		}
+	}
+}

@@ -194,6 +194,9 @@ type gridState struct {
 	// a grid is complete only then.
 	drain uint64
 	spans []engine.BlockSpan
+	// gridReleased: a cooperative grid's barrier let warps go in this
+	// quantum (releaseGrid).
+	gridReleased bool
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -286,6 +289,7 @@ func (s *gridState) run() error {
 		s.d.l2q.advance(t)
 		s.d.atomQ.advance(t)
 		live, waiting := false, false
+		s.gridReleased = false
 		for _, sm := range s.sms {
 			if len(sm.blocks) == 0 {
 				continue
@@ -320,7 +324,9 @@ func (s *gridState) run() error {
 				}
 			}
 		}
-		if !waiting && s.g.Cooperative() && s.releaseGrid() {
+		// A grid barrier that completed in this quantum readied warps on
+		// SMs that had already found nothing to issue.
+		if !waiting && s.g.Cooperative() && (s.gridReleased || s.releaseGrid()) {
 			continue
 		}
 		if !waiting {
@@ -761,6 +767,7 @@ func (s *gridState) releaseGrid() bool {
 			s.releaseBarriers(b)
 		}
 	}
+	s.gridReleased = s.gridReleased || released
 	return released
 }
 
