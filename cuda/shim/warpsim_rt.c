@@ -107,7 +107,7 @@ static cudaError_t set_error(cudaError_t e) {
 struct fatbin_wrapper { int magic; int version; const char *data; void *unused; };
 struct module { const char *ptx; size_t len; int id; cudaError_t err; int rdc; };
 struct function { const void *stub; int module; const char *name; int kernel; int nparams; unsigned *offsets; unsigned *sizes; unsigned param_bytes; };
-struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; };
+struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; int mapped; };
 struct allocation { uint64_t addr; uint64_t size; int kind; };
 /* A host range registered with cudaHostRegister: its pages now belong to
  * the window allocation alloc (remapped in place), where kernels see them
@@ -151,7 +151,8 @@ void **__cudaRegisterFatBinary(void *fatbin) {
   return (void **)(intptr_t)nmodules;
 }
 
-void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+static void managed_module_end(int module); /* warpsim_rt_managed.c */
+void __cudaRegisterFatBinaryEnd(void **handle) { managed_module_end((int)(intptr_t)handle - 1); }
 
 /* Relocatable device code (-rdc=true): clang's host code then registers
  * nothing itself; it lists its kernels and variables as offload entries in
@@ -164,6 +165,7 @@ void __warpsim_register_rdc_ptx(const char *ptx) {
   struct fatbin_wrapper w = {0x466243b1, 1, ptx, NULL};
   __cudaRegisterFatBinary(&w);
   modules[nmodules - 1].rdc = 1;
+  managed_module_end(nmodules - 1);
 }
 
 /* One entry of llvm_offload_entries, as clang 20+ writes it. */
@@ -427,6 +429,7 @@ static int in_window(const void *p) {
   return a >= window_base && a < window_base + window_size;
 }
 
+static void map_managed(void); /* warpsim_rt_managed.c */
 static void load_modules(void) {
   for (int i = 0; i < nmodules; i++) {
     struct reply r = call(opModule, modules[i].ptx, (uint32_t)modules[i].len);
@@ -517,6 +520,7 @@ static cudaError_t start(void) {
   pthread_attr_destroy(&attr);
   register_offload_entries();
   load_modules();
+  map_managed();
   atexit(shutdown_server);
   return 0;
 }
@@ -1693,26 +1697,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   return e;
 }
 
-/* A cooperative launch runs as an ordinary one, after the check the
- * driver makes: every block must be resident at once. grid.sync() needs
- * the engine's grid barrier; where a kernel uses it and the engine lacks
- * it, the launch fails with the engine's message. */
-cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream) {
-  ENTER();
-  struct function *f = find_function(func);
-  if (!f) return set_error(98);
-  cudaError_t e = resolve(f);
-  if (e) return set_error(e);
-  int per_sm = 0;
-  uint32_t a[3] = {(uint32_t)f->kernel, block.x * block.y * block.z, (uint32_t)shmem};
-  struct reply r = call(opOccupancy, a, 12);
-  if (!r.code && r.len >= 4) memcpy(&per_sm, r.data, 4);
-  free(r.data);
-  if (r.code) return set_error(r.code);
-  if ((uint64_t)grid.x * grid.y * grid.z > (uint64_t)per_sm * (uint64_t)props.multiProcessorCount)
-    return set_error(cudaErrorCooperativeLaunchTooLarge);
-  return cudaLaunchKernel(func, grid, block, args, shmem, stream);
-}
+/* cudaLaunchCooperativeKernel is in warpsim_rt_coop.c. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream);
 cudaError_t cudaLaunchCooperativeKernelMultiDevice(void *params, unsigned n, unsigned flags) {
   (void)params; (void)flags;
   ENTER();
@@ -1796,3 +1782,5 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 }
 
 #include "warpsim_rt_graphs.c"
+#include "warpsim_rt_coop.c"
+#include "warpsim_rt_managed.c"

@@ -238,6 +238,10 @@ type Config struct {
 	Check Checker
 	// DevRT are the device runtime's limits (dynamic parallelism).
 	DevRT DevRTLimits
+	// Cooperative is a cooperative launch (cudaLaunchCooperativeKernel):
+	// its blocks may wait for each other at grid.sync() (gridsync.go).
+	// Grids its kernel launches from the device are not cooperative.
+	Cooperative bool
 
 	tree *cdpTree // the host launch's device-launched grids
 	node *cdpNode // this grid in the tree
@@ -275,6 +279,7 @@ type launch struct {
 
 	tree       *cdpTree
 	node       *cdpNode
+	coop       *coopGrid // a cooperative grid's barrier (gridsync.go); nil otherwise
 	childMu    sync.Mutex
 	pending    map[uint64]childLaunch // parameter buffers handed out, by address
 	launches   atomic.Int64           // device-side launches of this grid
@@ -393,6 +398,11 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	if cfg.DynShared > 0 {
 		l.shared = alignInt(st, m.Prog.DynSharedAlign[cfg.Kernel]) + int(cfg.DynShared)
 	}
+	if cfg.Cooperative && depth == 0 {
+		if err := l.beginCooperative(); err != nil {
+			return total, nil, nil, err
+		}
+	}
 	l.allocs = m.Mem.snapshot()
 	l.limit = cfg.StepLimit
 	if l.limit <= 0 {
@@ -440,6 +450,9 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 			return total, l, g.Timing, f
 		}
 		return total, l, g.Timing, err
+	}
+	if l.coop != nil {
+		return m.runCooperative(l)
 	}
 	return m.runFunctional(l)
 }

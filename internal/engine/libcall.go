@@ -16,6 +16,7 @@ const (
 	builtinAssert
 	builtinMalloc
 	builtinFree
+	builtinGridSync
 )
 
 var builtinExterns = map[string]uint8{
@@ -23,10 +24,13 @@ var builtinExterns = map[string]uint8{
 	"__assertfail": builtinAssert,
 	"malloc":       builtinMalloc,
 	"free":         builtinFree,
+	// warpsim's cooperative_groups.h: grid_group::sync() (gridsync.go).
+	"__warpsim_grid_sync": builtinGridSync,
 }
 
 // BuiltinExtern reports whether the engine implements the extern function
-// name itself: __trap, __assertfail (assert), malloc and free.
+// name itself: __trap, __assertfail (assert), malloc, free and
+// __warpsim_grid_sync.
 func BuiltinExtern(name string) bool {
 	_, ok := builtinExterns[name]
 	return ok
@@ -74,6 +78,8 @@ func (wp *warp) builtin(pc int, cs *ir.CallSite, kind uint8, exec uint32) {
 		wp.fault(FaultTrap, pc, bits.TrailingZeros32(exec), 0, false, "__trap() called")
 	case builtinAssert:
 		wp.assertFail(pc, cs, exec)
+	case builtinGridSync:
+		wp.gridSync(pc, exec)
 	case builtinMalloc:
 		heap := &wp.w.l.mod.Mem.heap
 		for l := 0; l < 32; l++ {
