@@ -374,8 +374,10 @@ func (wp *warp) sample(pc, lane int, d *texDesc, dims int, ax, ay, az *axis, k i
 			}
 			continue
 		}
-		t := d.borderTexel()
-		if !oi && !oj && !oz {
+		var t texel
+		if oi || oj || oz {
+			t = d.borderTexel()
+		} else {
 			var ok bool
 			if t, ok = wp.texelAt(pc, lane, d, i, j, z, st); !ok {
 				return t, false
@@ -613,12 +615,20 @@ func (wp *warp) texFetch(pc int, in *ir.Inst, exec uint32) {
 			}
 			have = true
 		}
-		coord := func(i int) uint64 { return wp.regs[int(to.Coords[i])*32+l] }
-		fc := func(i int) float32 {
-			if intCoords {
-				return float32(int32(coord(i)))
+		// The coordinates as floats (integer ones converted), and the
+		// first as an integer (a layer, or tex1Dfetch's index).
+		var fc [4]float32
+		first := int(int32(wp.regs[int(to.Coords[0])*32+l]))
+		for i, s := range to.Coords {
+			if s < 0 {
+				break
 			}
-			return math.Float32frombits(uint32(coord(i)))
+			v := wp.regs[int(s)*32+l]
+			if intCoords {
+				fc[i] = float32(int32(v))
+			} else {
+				fc[i] = math.Float32frombits(uint32(v))
+			}
 		}
 		var t texel
 		ok := true
@@ -626,18 +636,16 @@ func (wp *warp) texFetch(pc int, in *ir.Inst, exec uint32) {
 		case d.res == resLinear:
 			// tex1Dfetch: integer indices, no address mode; outside the
 			// buffer the fetch returns zeros.
-			var i int
-			if intCoords {
-				i = int(int32(coord(0)))
-			} else {
-				i = floorInt(fc(0))
+			i := first
+			if !intCoords {
+				i = floorInt(fc[0])
 			}
 			n := int(d.size / uint64(d.elem))
 			if i >= 0 && i < n {
 				t, ok = wp.texelAt(pc, l, &d, i, 0, 0, &st)
 			}
 		default:
-			t, ok = wp.texLookup(pc, l, in, to, &d, fc, intCoords, &st)
+			t, ok = wp.texLookup(pc, l, in, to, &d, &fc, first, intCoords, &st)
 		}
 		if !ok {
 			return
@@ -652,37 +660,36 @@ func (wp *warp) texFetch(pc int, in *ir.Inst, exec uint32) {
 }
 
 // texLookup fetches from an array or pitch2D resource.
-func (wp *warp) texLookup(pc, l int, in *ir.Inst, to *ir.TexOperands, d *texDesc, fc func(int) float32, intCoords bool, st *memStats) (texel, bool) {
+func (wp *warp) texLookup(pc, l int, in *ir.Inst, to *ir.TexOperands, d *texDesc, fc *[4]float32, first int, intCoords bool, st *memStats) (texel, bool) {
 	linear := d.linear && !intCoords
 	norm := d.normCoords && !intCoords
 	layer := -1
 	layerIdx := func() int {
-		li := int(int32(wp.regs[int(to.Coords[0])*32+l]))
 		n := d.layers
 		if d.flags&arrayCubemap != 0 {
 			n /= 6
 		}
 		// The layer is unsigned and clamped: a negative one is the last.
-		if li < 0 || li >= n {
-			li = n - 1
+		if first < 0 || first >= n {
+			return n - 1
 		}
-		return li
+		return first
 	}
 	var x, y, z float32
 	dims := 1
 	switch in.Mode {
 	case ir.Tex1D:
-		x = fc(0)
+		x = fc[0]
 	case ir.Tex2D:
-		x, y, dims = fc(0), fc(1), 2
+		x, y, dims = fc[0], fc[1], 2
 	case ir.Tex3D:
-		x, y, z, dims = fc(0), fc(1), fc(2), 3
+		x, y, z, dims = fc[0], fc[1], fc[2], 3
 	case ir.TexA1D:
 		layer = layerIdx()
-		x = fc(1)
+		x = fc[1]
 	case ir.TexA2D:
 		layer = layerIdx()
-		x, y, dims = fc(1), fc(2), 2
+		x, y, dims = fc[1], fc[2], 2
 	case ir.TexCube, ir.TexACube:
 		off := 0
 		base := 0
@@ -690,7 +697,7 @@ func (wp *warp) texLookup(pc, l int, in *ir.Inst, to *ir.TexOperands, d *texDesc
 			off = 1
 			base = 6 * layerIdx()
 		}
-		f, u, v := cubeFace(fc(off), fc(off+1), fc(off+2))
+		f, u, v := cubeFace(fc[off], fc[off+1], fc[off+2])
 		layer = base + f
 		x, y, dims, norm = u, v, 2, true
 	}

@@ -90,7 +90,7 @@ func (fl *fnLowerer) lowerTex(src *ptx.Instr, m *mods) {
 		case "zero":
 			to.Boundary = SurfZero
 		default:
-			fl.unsupportedf(src.Pos, "%s is not supported (modifier .%s)", opText(src), r)
+			fl.unsupportedf(src.Pos, "%s is not supported: modifier .%s (warpsim simulates tex, tld4, suld.b and sust.b on 1d, 2d, 3d, a1d, a2d, cube and acube)", opText(src), r)
 			return
 		}
 	}
