@@ -1255,13 +1255,12 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   return copy2d(dst, dpitch, src, spitch, w, h, kind, s, 1);
 }
 
-/* 3D copies between pitched pointers (CUDA arrays are not supported). */
+/* 3D copies between pitched pointers; with a CUDA array on either side,
+ * tex_copy3d (warpsim_rt_tex.c) turns the array into pitched memory. */
+static cudaError_t tex_copy3d(const struct cudaMemcpy3DParms *p, void *s, int async);
 static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, void *s, int async) {
   if (!p) return set_error(1);
-  if (p->srcArray || p->dstArray) {
-    fprintf(stderr, "warpsim runtime: cudaMemcpy3D with CUDA arrays is not supported yet\n");
-    return set_error(cudaErrorNotSupported);
-  }
+  if (p->srcArray || p->dstArray) return tex_copy3d(p, s, async);
   struct cudaExtent e = p->extent;
   for (size_t z = 0; z < e.depth; z++)
     for (size_t y = 0; y < e.height; y++) {
@@ -1784,3 +1783,4 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 #include "warpsim_rt_graphs.c"
 #include "warpsim_rt_coop.c"
 #include "warpsim_rt_managed.c"
+#include "warpsim_rt_tex.c"
