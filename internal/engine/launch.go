@@ -65,7 +65,7 @@ type Extern struct {
 type Module struct {
 	Prog    *ir.Program
 	Mem     *Memory
-	VarAddr []uint64       // device address of each module variable (global/const); 0 otherwise
+	VarAddr []uint64    // device address of each module variable (global/const); 0 otherwise
 	externs [][]*Extern // per function, per call site
 
 	// slots are block slots a driver used, kept with their warps' register
