@@ -571,11 +571,13 @@ static void fill_props(const char *d, uint32_t n) {
   props.memoryClockRate = (int)get64(d, n, i++);
   props.memoryBusWidth = (int)get64(d, n, i++);
   props.l2CacheSize = (int)get64(d, n, i++);
-  /* L2 persistence (Ampere and later): the H100 reports three quarters of
-   * its L2 as the most that may persist and a 128 MiB - 2 KiB window. */
+  /* L2 persistence (Ampere and later): an H100 reports 5/8 of its L2 as
+   * the most that may persist and a 128 MiB window (recorded:
+   * testdata/samples/stream_attributes.h100.txt); the A100's 30 MiB of 40
+   * is three quarters. */
   if (props.major >= 8) {
-    props.persistingL2CacheMaxSize = props.l2CacheSize / 4 * 3;
-    props.accessPolicyMaxWindowSize = 134213632;
+    props.persistingL2CacheMaxSize = props.major >= 9 ? props.l2CacheSize / 8 * 5 : props.l2CacheSize / 4 * 3;
+    props.accessPolicyMaxWindowSize = 128 << 20;
   }
   props.totalGlobalMem = (size_t)get64(d, n, i++);
   props.totalConstMem = (size_t)get64(d, n, i++);
@@ -783,13 +785,18 @@ cudaError_t cudaDeviceReset(void) {
 }
 /* The stack and malloc heap sizes and the device runtime's limits are the
  * simulator's (opLimit): it honours them. */
+/* The persisting-L2 set-aside: the H100 rounds a request up to a tenth of
+ * the most (4096 bytes reads back as 3276800) and caps it there. */
 static size_t persisting_l2;
+static int persisting_l2_set;
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
   if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
   if (limit == 6) {
-    if (!props.persistingL2CacheMaxSize) return set_error(cudaErrorUnsupportedLimit);
-    persisting_l2 = value < (size_t)props.persistingL2CacheMaxSize ? value : (size_t)props.persistingL2CacheMaxSize;
+    size_t most = (size_t)props.persistingL2CacheMaxSize, step = most / 10;
+    if (!most) return set_error(cudaErrorUnsupportedLimit);
+    persisting_l2 = value >= most ? most : (value + step - 1) / step * step;
+    persisting_l2_set = 1;
     return 0;
   }
   if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
@@ -811,7 +818,9 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   switch (limit) {
   case 1: *value = 1 << 20; break;       /* printf FIFO */
   case 5: *value = 32; break;            /* max L2 fetch granularity */
-  case 6: *value = persisting_l2; break; /* persisting L2 */
+  case 6: /* persisting L2: the H100's default is 3 tenths of the most */
+    *value = persisting_l2_set ? persisting_l2 : (size_t)props.persistingL2CacheMaxSize / 10 * 3;
+    break;
   default: return set_error(215);
   }
   return 0;
@@ -1446,7 +1455,7 @@ cudaError_t cudaStreamCreateWithPriority(void **s, unsigned flags, int priority)
   st->id = next_stream_id++;
   st->flags = flags;
   st->priority = priority;
-  st->attrs[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = cudaSyncPolicyAuto;
+  st->attrs[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = (enum cudaSynchronizationPolicy)-1;
   uint32_t msg[2] = {st->id, flags};
   cudaError_t e = simple(opStreamCreate, msg, 8);
   if (e) { free(st); return set_error(e); }
@@ -1477,8 +1486,10 @@ cudaError_t cudaStreamGetId(void *s, unsigned long long *id) {
  * computes (an access-policy window is an L2 caching hint, a
  * synchronization policy how a waiting host thread waits). The default
  * streams share one set. */
+/* A stream's synchronization policy reads -1 until one is set (as on the
+ * H100). */
 static union cudaLaunchAttributeValue default_stream_attrs[cudaLaunchAttributeMemSyncDomain + 1] = {
-  [cudaLaunchAttributeSynchronizationPolicy] = {.syncPolicy = cudaSyncPolicyAuto},
+  [cudaLaunchAttributeSynchronizationPolicy] = {.syncPolicy = (enum cudaSynchronizationPolicy)-1},
 };
 static union cudaLaunchAttributeValue *stream_attrs(void *s) {
   return stream_id(s) ? ((struct stream *)s)->attrs : default_stream_attrs;

@@ -1,9 +1,11 @@
 // libcu++'s cuda::std::atomic and cuda::atomic_ref in device code, at
 // block, device and system scope, from Debian's libcu++-dev (1.8) or the
 // CUDA toolkit's own CCCL: counters, fetch operations, compare-exchange
-// loops, a spin lock and fences.
+// loops, a spin lock and fences; and cuda::std::identity (CCCL 2, which
+// warpsim adds to libcu++ 1.x).
 #include <cuda/atomic>
 #include <cuda/std/atomic>
+#include <cuda/std/functional>
 #include <cstdio>
 
 __device__ cuda::atomic<int, cuda::thread_scope_device> counter;
@@ -36,7 +38,7 @@ __global__ void work(int *data, int *lockword, float *fsum, int *order) {
   }
   cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_device);
   __syncthreads();
-  if (threadIdx.x == 0) data[11 + blockIdx.x] = blockCount.load() + (int)blockCount.exchange(-1);
+  if (threadIdx.x == 0) data[11 + blockIdx.x] = blockCount.load() + cuda::std::identity{}((int)blockCount.exchange(-1));
 }
 
 int main() {
