@@ -204,7 +204,10 @@ type Profile struct {
 // hello and names the memory they share.
 func NewServer(opt Options) *Server {
 	s := &Server{opt: opt, dynShared: map[int]int{}, mallocs: map[uint64]bool{}, streamLast: map[uint32]uint64{},
-		events: map[uint32]*eventState{}, clock: newTimeline()}
+		events: map[uint32]*eventState{}, clock: newTimeline(128)}
+	if opt.Arch != nil {
+		s.clock.maxGrids = residentGrids(opt.Arch)
+	}
 	s.cond = sync.NewCond(&s.mu)
 	go s.execute()
 	return s
@@ -504,14 +507,27 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.memset(p)
 	case opLaunch:
 		return s.launch(p)
+	case opLaunchCooperative:
+		return s.launchCooperative(p)
+	case opManagedAlias:
+		return s.managedAlias(p)
 	case opSync:
 		s.waitFor(s.issuedSeq())
+		s.mu.Lock()
+		s.clock.hostWaits(s.clock.ready(0))
+		for id := range s.clock.stream {
+			s.clock.hostWaits(s.clock.stream[id])
+		}
+		s.mu.Unlock()
 		rep = reply{}
 		s.flush(&rep)
 		return rep
 	case opStreamSync:
 		stream := p.u32()
 		s.waitFor(s.streamSeq(stream))
+		s.mu.Lock()
+		s.clock.hostWaits(s.clock.ready(stream))
+		s.mu.Unlock()
 		rep = reply{}
 		s.flush(&rep)
 		return rep
@@ -574,6 +590,9 @@ func (s *Server) handle(req request) (rep reply) {
 		s.mu.Unlock()
 		if e != nil {
 			s.waitFor(e.seq)
+			s.mu.Lock()
+			s.clock.hostWaits(e.ns)
+			s.mu.Unlock()
 		}
 		rep = reply{}
 		s.flush(&rep)
@@ -872,12 +891,16 @@ func (s *Server) kernel(id uint32) (Kernel, bool) {
 // launch validates the configuration as the CUDA runtime does and queues
 // the kernel; the reply comes at once. A fault is kept until the next
 // synchronizing call, where the program sees it.
-func (s *Server) launch(p *payloadReader) reply {
+func (s *Server) launch(p *payloadReader) reply { return s.launchAs(p, false) }
+
+// launchAs is opLaunch, or opLaunchCooperative when coop (coop.go).
+func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 	stream, kid := p.u32(), p.u32()
 	cfg := LaunchConfig{
 		Grid:        Dim3{p.u32(), p.u32(), p.u32()},
 		Block:       Dim3{p.u32(), p.u32(), p.u32()},
 		SharedBytes: p.u32(),
+		Cooperative: coop,
 	}
 	params := bytes.Clone(p.rest())
 	if p.err != nil {
@@ -911,7 +934,10 @@ func (s *Server) launch(p *payloadReader) reply {
 		}
 		return rep
 	}
-	seq := s.enqueue(stream, func() { s.runKernel(stream, k, cfg, params) })
+	s.mu.Lock()
+	issued := s.clock.issue()
+	s.mu.Unlock()
+	seq := s.enqueue(stream, func() { s.runKernel(stream, k, cfg, params, issued) })
 	if s.opt.LaunchBlocking {
 		s.waitFor(seq)
 		s.flush(&rep)
@@ -919,9 +945,23 @@ func (s *Server) launch(p *payloadReader) reply {
 	return rep
 }
 
+// share is the fraction of the device's resident blocks a launch's grid
+// takes (timing.go's gridShare).
+func (s *Server) share(k Kernel, cfg LaunchConfig) float64 {
+	a := s.opt.Arch
+	if a == nil {
+		return 1
+	}
+	res := a.Occupancy(arch.OccupancyInput{
+		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),
+		StaticShared: k.StaticSharedBytes(), DynamicShared: int(cfg.SharedBytes),
+	})
+	return gridShare(cfg.Grid.Threads(), res.BlocksPerSM, a.SMs)
+}
+
 // runKernel runs a queued launch on the executor and clocks it on its
-// stream.
-func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []byte) {
+// stream, not before issued (when the host launched it).
+func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []byte, issued int64) {
 	if s.broken() {
 		return
 	}
@@ -994,7 +1034,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 			rec.NS = res.GridNanos
 		}
 	}
-	rec.StartNS, _ = s.clock.run(stream, engineCompute, total)
+	rec.StartNS, _ = s.clock.runGrid(stream, total, s.share(k, cfg), issued)
 	s.launches = append(s.launches, rec)
 	for _, c := range children {
 		c.StartNS += rec.StartNS
@@ -1079,6 +1119,12 @@ func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig) Error {
 	}
 	if g.X > uint32(a.MaxGridDim[0]) || g.Y > uint32(a.MaxGridDim[1]) || g.Z > uint32(a.MaxGridDim[2]) {
 		return ErrorInvalidValue
+	}
+	// A cooperative grid's size is checked before its shared memory: more
+	// than an SM has leaves no block resident, which the H100 reports as
+	// too many blocks (testdata/coop/coop_limits.h100.txt).
+	if code := s.checkCooperative(k, cfg); code != Success {
+		return code
 	}
 	limit := a.SharedPerBlock
 	if v, ok := s.dynShared[kid]; ok {

@@ -71,6 +71,8 @@ type worker struct {
 	kids       []*cdpNode
 	synced     []*Result
 	nullStream *devHandle
+
+	gs gridSyncBlock // the block's part in a cooperative grid's barrier (gridsync.go)
 }
 
 func newWorker(l *launch) *worker {

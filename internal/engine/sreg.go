@@ -77,6 +77,8 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 		v = uint64(len(b.shared))
 	case ir.SregWarpSize:
 		v = 32
+	case ir.SregEnvreg1, ir.SregEnvreg2:
+		v = wp.w.l.envreg(ir.Sreg(in.Imm))
 	}
 	m := typeMask(in.Type)
 	if uniform {

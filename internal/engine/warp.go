@@ -17,6 +17,9 @@ const fullMask = 0xffffffff
 type entry struct {
 	pc, rpc int32
 	mask    uint32
+	// parked marks lanes waiting at a warp-synchronous instruction for
+	// member lanes on another path (syncWait).
+	parked bool
 }
 
 // frame is one call level of a warp: the callee's register file and its
@@ -434,6 +437,13 @@ func (wp *warp) run(budget int) int {
 			wp.fast(in, exec)
 			continue
 		}
+		if in.Class == ir.ClassWarp && exec != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
+			if wp.syncWait(pc, in, &exec) {
+				inst--
+				threadInst -= uint64(bits.OnesCount32(mask))
+				continue
+			}
+		}
 		switch in.Op {
 		case ir.OpBra:
 			c.Branch++
@@ -561,6 +571,79 @@ func (wp *warp) noteBackEdge() {
 		// A sibling path has not run yet: run it first.
 		wp.stack[n-1], wp.stack[n-2] = *below, top
 	}
+}
+
+// syncWait makes a warp-synchronous instruction (shfl, vote, match,
+// redux, bar.warp .sync) wait, under independent thread scheduling, for
+// the lanes its member mask names that noteBackEdge let run on another path:
+// the GPU executes it once every named lane has arrived. Lanes parked at
+// this instruction with the same join point are merged into the executing
+// ones (exec grows); if named lanes are still missing and an independent
+// path below holds them, the top entry parks here and that path runs
+// first. It reports true when the warp parked.
+func (wp *warp) syncWait(pc int, in *ir.Inst, exec *uint32) bool {
+	slot := in.A[1]
+	switch in.Op {
+	case ir.OpShfl:
+		slot = in.A[3]
+	case ir.OpBarWarp:
+		slot = in.A[0]
+	case ir.OpActivemask:
+		return false
+	}
+	if slot < 0 {
+		return false
+	}
+	m := wp.r(slot)
+	var member uint32
+	for l := 0; l < 32; l++ {
+		if *exec>>l&1 != 0 {
+			member |= uint32(m[l])
+		}
+	}
+	missing := member &^ *exec &^ wp.exited & wp.valid
+	if missing == 0 {
+		return false
+	}
+	n := len(wp.stack)
+	base := wp.frames[len(wp.frames)-1].stackBase
+	top := &wp.stack[n-1]
+	for i := n - 2; i >= base && missing != 0; i-- {
+		e := &wp.stack[i]
+		if e.parked && e.pc == int32(pc) && e.rpc == top.rpc && e.mask&missing != 0 {
+			top.mask |= e.mask
+			e.mask, e.parked = 0, false
+			*exec = top.mask
+			if in.Guard >= 0 {
+				*exec = wp.guardMask(in, top.mask)
+			}
+			missing = member &^ *exec &^ wp.exited & wp.valid
+		}
+	}
+	if missing == 0 {
+		return false
+	}
+	// The nearest path holding missing lanes, with every entry up to it
+	// independent of the top one (no join point that holds its lanes).
+	j := -1
+	for i := n - 2; i >= base; i-- {
+		e := &wp.stack[i]
+		if e.mask&top.mask != 0 {
+			break
+		}
+		if e.mask&missing != 0 {
+			j = i
+			break
+		}
+	}
+	if j < 0 {
+		return false
+	}
+	p := *top
+	p.pc, p.parked = int32(pc), true
+	copy(wp.stack[j+1:n], wp.stack[j:n-1])
+	wp.stack[j] = p
+	return true
 }
 
 // indirectCall calls through a function pointer. Lanes whose pointers
