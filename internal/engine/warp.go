@@ -366,7 +366,7 @@ func (wp *warp) run(budget int) int {
 					k++
 					continue
 				}
-				if in.Fast == ir.FastNone && straight[in.Op] {
+				if in.Fast == ir.FastNone && straight[in.Op] && in.Class != ir.ClassWarp {
 					// exec may fault (the warp is then done); it reads
 					// the stack as the general path leaves it.
 					pc++
@@ -1019,7 +1019,10 @@ var straight = func() (t [256]bool) {
 	for op := ir.OpNop; op <= ir.OpRed; op++ {
 		t[op] = true
 	}
-	for _, op := range []ir.Op{ir.OpBarWarp, ir.OpShfl, ir.OpVote, ir.OpMatch, ir.OpRedux, ir.OpActivemask, ir.OpMembar, ir.OpPrefetch, ir.OpIsspacep} {
+	// Not the warp-synchronous ones (shfl, vote, match, redux, bar.warp,
+	// activemask): under independent thread scheduling they may wait for
+	// lanes on another path (syncWait), which rearranges the stack.
+	for _, op := range []ir.Op{ir.OpMembar, ir.OpPrefetch, ir.OpIsspacep} {
 		t[op] = true
 	}
 	return t
