@@ -195,8 +195,9 @@ type gridState struct {
 	drain uint64
 	spans []engine.BlockSpan
 	// gridReleased: a cooperative grid's barrier let warps go in this
-	// quantum (releaseGrid).
+	// quantum (releaseGrid), gridWaiters (reused).
 	gridReleased bool
+	gridWaiters  []*warpT
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -738,6 +739,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	}
 	if rec.GridReleased {
 		s.releaseGrid()
+		w.ready = max(w.ready, s.now+s.gridSyncCycles())
 	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
@@ -752,21 +754,38 @@ func isMem(c ir.Class) bool {
 	return false
 }
 
+// gridSyncNS is what one grid.sync() of a cooperative grid took on the
+// H100, from the last block's arrival to every warp going on, as this
+// model counts it: 1.12 µs per barrier for 132 blocks of 256 threads
+// (testdata/coop/timing/grid_sync_time.h100.txt), the arrivals' atomics and
+// the spin on the barrier word in L2.
+const gridSyncNS = 1118
+
+func (s *gridState) gridSyncCycles() uint64 { return uint64(gridSyncNS * s.p.ClockHz / 1e9) }
+
 // releaseGrid readies the warps of every block that a completed grid
-// barrier (cooperative groups' grid.sync()) let go; it reports whether
-// there were any.
+// barrier (cooperative groups' grid.sync()) let go, gridSyncNS later; it
+// reports whether there were any.
 func (s *gridState) releaseGrid() bool {
-	released := false
+	s.gridWaiters = s.gridWaiters[:0]
 	for _, sm := range s.sms {
 		for _, b := range sm.blocks {
+			n := len(s.gridWaiters)
 			for _, w := range b.warps {
 				if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
-					released = true
+					s.gridWaiters = append(s.gridWaiters, w)
 				}
 			}
-			s.releaseBarriers(b)
+			if len(s.gridWaiters) > n {
+				s.releaseBarriers(b)
+			}
 		}
 	}
+	ready := s.now + s.gridSyncCycles()
+	for _, w := range s.gridWaiters {
+		w.ready = max(w.ready, ready)
+	}
+	released := len(s.gridWaiters) > 0
 	s.gridReleased = s.gridReleased || released
 	return released
 }
