@@ -199,8 +199,6 @@ func TestCCClearErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"grid_sync", "#include <cooperative_groups.h>\n__global__ void k() { cooperative_groups::this_grid().sync(); }\nint main() { k<<<1, 1>>>(); }\n",
 			"grid_group::sync() needs a cooperative launch"},
-		{"texture_fetch", "__global__ void k(cudaTextureObject_t t, float *o) { o[0] = tex1Dfetch<float>(t, 0); }\nint main() {}\n",
-			"texture and surface fetches"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
