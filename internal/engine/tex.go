@@ -80,7 +80,10 @@ func (wp *warp) texDescAt(pc, lane int, h uint64, surface bool, d *texDesc) bool
 		linear: u32(80) == 1, normRead: u32(84) == 1, normCoords: u32(88) != 0,
 		border: [4]uint32{u32(96), u32(100), u32(104), u32(108)},
 	}
-	if d.elem <= 0 || d.elem > texMaxTexel64 || d.nchan < 1 || d.nchan > 4 {
+	// The program can overwrite the descriptor: check what indexing
+	// relies on.
+	if d.nchan < 1 || d.nchan > 4 || (d.bits != 8 && d.bits != 16 && d.bits != 32) || d.elem != d.nchan*d.bits/8 ||
+		d.elem > texMaxTexel64 || (d.res != resLinear && (d.width < 1 || d.height < 0 || d.depth < 0 || d.layers < 0)) {
 		wp.fault(FaultIllegal, pc, lane, h, true, "%s object %#x has a corrupt descriptor", what, h)
 		return false
 	}
