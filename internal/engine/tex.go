@@ -266,9 +266,12 @@ func floorInt(x float32) int {
 // texCoordFrac is the number of fraction bits of the fixed-point
 // coordinates the texture unit computes with: a normalized coordinate is
 // truncated to them before it is scaled by the texture's size, an
-// unnormalized one is truncated likewise. (Measured on an H100:
-// testdata/textures; 0.2 of 5 texels selects texel 0.)
-const texCoordFrac = 16
+// unnormalized one is truncated likewise. Measured on an H100: with 0.2
+// of 5 texels it selects texel 0 (testdata/textures: 11 to 25 bits fit),
+// and simpleSurfaceWrite's rotation of a 512×512 texture matches the
+// H100's image to 2 pixels of 262,144 with 18 to 21 bits (3,084 differ
+// with 16, 1,640 with 17).
+const texCoordFrac = 20
 
 // toFixed truncates c to texCoordFrac fraction bits, saturating far
 // outside any texture (NaN becomes 0).
