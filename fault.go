@@ -120,7 +120,9 @@ func newFault(k *Kernel, f *engine.Fault) *Fault {
 //	  block (3,0,0) threads (0,0,0)-(31,0,0) at k.ptx:20 (spin.cu:7): @%p1 bra $L__BB0_1; — running
 //	  … and 12 more warps in 5 blocks
 func (f *Fault) Error() string {
-	if f.Kind.Stopped() && len(f.Warps) > 0 {
+	// A grid barrier that cannot complete (grid.sync() in a cooperative
+	// launch) lists its waiting warps as a stopped launch does.
+	if (f.Kind.Stopped() || f.Kind == FaultBarrierDeadlock) && len(f.Warps) > 0 {
 		return f.stoppedReport()
 	}
 	var b strings.Builder

@@ -94,6 +94,9 @@ type Dim3 struct{ X, Y, Z uint32 }
 
 func (d Dim3) arr() [3]uint32 { return [3]uint32{d.X, d.Y, d.Z} }
 
+// threads is X·Y·Z.
+func (d Dim3) threads() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) }
+
 func dim3(a [3]uint32) Dim3 { return Dim3{a[0], a[1], a[2]} }
 
 func (d Dim3) String() string { return fmt.Sprintf("(%d,%d,%d)", d.X, d.Y, d.Z) }
@@ -257,6 +260,12 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 // 256-byte aligned and never 0.
 func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
 
+// Alias makes the device addresses [addr, addr+size) reach the bytes of the
+// allocation at [dev, dev+size) too: the CUDA runtime's host shadow of a
+// __managed__ variable, so a kernel given the host's &x reaches the
+// variable. The range must not overlap an allocation.
+func (d *Device) Alias(addr, dev, size uint64) error { return d.mem.Alias(addr, dev, size) }
+
 // Free releases an allocation made by Malloc. A later access to it is
 // reported as a use after free naming this call ("cudaFree #N").
 func (d *Device) Free(addr uint64) error {
@@ -328,12 +337,19 @@ type Param struct {
 	Type string
 }
 
-func resolveExtern(name string) engine.ExternFunc {
+func resolveExtern(name string) *engine.Extern {
 	f, ok := libdevice.Lookup(name)
 	if !ok || f.Impl == nil {
 		return nil
 	}
-	return f.Impl
+	e := &engine.Extern{Fn: f.Impl}
+	if len(f.Outs) > 0 {
+		e.Out = f.ImplOut
+		for _, t := range f.Outs {
+			e.OutSizes = append(e.OutSizes, ir.TypeSize(t))
+		}
+	}
+	return e
 }
 
 func knownExtern(name string) bool {
@@ -668,6 +684,11 @@ func (k *Kernel) Module() *Module { return k.m }
 type LaunchConfig struct {
 	Grid, Block Dim3
 	SharedBytes uint32
+	// Cooperative is a cooperative launch (cudaLaunchCooperativeKernel):
+	// every block is resident at once, so the grid may synchronize
+	// (cooperative_groups::grid_group::sync()); a grid larger than the
+	// occupancy calculator's blocks per SM times the SM count is refused.
+	Cooperative bool
 }
 
 // LaunchResult is what a launch produced besides memory contents.
@@ -759,6 +780,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		ClockMHz:      d.arch.ClockKHz / 1000,
 		DevRT:         d.devRuntimeLimits(),
 		Check:         d.check,
+		Cooperative:   cfg.Cooperative,
 	}
 	switch {
 	case d.check != nil:
@@ -860,5 +882,20 @@ func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {
 	if len(params) != k.fn.ParamBytes {
 		return bad("parameter buffer is %d bytes; the kernel takes %d", len(params), k.fn.ParamBytes)
 	}
+	if cfg.Cooperative {
+		if per, most := d.CooperativeLimit(k, cfg.Block, cfg.SharedBytes); g.threads() > uint64(most) {
+			return bad("a cooperative grid of %d blocks cannot be resident at once: at most %d (%d per SM on %d SMs): too many blocks in cooperative launch",
+				g.threads(), most, per, a.SMs)
+		}
+	}
 	return nil
+}
+
+// CooperativeLimit is the largest grid a cooperative launch of k with this
+// block and dynamic shared memory may have, as the driver computes it: the
+// occupancy calculator's blocks per SM (per) times the SM count.
+func (d *Device) CooperativeLimit(k *Kernel, block Dim3, dynShared uint32) (per, most int) {
+	occ := d.arch.Occupancy(arch.OccupancyInput{BlockSize: int(block.threads()), RegsPerThread: k.RegsPerThread(),
+		StaticShared: k.StaticSharedBytes(), DynamicShared: int(dynShared)})
+	return occ.BlocksPerSM, occ.BlocksPerSM * d.arch.SMs
 }

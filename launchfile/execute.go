@@ -152,6 +152,7 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 			Grid:        warpsim.Dim3{X: la.Grid[0], Y: la.Grid[1], Z: la.Grid[2]},
 			Block:       warpsim.Dim3{X: la.Block[0], Y: la.Block[1], Z: la.Block[2]},
 			SharedBytes: la.SharedBytes,
+			Cooperative: la.Cooperative,
 		}
 		res, err := dev.Launch(k, cfg, params)
 		if err != nil {

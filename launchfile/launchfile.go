@@ -77,6 +77,9 @@ type Launch struct {
 	Kernel      string
 	Grid, Block [3]uint32
 	SharedBytes uint32
+	// Cooperative launches the kernel as cudaLaunchCooperativeKernel does
+	// ("cooperative": true): every block resident, grid.sync() allowed.
+	Cooperative bool
 	Args        []Arg
 	pos
 }
@@ -629,8 +632,15 @@ func (l *loader) launches(f *File, n *node) {
 				ok = good && ok
 			case "args":
 				ok = l.args(m.value, key, la) && ok
+			case "cooperative":
+				if m.value.kind != kindBool {
+					l.errorf(m.value.off, key, "want true or false, got %s", m.value.kind)
+					ok = false
+					continue
+				}
+				la.Cooperative = m.value.boolean
 			default:
-				l.errorf(m.keyOff, key, "unknown key (want kernel, grid, block, shared_bytes, args)")
+				l.errorf(m.keyOff, key, "unknown key (want kernel, grid, block, shared_bytes, cooperative, args)")
 				ok = false
 			}
 		}

@@ -54,6 +54,14 @@
 /* Not defined: warpsim is not nvcc, and programs testing __NVCC__ expect
  * nvcc-only extensions. */
 #endif
+#if defined(__CUDA__) && !defined(_LIBCUDACXX_HAS_CUDA_ATOMIC_IMPL)
+/* libcu++ (1.8, Debian's libcu++-dev) enables its CUDA atomics backend,
+ * which cuda::std::atomic, cuda::atomic_ref, cuda::barrier, latch and
+ * semaphore rest on, only when it sees nvcc (__NVCC__). That backend is
+ * inline PTX and NV_IF_TARGET dispatch, which clang's CUDA mode compiles
+ * as nvcc does; libcu++ defines nothing else from this macro. */
+#define _LIBCUDACXX_HAS_CUDA_ATOMIC_IMPL
+#endif
 
 #if defined(__CUDA__) && !defined(__WARPSIM_RUNTIME_C__)
 #define __host__ __attribute__((host))
@@ -61,9 +69,16 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-/* clang's CUDA mode has no managed variables (it ignores the attribute and
- * the variable becomes host-only); say so where one is declared. */
-#define __managed__ _Pragma("GCC error \"__managed__ variables are not supported by clang's CUDA mode (warpsim cc); allocate with cudaMallocManaged instead\"")
+/* clang's CUDA mode has no managed variables (it ignores the attribute), so
+ * a __managed__ variable is a __device__ variable whose host shadow sits
+ * alone on its own pages of the section warpsim_managed; the runtime maps
+ * those pages onto the device variable's memory (cuda/shim/
+ * warpsim_rt_managed.c), so host and kernels share its bytes. */
+#if defined(__CUDA_ARCH__)
+#define __managed__ __device__
+#else
+#define __managed__ __device__ __attribute__((section("warpsim_managed"), aligned(4096)))
+#endif
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__ __attribute__((grid_constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))

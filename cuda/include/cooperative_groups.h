@@ -11,8 +11,8 @@
  * match.sync, bar.warp.sync, bar.sync), so the engine executes what a GPU
  * would.
  *
- * grid_group::sync() needs a cooperative launch, which warpsim does not
- * simulate: a kernel that calls it fails to compile, saying so. */
+ * grid_group::sync() needs a cooperative launch (cudaLaunchCooperativeKernel):
+ * it calls __warpsim_grid_sync, the simulator's grid-wide barrier. */
 #ifndef __WARPSIM_COOPERATIVE_GROUPS_H__
 #define __WARPSIM_COOPERATIVE_GROUPS_H__
 /* NVIDIA's include-guard name, which programs test. */
@@ -47,6 +47,25 @@ __device__ __forceinline__ unsigned __warpsim_block_rank() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
 __device__ __forceinline__ unsigned __warpsim_block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+
+/* The grid-wide barrier of a cooperative launch, which the simulator runs
+ * itself (internal/engine/gridsync.go): called by every thread of every
+ * block, it returns once all of them called it, with what each wrote before
+ * visible to all (__syncthreads() for the block, then the whole grid). In a
+ * launch that is not cooperative the kernel traps (cudaErrorLaunchFailure),
+ * as nvcc's code does on an H100 where the grid has no workspace. */
+extern "C" __device__ void __warpsim_grid_sync(void);
+
+/* The grid workspace, as the driver hands it to nvcc's code (%envreg1: high
+ * half, %envreg2: low half): made by the context's first cooperative launch
+ * and seen by every launch after it (on an H100, is_valid() is true in an
+ * ordinary launch that follows a cooperative one), 0 before. */
+__device__ __forceinline__ unsigned long long __warpsim_grid_workspace(void) {
+  unsigned lo, hi;
+  asm volatile("mov.u32 %0, %%envreg1;" : "=r"(hi));
+  asm volatile("mov.u32 %0, %%envreg2;" : "=r"(lo));
+  return ((unsigned long long)hi << 32) | lo;
+}
 
 /* What a thread_group is at run time. */
 enum __warpsim_group_kind : unsigned {
@@ -97,10 +116,10 @@ public:
        * has 16 barriers; 0 is __syncthreads'; more than 15 tiles share). */
       asm volatile("barrier.sync %0, %1;" ::"r"(1 + (__warpsim_block_rank() / size_) % 15), "r"(size_) : "memory");
       break;
-    default: __trap();
+    default: __warpsim_grid_sync();
     }
   }
-  __device__ bool is_valid() const { return true; }
+  __device__ bool is_valid() const { return kind_ != __warpsim_kind_grid || __warpsim_grid_workspace() != 0; }
   __device__ unsigned meta_group_rank() const { return meta_rank_; }
   __device__ unsigned meta_group_size() const { return meta_size_; }
   /* For the partitions below: the lanes of a warp-kind group. */
@@ -314,11 +333,6 @@ __device__ __forceinline__ coalesced_group labeled_partition(const thread_block_
   return coalesced_group(__match_any_sync(m, label) & m);
 }
 
-/* Marks a call of grid_group::sync(): the simulator has no cooperative
- * launch, so a kernel that synchronizes its grid cannot be built. */
-__device__ void __warpsim_grid_sync_unsupported(void)
-    __attribute__((error("cooperative_groups::grid_group::sync() needs a cooperative launch (cudaLaunchCooperativeKernel), which warpsim does not simulate yet")));
-
 /* The whole grid. */
 class grid_group : public thread_group {
 public:
@@ -333,8 +347,9 @@ public:
   __device__ dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
   __device__ dim3 dim_blocks() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
   __device__ dim3 group_dim() const { return dim_blocks(); }
-  __device__ bool is_valid() const { return true; }
-  __device__ void sync() const { __warpsim_grid_sync_unsupported(); }
+  /* True once the context has a grid workspace (above). */
+  __device__ bool is_valid() const { return __warpsim_grid_workspace() != 0; }
+  __device__ void sync() const { __warpsim_grid_sync(); }
 };
 
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }

@@ -166,6 +166,13 @@ __WARPSIM_H cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t
 __WARPSIM_H cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks, int blockSize);
 
+/* Stream and launch attributes. */
+__WARPSIM_H cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, enum cudaLaunchAttributeID attr, const union cudaLaunchAttributeValue *value);
+__WARPSIM_H cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, enum cudaLaunchAttributeID attr, union cudaLaunchAttributeValue *value_out);
+__WARPSIM_H cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+__WARPSIM_H cudaError_t cudaCtxResetPersistingL2Cache(void);
+__WARPSIM_H cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+
 /* Stream capture and graphs: a graph replays as ordinary stream work. */
 __WARPSIM_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 __WARPSIM_H cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);

@@ -63,6 +63,7 @@ func (d Dim3) Threads() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) 
 type LaunchConfig struct {
 	Grid, Block Dim3
 	SharedBytes uint32 // dynamic shared memory
+	Cooperative bool   // cudaLaunchCooperativeKernel
 }
 
 // Launched is what a completed launch reports.

@@ -56,6 +56,15 @@ const (
 	opHostFunc     = 24 // queued: uint32 stream, uint32 callback id; run by the program's callback thread in stream order
 	opMemInfo      = 25 // → uint64 free, uint64 total
 	opLimit        = 26 // uint32 cudaLimit, uint32 set, uint64 value → uint64 value (cudaDeviceSetLimit/GetLimit)
+	// opLaunchCooperative is opLaunch for cudaLaunchCooperativeKernel (same
+	// payload): every block resident at once, grid.sync() allowed; a grid
+	// too large for that is refused with cudaErrorCooperativeLaunchTooLarge.
+	// (A number well apart from the others, which grow one by one.)
+	opLaunchCooperative = 64
+	// opManagedAlias: uint64 host address, uint64 device address, uint64
+	// size: the host shadow of a __managed__ variable, mapped onto the
+	// device variable's pages, becomes a device address of it too (coop.go).
+	opManagedAlias = 65
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -504,6 +504,10 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.memset(p)
 	case opLaunch:
 		return s.launch(p)
+	case opLaunchCooperative:
+		return s.launchCooperative(p)
+	case opManagedAlias:
+		return s.managedAlias(p)
 	case opSync:
 		s.waitFor(s.issuedSeq())
 		rep = reply{}
@@ -872,12 +876,16 @@ func (s *Server) kernel(id uint32) (Kernel, bool) {
 // launch validates the configuration as the CUDA runtime does and queues
 // the kernel; the reply comes at once. A fault is kept until the next
 // synchronizing call, where the program sees it.
-func (s *Server) launch(p *payloadReader) reply {
+func (s *Server) launch(p *payloadReader) reply { return s.launchAs(p, false) }
+
+// launchAs is opLaunch, or opLaunchCooperative when coop (coop.go).
+func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 	stream, kid := p.u32(), p.u32()
 	cfg := LaunchConfig{
 		Grid:        Dim3{p.u32(), p.u32(), p.u32()},
 		Block:       Dim3{p.u32(), p.u32(), p.u32()},
 		SharedBytes: p.u32(),
+		Cooperative: coop,
 	}
 	params := bytes.Clone(p.rest())
 	if p.err != nil {
@@ -1079,6 +1087,12 @@ func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig) Error {
 	}
 	if g.X > uint32(a.MaxGridDim[0]) || g.Y > uint32(a.MaxGridDim[1]) || g.Z > uint32(a.MaxGridDim[2]) {
 		return ErrorInvalidValue
+	}
+	// A cooperative grid's size is checked before its shared memory: more
+	// than an SM has leaves no block resident, which the H100 reports as
+	// too many blocks (testdata/coop/coop_limits.h100.txt).
+	if code := s.checkCooperative(k, cfg); code != Success {
+		return code
 	}
 	limit := a.SharedPerBlock
 	if v, ok := s.dynShared[kid]; ok {

@@ -72,6 +72,7 @@ func simConfig(cfg LaunchConfig) warpsim.LaunchConfig {
 		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
 		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
 		SharedBytes: cfg.SharedBytes,
+		Cooperative: cfg.Cooperative,
 	}
 }
 
@@ -101,6 +102,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
 		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
 		SharedBytes: cfg.SharedBytes,
+		Cooperative: cfg.Cooperative,
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError

@@ -107,7 +107,7 @@ static cudaError_t set_error(cudaError_t e) {
 struct fatbin_wrapper { int magic; int version; const char *data; void *unused; };
 struct module { const char *ptx; size_t len; int id; cudaError_t err; int rdc; };
 struct function { const void *stub; int module; const char *name; int kernel; int nparams; unsigned *offsets; unsigned *sizes; unsigned param_bytes; };
-struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; };
+struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; int mapped; };
 struct allocation { uint64_t addr; uint64_t size; int kind; };
 /* A host range registered with cudaHostRegister: its pages now belong to
  * the window allocation alloc (remapped in place), where kernels see them
@@ -151,7 +151,8 @@ void **__cudaRegisterFatBinary(void *fatbin) {
   return (void **)(intptr_t)nmodules;
 }
 
-void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+static void managed_module_end(int module); /* warpsim_rt_managed.c */
+void __cudaRegisterFatBinaryEnd(void **handle) { managed_module_end((int)(intptr_t)handle - 1); }
 
 /* Relocatable device code (-rdc=true): clang's host code then registers
  * nothing itself; it lists its kernels and variables as offload entries in
@@ -164,6 +165,7 @@ void __warpsim_register_rdc_ptx(const char *ptx) {
   struct fatbin_wrapper w = {0x466243b1, 1, ptx, NULL};
   __cudaRegisterFatBinary(&w);
   modules[nmodules - 1].rdc = 1;
+  managed_module_end(nmodules - 1);
 }
 
 /* One entry of llvm_offload_entries, as clang 20+ writes it. */
@@ -427,6 +429,7 @@ static int in_window(const void *p) {
   return a >= window_base && a < window_base + window_size;
 }
 
+static void map_managed(void); /* warpsim_rt_managed.c */
 static void load_modules(void) {
   for (int i = 0; i < nmodules; i++) {
     struct reply r = call(opModule, modules[i].ptx, (uint32_t)modules[i].len);
@@ -517,6 +520,7 @@ static cudaError_t start(void) {
   pthread_attr_destroy(&attr);
   register_offload_entries();
   load_modules();
+  map_managed();
   atexit(shutdown_server);
   return 0;
 }
@@ -571,6 +575,14 @@ static void fill_props(const char *d, uint32_t n) {
   props.memoryClockRate = (int)get64(d, n, i++);
   props.memoryBusWidth = (int)get64(d, n, i++);
   props.l2CacheSize = (int)get64(d, n, i++);
+  /* L2 persistence (Ampere and later): an H100 reports 5/8 of its L2 as
+   * the most that may persist and a 128 MiB window (recorded:
+   * testdata/samples/stream_attributes.h100.txt); the A100's 30 MiB of 40
+   * is three quarters. */
+  if (props.major >= 8) {
+    props.persistingL2CacheMaxSize = props.major >= 9 ? props.l2CacheSize / 8 * 5 : props.l2CacheSize / 4 * 3;
+    props.accessPolicyMaxWindowSize = 128 << 20;
+  }
   props.totalGlobalMem = (size_t)get64(d, n, i++);
   props.totalConstMem = (size_t)get64(d, n, i++);
   props.memPitch = 2147483647;
@@ -683,6 +695,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 95: v = props.cooperativeLaunch; break;
   case 97: v = (int)props.sharedMemPerBlockOptin; break;
   case 106: v = props.maxBlocksPerMultiProcessor; break;
+  case 107: v = props.persistingL2CacheMaxSize; break;
+  case 108: v = props.accessPolicyMaxWindowSize; break;
   case 111: v = (int)props.reservedSharedMemPerBlock; break;
   default: return set_error(1);
   }
@@ -702,6 +716,8 @@ struct stream {
    * the stream becomes nodes of it, each depending on deps. */
   struct graph *capture;
   int capture_mode;
+  /* cudaStreamSetAttribute's values, by cudaLaunchAttributeID. */
+  union cudaLaunchAttributeValue attrs[cudaLaunchAttributeMemSyncDomain + 1];
   unsigned long long capture_id;
   struct stream *capture_origin;
   struct gnode **deps;
@@ -773,9 +789,20 @@ cudaError_t cudaDeviceReset(void) {
 }
 /* The stack and malloc heap sizes and the device runtime's limits are the
  * simulator's (opLimit): it honours them. */
+/* The persisting-L2 set-aside: the H100 rounds a request up to a tenth of
+ * the most (4096 bytes reads back as 3276800) and caps it there. */
+static size_t persisting_l2;
+static int persisting_l2_set;
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
   if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
+  if (limit == 6) {
+    size_t most = (size_t)props.persistingL2CacheMaxSize, step = most / 10;
+    if (!most) return set_error(cudaErrorUnsupportedLimit);
+    persisting_l2 = value >= most ? most : (value + step - 1) / step * step;
+    persisting_l2_set = 1;
+    return 0;
+  }
   if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
     uint64_t a[2] = {(uint64_t)limit | 1ull << 32, (uint64_t)value};
     return set_error(simple(opLimit, a, sizeof a));
@@ -795,7 +822,9 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   switch (limit) {
   case 1: *value = 1 << 20; break;       /* printf FIFO */
   case 5: *value = 32; break;            /* max L2 fetch granularity */
-  case 6: *value = 0; break;             /* persisting L2 */
+  case 6: /* persisting L2: the H100's default is 3 tenths of the most */
+    *value = persisting_l2_set ? persisting_l2 : (size_t)props.persistingL2CacheMaxSize / 10 * 3;
+    break;
   default: return set_error(215);
   }
   return 0;
@@ -1429,6 +1458,7 @@ cudaError_t cudaStreamCreateWithPriority(void **s, unsigned flags, int priority)
   st->id = next_stream_id++;
   st->flags = flags;
   st->priority = priority;
+  st->attrs[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = (enum cudaSynchronizationPolicy)-1;
   uint32_t msg[2] = {st->id, flags};
   cudaError_t e = simple(opStreamCreate, msg, 8);
   if (e) { free(st); return set_error(e); }
@@ -1455,6 +1485,70 @@ cudaError_t cudaStreamGetId(void *s, unsigned long long *id) {
   *id = stream_id(s);
   return 0;
 }
+/* Stream attributes are kept and read back; none changes what a kernel
+ * computes (an access-policy window is an L2 caching hint, a
+ * synchronization policy how a waiting host thread waits). The default
+ * streams share one set. */
+/* A stream's synchronization policy reads -1 until one is set (as on the
+ * H100). */
+static union cudaLaunchAttributeValue default_stream_attrs[cudaLaunchAttributeMemSyncDomain + 1] = {
+  [cudaLaunchAttributeSynchronizationPolicy] = {.syncPolicy = (enum cudaSynchronizationPolicy)-1},
+};
+static union cudaLaunchAttributeValue *stream_attrs(void *s) {
+  return stream_id(s) ? ((struct stream *)s)->attrs : default_stream_attrs;
+}
+static int stream_attr_id(int id) {
+  return id == cudaLaunchAttributeAccessPolicyWindow || id == cudaLaunchAttributeSynchronizationPolicy ||
+         id == cudaLaunchAttributePriority || id == cudaLaunchAttributeMemSyncDomainMap ||
+         id == cudaLaunchAttributeMemSyncDomain;
+}
+/* The checks the driver makes on an access-policy window. */
+static int valid_window(const struct cudaAccessPolicyWindow *w) {
+  if (w->num_bytes > (size_t)props.accessPolicyMaxWindowSize) return 0;
+  if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f)) return 0;
+  if ((unsigned)w->hitProp > 2 || (unsigned)w->missProp > 2 || w->missProp == cudaAccessPropertyPersisting) return 0;
+  return 1;
+}
+cudaError_t cudaStreamSetAttribute(void *s, int id, const union cudaLaunchAttributeValue *v) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  if (!v || !stream_attr_id(id)) return set_error(1);
+  if (id == cudaLaunchAttributeAccessPolicyWindow && !valid_window(&v->accessPolicyWindow)) return set_error(1);
+  if (id == cudaLaunchAttributeSynchronizationPolicy && (v->syncPolicy < cudaSyncPolicyAuto || v->syncPolicy > cudaSyncPolicyBlockingSync))
+    return set_error(1);
+  if (id == cudaLaunchAttributePriority) {
+    if (!stream_id(s)) return set_error(1);
+    int p = v->priority;
+    ((struct stream *)s)->priority = p < -5 ? -5 : p > 0 ? 0 : p;
+    return 0;
+  }
+  stream_attrs(s)[id] = *v;
+  return 0;
+}
+cudaError_t cudaStreamGetAttribute(void *s, int id, union cudaLaunchAttributeValue *v) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  if (!v || !stream_attr_id(id)) return set_error(1);
+  if (id == cudaLaunchAttributePriority) {
+    memset(v, 0, sizeof *v);
+    v->priority = stream_id(s) ? ((struct stream *)s)->priority : 0;
+    return 0;
+  }
+  *v = stream_attrs(s)[id];
+  return 0;
+}
+cudaError_t cudaStreamCopyAttributes(void *dst, void *src) {
+  ENTER();
+  if (!valid_stream(dst) || !valid_stream(src)) return set_error(400);
+  memcpy(stream_attrs(dst), stream_attrs(src), sizeof default_stream_attrs);
+  return 0;
+}
+/* Persisting L2 lines are not modelled: there is nothing to demote. */
+cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  ENTER();
+  return 0;
+}
+
 /* Destroying a stream with work queued is allowed: the work completes. */
 cudaError_t cudaStreamDestroy(void *s) {
   ENTER();
@@ -1692,25 +1786,55 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   return e;
 }
 
-/* A cooperative launch runs as an ordinary one, after the check the
- * driver makes: every block must be resident at once. grid.sync() needs
- * the engine's grid barrier; where a kernel uses it and the engine lacks
- * it, the launch fails with the engine's message. */
-cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream) {
+/* cudaLaunchCooperativeKernel is in warpsim_rt_coop.c. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream);
+/* cudaLaunchKernelEx: the attributes are checked; a cooperative one makes
+ * a cooperative launch. Programmatic dependent launch permits overlap with
+ * the kernel before, which the simulator, running stream work in order,
+ * does not take (a valid schedule); its event is recorded when the kernel
+ * is done (the latest trigger the GPU may give). Clusters are not
+ * simulated: a cluster dimension other than 1x1x1 is cudaErrorNotSupported. */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func, void **args) {
   ENTER();
-  struct function *f = find_function(func);
-  if (!f) return set_error(98);
-  cudaError_t e = resolve(f);
-  if (e) return set_error(e);
-  int per_sm = 0;
-  uint32_t a[3] = {(uint32_t)f->kernel, block.x * block.y * block.z, (uint32_t)shmem};
-  struct reply r = call(opOccupancy, a, 12);
-  if (!r.code && r.len >= 4) memcpy(&per_sm, r.data, 4);
-  free(r.data);
-  if (r.code) return set_error(r.code);
-  if ((uint64_t)grid.x * grid.y * grid.z > (uint64_t)per_sm * (uint64_t)props.multiProcessorCount)
-    return set_error(cudaErrorCooperativeLaunchTooLarge);
-  return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+  if (!cfg || (cfg->numAttrs && !cfg->attrs)) return set_error(1);
+  int coop = 0;
+  cudaEvent_t ev = NULL;
+  for (unsigned i = 0; i < cfg->numAttrs; i++) {
+    const struct cudaLaunchAttribute *a = &cfg->attrs[i];
+    switch (a->id) {
+    case cudaLaunchAttributeIgnore:
+    case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributeProgrammaticStreamSerialization:
+    case cudaLaunchAttributePriority:
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+      break;
+    case cudaLaunchAttributeAccessPolicyWindow:
+      if (!valid_window(&a->val.accessPolicyWindow)) return set_error(1);
+      break;
+    case cudaLaunchAttributeCooperative:
+      coop = a->val.cooperative != 0;
+      break;
+    case cudaLaunchAttributeProgrammaticEvent:
+      ev = a->val.programmaticEvent.event;
+      if (!as_event(ev)) return set_error(400);
+      break;
+    case cudaLaunchAttributeClusterDimension:
+      if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z != 1) {
+        fprintf(stderr, "warpsim: thread block clusters are not simulated (cudaLaunchAttributeClusterDimension %ux%ux%u)\n",
+                a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+        return set_error(cudaErrorNotSupported);
+      }
+      break;
+    default:
+      return set_error(1);
+    }
+  }
+  cudaError_t e = coop ? cudaLaunchCooperativeKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream)
+                       : cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream);
+  if (e || !ev) return e;
+  return cudaEventRecord(ev, cfg->stream);
 }
 cudaError_t cudaLaunchCooperativeKernelMultiDevice(void *params, unsigned n, unsigned flags) {
   (void)params; (void)flags;
@@ -1795,4 +1919,6 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 }
 
 #include "warpsim_rt_graphs.c"
+#include "warpsim_rt_coop.c"
+#include "warpsim_rt_managed.c"
 #include "warpsim_rt_tex.c"

@@ -184,6 +184,10 @@ func (wp *warp) where() WarpState {
 		}
 		wait = fmt.Sprintf("waiting at barrier %d (%d of %d warps arrived)", wp.barID, br.arrived, need)
 	}
+	if wp.state == warpAtGridSync {
+		pc, mask = wp.barPC, wp.barMask
+		wait = wp.w.gridSyncWait()
+	}
 	live := mask
 	if live == 0 {
 		live = wp.valid &^ wp.exited
@@ -225,8 +229,10 @@ func (l *launch) stopFault() *Fault {
 		}
 		f = &Fault{Kind: kind, Detail: detail, PC: -1}
 	}
-	switch f.Kind {
-	case FaultWatchdog, FaultTimeout, FaultInterrupted:
+	switch {
+	case f.Kind == FaultWatchdog, f.Kind == FaultTimeout, f.Kind == FaultInterrupted:
+	case f.Kind == FaultBarrierDeadlock && f.PC < 0 && l.coop != nil:
+		// A grid barrier that cannot complete (gridsync.go).
 	default:
 		return f
 	}

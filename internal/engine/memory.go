@@ -63,6 +63,9 @@ type Memory struct {
 	private uint64 // AllocPrivate's next slot in a backed memory
 	heap    Heap   // device malloc/free (heap.go)
 	backing Backing
+	// gridWorkspace is the context's grid workspace, made by its first
+	// cooperative launch and read by every later launch (gridsync.go).
+	gridWorkspace uint64
 }
 
 // Backing supplies the bytes of allocations when they must live somewhere

@@ -62,10 +62,15 @@ type StepRecord struct {
 	// GridTiming.Cycles; 0 when no timing driver ran them). They ran
 	// inside this Step, through the same Driver.
 	SyncCycles uint64
+	// GridReleased: this step completed a cooperative grid's barrier
+	// (grid.sync()); the warps of every block waiting there may go on
+	// (WaitingAtBarrier then reports false for them).
+	GridReleased bool
 }
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.GridReleased = false
 	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.Sectors = r.Sectors[:0]
 }
@@ -142,6 +147,11 @@ func (g *GridRun) WarpsPerBlock() int {
 // SharedBytes is the shared memory each block uses (static + dynamic).
 func (g *GridRun) SharedBytes() int { return g.l.shared }
 
+// Cooperative reports whether the grid is a cooperative launch: all its
+// blocks must be resident at once (they may wait for each other at
+// grid.sync()).
+func (g *GridRun) Cooperative() bool { return g.l.coop != nil }
+
 // Kernel is the kernel's lowered function.
 func (g *GridRun) Kernel() *ir.Func { return g.l.fn }
 
@@ -183,6 +193,7 @@ type BlockSlot struct {
 // shared memory and barriers.
 func (s *BlockSlot) Start(linear int) {
 	s.w.setupBlock(linear)
+	s.w.gs = gridSyncBlock{}
 	s.w.l.started.Add(1)
 }
 
@@ -192,8 +203,17 @@ func (s *BlockSlot) Warps() int { return len(s.w.blk.warps) }
 // Live is the number of warps not yet finished.
 func (s *BlockSlot) Live() int { return s.w.blk.live }
 
-// WaitingAtBarrier reports whether warp i waits at a barrier.
-func (s *BlockSlot) WaitingAtBarrier(i int) bool { return s.w.blk.warps[i].state == warpAtBarrier }
+// WaitingAtBarrier reports whether warp i waits at a barrier: a block's,
+// or its grid's (grid.sync()) until that completes.
+func (s *BlockSlot) WaitingAtBarrier(i int) bool {
+	switch s.w.blk.warps[i].state {
+	case warpAtBarrier:
+		return true
+	case warpAtGridSync:
+		return !s.w.pollGridSync()
+	}
+	return false
+}
 
 // Done reports whether warp i has finished.
 func (s *BlockSlot) Done(i int) bool { return s.w.blk.warps[i].state == warpDone }
@@ -229,12 +249,17 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 			rec.Event = EventExit
 		}
 		w.checkBarriers()
+		if w.arriveGridSync() {
+			rec.GridReleased = true
+		}
 		if w.blk.live == 0 {
 			w.endBlock()
 		}
 	case warpAtBarrier:
 		rec.Event = EventBarrier
 		w.checkBarriers()
+	case warpAtGridSync:
+		rec.Event = EventBarrier
 	}
 	return n > 0
 }
@@ -255,6 +280,7 @@ func (s *BlockSlot) Next(i int) *ir.Inst {
 			if !wp.settle() {
 				w.blk.live--
 				w.checkBarriers()
+				w.arriveGridSync()
 				return nil
 			}
 			continue
@@ -278,7 +304,13 @@ func (g *GridRun) RunFunctional(from int) error {
 
 // Deadlocked records a barrier deadlock fault for the block (no warp can
 // issue and some still wait).
-func (s *BlockSlot) Deadlocked() { s.w.deadlock() }
+func (s *BlockSlot) Deadlocked() {
+	if s.w.gs.waiting > 0 {
+		s.w.gridDeadlock()
+		return
+	}
+	s.w.deadlock()
+}
 
 // Watchdog records the watchdog fault for the block.
 func (s *BlockSlot) Watchdog() { s.w.watchdog() }

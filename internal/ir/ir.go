@@ -328,6 +328,11 @@ const (
 	SregWarpSize
 	SregPm
 	SregEnvreg // %envreg0..31: driver-defined; 0 here
+	// SregEnvreg1 and SregEnvreg2 are the high and low halves of the
+	// grid workspace pointer (0 before the first cooperative launch),
+	// which nvcc's grid_group::sync() and is_valid() read.
+	SregEnvreg1
+	SregEnvreg2
 )
 
 // Inst is one pre-decoded instruction. Register operands are slots of the

@@ -77,6 +77,7 @@ func init() {
 	for i := 0; i < 32; i++ {
 		sregNames["%envreg"+itoa(i)] = SregEnvreg
 	}
+	sregNames["%envreg1"], sregNames["%envreg2"] = SregEnvreg1, SregEnvreg2
 }
 
 func itoa(i int) string {

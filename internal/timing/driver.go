@@ -194,6 +194,9 @@ type gridState struct {
 	// a grid is complete only then.
 	drain uint64
 	spans []engine.BlockSpan
+	// gridReleased: a cooperative grid's barrier let warps go in this
+	// quantum (releaseGrid).
+	gridReleased bool
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -213,6 +216,11 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	occ := a.Occupancy(arch.OccupancyInput{BlockSize: int(b[0] * b[1] * b[2]), RegsPerThread: regs,
 		StaticShared: g.SharedBytes()})
 	perSM := max(occ.BlocksPerSM, 1)
+	if g.Cooperative() {
+		// Every block of a cooperative grid is resident at once (the
+		// runtime checked the grid against the occupancy calculator).
+		perSM = max(perSM, (g.Blocks()+max(a.SMs, 1)-1)/max(a.SMs, 1))
+	}
 	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock()}
 	// The scoreboard covers the registers of any function the kernel may
 	// call.
@@ -281,6 +289,7 @@ func (s *gridState) run() error {
 		s.d.l2q.advance(t)
 		s.d.atomQ.advance(t)
 		live, waiting := false, false
+		s.gridReleased = false
 		for _, sm := range s.sms {
 			if len(sm.blocks) == 0 {
 				continue
@@ -314,6 +323,11 @@ func (s *gridState) run() error {
 					return nil
 				}
 			}
+		}
+		// A grid barrier that completed in this quantum readied warps on
+		// SMs that had already found nothing to issue.
+		if !waiting && s.g.Cooperative() && (s.gridReleased || s.releaseGrid()) {
+			continue
 		}
 		if !waiting {
 			// Nothing can ever issue: every live warp waits at a barrier
@@ -722,6 +736,9 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	case engine.EventDevSync:
 		w.ready, w.readyWhy = s.now+uint64(p.DeviceSyncNS*p.ClockHz/1e9)+rec.SyncCycles, stallSleeping
 	}
+	if rec.GridReleased {
+		s.releaseGrid()
+	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
 	}
@@ -733,6 +750,25 @@ func isMem(c ir.Class) bool {
 		return true
 	}
 	return false
+}
+
+// releaseGrid readies the warps of every block that a completed grid
+// barrier (cooperative groups' grid.sync()) let go; it reports whether
+// there were any.
+func (s *gridState) releaseGrid() bool {
+	released := false
+	for _, sm := range s.sms {
+		for _, b := range sm.blocks {
+			for _, w := range b.warps {
+				if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
+					released = true
+				}
+			}
+			s.releaseBarriers(b)
+		}
+	}
+	s.gridReleased = s.gridReleased || released
+	return released
 }
 
 // releaseBarriers readies the warps of b that a barrier let go.

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// coopDir holds the cooperative-launch and __managed__ programs and what
+// an H100 did with them (testdata/coop/record.sh records it).
+const coopDir = "../../testdata/coop"
+
+// runProgramEnv runs prog with extra environment settings.
+func runProgramEnv(prog string, env ...string) (stdout, stderr string, err error) {
+	cmd := exec.Command(prog)
+	cmd.Env = append(append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0"), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+// coopRuns are the settings each program runs under: both drivers, one
+// worker and several, so results do not depend on either.
+var coopRuns = []struct{ name, mode, workers string }{
+	{"functional/workers=1", "functional", "1"},
+	{"functional/workers=4", "functional", "4"},
+	{"timing/workers=1", "timing", "1"},
+	{"timing/workers=4", "timing", "4"},
+}
+
+// TestCoopPrograms builds each program of testdata/coop with `warpsim cc`
+// (and with -rdc=true) and compares what it prints, its stderr where the
+// GPU wrote any, and its exit status with the H100's recording, under
+// every setting of coopRuns. grid_deadlock hangs a GPU and has its own
+// test.
+func TestCoopPrograms(t *testing.T) {
+	needClang(t)
+	srcs, _ := filepath.Glob(filepath.Join(coopDir, "*.cu"))
+	if len(srcs) < 4 {
+		t.Fatalf("%d programs in %s", len(srcs), coopDir)
+	}
+	for _, src := range srcs {
+		name := strings.TrimSuffix(filepath.Base(src), ".cu")
+		if name == "grid_deadlock" {
+			continue
+		}
+		for _, flags := range [][]string{nil, {"-rdc=true"}} {
+			tname := name
+			if flags != nil {
+				tname += "/rdc"
+			}
+			t.Run(tname, func(t *testing.T) {
+				t.Parallel()
+				rec, err := loadRecording(strings.TrimSuffix(src, ".cu"))
+				if err != nil || rec == nil {
+					t.Fatalf("recording of %s: %v", name, err)
+				}
+				prog := buildCU(t, src, flags...)
+				for _, r := range coopRuns {
+					if flags != nil && r.workers != "4" {
+						continue
+					}
+					got, stderr, err := runProgramEnv(prog, "WARPSIM_MODE="+r.mode, "WARPSIM_WORKERS="+r.workers)
+					code, err := exitCode(err)
+					if err != nil {
+						t.Fatalf("%s: %v\n%s", r.name, err, stderr)
+					}
+					if got != rec.stdout {
+						t.Errorf("%s: stdout differs from the H100's:\ngot:\n%s\nwant:\n%s\nstderr:\n%s", r.name, got, rec.stdout, stderr)
+					}
+					if rec.stderr != "" && stderr != rec.stderr {
+						t.Errorf("%s: stderr differs from the H100's:\ngot:\n%s\nwant:\n%s", r.name, stderr, rec.stderr)
+					}
+					if code != rec.exit {
+						t.Errorf("%s: exit status %d, the H100's %d\nstderr:\n%s", r.name, code, rec.exit, stderr)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCoopDeadlock: a cooperative grid whose block 1 returns before
+// grid.sync(). The H100 hung (the recording's exit status 124 is the
+// timeout that stopped it, after it had printed the launch line); warpsim
+// stops the kernel, reports the waiting warps as the watchdog does, and
+// the synchronization returns cudaErrorLaunchTimeout, as for its watchdog.
+func TestCoopDeadlock(t *testing.T) {
+	needClang(t)
+	rec, err := loadRecording(filepath.Join(coopDir, "grid_deadlock"))
+	if err != nil || rec == nil {
+		t.Fatalf("recording: %v", err)
+	}
+	if rec.exit != 124 || rec.stdout != "launch: cudaSuccess\n" {
+		t.Fatalf("the H100's recording does not show a hang: exit %d, stdout %q", rec.exit, rec.stdout)
+	}
+	prog := buildCU(t, filepath.Join(coopDir, "grid_deadlock.cu"))
+	for _, r := range coopRuns {
+		got, stderr, err := runProgramEnv(prog, "WARPSIM_MODE="+r.mode, "WARPSIM_WORKERS="+r.workers)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", r.name, err, stderr)
+		}
+		if want := rec.stdout + "synchronize: 702 cudaErrorLaunchTimeout\n"; got != want {
+			t.Errorf("%s: stdout %q, want %q", r.name, got, want)
+		}
+		for _, want := range []string{
+			"kernel fault: barrier deadlock in kernel _Z1kPi",
+			"grid.sync() can never complete: 3 of 4 blocks arrived, the others have exited",
+			"block (0,0,0) threads (0,0,0)-(31,0,0)",
+			"block (3,0,0) threads (32,0,0)-(63,0,0)",
+			"grid_deadlock.ptx:", "— waiting at grid.sync() (3 of 4 blocks arrived)",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: report lacks %q:\n%s", r.name, want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "block (1,0,0)") {
+			t.Errorf("%s: the report lists block 1, which exited:\n%s", r.name, stderr)
+		}
+	}
+}
+
+// TestCoopLaunchFile runs nvcc's PTX of grid_sync.cu through `warpsim run`
+// with "cooperative": true launches: nvcc's grid.sync() spins on the grid
+// workspace, and the phase sum must be the H100's.
+func TestCoopLaunchFile(t *testing.T) {
+	rec, err := os.ReadFile(filepath.Join(coopDir, "grid_sync.h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(rec, []byte("phase sum 960064 (host 960064)")) {
+		t.Fatalf("grid_sync.h100.txt has not the phase sum this test expects:\n%s", rec)
+	}
+	for _, mode := range []string{"functional", "timing"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"run", "--mode", mode, "--save-dir", dir, filepath.Join(coopDir, "nvcc_grid_sync.json")}, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr.String())
+			}
+			total, err := os.ReadFile(filepath.Join(dir, "total.bin"))
+			if err != nil || len(total) != 8 {
+				t.Fatalf("total.bin: %v (%d bytes)", err, len(total))
+			}
+			if got := int64(total[0]) | int64(total[1])<<8 | int64(total[2])<<16 | int64(total[3])<<24; got != 960064 {
+				t.Errorf("phase sum %d, the H100's 960064", got)
+			}
+		})
+	}
+	// Without the flag, nvcc's grid.sync() finds no workspace and traps,
+	// as on the H100 (sync_not_cooperative.h100.txt: cudaErrorLaunchFailure).
+	src, err := os.ReadFile(filepath.Join(coopDir, "nvcc_grid_sync.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(t.TempDir(), "plain.json")
+	abs, _ := filepath.Abs(filepath.Join(coopDir, "grid_sync.nvcc.ptx"))
+	txt := strings.ReplaceAll(strings.ReplaceAll(string(src), `"cooperative": true,`, ""), `"grid_sync.nvcc.ptx"`, `"`+abs+`"`)
+	if err := os.WriteFile(plain, []byte(txt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", plain}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "trap") {
+		t.Errorf("ordinary launch of nvcc's grid.sync(): exit %d, want 1 with a trap\n%s", code, stderr.String())
+	}
+}

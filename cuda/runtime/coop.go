@@ -1,0 +1,55 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/warpsim/warpsim/arch"
+)
+
+// ErrorCooperativeLaunchTooLarge is cudaErrorCooperativeLaunchTooLarge: a
+// cooperative grid with more blocks than can be resident at once.
+const ErrorCooperativeLaunchTooLarge Error = 720
+
+// launchCooperative is cudaLaunchCooperativeKernel: an ordinary launch
+// whose blocks may synchronize the whole grid (grid_group::sync()), which
+// the simulator allows because every block is resident at once.
+func (s *Server) launchCooperative(p *payloadReader) reply { return s.launchAs(p, true) }
+
+// checkCooperative is the driver's check of a cooperative launch: the grid
+// may have at most the occupancy calculator's active blocks per SM (for
+// this kernel, block size and dynamic shared memory) times the SM count.
+func (s *Server) checkCooperative(k Kernel, cfg LaunchConfig) Error {
+	if !cfg.Cooperative {
+		return Success
+	}
+	a := s.opt.Arch
+	res := a.Occupancy(arch.OccupancyInput{
+		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),
+		StaticShared: k.StaticSharedBytes(), DynamicShared: int(cfg.SharedBytes),
+	})
+	if cfg.Grid.Threads() > uint64(res.BlocksPerSM)*uint64(a.SMs) {
+		return ErrorCooperativeLaunchTooLarge
+	}
+	return Success
+}
+
+// aliaser is a device that can give an allocation's bytes a second range
+// of device addresses (warpsim.Device.Alias).
+type aliaser interface {
+	Alias(addr, dev, size uint64) error
+}
+
+// managedAlias is opManagedAlias: the program has mapped the host shadow of
+// a __managed__ variable onto the variable's pages, and kernels that get
+// the host's &x must reach the variable there.
+func (s *Server) managedAlias(p *payloadReader) reply {
+	host, dev, size := p.u64(), p.u64(), p.u64()
+	a, ok := s.dev.(aliaser)
+	if p.err != nil || !ok {
+		return reply{code: ErrorInvalidValue}
+	}
+	if err := a.Alias(host, dev, size); err != nil {
+		return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim: __managed__ variable at %#x: %v\n", host, err)}
+	}
+	return reply{}
+}
