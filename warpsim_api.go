@@ -337,12 +337,19 @@ type Param struct {
 	Type string
 }
 
-func resolveExtern(name string) engine.ExternFunc {
+func resolveExtern(name string) *engine.Extern {
 	f, ok := libdevice.Lookup(name)
 	if !ok || f.Impl == nil {
 		return nil
 	}
-	return f.Impl
+	e := &engine.Extern{Fn: f.Impl}
+	if len(f.Outs) > 0 {
+		e.Out = f.ImplOut
+		for _, t := range f.Outs {
+			e.OutSizes = append(e.OutSizes, ir.TypeSize(t))
+		}
+	}
+	return e
 }
 
 func knownExtern(name string) bool {

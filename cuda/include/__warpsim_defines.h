@@ -54,6 +54,14 @@
 /* Not defined: warpsim is not nvcc, and programs testing __NVCC__ expect
  * nvcc-only extensions. */
 #endif
+#if defined(__CUDA__) && !defined(_LIBCUDACXX_HAS_CUDA_ATOMIC_IMPL)
+/* libcu++ (1.8, Debian's libcu++-dev) enables its CUDA atomics backend,
+ * which cuda::std::atomic, cuda::atomic_ref, cuda::barrier, latch and
+ * semaphore rest on, only when it sees nvcc (__NVCC__). That backend is
+ * inline PTX and NV_IF_TARGET dispatch, which clang's CUDA mode compiles
+ * as nvcc does; libcu++ defines nothing else from this macro. */
+#define _LIBCUDACXX_HAS_CUDA_ATOMIC_IMPL
+#endif
 
 #if defined(__CUDA__) && !defined(__WARPSIM_RUNTIME_C__)
 #define __host__ __attribute__((host))

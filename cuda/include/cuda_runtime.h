@@ -94,6 +94,15 @@ template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxActive
 template <class T> static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 grid, dim3 block, void **args, size_t smem = 0, cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void *)func, grid, block, args, smem, stream);
 }
+/* cudaLaunchKernelEx: the arguments converted to the kernel's parameter
+ * types, as CUDA's template does. */
+template <typename... ExpTypes, typename... ActTypes>
+static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...), ActTypes &&...args) {
+  return [&](ExpTypes... coerced) {
+    void *pArgs[sizeof...(ExpTypes) + 1] = {(void *)&coerced...};
+    return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
+  }(static_cast<ActTypes &&>(args)...);
+}
 template <class T> static __inline__ __host__ cudaError_t cudaEventCreate(cudaEvent_t *e, unsigned int flags) {
   return ::cudaEventCreateWithFlags(e, flags);
 }

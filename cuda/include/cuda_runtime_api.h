@@ -166,6 +166,13 @@ __WARPSIM_H cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t
 __WARPSIM_H cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks, int blockSize);
 
+/* Stream and launch attributes. */
+__WARPSIM_H cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, enum cudaLaunchAttributeID attr, const union cudaLaunchAttributeValue *value);
+__WARPSIM_H cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, enum cudaLaunchAttributeID attr, union cudaLaunchAttributeValue *value_out);
+__WARPSIM_H cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+__WARPSIM_H cudaError_t cudaCtxResetPersistingL2Cache(void);
+__WARPSIM_H cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+
 /* Stream capture and graphs: a graph replays as ordinary stream work. */
 __WARPSIM_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 __WARPSIM_H cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
@@ -306,27 +313,12 @@ extern "C" {
  * answers what an H100 answers (no preference, 4-byte banks). */
 __host__ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
 __host__ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
-/* The texture and surface object API (texture_types.h): declared so code
- * that names it compiles; warpsim's runtime does not offer it, so a program
- * that calls it does not link. */
-__host__ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const void *pResViewDesc);
-__host__ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
-__host__ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
-__host__ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
-__host__ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height
-#ifdef __cplusplus
-  = 0
-#endif
-  , unsigned int flags
-#ifdef __cplusplus
-  = 0
-#endif
-);
-__host__ cudaError_t cudaFreeArray(cudaArray_t array);
-__host__ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
 #ifdef __cplusplus
 }
 #endif
 /* --- end of compatibility names (headers helper) --- */
+
+/* CUDA arrays, texture and surface objects. */
+#include "__warpsim_texture_api.h"
 
 #endif

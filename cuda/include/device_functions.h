@@ -54,6 +54,31 @@ __WARPSIM_DI__ unsigned __lanemask_le(void) { return __nvvm_read_ptx_sreg_lanema
 __WARPSIM_DI__ unsigned __lanemask_gt(void) { return __nvvm_read_ptx_sreg_lanemask_gt(); }
 __WARPSIM_DI__ unsigned __lanemask_ge(void) { return __nvvm_read_ptx_sreg_lanemask_ge(); }
 
+/* Address spaces of generic pointers (sm_20_intrinsics.h): isspacep and
+ * cvta, as nvcc's headers compile them. */
+__WARPSIM_DI__ unsigned int __isGlobal(const void *p) { return __nvvm_isspacep_global(p); }
+__WARPSIM_DI__ unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(p); }
+__WARPSIM_DI__ unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
+__WARPSIM_DI__ unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
+#define __WARPSIM_CVTA(SPACE)                                                                       \
+  __WARPSIM_DI__ size_t __cvta_generic_to_##SPACE(const void *p) {                                 \
+    size_t r;                                                                                       \
+    asm("cvta.to." #SPACE ".u64 %0, %1;" : "=l"(r) : "l"(p));                                       \
+    return r;                                                                                       \
+  }                                                                                                 \
+  __WARPSIM_DI__ void *__cvta_##SPACE##_to_generic(size_t a) {                                     \
+    void *r;                                                                                        \
+    asm("cvta." #SPACE ".u64 %0, %1;" : "=l"(r) : "l"(a));                                          \
+    return r;                                                                                       \
+  }
+__WARPSIM_CVTA(global)
+__WARPSIM_CVTA(shared)
+__WARPSIM_CVTA(local)
+__WARPSIM_CVTA(const)
+#undef __WARPSIM_CVTA
+__WARPSIM_DI__ size_t __cvta_generic_to_constant(const void *p) { return __cvta_generic_to_const(p); }
+__WARPSIM_DI__ void *__cvta_constant_to_generic(size_t a) { return __cvta_const_to_generic(a); }
+
 /* ---- Atomics (generic addresses, as nvcc emits them) ---- */
 
 #define __WARPSIM_ATOM3(NAME, T, OP, SUF, CAST)                                \
@@ -216,12 +241,16 @@ __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, int v) { return __nvvm_matc
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, unsigned v) { return __nvvm_match_any_sync_i32(m, v); }
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, long long v) { return __nvvm_match_any_sync_i64(m, v); }
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, unsigned long long v) { return __nvvm_match_any_sync_i64(m, v); }
+__WARPSIM_DI__ unsigned __match_any_sync(unsigned m, long v) { return __nvvm_match_any_sync_i64(m, v); }
+__WARPSIM_DI__ unsigned __match_any_sync(unsigned m, unsigned long v) { return __nvvm_match_any_sync_i64(m, v); }
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, float v) { return __nvvm_match_any_sync_i32(m, __builtin_bit_cast(int, v)); }
 __WARPSIM_DI__ unsigned __match_any_sync(unsigned m, double v) { return __nvvm_match_any_sync_i64(m, __builtin_bit_cast(long long, v)); }
 __WARPSIM_DI__ unsigned __match_all_sync(unsigned m, int v, int *pred) { return __nvvm_match_all_sync_i32p(m, v, pred); }
 __WARPSIM_DI__ unsigned __match_all_sync(unsigned m, unsigned v, int *pred) { return __nvvm_match_all_sync_i32p(m, v, pred); }
 __WARPSIM_DI__ unsigned __match_all_sync(unsigned m, long long v, int *pred) { return __nvvm_match_all_sync_i64p(m, v, pred); }
 __WARPSIM_DI__ unsigned __match_all_sync(unsigned m, unsigned long long v, int *pred) { return __nvvm_match_all_sync_i64p(m, v, pred); }
+__WARPSIM_DI__ unsigned __match_all_sync(unsigned m, long v, int *pred) { return __nvvm_match_all_sync_i64p(m, v, pred); }
+__WARPSIM_DI__ unsigned __match_all_sync(unsigned m, unsigned long v, int *pred) { return __nvvm_match_all_sync_i64p(m, v, pred); }
 __WARPSIM_DI__ unsigned __match_all_sync(unsigned m, float v, int *pred) { return __nvvm_match_all_sync_i32p(m, __builtin_bit_cast(int, v), pred); }
 __WARPSIM_DI__ unsigned __match_all_sync(unsigned m, double v, int *pred) { return __nvvm_match_all_sync_i64p(m, __builtin_bit_cast(long long, v), pred); }
 

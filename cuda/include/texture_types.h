@@ -1,9 +1,11 @@
 /* warpsim: the texture and surface types of CUDA's driver_types.h,
  * texture_types.h, surface_types.h and channel_descriptor.h, with CUDA's
- * layouts and values, so code that names them (CUB's texture iterator,
- * programs that set up texture objects) compiles. warpsim does not
- * simulate texture or surface fetches: device code that reads a texture
- * fails to compile, saying so, and the host texture API is not offered. */
+ * layouts and values; the runtime's CUDA array, texture object and surface
+ * object API (cuda/shim/warpsim_rt_tex.c implements it); and, for device
+ * code, texture fetches (texture_fetch_functions.h) and surface reads and
+ * writes (surface_functions.h) as inline PTX, which warpsim simulates
+ * (internal/engine/tex.go). Texture and surface references, mipmapped
+ * arrays and sRGB reads are not supported. */
 #ifndef __WARPSIM_TEXTURE_TYPES_H__
 #define __WARPSIM_TEXTURE_TYPES_H__
 /* NVIDIA's include-guard names, which programs test. */
@@ -71,45 +73,58 @@ typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
 
-#ifdef __cplusplus
+
+/* Channel descriptions (channel_descriptor.h). */
 static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
-  struct cudaChannelFormatDesc d = {x, y, z, w, f};
+  struct cudaChannelFormatDesc d;
+  d.x = x, d.y = y, d.z = z, d.w = w, d.f = f;
   return d;
 }
-template <class T> struct __warpsim_channel;
+static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDescHalf(void) { return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat); }
+static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDescHalf1(void) { return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat); }
+static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDescHalf2(void) { return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindFloat); }
+static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDescHalf4(void) { return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat); }
+
+
+#ifdef __cplusplus
+template <class T> struct __warpsim_channel { static cudaChannelFormatDesc get() { return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone); } };
 #define __WARPSIM_CHANNEL(T, X, Y, Z, W, K) \
-  template <> struct __warpsim_channel<T> { static constexpr cudaChannelFormatDesc get() { return {X, Y, Z, W, cudaChannelFormatKind##K}; } };
+  template <> struct __warpsim_channel<T> { static cudaChannelFormatDesc get() { return cudaCreateChannelDesc(X, Y, Z, W, cudaChannelFormatKind##K); } };
 __WARPSIM_CHANNEL(char, 8, 0, 0, 0, Signed)
 __WARPSIM_CHANNEL(signed char, 8, 0, 0, 0, Signed)
 __WARPSIM_CHANNEL(unsigned char, 8, 0, 0, 0, Unsigned)
-__WARPSIM_CHANNEL(short, 16, 0, 0, 0, Signed)
-__WARPSIM_CHANNEL(unsigned short, 16, 0, 0, 0, Unsigned)
-__WARPSIM_CHANNEL(int, 32, 0, 0, 0, Signed)
-__WARPSIM_CHANNEL(unsigned int, 32, 0, 0, 0, Unsigned)
-__WARPSIM_CHANNEL(float, 32, 0, 0, 0, Float)
-__WARPSIM_CHANNEL(uchar4, 8, 8, 8, 8, Unsigned)
+__WARPSIM_CHANNEL(char1, 8, 0, 0, 0, Signed)
+__WARPSIM_CHANNEL(char2, 8, 8, 0, 0, Signed)
 __WARPSIM_CHANNEL(char4, 8, 8, 8, 8, Signed)
-__WARPSIM_CHANNEL(float2, 32, 32, 0, 0, Float)
-__WARPSIM_CHANNEL(float4, 32, 32, 32, 32, Float)
+__WARPSIM_CHANNEL(uchar1, 8, 0, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(uchar2, 8, 8, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(uchar4, 8, 8, 8, 8, Unsigned)
+__WARPSIM_CHANNEL(short, 16, 0, 0, 0, Signed)
+__WARPSIM_CHANNEL(short1, 16, 0, 0, 0, Signed)
+__WARPSIM_CHANNEL(short2, 16, 16, 0, 0, Signed)
+__WARPSIM_CHANNEL(short4, 16, 16, 16, 16, Signed)
+__WARPSIM_CHANNEL(unsigned short, 16, 0, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(ushort1, 16, 0, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(ushort2, 16, 16, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(ushort4, 16, 16, 16, 16, Unsigned)
+__WARPSIM_CHANNEL(int, 32, 0, 0, 0, Signed)
+__WARPSIM_CHANNEL(int1, 32, 0, 0, 0, Signed)
 __WARPSIM_CHANNEL(int2, 32, 32, 0, 0, Signed)
 __WARPSIM_CHANNEL(int4, 32, 32, 32, 32, Signed)
+__WARPSIM_CHANNEL(unsigned int, 32, 0, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(uint1, 32, 0, 0, 0, Unsigned)
+__WARPSIM_CHANNEL(uint2, 32, 32, 0, 0, Unsigned)
 __WARPSIM_CHANNEL(uint4, 32, 32, 32, 32, Unsigned)
+__WARPSIM_CHANNEL(float, 32, 0, 0, 0, Float)
+__WARPSIM_CHANNEL(float1, 32, 0, 0, 0, Float)
+__WARPSIM_CHANNEL(float2, 32, 32, 0, 0, Float)
+__WARPSIM_CHANNEL(float4, 32, 32, 32, 32, Float)
 #undef __WARPSIM_CHANNEL
 template <class T> static __inline__ __host__ cudaChannelFormatDesc cudaCreateChannelDesc(void) { return __warpsim_channel<T>::get(); }
 
 #ifndef __WARPSIM_HOST_ONLY__
-/* Texture and surface reads: not simulated. */
-__device__ void __warpsim_texture_unsupported(void)
-    __attribute__((error("texture and surface fetches (tex1Dfetch, tex2D, surf2Dwrite, …) are not simulated by warpsim")));
-template <class T> __device__ T tex1Dfetch(cudaTextureObject_t, int) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ T tex1D(cudaTextureObject_t, float) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ T tex2D(cudaTextureObject_t, float, float) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ T tex3D(cudaTextureObject_t, float, float, float) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float, int) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ T tex2DLayered(cudaTextureObject_t, float, float, int) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ T texCubemap(cudaTextureObject_t, float, float, float) { __warpsim_texture_unsupported(); return T(); }
-template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) { __warpsim_texture_unsupported(); }
-template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int, enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap) { __warpsim_texture_unsupported(); return T(); }
+#include "texture_fetch_functions.h"
+#include "surface_functions.h"
 #endif
 #endif
 

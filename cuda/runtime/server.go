@@ -204,7 +204,10 @@ type Profile struct {
 // hello and names the memory they share.
 func NewServer(opt Options) *Server {
 	s := &Server{opt: opt, dynShared: map[int]int{}, mallocs: map[uint64]bool{}, streamLast: map[uint32]uint64{},
-		events: map[uint32]*eventState{}, clock: newTimeline()}
+		events: map[uint32]*eventState{}, clock: newTimeline(128)}
+	if opt.Arch != nil {
+		s.clock.maxGrids = residentGrids(opt.Arch)
+	}
 	s.cond = sync.NewCond(&s.mu)
 	go s.execute()
 	return s
@@ -510,12 +513,21 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.managedAlias(p)
 	case opSync:
 		s.waitFor(s.issuedSeq())
+		s.mu.Lock()
+		s.clock.hostWaits(s.clock.ready(0))
+		for id := range s.clock.stream {
+			s.clock.hostWaits(s.clock.stream[id])
+		}
+		s.mu.Unlock()
 		rep = reply{}
 		s.flush(&rep)
 		return rep
 	case opStreamSync:
 		stream := p.u32()
 		s.waitFor(s.streamSeq(stream))
+		s.mu.Lock()
+		s.clock.hostWaits(s.clock.ready(stream))
+		s.mu.Unlock()
 		rep = reply{}
 		s.flush(&rep)
 		return rep
@@ -578,6 +590,9 @@ func (s *Server) handle(req request) (rep reply) {
 		s.mu.Unlock()
 		if e != nil {
 			s.waitFor(e.seq)
+			s.mu.Lock()
+			s.clock.hostWaits(e.ns)
+			s.mu.Unlock()
 		}
 		rep = reply{}
 		s.flush(&rep)
@@ -919,7 +934,10 @@ func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 		}
 		return rep
 	}
-	seq := s.enqueue(stream, func() { s.runKernel(stream, k, cfg, params) })
+	s.mu.Lock()
+	issued := s.clock.issue()
+	s.mu.Unlock()
+	seq := s.enqueue(stream, func() { s.runKernel(stream, k, cfg, params, issued) })
 	if s.opt.LaunchBlocking {
 		s.waitFor(seq)
 		s.flush(&rep)
@@ -927,9 +945,23 @@ func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 	return rep
 }
 
+// share is the fraction of the device's resident blocks a launch's grid
+// takes (timing.go's gridShare).
+func (s *Server) share(k Kernel, cfg LaunchConfig) float64 {
+	a := s.opt.Arch
+	if a == nil {
+		return 1
+	}
+	res := a.Occupancy(arch.OccupancyInput{
+		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),
+		StaticShared: k.StaticSharedBytes(), DynamicShared: int(cfg.SharedBytes),
+	})
+	return gridShare(cfg.Grid.Threads(), res.BlocksPerSM, a.SMs)
+}
+
 // runKernel runs a queued launch on the executor and clocks it on its
-// stream.
-func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []byte) {
+// stream, not before issued (when the host launched it).
+func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []byte, issued int64) {
 	if s.broken() {
 		return
 	}
@@ -1002,7 +1034,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 			rec.NS = res.GridNanos
 		}
 	}
-	rec.StartNS, _ = s.clock.run(stream, engineCompute, total)
+	rec.StartNS, _ = s.clock.runGrid(stream, total, s.share(k, cfg), issued)
 	s.launches = append(s.launches, rec)
 	for _, c := range children {
 		c.StartNS += rec.StartNS

@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/warpsim/warpsim/arch"
+import (
+	"slices"
+
+	"github.com/warpsim/warpsim/arch"
+)
 
 // This file is the one place where the runtime's simulated clock gets its
 // durations: every operation a stream runs (kernel, copy, memset) takes
@@ -106,12 +110,11 @@ func memsetNanos(a *arch.Arch, n uint64) int64 {
 	return memsetLatencyNS + int64(float64(n)/rate*1e9)
 }
 
-// engine is a part of the GPU that runs one operation at a time: kernels
-// run one after another on the SMs (a kernel that fills the GPU leaves no
-// room for another, the common case; kernels small enough to share the SMs
-// are not overlapped here), and each copy direction has its own copy
-// engine (asyncEngineCount = 2), so a copy in each direction and a kernel
-// can overlap when they are on different streams.
+// engine is a part of the GPU that runs one operation at a time: each copy
+// direction has its own copy engine (asyncEngineCount = 2), so a copy in
+// each direction and a kernel can overlap when they are on different
+// streams. The SMs (engineCompute) are not such an engine: kernels share
+// them (timeline.runGrid).
 type engine int
 
 const (
@@ -131,6 +134,50 @@ func (d copyDir) engine() engine {
 	return engineCompute
 }
 
+// Concurrent kernels, as the H100 runs them (calibration/kernel_overlap.cu,
+// recorded in kernel_overlap.h100.csv): kernels on different streams run
+// at once while their blocks fit on the SMs together — S kernels of B
+// blocks of 128 threads that each spin for 1 ms took 1.02 to 1.19 ms while
+// S×B blocks fit in one resident wave (16 blocks per SM × 132 SMs) and 2.1
+// to 2.2 ms when they needed two, whatever B was (1 to 264) — and while at
+// most 128 grids are resident (160 one-block kernels took two rounds). The
+// host issues launches one at a time: back-to-back launches into different
+// streams started about 5.5 µs apart (0.84 ms for 160 of them), which
+// bounds how many short kernels overlap.
+const launchIssueNS = 5500
+
+// residentGrids is the most kernels a device runs at once ("maximum number
+// of resident grids per device" in the CUDA programming guide's table of
+// compute capabilities): 128 from compute capability 6.0 on except the
+// small parts (6.1 32, 6.2, 7.2, 8.7 16), 32 on Kepler and Maxwell, 16 on
+// Fermi, 1 before it.
+func residentGrids(a *arch.Arch) int {
+	switch cc := a.ComputeCapability(); {
+	case cc < 20:
+		return 1
+	case cc < 30:
+		return 16
+	case cc == 62 || cc == 72 || cc == 87:
+		return 16
+	case cc < 60 || cc == 61:
+		return 32
+	default:
+		return 128
+	}
+}
+
+// gridShare is the fraction of the device's resident capacity a kernel's
+// blocks take while it runs: its blocks over the blocks per SM the
+// occupancy calculator allows times the SM count, at most 1 (a kernel of
+// more than one wave fills the device until its last wave).
+func gridShare(blocks uint64, blocksPerSM, sms int) float64 {
+	capacity := uint64(max(blocksPerSM, 1)) * uint64(max(sms, 1))
+	if blocks >= capacity {
+		return 1
+	}
+	return float64(blocks) / float64(capacity)
+}
+
 // timeline is the simulated clock of each stream and engine, in ns. The
 // legacy default stream (id 0) waits for the work issued before it on
 // every blocking stream, and work issued after it on a blocking stream
@@ -140,10 +187,27 @@ type timeline struct {
 	stream      map[uint32]int64
 	nonBlocking map[uint32]bool
 	engines     [numEngines]int64
+	// grids are the kernels (and memsets and device copies, which run as
+	// kernels that fill the device) placed on the SMs, the recent ones.
+	grids    []gridSpan
+	maxGrids int // resident grids at once
+	// host is when the host can issue its next launch.
+	host int64
 }
 
-func newTimeline() *timeline {
-	return &timeline{stream: map[uint32]int64{}, nonBlocking: map[uint32]bool{}}
+// gridSpan is a kernel on the SMs: when, and the share of the device.
+type gridSpan struct {
+	start, end int64
+	share      float64
+}
+
+// keptGrids bounds the kernels a timeline remembers for placing later ones
+// beside them (the oldest are dropped: work issued much later does not
+// start before them).
+const keptGrids = 1024
+
+func newTimeline(maxGrids int) *timeline {
+	return &timeline{stream: map[uint32]int64{}, nonBlocking: map[uint32]bool{}, maxGrids: max(maxGrids, 1)}
 }
 
 // ready is when the next operation on stream s may start.
@@ -163,11 +227,21 @@ func (t *timeline) ready(s uint32) int64 {
 }
 
 // run places an operation of duration ns on stream s and engine e and
-// returns its start and end.
+// returns its start and end. On engineCompute it takes the whole device.
 func (t *timeline) run(s uint32, e engine, ns int64) (start, end int64) {
+	if e == engineCompute {
+		return t.runGrid(s, ns, 1, 0)
+	}
 	start = max(t.ready(s), t.engines[e])
 	end = start + ns
 	t.engines[e] = end
+	t.finish(s, end)
+	return start, end
+}
+
+// finish moves stream s to end, and the blocking streams with the legacy
+// stream.
+func (t *timeline) finish(s uint32, end int64) {
 	t.stream[s] = end
 	if s == 0 {
 		for id, v := range t.stream {
@@ -176,7 +250,78 @@ func (t *timeline) run(s uint32, e engine, ns int64) (start, end int64) {
 			}
 		}
 	}
+}
+
+// issue is a kernel launch made by the host: the earliest the kernel can
+// start, as the host issues launches one after another.
+func (t *timeline) issue() int64 {
+	at := t.host
+	t.host += launchIssueNS
+	return at
+}
+
+// hostWaits says the host waited until at (a synchronization): it issues
+// nothing before.
+func (t *timeline) hostWaits(at int64) { t.host = max(t.host, at) }
+
+// runGrid places a kernel of duration ns taking share of the device on
+// stream s, not before notBefore: at the first time from the stream's
+// ready time on when, for its whole duration, it fits beside the kernels
+// already placed (their shares sum to at most 1 and fewer than maxGrids
+// run). It returns its start and end.
+func (t *timeline) runGrid(s uint32, ns int64, share float64, notBefore int64) (start, end int64) {
+	ns = max(ns, 1)
+	r := max(t.ready(s), notBefore)
+	start = r
+	if !t.fits(r, r+ns, share) {
+		// The kernel can start only when one ends: try each end after r,
+		// earliest first.
+		ends := make([]int64, 0, len(t.grids))
+		for _, g := range t.grids {
+			if g.end > r {
+				ends = append(ends, g.end)
+			}
+		}
+		slices.Sort(ends)
+		for _, e := range ends {
+			if start = e; t.fits(e, e+ns, share) {
+				break
+			}
+		}
+	}
+	end = start + ns
+	t.grids = append(t.grids, gridSpan{start, end, share})
+	if len(t.grids) > keptGrids {
+		t.grids = slices.Delete(t.grids, 0, len(t.grids)-keptGrids)
+	}
+	t.finish(s, end)
 	return start, end
+}
+
+// fits reports whether a kernel of the given share can run over [from, to)
+// beside the placed ones: the load only rises where one starts, so the
+// points to check are from and the starts inside the span.
+func (t *timeline) fits(from, to int64, share float64) bool {
+	const slack = 1e-9
+	check := func(at int64) bool {
+		load, n := share, 1
+		for _, g := range t.grids {
+			if g.start <= at && at < g.end {
+				load += g.share
+				n++
+			}
+		}
+		return load <= 1+slack && n <= t.maxGrids
+	}
+	if !check(from) {
+		return false
+	}
+	for _, g := range t.grids {
+		if g.start > from && g.start < to && !check(g.start) {
+			return false
+		}
+	}
+	return true
 }
 
 // wait makes stream s wait until time at (cudaStreamWaitEvent).

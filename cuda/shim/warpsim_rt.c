@@ -575,6 +575,14 @@ static void fill_props(const char *d, uint32_t n) {
   props.memoryClockRate = (int)get64(d, n, i++);
   props.memoryBusWidth = (int)get64(d, n, i++);
   props.l2CacheSize = (int)get64(d, n, i++);
+  /* L2 persistence (Ampere and later): an H100 reports 5/8 of its L2 as
+   * the most that may persist and a 128 MiB window (recorded:
+   * testdata/samples/stream_attributes.h100.txt); the A100's 30 MiB of 40
+   * is three quarters. */
+  if (props.major >= 8) {
+    props.persistingL2CacheMaxSize = props.major >= 9 ? props.l2CacheSize / 8 * 5 : props.l2CacheSize / 4 * 3;
+    props.accessPolicyMaxWindowSize = 128 << 20;
+  }
   props.totalGlobalMem = (size_t)get64(d, n, i++);
   props.totalConstMem = (size_t)get64(d, n, i++);
   props.memPitch = 2147483647;
@@ -687,6 +695,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 95: v = props.cooperativeLaunch; break;
   case 97: v = (int)props.sharedMemPerBlockOptin; break;
   case 106: v = props.maxBlocksPerMultiProcessor; break;
+  case 107: v = props.persistingL2CacheMaxSize; break;
+  case 108: v = props.accessPolicyMaxWindowSize; break;
   case 111: v = (int)props.reservedSharedMemPerBlock; break;
   default: return set_error(1);
   }
@@ -706,6 +716,8 @@ struct stream {
    * the stream becomes nodes of it, each depending on deps. */
   struct graph *capture;
   int capture_mode;
+  /* cudaStreamSetAttribute's values, by cudaLaunchAttributeID. */
+  union cudaLaunchAttributeValue attrs[cudaLaunchAttributeMemSyncDomain + 1];
   unsigned long long capture_id;
   struct stream *capture_origin;
   struct gnode **deps;
@@ -777,9 +789,20 @@ cudaError_t cudaDeviceReset(void) {
 }
 /* The stack and malloc heap sizes and the device runtime's limits are the
  * simulator's (opLimit): it honours them. */
+/* The persisting-L2 set-aside: the H100 rounds a request up to a tenth of
+ * the most (4096 bytes reads back as 3276800) and caps it there. */
+static size_t persisting_l2;
+static int persisting_l2_set;
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
   if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
+  if (limit == 6) {
+    size_t most = (size_t)props.persistingL2CacheMaxSize, step = most / 10;
+    if (!most) return set_error(cudaErrorUnsupportedLimit);
+    persisting_l2 = value >= most ? most : (value + step - 1) / step * step;
+    persisting_l2_set = 1;
+    return 0;
+  }
   if (limit == 0 || limit == 2 || limit == 3 || limit == 4) {
     uint64_t a[2] = {(uint64_t)limit | 1ull << 32, (uint64_t)value};
     return set_error(simple(opLimit, a, sizeof a));
@@ -799,7 +822,9 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   switch (limit) {
   case 1: *value = 1 << 20; break;       /* printf FIFO */
   case 5: *value = 32; break;            /* max L2 fetch granularity */
-  case 6: *value = 0; break;             /* persisting L2 */
+  case 6: /* persisting L2: the H100's default is 3 tenths of the most */
+    *value = persisting_l2_set ? persisting_l2 : (size_t)props.persistingL2CacheMaxSize / 10 * 3;
+    break;
   default: return set_error(215);
   }
   return 0;
@@ -1255,13 +1280,12 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   return copy2d(dst, dpitch, src, spitch, w, h, kind, s, 1);
 }
 
-/* 3D copies between pitched pointers (CUDA arrays are not supported). */
+/* 3D copies between pitched pointers; with a CUDA array on either side,
+ * tex_copy3d (warpsim_rt_tex.c) turns the array into pitched memory. */
+static cudaError_t tex_copy3d(const struct cudaMemcpy3DParms *p, void *s, int async);
 static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, void *s, int async) {
   if (!p) return set_error(1);
-  if (p->srcArray || p->dstArray) {
-    fprintf(stderr, "warpsim runtime: cudaMemcpy3D with CUDA arrays is not supported yet\n");
-    return set_error(cudaErrorNotSupported);
-  }
+  if (p->srcArray || p->dstArray) return tex_copy3d(p, s, async);
   struct cudaExtent e = p->extent;
   for (size_t z = 0; z < e.depth; z++)
     for (size_t y = 0; y < e.height; y++) {
@@ -1434,6 +1458,7 @@ cudaError_t cudaStreamCreateWithPriority(void **s, unsigned flags, int priority)
   st->id = next_stream_id++;
   st->flags = flags;
   st->priority = priority;
+  st->attrs[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = (enum cudaSynchronizationPolicy)-1;
   uint32_t msg[2] = {st->id, flags};
   cudaError_t e = simple(opStreamCreate, msg, 8);
   if (e) { free(st); return set_error(e); }
@@ -1460,6 +1485,70 @@ cudaError_t cudaStreamGetId(void *s, unsigned long long *id) {
   *id = stream_id(s);
   return 0;
 }
+/* Stream attributes are kept and read back; none changes what a kernel
+ * computes (an access-policy window is an L2 caching hint, a
+ * synchronization policy how a waiting host thread waits). The default
+ * streams share one set. */
+/* A stream's synchronization policy reads -1 until one is set (as on the
+ * H100). */
+static union cudaLaunchAttributeValue default_stream_attrs[cudaLaunchAttributeMemSyncDomain + 1] = {
+  [cudaLaunchAttributeSynchronizationPolicy] = {.syncPolicy = (enum cudaSynchronizationPolicy)-1},
+};
+static union cudaLaunchAttributeValue *stream_attrs(void *s) {
+  return stream_id(s) ? ((struct stream *)s)->attrs : default_stream_attrs;
+}
+static int stream_attr_id(int id) {
+  return id == cudaLaunchAttributeAccessPolicyWindow || id == cudaLaunchAttributeSynchronizationPolicy ||
+         id == cudaLaunchAttributePriority || id == cudaLaunchAttributeMemSyncDomainMap ||
+         id == cudaLaunchAttributeMemSyncDomain;
+}
+/* The checks the driver makes on an access-policy window. */
+static int valid_window(const struct cudaAccessPolicyWindow *w) {
+  if (w->num_bytes > (size_t)props.accessPolicyMaxWindowSize) return 0;
+  if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f)) return 0;
+  if ((unsigned)w->hitProp > 2 || (unsigned)w->missProp > 2 || w->missProp == cudaAccessPropertyPersisting) return 0;
+  return 1;
+}
+cudaError_t cudaStreamSetAttribute(void *s, int id, const union cudaLaunchAttributeValue *v) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  if (!v || !stream_attr_id(id)) return set_error(1);
+  if (id == cudaLaunchAttributeAccessPolicyWindow && !valid_window(&v->accessPolicyWindow)) return set_error(1);
+  if (id == cudaLaunchAttributeSynchronizationPolicy && (v->syncPolicy < cudaSyncPolicyAuto || v->syncPolicy > cudaSyncPolicyBlockingSync))
+    return set_error(1);
+  if (id == cudaLaunchAttributePriority) {
+    if (!stream_id(s)) return set_error(1);
+    int p = v->priority;
+    ((struct stream *)s)->priority = p < -5 ? -5 : p > 0 ? 0 : p;
+    return 0;
+  }
+  stream_attrs(s)[id] = *v;
+  return 0;
+}
+cudaError_t cudaStreamGetAttribute(void *s, int id, union cudaLaunchAttributeValue *v) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  if (!v || !stream_attr_id(id)) return set_error(1);
+  if (id == cudaLaunchAttributePriority) {
+    memset(v, 0, sizeof *v);
+    v->priority = stream_id(s) ? ((struct stream *)s)->priority : 0;
+    return 0;
+  }
+  *v = stream_attrs(s)[id];
+  return 0;
+}
+cudaError_t cudaStreamCopyAttributes(void *dst, void *src) {
+  ENTER();
+  if (!valid_stream(dst) || !valid_stream(src)) return set_error(400);
+  memcpy(stream_attrs(dst), stream_attrs(src), sizeof default_stream_attrs);
+  return 0;
+}
+/* Persisting L2 lines are not modelled: there is nothing to demote. */
+cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  ENTER();
+  return 0;
+}
+
 /* Destroying a stream with work queued is allowed: the work completes. */
 cudaError_t cudaStreamDestroy(void *s) {
   ENTER();
@@ -1699,6 +1788,54 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
 
 /* cudaLaunchCooperativeKernel is in warpsim_rt_coop.c. */
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream);
+/* cudaLaunchKernelEx: the attributes are checked; a cooperative one makes
+ * a cooperative launch. Programmatic dependent launch permits overlap with
+ * the kernel before, which the simulator, running stream work in order,
+ * does not take (a valid schedule); its event is recorded when the kernel
+ * is done (the latest trigger the GPU may give). Clusters are not
+ * simulated: a cluster dimension other than 1x1x1 is cudaErrorNotSupported. */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func, void **args) {
+  ENTER();
+  if (!cfg || (cfg->numAttrs && !cfg->attrs)) return set_error(1);
+  int coop = 0;
+  cudaEvent_t ev = NULL;
+  for (unsigned i = 0; i < cfg->numAttrs; i++) {
+    const struct cudaLaunchAttribute *a = &cfg->attrs[i];
+    switch (a->id) {
+    case cudaLaunchAttributeIgnore:
+    case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributeProgrammaticStreamSerialization:
+    case cudaLaunchAttributePriority:
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+      break;
+    case cudaLaunchAttributeAccessPolicyWindow:
+      if (!valid_window(&a->val.accessPolicyWindow)) return set_error(1);
+      break;
+    case cudaLaunchAttributeCooperative:
+      coop = a->val.cooperative != 0;
+      break;
+    case cudaLaunchAttributeProgrammaticEvent:
+      ev = a->val.programmaticEvent.event;
+      if (!as_event(ev)) return set_error(400);
+      break;
+    case cudaLaunchAttributeClusterDimension:
+      if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z != 1) {
+        fprintf(stderr, "warpsim: thread block clusters are not simulated (cudaLaunchAttributeClusterDimension %ux%ux%u)\n",
+                a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+        return set_error(cudaErrorNotSupported);
+      }
+      break;
+    default:
+      return set_error(1);
+    }
+  }
+  cudaError_t e = coop ? cudaLaunchCooperativeKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream)
+                       : cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream);
+  if (e || !ev) return e;
+  return cudaEventRecord(ev, cfg->stream);
+}
 cudaError_t cudaLaunchCooperativeKernelMultiDevice(void *params, unsigned n, unsigned flags) {
   (void)params; (void)flags;
   ENTER();
@@ -1784,3 +1921,4 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 #include "warpsim_rt_graphs.c"
 #include "warpsim_rt_coop.c"
 #include "warpsim_rt_managed.c"
+#include "warpsim_rt_tex.c"

@@ -24,27 +24,11 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 	}
 	o := wp.out(in.D[0], exec)
 	t := in.Type
-	// Fast paths for the common 32-bit bit operations.
+	// 32-bit integer division and signed shifts, whole-warp. (and, or, xor,
+	// shl and unsigned shr on 32-bit integers never get here: ir gives them
+	// fast forms, run by warp.fast.)
 	if ir.TypeSize(t) == 4 && !ir.IsFloat(t) {
 		switch in.Op {
-		case ir.OpAnd:
-			for l := range o {
-				o[l] = (a[l] & b[l]) & 0xffffffff
-			}
-			wp.commit(in.D[0], exec)
-			return
-		case ir.OpOr:
-			for l := range o {
-				o[l] = (a[l] | b[l]) & 0xffffffff
-			}
-			wp.commit(in.D[0], exec)
-			return
-		case ir.OpXor:
-			for l := range o {
-				o[l] = (a[l] ^ b[l]) & 0xffffffff
-			}
-			wp.commit(in.D[0], exec)
-			return
 		case ir.OpRem, ir.OpDiv:
 			if ir.IsSigned(t) {
 				break
@@ -74,30 +58,11 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 			wp.commit(in.D[0], exec)
 			return
 		case ir.OpShr:
-			if ir.IsSigned(t) {
-				for l := range o {
-					o[l] = uint64(uint32(int32(a[l]) >> min(uint32(b[l]), 31)))
-				}
-			} else {
-				for l := range o {
-					s := uint32(b[l])
-					if s >= 32 {
-						o[l] = 0
-					} else {
-						o[l] = uint64(uint32(a[l]) >> s)
-					}
-				}
+			if !ir.IsSigned(t) {
+				break
 			}
-			wp.commit(in.D[0], exec)
-			return
-		case ir.OpShl:
 			for l := range o {
-				s := uint32(b[l])
-				if s >= 32 {
-					o[l] = 0
-				} else {
-					o[l] = uint64(uint32(a[l]) << s)
-				}
+				o[l] = uint64(uint32(int32(a[l]) >> min(uint32(b[l]), 31)))
 			}
 			wp.commit(in.D[0], exec)
 			return

@@ -519,12 +519,9 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 	if in.Flags&ir.FlagPair != 0 {
 		d1 = wp.r(in.D[1])
 	}
+	// setp on 32-bit integers with one predicate and no boolean operation
+	// never gets here: ir gives it a fast form (warp.fast, setpFull32).
 	t2 := in.Type2
-	fast := in.BoolOp == ir.BoolNone && d1 == nil && in.Op == ir.OpSetp
-	if fast && exec == fullMask && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) &&
-		setpFull32(in.Cmp, t2 == ptx.S32, a, b, d0) {
-		return
-	}
 	if t2 == ptx.F16x2 || t2 == ptx.BF16x2 {
 		wp.setpPacked(in, exec, a, b, c, d0, d1)
 		return
@@ -591,39 +588,89 @@ func setResult(t ptx.Type, p bool) uint64 {
 // as unsigned after flipping their sign bits, which keeps their order. It
 // reports false for a comparison it does not handle.
 func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
+	_, ok := setpMask32(cmp, signed, a, b, d)
+	return ok
+}
+
+// setpMask32 is setpFull32 that also returns the lanes whose predicate it
+// set, as a mask.
+func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 	var flip uint32
 	if signed {
 		flip = 1 << 31
 	}
+	var m0, m1, m2, m3 uint64
 	switch cmp {
 	case ir.CmpEq:
-		for l := range d {
-			d[l] = b2u(uint32(a[l]) == uint32(b[l]))
+		for l := 0; l < 32; l += 4 {
+			p0 := b2u(uint32(a[l]) == uint32(b[l]))
+			p1 := b2u(uint32(a[l+1]) == uint32(b[l+1]))
+			p2 := b2u(uint32(a[l+2]) == uint32(b[l+2]))
+			p3 := b2u(uint32(a[l+3]) == uint32(b[l+3]))
+			d[l], m0 = p0, m0|p0<<(l)
+			d[l+1], m1 = p1, m1|p1<<(l+1)
+			d[l+2], m2 = p2, m2|p2<<(l+2)
+			d[l+3], m3 = p3, m3|p3<<(l+3)
 		}
 	case ir.CmpNe:
-		for l := range d {
-			d[l] = b2u(uint32(a[l]) != uint32(b[l]))
+		for l := 0; l < 32; l += 4 {
+			p0 := b2u(uint32(a[l]) != uint32(b[l]))
+			p1 := b2u(uint32(a[l+1]) != uint32(b[l+1]))
+			p2 := b2u(uint32(a[l+2]) != uint32(b[l+2]))
+			p3 := b2u(uint32(a[l+3]) != uint32(b[l+3]))
+			d[l], m0 = p0, m0|p0<<(l)
+			d[l+1], m1 = p1, m1|p1<<(l+1)
+			d[l+2], m2 = p2, m2|p2<<(l+2)
+			d[l+3], m3 = p3, m3|p3<<(l+3)
 		}
 	case ir.CmpLt, ir.CmpLo:
-		for l := range d {
-			d[l] = b2u(uint32(a[l])^flip < uint32(b[l])^flip)
+		for l := 0; l < 32; l += 4 {
+			p0 := b2u(uint32(a[l])^flip < uint32(b[l])^flip)
+			p1 := b2u(uint32(a[l+1])^flip < uint32(b[l+1])^flip)
+			p2 := b2u(uint32(a[l+2])^flip < uint32(b[l+2])^flip)
+			p3 := b2u(uint32(a[l+3])^flip < uint32(b[l+3])^flip)
+			d[l], m0 = p0, m0|p0<<(l)
+			d[l+1], m1 = p1, m1|p1<<(l+1)
+			d[l+2], m2 = p2, m2|p2<<(l+2)
+			d[l+3], m3 = p3, m3|p3<<(l+3)
 		}
 	case ir.CmpLe, ir.CmpLs:
-		for l := range d {
-			d[l] = b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
+		for l := 0; l < 32; l += 4 {
+			p0 := b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
+			p1 := b2u(uint32(a[l+1])^flip <= uint32(b[l+1])^flip)
+			p2 := b2u(uint32(a[l+2])^flip <= uint32(b[l+2])^flip)
+			p3 := b2u(uint32(a[l+3])^flip <= uint32(b[l+3])^flip)
+			d[l], m0 = p0, m0|p0<<(l)
+			d[l+1], m1 = p1, m1|p1<<(l+1)
+			d[l+2], m2 = p2, m2|p2<<(l+2)
+			d[l+3], m3 = p3, m3|p3<<(l+3)
 		}
 	case ir.CmpGt, ir.CmpHi:
-		for l := range d {
-			d[l] = b2u(uint32(a[l])^flip > uint32(b[l])^flip)
+		for l := 0; l < 32; l += 4 {
+			p0 := b2u(uint32(a[l])^flip > uint32(b[l])^flip)
+			p1 := b2u(uint32(a[l+1])^flip > uint32(b[l+1])^flip)
+			p2 := b2u(uint32(a[l+2])^flip > uint32(b[l+2])^flip)
+			p3 := b2u(uint32(a[l+3])^flip > uint32(b[l+3])^flip)
+			d[l], m0 = p0, m0|p0<<(l)
+			d[l+1], m1 = p1, m1|p1<<(l+1)
+			d[l+2], m2 = p2, m2|p2<<(l+2)
+			d[l+3], m3 = p3, m3|p3<<(l+3)
 		}
 	case ir.CmpGe, ir.CmpHs:
-		for l := range d {
-			d[l] = b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
+		for l := 0; l < 32; l += 4 {
+			p0 := b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
+			p1 := b2u(uint32(a[l+1])^flip >= uint32(b[l+1])^flip)
+			p2 := b2u(uint32(a[l+2])^flip >= uint32(b[l+2])^flip)
+			p3 := b2u(uint32(a[l+3])^flip >= uint32(b[l+3])^flip)
+			d[l], m0 = p0, m0|p0<<(l)
+			d[l+1], m1 = p1, m1|p1<<(l+1)
+			d[l+2], m2 = p2, m2|p2<<(l+2)
+			d[l+3], m3 = p3, m3|p3<<(l+3)
 		}
 	default:
-		return false
+		return 0, false
 	}
-	return true
+	return uint32(m0 | m1 | m2 | m3), true
 }
 
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"io"
 	"syscall"
 	"testing"
 	"time"
@@ -215,32 +216,38 @@ func BenchmarkSharedReduce(b *testing.B) {
 // TestHotLoopAllocs checks that running warps allocates nothing per
 // instruction: a second block on a warmed-up worker allocates nothing, for
 // uniform ALU code, global loads and stores, shared memory with barriers,
-// and printf.
+// and printf. A block that printed keeps its output: its copy and the list
+// of its segments, made once when the block ends whatever it printed, are
+// the only allocations allowed (maxAllocs).
 func TestHotLoopAllocs(t *testing.T) {
 	const n = 4 * 256
 	cases := []struct {
 		name, src, kernel string
 		params            func(m *Module) []byte
+		stdout            io.Writer
+		maxAllocs         float64
 	}{
-		{"alu", aluLoopPTX, "alu", outBuffer(4 * n)},
+		{"alu", aluLoopPTX, "alu", outBuffer(4 * n), nil, 0},
 		{"memory", memPTX, "vadd", func(m *Module) []byte {
 			a, _ := m.Mem.Alloc(4 * n)
 			b, _ := m.Mem.Alloc(4 * n)
 			c, _ := m.Mem.Alloc(4 * n)
 			return u64p(a, b, c)
-		}},
+		}, nil, 0},
 		{"shared and barriers", sharedReducePTX, "sred", func(m *Module) []byte {
 			in, _ := m.Mem.Alloc(4 * n)
 			out, _ := m.Mem.Alloc(4 * 4)
 			return u64p(in, out)
-		}},
+		}, nil, 0},
+		{"printf formatting", printfPTX, "pr", func(m *Module) []byte { return nil }, nil, 0},
+		{"printf output", printfPTX, "pr", func(m *Module) []byte { return nil }, io.Discard, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testModule(t, tc.src)
 			params := tc.params(m)
 			k := m.Prog.FuncByName[tc.kernel]
-			l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: params},
+			l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: params, Stdout: tc.stdout},
 				fn: m.Prog.Funcs[k], nblocks: 4, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k],
 				limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
 			w := newWorker(l)
@@ -248,8 +255,8 @@ func TestHotLoopAllocs(t *testing.T) {
 			allocs := testing.AllocsPerRun(10, func() {
 				w.runBlock(1)
 			})
-			if allocs != 0 {
-				t.Errorf("running a block allocates %v times, want 0", allocs)
+			if allocs > tc.maxAllocs {
+				t.Errorf("running a block allocates %v times, want at most %v", allocs, tc.maxAllocs)
 			}
 			if w.c.InstExecuted == 0 || w.fault != nil {
 				t.Fatalf("nothing ran (fault %v)", w.fault)
@@ -263,7 +270,7 @@ func TestHotLoopAllocs(t *testing.T) {
 // as a fraction of this figure on the same machine at the same moment.
 func BenchmarkBareLaneLoop(b *testing.B) {
 	regs := make([]uint64, 4*32)
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i := 0; i < b.N; i++ {
 		a := (*[32]uint64)(regs[32:64])
 		c := (*[32]uint64)(regs[64:96])
@@ -273,4 +280,5 @@ func BenchmarkBareLaneLoop(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "warp-inst/s")
+	b.ReportMetric(float64(b.N)/(cpuTime()-cpu0).Seconds(), "warp-inst/cpu-s")
 }

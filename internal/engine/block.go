@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
 )
@@ -41,6 +42,8 @@ type block struct {
 	// atomics), so the next block needs it cleared.
 	sharedDirty bool
 	bars        [maxBarriers]barrier
+	// armed has a bit set for each barrier some warp arrived at.
+	armed uint32
 }
 
 // worker runs blocks one after another; everything it touches in the hot
@@ -158,6 +161,7 @@ func (w *worker) setupBlock(linear int) {
 	for i := range b.bars {
 		b.bars[i] = barrier{waiting: b.bars[i].waiting[:0]}
 	}
+	b.armed = 0
 	for wi, wp := range b.warps {
 		wp.reset(b, wi, n, l.fn)
 	}
@@ -214,7 +218,8 @@ func (w *worker) runBlock(linear int) {
 // checkBarriers releases every barrier whose arrivals are complete.
 func (w *worker) checkBarriers() {
 	b := &w.blk
-	for i := range b.bars {
+	for armed := b.armed; armed != 0; armed &= armed - 1 {
+		i := bits.TrailingZeros32(armed)
 		br := &b.bars[i]
 		if br.arrived == 0 {
 			continue
@@ -248,6 +253,7 @@ func (w *worker) checkBarriers() {
 			wp.state = warpRunning
 		}
 		*br = barrier{waiting: br.waiting[:0]}
+		b.armed &^= 1 << i
 	}
 }
 

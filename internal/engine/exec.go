@@ -150,6 +150,8 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		wp.libcall(pc, in, exec)
 	case ir.OpDevRT:
 		wp.devRuntime(pc, in, exec)
+	case ir.OpTex, ir.OpSuld, ir.OpSust:
+		wp.texInst(pc, in, exec)
 	default:
 		wp.alu(pc, in, exec)
 	}

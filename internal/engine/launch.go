@@ -48,13 +48,25 @@ import (
 // (libdevice's __nv_*): raw argument bits in, raw result bits out.
 type ExternFunc func(args []uint64) uint64
 
+// Extern is a native extern device function. A function with pointer
+// out-parameters (frexp's exponent, sincos's results, modf, remquo) has Out,
+// which gets the value arguments, returns the result and fills outs, one
+// value per out-parameter of OutSizes[i] bytes; the engine stores each
+// through the pointer argument that follows the value arguments, as the
+// function would.
+type Extern struct {
+	Fn       ExternFunc
+	Out      func(args, outs []uint64) uint64
+	OutSizes []int
+}
+
 // Module is a lowered program loaded into a device memory: its .global
 // and .const variables are allocated and initialized.
 type Module struct {
 	Prog    *ir.Program
 	Mem     *Memory
-	VarAddr []uint64       // device address of each module variable (global/const); 0 otherwise
-	externs [][]ExternFunc // per function, per call site
+	VarAddr []uint64    // device address of each module variable (global/const); 0 otherwise
+	externs [][]*Extern // per function, per call site
 
 	// slots are block slots a driver used, kept with their warps' register
 	// files for the module's next grid (a timing driver holds hundreds).
@@ -87,7 +99,7 @@ func (e *UnsupportedError) Error() string {
 // (ir.Func.Unsupported), makes every kernel that reaches it unlaunchable
 // (UnsupportedError); the module's other kernels run. Unsupported lists
 // them.
-func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (*Module, error) {
+func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Module, error) {
 	m := &Module{Prog: prog, Mem: mem, VarAddr: make([]uint64, len(prog.Vars))}
 	for i, v := range prog.Vars {
 		if v.Space != ptx.SpaceGlobal && v.Space != ptx.SpaceConst {
@@ -131,12 +143,12 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (
 		}
 	}
 	n := len(prog.Funcs)
-	m.externs = make([][]ExternFunc, n)
+	m.externs = make([][]*Extern, n)
 	m.builtins = make([][]uint8, n)
 	m.unsupported = make([]string, n)
 	m.usesHeap = make([]bool, n)
 	for i, f := range prog.Funcs {
-		m.externs[i] = make([]ExternFunc, len(f.Calls))
+		m.externs[i] = make([]*Extern, len(f.Calls))
 		m.builtins[i] = make([]uint8, len(f.Calls))
 		m.unsupported[i] = f.Unsupported
 		for j, c := range f.Calls {
@@ -148,7 +160,7 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) ExternFunc) (
 				m.usesHeap[i] = m.usesHeap[i] || k == builtinMalloc || k == builtinFree
 				continue
 			}
-			var fn ExternFunc
+			var fn *Extern
 			if resolve != nil {
 				fn = resolve(c.Extern)
 			}

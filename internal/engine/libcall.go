@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // Extern functions the engine implements itself (CUDA's device runtime
@@ -49,6 +50,11 @@ func (wp *warp) libcall(pc int, in *ir.Inst, exec uint32) {
 		wp.fault(FaultIllegal, pc, bits.TrailingZeros32(exec), 0, false, "call to %s is not supported yet", cs.Extern)
 		return
 	}
+	nargs := len(cs.Args) - len(fn.OutSizes)
+	if fn.Out != nil && (nargs < 0 || len(fn.OutSizes) > 2) {
+		wp.fault(FaultIllegal, pc, bits.TrailingZeros32(exec), 0, false, "call to %s with %d arguments, not its %d", cs.Extern, len(cs.Args), len(fn.OutSizes))
+		return
+	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -57,11 +63,46 @@ func (wp *warp) libcall(pc int, in *ir.Inst, exec uint32) {
 		for _, a := range cs.Args {
 			wp.args = append(wp.args, wp.frameWord(a.Offset, min(a.Size, 8), l))
 		}
-		v := fn(wp.args)
+		var v uint64
+		if fn.Out == nil {
+			v = fn.Fn(wp.args)
+		} else {
+			var outs [2]uint64
+			v = fn.Out(wp.args[:nargs], outs[:len(fn.OutSizes)])
+			for i, size := range fn.OutSizes {
+				if !wp.storeOut(pc, wp.args[nargs+i], size, outs[i], l) {
+					return
+				}
+			}
+		}
 		if len(cs.Rets) > 0 {
 			wp.setFrameWord(cs.Rets[0].Offset, min(cs.Rets[0].Size, 8), l, v)
 		}
 	}
+}
+
+// storeOut stores an extern's out-parameter value of size bytes through the
+// generic pointer addr, as a st of that size would; false after a fault.
+func (wp *warp) storeOut(pc int, addr uint64, size int, v uint64, lane int) bool {
+	n := uint64(size)
+	if addr&(n-1) != 0 {
+		wp.fault(FaultMisaligned, pc, lane, addr, true, "%d-byte store at %#x is not %d-byte aligned", n, addr, n)
+		return false
+	}
+	b, kind := wp.resolve(pc, ptx.SpaceGeneric, addr, n, lane)
+	if b == nil {
+		return false
+	}
+	if kind == accParam {
+		wp.fault(FaultIllegal, pc, lane, addr, true, "store to the kernel parameter buffer")
+		return false
+	}
+	if kind == accShared {
+		wp.blk.sharedDirty = true
+	}
+	wp.stored = true
+	storeLE(b, size, v)
+	return true
 }
 
 func (wp *warp) callArg(cs *ir.CallSite, i, lane int) uint64 {

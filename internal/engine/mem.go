@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
@@ -203,6 +204,12 @@ func noteDistinct(set []uint64, sorted bool, v uint64) ([]uint64, bool) {
 // wavefronts is the number of shared-memory wavefronts of a request: the
 // largest number of distinct 4-byte words any of the 32 banks must serve.
 func (wp *warp) wavefronts() (wave, ideal uint64) {
+	if k := len(wp.words); k > 0 && wp.wordsSorted && wp.words[k-1]-wp.words[0] == uint64(k-1) {
+		// Consecutive words (distinct and increasing): each bank serves
+		// k/32 of them, rounded up, as few as possible.
+		ideal = uint64((k + 31) / 32)
+		return ideal, ideal
+	}
 	var per [32]uint8
 	var most uint8
 	for _, w := range wp.words {
@@ -273,6 +280,20 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	var st memStats
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1 && !signed
 	shared := in.Space == ptx.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
+	switch {
+	case in.Space == ptx.SpaceParam && in.A[0] < 0:
+		if wp.loadParamUniform(in, exec, base, size, n, signed, extMask) {
+			return
+		}
+	case shared:
+		if wp.loadShared32(in, exec, base) {
+			return
+		}
+	case fast && (size == 4 || size == 8):
+		if wp.loadGlobalWarp(in, exec, base, n) {
+			return
+		}
+	}
 	lastSector := ^uint64(0)
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
@@ -331,6 +352,16 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	wp.stored = true
 	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1
 	shared := in.Space == ptx.SpaceShared && vec == 1 && size == 4
+	switch {
+	case shared:
+		if wp.storeShared32(in, exec, base) {
+			return
+		}
+	case fast && (size == 4 || size == 8):
+		if wp.storeGlobalWarp(in, exec, base, n) {
+			return
+		}
+	}
 	lastSector := ^uint64(0)
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
@@ -376,6 +407,272 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 		}
 	}
 	wp.flushStats(in, &st, true)
+}
+
+// The warp-wide forms below run a whole request when every executing lane
+// is aligned and inside one place in memory: they first check all lanes,
+// changing nothing, and report false (the lane-by-lane path then runs the
+// request from the start and reports the fault) otherwise. They count
+// exactly what the lane-by-lane path counts.
+
+// laneAddrs computes the executing lanes' addresses.
+func (wp *warp) laneAddrs(in *ir.Inst, base uint64, exec uint32, addrs *[32]uint64) {
+	b := base + uint64(in.Imm)
+	if in.A[0] < 0 {
+		for l := range addrs {
+			addrs[l] = b
+		}
+		return
+	}
+	r := wp.r(in.A[0])
+	for l := range addrs {
+		addrs[l] = b + r[l]
+	}
+}
+
+// allocFor is the cached allocation holding [addr, addr+n), or nil when
+// neither the last one hit nor a recent one holds it.
+func (wp *warp) allocFor(addr, n uint64) *Alloc {
+	if a := wp.cache; a != nil && addr >= a.Base && addr+n <= a.Base+a.Size && addr+n >= addr {
+		return a
+	}
+	for _, a := range wp.recent {
+		if a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
+			wp.cache = a
+			return a
+		}
+	}
+	return nil
+}
+
+// globalWarp checks a warp's global request of n bytes per lane: every
+// executing lane aligned and inside one cached allocation, which it
+// returns (nil otherwise). It also reports whether the request is a whole
+// warp's on consecutive elements.
+func (wp *warp) globalWarp(exec uint32, addrs *[32]uint64, n uint64) (*Alloc, bool) {
+	first := addrs[bits.TrailingZeros32(exec)]
+	a := wp.allocFor(first, n)
+	if a == nil {
+		return nil, false
+	}
+	lo, hi := a.Base, a.Base+a.Size-n // hi: a.Size >= n, as first fits
+	if exec == fullMask {
+		// Whole warp: the alignment, lowest and highest address of all.
+		or, mn, mx, gap := uint64(0), addrs[0], addrs[0], uint64(0)
+		for l := range addrs {
+			x := addrs[l]
+			or |= x
+			mn, mx = min(mn, x), max(mx, x)
+			gap |= x - addrs[0] - uint64(l)*n
+		}
+		if or&(n-1) != 0 || mn < lo || mx > hi {
+			return nil, false
+		}
+		return a, gap == 0
+	}
+	bad := uint64(0)
+	for l := range addrs {
+		x := addrs[l]
+		if exec>>l&1 != 0 && (x&(n-1) != 0 || x < lo || x > hi) {
+			bad |= 1
+		}
+	}
+	if bad != 0 {
+		return nil, false
+	}
+	return a, false
+}
+
+// noteSectorsWarp records the sectors of a global request whose lanes
+// each touch one sector (naturally aligned, at most 32 bytes), as
+// noteSectors would lane by lane. Consecutive elements cover consecutive
+// sectors.
+func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool) {
+	if contiguous && len(wp.sectors) == 0 {
+		for s := addrs[0] >> 5; s <= addrs[31]>>5; s++ {
+			wp.sectors = append(wp.sectors, s)
+		}
+		wp.sectorsSorted = true
+		return
+	}
+	last := ^uint64(0)
+	for l := range addrs {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		if s := addrs[l] >> 5; s != last {
+			last = s
+			wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, s)
+		}
+	}
+}
+
+// loadGlobalWarp is a 4- or 8-byte global (or generic) load.
+func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
+	var addrs [32]uint64
+	wp.laneAddrs(in, base, exec, &addrs)
+	a, contiguous := wp.globalWarp(exec, &addrs, n)
+	if a == nil {
+		return false
+	}
+	d := wp.r(in.D[0])
+	data := a.Data
+	if n == 4 {
+		for l := range addrs {
+			if exec>>l&1 != 0 {
+				d[l] = uint64(atomic.LoadUint32((*uint32)(unsafe.Pointer(&data[addrs[l]-a.Base]))))
+			}
+		}
+	} else {
+		for l := range addrs {
+			if exec>>l&1 != 0 {
+				d[l] = atomic.LoadUint64((*uint64)(unsafe.Pointer(&data[addrs[l]-a.Base])))
+			}
+		}
+	}
+	wp.noteSectorsWarp(exec, &addrs, contiguous)
+	k := bits.OnesCount32(exec)
+	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, false)
+	return true
+}
+
+// storeGlobalWarp is a 4- or 8-byte global (or generic) store.
+func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
+	var addrs [32]uint64
+	wp.laneAddrs(in, base, exec, &addrs)
+	a, contiguous := wp.globalWarp(exec, &addrs, n)
+	if a == nil {
+		return false
+	}
+	v := wp.r(in.A[1])
+	data := a.Data
+	if n == 4 {
+		for l := range addrs {
+			if exec>>l&1 != 0 {
+				binary.LittleEndian.PutUint32(data[addrs[l]-a.Base:], uint32(v[l]))
+			}
+		}
+	} else {
+		for l := range addrs {
+			if exec>>l&1 != 0 {
+				binary.LittleEndian.PutUint64(data[addrs[l]-a.Base:], v[l])
+			}
+		}
+	}
+	wp.noteSectorsWarp(exec, &addrs, contiguous)
+	k := bits.OnesCount32(exec)
+	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, true)
+	return true
+}
+
+// sharedWarp checks a 4-byte shared request: every executing lane
+// aligned and inside the block's shared memory. It records the words.
+func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) bool {
+	lim := uint64(len(wp.blk.shared))
+	if exec == fullMask {
+		// Whole warp: the alignment and highest address of all.
+		or, mn, mx, gap := uint64(0), addrs[0], uint64(0), uint64(0)
+		for l := range addrs {
+			x := addrs[l]
+			or |= x
+			mn, mx = min(mn, x), max(mx, x)
+			gap |= x - addrs[0] - uint64(l)*4
+		}
+		if or&3 != 0 || mx >= lim || mx+4 > lim {
+			return false
+		}
+		if mn == mx && len(wp.words) == 0 {
+			// One word for every lane (a broadcast).
+			wp.words, wp.wordsSorted = append(wp.words, mn>>2), true
+			return true
+		}
+		if gap == 0 && len(wp.words) == 0 {
+			// Consecutive words, in order.
+			for w := addrs[0] >> 2; w <= addrs[31]>>2; w++ {
+				wp.words = append(wp.words, w)
+			}
+			wp.wordsSorted = true
+			return true
+		}
+	} else {
+		bad := uint64(0)
+		for l := range addrs {
+			x := addrs[l]
+			if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
+				bad |= 1
+			}
+		}
+		if bad != 0 {
+			return false
+		}
+	}
+	for l := range addrs {
+		if exec>>l&1 != 0 {
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addrs[l]>>2)
+		}
+	}
+	return true
+}
+
+// loadShared32 is a 4-byte shared load.
+func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
+	var addrs [32]uint64
+	wp.laneAddrs(in, base, exec, &addrs)
+	if !wp.sharedWarp(exec, &addrs) {
+		return false
+	}
+	d := wp.r(in.D[0])
+	sh := wp.blk.shared
+	for l := range addrs {
+		if exec>>l&1 != 0 {
+			d[l] = uint64(binary.LittleEndian.Uint32(sh[addrs[l]:]))
+		}
+	}
+	wp.flushStats(in, &memStats{shared: bits.OnesCount32(exec)}, false)
+	return true
+}
+
+// storeShared32 is a 4-byte shared store.
+func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
+	var addrs [32]uint64
+	wp.laneAddrs(in, base, exec, &addrs)
+	if !wp.sharedWarp(exec, &addrs) {
+		return false
+	}
+	v := wp.r(in.A[1])
+	sh := wp.blk.shared
+	wp.blk.sharedDirty = true
+	for l := range addrs {
+		if exec>>l&1 != 0 {
+			binary.LittleEndian.PutUint32(sh[addrs[l]:], uint32(v[l]))
+		}
+	}
+	wp.flushStats(in, &memStats{shared: bits.OnesCount32(exec)}, true)
+	return true
+}
+
+// loadParamUniform is ld.param of a kernel parameter at a fixed offset:
+// one read, broadcast to the executing lanes.
+func (wp *warp) loadParamUniform(in *ir.Inst, exec uint32, base uint64, size int, n uint64, signed bool, extMask uint64) bool {
+	addr := base + uint64(in.Imm)
+	p := wp.w.l.cfg.Params
+	if addr&(n-1) != 0 || addr+n > uint64(len(p)) || addr+n < addr {
+		return false
+	}
+	for v := 0; v < int(in.Vec); v++ {
+		x := loadLE(p[addr+uint64(v*size):], size)
+		if signed {
+			x = sext(x, size) & extMask
+		}
+		d := wp.r(in.D[v])
+		for l := range d {
+			if exec>>l&1 != 0 {
+				d[l] = x
+			}
+		}
+	}
+	wp.flushStats(in, &memStats{param: bits.OnesCount32(exec)}, false)
+	return true
 }
 
 // atomic executes atom/red: global ones with real atomics (other blocks

@@ -15,10 +15,12 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 	switch ir.Sreg(in.Imm) {
 	case ir.SregTidX, ir.SregTidY, ir.SregTidZ:
 		t := &wp.tid[in.Imm-int64(ir.SregTidX)]
+		m := typeMask(in.Type)
 		for l := range o {
-			o[l] = uint64(t[l])
+			o[l] = uint64(t[l]) & m
 		}
-		uniform = false
+		wp.commit(in.D[0], exec)
+		return
 	case ir.SregNtidX, ir.SregNtidY, ir.SregNtidZ:
 		v = uint64(cfg.Block[in.Imm-int64(ir.SregNtidX)])
 	case ir.SregCtaidX, ir.SregCtaidY, ir.SregCtaidZ:
@@ -78,14 +80,16 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 	case ir.SregEnvreg1, ir.SregEnvreg2:
 		v = wp.w.l.envreg(ir.Sreg(in.Imm))
 	}
+	m := typeMask(in.Type)
 	if uniform {
+		v &= m
 		for l := range o {
 			o[l] = v
 		}
-	}
-	m := typeMask(in.Type)
-	for l := range o {
-		o[l] &= m
+	} else {
+		for l := range o {
+			o[l] &= m
+		}
 	}
 	wp.commit(in.D[0], exec)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 const fullMask = 0xffffffff
@@ -16,6 +17,9 @@ const fullMask = 0xffffffff
 type entry struct {
 	pc, rpc int32
 	mask    uint32
+	// parked marks lanes waiting at a warp-synchronous instruction for
+	// member lanes on another path (syncWait).
+	parked bool
 }
 
 // frame is one call level of a warp: the callee's register file and its
@@ -45,13 +49,19 @@ type warp struct {
 
 	stack  []entry
 	frames []frame
-	regs   []uint64
-	fn     *ir.Func
-	fi     int
-	code   []ir.Inst
+	// frameBase is the top frame's stackBase (kept with frames).
+	frameBase int
+	regs      []uint64
+	fn        *ir.Func
+	fi        int
+	code      []ir.Inst
 
 	tid   [3][32]uint32
 	local [32][]byte
+	// tidFor is the warp index and block shape tid was computed for
+	// (tidOK false: not computed yet).
+	tidFor [3]int
+	tidOK  bool
 
 	regPool   [][]uint64
 	regPoolFn []*ir.Func
@@ -105,11 +115,21 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	}
 	cfg := wp.w.l.cfg
 	bx, by := int(cfg.Block[0]), int(cfg.Block[1])
-	for l := 0; l < 32; l++ {
-		t := first + l
-		wp.tid[0][l] = uint32(t % bx)
-		wp.tid[1][l] = uint32(t / bx % by)
-		wp.tid[2][l] = uint32(t / (bx * by))
+	if key := [3]int{idx, bx, by}; !wp.tidOK || wp.tidFor != key {
+		// Thread ids depend only on the warp's index and the block's
+		// shape: computed once per launch shape, by counting, not dividing.
+		x, y, z := uint32(first%bx), uint32(first/bx%by), uint32(first/(bx*by))
+		for l := 0; l < 32; l++ {
+			wp.tid[0][l], wp.tid[1][l], wp.tid[2][l] = x, y, z
+			if x++; int(x) == bx {
+				x = 0
+				if y++; int(y) == by {
+					y = 0
+					z++
+				}
+			}
+		}
+		wp.tidFor, wp.tidOK = key, true
 	}
 	wp.exited = 0
 	wp.lastErr = [32]uint32{}
@@ -150,6 +170,7 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call 
 		wp.regPoolFn[d] = fn
 	}
 	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, stackBase: stackBase, call: call})
+	wp.frameBase = stackBase
 	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
 	if fn.FrameBytes > 0 {
 		wp.ensureLocal(base+uint32(fn.FrameBytes), wp.valid&^wp.exited)
@@ -211,6 +232,7 @@ func (wp *warp) returnFrame() {
 	wp.frames = wp.frames[:len(wp.frames)-1]
 	caller := &wp.frames[len(wp.frames)-1]
 	wp.fn, wp.fi, wp.code, wp.regs = caller.fn, caller.fi, caller.fn.Code, caller.regs
+	wp.frameBase = caller.stackBase
 	if len(wp.stack) == 0 {
 		return
 	}
@@ -233,15 +255,24 @@ func (wp *warp) returnFrame() {
 
 // guardMask returns the lanes of mask whose guard predicate holds.
 func (wp *warp) guardMask(in *ir.Inst, mask uint32) uint32 {
-	g := wp.r(in.Guard)
-	var m uint32
-	for l := 0; l < 32; l++ {
-		m |= uint32(g[l]&1) << l // predicates hold 0 or 1
-	}
+	m := predMask(wp.r(in.Guard))
 	if in.GuardNeg {
 		m = ^m
 	}
 	return m & mask
+}
+
+// predMask gathers a predicate register's lanes into a mask (predicates
+// hold 0 or 1). Four independent accumulators keep the loop short.
+func predMask(g *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 0; l < 32; l += 4 {
+		m0 |= (g[l] & 1) << l
+		m1 |= (g[l+1] & 1) << (l + 1)
+		m2 |= (g[l+2] & 1) << (l + 2)
+		m3 |= (g[l+3] & 1) << (l + 3)
+	}
+	return uint32(m0 | m1 | m2 | m3)
 }
 
 // out returns where an instruction writing slot d for lanes exec should
@@ -294,15 +325,100 @@ func (wp *warp) run(budget int) int {
 	for steps < budget && wp.state == warpRunning {
 		n := len(wp.stack)
 		top := &wp.stack[n-1]
-		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
+		if top.pc == top.rpc || top.mask == 0 || n == wp.frameBase {
 			if !wp.settle() {
 				break
 			}
 			continue
 		}
+		mask := top.mask
+		if wp.rec == nil {
+			// A straight run of fast-form instructions (which never fault
+			// nor touch the stack), the other instructions that leave the
+			// stack alone (straight) and uniform branches, with the pc
+			// kept in a register. It stops at anything else, a divergent
+			// branch, a fault and after a backward branch (noteBackEdge
+			// may rearrange the stack).
+			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
+			back := false
+			// ps, when not -1, is the predicate slot the previous
+			// instruction (a whole-warp setp) set, and pm its lanes.
+			ps, pm := int32(-1), uint32(0)
+			for pc != rpc && k < budget-steps {
+				in := &code[pc]
+				exec := mask
+				if in.Guard >= 0 {
+					if in.Guard == ps {
+						g := pm
+						if in.GuardNeg {
+							g = ^g
+						}
+						exec = g & mask
+					} else {
+						exec = wp.guardMask(in, mask)
+					}
+				}
+				ps = -1
+				if in.Fast == ir.FastSetp32 && exec == fullMask {
+					pm, _ = setpMask32(in.Cmp, in.Type2 == ptx.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
+					ps = in.D[0]
+					pc++
+					k++
+					continue
+				}
+				if in.Fast == ir.FastNone && straight[in.Op] {
+					// exec may fault (the warp is then done); it reads
+					// the stack as the general path leaves it.
+					pc++
+					k++
+					if exec != 0 {
+						top.pc = pc
+						wp.exec(int(pc-1), in, exec)
+						if wp.state != warpRunning {
+							break
+						}
+					}
+					continue
+				}
+				if in.Fast == ir.FastNone {
+					if in.Op != ir.OpBra {
+						break
+					}
+					if exec != 0 && exec != mask {
+						break
+					}
+					c.Branch++
+					k++
+					if exec == 0 {
+						pc++
+						continue
+					}
+					pc = in.Target
+					if in.Backward {
+						back = true
+						break
+					}
+					continue
+				}
+				if exec != 0 {
+					wp.fast(in, exec)
+				}
+				pc++
+				k++
+			}
+			if k > 0 {
+				top.pc = pc
+				steps += k
+				inst += uint64(k)
+				threadInst += uint64(k) * uint64(bits.OnesCount32(mask))
+				if back {
+					wp.noteBackEdge()
+				}
+				continue
+			}
+		}
 		pc := int(top.pc)
 		in := &wp.code[pc]
-		mask := top.mask
 		exec := mask
 		if in.Guard >= 0 {
 			exec = wp.guardMask(in, mask)
@@ -320,6 +436,13 @@ func (wp *warp) run(budget int) int {
 		if in.Fast != ir.FastNone {
 			wp.fast(in, exec)
 			continue
+		}
+		if in.Class == ir.ClassWarp && exec != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
+			if wp.syncWait(pc, in, &exec) {
+				inst--
+				threadInst -= uint64(bits.OnesCount32(mask))
+				continue
+			}
 		}
 		switch in.Op {
 		case ir.OpBra:
@@ -450,6 +573,79 @@ func (wp *warp) noteBackEdge() {
 	}
 }
 
+// syncWait makes a warp-synchronous instruction (shfl, vote, match,
+// redux, bar.warp .sync) wait, under independent thread scheduling, for
+// the lanes its member mask names that noteBackEdge let run on another path:
+// the GPU executes it once every named lane has arrived. Lanes parked at
+// this instruction with the same join point are merged into the executing
+// ones (exec grows); if named lanes are still missing and an independent
+// path below holds them, the top entry parks here and that path runs
+// first. It reports true when the warp parked.
+func (wp *warp) syncWait(pc int, in *ir.Inst, exec *uint32) bool {
+	slot := in.A[1]
+	switch in.Op {
+	case ir.OpShfl:
+		slot = in.A[3]
+	case ir.OpBarWarp:
+		slot = in.A[0]
+	case ir.OpActivemask:
+		return false
+	}
+	if slot < 0 {
+		return false
+	}
+	m := wp.r(slot)
+	var member uint32
+	for l := 0; l < 32; l++ {
+		if *exec>>l&1 != 0 {
+			member |= uint32(m[l])
+		}
+	}
+	missing := member &^ *exec &^ wp.exited & wp.valid
+	if missing == 0 {
+		return false
+	}
+	n := len(wp.stack)
+	base := wp.frames[len(wp.frames)-1].stackBase
+	top := &wp.stack[n-1]
+	for i := n - 2; i >= base && missing != 0; i-- {
+		e := &wp.stack[i]
+		if e.parked && e.pc == int32(pc) && e.rpc == top.rpc && e.mask&missing != 0 {
+			top.mask |= e.mask
+			e.mask, e.parked = 0, false
+			*exec = top.mask
+			if in.Guard >= 0 {
+				*exec = wp.guardMask(in, top.mask)
+			}
+			missing = member &^ *exec &^ wp.exited & wp.valid
+		}
+	}
+	if missing == 0 {
+		return false
+	}
+	// The nearest path holding missing lanes, with every entry up to it
+	// independent of the top one (no join point that holds its lanes).
+	j := -1
+	for i := n - 2; i >= base; i-- {
+		e := &wp.stack[i]
+		if e.mask&top.mask != 0 {
+			break
+		}
+		if e.mask&missing != 0 {
+			j = i
+			break
+		}
+	}
+	if j < 0 {
+		return false
+	}
+	p := *top
+	p.pc, p.parked = int32(pc), true
+	copy(wp.stack[j+1:n], wp.stack[j:n-1])
+	wp.stack[j] = p
+	return true
+}
+
 // indirectCall calls through a function pointer. Lanes whose pointers
 // differ (or whose guard is off) are split into one entry per callee that
 // re-executes the call; it reports false when it only split.
@@ -556,6 +752,7 @@ func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
 		br.need = (cnt + 31) / 32
 	}
 	br.arrived++
+	b.armed |= 1 << id
 	if in.Mode >= ir.BarRedPopc {
 		p := wp.r(in.A[2])
 		if !br.any {
@@ -644,7 +841,7 @@ func (wp *warp) brx(pc int, in *ir.Inst, mask, exec uint32) bool {
 }
 
 // fast runs the specialized instruction forms (ir.Fast): straight 32-lane
-// loops with no decoding left.
+// loops with no decoding left, unrolled by four.
 func (wp *warp) fast(in *ir.Inst, exec uint32) {
 	a := wp.r(in.A[0])
 	o := wp.out(in.D[0], exec)
@@ -653,97 +850,177 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 		*o = *a
 	case ir.FastAdd32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) + uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) + uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) + uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) + uint32(b[l+3]))
 		}
 	case ir.FastAdd64:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = a[l] + b[l]
+			o[l+1] = a[l+1] + b[l+1]
+			o[l+2] = a[l+2] + b[l+2]
+			o[l+3] = a[l+3] + b[l+3]
 		}
 	case ir.FastSub32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) - uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) - uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) - uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) - uint32(b[l+3]))
 		}
 	case ir.FastSub64:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = a[l] - b[l]
+			o[l+1] = a[l+1] - b[l+1]
+			o[l+2] = a[l+2] - b[l+2]
+			o[l+3] = a[l+3] - b[l+3]
 		}
 	case ir.FastMulLo32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) * uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) * uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) * uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) * uint32(b[l+3]))
 		}
 	case ir.FastMadLo32:
 		b, c := wp.r(in.A[1]), wp.r(in.A[2])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+			o[l+1] = uint64(uint32(a[l+1])*uint32(b[l+1]) + uint32(c[l+1]))
+			o[l+2] = uint64(uint32(a[l+2])*uint32(b[l+2]) + uint32(c[l+2]))
+			o[l+3] = uint64(uint32(a[l+3])*uint32(b[l+3]) + uint32(c[l+3]))
 		}
 	case ir.FastMulWideU32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1])) * uint64(uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2])) * uint64(uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3])) * uint64(uint32(b[l+3]))
 		}
 	case ir.FastMulWideS32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
+			o[l+1] = uint64(int64(int32(a[l+1])) * int64(int32(b[l+1])))
+			o[l+2] = uint64(int64(int32(a[l+2])) * int64(int32(b[l+2])))
+			o[l+3] = uint64(int64(int32(a[l+3])) * int64(int32(b[l+3])))
 		}
 	case ir.FastShl32:
 		b := wp.r(in.A[1])
-		for l := range o {
-			if s := uint32(b[l]); s < 32 {
-				o[l] = uint64(uint32(a[l]) << s)
-			} else {
-				o[l] = 0
-			}
+		for l := 0; l < 32; l += 4 {
+			o[l] = uint64(uint32(a[l]) << uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) << uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) << uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) << uint32(b[l+3]))
 		}
 	case ir.FastShrU32:
 		b := wp.r(in.A[1])
-		for l := range o {
-			if s := uint32(b[l]); s < 32 {
-				o[l] = uint64(uint32(a[l]) >> s)
-			} else {
-				o[l] = 0
-			}
+		for l := 0; l < 32; l += 4 {
+			o[l] = uint64(uint32(a[l]) >> uint32(b[l]))
+			o[l+1] = uint64(uint32(a[l+1]) >> uint32(b[l+1]))
+			o[l+2] = uint64(uint32(a[l+2]) >> uint32(b[l+2]))
+			o[l+3] = uint64(uint32(a[l+3]) >> uint32(b[l+3]))
 		}
 	case ir.FastAnd32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] & b[l]) & 0xffffffff
+			o[l+1] = (a[l+1] & b[l+1]) & 0xffffffff
+			o[l+2] = (a[l+2] & b[l+2]) & 0xffffffff
+			o[l+3] = (a[l+3] & b[l+3]) & 0xffffffff
 		}
 	case ir.FastOr32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] | b[l]) & 0xffffffff
+			o[l+1] = (a[l+1] | b[l+1]) & 0xffffffff
+			o[l+2] = (a[l+2] | b[l+2]) & 0xffffffff
+			o[l+3] = (a[l+3] | b[l+3]) & 0xffffffff
 		}
 	case ir.FastXor32:
 		b := wp.r(in.A[1])
-		for l := range o {
+		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] ^ b[l]) & 0xffffffff
+			o[l+1] = (a[l+1] ^ b[l+1]) & 0xffffffff
+			o[l+2] = (a[l+2] ^ b[l+2]) & 0xffffffff
+			o[l+3] = (a[l+3] ^ b[l+3]) & 0xffffffff
 		}
 	case ir.FastAddF32:
 		b := wp.r(in.A[1])
-		for l := range o {
-			z := math.Float32frombits(uint32(a[l])) + math.Float32frombits(uint32(b[l]))
-			if z != z {
-				o[l] = uint64(scalar.CanonicalNaNF32)
-			} else {
-				o[l] = uint64(math.Float32bits(z))
-			}
+		for l := 0; l < 32; l += 4 {
+			o[l] = addF32(a[l], b[l])
+			o[l+1] = addF32(a[l+1], b[l+1])
+			o[l+2] = addF32(a[l+2], b[l+2])
+			o[l+3] = addF32(a[l+3], b[l+3])
 		}
 	case ir.FastMulF32:
 		b := wp.r(in.A[1])
+		for l := 0; l < 32; l += 4 {
+			o[l] = mulF32(a[l], b[l])
+			o[l+1] = mulF32(a[l+1], b[l+1])
+			o[l+2] = mulF32(a[l+2], b[l+2])
+			o[l+3] = mulF32(a[l+3], b[l+3])
+		}
+	case ir.FastFmaF32:
+		// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
+		// exact product plus c, rounded once to float64, rounds to the
+		// same f32 as the exact sum unless that float64 lies exactly
+		// halfway between two f32 values (its low 29 mantissa bits are
+		// 1<<28), below f32's normal range (where the discarded bits
+		// differ, though an exact zero is right) or is not finite; only
+		// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
+		b, c := wp.r(in.A[1]), wp.r(in.A[2])
 		for l := range o {
-			z := math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))
-			if z != z {
-				o[l] = uint64(scalar.CanonicalNaNF32)
+			s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
+			sb := math.Float64bits(s)
+			if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
+				o[l] = uint64(math.Float32bits(float32(s)))
 			} else {
-				o[l] = uint64(math.Float32bits(z))
+				o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
 			}
 		}
+	case ir.FastSetp32:
+		setpFull32(in.Cmp, in.Type2 == ptx.S32, a, wp.r(in.A[1]), o)
 	}
 	wp.commit(in.D[0], exec)
 }
+
+// addF32 and mulF32 are add.f32 and mul.f32 rounding to nearest, NaN
+// results canonical.
+func addF32(a, b uint64) uint64 {
+	z := math.Float32frombits(uint32(a)) + math.Float32frombits(uint32(b))
+	if z != z {
+		return uint64(scalar.CanonicalNaNF32)
+	}
+	return uint64(math.Float32bits(z))
+}
+
+func mulF32(a, b uint64) uint64 {
+	z := math.Float32frombits(uint32(a)) * math.Float32frombits(uint32(b))
+	if z != z {
+		return uint64(scalar.CanonicalNaNF32)
+	}
+	return uint64(math.Float32bits(z))
+}
+
+// straight marks the instructions exec runs that never touch the
+// reconvergence stack, the frames or the warp's state except by faulting:
+// warp.run runs them inside a straight run. Anything not listed (control
+// flow, barriers, calls, printf, library and device-runtime calls, and any
+// instruction added later) takes the general path.
+var straight = func() (t [256]bool) {
+	for op := ir.OpNop; op <= ir.OpRed; op++ {
+		t[op] = true
+	}
+	for _, op := range []ir.Op{ir.OpBarWarp, ir.OpShfl, ir.OpVote, ir.OpMatch, ir.OpRedux, ir.OpActivemask, ir.OpMembar, ir.OpPrefetch, ir.OpIsspacep} {
+		t[op] = true
+	}
+	return t
+}()

@@ -55,6 +55,7 @@ var opClass = [NumOps]Class{
 	OpTrap: ClassBranch, OpBrkpt: ClassBranch,
 	OpBar: ClassBarrier, OpMembar: ClassBarrier,
 	OpBarWarp: ClassWarp, OpShfl: ClassWarp, OpVote: ClassWarp, OpMatch: ClassWarp, OpRedux: ClassWarp, OpActivemask: ClassWarp,
+	OpTex: ClassLdGlobal, OpSuld: ClassLdGlobal, OpSust: ClassStGlobal,
 	OpVprintf: ClassDevRT, OpLibcall: ClassDevRT, OpDevRT: ClassDevRT,
 }
 

@@ -20,11 +20,15 @@ func TestLowerErrors(t *testing.T) {
 		{"tensor core", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r1}, {%f1};", "is not supported yet"},
 		{"vote.sync without mask", "vote.sync.ballot.b32 %r1, %p1;", "vote.sync takes 3 operands"},
 		{"undefined register", "add.s32 %r1, %r2, %q9;", "undefined register %q9"},
-		{"texture", "tex.1d.v4.f32.s32 {%f1, %f1, %f1, %f1}, [t, {%r1}];", "is not supported yet"},
+		{"texture reference", "tex.1d.v4.f32.s32 {%f1, %f1, %f1, %f1}, [t, {%r1}];", "texture and surface references (.texref, .surfref) are not simulated"},
+		{"multisample texture", "tex.2dms.v4.f32.s32 {%f1, %f1, %f1, %f1}, [%rd1, {%r1, %r1, %r1, %r1}];", "is not supported: modifier .2dms"},
+		{"formatted surface store", "sust.p.2d.v4.b32.trap [%rd1, {%r1, %r1}], {%r1, %r1, %r1, %r1};", "is not supported: modifier .p"},
+		{"3d gather", "tld4.r.3d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1, %f1, %f1}];", "gathers from 2d textures only"},
+		{"texture coordinates", "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1}];", "expected 2 coordinates"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>; .reg .f32 %f<3>; .reg .pred %p<2>;\n" +
+			src := ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>; .reg .f32 %f<3>; .reg .pred %p<2>; .reg .b64 %rd<2>;\n" +
 				c.body + "\nret;\n}\n"
 			m, err := ptx.Parse("k.ptx", []byte(src))
 			if err != nil {

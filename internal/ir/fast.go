@@ -25,6 +25,8 @@ const (
 	FastMov // full-width copy
 	FastAddF32
 	FastMulF32
+	FastSetp32 // setp on 32-bit integers, one predicate, no boolean op
+	FastFmaF32 // fma.rn.f32 without ftz, sat or relu
 )
 
 // specialize sets Inst.Fast where an instruction has a specialized form.
@@ -92,6 +94,18 @@ func fastForm(in *Inst) Fast {
 	case OpMov:
 		if size == 8 || in.Type == ptx.Pred {
 			return FastMov
+		}
+	case OpSetp:
+		t2 := in.Type2
+		if in.BoolOp == BoolNone && in.Flags&FlagPair == 0 && (t2 == ptx.S32 || t2 == ptx.U32 || t2 == ptx.B32) {
+			switch in.Cmp {
+			case CmpEq, CmpNe, CmpLt, CmpLo, CmpLe, CmpLs, CmpGt, CmpHi, CmpGe, CmpHs:
+				return FastSetp32
+			}
+		}
+	case OpFma:
+		if in.Type == ptx.F32 && plain && (in.Rnd == RndNone || in.Rnd == RndRN) {
+			return FastFmaF32
 		}
 	case OpCvta:
 		if in.Space == ptx.SpaceGlobal && size == 8 {

@@ -94,6 +94,9 @@ const (
 	OpIsspacep
 	OpBrx   // brx.idx: A0 = index; Imm = index into Func.BranchTables
 	OpDevRT // device runtime call (dynamic parallelism): Mode = DevRT*; Imm = index into Func.Calls
+	OpTex   // tex, tld4: Mode = geometry (Tex1D…); Imm = index into Func.TexOps; Type = dst, Type2 = coordinates
+	OpSuld  // suld.b: Mode = geometry; Imm = index into Func.TexOps; Type = element, Vec
+	OpSust  // sust.b: as OpSuld, the values in Func.TexOps
 	NumOps
 )
 
@@ -415,8 +418,10 @@ type Func struct {
 	Calls       []CallSite
 	// BranchTables are the .branchtargets lists of brx.idx, as pcs.
 	BranchTables [][]int32
-	Lines        []LineInfo // per pc
-	Text         []string   // per pc, the instruction as written (for fault reports)
+	// TexOps are the operands of the texture and surface instructions.
+	TexOps []TexOperands
+	Lines  []LineInfo // per pc
+	Text   []string   // per pc, the instruction as written (for fault reports)
 	// Shared lists the module shared variables this function (with its
 	// callees) uses; kernels lay them out in this order.
 	UsesDynShared bool

@@ -1099,6 +1099,8 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 		fl.emit(in, src)
 	case "pmevent", "nanosleep":
 		fl.emit(fl.newInst(OpNop, src), src)
+	case "tex", "tld4", "suld", "sust":
+		fl.lowerTex(src, &m)
 	default:
 		op, ok := aluOps[src.Op]
 		if !ok {

@@ -303,29 +303,27 @@ func (s spec) formatUnsigned(dst []byte, r *argReader) []byte {
 
 // formatInteger lays out an integer conversion: sign or 0x prefix, digits
 // padded with zeros to the precision, then the field width.
+// The digits are written in place at the end of dst and laid out there
+// (padFrom), so formatting allocates nothing.
 func (s spec) formatInteger(dst, prefix []byte, v uint64, base int, upper bool) []byte {
-	var digits []byte
+	start := len(dst)
 	if !(v == 0 && s.prec == 0) {
-		digits = strconv.AppendUint(nil, v, base)
+		dst = strconv.AppendUint(dst, v, base)
 		if upper {
-			for i, c := range digits {
-				if c >= 'a' && c <= 'f' {
-					digits[i] = c - 'a' + 'A'
+			for i := start; i < len(dst); i++ {
+				if c := dst[i]; c >= 'a' && c <= 'f' {
+					dst[i] = c - 'a' + 'A'
 				}
 			}
 		}
 	}
-	if s.prec > len(digits) {
-		z := make([]byte, s.prec-len(digits), s.prec)
-		for i := range z {
-			z[i] = '0'
-		}
-		digits = append(z, digits...)
+	if n := len(dst) - start; s.prec > n {
+		dst = insertFill(dst, start, s.prec-n, '0')
 	}
 	if s.alt {
 		switch {
-		case base == 8 && (len(digits) == 0 || digits[0] != '0'):
-			digits = append([]byte{'0'}, digits...)
+		case base == 8 && (len(dst) == start || dst[start] != '0'):
+			dst = insertFill(dst, start, 1, '0')
 		case base == 16 && v != 0 && upper:
 			prefix = []byte("0X")
 		case base == 16 && v != 0:
@@ -333,7 +331,40 @@ func (s spec) formatInteger(dst, prefix []byte, v uint64, base int, upper bool) 
 		}
 	}
 	zeroPad := s.zero && s.prec < 0
-	return s.pad(dst, prefix, digits, zeroPad)
+	return s.padFrom(dst, start, prefix, zeroPad)
+}
+
+// insertFill inserts n bytes c at dst[at].
+func insertFill(dst []byte, at, n int, c byte) []byte {
+	if n <= 0 {
+		return dst
+	}
+	end := len(dst)
+	dst = appendRepeat(dst, c, n)
+	copy(dst[at+n:], dst[at:end])
+	for i := at; i < at+n; i++ {
+		dst[i] = c
+	}
+	return dst
+}
+
+// padFrom is pad for a body already at dst[start:]: prefix and fill are
+// inserted around it in place.
+func (s spec) padFrom(dst []byte, start int, prefix []byte, zeroPad bool) []byte {
+	fill := s.width - len(prefix) - (len(dst) - start)
+	switch {
+	case fill <= 0 || s.minus:
+		dst = insertFill(dst, start, len(prefix), 0)
+		copy(dst[start:], prefix)
+		dst = appendRepeat(dst, ' ', fill)
+	case zeroPad:
+		dst = insertFill(dst, start, len(prefix)+fill, '0')
+		copy(dst[start:], prefix)
+	default:
+		dst = insertFill(dst, start, fill+len(prefix), ' ')
+		copy(dst[start+fill:], prefix)
+	}
+	return dst
 }
 
 // pad writes prefix and body into a field of the conversion's width:
@@ -415,36 +446,40 @@ func (s spec) formatPointer(dst []byte, p uint64) []byte {
 
 func (s spec) formatFloat(dst []byte, v float64) []byte {
 	upper := s.verb == 'F' || s.verb == 'E' || s.verb == 'G' || s.verb == 'A'
-	var sign []byte
+	var pre [3]byte // sign, and "0x" for %a
+	sign := pre[:0]
 	switch {
 	case math.Signbit(v):
-		sign = []byte{'-'}
+		sign = append(sign, '-')
 	case s.plus:
-		sign = []byte{'+'}
+		sign = append(sign, '+')
 	case s.space:
-		sign = []byte{' '}
+		sign = append(sign, ' ')
 	}
+	start := len(dst)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		body := "inf"
 		if math.IsNaN(v) {
 			body = "nan"
 		}
+		dst = append(dst, body...)
 		if upper {
-			body = string([]byte{body[0] - 32, body[1] - 32, body[2] - 32})
+			for i := start; i < len(dst); i++ {
+				dst[i] -= 32
+			}
 		}
-		return s.pad(dst, sign, []byte(body), false)
+		return s.padFrom(dst, start, sign, false)
 	}
 	v = math.Abs(v)
-	var body []byte
 	switch s.verb {
 	case 'f', 'F':
-		body = s.fixed(v)
+		dst = s.fixed(dst, v)
 	case 'e', 'E':
-		body = s.exponent(v, upper)
+		dst = s.exponent(dst, v, upper)
 	case 'g', 'G':
-		body = s.general(v, upper)
+		dst = s.general(dst, v, upper)
 	default:
-		body = s.hex(v, upper)
+		dst = s.hex(dst, v, upper)
 	}
 	if s.verb == 'a' || s.verb == 'A' {
 		prefix := "0x"
@@ -453,7 +488,7 @@ func (s spec) formatFloat(dst []byte, v float64) []byte {
 		}
 		sign = append(sign, prefix...)
 	}
-	return s.pad(dst, sign, body, s.zero)
+	return s.padFrom(dst, start, sign, s.zero)
 }
 
 func (s spec) precOr6() int {
@@ -463,68 +498,75 @@ func (s spec) precOr6() int {
 	return s.prec
 }
 
-// fixed is %f of a non-negative finite v.
-func (s spec) fixed(v float64) []byte {
+// fixed appends %f of a non-negative finite v.
+func (s spec) fixed(dst []byte, v float64) []byte {
 	prec := s.precOr6()
-	b := strconv.AppendFloat(nil, v, 'f', prec, 64)
+	dst = strconv.AppendFloat(dst, v, 'f', prec, 64)
 	if prec == 0 && s.alt {
-		b = append(b, '.')
+		dst = append(dst, '.')
 	}
-	return b
+	return dst
 }
 
 // exponent is %e of a non-negative finite v; strconv's 'e' layout (at
 // least two exponent digits) is C's.
-func (s spec) exponent(v float64, upper bool) []byte {
+func (s spec) exponent(dst []byte, v float64, upper bool) []byte {
+	start := len(dst)
 	prec := s.precOr6()
-	b := strconv.AppendFloat(nil, v, 'e', prec, 64)
+	dst = strconv.AppendFloat(dst, v, 'e', prec, 64)
 	if prec == 0 && s.alt {
 		// insert the point before the 'e'
-		e := indexByte(b, 'e')
-		b = append(b[:e], append([]byte{'.'}, b[e:]...)...)
+		dst = insertFill(dst, start+indexByte(dst[start:], 'e'), 1, '.')
 	}
 	if upper {
-		b[indexByte(b, 'e')] = 'E'
+		dst[start+indexByte(dst[start:], 'e')] = 'E'
 	}
-	return b
+	return dst
 }
 
 // general is %g: with P significant digits (6 if omitted, 1 if 0) and X the
 // decimal exponent of v rounded to P digits, %f with precision P-1-X when
 // P > X >= -4, else %e with precision P-1; without '#', trailing zeros of
 // the fraction and a trailing point are removed (C11 7.21.6.1).
-func (s spec) general(v float64, upper bool) []byte {
+func (s spec) general(dst []byte, v float64, upper bool) []byte {
 	p := s.precOr6()
 	if p == 0 {
 		p = 1
 	}
-	e := strconv.AppendFloat(nil, v, 'e', p-1, 64)
-	ei := indexByte(e, 'e')
-	x, _ := strconv.Atoi(string(e[ei+1:]))
-	var b []byte
-	var expPart []byte
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'e', p-1, 64)
+	ei := start + indexByte(dst[start:], 'e')
+	x := 0 // the exponent: 'e', a sign, digits
+	for _, c := range dst[ei+2:] {
+		x = 10*x + int(c-'0')
+	}
+	if dst[ei+1] == '-' {
+		x = -x
+	}
+	var ebuf [8]byte
+	expPart := ebuf[:0]
 	if p > x && x >= -4 {
-		b = strconv.AppendFloat(nil, v, 'f', p-1-x, 64)
+		dst = strconv.AppendFloat(dst[:start], v, 'f', p-1-x, 64)
 	} else {
-		b = e[:ei:ei] // appending to b must not overwrite the exponent
-		expPart = e[ei:]
+		expPart = append(expPart, dst[ei:]...)
 		if upper {
 			expPart[0] = 'E'
 		}
+		dst = dst[:ei]
 	}
 	if s.alt {
-		if indexByte(b, '.') < 0 {
-			b = append(b, '.')
+		if indexByte(dst[start:], '.') < 0 {
+			dst = append(dst, '.')
 		}
-	} else if indexByte(b, '.') >= 0 {
-		for b[len(b)-1] == '0' {
-			b = b[:len(b)-1]
+	} else if indexByte(dst[start:], '.') >= 0 {
+		for dst[len(dst)-1] == '0' {
+			dst = dst[:len(dst)-1]
 		}
-		if b[len(b)-1] == '.' {
-			b = b[:len(b)-1]
+		if dst[len(dst)-1] == '.' {
+			dst = dst[:len(dst)-1]
 		}
 	}
-	return append(b, expPart...)
+	return append(dst, expPart...)
 }
 
 // hex is %a of a non-negative finite v without the "0x" prefix, as glibc
@@ -532,7 +574,7 @@ func (s spec) general(v float64, upper bool) []byte {
 // as 0p+0; without a precision the fraction is the shortest exact one;
 // with one it is rounded to nearest, ties to even, and a carry out of the
 // leading digit makes it 2 (glibc does not renormalize).
-func (s spec) hex(v float64, upper bool) []byte {
+func (s spec) hex(b []byte, v float64, upper bool) []byte {
 	bits := math.Float64bits(v)
 	mant := bits & (1<<52 - 1)
 	exp := int((bits >> 52) & 0x7ff)
@@ -573,7 +615,7 @@ func (s spec) hex(v float64, upper bool) []byte {
 	if upper {
 		hexDigits = "0123456789ABCDEF"
 	}
-	b := []byte{hexDigits[lead]}
+	b = append(b, hexDigits[lead])
 	if digits > 0 || s.alt || s.prec > 0 {
 		b = append(b, '.')
 	}

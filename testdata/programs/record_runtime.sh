@@ -10,3 +10,5 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 nvcc -O3 -arch=sm_90 -o "$out/copy_timing" calibration/copy_timing.cu
 "$out/copy_timing" > calibration/copy_timing.h100.csv
+nvcc -O3 -arch=sm_90 -o "$out/kernel_overlap" calibration/kernel_overlap.cu
+"$out/kernel_overlap" > calibration/kernel_overlap.h100.csv

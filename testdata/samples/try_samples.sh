@@ -74,11 +74,14 @@ for dir in "$root"/Samples/0_Introduction/*/ "$root"/Samples/2_Concepts_and_Tech
   t1=$(date +%s.%N)
   rt=$(printf '%.1f' "$(echo "$t1 - $t0" | bc)")
   rm -f "$exe"
-  pass=$(grep -m1 -iE 'passed|success|Test passed|PASS\b' "$logdir/$name.run" | cut -c1-60 | sed 's/|/\\|/g')
+  pass=$(grep -m1 -iE 'passed|success|succeeded|returned OK|PASS\b' "$logdir/$name.run" | cut -c1-60 | sed 's/|/\\|/g')
   last=$(grep -v '^$' "$logdir/$name.run" | tail -n 1 | cut -c1-100 | sed 's/|/\\|/g')
   if [ $rstatus -eq 124 ]; then
     result="timed out after ${timeout_s} s"
-  elif [ $rstatus -eq 0 ] && ! grep -qE 'FAIL|[Ff]ailed|[1-9][0-9]* [Ff]ailures|[Mm]ismatch|ERROR' "$logdir/$name.run"; then
+  # A device assertion's message ("Assertion `x` failed.") and "failed as
+  # expected" are what simpleAssert means to provoke; its verdict follows.
+  elif [ $rstatus -eq 0 ] && ! grep -vE 'Assertion `.*` failed\.$|failed as expected' "$logdir/$name.run" |
+    grep -qE 'FAIL|[Ff]ailed|[1-9][0-9]* [Ff]ailures|[Mm]ismatch|ERROR'; then
     if [ -n "$pass" ]; then result="PASSED ($pass)"; else result="ran, exit 0 ($last)"; fi
   else
     result="FAILED, exit $rstatus: $last"

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// samplesDir holds small programs for what NVIDIA's cuda-samples needed
+// fixed, each with an H100's output (testdata/samples/record.sh).
+const samplesDir = "../../testdata/samples"
+
+// TestCCSamplesRegressions builds each program with warpsim cc and compares
+// stdout, stderr and the exit status with the H100's. cub_lookback runs
+// with four simulator workers so that blocks poll tiles of blocks that run
+// at the same time (its bug needed that), whatever the machine's core count.
+func TestCCSamplesRegressions(t *testing.T) {
+	needClang(t)
+	abs, err := filepath.Abs(samplesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		cccl    bool // needs Thrust, CUB or libcu++
+		workers string
+	}{
+		{"math_outparams", false, ""},
+		{"stream_attributes", false, ""},
+		{"libcu_atomic", true, ""},
+		{"cub_lookback", true, "4"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.cccl {
+				if _, err := os.Stat("/usr/include/thrust/version.h"); err != nil {
+					t.Fatal("Thrust, CUB and libcu++ are needed: apt-get install libthrust-dev libcub-dev libcu++-dev")
+				}
+			}
+			if c.workers != "" {
+				t.Setenv("WARPSIM_WORKERS", c.workers)
+			}
+			prog := filepath.Join(t.TempDir(), c.name)
+			buildCUArgs(t, filepath.Join(abs, c.name+".cu"), "-o", prog)
+			checkAgainst(t, prog, filepath.Join(abs, c.name))
+		})
+	}
+}

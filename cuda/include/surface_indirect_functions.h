@@ -1,0 +1,2 @@
+/* warpsim: see surface_functions.h. */
+#include "surface_functions.h"

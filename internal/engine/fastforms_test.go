@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// TestFmaRnF32Inline: fma.rn.f32's fast form (its common case inline) gives scalar.FmaRnF32's bits
+// on random operands, on operands with short mantissas (whose sums land
+// exactly halfway between two f32 values, the case that needs round to
+// odd), near f32's subnormal range, and on specials.
+func TestFmaRnF32Inline(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	short := func() uint32 { // a few significant bits, exponent near 1
+		return uint32(rng.Intn(2))<<31 | uint32(120+rng.Intn(16))<<23 | uint32(rng.Intn(1<<6))<<17
+	}
+	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00000, 1, 0x807fffff, 0x00800000, 0x7f7fffff, 0x3f800000}
+	halfway := 0
+	// A warp whose slots 0, 1, 2 are a, b, c and 3 the result, run 32
+	// operand triples at a time through the fast form.
+	wp := &warp{regs: make([]uint64, 4*32)}
+	in := &ir.Inst{Op: ir.OpFma, Type: ptx.F32, Rnd: ir.RndRN, Fast: ir.FastFmaF32, Guard: -1, D: [4]int32{3, -1, -1, -1}, A: [5]int32{0, 1, 2, -1, -1}}
+	if ir.FastFmaF32 != in.Fast {
+		t.Fatal("no fast form")
+	}
+	n := 0
+	flush := func() {
+		t.Helper()
+		wp.fast(in, fullMask)
+		for l := 0; l < n; l++ {
+			a, b, c := uint32(wp.r(0)[l]), uint32(wp.r(1)[l]), uint32(wp.r(2)[l])
+			if got, want := uint32(wp.r(3)[l]), scalar.FmaRnF32(a, b, c); got != want {
+				t.Fatalf("fma(%#x, %#x, %#x) = %#x, want %#x", a, b, c, got, want)
+			}
+		}
+		n = 0
+	}
+	check := func(a, b, c uint32) {
+		t.Helper()
+		wp.r(0)[n], wp.r(1)[n], wp.r(2)[n] = uint64(a), uint64(b), uint64(c)
+		if n++; n == 32 {
+			flush()
+		}
+		s := float64(math.Float32frombits(a))*float64(math.Float32frombits(b)) + float64(math.Float32frombits(c))
+		if math.Float64bits(s)&(1<<29-1) == 1<<28 {
+			halfway++
+		}
+	}
+	for i := 0; i < 200000; i++ {
+		check(rng.Uint32(), rng.Uint32(), rng.Uint32())
+		check(short(), short(), short()|uint32(rng.Intn(1<<17)))
+		// Small products: results around and below 2^-126.
+		check(uint32(rng.Intn(2))<<31|uint32(40+rng.Intn(30))<<23|uint32(rng.Intn(1<<23)),
+			uint32(rng.Intn(2))<<31|uint32(40+rng.Intn(30))<<23|uint32(rng.Intn(1<<23)), uint32(rng.Intn(1<<24)))
+	}
+	for _, a := range specials {
+		for _, b := range specials {
+			for _, c := range specials {
+				check(a, b, c)
+			}
+		}
+	}
+	// Sums whose float64 rounding lands exactly halfway between two f32
+	// values while the exact sum is not: plain float32 conversion gets
+	// these wrong (checked below), round to odd gets them right. In the
+	// normal range: c = 1+2^-23 (odd), a*b = 2^-24 - 2^-60; at the top of
+	// the subnormal range: c = 2^-126 - 2^-149 (odd), a*b = 2^-150 - 2^-182.
+	f := func(m float64, e int) uint32 { return math.Float32bits(float32(math.Ldexp(m, e))) }
+	hard := [][3]uint32{{f(1-0x1p-16, -75), f(1+0x1p-16, -75), f(1-0x1p-23, -126)}}
+	for e := 0; e < 40; e++ { // the normal-range case at 40 scales
+		hard = append(hard, [3]uint32{f(1+0x1p-18, e-12), f(1-0x1p-18, -12), f(1+0x1p-23, e)})
+	}
+	for _, h := range hard {
+		for _, sign := range []uint32{0, 1 << 31} {
+			a, b, c := h[0]^sign, h[1], h[2]^sign
+			s := float64(math.Float32frombits(a))*float64(math.Float32frombits(b)) + float64(math.Float32frombits(c))
+			if math.Float32bits(float32(s)) == scalar.FmaRnF32(a, b, c) {
+				t.Fatalf("fma(%#x, %#x, %#x): the case does not need round to odd", a, b, c)
+			}
+			check(a, b, c)
+		}
+	}
+	for n != 0 {
+		check(0, 0, 0)
+	}
+	if halfway < 100 {
+		t.Errorf("only %d sums fell halfway between two f32 values: the test misses the round-to-odd case", halfway)
+	}
+}
+
+// TestSetpFastForm: setp on 32-bit integers runs as ir.FastSetp32 and
+// agrees with the general comparison for every comparison and sign.
+func TestSetpFastForm(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	vals := []uint64{0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 1 << 40}
+	for i := 0; i < 24; i++ {
+		vals = append(vals, uint64(rng.Uint32()))
+	}
+	for _, t2 := range []ptx.Type{ptx.S32, ptx.U32, ptx.B32} {
+		for _, cmp := range []uint8{ir.CmpEq, ir.CmpNe, ir.CmpLt, ir.CmpLe, ir.CmpGt, ir.CmpGe, ir.CmpLo, ir.CmpLs, ir.CmpHi, ir.CmpHs} {
+			in := ir.Inst{Op: ir.OpSetp, Type: ptx.Pred, Type2: t2, Cmp: cmp}
+			var a, b, d [32]uint64
+			for k := 0; k < len(vals)*len(vals); k += 32 {
+				for l := range a {
+					a[l], b[l] = vals[(k+l)/len(vals)%len(vals)], vals[(k+l)%len(vals)]
+				}
+				if !setpFull32(in.Cmp, t2 == ptx.S32, &a, &b, &d) {
+					t.Fatalf("%v cmp %d: not handled", t2, cmp)
+				}
+				for l := range d {
+					if want := b2u(compare(cmp, t2, a[l]&0xffffffff, b[l]&0xffffffff)); d[l] != want {
+						t.Fatalf("setp %d.%v %#x, %#x = %d, want %d", cmp, t2, a[l], b[l], d[l], want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"testing"
+)
+
+// texKernelPTX fetches one float per thread from a 2D texture at texel
+// centres (point or linear filtering, as the descriptor says).
+const texKernelPTX = `
+.visible .entry fetch(.param .u64 tex, .param .u64 out, .param .u32 n)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [tex];
+	ld.param.u64 %rd2, [out];
+	ld.param.u32 %r5, [n];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.s32 %r4, %r2, %r3, %r1;
+	rem.u32 %r6, %r4, %r5;
+	div.u32 %r7, %r4, %r5;
+	cvt.rn.f32.u32 %f1, %r6;
+	cvt.rn.f32.u32 %f2, %r7;
+	add.f32 %f1, %f1, 0f3F200000;
+	add.f32 %f2, %f2, 0f3F000000;
+	tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];
+	mul.wide.u32 %rd3, %r4, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	st.global.f32 [%rd4], %f3;
+	ret;
+}
+`
+
+// newTexture writes an n×n float texture and its descriptor into m and
+// returns the handle.
+func newTexture(t testing.TB, m *Module, n int, linear bool) uint64 {
+	data, err := m.Mem.Alloc(uint64(4 * n * n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := m.Mem.Bytes(data, uint64(4*n*n))
+	for i := 0; i < n*n; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(i%97)*0.25))
+	}
+	h, _ := m.Mem.Alloc(texDescBytes)
+	d, _ := m.Mem.Bytes(h, texDescBytes)
+	put := func(off int, v uint32) { binary.LittleEndian.PutUint32(d[off:], v) }
+	put(0, texMagic)
+	binary.LittleEndian.PutUint64(d[8:], data)
+	binary.LittleEndian.PutUint64(d[16:], uint64(4*n))
+	binary.LittleEndian.PutUint64(d[24:], uint64(4*n*n))
+	put(32, uint32(n))
+	put(36, uint32(n))
+	put(52, 1)         // channels
+	put(56, 32)        // bits
+	put(60, chanFloat) // kind
+	put(64, 4)         // element bytes
+	put(68, addrClamp) // address modes
+	put(72, addrClamp)
+	if linear {
+		put(80, 1)
+	}
+	return h
+}
+
+func BenchmarkTexFetch(b *testing.B) {
+	for _, linear := range []bool{false, true} {
+		name := map[bool]string{false: "point", true: "linear"}[linear]
+		b.Run(name, func(b *testing.B) {
+			const n = 256
+			benchKernel(b, texKernelPTX, "fetch", n*n/256, 256, 1, func(m *Module) []byte {
+				h := newTexture(b, m, n, linear)
+				out, _ := m.Mem.Alloc(4 * n * n)
+				p := u64p(h, out)
+				return binary.LittleEndian.AppendUint32(p, n)
+			})
+		})
+	}
+}
+
+// TestTexWeights checks the filter weights' invariants: they sum to 256
+// and each axis keeps its own weight.
+func TestTexWeights(t *testing.T) {
+	for a := 0; a <= 256; a += 3 {
+		for bb := 0; bb <= 256; bb += 5 {
+			var w [8]int
+			texWeights(2, a, bb, 0, &w)
+			if w[0]+w[1]+w[2]+w[3] != 256 || w[1]+w[3] != a || w[2]+w[3] != bb {
+				t.Fatalf("2D weights of (%d, %d): %v", a, bb, w[:4])
+			}
+			for c := 0; c <= 256; c += 7 {
+				texWeights(3, a, bb, c, &w)
+				sum, x, z := 0, 0, 0
+				for i, v := range w {
+					sum += v
+					if i&1 != 0 {
+						x += v
+					}
+					if i&4 != 0 {
+						z += v
+					}
+				}
+				if sum != 256 || x != a || z != c {
+					t.Fatalf("3D weights of (%d, %d, %d): %v", a, bb, c, w)
+				}
+			}
+		}
+	}
+}
+
+// TestRoundTiesAway compares roundTiesAway with exact halfway cases and
+// with float32 conversion elsewhere.
+func TestRoundTiesAway(t *testing.T) {
+	one := float64(math.Nextafter32(1, 2)) - 1 // float32 ulp at 1
+	cases := []struct {
+		hi, lo float64
+		want   float32
+	}{
+		{1 + one/2, 0, math.Nextafter32(1, 2)}, // tie: away from zero
+		{-(1 + one/2), 0, -math.Nextafter32(1, 2)},
+		{1 + 3*one/2, 0, 1 + 2*float32(one)}, // tie, even above too
+		{1 + one/2, -1e-30, 1},               // just below the tie
+		{0.1, 0, float32(0.1)},
+		{math.Inf(1), 0, float32(math.Inf(1))},
+	}
+	for _, c := range cases {
+		if got := roundTiesAway(c.hi, c.lo); got != c.want {
+			t.Errorf("roundTiesAway(%v, %v) = %v, want %v", c.hi, c.lo, got, c.want)
+		}
+	}
+}
+
+// TestTexBadHandles: a handle that names no texture object, or one whose
+// descriptor the program overwrote, faults with a message instead of
+// crashing the engine.
+func TestTexBadHandles(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(m *Module) uint64
+		want  string
+	}{
+		{"not an object", func(m *Module) uint64 { a, _ := m.Mem.Alloc(256); return a }, "is not a live texture object"},
+		{"unmapped", func(m *Module) uint64 { return 0x1234 }, "is not a live texture object"},
+		{"corrupt", func(m *Module) uint64 {
+			h := newTexture(t, m, 4, false)
+			d, _ := m.Mem.Bytes(h, texDescBytes)
+			binary.LittleEndian.PutUint32(d[56:], 0) // bits per channel
+			return h
+		}, "corrupt descriptor"},
+		{"zero width", func(m *Module) uint64 {
+			h := newTexture(t, m, 4, true)
+			d, _ := m.Mem.Bytes(h, texDescBytes)
+			binary.LittleEndian.PutUint32(d[32:], 0)
+			return h
+		}, "corrupt descriptor"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := testModule(t, texKernelPTX)
+			h := c.setup(m)
+			out, _ := m.Mem.Alloc(4 * 64)
+			p := binary.LittleEndian.AppendUint32(u64p(h, out), 8)
+			_, _, err := m.launchTest(t, run{kernel: "fetch", grid: [3]uint32{1}, block: [3]uint32{64}, params: p})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
