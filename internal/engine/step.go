@@ -73,6 +73,9 @@ type StepRecord struct {
 type DevLaunch struct {
 	At    uint64 // the launch's cycle on the driver's device timeline
 	Timed bool   // At was set (false: launched by a block no driver timed)
+	// After is the earliest cycle the driver lets the grid start at when
+	// it starts after its parent grid's end (0: no bound).
+	After uint64
 }
 
 func (r *StepRecord) reset() {

@@ -76,6 +76,8 @@ type Driver struct {
 	// syncEnd is the latest end of the grids run inside the step being
 	// executed (a device-side synchronization waits for it).
 	syncEnd uint64
+	// devrt caches which functions call the device runtime.
+	devrt map[*ir.Func]bool
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -102,7 +104,8 @@ func New(a *arch.Arch, opt Options) *Driver {
 	return &Driver{arch: a, p: p, opt: opt,
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
-		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9))}
+		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
+		devrt: map[*ir.Func]bool{}}
 }
 
 // Params are the driver's timing figures.
@@ -227,6 +230,8 @@ type gridState struct {
 	spans []engine.BlockSpan
 	// base is the grid's start on the device timeline.
 	base uint64
+	// launched are the tags of the grids this grid's blocks launched.
+	launched []*engine.DevLaunch
 }
 
 // RunGrid times one grid. It implements engine.Driver.
@@ -260,6 +265,11 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		ready := d.Now // launched by a block no driver timed: after what ran so far
 		if tag != nil && tag.Timed {
 			ready = tag.At
+			if !nested {
+				// Its parent's blocks held the SMs until the last of
+				// them was dispatched: the child's blocks come after.
+				ready = max(ready, tag.After)
+			}
 		}
 		start = d.place(ready+uint64(d.p.ChildStartNS*d.p.ClockHz/1e9), !nested)
 	}
@@ -298,6 +308,34 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		d.syncEnd = max(prevSync, end)
 	}
 	return err
+}
+
+// devRuntime reports whether grid g's module has device-runtime calls
+// (device-side launches and synchronizations). Such a grid is never
+// sampled: the functional driver would run its untimed blocks on parallel
+// workers, whose launches would reach the timing driver in no fixed order
+// (a CDP1 synchronization runs its children inside the block's step).
+func (d *Driver) devRuntime(g *engine.GridRun) bool {
+	for _, f := range g.Funcs() {
+		if v, ok := d.devrt[f]; ok {
+			if v {
+				return true
+			}
+			continue
+		}
+		has := false
+		for i := range f.Code {
+			if f.Code[i].Op == ir.OpDevRT {
+				has = true
+				break
+			}
+		}
+		d.devrt[f] = has
+		if has {
+			return true
+		}
+	}
+	return false
 }
 
 // place is the cycle a device-launched grid ready at cycle ready starts:
@@ -384,7 +422,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	nb := g.Blocks()
 	wave := perSM * nsm
 	s.limitBlk, s.wave, s.maxLimit = nb, wave, nb
-	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave {
+	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave && !d.devRuntime(g) {
 		s.limitBlk = d.opt.SampleWaves * wave
 		s.maxLimit = min(3*s.limitBlk, nb-2*wave)
 	}
@@ -885,6 +923,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	case engine.EventDevLaunch:
 		for _, l := range rec.Launches {
 			l.At, l.Timed = s.base+s.now, true
+			s.launched = append(s.launched, l)
 		}
 		w.ready, w.readyWhy = s.now+uint64(p.DeviceLaunch), stallSleeping
 	case engine.EventDevSync:
@@ -1168,4 +1207,12 @@ func (s *gridState) finish(nb, wave int) {
 		tm.DRAMWriteBytes = s.sampledWrites(scale)
 	}
 	s.g.Timing = tm
+	// The grids its blocks launched start, unless a synchronization ran
+	// them already, once its last block has been dispatched (for a sampled
+	// grid: as long before its extrapolated end as the timed window's last
+	// dispatch was before the window's end).
+	after := s.base + min(s.lastDispatch+cycles-end, cycles)
+	for _, l := range s.launched {
+		l.After = after
+	}
 }

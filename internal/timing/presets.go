@@ -22,7 +22,15 @@ import "github.com/warpsim/warpsim/internal/ir"
 //	        gpuRecursiveReduceNosync: 16 384 device launches in 17.3–17.5
 //	        ms, ../shared/groundtruth/h100_seed_runs.txt), 2100 cycles at
 //	        1.98 GHz, carried over [GEN] to the others as 2100 cycles at
-//	        their clocks.
+//	        their clocks. The H100's device-launch latency (ChildStartNS,
+//	        from the launching instruction to the child's start) is 14.7
+//	        µs: gpuRecursiveReduce2 is a chain of 8 dependent device
+//	        launches, 0.1288 ms in CUDA-event time (h100_seed_runs.txt, the
+//	        warm run), less ~4 µs of event overhead (DERIVATION.md §7), less
+//	        the model's own 3.9 µs per level with a 3 µs latency: 3 + 11.7
+//	        µs. The other presets keep an unmeasured 3 µs (5 µs on the K40):
+//	        carried over at the K40's clock (39 µs) the K40's nested lesson
+//	        would take 552/88/0.39 ms against its measured 172/59/0.80 ms.
 //	[GEN]   not measured or found for this part: carried over from the
 //	        H100's figures (scaled by clock where they are in ns), so the
 //	        preset answers "what if" questions by its clock, SM count, caches,
@@ -61,7 +69,7 @@ var measured = map[string]*Params{
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, LaunchGapNS: 4700,
-		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1060, ConcurrentKernels: 128,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
 	},
