@@ -192,32 +192,6 @@ func TestCCAssertDeclaration(t *testing.T) {
 	}
 }
 
-// TestCCClearErrors: what warpsim cannot simulate fails to compile with a
-// message that names it.
-func TestCCClearErrors(t *testing.T) {
-	needClang(t)
-	cases := []struct{ name, src, want string }{
-		{"texture_fetch", "__global__ void k(cudaTextureObject_t t, float *o) { o[0] = tex1Dfetch<float>(t, 0); }\nint main() {}\n",
-			"texture and surface fetches"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			src := filepath.Join(t.TempDir(), c.name+".cu")
-			if err := os.WriteFile(src, []byte(c.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var stdout, stderr bytes.Buffer
-			code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "p")}, &stdout, &stderr)
-			if code != exitBadInput {
-				t.Errorf("exit %d, want %d", code, exitBadInput)
-			}
-			if !strings.Contains(stderr.String(), c.want) {
-				t.Errorf("stderr lacks %q:\n%s", c.want, stderr.String())
-			}
-		})
-	}
-}
-
 // TestCCOpenMP builds host code with -Xcompiler -fopenmp, as nvcc users do.
 func TestCCOpenMP(t *testing.T) {
 	needClang(t)

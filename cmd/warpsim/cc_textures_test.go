@@ -128,3 +128,24 @@ func compareTexOutput(t *testing.T, got, want string, devs []texDeviation) {
 		t.Errorf("%d values deviate, %d are listed", used, len(devs))
 	}
 }
+
+// TestCCCubTextureIterator runs CUB's texture object iterator (Debian's
+// CUB 1.17); the expected output is the input doubled, by hand.
+func TestCCCubTextureIterator(t *testing.T) {
+	needClang(t)
+	if _, err := os.Stat("/usr/include/cub/iterator/tex_obj_input_iterator.cuh"); err != nil {
+		t.Fatal("CUB is needed: apt-get install libcub-dev")
+	}
+	want, err := os.ReadFile(filepath.Join(texturesDir, "cub_tex_iterator.expected.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(filepath.Join(texturesDir, "cub_tex_iterator.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr := runProgram(t, buildCU(t, abs))
+	if got != string(want) {
+		t.Errorf("got:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,5 +168,37 @@ func TestCoopLaunchFile(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"run", plain}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "trap") {
 		t.Errorf("ordinary launch of nvcc's grid.sync(): exit %d, want 1 with a trap\n%s", code, stderr.String())
+	}
+}
+
+// TestGridSyncTime: the timing model's cost of one grid.sync() against
+// the H100's (testdata/coop/timing/grid_sync_time.h100.txt, 132 blocks of
+// 256 threads). The model's fixed barrier cost was taken from this same
+// recording, so this checks that the end-to-end figure (the loop around the
+// barrier included) stays within 20% of it.
+func TestGridSyncTime(t *testing.T) {
+	needClang(t)
+	rec, err := os.ReadFile(filepath.Join(coopDir, "timing", "grid_sync_time.h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`one grid\.sync\(\) ([0-9.]+) us`)
+	m := re.FindSubmatch(rec)
+	if m == nil {
+		t.Fatalf("no time in the recording:\n%s", rec)
+	}
+	want, _ := strconv.ParseFloat(string(m[1]), 64)
+	prog := buildCU(t, filepath.Join(coopDir, "timing", "grid_sync_time.cu"))
+	got, stderr, err := runProgramEnv(prog, "WARPSIM_MODE=timing", "N=100")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	g := re.FindStringSubmatch(got)
+	if g == nil {
+		t.Fatalf("no time in the output:\n%s", got)
+	}
+	sim, _ := strconv.ParseFloat(g[1], 64)
+	if sim < 0.8*want || sim > 1.2*want {
+		t.Errorf("one grid.sync() takes %.3f us in the model, %.3f us on the H100", sim, want)
 	}
 }

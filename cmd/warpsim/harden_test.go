@@ -104,7 +104,7 @@ func TestRunInterrupt(t *testing.T) {
 // position; exit status 2.
 func TestRunUnsupportedKernel(t *testing.T) {
 	code, _, stderr := runCLI("run", filepath.Join(runDir, "unsupported.json"))
-	want := "unsupported.json:6: launches[1]: kernel texture cannot run: " + filepath.Join(runDir, "unsupported.ptx") + ":7:2: tex.2d.v4.f32.f32 is not supported yet"
+	want := "unsupported.json:6: launches[1]: kernel texture cannot run: " + filepath.Join(runDir, "unsupported.ptx") + ":7:2: tex.2d.v4.f32.f32 is not supported: texture and surface references (.texref, .surfref) are not simulated"
 	if code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
 	}

@@ -46,6 +46,61 @@ struct tex_object {
 static struct tex_object *tex_objects;
 static int ntex_objects;
 
+/* Descriptors live in slabs of DESC_PER_SLAB, so a program that creates
+ * and destroys objects in a loop does not spend one allocation (of the
+ * window's few thousand) on each; a slab is freed when its last object is
+ * destroyed. */
+#define DESC_PER_SLAB 512
+struct desc_slab { uint64_t base; int live; unsigned char used[DESC_PER_SLAB]; };
+static struct desc_slab *desc_slabs;
+static int ndesc_slabs;
+
+static cudaError_t desc_alloc(uint64_t *h) {
+  for (int s = 0; s < ndesc_slabs; s++) {
+    struct desc_slab *sl = &desc_slabs[s];
+    if (sl->live == DESC_PER_SLAB) continue;
+    for (int i = 0; i < DESC_PER_SLAB; i++)
+      if (!sl->used[i]) {
+        sl->used[i] = 1;
+        sl->live++;
+        *h = sl->base + (uint64_t)i * sizeof(struct warpsim_texdesc);
+        return 0;
+      }
+  }
+  void *p = NULL;
+  cudaError_t e = alloc_kind(&p, DESC_PER_SLAB * sizeof(struct warpsim_texdesc), kindDevice);
+  if (e) return e;
+  memset(p, 0, DESC_PER_SLAB * sizeof(struct warpsim_texdesc));
+  desc_slabs = grow(desc_slabs, ndesc_slabs, sizeof *desc_slabs);
+  struct desc_slab *sl = &desc_slabs[ndesc_slabs++];
+  memset(sl, 0, sizeof *sl);
+  sl->base = (uintptr_t)p;
+  sl->used[0] = 1;
+  sl->live = 1;
+  *h = sl->base;
+  return 0;
+}
+
+static cudaError_t desc_free(uint64_t h) {
+  for (int s = 0; s < ndesc_slabs; s++) {
+    struct desc_slab *sl = &desc_slabs[s];
+    if (h < sl->base || h >= sl->base + DESC_PER_SLAB * sizeof(struct warpsim_texdesc)) continue;
+    /* Kernels still running may use the object: wait for them, as a
+     * free would, before its descriptor is cleared. */
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e) return e;
+    memset((void *)(uintptr_t)h, 0, sizeof(struct warpsim_texdesc));
+    sl->used[(h - sl->base) / sizeof(struct warpsim_texdesc)] = 0;
+    if (--sl->live == 0) {
+      e = free_alloc((void *)(uintptr_t)sl->base, -1, NULL, 0);
+      desc_slabs[s] = desc_slabs[--ndesc_slabs];
+      return e;
+    }
+    return 0;
+  }
+  return set_error(cudaErrorInvalidValue);
+}
+
 static struct cudaArray *array_of(const void *a) {
   struct cudaArray *arr = (struct cudaArray *)a;
   if (!arr || arr->magic != ARRAY_MAGIC) return NULL;
@@ -366,14 +421,14 @@ static cudaError_t new_object(unsigned long long *handle, const struct cudaResou
     d.normalized = t->normalizedCoords ? 1 : 0;
     memcpy(d.border, t->borderColor, sizeof d.border);
   }
-  void *p = NULL;
-  cudaError_t e = alloc_kind(&p, sizeof d, kindDevice);
+  uint64_t h = 0;
+  cudaError_t e = desc_alloc(&h);
   if (e) return e;
-  memcpy(p, &d, sizeof d);
+  memcpy((void *)(uintptr_t)h, &d, sizeof d);
   tex_objects = grow(tex_objects, ntex_objects, sizeof *tex_objects);
   struct tex_object *o = &tex_objects[ntex_objects++];
   memset(o, 0, sizeof *o);
-  o->handle = (uintptr_t)p;
+  o->handle = h;
   o->surface = surface;
   o->res = *r;
   if (t) o->tex = *t;
@@ -391,8 +446,7 @@ static cudaError_t destroy_object(uint64_t h, int surface) {
   if (h == 0) return 0;
   int i = find_object(h, surface);
   if (i < 0) return set_error(cudaErrorInvalidValue);
-  memset((void *)(uintptr_t)h, 0, sizeof(struct warpsim_texdesc));
-  cudaError_t e = free_alloc((void *)(uintptr_t)h, -1, NULL, 0);
+  cudaError_t e = desc_free(h);
   if (e) return e;
   tex_objects[i] = tex_objects[--ntex_objects];
   return 0;

@@ -107,7 +107,8 @@ type cdpNode struct {
 	ran, done   bool       // done: it and every grid it launched completed
 	kids        []*cdpNode // launched and not started by a sync when it completed
 	r           *Result
-	index       int // in r.Grids
+	index       int       // in r.Grids
+	tag         DevLaunch // when a timing driver saw it launched
 }
 
 // finish marks n's grid complete and propagates tree completion; t.mu held.

@@ -227,6 +227,7 @@ func (wp *warp) devLaunch(mode uint8, lane int, arg func(i, size, lane int) uint
 	l.launches.Add(1)
 	if wp.rec != nil {
 		wp.rec.Event = EventDevLaunch
+		wp.rec.Launches = append(wp.rec.Launches, &n.tag)
 	}
 	return cudaSuccess
 }

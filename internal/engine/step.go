@@ -66,12 +66,27 @@ type StepRecord struct {
 	// (grid.sync()); the warps of every block waiting there may go on
 	// (WaitingAtBarrier then reports false for them).
 	GridReleased bool
+	// Launches, for EventDevLaunch, are the launched grids' tags (one per
+	// launching lane): a timing driver writes there when the launch
+	// happened, and reads it back from the child's GridRun.Launch.
+	Launches []*DevLaunch
+}
+
+// DevLaunch is a device-launched grid's tag, written by a timing driver
+// when the launching instruction executes.
+type DevLaunch struct {
+	At    uint64 // the launch's cycle on the driver's device timeline
+	Timed bool   // At was set (false: launched by a block no driver timed)
+	// After is the earliest cycle the driver lets the grid start at when
+	// it starts after its parent grid's end (0: no bound).
+	After uint64
 }
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
 	r.GridReleased = false
 	r.AddrDistinct, r.AddrMaxDup = 0, 0
+	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]
 }
 
@@ -118,6 +133,15 @@ type GridTiming struct {
 	// denominator), SMs the SM count, ClockHz the SM clock.
 	MaxWarpsPerSM, SMs int
 	ClockHz            float64
+}
+
+// Launch is the tag of a device-launched grid (nil for a host launch's
+// grid).
+func (g *GridRun) Launch() *DevLaunch {
+	if n := g.l.node; n != nil && n.parent != nil {
+		return &n.tag
+	}
+	return nil
 }
 
 // Funcs are the module's functions (a kernel may call any of them).

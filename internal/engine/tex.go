@@ -80,7 +80,10 @@ func (wp *warp) texDescAt(pc, lane int, h uint64, surface bool, d *texDesc) bool
 		linear: u32(80) == 1, normRead: u32(84) == 1, normCoords: u32(88) != 0,
 		border: [4]uint32{u32(96), u32(100), u32(104), u32(108)},
 	}
-	if d.elem <= 0 || d.elem > texMaxTexel64 || d.nchan < 1 || d.nchan > 4 {
+	// The program can overwrite the descriptor: check what indexing
+	// relies on.
+	if d.nchan < 1 || d.nchan > 4 || (d.bits != 8 && d.bits != 16 && d.bits != 32) || d.elem != d.nchan*d.bits/8 ||
+		d.elem > texMaxTexel64 || (d.res != resLinear && (d.width < 1 || d.height < 0 || d.depth < 0 || d.layers < 0)) {
 		wp.fault(FaultIllegal, pc, lane, h, true, "%s object %#x has a corrupt descriptor", what, h)
 		return false
 	}
@@ -263,9 +266,12 @@ func floorInt(x float32) int {
 // texCoordFrac is the number of fraction bits of the fixed-point
 // coordinates the texture unit computes with: a normalized coordinate is
 // truncated to them before it is scaled by the texture's size, an
-// unnormalized one is truncated likewise. (Measured on an H100:
-// testdata/textures; 0.2 of 5 texels selects texel 0.)
-const texCoordFrac = 16
+// unnormalized one is truncated likewise. Measured on an H100: with 0.2
+// of 5 texels it selects texel 0 (testdata/textures: 11 to 25 bits fit),
+// and simpleSurfaceWrite's rotation of a 512×512 texture matches the
+// H100's image to 2 pixels of 262,144 with 18 to 21 bits (3,084 differ
+// with 16, 1,640 with 17).
+const texCoordFrac = 20
 
 // toFixed truncates c to texCoordFrac fraction bits, saturating far
 // outside any texture (NaN becomes 0).

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -131,5 +132,43 @@ func TestRoundTiesAway(t *testing.T) {
 		if got := roundTiesAway(c.hi, c.lo); got != c.want {
 			t.Errorf("roundTiesAway(%v, %v) = %v, want %v", c.hi, c.lo, got, c.want)
 		}
+	}
+}
+
+// TestTexBadHandles: a handle that names no texture object, or one whose
+// descriptor the program overwrote, faults with a message instead of
+// crashing the engine.
+func TestTexBadHandles(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(m *Module) uint64
+		want  string
+	}{
+		{"not an object", func(m *Module) uint64 { a, _ := m.Mem.Alloc(256); return a }, "is not a live texture object"},
+		{"unmapped", func(m *Module) uint64 { return 0x1234 }, "is not a live texture object"},
+		{"corrupt", func(m *Module) uint64 {
+			h := newTexture(t, m, 4, false)
+			d, _ := m.Mem.Bytes(h, texDescBytes)
+			binary.LittleEndian.PutUint32(d[56:], 0) // bits per channel
+			return h
+		}, "corrupt descriptor"},
+		{"zero width", func(m *Module) uint64 {
+			h := newTexture(t, m, 4, true)
+			d, _ := m.Mem.Bytes(h, texDescBytes)
+			binary.LittleEndian.PutUint32(d[32:], 0)
+			return h
+		}, "corrupt descriptor"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := testModule(t, texKernelPTX)
+			h := c.setup(m)
+			out, _ := m.Mem.Alloc(4 * 64)
+			p := binary.LittleEndian.AppendUint32(u64p(h, out), 8)
+			_, _, err := m.launchTest(t, run{kernel: "fetch", grid: [3]uint32{1}, block: [3]uint32{64}, params: p})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
 	}
 }

@@ -92,12 +92,38 @@ func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int)
 	return evictedDirty
 }
 
+// update is a store's write to sector: a present sector stays valid and
+// its new data can be read from cycle ready on; a missing one is allocated
+// valid only when the store wrote all of it (full), else it stays missing
+// (the L1 keeps a partly written sector's bytes but a load of it goes on to
+// L2). It reports whether the sector is present afterwards.
+func (c *cache) update(sector, ready uint64, full bool) bool {
+	w := c.find(sector >> 2)
+	if w < 0 || c.valid[w]&(1<<(sector&3)) == 0 {
+		if !full {
+			return false
+		}
+		c.fill(sector, ready, false)
+		return true
+	}
+	if ready > c.ready[w] {
+		c.ready[w] = ready
+	}
+	c.tick++
+	c.used[w] = c.tick
+	return true
+}
+
 // drop invalidates one sector.
 func (c *cache) drop(sector uint64) {
 	if w := c.find(sector >> 2); w >= 0 {
 		c.valid[w] &^= 1 << (sector & 3)
 	}
 }
+
+// settle makes every fill complete: the ready cycles of one grid's clock
+// mean nothing to the next grid's.
+func (c *cache) settle() { clear(c.ready) }
 
 // invalidate empties the cache.
 func (c *cache) invalidate() {
@@ -117,6 +143,17 @@ func (c *cache) dirtySectors() (n int) {
 	}
 	return n
 }
+
+// validSectors counts the sectors the cache holds.
+func (c *cache) validSectors() (n int) {
+	for _, v := range c.valid {
+		n += popcount4(v)
+	}
+	return n
+}
+
+// sectors is the cache's capacity in sectors.
+func (c *cache) sectors() int { return len(c.tag) * 4 }
 
 func popcount4(b uint8) int {
 	return int(b&1 + b>>1&1 + b>>2&1 + b>>3&1)

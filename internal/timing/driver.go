@@ -62,6 +62,34 @@ type Driver struct {
 	l2q      *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
+	// grids are the grids of the current host launch with when each
+	// started and ended (open: still running), for the concurrent-kernel
+	// limit; gmu are the cycles the grid management unit started
+	// device-launched grids at, in order.
+	grids []gridSpan
+	gmu   []uint64
+	// depth counts the RunGrid calls in progress: a CDP1 device-side
+	// synchronization runs grids inside a step of its grid, each with
+	// device queues of its own (pools, one set per nesting level).
+	depth int
+	pools []*queueSet
+	// syncEnd is the latest end of the grids run inside the step being
+	// executed (a device-side synchronization waits for it).
+	syncEnd uint64
+	// devrt caches which functions call the device runtime.
+	devrt map[*ir.Func]bool
+}
+
+// gridSpan is one grid's place on the device timeline.
+type gridSpan struct {
+	start, end uint64
+	open       bool
+}
+
+// queueSet is the device-wide queues a grid's memory requests take.
+type queueSet struct {
+	dram, l2q, atomQ *bucketQueue
+	atomBusy         map[uint64]float64
 }
 
 // New returns a timing driver for a preset.
@@ -76,7 +104,8 @@ func New(a *arch.Arch, opt Options) *Driver {
 	return &Driver{arch: a, p: p, opt: opt,
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
-		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9))}
+		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
+		devrt: map[*ir.Func]bool{}}
 }
 
 // Params are the driver's timing figures.
@@ -158,6 +187,7 @@ type smT struct {
 	shared   uint64 // cycle the shared-memory pipe is free
 	resident int    // resident warps
 	now      uint64 // the SM's own clock (it runs a quantum at a time)
+	wake     uint64 // the first cycle after its last quantum it can issue at
 	retire   bool   // a warp finished: look for finished blocks
 	lastT    uint64
 	warpCyc  uint64
@@ -190,17 +220,178 @@ type gridState struct {
 	// last block timed in detail was handed out (sampling's extrapolation).
 	retires      []uint64
 	lastDispatch uint64
+	// wave is the blocks of one full wave; maxLimit is the most blocks a
+	// sampled grid times in detail (the window grows to it while the block
+	// rate has not settled).
+	wave, maxLimit int
 	// drain is when the grid's last store or atomic has reached the L2:
 	// a grid is complete only then.
 	drain uint64
 	spans []engine.BlockSpan
 	// gridReleased: a cooperative grid's barrier let warps go in this
-	// quantum (releaseGrid).
+	// quantum (releaseGrid), gridWaiters (reused).
 	gridReleased bool
+	gridWaiters  []*warpT
+	// base is the grid's start on the device timeline.
+	base uint64
+	// launched are the tags of the grids this grid's blocks launched.
+	launched []*engine.DevLaunch
 }
 
 // RunGrid times one grid. It implements engine.Driver.
+//
+// A host launch's grid starts at Now with cold caches. A device-launched
+// grid starts when its launch (the cycle the launching instruction issued,
+// which the driver wrote into the launch's tag) plus the device-launch
+// latency has passed, the grid management unit has started the previous
+// device-launched grid at least ChildLaunchNS before, and fewer than
+// ConcurrentKernels grids run (Driver.place); it finds the L2 as its
+// parent left it. Grids are simulated one after another (the engine runs
+// them in its deterministic order: parents before children, a CDP1
+// synchronization's children inside the synchronizing step), each on the
+// whole device: device-launched grids running concurrently do not take
+// each other's SMs or bandwidth in the model.
 func (d *Driver) RunGrid(g *engine.GridRun) error {
+	nested := d.depth > 0
+	d.depth++
+	defer func() { d.depth-- }()
+	var start uint64
+	tag := g.Launch()
+	if tag == nil && !nested {
+		start = d.Now
+		d.grids, d.gmu = d.grids[:0], d.gmu[:0]
+		// Every host launch's grid starts with cold caches, as Nsight
+		// Compute measures a kernel (its default --cache-control all
+		// flushes them), so a kernel's time does not depend on what ran
+		// before it.
+		d.l2.invalidate()
+	} else {
+		ready := d.Now // launched by a block no driver timed: after what ran so far
+		if tag != nil && tag.Timed {
+			ready = tag.At
+			if !nested {
+				// Its parent's blocks held the SMs until the last of
+				// them was dispatched: the child's blocks come after.
+				ready = max(ready, tag.After)
+			}
+		}
+		start = d.place(ready+uint64(d.p.ChildStartNS*d.p.ClockHz/1e9), !nested)
+	}
+	if nested {
+		// The synchronizing grid's queues stay as they are.
+		for len(d.pools) < d.depth-1 {
+			d.pools = append(d.pools, &queueSet{dram: newQueue(d.p.DRAMBytesPerCycle), l2q: newQueue(d.p.L2BytesPerCycle),
+				atomQ: newQueue(d.p.AtomicOpsPerNS / (d.p.ClockHz / 1e9)), atomBusy: map[uint64]float64{}})
+		}
+		saved := &queueSet{dram: d.dram, l2q: d.l2q, atomQ: d.atomQ, atomBusy: d.atomBusy}
+		q := d.pools[d.depth-2]
+		d.dram, d.l2q, d.atomQ, d.atomBusy = q.dram, q.l2q, q.atomQ, q.atomBusy
+		defer func() { d.dram, d.l2q, d.atomQ, d.atomBusy = saved.dram, saved.l2q, saved.atomQ, saved.atomBusy }()
+	}
+	prevSync := d.syncEnd
+	idx := len(d.grids)
+	d.grids = append(d.grids, gridSpan{start: start, open: true})
+	if tag != nil || nested {
+		// Each grid counts cycles from its own start: the L2's pending
+		// fills (in the clock of the grid that made them) are complete.
+		d.l2.settle()
+	}
+	err := d.runGrid(g, start)
+	if nested {
+		d.l2.settle()
+	}
+	end := start
+	if g.Timing != nil {
+		end = start + g.Timing.Cycles
+	}
+	d.grids[idx] = gridSpan{start: start, end: end}
+	d.Now = max(d.Now, end)
+	if nested {
+		// The grids run inside one step: the latest end of them all
+		// (this grid's own steps reset syncEnd).
+		d.syncEnd = max(prevSync, end)
+	}
+	return err
+}
+
+// devRuntime reports whether grid g's module has device-runtime calls
+// (device-side launches and synchronizations). Such a grid is never
+// sampled: the functional driver would run its untimed blocks on parallel
+// workers, whose launches would reach the timing driver in no fixed order
+// (a CDP1 synchronization runs its children inside the block's step).
+func (d *Driver) devRuntime(g *engine.GridRun) bool {
+	for _, f := range g.Funcs() {
+		if v, ok := d.devrt[f]; ok {
+			if v {
+				return true
+			}
+			continue
+		}
+		has := false
+		for i := range f.Code {
+			if f.Code[i].Op == ir.OpDevRT {
+				has = true
+				break
+			}
+		}
+		d.devrt[f] = has
+		if has {
+			return true
+		}
+	}
+	return false
+}
+
+// place is the cycle a device-launched grid ready at cycle ready starts:
+// the grid management unit starts one every ChildLaunchNS, and at most
+// ConcurrentKernels grids run at once (grids still running that wait for
+// this one, a CDP1 synchronization's ancestors, do not hold it back when
+// they alone fill the limit).
+//
+// Grids are placed in the engine's order, which is not the order of their
+// launches in time (a CDP1 synchronization runs a block's whole subtree
+// before the next block's launches are seen), so the grid management unit
+// is a list of the starts it made, and a grid takes the first gap at or
+// after its ready cycle.
+func (d *Driver) place(ready uint64, limited bool) uint64 {
+	t := d.gmuSlot(ready)
+	for limit := d.p.ConcurrentKernels; limited && limit > 0; {
+		n, next := 0, uint64(math.MaxUint64)
+		for _, g := range d.grids {
+			if g.start <= t && (g.open || g.end > t) {
+				n++
+				if !g.open {
+					next = min(next, g.end)
+				}
+			}
+		}
+		if n < limit || next == math.MaxUint64 {
+			break
+		}
+		t = d.gmuSlot(next)
+	}
+	i, _ := slices.BinarySearch(d.gmu, t)
+	d.gmu = slices.Insert(d.gmu, i, t)
+	return t
+}
+
+// gmuSlot is the first cycle at or after t at which the grid management
+// unit is free to start a grid: ChildLaunchNS from the starts before and
+// after it.
+func (d *Driver) gmuSlot(t uint64) uint64 {
+	gap := uint64(d.p.ChildLaunchNS * d.p.ClockHz / 1e9)
+	i, _ := slices.BinarySearch(d.gmu, t)
+	if i > 0 && d.gmu[i-1]+gap > t {
+		t = d.gmu[i-1] + gap
+	}
+	for ; i < len(d.gmu) && d.gmu[i] < t+gap; i++ {
+		t = max(t, d.gmu[i]+gap)
+	}
+	return t
+}
+
+// runGrid times grid g starting at cycle start of the device timeline.
+func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	a := d.arch
 	fn := g.Kernel()
 	regs := fn.RegEstimate
@@ -221,7 +412,7 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		// runtime checked the grid against the occupancy calculator).
 		perSM = max(perSM, (g.Blocks()+max(a.SMs, 1)-1)/max(a.SMs, 1))
 	}
-	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock()}
+	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock(), base: start}
 	// The scoreboard covers the registers of any function the kernel may
 	// call.
 	for _, f := range g.Funcs() {
@@ -239,15 +430,12 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	}
 	nb := g.Blocks()
 	wave := perSM * nsm
-	s.limitBlk = nb
-	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave {
+	s.limitBlk, s.wave, s.maxLimit = nb, wave, nb
+	if d.opt.Sample && nb > (d.opt.SampleWaves+2)*wave && !d.devRuntime(g) {
 		s.limitBlk = d.opt.SampleWaves * wave
+		s.maxLimit = min(3*s.limitBlk, nb-2*wave)
 	}
-	// Every grid starts with cold caches, as Nsight Compute measures a
-	// kernel (its default --cache-control all flushes them), so a kernel's
-	// time does not depend on what ran before it; the queues count cycles
-	// from the grid's start.
-	d.l2.invalidate()
+	// The queues count cycles from the grid's start.
 	d.dram.reset()
 	d.l2q.reset()
 	d.atomQ.reset()
@@ -290,6 +478,7 @@ func (s *gridState) run() error {
 		s.d.atomQ.advance(t)
 		live, waiting := false, false
 		s.gridReleased = false
+		wake := uint64(math.MaxUint64)
 		for _, sm := range s.sms {
 			if len(sm.blocks) == 0 {
 				continue
@@ -301,6 +490,15 @@ func (s *gridState) run() error {
 			if s.fault() {
 				return nil
 			}
+			if len(sm.blocks) > 0 {
+				wake = min(wake, sm.wake)
+			}
+		}
+		if live && waiting && wake != math.MaxUint64 && wake >= t+2*quantum {
+			// No SM can issue for quanta to come (warps waiting for
+			// device-launched grids): skip to the quantum of the first
+			// that can.
+			t = wake/quantum*quantum - quantum
 		}
 		if !live {
 			if s.nextBlk < s.limitBlk {
@@ -377,6 +575,7 @@ func (s *gridState) runSM(sm *smT, end uint64) bool {
 			}
 		}
 		if issued {
+			sm.wake = s.now
 			s.now++
 			continue
 		}
@@ -384,6 +583,7 @@ func (s *gridState) runSM(sm *smT, end uint64) bool {
 			sm.now = s.now
 			return false
 		}
+		sm.wake = next
 		s.now = max(s.now+1, min(next, end))
 	}
 	sm.now = max(s.now, end)
@@ -412,7 +612,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	slot.Start(s.nextBlk)
 	b.linear, b.live, b.start = s.nextBlk, slot.Warps(), t
 	s.nextBlk++
-	if s.nextBlk == s.limitBlk {
+	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
@@ -647,6 +847,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	slot := w.blk.slot
 	slot.SetClock(s.now, s.nanos(s.now))
 	rec := &s.rec
+	s.d.syncEnd = 0
 	slot.Step(w.idx, rec)
 	s.steps++
 	slots := uint64(issueSlots(in))
@@ -705,6 +906,9 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		}
 	}
 	done := s.now + slots - 1 + lat
+	if slots > 1 {
+		done = max(done, s.now+uint64(chainLatency(in, p)))
+	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
 			w.regReady[r] = done
@@ -732,12 +936,23 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		}
 		w.ready, w.readyWhy = t, stallWait
 	case engine.EventDevLaunch:
+		for _, l := range rec.Launches {
+			l.At, l.Timed = s.base+s.now, true
+			s.launched = append(s.launched, l)
+		}
 		w.ready, w.readyWhy = s.now+uint64(p.DeviceLaunch), stallSleeping
 	case engine.EventDevSync:
-		w.ready, w.readyWhy = s.now+uint64(p.DeviceSyncNS*p.ClockHz/1e9)+rec.SyncCycles, stallSleeping
+		// The children ran inside the step (Driver.RunGrid, nested): the
+		// warp goes on when the last of them ended.
+		t := s.now
+		if e := s.d.syncEnd; e > s.base+t {
+			t = e - s.base
+		}
+		w.ready, w.readyWhy = t+uint64(p.DeviceSyncNS*p.ClockHz/1e9), stallSleeping
 	}
 	if rec.GridReleased {
 		s.releaseGrid()
+		w.ready = max(w.ready, s.now+s.gridSyncCycles())
 	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
@@ -752,21 +967,38 @@ func isMem(c ir.Class) bool {
 	return false
 }
 
+// gridSyncNS is what one grid.sync() of a cooperative grid took on the
+// H100, from the last block's arrival to every warp going on, as this
+// model counts it: 1.12 µs per barrier for 132 blocks of 256 threads
+// (testdata/coop/timing/grid_sync_time.h100.txt), the arrivals' atomics and
+// the spin on the barrier word in L2.
+const gridSyncNS = 1118
+
+func (s *gridState) gridSyncCycles() uint64 { return uint64(gridSyncNS * s.p.ClockHz / 1e9) }
+
 // releaseGrid readies the warps of every block that a completed grid
-// barrier (cooperative groups' grid.sync()) let go; it reports whether
-// there were any.
+// barrier (cooperative groups' grid.sync()) let go, gridSyncNS later; it
+// reports whether there were any.
 func (s *gridState) releaseGrid() bool {
-	released := false
+	s.gridWaiters = s.gridWaiters[:0]
 	for _, sm := range s.sms {
 		for _, b := range sm.blocks {
+			n := len(s.gridWaiters)
 			for _, w := range b.warps {
 				if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
-					released = true
+					s.gridWaiters = append(s.gridWaiters, w)
 				}
 			}
-			s.releaseBarriers(b)
+			if len(s.gridWaiters) > n {
+				s.releaseBarriers(b)
+			}
 		}
 	}
+	ready := s.now + s.gridSyncCycles()
+	for _, w := range s.gridWaiters {
+		w.ready = max(w.ready, ready)
+	}
+	released := len(s.gridWaiters) > 0
 	s.gridReleased = s.gridReleased || released
 	return released
 }
@@ -840,9 +1072,15 @@ func (s *gridState) fromL2(t, sec uint64) uint64 {
 func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 	d := s.d
 	t0 := max(sm.l1q.take(s.now, float64(len(rec.Sectors)*32)), data)
+	// Every sector written whole: the lanes' bytes cover the sectors.
+	full := int(rec.Bytes) >= 32*len(rec.Sectors)
 	for _, sec := range rec.Sectors {
-		if sm.l1 != nil && s.p.StoreInvalidatesL1 {
-			sm.l1.drop(sec)
+		if sm.l1 != nil {
+			if s.p.StoreInvalidatesL1 {
+				sm.l1.drop(sec)
+			} else {
+				sm.l1.update(sec, t0+uint64(s.p.StoreToLoad), full)
+			}
 		}
 		at := d.l2q.take(t0, 32)
 		if ev := d.l2.fill(sec, at, true); ev > 0 {
@@ -903,31 +1141,89 @@ func popcount(x uint32) int {
 }
 
 func (s *gridState) nanos(cycles uint64) uint64 {
-	return uint64(float64(s.d.Now+cycles) * 1e9 / s.p.ClockHz)
+	return uint64(float64(s.base+cycles) * 1e9 / s.p.ClockHz)
+}
+
+// extend decides, when the last block of a sampled grid's detailed window
+// is dispatched at cycle t, whether the window grows by a wave: it does
+// while the block rate of the window's second half differs from the whole
+// window's (after the first wave) by more than sampleSettle, up to
+// maxLimit blocks.
+func (s *gridState) extend(t uint64) bool {
+	if s.limitBlk+s.wave > s.maxLimit {
+		return false
+	}
+	whole, half, ok := s.rates(t)
+	if ok && math.Abs(half-whole) <= sampleSettle*whole {
+		return false
+	}
+	s.limitBlk += s.wave
+	return true
+}
+
+// sampleSettle is how close the recent block rate must come to the
+// window's for the rate to count as settled.
+const sampleSettle = 0.01
+
+// rates are the cycles per retired block from the end of the first wave to
+// cycle t, and over the later half of those retirements.
+func (s *gridState) rates(t uint64) (whole, half float64, ok bool) {
+	r := append([]uint64(nil), s.retires...)
+	slices.Sort(r)
+	if len(r) <= s.wave {
+		return 0, 0, false
+	}
+	ta := r[s.wave-1]
+	var in []uint64
+	for _, x := range r[s.wave:] {
+		if x > ta && x <= t {
+			in = append(in, x)
+		}
+	}
+	if len(in) < 4 || t <= ta {
+		return 0, 0, false
+	}
+	tm := in[len(in)/2-1]
+	whole = float64(t-ta) / float64(len(in))
+	half = float64(t-tm) / float64(len(in)-len(in)/2)
+	return whole, half, true
 }
 
 // extrapolate estimates a sampled grid's cycles: the blocks not timed
-// retire at the steady rate measured between the end of the first wave and
-// the last timed block's dispatch, and the drain after the last dispatch is
-// the one measured (the real grid ends with the same kind of tail).
-func (s *gridState) extrapolate(nb, wave int, end uint64) uint64 {
-	r := append([]uint64(nil), s.retires...)
-	slices.Sort(r)
-	if len(r) <= wave {
+// retire at the block rate of the later half of the window (the
+// retirements after the first wave up to the last timed block's dispatch:
+// the most recent rate, which the window was grown until it settled), and
+// the drain after the last dispatch is the one measured (the real grid ends
+// with the same kind of tail).
+func (s *gridState) extrapolate(nb int, end uint64) uint64 {
+	_, half, ok := s.rates(s.lastDispatch)
+	if !ok {
 		return uint64(float64(end) * float64(nb) / float64(s.limitBlk))
 	}
-	ta, tb := r[wave-1], s.lastDispatch
-	n := 0
-	for _, t := range r {
-		if t > ta && t <= tb {
-			n++
-		}
+	return end + uint64(half*float64(nb-s.limitBlk))
+}
+
+// sampledWrites estimates a sampled grid's DRAM write bytes. The blocks
+// timed in detail may not have filled the L2, so their write-backs, scaled,
+// say nothing of the whole grid's; instead the grid's dirty sectors are
+// extrapolated (those written back and those dirty in the L2 after the
+// detailed blocks, scaled), and when the grid's footprint exceeds the L2
+// the L2 keeps, at the end, its capacity's share of dirty sectors (the
+// dirty fraction of its contents now); the rest were written back.
+func (s *gridState) sampledWrites(scale float64) uint64 {
+	l2 := s.d.l2
+	measured := uint64(float64(s.dramWr) * scale)
+	valid := l2.validSectors()
+	if valid == 0 {
+		return measured
 	}
-	if n == 0 || tb <= ta {
-		return uint64(float64(end) * float64(nb) / float64(s.limitBlk))
+	dirty := l2.dirtySectors()
+	total := (float64(s.dramWr)/32 + float64(dirty)) * scale
+	if float64(valid)*scale <= float64(l2.sectors()) {
+		return measured
 	}
-	perBlock := float64(tb-ta) / float64(n)
-	return end + uint64(perBlock*float64(nb-s.limitBlk))
+	kept := min(total, float64(dirty)/float64(valid)*float64(l2.sectors()))
+	return max(measured, uint64((total-kept)*32))
 }
 
 // finish fills the grid's timing account, extrapolating a sampled grid.
@@ -947,11 +1243,11 @@ func (s *gridState) finish(nb, wave int) {
 	sampled := s.limitBlk < nb
 	if sampled && s.limitBlk > 0 {
 		scale = float64(nb) / float64(s.limitBlk)
-		cycles = s.extrapolate(nb, wave, end)
+		cycles = s.extrapolate(nb, end)
 		tscale = float64(cycles) / float64(max(end, 1))
 	}
 	tm := &engine.GridTiming{
-		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.d.Now,
+		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.base,
 		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
 		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
@@ -962,6 +1258,16 @@ func (s *gridState) finish(nb, wave int) {
 	for i, v := range s.stalls {
 		tm.Stalls[i] = uint64(float64(v) * scale)
 	}
+	if sampled {
+		tm.DRAMWriteBytes = s.sampledWrites(scale)
+	}
 	s.g.Timing = tm
-	s.d.Now += tm.Cycles
+	// The grids its blocks launched start, unless a synchronization ran
+	// them already, once its last block has been dispatched (for a sampled
+	// grid: as long before its extrapolated end as the timed window's last
+	// dispatch was before the window's end).
+	after := s.base + min(s.lastDispatch+cycles-end, cycles)
+	for _, l := range s.launched {
+		l.After = after
+	}
 }

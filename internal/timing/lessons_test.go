@@ -255,8 +255,9 @@ func TestCoarseningSlowerAtSmallN(t *testing.T) {
 
 // TestSamplingError compares sampled timing with full timing of the same
 // grid (the reduce lesson at 2^22 ints, 15.5 waves of blocks of 512). The
-// goal is 3%; measured: reduceNeighbored +5.0%, reduceNeighboredLess +8.4%,
-// reduceInterleaved +0.3% (README). The test holds the worst to 10%.
+// goal is 3%, and the test holds every kernel to it; measured:
+// reduceNeighbored -0.65%, reduceNeighboredLess +1.63%, reduceInterleaved
+// -0.92% (README).
 func TestSamplingError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times 2^22-int grids in full detail (a minute of CPU)")
@@ -277,7 +278,7 @@ func TestSamplingError(t *testing.T) {
 		}
 		e := (sampled.ns - full.ns) / full.ns
 		t.Logf("%-22s full %.1f us, sampled %.1f us, error %+.2f%%", k, full.ns/1000, sampled.ns/1000, 100*e)
-		if e > 0.10 || e < -0.10 {
+		if e > 0.03 || e < -0.03 {
 			t.Errorf("%s: sampled %.1f us is %.1f%% off the full timing's %.1f us", k, sampled.ns/1000, 100*e, full.ns/1000)
 		}
 	}

@@ -40,8 +40,13 @@ type Params struct {
 	L1Bytes         int     // L1 data cache per SM available to global loads
 	// StoreInvalidatesL1: a global store invalidates the sectors it writes
 	// in the SM's L1 (write-through, no write-allocate), so data a block
-	// rewrites is read again from L2.
+	// rewrites is read again from L2. Without it (Volta and later) the L1
+	// is write-through with the written sectors kept: a store updates a
+	// present sector (and allocates one it writes whole), and a load of it
+	// returns the stored data no earlier than StoreToLoad cycles after the
+	// store left the SM with its data.
 	StoreInvalidatesL1 bool
+	StoreToLoad        uint32
 	L2Bytes            int
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
@@ -49,10 +54,15 @@ type Params struct {
 	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
 	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
 	DeviceLaunch    uint32  // cycles a device-side launch costs the launching warp
-	ChildStartNS    float64 // from a parent grid's end to its first child's start
+	ChildStartNS    float64 // from a device-side launch to the child grid's start, when nothing holds it back
 	DeviceSyncNS    float64 // a device-side cudaDeviceSynchronize's cost beyond its children
-	Source          string  // where the figures come from
-	SubPartitions   int
+	// ChildLaunchNS: the grid management unit starts a device-launched
+	// grid at most once per this many ns; ConcurrentKernels grids at most
+	// run at once (the compute capability's resident-grid limit).
+	ChildLaunchNS     float64
+	ConcurrentKernels int
+	Source            string // where the figures come from
+	SubPartitions     int
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64

@@ -15,6 +15,22 @@ import "github.com/warpsim/warpsim/internal/ir"
 //	        (configs/tested-cfgs/SM7_QV100/gpgpusim.config): L1 and shared
 //	        latency 20, L2 160 cycles plus DRAM 100 on top, kernel launch
 //	        5000 cycles.
+//	[CDP]   device launches: ConcurrentKernels is the Programming Guide's
+//	        "maximum number of resident grids per device" (32 for 3.5,
+//	        128 for 7.0 and later); the H100's grid management unit starts
+//	        a device-launched grid every 1.06 µs (the reduce lesson's
+//	        gpuRecursiveReduceNosync: 16 384 device launches in 17.3–17.5
+//	        ms, ../shared/groundtruth/h100_seed_runs.txt), 2100 cycles at
+//	        1.98 GHz, carried over [GEN] to the others as 2100 cycles at
+//	        their clocks. The H100's device-launch latency (ChildStartNS,
+//	        from the launching instruction to the child's start) is 14.7
+//	        µs: gpuRecursiveReduce2 is a chain of 8 dependent device
+//	        launches, 0.1288 ms in CUDA-event time (h100_seed_runs.txt, the
+//	        warm run), less ~4 µs of event overhead (DERIVATION.md §7), less
+//	        the model's own 3.9 µs per level with a 3 µs latency: 3 + 11.7
+//	        µs. The other presets keep an unmeasured 3 µs (5 µs on the K40):
+//	        carried over at the K40's clock (39 µs) the K40's nested lesson
+//	        would take 552/88/0.39 ms against its measured 172/59/0.80 ms.
 //	[GEN]   not measured or found for this part: carried over from the
 //	        H100's figures (scaled by clock where they are in ns), so the
 //	        preset answers "what if" questions by its clock, SM count, caches,
@@ -51,9 +67,10 @@ var measured = map[string]*Params{
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
-		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreInvalidatesL1: true,
+		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, LaunchGapNS: 4700,
-		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
+		ChildLaunchNS: 1060, ConcurrentKernels: 128,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
 	},
 	"a100": {
@@ -73,6 +90,7 @@ var measured = map[string]*Params{
 		L1Bytes:  164 * 1024,
 		KernelNS: 2500, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		ChildLaunchNS: 1489, ConcurrentKernels: 128,
 		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
 	},
 	"v100": {
@@ -93,6 +111,7 @@ var measured = map[string]*Params{
 		L1Bytes:  128 * 1024,
 		KernelNS: 3500, BlockDispatchNS: 0.8, BlockLaunch: 64, LaunchGapNS: 5000,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
+		ChildLaunchNS: 1373, ConcurrentKernels: 128,
 		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
 	},
 	"k40": {
@@ -116,6 +135,7 @@ var measured = map[string]*Params{
 		L1Bytes:  0,
 		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
 		DeviceLaunch: 2000, ChildStartNS: 5000, DeviceSyncNS: 20000,
+		ChildLaunchNS: 2819, ConcurrentKernels: 32,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }

@@ -54,3 +54,41 @@ func issueSlots(in *ir.Inst) uint32 {
 	}
 	return 1
 }
+
+// chainLatency is the cycles from the first issue of an instruction ptxas
+// expands into a sequence until its result is ready: the sequence's
+// dependent chain, at the preset's per-class latencies (0 for the
+// instructions that are one SASS instruction, whose class latency holds).
+// The 32-bit integer division and remainder (sm_90 SASS of the reduce
+// lesson: I2F.U32.RP, MUFU.RCP, VIADD, F2I.FTZ.U32.TRUNC, then eleven
+// dependent IMAD/IMAD.HI/ISETP/IADD/LOP3 steps) is the case that matters:
+// its chain is several times its issue slots. fp32 IEEE division and
+// square root are a MUFU approximation refined by dependent FMAs, fp64 ones
+// DFMA Newton iterations.
+func chainLatency(in *ir.Inst, p *Params) uint32 {
+	alu, fma, sfu, conv, f64 := p.Latency[ir.ClassALU], p.Latency[ir.ClassFMA], p.Latency[ir.ClassSFU], p.Latency[ir.ClassConv], p.Latency[ir.ClassFP64]
+	switch in.Op {
+	case ir.OpDiv, ir.OpRem:
+		switch {
+		case in.Type == ptx.F64:
+			return sfu + 8*f64
+		case ir.IsFloat(in.Type):
+			if in.Flags&(ir.FlagApprox|ir.FlagFull) != 0 {
+				return sfu + fma
+			}
+			return sfu + 4*fma
+		case ir.TypeSize(in.Type) == 8:
+			return fma + sfu + conv + 30*alu
+		}
+		return fma + sfu + alu + conv + 11*alu
+	case ir.OpSqrt, ir.OpRcp:
+		if in.Flags&ir.FlagApprox != 0 {
+			return 0
+		}
+		if in.Type == ptx.F64 {
+			return sfu + 8*f64
+		}
+		return sfu + 4*fma
+	}
+	return 0
+}

@@ -29,7 +29,7 @@ run() {
 log "tools"
 { date -u; hostname; nvcc --version; ncu --version; nvidia-smi; nvidia-smi -q -d CLOCK; nvidia-smi -q -d PERFORMANCE;
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.applications.graphics,power.limit --format=csv; } > "$R/env.txt" 2>&1
-ALL="lat tput chase stream bank atomics launch occ lessons_small"
+ALL="lat tput chase stream bank atomics launch occ lessons_small stld"
 RUN=${ONLY:-$ALL}   # ONLY="lat chase" re-records some benchmarks
 BENCHES="props $RUN"
 log "compile"
@@ -90,11 +90,17 @@ fi
 pack
 # ncu on the sim configurations, most important first
 export BENCH_NCU=1
-for b in occ stream lessons_small chase lat tput bank atomics launch; do
+for b in occ stream lessons_small chase lat tput bank atomics launch stld; do
   case " $RUN " in *" $b "*) ;; *) continue ;; esac
   run "ncu_$b" 90 ncu --csv --print-units base --clock-control base --log-file "$R/ncu_$b.log" --metrics "$M" "./bin_$b" sim
   pack
 done
+# stld: the L1's treatment of stores, from its own sector counters (lookup hits and misses of
+# loads and stores, L2 sectors read and written on the L1's behalf)
+case " $RUN " in *" stld "*)
+  run ncu_stld_l1 60 ncu --csv --print-units base --clock-control base --metrics gpu__time_duration.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio ./bin_stld sim
+  pack ;;
+esac
 nvidia-smi -q -d CLOCK > "$R/clock_end.txt" 2>&1
 log "done"
 pack
