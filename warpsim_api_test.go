@@ -141,8 +141,8 @@ func TestUnsupportedPerKernel(t *testing.T) {
 		t.Fatalf("load: %v", err)
 	}
 	want := []string{
-		"kernel direct cannot run: tex.ptx:11:2: tex.2d.v4.f32.f32 is not supported yet",
-		"kernel viaCall cannot run: it calls sample: tex.ptx:6:2: tex.2d.v4.f32.f32 is not supported yet",
+		"kernel direct cannot run: tex.ptx:11:2: tex.2d.v4.f32.f32 is not supported: texture and surface references (.texref, .surfref) are not simulated; use texture objects",
+		"kernel viaCall cannot run: it calls sample: tex.ptx:6:2: tex.2d.v4.f32.f32 is not supported: texture and surface references (.texref, .surfref) are not simulated; use texture objects",
 	}
 	if got := m.Unsupported(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Unsupported() = %q, want %q", got, want)
