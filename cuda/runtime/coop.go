@@ -22,15 +22,19 @@ func (s *Server) checkCooperative(k Kernel, cfg LaunchConfig) Error {
 	if !cfg.Cooperative {
 		return Success
 	}
-	a := s.opt.Arch
-	res := a.Occupancy(arch.OccupancyInput{
-		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),
-		StaticShared: k.StaticSharedBytes(), DynamicShared: int(cfg.SharedBytes),
-	})
-	if cfg.Grid.Threads() > uint64(res.BlocksPerSM)*uint64(a.SMs) {
+	if cfg.Grid.Threads() > uint64(s.blocksPerSM(k, cfg))*uint64(s.opt.Arch.SMs) {
 		return ErrorCooperativeLaunchTooLarge
 	}
 	return Success
+}
+
+// blocksPerSM is the occupancy calculator's resident blocks per SM for a
+// launch of k with cfg (the cooperative limit and the SMs' share, server.go).
+func (s *Server) blocksPerSM(k Kernel, cfg LaunchConfig) int {
+	return s.opt.Arch.Occupancy(arch.OccupancyInput{
+		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),
+		StaticShared: k.StaticSharedBytes(), DynamicShared: int(cfg.SharedBytes),
+	}).BlocksPerSM
 }
 
 // aliaser is a device that can give an allocation's bytes a second range

@@ -948,15 +948,10 @@ func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 // share is the fraction of the device's resident blocks a launch's grid
 // takes (timing.go's gridShare).
 func (s *Server) share(k Kernel, cfg LaunchConfig) float64 {
-	a := s.opt.Arch
-	if a == nil {
+	if s.opt.Arch == nil {
 		return 1
 	}
-	res := a.Occupancy(arch.OccupancyInput{
-		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),
-		StaticShared: k.StaticSharedBytes(), DynamicShared: int(cfg.SharedBytes),
-	})
-	return gridShare(cfg.Grid.Threads(), res.BlocksPerSM, a.SMs)
+	return gridShare(cfg.Grid.Threads(), s.blocksPerSM(k, cfg), s.opt.Arch.SMs)
 }
 
 // runKernel runs a queued launch on the executor and clocks it on its
