@@ -34,6 +34,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
@@ -180,7 +181,7 @@ func readTolerance(t *testing.T, dir string) map[string][]toleranceEntry {
 func runConformanceVariant(t *testing.T, dir, variant string, meta *caseMeta, tol map[string][]toleranceEntry) {
 	expDir := filepath.Join(dir, "expected", variant)
 	if _, err := os.Stat(expDir); err != nil {
-		t.Skipf("no GPU recording for this variant (%s); see testdata/gpu/RECORDED.txt", expDir)
+		t.Fatalf("no GPU recording for this variant (%s); see testdata/gpu/RECORDED.txt", expDir)
 	}
 	f, err := launchfile.Load(filepath.Join(dir, "launch.json"))
 	if err != nil {
@@ -539,27 +540,16 @@ func orderedBits(b uint64, signBit uint) int64 {
 	return mag
 }
 
-// staleClangPTX lists cases whose committed clang.ptx, the one the GPU ran,
-// was compiled from an earlier revision of kernel.cu; re-recording
-// (testdata/gpu/record_all.sh after build_clang.sh) empties it.
-var staleClangPTX = map[string]string{}
-
 // TestConformanceClangPTXUpToDate rebuilds every case's clang.ptx with
 // clang-22, as build_clang.sh does, and checks it is the committed file, so
 // the PTX the GPU ran is the PTX of the committed kernel.cu.
 func TestConformanceClangPTXUpToDate(t *testing.T) {
-	clang, err := exec.LookPath("clang-22")
-	if err != nil {
-		t.Skip("clang-22 not installed")
-	}
+	clang := testenv.NeedClang(t)
 	srcs, _ := filepath.Glob(filepath.Join(conformanceDir, "*", "kernel.cu"))
 	for _, src := range srcs {
 		dir := filepath.Dir(src)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			if why, ok := staleClangPTX[name]; ok {
-				t.Skipf("known stale: %s", why)
-			}
 			tmp := filepath.Join(t.TempDir(), "clang.ptx")
 			cmd := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
 				"--cuda-gpu-arch=sm_90", "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-O3", "-S",

@@ -1,11 +1,9 @@
 package warpsim_test
 
-// The lesson kernels (the PTX nvcc 13 emitted for shared/lessons/*.cu,
-// copied to examples/lessons/) must reproduce what an H100 printed for them
-// (shared/groundtruth/h100_seed_runs.txt), and their functional metrics must
-// land near what Nsight Compute measured (h100_ncu_seed_kernels.csv). The
-// ground-truth files are read from ../shared/groundtruth when the checkout
-// sits beside shared/, else from the committed copies in examples/lessons/.
+// The lesson kernels (examples/lessons: the PTX nvcc 13 emitted for the
+// lessons' .cu files) must reproduce what an H100 printed for them
+// (examples/lessons/h100/h100_seed_runs.txt), and their functional metrics
+// must land near what Nsight Compute measured (h100_ncu_seed_kernels.csv).
 //
 // Why PTX metrics and SASS metrics differ, and what is compared:
 //   - ncu counts SASS instructions; warpsim counts PTX instructions. ptxas
@@ -41,9 +39,9 @@ import (
 	"github.com/warpsim/warpsim/profile"
 )
 
-// lessonsDir holds committed copies of the lesson programs and their nvcc
-// PTX (../shared/lessons), which the demo embeds too; lessonsGroundTruth the
-// copies of what the H100 printed and measured (../shared/groundtruth).
+// lessonsDir holds the lesson programs and the PTX nvcc 13 emitted for them,
+// which the demo embeds too; lessonsGroundTruth what the H100 printed and
+// measured for them.
 const (
 	lessonsDir         = "examples/lessons"
 	lessonsGroundTruth = "examples/lessons/h100"
@@ -53,16 +51,15 @@ const (
 // sit from the SASS-level ratio ncu measured.
 const lessonMetricSlack = 5.0
 
-// readGroundTruth returns a ground-truth file, preferring the shared copy.
+// readGroundTruth returns a ground-truth file: a verbatim copy of what the
+// H100 printed and measured, committed under examples/lessons/h100.
 func readGroundTruth(t *testing.T, name string) []byte {
 	t.Helper()
-	for _, p := range []string{filepath.Join("..", "shared", "groundtruth", name), filepath.Join(lessonsGroundTruth, name)} {
-		if data, err := os.ReadFile(p); err == nil {
-			return data
-		}
+	data, err := os.ReadFile(filepath.Join(lessonsGroundTruth, name))
+	if err != nil {
+		t.Fatalf("ground truth: %v", err)
 	}
-	t.Fatalf("ground truth %s: in neither ../shared/groundtruth nor %s", name, lessonsGroundTruth)
-	return nil
+	return data
 }
 
 // divergenceRun is one line of a "== divergence BLOCK SIZE" section.

@@ -10,27 +10,17 @@ import (
 )
 
 // The ground truth: what cudaOccupancyMaxActiveBlocksPerMultiprocessor and
-// cudaOccupancyMaxPotentialBlockSize answered on a real H100. CI has the
-// shared directory beside the repository; testdata holds a verbatim copy
-// for everyone else.
-var driverFiles = []string{
-	"../../shared/groundtruth/h100_occupancy_driver.txt",
-	"testdata/h100_occupancy_driver.txt",
-}
+// cudaOccupancyMaxPotentialBlockSize answered on a real H100, recorded with
+// the driver and committed verbatim.
+const driverFile = "testdata/h100_occupancy_driver.txt"
 
 func readDriverFile(t *testing.T) []byte {
 	t.Helper()
-	for _, p := range driverFiles {
-		b, err := os.ReadFile(p)
-		if err == nil {
-			return b
-		}
-		if !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
+	b, err := os.ReadFile(driverFile)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Skip("h100_occupancy_driver.txt not found")
-	return nil
+	return b
 }
 
 // fields parses "key=value" words into a map.

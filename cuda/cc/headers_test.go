@@ -1,13 +1,15 @@
-package cc
+package cc_test
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/cuda/cc"
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // headerCases: one CUDA statement each (in a kernel with int *ip, unsigned
@@ -104,10 +106,8 @@ var headerCases = []struct {
 }
 
 func TestHeaders(t *testing.T) {
-	d, err := NewDriver(os.Stderr)
-	if errors.Is(err, ErrNoClang) {
-		t.Skip("clang-22 is not installed (apt-get install clang-22)")
-	}
+	testenv.NeedClang(t)
+	d, err := cc.NewDriver(os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestHeaders(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ptx, err := d.PTX(&Options{Inputs: []string{path}, OptLevel: "-O3", Arch: "sm_90"}, path)
+	ptx, err := d.PTX(&cc.Options{Inputs: []string{path}, OptLevel: "-O3", Arch: "sm_90"}, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,17 +151,22 @@ func TestHeaders(t *testing.T) {
 // TestHostOnlyHeaders compiles a host-only C++ file that uses the runtime
 // API through cuda_runtime.h, as a .cpp beside .cu files does.
 func TestHostOnlyHeaders(t *testing.T) {
-	d, err := NewDriver(os.Stderr)
-	if errors.Is(err, ErrNoClang) {
-		t.Skip("clang-22 is not installed (apt-get install clang-22)")
-	}
+	testenv.NeedClang(t)
+	d, err := cc.NewDriver(os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	src := filepath.Join(dir, "host.cpp")
 	os.WriteFile(src, []byte("#include <cuda_runtime.h>\n#include <cuda_fp16.h>\nint f() { float *p; dim3 g(2); __half h = __float2half(1.0f); return cudaMalloc(&p, 4) + g.x + (int)__half2float(h); }\n"), 0o644)
-	if err := d.hostObject(&Options{OptLevel: "-O2"}, kindCXX, src, "", filepath.Join(dir, "host.o")); err != nil {
+	o, err := cc.ParseArgs([]string{"-c", "-O2", src, "-o", filepath.Join(dir, "host.o")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Build(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "host.o")); err != nil {
 		t.Fatal(err)
 	}
 }

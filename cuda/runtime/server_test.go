@@ -17,6 +17,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -194,10 +195,8 @@ func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launch
 
 func buildProgram(t *testing.T, src string) string {
 	t.Helper()
+	testenv.NeedClang(t)
 	d, err := cc.NewDriver(os.Stderr)
-	if errors.Is(err, cc.ErrNoClang) {
-		t.Skip("clang-22 is not installed (apt-get install clang-22); skipping the compiled-program test")
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ func lowerFile(t *testing.T, path string) *Program {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	m, err := ptx.Parse(filepath.Base(path), src)
 	if err != nil {

@@ -382,7 +382,7 @@ func recordedCases() []recordedCase {
 
 func TestAgainstH100Recordings(t *testing.T) {
 	if _, err := os.Stat(conformanceRoot); err != nil {
-		t.Skipf("no conformance recordings at %s", conformanceRoot)
+		t.Fatalf("no conformance recordings at %s: %v", conformanceRoot, err)
 	}
 	for _, rc := range recordedCases() {
 		t.Run(rc.name+"/"+rc.buf, func(t *testing.T) {

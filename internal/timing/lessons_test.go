@@ -157,7 +157,7 @@ func cpuTime() time.Duration {
 func BenchmarkFunctionalReduce(b *testing.B) { benchReduce(b, warpsim.Options{Workers: 1}) }
 
 // TestReduceRanking: the reduce lesson's ranking holds in the model as on
-// the H100 (../shared/groundtruth/h100_seed_runs.txt at 2^24 ints, and
+// the H100 (examples/lessons/h100/h100_seed_runs.txt at 2^24 ints, and
 // testdata/timing's ncu recordings at 2^20): at every block size the H100
 // ran, reduceNeighbored is the slowest and reduceInterleaved the fastest,
 // and every sum is right.
