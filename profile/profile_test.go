@@ -311,3 +311,48 @@ func TestJSONValues(t *testing.T) {
 	}
 	checkGolden(t, "metrics.json.golden", append(b, '\n'))
 }
+
+// TestGoldensHandDerived holds the golden files of the table, CSV and JSON
+// writers against values derived by hand from sampleInvocations' counters,
+// so a wrong number cannot be written into them by -update unnoticed.
+// reduceNeighbored a: 640 warp instructions over 64 warps (10 per warp), all
+// 32 lanes, 16 of 64 branches divergent (75%), 4096 bytes in 256 sectors
+// (50%); b: 960 over 64 (15), 24 of 32 lanes (75%), 32 of 64 (50%), 4096 in
+// 128 sectors (100%); mathKernel1: 100 over 4 warps (25), all lanes.
+func TestGoldensHandDerived(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	rows := map[string][]string{
+		"table.golden": {
+			`Branch Efficiency      50.00%      75.00%      62.50%`,
+			`Divergent Branches          16          32          24`,
+			`Warp Execution Efficiency      75.00%     100.00%      87.50%`,
+			`Instructions per warp   10.000000   15.000000   12.500000`,
+			`Global Memory Load Efficiency      50.00%     100.00%      75.00%`,
+			`Global Load Transactions         128         256         192`,
+			`Instructions per warp   25.000000   25.000000   25.000000`,
+		},
+		"metrics.csv.golden": {
+			`"reduceNeighbored",2,"branch_efficiency","Branch Efficiency",50.000000%,75.000000%,62.500000%`,
+			`"reduceNeighbored",2,"divergent_branch","Divergent Branches",16,32,24`,
+			`"reduceNeighbored",2,"inst_per_warp","Instructions per warp",10.000000,15.000000,12.500000`,
+		},
+		"metrics.json.golden": {
+			`"branch_efficiency": 75,`, `"divergent_branch": 16,`, `"gld_efficiency": 50,`,
+			`"gld_transactions": 256,`, `"inst_per_warp": 10,`, `"warp_execution_efficiency": 100`,
+		},
+	}
+	for name, want := range rows {
+		got := read(name)
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s lacks the hand-derived %q", name, w)
+			}
+		}
+	}
+}
