@@ -269,3 +269,62 @@ func TestOccupancyGoldensAgainstDriver(t *testing.T) {
 		})
 	}
 }
+
+// TestArchsGoldenAgainstSpecs: each preset's per-SM limits in archs.golden
+// are those of the CUDA C++ Programming Guide's table "Technical
+// Specifications per Compute Capability" (threads, warps, blocks, 32-bit
+// registers and shared memory per SM), and the H100 row is what the H100's
+// driver reported (the DEVICE line of arch/testdata/h100_occupancy_driver.txt:
+// 132 SMs, 233472 bytes = 228 KiB per SM, 232448 = 227 KiB opt-in per block,
+// a 52428800-byte = 50 MiB L2, 1980000 kHz).
+func TestArchsGoldenAgainstSpecs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "occupancy", "archs.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 2 {
+			rows[f[1]] = f // by compute capability
+		}
+	}
+	// cc: threads/SM, warps/SM, blocks/SM, regs/SM, smem/SM.
+	spec := map[string][5]string{
+		"1.0": {"768", "24", "8", "8192", "16"},
+		"1.3": {"1024", "32", "8", "16384", "16"},
+		"2.0": {"1536", "48", "8", "32768", "48"},
+		"3.5": {"2048", "64", "16", "65536", "48"},
+		"5.2": {"2048", "64", "32", "65536", "96"},
+		"6.0": {"2048", "64", "32", "65536", "64"},
+		"7.0": {"2048", "64", "32", "65536", "96"},
+		"7.5": {"1024", "32", "16", "65536", "64"},
+		"8.0": {"2048", "64", "32", "65536", "164"},
+		"8.6": {"1536", "48", "16", "65536", "100"},
+		"8.9": {"1536", "48", "24", "65536", "100"},
+		"9.0": {"2048", "64", "32", "65536", "228"},
+	}
+	for cc, want := range spec {
+		f, ok := rows[cc]
+		if !ok {
+			t.Errorf("archs.golden has no compute capability %s", cc)
+			continue
+		}
+		// After NAME CC and the GPU's name (one or more words) come SMs, threads/SM, warps/SM,
+		// blocks/SM, regs/SM, the register unit and smem/SM with its unit.
+		i := len(f) - 1
+		for f[i] != "KiB" || !strings.Contains(f[i-2], "/") { // smem/SM's "KiB" follows the reg unit
+			i--
+		}
+		got := [5]string{f[i-6], f[i-5], f[i-4], f[i-3], f[i-1]}
+		if got != want {
+			t.Errorf("cc %s: threads, warps, blocks, registers, KiB of shared memory per SM = %v, the guide says %v", cc, got, want)
+		}
+	}
+	h := strings.Join(rows["9.0"], " ")
+	for _, w := range []string{" 132 ", " 228 KiB ", "(227 KiB)", " 50 MiB ", " 1980 "} {
+		if !strings.Contains(h, w) {
+			t.Errorf("the h100 row %q lacks the driver's %q", h, w)
+		}
+	}
+}
