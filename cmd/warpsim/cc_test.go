@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/warpsim/warpsim/cuda/cc"
@@ -23,7 +24,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("WARPSIM_TEST_AS_CLI") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
 }
 
 func needClang(t *testing.T) {
@@ -31,13 +36,67 @@ func needClang(t *testing.T) {
 	testenv.NeedClang(t)
 }
 
-// buildCU compiles src with `warpsim cc` in-process.
-func buildCU(t *testing.T, src string, flags ...string) string {
-	t.Helper()
-	return buildCUIn(t, t.TempDir(), src, flags...)
+// Programs are built once per package run: every test that asks for the
+// same source with the same flags gets the same executable, built by the
+// first to ask (the others wait for it), in builtDir, which TestMain removes.
+var (
+	builtMu  sync.Mutex
+	builtDir string
+	built    = map[string]*builtProgram{}
+)
+
+type builtProgram struct {
+	once     sync.Once
+	path     string
+	failure  string
+	buildDir string
 }
 
-// buildCUIn compiles src into dir, which may outlive t.
+// buildCU compiles src with `warpsim cc` in-process, once per package run
+// for each source and flags. Tests must not change the executable or its
+// directory.
+func buildCU(t *testing.T, src string, flags ...string) string {
+	t.Helper()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := abs + "\x00" + strings.Join(flags, "\x00")
+	builtMu.Lock()
+	if builtDir == "" {
+		if builtDir, err = os.MkdirTemp("", "warpsim-cc-test-"); err != nil {
+			builtMu.Unlock()
+			t.Fatal(err)
+		}
+	}
+	b, ok := built[key]
+	if !ok {
+		b = &builtProgram{buildDir: filepath.Join(builtDir, strconv.Itoa(len(built)))}
+		built[key] = b
+	}
+	builtMu.Unlock()
+	b.once.Do(func() {
+		if err := os.MkdirAll(b.buildDir, 0o755); err != nil {
+			b.failure = err.Error()
+			return
+		}
+		out := filepath.Join(b.buildDir, strings.TrimSuffix(filepath.Base(src), ".cu"))
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"cc"}, flags...)
+		args = append(args, abs, "-o", out)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			b.failure = fmt.Sprintf("warpsim cc %s: exit %d\n%s", src, code, stderr.String())
+			return
+		}
+		b.path = out
+	})
+	if b.failure != "" {
+		t.Fatal(b.failure)
+	}
+	return b.path
+}
+
+// buildCUIn compiles src into dir, uncached: for sources a test writes.
 func buildCUIn(t *testing.T, dir, src string, flags ...string) string {
 	t.Helper()
 	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
@@ -60,8 +119,13 @@ func runProgram(t *testing.T, prog string, args ...string) (stdout, stderr strin
 }
 
 func runProgramErr(prog string, args ...string) (stdout, stderr string, err error) {
+	return runProgramEnv(prog, nil, args...)
+}
+
+// runProgramEnv runs prog with env added to the test's environment.
+func runProgramEnv(prog string, env []string, args ...string) (stdout, stderr string, err error) {
 	cmd := exec.Command(prog, args...)
-	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0")
+	cmd.Env = append(append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0"), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
@@ -177,17 +241,14 @@ func TestCCLessons(t *testing.T) {
 		{"reduce", "reduce 1024 24", []string{"1024", "16"}, 256, nil},
 		{"nested", "nested", nil, 1, []string{"-rdc=true", "-lcudadevrt"}},
 	}
-	progs, dir := map[string]string{}, t.TempDir()
 	for _, c := range cases {
 		name := strings.TrimSpace(c.lesson + " " + strings.Join(c.args, " "))
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
 			want := scaleTranscript(t, groundTruth(t, c.section), c.scale)
-			prog, ok := progs[c.lesson]
-			if !ok {
-				prog = buildCUIn(t, dir, filepath.Join(lessons, c.lesson+".cu"), c.flags...)
-				progs[c.lesson] = prog
-			}
-			got, stderr, err := runProgramErr(prog, c.args...)
+			prog := buildCU(t, filepath.Join(lessons, c.lesson+".cu"), c.flags...)
+			// The transcript does not depend on the mode (times are masked), so the functional driver
+			// runs it; TestProfNested runs the nested lesson under the timing driver, the programs' default.
+			got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"}, c.args...)
 			if err != nil {
 				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, got, stderr)
 			}
@@ -458,7 +519,7 @@ func TestCCCoarsen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), filepath.Join(lessonsDir, "coarsen.cu"))
+	prog := buildCU(t, filepath.Join(lessonsDir, "coarsen.cu"))
 	got, stderr, err := runProgramErr(prog, "128")
 	if err != nil {
 		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, got, stderr)

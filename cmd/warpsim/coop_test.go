@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,16 +13,6 @@ import (
 // coopDir holds the cooperative-launch and __managed__ programs and what
 // an H100 did with them (testdata/coop/record.sh records it).
 const coopDir = "../../testdata/coop"
-
-// runProgramEnv runs prog with extra environment settings.
-func runProgramEnv(prog string, env ...string) (stdout, stderr string, err error) {
-	cmd := exec.Command(prog)
-	cmd.Env = append(append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0"), env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err = cmd.Run()
-	return o.String(), e.String(), err
-}
 
 // coopRuns are the settings each program runs under: both drivers, one
 // worker and several, so results do not depend on either.
@@ -66,7 +55,7 @@ func TestCoopPrograms(t *testing.T) {
 					if flags != nil && r.workers != "4" {
 						continue
 					}
-					got, stderr, err := runProgramEnv(prog, "WARPSIM_MODE="+r.mode, "WARPSIM_WORKERS="+r.workers)
+					got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=" + r.mode, "WARPSIM_WORKERS=" + r.workers})
 					code, err := exitCode(err)
 					if err != nil {
 						t.Fatalf("%s: %v\n%s", r.name, err, stderr)
@@ -102,7 +91,7 @@ func TestCoopDeadlock(t *testing.T) {
 	}
 	prog := buildCU(t, filepath.Join(coopDir, "grid_deadlock.cu"))
 	for _, r := range coopRuns {
-		got, stderr, err := runProgramEnv(prog, "WARPSIM_MODE="+r.mode, "WARPSIM_WORKERS="+r.workers)
+		got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=" + r.mode, "WARPSIM_WORKERS=" + r.workers})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", r.name, err, stderr)
 		}
@@ -189,7 +178,7 @@ func TestGridSyncTime(t *testing.T) {
 	}
 	want, _ := strconv.ParseFloat(string(m[1]), 64)
 	prog := buildCU(t, filepath.Join(coopDir, "timing", "grid_sync_time.cu"))
-	got, stderr, err := runProgramEnv(prog, "WARPSIM_MODE=timing", "N=100")
+	got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=timing", "N=100"})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}

@@ -242,7 +242,7 @@ func TestOccupancyGoldensAgainstDriver(t *testing.T) {
 	}
 	for _, c := range []struct {
 		golden, driverKey, smem string // driverKey "" when the value is derived by hand
-		want, why                  string
+		want, why               string
 	}{
 		{"h100_json", "regs=19 bs=96", "12288", "", "the driver's heavy4 (19 registers), 96 threads, 12288 dynamic bytes"},
 		{"h100_potential_48", "regs=48 bs=640", "0", "", "the driver's heavy32 (48 registers) at its potential block size 640"},
