@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // The documents whose links TestDocsLinks checks: the root's and docs/.
@@ -98,9 +100,12 @@ func docLinkProblems(root, rel string) ([]string, error) {
 				bad(n, "link %q leaves the repository", target)
 				continue
 			}
-			path, _, _ := strings.Cut(target, "#")
+			path, frag, _ := strings.Cut(target, "#")
 			if path == "" {
-				continue // an anchor in this file
+				if frag != "" && !hasAnchor(filepath.Join(absRoot, rel), frag) {
+					bad(n, "link %q: no heading %q in %s", target, frag, rel)
+				}
+				continue
 			}
 			if strings.HasPrefix(path, "/") {
 				bad(n, "link %q is absolute; write it relative to %s", target, rel)
@@ -113,10 +118,55 @@ func docLinkProblems(root, rel string) ([]string, error) {
 			}
 			if _, err := os.Stat(full); err != nil {
 				bad(n, "link %q: no such file in the repository", target)
+			} else if frag != "" && strings.HasSuffix(path, ".md") && !hasAnchor(full, frag) {
+				bad(n, "link %q: no heading %q in %s", target, frag, path)
 			}
 		}
 	}
 	return problems, nil
+}
+
+// hasAnchor reports whether the Markdown file has a heading whose anchor,
+// as GitHub makes it, is frag: lower case, punctuation dropped, spaces
+// turned into hyphens, and -1, -2 … after repeats.
+func hasAnchor(file, frag string) bool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	seen := map[string]int{}
+	fence := false
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(text) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		if k := seen[slug]; k > 0 {
+			seen[slug]++
+			slug += "-" + strconv.Itoa(k)
+		} else {
+			seen[slug] = 1
+		}
+		if slug == frag {
+			return true
+		}
+	}
+	return false
 }
 
 // TestDocsLinks: every link in the documentation resolves to a file of the
@@ -150,29 +200,32 @@ func TestDocsLinksCatchesBadLinks(t *testing.T) {
 	write("docs/there.md", "# There\n")
 	write("docs/img/a.svg", "<svg/>")
 	write("docs/page.md", strings.Join([]string{
-		"[good](there.md) and [good with anchor](there.md#there) and [anchor](#page)", // 1
-		"![picture](img/a.svg) [up](../README.md)",                                    // 2
-		"[missing](nowhere.md)",                                                       // 3
-		"[web](https://example.com/x)",                                                // 4
-		"see http://example.org in the text",                                          // 5
-		"[out](../../outside.md)",                                                     // 6
-		"[abs](/etc/passwd)",                                                          // 7
-		"the ground truth in `../shared/groundtruth/x.txt`",                           // 8
+		"[good](there.md) and [good with anchor](there.md#there) and [anchor](#the-page-a-heading)", // 1
+		"![picture](img/a.svg) [up](../README.md)",                                                  // 2
+		"[missing](nowhere.md)",                             // 3
+		"[web](https://example.com/x)",                      // 4
+		"see http://example.org in the text",                // 5
+		"[out](../../outside.md)",                           // 6
+		"[abs](/etc/passwd)",                                // 7
+		"the ground truth in `../shared/groundtruth/x.txt`", // 8
 		"```",                                // 9
 		"[not a link](in-a-code-block.md)",   // 10
 		"```",                                // 11
 		"[ref]: gone.md",                     // 12
 		`<img src="img/missing.png">`,        // 13
 		"[mail](mailto:someone@example.com)", // 14
+		"[bad anchor](there.md#nowhere) and [bad local](#nowhere)",  // 15
+		"## The `page`: a heading",                                  // 16
+		"[local](#the-page-a-heading) and [theirs](there.md#there)", // 17
 	}, "\n"))
 	write("README.md", "[page](docs/page.md)\n")
 	got, err := docLinkProblems(root, "docs/page.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each bad line, by its number; the good lines 1, 2 and the code
-	// block's 10 must not appear.
-	want := map[string]bool{"3": true, "4": true, "5": true, "6": true, "7": true, "8": true, "12": true, "13": true, "14": true}
+	// Each bad line, by its number; the good lines 1, 2, 16 and 17 and
+	// the code block's 10 must not appear.
+	want := map[string]bool{"3": true, "4": true, "5": true, "6": true, "7": true, "8": true, "12": true, "13": true, "14": true, "15": true}
 	seen := map[string]bool{}
 	for _, p := range got {
 		line := strings.SplitN(strings.TrimPrefix(p, "docs/page.md:"), ":", 2)[0]
