@@ -10,6 +10,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -79,9 +80,20 @@ func TestProfFoldedDeviceRecords(t *testing.T) {
 // groundtruth/h100_seed_runs.txt).
 func TestProfNested(t *testing.T) {
 	needClang(t)
-	if testing.Short() {
-		t.Skip("several seconds of simulation; without -short it runs")
-	}
+	checkProfNested(t, "functional")
+}
+
+// TestLongProfNestedTiming is TestProfNested under the timing driver, the
+// programs' default: some 44,000 grids on the simulated clock, minutes of CPU.
+func TestLongProfNestedTiming(t *testing.T) {
+	needClang(t)
+	testenv.Long(t)
+	checkProfNested(t, "timing")
+}
+
+// checkProfNested profiles the nested lesson under the given driver: the
+// counts do not depend on it.
+func checkProfNested(t *testing.T, mode string) {
 	prog := buildCU(t, filepath.Join(lessonsDir, "nested.cu"), "-rdc=true", "-lcudadevrt")
 	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
 	t.Setenv("WARPSIM_PROGRESS", "0")
@@ -95,7 +107,7 @@ func TestProfNested(t *testing.T) {
 		"fanOutChild(int*)":                                  {0, 1000 + 2048 + 3000 + 5000},
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"prof", prog}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"prof", "--mode", mode, prog}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 	out := stderr.String()
@@ -125,7 +137,7 @@ func TestProfNested(t *testing.T) {
 	// The metric table counts every invocation, host and device.
 	stdout.Reset()
 	stderr.Reset()
-	if code := run([]string{"prof", "--metrics", "blocks_launched", prog}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"prof", "--mode", mode, "--metrics", "blocks_launched", prog}, &stdout, &stderr); code != 0 {
 		t.Fatalf("--metrics: exit %d\n%s", code, stderr.String())
 	}
 	for k, w := range want {

@@ -45,3 +45,14 @@ func NeedClang(t testing.TB) string {
 	}
 	return p
 }
+
+// Long marks a test that runs a workload at the H100's recorded size for
+// minutes. It runs where WARPSIM_LONG=1 is set — CI's long-tests step sets
+// it — so that `go test ./...` stays quick on a developer's machine; elsewhere
+// it is skipped, saying how to run it.
+func Long(t testing.TB) {
+	t.Helper()
+	if os.Getenv("WARPSIM_LONG") == "" {
+		t.Skip("a long test (minutes of simulation): WARPSIM_LONG=1 runs it, as CI does")
+	}
+}
