@@ -32,6 +32,30 @@ func (k FaultKind) Stopped() bool {
 
 func (k FaultKind) String() string { return engine.FaultKind(k).String() }
 
+// CUDAError is the cudaError_t a program sees for a fault of this kind at
+// its next synchronizing call: what the H100 reports (recordings named
+// below), or, for a fault a GPU would hang on instead (watchdog, barrier
+// deadlock), the watchdog's code.
+func (k FaultKind) CUDAError() int {
+	switch k {
+	case FaultOutOfBounds:
+		return 700 // cudaErrorIllegalAddress
+	case FaultMisaligned:
+		return 716 // cudaErrorMisalignedAddress
+	case FaultIllegal:
+		return 715 // cudaErrorIllegalInstruction
+	case FaultStackOverflow:
+		return 700 // cudaErrorIllegalAddress: testdata/programs/stack_overflow.h100.txt
+	case FaultAssert:
+		return 710 // cudaErrorAssert
+	case FaultTimeout, FaultWatchdog, FaultBarrierDeadlock:
+		return 702 // cudaErrorLaunchTimeout
+	}
+	// A trap, a double free (testdata/harden/h100/badfree1.txt), an
+	// interrupt and anything else: cudaErrorLaunchFailure.
+	return 719
+}
+
 // Fault is a kernel fault: what went wrong, where in the grid and where in
 // the source.
 type Fault struct {
