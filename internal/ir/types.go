@@ -27,14 +27,6 @@ var typeInfo = [32]typeProps{
 	ptx.B128: {size: 16},
 }
 
-var typeNames = map[string]ptx.Type{
-	"b8": ptx.B8, "b16": ptx.B16, "b32": ptx.B32, "b64": ptx.B64, "b128": ptx.B128,
-	"u8": ptx.U8, "u16": ptx.U16, "u32": ptx.U32, "u64": ptx.U64,
-	"s8": ptx.S8, "s16": ptx.S16, "s32": ptx.S32, "s64": ptx.S64,
-	"f16": ptx.F16, "f16x2": ptx.F16x2, "bf16": ptx.BF16, "bf16x2": ptx.BF16x2,
-	"f32": ptx.F32, "f64": ptx.F64, "tf32": ptx.TF32, "pred": ptx.Pred,
-}
-
 var spaceNames = map[string]ptx.Space{
 	"global": ptx.SpaceGlobal, "shared": ptx.SpaceShared, "local": ptx.SpaceLocal,
 	"const": ptx.SpaceConst, "param": ptx.SpaceParam,
