@@ -365,4 +365,3 @@ func (wp *warp) recordAccess(st *memStats, store bool) {
 		r.Space = SpaceConst
 	}
 }
-

@@ -294,4 +294,3 @@ func commas(n uint64) string {
 	}
 	return b.String()
 }
-
