@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/warpsim/warpsim"
@@ -16,6 +17,7 @@ type Settings struct {
 	StepLimit      int64 // WARPSIM_STEP_LIMIT; 0: the default watchdog
 	ProfilePath    string
 	ProfileBlocks  bool // WARPSIM_PROFILE_BLOCKS=1: block spans in the profile (prof --trace)
+	ProfileLines   bool // WARPSIM_PROFILE_LINES=1: per-instruction counts in the profile
 	LaunchBlocking bool // CUDA_LAUNCH_BLOCKING=1
 	Progress       bool // WARPSIM_PROGRESS, default on (where stderr is a terminal)
 	// Mode is WARPSIM_MODE: timing (the default), whose durations clock
@@ -44,7 +46,7 @@ func (e *SettingsError) Error() string { return e.Msg }
 func ReadSettings(getenv func(string) string) (Settings, error) {
 	set, err := settings.FromEnv(func(k string) (string, bool) { v := getenv(k); return v, v != "" })
 	s := Settings{Arch: set.Arch, Workers: set.Workers, StepLimit: set.StepLimit, ProfilePath: set.ProfilePath,
-		ProfileBlocks: set.ProfileBlocks, LaunchBlocking: set.LaunchBlocking, Progress: set.Progress == nil || *set.Progress,
+		ProfileBlocks: set.ProfileBlocks, ProfileLines: set.ProfileLines, LaunchBlocking: set.LaunchBlocking, Progress: set.Progress == nil || *set.Progress,
 		Mode: warpsim.ModeTiming, Timeout: set.Timeout}
 	if set.Mode != "" {
 		s.Mode = warpsim.Mode(set.Mode)
@@ -52,8 +54,8 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 	var bad *settings.Error
 	if errors.As(err, &bad) {
 		code := ErrorInvalidValue
-		if bad.Var == settings.VarArch {
-			code = ErrorNoDevice
+		if strings.HasPrefix(bad.Var, settings.VarArch) {
+			code = ErrorNoDevice // no such GPU to run on (WARPSIM_ARCH and its companions)
 		}
 		return s, &SettingsError{Code: code, Msg: "warpsim: " + bad.Error()}
 	}

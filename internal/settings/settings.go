@@ -31,6 +31,7 @@ const (
 	// the profile, and 1 for block spans in it (prof --trace).
 	VarProfile       = "WARPSIM_PROFILE"
 	VarProfileBlocks = "WARPSIM_PROFILE_BLOCKS"
+	VarProfileLines  = "WARPSIM_PROFILE_LINES" // 1: per-instruction counts in the profile
 )
 
 // MaxWorkers bounds WARPSIM_WORKERS: far more goroutines than any machine
@@ -51,9 +52,10 @@ type Settings struct {
 	// LaunchBlocking is CUDA_LAUNCH_BLOCKING=1.
 	LaunchBlocking bool
 	// ProfilePath is WARPSIM_PROFILE ("" for none); ProfileBlocks is
-	// WARPSIM_PROFILE_BLOCKS=1.
+	// WARPSIM_PROFILE_BLOCKS=1, ProfileLines WARPSIM_PROFILE_LINES=1.
 	ProfilePath   string
 	ProfileBlocks bool
+	ProfileLines  bool
 }
 
 // Error is one bad setting.
@@ -138,6 +140,7 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 	}
 	s.ProfilePath = get(VarProfile)
 	s.ProfileBlocks = get(VarProfileBlocks) == "1"
+	s.ProfileLines = get(VarProfileLines) == "1"
 	return s, errors.Join(errs...)
 }
 
