@@ -11,17 +11,17 @@ import (
 type FaultKind int
 
 const (
-	FaultOutOfBounds     = FaultKind(engine.FaultOutOfBounds)
-	FaultMisaligned      = FaultKind(engine.FaultMisaligned)
-	FaultBarrierDeadlock = FaultKind(engine.FaultBarrierDeadlock)
-	FaultTrap            = FaultKind(engine.FaultTrap)
-	FaultWatchdog        = FaultKind(engine.FaultWatchdog)
-	FaultStackOverflow   = FaultKind(engine.FaultStackOverflow)
-	FaultIllegal         = FaultKind(engine.FaultIllegal)
-	FaultAssert          = FaultKind(engine.FaultAssert)      // a failed assert: cudaErrorAssert
-	FaultInterrupted     = FaultKind(engine.FaultInterrupted) // Device.Interrupt (SIGINT)
-	FaultTimeout         = FaultKind(engine.FaultTimeout)     // Options.Timeout
-	FaultHeap            = FaultKind(engine.FaultHeap)        // device free of a block freed already
+	FaultOutOfBounds     FaultKind = 1  // an access outside every allocation: cudaErrorIllegalAddress
+	FaultMisaligned      FaultKind = 2  // an access not aligned to its size: cudaErrorMisalignedAddress
+	FaultBarrierDeadlock FaultKind = 3  // a barrier some threads can never reach
+	FaultTrap            FaultKind = 4  // trap or brkpt: cudaErrorLaunchFailure
+	FaultWatchdog        FaultKind = 5  // Options.StepLimit warp instructions ran
+	FaultStackOverflow   FaultKind = 6  // the per-thread stack (LimitStackSize) overflowed
+	FaultIllegal         FaultKind = 7  // an instruction that cannot run: cudaErrorIllegalInstruction
+	FaultAssert          FaultKind = 8  // a failed assert: cudaErrorAssert
+	FaultInterrupted     FaultKind = 9  // Device.Interrupt (SIGINT)
+	FaultTimeout         FaultKind = 10 // Options.Timeout
+	FaultHeap            FaultKind = 11 // device free of a block freed already
 )
 
 // Stopped reports whether the fault is a launch stopped while it ran
@@ -31,6 +31,30 @@ func (k FaultKind) Stopped() bool {
 }
 
 func (k FaultKind) String() string { return engine.FaultKind(k).String() }
+
+// CUDAError is the cudaError_t a program sees for a fault of this kind at
+// its next synchronizing call: what the H100 reports (recordings named
+// below), or, for a fault a GPU would hang on instead (watchdog, barrier
+// deadlock), the watchdog's code.
+func (k FaultKind) CUDAError() int {
+	switch k {
+	case FaultOutOfBounds:
+		return 700 // cudaErrorIllegalAddress
+	case FaultMisaligned:
+		return 716 // cudaErrorMisalignedAddress
+	case FaultIllegal:
+		return 715 // cudaErrorIllegalInstruction
+	case FaultStackOverflow:
+		return 700 // cudaErrorIllegalAddress: testdata/programs/stack_overflow.h100.txt
+	case FaultAssert:
+		return 710 // cudaErrorAssert
+	case FaultTimeout, FaultWatchdog, FaultBarrierDeadlock:
+		return 702 // cudaErrorLaunchTimeout
+	}
+	// A trap, a double free (testdata/harden/h100/badfree1.txt), an
+	// interrupt and anything else: cudaErrorLaunchFailure.
+	return 719
+}
 
 // Fault is a kernel fault: what went wrong, where in the grid and where in
 // the source.

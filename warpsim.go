@@ -3,8 +3,23 @@
 // the CPU, faithfully to the SIMT model, returning results, printf output
 // and profiler counters.
 //
-//	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
-//	mod, err := dev.LoadModule("k.ptx", src)
-//	k, err := mod.Kernel("vecAdd")
-//	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 4, Y: 1, Z: 1}, Block: …}, params)
+// The API, in the order a program uses it:
+//
+//   - NewDevice makes a simulated GPU from an arch preset (arch.Lookup);
+//     Options choose the functional or the timing driver, the workers, the
+//     watchdog and where printf goes.
+//   - Device.LoadModule parses and lowers PTX into a Module; its errors
+//     read "file:line:col: message". Module.Kernel finds a Kernel by its
+//     PTX or C++ name; Kernel.Params says how to pack the parameter buffer.
+//   - Device.Malloc, Write, Read and Memset are the device's global memory
+//     (buffers are device addresses, checked against their allocations).
+//   - Device.Launch runs a Kernel with a LaunchConfig (grid, block, dynamic
+//     shared memory) and the packed parameters, and returns a LaunchResult:
+//     counters per grid (profile.Counters), and with ModeTiming cycles and
+//     time. A launch the GPU would refuse is a *ConfigError carrying the
+//     CUDA error code (arch.CheckLaunch); a kernel that faults returns a
+//     *Fault saying where, which FaultKind.CUDAError maps to the code a
+//     CUDA program would see.
+//
+// The package examples show each step with its output.
 package warpsim

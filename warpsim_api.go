@@ -94,8 +94,8 @@ type Dim3 struct{ X, Y, Z uint32 }
 
 func (d Dim3) arr() [3]uint32 { return [3]uint32{d.X, d.Y, d.Z} }
 
-// threads is X·Y·Z.
-func (d Dim3) threads() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) }
+// Threads is X·Y·Z.
+func (d Dim3) Threads() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) }
 
 func dim3(a [3]uint32) Dim3 { return Dim3{a[0], a[1], a[2]} }
 
@@ -739,10 +739,13 @@ func (g *GridResult) DurationNS() float64 {
 }
 
 // ConfigError is an invalid launch configuration, reported before any
-// thread runs (cudaErrorInvalidConfiguration and friends).
+// thread runs (arch.CheckLaunch).
 type ConfigError struct {
 	Kernel string
 	Msg    string
+	// Code is the cudaError_t the CUDA driver returns for it
+	// (arch.ErrInvalidValue, ...).
+	Code int
 }
 
 func (e *ConfigError) Error() string { return fmt.Sprintf("launch of %s: %s", e.Kernel, e.Msg) }
@@ -838,64 +841,40 @@ func (d *Device) CheckLaunch(k *Kernel, cfg LaunchConfig, params []byte) error {
 }
 
 func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {
-	bad := func(format string, args ...any) error {
-		return &ConfigError{Kernel: k.fn.Name, Msg: fmt.Sprintf(format, args...)}
-	}
-	a := d.arch
-	b, g := cfg.Block, cfg.Grid
-	if b.X == 0 || b.Y == 0 || b.Z == 0 || g.X == 0 || g.Y == 0 || g.Z == 0 {
-		return bad("grid %v and block %v must have no zero dimension", g, b)
-	}
-	threads := uint64(b.X) * uint64(b.Y) * uint64(b.Z)
-	if threads > uint64(a.MaxThreadsPerBlock) {
-		return bad("block %v has %d threads; %s allows at most %d", b, threads, a.Name, a.MaxThreadsPerBlock)
-	}
-	for i, v := range b.arr() {
-		if a.MaxBlockDim[i] > 0 && int(v) > a.MaxBlockDim[i] {
-			return bad("block dimension %c is %d; %s allows at most %d", "xyz"[i], v, a.Name, a.MaxBlockDim[i])
-		}
-	}
-	for i, v := range g.arr() {
-		if a.MaxGridDim[i] > 0 && int64(v) > int64(a.MaxGridDim[i]) {
-			return bad("grid dimension %c is %d; %s allows at most %d", "xyz"[i], v, a.Name, a.MaxGridDim[i])
-		}
-	}
-	for i, r := range k.fn.ReqNTID {
-		if r > 0 && int(b.arr()[i]) != r {
-			return bad("block %v does not match the kernel's .reqntid", b)
-		}
-	}
-	if mx := k.fn.MaxNTID; mx[0] > 0 {
-		lim := uint64(mx[0]) * uint64(max(mx[1], 1)) * uint64(max(mx[2], 1))
-		if threads > lim {
-			return bad("block %v has %d threads; the kernel's .maxntid allows %d", b, threads, lim)
-		}
-	}
-	shared := k.StaticSharedBytes() + int(cfg.SharedBytes)
-	limit := a.SharedPerBlock
-	if a.SharedPerBlockOptin > limit {
-		limit = a.SharedPerBlockOptin
-	}
-	if limit > 0 && shared > limit {
-		return bad("%d bytes of shared memory per block (%d static + %d dynamic) exceed %s's %d", shared, k.StaticSharedBytes(), cfg.SharedBytes, a.Name, limit)
-	}
-	if len(params) != k.fn.ParamBytes {
-		return bad("parameter buffer is %d bytes; the kernel takes %d", len(params), k.fn.ParamBytes)
-	}
-	if cfg.Cooperative {
-		if per, most := d.CooperativeLimit(k, cfg.Block, cfg.SharedBytes); g.threads() > uint64(most) {
-			return bad("a cooperative grid of %d blocks cannot be resident at once: at most %d (%d per SM on %d SMs): too many blocks in cooperative launch",
-				g.threads(), most, per, a.SMs)
-		}
+	if e := d.arch.CheckLaunch(k.limits(), arch.LaunchShape{Grid: cfg.Grid.arr(), Block: cfg.Block.arr(),
+		DynamicShared: int(cfg.SharedBytes), ParamBytes: len(params), Cooperative: cfg.Cooperative}); e != nil {
+		return &ConfigError{Kernel: k.fn.Name, Msg: e.Msg, Code: e.Code}
 	}
 	return nil
+}
+
+// limits are the kernel's facts the launch checks use. A launch through
+// this API (and so a launch file) may use as much dynamic shared memory as
+// the device allows a block, as if the program had raised the kernel's
+// cudaFuncAttributeMaxDynamicSharedMemorySize to the maximum; the CUDA
+// runtime server passes the attribute the program set.
+func (k *Kernel) limits() arch.KernelLimits {
+	a := k.m.dev.arch
+	return arch.KernelLimits{Name: k.fn.Name, RegsPerThread: k.RegsPerThread(), StaticShared: k.StaticSharedBytes(),
+		ParamBytes: k.fn.ParamBytes, ReqNTID: k.fn.ReqNTID, MaxNTID: k.fn.MaxNTID,
+		MaxDynamicShared: max(a.SharedPerBlockOptin, a.SharedPerBlock) - k.StaticSharedBytes()}
+}
+
+// LaunchLimits are the kernel's facts a launch is checked against
+// (arch.CheckLaunch), with the default dynamic shared memory limit
+// (MaxDynamicShared < 0) that a CUDA program has until it calls
+// cudaFuncSetAttribute.
+func (k *Kernel) LaunchLimits() arch.KernelLimits {
+	l := k.limits()
+	l.MaxDynamicShared = -1
+	return l
 }
 
 // CooperativeLimit is the largest grid a cooperative launch of k with this
 // block and dynamic shared memory may have, as the driver computes it: the
 // occupancy calculator's blocks per SM (per) times the SM count.
 func (d *Device) CooperativeLimit(k *Kernel, block Dim3, dynShared uint32) (per, most int) {
-	occ := d.arch.Occupancy(arch.OccupancyInput{BlockSize: int(block.threads()), RegsPerThread: k.RegsPerThread(),
+	occ := d.arch.Occupancy(arch.OccupancyInput{BlockSize: int(block.Threads()), RegsPerThread: k.RegsPerThread(),
 		StaticShared: k.StaticSharedBytes(), DynamicShared: int(dynShared)})
 	return occ.BlocksPerSM, occ.BlocksPerSM * d.arch.SMs
 }

@@ -174,3 +174,24 @@ func TestUnsupportedPerKernel(t *testing.T) {
 		t.Error("a malformed instruction loaded")
 	}
 }
+
+// TestFaultKindsMatchEngine: the public fault kinds are the engine's
+// numbers (fault.go spells them out so that go doc shows no internal
+// type).
+func TestFaultKindsMatchEngine(t *testing.T) {
+	for _, c := range []struct {
+		pub  warpsim.FaultKind
+		want string
+	}{
+		{warpsim.FaultOutOfBounds, "out-of-bounds access"}, {warpsim.FaultMisaligned, "misaligned access"},
+		{warpsim.FaultBarrierDeadlock, "barrier deadlock"}, {warpsim.FaultTrap, "trap"},
+		{warpsim.FaultWatchdog, "watchdog: step limit exceeded"}, {warpsim.FaultStackOverflow, "stack overflow"},
+		{warpsim.FaultIllegal, "illegal instruction"}, {warpsim.FaultAssert, "assertion failed"},
+		{warpsim.FaultInterrupted, "interrupted"}, {warpsim.FaultTimeout, "timeout: wall-clock limit exceeded"},
+		{warpsim.FaultHeap, "device heap error"},
+	} {
+		if got := c.pub.String(); got != c.want {
+			t.Errorf("FaultKind %d is %q, want %q", int(c.pub), got, c.want)
+		}
+	}
+}

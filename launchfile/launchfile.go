@@ -22,10 +22,16 @@ import (
 	"github.com/warpsim/warpsim/arch"
 )
 
-// CompileSource compiles a CUDA source file to PTX text. The compiler
-// (`warpsim compile`, which needs clang) sets it; a launch file naming a
-// "source" is rejected while it is nil.
-var CompileSource func(path string) ([]byte, error)
+// An Option tunes Load and Parse.
+type Option func(*loader)
+
+// WithCompiler gives Load and Parse the compiler of a launch file's
+// "source": compile turns a CUDA source file into PTX text (warpsim's CLI
+// passes `warpsim compile`'s, which needs clang). Without it, a launch file
+// naming a "source" is rejected with a message saying how to compile it.
+func WithCompiler(compile func(path string) ([]byte, error)) Option {
+	return func(l *loader) { l.compile = compile }
+}
 
 // File is a loaded, validated launch file.
 type File struct {
@@ -141,10 +147,11 @@ const maxErrors = 10
 
 // loader validates the tree, collecting errors.
 type loader struct {
-	file string
-	dir  string
-	data []byte
-	errs ErrorList
+	file    string
+	dir     string
+	data    []byte
+	errs    ErrorList
+	compile func(path string) ([]byte, error) // WithCompiler's; nil: none
 }
 
 func (l *loader) errorf(off int, path, format string, args ...any) {
@@ -156,21 +163,24 @@ func (l *loader) errorf(off int, path, format string, args ...any) {
 func (l *loader) pos(off int, path string) pos { return pos{Path: path, Line: lineOf(l.data, off)} }
 
 // Load reads, parses and validates a launch file, reads the files it names
-// (relative to its own directory) and compiles a "source" with
-// CompileSource. Errors are *Error or ErrorList values naming the key.
-func Load(path string) (*File, error) {
+// (relative to its own directory) and compiles a "source" with the
+// compiler WithCompiler gives. Errors are *Error or ErrorList values naming
+// the key.
+func Load(path string, opts ...Option) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
-	return parse(path, filepath.Dir(path), data)
+	return parse(path, filepath.Dir(path), data, opts)
 }
 
 // Parse parses and validates launch-file text; dir is the directory that
 // relative paths in it are resolved against.
-func Parse(filename, dir string, data []byte) (*File, error) { return parse(filename, dir, data) }
+func Parse(filename, dir string, data []byte, opts ...Option) (*File, error) {
+	return parse(filename, dir, data, opts)
+}
 
-func parse(filename, dir string, data []byte) (*File, error) {
+func parse(filename, dir string, data []byte, opts []Option) (*File, error) {
 	root, err := parseTree(data)
 	if err != nil {
 		var se *syntaxError
@@ -180,6 +190,9 @@ func parse(filename, dir string, data []byte) (*File, error) {
 		return nil, &Error{File: filename, Msg: err.Error()}
 	}
 	l := &loader{file: filename, dir: dir, data: data}
+	for _, o := range opts {
+		o(l)
+	}
 	f := &File{Path: filename, data: data}
 	l.top(f, root)
 	if len(l.errs) == 1 {
@@ -275,11 +288,11 @@ func (l *loader) module(f *File, m *member, fromSource bool) {
 		l.errorf(m.value.off, m.key, "%v", cleanPathError(err))
 		return
 	}
-	if CompileSource == nil {
+	if l.compile == nil {
 		l.errorf(m.value.off, m.key, "compiling CUDA source is not available in this build; compile it with `warpsim compile %s` and name the .ptx as module", m.value.str)
 		return
 	}
-	ptx, err := CompileSource(path)
+	ptx, err := l.compile(path)
 	if err != nil {
 		l.errorf(m.value.off, m.key, "compiling %s: %v", m.value.str, err)
 		return

@@ -174,21 +174,23 @@ func TestSeveralErrors(t *testing.T) {
 }
 
 func TestSourceCompiles(t *testing.T) {
-	saved := CompileSource
-	defer func() { CompileSource = saved }()
 	var gotPath string
-	CompileSource = func(path string) ([]byte, error) { gotPath = path; return []byte("// ptx"), nil }
-	f, err := Parse("x.json", "testdata", []byte(`{"source": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`))
+	compile := WithCompiler(func(path string) ([]byte, error) { gotPath = path; return []byte("// ptx"), nil })
+	f, err := Parse("x.json", "testdata", []byte(`{"source": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`), compile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if gotPath != filepath.Join("testdata", "k.ptx") || !f.FromSource || string(f.Module) != "// ptx" {
 		t.Errorf("compiled %q, module %q", gotPath, f.Module)
 	}
-	CompileSource = func(string) ([]byte, error) { return nil, errors.New("clang-22 not found") }
-	_, err = Parse("x.json", "testdata", []byte(`{"source": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`))
+	fails := WithCompiler(func(string) ([]byte, error) { return nil, errors.New("clang-22 not found") })
+	_, err = Parse("x.json", "testdata", []byte(`{"source": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`), fails)
 	if err == nil || err.Error() != "x.json:1: source: compiling k.ptx: clang-22 not found" {
 		t.Errorf("err = %v", err)
+	}
+	_, err = Parse("x.json", "testdata", []byte(`{"source": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1]}]}`))
+	if err == nil || !strings.Contains(err.Error(), "warpsim compile k.ptx") {
+		t.Errorf("without a compiler: err = %v", err)
 	}
 }
 

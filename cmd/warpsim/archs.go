@@ -11,8 +11,6 @@ import (
 	"github.com/warpsim/warpsim/arch"
 )
 
-func init() { register(newArchsCmd) }
-
 func newArchsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{

@@ -12,11 +12,6 @@ import (
 	"github.com/warpsim/warpsim/cuda/runtime"
 )
 
-func init() {
-	register(newCCCmd)
-	register(newRuntimeCmd)
-}
-
 const ccHelp = `Compiles whole CUDA programs with clang (no CUDA toolkit needed): each .cu
 file's device code to PTX, its host code with that PTX embedded, all linked
 with warpsim's CUDA runtime into one executable that runs its kernels on

@@ -10,13 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/cuda/cc"
-	"github.com/warpsim/warpsim/launchfile"
 )
-
-func init() {
-	register(newCompileCmd)
-	launchfile.CompileSource = compileSource
-}
 
 // compileSource is launch files' "source": a .cu file's device code as PTX,
 // compiled as `warpsim compile` does; clang's messages go to stderr.

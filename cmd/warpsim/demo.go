@@ -19,8 +19,6 @@ import (
 	"github.com/warpsim/warpsim/profile"
 )
 
-func init() { register(newDemoCmd) }
-
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",

@@ -12,8 +12,6 @@ import (
 	"github.com/warpsim/warpsim/arch"
 )
 
-func init() { register(newOccupancyCmd) }
-
 // occupancyFlags are the inputs of `warpsim occupancy`.
 type occupancyFlags struct {
 	arch        string

@@ -21,8 +21,6 @@ import (
 	"github.com/warpsim/warpsim/profile"
 )
 
-func init() { register(newProfCmd) }
-
 type profFlags struct {
 	arch, metrics  string
 	events, report string

@@ -41,11 +41,19 @@ func badInputf(format string, args ...any) error {
 // kernelFault wraps err as a kernel fault (exit status 1).
 func kernelFault(err error) error { return &exitError{code: exitFault, err: err} }
 
-// subcommands lists the constructors of every subcommand; each lives in its
-// own file.
-var subcommands []func(stdout, stderr io.Writer) *cobra.Command
-
-func register(f func(stdout, stderr io.Writer) *cobra.Command) { subcommands = append(subcommands, f) }
+// subcommands are every subcommand's constructor, each in its own file
+// (the help lists them sorted by name). A new subcommand is added here.
+var subcommands = []func(stdout, stderr io.Writer) *cobra.Command{
+	newRunCmd,       // run.go: run a launch file
+	newProfCmd,      // prof.go: profile a program built by warpsim cc
+	newCCCmd,        // cc.go: compile a CUDA program
+	newCompileCmd,   // compile.go: a .cu file's device code to PTX
+	newSanitizeCmd,  // sanitize.go: compute-sanitizer's checks
+	newOccupancyCmd, // occupancy.go: the occupancy calculator
+	newArchsCmd,     // archs.go: the GPU presets
+	newDemoCmd,      // demo.go: the built-in demonstrations
+	newRuntimeCmd,   // cc.go: __runtime, the co-process of a program (hidden)
+}
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{

@@ -20,8 +20,6 @@ import (
 	"github.com/warpsim/warpsim/profile"
 )
 
-func init() { register(newRunCmd) }
-
 type runFlags struct {
 	arch       string
 	mode       string
@@ -131,7 +129,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 			return badInputf("--metrics: %v", err)
 		}
 	}
-	lf, err := launchfile.Load(path)
+	lf, err := launchfile.Load(path, launchfile.WithCompiler(compileSource))
 	if err != nil {
 		return badInput(err)
 	}

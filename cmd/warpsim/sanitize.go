@@ -18,8 +18,6 @@ import (
 	"github.com/warpsim/warpsim/internal/sanitize"
 )
 
-func init() { register(newSanitizeCmd) }
-
 // sanitizeFlags are compute-sanitizer's flags.
 type sanitizeFlags struct {
 	tool, leakCheck, raceReport, arch string

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -14,21 +15,14 @@ type Device interface {
 	Malloc(size uint64) (uint64, error)
 	Free(addr uint64) error
 	LoadModule(filename string, ptx []byte) (Module, error)
-	// CheckLaunch refuses, as a *ConfigError, a launch Launch would refuse
-	// before running (the server's own checks done, what is left is the
-	// kernel's own bounds: __launch_bounds__), so that a queued launch's
-	// refusal comes with the launch call.
-	CheckLaunch(k Kernel, cfg LaunchConfig, params []byte) error
 	// Launch runs k to completion. A kernel fault is returned as a *Fault;
-	// a launch the device refuses as a *ConfigError.
+	// a launch the device refuses as a *ConfigError. The server has
+	// checked the launch (arch.CheckLaunch) before it queued it.
 	Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error)
 }
 
-// Backing holds a device's allocations (warpsim.Backing).
-type Backing interface {
-	Bytes(base, size uint64) ([]byte, error)
-	Release(base, size uint64)
-}
+// Backing holds a device's allocations.
+type Backing = warpsim.Backing
 
 // Module is a loaded PTX module.
 type Module interface {
@@ -48,23 +42,18 @@ type Kernel interface {
 	// BoundThreads is the kernel's own limit on threads per block
 	// (__launch_bounds__), 0 when it has none.
 	BoundThreads() int
+	// LaunchLimits are what its launches are checked against
+	// (arch.CheckLaunch), with the default dynamic shared memory limit.
+	LaunchLimits() arch.KernelLimits
 }
 
-// Param is one kernel parameter's place in the parameter buffer.
-type Param struct{ Offset, Size int }
-
-// Dim3 is a grid or block shape.
-type Dim3 struct{ X, Y, Z uint32 }
-
-// Threads is X·Y·Z.
-func (d Dim3) Threads() uint64 { return uint64(d.X) * uint64(d.Y) * uint64(d.Z) }
-
-// LaunchConfig is a kernel launch's shape.
-type LaunchConfig struct {
-	Grid, Block Dim3
-	SharedBytes uint32 // dynamic shared memory
-	Cooperative bool   // cudaLaunchCooperativeKernel
-}
+// Param, Dim3 and LaunchConfig are the API's: a parameter's place in the
+// parameter buffer, a grid or block shape, a launch's shape.
+type (
+	Param        = warpsim.Param
+	Dim3         = warpsim.Dim3
+	LaunchConfig = warpsim.LaunchConfig
+)
 
 // Launched is what a completed launch reports.
 type Launched struct {
@@ -122,10 +111,6 @@ type Fault struct {
 
 func (f *Fault) Error() string { return f.Report }
 
-// ConfigError is a launch the device refuses before running it.
-type ConfigError struct {
-	Code Error
-	Msg  string
-}
-
-func (e *ConfigError) Error() string { return e.Msg }
+// ConfigError is a launch the device refuses before running it; its Code
+// is the cudaError_t.
+type ConfigError = warpsim.ConfigError

@@ -14,8 +14,8 @@ import (
 func TestChildRecords(t *testing.T) {
 	a := &fakeKernel{name: "a"}
 	b := &fakeKernel{name: "b"}
-	one := LaunchConfig{Grid: Dim3{1, 1, 1}, Block: Dim3{1, 1, 1}}
-	two := LaunchConfig{Grid: Dim3{2, 1, 1}, Block: Dim3{1, 1, 1}}
+	one := LaunchConfig{Grid: Dim3{X: 1, Y: 1, Z: 1}, Block: Dim3{X: 1, Y: 1, Z: 1}}
+	two := LaunchConfig{Grid: Dim3{X: 2, Y: 1, Z: 1}, Block: Dim3{X: 1, Y: 1, Z: 1}}
 	c1 := profile.Counters{InstExecuted: 10}
 	c2 := profile.Counters{InstExecuted: 11}
 	children := []ChildGrid{

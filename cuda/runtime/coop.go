@@ -7,26 +7,14 @@ import (
 )
 
 // ErrorCooperativeLaunchTooLarge is cudaErrorCooperativeLaunchTooLarge: a
-// cooperative grid with more blocks than can be resident at once.
-const ErrorCooperativeLaunchTooLarge Error = 720
+// cooperative grid with more blocks than can be resident at once
+// (arch.CheckLaunch).
+const ErrorCooperativeLaunchTooLarge Error = arch.ErrCooperativeLaunchTooLarge
 
 // launchCooperative is cudaLaunchCooperativeKernel: an ordinary launch
 // whose blocks may synchronize the whole grid (grid_group::sync()), which
 // the simulator allows because every block is resident at once.
 func (s *Server) launchCooperative(p *payloadReader) reply { return s.launchAs(p, true) }
-
-// checkCooperative is the driver's check of a cooperative launch: the grid
-// may have at most the occupancy calculator's active blocks per SM (for
-// this kernel, block size and dynamic shared memory) times the SM count.
-func (s *Server) checkCooperative(k Kernel, cfg LaunchConfig) Error {
-	if !cfg.Cooperative {
-		return Success
-	}
-	if cfg.Grid.Threads() > uint64(s.blocksPerSM(k, cfg))*uint64(s.opt.Arch.SMs) {
-		return ErrorCooperativeLaunchTooLarge
-	}
-	return Success
-}
 
 // blocksPerSM is the occupancy calculator's resident blocks per SM for a
 // launch of k with cfg (the cooperative limit and the SMs' share, server.go).

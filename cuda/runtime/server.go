@@ -897,8 +897,8 @@ func (s *Server) launch(p *payloadReader) reply { return s.launchAs(p, false) }
 func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 	stream, kid := p.u32(), p.u32()
 	cfg := LaunchConfig{
-		Grid:        Dim3{p.u32(), p.u32(), p.u32()},
-		Block:       Dim3{p.u32(), p.u32(), p.u32()},
+		Grid:        Dim3{X: p.u32(), Y: p.u32(), Z: p.u32()},
+		Block:       Dim3{X: p.u32(), Y: p.u32(), Z: p.u32()},
 		SharedBytes: p.u32(),
 		Cooperative: coop,
 	}
@@ -916,21 +916,12 @@ func (s *Server) launchAs(p *payloadReader, coop bool) reply {
 		rep.code = ErrorInvalidDeviceFunction
 		return rep
 	}
-	if code := s.checkConfig(int(kid), k, cfg); code != Success {
-		rep.code = code
-		return rep
-	}
-	if len(params) != k.ParamBytes() {
-		rep.code = ErrorInvalidValue
-		return rep
-	}
-	if err := s.dev.CheckLaunch(k, cfg, params); err != nil {
-		var ce *ConfigError
-		if errors.As(err, &ce) {
-			rep.code = ce.Code
-			rep.diag = fmt.Appendf(nil, "warpsim: %s\n", ce.Msg)
-		} else {
-			rep.code = ErrorInvalidDeviceFunction
+	if e := s.checkConfig(int(kid), k, cfg, len(params)); e != nil {
+		rep.code = Error(e.Code)
+		if e.KernelBounds {
+			// The H100's code differs from what CUDA documents for it
+			// (arch.CheckLaunch): say why.
+			rep.diag = fmt.Appendf(nil, "warpsim: launch of %s: %s\n", k.Name(), e.Msg)
 		}
 		return rep
 	}
@@ -1006,7 +997,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 			s.interrupted.Store(f)
 		}
 	case errors.As(err, &ce):
-		s.pending = ce.Code
+		s.pending = Error(ce.Code)
 		s.pendingDiag = "warpsim: " + ce.Msg + "\n"
 		return
 	default:
@@ -1096,42 +1087,17 @@ func childRecords(children []ChildGrid, host *profile.Timing) []Record {
 	return recs
 }
 
-// checkConfig answers what the CUDA runtime answers before a launch starts.
-// A shape the device cannot run (a zero dimension, more threads per block
-// than allowed, a block or grid dimension over its limit) is
-// cudaErrorInvalidValue: CUDA 13 on an H100 (driver 580) returns that, not
-// the cudaErrorInvalidConfiguration older runtimes returned (recorded by
-// testdata/programs/error_config.cu in commit 988d404).
-func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig) Error {
-	a := s.opt.Arch
-	b, g := cfg.Block, cfg.Grid
-	if b.X == 0 || b.Y == 0 || b.Z == 0 || g.X == 0 || g.Y == 0 || g.Z == 0 {
-		return ErrorInvalidValue
-	}
-	if b.X > uint32(a.MaxBlockDim[0]) || b.Y > uint32(a.MaxBlockDim[1]) || b.Z > uint32(a.MaxBlockDim[2]) ||
-		b.Threads() > uint64(a.MaxThreadsPerBlock) {
-		return ErrorInvalidValue
-	}
-	if g.X > uint32(a.MaxGridDim[0]) || g.Y > uint32(a.MaxGridDim[1]) || g.Z > uint32(a.MaxGridDim[2]) {
-		return ErrorInvalidValue
-	}
-	// A cooperative grid's size is checked before its shared memory: more
-	// than an SM has leaves no block resident, which the H100 reports as
-	// too many blocks (testdata/coop/coop_limits.h100.txt).
-	if code := s.checkCooperative(k, cfg); code != Success {
-		return code
-	}
-	limit := a.SharedPerBlock
+// checkConfig answers what the CUDA runtime answers before a launch starts
+// (arch.CheckLaunch), with the dynamic shared memory limit the program set
+// by cudaFuncSetAttribute.
+func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig, paramBytes int) *arch.LaunchError {
+	lim := k.LaunchLimits()
 	if v, ok := s.dynShared[kid]; ok {
-		limit = k.StaticSharedBytes() + v
+		lim.MaxDynamicShared = v
 	}
-	if k.StaticSharedBytes()+int(cfg.SharedBytes) > limit {
-		return ErrorInvalidValue
-	}
-	if k.RegsPerThread() > 0 && b.Threads()*uint64(k.RegsPerThread()) > uint64(a.RegsPerBlock) {
-		return ErrorLaunchOutOfResources
-	}
-	return Success
+	g, b := cfg.Grid, cfg.Block
+	return s.opt.Arch.CheckLaunch(lim, arch.LaunchShape{Grid: [3]uint32{g.X, g.Y, g.Z}, Block: [3]uint32{b.X, b.Y, b.Z},
+		DynamicShared: int(cfg.SharedBytes), ParamBytes: paramBytes, Cooperative: cfg.Cooperative})
 }
 
 func (s *Server) writeProfile() {

@@ -169,8 +169,9 @@ func (k *fakeKernel) RegsPerThread() int     { return 16 }
 func (k *fakeKernel) StaticSharedBytes() int { return 0 }
 func (k *fakeKernel) LocalBytes() int        { return 0 }
 func (k *fakeKernel) BoundThreads() int      { return 0 }
-
-func (d *fakeDevice) CheckLaunch(Kernel, LaunchConfig, []byte) error { return nil }
+func (k *fakeKernel) LaunchLimits() arch.KernelLimits {
+	return arch.KernelLimits{Name: k.name, RegsPerThread: 16, ParamBytes: k.bytes, MaxDynamicShared: -1}
+}
 
 func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
 	k := kk.(*fakeKernel)

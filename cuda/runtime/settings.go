@@ -1,13 +1,13 @@
 package runtime
 
 import (
-	"fmt"
-	"strconv"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/settings"
 )
 
 // Settings are what a program's environment asks of the simulator.
@@ -17,6 +17,7 @@ type Settings struct {
 	StepLimit      int64 // WARPSIM_STEP_LIMIT; 0: the default watchdog
 	ProfilePath    string
 	ProfileBlocks  bool // WARPSIM_PROFILE_BLOCKS=1: block spans in the profile (prof --trace)
+	ProfileLines   bool // WARPSIM_PROFILE_LINES=1: per-instruction counts in the profile
 	LaunchBlocking bool // CUDA_LAUNCH_BLOCKING=1
 	Progress       bool // WARPSIM_PROGRESS, default on (where stderr is a terminal)
 	// Mode is WARPSIM_MODE: timing (the default), whose durations clock
@@ -37,70 +38,26 @@ type SettingsError struct {
 func (e *SettingsError) Error() string { return e.Msg }
 
 // ReadSettings checks the environment variables a program built by
-// `warpsim cc` reads. A value that is set but not valid is an error naming
-// the variable and what it accepts: a bad WARPSIM_ARCH is
-// cudaErrorNoDevice (there is no such GPU to run on), any other bad value
-// cudaErrorInvalidValue.
+// `warpsim cc` reads (internal/settings, which warpsim prof checks too). A
+// value that is set but not valid is an error naming the variable and what
+// it accepts: a bad WARPSIM_ARCH is cudaErrorNoDevice (there is no such GPU
+// to run on), any other bad value cudaErrorInvalidValue; the first bad
+// variable is reported.
 func ReadSettings(getenv func(string) string) (Settings, error) {
-	s := Settings{ProfilePath: getenv("WARPSIM_PROFILE"), Progress: true, Mode: warpsim.ModeTiming,
-		ProfileBlocks: getenv("WARPSIM_PROFILE_BLOCKS") == "1"}
-	name := getenv("WARPSIM_ARCH")
-	if name == "" {
-		name = "h100"
+	set, err := settings.FromEnv(func(k string) (string, bool) { v := getenv(k); return v, v != "" })
+	s := Settings{Arch: set.Arch, Workers: set.Workers, StepLimit: set.StepLimit, ProfilePath: set.ProfilePath,
+		ProfileBlocks: set.ProfileBlocks, ProfileLines: set.ProfileLines, LaunchBlocking: set.LaunchBlocking, Progress: set.Progress == nil || *set.Progress,
+		Mode: warpsim.ModeTiming, Timeout: set.Timeout}
+	if set.Mode != "" {
+		s.Mode = warpsim.Mode(set.Mode)
 	}
-	a, err := arch.Lookup(name)
-	if err != nil || a == nil {
-		return s, &SettingsError{Code: ErrorNoDevice, Msg: fmt.Sprintf("warpsim: WARPSIM_ARCH=%q is not a GPU warpsim simulates; valid: %s, or a compute capability such as sm_90 (`warpsim archs` lists them)", name, strings.Join(arch.Names(), ", "))}
-	}
-	s.Arch = a
-	bad := func(v, val, want string) error {
-		return &SettingsError{Code: ErrorInvalidValue, Msg: fmt.Sprintf("warpsim: %s=%q is not valid: %s", v, val, want)}
-	}
-	if v := getenv("WARPSIM_WORKERS"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 1 {
-			return s, bad("WARPSIM_WORKERS", v, "want a whole number of worker threads, 1 or more (unset: one per core)")
+	var bad *settings.Error
+	if errors.As(err, &bad) {
+		code := ErrorInvalidValue
+		if strings.HasPrefix(bad.Var, settings.VarArch) {
+			code = ErrorNoDevice // no such GPU to run on (WARPSIM_ARCH and its companions)
 		}
-		s.Workers = n
-	}
-	if v := getenv("WARPSIM_STEP_LIMIT"); v != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 1 {
-			return s, bad("WARPSIM_STEP_LIMIT", v, "want a whole number of warp instructions per launch, 1 or more (unset: the default watchdog)")
-		}
-		s.StepLimit = n
-	}
-	switch v := getenv("CUDA_LAUNCH_BLOCKING"); v {
-	case "", "0":
-	case "1":
-		s.LaunchBlocking = true
-	default:
-		return s, bad("CUDA_LAUNCH_BLOCKING", v, "want 0 or 1")
-	}
-	if v := getenv("WARPSIM_MODE"); v != "" {
-		m, err := warpsim.ParseMode(strings.TrimSpace(v))
-		if err != nil || strings.TrimSpace(v) == "" {
-			return s, bad("WARPSIM_MODE", v, "want functional or timing")
-		}
-		s.Mode = m
-	}
-	if v := getenv("WARPSIM_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(strings.TrimSpace(v))
-		if err != nil {
-			n, nerr := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			d, err = time.Duration(n*float64(time.Second)), nerr
-		}
-		if err != nil || d < 0 {
-			return s, bad("WARPSIM_TIMEOUT", v, "want seconds or a Go duration such as 90s or 10m (unset: no wall-clock limit)")
-		}
-		s.Timeout = d
-	}
-	switch v := getenv("WARPSIM_PROGRESS"); v {
-	case "", "1":
-	case "0":
-		s.Progress = false
-	default:
-		return s, bad("WARPSIM_PROGRESS", v, "want 0 (no progress bar) or 1")
+		return s, &SettingsError{Code: code, Msg: "warpsim: " + bad.Error()}
 	}
 	return s, nil
 }

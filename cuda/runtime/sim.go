@@ -20,7 +20,13 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 	}
 }
 
+// simDevice, simModule and simKernel give warpsim's types the runtime's
+// interfaces (whose methods return interfaces, so that tests can fake them).
 type simDevice struct{ *warpsim.Device }
+
+type simModule struct{ *warpsim.Module }
+
+type simKernel struct{ *warpsim.Kernel }
 
 func (d *simDevice) LoadModule(filename string, ptx []byte) (Module, error) {
 	m, err := d.Device.LoadModule(filename, ptx)
@@ -30,8 +36,6 @@ func (d *simDevice) LoadModule(filename string, ptx []byte) (Module, error) {
 	return simModule{m}, nil
 }
 
-type simModule struct{ *warpsim.Module }
-
 func (m simModule) Kernel(name string) (Kernel, error) {
 	k, err := m.Module.Kernel(name)
 	if err != nil {
@@ -40,70 +44,12 @@ func (m simModule) Kernel(name string) (Kernel, error) {
 	return simKernel{k}, nil
 }
 
-type simKernel struct{ *warpsim.Kernel }
-
-func (k simKernel) Params() []Param {
-	var ps []Param
-	for _, p := range k.Kernel.Params() {
-		ps = append(ps, Param{Offset: p.Offset, Size: p.Size})
-	}
-	return ps
-}
-
-// faultCodes is the CUDA error each kind of kernel fault raises on a GPU.
-var faultCodes = map[warpsim.FaultKind]Error{
-	warpsim.FaultOutOfBounds:   ErrorIllegalAddress,
-	warpsim.FaultMisaligned:    ErrorMisalignedAddress,
-	warpsim.FaultTrap:          ErrorLaunchFailure,
-	warpsim.FaultIllegal:       ErrorIllegalInstruction,
-	warpsim.FaultStackOverflow: ErrorIllegalAddress, // testdata/programs/stack_overflow.h100.txt
-	warpsim.FaultAssert:        ErrorAssert,
-	warpsim.FaultHeap:          ErrorLaunchFailure, // a double free: testdata/harden/h100/badfree1.txt
-	warpsim.FaultInterrupted:   ErrorLaunchFailure,
-	warpsim.FaultTimeout:       ErrorLaunchTimeout,
-	// A GPU hangs on these; the simulator stops the kernel instead and
-	// reports the watchdog's code.
-	warpsim.FaultWatchdog:        ErrorLaunchTimeout,
-	warpsim.FaultBarrierDeadlock: ErrorLaunchTimeout,
-}
-
-func simConfig(cfg LaunchConfig) warpsim.LaunchConfig {
-	return warpsim.LaunchConfig{
-		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
-		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
-		SharedBytes: cfg.SharedBytes,
-		Cooperative: cfg.Cooperative,
-	}
-}
-
-// CheckLaunch: the server has checked the shape, shared memory and
-// parameter size already; what is left is a block the kernel's own bounds
-// (.maxntid, .reqntid: __launch_bounds__) exclude. CUDA documents
-// cudaErrorLaunchOutOfResources for a launch with too many threads for the
-// kernel, but the H100 (CUDA 13, driver 580) returns
-// cudaErrorInvalidValue: testdata/programs/error_config.h100.txt.
-func (d *simDevice) CheckLaunch(k Kernel, cfg LaunchConfig, params []byte) error {
-	sk, ok := k.(simKernel)
-	if !ok {
-		return errors.New("warpsim runtime: kernel from another device")
-	}
-	if err := d.Device.CheckLaunch(sk.Kernel, simConfig(cfg), params); err != nil {
-		return &ConfigError{Code: ErrorInvalidValue, Msg: err.Error()}
-	}
-	return nil
-}
-
 func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
 	sk, ok := k.(simKernel)
 	if !ok {
 		return nil, errors.New("warpsim runtime: kernel from another device")
 	}
-	res, err := d.Device.Launch(sk.Kernel, warpsim.LaunchConfig{
-		Grid:        warpsim.Dim3{X: cfg.Grid.X, Y: cfg.Grid.Y, Z: cfg.Grid.Z},
-		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
-		SharedBytes: cfg.SharedBytes,
-		Cooperative: cfg.Cooperative,
-	}, params)
+	res, err := d.Device.Launch(sk.Kernel, cfg, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
 	var dse *warpsim.DevSideSyncError
@@ -112,7 +58,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		// A module the arch cannot run (CDP1's device-side
 		// cudaDeviceSynchronize on sm_90 and later): each launch fails as
 		// on the H100 (testdata/cdp/h100/run_nested4_sm80.txt).
-		return nil, &ConfigError{Code: ErrorUnsupportedDevSideSync, Msg: dse.Error()}
+		return nil, &ConfigError{Kernel: dse.Kernel, Code: int(ErrorUnsupportedDevSideSync), Msg: dse.Error()}
 	case err == nil:
 		// The timing model's duration, when it ran (WARPSIM_MODE=timing),
 		// is the launch's time on the streams' clock (timing.go).
@@ -121,12 +67,8 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		for _, g := range res.Grids[1:] {
 			c := g.Config
 			l.Children = append(l.Children, ChildGrid{
-				Kernel: simKernel{g.Kernel},
-				Config: LaunchConfig{
-					Grid:        Dim3{c.Grid.X, c.Grid.Y, c.Grid.Z},
-					Block:       Dim3{c.Block.X, c.Block.Y, c.Block.Z},
-					SharedBytes: c.SharedBytes,
-				},
+				Kernel:    simKernel{g.Kernel},
+				Config:    LaunchConfig{Grid: c.Grid, Block: c.Block, SharedBytes: c.SharedBytes},
 				Counters:  g.Counters,
 				HostNanos: g.Elapsed.Nanoseconds(),
 				Nanos:     int64(g.DurationNS()),
@@ -135,23 +77,16 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		}
 		return l, nil
 	case errors.As(err, &f):
-		code, ok := faultCodes[f.Kind]
-		if !ok {
-			code = ErrorLaunchFailure
-		}
+		code := Error(f.Kind.CUDAError())
 		if f.Kind == warpsim.FaultAssert && f.Output != "" {
 			// The GPU's own lines, on stderr, as CUDA writes them.
 			return nil, &Fault{Code: code, Report: f.Output}
 		}
 		return nil, &Fault{Code: code, Report: "warpsim: " + f.Error(), Interrupted: f.Kind == warpsim.FaultInterrupted}
 	case errors.As(err, &ce):
-		// The server has checked the shape, shared memory and parameter
-		// size already; what is left is a block the kernel's own bounds
-		// (.maxntid, .reqntid: __launch_bounds__) exclude. CUDA documents
-		// cudaErrorLaunchOutOfResources for a launch with too many threads
-		// for the kernel, but the H100 (CUDA 13, driver 580) returns
-		// cudaErrorInvalidValue: testdata/programs/error_config.h100.txt.
-		return nil, &ConfigError{Code: ErrorInvalidValue, Msg: ce.Error()}
+		// The server checked the launch as the device does
+		// (arch.CheckLaunch) before it queued it.
+		return nil, &ConfigError{Kernel: ce.Kernel, Code: ce.Code, Msg: ce.Error()}
 	}
 	return nil, err
 }

@@ -163,8 +163,8 @@ func TestReadSettings(t *testing.T) {
 		{map[string]string{}, Success, nil},
 		{map[string]string{"WARPSIM_ARCH": "a100", "WARPSIM_WORKERS": "3", "WARPSIM_STEP_LIMIT": "1000", "CUDA_LAUNCH_BLOCKING": "1"}, Success, nil},
 		{map[string]string{"WARPSIM_ARCH": "bogus"}, ErrorNoDevice, []string{"WARPSIM_ARCH=\"bogus\"", "h100", "sm_90"}},
-		{map[string]string{"WARPSIM_STEP_LIMIT": "abc"}, ErrorInvalidValue, []string{"WARPSIM_STEP_LIMIT=\"abc\"", "1 or more"}},
-		{map[string]string{"WARPSIM_WORKERS": "-3"}, ErrorInvalidValue, []string{"WARPSIM_WORKERS=\"-3\"", "1 or more"}},
+		{map[string]string{"WARPSIM_STEP_LIMIT": "abc"}, ErrorInvalidValue, []string{"WARPSIM_STEP_LIMIT=\"abc\"", "at least 1"}},
+		{map[string]string{"WARPSIM_WORKERS": "-3"}, ErrorInvalidValue, []string{"WARPSIM_WORKERS=\"-3\"", "1 to 4096"}},
 		{map[string]string{"CUDA_LAUNCH_BLOCKING": "yes"}, ErrorInvalidValue, []string{"CUDA_LAUNCH_BLOCKING", "0 or 1"}},
 		{map[string]string{"WARPSIM_PROGRESS": "2"}, ErrorInvalidValue, []string{"WARPSIM_PROGRESS", "0"}},
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/libdevice"
@@ -28,41 +27,22 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 	// shl and unsigned shr on 32-bit integers never get here: ir gives them
 	// fast forms, run by warp.fast.)
 	if ir.TypeSize(t) == 4 && !ir.IsFloat(t) {
-		switch in.Op {
-		case ir.OpRem, ir.OpDiv:
-			if ir.IsSigned(t) {
-				break
-			}
-			ok := true
+		switch {
+		case in.Op == ir.OpDiv && !ir.IsSigned(t):
 			for l := range o {
-				if exec>>l&1 != 0 && uint32(b[l]) == 0 {
-					ok = false
-				}
-			}
-			if !ok {
-				break
-			}
-			if in.Op == ir.OpRem {
-				for l := range o {
-					if y := uint32(b[l]); y != 0 {
-						o[l] = uint64(uint32(a[l]) % y)
-					}
-				}
-			} else {
-				for l := range o {
-					if y := uint32(b[l]); y != 0 {
-						o[l] = uint64(uint32(a[l]) / y)
-					}
-				}
+				o[l] = uint64(scalar.DivU32(uint32(a[l]), uint32(b[l])))
 			}
 			wp.commit(in.D[0], exec)
 			return
-		case ir.OpShr:
-			if !ir.IsSigned(t) {
-				break
-			}
+		case in.Op == ir.OpRem && !ir.IsSigned(t):
 			for l := range o {
-				o[l] = uint64(uint32(int32(a[l]) >> min(uint32(b[l]), 31)))
+				o[l] = uint64(scalar.RemU32(uint32(a[l]), uint32(b[l])))
+			}
+			wp.commit(in.D[0], exec)
+			return
+		case in.Op == ir.OpShr && ir.IsSigned(t):
+			for l := range o {
+				o[l] = uint64(scalar.ShrS32(uint32(a[l]), uint32(b[l])))
 			}
 			wp.commit(in.D[0], exec)
 			return
@@ -121,9 +101,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		case ptx.F64:
 			return scalar.DivF64(a, b, rounding(in.Rnd))
 		}
-		return intDiv(a, b, size, signed, false)
+		return divRem(a, b, size, signed, false)
 	case ir.OpRem:
-		return intDiv(a, b, size, signed, true)
+		return divRem(a, b, size, signed, true)
 	case ir.OpMin, ir.OpMax:
 		isMax := in.Op == ir.OpMax
 		nan := in.Flags&ir.FlagNaN != 0
@@ -162,19 +142,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 			}
 			return uint64(scalar.MinBF16x2(uint32(a), uint32(b), nan))
 		}
-		var less bool
-		if signed {
-			less = int64(sext(a, size)) < int64(sext(b, size))
-		} else {
-			less = a&m < b&m
-		}
-		r := b
-		if less != isMax {
-			r = a
-		}
-		r &= m
+		r := minMaxInt(a, b, size, signed, isMax)
 		if in.Flags&ir.FlagRelu != 0 && signed && int64(sext(r, size)) < 0 {
-			r = 0
+			r = 0 // .relu: a negative result becomes 0
 		}
 		return r
 	case ir.OpAbs:
@@ -188,15 +158,17 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		case ptx.BF16:
 			return uint64(scalar.AbsBF16(uint16(a)))
 		case ptx.F16x2:
-			return uint64(scalar.AbsF16(uint16(a), ftz)) | uint64(scalar.AbsF16(uint16(a>>16), ftz))<<16
+			return uint64(scalar.AbsF16x2(uint32(a), ftz))
 		case ptx.BF16x2:
-			return uint64(scalar.AbsBF16(uint16(a))) | uint64(scalar.AbsBF16(uint16(a>>16)))<<16
+			return uint64(scalar.AbsBF16x2(uint32(a)))
 		}
-		v := int64(sext(a, size))
-		if v < 0 {
-			v = -v
+		switch size {
+		case 8:
+			return scalar.AbsS64(a)
+		case 4:
+			return uint64(scalar.AbsS32(uint32(a)))
 		}
-		return uint64(v) & m
+		return uint64(scalar.AbsS16(widen16(a, size, true))) & m
 	case ir.OpNeg:
 		switch t {
 		case ptx.F32:
@@ -208,9 +180,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		case ptx.BF16:
 			return uint64(scalar.NegBF16(uint16(a)))
 		case ptx.F16x2:
-			return uint64(scalar.NegF16(uint16(a), ftz)) | uint64(scalar.NegF16(uint16(a>>16), ftz))<<16
+			return uint64(scalar.NegF16x2(uint32(a), ftz))
 		case ptx.BF16x2:
-			return uint64(scalar.NegBF16(uint16(a))) | uint64(scalar.NegBF16(uint16(a>>16)))<<16
+			return uint64(scalar.NegBF16x2(uint32(a)))
 		}
 		return (-a) & m
 	case ir.OpAnd:
@@ -236,55 +208,32 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpCnot:
 		return b2u(a&m == 0)
 	case ir.OpShl:
-		s := uint32(b)
-		if s >= uint32(size*8) {
-			return 0
+		switch size {
+		case 8:
+			return scalar.Shl64(a, uint32(b))
+		case 4:
+			return uint64(scalar.Shl32(uint32(a), uint32(b)))
 		}
-		return (a << s) & m
+		return uint64(scalar.Shl16(widen16(a, size, false), uint32(b))) & m
 	case ir.OpShr:
-		s := uint32(b)
-		if s > uint32(size*8-1) {
-			s = uint32(size*8 - 1)
-			if !signed {
-				return 0
-			}
-		}
-		if signed {
-			return uint64(int64(sext(a, size))>>s) & m
-		}
-		return (a & m) >> s
+		return shr(a, uint32(b), size, signed)
 	case ir.OpLop3:
-		lut := uint64(in.Imm)
-		var r uint64
-		for i := 0; i < 8; i++ {
-			if lut>>i&1 == 0 {
-				continue
-			}
-			ta, tb, tc := a, b, c
-			if i&4 == 0 {
-				ta = ^a
-			}
-			if i&2 == 0 {
-				tb = ^b
-			}
-			if i&1 == 0 {
-				tc = ^c
-			}
-			r |= ta & tb & tc
-		}
-		return r & 0xffffffff
+		return uint64(scalar.Lop3(uint32(a), uint32(b), uint32(c), uint8(in.Imm)))
 	case ir.OpPopc:
-		return uint64(bits.OnesCount64(a & m))
+		if size == 8 {
+			return uint64(scalar.Popc64(a))
+		}
+		return uint64(scalar.Popc32(uint32(a & m)))
 	case ir.OpClz:
 		if size == 8 {
-			return uint64(bits.LeadingZeros64(a))
+			return uint64(scalar.Clz64(a))
 		}
-		return uint64(bits.LeadingZeros32(uint32(a)))
+		return uint64(scalar.Clz32(uint32(a)))
 	case ir.OpBrev:
 		if size == 8 {
-			return bits.Reverse64(a)
+			return scalar.Brev64(a)
 		}
-		return uint64(bits.Reverse32(uint32(a)))
+		return uint64(scalar.Brev32(uint32(a)))
 	case ir.OpBfind:
 		if size == 8 {
 			return uint64(scalar.Bfind64(a, signed, in.Flags&ir.FlagShiftAmt != 0))
@@ -302,23 +251,13 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpShf:
 		return uint64(scalar.Shf(uint32(a), uint32(b), uint32(c), in.Mode&1 != 0, in.Mode&2 != 0))
 	case ir.OpSad:
-		var d uint64
-		if signed {
-			x, y := int64(sext(a, size)), int64(sext(b, size))
-			if x > y {
-				d = uint64(x - y)
-			} else {
-				d = uint64(y - x)
-			}
-		} else {
-			x, y := a&m, b&m
-			if x > y {
-				d = x - y
-			} else {
-				d = y - x
-			}
+		switch size {
+		case 8:
+			return scalar.Sad64(a, b, c, signed)
+		case 4:
+			return uint64(scalar.Sad32(uint32(a), uint32(b), uint32(c), signed))
 		}
-		return (d + c) & m
+		return uint64(scalar.Sad16(widen16(a, size, signed), widen16(b, size, signed), uint16(c), signed)) & m
 	case ir.OpDp4a:
 		return uint64(scalar.Dp4a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2)))
 	case ir.OpDp2a:
@@ -410,32 +349,106 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	return 0
 }
 
-// intDiv is div/rem with the hardware's results for division by zero:
-// all ones for quotient and remainder alike.
-func intDiv(a, b uint64, size int, signed, rem bool) uint64 {
-	m := typeMask(ptx.B64)
-	if size < 8 {
-		m = uint64(1)<<(8*uint(size)) - 1
+// The integer instructions below pick scalar's function for their type's
+// width. PTX gives them no 8-bit form (ptxas rejects add.u8, shl.b8, ...);
+// warpsim runs such an instruction with the 16-bit function on operands
+// extended from 8 bits, keeping the low byte of the result.
+
+// widen16 is the low size bytes of v (size 1 or 2), sign- or zero-extended
+// to 16 bits.
+func widen16(v uint64, size int, signed bool) uint16 {
+	if size == 1 {
+		if signed {
+			return uint16(int8(v))
+		}
+		return uint16(uint8(v))
 	}
-	if b&m == 0 {
-		return m // the H100 writes all ones for both quotient and remainder (testdata/conformance/int_arith)
+	return uint16(v)
+}
+
+// divRem is div or rem on integers of size bytes (scalar: x/0 and x%0 are
+// all ones).
+func divRem(a, b uint64, size int, signed, rem bool) uint64 {
+	switch {
+	case size == 8 && signed && rem:
+		return scalar.RemS64(a, b)
+	case size == 8 && signed:
+		return scalar.DivS64(a, b)
+	case size == 8 && rem:
+		return scalar.RemU64(a, b)
+	case size == 8:
+		return scalar.DivU64(a, b)
+	case size == 4 && signed && rem:
+		return uint64(scalar.RemS32(uint32(a), uint32(b)))
+	case size == 4 && signed:
+		return uint64(scalar.DivS32(uint32(a), uint32(b)))
+	case size == 4 && rem:
+		return uint64(scalar.RemU32(uint32(a), uint32(b)))
+	case size == 4:
+		return uint64(scalar.DivU32(uint32(a), uint32(b)))
 	}
+	m := uint64(1)<<(8*uint(size)) - 1
+	x, y := widen16(a, size, signed), widen16(b, size, signed)
+	switch {
+	case signed && rem:
+		return uint64(scalar.RemS16(x, y)) & m
+	case signed:
+		return uint64(scalar.DivS16(x, y)) & m
+	case rem:
+		return uint64(scalar.RemU16(x, y)) & m
+	}
+	return uint64(scalar.DivU16(x, y)) & m
+}
+
+// minMaxInt is min or max on integers of size bytes.
+func minMaxInt(a, b uint64, size int, signed, isMax bool) uint64 {
+	switch {
+	case size == 8 && signed && isMax:
+		return scalar.MaxS64(a, b)
+	case size == 8 && signed:
+		return scalar.MinS64(a, b)
+	case size == 8 && isMax:
+		return scalar.MaxU64(a, b)
+	case size == 8:
+		return scalar.MinU64(a, b)
+	case size == 4 && signed && isMax:
+		return uint64(scalar.MaxS32(uint32(a), uint32(b)))
+	case size == 4 && signed:
+		return uint64(scalar.MinS32(uint32(a), uint32(b)))
+	case size == 4 && isMax:
+		return uint64(scalar.MaxU32(uint32(a), uint32(b)))
+	case size == 4:
+		return uint64(scalar.MinU32(uint32(a), uint32(b)))
+	}
+	m := uint64(1)<<(8*uint(size)) - 1
+	x, y := widen16(a, size, signed), widen16(b, size, signed)
+	switch {
+	case signed && isMax:
+		return uint64(scalar.MaxS16(x, y)) & m
+	case signed:
+		return uint64(scalar.MinS16(x, y)) & m
+	case isMax:
+		return uint64(scalar.MaxU16(x, y)) & m
+	}
+	return uint64(scalar.MinU16(x, y)) & m
+}
+
+// shr is shr on integers of size bytes: arithmetic for signed types.
+func shr(a uint64, n uint32, size int, signed bool) uint64 {
+	switch {
+	case size == 8 && signed:
+		return scalar.ShrS64(a, n)
+	case size == 8:
+		return scalar.ShrU64(a, n)
+	case size == 4 && signed:
+		return uint64(scalar.ShrS32(uint32(a), n))
+	case size == 4:
+		return uint64(scalar.ShrU32(uint32(a), n))
+	}
+	m := uint64(1)<<(8*uint(size)) - 1
+	x := widen16(a, size, signed)
 	if signed {
-		x, y := int64(sext(a, size)), int64(sext(b, size))
-		if y == -1 {
-			if rem {
-				return 0
-			}
-			return uint64(-x) & m
-		}
-		if rem {
-			return uint64(x%y) & m
-		}
-		return uint64(x/y) & m
+		return uint64(scalar.ShrS16(x, n)) & m
 	}
-	x, y := a&m, b&m
-	if rem {
-		return x % y
-	}
-	return x / y
+	return uint64(scalar.ShrU16(x, n)) & m
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -29,16 +28,16 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 			var r, cout uint64
 			if w64 {
 				if sub {
-					r, cout = bits.Sub64(a[l], b[l], cin)
+					r, cout = scalar.SubCC64(a[l], b[l], cin)
 				} else {
-					r, cout = bits.Add64(a[l], b[l], cin)
+					r, cout = scalar.AddCC64(a[l], b[l], cin)
 				}
 			} else {
 				var r32, c32 uint32
 				if sub {
-					r32, c32 = bits.Sub32(uint32(a[l]), uint32(b[l]), uint32(cin))
+					r32, c32 = scalar.SubCC32(uint32(a[l]), uint32(b[l]), uint32(cin))
 				} else {
-					r32, c32 = bits.Add32(uint32(a[l]), uint32(b[l]), uint32(cin))
+					r32, c32 = scalar.AddCC32(uint32(a[l]), uint32(b[l]), uint32(cin))
 				}
 				r, cout = uint64(r32), uint64(c32)
 			}
@@ -59,15 +58,11 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 	case ptx.U32, ptx.S32, ptx.B32:
 		if in.Flags&ir.FlagSat != 0 && t == ptx.S32 {
 			for l := range o {
-				x, y := int64(int32(a[l])), int64(int32(b[l]))
-				var s int64
 				if sub {
-					s = x - y
+					o[l] = uint64(scalar.SubSatS32(uint32(a[l]), uint32(b[l])))
 				} else {
-					s = x + y
+					o[l] = uint64(scalar.AddSatS32(uint32(a[l]), uint32(b[l])))
 				}
-				s = min(max(s, math.MinInt32), math.MaxInt32)
-				o[l] = uint64(uint32(int32(s)))
 			}
 		} else if sub {
 			for l := range o {
@@ -201,7 +196,7 @@ func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
 			return
 		case in.Mode == ir.MulWide && !signed:
 			for l := range o {
-				p := uint64(uint32(a[l])) * uint64(uint32(b[l]))
+				p := scalar.MulWideU32(uint32(a[l]), uint32(b[l]))
 				if mad {
 					p += c[l]
 				}
@@ -211,7 +206,7 @@ func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
 			return
 		case in.Mode == ir.MulWide:
 			for l := range o {
-				p := uint64(int64(int32(a[l])) * int64(int32(b[l])))
+				p := scalar.MulWideS32(uint32(a[l]), uint32(b[l]))
 				if mad {
 					p += c[l]
 				}
@@ -222,21 +217,17 @@ func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
 		}
 	}
 	if in.Op == ir.OpMul24 || in.Op == ir.OpMad24 {
+		hi := in.Mode == ir.MulHi
 		for l := range o {
-			var p uint64
-			if signed {
-				x, y := int64(sext(a[l]&0xffffff, 3)), int64(sext(b[l]&0xffffff, 3))
-				p = uint64(x * y)
-			} else {
-				p = (a[l] & 0xffffff) * (b[l] & 0xffffff)
+			x, y := uint32(a[l]), uint32(b[l])
+			switch {
+			case mad && hi && signed && in.Flags&ir.FlagSat != 0:
+				o[l] = uint64(scalar.Mad24HiSatS32(x, y, uint32(c[l])))
+			case mad:
+				o[l] = uint64(scalar.Mad24(x, y, uint32(c[l]), hi, signed))
+			default:
+				o[l] = uint64(scalar.Mul24(x, y, hi, signed))
 			}
-			if in.Mode == ir.MulHi {
-				p >>= 16
-			}
-			if mad {
-				p += c[l]
-			}
-			o[l] = uint64(uint32(p))
 		}
 		wp.commit(in.D[0], exec)
 		return
@@ -246,80 +237,105 @@ func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
 	if carry {
 		cc = wp.r(in.A[4])
 	}
+	sat := in.Flags&ir.FlagSat != 0 && t == ptx.S32 && in.Mode == ir.MulHi
 	for l := range o {
 		x, y := a[l], b[l]
-		var p uint64
-		switch in.Mode {
-		case ir.MulLo:
-			p = x * y
-		case ir.MulWide:
-			if signed {
-				p = uint64(int64(sext(x, size)) * int64(sext(y, size)))
-			} else {
-				p = (x & typeMask(t)) * (y & typeMask(t))
+		switch {
+		case mad && carry:
+			var cin uint64
+			if in.Flags&ir.FlagCarryIn != 0 {
+				cin = cc[l] & 1
 			}
-		case ir.MulHi:
-			if size == 8 {
-				if signed {
-					p = mulhiS64(int64(x), int64(y))
-				} else {
-					p, _ = bits.Mul64(x, y)
-				}
-			} else if signed {
-				p = uint64(int64(sext(x, size))*int64(sext(y, size))) >> (8 * uint(size))
-			} else {
-				p = (x & typeMask(t)) * (y & typeMask(t)) >> (8 * uint(size))
+			var cout uint64
+			var carries bool
+			o[l], cout, carries = madCC(x, y, c[l], cin, size, in.Mode, signed)
+			if carries && exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
+				cc[l] = cout
 			}
+		case mad && sat:
+			o[l] = uint64(scalar.MadHiSatS32(uint32(x), uint32(y), uint32(c[l])))
+		case mad:
+			p, rsize := mul(x, y, size, in.Mode, signed)
+			o[l] = (p + c[l]) & sizeMask(rsize)
+		default:
+			p, _ := mul(x, y, size, in.Mode, signed)
+			o[l] = p
 		}
-		rsize := size
-		if in.Mode == ir.MulWide {
-			rsize = 2 * size
-		}
-		if mad {
-			if carry && rsize == 4 {
-				var cin uint32
-				if in.Flags&ir.FlagCarryIn != 0 {
-					cin = uint32(cc[l] & 1)
-				}
-				s, co := bits.Add32(uint32(p), uint32(c[l]), cin)
-				p = uint64(s)
-				if exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
-					cc[l] = uint64(co)
-				}
-			} else if carry && rsize == 8 {
-				var cin uint64
-				if in.Flags&ir.FlagCarryIn != 0 {
-					cin = cc[l] & 1
-				}
-				s, co := bits.Add64(p, c[l], cin)
-				p = s
-				if exec>>l&1 != 0 && in.Flags&ir.FlagCC != 0 {
-					cc[l] = co
-				}
-			} else if in.Flags&ir.FlagSat != 0 && t == ptx.S32 && in.Mode == ir.MulHi {
-				s := int64(int32(p)) + int64(int32(c[l]))
-				p = uint64(int32(min(max(s, math.MinInt32), math.MaxInt32)))
-			} else {
-				p += c[l]
-			}
-		}
-		if rsize < 8 {
-			p &= uint64(1)<<(8*uint(rsize)) - 1
-		}
-		o[l] = p
 	}
 	wp.commit(in.D[0], exec)
 }
 
-func mulhiS64(x, y int64) uint64 {
-	hi, _ := bits.Mul64(uint64(x), uint64(y))
-	if x < 0 {
-		hi -= uint64(y)
+// sizeMask is the mask of an integer of size bytes.
+func sizeMask(size int) uint64 {
+	if size >= 8 {
+		return math.MaxUint64
 	}
-	if y < 0 {
-		hi -= uint64(x)
+	return uint64(1)<<(8*uint(size)) - 1
+}
+
+// mul is mul.{lo,hi,wide} on integers of size bytes, with the size of its
+// result. The 8-bit forms, which PTX does not have, take the 16-bit
+// functions on extended operands (see widen16).
+func mul(x, y uint64, size int, mode uint8, signed bool) (uint64, int) {
+	switch mode {
+	case ir.MulWide:
+		switch {
+		case size == 4 && signed:
+			return scalar.MulWideS32(uint32(x), uint32(y)), 8
+		case size == 4:
+			return scalar.MulWideU32(uint32(x), uint32(y)), 8
+		case size <= 2 && signed:
+			return uint64(scalar.MulWideS16(widen16(x, size, true), widen16(y, size, true))) & sizeMask(2*size), 2 * size
+		case size <= 2:
+			return uint64(scalar.MulWideU16(widen16(x, size, false), widen16(y, size, false))) & sizeMask(2*size), 2 * size
+		}
+		return x * y, 16 // mul.wide.{u,s}64 does not exist (no 128-bit register); the low 64 bits
+	case ir.MulHi:
+		switch {
+		case size == 8 && signed:
+			return scalar.MulHiS64(x, y), 8
+		case size == 8:
+			return scalar.MulHiU64(x, y), 8
+		case size == 4 && signed:
+			return uint64(scalar.MulHiS32(uint32(x), uint32(y))), 4
+		case size == 4:
+			return uint64(scalar.MulHiU32(uint32(x), uint32(y))), 4
+		case size == 2 && signed:
+			return uint64(scalar.MulHiS16(uint16(x), uint16(y))), 2
+		case size == 2:
+			return uint64(scalar.MulHiU16(uint16(x), uint16(y))), 2
+		case signed:
+			return uint64(scalar.MulWideS16(widen16(x, 1, true), widen16(y, 1, true))) >> 8 & 0xff, 1
+		}
+		return uint64(scalar.MulWideU16(widen16(x, 1, false), widen16(y, 1, false))) >> 8 & 0xff, 1
 	}
-	return hi
+	return x * y & sizeMask(size), size
+}
+
+// madCC is mad{c}{.cc} (.lo or .hi) with the carry in and the carry out;
+// carries is false for a product narrower than 32 bits, which has no carry.
+func madCC(x, y, z, cin uint64, size int, mode uint8, signed bool) (d, cout uint64, carries bool) {
+	hi := mode == ir.MulHi
+	switch {
+	case size == 8 && mode != ir.MulWide:
+		d, cout = scalar.MadCC64(x, y, z, cin, hi, signed)
+		return d, cout, true
+	case size == 4 && mode != ir.MulWide:
+		d32, c32 := scalar.MadCC32(uint32(x), uint32(y), uint32(z), uint32(cin), hi, signed)
+		return uint64(d32), uint64(c32), true
+	}
+	// madc has no .wide and no 16-bit form; warpsim adds with the carry at
+	// the width of the product.
+	p, rsize := mul(x, y, size, mode, signed)
+	switch rsize {
+	case 8:
+		d, cout = scalar.AddCC64(p, z, cin)
+		return d, cout, true
+	case 4:
+		d32, c32 := scalar.AddCC32(uint32(p), uint32(z), uint32(cin))
+		return uint64(d32), uint64(c32), true
+	}
+	return (p + z) & sizeMask(rsize), 0, false
 }
 
 func (wp *warp) fmul(in *ir.Inst, exec uint32) {

@@ -26,21 +26,9 @@ func (wp *warp) cvt(in *ir.Inst, exec uint32) {
 			}
 		}
 	case !ir.IsFloat(dt) && !ir.IsFloat(st):
-		ds, ss := ir.TypeSize(dt), ir.TypeSize(st)
-		dm := typeMask(dt)
+		m := cvtIntMask(dt)
 		for l := range o {
-			v := a[l] & typeMask(st)
-			if ir.IsSigned(st) {
-				v = sext(v, ss)
-			}
-			if sat {
-				v = satInt(v, st, dt)
-			}
-			v &= dm
-			if ds < 4 && ir.IsSigned(dt) {
-				v = sext(v, ds) & 0xffffffff // sub-word signed results are sign-extended in the register
-			}
-			o[l] = v
+			o[l] = scalar.CvtIntToInt(a[l], st, dt, sat) & m
 		}
 	case ir.IsFloat(dt) && ir.IsFloat(st):
 		if dt == st && in.Flags&ir.FlagIntRound == 0 && !ftz && !sat {
@@ -68,29 +56,12 @@ func (wp *warp) cvt(in *ir.Inst, exec uint32) {
 	wp.commit(in.D[0], exec)
 }
 
-// satInt clamps sign-extended v of type st to dt's range.
-func satInt(v uint64, st, dt ptx.Type) uint64 {
-	ds := ir.TypeSize(dt)
-	if ir.IsSigned(st) {
-		x := int64(v)
-		if ir.IsSigned(dt) {
-			lo, hi := -int64(1)<<(8*ds-1), int64(1)<<(8*ds-1)-1
-			if ds == 8 {
-				return uint64(x)
-			}
-			return uint64(min(max(x, lo), hi))
-		}
-		if x < 0 {
-			return 0
-		}
-		if ds < 8 && uint64(x) > typeMask(dt) {
-			return typeMask(dt)
-		}
-		return uint64(x)
+// cvtIntMask is the part of an integer conversion's result that the
+// destination register keeps: the destination type's bits, except that a
+// signed result narrower than 32 bits stays sign-extended to 32 bits.
+func cvtIntMask(dt ptx.Type) uint64 {
+	if ir.TypeSize(dt) < 4 && ir.IsSigned(dt) {
+		return 0xffffffff
 	}
-	if ir.IsSigned(dt) {
-		hi := uint64(1)<<(8*ds-1) - 1
-		return min(v, hi)
-	}
-	return min(v, typeMask(dt))
+	return typeMask(dt)
 }

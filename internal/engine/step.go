@@ -2,7 +2,6 @@ package engine
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
 )
 
 // This file is the seam both drivers share. The functional driver
@@ -365,18 +364,4 @@ func (wp *warp) recordAccess(st *memStats, store bool) {
 	case st.param > 0:
 		r.Space = SpaceConst
 	}
-}
-
-// recordSpace maps an instruction's declared space for records of
-// instructions whose footprint is not tracked per lane.
-func recordSpace(s ptx.Space) uint8 {
-	switch s {
-	case ptx.SpaceShared:
-		return SpaceShared
-	case ptx.SpaceLocal:
-		return SpaceLocal
-	case ptx.SpaceConst, ptx.SpaceParam:
-		return SpaceConst
-	}
-	return SpaceGlobal
 }

@@ -915,18 +915,18 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 	case ir.FastShl32:
 		b := wp.r(in.A[1])
 		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l]) << uint32(b[l]))
-			o[l+1] = uint64(uint32(a[l+1]) << uint32(b[l+1]))
-			o[l+2] = uint64(uint32(a[l+2]) << uint32(b[l+2]))
-			o[l+3] = uint64(uint32(a[l+3]) << uint32(b[l+3]))
+			o[l] = uint64(scalar.Shl32(uint32(a[l]), uint32(b[l])))
+			o[l+1] = uint64(scalar.Shl32(uint32(a[l+1]), uint32(b[l+1])))
+			o[l+2] = uint64(scalar.Shl32(uint32(a[l+2]), uint32(b[l+2])))
+			o[l+3] = uint64(scalar.Shl32(uint32(a[l+3]), uint32(b[l+3])))
 		}
 	case ir.FastShrU32:
 		b := wp.r(in.A[1])
 		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l]) >> uint32(b[l]))
-			o[l+1] = uint64(uint32(a[l+1]) >> uint32(b[l+1]))
-			o[l+2] = uint64(uint32(a[l+2]) >> uint32(b[l+2]))
-			o[l+3] = uint64(uint32(a[l+3]) >> uint32(b[l+3]))
+			o[l] = uint64(scalar.ShrU32(uint32(a[l]), uint32(b[l])))
+			o[l+1] = uint64(scalar.ShrU32(uint32(a[l+1]), uint32(b[l+1])))
+			o[l+2] = uint64(scalar.ShrU32(uint32(a[l+2]), uint32(b[l+2])))
+			o[l+3] = uint64(scalar.ShrU32(uint32(a[l+3]), uint32(b[l+3])))
 		}
 	case ir.FastAnd32:
 		b := wp.r(in.A[1])
@@ -994,21 +994,9 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 
 // addF32 and mulF32 are add.f32 and mul.f32 rounding to nearest, NaN
 // results canonical.
-func addF32(a, b uint64) uint64 {
-	z := math.Float32frombits(uint32(a)) + math.Float32frombits(uint32(b))
-	if z != z {
-		return uint64(scalar.CanonicalNaNF32)
-	}
-	return uint64(math.Float32bits(z))
-}
+func addF32(a, b uint64) uint64 { return uint64(scalar.AddRnF32(uint32(a), uint32(b))) }
 
-func mulF32(a, b uint64) uint64 {
-	z := math.Float32frombits(uint32(a)) * math.Float32frombits(uint32(b))
-	if z != z {
-		return uint64(scalar.CanonicalNaNF32)
-	}
-	return uint64(math.Float32bits(z))
-}
+func mulF32(a, b uint64) uint64 { return uint64(scalar.MulRnF32(uint32(a), uint32(b))) }
 
 // straight marks the instructions exec runs that never touch the
 // reconvergence stack, the frames or the warp's state except by faulting:

@@ -302,7 +302,7 @@ func (c *checker) instr(in *ptx.Instr) {
 	var types []ptx.Type
 	var vec, other bool
 	for _, s := range in.Mods {
-		if t, ok := typeNames[s]; ok {
+		if t, ok := ptx.TypeByName(s); ok {
 			types = append(types, t)
 			continue
 		}

@@ -116,7 +116,6 @@ const (
 	FlagShiftAmt
 	FlagIntRound // cvt with rni/rzi/rmi/rpi on float→float
 	FlagXorSign
-	FlagAbs
 )
 
 // Multiply modes (Inst.Mode of OpMul/OpMad).
@@ -282,13 +281,12 @@ const (
 type SymKind uint8
 
 const (
-	SymNone      SymKind = iota
-	SymGlobal            // module .global/.const variable Sym: device address
-	SymShared            // shared variable Sym: offset in the block's shared memory
-	SymFrame             // per-thread frame: local and .param variables of the function (Imm is the frame offset)
-	SymKParam            // kernel parameter buffer (Imm is the offset)
-	SymDynShared         // the dynamic (extern) shared array: offset after the static ones
-	SymFunc              // address of function Sym (for indirect calls)
+	SymNone   SymKind = iota
+	SymGlobal         // module .global/.const variable Sym: device address
+	SymShared         // shared variable Sym: offset in the block's shared memory
+	SymFrame          // per-thread frame: local and .param variables of the function (Imm is the frame offset)
+	SymKParam         // kernel parameter buffer (Imm is the offset)
+	SymFunc           // address of function Sym (for indirect calls)
 )
 
 // Sreg is a special register.

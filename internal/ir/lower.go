@@ -567,7 +567,7 @@ var ignoredMods = map[string]bool{
 func parseMods(ms []string) mods {
 	var m mods
 	for _, s := range ms {
-		if t, ok := typeNames[s]; ok {
+		if t, ok := ptx.TypeByName(s); ok {
 			m.types = append(m.types, t)
 			continue
 		}

@@ -27,14 +27,6 @@ var typeInfo = [32]typeProps{
 	ptx.B128: {size: 16},
 }
 
-var typeNames = map[string]ptx.Type{
-	"b8": ptx.B8, "b16": ptx.B16, "b32": ptx.B32, "b64": ptx.B64, "b128": ptx.B128,
-	"u8": ptx.U8, "u16": ptx.U16, "u32": ptx.U32, "u64": ptx.U64,
-	"s8": ptx.S8, "s16": ptx.S16, "s32": ptx.S32, "s64": ptx.S64,
-	"f16": ptx.F16, "f16x2": ptx.F16x2, "bf16": ptx.BF16, "bf16x2": ptx.BF16x2,
-	"f32": ptx.F32, "f64": ptx.F64, "tf32": ptx.TF32, "pred": ptx.Pred,
-}
-
 var spaceNames = map[string]ptx.Space{
 	"global": ptx.SpaceGlobal, "shared": ptx.SpaceShared, "local": ptx.SpaceLocal,
 	"const": ptx.SpaceConst, "param": ptx.SpaceParam,
@@ -57,7 +49,7 @@ var atomNames = map[string]uint8{
 	"exch": AtomExch, "cas": AtomCas, "inc": AtomInc, "dec": AtomDec,
 }
 
-var sregNames = map[string]Sreg{
+var sregNames = withEnvregs(map[string]Sreg{
 	"%tid.x": SregTidX, "%tid.y": SregTidY, "%tid.z": SregTidZ,
 	"%ntid.x": SregNtidX, "%ntid.y": SregNtidY, "%ntid.z": SregNtidZ,
 	"%ctaid.x": SregCtaidX, "%ctaid.y": SregCtaidY, "%ctaid.z": SregCtaidZ,
@@ -71,13 +63,15 @@ var sregNames = map[string]Sreg{
 	"%dynamic_smem_size": SregDynamicSmemSize, "%total_smem_size": SregTotalSmemSize,
 	"%pm0": SregPm, "%pm1": SregPm, "%pm2": SregPm, "%pm3": SregPm,
 	"%pm4": SregPm, "%pm5": SregPm, "%pm6": SregPm, "%pm7": SregPm,
-}
+})
 
-func init() {
+// withEnvregs adds %envreg0 to %envreg31 to the special registers.
+func withEnvregs(m map[string]Sreg) map[string]Sreg {
 	for i := 0; i < 32; i++ {
-		sregNames["%envreg"+itoa(i)] = SregEnvreg
+		m["%envreg"+itoa(i)] = SregEnvreg
 	}
-	sregNames["%envreg1"], sregNames["%envreg2"] = SregEnvreg1, SregEnvreg2
+	m["%envreg1"], m["%envreg2"] = SregEnvreg1, SregEnvreg2
+	return m
 }
 
 func itoa(i int) string {

@@ -63,7 +63,7 @@ func atanh64(x float64) float64 {
 	return math.Copysign(r*0.5, x)
 }
 
-func init() {
+func registerAhyp64() {
 	regD1("__nv_asinh", asinh64)
 	regD1("__nv_acosh", acosh64)
 	regD1("__nv_atanh", atanh64)

@@ -106,7 +106,7 @@ func acosf(m mode, x float32) float32 {
 // neg32 is neg.f32 (a sign flip; NaN stays NaN).
 func neg32(x float32) float32 { return f32(b32(x) ^ 0x80000000) }
 
-func init() {
+func registerAtrig32() {
 	regF1("__nv_atanf", atanf)
 	regF1("__nv_asinf", asinf)
 	regF1("__nv_acosf", acosf)

@@ -59,7 +59,7 @@ func atan64(x float64) float64 {
 	return math.Copysign(r, x)
 }
 
-func init() {
+func registerAtrig64A() {
 	regD1("__nv_tan", tan64)
 	regD1("__nv_atan", atan64)
 }
@@ -149,7 +149,7 @@ func asin64(x float64) float64 {
 // hiAbsF32 is |high word of x| read as an f32 (NaN compares false).
 func hiAbsF32(x float64) float32 { return f32(uint32(b64(x)>>32) & 0x7fffffff) }
 
-func init() {
+func registerAtrig64B() {
 	regD2("__nv_atan2", atan2_64)
 	regD1("__nv_asin", asin64)
 }
@@ -201,4 +201,4 @@ func acos64(x float64) float64 {
 	return r
 }
 
-func init() { regD1("__nv_acos", acos64) }
+func registerAtrig64C() { regD1("__nv_acos", acos64) }

@@ -18,7 +18,7 @@ var roundings = []struct {
 	r      scalar.Rounding
 }{{"_rn", scalar.RN}, {"_rz", scalar.RZ}, {"_rd", scalar.RM}, {"_ru", scalar.RP}}
 
-func init() {
+func registerBasic() {
 	u32 := func(v uint64) uint32 { return uint32(v) }
 	s32 := func(v uint64) int32 { return int32(uint32(v)) }
 	boolBit := func(b bool) uint64 {

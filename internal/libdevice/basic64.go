@@ -7,7 +7,7 @@ import (
 
 // Double-precision exponent and rounding helpers.
 
-func init() {
+func registerBasic64() {
 	regOut("__nv_frexp", "d", "d", "i", func(_ mode, a, o []uint64) uint64 {
 		x := f64(a[0])
 		e := int32(uint32(a[0]>>32) & 0x7ff00000)

@@ -84,7 +84,7 @@ func j1f(m mode, x float32) float32 {
 	return v
 }
 
-func init() {
+func registerBessel32A() {
 	regF1("__nv_j0f", j0f)
 	regF1("__nv_j1f", j1f)
 }
@@ -125,7 +125,7 @@ func cylBesselI1f(m mode, x float32) float32 {
 	return m.fma(x, m.mul(x2, m.horner(i1Small[:], x2)), m.mul(x, 0.5))
 }
 
-func init() {
+func registerBessel32B() {
 	regF1("__nv_cyl_bessel_i0f", cylBesselI0f)
 	regF1("__nv_cyl_bessel_i1f", cylBesselI1f)
 }
@@ -183,7 +183,7 @@ func y0f(m mode, x float32) float32 {
 	return r
 }
 
-func init() { regF1("__nv_y0f", y0f) }
+func registerBessel32C() { regF1("__nv_y0f", y0f) }
 
 var (
 	y1Tiny = [...]uint32{0x321462cc, 0xb58527da, 0x38963e95, 0xbb41adcb, 0x3d5e9cbb, 0xbe48c331}
@@ -243,4 +243,4 @@ func y1f(m mode, x float32) float32 {
 	return r
 }
 
-func init() { regF1("__nv_y1f", y1f) }
+func registerBessel32D() { regF1("__nv_y1f", y1f) }

@@ -58,7 +58,7 @@ func besselHankel64(a float64, ampC, phC []uint64, shift uint64) float64 {
 	return amp * sinCosPoly64(r2, q2+1)
 }
 
-func init() { regD1("__nv_j0", j0_64) }
+func registerBessel64A() { regD1("__nv_j0", j0_64) }
 
 var (
 	j1Small64 = [...]uint64{0x3d020e4adcde2ad3, 0xbd4dd167a0dc3f55, 0x3d5503f5a491e487, 0x3dc1f29940c2403a,
@@ -110,7 +110,7 @@ func j1_64(x float64) float64 {
 	return r
 }
 
-func init() { regD1("__nv_j1", j1_64) }
+func registerBessel64B() { regD1("__nv_j1", j1_64) }
 
 var (
 	i0Small64 = [...]uint64{0x37d4d7f592957da6, 0x3858c41d50ab516f, 0x39095dda3f2c417b, 0x39a367189a01363e,
@@ -138,7 +138,7 @@ func besselIExp64(a float64, c []uint64) float64 {
 	return p * e * e
 }
 
-func init() {
+func registerBessel64C() {
 	regD1("__nv_cyl_bessel_i0", func(x float64) float64 {
 		if x != x {
 			return quiet(x)

@@ -187,7 +187,7 @@ func hypotf(m mode, x, y float32) float32 {
 	return r
 }
 
-func init() {
+func registerErf32A() {
 	regF1("__nv_erff", erff)
 	regF1("__nv_erfcf", erfcf)
 	regF1("__nv_normcdff", normcdff)
@@ -233,7 +233,7 @@ func normcdfinvf(m mode, x float32) float32 {
 	return m.fma(f32(0xbfb504f3), erfcinvf(m, m.add(x, x)), 0)
 }
 
-func init() {
+func registerErf32B() {
 	regF1("__nv_erfcinvf", erfcinvf)
 	regF1("__nv_normcdfinvf", normcdfinvf)
 }

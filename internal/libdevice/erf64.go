@@ -93,7 +93,7 @@ func hypot64(x, y float64) float64 {
 	return r
 }
 
-func init() {
+func registerErf64A() {
 	regD1("__nv_erf", erf64)
 	regD1("__nv_cbrt", cbrt64)
 	regD2("__nv_hypot", hypot64)
@@ -130,7 +130,7 @@ func erfc64(x float64) float64 {
 	return v
 }
 
-func init() { regD1("__nv_erfc", erfc64) }
+func registerErf64B() { regD1("__nv_erfc", erfc64) }
 
 // erfcxCore64 is e^(a²)·erfc(a) for finite a ≥ 0 (accurate below ~27).
 func erfcxCore64(a float64) float64 {
@@ -208,7 +208,7 @@ func erfcx64(x float64) float64 {
 	return v
 }
 
-func init() {
+func registerErf64C() {
 	regD1("__nv_normcdf", normcdf64)
 	regD1("__nv_erfcx", erfcx64)
 }

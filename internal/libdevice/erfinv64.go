@@ -148,7 +148,7 @@ func rcbrt64(x float64) float64 {
 	return math.Copysign(r, x)
 }
 
-func init() {
+func registerErfinv64() {
 	regD1("__nv_erfinv", erfinv64)
 	regD1("__nv_erfcinv", erfcinv64)
 	regD1("__nv_normcdfinv", func(x float64) float64 {

@@ -82,7 +82,7 @@ func f32rint(x float32) float32 {
 	return float32(roundEven64(float64(x)))
 }
 
-func init() {
+func registerExp32() {
 	regF1("__nv_expf", expf)
 	regF1("__nv_exp10f", exp10f)
 	regF1("__nv_exp2f", exp2f)

@@ -181,7 +181,7 @@ func log64(x float64) float64 {
 	return h + t
 }
 
-func init() {
+func registerExp64A() {
 	regD1("__nv_exp", exp64)
 	regD1("__nv_exp2", exp2_64)
 	regD1("__nv_exp10", exp10_64)
@@ -256,7 +256,7 @@ func expm1_64(x float64) float64 {
 	return y
 }
 
-func init() {
+func registerExp64B() {
 	regD1("__nv_log2", log2_64)
 	regD1("__nv_log10", log10_64)
 	regD1("__nv_log1p", log1p64)

@@ -11,7 +11,7 @@ import (
 // are SFU instructions with at most a scaling, plus a few one-instruction
 // functions and integer-power helpers.
 
-func init() {
+func registerFast() {
 	regF1("__nv_fast_expf", func(m mode, x float32) float32 {
 		return ex2Approx(m.mul(m.flush(x), f32(0x3fb8aa3b)), m.ftz)
 	})

@@ -120,7 +120,7 @@ func remquof(m mode, x, y float32) (float32, int32) {
 	return r, q
 }
 
-func init() {
+func registerFmod32() {
 	regF2("__nv_fmodf", fmodf)
 	regF2("__nv_remainderf", func(m mode, x, y float32) float32 {
 		r, _ := remquof(m, x, y)

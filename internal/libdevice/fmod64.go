@@ -70,7 +70,7 @@ func sign(v float64) float64 {
 	return 1
 }
 
-func init() {
+func registerFmod64() {
 	regD2("__nv_fmod", fmod64)
 	regD2("__nv_remainder", func(x, y float64) float64 {
 		r, _ := remquo64(x, y)

@@ -91,7 +91,7 @@ func tgammaf(m mode, x float32) float32 {
 	return r
 }
 
-func init() { regF1("__nv_tgammaf", tgammaf) }
+func registerGamma32A() { regF1("__nv_tgammaf", tgammaf) }
 
 var (
 	lgammaTiny  = [...]uint32{0x3b6b1c86, 0xbbb34878, 0xbd36caef, 0x3e2b5555, 0xbd2c96c7, 0xbf27e6eb, 0x3f13c463}
@@ -160,4 +160,4 @@ func lgammaf(m mode, x float32) float32 {
 	return m.fma(t, 1, neg32(r))
 }
 
-func init() { regF1("__nv_lgammaf", lgammaf) }
+func registerGamma32B() { regF1("__nv_lgammaf", lgammaf) }

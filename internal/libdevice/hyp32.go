@@ -78,7 +78,7 @@ func absF32(m mode, x float32) float32 {
 	return m.flush(f32(b32(x) & 0x7fffffff))
 }
 
-func init() {
+func registerHyp32() {
 	regF1("__nv_sinhf", sinhf)
 	regF1("__nv_coshf", coshf)
 	regF1("__nv_tanhf", tanhf)

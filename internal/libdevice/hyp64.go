@@ -98,7 +98,7 @@ func tanh64(x float64) float64 {
 	return math.Copysign(v, x)
 }
 
-func init() {
+func registerHyp64() {
 	regD1("__nv_sinh", sinh64)
 	regD1("__nv_cosh", cosh64)
 	regD1("__nv_tanh", tanh64)

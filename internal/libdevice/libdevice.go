@@ -19,6 +19,7 @@ package libdevice
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -41,15 +42,67 @@ type Func struct {
 	ImplOut func(args []uint64, outs []uint64) uint64
 }
 
+// table and tableFTZ hold every function, by name; buildOnce fills them
+// on first use, calling each file's register function (build).
 var (
-	table    = map[string]*Func{}
-	tableFTZ = map[string]*Func{}
+	table     map[string]*Func
+	tableFTZ  map[string]*Func
+	buildOnce sync.Once
 )
+
+// build fills the tables: this list is every function warpsim implements,
+// file by file.
+func build() {
+	table, tableFTZ = map[string]*Func{}, map[string]*Func{}
+	registerAhyp64()
+	registerAtrig32()
+	registerAtrig64A()
+	registerAtrig64B()
+	registerAtrig64C()
+	registerBasic()
+	registerBasic64()
+	registerBessel32A()
+	registerBessel32B()
+	registerBessel32C()
+	registerBessel32D()
+	registerBessel64A()
+	registerBessel64B()
+	registerBessel64C()
+	registerErf32A()
+	registerErf32B()
+	registerErf64A()
+	registerErf64B()
+	registerErf64C()
+	registerErfinv64()
+	registerExp32()
+	registerExp64A()
+	registerExp64B()
+	registerFast()
+	registerFmod32()
+	registerFmod64()
+	registerGamma32A()
+	registerGamma32B()
+	registerGamma64A()
+	registerGamma64B()
+	registerHyp32()
+	registerHyp64()
+	registerLog32()
+	registerMisc32()
+	registerNorm()
+	registerPow32()
+	registerPow64()
+	registerSfu()
+	registerSimd()
+	registerTrig32()
+	registerTrig64A()
+	registerTrig64B()
+}
 
 // Lookup returns the libdevice function name ("__nv_sinf") as it behaves in a
 // module compiled without flushing subnormals (nvcc's default -ftz=false,
 // clang's default).
 func Lookup(name string) (*Func, bool) {
+	buildOnce.Do(build)
 	f, ok := table[name]
 	return f, ok
 }
@@ -59,6 +112,7 @@ func Lookup(name string) (*Func, bool) {
 // -fgpu-flush-denormals-to-zero). Functions whose behaviour does not depend
 // on the flag are the same as Lookup's.
 func LookupFTZ(name string) (*Func, bool) {
+	buildOnce.Do(build)
 	if f, ok := tableFTZ[name]; ok {
 		return f, true
 	}
@@ -67,6 +121,7 @@ func LookupFTZ(name string) (*Func, bool) {
 
 // Names returns the names of all implemented functions, sorted.
 func Names() []string {
+	buildOnce.Do(build)
 	names := make([]string, 0, len(table))
 	for n := range table {
 		names = append(names, n)

@@ -109,7 +109,7 @@ func log1pf(m mode, x float32) float32 {
 	return r
 }
 
-func init() {
+func registerLog32() {
 	regF1("__nv_logf", logf)
 	regF1("__nv_log2f", log2f)
 	regF1("__nv_log10f", log10f)

@@ -110,7 +110,7 @@ func cospif(m mode, x float32) float32 {
 	return m.sinCosPi(r, cvtRziS32(n)+1)
 }
 
-func init() {
+func registerMisc32() {
 	regF1("__nv_asinhf", asinhf)
 	regF1("__nv_acoshf", acoshf)
 	regF1("__nv_atanhf", atanhf)

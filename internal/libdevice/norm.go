@@ -188,7 +188,7 @@ func rhypot64(x, y float64) float64 {
 	return r
 }
 
-func init() {
+func registerNorm() {
 	regF3("__nv_norm3df", func(m mode, x, y, z float32) float32 { return normN32(m, []float32{x, y, z}) })
 	regF3("__nv_rnorm3df", func(m mode, x, y, z float32) float32 { return rnormN32(m, []float32{x, y, z}) })
 	regBitsM("__nv_norm4df", "ffff", "f", func(m mode, a []uint64) uint64 {

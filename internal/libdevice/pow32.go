@@ -160,7 +160,7 @@ func atan2f(m mode, y, x float32) float32 {
 	return copysign32(t, y)
 }
 
-func init() {
+func registerPow32() {
 	regF2("__nv_powf", powf)
 	regF2("__nv_atan2f", atan2f)
 }

@@ -273,7 +273,7 @@ func rsqrtApproxFtz64(a uint64) uint64 {
 	return uint64(de)<<52 | uint64(t&0x7fffff>>3)<<32
 }
 
-func init() {
+func registerSfu() {
 	regBits("__nv_rcp64h", "d", "d", func(a []uint64) uint64 { return rcpApproxFtz64(a[0]) })
 	regBits("__nv_rsqrt", "d", "d", func(a []uint64) uint64 { return rsqrtApproxF64(a[0]) })
 }

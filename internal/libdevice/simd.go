@@ -41,7 +41,7 @@ func boolLane(c bool, all bool, w uint) int64 {
 	return 1
 }
 
-func init() {
+func registerSimd() {
 	type def struct {
 		name   string
 		signed bool

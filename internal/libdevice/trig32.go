@@ -125,7 +125,7 @@ func tanf(m mode, x float32) float32 {
 	return t
 }
 
-func init() {
+func registerTrig32() {
 	regF1("__nv_sinf", sinf)
 	regF1("__nv_cosf", cosf)
 	regF1("__nv_tanf", tanf)

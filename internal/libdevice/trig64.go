@@ -136,7 +136,7 @@ func cos64(x float64) float64 {
 	return sinCosPoly64(r, q+1)
 }
 
-func init() {
+func registerTrig64A() {
 	regD1("__nv_sin", sin64)
 	regD1("__nv_cos", cos64)
 	regOut("__nv_sincos", "d", "", "dd", func(_ mode, a, o []uint64) uint64 {
@@ -195,7 +195,7 @@ func cospi64(x float64) float64 {
 	return sinCosPi64(x, true)
 }
 
-func init() {
+func registerTrig64B() {
 	regD1("__nv_sinpi", sinpi64)
 	regD1("__nv_cospi", cospi64)
 	regOut("__nv_sincospi", "d", "", "dd", func(_ mode, a, o []uint64) uint64 {

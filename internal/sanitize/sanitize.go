@@ -11,7 +11,6 @@ package sanitize
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -294,14 +293,4 @@ func commas(n uint64) string {
 		b.WriteRune(c)
 	}
 	return b.String()
-}
-
-// sortedKeys returns m's keys in order (determinism).
-func sortedKeys[V any](m map[uint64]V) []uint64 {
-	keys := make([]uint64, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
 }

@@ -13,58 +13,28 @@ import (
 // operator"), which is what every Div/Rem here returns.
 
 // Shl32 is shl.b32: shift amounts ≥ 32 give 0.
-func Shl32(a, n uint32) uint32 {
-	if n >= 32 {
-		return 0
-	}
-	return a << n
-}
+func Shl32(a, n uint32) uint32 { return a << n } // Go's shift also gives 0 for n ≥ 32
 
 // Shl64 is shl.b64: shift amounts ≥ 64 give 0.
-func Shl64(a uint64, n uint32) uint64 {
-	if n >= 64 {
-		return 0
-	}
-	return a << n
-}
+func Shl64(a uint64, n uint32) uint64 { return a << n } // Go's shift also gives 0 for n ≥ 64
 
 // Shl16 is shl.b16.
-func Shl16(a uint16, n uint32) uint16 {
-	if n >= 16 {
-		return 0
-	}
-	return a << n
-}
+func Shl16(a uint16, n uint32) uint16 { return a << n } // Go's shift also gives 0 for n ≥ 16
 
 // ShrU32 is shr.u32/shr.b32: shift amounts ≥ 32 give 0.
-func ShrU32(a, n uint32) uint32 {
-	if n >= 32 {
-		return 0
-	}
-	return a >> n
-}
+func ShrU32(a, n uint32) uint32 { return a >> n } // Go's shift also gives 0 for n ≥ 32
 
 // ShrS32 is shr.s32: shift amounts ≥ 32 fill with the sign bit.
 func ShrS32(a, n uint32) uint32 { return uint32(int32(a) >> min(n, 31)) }
 
 // ShrU64 is shr.u64/shr.b64.
-func ShrU64(a uint64, n uint32) uint64 {
-	if n >= 64 {
-		return 0
-	}
-	return a >> n
-}
+func ShrU64(a uint64, n uint32) uint64 { return a >> n } // Go's shift also gives 0 for n ≥ 64
 
 // ShrS64 is shr.s64.
 func ShrS64(a uint64, n uint32) uint64 { return uint64(int64(a) >> min(n, 63)) }
 
 // ShrU16 is shr.u16/shr.b16.
-func ShrU16(a uint16, n uint32) uint16 {
-	if n >= 16 {
-		return 0
-	}
-	return a >> n
-}
+func ShrU16(a uint16, n uint32) uint16 { return a >> n } // Go's shift also gives 0 for n ≥ 16
 
 // ShrS16 is shr.s16.
 func ShrS16(a uint16, n uint32) uint16 { return uint16(int16(a) >> min(n, 15)) }
@@ -632,8 +602,15 @@ func MinS16(a, b uint16) uint16 { return uint16(min(int16(a), int16(b))) }
 // MaxS16 is max.s16.
 func MaxS16(a, b uint16) uint16 { return uint16(max(int16(a), int16(b))) }
 
-// MinU32 etc. are Go's min/max on the unsigned carriers; they are listed for
-// completeness so the engine needs no special cases.
+// MinU16 is min.u16. The unsigned min/max are Go's min/max on the
+// carriers; they are here so that the engine takes every integer min/max
+// from this package.
+func MinU16(a, b uint16) uint16 { return min(a, b) }
+
+// MaxU16 is max.u16.
+func MaxU16(a, b uint16) uint16 { return max(a, b) }
+
+// MinU32 is min.u32.
 func MinU32(a, b uint32) uint32 { return min(a, b) }
 
 // MaxU32 is max.u32.
@@ -679,40 +656,4 @@ func Lop3(a, b, c uint32, lut uint8) uint32 {
 		d |= t
 	}
 	return d
-}
-
-// Bmsk is bmsk.{clamp,wrap}.b32 d, a, b: a mask of b ones starting at bit
-// a. .wrap uses b mod 32 (and a mod 32); .clamp caps b at 32. a ≥ 32 (clamp)
-// or b = 0 gives 0.
-func Bmsk(a, b uint32, clamp bool) uint32 {
-	if clamp {
-		b = min(b, 32)
-	} else {
-		a, b = a&31, b&31
-	}
-	if a >= 32 || b == 0 {
-		return 0
-	}
-	end := min(a+b, 32)
-	return uint32((uint64(1)<<end - 1) &^ (uint64(1)<<a - 1))
-}
-
-// Szext is szext.{clamp,wrap}.{u32,s32} d, a, b: the low b bits of a,
-// sign-extended (signed) or zero-extended; b is taken mod 32 (.wrap) or
-// capped at 32 (.clamp); b = 0 gives 0.
-func Szext(a, b uint32, clamp, signed bool) uint32 {
-	if clamp {
-		b = min(b, 32)
-	} else {
-		b &= 31
-	}
-	switch {
-	case b == 0:
-		return 0
-	case b == 32:
-		return a
-	case signed:
-		return uint32(int32(a<<(32-b)) >> (32 - b))
-	}
-	return a & (1<<b - 1)
 }

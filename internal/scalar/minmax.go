@@ -45,29 +45,6 @@ func minMaxF32(a, b uint32, ftz, nanProp, isMax bool) uint32 {
 	return b
 }
 
-// MinXorsignAbsF32 is min{.ftz}{.NaN}.xorsign.abs.f32: min(|a|, |b|) with
-// the sign bit sign(a) XOR sign(b); a NaN result is canonical.
-func MinXorsignAbsF32(a, b uint32, ftz, nanProp bool) uint32 {
-	return xorsignF32(a, b, ftz, nanProp, false)
-}
-
-// MaxXorsignAbsF32 is max{.ftz}{.NaN}.xorsign.abs.f32.
-func MaxXorsignAbsF32(a, b uint32, ftz, nanProp bool) uint32 {
-	return xorsignF32(a, b, ftz, nanProp, true)
-}
-
-func xorsignF32(a, b uint32, ftz, nanProp, isMax bool) uint32 {
-	if ftz {
-		a, b = flushF32(a), flushF32(b)
-	}
-	s := (a ^ b) & signF32
-	d := minMaxF32(a&^signF32, b&^signF32, false, nanProp, isMax)
-	if isNaNF32(d) {
-		return d
-	}
-	return d | s
-}
-
 // MinF64 is min{.NaN}.f64.
 func MinF64(a, b uint64, nanProp bool) uint64 { return minMaxF64(a, b, nanProp, false) }
 
@@ -116,18 +93,6 @@ func (k halfKind) minMax(a, b uint16, ftz, nanProp, isMax bool) uint16 {
 	return b
 }
 
-func (k halfKind) xorsign(a, b uint16, ftz, nanProp, isMax bool) uint16 {
-	if ftz {
-		a, b = k.flush(a), k.flush(b)
-	}
-	s := (a ^ b) & signH
-	d := k.minMax(a&^signH, b&^signH, false, nanProp, isMax)
-	if k.isNaN(d) {
-		return d
-	}
-	return d | s
-}
-
 // MinF16 is min{.ftz}{.NaN}.f16.
 func MinF16(a, b uint16, ftz, nanProp bool) uint16 { return kindF16.minMax(a, b, ftz, nanProp, false) }
 
@@ -139,26 +104,6 @@ func MinBF16(a, b uint16, nanProp bool) uint16 { return kindBF16.minMax(a, b, fa
 
 // MaxBF16 is max{.NaN}.bf16.
 func MaxBF16(a, b uint16, nanProp bool) uint16 { return kindBF16.minMax(a, b, false, nanProp, true) }
-
-// MinXorsignAbsF16 is min{.ftz}{.NaN}.xorsign.abs.f16.
-func MinXorsignAbsF16(a, b uint16, ftz, nanProp bool) uint16 {
-	return kindF16.xorsign(a, b, ftz, nanProp, false)
-}
-
-// MaxXorsignAbsF16 is max{.ftz}{.NaN}.xorsign.abs.f16.
-func MaxXorsignAbsF16(a, b uint16, ftz, nanProp bool) uint16 {
-	return kindF16.xorsign(a, b, ftz, nanProp, true)
-}
-
-// MinXorsignAbsBF16 is min{.NaN}.xorsign.abs.bf16.
-func MinXorsignAbsBF16(a, b uint16, nanProp bool) uint16 {
-	return kindBF16.xorsign(a, b, false, nanProp, false)
-}
-
-// MaxXorsignAbsBF16 is max{.NaN}.xorsign.abs.bf16.
-func MaxXorsignAbsBF16(a, b uint16, nanProp bool) uint16 {
-	return kindBF16.xorsign(a, b, false, nanProp, true)
-}
 
 // MinF16x2 is min{.ftz}{.NaN}.f16x2, element-wise.
 func MinF16x2(a, b uint32, ftz, nanProp bool) uint32 {
@@ -178,28 +123,4 @@ func MinBF16x2(a, b uint32, nanProp bool) uint32 {
 // MaxBF16x2 is max{.NaN}.bf16x2, element-wise.
 func MaxBF16x2(a, b uint32, nanProp bool) uint32 {
 	return uint32(MaxBF16(uint16(a), uint16(b), nanProp)) | uint32(MaxBF16(uint16(a>>16), uint16(b>>16), nanProp))<<16
-}
-
-// MinXorsignAbsF16x2 is min{.ftz}{.NaN}.xorsign.abs.f16x2, element-wise.
-func MinXorsignAbsF16x2(a, b uint32, ftz, nanProp bool) uint32 {
-	return uint32(MinXorsignAbsF16(uint16(a), uint16(b), ftz, nanProp)) |
-		uint32(MinXorsignAbsF16(uint16(a>>16), uint16(b>>16), ftz, nanProp))<<16
-}
-
-// MaxXorsignAbsF16x2 is max{.ftz}{.NaN}.xorsign.abs.f16x2, element-wise.
-func MaxXorsignAbsF16x2(a, b uint32, ftz, nanProp bool) uint32 {
-	return uint32(MaxXorsignAbsF16(uint16(a), uint16(b), ftz, nanProp)) |
-		uint32(MaxXorsignAbsF16(uint16(a>>16), uint16(b>>16), ftz, nanProp))<<16
-}
-
-// MinXorsignAbsBF16x2 is min{.NaN}.xorsign.abs.bf16x2, element-wise.
-func MinXorsignAbsBF16x2(a, b uint32, nanProp bool) uint32 {
-	return uint32(MinXorsignAbsBF16(uint16(a), uint16(b), nanProp)) |
-		uint32(MinXorsignAbsBF16(uint16(a>>16), uint16(b>>16), nanProp))<<16
-}
-
-// MaxXorsignAbsBF16x2 is max{.NaN}.xorsign.abs.bf16x2, element-wise.
-func MaxXorsignAbsBF16x2(a, b uint32, nanProp bool) uint32 {
-	return uint32(MaxXorsignAbsBF16(uint16(a), uint16(b), nanProp)) |
-		uint32(MaxXorsignAbsBF16(uint16(a>>16), uint16(b>>16), nanProp))<<16
 }

@@ -16,7 +16,6 @@ type format struct {
 var (
 	fmtF16  = format{fracBits: 10, expBits: 5}
 	fmtBF16 = format{fracBits: 7, expBits: 8}
-	fmtF32  = format{fracBits: 23, expBits: 8}
 	fmtTF32 = format{fracBits: 10, expBits: 8} // encoded here in 19 bits; callers shift it into f32's layout
 )
 

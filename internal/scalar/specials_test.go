@@ -291,9 +291,6 @@ func TestMinMax(t *testing.T) {
 		{"min sub ftz", MinF32(0x80000001, pOne, true, false), nZero},
 		{"min sub", MinF32(0x80000001, nZero, false, false), 0x80000001},
 		{"max -1 -2", MaxF32(nOne, 0xc0000000, false, false), nOne},
-		{"min.xorsign.abs -1 2", MinXorsignAbsF32(nOne, pTwo, false, false), nOne},
-		{"max.xorsign.abs -1 -2", MaxXorsignAbsF32(nOne, 0xc0000000, false, false), pTwo},
-		{"max.xorsign.abs nan", MaxXorsignAbsF32(qNaN, 0xc0000000, false, false), pTwo | signF32},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {
@@ -329,8 +326,6 @@ func TestMinMax(t *testing.T) {
 		{"f16 min ftz sub", MinF16(0x8001, 0x3c00, true, false), 0x8000},
 		{"bf16 min -1 1", MinBF16(0xbf80, 0x3f80, false), 0xbf80},
 		{"bf16 max nan nan", MaxBF16(0x7fc0, 0x7fc1, false), 0x7fff},
-		{"f16 max.xorsign.abs -1 2", MaxXorsignAbsF16(0xbc00, 0x4000, false, false), 0xc000},
-		{"bf16 min.xorsign.abs -1 -2", MinXorsignAbsBF16(0xbf80, 0xc000, false), 0x3f80},
 	}
 	for _, tc := range tests16 {
 		if tc.got != tc.want {
@@ -339,19 +334,6 @@ func TestMinMax(t *testing.T) {
 	}
 	if got := MinF16x2(0x3c00bc00, 0x4000c000, false, false); got != 0x3c00c000 {
 		t.Errorf("min.f16x2 = %#08x, want 0x3c00c000", got)
-	}
-	// amax of bf16 pairs: |1| vs |-2| → 2 with sign + xor - = -; |-1| vs |0.5| → 1 with sign -
-	if got := MaxXorsignAbsBF16x2(0x3f80bf80, 0xc0003f00, false); got != 0xc000bf80 {
-		t.Errorf("max.xorsign.abs.bf16x2 = %#08x, want 0xc000bf80", got)
-	}
-	if got := MinXorsignAbsF16x2(0x3c00bc00, 0xc0007e00, false, false); got != 0xbc00bc00 {
-		t.Errorf("min.xorsign.abs.f16x2 = %#08x, want 0xbc00bc00", got)
-	}
-	if got := MaxXorsignAbsF16x2(0x3c00bc00, 0xc0007e00, false, true); got != 0xc0007fff {
-		t.Errorf("max.NaN.xorsign.abs.f16x2 = %#08x, want 0xc0007fff", got)
-	}
-	if got := MinXorsignAbsBF16x2(0x3f800000, 0x40008000, false); got != 0x3f808000 {
-		t.Errorf("min.xorsign.abs.bf16x2 = %#08x, want 0x3f808000", got)
 	}
 	if got := MaxBF16x2(0x3f80bf80, 0x4000c000, false); got != 0x4000bf80 {
 		t.Errorf("max.bf16x2 = %#08x, want 0x4000bf80", got)

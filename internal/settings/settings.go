@@ -1,6 +1,6 @@
-// Package settings reads the WARPSIM_* environment variables that tune the
-// simulator under programs built by warpsim cc and under warpsim prof, and
-// validates them: a bad value is an error naming the variable, what it was
+// Package settings reads the environment variables that tune the
+// simulator under programs built by warpsim cc (the runtime co-process
+// reads them through here) and under warpsim prof, and validates them: a bad value is an error naming the variable, what it was
 // and the values it takes, never silently ignored. An unset or empty
 // variable means the default.
 package settings
@@ -25,6 +25,13 @@ const (
 	VarStepLimit = "WARPSIM_STEP_LIMIT" // the watchdog: warp instructions per launch
 	VarProgress  = "WARPSIM_PROGRESS"   // 0 or 1: the progress bar on a terminal
 	VarTimeout   = "WARPSIM_TIMEOUT"    // wall-clock limit per launch: a Go duration or seconds
+	// CUDA's own: 1 makes every launch synchronous.
+	VarLaunchBlocking = "CUDA_LAUNCH_BLOCKING"
+	// Set by warpsim prof for the program it runs: where the runtime writes
+	// the profile, and 1 for block spans in it (prof --trace).
+	VarProfile       = "WARPSIM_PROFILE"
+	VarProfileBlocks = "WARPSIM_PROFILE_BLOCKS"
+	VarProfileLines  = "WARPSIM_PROFILE_LINES" // 1: per-instruction counts in the profile
 )
 
 // MaxWorkers bounds WARPSIM_WORKERS: far more goroutines than any machine
@@ -42,6 +49,13 @@ type Settings struct {
 	// else whether the progress bar is wanted.
 	Progress *bool
 	Timeout  time.Duration // WARPSIM_TIMEOUT; 0: no wall-clock limit
+	// LaunchBlocking is CUDA_LAUNCH_BLOCKING=1.
+	LaunchBlocking bool
+	// ProfilePath is WARPSIM_PROFILE ("" for none); ProfileBlocks is
+	// WARPSIM_PROFILE_BLOCKS=1, ProfileLines WARPSIM_PROFILE_LINES=1.
+	ProfilePath   string
+	ProfileBlocks bool
+	ProfileLines  bool
 }
 
 // Error is one bad setting.
@@ -74,7 +88,7 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 	if v := get(VarArch); v != "" {
 		a, err := arch.Lookup(v)
 		if err != nil {
-			bad(VarArch, v, "a GPU preset: "+strings.Join(arch.Names(), ", "))
+			bad(VarArch, v, "a GPU preset: "+strings.Join(arch.Names(), ", ")+", or a compute capability such as sm_90 (`warpsim archs` lists them)")
 		} else {
 			s.Arch = a
 		}
@@ -117,6 +131,16 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 			s.Timeout = d
 		}
 	}
+	switch v := get(VarLaunchBlocking); v {
+	case "", "0":
+	case "1":
+		s.LaunchBlocking = true
+	default:
+		bad(VarLaunchBlocking, v, "0 or 1")
+	}
+	s.ProfilePath = get(VarProfile)
+	s.ProfileBlocks = get(VarProfileBlocks) == "1"
+	s.ProfileLines = get(VarProfileLines) == "1"
 	return s, errors.Join(errs...)
 }
 
