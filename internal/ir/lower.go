@@ -449,10 +449,13 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	fl.sink = fl.newSlot(ptx.B64)
 	fl.ccSlot = fl.newSlot(ptx.B32)
 	fl.lowerBlock(src.Body)
+	aborted := fl.nerrors > 10 // lowering stopped early: later labels were never seen
 	for _, fx := range fl.fixups {
 		t, ok := fl.labels[fx.label]
 		if !ok {
-			l.errorf(fx.pos, "undefined label %s", fx.label)
+			if !aborted {
+				l.errorf(fx.pos, "undefined label %s", fx.label)
+			}
 			continue
 		}
 		f.Code[fx.pc].Target = t
@@ -462,7 +465,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		pcs := make([]int32, len(names))
 		for j, n := range names {
 			t, ok := fl.labels[n]
-			if !ok {
+			if !ok && !aborted {
 				l.errorf(fl.tablePos[i], "undefined label %s", n)
 			}
 			pcs[j] = t
@@ -698,6 +701,7 @@ func (fl *fnLowerer) newInst(op Op, src *ptx.Instr) Inst {
 
 // reg resolves a register operand to its slot.
 func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
+	o = scalarOperand(o)
 	if o.Kind == ptx.OpdSink {
 		return fl.sink
 	}
@@ -717,10 +721,21 @@ func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
 	return s.slot
 }
 
+// scalarOperand unwraps a one-element brace list ("{ %r1 }"), which ptxas
+// accepts wherever a scalar operand stands; Triton's inline assembly writes
+// scalar loads and stores that way.
+func scalarOperand(o *ptx.Operand) *ptx.Operand {
+	if o.Kind == ptx.OpdVector && len(o.Elems) == 1 {
+		return &o.Elems[0]
+	}
+	return o
+}
+
 // value resolves a source operand of type t to a slot, turning immediates
 // into constant slots and special registers or symbol addresses into a
 // preceding instruction writing a temporary.
 func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
+	o = scalarOperand(o)
 	switch o.Kind {
 	case ptx.OpdReg:
 		if sr, ok := sregNames[o.Name]; ok {
