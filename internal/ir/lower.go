@@ -1117,6 +1117,9 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	case "tex", "tld4", "suld", "sust":
 		fl.lowerTex(src, &m)
 	default:
+		if fl.lowerSm90(src, &m) {
+			return
+		}
 		op, ok := aluOps[src.Op]
 		if !ok {
 			fl.unsupported(src)
@@ -1471,6 +1474,9 @@ func (fl *fnLowerer) lowerSt(src *ptx.Instr, m *mods) {
 }
 
 func (fl *fnLowerer) lowerCvt(src *ptx.Instr, m *mods) {
+	if fl.lowerCvtExt(src, m) {
+		return
+	}
 	ops := src.Operands
 	if !fl.needTypes(src, m, 2) {
 		return
