@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/libdevice"
 	"github.com/warpsim/warpsim/internal/scalar"
 )
 
@@ -48,7 +49,41 @@ func (wp *warp) ext(in *ir.Inst, exec uint32) {
 		}
 	case ir.ExtCvt:
 		wp.cvtExt(in, exec)
+	case ir.ExtDivFullAdd:
+		x, y, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
+		o := wp.out(in.D[0], exec)
+		ftz := in.Flags&ir.FlagFtz != 0
+		for l := range o {
+			o[l] = uint64(divFullAdd(uint32(x[l]), uint32(y[l]), uint32(c[l]), ftz, in.Cmp))
+		}
+		wp.commit(in.D[0], exec)
 	}
+}
+
+// divFullAdd is div.full.f32 x/y followed by an add.f32 or sub.f32 of c
+// that ptxas contracted into one FFMA (internal/ir/contract.go): the
+// reciprocal of y (scaled as div.full scales it) times x plus c, rounded
+// once. mode 0: x/y + c; 1: c - x/y; 2: x/y - c.
+func divFullAdd(x, y, c uint32, ftz bool, mode uint8) uint32 {
+	const quarter, two24 = 0x3e800000, 0x4b800000
+	ay := y & 0x7fffffff
+	switch {
+	case ay > 0x7f800000: // NaN: no scaling
+	case ay > 0x7e800000: // |y| > 2^126
+		y = scalar.MulF32(y, quarter, scalar.RN, ftz, false)
+		x = scalar.MulF32(x, quarter, scalar.RN, ftz, false)
+	case !ftz && ay < 0x00800000: // |y| < 2^-126
+		y = scalar.MulF32(y, two24, scalar.RN, ftz, false)
+		x = scalar.MulF32(x, two24, scalar.RN, ftz, false)
+	}
+	r := libdevice.RcpApproxFtzF32(y)
+	switch mode {
+	case 1:
+		x ^= 0x80000000
+	case 2:
+		c ^= 0x80000000
+	}
+	return scalar.FmaF32(x, r, c, scalar.RN, ftz, false)
 }
 
 // cvtExt is ExtCvt: the FP8 (e4m3, e5m2) and tf32 conversions.
@@ -85,7 +120,7 @@ func (wp *warp) cvtExt(in *ir.Inst, exec uint32) {
 	case ir.CvtKF32ToTF32:
 		r := rounding(in.Rnd)
 		for l := range o {
-			o[l] = uint64(scalar.F32ToTF32(uint32(a[l]), r, relu, sat))
+			o[l] = uint64(scalar.CvtF32ToTF32(uint32(a[l]), r, relu, sat))
 		}
 	}
 	wp.commit(in.D[0], exec)

@@ -490,6 +490,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	for c := range fl.calls {
 		f.calls = append(f.calls, c)
 	}
+	contractDivFull(f, fl.labels)
 	computeReconvergence(f)
 	specialize(f)
 	f.RegEstimate = estimateRegs(f, fl.slotW)

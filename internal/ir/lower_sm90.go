@@ -199,6 +199,8 @@ func extClass(in *Inst) Class {
 		return ClassWarp
 	case ExtCvt:
 		return ClassConv
+	case ExtDivFullAdd:
+		return ClassFMA // the FFMA that ends div.full's expansion
 	}
 	return ClassALU
 }

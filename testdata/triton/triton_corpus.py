@@ -229,6 +229,70 @@ def grouped_gemm_kernel(A, B, C, group_offs, group_dims, group_count,
         last_problem_end = last_problem_end + num_tiles
 
 
+@triton.jit
+def scan_argmax_kernel(x_ptr, cs_ptr, am_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < N
+    x = tl.load(x_ptr + row * N + offs, mask=m, other=0)
+    cs = tl.cumsum(x, axis=0)
+    tl.store(cs_ptr + row * N + offs, cs, mask=m)
+    xm = tl.where(m, x, -2147483647)
+    tl.store(am_ptr + row, tl.argmax(xm, axis=0))
+
+
+@triton.jit
+def math_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    ax = tl.abs(x)
+    y = tl.exp(x) + tl.log(ax + 1.0) + tl.sin(x) * tl.cos(x) + tl.sqrt(ax) + tl.math.erf(x)
+    y = y + tl.math.rsqrt(ax + 1.0) + tl.math.log2(ax + 2.0) + tl.math.exp2(x * 0.5) + x / (ax + 3.0)
+    tl.store(out_ptr + offs, y, mask=m)
+
+
+@triton.jit
+def hist_kernel(x_ptr, hist_ptr, n, BLOCK: tl.constexpr, NB: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0)
+    tl.atomic_add(hist_ptr + (x % NB), 1, mask=m)
+
+
+@triton.jit
+def rand_kernel(out_ptr, iout_ptr, seed, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.rand(seed, offs), mask=m)
+    tl.store(iout_ptr + offs, tl.randint(seed, offs), mask=m)
+
+
+@triton.jit
+def inline_asm_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0)
+    y = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $1, 7;", "=r,r", [x], dtype=tl.int32, is_pure=True,
+                                  pack=1)
+    tl.store(y_ptr + offs, y, mask=m)
+
+
+@triton.jit
+def matmul_i8_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    c = tl.dot(a, b, tl.zeros((BM, BN), dtype=tl.int32))
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+
+
 # ---------------------------------------------------------------- cases
 
 def gen():
@@ -363,6 +427,38 @@ def cases():
                     dict(NUM_PROGS=4, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32), 4, 3, ["C"],
                     "persistent grouped GEMM (Triton tutorial 08 with element offsets instead of pointer "
                     "arrays), 3 problems, f16, 4 programs"))
+    # second recording: more of what Triton emits
+    x = torch.randint(-1000, 1000, (16, 300), generator=g, dtype=torch.int32)
+    out.append(Case("scan_argmax_i32", scan_argmax_kernel, (16,),
+                    [("x", x), ("cs", torch.zeros((16, 300), dtype=torch.int32)),
+                     ("am", torch.zeros(16, dtype=torch.int32)), ("N", 300)],
+                    dict(BLOCK=512), 4, 3, ["cs", "am"], "tl.cumsum and tl.argmax over rows, 16x300 int32"))
+    x = randn(3000, torch.float32, g, 4.0)
+    out.append(Case("math_f32", math_kernel, (3,), [("x", x), ("out", torch.zeros(3000)), ("n", 3000)],
+                    dict(BLOCK=1024), 4, 3, ["out"],
+                    "exp, log, sin, cos, sqrt, erf, rsqrt, log2, exp2 and a division (libdevice inlined), n=3000"))
+    x = torch.randint(0, 1 << 20, (5000,), generator=g, dtype=torch.int32)
+    out.append(Case("hist_atomic_i32", hist_kernel, (5,), [("x", x), ("hist", torch.zeros(64, dtype=torch.int32)),
+                                                             ("n", 5000)],
+                    dict(BLOCK=1024, NB=64), 4, 3, ["hist"], "histogram with tl.atomic_add (int32, order-free)"))
+    out.append(Case("rand_philox", rand_kernel, (2,), [("out", torch.zeros(2000)),
+                                                          ("iout", torch.zeros(2000, dtype=torch.int32)),
+                                                          ("seed", 12345), ("n", 2000)],
+                    dict(BLOCK=1024), 4, 3, ["out", "iout"], "tl.rand and tl.randint (Philox), n=2000"))
+    x = torch.randint(-2 ** 31, 2 ** 31 - 1, (1000,), generator=g, dtype=torch.int64).to(torch.int32)
+    out.append(Case("inline_asm_i32", inline_asm_kernel, (1,), [("x", x), ("y", torch.zeros(1000, dtype=torch.int32)),
+                                                               ("n", 1000)],
+                    dict(BLOCK=1024), 4, 3, ["y"], "tl.inline_asm_elementwise (shf.l.wrap.b32), int32, n=1000"))
+    a8 = torch.randint(-128, 128, (64, 64), generator=g, dtype=torch.int8)
+    b8 = torch.randint(-128, 128, (64, 64), generator=g, dtype=torch.int8)
+    c8 = torch.zeros((64, 64), dtype=torch.int32)
+    out.append(Case("mm_i8_64x64x64", matmul_i8_kernel, (1,), [("a", a8), ("b", b8), ("c", c8)],
+                    dict(BM=64, BN=64, BK=64), 4, 2, ["c"],
+                    "matmul int8 x int8 -> int32 (exact), 64x64x64, one tile"))
+    only = os.environ.get("CASES")
+    if only:
+        keep = set(only.split(","))
+        out = [c for c in out if c.name in keep]
     return out
 
 
