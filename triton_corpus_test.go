@@ -71,6 +71,16 @@ var tritonExpect = map[string]string{
 	"mm_tf32_128x64x32_s3/sm80":     "cp.async.cg.shared.global",
 	"mm_fp8e4m3_64x64x64_s3/sm90":   "cp.async.cg.shared.global",
 	"mm_fp8e4m3_128x128x64_s4/sm90": "cp.async.cg.shared.global",
+	"scan_argmax_i32/sm90":          tritonExact,
+	"scan_argmax_i32/sm80":          tritonExact,
+	"math_f32/sm90":                 tritonExact,
+	"math_f32/sm80":                 tritonExact,
+	"hist_atomic_i32/sm90":          tritonExact,
+	"hist_atomic_i32/sm80":          tritonExact,
+	"rand_philox/sm90":              "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+	"rand_philox/sm80":              tritonExact,
+	"inline_asm_i32/sm90":           tritonExact,
+	"inline_asm_i32/sm80":           tritonExact,
 }
 
 // tritonTimeout bounds one kernel (the largest takes a few seconds).

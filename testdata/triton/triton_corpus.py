@@ -282,17 +282,6 @@ def inline_asm_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, y, mask=m)
 
 
-@triton.jit
-def matmul_i8_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.arange(0, BM)
-    rn = tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
-    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
-    c = tl.dot(a, b, tl.zeros((BM, BN), dtype=tl.int32))
-    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
-
-
 # ---------------------------------------------------------------- cases
 
 def gen():
@@ -449,12 +438,6 @@ def cases():
     out.append(Case("inline_asm_i32", inline_asm_kernel, (1,), [("x", x), ("y", torch.zeros(1000, dtype=torch.int32)),
                                                                ("n", 1000)],
                     dict(BLOCK=1024), 4, 3, ["y"], "tl.inline_asm_elementwise (shf.l.wrap.b32), int32, n=1000"))
-    a8 = torch.randint(-128, 128, (64, 64), generator=g, dtype=torch.int8)
-    b8 = torch.randint(-128, 128, (64, 64), generator=g, dtype=torch.int8)
-    c8 = torch.zeros((64, 64), dtype=torch.int32)
-    out.append(Case("mm_i8_64x64x64", matmul_i8_kernel, (1,), [("a", a8), ("b", b8), ("c", c8)],
-                    dict(BM=64, BN=64, BK=64), 4, 2, ["c"],
-                    "matmul int8 x int8 -> int32 (exact), 64x64x64, one tile"))
     only = os.environ.get("CASES")
     if only:
         keep = set(only.split(","))
