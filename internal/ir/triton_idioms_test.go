@@ -127,3 +127,31 @@ func TestUnsupportedStopsCleanly(t *testing.T) {
 		t.Errorf("error %q: want the first cp.async named with its line, and no undefined label", msg)
 	}
 }
+
+// TestNotYetSimulatedISA: forms of the PTX ISA that warpsim does not run
+// (the sm_100 conversions and reductions the H100 lacks, among others) are
+// refused with "<instruction> is not supported yet" at their line.
+func TestNotYetSimulatedISA(t *testing.T) {
+	cases := []struct{ instr, name string }{
+		{"cvt.rn.satfinite.e2m1x2.f32 %rs1, %f1, %f2;", "cvt.rn.satfinite.e2m1x2.f32"},
+		{"cvt.rn.satfinite.e3m2x2.f32 %rs1, %f1, %f2;", "cvt.rn.satfinite.e3m2x2.f32"},
+		{"cvt.rz.satfinite.ue8m0x2.f32 %rs1, %f1, %f2;", "cvt.rz.satfinite.ue8m0x2.f32"},
+		{"cvt.rn.bf16x2.e4m3x2 %r1, %rs1;", "cvt.rn.bf16x2.e4m3x2"},
+		{"redux.sync.min.f32 %f1, %f2, 0xffffffff;", "redux.sync.min.f32"},
+		{"multimem.ld_reduce.relaxed.sys.global.add.f32 %f1, [%rd1];", "multimem.ld_reduce.relaxed.sys.global.add.f32"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := ".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" +
+				".reg .b16 %rs<3>; .reg .b32 %r<3>; .reg .f32 %f<3>; .reg .b64 %rd<3>;\n" + c.instr + "\nret;\n}\n"
+			m, err := ptx.Parse("k.ptx", []byte(src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			_, err = Lower(m, nil)
+			if err == nil || !strings.Contains(err.Error(), "k.ptx:7:1: "+c.name+" is not supported yet") {
+				t.Fatalf("error %v, want %q at k.ptx:7:1", err, c.name+" is not supported yet")
+			}
+		})
+	}
+}
