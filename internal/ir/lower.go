@@ -616,6 +616,11 @@ func parseMods(ms []string) mods {
 			m.to = true
 		case "uni":
 			m.flags |= FlagUni
+		case "shared::cta":
+			// the executing CTA's shared memory: .shared itself
+			if m.space == ptx.SpaceNone {
+				m.space = ptx.SpaceShared
+			}
 		default:
 			if ignoredMods[s] || strings.Contains(s, "::") {
 				continue
@@ -754,6 +759,10 @@ func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
 		}
 		s, ok := fl.lookup(o.Name)
 		if !ok {
+			if clusterSreg(o.Name) {
+				fl.unsupportedf(src.Pos, "special register %s is not supported yet", o.Name)
+				return fl.sink
+			}
 			fl.bad(src, "undefined register %s", o.Name)
 			return fl.sink
 		}
@@ -1370,6 +1379,10 @@ func elemType(t ptx.Type, n int) ptx.Type {
 }
 
 func (fl *fnLowerer) memSpace(src *ptx.Instr, m *mods) bool {
+	if hasMod(src.Mods, "shared::cluster") {
+		fl.unsupported(src) // distributed shared memory: a cluster's addresses
+		return false
+	}
 	if m.space == ptx.SpaceNone {
 		m.space = ptx.SpaceGeneric
 	}
@@ -1440,6 +1453,10 @@ func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {
 
 func (fl *fnLowerer) lowerSt(src *ptx.Instr, m *mods) {
 	ops := src.Operands
+	if hasMod(src.Mods, "async") {
+		fl.unsupported(src) // st.async: a remote store completing an mbarrier
+		return
+	}
 	if !fl.need(src, 2) || !fl.needTypes(src, m, 1) || !fl.memSpace(src, m) {
 		return
 	}
@@ -1580,6 +1597,10 @@ func (fl *fnLowerer) lowerSetp(src *ptx.Instr, m *mods) {
 
 func (fl *fnLowerer) lowerBar(src *ptx.Instr, m *mods) {
 	ops := src.Operands
+	if hasMod(src.Mods, "cluster") {
+		fl.unsupported(src) // barrier.cluster: thread-block clusters
+		return
+	}
 	if src.Op == "bar" && m.has("warp") {
 		in := fl.newInst(OpBarWarp, src)
 		if len(ops) == 1 {
@@ -1650,6 +1671,10 @@ func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
 		return
 	}
 	in.Type = m.typ(0)
+	if hasMod(src.Mods, "shared::cluster") {
+		fl.unsupported(src) // distributed shared memory: a cluster's addresses
+		return
+	}
 	if m.space == ptx.SpaceNone {
 		m.space = ptx.SpaceGeneric
 	}

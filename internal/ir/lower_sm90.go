@@ -204,3 +204,16 @@ func extClass(in *Inst) Class {
 	}
 	return ClassALU
 }
+
+// clusterSreg reports the special registers of thread-block clusters
+// (%clusterid, %cluster_ctarank, ..., with or without .x/.y/.z), which
+// warpsim does not simulate yet.
+func clusterSreg(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	switch base {
+	case "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank",
+		"%is_explicit_cluster":
+		return true
+	}
+	return false
+}
