@@ -111,7 +111,7 @@ func TestUnsupportedStopsCleanly(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(tritonHeader + "{\n.reg .b32 %r<4>; .reg .b64 %rd<4>;\nbra $L__end;\n")
 	for i := 0; i < 20; i++ {
-		b.WriteString("cp.async.cg.shared.global [%r1], [%rd1], 16;\n")
+		b.WriteString("multimem.red.relaxed.sys.global.add.u32 [%rd1], %r1;\n")
 	}
 	b.WriteString("$L__end:\nret;\n}\n")
 	m, err := ptx.Parse("k.ptx", []byte(b.String()))
@@ -120,11 +120,11 @@ func TestUnsupportedStopsCleanly(t *testing.T) {
 	}
 	_, err = Lower(m, nil)
 	if err == nil {
-		t.Fatal("lowered cp.async, which is not simulated here")
+		t.Fatal("lowered multimem.red, which is not simulated")
 	}
-	if msg := err.Error(); !strings.Contains(msg, "k.ptx:13:1: cp.async.cg.shared.global is not supported yet") ||
+	if msg := err.Error(); !strings.Contains(msg, "k.ptx:13:1: multimem.red.relaxed.sys.global.add.u32 is not supported yet") ||
 		strings.Contains(msg, "undefined label") {
-		t.Errorf("error %q: want the first cp.async named with its line, and no undefined label", msg)
+		t.Errorf("error %q: want the first multimem.red named with its line, and no undefined label", msg)
 	}
 }
 
