@@ -10,13 +10,11 @@ import (
 )
 
 // TestLowerCorpus lowers every valid PTX file of the repository's corpora
-// (the parser's nvcc and clang files, the conformance suite and the Triton
-// corpus):
+// (the parser's nvcc and clang files and the conformance suite):
 // lowering must succeed or fail only with "not supported yet" errors.
 func TestLowerCorpus(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"../../ptx/testdata/clang/*.ptx", "../../ptx/testdata/nvcc/*.ptx", "../../testdata/conformance/*/*.ptx",
-		"../../testdata/triton/*/*.ptx"} {
+	for _, glob := range []string{"../../ptx/testdata/clang/*.ptx", "../../ptx/testdata/nvcc/*.ptx", "../../testdata/conformance/*/*.ptx"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)
 	}
