@@ -21,7 +21,12 @@ func corpusFiles(t testing.TB) []string {
 		}
 		files = append(files, f...)
 	}
-	return files
+	// Triton 3.6's PTX (issue 18's corpus, recorded on an H100).
+	f, err := filepath.Glob(filepath.Join("..", "testdata", "triton", "*", "*.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(files, f...)
 }
 
 // checkParse parses src and checks the invariants that hold for any input:

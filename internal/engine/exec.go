@@ -134,6 +134,11 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 			return
 		}
 		wp.redux(in, exec)
+	case ir.OpExt:
+		if in.Mode == ir.ExtElect && wp.chk != nil && !wp.checkWarpSync(pc, in.A[0], exec) {
+			return
+		}
+		wp.ext(in, exec)
 	case ir.OpActivemask:
 		o := wp.out(in.D[0], exec)
 		for l := range o {

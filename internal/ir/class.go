@@ -98,6 +98,8 @@ func ClassOf(in *Inst) Class {
 		if in.Type == ptx.F64 || in.Type2 == ptx.F64 {
 			return ClassFP64
 		}
+	case OpExt:
+		return extClass(in)
 	case OpRcp, OpSqrt, OpRsqrt:
 		if in.Type == ptx.F64 && in.Flags&FlagApprox == 0 {
 			return ClassFP64 // the f64 forms are DFMA iterations around MUFU.RSQ64H

@@ -97,6 +97,7 @@ const (
 	OpTex   // tex, tld4: Mode = geometry (Tex1D…); Imm = index into Func.TexOps; Type = dst, Type2 = coordinates
 	OpSuld  // suld.b: Mode = geometry; Imm = index into Func.TexOps; Type = element, Vec
 	OpSust  // sust.b: as OpSuld, the values in Func.TexOps
+	OpExt   // sm_80+ instructions of lower_sm90.go: Mode = Ext*
 	NumOps
 )
 

@@ -449,10 +449,13 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	fl.sink = fl.newSlot(ptx.B64)
 	fl.ccSlot = fl.newSlot(ptx.B32)
 	fl.lowerBlock(src.Body)
+	aborted := fl.nerrors > 10 // lowering stopped early: later labels were never seen
 	for _, fx := range fl.fixups {
 		t, ok := fl.labels[fx.label]
 		if !ok {
-			l.errorf(fx.pos, "undefined label %s", fx.label)
+			if !aborted {
+				l.errorf(fx.pos, "undefined label %s", fx.label)
+			}
 			continue
 		}
 		f.Code[fx.pc].Target = t
@@ -462,7 +465,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		pcs := make([]int32, len(names))
 		for j, n := range names {
 			t, ok := fl.labels[n]
-			if !ok {
+			if !ok && !aborted {
 				l.errorf(fl.tablePos[i], "undefined label %s", n)
 			}
 			pcs[j] = t
@@ -487,6 +490,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	for c := range fl.calls {
 		f.calls = append(f.calls, c)
 	}
+	contractDivFull(f, fl.labels)
 	computeReconvergence(f)
 	specialize(f)
 	f.RegEstimate = estimateRegs(f, fl.slotW)
@@ -612,6 +616,11 @@ func parseMods(ms []string) mods {
 			m.to = true
 		case "uni":
 			m.flags |= FlagUni
+		case "shared::cta":
+			// the executing CTA's shared memory: .shared itself
+			if m.space == ptx.SpaceNone {
+				m.space = ptx.SpaceShared
+			}
 		default:
 			if ignoredMods[s] || strings.Contains(s, "::") {
 				continue
@@ -698,6 +707,7 @@ func (fl *fnLowerer) newInst(op Op, src *ptx.Instr) Inst {
 
 // reg resolves a register operand to its slot.
 func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
+	o = scalarOperand(o)
 	if o.Kind == ptx.OpdSink {
 		return fl.sink
 	}
@@ -717,10 +727,21 @@ func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
 	return s.slot
 }
 
+// scalarOperand unwraps a one-element brace list ("{ %r1 }"), which ptxas
+// accepts wherever a scalar operand stands; Triton's inline assembly writes
+// scalar loads and stores that way.
+func scalarOperand(o *ptx.Operand) *ptx.Operand {
+	if o.Kind == ptx.OpdVector && len(o.Elems) == 1 {
+		return &o.Elems[0]
+	}
+	return o
+}
+
 // value resolves a source operand of type t to a slot, turning immediates
 // into constant slots and special registers or symbol addresses into a
 // preceding instruction writing a temporary.
 func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
+	o = scalarOperand(o)
 	switch o.Kind {
 	case ptx.OpdReg:
 		if sr, ok := sregNames[o.Name]; ok {
@@ -738,6 +759,10 @@ func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
 		}
 		s, ok := fl.lookup(o.Name)
 		if !ok {
+			if clusterSreg(o.Name) {
+				fl.unsupportedf(src.Pos, "special register %s is not supported yet", o.Name)
+				return fl.sink
+			}
 			fl.bad(src, "undefined register %s", o.Name)
 			return fl.sink
 		}
@@ -1102,6 +1127,9 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	case "tex", "tld4", "suld", "sust":
 		fl.lowerTex(src, &m)
 	default:
+		if fl.lowerSm90(src, &m) {
+			return
+		}
 		op, ok := aluOps[src.Op]
 		if !ok {
 			fl.unsupported(src)
@@ -1351,6 +1379,10 @@ func elemType(t ptx.Type, n int) ptx.Type {
 }
 
 func (fl *fnLowerer) memSpace(src *ptx.Instr, m *mods) bool {
+	if hasMod(src.Mods, "shared::cluster") {
+		fl.unsupported(src) // distributed shared memory: a cluster's addresses
+		return false
+	}
 	if m.space == ptx.SpaceNone {
 		m.space = ptx.SpaceGeneric
 	}
@@ -1421,6 +1453,10 @@ func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {
 
 func (fl *fnLowerer) lowerSt(src *ptx.Instr, m *mods) {
 	ops := src.Operands
+	if hasMod(src.Mods, "async") {
+		fl.unsupported(src) // st.async: a remote store completing an mbarrier
+		return
+	}
 	if !fl.need(src, 2) || !fl.needTypes(src, m, 1) || !fl.memSpace(src, m) {
 		return
 	}
@@ -1456,6 +1492,9 @@ func (fl *fnLowerer) lowerSt(src *ptx.Instr, m *mods) {
 }
 
 func (fl *fnLowerer) lowerCvt(src *ptx.Instr, m *mods) {
+	if fl.lowerCvtExt(src, m) {
+		return
+	}
 	ops := src.Operands
 	if !fl.needTypes(src, m, 2) {
 		return
@@ -1558,6 +1597,10 @@ func (fl *fnLowerer) lowerSetp(src *ptx.Instr, m *mods) {
 
 func (fl *fnLowerer) lowerBar(src *ptx.Instr, m *mods) {
 	ops := src.Operands
+	if hasMod(src.Mods, "cluster") {
+		fl.unsupported(src) // barrier.cluster: thread-block clusters
+		return
+	}
 	if src.Op == "bar" && m.has("warp") {
 		in := fl.newInst(OpBarWarp, src)
 		if len(ops) == 1 {
@@ -1628,6 +1671,10 @@ func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
 		return
 	}
 	in.Type = m.typ(0)
+	if hasMod(src.Mods, "shared::cluster") {
+		fl.unsupported(src) // distributed shared memory: a cluster's addresses
+		return
+	}
 	if m.space == ptx.SpaceNone {
 		m.space = ptx.SpaceGeneric
 	}

@@ -657,3 +657,38 @@ func Lop3(a, b, c uint32, lut uint8) uint32 {
 	}
 	return d
 }
+
+// Bmsk is bmsk.{clamp,wrap}.b32 d, a, b: a mask of b ones starting at bit
+// a. .wrap uses b mod 32 (and a mod 32); .clamp caps b at 32. a ≥ 32 (clamp)
+// or b = 0 gives 0.
+func Bmsk(a, b uint32, clamp bool) uint32 {
+	if clamp {
+		b = min(b, 32)
+	} else {
+		a, b = a&31, b&31
+	}
+	if a >= 32 || b == 0 {
+		return 0
+	}
+	end := min(a+b, 32)
+	return uint32((uint64(1)<<end - 1) &^ (uint64(1)<<a - 1))
+}
+// Szext is szext.{clamp,wrap}.{u32,s32} d, a, b: the low b bits of a,
+// sign-extended (signed) or zero-extended; b is taken mod 32 (.wrap) or
+// capped at 32 (.clamp); b = 0 gives 0.
+func Szext(a, b uint32, clamp, signed bool) uint32 {
+	if clamp {
+		b = min(b, 32)
+	} else {
+		b &= 31
+	}
+	switch {
+	case b == 0:
+		return 0
+	case b == 32:
+		return a
+	case signed:
+		return uint32(int32(a<<(32-b)) >> (32 - b))
+	}
+	return a & (1<<b - 1)
+}

@@ -1,0 +1,246 @@
+package warpsim_test
+
+// The Triton corpus (testdata/triton, recorded by testdata/triton/
+// triton_corpus.py on an H100): Triton 3.6's own PTX for sm_90 and sm_80,
+// unedited, run from the recorded launch files on the recorded inputs. Every
+// PTX must parse and lower (or fail only with "X is not supported yet"); a
+// kernel whose instructions are all simulated must give the H100's output
+// buffers byte for byte. tritonExpect says, for every kernel and arch, which
+// of the two it is: when an instruction becomes simulated, its entries turn
+// into tritonExact here, so progress shows up as an edit of this table.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+const tritonDir = "testdata/triton"
+
+// tritonExact marks a kernel that runs and matches the H100 bit for bit.
+const tritonExact = "exact"
+
+// tritonExpect maps "kernel/arch" to tritonExact or to the instruction
+// whose "is not supported yet" error the kernel must fail with (the first
+// one lowering reports).
+var tritonExpect = map[string]string{
+	"add_f32/sm90":                  tritonExact,
+	"add_f32/sm80":                  tritonExact,
+	"fused_f16/sm90":                tritonExact,
+	"fused_f16/sm80":                tritonExact,
+	"fused_bf16/sm90":               tritonExact,
+	"fused_bf16/sm80":               tritonExact,
+	"fused_f32/sm90":                tritonExact,
+	"fused_f32/sm80":                tritonExact,
+	"rowreduce_f32/sm90":            tritonExact,
+	"rowreduce_f32/sm80":            tritonExact,
+	"softmax_f32/sm90":              tritonExact,
+	"softmax_f32/sm80":              tritonExact,
+	"softmax_f32_w8/sm90":           tritonExact,
+	"softmax_f32_w8/sm80":           tritonExact,
+	"layernorm_f32/sm90":            tritonExact,
+	"layernorm_f32/sm80":            tritonExact,
+	"layernorm_f16/sm90":            tritonExact,
+	"layernorm_f16/sm80":            tritonExact,
+	"attn_fwd_f16/sm90":             "cp.async.cg.shared.global",
+	"attn_fwd_f16/sm80":             "cp.async.cg.shared.global",
+	"grouped_gemm_f16/sm90":         "wgmma.fence.sync.aligned",
+	"grouped_gemm_f16/sm80":         "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+	"mm_f16_64x64x32_s3/sm90":       "cp.async.cg.shared.global",
+	"mm_f16_64x64x32_s3/sm80":       "cp.async.cg.shared.global",
+	"mm_f16_128x128x64_s4/sm90":     "cp.async.cg.shared.global",
+	"mm_f16_128x128x64_s4/sm80":     "cp.async.cg.shared.global",
+	"mm_f16_masked_s2/sm90":         "wgmma.fence.sync.aligned",
+	"mm_f16_masked_s2/sm80":         "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+	"mm_bf16_64x128x32_s3/sm90":     "cp.async.cg.shared.global",
+	"mm_bf16_64x128x32_s3/sm80":     "cp.async.cg.shared.global",
+	"mm_tf32_64x64x32_s2/sm90":      "cp.async.cg.shared.global",
+	"mm_tf32_64x64x32_s2/sm80":      "cp.async.cg.shared.global",
+	"mm_tf32_128x64x32_s3/sm90":     "cp.async.cg.shared.global",
+	"mm_tf32_128x64x32_s3/sm80":     "cp.async.cg.shared.global",
+	"mm_fp8e4m3_64x64x64_s3/sm90":   "cp.async.cg.shared.global",
+	"mm_fp8e4m3_128x128x64_s4/sm90": "cp.async.cg.shared.global",
+	"scan_argmax_i32/sm90":          tritonExact,
+	"scan_argmax_i32/sm80":          tritonExact,
+	"math_f32/sm90":                 tritonExact,
+	"math_f32/sm80":                 tritonExact,
+	"hist_atomic_i32/sm90":          tritonExact,
+	"hist_atomic_i32/sm80":          tritonExact,
+	"rand_philox/sm90":              "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+	"rand_philox/sm80":              tritonExact,
+	"inline_asm_i32/sm90":           tritonExact,
+	"inline_asm_i32/sm80":           tritonExact,
+}
+
+// tritonTimeout bounds one kernel (the largest takes a few seconds).
+const tritonTimeout = 3 * time.Minute
+
+func TestTritonCorpus(t *testing.T) {
+	seen := map[string]bool{}
+	dirs, err := filepath.Glob(filepath.Join(tritonDir, "*", "meta.json"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no Triton kernels under %s (%v)", tritonDir, err)
+	}
+	for _, mp := range dirs {
+		dir := filepath.Dir(mp)
+		name := filepath.Base(dir)
+		for _, a := range []struct{ arch, launch string }{{"sm90", "launch.json"}, {"sm80", "launch_sm80.json"}} {
+			lf := filepath.Join(dir, a.launch)
+			if _, err := os.Stat(lf); err != nil {
+				continue
+			}
+			key := name + "/" + a.arch
+			seen[key] = true
+			want, ok := tritonExpect[key]
+			t.Run(key, func(t *testing.T) {
+				if !ok {
+					t.Fatalf("%s is not in tritonExpect: add it (%q or the unsupported instruction)", key, tritonExact)
+				}
+				t.Parallel()
+				runTritonKernel(t, dir, lf, a.arch, want)
+			})
+		}
+	}
+	for k := range tritonExpect {
+		if !seen[k] {
+			t.Errorf("tritonExpect names %s, which the corpus does not have", k)
+		}
+	}
+}
+
+func runTritonKernel(t *testing.T, dir, lfPath, archName, want string) {
+	f, err := launchfile.Load(lfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}})
+	type result struct {
+		out *launchfile.Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := f.Execute(dev, launchfile.ExecOptions{})
+		done <- result{out, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(tritonTimeout):
+		t.Fatalf("%s: not finished after %v", lfPath, tritonTimeout)
+	}
+	if want != tritonExact {
+		if r.err == nil {
+			t.Fatalf("ran, but the table expects it to stop at %q: if it now matches the H100, mark it %q", want, tritonExact)
+		}
+		msg := r.err.Error()
+		if !strings.Contains(msg, want+" is not supported yet") {
+			t.Fatalf("error %q, want the first unsupported instruction to be %s", msg, want)
+		}
+		// The error must name the PTX file and line.
+		if !strings.Contains(msg, filepath.Join(dir, archName+".ptx")+":") {
+			t.Errorf("error %q does not name the PTX file and line", msg)
+		}
+		return
+	}
+	if r.err != nil {
+		t.Fatalf("%s: %v", lfPath, r.err)
+	}
+	expDir := filepath.Join(dir, "expected", archName)
+	files, _ := filepath.Glob(filepath.Join(expDir, "*.bin"))
+	if len(files) == 0 {
+		t.Fatalf("no recordings under %s", expDir)
+	}
+	sort.Strings(files)
+	for _, wf := range files {
+		name := strings.TrimSuffix(filepath.Base(wf), ".bin")
+		wantB, err := os.ReadFile(wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.out.Buffer(name)
+		if err != nil {
+			t.Fatalf("buffer %s: %v", name, err)
+		}
+		if !bytes.Equal(got, wantB) {
+			t.Errorf("buffer %s: %s", name, describeByteDiff(got, wantB))
+		}
+	}
+}
+
+// describeByteDiff counts differing bytes and shows the first differing
+// 32-bit words (as f32 too, since most outputs are floats).
+func describeByteDiff(got, want []byte) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d bytes, want %d", len(got), len(want))
+	}
+	n := 0
+	var first []string
+	for i := range got {
+		if got[i] != want[i] {
+			n++
+			if w := i &^ 3; len(first) < 5 && w+4 <= len(got) {
+				s := fmt.Sprintf("word %d: got %#08x (%g) want %#08x (%g)", w/4,
+					binary.LittleEndian.Uint32(got[w:]), math.Float32frombits(binary.LittleEndian.Uint32(got[w:])),
+					binary.LittleEndian.Uint32(want[w:]), math.Float32frombits(binary.LittleEndian.Uint32(want[w:])))
+				if len(first) == 0 || first[len(first)-1] != s {
+					first = append(first, s)
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%d of %d bytes differ; %s", n, len(got), strings.Join(first, "; "))
+}
+
+// TestTritonProbes runs the probes of testdata/triton/probes (README.md
+// there): PTX variants that store a Triton kernel's intermediate values,
+// and a sweep of the SFU instructions, each against the H100's bytes.
+func TestTritonProbes(t *testing.T) {
+	lfs, _ := filepath.Glob(filepath.Join(tritonDir, "probes", "*", "launch.json"))
+	if len(lfs) == 0 {
+		t.Fatal("no probes")
+	}
+	for _, lf := range lfs {
+		dir := filepath.Dir(lf)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			f, err := launchfile.Load(lf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}})
+			out, err := f.Execute(dev, launchfile.ExecOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "expected", "*.bin"))
+			if len(files) == 0 {
+				t.Fatal("no recordings")
+			}
+			for _, wf := range files {
+				name := strings.TrimSuffix(filepath.Base(wf), ".bin")
+				want, err := os.ReadFile(wf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := out.Buffer(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("buffer %s: %s", name, describeByteDiff(got, want))
+				}
+			}
+		})
+	}
+}
