@@ -673,6 +673,7 @@ func Bmsk(a, b uint32, clamp bool) uint32 {
 	end := min(a+b, 32)
 	return uint32((uint64(1)<<end - 1) &^ (uint64(1)<<a - 1))
 }
+
 // Szext is szext.{clamp,wrap}.{u32,s32} d, a, b: the low b bits of a,
 // sign-extended (signed) or zero-extended; b is taken mod 32 (.wrap) or
 // capped at 32 (.clamp); b = 0 gives 0.
