@@ -651,11 +651,25 @@ func (k *Kernel) Params() []Param {
 // ParamBytes is the size of the packed parameter buffer.
 func (k *Kernel) ParamBytes() int { return k.fn.ParamBytes }
 
-// RegsPerThread is the estimated registers per thread (for occupancy).
+// RegsPerThread is the registers per thread the kernel is taken to use, for
+// occupancy and the launch check: the lowering's estimate from the PTX,
+// capped as ptxas caps its allocation — by .maxnreg, by the device's most
+// registers per thread (ptxas spills rather than exceed it), and by the
+// kernel's own bound on threads per block (.maxntid or .reqntid, from
+// __launch_bounds__: ptxas allocates so that a block of that size fits).
 func (k *Kernel) RegsPerThread() int {
 	r := k.fn.RegEstimate
 	if k.fn.MaxNReg > 0 && r > k.fn.MaxNReg {
 		r = k.fn.MaxNReg
+	}
+	a := k.m.dev.arch
+	if a.RegsPerThread > 0 && r > a.RegsPerThread {
+		r = a.RegsPerThread
+	}
+	if bound := k.BoundThreads(); bound > 0 {
+		for r > 1 && a.MaxThreadsPerBlockFor(r) < bound {
+			r--
+		}
 	}
 	return r
 }
