@@ -289,28 +289,48 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 }
 
 // Next is the instruction warp i will execute at its next Step, or nil
-// when it has finished (a warp whose last lanes reach their end finishes
-// here, as it would at its next Step) or waits at a barrier.
+// when it has finished, waits at a barrier, or has nothing left to execute
+// (every lane has reached its end: Finish completes it). It changes
+// nothing: a driver may ask as often as it likes.
 func (s *BlockSlot) Next(i int) *ir.Inst {
-	w := s.w
-	wp := w.blk.warps[i]
+	wp := s.w.blk.warps[i]
 	if wp.state != warpRunning {
 		return nil
 	}
+	// What settle would do, read only: pop finished reconvergence entries
+	// and return from finished frames until an entry has work.
+	n, f := len(wp.stack), len(wp.frames)-1
 	for {
-		n := len(wp.stack)
-		top := &wp.stack[n-1]
-		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
-			if !wp.settle() {
-				w.blk.live--
-				w.checkBarriers()
-				w.arriveGridSync()
+		if n == wp.frames[f].stackBase {
+			if f == 0 {
 				return nil
 			}
+			f--
 			continue
 		}
-		return &wp.code[top.pc]
+		top := &wp.stack[n-1]
+		if top.mask == 0 || top.pc == top.rpc {
+			n--
+			continue
+		}
+		return &wp.frames[f].fn.Code[top.pc]
 	}
+}
+
+// Finish completes warp i when Next reports nil for it though it is
+// neither done nor waiting at a barrier: its lanes have all reached their
+// end, and it finishes as it would at its next Step (the block's barriers
+// and a grid barrier see it gone). It reports whether the warp finished.
+func (s *BlockSlot) Finish(i int) bool {
+	w := s.w
+	wp := w.blk.warps[i]
+	if wp.state != warpRunning || wp.settle() {
+		return false
+	}
+	w.blk.live--
+	w.checkBarriers()
+	w.arriveGridSync()
+	return true
 }
 
 // RunFunctional runs the grid's blocks from index from on with the

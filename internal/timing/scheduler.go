@@ -145,10 +145,12 @@ func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
 	return t
 }
 
-// warpStopped handles a warp that has no next instruction: it finished,
-// or waits at a barrier.
+// warpStopped handles a warp that has no next instruction: it finished
+// (or its lanes have all reached their end: it finishes now), or waits at
+// a barrier.
 func (s *gridState) warpStopped(sm *smT, w *warpT) {
 	slot := w.blk.slot
+	slot.Finish(w.idx)
 	switch {
 	case slot.Done(w.idx):
 		s.warpDone(sm, w)
