@@ -211,6 +211,9 @@ func (g *GridRun) NewSlot() *BlockSlot {
 // BlockSlot holds one resident block and steps its warps.
 type BlockSlot struct {
 	w *worker
+	// stepping is 1 + the warp a Step is executing, 0 between Steps (after
+	// a panic in a Step: the warp it was executing).
+	stepping int
 }
 
 // Start makes the slot hold block linear (x fastest) with fresh warps,
@@ -259,7 +262,12 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 	}
 	rec.reset()
 	wp.rec = rec
+	s.stepping = i + 1
+	if stepHook != nil {
+		stepHook(w.blk.linear, i, s.Next(i))
+	}
 	n := wp.run(1)
+	s.stepping = 0
 	wp.rec = nil
 	if w.fault != nil {
 		rec.Event = EventFault
@@ -287,6 +295,15 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 	}
 	return n > 0
 }
+
+// stepHook, when set, runs at the start of every Step with the block's
+// linear index, the warp and the instruction it is about to execute.
+var stepHook func(block, warp int, in *ir.Inst)
+
+// SetStepHook is for tests only: it sets a function every Step calls
+// first (nil: none), where a test injects a panic as a bug in the engine
+// would raise one. Set it while no launch runs.
+func SetStepHook(f func(block, warp int, in *ir.Inst)) { stepHook = f }
 
 // Next is the instruction warp i will execute at its next Step, or nil
 // when it has finished, waits at a barrier, or has nothing left to execute
