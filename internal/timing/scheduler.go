@@ -196,10 +196,31 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	s.event(sm, w, in, rec)
 }
 
+// throttleReason is the stall of a warp waiting for class c's pipe to
+// take its instruction, as Nsight Compute names it: lg_throttle for the
+// LSU's global and local accesses; mio_throttle for the instructions the
+// SM sub-partition hands to the shared MIO unit through its MIO queue
+// (MUFU, conversions, shuffles and the other warp-wide operations, shared
+// memory), whose queue is what fills when their pipe is saturated;
+// math_pipe_throttle for the ALU, FMA, fp64 and integer-multiply pipes.
+// The H100 recordings of the throughput microbenchmarks say so
+// (testdata/timing/h100/calibration.csv: tput_ex2, tput_rsqrt, tput_cvt
+// and tput_shfl stall on mio_throttle, tput_iadd, tput_imad and tput_dfma
+// on math_pipe_throttle; TestMIOThrottleAsOnH100).
+func throttleReason(c ir.Class) uint8 {
+	switch c {
+	case ir.ClassLdGlobal, ir.ClassStGlobal, ir.ClassLocal, ir.ClassAtomic:
+		return stallLGThrottle
+	case ir.ClassSFU, ir.ClassConv, ir.ClassWarp, ir.ClassShared:
+		return stallMIOThrottle
+	}
+	return stallMathPipeThrottle
+}
+
 // chargeStalls charges the warp-cycles from the cycle after warp w last
 // issued until it issues in at s.now: waiting for its operands (the reason
-// depReady gives), then for in's pipe (math_pipe_throttle, lg_throttle for
-// memory instructions) or for the scheduler to pick it (not_selected); and
+// depReady gives), then for in's pipe (throttleReason) or for the
+// scheduler to pick it (not_selected); and
 // the issue itself (selected, one cycle per issue slot).
 func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
 	dep, why := s.depReady(w)
@@ -211,10 +232,7 @@ func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
 	if s.now > from {
 		reason := uint8(stallNotSelected)
 		if p := sp.pipe[in.Class]; p > from {
-			reason = stallMathPipeThrottle
-			if isMem(in.Class) {
-				reason = stallLGThrottle
-			}
+			reason = throttleReason(in.Class)
 		}
 		s.stalls[reason] += s.now - from
 	}

@@ -139,11 +139,3 @@ func dataReady(w *warpT, in *ir.Inst, now uint64) uint64 {
 	}
 	return t
 }
-
-func isMem(c ir.Class) bool {
-	switch c {
-	case ir.ClassLdGlobal, ir.ClassStGlobal, ir.ClassLocal, ir.ClassAtomic:
-		return true
-	}
-	return false
-}
