@@ -133,6 +133,19 @@ type GridTiming struct {
 	// denominator), SMs the SM count, ClockHz the SM clock.
 	MaxWarpsPerSM, SMs int
 	ClockHz            float64
+	// PCStalls are Stalls split by instruction (the warp-cycles a warp
+	// spent on each before issuing it, and barrier waits on the barrier),
+	// filled only when the timing driver is asked for them; ordered by
+	// Func, then PC, without instructions that have none. Summed over the
+	// instructions they give Stalls, reason by reason.
+	PCStalls []PCStall
+}
+
+// PCStall is one instruction's stalls.
+type PCStall struct {
+	Func   string   // the PTX function's name
+	PC     int      // the instruction's index in the function's lowered code
+	Stalls []uint64 // warp-cycles by reason, indexed like GridTiming.Stalls
 }
 
 // Launch is the tag of a device-launched grid (nil for a host launch's

@@ -53,6 +53,9 @@ type Options struct {
 	// RegsPerThread overrides the kernel's register estimate for the block
 	// scheduler's occupancy limit (0: the estimate).
 	RegsPerThread func(kernel *ir.Func) int
+	// PCStalls splits each grid's stalls by instruction
+	// (engine.GridTiming.PCStalls); off, it costs nothing.
+	PCStalls bool
 }
 
 // Driver is the timing driver: it implements engine.Driver and keeps the
@@ -278,6 +281,9 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	perSM := blocksPerSM(a, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes(),
 		g.Cooperative(), g.Blocks())
 	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock(), base: start}
+	if d.opt.PCStalls {
+		s.pcs = make([][][numStalls]uint64, len(g.Funcs()))
+	}
 	// The scoreboard covers the registers of any function the kernel may
 	// call.
 	for _, f := range g.Funcs() {

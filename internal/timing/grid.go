@@ -53,6 +53,9 @@ type gridState struct {
 	base uint64
 	// launched are the tags of the grids this grid's blocks launched.
 	launched []*engine.DevLaunch
+	// pcs are the stalls by function and instruction (Options.PCStalls;
+	// nil when off), a function's row allocated when it first stalls.
+	pcs [][][numStalls]uint64
 }
 
 // quantum is how many cycles one SM is simulated before the next SM takes
@@ -236,6 +239,9 @@ func (s *gridState) finish(nb, wave int) {
 	}
 	for i, v := range s.stalls {
 		tm.Stalls[i] = uint64(float64(v) * scale)
+	}
+	if s.pcs != nil {
+		tm.PCStalls = s.pcStalls(scale, tm.Stalls)
 	}
 	if sampled {
 		tm.DRAMWriteBytes = s.sampledWrites(scale)

@@ -9,6 +9,7 @@ package timing
 
 import (
 	"math"
+	"sort"
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
@@ -48,6 +49,11 @@ type warpT struct {
 	depWhy    uint8
 	depValid  bool
 	lastIssue uint64
+	// fn and pc are the function (index in the program) and instruction
+	// the warp issued last, for the stalls by instruction; barWait is the
+	// wait at a barrier not yet charged (to the instruction after it).
+	fn, pc    int32
+	barWait   uint64
 	done      bool
 	atBar     bool
 	regReady  []uint64
@@ -181,6 +187,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	rec := &s.rec
 	s.d.syncEnd = 0
 	slot.Step(w.idx, rec)
+	w.fn, w.pc = rec.Func, rec.PC
 	s.steps++
 	slots := uint64(issueSlots(in))
 	s.chargeStalls(sp, w, in, slots)
@@ -223,10 +230,16 @@ func throttleReason(c ir.Class) uint8 {
 // scheduler to pick it (not_selected); and
 // the issue itself (selected, one cycle per issue slot).
 func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
+	row := s.pcRow(w)
+	if w.barWait > 0 {
+		// The wait at a barrier, charged to the instruction after it.
+		s.charge(row, stallBarrier, w.barWait)
+		w.barWait = 0
+	}
 	dep, why := s.depReady(w)
 	from := w.lastIssue + 1
 	if dep > from {
-		s.stalls[why] += dep - from
+		s.charge(row, why, dep-from)
 		from = dep
 	}
 	if s.now > from {
@@ -234,9 +247,9 @@ func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
 		if p := sp.pipe[in.Class]; p > from {
 			reason = throttleReason(in.Class)
 		}
-		s.stalls[reason] += s.now - from
+		s.charge(row, reason, s.now-from)
 	}
-	s.stalls[stallSelected] += slots
+	s.charge(row, stallSelected, slots)
 }
 
 // event applies what the instruction did besides computing to warp w:
@@ -327,10 +340,99 @@ func (s *gridState) releaseBarriers(b *blockT) {
 			w.next, w.depValid = nil, false
 			// The wait at the barrier itself counts as barrier stall.
 			if w.lastIssue+1 < s.now {
-				s.stalls[stallBarrier] += s.now - (w.lastIssue + 1)
+				w.barWait += s.now - (w.lastIssue + 1)
 				w.lastIssue = s.now - 1
 			}
 			w.sp.check = min(w.sp.check, w.ready)
 		}
 	}
+}
+
+// charge adds n warp-cycles of stall reason why to the grid's account and
+// to the instruction's (row; nil when stalls by instruction are off).
+func (s *gridState) charge(row *[numStalls]uint64, why uint8, n uint64) {
+	s.stalls[why] += n
+	if row != nil {
+		row[why] += n
+	}
+}
+
+// pcRow is the stalls account of the instruction warp w issued last
+// (called after Step: the one it is issuing, which its stalls are charged
+// to), or nil when stalls by instruction are off.
+func (s *gridState) pcRow(w *warpT) *[numStalls]uint64 {
+	if s.pcs == nil {
+		return nil
+	}
+	f := s.pcs[w.fn]
+	if f == nil {
+		f = make([][numStalls]uint64, len(s.g.Funcs()[w.fn].Code))
+		s.pcs[w.fn] = f
+	}
+	return &f[w.pc]
+}
+
+// pcStalls lists the stalls by instruction, by function name and pc, each
+// scaled as the grid's (a sampled grid's by the blocks' ratio): reason by
+// reason, the scaled values are rounded down and the rest of the grid's
+// total given one warp-cycle at a time to the largest remainders (ties to
+// the earlier instruction), so that they sum to total exactly.
+func (s *gridState) pcStalls(scale float64, total []uint64) []engine.PCStall {
+	funcs := s.g.Funcs()
+	var out []engine.PCStall
+	var raw [][numStalls]uint64
+	for fi, rows := range s.pcs {
+		for pc := range rows {
+			if rows[pc] != ([numStalls]uint64{}) {
+				out = append(out, engine.PCStall{Func: funcs[fi].Name, PC: pc, Stalls: make([]uint64, numStalls)})
+				raw = append(raw, rows[pc])
+			}
+		}
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := out[order[a]], out[order[b]]
+		return x.Func < y.Func || x.Func == y.Func && x.PC < y.PC
+	})
+	sorted := make([]engine.PCStall, len(out))
+	rawSorted := make([][numStalls]uint64, len(out))
+	for i, k := range order {
+		sorted[i], rawSorted[i] = out[k], raw[k]
+	}
+	frac := make([]float64, len(sorted))
+	idx := make([]int, len(sorted))
+	for r := 0; r < numStalls; r++ {
+		var sum uint64
+		for i := range sorted {
+			v := float64(rawSorted[i][r]) * scale
+			sorted[i].Stalls[r] = uint64(v)
+			frac[i] = v - math.Floor(v)
+			sum += sorted[i].Stalls[r]
+		}
+		if sum == total[r] || len(idx) == 0 {
+			continue
+		}
+		for i := range idx {
+			idx[i] = i
+		}
+		if sum < total[r] {
+			sort.SliceStable(idx, func(a, b int) bool { return frac[idx[a]] > frac[idx[b]] })
+			for k := 0; sum < total[r]; k = (k + 1) % len(idx) {
+				sorted[idx[k]].Stalls[r]++
+				sum++
+			}
+			continue
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return frac[idx[a]] < frac[idx[b]] })
+		for k := 0; sum > total[r]; k = (k + 1) % len(idx) {
+			if sorted[idx[k]].Stalls[r] > 0 {
+				sorted[idx[k]].Stalls[r]--
+				sum--
+			}
+		}
+	}
+	return sorted
 }
