@@ -87,6 +87,9 @@ type TimingOptions struct {
 	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
 	// preset's), e.g. the base clock Nsight Compute locks by default.
 	ClockMHz float64
+	// PCStalls splits each grid's stall reasons by instruction
+	// (GridTiming.PCStalls), for per-instruction reports; off by default.
+	PCStalls bool
 }
 
 // Dim3 is a grid or block shape.
@@ -144,7 +147,8 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		d.mem.Heap().SetLimit(opt.HeapBytes)
 	}
 	if opt.Mode == ModeTiming {
-		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz})
+		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
+			PCStalls: opt.Timing.PCStalls})
 	}
 	return d
 }

@@ -106,7 +106,8 @@ func (w *worker) loop() {
 		// A bug in the engine must not take the host program down: report
 		// it as a fault of the block being run.
 		if r := recover(); r != nil {
-			l.setFault(&Fault{Kind: FaultIllegal, Block: w.blk.idx, Detail: fmt.Sprintf("warpsim internal error: %v", r)})
+			l.setFault(l.internalFault(w, -1, r))
+			w.endBlock() // the block's output so far
 		}
 	}()
 	for !l.stop.Load() {

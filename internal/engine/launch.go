@@ -35,7 +35,9 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -430,7 +432,7 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	}
 	if cfg.Driver != nil {
 		g := &GridRun{l: l, Depth: depth, Index: index}
-		err := cfg.Driver.RunGrid(g)
+		crashed, err := runDriver(cfg.Driver, g)
 		total.Add(&g.extra)
 		running := 0
 		for _, s := range g.slots {
@@ -453,11 +455,15 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 			}
 		}
 		f := l.stopFault()
-		m.slotMu.Lock()
-		for _, s := range g.slots {
-			m.slots = append(m.slots, s.w)
+		if !crashed {
+			// (The slots of a driver that panicked may hold any state:
+			// they are not reused.)
+			m.slotMu.Lock()
+			for _, s := range g.slots {
+				m.slots = append(m.slots, s.w)
+			}
+			m.slotMu.Unlock()
 		}
-		m.slotMu.Unlock()
 		if f != nil {
 			return total, l, g.Timing, f
 		}
@@ -467,6 +473,73 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 		return m.runCooperative(l)
 	}
 	return m.runFunctional(l)
+}
+
+// runDriver runs grid g under driver d. A panic there (a bug in the
+// driver or in the engine it steps) is recovered, once for the grid, and
+// becomes the launch's fault, an internal error naming the kernel, the
+// block and warp being stepped and its PTX line; the launch then ends as
+// a faulting one does, every block's output flushed.
+func runDriver(d Driver, g *GridRun) (crashed bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var w *worker
+			warp := -1
+			for _, s := range g.slots {
+				if s.stepping > 0 {
+					w, warp = s.w, s.stepping-1
+				}
+			}
+			g.l.setFault(g.l.internalFault(w, warp, r))
+			crashed, err = true, nil
+		}
+	}()
+	return false, d.RunGrid(g)
+}
+
+// internalFault is the fault a panic under a launch becomes: warpsim's
+// own error, not the kernel's, reported with the kernel, the block w
+// holds and, when known (warp >= 0), the warp, its first thread and the
+// PTX instruction it was executing, where in warpsim it happened, and a
+// request to report it.
+func (l *launch) internalFault(w *worker, warp int, r any) *Fault {
+	f := &Fault{Kind: FaultIllegal, Func: l.fn.Name}
+	where := ""
+	if w != nil {
+		f.Block = w.blk.idx
+		if warp >= 0 && warp < len(w.blk.warps) {
+			wp := w.blk.warps[warp]
+			where = fmt.Sprintf(" in warp %d", warp)
+			if len(wp.stack) > 0 && wp.fn != nil {
+				st := wp.where()
+				f.Func, f.PC, f.Line, f.Text, f.Thread = st.Func, st.PC, st.Line, st.Text, st.First
+			}
+		}
+	}
+	f.Detail = fmt.Sprintf("warpsim internal error%s: %v (at %s)\n  This is a bug in warpsim, not in the kernel: please report it, "+
+		"with this message, the warpsim version and the PTX or program and command that ran it.", where, r, panicSite())
+	return f
+}
+
+// panicSite is the Go function and line a recovered panic came from: the
+// first frame below runtime.gopanic outside the runtime (called from the
+// deferred function that recovered it).
+func panicSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	panicking := false
+	for {
+		fr, more := frames.Next()
+		switch {
+		case fr.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(fr.Function, "runtime."):
+			return fmt.Sprintf("%s, %s:%d", fr.Function, filepath.Base(fr.File), fr.Line)
+		}
+		if !more {
+			return "unknown"
+		}
+	}
 }
 
 // runFunctional is the functional driver: blocks run to completion, in

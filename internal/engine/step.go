@@ -132,6 +132,19 @@ type GridTiming struct {
 	// denominator), SMs the SM count, ClockHz the SM clock.
 	MaxWarpsPerSM, SMs int
 	ClockHz            float64
+	// PCStalls are Stalls split by instruction (the warp-cycles a warp
+	// spent on each before issuing it, and barrier waits on the barrier),
+	// filled only when the timing driver is asked for them; ordered by
+	// Func, then PC, without instructions that have none. Summed over the
+	// instructions they give Stalls, reason by reason.
+	PCStalls []PCStall
+}
+
+// PCStall is one instruction's stalls.
+type PCStall struct {
+	Func   string   // the PTX function's name
+	PC     int      // the instruction's index in the function's lowered code
+	Stalls []uint64 // warp-cycles by reason, indexed like GridTiming.Stalls
 }
 
 // Launch is the tag of a device-launched grid (nil for a host launch's
@@ -210,6 +223,9 @@ func (g *GridRun) NewSlot() *BlockSlot {
 // BlockSlot holds one resident block and steps its warps.
 type BlockSlot struct {
 	w *worker
+	// stepping is 1 + the warp a Step is executing, 0 between Steps (after
+	// a panic in a Step: the warp it was executing).
+	stepping int
 }
 
 // Start makes the slot hold block linear (x fastest) with fresh warps,
@@ -258,7 +274,12 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 	}
 	rec.reset()
 	wp.rec = rec
+	s.stepping = i + 1
+	if stepHook != nil {
+		stepHook(w.blk.linear, i, s.Next(i))
+	}
 	n := wp.run(1)
+	s.stepping = 0
 	wp.rec = nil
 	if w.fault != nil {
 		rec.Event = EventFault
@@ -287,29 +308,58 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 	return n > 0
 }
 
+// stepHook, when set, runs at the start of every Step with the block's
+// linear index, the warp and the instruction it is about to execute.
+var stepHook func(block, warp int, in *ir.Inst)
+
+// SetStepHook is for tests only: it sets a function every Step calls
+// first (nil: none), where a test injects a panic as a bug in the engine
+// would raise one. Set it while no launch runs.
+func SetStepHook(f func(block, warp int, in *ir.Inst)) { stepHook = f }
+
 // Next is the instruction warp i will execute at its next Step, or nil
-// when it has finished (a warp whose last lanes reach their end finishes
-// here, as it would at its next Step) or waits at a barrier.
+// when it has finished, waits at a barrier, or has nothing left to execute
+// (every lane has reached its end: Finish completes it). It changes
+// nothing: a driver may ask as often as it likes.
 func (s *BlockSlot) Next(i int) *ir.Inst {
-	w := s.w
-	wp := w.blk.warps[i]
+	wp := s.w.blk.warps[i]
 	if wp.state != warpRunning {
 		return nil
 	}
+	// What settle would do, read only: pop finished reconvergence entries
+	// and return from finished frames until an entry has work.
+	n, f := len(wp.stack), len(wp.frames)-1
 	for {
-		n := len(wp.stack)
-		top := &wp.stack[n-1]
-		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
-			if !wp.settle() {
-				w.blk.live--
-				w.checkBarriers()
-				w.arriveGridSync()
+		if n == wp.frames[f].stackBase {
+			if f == 0 {
 				return nil
 			}
+			f--
 			continue
 		}
-		return &wp.code[top.pc]
+		top := &wp.stack[n-1]
+		if top.mask == 0 || top.pc == top.rpc {
+			n--
+			continue
+		}
+		return &wp.frames[f].fn.Code[top.pc]
 	}
+}
+
+// Finish completes warp i when Next reports nil for it though it is
+// neither done nor waiting at a barrier: its lanes have all reached their
+// end, and it finishes as it would at its next Step (the block's barriers
+// and a grid barrier see it gone). It reports whether the warp finished.
+func (s *BlockSlot) Finish(i int) bool {
+	w := s.w
+	wp := w.blk.warps[i]
+	if wp.state != warpRunning || wp.settle() {
+		return false
+	}
+	w.blk.live--
+	w.checkBarriers()
+	w.arriveGridSync()
+	return true
 }
 
 // RunFunctional runs the grid's blocks from index from on with the

@@ -194,7 +194,7 @@ func TestReduceRanking(t *testing.T) {
 // single-threaded; sampled grids run their untimed blocks on the workers).
 func TestDeterminism(t *testing.T) {
 	var first *warpsim.LaunchResult
-	for _, workers := range []int{1, 2, 8, 1} {
+	for _, workers := range []int{1, 2, 4, 8, 1} {
 		// 2^21 ints in blocks of 256: 7.75 waves, so the grid is sampled.
 		r := runReduceWith(t, "h100", "reduceNeighboredLess", 21, 256, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming})
 		res := r.res

@@ -1,0 +1,113 @@
+package timing
+
+import "testing"
+
+// TestCacheHitsAndEvictions: a cache holds sectors of 128-byte lines, hits
+// only the sectors filled, evicts the least recently used line of a full
+// set and reports the dirty sectors it evicted.
+func TestCacheHitsAndEvictions(t *testing.T) {
+	c := newCache(4*128, 4) // one set of four lines
+	if c.sets != 1 || c.ways != 4 {
+		t.Fatalf("sets %d, ways %d; want 1, 4", c.sets, c.ways)
+	}
+	if hit, _ := c.lookup(0); hit {
+		t.Fatal("an empty cache hit")
+	}
+	c.fill(0, 100, false) // line 0, sector 0
+	if hit, ready := c.lookup(0); !hit || ready != 100 {
+		t.Errorf("sector 0: hit %v ready %d; want a hit ready at 100", hit, ready)
+	}
+	if hit, _ := c.lookup(1); hit {
+		t.Error("sector 1 of a line whose sector 0 alone was filled hit")
+	}
+	// Lines 1..3 fill the set; line 1 gets two dirty sectors.
+	c.fill(4, 0, true)
+	c.fill(5, 0, true)
+	c.fill(8, 0, false)
+	c.fill(12, 0, false)
+	c.lookup(0) // line 0 is now the most recently used; line 1 the least
+	if ev := c.fill(16, 0, false); ev != 2 {
+		t.Errorf("evicting line 1 with two dirty sectors reported %d", ev)
+	}
+	for _, tc := range []struct {
+		sector uint64
+		hit    bool
+	}{{0, true}, {4, false}, {5, false}, {8, true}, {12, true}, {16, true}} {
+		if hit, _ := c.lookup(tc.sector); hit != tc.hit {
+			t.Errorf("sector %d after the eviction: hit %v, want %v", tc.sector, hit, tc.hit)
+		}
+	}
+	if ev := c.fill(20, 0, false); ev != 0 {
+		t.Errorf("evicting a clean line reported %d dirty sectors", ev)
+	}
+	if n := c.validSectors(); n != 4 {
+		t.Errorf("valid sectors %d, want 4", n)
+	}
+	c.invalidate()
+	if n := c.validSectors(); n != 0 {
+		t.Errorf("after invalidate: %d valid sectors", n)
+	}
+}
+
+// TestCacheMissesPendingFill: a second request for a sector whose fill is
+// on its way waits for that fill (its ready cycle), and settle completes
+// every fill.
+func TestCacheMissesPendingFill(t *testing.T) {
+	c := newCache(64*1024, 4)
+	c.fill(7, 500, false)
+	if hit, ready := c.lookup(7); !hit || ready != 500 {
+		t.Errorf("pending fill: hit %v ready %d, want ready 500", hit, ready)
+	}
+	c.settle()
+	if _, ready := c.lookup(7); ready != 0 {
+		t.Errorf("after settle: ready %d, want 0", ready)
+	}
+}
+
+// TestCacheStoreUpdate: a store updates a present sector, allocates a
+// missing sector only when it wrote all of it, and drop invalidates one.
+func TestCacheStoreUpdate(t *testing.T) {
+	c := newCache(64*1024, 4)
+	tests := []struct {
+		name   string
+		sector uint64
+		full   bool
+		want   bool
+	}{
+		{"partial write of a missing sector", 40, false, false},
+		{"full write of a missing sector", 41, true, true},
+		{"partial write of a present sector", 41, false, true},
+	}
+	for _, tc := range tests {
+		if got := c.update(tc.sector, 10, tc.full); got != tc.want {
+			t.Errorf("%s: present %v, want %v", tc.name, got, tc.want)
+		}
+		if hit, _ := c.lookup(tc.sector); hit != tc.want {
+			t.Errorf("%s: lookup hit %v, want %v", tc.name, hit, tc.want)
+		}
+	}
+	c.drop(41)
+	if hit, _ := c.lookup(41); hit {
+		t.Error("a dropped sector hit")
+	}
+}
+
+// TestCacheSetHashSpreadsStrides: lines a power-of-two stride apart do not
+// all fall into one set (the set index is hashed), so a strided sweep
+// smaller than the cache stays in it.
+func TestCacheSetHashSpreadsStrides(t *testing.T) {
+	c := newCache(256*1024, 16) // 2048 lines
+	const n = 1024
+	for i := uint64(0); i < n; i++ {
+		c.fill(i*4*64, 0, false) // one line every 8 KiB
+	}
+	hits := 0
+	for i := uint64(0); i < n; i++ {
+		if hit, _ := c.lookup(i * 4 * 64); hit {
+			hits++
+		}
+	}
+	if hits < n*9/10 {
+		t.Errorf("%d of %d strided lines kept in a cache of twice as many lines", hits, n)
+	}
+}

@@ -1,0 +1,88 @@
+package timing_test
+
+import (
+	"encoding/csv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+// TestMIOThrottleAsOnH100: a warp waiting for a saturated MUFU,
+// conversion or shuffle pipe stalls on mio_throttle, one waiting for the
+// integer or fp64 pipes on math_pipe_throttle, as Nsight Compute recorded
+// on the H100 for the throughput microbenchmarks
+// (testdata/timing/h100/calibration.csv, smsp__average_warp_latency_
+// issue_stalled_{mio,math_pipe}_throttle).
+func TestMIOThrottleAsOnH100(t *testing.T) {
+	f, err := os.Open(filepath.Join(calibDir, "h100", "calibration.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	num := func(r []string, name string) float64 {
+		i, ok := col[name]
+		if !ok {
+			t.Fatalf("calibration.csv has no %s", name)
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(r[i], ",", ""), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return v
+	}
+	const metric = "smsp__average_warp_latency_issue_stalled_%s.ratio"
+	idx := map[string]int{}
+	for i, n := range timing.StallNames {
+		idx[n] = i
+	}
+	seen := 0
+	for _, r := range recs[1:] {
+		name := r[col["name"]]
+		if !strings.HasPrefix(name, "tput_") || name == "tput_fadd" || name == "tput_ffma" {
+			continue // (fadd and ffma throttle on neither)
+		}
+		seen++
+		hwMIO := num(r, strings.Replace(metric, "%s", "mio_throttle", 1))
+		hwMath := num(r, strings.Replace(metric, "%s", "math_pipe_throttle", 1))
+		lf, err := launchfile.Load(filepath.Join(calibDir, r[col["launchfile"]]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{ClockMHz: math.Round(num(r, "sm_clock_hz") / 1e6)}})
+		out, err := lf.Execute(dev, launchfile.ExecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := out.Launches[int(num(r, "launch_index"))].Grids[0].Timing
+		mio, mathPipe := tm.Stalls[idx["mio_throttle"]], tm.Stalls[idx["math_pipe_throttle"]]
+		t.Logf("%-11s H100 mio %8.1f math %8.1f | warpsim warp-cycles mio %9d math %9d", name, hwMIO, hwMath, mio, mathPipe)
+		if hwMIO > hwMath {
+			if mio <= mathPipe {
+				t.Errorf("%s: the H100 stalls on mio_throttle (%.0f against %.0f), warpsim on math_pipe_throttle (%d against %d)", name, hwMIO, hwMath, mathPipe, mio)
+			}
+		} else if mathPipe <= mio {
+			t.Errorf("%s: the H100 stalls on math_pipe_throttle (%.0f against %.0f), warpsim on mio_throttle (%d against %d)", name, hwMath, hwMIO, mio, mathPipe)
+		}
+	}
+	if seen < 7 {
+		t.Errorf("%d throughput microbenchmarks in calibration.csv, want 7", seen)
+	}
+}

@@ -1,0 +1,167 @@
+// Block placement (the block scheduler): how many blocks an SM holds at
+// once (blocksPerSM, the occupancy calculator's limit), the first wave
+// handed out SM by SM, a new block started on an SM as soon as one of its
+// blocks retires, at most one block dispatched per DispatchCycles device-
+// wide, each block's warps issuing BlockLaunch cycles after its dispatch,
+// and the residency count behind achieved occupancy (touchSM).
+
+package timing
+
+import (
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// kernelRegs is the registers per thread the block scheduler counts for
+// kernel fn: the lowering's estimate, capped by .maxnreg, or the
+// override's answer when it gives one.
+func kernelRegs(fn *ir.Func, override func(*ir.Func) int) int {
+	regs := fn.RegEstimate
+	if fn.MaxNReg > 0 && regs > fn.MaxNReg {
+		regs = fn.MaxNReg
+	}
+	if override != nil {
+		if r := override(fn); r > 0 {
+			regs = r
+		}
+	}
+	return regs
+}
+
+// blocksPerSM is how many blocks of a grid the block scheduler keeps
+// resident on one SM: the occupancy calculator's limit (warps, registers,
+// shared memory, blocks per SM), at least one; every block of a
+// cooperative grid is resident at once (the runtime checked the grid
+// against the occupancy calculator), so an SM then takes its share.
+func blocksPerSM(a *arch.Arch, blockThreads, regs, shared int, cooperative bool, blocks int) int {
+	occ := a.Occupancy(arch.OccupancyInput{BlockSize: blockThreads, RegsPerThread: regs, StaticShared: shared})
+	perSM := max(occ.BlocksPerSM, 1)
+	if cooperative {
+		perSM = max(perSM, (blocks+max(a.SMs, 1)-1)/max(a.SMs, 1))
+	}
+	return perSM
+}
+
+// blockT is one resident block: its engine slot and its warps' timing
+// state.
+type blockT struct {
+	slot   *engine.BlockSlot
+	sm     *smT
+	warps  []*warpT
+	linear int
+	live   int
+	start  uint64
+}
+
+// smT is one SM: its sub-partitions, resident blocks, L1 and clock.
+type smT struct {
+	id       int
+	sps      []spT
+	blocks   []*blockT
+	free     []*blockT
+	l1       *cache
+	l1q      queue
+	shared   uint64 // cycle the shared-memory pipe is free
+	resident int    // resident warps
+	now      uint64 // the SM's own clock (it runs a quantum at a time)
+	wake     uint64 // the first cycle after its last quantum it can issue at
+	retire   bool   // a warp finished: look for finished blocks
+	lastT    uint64
+	warpCyc  uint64
+	activeCy uint64
+}
+
+// startBlock places the next block on sm, its warps ready at cycle t plus
+// the block launch latency.
+func (s *gridState) startBlock(sm *smT, t uint64) {
+	// A block's slot and timing state are reused for the SM's next block.
+	// The scoreboard is not cleared: every cycle it holds from the last
+	// block is before now, so it never delays the new one.
+	var b *blockT
+	if n := len(sm.free); n > 0 {
+		b = sm.free[n-1]
+		sm.free = sm.free[:n-1]
+	} else {
+		b = &blockT{slot: s.g.NewSlot(), sm: sm}
+	}
+	slot := b.slot
+	s.touchSM(sm)
+	slot.Start(s.nextBlk)
+	b.linear, b.live, b.start = s.nextBlk, slot.Warps(), t
+	s.nextBlk++
+	if s.nextBlk == s.limitBlk && !s.extend(t) {
+		s.lastDispatch = t
+	}
+	// The block scheduler hands out blocks in order at a fixed rate.
+	start := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles)) + uint64(s.p.BlockLaunch)
+	// Warps go to sub-partitions round-robin by their index in the SM.
+	base := sm.resident
+	for len(b.warps) < slot.Warps() {
+		b.warps = append(b.warps, &warpT{regReady: make([]uint64, s.nslots), regKind: make([]uint8, s.nslots)})
+	}
+	b.warps = b.warps[:slot.Warps()]
+	for i, w := range b.warps {
+		s.age++
+		*w = warpT{blk: b, idx: i, age: s.age, ready: start, readyWhy: stallDispatch, lastIssue: t,
+			regReady: w.regReady, regKind: w.regKind}
+		sp := &sm.sps[(base+i)%len(sm.sps)]
+		w.sp = sp
+		sp.warps = append(sp.warps, w)
+		sp.check = min(sp.check, start)
+	}
+	sm.resident += slot.Warps()
+	sm.blocks = append(sm.blocks, b)
+}
+
+// touchSM accounts the SM's resident warps up to now (achieved occupancy).
+func (s *gridState) touchSM(sm *smT) {
+	if s.now > sm.lastT {
+		dt := s.now - sm.lastT
+		sm.warpCyc += uint64(sm.resident) * dt
+		if sm.resident > 0 {
+			sm.activeCy += dt
+		}
+		sm.lastT = s.now
+	}
+}
+
+// retireBlocks frees the slots of finished blocks and starts new ones.
+func (s *gridState) retireBlocks(sm *smT) {
+	for i := 0; i < len(sm.blocks); i++ {
+		b := sm.blocks[i]
+		if b.slot.Live() > 0 {
+			continue
+		}
+		s.touchSM(sm)
+		for _, w := range b.warps {
+			if !w.done {
+				w.done = true
+				sm.resident--
+			}
+		}
+		for k := range sm.sps {
+			sp := &sm.sps[k]
+			j := 0
+			for _, w := range sp.warps {
+				if w.blk != b {
+					sp.warps[j] = w
+					j++
+				}
+			}
+			sp.warps = sp.warps[:j]
+			if sp.last != nil && sp.last.blk == b {
+				sp.last = nil
+			}
+		}
+		sm.blocks = append(sm.blocks[:i], sm.blocks[i+1:]...)
+		sm.free = append(sm.free, b)
+		i--
+		s.lastDone = max(s.lastDone, s.now)
+		s.retires = append(s.retires, s.now)
+		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
+		if s.nextBlk < s.limitBlk {
+			s.startBlock(sm, s.now)
+		}
+	}
+}

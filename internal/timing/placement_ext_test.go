@@ -1,0 +1,75 @@
+package timing_test
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+// TestPlacementUnderOccupancyLimit: with shared memory limiting an SM to R
+// resident blocks (the occupancy lesson's streaming kernel, 2112 blocks of
+// 128 threads), the block scheduler never holds more than R blocks on an
+// SM, fills every SM with R blocks at the start, and replaces a retiring
+// block at once while blocks remain.
+func TestPlacementUnderOccupancyLimit(t *testing.T) {
+	h100 := arch.MustLookup("h100")
+	for _, r := range []int{1, 4} {
+		lf, err := launchfile.Load(filepath.Join(calibDir, fmt.Sprintf("launch/occ_stream_r%d.json", r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+		out, err := lf.Execute(dev, launchfile.ExecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := out.Launches[0].Grids[0].Timing
+		type event struct {
+			at    uint64
+			delta int
+		}
+		perSM := make([][]event, h100.SMs)
+		for _, b := range tm.Blocks {
+			perSM[b.SM] = append(perSM[b.SM], event{b.Start, +1}, event{b.End, -1})
+		}
+		for sm, evs := range perSM {
+			// Ends before starts at one cycle: a retiring block's
+			// replacement starts the cycle it ends.
+			sort.Slice(evs, func(i, j int) bool {
+				return evs[i].at < evs[j].at || evs[i].at == evs[j].at && evs[i].delta < evs[j].delta
+			})
+			n, most, atStart := 0, 0, 0
+			for _, e := range evs {
+				n += e.delta
+				most = max(most, n)
+				if e.at == 0 {
+					atStart = n
+				}
+			}
+			if most != r || atStart != r {
+				t.Errorf("R = %d: SM %d held at most %d blocks, %d at the start; want %d", r, sm, most, atStart, r)
+				break
+			}
+			// Until the SM's last block starts, a block ends only where
+			// another starts.
+			lastStart := uint64(0)
+			for _, e := range evs {
+				if e.delta > 0 {
+					lastStart = e.at
+				}
+			}
+			for i, e := range evs {
+				if e.delta < 0 && e.at < lastStart && (i+1 >= len(evs) || evs[i+1].at != e.at || evs[i+1].delta < 0) {
+					t.Errorf("R = %d: SM %d: a block ended at cycle %d and none replaced it", r, sm, e.at)
+					break
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,82 @@
+// Bandwidth: a server of so many bytes per cycle (queue, the L1's data
+// path) and a bucketed one for the device-wide L2 and DRAM, whose requests
+// arrive out of time order from the SMs' quanta (bucketQueue).
+
+package timing
+
+// queue is a bandwidth-limited server: requests occupy it for their bytes
+// at its rate, in arrival order.
+type queue struct {
+	bytesPerCycle float64
+	free          float64 // cycle the server is next free
+}
+
+// take serves n bytes arriving at cycle t and returns the cycle they have
+// passed through.
+func (q *queue) take(t uint64, n float64) uint64 {
+	start := float64(t)
+	if q.free > start {
+		start = q.free
+	}
+	q.free = start + n/q.bytesPerCycle
+	return uint64(q.free + 0.999)
+}
+
+// bucketQueue is a device-wide bandwidth-limited server that SMs reach out
+// of time order within a quantum: its capacity is accounted per bucket of
+// cycles, and a request takes the first bucket at or after its arrival that
+// has room, so what it costs depends on the load around its time, not on
+// which SM happened to be simulated first.
+type bucketQueue struct {
+	perBucket float64 // bytes a bucket serves
+	used      []float64
+	cleared   uint64 // buckets below this index are free for reuse
+}
+
+const (
+	bucketShift = 4 // 16-cycle buckets
+	bucketRing  = 1 << 16
+)
+
+func newQueue(bytesPerCycle float64) *bucketQueue {
+	return &bucketQueue{perBucket: bytesPerCycle * (1 << bucketShift), used: make([]float64, bucketRing)}
+}
+
+func (q *bucketQueue) reset() {
+	clear(q.used)
+	q.cleared = 0
+}
+
+// advance frees the buckets before cycle t: no request arrives before t
+// any more.
+func (q *bucketQueue) advance(t uint64) {
+	b := t >> bucketShift
+	if b <= q.cleared {
+		return
+	}
+	if b-q.cleared >= bucketRing {
+		clear(q.used)
+	} else {
+		for k := q.cleared; k < b; k++ {
+			q.used[k%bucketRing] = 0
+		}
+	}
+	q.cleared = b
+}
+
+// take serves n bytes arriving at cycle t and returns the cycle they have
+// passed through.
+func (q *bucketQueue) take(t uint64, n float64) uint64 {
+	k := t >> bucketShift
+	for i := 0; i < bucketRing-1; i++ {
+		u := &q.used[k%bucketRing]
+		if *u < q.perBucket {
+			*u += n
+			start := k << bucketShift
+			at := start + uint64(*u/q.perBucket*(1<<bucketShift))
+			return max(at, t)
+		}
+		k++
+	}
+	return t + bucketRing<<bucketShift
+}

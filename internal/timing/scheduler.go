@@ -1,0 +1,438 @@
+// The warp scheduler: per SM sub-partition, at most one instruction a
+// cycle from the warps ready to issue (pick: greedy-then-oldest or loose
+// round-robin), stepped through the engine (execute), with the warp-cycles
+// between two issues charged to their stall reasons (chargeStalls, under
+// Nsight Compute's warp-state names); barriers and grid barriers release
+// their warps here.
+
+package timing
+
+import (
+	"math"
+	"sort"
+
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// Stall reasons, under Nsight Compute's warp-state names.
+const (
+	stallSelected = iota
+	stallNotSelected
+	stallLongScoreboard
+	stallShortScoreboard
+	stallWait
+	stallBarrier
+	stallMathPipeThrottle
+	stallLGThrottle
+	stallMIOThrottle
+	stallBranchResolving
+	stallDispatch
+	stallSleeping
+	numStalls
+)
+
+// StallNames are the stall reasons' ncu names (smsp__average_warp_latency_issue_stalled_NAME).
+var StallNames = []string{"selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait",
+	"barrier", "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "dispatch_stall", "sleeping"}
+
+type warpT struct {
+	blk   *blockT
+	sp    *spT
+	idx   int
+	age   uint64
+	next  *ir.Inst
+	ready uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
+	// readyWhy is the stall reason while ready binds.
+	readyWhy  uint8
+	dep       uint64 // cached: max(ready, the next instruction's sources' ready cycles)
+	depWhy    uint8
+	depValid  bool
+	lastIssue uint64
+	// fn and pc are the function (index in the program) and instruction
+	// the warp issued last, for the stalls by instruction; barWait is the
+	// wait at a barrier not yet charged (to the instruction after it).
+	fn, pc    int32
+	barWait   uint64
+	done      bool
+	atBar     bool
+	regReady  []uint64
+	regKind   []uint8
+	storeData uint64 // when the data of the warp's stores issued so far is ready
+}
+
+type spT struct {
+	warps []*warpT // resident, oldest first
+	pipe  [ir.NumClasses]uint64
+	last  *warpT
+	rr    int
+	check uint64 // earliest cycle anything here can issue
+	busy  uint64 // the issue port is taken by an expanded instruction until then
+}
+
+// issue lets sub-partition sp issue one instruction at s.now, if any warp
+// can; it sets sp.check to the next cycle worth looking at otherwise.
+func (s *gridState) issue(sm *smT, sp *spT) bool {
+	if sp.busy > s.now {
+		sp.check = sp.busy
+		return false
+	}
+	w, best := s.pick(sm, sp)
+	if w == nil {
+		sp.check = best
+		return false
+	}
+	s.execute(sm, sp, w)
+	return true
+}
+
+// pick is the warp sp's scheduler issues from at s.now, or nil and the
+// earliest cycle a warp could issue. Greedy-then-oldest (GTO) keeps
+// issuing from the warp that issued last while it can, and otherwise takes
+// the oldest ready warp (sp.warps is oldest first); loose round-robin
+// (LRR) takes the first ready warp after the one it picked last.
+func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
+	best := uint64(math.MaxUint64)
+	if s.d.opt.Scheduler == LRR {
+		n := len(sp.warps)
+		for k := 0; k < n; k++ {
+			w := sp.warps[(sp.rr+k)%n]
+			if t := s.readyAt(sm, sp, w); t <= s.now {
+				sp.rr = (sp.rr + k + 1) % n
+				return w, best
+			} else if t < best {
+				best = t
+			}
+		}
+		return nil, best
+	}
+	if w := sp.last; w != nil {
+		t := s.readyAt(sm, sp, w)
+		if t <= s.now {
+			return w, best
+		}
+		best = t
+	}
+	for _, w := range sp.warps {
+		if w == sp.last {
+			continue
+		}
+		if t := s.readyAt(sm, sp, w); t <= s.now {
+			return w, best
+		} else if t < best {
+			best = t
+		}
+	}
+	return nil, best
+}
+
+// readyAt is the cycle warp w can issue its next instruction on sp
+// (MaxUint64 when it cannot: finished or at a barrier): when its operands
+// are ready (the scoreboard, depReady) and its instruction's pipe is free.
+func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
+	if w.done || w.atBar {
+		return math.MaxUint64
+	}
+	if w.next == nil {
+		w.next = w.blk.slot.Next(w.idx)
+		w.depValid = false
+		if w.next == nil {
+			s.warpStopped(sm, w)
+			return math.MaxUint64
+		}
+	}
+	t := w.dep
+	if !w.depValid {
+		t, _ = s.depReady(w)
+	}
+	if p := sp.pipe[w.next.Class]; p > t {
+		t = p
+	}
+	return t
+}
+
+// warpStopped handles a warp that has no next instruction: it finished
+// (or its lanes have all reached their end: it finishes now), or waits at
+// a barrier.
+func (s *gridState) warpStopped(sm *smT, w *warpT) {
+	slot := w.blk.slot
+	slot.Finish(w.idx)
+	switch {
+	case slot.Done(w.idx):
+		s.warpDone(sm, w)
+	case slot.WaitingAtBarrier(w.idx):
+		w.atBar = true
+	}
+}
+
+// warpDone retires warp w from its SM's residency and lets its block's
+// barriers see it gone.
+func (s *gridState) warpDone(sm *smT, w *warpT) {
+	if !w.done {
+		w.done = true
+		s.touchSM(sm)
+		sm.resident--
+		sm.retire = true
+	}
+	s.releaseBarriers(w.blk)
+}
+
+// execute steps warp w at s.now and charges its time: the stalls since it
+// last issued, its issue slots, its pipe and its result's latency
+// (complete), and what its event does to the warp.
+func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
+	in := w.next
+	slot := w.blk.slot
+	slot.SetClock(s.now, s.nanos(s.now))
+	rec := &s.rec
+	s.d.syncEnd = 0
+	slot.Step(w.idx, rec)
+	w.fn, w.pc = rec.Func, rec.PC
+	s.steps++
+	slots := uint64(issueSlots(in))
+	s.chargeStalls(sp, w, in, slots)
+	s.issued += slots
+	w.lastIssue = s.now + slots - 1
+	w.ready, w.readyWhy = s.now+slots, stallDispatch
+	if slots > 1 {
+		sp.busy = s.now + slots
+	}
+	w.next, w.depValid = nil, false
+	sp.last = w
+	s.complete(sm, sp, w, in, rec, slots)
+	s.event(sm, w, in, rec)
+}
+
+// throttleReason is the stall of a warp waiting for class c's pipe to
+// take its instruction, as Nsight Compute names it: lg_throttle for the
+// LSU's global and local accesses; mio_throttle for the instructions the
+// SM sub-partition hands to the shared MIO unit through its MIO queue
+// (MUFU, conversions, shuffles and the other warp-wide operations, shared
+// memory), whose queue is what fills when their pipe is saturated;
+// math_pipe_throttle for the ALU, FMA, fp64 and integer-multiply pipes.
+// The H100 recordings of the throughput microbenchmarks say so
+// (testdata/timing/h100/calibration.csv: tput_ex2, tput_rsqrt, tput_cvt
+// and tput_shfl stall on mio_throttle, tput_iadd, tput_imad and tput_dfma
+// on math_pipe_throttle; TestMIOThrottleAsOnH100).
+func throttleReason(c ir.Class) uint8 {
+	switch c {
+	case ir.ClassLdGlobal, ir.ClassStGlobal, ir.ClassLocal, ir.ClassAtomic:
+		return stallLGThrottle
+	case ir.ClassSFU, ir.ClassConv, ir.ClassWarp, ir.ClassShared:
+		return stallMIOThrottle
+	}
+	return stallMathPipeThrottle
+}
+
+// chargeStalls charges the warp-cycles from the cycle after warp w last
+// issued until it issues in at s.now: waiting for its operands (the reason
+// depReady gives), then for in's pipe (throttleReason) or for the
+// scheduler to pick it (not_selected); and
+// the issue itself (selected, one cycle per issue slot).
+func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
+	row := s.pcRow(w)
+	if w.barWait > 0 {
+		// The wait at a barrier, charged to the instruction after it.
+		s.charge(row, stallBarrier, w.barWait)
+		w.barWait = 0
+	}
+	dep, why := s.depReady(w)
+	from := w.lastIssue + 1
+	if dep > from {
+		s.charge(row, why, dep-from)
+		from = dep
+	}
+	if s.now > from {
+		reason := uint8(stallNotSelected)
+		if p := sp.pipe[in.Class]; p > from {
+			reason = throttleReason(in.Class)
+		}
+		s.charge(row, reason, s.now-from)
+	}
+	s.charge(row, stallSelected, slots)
+}
+
+// event applies what the instruction did besides computing to warp w:
+// exits, barriers, calls, device-side launches and synchronizations, grid
+// barriers, and a branch's resolution.
+func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord) {
+	p := s.p
+	switch rec.Event {
+	case engine.EventExit:
+		s.warpDone(sm, w)
+	case engine.EventBarrier:
+		w.atBar = true
+		s.releaseBarriers(w.blk)
+	case engine.EventCall, engine.EventReturn:
+		// A new frame: the scoreboard drains (its registers are others).
+		t := s.now + 1
+		for i, r := range w.regReady {
+			t = max(t, r)
+			w.regReady[i] = 0
+		}
+		w.ready, w.readyWhy = t, stallWait
+	case engine.EventDevLaunch:
+		for _, l := range rec.Launches {
+			l.At, l.Timed = s.base+s.now, true
+			s.launched = append(s.launched, l)
+		}
+		w.ready, w.readyWhy = s.now+uint64(p.DeviceLaunch), stallSleeping
+	case engine.EventDevSync:
+		// The children ran inside the step (Driver.RunGrid, nested): the
+		// warp goes on when the last of them ended.
+		t := s.now
+		if e := s.d.syncEnd; e > s.base+t {
+			t = e - s.base
+		}
+		w.ready, w.readyWhy = t+uint64(p.DeviceSyncNS*p.ClockHz/1e9), stallSleeping
+	}
+	if rec.GridReleased {
+		s.releaseGrid()
+		w.ready = max(w.ready, s.now+s.gridSyncCycles())
+	}
+	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
+		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
+	}
+}
+
+// gridSyncNS is what one grid.sync() of a cooperative grid took on the
+// H100, from the last block's arrival to every warp going on, as this
+// model counts it: 1.12 µs per barrier for 132 blocks of 256 threads
+// (testdata/coop/timing/grid_sync_time.h100.txt), the arrivals' atomics and
+// the spin on the barrier word in L2.
+const gridSyncNS = 1118
+
+func (s *gridState) gridSyncCycles() uint64 { return uint64(gridSyncNS * s.p.ClockHz / 1e9) }
+
+// releaseGrid readies the warps of every block that a completed grid
+// barrier (cooperative groups' grid.sync()) let go, gridSyncNS later; it
+// reports whether there were any.
+func (s *gridState) releaseGrid() bool {
+	s.gridWaiters = s.gridWaiters[:0]
+	for _, sm := range s.sms {
+		for _, b := range sm.blocks {
+			n := len(s.gridWaiters)
+			for _, w := range b.warps {
+				if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
+					s.gridWaiters = append(s.gridWaiters, w)
+				}
+			}
+			if len(s.gridWaiters) > n {
+				s.releaseBarriers(b)
+			}
+		}
+	}
+	ready := s.now + s.gridSyncCycles()
+	for _, w := range s.gridWaiters {
+		w.ready = max(w.ready, ready)
+	}
+	released := len(s.gridWaiters) > 0
+	s.gridReleased = s.gridReleased || released
+	return released
+}
+
+// releaseBarriers readies the warps of b that a barrier let go.
+func (s *gridState) releaseBarriers(b *blockT) {
+	for _, w := range b.warps {
+		if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
+			w.atBar = false
+			w.ready, w.readyWhy = s.now+uint64(s.p.BarrierLatency), stallBarrier
+			w.next, w.depValid = nil, false
+			// The wait at the barrier itself counts as barrier stall.
+			if w.lastIssue+1 < s.now {
+				w.barWait += s.now - (w.lastIssue + 1)
+				w.lastIssue = s.now - 1
+			}
+			w.sp.check = min(w.sp.check, w.ready)
+		}
+	}
+}
+
+// charge adds n warp-cycles of stall reason why to the grid's account and
+// to the instruction's (row; nil when stalls by instruction are off).
+func (s *gridState) charge(row *[numStalls]uint64, why uint8, n uint64) {
+	s.stalls[why] += n
+	if row != nil {
+		row[why] += n
+	}
+}
+
+// pcRow is the stalls account of the instruction warp w issued last
+// (called after Step: the one it is issuing, which its stalls are charged
+// to), or nil when stalls by instruction are off.
+func (s *gridState) pcRow(w *warpT) *[numStalls]uint64 {
+	if s.pcs == nil {
+		return nil
+	}
+	f := s.pcs[w.fn]
+	if f == nil {
+		f = make([][numStalls]uint64, len(s.g.Funcs()[w.fn].Code))
+		s.pcs[w.fn] = f
+	}
+	return &f[w.pc]
+}
+
+// pcStalls lists the stalls by instruction, by function name and pc, each
+// scaled as the grid's (a sampled grid's by the blocks' ratio): reason by
+// reason, the scaled values are rounded down and the rest of the grid's
+// total given one warp-cycle at a time to the largest remainders (ties to
+// the earlier instruction), so that they sum to total exactly.
+func (s *gridState) pcStalls(scale float64, total []uint64) []engine.PCStall {
+	funcs := s.g.Funcs()
+	var out []engine.PCStall
+	var raw [][numStalls]uint64
+	for fi, rows := range s.pcs {
+		for pc := range rows {
+			if rows[pc] != ([numStalls]uint64{}) {
+				out = append(out, engine.PCStall{Func: funcs[fi].Name, PC: pc, Stalls: make([]uint64, numStalls)})
+				raw = append(raw, rows[pc])
+			}
+		}
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := out[order[a]], out[order[b]]
+		return x.Func < y.Func || x.Func == y.Func && x.PC < y.PC
+	})
+	sorted := make([]engine.PCStall, len(out))
+	rawSorted := make([][numStalls]uint64, len(out))
+	for i, k := range order {
+		sorted[i], rawSorted[i] = out[k], raw[k]
+	}
+	frac := make([]float64, len(sorted))
+	idx := make([]int, len(sorted))
+	for r := 0; r < numStalls; r++ {
+		var sum uint64
+		for i := range sorted {
+			v := float64(rawSorted[i][r]) * scale
+			sorted[i].Stalls[r] = uint64(v)
+			frac[i] = v - math.Floor(v)
+			sum += sorted[i].Stalls[r]
+		}
+		if sum == total[r] || len(idx) == 0 {
+			continue
+		}
+		for i := range idx {
+			idx[i] = i
+		}
+		if sum < total[r] {
+			sort.SliceStable(idx, func(a, b int) bool { return frac[idx[a]] > frac[idx[b]] })
+			for k := 0; sum < total[r]; k = (k + 1) % len(idx) {
+				sorted[idx[k]].Stalls[r]++
+				sum++
+			}
+			continue
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return frac[idx[a]] < frac[idx[b]] })
+		for k := 0; sum > total[r]; k = (k + 1) % len(idx) {
+			if sorted[idx[k]].Stalls[r] > 0 {
+				sorted[idx[k]].Stalls[r]--
+				sum--
+			}
+		}
+	}
+	return sorted
+}

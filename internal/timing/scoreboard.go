@@ -1,0 +1,141 @@
+// The scoreboard and the pipes: a warp's next instruction waits until the
+// registers it reads are written (depReady: long_scoreboard for memory
+// producers, short_scoreboard for MUFU, shuffles, shared memory and S2R,
+// wait for fixed-latency ones) and until its class's pipe on the
+// sub-partition is free again (Params.Interval cycles per instruction:
+// 32 lanes over the pipe's width); complete charges an issued
+// instruction's pipe and latency. slots.go says how many issue slots and
+// what dependent chain the PTX instructions ptxas expands take.
+
+package timing
+
+import (
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// register producer kinds, for the stall a dependent instruction shows.
+const (
+	prodFixed uint8 = iota
+	prodLong
+	prodShort
+)
+
+// depReady is when warp w's next instruction's operands are ready, and
+// why it waits until then.
+func (s *gridState) depReady(w *warpT) (uint64, uint8) {
+	if w.depValid {
+		return w.dep, w.depWhy
+	}
+	t, why := w.ready, w.readyWhy
+	in := w.next
+	check := func(r int32) {
+		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
+			t = w.regReady[r]
+			switch w.regKind[r] {
+			case prodLong:
+				why = stallLongScoreboard
+			case prodShort:
+				why = stallShortScoreboard
+			default:
+				why = stallWait
+			}
+		}
+	}
+	check(in.Guard)
+	if w.storeData > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
+		// ptxas moves loads above stores only within a basic block: at its
+		// end the stores' data must be there.
+		t, why = w.storeData, stallLongScoreboard
+	}
+	if in.Op == ir.OpSt || in.Op == ir.OpRed {
+		// A store issues once its address is known; its data is awaited
+		// by the memory pipeline (dataReady). ptxas schedules independent
+		// loads above earlier stores, which an in-order run of the PTX can
+		// only reproduce by not stalling the warp on the store's data.
+		check(in.A[0])
+	} else {
+		for _, r := range in.A {
+			check(r)
+		}
+	}
+	w.dep, w.depWhy, w.depValid = t, why, true
+	return t, why
+}
+
+// complete occupies in's pipe on sp for its issue interval and marks the
+// registers in writes ready when its result is: a fixed latency per class
+// (S2R's own), or what the memory system says for a global access (load,
+// store, atomic), the shared-memory pipe's wavefronts for a shared one, an
+// L1 hit for a local one; an instruction ptxas expands takes its issue
+// slots and its dependent chain. The producer's kind (long: memory; short:
+// MUFU, shuffles, shared memory, S2R; fixed) is the stall its consumers
+// show.
+func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engine.StepRecord, slots uint64) {
+	p := s.p
+	sp.pipe[in.Class] = s.now + uint64(p.Interval[in.Class])
+	lat := uint64(p.Latency[in.Class])
+	kind := prodFixed
+	switch in.Class {
+	case ir.ClassSFU, ir.ClassWarp:
+		kind = prodShort
+	}
+	if in.Op == ir.OpMovSreg {
+		lat, kind = uint64(p.SregLatency), prodShort
+	}
+	switch rec.Space {
+	case engine.SpaceGlobal:
+		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
+			lat = s.atomic(sm, rec)
+		} else if rec.Store {
+			data := dataReady(w, in, s.now)
+			w.storeData = max(w.storeData, data)
+			s.store(sm, rec, data)
+		} else {
+			lat = s.load(sm, rec)
+		}
+		kind = prodLong
+	case engine.SpaceShared:
+		// One wavefront per SM per cycle; each extra wavefront of a
+		// conflicted access adds to its latency.
+		wf := uint64(max(rec.Wavefronts, 1))
+		start := max(s.now, sm.shared)
+		if rec.Store && (in.Op == ir.OpSt || in.Op == ir.OpRed) {
+			// A shared store waits for its data in the pipeline, and the
+			// warp waits for it at the end of the basic block.
+			data := dataReady(w, in, s.now)
+			w.storeData = max(w.storeData, data)
+			start = max(start, data)
+		}
+		sm.shared = start + wf
+		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
+		kind = prodShort
+	case engine.SpaceLocal:
+		lat = uint64(p.L1HitLatency)
+		kind = prodLong
+		if rec.Store && in.Op == ir.OpSt {
+			w.storeData = max(w.storeData, dataReady(w, in, s.now))
+		}
+	}
+	done := s.now + slots - 1 + lat
+	if slots > 1 {
+		done = max(done, s.now+uint64(chainLatency(in, p)))
+	}
+	for _, r := range in.D {
+		if r >= 0 && int(r) < len(w.regReady) {
+			w.regReady[r] = done
+			w.regKind[r] = kind
+		}
+	}
+}
+
+// dataReady is when the registers a store writes out are ready.
+func dataReady(w *warpT, in *ir.Inst, now uint64) uint64 {
+	t := now
+	for _, r := range in.A[1:] {
+		if r >= 0 && int(r) < len(w.regReady) {
+			t = max(t, w.regReady[r])
+		}
+	}
+	return t
+}
