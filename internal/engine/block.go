@@ -87,7 +87,7 @@ func newWorker(l *launch) *worker {
 // warps and their register files.
 func (w *worker) rebind(l *launch) {
 	w.l, w.c, w.fault, w.clockSet = l, Counters{}, nil, false
-	w.lt = nil // a new launch's per-line table, made when first needed
+	w.lt = nil     // a new launch's per-line table, made when first needed
 	w.blk.live = 0 // no block of this grid yet (a stopped grid's report looks)
 	w.printed = w.printed[:0]
 	if cap(w.blk.shared) >= l.shared {
