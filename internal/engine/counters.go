@@ -79,7 +79,8 @@ func (c *Counters) Add(o *Counters) {
 type InstCounts struct {
 	Inst       uint64 // warp-level issues (InstExecuted)
 	ThreadInst uint64 // lanes active at the issues (ThreadInstExecuted)
-	// PredOff are active lanes whose guard predicate was false.
+	// PredOff are active lanes whose guard predicate was false (of
+	// instructions other than branches, whose guard is their condition).
 	PredOff         uint64
 	Branch          uint64
 	DivergentBranch uint64
@@ -163,7 +164,11 @@ func (t *lineTab) flush(inst, thread uint64, c *Counters) {
 	b := &t.c0
 	if d := inst - t.inst0; d > 0 {
 		e.Inst += d
-		e.PredOff += t.predOff
+		if c.Branch == b.Branch {
+			// A branch's guard is its condition, not a predicate that
+			// idles lanes.
+			e.PredOff += t.predOff
+		}
 	}
 	e.ThreadInst += thread - t.thread0
 	e.Branch += c.Branch - b.Branch
