@@ -1,5 +1,11 @@
 (function () {
   "use strict";
+  var root = document.documentElement;
+  // Errors are kept on the page for tests (and anyone curious) to read.
+  window.addEventListener("error", function (e) {
+    root.setAttribute("data-errors", (root.getAttribute("data-errors") || "") + e.message + ";");
+  });
+  var t0 = performance.now();
   // heat maps a share (0..1] to a colour from pale yellow to red.
   function heat(f) {
     return "hsl(" + Math.round(50 - 50 * f) + ",95%," + Math.round(92 - 40 * f) + "%)";
@@ -52,4 +58,6 @@
       });
     });
   });
+  root.setAttribute("data-script-ms", String(Math.round(performance.now() - t0)));
+  root.setAttribute("data-ready", "1");
 })();
