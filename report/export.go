@@ -76,22 +76,46 @@ func (b *Builder) AddGrid(g *warpsim.GridResult, parent int) {
 	if name == "" {
 		name = k.Name()
 	}
-	block := int(g.Config.Block.X * g.Config.Block.Y * g.Config.Block.Z)
-	pl := profile.Launch{BlockThreads: block, RegsPerThread: k.RegsPerThread(), StaticShared: k.StaticSharedBytes(),
-		DynamicShared: int(g.Config.SharedBytes), Timing: g.Timing}
-	l := Launch{
-		Index: len(b.p.Launches), Kernel: name, Func: k.Name(),
+	b.AddLaunch(LaunchInput{
+		Kernel: name, Func: k.Name(),
 		Grid:  [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z},
 		Block: [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
 		Regs:  k.RegsPerThread(), StaticSh: k.StaticSharedBytes(), DynamicSh: int(g.Config.SharedBytes), LocalBytes: k.LocalBytes(),
-		FromDevice: g.FromDevice, Parent: parent, Metrics: map[string]float64{},
+		FromDevice: g.FromDevice, Parent: parent, Counters: g.Counters, Timing: g.Timing, Lines: g.Lines,
+	})
+}
+
+// LaunchInput is one grid as the simulator reported it, for AddLaunch.
+type LaunchInput struct {
+	Kernel, Func                          string
+	Grid, Block                           [3]uint32
+	Regs, StaticSh, DynamicSh, LocalBytes int
+	FromDevice                            bool
+	Parent                                int // index of the launching grid, or -1
+	Counters                              profile.Counters
+	Timing                                *profile.Timing
+	Lines                                 []profile.FuncLines
+	Fault                                 string
+	// StartNS and DurationNS, when DurationNS is set, override the
+	// timing's (the runtime's stream clock).
+	StartNS, DurationNS float64
+}
+
+// AddLaunch appends one grid.
+func (b *Builder) AddLaunch(in LaunchInput) {
+	block := int(in.Block[0] * in.Block[1] * in.Block[2])
+	pl := profile.Launch{BlockThreads: block, RegsPerThread: in.Regs, StaticShared: in.StaticSh, DynamicShared: in.DynamicSh, Timing: in.Timing}
+	l := Launch{
+		Index: len(b.p.Launches), Kernel: in.Kernel, Func: in.Func, Grid: in.Grid, Block: in.Block,
+		Regs: in.Regs, StaticSh: in.StaticSh, DynamicSh: in.DynamicSh, LocalBytes: in.LocalBytes,
+		FromDevice: in.FromDevice, Parent: in.Parent, Fault: in.Fault, Metrics: map[string]float64{},
 	}
-	for _, m := range profile.Compute(g.Counters, b.arch, pl) {
+	for _, m := range profile.Compute(in.Counters, b.arch, pl) {
 		if m.Available && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
 			l.Metrics[m.Name] = m.Value
 		}
 	}
-	if t := g.Timing; t != nil {
+	if t := in.Timing; t != nil {
 		l.Cycles = t.Cycles
 		if t.ClockHz > 0 {
 			l.StartNS = float64(t.StartCycle) * 1e9 / t.ClockHz
@@ -100,8 +124,11 @@ func (b *Builder) AddGrid(g *warpsim.GridResult, parent int) {
 		l.StallNames = append([]string(nil), t.StallNames...)
 		l.Stalls = append([]uint64(nil), t.Stalls...)
 	}
+	if in.DurationNS > 0 {
+		l.StartNS, l.DurationNS = in.StartNS, in.DurationNS
+	}
 	l.Occupancy = b.occupancy(pl, l.Metrics)
-	for _, fl := range g.Lines {
+	for _, fl := range in.Lines {
 		l.Funcs = append(l.Funcs, b.function(&fl))
 	}
 	b.p.Launches = append(b.p.Launches, l)

@@ -26,6 +26,7 @@ func init() { register(newProfCmd) }
 type profFlags struct {
 	arch, metrics  string
 	events, report string
+	export         string
 	mode, trace    string
 	csv, gpuTrace  bool
 }
@@ -62,7 +63,8 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 	cmd.Flags().StringVar(&f.events, "events", "", "comma-separated nvprof event names, or all ("+eventNames()+")")
 	cmd.Flags().StringVar(&f.mode, "mode", "timing", "timing (simulated time) or functional (no timing model; host times)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write the simulated timeline as a Chrome trace (JSON) to this file (timing mode)")
-	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (not supported yet)")
+	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (source view, charts, advice) to FILE.html")
+	cmd.Flags().StringVar(&f.export, "export", "", "write the profile JSON (what `warpsim report` renders) to FILE.json")
 	return cmd
 }
 
@@ -83,9 +85,6 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 		if evs, err = parseEvents(f.events); err != nil {
 			return badInput(err)
 		}
-	}
-	if f.report != "" {
-		return badInputf("--report is not supported yet: there is no HTML report; --csv prints the tables as CSV")
 	}
 	var defs []*profile.Def
 	if f.metrics != "" {
@@ -116,6 +115,9 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}
+	if f.report != "" || f.export != "" {
+		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_LINES=1")
+	}
 	if err := cmd.Start(); err != nil {
 		return badInputf("%v", err)
 	}
@@ -131,6 +133,11 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	} else {
 		if err := writeProfReport(stderr, tag, prof, a, defs, evs, f); err != nil {
 			return err
+		}
+		if f.report != "" || f.export != "" {
+			if err := writeReport(profProfile(prof, a, string(mode), args), f.export, f.report); err != nil {
+				return err
+			}
 		}
 		if f.trace != "" {
 			if err := writeProfTrace(f.trace, prof); err != nil {

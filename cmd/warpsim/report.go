@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/cuda/runtime"
 	"github.com/warpsim/warpsim/launchfile"
 	"github.com/warpsim/warpsim/report"
 )
@@ -82,4 +83,25 @@ func writeRunReport(f *runFlags, path string, a *arch.Arch, mode string, out *la
 		b.Add(res)
 	}
 	return writeReport(b.Profile(), f.export, f.report)
+}
+
+// profProfile builds the profile of a program prof ran from its runtime's
+// records.
+func profProfile(p *runtime.Profile, a *arch.Arch, mode string, args []string) *report.Profile {
+	b := report.NewBuilder(a, mode, report.Options{Title: filepath.Base(args[0]), Command: reportCommand(append([]string{"prof"}, args...)...)})
+	host := -1
+	for _, r := range p.Launches {
+		parent := -1
+		if r.FromDevice {
+			parent = host
+		}
+		in := report.LaunchInput{Kernel: r.Kernel, Func: r.Mangled, Grid: r.Grid, Block: r.Block, Regs: r.Regs, StaticSh: r.StaticSh,
+			DynamicSh: int(r.Shared), FromDevice: r.FromDevice, Parent: parent, Counters: r.Counters, Timing: r.Timing, Lines: r.Lines,
+			Fault: r.Fault, StartNS: float64(r.StartNS), DurationNS: float64(r.NS) / float64(r.Calls())}
+		if !r.FromDevice {
+			host = len(b.Profile().Launches)
+		}
+		b.AddLaunch(in)
+	}
+	return b.Profile()
 }

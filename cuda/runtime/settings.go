@@ -17,6 +17,7 @@ type Settings struct {
 	StepLimit      int64 // WARPSIM_STEP_LIMIT; 0: the default watchdog
 	ProfilePath    string
 	ProfileBlocks  bool // WARPSIM_PROFILE_BLOCKS=1: block spans in the profile (prof --trace)
+	ProfileLines   bool // WARPSIM_PROFILE_LINES=1: per-instruction counts in the profile (prof --report/--export)
 	LaunchBlocking bool // CUDA_LAUNCH_BLOCKING=1
 	Progress       bool // WARPSIM_PROGRESS, default on (where stderr is a terminal)
 	// Mode is WARPSIM_MODE: timing (the default), whose durations clock
@@ -43,7 +44,7 @@ func (e *SettingsError) Error() string { return e.Msg }
 // cudaErrorInvalidValue.
 func ReadSettings(getenv func(string) string) (Settings, error) {
 	s := Settings{ProfilePath: getenv("WARPSIM_PROFILE"), Progress: true, Mode: warpsim.ModeTiming,
-		ProfileBlocks: getenv("WARPSIM_PROFILE_BLOCKS") == "1"}
+		ProfileBlocks: getenv("WARPSIM_PROFILE_BLOCKS") == "1", ProfileLines: getenv("WARPSIM_PROFILE_LINES") == "1"}
 	name := getenv("WARPSIM_ARCH")
 	if name == "" {
 		name = "h100"
