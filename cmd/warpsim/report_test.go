@@ -200,3 +200,49 @@ func TestReportRoundTrip(t *testing.T) {
 		t.Errorf("a version-99 profile: exit %d, %q; want exit 2 naming the version", code, stderr)
 	}
 }
+
+// TestProfReport profiles the reduction lesson built by warpsim cc (clang
+// writes .loc): the report names reduce.cu's lines from the PTX's own line
+// info, and each host launch's per-line counts add up to its counters.
+func TestProfReport(t *testing.T) {
+	needClang(t)
+	prog := buildCU(t, filepath.Join(lessonsDir, "reduce.cu"))
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	dir := t.TempDir()
+	js, page := filepath.Join(dir, "p.json"), filepath.Join(dir, "p.html")
+	if code, _, stderr := runCLI("prof", "--export", js, "--report", page, prog, "512", "14"); code != 0 {
+		t.Fatalf("prof: exit %d\n%s", code, stderr)
+	}
+	fh, err := os.Open(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	p, err := report.Read(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Launches) != 4 { // a warm-up reduceNeighbored, then the three
+		t.Fatalf("%d launches, want 4", len(p.Launches))
+	}
+	for _, l := range p.Launches {
+		var sum report.Counts
+		for _, f := range l.Funcs {
+			for _, in := range f.Insts {
+				sum.Add(&in.Counts)
+			}
+		}
+		if float64(sum.Inst) != l.Metrics["inst_executed"] || float64(sum.DivergentBranch) != l.Metrics["divergent_branch"] {
+			t.Errorf("%s: lines sum to %d inst, %d divergent; metrics %v, %v", l.Kernel, sum.Inst, sum.DivergentBranch, l.Metrics["inst_executed"], l.Metrics["divergent_branch"])
+		}
+	}
+	// reduce.cu line 6 holds reduceNeighbored's loop and its if.
+	c, n := lineCounts(p, &p.Launches[0], "reduce.cu", 6)
+	if n == 0 || c.DivergentBranch == 0 {
+		t.Errorf("reduceNeighbored: reduce.cu:6 has %d instructions, %d divergent branches; want the divergent if there", n, c.DivergentBranch)
+	}
+	if !strings.Contains(readFile(t, page), `>reduce.cu:6</a>`) {
+		t.Errorf("the report's advice names no reduce.cu:6")
+	}
+}
