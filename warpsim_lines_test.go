@@ -1,6 +1,7 @@
 package warpsim_test
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -147,6 +148,46 @@ func TestLinesOffByDefault(t *testing.T) {
 	for _, res := range out.Launches {
 		if res.Grids[0].Lines != nil {
 			t.Fatalf("%s: per-line counts without Options.Lines", res.Kernel.Name())
+		}
+	}
+}
+
+// BenchmarkLines measures what per-line counting adds to a launch: the
+// reduction lesson's three kernels on 2^20 ints (2^18 in timing mode),
+// with Options.Lines off and on.
+func BenchmarkLines(b *testing.B) {
+	for _, mode := range []warpsim.Mode{warpsim.ModeFunctional, warpsim.ModeTiming} {
+		for _, lines := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/lines=%v", mode, lines), func(b *testing.B) {
+				size := uint32(1 << 20)
+				if mode == warpsim.ModeTiming {
+					size = 1 << 18
+				}
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: mode, Lines: lines})
+				src, err := os.ReadFile("examples/lessons/reduce.sm90.ptx")
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := dev.LoadModule("reduce.sm90.ptx", src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				in, _ := dev.Malloc(uint64(4 * size))
+				out, _ := dev.Malloc(uint64(4 * size / 512))
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					for _, name := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
+						k, err := m.Kernel(name)
+						if err != nil {
+							b.Fatal(err)
+						}
+						cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: size / 512, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 512, Y: 1, Z: 1}}
+						if _, err := dev.Launch(k, cfg, lessonParams(in, out, size)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
 		}
 	}
 }

@@ -76,13 +76,6 @@ func advise(p *Profile, k *kernel) []Advice {
 		}
 		return c
 	}
-	names := func(ss []site) string {
-		l := make([]string, len(ss))
-		for i, s := range ss {
-			l[i] = s.label
-		}
-		return strings.Join(l, ", ")
-	}
 	t := &k.total
 	l := k.first
 
@@ -112,9 +105,9 @@ func advise(p *Profile, k *kernel) []Advice {
 		b := &bad[0]
 		out = append(out, Advice{Rule: g.rule, Severity: 2,
 			Title: "Uncoalesced global " + g.what,
-			Detail: fmt.Sprintf("Global %s touch %d sectors where %d would hold the bytes (%.0f%% excess). At %s: %.1f sectors per request, %.1f expected. Lines: %s.",
+			Detail: fmt.Sprintf("Global %s touch %d sectors where %d would hold the bytes (%.0f%% excess). At %s: %.1f sectors per request, %.1f expected.",
 				g.what, sec, ideal, 100*float64(sec-ideal)/float64(max(ideal, 1)), b.label,
-				ratioF(g.sec(&b.Counts), g.req(&b.Counts)), ratioF(g.ideal(&b.Counts), g.req(&b.Counts)), names(bad)),
+				ratioF(g.sec(&b.Counts), g.req(&b.Counts)), ratioF(g.ideal(&b.Counts), g.req(&b.Counts))),
 			Fix:   "Have consecutive threads of a warp access consecutive addresses (threadIdx.x indexing the fastest-moving dimension), or stage the data through shared memory.",
 			Sites: bad})
 	}
@@ -125,7 +118,7 @@ func advise(p *Profile, k *kernel) []Advice {
 		bad := top(func(s *site) float64 { return float64(s.ShLdConflicts + s.ShStConflicts) }, 5)
 		out = append(out, Advice{Rule: "bank-conflicts", Severity: sev(float64(c)/float64(max(w, 1)) > 0.2),
 			Title:  "Shared-memory bank conflicts",
-			Detail: fmt.Sprintf("%d of %d shared-memory wavefronts (%.0f%%) are bank conflicts. Lines: %s.", c, w, 100*float64(c)/float64(max(w, 1)), names(bad)),
+			Detail: fmt.Sprintf("%d of %d shared-memory wavefronts (%.0f%%) are bank conflicts.", c, w, 100*float64(c)/float64(max(w, 1))),
 			Fix:    "Pad the shared array (e.g. [TILE][TILE+1]) or change the index so the lanes of a warp hit distinct banks.",
 			Sites:  bad})
 	}
@@ -140,8 +133,8 @@ func advise(p *Profile, k *kernel) []Advice {
 		b := &bad[0]
 		out = append(out, Advice{Rule: "divergent-branch", Severity: sev(eff < 90),
 			Title: "Divergent branches",
-			Detail: fmt.Sprintf("%d of %d branches diverged (branch efficiency %.1f%%). At %s: %d of %d executions split the warp. Lines: %s.",
-				t.DivergentBranch, t.Branch, eff, b.label, b.DivergentBranch, b.Branch, names(bad)),
+			Detail: fmt.Sprintf("%d of %d branches diverged (branch efficiency %.1f%%). At %s: %d of %d executions split the warp.",
+				t.DivergentBranch, t.Branch, eff, b.label, b.DivergentBranch, b.Branch),
 			Fix:   "Make the condition uniform within a warp (branch on the warp index, e.g. (tid/32)%2, not tid%2) or remap work so the active threads are contiguous.",
 			Sites: bad})
 	}
@@ -153,7 +146,7 @@ func advise(p *Profile, k *kernel) []Advice {
 		if eff < 60 && t.DivergentBranch == 0 {
 			bad := top(func(s *site) float64 { return float64(s.Inst*uint64(p.Arch.WarpSize) - (s.ThreadInst - s.PredOff)) }, 5)
 			out = append(out, Advice{Rule: "idle-lanes", Severity: 1, Title: "Idle lanes",
-				Detail: fmt.Sprintf("Only %.1f%% of the lanes of issued instructions did work (predicated-off or inactive lanes). Lines: %s.", eff, names(bad)),
+				Detail: fmt.Sprintf("Only %.1f%% of the lanes of issued instructions did work (predicated-off or inactive lanes).", eff),
 				Fix:    "Give every lane of a warp work: block sizes that are multiples of 32 and conditions uniform within a warp.",
 				Sites:  bad})
 		}
@@ -163,7 +156,7 @@ func advise(p *Profile, k *kernel) []Advice {
 	if t.LocalLd+t.LocalSt > 0 {
 		bad := top(func(s *site) float64 { return float64(s.LocalLd + s.LocalSt) }, 5)
 		out = append(out, Advice{Rule: "local-memory", Severity: 1, Title: "Local-memory traffic (spills, stack arrays)",
-			Detail: fmt.Sprintf("%d local loads and %d local stores (%d bytes of local memory per thread). Lines: %s.", t.LocalLd, t.LocalSt, l.LocalBytes, names(bad)),
+			Detail: fmt.Sprintf("%d local loads and %d local stores (%d bytes of local memory per thread).", t.LocalLd, t.LocalSt, l.LocalBytes),
 			Fix:    "Index per-thread arrays with compile-time constants (unrolled loops) so they stay in registers, or lower register pressure so nothing spills.",
 			Sites:  bad})
 	}
@@ -222,7 +215,7 @@ func advise(p *Profile, k *kernel) []Advice {
 				return 0
 			}, 5)
 			out = append(out, Advice{Rule: "barrier-stalls", Severity: 1, Title: "Warps wait at barriers",
-				Detail: fmt.Sprintf("%.0f%% of the warps' stalled cycles are at barriers. Lines: %s.", 100*float64(bar)/float64(all), names(bad)),
+				Detail: fmt.Sprintf("%.0f%% of the warps' stalled cycles are at barriers.", 100*float64(bar)/float64(all)),
 				Fix:    "Balance the work between barriers, drop barriers a warp does not need, and finish the last steps with warp shuffles.",
 				Sites:  bad})
 		}

@@ -99,7 +99,9 @@ func Render(w io.Writer, p *Profile) error {
 		fmt.Fprintf(&b, `<a href="#%s">%s</a> `, k.id, esc(k.name))
 	}
 	b.WriteString("</nav></header>\n<main>\n")
-	fmt.Fprintf(&b, `<section class="overview"><h2>Launches</h2>%s</section>`, timeline(p))
+	fmt.Fprintf(&b, `<section class="overview"><h2>Launches</h2>%s`, timeline(p))
+	writeCompare(&b, p, ks)
+	b.WriteString("</section>\n")
 	for _, k := range ks {
 		writeKernel(&b, p, k)
 	}
@@ -402,4 +404,37 @@ func writeHotSpots(b *strings.Builder, p *Profile, k *kernel) {
 		fmt.Fprintf(b, `<td class="code">%s</td></tr>`, esc(clip(s.text, 90)))
 	}
 	b.WriteString("</tbody></table></div>\n")
+}
+
+// writeCompare tabulates the kernels side by side: what a lesson that
+// compares versions of a kernel (coarsening factors, reductions) is about.
+func writeCompare(b *strings.Builder, p *Profile, ks []*kernel) {
+	b.WriteString(`<table class="hot sortable compare"><thead><tr><th>Kernel</th><th>Launches</th><th>Time</th><th>Warp inst</th><th>Branch eff. %</th><th>Gld sectors (ideal)</th><th>Gst sectors (ideal)</th><th>Shared ld wavefronts</th><th>Shared st wavefronts</th><th>Bank conflicts</th><th>Local</th><th>Occupancy %</th></tr></thead><tbody>`)
+	for _, k := range ks {
+		t := &k.total
+		eff := 100.0
+		if t.Branch > 0 {
+			eff = 100 * float64(t.Branch-t.DivergentBranch) / float64(t.Branch)
+		}
+		occ := k.first.Occupancy.Theoretical
+		if k.first.Occupancy.Achieved >= 0 {
+			occ = k.first.Occupancy.Achieved
+		}
+		fmt.Fprintf(b, `<tr><td><a href="#%s">%s</a></td><td class="n" data-v="%d">%d</td><td class="n" data-v="%g">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%g">%.1f</td><td class="n" data-v="%d">%s (%s)</td><td class="n" data-v="%d">%s (%s)</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%g">%.1f</td></tr>`,
+			k.id, esc(clip(k.name, 60)), len(k.launches), len(k.launches), k.duration, timeOrDash(k.duration),
+			t.Inst, human(float64(t.Inst)), eff, eff,
+			t.GldSectors, human(float64(t.GldSectors)), human(float64(t.GldIdeal)),
+			t.GstSectors, human(float64(t.GstSectors)), human(float64(t.GstIdeal)),
+			t.ShLdWavefronts, human(float64(t.ShLdWavefronts)), t.ShStWavefronts, human(float64(t.ShStWavefronts)),
+			t.ShLdConflicts+t.ShStConflicts, human(float64(t.ShLdConflicts+t.ShStConflicts)),
+			t.LocalLd+t.LocalSt, human(float64(t.LocalLd+t.LocalSt)), occ, occ)
+	}
+	b.WriteString("</tbody></table>")
+}
+
+func timeOrDash(ns float64) string {
+	if ns <= 0 {
+		return "–"
+	}
+	return nsText(ns)
 }

@@ -41,21 +41,24 @@
         pane.scrollTop = m.offsetTop - pane.clientHeight / 3;
       }
     });
-    sec.querySelectorAll("table.sortable thead th").forEach(function (th, i) {
-      th.addEventListener("click", function () {
-        var tb = th.closest("table").tBodies[0];
-        var rows = Array.prototype.slice.call(tb.rows);
-        var desc = th.dataset.dir !== "desc";
-        th.dataset.dir = desc ? "desc" : "asc";
-        rows.sort(function (a, b) {
-          var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v;
-          var d = (x !== undefined && y !== undefined) ? (+x) - (+y) : a.cells[i].textContent.localeCompare(b.cells[i].textContent);
-          return desc ? -d : d;
-        });
-        var frag = document.createDocumentFragment();
-        rows.forEach(function (r) { frag.appendChild(r); });
-        tb.appendChild(frag);
+  });
+  // Sortable tables: a click on a column's heading sorts by it, largest
+  // first, again to flip.
+  document.querySelectorAll("table.sortable thead th").forEach(function (th) {
+    th.addEventListener("click", function () {
+      var i = th.cellIndex;
+      var tb = th.closest("table").tBodies[0];
+      var rows = Array.prototype.slice.call(tb.rows);
+      var desc = th.dataset.dir !== "desc";
+      th.dataset.dir = desc ? "desc" : "asc";
+      rows.sort(function (a, b) {
+        var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v;
+        var d = (x !== undefined && y !== undefined) ? (+x) - (+y) : a.cells[i].textContent.localeCompare(b.cells[i].textContent);
+        return desc ? -d : d;
       });
+      var frag = document.createDocumentFragment();
+      rows.forEach(function (r) { frag.appendChild(r); });
+      tb.appendChild(frag);
     });
   });
   root.setAttribute("data-script-ms", String(Math.round(performance.now() - t0)));
