@@ -326,7 +326,7 @@ func writeSource(b *strings.Builder, p *Profile, k *kernel) {
 				}
 				fmt.Fprintf(b, `<tr id="%s" data-file="%d" data-line="%d"`, cuAnchor(k, f, ln), f, ln)
 				writeData(b, &sl.Counts, sl.stalls, warp)
-				fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat">%s</td>`, ln, esc(text))
+				fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat" title="%s">%s</td>`, ln, esc(text), esc(text))
 				writeCells(b, &sl.Counts, sl.stalls, warp)
 				b.WriteString("</tr>")
 			}
@@ -351,7 +351,7 @@ func writeSource(b *strings.Builder, p *Profile, k *kernel) {
 			if in.File >= 0 {
 				loc = fmt.Sprint(in.Line)
 			}
-			fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat">%s</td><td class="ln">%s</td>`, in.PTXLine, esc(in.Text), loc)
+			fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat" title="%s">%s</td><td class="ln">%s</td>`, in.PTXLine, esc(in.Text), esc(in.Text), loc)
 			writeCells(b, &in.Counts, st, warp)
 			b.WriteString("</tr>")
 		}
@@ -409,7 +409,7 @@ func writeHotSpots(b *strings.Builder, p *Profile, k *kernel) {
 // writeCompare tabulates the kernels side by side: what a lesson that
 // compares versions of a kernel (coarsening factors, reductions) is about.
 func writeCompare(b *strings.Builder, p *Profile, ks []*kernel) {
-	b.WriteString(`<table class="hot sortable compare"><thead><tr><th>Kernel</th><th>Launches</th><th>Time</th><th>Warp inst</th><th>Branch eff. %</th><th>Gld sectors (ideal)</th><th>Gst sectors (ideal)</th><th>Shared ld wavefronts</th><th>Shared st wavefronts</th><th>Bank conflicts</th><th>Local</th><th>Occupancy %</th></tr></thead><tbody>`)
+	b.WriteString(`<table class="hot sortable compare"><thead><tr><th>Kernel</th><th>Launches</th><th>Time</th><th>Warp inst</th><th title="branch efficiency">Branch eff. %</th><th title="global load sectors (ideal)">Gld sectors</th><th title="global store sectors (ideal)">Gst sectors</th><th title="shared-memory load wavefronts">Sh. ld wavefr.</th><th title="shared-memory store wavefronts">Sh. st wavefr.</th><th>Bank confl.</th><th title="local-memory requests">Local</th><th title="achieved in timing mode, else theoretical">Occupancy %</th></tr></thead><tbody>`)
 	for _, k := range ks {
 		t := &k.total
 		eff := 100.0
@@ -421,7 +421,7 @@ func writeCompare(b *strings.Builder, p *Profile, ks []*kernel) {
 			occ = k.first.Occupancy.Achieved
 		}
 		fmt.Fprintf(b, `<tr><td><a href="#%s">%s</a></td><td class="n" data-v="%d">%d</td><td class="n" data-v="%g">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%g">%.1f</td><td class="n" data-v="%d">%s (%s)</td><td class="n" data-v="%d">%s (%s)</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%d">%s</td><td class="n" data-v="%g">%.1f</td></tr>`,
-			k.id, esc(clip(k.name, 60)), len(k.launches), len(k.launches), k.duration, timeOrDash(k.duration),
+			k.id, esc(clip(k.name, 44)), len(k.launches), len(k.launches), k.duration, timeOrDash(k.duration),
 			t.Inst, human(float64(t.Inst)), eff, eff,
 			t.GldSectors, human(float64(t.GldSectors)), human(float64(t.GldIdeal)),
 			t.GstSectors, human(float64(t.GstSectors)), human(float64(t.GstIdeal)),

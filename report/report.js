@@ -26,6 +26,9 @@
         });
       });
     }
+    // ?metric=KEY in the address picks the colouring (links, screenshots).
+    var want = new URLSearchParams(location.search).get("metric");
+    if (sel && want && sel.querySelector('option[value="' + want + '"]')) sel.value = want;
     if (sel) sel.addEventListener("change", paint);
     paint();
     sec.addEventListener("click", function (e) {

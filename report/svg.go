@@ -80,7 +80,7 @@ func pctBars(name, title string, labels []string, values []float64, notes []stri
 	rowH, left, w := 22, 150, 460
 	h := 28 + rowH*len(labels) + 4
 	svgOpen(&b, name, title, w, h)
-	track := w - left - 80
+	track := w - left - 140
 	for i, lab := range labels {
 		y := 26 + i*rowH
 		fmt.Fprintf(&b, `<text x="%d" y="%d" class="cl" text-anchor="end">%s</text>`, left-6, y+13, esc(lab))
