@@ -327,7 +327,7 @@ func writeSource(b *strings.Builder, p *Profile, k *kernel) {
 				fmt.Fprintf(b, `<tr id="%s" data-file="%d" data-line="%d"`, cuAnchor(k, f, ln), f, ln)
 				writeData(b, &sl.Counts, sl.stalls, warp)
 				fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat" title="%s">%s</td>`, ln, esc(text), esc(text))
-				writeCells(b, &sl.Counts, sl.stalls, warp)
+				writeCells(b, &sl.Counts, sl.stalls, warp, false)
 				b.WriteString("</tr>")
 			}
 			b.WriteString("</tbody>")
@@ -351,8 +351,8 @@ func writeSource(b *strings.Builder, p *Profile, k *kernel) {
 			if in.File >= 0 {
 				loc = fmt.Sprint(in.Line)
 			}
-			fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat" title="%s">%s</td><td class="ln">%s</td>`, in.PTXLine, esc(in.Text), esc(in.Text), loc)
-			writeCells(b, &in.Counts, st, warp)
+			fmt.Fprintf(b, `><td class="ln">%d</td><td class="code heat">%s</td><td class="ln">%s</td>`, in.PTXLine, esc(in.Text), loc)
+			writeCells(b, &in.Counts, st, warp, false)
 			b.WriteString("</tr>")
 		}
 		b.WriteString("</tbody>")
@@ -374,10 +374,20 @@ func writeData(b *strings.Builder, c *Counts, stalls uint64, warp int) {
 	}
 }
 
-func writeCells(b *strings.Builder, c *Counts, stalls uint64, warp int) {
+// writeCells writes a line's counts; sortable tables carry each value in
+// data-v (the source views' rows carry them as data attributes already,
+// and leave empty cells empty to stay small at thousands of lines).
+func writeCells(b *strings.Builder, c *Counts, stalls uint64, warp int, sortable bool) {
 	for _, col := range columns {
 		t, v := col.value(c, stalls, warp)
-		fmt.Fprintf(b, `<td class="n c-%s" data-v="%g">%s</td>`, col.key, v, t)
+		switch {
+		case sortable:
+			fmt.Fprintf(b, `<td class="n c-%s" data-v="%g">%s</td>`, col.key, v, t)
+		case t == "":
+			b.WriteString("<td></td>")
+		default:
+			fmt.Fprintf(b, `<td class="n c-%s">%s</td>`, col.key, t)
+		}
 	}
 }
 
@@ -400,7 +410,7 @@ func writeHotSpots(b *strings.Builder, p *Profile, k *kernel) {
 			continue
 		}
 		fmt.Fprintf(b, `<tr><td><a href="#%s">%s</a></td>`, s.anchor, esc(s.label))
-		writeCells(b, &s.Counts, s.stalls, p.Arch.WarpSize)
+		writeCells(b, &s.Counts, s.stalls, p.Arch.WarpSize, true)
 		fmt.Fprintf(b, `<td class="code">%s</td></tr>`, esc(clip(s.text, 90)))
 	}
 	b.WriteString("</tbody></table></div>\n")

@@ -64,6 +64,8 @@
       tb.appendChild(frag);
     });
   });
+  // When the script started (the page parsed up to it) and how long it ran.
+  root.setAttribute("data-parsed-ms", String(Math.round(t0)));
   root.setAttribute("data-script-ms", String(Math.round(performance.now() - t0)));
   root.setAttribute("data-ready", "1");
 })();
