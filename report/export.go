@@ -96,6 +96,8 @@ type LaunchInput struct {
 	Timing                                *profile.Timing
 	Lines                                 []profile.FuncLines
 	Fault                                 string
+	// PCStalls are per-instruction stall samples (timing mode).
+	PCStalls []PCStalls
 	// StartNS and DurationNS, when DurationNS is set, override the
 	// timing's (the runtime's stream clock).
 	StartNS, DurationNS float64
@@ -131,6 +133,7 @@ func (b *Builder) AddLaunch(in LaunchInput) {
 	for _, fl := range in.Lines {
 		l.Funcs = append(l.Funcs, b.function(&fl))
 	}
+	AttachPCStalls(&l, in.PCStalls)
 	b.p.Launches = append(b.p.Launches, l)
 }
 
@@ -231,4 +234,29 @@ func (b *Builder) source(path string) int {
 	b.p.Sources = append(b.p.Sources, s)
 	b.sources[path] = len(b.p.Sources) - 1
 	return len(b.p.Sources) - 1
+}
+
+// PCStalls are the warp-cycles warps spent waiting at one instruction, by
+// stall reason (Launch.StallNames' order): what the timing model samples
+// per pc when asked to.
+type PCStalls struct {
+	Func   string
+	PC     int
+	Stalls []uint64
+}
+
+// AttachPCStalls puts per-instruction stall samples on a launch's
+// instructions; samples of a function or pc the launch has no counts for
+// are dropped.
+func AttachPCStalls(l *Launch, pcs []PCStalls) {
+	for _, s := range pcs {
+		for fi := range l.Funcs {
+			f := &l.Funcs[fi]
+			if f.Name != s.Func || s.PC < 0 || s.PC >= len(f.Insts) {
+				continue
+			}
+			n := min(len(s.Stalls), len(l.StallNames))
+			f.Insts[s.PC].Stalls = append([]uint64(nil), s.Stalls[:n]...)
+		}
+	}
 }
