@@ -29,7 +29,9 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `demo runs the lessons on warp divergence, parallel reduction and thread
 coarsening from the PTX nvcc emitted for them (embedded: no clang, no GPU),
 checks each kernel's result, and prints nvprof-style metrics beside what
-Nsight Compute measured on a real H100; then the occupancy lesson.`,
+Nsight Compute measured on a real H100; then the occupancy lesson.
+With --report DIR it writes instead one HTML report per lesson (timing
+mode, per-line counts; docs/report.md) and its profile JSON.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if reportDir != "" {

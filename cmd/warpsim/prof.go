@@ -34,7 +34,7 @@ type profFlags struct {
 func newProfCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f profFlags
 	cmd := &cobra.Command{
-		Use:   "prof [--arch NAME] [--mode timing|functional] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] ./prog [args…]",
+		Use:   "prof [--arch NAME] [--mode timing|functional] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] [--report FILE.html] [--export FILE.json] ./prog [args…]",
 		Short: "Run a program built by warpsim cc under the simulator and print an nvprof-style profile",
 		Long: `Runs a program built by ` + "`warpsim cc`" + ` with the simulator collecting counters for
 every kernel launch, then prints, as nvprof does on stderr, the time summary
@@ -47,7 +47,9 @@ timing metrics (duration_ns, achieved_occupancy, ipc, …) have values.
 --mode functional skips the timing model (faster); times are then the host
 time each simulation took and the timing metrics are n/a. --trace writes
 the simulated timeline (kernels, device-launched grids, blocks on each SM)
-as a Chrome trace that Perfetto and chrome://tracing open.
+as a Chrome trace that Perfetto and chrome://tracing open. --report writes
+an HTML report (source view with per-line counts, charts, guided advice;
+docs/report.md), --export the profile JSON that ` + "`warpsim report`" + ` renders.
 
 Events (nvprof's raw counters): ` + eventNames() + `.
 
