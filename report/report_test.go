@@ -143,3 +143,14 @@ func TestPCStalls(t *testing.T) {
 		t.Errorf("line 7's stall samples: %d, want 91", k.lines[0].stalls)
 	}
 }
+
+// TestRenderEmpty: a profile without launches still renders a page.
+func TestRenderEmpty(t *testing.T) {
+	var h bytes.Buffer
+	if err := Render(&h, &Profile{Version: Version, Mode: "timing"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(h.String(), "NaN") || strings.Contains(h.String(), "Inf") {
+		t.Errorf("an empty profile's page has NaN or Inf in it")
+	}
+}

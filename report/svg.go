@@ -227,7 +227,10 @@ func timeline(p *Profile) string {
 		}
 		start, end = math.Min(start, pos[i][0]), math.Max(end, pos[i][1])
 	}
-	if n == 0 || end <= start {
+	if n == 0 {
+		start, end = 0, 1
+	}
+	if end <= start {
 		end = start + 1
 	}
 	sx := func(v float64) float64 { return float64(left) + (v-start)/(end-start)*float64(w-left-10) }
