@@ -140,7 +140,7 @@ func writeSummary(b *strings.Builder, p *Profile, k *kernel) {
 		{"Local memory per thread", fmt.Sprintf("%d B", l.LocalBytes)},
 		{"Warp instructions", fmt.Sprint(k.total.Inst)},
 		{"Warp execution efficiency", pctOf(float64(k.total.ThreadInst), float64(k.total.Inst)*float64(p.Arch.WarpSize))},
-		{"Branch efficiency", pctOf(float64(k.total.Branch-k.total.DivergentBranch), float64(k.total.Branch))},
+		{"Branch efficiency", branchEff(&k.total)},
 		{"Occupancy", occText(l.Occupancy)},
 	}
 	if p.Mode == "timing" {
@@ -447,4 +447,13 @@ func timeOrDash(ns float64) string {
 		return "–"
 	}
 	return nsText(ns)
+}
+
+// branchEff is branch_efficiency as nvprof reports it: 100 when no branch
+// ran.
+func branchEff(t *Counts) string {
+	if t.Branch == 0 {
+		return "100% (no branch executed)"
+	}
+	return pctOf(float64(t.Branch-t.DivergentBranch), float64(t.Branch))
 }
