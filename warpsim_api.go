@@ -45,6 +45,9 @@ type Options struct {
 	// program, for the CUDA runtime), and allocations start at BackingBase.
 	Backing     Backing
 	BackingBase uint64
+	// Lines asks for per-instruction counts (GridResult.Lines) for reports
+	// (warpsim report); off, launches run as fast as without it.
+	Lines bool
 }
 
 // Backing supplies the bytes of global-memory allocations.
@@ -745,6 +748,9 @@ type GridResult struct {
 	// Timing is the timing model's account of this grid (cycles, active
 	// warps, stalls, DRAM traffic); nil in functional mode.
 	Timing *profile.Timing
+	// Lines are the per-instruction counts of each function the grid ran
+	// (Options.Lines; nil when off).
+	Lines []profile.FuncLines
 }
 
 // DurationNS is the grid's simulated duration in nanoseconds (0 without
@@ -802,6 +808,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		DevRT:         d.devRuntimeLimits(),
 		Check:         d.check,
 		Cooperative:   cfg.Cooperative,
+		Lines:         d.opt.Lines,
 	}
 	switch {
 	case d.check != nil:
@@ -820,6 +827,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 			Config:     LaunchConfig{Grid: dim3(g.Grid), Block: dim3(g.Block), SharedBytes: g.DynShared},
 			FromDevice: g.Parent >= 0, Parent: g.Parent, Depth: g.Depth,
 			Counters: g.Counters, Elapsed: g.Elapsed, Timing: g.Timing,
+			Lines: g.Lines,
 		}
 	}
 	if d.timer != nil && len(er.Grids) > 0 {

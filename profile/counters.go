@@ -8,3 +8,10 @@ import "github.com/warpsim/warpsim/internal/engine"
 // Counters are the raw counts of one launch, owned by the engine that fills
 // them (see engine.Counters for each field's metric).
 type Counters = engine.Counters
+
+// FuncLines are one function's per-instruction counts over a grid, with
+// each instruction's PTX line, .loc source line and text (engine.FuncLines).
+type FuncLines = engine.FuncLines
+
+// InstCounts are one instruction's counts (engine.InstCounts).
+type InstCounts = engine.InstCounts

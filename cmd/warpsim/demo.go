@@ -20,16 +20,26 @@ import (
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var reportDir string
+	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the classic CUDA lessons from embedded PTX and show what an H100 would show",
 		Long: `demo runs the lessons on warp divergence, parallel reduction and thread
 coarsening from the PTX nvcc emitted for them (embedded: no clang, no GPU),
 checks each kernel's result, and prints nvprof-style metrics beside what
-Nsight Compute measured on a real H100; then the occupancy lesson.`,
+Nsight Compute measured on a real H100; then the occupancy lesson.
+With --report DIR it writes instead one HTML report per lesson (timing
+mode, per-line counts; docs/report.md) and its profile JSON.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runDemo(stdout) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if reportDir != "" {
+				return runDemoReports(stdout, reportDir)
+			}
+			return runDemo(stdout)
+		},
 	}
+	cmd.Flags().StringVar(&reportDir, "report", "", "write one HTML report per lesson (and its profile JSON) into DIR instead of the tables")
+	return cmd
 }
 
 // demoMetrics are the metrics the lessons are about, in table order.

@@ -24,6 +24,7 @@ import (
 type profFlags struct {
 	arch, metrics  string
 	events, report string
+	export         string
 	mode, trace    string
 	csv, gpuTrace  bool
 }
@@ -31,7 +32,7 @@ type profFlags struct {
 func newProfCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f profFlags
 	cmd := &cobra.Command{
-		Use:   "prof [--arch NAME] [--mode timing|functional] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] ./prog [args…]",
+		Use:   "prof [--arch NAME] [--mode timing|functional] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] [--report FILE.html] [--export FILE.json] ./prog [args…]",
 		Short: "Run a program built by warpsim cc under the simulator and print an nvprof-style profile",
 		Long: `Runs a program built by ` + "`warpsim cc`" + ` with the simulator collecting counters for
 every kernel launch, then prints, as nvprof does on stderr, the time summary
@@ -44,7 +45,9 @@ timing metrics (duration_ns, achieved_occupancy, ipc, …) have values.
 --mode functional skips the timing model (faster); times are then the host
 time each simulation took and the timing metrics are n/a. --trace writes
 the simulated timeline (kernels, device-launched grids, blocks on each SM)
-as a Chrome trace that Perfetto and chrome://tracing open.
+as a Chrome trace that Perfetto and chrome://tracing open. --report writes
+an HTML report (source view with per-line counts, charts, guided advice;
+docs/report.md), --export the profile JSON that ` + "`warpsim report`" + ` renders.
 
 Events (nvprof's raw counters): ` + eventNames() + `.
 
@@ -60,7 +63,8 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 	cmd.Flags().StringVar(&f.events, "events", "", "comma-separated nvprof event names, or all ("+eventNames()+")")
 	cmd.Flags().StringVar(&f.mode, "mode", "timing", "timing (simulated time) or functional (no timing model; host times)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write the simulated timeline as a Chrome trace (JSON) to this file (timing mode)")
-	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (not supported yet)")
+	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (source view, charts, advice) to FILE.html")
+	cmd.Flags().StringVar(&f.export, "export", "", "write the profile JSON (what `warpsim report` renders) to FILE.json")
 	return cmd
 }
 
@@ -81,9 +85,6 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 		if evs, err = parseEvents(f.events); err != nil {
 			return badInput(err)
 		}
-	}
-	if f.report != "" {
-		return badInputf("--report is not supported yet: there is no HTML report; --csv prints the tables as CSV")
 	}
 	var defs []*profile.Def
 	if f.metrics != "" {
@@ -114,6 +115,9 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}
+	if f.report != "" || f.export != "" {
+		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_LINES=1")
+	}
 	if err := cmd.Start(); err != nil {
 		return badInputf("%v", err)
 	}
@@ -129,6 +133,11 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	} else {
 		if err := writeProfReport(stderr, tag, prof, a, defs, evs, f); err != nil {
 			return err
+		}
+		if f.report != "" || f.export != "" {
+			if err := writeReport(profProfile(prof, a, string(mode), args), f.export, f.report); err != nil {
+				return err
+			}
 		}
 		if f.trace != "" {
 			if err := writeProfTrace(f.trace, prof); err != nil {

@@ -52,6 +52,7 @@ var subcommands = []func(stdout, stderr io.Writer) *cobra.Command{
 	newOccupancyCmd, // occupancy.go: the occupancy calculator
 	newArchsCmd,     // archs.go: the GPU presets
 	newDemoCmd,      // demo.go: the built-in demonstrations
+	newReportCmd,    // report.go: a saved profile as an HTML report
 	newRuntimeCmd,   // cc.go: __runtime, the co-process of a program (hidden)
 }
 

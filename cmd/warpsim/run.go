@@ -36,6 +36,8 @@ type runFlags struct {
 	timeout    string
 	stderr     io.Writer
 	sanitize   string
+	report     string // --report FILE.html
+	export     string // --export FILE.json
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -82,6 +84,8 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 	fl.BoolVar(&f.csv, "csv", false, "print the metrics table as CSV (nvprof --csv layout)")
 	fl.Int64Var(&f.maxSteps, "max-steps", 0, "watchdog: warp instructions per launch before it is stopped (0 = the default, 2^36)")
 	fl.StringVar(&f.timeout, "timeout", "", "wall-clock limit per launch, e.g. 30s or 10m (default: $WARPSIM_TIMEOUT, else none)")
+	fl.StringVar(&f.report, "report", "", "write an HTML report (source view, charts, advice) to FILE.html")
+	fl.StringVar(&f.export, "export", "", "write the profile JSON (what `warpsim report` renders) to FILE.json")
 	fl.StringVar(&f.sanitize, "sanitize", "", "check the launches with a compute-sanitizer tool: memcheck, racecheck, initcheck or synccheck")
 	return cmd
 }
@@ -150,7 +154,9 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInput(err)
 	}
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout, Mode: mode,
-		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz}})
+		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz,
+			PCStalls: f.report != "" || f.export != ""},
+		Lines: f.report != "" || f.export != ""})
 	san, err := startRunSanitizer(f.sanitize, a, dev, stdout)
 	if err != nil {
 		return badInput(err)
@@ -180,6 +186,11 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInput(saveErr)
 	}
 
+	if f.report != "" || f.export != "" {
+		if err := writeRunReport(f, path, a, string(mode), out); err != nil {
+			return err
+		}
+	}
 	if f.trace != "" {
 		if err := writeRunTrace(f.trace, a, out); err != nil {
 			return badInputf("--trace: %v", err)

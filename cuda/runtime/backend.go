@@ -71,6 +71,9 @@ type Launched struct {
 	// Timing is the timing model's account of the host-launched grid (nil
 	// without it): cycles, occupancy, stalls, blocks on SMs.
 	Timing *profile.Timing
+	// Lines are the host-launched grid's per-instruction counts
+	// (WARPSIM_PROFILE_LINES=1; nil otherwise).
+	Lines []profile.FuncLines
 	// Children are the grids device code launched under this one (dynamic
 	// parallelism, at any depth), in the order they ran.
 	Children []ChildGrid

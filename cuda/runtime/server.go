@@ -180,6 +180,9 @@ type Record struct {
 	Count int   `json:"count,omitempty"`
 	MinNS int64 `json:"min_ns,omitempty"`
 	MaxNS int64 `json:"max_ns,omitempty"`
+	// Lines are the grid's per-instruction counts, for prof --report and
+	// --export (WARPSIM_PROFILE_LINES=1; host-launched grids only).
+	Lines []profile.FuncLines `json:"lines,omitempty"`
 }
 
 // Calls is the number of launches r stands for.
@@ -975,6 +978,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 		rec.Counters = res.Counters
 		rec.NS, rec.Simulated = kernelNanos(res, wall)
 		rec.Timing = s.profTiming(res.Timing)
+		rec.Lines = res.Lines
 		if len(res.Children) > 0 {
 			children = childRecords(res.Children, res.Timing)
 			for i := range children {

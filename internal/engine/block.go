@@ -73,6 +73,8 @@ type worker struct {
 	nullStream *devHandle
 
 	gs gridSyncBlock // the block's part in a cooperative grid's barrier (gridsync.go)
+
+	lt *lineTab // per-instruction counts (Config.Lines); nil until the first issue
 }
 
 func newWorker(l *launch) *worker {
@@ -85,6 +87,7 @@ func newWorker(l *launch) *worker {
 // warps and their register files.
 func (w *worker) rebind(l *launch) {
 	w.l, w.c, w.fault, w.clockSet = l, Counters{}, nil, false
+	w.lt = nil     // a new launch's per-line table, made when first needed
 	w.blk.live = 0 // no block of this grid yet (a stopped grid's report looks)
 	w.printed = w.printed[:0]
 	if cap(w.blk.shared) >= l.shared {

@@ -236,6 +236,7 @@ func (m *Module) runNode(base *Config, t *cdpTree, r *Result, n *cdpNode) ([]out
 		return nil, err
 	}
 	r.Grids[n.index].Counters.DeviceLaunches = uint64(l.launches.Load())
+	r.Grids[n.index].Lines = l.lineCounts()
 	for addr := range l.pending {
 		m.Mem.Free(addr)
 	}

@@ -256,6 +256,9 @@ type Config struct {
 	// its blocks may wait for each other at grid.sync() (gridsync.go).
 	// Grids its kernel launches from the device are not cooperative.
 	Cooperative bool
+	// Lines asks for per-instruction counts (Grid.Lines), for reports; off,
+	// the hot loop is unchanged.
+	Lines bool
 
 	tree *cdpTree // the host launch's device-launched grids
 	node *cdpNode // this grid in the tree
@@ -300,6 +303,8 @@ type launch struct {
 	blocksMu   sync.Mutex
 	blocks     []blockDone // what completed blocks left, in completion order
 	progressMu sync.Mutex
+	linesMu    sync.Mutex
+	lineTabs   []*lineTab // the workers' per-instruction counts (Config.Lines)
 }
 
 func (l *launch) setFault(f *Fault) {
@@ -343,6 +348,10 @@ type Grid struct {
 	// Timing is the timing driver's account of the grid; nil under the
 	// functional driver.
 	Timing *GridTiming
+	// Lines are the per-instruction counts of each function the grid ran
+	// (Config.Lines; nil when off). Summed, they are Counters (less the
+	// launch counts: warps, blocks and device launches).
+	Lines []FuncLines
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the

@@ -239,6 +239,13 @@ func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
 			c.GldBytes += st.bytes
 		}
 	}
+	if st.local > 0 {
+		if store {
+			c.LocalStoreRequests++
+		} else {
+			c.LocalLoadRequests++
+		}
+	}
 	if st.shared > 0 {
 		wave, ideal := wp.wavefronts()
 		conflicts := uint64(0)

@@ -322,7 +322,14 @@ func (wp *warp) run(budget int) int {
 	c := &wp.w.c
 	var inst, threadInst uint64
 	steps := 0
+	var lt *lineTab // per-instruction counts, when a report asked for them
+	if wp.w.l.cfg.Lines {
+		lt = wp.w.lines()
+	}
 	for steps < budget && wp.state == warpRunning {
+		if lt != nil {
+			lt.flush(inst, threadInst, c)
+		}
 		n := len(wp.stack)
 		top := &wp.stack[n-1]
 		if top.pc == top.rpc || top.mask == 0 || n == wp.frameBase {
@@ -332,7 +339,7 @@ func (wp *warp) run(budget int) int {
 			continue
 		}
 		mask := top.mask
-		if wp.rec == nil {
+		if wp.rec == nil && lt == nil {
 			// A straight run of fast-form instructions (which never fault
 			// nor touch the stack), the other instructions that leave the
 			// stack alone (straight) and uniform branches, with the pc
@@ -423,6 +430,9 @@ func (wp *warp) run(budget int) int {
 		if in.Guard >= 0 {
 			exec = wp.guardMask(in, mask)
 		}
+		if lt != nil {
+			lt.begin(int32(wp.fi), int32(pc), mask&^exec, inst, threadInst, c)
+		}
 		steps++
 		inst++
 		threadInst += uint64(bits.OnesCount32(mask))
@@ -510,6 +520,9 @@ func (wp *warp) run(budget int) int {
 		default:
 			wp.exec(pc, in, exec)
 		}
+	}
+	if lt != nil {
+		lt.flush(inst, threadInst, c)
 	}
 	c.InstExecuted += inst
 	c.ThreadInstExecuted += threadInst
