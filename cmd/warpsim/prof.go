@@ -24,6 +24,7 @@ import (
 func init() { register(newProfCmd) }
 
 type profFlags struct {
+	custom         customArch
 	arch, metrics  string
 	events, report string
 	mode, trace    string
@@ -56,6 +57,7 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 	}
 	cmd.Flags().SetInterspersed(false)
 	cmd.Flags().StringVar(&f.arch, "arch", "h100", "simulated GPU (see warpsim archs)")
+	addCustomArchFlags(cmd.Flags(), &f.custom)
 	cmd.Flags().StringVar(&f.metrics, "metrics", "", "comma-separated metric names, or all")
 	cmd.Flags().BoolVar(&f.csv, "csv", false, "print the tables as CSV")
 	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
@@ -67,7 +69,7 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 }
 
 func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
-	a, err := arch.Lookup(f.arch)
+	a, err := f.custom.resolve(f.arch)
 	if err != nil {
 		return badInput(err)
 	}
@@ -95,12 +97,8 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	}
 	// The program's runtime would refuse bad WARPSIM_* settings; say so
 	// before starting it. WARPSIM_ARCH is --arch's.
-	if _, err := settings.FromEnv(func(k string) (string, bool) {
-		if k == settings.VarArch {
-			return a.Name, true
-		}
-		return os.LookupEnv(k)
-	}); err != nil {
+	archEnv := f.custom.env(a)
+	if _, err := settings.FromEnv(lookupWith(archEnv, os.LookupEnv)); err != nil {
 		return badInput(err)
 	}
 	dir, err := os.MkdirTemp("", "warpsim-prof-")
@@ -112,7 +110,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
+	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}

@@ -52,6 +52,18 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 	if err != nil || a == nil {
 		return s, &SettingsError{Code: ErrorNoDevice, Msg: fmt.Sprintf("warpsim: WARPSIM_ARCH=%q is not a GPU warpsim simulates; valid: %s, or a compute capability such as sm_90 (`warpsim archs` lists them)", name, strings.Join(arch.Names(), ", "))}
 	}
+	if file, sets := getenv("WARPSIM_ARCH_FILE"), getenv("WARPSIM_ARCH_SET"); file != "" || sets != "" {
+		// A custom architecture (--arch-file, --set): warpsim prof and
+		// warpsim sweep pass them on.
+		if file != "" {
+			if a, err = arch.LoadFile(file); err != nil {
+				return s, &SettingsError{Code: ErrorNoDevice, Msg: fmt.Sprintf("warpsim: WARPSIM_ARCH_FILE=%q: %v", file, err)}
+			}
+		}
+		if a, err = arch.Override(a, arch.SplitSets(sets)); err != nil {
+			return s, &SettingsError{Code: ErrorNoDevice, Msg: fmt.Sprintf("warpsim: WARPSIM_ARCH_SET=%q: %v", sets, err)}
+		}
+	}
 	s.Arch = a
 	bad := func(v, val, want string) error {
 		return &SettingsError{Code: ErrorInvalidValue, Msg: fmt.Sprintf("warpsim: %s=%q is not valid: %s", v, val, want)}
