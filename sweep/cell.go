@@ -99,7 +99,9 @@ func (r *Runner) Run(ctx context.Context, c Cell) (*Result, error) {
 		if res.ExitCode < 0 {
 			res.ExitCode = 128 + int(ee.Sys().(syscall.WaitStatus).Signal())
 		}
-		res.Error = strings.TrimSpace(stderr.String())
+		// Errors name the launch file as the spec does, not its
+		// rendered copy.
+		res.Error = strings.TrimSpace(strings.ReplaceAll(stderr.String(), launch, c.Launch))
 		if res.Error == "" {
 			res.Error = runErr.Error()
 		}
