@@ -32,8 +32,16 @@ const maxErrorText = 4096
 
 // Args is the warpsim command line of a cell (after the binary), with the
 // launch file and --json-out path given.
+//
+// A launch file runs under warpsim run; a program under warpsim prof,
+// which has no --clock or --scheduler: they reach its runtime as the
+// overrides --set clock=…MHz and --set scheduler=….
 func (r *Runner) Args(c *Cell, launch, jsonOut string) []string {
-	args := []string{"run", "--mode", c.Mode, "--json-out", jsonOut}
+	cmd := "run"
+	if c.Program != "" {
+		cmd = "prof"
+	}
+	args := []string{cmd, "--mode", c.Mode, "--json-out", jsonOut}
 	if c.ArchFile != "" {
 		args = append(args, "--arch-file", c.ArchFile)
 	} else {
@@ -42,14 +50,24 @@ func (r *Runner) Args(c *Cell, launch, jsonOut string) []string {
 	for _, s := range arch.SplitSets(c.Set) {
 		args = append(args, "--set", s)
 	}
-	if c.Clock > 0 && c.Mode == "timing" {
-		args = append(args, "--clock", strconv.FormatFloat(c.Clock, 'f', -1, 64))
+	clock := strconv.FormatFloat(c.Clock, 'f', -1, 64)
+	switch {
+	case c.Clock > 0 && c.Program != "":
+		args = append(args, "--set", "clock="+clock+"MHz")
+	case c.Clock > 0 && c.Mode == "timing":
+		args = append(args, "--clock", clock)
 	}
-	if c.Scheduler != "" && c.Mode == "timing" {
+	switch {
+	case c.Scheduler != "" && c.Program != "":
+		args = append(args, "--set", "scheduler="+c.Scheduler)
+	case c.Scheduler != "" && c.Mode == "timing":
 		args = append(args, "--scheduler", c.Scheduler)
 	}
 	if len(r.Metrics) > 0 {
 		args = append(args, "--metrics", strings.Join(r.Metrics, ","))
+	}
+	if c.Program != "" {
+		return append(append(args, c.Program), c.args()...)
 	}
 	return append(args, launch)
 }
@@ -74,6 +92,9 @@ func (r *Runner) Run(ctx context.Context, c Cell) (*Result, error) {
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "out.json")
 	cmd := exec.CommandContext(ctx, r.Exe, r.Args(&c, launch, out)...)
+	if c.Program != "" {
+		cmd.Dir = filepath.Dir(c.Program)
+	}
 	cmd.Stdout = io.Discard
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
@@ -101,7 +122,11 @@ func (r *Runner) Run(ctx context.Context, c Cell) (*Result, error) {
 		}
 		// Errors name the launch file as the spec does, not its
 		// rendered copy.
-		res.Error = strings.TrimSpace(strings.ReplaceAll(stderr.String(), launch, c.Launch))
+		res.Error = stderr.String()
+		if launch != "" && launch != c.Launch {
+			res.Error = strings.ReplaceAll(res.Error, launch, c.Launch)
+		}
+		res.Error = strings.TrimSpace(res.Error)
 		if res.Error == "" {
 			res.Error = runErr.Error()
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/profile"
 )
 
 // Spec is a sweep file.
@@ -44,10 +45,13 @@ type Spec struct {
 }
 
 // Run is one thing each cell simulates: a launch file, whose text may use
-// ${var} for the sweep's variables.
+// ${var} for the sweep's variables, or a program built by warpsim cc with
+// its arguments (which may use ${var} too), run under warpsim prof.
 type Run struct {
-	Name   string `json:"name"`
-	Launch string `json:"launch"`
+	Name    string   `json:"name"`
+	Launch  string   `json:"launch"`
+	Program string   `json:"program"`
+	Args    []string `json:"args"`
 }
 
 // Axes are the dimensions of the sweep; an empty axis is one default value.
@@ -67,8 +71,10 @@ type Cell struct {
 	Index     int               `json:"index"`
 	ID        string            `json:"id"` // a hash of the cell's settings: stable across runs of the spec
 	Run       string            `json:"run"`
-	Launch    string            `json:"launch"` // the launch file, absolute
-	Arch      string            `json:"arch"`   // preset name or arch file as the spec gives it
+	Launch    string            `json:"launch,omitempty"`  // the launch file, absolute
+	Program   string            `json:"program,omitempty"` // or the program, absolute, and its arguments (before substitution)
+	Args      []string          `json:"args,omitempty"`
+	Arch      string            `json:"arch"` // preset name or arch file as the spec gives it
 	ArchFile  string            `json:"arch_file,omitempty"`
 	Set       string            `json:"set,omitempty"`
 	Clock     float64           `json:"clock,omitempty"`
@@ -123,18 +129,31 @@ func ParseSpec(path string, data []byte) (*Spec, error) {
 	seen := map[string]bool{}
 	for i := range s.Runs {
 		r := &s.Runs[i]
-		if r.Launch == "" {
-			return nil, fmt.Errorf("runs[%d]: launch: missing (the launch file to run)", i)
+		what := r.Launch
+		switch {
+		case r.Launch == "" && r.Program == "":
+			return nil, fmt.Errorf("runs[%d]: give launch (a launch file) or program (a program built by warpsim cc)", i)
+		case r.Launch != "" && r.Program != "":
+			return nil, fmt.Errorf("runs[%d]: give launch or program, not both", i)
+		case r.Program != "":
+			what = r.Program
+		case len(r.Args) > 0:
+			return nil, fmt.Errorf("runs[%d]: args are a program's; a launch file takes ${var} in its text", i)
 		}
 		if r.Name == "" {
-			r.Name = strings.TrimSuffix(filepath.Base(r.Launch), filepath.Ext(r.Launch))
+			r.Name = strings.TrimSuffix(filepath.Base(what), filepath.Ext(what))
 		}
 		if seen[r.Name] {
 			return nil, fmt.Errorf("runs[%d]: name %q is used twice", i, r.Name)
 		}
 		seen[r.Name] = true
-		if _, err := os.Stat(s.abs(r.Launch)); err != nil {
-			return nil, fmt.Errorf("runs[%d] (%s): launch: %v", i, r.Name, err)
+		if _, err := os.Stat(s.abs(what)); err != nil {
+			return nil, fmt.Errorf("runs[%d] (%s): %v", i, r.Name, err)
+		}
+	}
+	if len(s.Metrics) > 0 {
+		if _, err := profile.ParseList(strings.Join(s.Metrics, ",")); err != nil {
+			return nil, fmt.Errorf("metrics: %v", err)
 		}
 	}
 	if _, err := s.Expand(); err != nil {
@@ -307,7 +326,11 @@ func (s *Spec) cellFromMap(m map[string]any) (Cell, error) {
 	if run == nil {
 		return c, fmt.Errorf("run: %q is not one of the runs", c.Run)
 	}
-	c.Launch = s.abs(run.Launch)
+	if run.Program != "" {
+		c.Program, c.Args = s.abs(run.Program), run.Args
+	} else {
+		c.Launch = s.abs(run.Launch)
+	}
 	if c.Arch == "" {
 		c.Arch = "h100"
 	}
@@ -334,13 +357,26 @@ func (s *Spec) cellFromMap(m map[string]any) (Cell, error) {
 	if c.Scheduler != "" && c.Scheduler != "gto" && c.Scheduler != "lrr" {
 		return c, fmt.Errorf("scheduler: %q: want gto or lrr", c.Scheduler)
 	}
-	text, err := os.ReadFile(c.Launch)
-	if err != nil {
-		return c, err
+	var text []byte
+	if c.Program != "" {
+		// The program's arguments are what may use variables; its bytes
+		// go into the ID (a rebuilt program makes new cells).
+		text = []byte(strings.Join(c.Args, "\x00"))
+		b, err := os.ReadFile(c.Program)
+		if err != nil {
+			return c, err
+		}
+		sum := sha256.Sum256(b)
+		text = append(text, sum[:]...)
+	} else {
+		var err error
+		if text, err = os.ReadFile(c.Launch); err != nil {
+			return c, err
+		}
 	}
 	for _, m := range varPattern.FindAllSubmatch(text, -1) {
 		if _, ok := c.Vars[string(m[1])]; !ok {
-			return c, fmt.Errorf("run %s: %s uses ${%s}, which no axis gives", c.Run, run.Launch, m[1])
+			return c, fmt.Errorf("run %s uses ${%s}, which no axis gives", c.Run, m[1])
 		}
 	}
 	if len(c.Vars) == 0 {
@@ -386,6 +422,9 @@ func scalarText(v any) (string, error) {
 // and returns its path and a cleanup; a file without variables is used as
 // it is.
 func (c *Cell) render() (string, func(), error) {
+	if c.Program != "" {
+		return "", func() {}, nil
+	}
 	text, err := os.ReadFile(c.Launch)
 	if err != nil {
 		return "", nil, err
@@ -409,4 +448,14 @@ func (c *Cell) render() (string, func(), error) {
 		return "", nil, werr
 	}
 	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
+// args returns the program's arguments with the cell's variables
+// substituted.
+func (c *Cell) args() []string {
+	out := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		out[i] = varPattern.ReplaceAllStringFunc(a, func(m string) string { return c.Vars[varPattern.FindStringSubmatch(m)[1]] })
+	}
+	return out
 }

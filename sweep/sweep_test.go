@@ -245,7 +245,7 @@ func TestSpecErrors(t *testing.T) {
 	tests := []struct{ name, text, want string }{
 		{"no runs", "axes: {arch: [h100]}\n", "runs: give at least one run"},
 		{"unknown key", "runs: [{launch: reduce.json}]\naxis: {}\n", `unknown field "axis"`},
-		{"missing launch file", "runs: [{launch: nope.json}]\n", "runs[0] (nope): launch:"},
+		{"missing launch file", "runs: [{launch: nope.json}]\n", "runs[0] (nope): stat "},
 		{"bad arch", "runs: [{launch: reduce.json}]\naxes: {arch: [h900], vars: {n: [1], bytes: [4], block: [1], grid: [1]}}\n", `arch: unknown arch "h900"`},
 		{"bad set", "runs: [{launch: reduce.json}]\naxes: {set: [l2.sise=1MiB], vars: {n: [1], bytes: [4], block: [1], grid: [1]}}\n", "l2.sise: unknown key (did you mean l2.size?)"},
 		{"variable nobody gives", "runs: [{launch: reduce.json}]\naxes: {vars: {n: [1], bytes: [4], block: [1]}}\n", "uses ${grid}, which no axis gives"},

@@ -24,6 +24,7 @@ import (
 func init() { register(newProfCmd) }
 
 type profFlags struct {
+	jsonOut        string
 	custom         customArch
 	arch, metrics  string
 	events, report string
@@ -63,6 +64,7 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
 	cmd.Flags().StringVar(&f.events, "events", "", "comma-separated nvprof event names, or all ("+eventNames()+")")
 	cmd.Flags().StringVar(&f.mode, "mode", "timing", "timing (simulated time) or functional (no timing model; host times)")
+	cmd.Flags().StringVar(&f.jsonOut, "json-out", "", "write every launch's metrics as JSON to FILE (warpsim run --json's layout)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write the simulated timeline as a Chrome trace (JSON) to this file (timing mode)")
 	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (not supported yet)")
 	return cmd
@@ -129,6 +131,11 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	} else {
 		if err := writeProfReport(stderr, tag, prof, a, defs, evs, f); err != nil {
 			return err
+		}
+		if f.jsonOut != "" {
+			if err := writeProfJSON(f.jsonOut, prof, a, defs); err != nil {
+				return badInputf("--json-out: %v", err)
+			}
 		}
 		if f.trace != "" {
 			if err := writeProfTrace(f.trace, prof); err != nil {
