@@ -108,6 +108,9 @@ func (r *Runner) Run(ctx context.Context, c Cell) (*Result, error) {
 	start := time.Now()
 	runErr := cmd.Run()
 	res := &Result{Cell: c, Wall: time.Since(start), Host: host, Status: "ok"}
+	if ps := cmd.ProcessState; ps != nil {
+		res.CPU = ps.UserTime() + ps.SystemTime()
+	}
 	if ctx.Err() != nil {
 		return nil, ErrInterrupted
 	}

@@ -18,7 +18,8 @@ import (
 //
 //	meta(key, value): the sweep's spec text, its name, warpsim's version
 //	cells(cell_id, idx, run, arch, arch_file, sets, clock, mode, scheduler,
-//	      vars, label, status, exit_code, error, wall_s, host, finished_at):
+//	      vars, label, status, exit_code, error, wall_s, host, finished_at,
+//	      cpu_s):
 //	      one row per cell that finished (status ok or failed)
 //	results(cell_id, launch, kernel, grid, block, device, count,
 //	      sim_time_ns, metrics, "<metric>"…): one row per cell × kernel
@@ -46,6 +47,7 @@ type Result struct {
 	ExitCode int
 	Error    string
 	Wall     time.Duration
+	CPU      time.Duration // the cell's user and system CPU time
 	Host     string
 	Launches []Launch
 }
@@ -61,7 +63,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS cells (
   cell_id TEXT PRIMARY KEY, idx INTEGER, run TEXT, arch TEXT, arch_file TEXT, sets TEXT, clock REAL,
   mode TEXT, scheduler TEXT, vars TEXT, label TEXT, status TEXT, exit_code INTEGER, error TEXT,
-  wall_s REAL, host TEXT, finished_at TEXT);
+  wall_s REAL, host TEXT, finished_at TEXT, cpu_s REAL);
 CREATE TABLE IF NOT EXISTS results (
   cell_id TEXT, launch INTEGER, kernel TEXT, grid TEXT, block TEXT, device INTEGER, count INTEGER,
   sim_time_ns REAL, metrics TEXT, PRIMARY KEY (cell_id, launch));
@@ -77,6 +79,15 @@ func Open(path string) (*DB, error) {
 	if _, err := db.Exec(schema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	// A database from before cells had cpu_s gets the column.
+	var hasCPU int
+	db.QueryRow(`SELECT count(*) FROM pragma_table_info('cells') WHERE name = 'cpu_s'`).Scan(&hasCPU)
+	if hasCPU == 0 {
+		if _, err := db.Exec(`ALTER TABLE cells ADD COLUMN cpu_s REAL`); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	d := &DB{db: db, cols: map[string]bool{}}
 	rows, err := db.Query(`SELECT name FROM pragma_table_info('results')`)
@@ -167,9 +178,9 @@ func (d *DB) Record(r *Result) error {
 	if _, err := tx.Exec(`DELETE FROM results WHERE cell_id = ?`, c.ID); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(`INSERT OR REPLACE INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Index, c.Run, c.Arch, c.ArchFile, c.Set, c.Clock, c.Mode, c.Scheduler, string(vars), c.Label(),
-		r.Status, r.ExitCode, r.Error, r.Wall.Seconds(), r.Host, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		r.Status, r.ExitCode, r.Error, r.Wall.Seconds(), r.Host, time.Now().UTC().Format(time.RFC3339), r.CPU.Seconds()); err != nil {
 		return err
 	}
 	for i, l := range r.Launches {
@@ -225,7 +236,7 @@ func number(v any) (float64, bool) {
 // Results reads every recorded cell with its launches, in cell order.
 func (d *DB) Results() ([]*Result, error) {
 	rows, err := d.db.Query(`SELECT cell_id, idx, run, arch, arch_file, sets, clock, mode, scheduler, vars,
-		status, exit_code, error, wall_s, host FROM cells ORDER BY idx`)
+		status, exit_code, error, wall_s, host, cpu_s FROM cells ORDER BY idx`)
 	if err != nil {
 		return nil, err
 	}
@@ -235,9 +246,9 @@ func (d *DB) Results() ([]*Result, error) {
 		r := &Result{}
 		c := &r.Cell
 		var vars string
-		var wall float64
+		var wall, cpu float64
 		if err := rows.Scan(&c.ID, &c.Index, &c.Run, &c.Arch, &c.ArchFile, &c.Set, &c.Clock, &c.Mode, &c.Scheduler, &vars,
-			&r.Status, &r.ExitCode, &r.Error, &wall, &r.Host); err != nil {
+			&r.Status, &r.ExitCode, &r.Error, &wall, &r.Host, &cpu); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -245,6 +256,7 @@ func (d *DB) Results() ([]*Result, error) {
 			c.Vars = nil
 		}
 		r.Wall = time.Duration(wall * float64(time.Second))
+		r.CPU = time.Duration(cpu * float64(time.Second))
 		out = append(out, r)
 		byID[c.ID] = r
 	}
@@ -314,7 +326,7 @@ func (d *DB) Merge(path string) (int, error) {
 // status, and every metric column.
 func (d *DB) ExportCSV(w io.Writer) error {
 	rows, err := d.db.Query(`SELECT c.idx, c.cell_id, c.run, c.label, c.arch, c.arch_file, c.sets, c.clock, c.mode,
-		c.scheduler, c.vars, c.status, c.exit_code, c.error, c.wall_s, r.* FROM cells c LEFT JOIN results r USING (cell_id)
+		c.scheduler, c.vars, c.status, c.exit_code, c.error, c.wall_s, c.cpu_s, r.* FROM cells c LEFT JOIN results r USING (cell_id)
 		ORDER BY c.idx, r.launch`)
 	if err != nil {
 		return err

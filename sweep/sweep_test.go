@@ -305,3 +305,34 @@ func TestMergeIdempotent(t *testing.T) {
 	db.Close()
 	sameRecords(t, "merged twice", readDB(t, path), ref)
 }
+
+// TestK8sEmit: --backend k8s --emit writes the work directory and an
+// Indexed Job whose pods run the tasks of it.
+func TestK8sEmit(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "job.yaml")
+	mustRun(t, sweepCmd("small.yaml", "--backend", "k8s", "--emit", manifest, "--db", filepath.Join(dir, "k.db"),
+		"--workdir", filepath.Join(dir, "work"), "--tasks", "3", "--throttle", "2", "--image", "registry/warpsim:1"))
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"completionMode: Indexed", "completions: 3", "parallelism: 2", "image: registry/warpsim:1",
+		`"sweep", "task", "--workdir", "` + filepath.Join(dir, "work") + `"`, "claimName: warpsim-sweep"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("manifest lacks %q:\n%s", want, b)
+		}
+	}
+	cells, err := ReadCells(WorkDir(filepath.Join(dir, "work")))
+	if err != nil || len(cells) != 12 {
+		t.Errorf("work directory: %d cells, %v", len(cells), err)
+	}
+	// What a pod runs: task 2 of 3, as JOB_COMPLETION_INDEX gives it.
+	cmd := sweepCmd("task", "--workdir", filepath.Join(dir, "work"))
+	cmd.Env = append(cmd.Env, "JOB_COMPLETION_INDEX=2")
+	mustRun(t, cmd)
+	st, err := States(WorkDir(filepath.Join(dir, "work")))
+	if err != nil || !st[2].Done || st[2].Recorded != 4 || st[0].Recorded != 0 {
+		t.Errorf("after task 2: %+v %v", st, err)
+	}
+}
