@@ -220,8 +220,8 @@ func formatValue(v float64) string {
 // Plot draws metric against the x dimension, one line per combination of
 // series dimensions, to path (.svg, .png or .pdf). A numeric x is drawn to
 // scale (logarithmic when it spans more than 8×); any other x as
-// categories in order.
-func Plot(path string, points []Point, x string, series []string, metric, title string) error {
+// categories in order. logY draws the metric on a logarithmic axis.
+func Plot(path string, points []Point, x string, series []string, metric, title string, logY bool) error {
 	xs := orderValues(points, x)
 	numeric := true
 	for _, v := range xs {
@@ -252,6 +252,15 @@ func Plot(path string, points []Point, x string, series []string, metric, title 
 		ticks = append(ticks, plot.Tick{Value: pos[v], Label: v})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	if logY {
+		for _, pt := range points {
+			if pt.Value <= 0 {
+				return fmt.Errorf("a logarithmic y axis needs positive values; %s has %v", metric, pt.Value)
+			}
+		}
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	groups := map[string]plotter.XYs{}
 	var names []string
 	for _, pt := range points {
@@ -282,5 +291,26 @@ func Plot(path string, points []Point, x string, series []string, metric, title 
 	if !numeric {
 		p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
 	}
+	// Room above the lines for the legend.
+	if logY {
+		p.Y.Max *= math.Pow(p.Y.Max/p.Y.Min, 0.1*float64(len(names)))
+	} else {
+		p.Y.Min = 0
+		p.Y.Max *= 1 + 0.07*float64(len(names))
+	}
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+}
+
+// Determined reports whether dimension d has one value per value of x
+// (grid, where the block size picks it): such a dimension makes no lines
+// of its own in a plot against x.
+func Determined(points []Point, x, d string) bool {
+	seen := map[string]string{}
+	for _, p := range points {
+		if v, ok := seen[p.Dims[x]]; ok && v != p.Dims[d] {
+			return false
+		}
+		seen[p.Dims[x]] = p.Dims[d]
+	}
+	return true
 }

@@ -151,7 +151,15 @@ func RunTask(ctx context.Context, w WorkDir, n int, log io.Writer) error {
 		return err
 	}
 	stall, _ := strconv.Atoi(os.Getenv(stallEnv))
+	// A cell gets the CPUs the scheduler gave the task (SLURM does not
+	// confine a task to them without cgroups).
 	r := &Runner{Exe: job.Exe, Metrics: job.Metrics}
+	for _, v := range []string{"SLURM_CPUS_PER_TASK", "SLURM_JOB_CPUS_PER_NODE"} {
+		if n, err := strconv.Atoi(os.Getenv(v)); err == nil && n > 0 {
+			r.Threads = n
+			break
+		}
+	}
 	recorded := 0
 	for _, c := range TaskCells(cells, job.Tasks, n) {
 		if _, ok := done[c.ID]; ok {

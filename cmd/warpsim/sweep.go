@@ -425,6 +425,7 @@ func openExisting(path string) (*sweep.DB, error) {
 
 func newSweepReportCmd(stdout io.Writer) *cobra.Command {
 	var metric, col, rows, plotPath, x, series, title string
+	var logY bool
 	var where []string
 	cmd := &cobra.Command{
 		Use:   "report DB [--metric NAME] [--rows DIMS] [--col DIM] [--where DIM=VALUE] [--plot FILE.svg|png] [--x DIM] [--series DIMS]",
@@ -491,7 +492,7 @@ line per kernel and per value of the other varying dimensions (--series).`,
 				seriesDims = strings.Split(series, ",")
 			} else {
 				for _, d := range append([]string{"kernel"}, varying...) {
-					if d != x && !contains(seriesDims, d) {
+					if d != x && !contains(seriesDims, d) && !sweep.Determined(points, x, d) {
 						seriesDims = append(seriesDims, d)
 					}
 				}
@@ -499,7 +500,7 @@ line per kernel and per value of the other varying dimensions (--series).`,
 			if title == "" {
 				title = metric + whereText(filters)
 			}
-			if err := sweep.Plot(plotPath, points, x, seriesDims, metric, title); err != nil {
+			if err := sweep.Plot(plotPath, points, x, seriesDims, metric, title, logY); err != nil {
 				return badInputf("--plot: %v", err)
 			}
 			fmt.Fprintf(stdout, "plot: %s\n", plotPath)
@@ -515,6 +516,7 @@ line per kernel and per value of the other varying dimensions (--series).`,
 	fl.StringVar(&x, "x", "", "the plot's x axis (default: the first varying variable, else --col)")
 	fl.StringVar(&series, "series", "", "the dimensions that make the plot's lines (default: kernel and the other varying ones)")
 	fl.StringVar(&title, "title", "", "the plot's title")
+	fl.BoolVar(&logY, "log-y", false, "draw the metric on a logarithmic axis")
 	return cmd
 }
 
