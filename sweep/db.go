@@ -49,6 +49,7 @@ type Result struct {
 	Wall     time.Duration
 	CPU      time.Duration // the cell's user and system CPU time
 	Host     string
+	Finished time.Time // when the cell finished (zero: now, as Record writes it)
 	Launches []Launch
 }
 
@@ -171,6 +172,10 @@ func (d *DB) Record(r *Result) error {
 		}
 	}
 	c := &r.Cell
+	fin := r.Finished
+	if fin.IsZero() {
+		fin = time.Now()
+	}
 	vars, _ := json.Marshal(c.Vars)
 	if c.Vars == nil {
 		vars = []byte("{}")
@@ -180,7 +185,7 @@ func (d *DB) Record(r *Result) error {
 	}
 	if _, err := tx.Exec(`INSERT OR REPLACE INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Index, c.Run, c.Arch, c.ArchFile, c.Set, c.Clock, c.Mode, c.Scheduler, string(vars), c.Label(),
-		r.Status, r.ExitCode, r.Error, r.Wall.Seconds(), r.Host, time.Now().UTC().Format(time.RFC3339), r.CPU.Seconds()); err != nil {
+		r.Status, r.ExitCode, r.Error, r.Wall.Seconds(), r.Host, fin.UTC().Format(time.RFC3339), r.CPU.Seconds()); err != nil {
 		return err
 	}
 	for i, l := range r.Launches {
@@ -236,7 +241,7 @@ func number(v any) (float64, bool) {
 // Results reads every recorded cell with its launches, in cell order.
 func (d *DB) Results() ([]*Result, error) {
 	rows, err := d.db.Query(`SELECT cell_id, idx, run, arch, arch_file, sets, clock, mode, scheduler, vars,
-		status, exit_code, error, wall_s, host, cpu_s FROM cells ORDER BY idx`)
+		status, exit_code, error, wall_s, host, cpu_s, finished_at FROM cells ORDER BY idx`)
 	if err != nil {
 		return nil, err
 	}
@@ -246,9 +251,11 @@ func (d *DB) Results() ([]*Result, error) {
 		r := &Result{}
 		c := &r.Cell
 		var vars string
-		var wall, cpu float64
+		var wall float64
+		var cpu sql.NullFloat64 // NULL in a database from before cpu_s
+		var fin string
 		if err := rows.Scan(&c.ID, &c.Index, &c.Run, &c.Arch, &c.ArchFile, &c.Set, &c.Clock, &c.Mode, &c.Scheduler, &vars,
-			&r.Status, &r.ExitCode, &r.Error, &wall, &r.Host, &cpu); err != nil {
+			&r.Status, &r.ExitCode, &r.Error, &wall, &r.Host, &cpu, &fin); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -256,7 +263,8 @@ func (d *DB) Results() ([]*Result, error) {
 			c.Vars = nil
 		}
 		r.Wall = time.Duration(wall * float64(time.Second))
-		r.CPU = time.Duration(cpu * float64(time.Second))
+		r.CPU = time.Duration(cpu.Float64 * float64(time.Second))
+		r.Finished, _ = time.Parse(time.RFC3339, fin)
 		out = append(out, r)
 		byID[c.ID] = r
 	}
@@ -322,21 +330,21 @@ func (d *DB) Merge(path string) (int, error) {
 	return len(rs), nil
 }
 
-// ExportCSV writes one row per cell × launch: the cell's settings, its
-// status, and every metric column.
-func (d *DB) ExportCSV(w io.Writer) error {
+// table reads one row per cell × launch (a failed cell: one row without
+// launch columns): the cell's settings, status and times, then the
+// launch's columns, every metric included, in column order.
+func (d *DB) table() ([]string, [][]any, error) {
 	rows, err := d.db.Query(`SELECT c.idx, c.cell_id, c.run, c.label, c.arch, c.arch_file, c.sets, c.clock, c.mode,
 		c.scheduler, c.vars, c.status, c.exit_code, c.error, c.wall_s, c.cpu_s, r.* FROM cells c LEFT JOIN results r USING (cell_id)
 		ORDER BY c.idx, r.launch`)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	cw := csv.NewWriter(w)
 	// r.* repeats cell_id; drop it and metrics (the JSON of the columns).
 	keep := make([]bool, len(cols))
 	var header []string
@@ -348,30 +356,48 @@ func (d *DB) ExportCSV(w io.Writer) error {
 		seen[c], keep[i] = true, true
 		header = append(header, c)
 	}
-	cw.Write(header)
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	var out [][]any
 	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
 		}
-		var rec []string
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, nil, err
+		}
+		var rec []any
 		for i, v := range vals {
-			if !keep[i] {
-				continue
+			if keep[i] {
+				if b, ok := v.([]byte); ok {
+					v = string(b)
+				}
+				rec = append(rec, v)
 			}
-			rec = append(rec, cellText(v))
+		}
+		out = append(out, rec)
+	}
+	return header, out, rows.Err()
+}
+
+// ExportCSV writes one row per cell × kernel launch: the cell's settings,
+// its status, and every metric column.
+func (d *DB) ExportCSV(w io.Writer) error {
+	header, records, err := d.table()
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.Write(header)
+	for _, r := range records {
+		rec := make([]string, len(r))
+		for i, v := range r {
+			rec[i] = cellText(v)
 		}
 		cw.Write(rec)
 	}
 	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return rows.Err()
+	return cw.Error()
 }
 
 func cellText(v any) string {

@@ -1,6 +1,8 @@
 package sweep
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // warpsim is the binary the tests run sweeps with, built once by TestMain;
@@ -334,5 +338,49 @@ func TestK8sEmit(t *testing.T) {
 	st, err := States(WorkDir(filepath.Join(dir, "work")))
 	if err != nil || !st[2].Done || st[2].Recorded != 4 || st[0].Recorded != 0 {
 		t.Errorf("after task 2: %+v %v", st, err)
+	}
+}
+
+// TestExportParquet: the Parquet export holds the CSV export's rows, with
+// metrics as doubles.
+func TestExportParquet(t *testing.T) {
+	reference(t)
+	db, err := Open(referenceDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var pq, cs bytes.Buffer
+	if err := db.ExportParquet(&pq); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ExportCSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&cs).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for i, h := range recs[0] {
+		if h == "duration_ns" {
+			col = i
+		}
+	}
+	r := parquet.NewReader(bytes.NewReader(pq.Bytes()))
+	n := 0
+	for ; ; n++ {
+		m := map[string]any{}
+		if err := r.Read(&m); err != nil {
+			break
+		}
+		want := recs[n+1][col]
+		got := m["duration_ns"]
+		if want == "" && got != nil || want != "" && fmt.Sprint(got) != want {
+			t.Errorf("row %d: duration_ns %v in Parquet, %q in CSV", n, got, want)
+		}
+	}
+	if n != len(recs)-1 || n != 32 {
+		t.Errorf("%d Parquet rows, %d CSV rows; want 32 (10 cells × 3 launches + 2 failed cells)", n, len(recs)-1)
 	}
 }

@@ -385,10 +385,10 @@ func newSweepStatusCmd(stdout io.Writer) *cobra.Command {
 }
 
 func newSweepExportCmd(stdout io.Writer) *cobra.Command {
-	var csvPath string
+	var csvPath, parquetPath string
 	cmd := &cobra.Command{
-		Use:   "export DB [--csv FILE]",
-		Short: "Export a sweep database as CSV: one row per cell × kernel launch with every metric",
+		Use:   "export DB [--csv FILE] [--parquet FILE]",
+		Short: "Export a sweep database as CSV or Parquet: one row per cell × kernel launch with every metric",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := openExisting(args[0])
@@ -396,6 +396,19 @@ func newSweepExportCmd(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			defer db.Close()
+			if parquetPath != "" {
+				fh, err := os.Create(parquetPath)
+				if err != nil {
+					return badInput(err)
+				}
+				if err := db.ExportParquet(fh); err != nil {
+					fh.Close()
+					return err
+				}
+				if err := fh.Close(); err != nil || csvPath == "" {
+					return err
+				}
+			}
 			w := stdout
 			if csvPath != "" && csvPath != "-" {
 				fh, err := os.Create(csvPath)
@@ -408,7 +421,8 @@ func newSweepExportCmd(stdout io.Writer) *cobra.Command {
 			return db.ExportCSV(w)
 		},
 	}
-	cmd.Flags().StringVar(&csvPath, "csv", "", "write to FILE (default: stdout)")
+	cmd.Flags().StringVar(&csvPath, "csv", "", "write CSV to FILE (default: stdout, unless --parquet)")
+	cmd.Flags().StringVar(&parquetPath, "parquet", "", "write Parquet to FILE")
 	return cmd
 }
 
