@@ -67,7 +67,7 @@ func TestSlurmKilledTaskResubmitted(t *testing.T) {
 		t.Fatalf("job: %+v %v\n%s", job, err, out)
 	}
 	id := job.JobIDs[0]
-	deadline := time.Now().Add(40 * time.Second)
+	deadline := time.Now().Add(120 * time.Second)
 	for {
 		st, err := States(WorkDir(work))
 		if err == nil && st[0].Recorded >= 1 && st[1].Recorded >= 1 {
