@@ -102,6 +102,9 @@ func (r *Runner) Run(ctx context.Context, c Cell) (*Result, error) {
 	if r.Threads > 0 {
 		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(r.Threads))
 	}
+	// The cell runs in its own process group: a terminal's Ctrl-C reaches
+	// the sweep, which stops its cells (SIGINT) and records none of them.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
 	cmd.WaitDelay = 5 * time.Second
 	host, _ := os.Hostname()
@@ -120,8 +123,11 @@ func (r *Runner) Run(ctx context.Context, c Cell) (*Result, error) {
 			return nil, fmt.Errorf("cell %d: %v", c.Index, runErr)
 		}
 		res.Status, res.ExitCode = "failed", ee.ExitCode()
-		if res.ExitCode < 0 {
-			res.ExitCode = 128 + int(ee.Sys().(syscall.WaitStatus).Signal())
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() || res.ExitCode == 130 {
+			// Killed (a signal, or warpsim's interrupted status 130) is
+			// not a result of the cell: it is not recorded, and runs
+			// again on --resume.
+			return nil, fmt.Errorf("cell %d: %w (%v)", c.Index, ErrInterrupted, runErr)
 		}
 		// Errors name the launch file as the spec does, not its
 		// rendered copy.

@@ -156,5 +156,8 @@ func RunLocal(ctx context.Context, cells []Cell, db *DB, r *Runner, opt LocalOpt
 	if ctx.Err() != nil {
 		return sum, ErrInterrupted
 	}
+	if sum.Interrupted > 0 {
+		return sum, fmt.Errorf("%d cells were killed before they finished (not recorded): rerun with --resume", sum.Interrupted)
+	}
 	return sum, nil
 }

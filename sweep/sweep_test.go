@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -383,4 +384,50 @@ func TestExportParquet(t *testing.T) {
 	if n != len(recs)-1 || n != 32 {
 		t.Errorf("%d Parquet rows, %d CSV rows; want 32 (10 cells × 3 launches + 2 failed cells)", n, len(recs)-1)
 	}
+}
+
+// TestLocalCellKilled: a cell whose warpsim is killed (SIGKILL, as the
+// OOM killer does) half-way is not recorded; the sweep finishes the other
+// cells, exits 1 saying so, and --resume runs the killed cell again.
+func TestLocalCellKilled(t *testing.T) {
+	ref := reference(t)
+	path := filepath.Join(t.TempDir(), "killed.db")
+	cmd := sweepCmd("small.yaml", "--db", path, "-j", "1")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	deadline := time.Now().Add(30 * time.Second)
+	for !killed && time.Now().Before(deadline) {
+		if countCells(path) >= 1 {
+			// The cell now running: the sweep's child.
+			if b, err := exec.Command("pgrep", "-P", strconv.Itoa(cmd.Process.Pid)).Output(); err == nil {
+				if pid, err := strconv.Atoi(strings.Fields(string(b))[0]); err == nil {
+					killed = syscall.Kill(pid, syscall.SIGKILL) == nil
+				}
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	err := cmd.Wait()
+	if !killed {
+		t.Fatalf("found no cell to kill: %v\n%s", err, out.String())
+	}
+	part := readDB(t, path)
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 || !strings.Contains(out.String(), "1 cells were killed before they finished") || len(part) != 11 {
+		t.Errorf("sweep with a killed cell: %v, %d cells recorded, want exit 1 and 11\n%s", err, len(part), out.String())
+	}
+	for id, r := range part {
+		if !reflect.DeepEqual(r, ref[id]) {
+			t.Errorf("cell %s differs from the reference", id)
+		}
+	}
+	res := mustRun(t, sweepCmd("small.yaml", "--db", path, "--resume"))
+	if !strings.Contains(res, "1 run (0 failed), 11 already recorded") {
+		t.Errorf("resume: %s", res)
+	}
+	sameRecords(t, "killed cell, resumed", readDB(t, path), ref)
 }

@@ -147,7 +147,10 @@ func sweepLocal(stdout, stderr io.Writer, spec *sweep.Spec, cells []sweep.Cell, 
 	if errors.Is(err, sweep.ErrInterrupted) {
 		return &exitError{code: exitInterrupted}
 	}
-	return err
+	if err != nil {
+		return kernelFault(err)
+	}
+	return nil
 }
 
 func sweepDistributed(stdout, stderr io.Writer, spec *sweep.Spec, cells []sweep.Cell, exe string, f *sweepFlags) error {
