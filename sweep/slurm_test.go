@@ -39,12 +39,24 @@ func TestSlurmMatchesLocal(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "slurm.db")
 	start := time.Now()
-	out := mustRun(t, sweepCmd("small.yaml", "--backend", "slurm", "--db", db, "--workdir", filepath.Join(dir, "work"), "--tasks", "4", "--throttle", "2"))
+	out := mustRun(t, sweepCmd("small.yaml", "--backend", "slurm", "--db", db, "--workdir", filepath.Join(dir, "work"), "--tasks", "4", "--throttle", "2",
+		"--partition", "debug", "--time", "00:05:00", "--mem", "500M"))
 	t.Logf("slurm sweep in %.1f s:\n%s", time.Since(start).Seconds(), out)
 	if !strings.Contains(out, "submitted job array") || !strings.Contains(out, "collected 12 of 12 cells") {
 		t.Errorf("output:\n%s", out)
 	}
 	sameRecords(t, "slurm against local", readDB(t, db), ref)
+	// The flags reached sbatch: scontrol still knows the finished job.
+	if job, err := ReadJob(WorkDir(filepath.Join(dir, "work"))); err == nil && len(job.JobIDs) == 1 {
+		sc, _ := exec.Command("scontrol", "show", "job", job.JobIDs[0]).CombinedOutput()
+		for _, want := range []string{"ArrayTaskThrottle=2", "Partition=debug", "TimeLimit=00:05:00", "MinMemoryNode=500M"} {
+			if !strings.Contains(string(sc), want) {
+				t.Errorf("scontrol show job %s lacks %s:\n%s", job.JobIDs[0], want, sc)
+			}
+		}
+	} else {
+		t.Errorf("job.json: %+v %v", job, err)
+	}
 	mustRun(t, sweepCmd("collect", filepath.Join(dir, "work"), "--db", db))
 	sameRecords(t, "collected twice", readDB(t, db), ref)
 }
