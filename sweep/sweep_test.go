@@ -431,3 +431,29 @@ func TestLocalCellKilled(t *testing.T) {
 	}
 	sameRecords(t, "killed cell, resumed", readDB(t, path), ref)
 }
+
+// TestRunLocalInProcess runs the pool in the test's own process (so that
+// go test -race sees its concurrency) with 3 workers, and checks it
+// records what the command line does.
+func TestRunLocalInProcess(t *testing.T) {
+	ref := reference(t)
+	spec, err := LoadSpec("testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := spec.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "pool.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := RunLocal(t.Context(), cells, db, &Runner{Exe: warpsim, Threads: 1}, LocalOptions{Jobs: 3})
+	db.Close()
+	if err != nil || sum.Ran != 12 || sum.Failed != 2 {
+		t.Fatalf("%v: %v", sum, err)
+	}
+	sameRecords(t, "in-process pool of 3", readDB(t, path), ref)
+}
