@@ -107,6 +107,19 @@ type Arch struct {
 	// default: grids launched from the device and not yet started; one
 	// more fails with cudaErrorLaunchPendingCountExceeded.
 	DevRuntimePendingLaunches int
+
+	// Custom architectures (arch files, --set; file.go). Zero on a preset.
+
+	// Base is the preset a custom architecture starts from ("h100"); the
+	// timing model takes its measured figures from it.
+	Base string
+	// Scheduler is the timing model's warp scheduler policy when a command
+	// does not choose one ("gto" or "lrr"; "" is gto).
+	Scheduler string
+	// Timing overrides timing-model figures by key (TimingKeys lists them:
+	// "latency.fma", "bandwidth.dram", …), in the units the key's help
+	// gives; absent keys keep the base preset's figures.
+	Timing map[string]float64
 }
 
 // ComputeCapability is Major*10+Minor (90 for sm_90).

@@ -12,15 +12,32 @@ import (
 )
 
 func newArchsCmd(stdout, stderr io.Writer) *cobra.Command {
-	var asJSON bool
+	var asJSON, keys bool
+	var diff bool
 	cmd := &cobra.Command{
 		Use:   "archs",
 		Short: "List the GPU architecture presets and their figures",
 		Long: `List the GPU architecture presets: compute capability, SMs, the limits per SM
 and per block that decide occupancy, allocation units, clocks, memory and caches.
-Any name in the first column (or sm_XX) can be given to --arch.`,
-		Args: cobra.NoArgs,
+Any name in the first column (or sm_XX) can be given to --arch.
+
+--diff A B shows the figures that differ between two GPUs, each a preset or
+an arch file (--arch-file); --keys lists the keys arch files and --set take.`,
+		Example: `  warpsim archs --diff h100 my.yaml
+  warpsim archs --keys`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if diff {
+				return cobra.ExactArgs(2)(cmd, args)
+			}
+			return cobra.NoArgs(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if diff {
+				return writeArchDiff(stdout, args[0], args[1])
+			}
+			if keys {
+				return writeArchKeys(stdout)
+			}
 			if asJSON {
 				return writeArchsJSON(stdout, arch.All())
 			}
@@ -28,6 +45,8 @@ Any name in the first column (or sm_XX) can be given to --arch.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the presets as JSON")
+	cmd.Flags().BoolVar(&diff, "diff", false, "show what differs between two GPUs: warpsim archs --diff h100 my.yaml")
+	cmd.Flags().BoolVar(&keys, "keys", false, "list the keys arch files and --set take, with the H100's values")
 	return cmd
 }
 

@@ -15,6 +15,7 @@ import (
 // occupancyFlags are the inputs of `warpsim occupancy`.
 type occupancyFlags struct {
 	arch        string
+	custom      customArch
 	block       int
 	regs        int
 	smem        int
@@ -57,6 +58,7 @@ per thread and shared memory per block, as NVIDIA's occupancy calculator does.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.arch, "arch", "h100", "GPU preset (see `warpsim archs`) or compute capability such as sm_80")
+	addCustomArchFlags(fl, &f.custom)
 	fl.IntVar(&f.block, "block", 0, "threads per block (default: cudaOccupancyMaxPotentialBlockSize's choice)")
 	fl.IntVar(&f.regs, "regs", 0, "registers per thread, as ptxas allocates them")
 	fl.IntVar(&f.smem, "smem", 0, "static shared memory per block in bytes")
@@ -101,7 +103,7 @@ func runOccupancy(stdout io.Writer, f *occupancyFlags) error {
 }
 
 func buildOccupancyQuery(f *occupancyFlags) (*occupancyQuery, error) {
-	a, err := arch.Lookup(f.arch)
+	a, err := f.custom.resolve(f.arch)
 	if err != nil {
 		return nil, badInput(err)
 	}

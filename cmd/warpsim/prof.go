@@ -22,6 +22,8 @@ import (
 )
 
 type profFlags struct {
+	jsonOut        string
+	custom         customArch
 	arch, metrics  string
 	events, report string
 	export         string
@@ -57,11 +59,13 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 	}
 	cmd.Flags().SetInterspersed(false)
 	cmd.Flags().StringVar(&f.arch, "arch", "h100", "simulated GPU (see warpsim archs)")
+	addCustomArchFlags(cmd.Flags(), &f.custom)
 	cmd.Flags().StringVar(&f.metrics, "metrics", "", "comma-separated metric names, or all")
 	cmd.Flags().BoolVar(&f.csv, "csv", false, "print the tables as CSV")
 	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
 	cmd.Flags().StringVar(&f.events, "events", "", "comma-separated nvprof event names, or all ("+eventNames()+")")
 	cmd.Flags().StringVar(&f.mode, "mode", "timing", "timing (simulated time) or functional (no timing model; host times)")
+	cmd.Flags().StringVar(&f.jsonOut, "json-out", "", "write every launch's metrics as JSON to FILE (warpsim run --json's layout)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write the simulated timeline as a Chrome trace (JSON) to this file (timing mode)")
 	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (source view, charts, advice) to FILE.html")
 	cmd.Flags().StringVar(&f.export, "export", "", "write the profile JSON (what `warpsim report` renders) to FILE.json")
@@ -69,7 +73,7 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 }
 
 func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
-	a, err := arch.Lookup(f.arch)
+	a, err := f.custom.resolve(f.arch)
 	if err != nil {
 		return badInput(err)
 	}
@@ -94,12 +98,8 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	}
 	// The program's runtime would refuse bad WARPSIM_* settings; say so
 	// before starting it. WARPSIM_ARCH is --arch's.
-	if _, err := settings.FromEnv(func(k string) (string, bool) {
-		if k == settings.VarArch {
-			return a.Name, true
-		}
-		return os.LookupEnv(k)
-	}); err != nil {
+	archEnv := f.custom.env(a)
+	if _, err := settings.FromEnv(lookupWith(archEnv, os.LookupEnv)); err != nil {
 		return badInput(err)
 	}
 	dir, err := os.MkdirTemp("", "warpsim-prof-")
@@ -111,7 +111,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
+	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}
@@ -133,6 +133,11 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	} else {
 		if err := writeProfReport(stderr, tag, prof, a, defs, evs, f); err != nil {
 			return err
+		}
+		if f.jsonOut != "" {
+			if err := writeProfJSON(f.jsonOut, prof, a, defs); err != nil {
+				return badInputf("--json-out: %v", err)
+			}
 		}
 		if f.report != "" || f.export != "" {
 			if err := writeReport(profProfile(prof, a, string(mode), args), f.export, f.report); err != nil {

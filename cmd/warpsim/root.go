@@ -53,6 +53,7 @@ var subcommands = []func(stdout, stderr io.Writer) *cobra.Command{
 	newArchsCmd,     // archs.go: the GPU presets
 	newDemoCmd,      // demo.go: the built-in demonstrations
 	newReportCmd,    // report.go: a saved profile as an HTML report
+	newSweepCmd,     // sweep.go: design-space sweeps into a database
 	newRuntimeCmd,   // cc.go: __runtime, the co-process of a program (hidden)
 }
 

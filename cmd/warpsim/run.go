@@ -38,6 +38,7 @@ type runFlags struct {
 	sanitize   string
 	report     string // --report FILE.html
 	export     string // --export FILE.json
+	custom     customArch
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -73,7 +74,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 	fl := cmd.Flags()
 	fl.StringVar(&f.arch, "arch", "", "GPU preset (default: the launch file's arch, else h100)")
 	fl.StringVar(&f.mode, "mode", "functional", "functional, or timing: the cycle-level model (cycles, time, achieved occupancy, stall reasons)")
-	fl.StringVar(&f.scheduler, "scheduler", "gto", "timing mode's warp scheduler: gto (greedy-then-oldest) or lrr (loose round-robin)")
+	fl.StringVar(&f.scheduler, "scheduler", "", "timing mode's warp scheduler: gto (greedy-then-oldest, the default) or lrr (loose round-robin); an arch file's scheduler: is the default")
 	fl.StringVar(&f.trace, "trace", "", "timing mode: write the simulated timeline (kernels, blocks on each SM, device-launched grids) as a Chrome trace to FILE.json (chrome://tracing, Perfetto)")
 	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
 	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
@@ -86,6 +87,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 	fl.StringVar(&f.timeout, "timeout", "", "wall-clock limit per launch, e.g. 30s or 10m (default: $WARPSIM_TIMEOUT, else none)")
 	fl.StringVar(&f.report, "report", "", "write an HTML report (source view, charts, advice) to FILE.html")
 	fl.StringVar(&f.export, "export", "", "write the profile JSON (what `warpsim report` renders) to FILE.json")
+	addCustomArchFlags(fl, &f.custom)
 	fl.StringVar(&f.sanitize, "sanitize", "", "check the launches with a compute-sanitizer tool: memcheck, racecheck, initcheck or synccheck")
 	return cmd
 }
@@ -120,7 +122,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if f.trace != "" && mode != warpsim.ModeTiming {
 		return badInputf("--trace needs --mode timing (the timeline is the timing model's)")
 	}
-	if f.scheduler != timing.GTO && f.scheduler != timing.LRR {
+	if f.scheduler != "" && f.scheduler != timing.GTO && f.scheduler != timing.LRR {
 		return badInputf("--scheduler %q: want %s or %s", f.scheduler, timing.GTO, timing.LRR)
 	}
 	if f.clockMHz < 0 {
@@ -138,13 +140,10 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInput(err)
 	}
 	archName := f.arch
-	if archName == "" {
+	if archName == "" && f.custom.file == "" {
 		archName = lf.Arch
 	}
-	if archName == "" {
-		archName = "h100"
-	}
-	a, err := arch.Lookup(archName)
+	a, err := f.custom.resolve(archName)
 	if err != nil {
 		return badInputf("--arch: %v", err)
 	}

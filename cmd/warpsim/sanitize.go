@@ -20,6 +20,7 @@ import (
 
 // sanitizeFlags are compute-sanitizer's flags.
 type sanitizeFlags struct {
+	custom                            customArch
 	tool, leakCheck, raceReport, arch string
 	printLimit, errorExitcode         int
 	checkLocal, globalRaces           bool
@@ -64,6 +65,7 @@ func newSanitizeCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.checkLocal, "check-local", false, "hold pointer accesses to the executing function's frame to its .local arrays")
 	fl.BoolVar(&f.globalRaces, "check-global-races", false, "racecheck: look for races on global memory too")
 	fl.StringVar(&f.arch, "arch", "h100", "simulated GPU (see warpsim archs)")
+	addCustomArchFlags(fl, &f.custom)
 	return cmd
 }
 
@@ -102,7 +104,7 @@ func sanitizeEnv(f sanitizeFlags) ([]string, error) {
 }
 
 func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error {
-	a, err := arch.Lookup(f.arch)
+	a, err := f.custom.resolve(f.arch)
 	if err != nil {
 		return badInput(err)
 	}
@@ -120,7 +122,7 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(cmd.Env, "WARPSIM_ARCH="+a.Name, runtime.EnvSanitizeOut+"="+path)
+	cmd.Env = append(append(cmd.Env, f.custom.env(a)...), runtime.EnvSanitizeOut+"="+path)
 	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stdout, "%sError: Target application %s could not be started: %v\n", sanitize.Prefix, args[0], err)

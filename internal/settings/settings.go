@@ -20,6 +20,8 @@ import (
 // The variables, in the order they are checked and reported.
 const (
 	VarArch      = "WARPSIM_ARCH"       // GPU preset: a name warpsim archs lists
+	VarArchFile  = "WARPSIM_ARCH_FILE"  // an arch file (--arch-file), instead of WARPSIM_ARCH
+	VarArchSet   = "WARPSIM_ARCH_SET"   // --set overrides: KEY=VALUE;KEY=VALUE
 	VarMode      = "WARPSIM_MODE"       // functional or timing
 	VarWorkers   = "WARPSIM_WORKERS"    // blocks simulated in parallel
 	VarStepLimit = "WARPSIM_STEP_LIMIT" // the watchdog: warp instructions per launch
@@ -91,6 +93,22 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 			bad(VarArch, v, "a GPU preset: "+strings.Join(arch.Names(), ", ")+", or a compute capability such as sm_90 (`warpsim archs` lists them)")
 		} else {
 			s.Arch = a
+		}
+	}
+	if file, sets := get(VarArchFile), get(VarArchSet); file != "" || sets != "" {
+		a := s.Arch
+		var err error
+		if file != "" {
+			if a, err = arch.LoadFile(file); err != nil {
+				bad(VarArchFile, file, "an arch file (YAML or JSON, base: a preset): "+err.Error())
+			}
+		}
+		if err == nil {
+			if a, err = arch.Override(a, arch.SplitSets(sets)); err != nil {
+				bad(VarArchSet, sets, "KEY=VALUE overrides separated by ';': "+err.Error())
+			} else {
+				s.Arch = a
+			}
 		}
 	}
 	switch v := get(VarMode); v {

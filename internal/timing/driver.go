@@ -107,6 +107,9 @@ type queueSet struct {
 func New(a *arch.Arch, opt Options) *Driver {
 	p := ForArch(a, opt.ClockMHz)
 	if opt.Scheduler == "" {
+		opt.Scheduler = a.Scheduler // an arch file's choice
+	}
+	if opt.Scheduler == "" {
 		opt.Scheduler = GTO
 	}
 	if opt.SampleWaves <= 0 {

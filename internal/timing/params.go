@@ -74,7 +74,7 @@ type Params struct {
 // and for the others the figures of the nearest measured generation with
 // the preset's own clock, SM count, cache sizes and DRAM bandwidth.
 func ForArch(a *arch.Arch, clockMHz float64) *Params {
-	base, ok := measured[a.Name]
+	base, ok := measured[a.PresetBase()]
 	if !ok {
 		base = nearest(a)
 	}
@@ -96,6 +96,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	if p.DRAMFetch == 0 {
 		p.DRAMFetch = 32
 	}
+	applyCustom(&p, a) // an arch file's or --set's figures (custom.go)
 	ghz := p.ClockHz / 1e9
 	p.L2HitLatency = float64(p.L2HitCycles) + p.L2HitNS*ghz
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz

@@ -1,0 +1,316 @@
+package arch
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Field is one key an arch file or --set may give: a figure of the Arch
+// (sms, l2.size, shared.carveouts, …) or a timing-model figure kept in
+// Arch.Timing (latency.fma, bandwidth.dram, …).
+type Field struct {
+	Key  string // dotted key: "l2.size"
+	Help string // what it is and its unit
+	// Timing is true for the timing model's figures (Arch.Timing).
+	Timing bool
+
+	parse func(s string) (float64, error) // value → number in the field's unit
+	get   func(a *Arch) string            // the arch's value as an arch file writes it ("" for an unset timing figure)
+	set   func(a *Arch, v float64, raw string)
+	min   float64
+	list  bool // shared.carveouts
+	text  bool // name, full_name, scheduler
+	check func(s string) error
+}
+
+// archFields is every key, in the order arch files and diffs list them.
+var archFields []*Field
+
+// archFieldByKey indexes archFields.
+var archFieldByKey = map[string]*Field{}
+
+func init() {
+	count := func(s string) (float64, error) {
+		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil || v < 0 || v > math.MaxInt32 {
+			return 0, fmt.Errorf("must be a whole number")
+		}
+		return float64(v), nil
+	}
+	size := func(s string) (float64, error) {
+		v, err := ParseSize(s)
+		return float64(v), err
+	}
+	freq := func(s string) (float64, error) {
+		v, err := ParseFreq(s)
+		return float64(v), err
+	}
+	number := func(s string) (float64, error) {
+		n, unit, ok := splitNumber(s)
+		if !ok || unit != "" || n < 0 {
+			return 0, fmt.Errorf("must be a number, not negative")
+		}
+		return n, nil
+	}
+	integer := func(key, help string, min float64, p func(*Arch) *int) {
+		add(&Field{Key: key, Help: help, parse: count, min: min,
+			get: func(a *Arch) string { return strconv.Itoa(*p(a)) },
+			set: func(a *Arch, v float64, _ string) { *p(a) = int(v) }})
+	}
+	bytes := func(key, help string, min float64, p func(*Arch) *int) {
+		add(&Field{Key: key, Help: help + " (a size: 48KiB, 50MiB, or bytes)", parse: size, min: min,
+			get: func(a *Arch) string { return formatSize(int64(*p(a))) },
+			set: func(a *Arch, v float64, _ string) { *p(a) = int(v) }})
+	}
+	clock := func(key, help string, p func(*Arch) *int) {
+		add(&Field{Key: key, Help: help + " (1980MHz, 1.98GHz, or MHz)", parse: freq, min: 1,
+			get: func(a *Arch) string { return formatFloat(float64(*p(a))/1000) + "MHz" },
+			set: func(a *Arch, v float64, _ string) { *p(a) = int(v) }})
+	}
+	text := func(key, help string, p func(*Arch) *string, check func(string) error) {
+		add(&Field{Key: key, Help: help, text: true, check: check,
+			get: func(a *Arch) string { return *p(a) },
+			set: func(a *Arch, _ float64, raw string) { *p(a) = raw }})
+	}
+	timing := func(key, help string, parse func(string) (float64, error), min float64, format func(float64) string) {
+		add(&Field{Key: key, Help: help, Timing: true, parse: parse, min: min,
+			get: func(a *Arch) string {
+				if v, ok := a.Timing[key]; ok {
+					return format(v)
+				}
+				return ""
+			},
+			set: func(a *Arch, v float64, _ string) {
+				if a.Timing == nil {
+					a.Timing = map[string]float64{}
+				}
+				a.Timing[key] = v
+			}})
+	}
+	cycles := func(key, help string) { timing(key, help+" (cycles)", count, 0, formatFloat) }
+	nanos := func(key, help string) {
+		timing(key, help+" (a duration: 2.2us, 2200ns, or ns)", ParseNanos, 0, func(v float64) string { return formatFloat(v) + "ns" })
+	}
+
+	text("name", "the architecture's name in reports (default: the file's name)", func(a *Arch) *string { return &a.Name }, nil)
+	text("full_name", "the device name cudaGetDeviceProperties reports", func(a *Arch) *string { return &a.FullName }, nil)
+	integer("sms", "streaming multiprocessors", 1, func(a *Arch) *int { return &a.SMs })
+	clock("clock", "the SM clock", func(a *Arch) *int { return &a.ClockKHz })
+	integer("sub_partitions", "SM sub-partitions (warp schedulers) per SM", 1, func(a *Arch) *int { return &a.SubPartitions })
+	text("scheduler", "the timing model's warp scheduler: gto or lrr", func(a *Arch) *string { return &a.Scheduler }, func(s string) error {
+		if s != "gto" && s != "lrr" {
+			return fmt.Errorf("must be gto (greedy-then-oldest) or lrr (loose round-robin)")
+		}
+		return nil
+	})
+	integer("limits.threads_per_block", "most threads in a block", 1, func(a *Arch) *int { return &a.MaxThreadsPerBlock })
+	integer("limits.threads_per_sm", "most resident threads per SM", 1, func(a *Arch) *int { return &a.MaxThreadsPerSM })
+	integer("limits.warps_per_sm", "most resident warps per SM", 1, func(a *Arch) *int { return &a.MaxWarpsPerSM })
+	integer("limits.blocks_per_sm", "most resident blocks per SM", 1, func(a *Arch) *int { return &a.MaxBlocksPerSM })
+	integer("registers.per_sm", "32-bit registers per SM", 1, func(a *Arch) *int { return &a.RegsPerSM })
+	integer("registers.per_block", "most registers a block may use", 1, func(a *Arch) *int { return &a.RegsPerBlock })
+	integer("registers.per_thread", "most registers a thread may use", 1, func(a *Arch) *int { return &a.RegsPerThread })
+	integer("registers.alloc_unit", "registers are allocated in multiples of this, per warp", 1, func(a *Arch) *int { return &a.RegAllocUnit })
+	bytes("shared.per_sm", "shared memory per SM", 1, func(a *Arch) *int { return &a.SharedPerSM })
+	bytes("shared.per_block", "shared memory a block may use by default", 1, func(a *Arch) *int { return &a.SharedPerBlock })
+	bytes("shared.per_block_optin", "shared memory a block may use with cudaFuncAttributeMaxDynamicSharedMemorySize", 1, func(a *Arch) *int { return &a.SharedPerBlockOptin })
+	bytes("shared.reserved_per_block", "shared memory the driver reserves per block", 0, func(a *Arch) *int { return &a.ReservedSharedPerBlock })
+	bytes("shared.alloc_unit", "shared memory is allocated in multiples of this", 1, func(a *Arch) *int { return &a.SharedAllocUnit })
+	add(&Field{Key: "shared.carveouts", Help: "the shared-memory capacities an SM can be configured to, in KiB, ascending: [0, 8, 16, 32, 64, 100]", list: true,
+		get: func(a *Arch) string {
+			s := make([]string, len(a.SharedCarveoutsKiB))
+			for i, k := range a.SharedCarveoutsKiB {
+				s[i] = strconv.Itoa(k)
+			}
+			return "[" + strings.Join(s, ", ") + "]"
+		},
+		set: func(a *Arch, _ float64, raw string) { a.SharedCarveoutsKiB, _ = parseList(raw) }})
+	bytes("l1.size", "on-chip storage per SM that L1 and shared memory share", 0, func(a *Arch) *int { return &a.L1SharedBytes })
+	bytes("l2.size", "L2 cache (the timing model scales its effective L2 with it)", 1, func(a *Arch) *int { return &a.L2Bytes })
+	clock("memory.clock", "the DRAM clock as cudaDeviceProp.memoryClockRate gives it (peak bandwidth is 2 × clock × bus width)", func(a *Arch) *int { return &a.MemClockKHz })
+	integer("memory.bus_width", "the DRAM bus width in bits", 1, func(a *Arch) *int { return &a.MemBusWidth })
+	add(&Field{Key: "memory.size", Help: "global memory (a size: 80GiB)", parse: size, min: 1,
+		get: func(a *Arch) string { return formatSize(int64(a.TotalGlobalMem)) },
+		set: func(a *Arch, v float64, _ string) { a.TotalGlobalMem = uint64(v) }})
+	bytes("memory.const_size", "constant memory", 1, func(a *Arch) *int { return &a.ConstMem })
+	integer("device_runtime.max_depth", "nesting depth of device launches, in levels of grids", 0, func(a *Arch) *int { return &a.DevRuntimeMaxDepth })
+	integer("device_runtime.sync_depth", "cudaLimitDevRuntimeSyncDepth's default", 0, func(a *Arch) *int { return &a.DevRuntimeSyncDepth })
+	integer("device_runtime.pending_launches", "cudaLimitDevRuntimePendingLaunchCount's default", 0, func(a *Arch) *int { return &a.DevRuntimePendingLaunches })
+
+	for _, c := range []string{"alu", "fma", "fp64", "sfu", "conv", "imul", "branch", "warp", "const", "local", "devrt"} {
+		cycles("latency."+c, "issue-to-use latency of "+c+" instructions")
+	}
+	for _, c := range []string{"alu", "fma", "fp64", "sfu", "conv", "imul", "warp"} {
+		cycles("interval."+c, "cycles a sub-partition's pipe is busy per warp instruction of class "+c)
+	}
+	cycles("latency.shared", "shared-memory load to use")
+	cycles("latency.shared_conflict", "extra latency per extra wavefront of a bank-conflicted access")
+	cycles("latency.sreg", "reading %tid, %clock, …")
+	cycles("latency.l1_hit", "a global load hitting L1")
+	cycles("latency.l2_hit_cycles", "a global load hitting L2, its SM-clock part")
+	nanos("latency.l2_hit_ns", "a global load hitting L2, its part beyond the SM clock")
+	cycles("latency.dram_cycles", "a global load missing L2 (unloaded), its SM-clock part")
+	nanos("latency.dram_ns", "a global load missing L2 (unloaded), its part beyond the SM clock")
+	cycles("latency.barrier", "from the last warp's arrival at a barrier to the first warp's issue")
+	cycles("latency.store_to_load", "a stored sector is readable from L1 after this many cycles")
+	nanos("atomic.service", "a global atomic's service time at its L2 slice")
+	timing("atomic.rate", "device-wide atomic updates per ns", number, 1e-9, formatFloat)
+	cycles("bandwidth.l1", "bytes per cycle per SM through the L1 data path")
+	bw := func(key, help string) {
+		timing(key, help+" (2.1TB/s, 900GB/s, or GB/s)", ParseBandwidth, 1e-9, func(v float64) string { return formatFloat(v) + "GB/s" })
+	}
+	bw("bandwidth.l2", "device-wide L2 bandwidth")
+	bw("bandwidth.dram", "achievable device-wide DRAM bandwidth (default: scaled with memory.clock and memory.bus_width)")
+	timing("memory.fetch", "bytes DRAM delivers per L2 miss (a size)", size, 1, func(v float64) string { return formatSize(int64(v)) })
+	nanos("launch.kernel", "a kernel's fixed duration beyond its blocks' work")
+	nanos("launch.block_dispatch", "the block scheduler hands out one block per this, GPU-wide")
+	cycles("launch.block_start", "from a block's dispatch until its warps issue")
+	nanos("launch.gap", "host-side cost of a launch, seen between back-to-back launches")
+	cycles("launch.device", "cycles a device-side launch costs the launching warp")
+	nanos("launch.child_start", "from a device-side launch to the child grid's start")
+	nanos("launch.device_sync", "a device-side cudaDeviceSynchronize's cost beyond its children")
+	nanos("launch.child_interval", "the grid management unit starts a device-launched grid at most once per this")
+	timing("launch.concurrent_kernels", "most grids resident at once", count, 1, formatFloat)
+}
+
+func add(f *Field) {
+	if f.parse == nil && !f.text && !f.list {
+		panic("arch: field without a parser: " + f.Key)
+	}
+	archFields = append(archFields, f)
+	archFieldByKey[f.Key] = f
+}
+
+// Fields returns every key an arch file may give, in order.
+func Fields() []*Field { return append([]*Field(nil), archFields...) }
+
+// TimingKeys returns the keys of the timing model's figures (Arch.Timing).
+func TimingKeys() []string {
+	var keys []string
+	for _, f := range archFields {
+		if f.Timing {
+			keys = append(keys, f.Key)
+		}
+	}
+	return keys
+}
+
+// Get returns the arch's value of a field as an arch file writes it; ""
+// for a timing figure the arch does not override.
+func (f *Field) Get(a *Arch) string { return f.get(a) }
+
+// apply parses raw and sets the field on a; the error names no key (the
+// caller adds it).
+func (f *Field) apply(a *Arch, raw string) error {
+	raw = strings.TrimSpace(raw)
+	switch {
+	case f.text:
+		if f.check != nil {
+			if err := f.check(raw); err != nil {
+				return err
+			}
+		}
+		if raw == "" {
+			return fmt.Errorf("must not be empty")
+		}
+		f.set(a, 0, raw)
+		return nil
+	case f.list:
+		if _, err := parseList(raw); err != nil {
+			return err
+		}
+		f.set(a, 0, raw)
+		return nil
+	}
+	v, err := f.parse(raw)
+	if err != nil {
+		return err
+	}
+	if v < f.min {
+		if f.min == 1 {
+			return fmt.Errorf("must be at least 1")
+		}
+		return fmt.Errorf("must be positive")
+	}
+	f.set(a, v, raw)
+	return nil
+}
+
+// parseList reads carveouts: "[0, 8, 16]", "0,8,16" or "0 8 16", KiB,
+// ascending, not negative.
+func parseList(raw string) ([]int, error) {
+	s := strings.TrimSpace(raw)
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("must be a list of KiB like [0, 8, 16, 32, 64, 100]")
+	}
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(p), "kib"))
+		if err != nil || n < 0 || n > 1<<20 {
+			return nil, fmt.Errorf("must be a list of KiB like [0, 8, 16, 32, 64, 100]; %q is not a whole number of KiB", p)
+		}
+		if i > 0 && n <= out[i-1] {
+			return nil, fmt.Errorf("must be ascending (%d after %d)", n, out[i-1])
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// suggest names the known key closest to an unknown one, or "".
+func suggest(key string) string {
+	var ties []string
+	bestD := 4
+	for _, f := range archFields {
+		switch d := editDistance(key, f.Key); {
+		case d < bestD:
+			ties, bestD = []string{f.Key}, d
+		case d == bestD && ties != nil:
+			ties = append(ties, f.Key)
+		}
+	}
+	best := ""
+	if len(ties) > 0 && len(ties) <= 3 {
+		best = strings.Join(ties, " or ")
+	}
+	if best == "" {
+		// "size" under the wrong section: l3.size → l2.size, …
+		last := key[strings.LastIndexByte(key, '.')+1:]
+		var cands []string
+		for _, f := range archFields {
+			if strings.HasSuffix(f.Key, "."+last) || f.Key == last {
+				cands = append(cands, f.Key)
+			}
+		}
+		sort.Strings(cands)
+		if len(cands) > 0 && len(cands) <= 3 {
+			return strings.Join(cands, " or ")
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/profile"
+)
+
+// writeProfJSON writes prof --json-out's document: the same layout as
+// warpsim run --json (one entry per launch record, every metric unless
+// --metrics chose some), which warpsim sweep reads for program runs.
+func writeProfJSON(path string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def) error {
+	if defs == nil {
+		defs = profile.Defs()
+	}
+	doc := runJSON{Arch: a.Name, Launches: []launchJSON{}}
+	for _, l := range p.Launches {
+		ms := profile.Compute(l.Counters, a, profile.Launch{
+			BlockThreads:  int(l.Block[0] * l.Block[1] * l.Block[2]),
+			RegsPerThread: l.Regs, StaticShared: l.StaticSh, DynamicShared: int(l.Shared),
+			Timing: l.Timing,
+		})
+		chosen := profile.Select(ms, defs)
+		e := launchJSON{Kernel: recordName(&l), Grid: l.Grid, Block: l.Block,
+			Metrics: profile.JSONValues(chosen), Unavailable: profile.Unavailable(chosen)}
+		if l.FromDevice {
+			e.Device, e.Count = true, l.Calls()
+		}
+		doc.Launches = append(doc.Launches, e)
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

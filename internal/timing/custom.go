@@ -1,0 +1,78 @@
+package timing
+
+import (
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// applyCustom applies a custom architecture's figures (an arch file or
+// --set) to the parameters taken from its base preset. Where the arch
+// changes a figure the timing model derived from the preset (its L2 size,
+// its L1/shared storage, its DRAM bandwidth), the model's figure scales by
+// the same ratio: the H100's effective L2 is 25 MiB of its 50 MiB, so an
+// H100 with twice the L2 sees 50 MiB. Then the arch's explicit timing
+// figures (arch.TimingKeys) replace the preset's.
+func applyCustom(p *Params, a *arch.Arch) {
+	if a.Base == "" {
+		return
+	}
+	if b, err := arch.Lookup(a.Base); err == nil && b.Name == a.Base {
+		if _, ok := measured[b.Name]; ok {
+			scale := func(v int, from, to int) int {
+				if from <= 0 || from == to {
+					return v
+				}
+				return int(float64(v) * float64(to) / float64(from))
+			}
+			if measured[b.Name].L2Bytes != 0 {
+				p.L2Bytes = scale(p.L2Bytes, b.L2Bytes, a.L2Bytes)
+			}
+			p.L1Bytes = scale(p.L1Bytes, b.L1SharedBytes, a.L1SharedBytes)
+			if measured[b.Name].DRAMBytesPerNS != 0 && b.MemBandwidth() > 0 && a.MemBandwidth() != b.MemBandwidth() {
+				p.DRAMBytesPerNS *= a.MemBandwidth() / b.MemBandwidth()
+			}
+		}
+	}
+	for k, v := range a.Timing {
+		if f, ok := customFigures[k]; ok {
+			f(p, v)
+		}
+	}
+}
+
+// customFigures sets one Params figure per arch timing key.
+var customFigures = map[string]func(p *Params, v float64){
+	"latency.shared":            func(p *Params, v float64) { p.SharedLatency = uint32(v) },
+	"latency.shared_conflict":   func(p *Params, v float64) { p.SharedConflict = uint32(v) },
+	"latency.sreg":              func(p *Params, v float64) { p.SregLatency = uint32(v) },
+	"latency.l1_hit":            func(p *Params, v float64) { p.L1HitLatency = uint32(v) },
+	"latency.l2_hit_cycles":     func(p *Params, v float64) { p.L2HitCycles = uint32(v) },
+	"latency.l2_hit_ns":         func(p *Params, v float64) { p.L2HitNS = v },
+	"latency.dram_cycles":       func(p *Params, v float64) { p.DRAMCycles = uint32(v) },
+	"latency.dram_ns":           func(p *Params, v float64) { p.DRAMNS = v },
+	"latency.barrier":           func(p *Params, v float64) { p.BarrierLatency = uint32(v) },
+	"latency.store_to_load":     func(p *Params, v float64) { p.StoreToLoad = uint32(v) },
+	"atomic.service":            func(p *Params, v float64) { p.AtomicNS = v },
+	"atomic.rate":               func(p *Params, v float64) { p.AtomicOpsPerNS = v },
+	"bandwidth.l1":              func(p *Params, v float64) { p.L1BytesPerCycle = uint32(v) },
+	"bandwidth.l2":              func(p *Params, v float64) { p.L2BytesPerNS = v },
+	"bandwidth.dram":            func(p *Params, v float64) { p.DRAMBytesPerNS = v },
+	"memory.fetch":              func(p *Params, v float64) { p.DRAMFetch = int(v) },
+	"launch.kernel":             func(p *Params, v float64) { p.KernelNS = v },
+	"launch.block_dispatch":     func(p *Params, v float64) { p.BlockDispatchNS = v },
+	"launch.block_start":        func(p *Params, v float64) { p.BlockLaunch = uint32(v) },
+	"launch.gap":                func(p *Params, v float64) { p.LaunchGapNS = v },
+	"launch.device":             func(p *Params, v float64) { p.DeviceLaunch = uint32(v) },
+	"launch.child_start":        func(p *Params, v float64) { p.ChildStartNS = v },
+	"launch.device_sync":        func(p *Params, v float64) { p.DeviceSyncNS = v },
+	"launch.child_interval":     func(p *Params, v float64) { p.ChildLaunchNS = v },
+	"launch.concurrent_kernels": func(p *Params, v float64) { p.ConcurrentKernels = int(v) },
+}
+
+func init() {
+	for c := ir.Class(0); c < ir.NumClasses; c++ {
+		c := c
+		customFigures["latency."+c.String()] = func(p *Params, v float64) { p.Latency[c] = uint32(v) }
+		customFigures["interval."+c.String()] = func(p *Params, v float64) { p.Interval[c] = uint32(max(v, 1)) }
+	}
+}

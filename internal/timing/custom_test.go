@@ -1,0 +1,52 @@
+package timing
+
+import (
+	"testing"
+
+	"github.com/warpsim/warpsim/arch"
+)
+
+// TestCustomFiguresCoverArchKeys: every timing key an arch file accepts
+// reaches a Params figure, and changes it.
+func TestCustomFiguresCoverArchKeys(t *testing.T) {
+	h := arch.MustLookup("h100")
+	base := ForArch(h, 0)
+	for _, k := range arch.TimingKeys() {
+		if _, ok := customFigures[k]; !ok {
+			t.Errorf("arch timing key %s sets no timing figure", k)
+			continue
+		}
+		a, err := arch.Override(h, []string{k + "=7"})
+		if err != nil {
+			t.Fatalf("%s=7: %v", k, err)
+		}
+		if got := ForArch(a, 0); *got == *base {
+			t.Errorf("%s=7 changed no figure", k)
+		}
+	}
+}
+
+// TestCustomScalesMeasuredFigures: the H100's effective L2 (25 MiB of 50)
+// doubles with l2.size=100MiB and halves with 25MiB; a narrower bus lowers
+// the measured DRAM bandwidth in proportion.
+func TestCustomScalesMeasuredFigures(t *testing.T) {
+	h := arch.MustLookup("h100")
+	for _, tt := range []struct {
+		set    string
+		l2     int
+		dramBW float64
+	}{
+		{"l2.size=100MiB", 50 << 20, 2100},
+		{"l2.size=25MiB", 25 << 19, 2100},
+		{"memory.bus_width=2560", 25 << 20, 1050},
+	} {
+		a, err := arch.Override(h, []string{tt.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := ForArch(a, 0)
+		if p.L2Bytes != tt.l2 || p.DRAMBytesPerNS != tt.dramBW {
+			t.Errorf("%s: L2 %d, DRAM %v GB/s; want %d, %v", tt.set, p.L2Bytes, p.DRAMBytesPerNS, tt.l2, tt.dramBW)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package sweep
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestProgramSweep: a program built by warpsim cc (the reduce lesson)
+// swept over its block-size argument and two GPUs runs under warpsim prof
+// in each cell; each cell records the program's 4 launches with the block
+// size the argument asked for.
+func TestProgramSweep(t *testing.T) {
+	if _, err := exec.LookPath("clang-22"); err != nil {
+		if os.Getenv("WARPSIM_REQUIRE_CLANG") == "1" {
+			t.Fatal("clang-22 not found, and WARPSIM_REQUIRE_CLANG=1")
+		}
+		t.Skip("clang-22 not found: warpsim cc cannot build the program")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "reduce")
+	if out, err := exec.Command(warpsim, "cc", "../examples/lessons/reduce.cu", "-o", prog).CombinedOutput(); err != nil {
+		t.Fatalf("warpsim cc: %v\n%s", err, out)
+	}
+	spec := filepath.Join(dir, "prog.yaml")
+	os.WriteFile(spec, []byte(`
+runs:
+  - {name: reduce, program: reduce, args: ["${block}", "14"]}
+axes:
+  arch: [h100, a100]
+  set: ["", "sms=66"]
+  vars: {block: [128, 512]}
+`), 0o644)
+	db := filepath.Join(dir, "p.db")
+	mustRun(t, sweepCmd(spec, "--db", db, "-j", "2"))
+	got := readDB(t, db)
+	if len(got) != 8 {
+		t.Fatalf("%d cells, want 8", len(got))
+	}
+	d, _ := Open(db)
+	defer d.Close()
+	rs, _ := d.Results()
+	for _, r := range rs {
+		if r.Status != "ok" || len(r.Launches) != 4 {
+			t.Errorf("cell %s %v: %s %q, %d launches", r.Cell.Label(), r.Cell.Vars, r.Status, r.Error, len(r.Launches))
+			continue
+		}
+		for _, l := range r.Launches {
+			if strconv.Itoa(int(l.Block[0])) != r.Cell.Vars["block"] {
+				t.Errorf("cell %v: %s has block %v", r.Cell.Vars, l.Kernel, l.Block)
+			}
+		}
+	}
+}
