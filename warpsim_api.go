@@ -689,6 +689,11 @@ type LaunchConfig struct {
 	// (cooperative_groups::grid_group::sync()); a grid larger than the
 	// occupancy calculator's blocks per SM times the SM count is refused.
 	Cooperative bool
+	// Cluster is the thread-block cluster shape (cudaLaunchAttributeClusterDimension):
+	// zero for none, or the kernel's __cluster_dims__ (.reqnctapercluster).
+	// The grid must be a whole number of clusters of at most 16 blocks
+	// (docs/clusters.md).
+	Cluster Dim3
 }
 
 // LaunchResult is what a launch produced besides memory contents.
@@ -781,6 +786,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		DevRT:         d.devRuntimeLimits(),
 		Check:         d.check,
 		Cooperative:   cfg.Cooperative,
+		Cluster:       cfg.Cluster.arr(),
 	}
 	switch {
 	case d.check != nil:
@@ -881,6 +887,9 @@ func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {
 	}
 	if len(params) != k.fn.ParamBytes {
 		return bad("parameter buffer is %d bytes; the kernel takes %d", len(params), k.fn.ParamBytes)
+	}
+	if msg := checkCluster(k, cfg); msg != "" {
+		return bad("%s", msg)
 	}
 	if cfg.Cooperative {
 		if per, most := d.CooperativeLimit(k, cfg.Block, cfg.SharedBytes); g.threads() > uint64(most) {

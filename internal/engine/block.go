@@ -73,6 +73,7 @@ type worker struct {
 	nullStream *devHandle
 
 	gs gridSyncBlock // the block's part in a cooperative grid's barrier (gridsync.go)
+	cb clusterBlock  // the block's place in its cluster (cluster.go)
 }
 
 func newWorker(l *launch) *worker {
@@ -165,6 +166,7 @@ func (w *worker) setupBlock(linear int) {
 	for wi, wp := range b.warps {
 		wp.reset(b, wi, n, l.fn)
 	}
+	w.clusterSetup()
 	w.c.BlocksLaunched++
 	w.c.WarpsLaunched += uint64(nw)
 }

@@ -254,6 +254,9 @@ type Config struct {
 	// its blocks may wait for each other at grid.sync() (gridsync.go).
 	// Grids its kernel launches from the device are not cooperative.
 	Cooperative bool
+	// Cluster is the launch's cluster shape (cudaLaunchAttributeClusterDimension);
+	// zero: the kernel's .reqnctapercluster, or no clusters (cluster.go).
+	Cluster [3]uint32
 
 	tree *cdpTree // the host launch's device-launched grids
 	node *cdpNode // this grid in the tree
@@ -291,7 +294,8 @@ type launch struct {
 
 	tree       *cdpTree
 	node       *cdpNode
-	coop       *coopGrid // a cooperative grid's barrier (gridsync.go); nil otherwise
+	coop       *coopGrid      // a cooperative grid's barrier (gridsync.go); nil otherwise
+	cl         *clusterLaunch // a cluster launch's clusters (cluster.go); nil otherwise
 	childMu    sync.Mutex
 	pending    map[uint64]childLaunch // parameter buffers handed out, by address
 	launches   atomic.Int64           // device-side launches of this grid
@@ -415,6 +419,13 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 			return total, nil, nil, err
 		}
 	}
+	if cd, explicit := clusterDims(cfg, l.fn); explicit && depth == 0 {
+		cl, err := newClusterLaunch(cfg, cd, explicit)
+		if err != nil {
+			return total, nil, nil, err
+		}
+		l.cl = cl
+	}
 	l.allocs = m.Mem.snapshot()
 	l.limit = cfg.StepLimit
 	if l.limit <= 0 {
@@ -465,6 +476,9 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	}
 	if l.coop != nil {
 		return m.runCooperative(l)
+	}
+	if l.cl != nil {
+		return m.runClusters(l)
 	}
 	return m.runFunctional(l)
 }

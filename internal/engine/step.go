@@ -235,6 +235,9 @@ func (s *BlockSlot) WaitingAtBarrier(i int) bool {
 		return true
 	case warpAtGridSync:
 		return !s.w.pollGridSync()
+	case warpAtClusterWait:
+		s.w.pollCluster()
+		return s.w.blk.warps[i].state == warpAtClusterWait
 	}
 	return false
 }
@@ -272,6 +275,7 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 		if rec.Event == EventNone {
 			rec.Event = EventExit
 		}
+		w.clusterWarpDone(wp)
 		w.checkBarriers()
 		if w.arriveGridSync() {
 			rec.GridReleased = true
@@ -282,7 +286,7 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 	case warpAtBarrier:
 		rec.Event = EventBarrier
 		w.checkBarriers()
-	case warpAtGridSync:
+	case warpAtGridSync, warpAtClusterWait:
 		rec.Event = EventBarrier
 	}
 	return n > 0
@@ -303,6 +307,7 @@ func (s *BlockSlot) Next(i int) *ir.Inst {
 		if top.pc == top.rpc || top.mask == 0 || n == wp.frames[len(wp.frames)-1].stackBase {
 			if !wp.settle() {
 				w.blk.live--
+				w.clusterWarpDone(wp)
 				w.checkBarriers()
 				w.arriveGridSync()
 				return nil
