@@ -64,6 +64,7 @@ type LaunchConfig struct {
 	Grid, Block Dim3
 	SharedBytes uint32 // dynamic shared memory
 	Cooperative bool   // cudaLaunchCooperativeKernel
+	Cluster     Dim3   // cudaLaunchAttributeClusterDimension; zero: none (cluster.go)
 }
 
 // Launched is what a completed launch reports.

@@ -73,6 +73,7 @@ func simConfig(cfg LaunchConfig) warpsim.LaunchConfig {
 		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
 		SharedBytes: cfg.SharedBytes,
 		Cooperative: cfg.Cooperative,
+		Cluster:     warpsim.Dim3{X: cfg.Cluster.X, Y: cfg.Cluster.Y, Z: cfg.Cluster.Z},
 	}
 }
 
@@ -103,6 +104,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		Block:       warpsim.Dim3{X: cfg.Block.X, Y: cfg.Block.Y, Z: cfg.Block.Z},
 		SharedBytes: cfg.SharedBytes,
 		Cooperative: cfg.Cooperative,
+		Cluster:     warpsim.Dim3{X: cfg.Cluster.X, Y: cfg.Cluster.Y, Z: cfg.Cluster.Z},
 	}, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError

@@ -174,7 +174,21 @@ func (g *GridRun) SharedBytes() int { return g.l.shared }
 // Cooperative reports whether the grid is a cooperative launch: all its
 // blocks must be resident at once (they may wait for each other at
 // grid.sync()).
-func (g *GridRun) Cooperative() bool { return g.l.coop != nil }
+//
+// A cluster launch answers true as well, for now: the timing driver then
+// keeps every block resident (so a cluster's blocks are co-resident) and
+// re-polls barrier waiters when nothing can issue (so a barrier.cluster
+// completed by another block releases its waiters). Cluster reports the
+// cluster shape, for a driver that places clusters itself.
+func (g *GridRun) Cooperative() bool { return g.l.coop != nil || g.l.cl != nil }
+
+// Cluster is the launch's cluster shape; zero when it is no cluster launch.
+func (g *GridRun) Cluster() [3]uint32 {
+	if g.l.cl == nil {
+		return [3]uint32{}
+	}
+	return g.l.cl.dims
+}
 
 // Kernel is the kernel's lowered function.
 func (g *GridRun) Kernel() *ir.Func { return g.l.fn }
