@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -66,5 +70,80 @@ func TestClusterExitedReport(t *testing.T) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("report lacks %q:\n%s", want, stderr)
 		}
+	}
+}
+
+// TestClusterLaunchFile runs nvcc's histogram kernel of cluster_dsmem.cu
+// from a launch file with "cluster": [4, 1, 1] on the program's input
+// (its generator, in the file as a u32 list) under both drivers: the 256
+// bins must be those the H100 printed for clusters of 4. A cluster shape
+// the grid is not a multiple of is bad input (exit 2) naming it.
+func TestClusterLaunchFile(t *testing.T) {
+	rec, err := os.ReadFile(filepath.Join(clustersDir, "cluster_dsmem.h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []uint32
+	for _, l := range strings.Split(string(rec), "\n") {
+		if strings.HasPrefix(l, " ") {
+			for _, f := range strings.Fields(l) {
+				v, _ := strconv.Atoi(f)
+				want = append(want, uint32(v))
+			}
+		}
+	}
+	if len(want) != 256 {
+		t.Fatalf("%d bins in the recording, want 256", len(want))
+	}
+	ptx, err := os.ReadFile(filepath.Join(clustersDir, "cluster_dsmem.nvcc.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50000
+	in := make([]string, n)
+	x := uint32(12345)
+	for i := range in {
+		x = x*1664525 + 1013904223
+		in[i] = strconv.FormatUint(uint64((x>>8)^(x>>20)), 10)
+	}
+	launch := func(cluster string) string {
+		return `{"module": "k.ptx", "arch": "h100",
+  "buffers": {"in": {"u32": [` + strings.Join(in, ",") + `]}, "hist": {"bytes": 1024}},
+  "launches": [{"kernel": "_Z9histogramPKjiPj", "grid": [16], "block": [128], "shared_bytes": 256,
+    "cluster": ` + cluster + `, "args": [{"buffer": "in"}, {"s32": 50000}, {"buffer": "hist"}]}]}`
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "k.ptx"), ptx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"functional", "timing"} {
+		t.Run(mode, func(t *testing.T) {
+			f := filepath.Join(dir, "launch.json")
+			if err := os.WriteFile(f, []byte(launch("[4, 1, 1]")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"run", "--mode", mode, "--save-dir", out, f}, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr.String())
+			}
+			hist, err := os.ReadFile(filepath.Join(out, "hist.bin"))
+			if err != nil || len(hist) != 1024 {
+				t.Fatalf("hist.bin: %v (%d bytes)", err, len(hist))
+			}
+			for i, w := range want {
+				if got := binary.LittleEndian.Uint32(hist[4*i:]); got != w {
+					t.Errorf("bin %d: %d, the H100's %d", i, got, w)
+				}
+			}
+		})
+	}
+	f := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(f, []byte(launch("[3]")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", "--mode", "functional", f}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "not a whole number of (3,1,1) clusters") {
+		t.Errorf("grid 16 in clusters of 3: exit %d, want 2 naming the cluster\n%s", code, stderr.String())
 	}
 }
