@@ -147,3 +147,34 @@ func TestClusterLaunchFile(t *testing.T) {
 		t.Errorf("grid 16 in clusters of 3: exit %d, want 2 naming the cluster\n%s", code, stderr.String())
 	}
 }
+
+// TestClusterSanitize: distributed shared memory and the cluster barrier
+// under every tool of `warpsim sanitize`: a correct cluster program (the
+// barrier.cluster that orders a warp's write before another's read counts
+// as the block's barrier) reports nothing and prints what the H100 did.
+func TestClusterSanitize(t *testing.T) {
+	needClang(t)
+	rec, err := loadRecording(filepath.Join(clustersDir, "cluster_dsmem"))
+	if err != nil || rec == nil {
+		t.Fatalf("recording: %v", err)
+	}
+	prog := buildCU(t, filepath.Join(clustersDir, "cluster_dsmem.cu"))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	for _, tool := range []string{"memcheck", "racecheck", "initcheck", "synccheck"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"sanitize", "--tool", tool, prog}, &out, &errb)
+		summary := "ERROR SUMMARY: 0 errors"
+		if tool == "racecheck" {
+			summary = "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+		}
+		if code != 0 || !strings.Contains(out.String(), summary) || !strings.Contains(out.String(), rec.stdout) {
+			t.Errorf("%s: exit %d, want 0, %q and the H100's output:\n%s%s", tool, code, summary, out.String(), errb.String())
+		}
+	}
+}

@@ -231,6 +231,13 @@ func (wp *warp) clusterOp(pc int, in *ir.Inst, exec uint32) {
 	case ir.ClusterArrive:
 		wp.clusterArrive(exec)
 	case ir.ClusterWait:
+		// For the sanitizer the cluster barrier is also its block's
+		// barrier 0 for every thread (what __syncthreads() is), as
+		// grid.sync() is (gridsync.go).
+		if wp.chk != nil && !wp.chk.Barrier(wp.site(pc, exec), 0, -1) {
+			wp.sanitizerStop(pc, exec)
+			return
+		}
 		wp.clusterWait(pc, exec)
 	}
 }
