@@ -710,6 +710,11 @@ type LaunchConfig struct {
 	// (cooperative_groups::grid_group::sync()); a grid larger than the
 	// occupancy calculator's blocks per SM times the SM count is refused.
 	Cooperative bool
+	// Cluster is the thread-block cluster shape (cudaLaunchAttributeClusterDimension):
+	// zero for none, or the kernel's __cluster_dims__ (.reqnctapercluster).
+	// The grid must be a whole number of clusters of at most 16 blocks
+	// (docs/clusters.md).
+	Cluster Dim3
 }
 
 // LaunchResult is what a launch produced besides memory contents.
@@ -809,6 +814,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Check:         d.check,
 		Cooperative:   cfg.Cooperative,
 		Lines:         d.opt.Lines,
+		Cluster:       cfg.Cluster.arr(),
 	}
 	switch {
 	case d.check != nil:
@@ -870,6 +876,9 @@ func (d *Device) checkConfig(k *Kernel, cfg LaunchConfig, params []byte) error {
 	if e := d.arch.CheckLaunch(k.limits(), arch.LaunchShape{Grid: cfg.Grid.arr(), Block: cfg.Block.arr(),
 		DynamicShared: int(cfg.SharedBytes), ParamBytes: len(params), Cooperative: cfg.Cooperative}); e != nil {
 		return &ConfigError{Kernel: k.fn.Name, Msg: e.Msg, Code: e.Code}
+	}
+	if msg := checkCluster(k, cfg); msg != "" {
+		return &ConfigError{Kernel: k.fn.Name, Msg: msg, Code: arch.ErrInvalidClusterSize}
 	}
 	return nil
 }

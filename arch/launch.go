@@ -7,6 +7,7 @@ const (
 	ErrInvalidValue              = 1   // cudaErrorInvalidValue
 	ErrLaunchOutOfResources      = 701 // cudaErrorLaunchOutOfResources
 	ErrCooperativeLaunchTooLarge = 720 // cudaErrorCooperativeLaunchTooLarge
+	ErrInvalidClusterSize        = 912 // cudaErrorInvalidClusterSize
 )
 
 // KernelLimits are what a compiled kernel brings to a launch's checks.

@@ -153,6 +153,7 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 			Block:       warpsim.Dim3{X: la.Block[0], Y: la.Block[1], Z: la.Block[2]},
 			SharedBytes: la.SharedBytes,
 			Cooperative: la.Cooperative,
+			Cluster:     warpsim.Dim3{X: la.Cluster[0], Y: la.Cluster[1], Z: la.Cluster[2]},
 		}
 		res, err := dev.Launch(k, cfg, params)
 		if err != nil {

@@ -86,7 +86,11 @@ type Launch struct {
 	// Cooperative launches the kernel as cudaLaunchCooperativeKernel does
 	// ("cooperative": true): every block resident, grid.sync() allowed.
 	Cooperative bool
-	Args        []Arg
+	// Cluster is the thread-block cluster shape ("cluster": [x, y, z]), as
+	// cudaLaunchAttributeClusterDimension gives it; zero when absent (the
+	// kernel's __cluster_dims__ then applies, docs/clusters.md).
+	Cluster [3]uint32
+	Args    []Arg
 	pos
 }
 
@@ -652,8 +656,11 @@ func (l *loader) launches(f *File, n *node) {
 					continue
 				}
 				la.Cooperative = m.value.boolean
+			case "cluster":
+				la.Cluster = [3]uint32{1, 1, 1}
+				ok = l.dim3(m.value, key, &la.Cluster) && ok
 			default:
-				l.errorf(m.keyOff, key, "unknown key (want kernel, grid, block, shared_bytes, cooperative, args)")
+				l.errorf(m.keyOff, key, "unknown key (want kernel, grid, block, shared_bytes, cooperative, cluster, args)")
 				ok = false
 			}
 		}

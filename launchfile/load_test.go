@@ -122,7 +122,7 @@ func TestLoadErrors(t *testing.T) {
 		{"empty buffer", head + `"buffers": {"a": {"bytes": 0}}}`, "x.json:2: buffers.a: a buffer cannot be empty"},
 		{"odd hex", head + `"buffers": {"a": {"bytes_hex": "abc"}}}`, "x.json:2: buffers.a.bytes_hex: odd number of hex digits"},
 		{"global file", head + `"globals": {"g": {"file": "a.bin"}}}`, "x.json:2: globals.g.file: unknown key (want bytes, bytes_hex, buffer or a type: s8 s16 s32 s64 u8 u16 u32 u64 f16 f32 f64)"},
-		{"launch unknown key", `{"module": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1], "blocks": 2}]}`, "x.json:1: launches[0].blocks: unknown key (want kernel, grid, block, shared_bytes, cooperative, args)"},
+		{"launch unknown key", `{"module": "k.ptx", "launches": [{"kernel": "k", "grid": [1], "block": [1], "blocks": 2}]}`, "x.json:1: launches[0].blocks: unknown key (want kernel, grid, block, shared_bytes, cooperative, cluster, args)"},
 		{"launch missing block", `{"module": "k.ptx", "launches": [{"kernel": "k", "grid": [1]}]}`, "x.json:1: launches[0]: missing block"},
 		{"zero grid", `{"module": "k.ptx", "launches": [{"kernel": "k", "grid": [1, 0], "block": [1]}]}`, "x.json:1: launches[0].grid[1]: must be at least 1"},
 		{"grid too long", `{"module": "k.ptx", "launches": [{"kernel": "k", "grid": [1, 1, 1, 1], "block": [1]}]}`, "x.json:1: launches[0].grid: want [x, y, z] (1 to 3 positive integers)"},

@@ -152,6 +152,11 @@ type Func struct {
 	// Performance directives; zero when absent.
 	MaxNTID, ReqNTID      [3]int
 	MinNCTAPerSM, MaxNReg int
+	// Cluster directives (sm_90): .reqnctapercluster (the cluster shape
+	// __cluster_dims__ asks for), .explicitcluster, .maxclusterrank.
+	ReqNCTAPerCluster [3]int
+	ExplicitCluster   bool
+	MaxClusterRank    int
 	// Body is nil for a declaration (".extern .func f(...);").
 	Body    []Stmt
 	HasBody bool

@@ -619,7 +619,17 @@ func (p *parser) funcAttributes(f *Func) bool {
 			p.next()
 			n, _ := p.parseInt("register count")
 			f.MaxNReg = clampInt(n)
-		case ".maxclusterrank", ".reqnctapercluster", ".explicitcluster", ".blocksareclusters",
+		case ".reqnctapercluster":
+			p.next()
+			f.ReqNCTAPerCluster = p.parseDims()
+		case ".explicitcluster":
+			p.next()
+			f.ExplicitCluster = true
+		case ".maxclusterrank":
+			p.next()
+			n, _ := p.parseInt("cluster rank")
+			f.MaxClusterRank = clampInt(n)
+		case ".blocksareclusters",
 			".nvvm_reqntid", ".abi_preserve", ".abi_preserve_control":
 			p.next()
 			for p.tok == tInt && !p.nl {

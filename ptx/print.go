@@ -390,6 +390,14 @@ func (w *printer) function(f *Func) {
 		w.str("\n.maxnreg ")
 		w.int(f.MaxNReg)
 	}
+	if f.ExplicitCluster {
+		w.str("\n.explicitcluster")
+	}
+	dims(".reqnctapercluster", f.ReqNCTAPerCluster)
+	if f.MaxClusterRank != 0 {
+		w.str("\n.maxclusterrank ")
+		w.int(f.MaxClusterRank)
+	}
 	if !f.HasBody {
 		w.str(";\n")
 		return

@@ -170,6 +170,13 @@ func (d *Driver) CompilePTX(o *Options, src, out string) error {
 	if err != nil {
 		return err
 	}
+	if s, err := os.ReadFile(src); err == nil && bytes.Contains(s, []byte("__cluster_dims__")) {
+		if b, err := os.ReadFile(out); err == nil {
+			if err := os.WriteFile(out, AddClusterDims(s, b), 0o644); err != nil {
+				return err
+			}
+		}
+	}
 	if !o.RDC {
 		return nil
 	}

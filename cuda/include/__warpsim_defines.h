@@ -80,6 +80,11 @@
 #define __managed__ __device__ __attribute__((section("warpsim_managed"), aligned(4096)))
 #endif
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+/* clang-22 accepts the cluster_dims attribute but emits nothing for it on
+ * NVPTX (and, written where CUDA puts it, after the return type, it takes
+ * __global__ away); `warpsim cc` adds .reqnctapercluster from the source
+ * instead (cuda/cc/clusterdims.go, docs/clusters.md). */
+#define __cluster_dims__(...)
 #define __grid_constant__ __attribute__((grid_constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))

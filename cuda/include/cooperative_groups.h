@@ -354,6 +354,51 @@ public:
 
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
 
+/* The thread-block cluster (sm_90): the blocks of a cluster launch that
+ * run together and share their shared memory (docs/clusters.md). */
+__device__ __forceinline__ unsigned __warpsim_sreg_cluster(int i) {
+  unsigned v;
+  switch (i) {
+  case 0: asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(v)); break;
+  case 1: asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(v)); break;
+  case 2: asm volatile("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(v)); break;
+  case 3: asm volatile("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(v)); break;
+  case 4: asm volatile("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(v)); break;
+  case 5: asm volatile("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(v)); break;
+  case 6: asm volatile("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(v)); break;
+  default: asm volatile("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(v)); break;
+  }
+  return v;
+}
+class cluster_group : public thread_group {
+public:
+  __device__ cluster_group() : thread_group(__warpsim_kind_block, 0, 0, 0, 1) {}
+  __device__ void sync() const { asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"); }
+  __device__ void barrier_arrive() const { asm volatile("barrier.cluster.arrive.aligned;" ::: "memory"); }
+  __device__ void barrier_wait() const { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+  __device__ unsigned block_rank() const { return __warpsim_sreg_cluster(0); }
+  __device__ unsigned num_blocks() const { return __warpsim_sreg_cluster(1); }
+  __device__ dim3 block_index() const { return dim3(__warpsim_sreg_cluster(2), __warpsim_sreg_cluster(3), __warpsim_sreg_cluster(4)); }
+  __device__ dim3 dim_blocks() const { return dim3(__warpsim_sreg_cluster(5), __warpsim_sreg_cluster(6), __warpsim_sreg_cluster(7)); }
+  __device__ unsigned thread_rank() const { return block_rank() * __warpsim_block_size() + __warpsim_block_rank(); }
+  __device__ unsigned num_threads() const { return num_blocks() * __warpsim_block_size(); }
+  __device__ unsigned size() const { return num_threads(); }
+  __device__ dim3 dim_threads() const {
+    dim3 b = dim_blocks();
+    return dim3(b.x * blockDim.x, b.y * blockDim.y, b.z * blockDim.z);
+  }
+  __device__ bool is_valid() const { return true; }
+  /* The address of *addr's copy in block rank's shared memory (mapa). */
+  template <class T> __device__ T *map_shared_rank(T *addr, unsigned rank) const {
+    unsigned long long r;
+    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"((unsigned long long)addr), "r"(rank));
+    return (T *)r;
+  }
+  template <class T> __device__ T &map_shared_rank(T &addr, unsigned rank) const { return *map_shared_rank(&addr, rank); }
+};
+
+__device__ __forceinline__ cluster_group this_cluster() { return cluster_group(); }
+
 template <class Group> __device__ __forceinline__ void sync(const Group &g) { g.sync(); }
 template <class Group> __device__ __forceinline__ unsigned long long thread_rank(const Group &g) { return g.thread_rank(); }
 template <class Group> __device__ __forceinline__ unsigned long long group_size(const Group &g) { return g.size(); }

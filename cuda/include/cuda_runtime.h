@@ -94,6 +94,12 @@ template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxActive
 template <class T> static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 grid, dim3 block, void **args, size_t smem = 0, cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void *)func, grid, block, args, smem, stream);
 }
+template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxActiveClusters(int *n, T *func, const cudaLaunchConfig_t *config) {
+  return ::cudaOccupancyMaxActiveClusters(n, (const void *)func, config);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxPotentialClusterSize(int *n, T *func, const cudaLaunchConfig_t *config) {
+  return ::cudaOccupancyMaxPotentialClusterSize(n, (const void *)func, config);
+}
 /* cudaLaunchKernelEx: the arguments converted to the kernel's parameter
  * types, as CUDA's template does. */
 template <typename... ExpTypes, typename... ActTypes>

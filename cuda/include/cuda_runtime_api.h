@@ -172,6 +172,8 @@ __WARPSIM_H cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, enum cudaLa
 __WARPSIM_H cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 __WARPSIM_H cudaError_t cudaCtxResetPersistingL2Cache(void);
 __WARPSIM_H cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+__WARPSIM_H cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func, const cudaLaunchConfig_t *config);
+__WARPSIM_H cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func, const cudaLaunchConfig_t *config);
 
 /* Stream capture and graphs: a graph replays as ordinary stream work. */
 __WARPSIM_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);

@@ -65,6 +65,15 @@ const (
 	// size: the host shadow of a __managed__ variable, mapped onto the
 	// device variable's pages, becomes a device address of it too (coop.go).
 	opManagedAlias = 65
+	// Thread-block clusters (cluster.go): opLaunchCluster is uint32
+	// cluster xyz, then opLaunch's payload; opOccupancyCluster is uint32
+	// kernel, block size, dynamic shared bytes, cluster xyz → int32
+	// cudaOccupancyMaxActiveClusters; opPotentialCluster is uint32 kernel,
+	// block size, dynamic shared bytes → int32
+	// cudaOccupancyMaxPotentialClusterSize.
+	opLaunchCluster    = 66
+	opOccupancyCluster = 67
+	opPotentialCluster = 68
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -512,6 +512,8 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.launch(p)
 	case opLaunchCooperative:
 		return s.launchCooperative(p)
+	case opLaunchCluster, opOccupancyCluster, opPotentialCluster:
+		return s.clusterOp(req.op, p) // cluster.go
 	case opManagedAlias:
 		return s.managedAlias(p)
 	case opSync:
@@ -684,6 +686,9 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		if len(p.b) >= 8 {
 			attr, val := p.u32(), p.u32()
+			if attr == 14 { // cudaFuncAttributeNonPortableClusterSizeAllowed
+				s.setNonPortable(int(kid), val != 0)
+			}
 			if attr == 8 { // cudaFuncAttributeMaxDynamicSharedMemorySize
 				if int(val) > s.opt.Arch.SharedPerBlockOptin-k.StaticSharedBytes() {
 					return reply{code: ErrorInvalidValue}
@@ -701,8 +706,10 @@ func (s *Server) handle(req request) (rep reply) {
 		if b := k.BoundThreads(); b > 0 {
 			maxThreads = min(maxThreads, b)
 		}
+		cd := kernelClusterDims(k)
 		return reply{data: putU64s(uint64(k.StaticSharedBytes()), 0, uint64(k.LocalBytes()), uint64(maxThreads),
-			uint64(k.RegsPerThread()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn))}
+			uint64(k.RegsPerThread()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn),
+			uint64(cd.X), uint64(cd.Y), uint64(cd.Z), b2u64(s.isNonPortable(int(kid))))}
 	}
 	return reply{code: ErrorNotSupported, diag: fmt.Appendf(nil, "warpsim runtime: unknown operation %d (the program and warpsim are from different versions?)\n", req.op)}
 }
@@ -898,12 +905,18 @@ func (s *Server) launch(p *payloadReader) reply { return s.launchAs(p, false) }
 
 // launchAs is opLaunch, or opLaunchCooperative when coop (coop.go).
 func (s *Server) launchAs(p *payloadReader, coop bool) reply {
+	return s.launchWith(p, coop, Dim3{})
+}
+
+// launchWith is launchAs with a cluster shape (cluster.go).
+func (s *Server) launchWith(p *payloadReader, coop bool, cluster Dim3) reply {
 	stream, kid := p.u32(), p.u32()
 	cfg := LaunchConfig{
 		Grid:        Dim3{X: p.u32(), Y: p.u32(), Z: p.u32()},
 		Block:       Dim3{X: p.u32(), Y: p.u32(), Z: p.u32()},
 		SharedBytes: p.u32(),
 		Cooperative: coop,
+		Cluster:     cluster,
 	}
 	params := bytes.Clone(p.rest())
 	if p.err != nil {
@@ -1100,8 +1113,15 @@ func (s *Server) checkConfig(kid int, k Kernel, cfg LaunchConfig, paramBytes int
 		lim.MaxDynamicShared = v
 	}
 	g, b := cfg.Grid, cfg.Block
-	return s.opt.Arch.CheckLaunch(lim, arch.LaunchShape{Grid: [3]uint32{g.X, g.Y, g.Z}, Block: [3]uint32{b.X, b.Y, b.Z},
-		DynamicShared: int(cfg.SharedBytes), ParamBytes: paramBytes, Cooperative: cfg.Cooperative})
+	if e := s.opt.Arch.CheckLaunch(lim, arch.LaunchShape{Grid: [3]uint32{g.X, g.Y, g.Z}, Block: [3]uint32{b.X, b.Y, b.Z},
+		DynamicShared: int(cfg.SharedBytes), ParamBytes: paramBytes, Cooperative: cfg.Cooperative}); e != nil {
+		return e
+	}
+	if code := s.checkCluster(kid, k, cfg); code != Success {
+		c := cfg.Cluster
+		return &arch.LaunchError{Code: int(code), Msg: fmt.Sprintf("cluster (%d,%d,%d) of grid (%d,%d,%d): cluster misconfiguration", c.X, c.Y, c.Z, g.X, g.Y, g.Z)}
+	}
+	return nil
 }
 
 func (s *Server) writeProfile() {

@@ -698,6 +698,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 107: v = props.persistingL2CacheMaxSize; break;
   case 108: v = props.accessPolicyMaxWindowSize; break;
   case 111: v = (int)props.reservedSharedMemPerBlock; break;
+  case 120: v = props.major >= 9; break; /* cudaDevAttrClusterLaunch */
   default: return set_error(1);
   }
   *value = v;
@@ -1792,12 +1793,14 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
  * a cooperative launch. Programmatic dependent launch permits overlap with
  * the kernel before, which the simulator, running stream work in order,
  * does not take (a valid schedule); its event is recorded when the kernel
- * is done (the latest trigger the GPU may give). Clusters are not
- * simulated: a cluster dimension other than 1x1x1 is cudaErrorNotSupported. */
+ * is done (the latest trigger the GPU may give). A cluster dimension makes
+ * a cluster launch (warpsim_rt_cluster.c). */
+static cudaError_t launch_cluster(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream, const unsigned cl[3]);
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func, void **args) {
   ENTER();
   if (!cfg || (cfg->numAttrs && !cfg->attrs)) return set_error(1);
-  int coop = 0;
+  int coop = 0, cluster = 0;
+  unsigned cl[3] = {0, 0, 0};
   cudaEvent_t ev = NULL;
   for (unsigned i = 0; i < cfg->numAttrs; i++) {
     const struct cudaLaunchAttribute *a = &cfg->attrs[i];
@@ -1821,18 +1824,18 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func,
       if (!as_event(ev)) return set_error(400);
       break;
     case cudaLaunchAttributeClusterDimension:
-      if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z != 1) {
-        fprintf(stderr, "warpsim: thread block clusters are not simulated (cudaLaunchAttributeClusterDimension %ux%ux%u)\n",
-                a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
-        return set_error(cudaErrorNotSupported);
-      }
+      cluster = 1;
+      cl[0] = a->val.clusterDim.x;
+      cl[1] = a->val.clusterDim.y;
+      cl[2] = a->val.clusterDim.z;
       break;
     default:
       return set_error(1);
     }
   }
-  cudaError_t e = coop ? cudaLaunchCooperativeKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream)
-                       : cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream);
+  cudaError_t e = coop      ? cudaLaunchCooperativeKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream)
+                  : cluster ? launch_cluster(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream, cl)
+                            : cudaLaunchKernel(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream);
   if (e || !ev) return e;
   return cudaEventRecord(ev, cfg->stream);
 }
@@ -1864,6 +1867,12 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
   a->ptxVersion = (int)get64(d, r.len, 5);
   a->binaryVersion = (int)get64(d, r.len, 6);
   a->maxDynamicSharedSizeBytes = (int)get64(d, r.len, 7);
+  /* __cluster_dims__ and cudaFuncAttributeNonPortableClusterSizeAllowed */
+  a->requiredClusterWidth = (int)get64(d, r.len, 8);
+  a->requiredClusterHeight = (int)get64(d, r.len, 9);
+  a->requiredClusterDepth = (int)get64(d, r.len, 10);
+  a->clusterDimMustBeSet = a->requiredClusterWidth != 0;
+  a->nonPortableClusterSizeAllowed = (int)get64(d, r.len, 11);
   a->preferredShmemCarveout = -1;
   free(r.data);
   return 0;
@@ -1920,5 +1929,6 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 
 #include "warpsim_rt_graphs.c"
 #include "warpsim_rt_coop.c"
+#include "warpsim_rt_cluster.c"
 #include "warpsim_rt_managed.c"
 #include "warpsim_rt_tex.c"

@@ -75,6 +75,7 @@ type worker struct {
 	gs gridSyncBlock // the block's part in a cooperative grid's barrier (gridsync.go)
 
 	lt *lineTab // per-instruction counts (Config.Lines); nil until the first issue
+	cb clusterBlock  // the block's place in its cluster (cluster.go)
 }
 
 func newWorker(l *launch) *worker {
@@ -169,6 +170,7 @@ func (w *worker) setupBlock(linear int) {
 	for wi, wp := range b.warps {
 		wp.reset(b, wi, n, l.fn)
 	}
+	w.clusterSetup()
 	w.c.BlocksLaunched++
 	w.c.WarpsLaunched += uint64(nw)
 }

@@ -273,6 +273,7 @@ func (w *worker) endBlock() {
 		return
 	}
 	w.blockOpen = false
+	w.clusterEnd()
 	d := blockDone{linear: w.blk.linear, kids: w.kids, synced: w.synced}
 	sort.SliceStable(d.kids, func(i, j int) bool { return d.kids[i].warp < d.kids[j].warp })
 	if len(w.out) > 0 {

@@ -140,11 +140,25 @@ func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op
 			switch {
 			case addr >= SharedWindow && addr < SharedWindow+WindowSize:
 				sp, addr = SpaceShared, addr-SharedWindow
+				if addr >= 1<<clusterShift {
+					// Distributed shared memory (cluster.go): the block's
+					// own copy is checked as its shared memory; another
+					// block's is left to the engine's bounds check (the
+					// checker's shadow state is per block).
+					if int(addr>>clusterShift)-1 != wp.w.cb.rank {
+						exec &^= 1 << l
+						continue
+					}
+					addr &= 1<<clusterShift - 1
+				}
 			case addr >= LocalWindow && addr < LocalWindow+WindowSize:
 				sp, addr = SpaceLocal, addr-LocalWindow
 			}
 		}
 		a.Space[l], a.Addr[l] = sp, addr
+	}
+	if exec == 0 {
+		return true
 	}
 	if wp.chk.Access(wp.site(pc, exec), a) {
 		return true

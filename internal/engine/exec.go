@@ -157,6 +157,8 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		wp.devRuntime(pc, in, exec)
 	case ir.OpTex, ir.OpSuld, ir.OpSust:
 		wp.texInst(pc, in, exec)
+	case ir.OpCluster:
+		wp.clusterOp(pc, in, exec)
 	default:
 		wp.alu(pc, in, exec)
 	}

@@ -259,6 +259,9 @@ type Config struct {
 	// Lines asks for per-instruction counts (Grid.Lines), for reports; off,
 	// the hot loop is unchanged.
 	Lines bool
+	// Cluster is the launch's cluster shape (cudaLaunchAttributeClusterDimension);
+	// zero: the kernel's .reqnctapercluster, or no clusters (cluster.go).
+	Cluster [3]uint32
 
 	tree *cdpTree // the host launch's device-launched grids
 	node *cdpNode // this grid in the tree
@@ -296,7 +299,8 @@ type launch struct {
 
 	tree       *cdpTree
 	node       *cdpNode
-	coop       *coopGrid // a cooperative grid's barrier (gridsync.go); nil otherwise
+	coop       *coopGrid      // a cooperative grid's barrier (gridsync.go); nil otherwise
+	cl         *clusterLaunch // a cluster launch's clusters (cluster.go); nil otherwise
 	childMu    sync.Mutex
 	pending    map[uint64]childLaunch // parameter buffers handed out, by address
 	launches   atomic.Int64           // device-side launches of this grid
@@ -426,6 +430,13 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 			return total, nil, nil, err
 		}
 	}
+	if cd, explicit := clusterDims(cfg, l.fn); explicit && depth == 0 {
+		cl, err := newClusterLaunch(cfg, cd, explicit)
+		if err != nil {
+			return total, nil, nil, err
+		}
+		l.cl = cl
+	}
 	l.allocs = m.Mem.snapshot()
 	l.limit = cfg.StepLimit
 	if l.limit <= 0 {
@@ -480,6 +491,9 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	}
 	if l.coop != nil {
 		return m.runCooperative(l)
+	}
+	if l.cl != nil {
+		return m.runClusters(l)
 	}
 	return m.runFunctional(l)
 }

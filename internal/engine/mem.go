@@ -67,6 +67,9 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 		return a.Data[off : off+n : off+n], accGlobal
 	case ptx.SpaceShared:
 		sh := wp.blk.shared
+		if addr >= 1<<clusterShift && addr < WindowSize {
+			return wp.remoteShared(pc, addr, n, lane) // cluster.go
+		}
 		if addr+n > uint64(len(sh)) || addr+n < addr {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte shared access at offset %#x is outside the block's %d bytes of shared memory", n, addr, len(sh))
 			return nil, accNone

@@ -79,6 +79,10 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 		v = 32
 	case ir.SregEnvreg1, ir.SregEnvreg2:
 		v = wp.w.l.envreg(ir.Sreg(in.Imm))
+	default:
+		if ir.Sreg(in.Imm) >= ir.SregClusteridX {
+			v = wp.clusterSreg(ir.Sreg(in.Imm))
+		}
 	}
 	m := typeMask(in.Type)
 	if uniform {

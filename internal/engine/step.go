@@ -186,7 +186,21 @@ func (g *GridRun) SharedBytes() int { return g.l.shared }
 // Cooperative reports whether the grid is a cooperative launch: all its
 // blocks must be resident at once (they may wait for each other at
 // grid.sync()).
-func (g *GridRun) Cooperative() bool { return g.l.coop != nil }
+//
+// A cluster launch answers true as well, for now: the timing driver then
+// keeps every block resident (so a cluster's blocks are co-resident) and
+// re-polls barrier waiters when nothing can issue (so a barrier.cluster
+// completed by another block releases its waiters). Cluster reports the
+// cluster shape, for a driver that places clusters itself.
+func (g *GridRun) Cooperative() bool { return g.l.coop != nil || g.l.cl != nil }
+
+// Cluster is the launch's cluster shape; zero when it is no cluster launch.
+func (g *GridRun) Cluster() [3]uint32 {
+	if g.l.cl == nil {
+		return [3]uint32{}
+	}
+	return g.l.cl.dims
+}
 
 // Kernel is the kernel's lowered function.
 func (g *GridRun) Kernel() *ir.Func { return g.l.fn }
@@ -250,6 +264,9 @@ func (s *BlockSlot) WaitingAtBarrier(i int) bool {
 		return true
 	case warpAtGridSync:
 		return !s.w.pollGridSync()
+	case warpAtClusterWait:
+		s.w.pollCluster()
+		return s.w.blk.warps[i].state == warpAtClusterWait
 	}
 	return false
 }
@@ -292,6 +309,7 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 		if rec.Event == EventNone {
 			rec.Event = EventExit
 		}
+		w.clusterWarpDone(wp)
 		w.checkBarriers()
 		if w.arriveGridSync() {
 			rec.GridReleased = true
@@ -302,7 +320,7 @@ func (s *BlockSlot) Step(i int, rec *StepRecord) bool {
 	case warpAtBarrier:
 		rec.Event = EventBarrier
 		w.checkBarriers()
-	case warpAtGridSync:
+	case warpAtGridSync, warpAtClusterWait:
 		rec.Event = EventBarrier
 	}
 	return n > 0
@@ -357,6 +375,7 @@ func (s *BlockSlot) Finish(i int) bool {
 		return false
 	}
 	w.blk.live--
+	w.clusterWarpDone(wp)
 	w.checkBarriers()
 	w.arriveGridSync()
 	return true

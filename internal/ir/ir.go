@@ -429,8 +429,11 @@ type Func struct {
 	MaxNTID       [3]int
 	MinBlocks     int
 	MaxNReg       int
-	calls         []int32
-	sharedUsed    []int32
+	// ClusterDims is .reqnctapercluster (__cluster_dims__); zero when the
+	// kernel does not fix its cluster shape.
+	ClusterDims [3]int
+	calls       []int32
+	sharedUsed  []int32
 }
 
 // Var is a module-scope variable.

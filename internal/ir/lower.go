@@ -411,6 +411,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		f.Code, f.Lines, f.Text = make([]Inst, 0, n), make([]LineInfo, 0, n), make([]string, 0, n)
 	}
 	f.ReqNTID, f.MaxNTID, f.MinBlocks, f.MaxNReg = src.ReqNTID, src.MaxNTID, src.MinNCTAPerSM, src.MaxNReg
+	f.ClusterDims = src.ReqNCTAPerCluster
 	// Parameters.
 	if f.Entry {
 		off := 0
@@ -947,6 +948,9 @@ var aluOperands = map[string]int{
 }
 
 func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
+	if fl.lowerCluster(src) { // cluster.go
+		return
+	}
 	m := parseMods(src.Mods)
 	ops := src.Operands
 	switch src.Op {
