@@ -119,7 +119,9 @@ func (fl *fnLowerer) lowerCluster(src *ptx.Instr) bool {
 		fl.emit(in, src)
 		return true
 	case "ld", "st", "atom", "red":
-		if !hasMod(src.Mods, "shared::cluster") {
+		// st.async and red.async complete an mbarrier's transaction: not a
+		// plain access through a generic address.
+		if !hasMod(src.Mods, "shared::cluster") || hasMod(src.Mods, "async") {
 			return false
 		}
 		ai := 1
