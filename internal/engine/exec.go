@@ -152,6 +152,10 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		wp.devRuntime(pc, in, exec)
 	case ir.OpTex, ir.OpSuld, ir.OpSust:
 		wp.texInst(pc, in, exec)
+	case ir.OpTensor:
+		wp.tensorInst(pc, in, exec)
+	case ir.OpAsync:
+		wp.asyncInst(pc, in, exec)
 	default:
 		wp.alu(pc, in, exec)
 	}

@@ -1101,6 +1101,10 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 		fl.emit(fl.newInst(OpNop, src), src)
 	case "tex", "tld4", "suld", "sust":
 		fl.lowerTex(src, &m)
+	case "mma", "ldmatrix", "stmatrix", "movmatrix":
+		fl.lowerTensor(src)
+	case "cp", "mbarrier":
+		fl.lowerAsync(src)
 	default:
 		op, ok := aluOps[src.Op]
 		if !ok {

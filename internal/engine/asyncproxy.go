@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// The asynchronous proxy for cp.async (OpAsync, modes Async*): a copy is
+// checked when issued but its bytes move only when the group that holds it
+// completes, at the thread's cp.async.wait_group / wait_all, or when the
+// thread's cp.async.mbarrier.arrive fires. A kernel that reads shared memory
+// without waiting sees what was there before, as it may on the GPU.
+
+// asyncCopy is one pending cp.async of one thread.
+type asyncCopy struct {
+	dst, src      uint64
+	dstSpace      ptx.Space
+	group         int32
+	lane          uint8
+	size, srcSize uint8
+}
+
+// asyncState is a warp's pending copies, in issue order, and each thread's
+// count of committed groups (the id of its open group).
+type asyncState struct {
+	copies    []asyncCopy
+	committed [32]int32
+}
+
+func (s *asyncState) reset() {
+	s.copies = s.copies[:0]
+	s.committed = [32]int32{}
+}
+
+func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
+	to := &wp.fn.TensorOps[in.Imm]
+	st := &wp.async
+	switch in.Mode {
+	case ir.AsyncCopy:
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			dst := uint64(to.DstOff)
+			if to.Dst >= 0 {
+				dst += wp.r(to.Dst)[l]
+			}
+			src := uint64(to.SrcOff)
+			if to.Src >= 0 {
+				src += wp.r(to.Src)[l]
+			}
+			n := uint64(to.Size)
+			ss := n
+			if to.SrcSize >= 0 {
+				ss = wp.r(to.SrcSize)[l] & 0xffffffff
+				if ss > n {
+					ss = n
+				}
+			}
+			if dst%n != 0 || src%n != 0 {
+				a := dst
+				if src%n != 0 {
+					a = src
+				}
+				wp.fault(FaultMisaligned, pc, l, a, true, "cp.async of %d bytes at %#x is not %d-byte aligned", n, a, n)
+				return
+			}
+			if b, _ := wp.resolve(pc, to.DstSpace, dst, n, l); b == nil {
+				return
+			}
+			if ss > 0 {
+				if b, _ := wp.resolve(pc, ptx.SpaceGlobal, src, ss, l); b == nil {
+					return
+				}
+			}
+			st.copies = append(st.copies, asyncCopy{dst: dst, src: src, dstSpace: to.DstSpace, group: st.committed[l],
+				lane: uint8(l), size: uint8(n), srcSize: uint8(ss)})
+		}
+	case ir.AsyncCommit:
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				st.committed[l]++
+			}
+		}
+	case ir.AsyncWaitGroup:
+		var limit [32]int32
+		for l := 0; l < 32; l++ {
+			limit[l] = -1
+			if exec>>l&1 != 0 {
+				limit[l] = st.committed[l] - to.Num // groups below this id complete
+			}
+		}
+		wp.completeCopies(pc, &limit)
+	case ir.AsyncWaitAll:
+		wp.completeAll(pc, exec)
+	case ir.AsyncMbarArrive:
+		wp.completeAll(pc, exec)
+		if to.Flag { // .noinc: the arrival counts against the expected count
+			wp.mbarrierInst(pc, in, to, exec)
+		}
+	default:
+		wp.mbarrierInst(pc, in, to, exec)
+	}
+}
+
+// completeAll completes every pending copy of the lanes in exec, open group included.
+func (wp *warp) completeAll(pc int, exec uint32) {
+	var limit [32]int32
+	for l := 0; l < 32; l++ {
+		limit[l] = -1
+		if exec>>l&1 != 0 {
+			limit[l] = 1 << 30
+		}
+	}
+	wp.completeCopies(pc, &limit)
+}
+
+// completeCopies performs, in issue order, each pending copy whose group id
+// is below its lane's limit, and drops it from the queue.
+func (wp *warp) completeCopies(pc int, limit *[32]int32) {
+	st := &wp.async
+	k := 0
+	for _, c := range st.copies {
+		if c.group >= limit[c.lane] {
+			st.copies[k] = c
+			k++
+			continue
+		}
+		l := int(c.lane)
+		dst, _ := wp.resolve(pc, c.dstSpace, c.dst, uint64(c.size), l)
+		if dst == nil {
+			return
+		}
+		var src []byte
+		if c.srcSize > 0 {
+			if src, _ = wp.resolve(pc, ptx.SpaceGlobal, c.src, uint64(c.srcSize), l); src == nil {
+				return
+			}
+		}
+		for i := range dst {
+			if i < int(c.srcSize) {
+				dst[i] = src[i]
+			} else {
+				dst[i] = 0
+			}
+		}
+	}
+	st.copies = st.copies[:k]
+}

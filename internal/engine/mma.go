@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"encoding/binary"
+
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// Tensor-core instructions (OpTensor): mma.sync, ldmatrix, stmatrix and
+// movmatrix, executed by the whole warp; the arithmetic and the fragment
+// layouts are internal/tensor's.
+
+func (wp *warp) tensorInst(pc int, in *ir.Inst, exec uint32) {
+	to := &wp.fn.TensorOps[in.Imm]
+	switch in.Mode {
+	case ir.TensorMMA:
+		wp.mma(to, exec)
+	case ir.TensorLdmatrix, ir.TensorStmatrix:
+		wp.ldstmatrix(pc, in, to, exec)
+	case ir.TensorMovmatrix:
+		src := wp.r(to.A[0])
+		var out [32]uint64
+		for l := 0; l < 32; l++ {
+			// element (r, c) of the 8x8 matrix is in lane 4r+c/2, half c%2;
+			// lane l receives (2(l%4), l/4) and (2(l%4)+1, l/4).
+			r0, c := 2*(l&3), l>>2
+			lo := src[4*r0+c/2] >> (16 * uint(c&1)) & 0xffff
+			hi := src[4*(r0+1)+c/2] >> (16 * uint(c&1)) & 0xffff
+			out[l] = lo | hi<<16
+		}
+		d := wp.r(to.D[0])
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = out[l]
+			}
+		}
+	}
+}
+
+func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
+	m := to.MMA
+	var a, b, c, d [32][4]uint64
+	gather := func(dst *[32][4]uint64, slots []int32) {
+		for i, s := range slots {
+			r := wp.r(s)
+			for l := 0; l < 32; l++ {
+				dst[l][i] = r[l]
+			}
+		}
+	}
+	gather(&a, to.A)
+	gather(&b, to.B)
+	gather(&c, to.C)
+	m.Exec(&a, &b, &c, &d)
+	for i, s := range to.D {
+		r := wp.r(s)
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				r[l] = d[l][i]
+			}
+		}
+	}
+}
+
+// ldstmatrix moves 8x8 matrices of 16-bit elements between shared memory
+// and registers: row r of matrix i is at the address in lane 8i+r; lane l's
+// register i holds row l/4, columns 2(l%4) and 2(l%4)+1 (.trans: the
+// transposed matrix).
+func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	load := in.Mode == ir.TensorLdmatrix
+	var rows [4][8][]byte
+	for i := 0; i < int(to.Num); i++ {
+		for r := 0; r < 8; r++ {
+			lane := 8*i + r
+			addr := uint64(to.DstOff)
+			if to.Dst >= 0 {
+				addr += wp.r(to.Dst)[lane]
+			}
+			if addr&15 != 0 {
+				wp.fault(FaultMisaligned, pc, lane, addr, true, "ldmatrix/stmatrix row address %#x is not 16-byte aligned", addr)
+				return
+			}
+			bs, _ := wp.resolve(pc, to.DstSpace, addr, 16, lane)
+			if bs == nil {
+				return
+			}
+			rows[i][r] = bs
+		}
+	}
+	for i := 0; i < int(to.Num); i++ {
+		var reg *[32]uint64
+		if load {
+			reg = wp.r(to.D[i])
+		} else {
+			reg = wp.r(to.A[i])
+		}
+		for l := 0; l < 32; l++ {
+			for h := 0; h < 2; h++ {
+				r, c := l>>2, 2*(l&3)+h
+				if to.Trans {
+					r, c = c, r
+				}
+				cell := rows[i][r][2*c : 2*c+2]
+				if load {
+					if exec>>l&1 != 0 {
+						v := uint64(binary.LittleEndian.Uint16(cell))
+						reg[l] = reg[l]&^(0xffff<<(16*uint(h))) | v<<(16*uint(h))
+					}
+				} else if exec>>l&1 != 0 {
+					binary.LittleEndian.PutUint16(cell, uint16(reg[l]>>(16*uint(h))))
+				}
+			}
+		}
+		if load {
+			for l := 0; l < 32; l++ {
+				if exec>>l&1 != 0 {
+					reg[l] &= 0xffffffff
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,407 @@
+package ir
+
+import (
+	"strings"
+
+	"github.com/warpsim/warpsim/internal/tensor"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// Tensor-core and asynchronous-copy instructions. OpTensor (Inst.Mode =
+// Tensor*) and OpAsync (Inst.Mode = Async*/Mbar*) keep their operands in
+// Func.TensorOps[Inst.Imm], as they have more than Inst's slots hold. For
+// the liveness estimate and the scoreboard, D and A also hold the first
+// destinations and sources.
+
+// OpTensor modes.
+const (
+	TensorMMA uint8 = iota
+	TensorLdmatrix
+	TensorStmatrix
+	TensorMovmatrix
+)
+
+// OpAsync modes.
+const (
+	AsyncCopy        uint8 = iota // cp.async: Dst/Src addresses, Size bytes, SrcSize slot
+	AsyncCommit                   // cp.async.commit_group
+	AsyncWaitGroup                // cp.async.wait_group N (N in Num)
+	AsyncWaitAll                  // cp.async.wait_all
+	AsyncMbarArrive               // cp.async.mbarrier.arrive{.noinc} [Dst] (Flag: noinc)
+	MbarInit                      // mbarrier.init [Dst], A[0] count
+	MbarArrive                    // mbarrier.arrive{.expect_tx}{_drop} D[0] state, [Dst], A[0] count/tx (-1: 1)
+	MbarExpectTx                  // mbarrier.expect_tx [Dst], A[0]
+	MbarCompleteTx                // mbarrier.complete_tx [Dst], A[0]
+	MbarTestWait                  // mbarrier.test_wait{.parity} D[0] pred, [Dst], A[0] state or parity (Flag: parity)
+	MbarTryWait                   // mbarrier.try_wait{.parity}: as test_wait (the engine never suspends)
+	MbarPendingCount              // mbarrier.pending_count D[0], A[0] state
+	MbarInval                     // mbarrier.inval [Dst]
+)
+
+// TensorOperands are one tensor-core or asynchronous instruction's operands.
+type TensorOperands struct {
+	MMA        *tensor.MMA
+	D, A, B, C []int32 // register slots (mma: fragments; ldmatrix: D; stmatrix: A; movmatrix: D[0], A[0])
+	// Dst and Src are address registers (-1: none) plus offsets; shared
+	// addresses are shared-window offsets, as ld.shared takes them.
+	Dst, Src       int32
+	DstOff, SrcOff int64
+	DstSpace       ptx.Space
+	Size           int32 // cp.async copy size in bytes
+	SrcSize        int32 // slot of cp.async's src-size, -1 when absent
+	Num            int32 // ldmatrix/stmatrix: matrices (1, 2, 4); wait_group: N
+	Trans          bool
+	Flag           bool  // noinc, parity, expect_tx (see the modes)
+	Drop           bool  // mbarrier.arrive_drop
+	Elem           uint8 // ldmatrix/stmatrix element bits (16)
+}
+
+// addrSlot resolves an address operand to a register slot (or -1) and an
+// offset; a symbol becomes a register holding its address.
+func (fl *fnLowerer) addrSlot(src *ptx.Instr, o *ptx.Operand) (int32, int64, bool) {
+	if o.Kind != ptx.OpdAddr || len(o.Elems) != 0 {
+		fl.bad(src, "expected an address operand [addr]")
+		return -1, 0, false
+	}
+	if o.Name == "" {
+		return -1, o.Offset, true
+	}
+	if s, ok := fl.lookup(o.Name); ok && s.kind == symReg {
+		return s.slot, o.Offset, true
+	}
+	return fl.addrTemp(src, o.Name, o.Offset), 0, true
+}
+
+func vecElems(o *ptx.Operand) []ptx.Operand {
+	if o.Kind == ptx.OpdVector {
+		return o.Elems
+	}
+	return []ptx.Operand{*o}
+}
+
+func modSpace(ms []string) ptx.Space {
+	for _, s := range ms {
+		if s == "shared" || strings.HasPrefix(s, "shared::") {
+			return ptx.SpaceShared
+		}
+		if s == "global" {
+			return ptx.SpaceGlobal
+		}
+	}
+	return ptx.SpaceGeneric
+}
+
+func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOperands, d, a []int32) {
+	in := fl.newInst(op, src)
+	in.Mode = mode
+	for i := 0; i < len(d) && i < len(in.D); i++ {
+		in.D[i] = d[i]
+	}
+	for i := 0; i < len(a) && i < len(in.A); i++ {
+		in.A[i] = a[i]
+	}
+	in.Imm = int64(len(fl.f.TensorOps))
+	fl.f.TensorOps = append(fl.f.TensorOps, to)
+	fl.emit(in, src)
+}
+
+// lowerTensor lowers mma, ldmatrix, stmatrix and movmatrix.
+func (fl *fnLowerer) lowerTensor(src *ptx.Instr) {
+	ms := src.Mods
+	ops := src.Operands
+	switch src.Op {
+	case "mma":
+		fl.lowerMMA(src)
+	case "ldmatrix", "stmatrix":
+		to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, DstSpace: modSpace(ms), Elem: 16}
+		shape := ""
+		for _, m := range ms {
+			switch m {
+			case "x1":
+				to.Num = 1
+			case "x2":
+				to.Num = 2
+			case "x4":
+				to.Num = 4
+			case "trans":
+				to.Trans = true
+			case "m8n8":
+				shape = m
+			case "b16", "sync", "aligned", "shared":
+			default:
+				if !strings.HasPrefix(m, "shared::") {
+					fl.unsupportedf(src.Pos, "%s is not supported yet (warpsim simulates %s.sync.aligned.m8n8.x1/x2/x4{.trans}{.shared}.b16)", opText(src), src.Op)
+					return
+				}
+			}
+		}
+		if shape == "" || to.Num == 0 || len(ops) != 2 {
+			fl.unsupportedf(src.Pos, "%s is not supported yet (warpsim simulates %s.sync.aligned.m8n8.x1/x2/x4{.trans}{.shared}.b16)", opText(src), src.Op)
+			return
+		}
+		regOp, addrOp := &ops[0], &ops[1]
+		if src.Op == "stmatrix" {
+			regOp, addrOp = &ops[1], &ops[0]
+		}
+		regs := vecElems(regOp)
+		if len(regs) != int(to.Num) {
+			fl.bad(src, "expected %d registers", to.Num)
+			return
+		}
+		var ok bool
+		if to.Dst, to.DstOff, ok = fl.addrSlot(src, addrOp); !ok {
+			return
+		}
+		if src.Op == "ldmatrix" {
+			for i := range regs {
+				to.D = append(to.D, fl.reg(src, &regs[i]))
+			}
+			fl.emitTensor(OpTensor, TensorLdmatrix, src, to, to.D, []int32{to.Dst})
+		} else {
+			for i := range regs {
+				to.A = append(to.A, fl.value(src, &regs[i], ptx.B32))
+			}
+			fl.emitTensor(OpTensor, TensorStmatrix, src, to, nil, append([]int32{to.Dst}, to.A...))
+		}
+	case "movmatrix":
+		if !hasMod(ms, "m8n8") || !hasMod(ms, "trans") || !hasMod(ms, "b16") || len(ops) != 2 {
+			fl.unsupportedf(src.Pos, "%s is not supported yet (warpsim simulates movmatrix.sync.aligned.m8n8.trans.b16)", opText(src))
+			return
+		}
+		to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1}
+		to.D = []int32{fl.reg(src, &ops[0])}
+		to.A = []int32{fl.value(src, &ops[1], ptx.B32)}
+		fl.emitTensor(OpTensor, TensorMovmatrix, src, to, to.D, to.A)
+	}
+}
+
+// lowerMMA lowers mma.sync.aligned.<shape>.<alayout>.<blayout>[.satfinite].<d>.<a>.<b>.<c>[.<op>.popc].
+func (fl *fnLowerer) lowerMMA(src *ptx.Instr) {
+	var shape, bitop string
+	var lay []string
+	var types []tensor.Elem
+	sat := false
+	for _, m := range src.Mods {
+		switch {
+		case m == "sync" || m == "aligned" || m == "popc":
+		case m == "row" || m == "col":
+			lay = append(lay, m)
+		case m == "satfinite":
+			sat = true
+		case m == "xor" || m == "and":
+			bitop = m
+		case len(m) > 1 && m[0] == 'm' && strings.Contains(m, "n") && strings.Contains(m, "k"):
+			shape = m
+		default:
+			e, ok := tensor.ParseElem(m)
+			if !ok {
+				fl.unsupportedf(src.Pos, "%s is not supported yet (modifier .%s)", opText(src), m)
+				return
+			}
+			types = append(types, e)
+		}
+	}
+	if hasMod(src.Mods, "sp") || len(lay) != 2 || len(types) != 4 || shape == "" {
+		fl.unsupportedf(src.Pos, "%s is not supported yet", opText(src))
+		return
+	}
+	mm, err := tensor.NewMMA(shape, lay[0], lay[1], types[0], types[1], types[2], types[3], sat, bitop)
+	if err != nil {
+		fl.unsupportedf(src.Pos, "%s", err.Error())
+		return
+	}
+	ops := src.Operands
+	if len(ops) != 4 {
+		fl.bad(src, "expected d, a, b, c fragments")
+		return
+	}
+	want := [4]int{mm.ND, mm.NA, mm.NB, mm.NC}
+	var lists [4][]int32
+	for i := range ops {
+		es := vecElems(&ops[i])
+		if len(es) != want[i] {
+			fl.bad(src, "fragment %d has %d registers, %s takes %d", i, len(es), mm.Name, want[i])
+			return
+		}
+		for j := range es {
+			if i == 0 {
+				lists[i] = append(lists[i], fl.reg(src, &es[j]))
+			} else {
+				t := ptx.B32
+				if mm.A == tensor.F64 {
+					t = ptx.F64
+				} else if i == 3 && mm.C == tensor.F32 {
+					t = ptx.F32
+				}
+				lists[i] = append(lists[i], fl.value(src, &es[j], t))
+			}
+		}
+	}
+	to := TensorOperands{MMA: mm, D: lists[0], A: lists[1], B: lists[2], C: lists[3], Dst: -1, Src: -1, SrcSize: -1}
+	srcs := append(append(append([]int32{}, to.A...), to.B...), to.C...)
+	fl.emitTensor(OpTensor, TensorMMA, src, to, to.D, srcs)
+}
+
+// lowerAsync lowers cp.async (the non-bulk forms) and mbarrier.
+func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
+	ms := src.Mods
+	ops := src.Operands
+	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, DstSpace: modSpace(ms)}
+	if src.Op == "cp" {
+		if len(ms) == 0 || ms[0] != "async" || hasMod(ms, "bulk") || hasMod(ms, "reduce") {
+			fl.unsupported(src)
+			return
+		}
+		switch {
+		case hasMod(ms, "commit_group"):
+			fl.emitTensor(OpAsync, AsyncCommit, src, to, nil, nil)
+		case hasMod(ms, "wait_all"):
+			fl.emitTensor(OpAsync, AsyncWaitAll, src, to, nil, nil)
+		case hasMod(ms, "wait_group"):
+			if len(ops) != 1 || ops[0].Kind != ptx.OpdInt {
+				fl.bad(src, "expected an integer constant")
+				return
+			}
+			to.Num = int32(ops[0].Bits)
+			fl.emitTensor(OpAsync, AsyncWaitGroup, src, to, nil, nil)
+		case hasMod(ms, "mbarrier"):
+			if len(ops) != 1 {
+				fl.bad(src, "expected [mbarrier]")
+				return
+			}
+			var ok bool
+			if to.Dst, to.DstOff, ok = fl.addrSlot(src, &ops[0]); !ok {
+				return
+			}
+			to.Flag = hasMod(ms, "noinc")
+			fl.emitTensor(OpAsync, AsyncMbarArrive, src, to, nil, []int32{to.Dst})
+		default:
+			// cp.async.ca/cg.shared{::cta}.global{.level::cache_hint}{.level::prefetch_size} [dst], [src], cp-size{, src-size}{, cache-policy}
+			if !hasMod(ms, "ca") && !hasMod(ms, "cg") || len(ops) < 3 {
+				fl.unsupported(src)
+				return
+			}
+			for _, m := range ms {
+				if strings.HasPrefix(m, "L2::cache_hint") {
+					fl.unsupportedf(src.Pos, "%s is not supported yet (cache hints)", opText(src))
+					return
+				}
+			}
+			var ok bool
+			if to.Dst, to.DstOff, ok = fl.addrSlot(src, &ops[0]); !ok {
+				return
+			}
+			if to.Src, to.SrcOff, ok = fl.addrSlot(src, &ops[1]); !ok {
+				return
+			}
+			if ops[2].Kind != ptx.OpdInt || (ops[2].Bits != 4 && ops[2].Bits != 8 && ops[2].Bits != 16) {
+				fl.bad(src, "cp-size must be 4, 8 or 16")
+				return
+			}
+			to.Size = int32(ops[2].Bits)
+			if hasMod(ms, "cg") && to.Size != 16 {
+				fl.bad(src, "cp.async.cg copies 16 bytes")
+				return
+			}
+			if len(ops) > 3 {
+				to.SrcSize = fl.value(src, &ops[3], ptx.U32)
+			}
+			fl.emitTensor(OpAsync, AsyncCopy, src, to, nil, []int32{to.Dst, to.Src, to.SrcSize})
+		}
+		return
+	}
+	// mbarrier
+	if len(ms) == 0 {
+		fl.unsupported(src)
+		return
+	}
+	if to.DstSpace == ptx.SpaceGlobal {
+		fl.bad(src, "an mbarrier lives in shared memory")
+		return
+	}
+	for _, m := range ms {
+		if strings.HasPrefix(m, "shared::cluster") {
+			fl.unsupportedf(src.Pos, "%s is not supported yet (cluster mbarriers)", opText(src))
+			return
+		}
+	}
+	kind := ms[0]
+	addr := func(i int) bool {
+		if i >= len(ops) {
+			fl.bad(src, "missing [mbarrier] operand")
+			return false
+		}
+		var ok bool
+		to.Dst, to.DstOff, ok = fl.addrSlot(src, &ops[i])
+		return ok
+	}
+	switch kind {
+	case "init":
+		if len(ops) != 2 || !addr(0) {
+			fl.bad(src, "expected [mbarrier], count")
+			return
+		}
+		to.A = []int32{fl.value(src, &ops[1], ptx.U32)}
+		fl.emitTensor(OpAsync, MbarInit, src, to, nil, []int32{to.Dst, to.A[0]})
+	case "arrive", "arrive_drop":
+		to.Drop = kind == "arrive_drop"
+		to.Flag = hasMod(ms, "expect_tx")
+		if len(ops) < 2 || len(ops) > 3 || !addr(1) {
+			fl.bad(src, "expected state, [mbarrier]{, count}")
+			return
+		}
+		to.D = []int32{fl.reg(src, &ops[0])}
+		to.A = []int32{-1}
+		if len(ops) == 3 {
+			to.A[0] = fl.value(src, &ops[2], ptx.U32)
+		} else if to.Flag {
+			fl.bad(src, "expected the transaction count")
+			return
+		}
+		fl.emitTensor(OpAsync, MbarArrive, src, to, to.D, []int32{to.Dst, to.A[0]})
+	case "expect_tx", "complete_tx":
+		if len(ops) != 2 || !addr(0) {
+			fl.bad(src, "expected [mbarrier], txCount")
+			return
+		}
+		to.A = []int32{fl.value(src, &ops[1], ptx.U32)}
+		mode := MbarExpectTx
+		if kind == "complete_tx" {
+			mode = MbarCompleteTx
+		}
+		fl.emitTensor(OpAsync, mode, src, to, nil, []int32{to.Dst, to.A[0]})
+	case "test_wait", "try_wait":
+		to.Flag = hasMod(ms, "parity")
+		if len(ops) < 3 || len(ops) > 4 || !addr(1) {
+			fl.bad(src, "expected waitComplete, [mbarrier], state{, suspendTimeHint}")
+			return
+		}
+		to.D = []int32{fl.reg(src, &ops[0])}
+		t := ptx.B64
+		if to.Flag {
+			t = ptx.U32
+		}
+		to.A = []int32{fl.value(src, &ops[2], t)}
+		mode := MbarTestWait
+		if kind == "try_wait" {
+			mode = MbarTryWait
+		}
+		fl.emitTensor(OpAsync, mode, src, to, to.D, []int32{to.Dst, to.A[0]})
+	case "pending_count":
+		if len(ops) != 2 {
+			fl.bad(src, "expected count, state")
+			return
+		}
+		to.D = []int32{fl.reg(src, &ops[0])}
+		to.A = []int32{fl.value(src, &ops[1], ptx.B64)}
+		fl.emitTensor(OpAsync, MbarPendingCount, src, to, to.D, to.A)
+	case "inval":
+		if len(ops) != 1 || !addr(0) {
+			fl.bad(src, "expected [mbarrier]")
+			return
+		}
+		fl.emitTensor(OpAsync, MbarInval, src, to, nil, []int32{to.Dst})
+	default:
+		fl.unsupported(src)
+	}
+}
