@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/tensor"
 )
 
 // Tensor-core instructions (OpTensor): mma.sync, ldmatrix, stmatrix and
@@ -17,6 +18,30 @@ func (wp *warp) tensorInst(pc int, in *ir.Inst, exec uint32) {
 		wp.mma(to, exec)
 	case ir.TensorLdmatrix, ir.TensorStmatrix:
 		wp.ldstmatrix(pc, in, to, exec)
+	case ir.TensorWmmaLoad, ir.TensorWmmaStore:
+		wp.wmmaLoadStore(pc, in, to, exec)
+	case ir.TensorWmmaMMA:
+		var a, b, c, d [32][8]uint64
+		gather := func(dst *[32][8]uint64, slots []int32) {
+			for i, s := range slots {
+				r := wp.r(s)
+				for l := 0; l < 32; l++ {
+					dst[l][i] = r[l]
+				}
+			}
+		}
+		gather(&a, to.A)
+		gather(&b, to.B)
+		gather(&c, to.C)
+		to.WMMA.Exec(&a, &b, &c, &d)
+		for i, s := range to.D {
+			r := wp.r(s)
+			for l := 0; l < 32; l++ {
+				if exec>>l&1 != 0 {
+					r[l] = d[l][i]
+				}
+			}
+		}
 	case ir.TensorMovmatrix:
 		src := wp.r(to.A[0])
 		var out [32]uint64
@@ -116,6 +141,80 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 				if exec>>l&1 != 0 {
 					reg[l] &= 0xffffffff
 				}
+			}
+		}
+	}
+}
+
+// wmmaLoadStore moves one wmma fragment between memory and registers:
+// element (r, c) of the matrix is at p + (r*stride + c) elements, or
+// p + (c*stride + r) for column-major (Trans).
+func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	f := to.Frag
+	load := in.Mode == ir.TensorWmmaLoad
+	size := uint64(f.Elem.Bits() / 8)
+	if f.Elem == tensor.F64 {
+		size = 8
+	}
+	slots := to.A
+	if load {
+		slots = to.D
+	}
+	base := f.PerLane * int(size) / 4 // distinct 32-bit registers (f64: PerLane)
+	if f.Elem == tensor.F64 {
+		base = f.PerLane
+	}
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		p := uint64(to.DstOff)
+		if to.Dst >= 0 {
+			p += wp.r(to.Dst)[l]
+		}
+		stride := uint64(f.Cols)
+		if to.Trans {
+			stride = uint64(f.Rows)
+		}
+		if to.Stride >= 0 {
+			stride = wp.r(to.Stride)[l] & 0xffffffff
+		}
+		var regs [8]uint64
+		if !load {
+			for i, s := range slots {
+				regs[i] = wp.r(s)[l]
+			}
+		}
+		for i := 0; i < f.PerLane; i++ {
+			r, c := f.Pos(l, i)
+			off := uint64(r)*stride + uint64(c)
+			if to.Trans {
+				off = uint64(c)*stride + uint64(r)
+			}
+			addr := p + off*size
+			if addr%size != 0 {
+				wp.fault(FaultMisaligned, pc, l, addr, true, "wmma element at %#x is not %d-byte aligned", addr, size)
+				return
+			}
+			b, _ := wp.resolve(pc, to.DstSpace, addr, size, l)
+			if b == nil {
+				return
+			}
+			reg, sub := f.RegOf(i)
+			sh := uint(sub) * uint(size*8)
+			if load {
+				regs[reg] |= loadLE(b, int(size)) << sh
+			} else {
+				storeLE(b, int(size), regs[reg]>>sh)
+			}
+		}
+		if load {
+			for i, s := range slots {
+				v := regs[i]
+				if i >= base {
+					v = regs[i%base]
+				}
+				wp.r(s)[l] = v
 			}
 		}
 	}

@@ -19,6 +19,9 @@ const (
 	TensorLdmatrix
 	TensorStmatrix
 	TensorMovmatrix
+	TensorWmmaLoad  // wmma.load.{a,b,c}: D = fragment, [Dst], Stride (Trans: column-major)
+	TensorWmmaStore // wmma.store.d: [Dst], A = fragment, Stride
+	TensorWmmaMMA   // wmma.mma: WMMA, D, A, B, C
 )
 
 // OpAsync modes.
@@ -54,6 +57,9 @@ type TensorOperands struct {
 	Flag           bool  // noinc, parity, expect_tx (see the modes)
 	Drop           bool  // mbarrier.arrive_drop
 	Elem           uint8 // ldmatrix/stmatrix element bits (16)
+	WMMA           *tensor.WMMA
+	Frag           tensor.Frag
+	Stride         int32 // wmma.load/store stride slot in elements, -1: the matrix's own width
 }
 
 // addrSlot resolves an address operand to a register slot (or -1) and an
@@ -112,6 +118,8 @@ func (fl *fnLowerer) lowerTensor(src *ptx.Instr) {
 	switch src.Op {
 	case "mma":
 		fl.lowerMMA(src)
+	case "wmma":
+		fl.lowerWMMA(src)
 	case "ldmatrix", "stmatrix":
 		to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, DstSpace: modSpace(ms), Elem: 16}
 		shape := ""
@@ -401,6 +409,121 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 			return
 		}
 		fl.emitTensor(OpAsync, MbarInval, src, to, nil, []int32{to.Dst})
+	default:
+		fl.unsupported(src)
+	}
+}
+
+// lowerWMMA lowers wmma.load, wmma.store and wmma.mma.
+func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
+	ms := src.Mods
+	ops := src.Operands
+	if len(ms) < 2 {
+		fl.unsupported(src)
+		return
+	}
+	var shape string
+	var types []tensor.Elem
+	var lay []string
+	sat := false
+	for _, m := range ms[1:] {
+		switch {
+		case m == "sync" || m == "aligned" || m == "a" || m == "b" || m == "c" || m == "d" || m == "global" || m == "shared" || strings.HasPrefix(m, "shared::"):
+		case m == "row" || m == "col":
+			lay = append(lay, m)
+		case m == "satfinite":
+			sat = true
+		case len(m) > 1 && m[0] == 'm' && strings.Contains(m, "n") && strings.Contains(m, "k"):
+			shape = m
+		default:
+			e, ok := tensor.ParseElem(m)
+			if !ok {
+				fl.unsupportedf(src.Pos, "%s is not supported yet (modifier .%s)", opText(src), m)
+				return
+			}
+			types = append(types, e)
+		}
+	}
+	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, Stride: -1, DstSpace: modSpace(ms)}
+	switch ms[0] {
+	case "load", "store":
+		if len(lay) != 1 || len(types) != 1 || len(ms) < 2 || len(ops) < 2 || len(ops) > 3 {
+			fl.unsupported(src)
+			return
+		}
+		kind := ms[1][0]
+		f, err := tensor.WMMAFrag(kind, shape, types[0])
+		if err != nil {
+			fl.unsupportedf(src.Pos, "%s is not supported yet: %v", opText(src), err)
+			return
+		}
+		to.Frag = f
+		to.Trans = lay[0] == "col"
+		regOp, addrOp := &ops[0], &ops[1]
+		if ms[0] == "store" {
+			regOp, addrOp = &ops[1], &ops[0]
+		}
+		regs := vecElems(regOp)
+		if len(regs) != f.Regs {
+			fl.bad(src, "expected %d registers, found %d", f.Regs, len(regs))
+			return
+		}
+		var ok bool
+		if to.Dst, to.DstOff, ok = fl.addrSlot(src, addrOp); !ok {
+			return
+		}
+		if len(ops) == 3 {
+			to.Stride = fl.value(src, &ops[2], ptx.U32)
+		}
+		t := ptx.B32
+		if f.Elem == tensor.F64 {
+			t = ptx.F64
+		}
+		if ms[0] == "load" {
+			for i := range regs {
+				to.D = append(to.D, fl.reg(src, &regs[i]))
+			}
+			fl.emitTensor(OpTensor, TensorWmmaLoad, src, to, to.D, []int32{to.Dst, to.Stride})
+		} else {
+			for i := range regs {
+				to.A = append(to.A, fl.value(src, &regs[i], t))
+			}
+			fl.emitTensor(OpTensor, TensorWmmaStore, src, to, nil, append([]int32{to.Dst, to.Stride}, to.A...))
+		}
+	case "mma":
+		w, err := tensor.NewWMMA(shape, types, sat)
+		if err != nil {
+			fl.unsupportedf(src.Pos, "%s", err.Error())
+			return
+		}
+		if len(ops) != 4 {
+			fl.bad(src, "expected d, a, b, c fragments")
+			return
+		}
+		want := [4]int{w.FD.Regs, w.FA.Regs, w.FB.Regs, w.FC.Regs}
+		var lists [4][]int32
+		for i := range ops {
+			es := vecElems(&ops[i])
+			if len(es) != want[i] {
+				fl.bad(src, "fragment %d has %d registers, %s takes %d", i, len(es), w.Name, want[i])
+				return
+			}
+			for j := range es {
+				if i == 0 {
+					lists[i] = append(lists[i], fl.reg(src, &es[j]))
+				} else {
+					t := ptx.B32
+					if w.A == tensor.F64 {
+						t = ptx.F64
+					}
+					lists[i] = append(lists[i], fl.value(src, &es[j], t))
+				}
+			}
+		}
+		to.WMMA = w
+		to.D, to.A, to.B, to.C = lists[0], lists[1], lists[2], lists[3]
+		srcs := append(append(append([]int32{}, to.A...), to.B...), to.C...)
+		fl.emitTensor(OpTensor, TensorWmmaMMA, src, to, to.D, srcs)
 	default:
 		fl.unsupported(src)
 	}

@@ -70,3 +70,19 @@ func round(f ifmt, neg bool, mag uint64, exp int, rne, ovfInf bool) uint64 {
 	}
 	return sign | uint64(biased)<<f.mbits | q&(1<<f.mbits-1)
 }
+
+// F32ToF16 converts an f32 bit pattern to f16, rounding to nearest even
+// (NaN becomes the canonical 0x7fff).
+func F32ToF16(f uint32) uint16 {
+	t := decode(F32, uint64(f))
+	switch {
+	case t.nan:
+		return 0x7fff
+	case t.inf:
+		if t.neg {
+			return 0xfc00
+		}
+		return 0x7c00
+	}
+	return uint16(round(fmtF16, t.neg, t.mant, int(t.exp), true, false))
+}
