@@ -189,6 +189,10 @@ func (fl *fnLowerer) lowerMMA(src *ptx.Instr) {
 	var lay []string
 	var types []tensor.Elem
 	sat := false
+	if hasMod(src.Mods, "sp") || hasMod(src.Mods, "sp::ordered_metadata") {
+		fl.unsupported(src) // sparse mma
+		return
+	}
 	for _, m := range src.Mods {
 		switch {
 		case m == "sync" || m == "aligned" || m == "popc":
@@ -329,7 +333,7 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 	}
 	for _, m := range ms {
 		if strings.HasPrefix(m, "shared::cluster") {
-			fl.unsupportedf(src.Pos, "%s is not supported yet (cluster mbarriers)", opText(src))
+			fl.unsupported(src) // cluster mbarriers
 			return
 		}
 	}
