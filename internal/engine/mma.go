@@ -5,6 +5,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/tensor"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // Tensor-core instructions (OpTensor): mma.sync, ldmatrix, stmatrix and
@@ -42,6 +43,9 @@ func (wp *warp) tensorInst(pc int, in *ir.Inst, exec uint32) {
 				}
 			}
 		}
+	case ir.TensorWgmmaSync:
+	case ir.TensorWgmma:
+		wp.wgmma(pc, to, exec)
 	case ir.TensorMovmatrix:
 		src := wp.r(to.A[0])
 		var out [32]uint64
@@ -215,6 +219,78 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 					v = regs[i%base]
 				}
 				wp.r(s)[l] = v
+			}
+		}
+	}
+}
+
+// wgmma runs this warp's share (16 rows of D) of a warpgroup MMA, at once:
+// wgmma.commit_group and wait_group have nothing left to wait for.
+func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
+	g := to.WGMMA
+	lane0 := 0
+	for lane0 < 31 && exec>>lane0&1 == 0 {
+		lane0++
+	}
+	scaleD := to.Num != 0
+	if to.ScaleD >= 0 {
+		scaleD = wp.r(to.ScaleD)[lane0]&1 != 0
+	}
+	var bdesc, adesc uint64
+	bdesc = wp.r(to.BDesc)[lane0]
+	if to.ADesc >= 0 {
+		adesc = wp.r(to.ADesc)[lane0]
+	}
+	es := g.A.Bits() / 8
+	faulted := false
+	read := func(addr uint64) uint64 {
+		if faulted {
+			return 0
+		}
+		b, _ := wp.resolve(pc, ptx.SpaceShared, addr, uint64(es), lane0)
+		if b == nil {
+			faulted = true
+			return 0
+		}
+		return loadLE(b, es)
+	}
+	var aRegs [16][32]uint64
+	if to.ADesc < 0 {
+		for i, s := range to.A {
+			r := wp.r(s)
+			for l := 0; l < 32; l++ {
+				per := 32 / g.A.Bits()
+				for sub := 0; sub < per; sub++ {
+					row, k := g.APos(l, i, sub)
+					aRegs[row][k] = r[l] >> (uint(sub) * uint(g.A.Bits())) & (1<<g.A.Bits() - 1)
+				}
+			}
+		}
+	}
+	w := wp.idx % 4
+	aAt := func(m, k int) uint64 {
+		if to.ADesc < 0 {
+			return aRegs[m-16*w][k]
+		}
+		return read(tensor.DescAddr(adesc, m, k, es, to.TransA))
+	}
+	bAt := func(k, n int) uint64 { return read(tensor.DescAddr(bdesc, n, k, es, to.TransB)) }
+	d := make([][]uint64, 32)
+	for l := range d {
+		d[l] = make([]uint64, len(to.D))
+		for i, s := range to.D {
+			d[l][i] = wp.r(s)[l]
+		}
+	}
+	g.Exec(w, d, scaleD, to.NegA, to.NegB, aAt, bAt)
+	if faulted {
+		return
+	}
+	for i, s := range to.D {
+		r := wp.r(s)
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				r[l] = d[l][i]
 			}
 		}
 	}

@@ -22,6 +22,8 @@ const (
 	TensorWmmaLoad  // wmma.load.{a,b,c}: D = fragment, [Dst], Stride (Trans: column-major)
 	TensorWmmaStore // wmma.store.d: [Dst], A = fragment, Stride
 	TensorWmmaMMA   // wmma.mma: WMMA, D, A, B, C
+	TensorWgmma     // wgmma.mma_async: WGMMA, D, A (registers) or ADesc, BDesc, ScaleD
+	TensorWgmmaSync // wgmma.fence, commit_group, wait_group: the engine runs wgmma synchronously
 )
 
 // OpAsync modes.
@@ -60,6 +62,11 @@ type TensorOperands struct {
 	WMMA           *tensor.WMMA
 	Frag           tensor.Frag
 	Stride         int32 // wmma.load/store stride slot in elements, -1: the matrix's own width
+	WGMMA          *tensor.WGMMA
+	ADesc, BDesc   int32 // wgmma descriptor slots (ADesc -1 when A is in registers)
+	ScaleD         int32 // wgmma scale-d predicate slot, -1: the immediate in Num (0 or 1)
+	NegA, NegB     bool
+	TransA, TransB bool
 }
 
 // addrSlot resolves an address operand to a register slot (or -1) and an
@@ -120,6 +127,8 @@ func (fl *fnLowerer) lowerTensor(src *ptx.Instr) {
 		fl.lowerMMA(src)
 	case "wmma":
 		fl.lowerWMMA(src)
+	case "wgmma":
+		fl.lowerWGMMA(src)
 	case "ldmatrix", "stmatrix":
 		to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, DstSpace: modSpace(ms), Elem: 16}
 		shape := ""
@@ -531,4 +540,103 @@ func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
 	default:
 		fl.unsupported(src)
 	}
+}
+
+// lowerWGMMA lowers wgmma.mma_async and the wgmma fence and group operations.
+func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
+	ms := src.Mods
+	ops := src.Operands
+	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, Stride: -1, ADesc: -1, BDesc: -1, ScaleD: -1}
+	if len(ms) == 0 {
+		fl.unsupported(src)
+		return
+	}
+	switch ms[0] {
+	case "fence", "commit_group":
+		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		return
+	case "wait_group":
+		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		return
+	case "mma_async":
+	default:
+		fl.unsupported(src)
+		return
+	}
+	var shape string
+	var types []tensor.Elem
+	for _, m := range ms[1:] {
+		switch {
+		case m == "sync" || m == "aligned":
+		case len(m) > 1 && m[0] == 'm' && strings.Contains(m, "n") && strings.Contains(m, "k"):
+			shape = m
+		default:
+			e, ok := tensor.ParseElem(m)
+			if !ok {
+				fl.unsupported(src)
+				return
+			}
+			types = append(types, e)
+		}
+	}
+	if len(types) != 3 || len(ops) < 4 {
+		fl.unsupported(src)
+		return
+	}
+	aRegs := ops[1].Kind == ptx.OpdVector
+	g, err := tensor.NewWGMMA(shape, types[0], types[1], types[2], aRegs)
+	if err != nil {
+		fl.unsupportedf(src.Pos, "%s", err.Error())
+		return
+	}
+	ds := vecElems(&ops[0])
+	if len(ds) != g.NRegsD {
+		fl.bad(src, "expected %d accumulator registers, found %d", g.NRegsD, len(ds))
+		return
+	}
+	for i := range ds {
+		to.D = append(to.D, fl.reg(src, &ds[i]))
+	}
+	if aRegs {
+		as := ops[1].Elems
+		if len(as) != g.NRegsA {
+			fl.bad(src, "expected %d A registers, found %d", g.NRegsA, len(as))
+			return
+		}
+		for i := range as {
+			to.A = append(to.A, fl.value(src, &as[i], ptx.B32))
+		}
+	} else {
+		to.ADesc = fl.value(src, &ops[1], ptx.B64)
+	}
+	to.BDesc = fl.value(src, &ops[2], ptx.B64)
+	if ops[3].Kind == ptx.OpdInt {
+		to.Num = int32(ops[3].Bits & 1)
+	} else {
+		to.ScaleD = fl.value(src, &ops[3], ptx.Pred)
+	}
+	imm := func(i int) int64 {
+		if i >= len(ops) {
+			return -1
+		}
+		if ops[i].Kind != ptx.OpdInt {
+			fl.bad(src, "operand %d must be an immediate", i+1)
+			return 0
+		}
+		return int64(ops[i].Bits)
+	}
+	rest := len(ops) - 4
+	if rest >= 2 {
+		to.NegA = imm(4) == -1 || uint64(imm(4)) == ^uint64(0)
+		to.NegB = imm(5) == -1 || uint64(imm(5)) == ^uint64(0)
+	}
+	switch {
+	case aRegs && rest == 3:
+		to.TransB = imm(6) == 1
+	case !aRegs && rest == 4:
+		to.TransA, to.TransB = imm(6) == 1, imm(7) == 1
+	}
+	to.WGMMA = g
+	srcs := append(append([]int32{}, to.A...), to.ADesc, to.BDesc)
+	fl.emitTensor(OpTensor, TensorWgmma, src, to, to.D, srcs)
 }
