@@ -22,6 +22,7 @@ func TestTritonTensorKernels(t *testing.T) {
 		{"attn_fwd_f16", "sm90.ptx", "launch.json", "sm90"},
 		{"mm_tf32_64x64x32_s2", "sm80.ptx", "launch_sm80.json", "sm80"},
 		{"mm_tf32_64x64x32_s2", "sm90.ptx", "launch.json", "sm90"},
+		{"mm_fp8e4m3_64x64x64_s3", "sm90.ptx", "launch.json", "sm90"},
 	} {
 		t.Run(c.dir+"/"+c.arch, func(t *testing.T) {
 			dir := filepath.Join(tensorRec, "triton", c.dir)

@@ -23,6 +23,9 @@ type Model struct {
 	// sum of its factors' exponents, its significand in [1,4)) rather than
 	// to the largest leading bit.
 	AlignExp bool
+	// OutFrac, when not zero, truncates each step's f32 result to that many
+	// fraction bits (the H100's fp8 wgmma keeps 13).
+	OutFrac int
 }
 
 const canonNaN32 = 0x7fffffff
@@ -168,5 +171,9 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 	if mag == 0 {
 		neg = m.NegZeroSum
 	}
-	return round(f, neg, mag, unit, m.RNE, true)
+	r := round(f, neg, mag, unit, m.RNE, true)
+	if m.OutFrac > 0 && f == fmtF32 && r&0x7f800000 != 0x7f800000 {
+		r &^= 1<<(23-m.OutFrac) - 1
+	}
+	return r
 }
