@@ -98,8 +98,69 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 		if to.Flag { // .noinc: the arrival counts against the expected count
 			wp.mbarrierInst(pc, in, to, exec)
 		}
+	case ir.AsyncBulkSync:
+	case ir.AsyncBulkG2S, ir.AsyncBulkS2G:
+		wp.bulkCopy(pc, in, to, exec)
 	default:
 		wp.mbarrierInst(pc, in, to, exec)
+	}
+}
+
+// bulkCopy runs cp.async.bulk for each active lane: the bytes move at once;
+// a copy into shared memory then completes its size in transactions on its
+// mbarrier (so the barrier's phase completes when every expected byte has
+// arrived, as on the GPU).
+func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	g2s := in.Mode == ir.AsyncBulkG2S
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		dst := uint64(to.DstOff)
+		if to.Dst >= 0 {
+			dst += wp.r(to.Dst)[l]
+		}
+		src := uint64(to.SrcOff)
+		if to.Src >= 0 {
+			src += wp.r(to.Src)[l]
+		}
+		n := wp.r(to.A[0])[l] & 0xffffffff
+		if n%16 != 0 || dst%16 != 0 || src%16 != 0 {
+			wp.fault(FaultMisaligned, pc, l, dst, true, "cp.async.bulk of %d bytes from %#x to %#x: size and addresses must be multiples of 16", n, src, dst)
+			return
+		}
+		srcSpace, dstSpace := ptx.SpaceGlobal, ptx.SpaceShared
+		if !g2s {
+			srcSpace, dstSpace = ptx.SpaceShared, ptx.SpaceGlobal
+		}
+		if n > 0 {
+			d, _ := wp.resolve(pc, dstSpace, dst, n, l)
+			if d == nil {
+				return
+			}
+			s, _ := wp.resolve(pc, srcSpace, src, n, l)
+			if s == nil {
+				return
+			}
+			copy(d, s)
+		}
+		if g2s {
+			addr := uint64(to.MbarOff)
+			if to.MbarSlot >= 0 {
+				addr += wp.r(to.MbarSlot)[l]
+			}
+			if addr&7 != 0 {
+				wp.fault(FaultMisaligned, pc, l, addr, true, "mbarrier object at %#x is not 8-byte aligned", addr)
+				return
+			}
+			b, _ := wp.resolve(pc, ptx.SpaceShared, addr, 8, l)
+			if b == nil {
+				return
+			}
+			m := loadMbar(b)
+			m.tx -= int64(n)
+			m.store(b)
+		}
 	}
 }
 

@@ -41,6 +41,9 @@ const (
 	MbarTryWait                   // mbarrier.try_wait{.parity}: as test_wait (the engine never suspends)
 	MbarPendingCount              // mbarrier.pending_count D[0], A[0] state
 	MbarInval                     // mbarrier.inval [Dst]
+	AsyncBulkG2S                  // cp.async.bulk.shared.global.mbarrier::complete_tx::bytes [Dst], [Src], A[0] size, [mbarrier in B[0]/Num-less: MbarSlot, MbarOff]
+	AsyncBulkS2G                  // cp.async.bulk.global.shared::cta.bulk_group [Dst], [Src], A[0] size
+	AsyncBulkSync                 // cp.async.bulk.commit_group, wait_group(.read), prefetch: nothing to wait for
 )
 
 // TensorOperands are one tensor-core or asynchronous instruction's operands.
@@ -67,6 +70,9 @@ type TensorOperands struct {
 	ScaleD         int32 // wgmma scale-d predicate slot, -1: the immediate in Num (0 or 1)
 	NegA, NegB     bool
 	TransA, TransB bool
+	// MbarSlot and MbarOff address the mbarrier of a bulk copy.
+	MbarSlot int32
+	MbarOff  int64
 }
 
 // addrSlot resolves an address operand to a register slot (or -1) and an
@@ -269,7 +275,11 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 	ops := src.Operands
 	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, DstSpace: modSpace(ms)}
 	if src.Op == "cp" {
-		if len(ms) == 0 || ms[0] != "async" || hasMod(ms, "bulk") || hasMod(ms, "reduce") {
+		if len(ms) > 1 && ms[0] == "async" && ms[1] == "bulk" {
+			fl.lowerBulk(src)
+			return
+		}
+		if len(ms) == 0 || ms[0] != "async" || hasMod(ms, "reduce") {
 			fl.unsupported(src)
 			return
 		}
@@ -639,4 +649,65 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 	to.WGMMA = g
 	srcs := append(append([]int32{}, to.A...), to.ADesc, to.BDesc)
 	fl.emitTensor(OpTensor, TensorWgmma, src, to, to.D, srcs)
+}
+
+// lowerBulk lowers the non-tensor bulk copies: global to shared completing
+// on an mbarrier, shared to global in bulk groups, and their group waits.
+func (fl *fnLowerer) lowerBulk(src *ptx.Instr) {
+	ms := src.Mods
+	ops := src.Operands
+	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, Stride: -1, ADesc: -1, BDesc: -1, ScaleD: -1, MbarSlot: -1}
+	switch {
+	case hasMod(ms, "tensor") || hasMod(ms, "multicast::cluster") || len(ms) > 2 && ms[2] == "reduce":
+		fl.unsupported(src)
+		return
+	case hasMod(ms, "commit_group") || hasMod(ms, "wait_group") || hasMod(ms, "prefetch"):
+		fl.emitTensor(OpAsync, AsyncBulkSync, src, to, nil, nil)
+		return
+	}
+	for _, m := range ms {
+		if strings.HasPrefix(m, "L2::cache_hint") {
+			fl.unsupportedf(src.Pos, "%s is not supported yet (cache hints)", opText(src))
+			return
+		}
+	}
+	// destination space first, then the source's
+	var spaces []ptx.Space
+	for _, m := range ms[2:] {
+		switch {
+		case m == "global":
+			spaces = append(spaces, ptx.SpaceGlobal)
+		case m == "shared" || strings.HasPrefix(m, "shared::"):
+			spaces = append(spaces, ptx.SpaceShared)
+		}
+	}
+	if len(spaces) != 2 || len(ops) < 3 {
+		fl.unsupported(src)
+		return
+	}
+	var ok bool
+	if to.Dst, to.DstOff, ok = fl.addrSlot(src, &ops[0]); !ok {
+		return
+	}
+	if to.Src, to.SrcOff, ok = fl.addrSlot(src, &ops[1]); !ok {
+		return
+	}
+	to.A = []int32{fl.value(src, &ops[2], ptx.U32)}
+	switch {
+	case spaces[0] == ptx.SpaceShared && spaces[1] == ptx.SpaceGlobal:
+		if len(ops) != 4 {
+			fl.unsupported(src)
+			return
+		}
+		if to.MbarSlot, to.MbarOff, ok = fl.addrSlot(src, &ops[3]); !ok {
+			return
+		}
+		to.DstSpace = ptx.SpaceShared
+		fl.emitTensor(OpAsync, AsyncBulkG2S, src, to, nil, []int32{to.Dst, to.Src, to.A[0], to.MbarSlot})
+	case spaces[0] == ptx.SpaceGlobal && spaces[1] == ptx.SpaceShared && len(ops) == 3:
+		to.DstSpace = ptx.SpaceGlobal
+		fl.emitTensor(OpAsync, AsyncBulkS2G, src, to, nil, []int32{to.Dst, to.Src, to.A[0]})
+	default:
+		fl.unsupported(src)
+	}
 }

@@ -336,5 +336,53 @@ def main():
         print(var[0], len(words) * 4)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and not (len(sys.argv) > 2 and sys.argv[2] == "wgmma"):
     main()
+
+
+# ---- wgmma probes (wgmma_probe.cu): matrix-form inputs per test case ----
+# A: 64 x K elements row-major, B: 8 x K elements (N x K, K-major), C: 64 x 8 f32,
+# each element in its own width (f16/bf16: 2 bytes, tf32: 4, fp8: 1); cases contiguous.
+WG = [("m64n8k16_f32_f16_f16", F16, 16), ("m64n8k16_f32_bf16_bf16", BF16, 16),
+      ("m64n8k8_f32_tf32_tf32", TF32, 8), ("m64n8k32_f32_e4m3_e4m3", E4M3, 32),
+      ("m64n8k32_f32_e5m2_e5m2", E5M2, 32)]
+
+
+def gen_wgmma(outdir, ncase=128):
+    os.makedirs(outdir, exist_ok=True)
+    random.seed(20261127)
+    for name, fmt, K in WG:
+        eb = {16: 2, 8: 1}.get(fmt.ebits + fmt.mbits + 1, 4)
+        if fmt is TF32:
+            eb = 4
+        data = bytearray()
+        for tc in range(ncase):
+            fam = tc % NFAM
+            A = fmat(fmt, 64, K, fam, "a", 0)
+            B = fmat(fmt, K, 8, fam, "b", 0)
+            C = fmat(F32, 64, 8, fam, "c", 40 if fam != 7 else 127)
+            if fam == 3:
+                cancel(A, B, fmt)
+            sh = 13 if fmt is TF32 else 0
+            for i in range(64):
+                for k in range(K):
+                    v = A[i][k] << sh
+                    if sh and fam % 2 == 1:
+                        v |= random.getrandbits(13)
+                    data += v.to_bytes(eb, "little")
+            for n in range(8):
+                for k in range(K):
+                    v = B[k][n] << sh
+                    if sh and fam % 2 == 1:
+                        v |= random.getrandbits(13)
+                    data += v.to_bytes(eb, "little")
+            for i in range(64):
+                for n in range(8):
+                    data += C[i][n].to_bytes(4, "little")
+        with open(os.path.join(outdir, "wgmma_" + name + ".bin"), "wb") as f:
+            f.write(data)
+        print("wgmma_" + name, len(data))
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "wgmma":
+    gen_wgmma(sys.argv[1])
