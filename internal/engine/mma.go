@@ -275,14 +275,14 @@ func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
 		return read(tensor.DescAddr(adesc, m, k, es, to.TransA))
 	}
 	bAt := func(k, n int) uint64 { return read(tensor.DescAddr(bdesc, n, k, es, to.TransB)) }
-	d := make([][]uint64, 32)
-	for l := range d {
-		d[l] = make([]uint64, len(to.D))
-		for i, s := range to.D {
-			d[l][i] = wp.r(s)[l]
+	var d [32][128]uint64
+	for i, s := range to.D {
+		r := wp.r(s)
+		for l := 0; l < 32; l++ {
+			d[l][i] = r[l]
 		}
 	}
-	g.Exec(w, d, scaleD, to.NegA, to.NegB, aAt, bAt)
+	g.Exec(w, &d, scaleD, to.NegA, to.NegB, aAt, bAt)
 	if faulted {
 		return
 	}

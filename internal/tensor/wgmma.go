@@ -56,7 +56,7 @@ func (g *WGMMA) DPos(lane, i int) (int, int) {
 // Exec computes warp w's 16 rows: d[lane][reg] holds the accumulator in and
 // out; aAt(m, k) and bAt(k, n) return raw elements (m within 0…63).
 // scaleD false ignores the accumulator; negA/negB negate the inputs.
-func (g *WGMMA) Exec(w int, d [][]uint64, scaleD, negA, negB bool, aAt func(m, k int) uint64, bAt func(k, n int) uint64) {
+func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt func(m, k int) uint64, bAt func(k, n int) uint64) {
 	var ta, tb [32]term
 	var B [32][256]term
 	for k := 0; k < g.K; k++ {
