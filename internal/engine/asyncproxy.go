@@ -72,6 +72,9 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				if b, _ := wp.resolve(pc, ptx.SpaceGlobal, src, ss, l); b == nil {
 					return
 				}
+				if !wp.checkPieces(pc, CheckLoad, ptx.SpaceGlobal, l, src, ss) {
+					return
+				}
 			}
 			st.copies = append(st.copies, asyncCopy{dst: dst, src: src, dstSpace: to.DstSpace, group: st.committed[l],
 				lane: uint8(l), size: uint8(n), srcSize: uint8(ss)})
@@ -90,11 +93,14 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				limit[l] = st.committed[l] - to.Num // groups below this id complete
 			}
 		}
-		wp.completeCopies(pc, &limit)
+		wp.completeCopies(pc, &limit, CheckStore)
 	case ir.AsyncWaitAll:
-		wp.completeAll(pc, exec)
+		wp.completeAll(pc, exec, CheckStore)
 	case ir.AsyncMbarArrive:
-		wp.completeAll(pc, exec)
+		// the copies' bytes are ordered by the mbarrier, which the race
+		// checker does not follow: they reach it as atomic writes (written
+		// for initcheck, never a race)
+		wp.completeAll(pc, exec, CheckAtomic)
 		if to.Flag { // .noinc: the arrival counts against the expected count
 			wp.mbarrierInst(pc, in, to, exec)
 		}
@@ -134,6 +140,13 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			srcSpace, dstSpace = ptx.SpaceShared, ptx.SpaceGlobal
 		}
 		if n > 0 {
+			dop := CheckStore
+			if g2s {
+				dop = CheckAtomic // ordered by the mbarrier (see AsyncMbarArrive)
+			}
+			if !wp.checkPieces(pc, CheckLoad, srcSpace, l, src, n) || !wp.checkPieces(pc, dop, dstSpace, l, dst, n) {
+				return
+			}
 			d, _ := wp.resolve(pc, dstSpace, dst, n, l)
 			if d == nil {
 				return
@@ -165,7 +178,7 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 }
 
 // completeAll completes every pending copy of the lanes in exec, open group included.
-func (wp *warp) completeAll(pc int, exec uint32) {
+func (wp *warp) completeAll(pc int, exec uint32, op uint8) {
 	var limit [32]int32
 	for l := 0; l < 32; l++ {
 		limit[l] = -1
@@ -173,12 +186,12 @@ func (wp *warp) completeAll(pc int, exec uint32) {
 			limit[l] = 1 << 30
 		}
 	}
-	wp.completeCopies(pc, &limit)
+	wp.completeCopies(pc, &limit, op)
 }
 
 // completeCopies performs, in issue order, each pending copy whose group id
 // is below its lane's limit, and drops it from the queue.
-func (wp *warp) completeCopies(pc int, limit *[32]int32) {
+func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8) {
 	st := &wp.async
 	k := 0
 	for _, c := range st.copies {
@@ -188,6 +201,10 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32) {
 			continue
 		}
 		l := int(c.lane)
+		// the sanitizer sees the shared-memory write when it happens
+		if !wp.checkOne(pc, op, c.dstSpace, l, c.dst, uint64(c.size)) {
+			return
+		}
 		dst, _ := wp.resolve(pc, c.dstSpace, c.dst, uint64(c.size), l)
 		if dst == nil {
 			return
@@ -207,4 +224,51 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32) {
 		}
 	}
 	st.copies = st.copies[:k]
+}
+
+// checkOne hands one lane's access by a tensor-core or asynchronous
+// instruction to the sanitizer (nil checker: nothing to do). space is a
+// PTX space (generic addresses are resolved to shared or global); shared
+// addresses are offsets in the block's shared memory.
+func (wp *warp) checkOne(pc int, op uint8, space ptx.Space, lane int, addr, n uint64) bool {
+	if wp.chk == nil {
+		return true
+	}
+	sp := SpaceGlobal
+	switch {
+	case space == ptx.SpaceShared:
+		sp = SpaceShared
+	case space == ptx.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
+		sp, addr = SpaceShared, addr-SharedWindow
+	}
+	a := &wp.chkBuf.access
+	a.Op, a.Size, a.Generic = op, uint32(n), space == ptx.SpaceGeneric
+	a.Space[lane], a.Addr[lane] = sp, addr
+	if wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
+		return true
+	}
+	wp.sanitizerStop(pc, 1<<uint(lane))
+	return false
+}
+
+// checkPieces reports n bytes at addr as naturally aligned pieces of at
+// most 16 bytes, the widths the sanitizer knows.
+func (wp *warp) checkPieces(pc int, op uint8, space ptx.Space, lane int, addr, n uint64) bool {
+	if wp.chk == nil {
+		return true
+	}
+	for off := uint64(0); off < n; {
+		sz := uint64(1)
+		for _, s := range [...]uint64{16, 8, 4, 2} {
+			if (addr+off)%s == 0 && off+s <= n {
+				sz = s
+				break
+			}
+		}
+		if !wp.checkOne(pc, op, space, lane, addr+off, sz) {
+			return false
+		}
+		off += sz
+	}
+	return true
 }

@@ -109,6 +109,13 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 				wp.fault(FaultMisaligned, pc, lane, addr, true, "ldmatrix/stmatrix row address %#x is not 16-byte aligned", addr)
 				return
 			}
+			op := CheckLoad
+			if !load {
+				op = CheckStore
+			}
+			if !wp.checkOne(pc, op, to.DstSpace, lane, addr, 16) {
+				return
+			}
 			bs, _ := wp.resolve(pc, to.DstSpace, addr, 16, lane)
 			if bs == nil {
 				return
@@ -198,6 +205,13 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			addr := p + off*size
 			if addr%size != 0 {
 				wp.fault(FaultMisaligned, pc, l, addr, true, "wmma element at %#x is not %d-byte aligned", addr, size)
+				return
+			}
+			op := CheckLoad
+			if !load {
+				op = CheckStore
+			}
+			if !wp.checkOne(pc, op, to.DstSpace, l, addr, size) {
 				return
 			}
 			b, _ := wp.resolve(pc, to.DstSpace, addr, size, l)
