@@ -159,6 +159,10 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		wp.texInst(pc, in, exec)
 	case ir.OpCluster:
 		wp.clusterOp(pc, in, exec)
+	case ir.OpTensor:
+		wp.tensorInst(pc, in, exec)
+	case ir.OpAsync:
+		wp.asyncInst(pc, in, exec)
 	default:
 		wp.alu(pc, in, exec)
 	}

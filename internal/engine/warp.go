@@ -98,6 +98,9 @@ type warp struct {
 	sectorsSorted bool
 	wordsSorted   bool
 	args          []uint64
+
+	// async holds the warp's pending cp.async copies (asyncproxy.go).
+	async asyncState
 }
 
 // r returns the 32 lanes of register slot s.
@@ -132,6 +135,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 		wp.tidFor, wp.tidOK = key, true
 	}
 	wp.exited = 0
+	wp.async.reset()
 	wp.lastErr = [32]uint32{}
 	wp.state = warpRunning
 	wp.stack = append(wp.stack[:0], entry{pc: 0, rpc: -1, mask: wp.valid})

@@ -100,6 +100,16 @@ func ClassOf(in *Inst) Class {
 		}
 	case OpExt:
 		return extClass(in)
+	case OpTensor:
+		if in.Mode == TensorMMA || in.Mode == TensorMovmatrix {
+			return ClassFMA // the tensor pipe has no class of its own yet
+		}
+		return ClassShared
+	case OpAsync:
+		if in.Mode == AsyncCopy {
+			return ClassShared
+		}
+		return ClassBarrier
 	case OpRcp, OpSqrt, OpRsqrt:
 		if in.Type == ptx.F64 && in.Flags&FlagApprox == 0 {
 			return ClassFP64 // the f64 forms are DFMA iterations around MUFU.RSQ64H

@@ -92,12 +92,14 @@ const (
 	OpVprintf // Imm = index into Func.Calls
 	OpLibcall // Imm = index into Func.Calls
 	OpIsspacep
-	OpBrx   // brx.idx: A0 = index; Imm = index into Func.BranchTables
-	OpDevRT // device runtime call (dynamic parallelism): Mode = DevRT*; Imm = index into Func.Calls
-	OpTex   // tex, tld4: Mode = geometry (Tex1D…); Imm = index into Func.TexOps; Type = dst, Type2 = coordinates
-	OpSuld  // suld.b: Mode = geometry; Imm = index into Func.TexOps; Type = element, Vec
-	OpSust  // sust.b: as OpSuld, the values in Func.TexOps
-	OpExt   // sm_80+ instructions of lower_sm90.go: Mode = Ext*
+	OpBrx    // brx.idx: A0 = index; Imm = index into Func.BranchTables
+	OpDevRT  // device runtime call (dynamic parallelism): Mode = DevRT*; Imm = index into Func.Calls
+	OpTex    // tex, tld4: Mode = geometry (Tex1D…); Imm = index into Func.TexOps; Type = dst, Type2 = coordinates
+	OpSuld   // suld.b: Mode = geometry; Imm = index into Func.TexOps; Type = element, Vec
+	OpSust   // sust.b: as OpSuld, the values in Func.TexOps
+	OpExt    // sm_80+ instructions of lower_sm90.go: Mode = Ext*
+	OpTensor // mma, ldmatrix, stmatrix, movmatrix: Mode = Tensor*; Imm = index into Func.TensorOps
+	OpAsync  // cp.async and mbarrier: Mode = Async*/Mbar*; Imm = index into Func.TensorOps
 	NumOps
 )
 
@@ -419,8 +421,10 @@ type Func struct {
 	BranchTables [][]int32
 	// TexOps are the operands of the texture and surface instructions.
 	TexOps []TexOperands
-	Lines  []LineInfo // per pc
-	Text   []string   // per pc, the instruction as written (for fault reports)
+	// TensorOps are the operands of OpTensor and OpAsync (tensor.go).
+	TensorOps []TensorOperands
+	Lines     []LineInfo // per pc
+	Text      []string   // per pc, the instruction as written (for fault reports)
 	// Shared lists the module shared variables this function (with its
 	// callees) uses; kernels lay them out in this order.
 	UsesDynShared bool

@@ -1130,6 +1130,10 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 		fl.emit(fl.newInst(OpNop, src), src)
 	case "tex", "tld4", "suld", "sust":
 		fl.lowerTex(src, &m)
+	case "mma", "wmma", "wgmma", "ldmatrix", "stmatrix", "movmatrix":
+		fl.lowerTensor(src)
+	case "cp", "mbarrier":
+		fl.lowerAsync(src)
 	default:
 		if fl.lowerSm90(src, &m) {
 			return

@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// The asynchronous proxy for cp.async (OpAsync, modes Async*): a copy is
+// checked when issued but its bytes move only when the group that holds it
+// completes, at the thread's cp.async.wait_group / wait_all, or when the
+// thread's cp.async.mbarrier.arrive fires. A kernel that reads shared memory
+// without waiting sees what was there before, as it may on the GPU.
+
+// asyncCopy is one pending cp.async of one thread.
+type asyncCopy struct {
+	dst, src      uint64
+	dstSpace      ptx.Space
+	group         int32
+	lane          uint8
+	size, srcSize uint8
+}
+
+// asyncState is a warp's pending copies, in issue order, and each thread's
+// count of committed groups (the id of its open group).
+type asyncState struct {
+	copies    []asyncCopy
+	committed [32]int32
+}
+
+func (s *asyncState) reset() {
+	s.copies = s.copies[:0]
+	s.committed = [32]int32{}
+}
+
+func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
+	to := &wp.fn.TensorOps[in.Imm]
+	st := &wp.async
+	switch in.Mode {
+	case ir.AsyncCopy:
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			dst := uint64(to.DstOff)
+			if to.Dst >= 0 {
+				dst += wp.r(to.Dst)[l]
+			}
+			src := uint64(to.SrcOff)
+			if to.Src >= 0 {
+				src += wp.r(to.Src)[l]
+			}
+			n := uint64(to.Size)
+			ss := n
+			if to.SrcSize >= 0 {
+				ss = wp.r(to.SrcSize)[l] & 0xffffffff
+				if ss > n {
+					ss = n
+				}
+			}
+			if dst%n != 0 || src%n != 0 {
+				a := dst
+				if src%n != 0 {
+					a = src
+				}
+				wp.fault(FaultMisaligned, pc, l, a, true, "cp.async of %d bytes at %#x is not %d-byte aligned", n, a, n)
+				return
+			}
+			if b, _ := wp.resolve(pc, to.DstSpace, dst, n, l); b == nil {
+				return
+			}
+			if ss > 0 {
+				if b, _ := wp.resolve(pc, ptx.SpaceGlobal, src, ss, l); b == nil {
+					return
+				}
+				if !wp.checkPieces(pc, CheckLoad, ptx.SpaceGlobal, l, src, ss) {
+					return
+				}
+			}
+			st.copies = append(st.copies, asyncCopy{dst: dst, src: src, dstSpace: to.DstSpace, group: st.committed[l],
+				lane: uint8(l), size: uint8(n), srcSize: uint8(ss)})
+		}
+	case ir.AsyncCommit:
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				st.committed[l]++
+			}
+		}
+	case ir.AsyncWaitGroup:
+		var limit [32]int32
+		for l := 0; l < 32; l++ {
+			limit[l] = -1
+			if exec>>l&1 != 0 {
+				limit[l] = st.committed[l] - to.Num // groups below this id complete
+			}
+		}
+		wp.completeCopies(pc, &limit, CheckStore)
+	case ir.AsyncWaitAll:
+		wp.completeAll(pc, exec, CheckStore)
+	case ir.AsyncMbarArrive:
+		// the copies' bytes are ordered by the mbarrier, which the race
+		// checker does not follow: they reach it as atomic writes (written
+		// for initcheck, never a race)
+		wp.completeAll(pc, exec, CheckAtomic)
+		if to.Flag { // .noinc: the arrival counts against the expected count
+			wp.mbarrierInst(pc, in, to, exec)
+		}
+	case ir.AsyncBulkSync:
+	case ir.AsyncBulkG2S, ir.AsyncBulkS2G:
+		wp.bulkCopy(pc, in, to, exec)
+	default:
+		wp.mbarrierInst(pc, in, to, exec)
+	}
+}
+
+// bulkCopy runs cp.async.bulk for each active lane: the bytes move at once;
+// a copy into shared memory then completes its size in transactions on its
+// mbarrier (so the barrier's phase completes when every expected byte has
+// arrived, as on the GPU).
+func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	g2s := in.Mode == ir.AsyncBulkG2S
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		dst := uint64(to.DstOff)
+		if to.Dst >= 0 {
+			dst += wp.r(to.Dst)[l]
+		}
+		src := uint64(to.SrcOff)
+		if to.Src >= 0 {
+			src += wp.r(to.Src)[l]
+		}
+		n := wp.r(to.A[0])[l] & 0xffffffff
+		if n%16 != 0 || dst%16 != 0 || src%16 != 0 {
+			wp.fault(FaultMisaligned, pc, l, dst, true, "cp.async.bulk of %d bytes from %#x to %#x: size and addresses must be multiples of 16", n, src, dst)
+			return
+		}
+		srcSpace, dstSpace := ptx.SpaceGlobal, ptx.SpaceShared
+		if !g2s {
+			srcSpace, dstSpace = ptx.SpaceShared, ptx.SpaceGlobal
+		}
+		if n > 0 {
+			dop := CheckStore
+			if g2s {
+				dop = CheckAtomic // ordered by the mbarrier (see AsyncMbarArrive)
+			}
+			if !wp.checkPieces(pc, CheckLoad, srcSpace, l, src, n) || !wp.checkPieces(pc, dop, dstSpace, l, dst, n) {
+				return
+			}
+			d, _ := wp.resolve(pc, dstSpace, dst, n, l)
+			if d == nil {
+				return
+			}
+			s, _ := wp.resolve(pc, srcSpace, src, n, l)
+			if s == nil {
+				return
+			}
+			copy(d, s)
+		}
+		if g2s {
+			addr := uint64(to.MbarOff)
+			if to.MbarSlot >= 0 {
+				addr += wp.r(to.MbarSlot)[l]
+			}
+			if addr&7 != 0 {
+				wp.fault(FaultMisaligned, pc, l, addr, true, "mbarrier object at %#x is not 8-byte aligned", addr)
+				return
+			}
+			b, _ := wp.resolve(pc, ptx.SpaceShared, addr, 8, l)
+			if b == nil {
+				return
+			}
+			m := loadMbar(b)
+			m.tx -= int64(n)
+			m.store(b)
+		}
+	}
+}
+
+// completeAll completes every pending copy of the lanes in exec, open group included.
+func (wp *warp) completeAll(pc int, exec uint32, op uint8) {
+	var limit [32]int32
+	for l := 0; l < 32; l++ {
+		limit[l] = -1
+		if exec>>l&1 != 0 {
+			limit[l] = 1 << 30
+		}
+	}
+	wp.completeCopies(pc, &limit, op)
+}
+
+// completeCopies performs, in issue order, each pending copy whose group id
+// is below its lane's limit, and drops it from the queue.
+func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8) {
+	st := &wp.async
+	k := 0
+	for _, c := range st.copies {
+		if c.group >= limit[c.lane] {
+			st.copies[k] = c
+			k++
+			continue
+		}
+		l := int(c.lane)
+		// the sanitizer sees the shared-memory write when it happens
+		if !wp.checkOne(pc, op, c.dstSpace, l, c.dst, uint64(c.size)) {
+			return
+		}
+		dst, _ := wp.resolve(pc, c.dstSpace, c.dst, uint64(c.size), l)
+		if dst == nil {
+			return
+		}
+		var src []byte
+		if c.srcSize > 0 {
+			if src, _ = wp.resolve(pc, ptx.SpaceGlobal, c.src, uint64(c.srcSize), l); src == nil {
+				return
+			}
+		}
+		for i := range dst {
+			if i < int(c.srcSize) {
+				dst[i] = src[i]
+			} else {
+				dst[i] = 0
+			}
+		}
+	}
+	st.copies = st.copies[:k]
+}
+
+// checkOne hands one lane's access by a tensor-core or asynchronous
+// instruction to the sanitizer (nil checker: nothing to do). space is a
+// PTX space (generic addresses are resolved to shared or global); shared
+// addresses are offsets in the block's shared memory.
+func (wp *warp) checkOne(pc int, op uint8, space ptx.Space, lane int, addr, n uint64) bool {
+	if wp.chk == nil {
+		return true
+	}
+	sp := SpaceGlobal
+	switch {
+	case space == ptx.SpaceShared:
+		sp = SpaceShared
+	case space == ptx.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
+		sp, addr = SpaceShared, addr-SharedWindow
+	}
+	a := &wp.chkBuf.access
+	a.Op, a.Size, a.Generic = op, uint32(n), space == ptx.SpaceGeneric
+	a.Space[lane], a.Addr[lane] = sp, addr
+	if wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
+		return true
+	}
+	wp.sanitizerStop(pc, 1<<uint(lane))
+	return false
+}
+
+// checkPieces reports n bytes at addr as naturally aligned pieces of at
+// most 16 bytes, the widths the sanitizer knows.
+func (wp *warp) checkPieces(pc int, op uint8, space ptx.Space, lane int, addr, n uint64) bool {
+	if wp.chk == nil {
+		return true
+	}
+	for off := uint64(0); off < n; {
+		sz := uint64(1)
+		for _, s := range [...]uint64{16, 8, 4, 2} {
+			if (addr+off)%s == 0 && off+s <= n {
+				sz = s
+				break
+			}
+		}
+		if !wp.checkOne(pc, op, space, lane, addr+off, sz) {
+			return false
+		}
+		off += sz
+	}
+	return true
+}

@@ -1,0 +1,311 @@
+package engine
+
+import (
+	"encoding/binary"
+
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/tensor"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// Tensor-core instructions (OpTensor): mma.sync, ldmatrix, stmatrix and
+// movmatrix, executed by the whole warp; the arithmetic and the fragment
+// layouts are internal/tensor's.
+
+func (wp *warp) tensorInst(pc int, in *ir.Inst, exec uint32) {
+	to := &wp.fn.TensorOps[in.Imm]
+	switch in.Mode {
+	case ir.TensorMMA:
+		wp.mma(to, exec)
+	case ir.TensorLdmatrix, ir.TensorStmatrix:
+		wp.ldstmatrix(pc, in, to, exec)
+	case ir.TensorWmmaLoad, ir.TensorWmmaStore:
+		wp.wmmaLoadStore(pc, in, to, exec)
+	case ir.TensorWmmaMMA:
+		var a, b, c, d [32][8]uint64
+		gather := func(dst *[32][8]uint64, slots []int32) {
+			for i, s := range slots {
+				r := wp.r(s)
+				for l := 0; l < 32; l++ {
+					dst[l][i] = r[l]
+				}
+			}
+		}
+		gather(&a, to.A)
+		gather(&b, to.B)
+		gather(&c, to.C)
+		to.WMMA.Exec(&a, &b, &c, &d)
+		for i, s := range to.D {
+			r := wp.r(s)
+			for l := 0; l < 32; l++ {
+				if exec>>l&1 != 0 {
+					r[l] = d[l][i]
+				}
+			}
+		}
+	case ir.TensorWgmmaSync:
+	case ir.TensorWgmma:
+		wp.wgmma(pc, to, exec)
+	case ir.TensorMovmatrix:
+		src := wp.r(to.A[0])
+		var out [32]uint64
+		for l := 0; l < 32; l++ {
+			// element (r, c) of the 8x8 matrix is in lane 4r+c/2, half c%2;
+			// lane l receives (2(l%4), l/4) and (2(l%4)+1, l/4).
+			r0, c := 2*(l&3), l>>2
+			lo := src[4*r0+c/2] >> (16 * uint(c&1)) & 0xffff
+			hi := src[4*(r0+1)+c/2] >> (16 * uint(c&1)) & 0xffff
+			out[l] = lo | hi<<16
+		}
+		d := wp.r(to.D[0])
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = out[l]
+			}
+		}
+	}
+}
+
+func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
+	m := to.MMA
+	var a, b, c, d [32][4]uint64
+	gather := func(dst *[32][4]uint64, slots []int32) {
+		for i, s := range slots {
+			r := wp.r(s)
+			for l := 0; l < 32; l++ {
+				dst[l][i] = r[l]
+			}
+		}
+	}
+	gather(&a, to.A)
+	gather(&b, to.B)
+	gather(&c, to.C)
+	m.Exec(&a, &b, &c, &d)
+	for i, s := range to.D {
+		r := wp.r(s)
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				r[l] = d[l][i]
+			}
+		}
+	}
+}
+
+// ldstmatrix moves 8x8 matrices of 16-bit elements between shared memory
+// and registers: row r of matrix i is at the address in lane 8i+r; lane l's
+// register i holds row l/4, columns 2(l%4) and 2(l%4)+1 (.trans: the
+// transposed matrix).
+func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	load := in.Mode == ir.TensorLdmatrix
+	var rows [4][8][]byte
+	for i := 0; i < int(to.Num); i++ {
+		for r := 0; r < 8; r++ {
+			lane := 8*i + r
+			addr := uint64(to.DstOff)
+			if to.Dst >= 0 {
+				addr += wp.r(to.Dst)[lane]
+			}
+			if addr&15 != 0 {
+				wp.fault(FaultMisaligned, pc, lane, addr, true, "ldmatrix/stmatrix row address %#x is not 16-byte aligned", addr)
+				return
+			}
+			op := CheckLoad
+			if !load {
+				op = CheckStore
+			}
+			if !wp.checkOne(pc, op, to.DstSpace, lane, addr, 16) {
+				return
+			}
+			bs, _ := wp.resolve(pc, to.DstSpace, addr, 16, lane)
+			if bs == nil {
+				return
+			}
+			rows[i][r] = bs
+		}
+	}
+	for i := 0; i < int(to.Num); i++ {
+		var reg *[32]uint64
+		if load {
+			reg = wp.r(to.D[i])
+		} else {
+			reg = wp.r(to.A[i])
+		}
+		for l := 0; l < 32; l++ {
+			for h := 0; h < 2; h++ {
+				r, c := l>>2, 2*(l&3)+h
+				if to.Trans {
+					r, c = c, r
+				}
+				cell := rows[i][r][2*c : 2*c+2]
+				if load {
+					if exec>>l&1 != 0 {
+						v := uint64(binary.LittleEndian.Uint16(cell))
+						reg[l] = reg[l]&^(0xffff<<(16*uint(h))) | v<<(16*uint(h))
+					}
+				} else if exec>>l&1 != 0 {
+					binary.LittleEndian.PutUint16(cell, uint16(reg[l]>>(16*uint(h))))
+				}
+			}
+		}
+		if load {
+			for l := 0; l < 32; l++ {
+				if exec>>l&1 != 0 {
+					reg[l] &= 0xffffffff
+				}
+			}
+		}
+	}
+}
+
+// wmmaLoadStore moves one wmma fragment between memory and registers:
+// element (r, c) of the matrix is at p + (r*stride + c) elements, or
+// p + (c*stride + r) for column-major (Trans).
+func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	f := to.Frag
+	load := in.Mode == ir.TensorWmmaLoad
+	size := uint64(f.Elem.Bits() / 8)
+	if f.Elem == tensor.F64 {
+		size = 8
+	}
+	slots := to.A
+	if load {
+		slots = to.D
+	}
+	base := f.PerLane * int(size) / 4 // distinct 32-bit registers (f64: PerLane)
+	if f.Elem == tensor.F64 {
+		base = f.PerLane
+	}
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		p := uint64(to.DstOff)
+		if to.Dst >= 0 {
+			p += wp.r(to.Dst)[l]
+		}
+		stride := uint64(f.Cols)
+		if to.Trans {
+			stride = uint64(f.Rows)
+		}
+		if to.Stride >= 0 {
+			stride = wp.r(to.Stride)[l] & 0xffffffff
+		}
+		var regs [8]uint64
+		if !load {
+			for i, s := range slots {
+				regs[i] = wp.r(s)[l]
+			}
+		}
+		for i := 0; i < f.PerLane; i++ {
+			r, c := f.Pos(l, i)
+			off := uint64(r)*stride + uint64(c)
+			if to.Trans {
+				off = uint64(c)*stride + uint64(r)
+			}
+			addr := p + off*size
+			if addr%size != 0 {
+				wp.fault(FaultMisaligned, pc, l, addr, true, "wmma element at %#x is not %d-byte aligned", addr, size)
+				return
+			}
+			op := CheckLoad
+			if !load {
+				op = CheckStore
+			}
+			if !wp.checkOne(pc, op, to.DstSpace, l, addr, size) {
+				return
+			}
+			b, _ := wp.resolve(pc, to.DstSpace, addr, size, l)
+			if b == nil {
+				return
+			}
+			reg, sub := f.RegOf(i)
+			sh := uint(sub) * uint(size*8)
+			if load {
+				regs[reg] |= loadLE(b, int(size)) << sh
+			} else {
+				storeLE(b, int(size), regs[reg]>>sh)
+			}
+		}
+		if load {
+			for i, s := range slots {
+				v := regs[i]
+				if i >= base {
+					v = regs[i%base]
+				}
+				wp.r(s)[l] = v
+			}
+		}
+	}
+}
+
+// wgmma runs this warp's share (16 rows of D) of a warpgroup MMA, at once:
+// wgmma.commit_group and wait_group have nothing left to wait for.
+func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
+	g := to.WGMMA
+	lane0 := 0
+	for lane0 < 31 && exec>>lane0&1 == 0 {
+		lane0++
+	}
+	scaleD := to.Num != 0
+	if to.ScaleD >= 0 {
+		scaleD = wp.r(to.ScaleD)[lane0]&1 != 0
+	}
+	var bdesc, adesc uint64
+	bdesc = wp.r(to.BDesc)[lane0]
+	if to.ADesc >= 0 {
+		adesc = wp.r(to.ADesc)[lane0]
+	}
+	es := g.A.Bits() / 8
+	faulted := false
+	read := func(addr uint64) uint64 {
+		if faulted {
+			return 0
+		}
+		b, _ := wp.resolve(pc, ptx.SpaceShared, addr, uint64(es), lane0)
+		if b == nil {
+			faulted = true
+			return 0
+		}
+		return loadLE(b, es)
+	}
+	var aRegs [16][32]uint64
+	if to.ADesc < 0 {
+		for i, s := range to.A {
+			r := wp.r(s)
+			for l := 0; l < 32; l++ {
+				per := 32 / g.A.Bits()
+				for sub := 0; sub < per; sub++ {
+					row, k := g.APos(l, i, sub)
+					aRegs[row][k] = r[l] >> (uint(sub) * uint(g.A.Bits())) & (1<<g.A.Bits() - 1)
+				}
+			}
+		}
+	}
+	w := wp.idx % 4
+	aAt := func(m, k int) uint64 {
+		if to.ADesc < 0 {
+			return aRegs[m-16*w][k]
+		}
+		return read(tensor.DescAddr(adesc, m, k, es, to.TransA))
+	}
+	bAt := func(k, n int) uint64 { return read(tensor.DescAddr(bdesc, n, k, es, to.TransB)) }
+	var d [32][128]uint64
+	for i, s := range to.D {
+		r := wp.r(s)
+		for l := 0; l < 32; l++ {
+			d[l][i] = r[l]
+		}
+	}
+	g.Exec(w, &d, scaleD, to.NegA, to.NegB, aAt, bAt)
+	if faulted {
+		return
+	}
+	for i, s := range to.D {
+		r := wp.r(s)
+		for l := 0; l < 32; l++ {
+			if exec>>l&1 != 0 {
+				r[l] = d[l][i]
+			}
+		}
+	}
+}

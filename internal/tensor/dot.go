@@ -1,0 +1,179 @@
+package tensor
+
+import "math/bits"
+
+// Model is the arithmetic of one output element of a floating-point MMA:
+// D = C + sum_k A[k]*B[k], computed in steps of Group products. In each step
+// the exact products and the running accumulator are aligned to the largest
+// of them, every term keeping Frac bits below that leading bit (the rest
+// dropped: toward zero, or toward minus infinity with Floor), summed exactly,
+// and the sum rounded to the accumulator format (to nearest even with RNE,
+// else toward zero). docs/tensor-cores.md gives the measurements behind the
+// parameters of each instruction.
+type Model struct {
+	Group int
+	Frac  int
+	Floor bool
+	RNE   bool
+	Out   ifmt // accumulator format between steps and of the result
+	// NegZeroSum: the sign of an exactly zero sum of nonzero terms is negative
+	// (unused by the H100 models: such a sum is +0).
+	NegZeroSum bool
+	// AlignExp: align to the largest exponent (a product's exponent is the
+	// sum of its factors' exponents, its significand in [1,4)) rather than
+	// to the largest leading bit.
+	AlignExp bool
+	// OutFrac, when not zero, truncates each step's f32 result to that many
+	// fraction bits (the H100's fp8 wgmma keeps 13).
+	OutFrac int
+}
+
+const canonNaN32 = 0x7fffffff
+
+// dot computes one output element. a and b hold K terms, c the accumulator.
+func (m *Model) dot(a, b []term, c term) uint64 {
+	acc := c
+	k := len(a)
+	g := m.Group
+	if g <= 0 || g > k {
+		g = k
+	}
+	var out uint64
+	for s := 0; s < k; s += g {
+		out = m.step(a[s:s+g], b[s:s+g], acc)
+		acc = decodeFmt(m.Out, out)
+	}
+	return out
+}
+
+func decodeFmt(f ifmt, b uint64) term {
+	if f == fmtF16 {
+		return decode(F16, b)
+	}
+	return decode(F32, b)
+}
+
+func nanOf(f ifmt) uint64 {
+	if f == fmtF16 {
+		return 0x7fff
+	}
+	return canonNaN32
+}
+
+// step is one fused step: acc + sum of the products a[i]*b[i].
+func (m *Model) step(a, b []term, acc term) uint64 {
+	var (
+		nan, pinf, ninf bool
+		lead            = -1 << 30
+		allNegZero      = acc.neg && acc.mant == 0
+	)
+	// specials and the leading bit
+	if acc.nan {
+		nan = true
+	} else if acc.inf {
+		if acc.neg {
+			ninf = true
+		} else {
+			pinf = true
+		}
+	} else if acc.mant != 0 {
+		allNegZero = false
+		lead = int(acc.exp) + bits.Len64(acc.mant) - 1
+		if m.AlignExp {
+			lead = int(acc.exp + acc.mb)
+		}
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		neg := x.neg != y.neg
+		switch {
+		case x.nan || y.nan:
+			nan = true
+		case x.inf || y.inf:
+			if (x.inf && !y.inf && y.mant == 0) || (y.inf && !x.inf && x.mant == 0) {
+				nan = true
+			} else if neg {
+				ninf = true
+			} else {
+				pinf = true
+			}
+		case x.mant == 0 || y.mant == 0:
+			if !neg {
+				allNegZero = false
+			}
+		default:
+			allNegZero = false
+			l := int(x.exp+y.exp) + bits.Len64(x.mant*y.mant) - 1
+			if m.AlignExp {
+				l = int(x.exp + x.mb + y.exp + y.mb)
+			}
+			if l > lead {
+				lead = l
+			}
+		}
+	}
+	f := m.Out
+	if nan || (pinf && ninf) {
+		return nanOf(f)
+	}
+	if pinf || ninf {
+		s := uint64(0)
+		if ninf {
+			s = 1 << (f.ebits + f.mbits)
+		}
+		return s | (1<<f.ebits-1)<<f.mbits
+	}
+	if lead == -1<<30 { // every term zero
+		if allNegZero {
+			return 1 << (f.ebits + f.mbits)
+		}
+		return 0
+	}
+	unit := lead - m.Frac
+	var sum int64
+	add := func(neg bool, mant uint64, exp int) {
+		if mant == 0 {
+			return
+		}
+		sh := exp - unit
+		var v uint64
+		if sh >= 0 {
+			v = mant << sh
+		} else if -sh >= 64 {
+			v = 0
+			if neg && m.Floor {
+				v = 1
+			}
+		} else {
+			v = mant >> -sh
+			if neg && m.Floor && mant&(1<<-sh-1) != 0 {
+				v++
+			}
+		}
+		if neg {
+			sum -= int64(v)
+		} else {
+			sum += int64(v)
+		}
+	}
+	if !acc.inf && !acc.nan {
+		add(acc.neg, acc.mant, int(acc.exp))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		add(x.neg != y.neg, x.mant*y.mant, int(x.exp+y.exp))
+	}
+	neg := sum < 0
+	mag := uint64(sum)
+	if neg {
+		mag = uint64(-sum)
+	}
+	if mag == 0 {
+		neg = m.NegZeroSum
+	}
+	r := round(f, neg, mag, unit, m.RNE, true)
+	if m.OutFrac > 0 && f == fmtF32 && r&0x7f800000 != 0x7f800000 {
+		r &^= 1<<(23-m.OutFrac) - 1
+	}
+	return r
+}

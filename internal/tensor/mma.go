@@ -1,0 +1,264 @@
+// Package tensor is the semantics of the tensor-core instructions: the
+// fragment layouts of mma.sync, ldmatrix, stmatrix and movmatrix, and the
+// arithmetic of one matrix multiply-accumulate as the H100 computes it
+// (measured: docs/tensor-cores.md). It works on the register values of one
+// warp's 32 lanes; the engine gathers and scatters them.
+package tensor
+
+import (
+	"fmt"
+	"math"
+)
+
+// MMA is one mma.sync shape and type combination.
+type MMA struct {
+	Name           string // the PTX instruction, e.g. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	M, N, K        int
+	A, B, C, D     Elem
+	Satfinite      bool
+	BitAnd         bool // b1: and.popc (else xor.popc)
+	NA, NB, NC, ND int  // registers per lane (an f64 register is one 64-bit register)
+	model          Model
+	fp8            bool // f32 <- e4m3/e5m2: two f16 steps and a rounded add of C
+}
+
+// supported lists the shapes and types simulated, as "shape.d.a.b.c".
+var supported = map[string]bool{
+	"m16n8k16.f32.f16.f16.f32": true, "m16n8k16.f16.f16.f16.f16": true,
+	"m16n8k8.f32.f16.f16.f32": true, "m16n8k8.f16.f16.f16.f16": true,
+	"m16n8k16.f32.bf16.bf16.f32": true, "m16n8k8.f32.bf16.bf16.f32": true,
+	"m16n8k8.f32.tf32.tf32.f32": true, "m16n8k4.f32.tf32.tf32.f32": true,
+	"m16n8k32.f32.e4m3.e4m3.f32": true, "m16n8k32.f32.e5m2.e5m2.f32": true,
+	"m16n8k32.f32.e4m3.e5m2.f32": true, "m16n8k32.f32.e5m2.e4m3.f32": true,
+	"m8n8k4.f64.f64.f64.f64": true,
+	"m16n8k32.s32.s8.s8.s32": true, "m16n8k32.s32.u8.u8.s32": true, "m16n8k32.s32.s8.u8.s32": true, "m16n8k32.s32.u8.s8.s32": true,
+	"m16n8k16.s32.s8.s8.s32": true, "m16n8k16.s32.u8.u8.s32": true, "m16n8k16.s32.s8.u8.s32": true, "m16n8k16.s32.u8.s8.s32": true,
+	"m8n8k16.s32.s8.s8.s32": true, "m8n8k16.s32.u8.u8.s32": true, "m8n8k16.s32.s8.u8.s32": true, "m8n8k16.s32.u8.s8.s32": true,
+	"m16n8k64.s32.s4.s4.s32": true, "m16n8k64.s32.u4.u4.s32": true, "m16n8k64.s32.s4.u4.s32": true, "m16n8k64.s32.u4.s4.s32": true,
+	"m8n8k32.s32.s4.s4.s32": true, "m8n8k32.s32.u4.u4.s32": true, "m8n8k32.s32.s4.u4.s32": true, "m8n8k32.s32.u4.s4.s32": true,
+	"m16n8k256.s32.b1.b1.s32": true, "m16n8k128.s32.b1.b1.s32": true, "m8n8k128.s32.b1.b1.s32": true,
+}
+
+// NewMMA describes mma.sync.aligned.<shape>.<alayout>.<blayout>[.satfinite].<d>.<a>.<b>.<c>[.<bitop>.popc].
+// Anything not simulated yet is an error naming the instruction.
+func NewMMA(shape, alayout, blayout string, d, a, b, c Elem, satfinite bool, bitop string) (*MMA, error) {
+	name := "mma.sync.aligned." + shape + "." + alayout + "." + blayout
+	if satfinite {
+		name += ".satfinite"
+	}
+	name += "." + d.String() + "." + a.String() + "." + b.String() + "." + c.String()
+	if bitop != "" {
+		name += "." + bitop + ".popc"
+	}
+	m := &MMA{Name: name, A: a, B: b, C: c, D: d, Satfinite: satfinite, BitAnd: bitop == "and"}
+	if alayout != "row" || blayout != "col" {
+		return nil, fmt.Errorf("%s is not supported yet (warpsim simulates the .row.col layouts of this shape)", name)
+	}
+	key := shape + "." + d.String() + "." + a.String() + "." + b.String() + "." + c.String()
+	if !supported[key] {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	if (a == B1) != (bitop != "") || (satfinite && d != S32) {
+		return nil, fmt.Errorf("%s is not a valid mma.sync", name)
+	}
+	if _, err := fmt.Sscanf(shape, "m%dn%dk%d", &m.M, &m.N, &m.K); err != nil {
+		return nil, fmt.Errorf("%s: bad shape %s", name, shape)
+	}
+	regs := func(rows, cols int, e Elem) int {
+		if e == F64 {
+			return rows * cols / 32
+		}
+		return rows * cols * e.Bits() / 32 / 32
+	}
+	m.NA, m.NB, m.NC, m.ND = regs(m.M, m.K, a), regs(m.K, m.N, b), regs(m.M, m.N, c), regs(m.M, m.N, d)
+	out := fmtF32
+	rne := false
+	if d == F16 {
+		out, rne = fmtF16, true
+	}
+	m.model = Model{Group: m.K, Frac: 25, RNE: rne, Out: out, AlignExp: true}
+	if a == E4M3 || a == E5M2 {
+		m.fp8 = true
+		m.model.Group = 16
+	}
+	return m, nil
+}
+
+// Exec runs the instruction for one warp: a[lane][reg] … are register
+// values (the low 32 bits of 32-bit registers); d receives the results.
+// Every lane's registers are read, as the hardware does (mma.sync is
+// executed by the whole warp).
+func (m *MMA) Exec(a, b, c, d *[32][4]uint64) {
+	switch {
+	case m.A == F64:
+		m.execF64(a, b, c, d)
+	case m.A.IsFloat():
+		m.execFloat(a, b, c, d)
+	default:
+		m.execInt(a, b, c, d)
+	}
+}
+
+// elem extracts element (row, col) of a matrix held in registers, by
+// searching the layout; layouts are small so the tables are built once.
+type pos struct{ lane, reg, sub uint8 }
+
+func (m *MMA) aAt(i, k int) pos { return layoutA(m.M, m.K, m.A.Bits(), m.NA)[i*m.K+k] }
+func (m *MMA) bAt(k, j int) pos { return layoutB(m.K, m.N, m.B.Bits(), m.NB)[k*m.N+j] }
+
+func get(r *[32][4]uint64, p pos, bitsPer int) uint64 {
+	v := r[p.lane][p.reg]
+	if bitsPer >= 32 {
+		if bitsPer == 32 {
+			return v & 0xffffffff
+		}
+		return v
+	}
+	return v >> (uint(p.sub) * uint(bitsPer)) & (1<<bitsPer - 1)
+}
+
+func (m *MMA) execFloat(a, b, c, d *[32][4]uint64) {
+	var at [16][32]term
+	var bt [32][8]term
+	la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
+	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
+	for i := 0; i < m.M; i++ {
+		for k := 0; k < m.K; k++ {
+			at[i][k] = decode(m.A, get(a, la[i*m.K+k], m.A.Bits()))
+		}
+	}
+	for k := 0; k < m.K; k++ {
+		for j := 0; j < m.N; j++ {
+			bt[k][j] = decode(m.B, get(b, lb[k*m.N+j], m.B.Bits()))
+		}
+	}
+	var ra, rb [32]term
+	cb, db := m.C.Bits(), m.D.Bits()
+	for l := 0; l < 32; l++ {
+		for e := 0; e < m.M*m.N/32; e++ {
+			i, j := cPos(m.M, l, e)
+			cw := c[l][e*cb/32] & 0xffffffff
+			if cb == 16 {
+				cw = cw >> (16 * uint(e&1)) & 0xffff
+			}
+			for k := 0; k < m.K; k++ {
+				ra[k], rb[k] = at[i][k], bt[k][j]
+			}
+			var r uint64
+			if m.fp8 {
+				r = m.dotFP8(ra[:m.K], rb[:m.K], uint32(cw))
+			} else {
+				r = m.model.dot(ra[:m.K], rb[:m.K], decode(m.C, cw))
+			}
+			dr := &d[l][e*db/32]
+			if db == 16 {
+				sh := 16 * uint(e&1)
+				*dr = *dr&^(0xffff<<sh) | r<<sh
+			} else {
+				*dr = r
+			}
+		}
+	}
+}
+
+// dotFP8: the H100 runs an 8-bit-float mma.sync as two f16 tensor-core
+// steps (the products of k%4 in {0,1}, then those of k%4 in {2,3}, starting
+// from +0) and adds C with a float add rounded to nearest even.
+func (m *MMA) dotFP8(a, b []term, c uint32) uint64 {
+	var p0a, p0b, p1a, p1b [16]term
+	n0, n1 := 0, 0
+	for k := range a {
+		if k%4 < 2 {
+			p0a[n0], p0b[n0] = a[k], b[k]
+			n0++
+		} else {
+			p1a[n1], p1b[n1] = a[k], b[k]
+			n1++
+		}
+	}
+	s1 := m.model.step(p0a[:n0], p0b[:n0], term{mb: 23})
+	s2 := m.model.step(p1a[:n1], p1b[:n1], decode(F32, s1))
+	r := math.Float32frombits(uint32(s2)) + math.Float32frombits(c)
+	if r != r {
+		return canonNaN32
+	}
+	return uint64(math.Float32bits(r))
+}
+
+func (m *MMA) execF64(a, b, c, d *[32][4]uint64) {
+	// m8n8k4: A[g][t] in lane 4g+t, B[t][g] in lane 4g+t, C/D[g][2t+i].
+	for l := 0; l < 32; l++ {
+		for e := 0; e < 2; e++ {
+			i, j := cPos(8, l, e)
+			x := c[l][e]
+			for k := 0; k < 4; k++ {
+				x = fma64(a[4*i+k][0], b[4*j+k][0], x)
+			}
+			d[l][e] = x
+		}
+	}
+}
+
+// fma64 is one IEEE fused multiply-add in f64, rounded to nearest even;
+// a NaN operand gives the first NaN of (b, c, a), quieted (as measured:
+// a NaN of B wins over the running sum, the running sum over a NaN of A),
+// an invalid operation the H100's default NaN 0xfff8000000000000.
+func fma64(a, b, c uint64) uint64 {
+	for _, x := range [3]uint64{b, c, a} {
+		if x&0x7ff0000000000000 == 0x7ff0000000000000 && x&0xfffffffffffff != 0 {
+			return x | 1<<51
+		}
+	}
+	r := math.FMA(math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c))
+	if r != r {
+		return 0xfff8000000000000
+	}
+	return math.Float64bits(r)
+}
+
+func (m *MMA) execInt(a, b, c, d *[32][4]uint64) {
+	la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
+	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
+	ab, bb := m.A.Bits(), m.B.Bits()
+	val := func(e Elem, v uint64) int64 {
+		switch e {
+		case S8:
+			return int64(int8(v))
+		case S4:
+			return int64(v<<60) >> 60
+		}
+		return int64(v)
+	}
+	for l := 0; l < 32; l++ {
+		for e := 0; e < m.M*m.N/32; e++ {
+			i, j := cPos(m.M, l, e)
+			acc := int64(int32(uint32(c[l][e])))
+			if m.A == B1 {
+				// 32-bit words of the row of A and the column of B
+				var cnt int64
+				for k := 0; k < m.K; k++ {
+					x := get(a, la[i*m.K+k], 1)
+					y := get(b, lb[k*m.N+j], 1)
+					if m.BitAnd {
+						cnt += int64(x & y)
+					} else {
+						cnt += int64(x ^ y)
+					}
+				}
+				acc += cnt
+			} else {
+				for k := 0; k < m.K; k++ {
+					acc += val(m.A, get(a, la[i*m.K+k], ab)) * val(m.B, get(b, lb[k*m.N+j], bb))
+				}
+			}
+			if m.Satfinite {
+				if acc > math.MaxInt32 {
+					acc = math.MaxInt32
+				} else if acc < math.MinInt32 {
+					acc = math.MinInt32
+				}
+			}
+			d[l][e] = uint64(uint32(acc))
+		}
+	}
+}

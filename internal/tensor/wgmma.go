@@ -1,0 +1,152 @@
+package tensor
+
+import "fmt"
+
+// WGMMA is one wgmma.mma_async shape and type combination (m64nNkK). A
+// warpgroup is four warps; warp w of the group owns rows 16w…16w+15 of D, so
+// each warp's share can be computed on its own.
+type WGMMA struct {
+	Name    string
+	N, K    int
+	D, A, B Elem
+	ARegs   bool // A from registers (else a shared-memory descriptor)
+	NRegsD  int  // D registers per lane
+	NRegsA  int  // A registers per lane when ARegs
+	model   Model
+}
+
+// NewWGMMA describes wgmma.mma_async.sync.aligned.<shape>.<d>.<a>.<b>.
+func NewWGMMA(shape string, d, a, b Elem, aRegs bool) (*WGMMA, error) {
+	name := fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%s.%s.%s", shape, d, a, b)
+	g := &WGMMA{Name: name, D: d, A: a, B: b, ARegs: aRegs}
+	var M int
+	if _, err := fmt.Sscanf(shape, "m%dn%dk%d", &M, &g.N, &g.K); err != nil || M != 64 || g.N < 8 || g.N > 256 || g.N%8 != 0 {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	wantK := map[Elem]int{F16: 16, BF16: 16, TF32: 8, E4M3: 32, E5M2: 32}[a]
+	okD := d == F32 || (d == F16 && (a == F16 || a == E4M3 || a == E5M2))
+	if wantK == 0 || g.K != wantK || !okD || (a == F16 || a == BF16 || a == TF32) && b != a {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	if (a == E4M3 || a == E5M2) && d != F32 {
+		return nil, fmt.Errorf("%s is not supported yet (fp8 wgmma with f16 accumulators is not measured yet)", name)
+	}
+	g.NRegsD = g.N / 2
+	out, rne := fmtF32, false
+	if d == F16 {
+		g.NRegsD, out, rne = g.N/4, fmtF16, true
+	}
+	g.NRegsA = 16 * g.K * a.Bits() / 32 / 32
+	g.model = Model{Group: g.K, Frac: 25, RNE: rne, Out: out, AlignExp: true}
+	if a == E4M3 || a == E5M2 {
+		// measured on Triton's fp8 matmuls: 13 fraction bits below the
+		// largest exponent, and the f32 result truncated to 13 fraction bits
+		g.model.Frac, g.model.OutFrac = 13, 13
+	}
+	return g, nil
+}
+
+// DPos is the row (within the warp's 16) and column of D element i of a lane
+// (two per register for f16).
+func (g *WGMMA) DPos(lane, i int) (int, int) {
+	gid, t := lane>>2, lane&3
+	return gid + 8*((i>>1)&1), 8*(i>>2) + 2*t + i&1
+}
+
+// Exec computes warp w's 16 rows: d[lane][reg] holds the accumulator in and
+// out; aAt(m, k) and bAt(k, n) return raw elements (m within 0…63).
+// scaleD false ignores the accumulator; negA/negB negate the inputs.
+func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt func(m, k int) uint64, bAt func(k, n int) uint64) {
+	var ta, tb [32]term
+	var B [32][256]term
+	for k := 0; k < g.K; k++ {
+		for n := 0; n < g.N; n++ {
+			B[k][n] = decode(g.B, bAt(k, n))
+			if negB {
+				B[k][n].neg = !B[k][n].neg
+			}
+		}
+	}
+	var A [16][32]term
+	for r := 0; r < 16; r++ {
+		for k := 0; k < g.K; k++ {
+			A[r][k] = decode(g.A, aAt(16*w+r, k))
+			if negA {
+				A[r][k].neg = !A[r][k].neg
+			}
+		}
+	}
+	per := 1
+	if g.D == F16 {
+		per = 2
+	}
+	for l := 0; l < 32; l++ {
+		for i := 0; i < g.NRegsD*per; i++ {
+			r, c := g.DPos(l, i)
+			reg := i / per
+			sh := uint(16 * (i % per))
+			cv := d[l][reg]
+			var acc term
+			if g.D == F16 {
+				acc = decode(F16, cv>>sh&0xffff)
+			} else {
+				acc = decode(F32, cv&0xffffffff)
+			}
+			if !scaleD {
+				acc = term{mb: acc.mb}
+			}
+			for k := 0; k < g.K; k++ {
+				ta[k], tb[k] = A[r][k], B[k][c]
+			}
+			v := g.model.dot(ta[:g.K], tb[:g.K], acc)
+			if g.D == F16 {
+				d[l][reg] = d[l][reg]&^(0xffff<<sh) | v<<sh
+			} else {
+				d[l][reg] = v
+			}
+		}
+	}
+}
+
+// APos is the (row within the warp's 16, k) of element sub of register reg
+// of an A fragment held in registers: the mma.m16n8k16 A layout (tf32: m16n8k8).
+func (g *WGMMA) APos(lane, reg, sub int) (int, int) {
+	return aPos(16, g.K, g.A.Bits(), g.NRegsA, lane, reg, sub)
+}
+
+// DescAddr is the shared-memory byte address of element (mn, k) of a
+// K-major (trans false) or MN-major operand described by a wgmma matrix
+// descriptor, with the descriptor's swizzle applied.
+func DescAddr(desc uint64, mn, k, elemBytes int, trans bool) uint64 {
+	start := (desc & 0x3fff) << 4
+	lbo := (desc >> 16 & 0x3fff) << 4
+	sbo := (desc >> 32 & 0x3fff) << 4
+	mode := desc >> 62
+	width := map[uint64]uint64{0: 16, 1: 128, 2: 64, 3: 32}[mode]
+	var off uint64
+	if !trans { // K-major: rows along MN, K contiguous
+		kb := uint64(k * elemBytes)
+		if mode == 0 {
+			off = uint64(mn%8)*16 + uint64(mn/8)*sbo + kb%16 + kb/16*lbo
+		} else {
+			off = uint64(mn%8)*width + uint64(mn/8)*sbo + kb
+		}
+	} else { // MN-major: MN contiguous
+		mb := uint64(mn * elemBytes)
+		if mode == 0 {
+			off = mb%16 + mb/16*sbo + uint64(k%8)*16 + uint64(k/8)*lbo
+		} else {
+			off = mb%width + mb/width*lbo + uint64(k%8)*width + uint64(k/8)*sbo
+		}
+	}
+	a := start + off
+	switch mode {
+	case 1:
+		a ^= (a >> 7 & 7) << 4
+	case 2:
+		a ^= (a >> 7 & 3) << 4
+	case 3:
+		a ^= (a >> 7 & 1) << 4
+	}
+	return a
+}

@@ -1,0 +1,209 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+)
+
+// wmma fragments. The PTX ISA leaves the distribution of a wmma fragment's
+// elements over the lanes unspecified; warpsim's is: lane l holds elements
+// l*E … l*E+E-1 of the fragment's matrix in row-major order (E = rows*cols/32),
+// packed into registers in order, and where the ISA gives a fragment more
+// registers than that (f16 A and B: always 8) the registers repeat.
+
+// Frag is the shape of one wmma fragment.
+type Frag struct {
+	Rows, Cols int
+	Elem       Elem
+	PerLane    int // distinct elements per lane
+	Regs       int // registers per lane (64-bit registers for f64)
+}
+
+// WMMAFrag describes fragment kind ('a', 'b', 'c' or 'd') of shape ("m16n16k16") with element type e.
+func WMMAFrag(kind byte, shape string, e Elem) (Frag, error) {
+	var M, N, K int
+	if _, err := fmt.Sscanf(shape, "m%dn%dk%d", &M, &N, &K); err != nil {
+		return Frag{}, fmt.Errorf("bad wmma shape %s", shape)
+	}
+	if !wmmaShapeOK(shape, e, kind) {
+		return Frag{}, fmt.Errorf("wmma .%s .%s fragments are not supported yet", shape, e)
+	}
+	f := Frag{Elem: e}
+	switch kind {
+	case 'a':
+		f.Rows, f.Cols = M, K
+	case 'b':
+		f.Rows, f.Cols = K, N
+	default:
+		f.Rows, f.Cols = M, N
+	}
+	f.PerLane = f.Rows * f.Cols / 32
+	if e == F64 {
+		f.Regs = f.PerLane
+	} else {
+		f.Regs = f.PerLane * e.Bits() / 32
+	}
+	if e == F16 && (kind == 'a' || kind == 'b') {
+		f.Regs = 8
+	}
+	return f, nil
+}
+
+func wmmaShapeOK(shape string, e Elem, kind byte) bool {
+	switch shape {
+	case "m16n16k16", "m32n8k16", "m8n32k16":
+		switch e {
+		case F16, F32, S32, S8, U8:
+			return true
+		case BF16:
+			return kind == 'a' || kind == 'b'
+		}
+	case "m16n16k8":
+		return e == TF32 || e == F32
+	case "m8n8k4":
+		return e == F64
+	}
+	return false
+}
+
+// Pos is where element i of a lane's fragment sits in the matrix.
+func (f Frag) Pos(lane, i int) (row, col int) {
+	idx := lane*f.PerLane + i
+	return idx / f.Cols, idx % f.Cols
+}
+
+// RegOf is the register and the element's position (in elements) in it.
+func (f Frag) RegOf(i int) (reg, sub int) {
+	if f.Elem == F64 {
+		return i, 0
+	}
+	per := 32 / f.Elem.Bits()
+	return i / per, i % per
+}
+
+// WMMA is one wmma.mma shape and type combination.
+type WMMA struct {
+	Name       string
+	M, N, K    int
+	A, B, C, D Elem
+	Satfinite  bool
+	FA, FB     Frag
+	FC, FD     Frag
+	model      Model
+}
+
+// NewWMMA describes wmma.mma.sync.aligned.<alayout>.<blayout>.<shape>.<types...>[.satfinite]:
+// types are "dtype.ctype" for f16 inputs and "dtype.atype.btype.ctype" otherwise.
+func NewWMMA(shape string, types []Elem, satfinite bool) (*WMMA, error) {
+	w := &WMMA{Satfinite: satfinite}
+	name := "wmma.mma.sync.aligned." + shape
+	for _, t := range types {
+		name += "." + t.String()
+	}
+	w.Name = name
+	switch len(types) {
+	case 2:
+		w.D, w.C, w.A, w.B = types[0], types[1], F16, F16
+	case 4:
+		w.D, w.A, w.B, w.C = types[0], types[1], types[2], types[3]
+	default:
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	var err error
+	if w.FA, err = WMMAFrag('a', shape, w.A); err != nil {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	if w.FB, err = WMMAFrag('b', shape, w.B); err != nil {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	if w.FC, err = WMMAFrag('c', shape, w.C); err != nil {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	if w.FD, err = WMMAFrag('d', shape, w.D); err != nil {
+		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	w.M, w.N, w.K = w.FA.Rows, w.FB.Cols, w.FA.Cols
+	out, rne := fmtF32, false
+	if w.D == F16 {
+		out, rne = fmtF16, true
+	}
+	w.model = Model{Group: 16, Frac: 25, RNE: rne, Out: out, AlignExp: true}
+	if w.A == TF32 {
+		// measured: nvcc's wmma m16n16k8 tf32 runs as two k=4 steps
+		// (mma.sync m16n8k8 tf32 is one step of 8)
+		w.model.Group = 4
+	}
+	return w, nil
+}
+
+// Exec runs the warp's wmma.mma on fragment registers a[lane][reg] … (64-bit
+// values, the low 32 bits significant for 32-bit registers).
+func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
+	var A [32][16]uint64 // raw elements, row-major, up to 32x16
+	var B [16][32]uint64
+	get := func(f Frag, r *[32][8]uint64, lane, i int) uint64 {
+		reg, sub := f.RegOf(i)
+		v := r[lane][reg]
+		if f.Elem == F64 {
+			return v
+		}
+		bits := f.Elem.Bits()
+		if bits == 32 {
+			return v & 0xffffffff
+		}
+		return v >> (uint(sub) * uint(bits)) & (1<<bits - 1)
+	}
+	for l := 0; l < 32; l++ {
+		for i := 0; i < w.FA.PerLane; i++ {
+			r, c := w.FA.Pos(l, i)
+			A[r][c] = get(w.FA, a, l, i)
+		}
+		for i := 0; i < w.FB.PerLane; i++ {
+			r, c := w.FB.Pos(l, i)
+			B[r][c] = get(w.FB, b, l, i)
+		}
+	}
+	for l := 0; l < 32; l++ {
+		for i := 0; i < w.FD.PerLane; i++ {
+			row, col := w.FD.Pos(l, i)
+			cv := get(w.FC, c, l, i)
+			var r uint64
+			switch {
+			case w.A == F64:
+				r = cv
+				for k := 0; k < w.K; k++ {
+					r = fma64(A[row][k], B[k][col], r)
+				}
+			case w.A.IsFloat():
+				var ta, tb [16]term
+				for k := 0; k < w.K; k++ {
+					ta[k], tb[k] = decode(w.A, A[row][k]), decode(w.B, B[k][col])
+				}
+				r = w.model.dot(ta[:w.K], tb[:w.K], decode(w.C, cv))
+			default:
+				acc := int64(int32(uint32(cv)))
+				for k := 0; k < w.K; k++ {
+					x, y := int64(A[row][k]), int64(B[k][col])
+					if w.A == S8 {
+						x = int64(int8(x))
+					}
+					if w.B == S8 {
+						y = int64(int8(y))
+					}
+					acc += x * y
+				}
+				if w.Satfinite {
+					acc = max(min(acc, math.MaxInt32), math.MinInt32)
+				}
+				r = uint64(uint32(acc))
+			}
+			reg, sub := w.FD.RegOf(i)
+			if w.D == F16 {
+				sh := 16 * uint(sub)
+				d[l][reg] = d[l][reg]&^(0xffff<<sh) | r<<sh
+			} else {
+				d[l][reg] = r
+			}
+		}
+	}
+}
