@@ -182,15 +182,19 @@ func (s *gridState) warpDone(sm *smT, w *warpT) {
 // (complete), and what its event does to the warp.
 func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	in := w.next
+	slots := uint64(issueSlots(in))
+	var st stallSpan
+	s.chargeStalls(sp, w, in, slots, &st)
 	slot := w.blk.slot
 	slot.SetClock(s.now, s.nanos(s.now))
 	rec := &s.rec
 	s.d.syncEnd = 0
 	slot.Step(w.idx, rec)
 	w.fn, w.pc = rec.Func, rec.PC
+	if s.pcs != nil {
+		s.chargePC(w, &st, slots)
+	}
 	s.steps++
-	slots := uint64(issueSlots(in))
-	s.chargeStalls(sp, w, in, slots)
 	s.issued += slots
 	w.lastIssue = s.now + slots - 1
 	w.ready, w.readyWhy = s.now+slots, stallDispatch
@@ -224,22 +228,26 @@ func throttleReason(c ir.Class) uint8 {
 	return stallMathPipeThrottle
 }
 
+// stallSpan is what chargeStalls charged for one issue besides the issue
+// itself, kept to charge the instruction with it (chargePC).
+type stallSpan struct {
+	bar, dep, pipe  uint64
+	depWhy, pipeWhy uint8
+}
+
 // chargeStalls charges the warp-cycles from the cycle after warp w last
-// issued until it issues in at s.now: waiting for its operands (the reason
-// depReady gives), then for in's pipe (throttleReason) or for the
-// scheduler to pick it (not_selected); and
-// the issue itself (selected, one cycle per issue slot).
-func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
-	row := s.pcRow(w)
-	if w.barWait > 0 {
-		// The wait at a barrier, charged to the instruction after it.
-		s.charge(row, stallBarrier, w.barWait)
-		w.barWait = 0
-	}
+// issued (or was released from a barrier) until it issues in at s.now:
+// waiting for its operands (the reason depReady gives),
+// then for in's pipe (throttleReason) or for the scheduler to pick it
+// (not_selected); and the issue itself (selected, one cycle per issue
+// slot). It says what it charged in st.
+func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64, st *stallSpan) {
+	st.bar, w.barWait = w.barWait, 0 // (charged to the grid at the release)
 	dep, why := s.depReady(w)
 	from := w.lastIssue + 1
 	if dep > from {
-		s.charge(row, why, dep-from)
+		s.stalls[why] += dep - from
+		st.dep, st.depWhy = dep-from, why
 		from = dep
 	}
 	if s.now > from {
@@ -247,9 +255,22 @@ func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64) {
 		if p := sp.pipe[in.Class]; p > from {
 			reason = throttleReason(in.Class)
 		}
-		s.charge(row, reason, s.now-from)
+		s.stalls[reason] += s.now - from
+		st.pipe, st.pipeWhy = s.now-from, reason
 	}
-	s.charge(row, stallSelected, slots)
+	s.stalls[stallSelected] += slots
+}
+
+// chargePC charges what chargeStalls charged to the instruction warp w
+// issued (stalls by instruction; called after Step, which says which it
+// was): a warp's stalls go to the instruction it waits to issue, its wait
+// at a barrier to the instruction after the barrier.
+func (s *gridState) chargePC(w *warpT, st *stallSpan, slots uint64) {
+	row := s.pcRow(w)
+	row[stallBarrier] += st.bar
+	row[st.depWhy] += st.dep
+	row[st.pipeWhy] += st.pipe
+	row[stallSelected] += slots
 }
 
 // event applies what the instruction did besides computing to warp w:
@@ -340,20 +361,12 @@ func (s *gridState) releaseBarriers(b *blockT) {
 			w.next, w.depValid = nil, false
 			// The wait at the barrier itself counts as barrier stall.
 			if w.lastIssue+1 < s.now {
+				s.stalls[stallBarrier] += s.now - (w.lastIssue + 1)
 				w.barWait += s.now - (w.lastIssue + 1)
 				w.lastIssue = s.now - 1
 			}
 			w.sp.check = min(w.sp.check, w.ready)
 		}
-	}
-}
-
-// charge adds n warp-cycles of stall reason why to the grid's account and
-// to the instruction's (row; nil when stalls by instruction are off).
-func (s *gridState) charge(row *[numStalls]uint64, why uint8, n uint64) {
-	s.stalls[why] += n
-	if row != nil {
-		row[why] += n
 	}
 }
 
