@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/internal/engine"
 )
 
 // Kind says how a metric's value reads and prints.
@@ -54,9 +53,6 @@ type Def struct {
 	// timed computes a Timing metric from the timing driver's account.
 	timed func(c *Counters, t *Timing) float64
 }
-
-// Timing is the timing driver's account of a launch (engine.GridTiming).
-type Timing = engine.GridTiming
 
 // inputs are what a metric may need besides the counters.
 type inputs struct {

@@ -124,7 +124,7 @@ type Func struct {
 }
 
 // Inst is one PTX instruction and its counts over the grid (see
-// engine.InstCounts for the counting rules).
+// profile.InstCounts for the counting rules).
 type Inst struct {
 	PC      int    `json:"pc"`
 	PTXLine int    `json:"ptx_line"`

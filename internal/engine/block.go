@@ -74,8 +74,8 @@ type worker struct {
 
 	gs gridSyncBlock // the block's part in a cooperative grid's barrier (gridsync.go)
 
-	lt *lineTab // per-instruction counts (Config.Lines); nil until the first issue
-	cb clusterBlock  // the block's place in its cluster (cluster.go)
+	lt *lineTab     // per-instruction counts (Config.Lines); nil until the first issue
+	cb clusterBlock // the block's place in its cluster (cluster.go)
 }
 
 func newWorker(l *launch) *worker {

@@ -4,112 +4,16 @@ import (
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/profile"
 )
 
-// Counters are the raw counts of one launch, of PTX instructions. The engine
-// fills them; each field's comment is the metric it feeds.
-type Counters struct {
-	InstExecuted uint64 // warp instructions issued (inst_executed)
-	// ThreadInstExecuted is the active lanes summed over issued instructions,
-	// whatever their guard predicate (thread_inst_executed, as ncu's
-	// smsp__thread_inst_executed.sum: predicated-off lanes are active).
-	ThreadInstExecuted uint64
-	// Branch counts the bra instructions warps executed, taken or not
-	// (branch); DivergentBranch those whose active lanes split between the
-	// target and the fall-through (divergent_branch).
-	Branch          uint64
-	DivergentBranch uint64
-
-	GldRequests     uint64 // global load warp instructions (gld_requests)
-	GldTransactions uint64 // 32-byte sectors touched by them (gld_transactions)
-	GldBytes        uint64 // bytes the active lanes asked for (gld_efficiency numerator)
-	GstRequests     uint64
-	GstTransactions uint64
-	GstBytes        uint64
-
-	SharedLoadRequests      uint64 // shared load warp instructions
-	SharedStoreRequests     uint64
-	SharedLoadTransactions  uint64 // wavefronts: 1 + bank conflicts per request
-	SharedStoreTransactions uint64
-	SharedLdBankConflict    uint64
-	SharedStBankConflict    uint64
-
-	AtomicRequests uint64 // atom/red warp instructions on any space
-	// LocalLoadRequests and LocalStoreRequests are ld.local/st.local (and
-	// generic resolving to local) warp instructions: spills and stack
-	// arrays.
-	LocalLoadRequests  uint64
-	LocalStoreRequests uint64
-
-	WarpsLaunched  uint64
-	BlocksLaunched uint64
-	DeviceLaunches uint64 // grids launched from device code (dynamic parallelism): by this grid, or summed over a launch
-}
-
-// Add accumulates o into c.
-func (c *Counters) Add(o *Counters) {
-	c.InstExecuted += o.InstExecuted
-	c.ThreadInstExecuted += o.ThreadInstExecuted
-	c.Branch += o.Branch
-	c.DivergentBranch += o.DivergentBranch
-	c.GldRequests += o.GldRequests
-	c.GldTransactions += o.GldTransactions
-	c.GldBytes += o.GldBytes
-	c.GstRequests += o.GstRequests
-	c.GstTransactions += o.GstTransactions
-	c.GstBytes += o.GstBytes
-	c.SharedLoadRequests += o.SharedLoadRequests
-	c.SharedStoreRequests += o.SharedStoreRequests
-	c.SharedLoadTransactions += o.SharedLoadTransactions
-	c.SharedStoreTransactions += o.SharedStoreTransactions
-	c.SharedLdBankConflict += o.SharedLdBankConflict
-	c.SharedStBankConflict += o.SharedStBankConflict
-	c.AtomicRequests += o.AtomicRequests
-	c.LocalLoadRequests += o.LocalLoadRequests
-	c.LocalStoreRequests += o.LocalStoreRequests
-	c.WarpsLaunched += o.WarpsLaunched
-	c.BlocksLaunched += o.BlocksLaunched
-	c.DeviceLaunches += o.DeviceLaunches
-}
-
-// InstCounts are one instruction's (one pc's) counts over a grid, for the
-// per-line report: the same counting rules as Counters, attributed to the
-// instruction that caused them. Summed over every pc of every function a
-// grid ran, each field equals the grid's Counters field it names.
-type InstCounts struct {
-	Inst       uint64 // warp-level issues (InstExecuted)
-	ThreadInst uint64 // lanes active at the issues (ThreadInstExecuted)
-	// PredOff are active lanes whose guard predicate was false (of
-	// instructions other than branches, whose guard is their condition).
-	PredOff         uint64
-	Branch          uint64
-	DivergentBranch uint64
-
-	GldRequests, GldSectors, GldBytes uint64
-	// GldIdealSectors is, summed over requests, the fewest 32-byte sectors
-	// the request's bytes could fit in (ceil(bytes/32)).
-	GldIdealSectors                   uint64
-	GstRequests, GstSectors, GstBytes uint64
-	GstIdealSectors                   uint64
-
-	SharedLdRequests, SharedStRequests     uint64
-	SharedLdWavefronts, SharedStWavefronts uint64
-	SharedLdConflicts, SharedStConflicts   uint64
-
-	Atomics                          uint64
-	LocalLdRequests, LocalStRequests uint64
-}
-
-// FuncLines are the per-instruction counts of one function a grid ran,
-// with where each instruction is written (Lines[pc]: the PTX line and, from
-// .loc, the source file and line) and its text.
-type FuncLines struct {
-	Func   string
-	Entry  bool
-	Lines  []ir.LineInfo
-	Text   []string
-	Counts []InstCounts
-}
+// The counts the engine fills are the public profile package's types, so a
+// caller of the API names them there.
+type (
+	Counters   = profile.Counters
+	InstCounts = profile.InstCounts
+	FuncLines  = profile.FuncLines
+)
 
 // lineTab is one worker's per-instruction counts for one launch. The
 // general path of warp.run notes each issue (begin) and attributes the
@@ -219,7 +123,7 @@ func (l *launch) lineCounts() []FuncLines {
 				sum = make([]InstCounts, len(f))
 			}
 			for pc := range f {
-				sum[pc].add(&f[pc])
+				sum[pc].Add(&f[pc])
 			}
 		}
 		if sum != nil {
@@ -227,29 +131,4 @@ func (l *launch) lineCounts() []FuncLines {
 		}
 	}
 	return out
-}
-
-func (e *InstCounts) add(o *InstCounts) {
-	e.Inst += o.Inst
-	e.ThreadInst += o.ThreadInst
-	e.PredOff += o.PredOff
-	e.Branch += o.Branch
-	e.DivergentBranch += o.DivergentBranch
-	e.GldRequests += o.GldRequests
-	e.GldSectors += o.GldSectors
-	e.GldBytes += o.GldBytes
-	e.GldIdealSectors += o.GldIdealSectors
-	e.GstRequests += o.GstRequests
-	e.GstSectors += o.GstSectors
-	e.GstBytes += o.GstBytes
-	e.GstIdealSectors += o.GstIdealSectors
-	e.SharedLdRequests += o.SharedLdRequests
-	e.SharedStRequests += o.SharedStRequests
-	e.SharedLdWavefronts += o.SharedLdWavefronts
-	e.SharedStWavefronts += o.SharedStWavefronts
-	e.SharedLdConflicts += o.SharedLdConflicts
-	e.SharedStConflicts += o.SharedStConflicts
-	e.Atomics += o.Atomics
-	e.LocalLdRequests += o.LocalLdRequests
-	e.LocalStRequests += o.LocalStRequests
 }

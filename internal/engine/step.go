@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/profile"
 )
 
 // This file is the seam both drivers share. The functional driver
@@ -109,43 +110,14 @@ type GridRun struct {
 	extra  Counters // blocks run by RunFunctional
 }
 
-// GridTiming is a timing driver's account of one grid.
-type GridTiming struct {
-	Cycles         uint64 // SM cycles from the grid's start to its last block's end
-	StartCycle     uint64 // on the device's timeline
-	WarpCycles     uint64 // sum over SMs of resident warps × cycles (achieved occupancy numerator)
-	ActiveSMCycles uint64 // sum over SMs of cycles with at least one resident warp
-	IssueCycles    uint64 // warp instructions issued (= inst_executed)
-	SchedCycles    uint64 // scheduler-cycles available while SMs were active
-	DRAMReadBytes  uint64
-	DRAMWriteBytes uint64
-	L2Hits, L2Miss uint64
-	// Stalls are warp-cycles by reason (ncu's warp states), indexed by the
-	// timing package's stall enum; Names holds their ncu names.
-	Stalls     []uint64
-	StallNames []string
-	Sampled    bool // part of the grid was extrapolated, not simulated
-	// Blocks are the blocks timed in detail: where and when each ran (for
-	// timelines), in the order they finished.
-	Blocks []BlockSpan
-	// MaxWarpsPerSM is the arch's warp slots per SM (achieved occupancy's
-	// denominator), SMs the SM count, ClockHz the SM clock.
-	MaxWarpsPerSM, SMs int
-	ClockHz            float64
-	// PCStalls are Stalls split by instruction (the warp-cycles a warp
-	// spent on each before issuing it, and barrier waits on the barrier),
-	// filled only when the timing driver is asked for them; ordered by
-	// Func, then PC, without instructions that have none. Summed over the
-	// instructions they give Stalls, reason by reason.
-	PCStalls []PCStall
-}
-
-// PCStall is one instruction's stalls.
-type PCStall struct {
-	Func   string   // the PTX function's name
-	PC     int      // the instruction's index in the function's lowered code
-	Stalls []uint64 // warp-cycles by reason, indexed like GridTiming.Stalls
-}
+// GridTiming is a timing driver's account of one grid, PCStall one
+// instruction's stalls and BlockSpan one block's residence: the public
+// profile package's types.
+type (
+	GridTiming = profile.Timing
+	PCStall    = profile.PCStall
+	BlockSpan  = profile.BlockSpan
+)
 
 // Launch is the tag of a device-launched grid (nil for a host launch's
 // grid).
@@ -158,14 +130,6 @@ func (g *GridRun) Launch() *DevLaunch {
 
 // Funcs are the module's functions (a kernel may call any of them).
 func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
-
-// BlockSpan is one block's residence on an SM, in cycles from the grid's
-// start.
-type BlockSpan struct {
-	Block      int // linear index
-	SM         int
-	Start, End uint64
-}
 
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }

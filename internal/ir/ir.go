@@ -7,7 +7,10 @@
 // no decoding; anything the engine cannot run is reported here, positioned.
 package ir
 
-import "github.com/warpsim/warpsim/ptx"
+import (
+	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/ptx"
+)
 
 // Op is an instruction kind.
 type Op uint8
@@ -393,11 +396,7 @@ type Const struct {
 }
 
 // LineInfo is the source position of one instruction.
-type LineInfo struct {
-	PTXLine, PTXCol int
-	SrcFile         string
-	SrcLine         int
-}
+type LineInfo = profile.LineInfo
 
 // Func is one lowered function.
 type Func struct {
