@@ -8,6 +8,8 @@
 // input makes the parser panic.
 package ptx
 
+import "github.com/warpsim/warpsim/ptx/ptxtype"
+
 // Pos is a byte offset into a File plus one; 0 means "no position".
 // It is resolved to a line and column only when printed (File.Position).
 type Pos int32
@@ -33,52 +35,52 @@ type Module struct {
 	Funcs []*Func // .entry and .func definitions and declarations, in order
 }
 
-// Space is a PTX state space.
-type Space uint8
-
-const (
-	SpaceNone Space = iota
-	SpaceReg
-	SpaceSReg
-	SpaceConst
-	SpaceGlobal
-	SpaceLocal
-	SpaceParam
-	SpaceShared
-	SpaceTex
-	SpaceGeneric
+// Space and Type are PTX's state spaces and fundamental types, defined in
+// package ptxtype so that the back end names them without the parser.
+type (
+	Space = ptxtype.Space
+	Type  = ptxtype.Type
 )
 
-// Type is a PTX fundamental type.
-type Type uint8
+const (
+	SpaceNone    = ptxtype.SpaceNone
+	SpaceReg     = ptxtype.SpaceReg
+	SpaceSReg    = ptxtype.SpaceSReg
+	SpaceConst   = ptxtype.SpaceConst
+	SpaceGlobal  = ptxtype.SpaceGlobal
+	SpaceLocal   = ptxtype.SpaceLocal
+	SpaceParam   = ptxtype.SpaceParam
+	SpaceShared  = ptxtype.SpaceShared
+	SpaceTex     = ptxtype.SpaceTex
+	SpaceGeneric = ptxtype.SpaceGeneric
+)
 
 const (
-	TypeNone Type = iota
-	B8
-	B16
-	B32
-	B64
-	B128
-	U8
-	U16
-	U32
-	U64
-	S8
-	S16
-	S32
-	S64
-	F16
-	F16x2
-	BF16
-	BF16x2
-	F32
-	F64
-	TF32
-	Pred
-	// Opaque handle types of texture, sampler and surface variables.
-	TexRef
-	SamplerRef
-	SurfRef
+	TypeNone   = ptxtype.TypeNone
+	B8         = ptxtype.B8
+	B16        = ptxtype.B16
+	B32        = ptxtype.B32
+	B64        = ptxtype.B64
+	B128       = ptxtype.B128
+	U8         = ptxtype.U8
+	U16        = ptxtype.U16
+	U32        = ptxtype.U32
+	U64        = ptxtype.U64
+	S8         = ptxtype.S8
+	S16        = ptxtype.S16
+	S32        = ptxtype.S32
+	S64        = ptxtype.S64
+	F16        = ptxtype.F16
+	F16x2      = ptxtype.F16x2
+	BF16       = ptxtype.BF16
+	BF16x2     = ptxtype.BF16x2
+	F32        = ptxtype.F32
+	F64        = ptxtype.F64
+	TF32       = ptxtype.TF32
+	Pred       = ptxtype.Pred
+	TexRef     = ptxtype.TexRef
+	SamplerRef = ptxtype.SamplerRef
+	SurfRef    = ptxtype.SurfRef
 )
 
 // Linkage is a variable's or function's linking directive.

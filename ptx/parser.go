@@ -3,6 +3,8 @@ package ptx
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // maxErrors is the number of errors after which the parser gives up.
@@ -219,14 +221,8 @@ var spaces = map[string]Space{
 	".tex":    SpaceTex,
 }
 
-var types = map[string]Type{
-	".b8": B8, ".b16": B16, ".b32": B32, ".b64": B64, ".b128": B128,
-	".u8": U8, ".u16": U16, ".u32": U32, ".u64": U64,
-	".s8": S8, ".s16": S16, ".s32": S32, ".s64": S64,
-	".f16": F16, ".f16x2": F16x2, ".bf16": BF16, ".bf16x2": BF16x2,
-	".f32": F32, ".f64": F64, ".tf32": TF32, ".pred": Pred,
-	".texref": TexRef, ".samplerref": SamplerRef, ".surfref": SurfRef,
-}
+// types are the type directives by spelling: ptxtype's one table.
+var types = ptxtype.Types
 
 // topDirectives start a module-level construct; error recovery resumes at them.
 var topDirectives = map[string]bool{

@@ -189,35 +189,6 @@ func (w *printer) quoted(s string) {
 
 var linkageNames = [...]string{LinkVisible: ".visible", LinkExtern: ".extern", LinkWeak: ".weak", LinkCommon: ".common"}
 
-var spaceNames = [...]string{
-	SpaceReg: ".reg", SpaceSReg: ".sreg", SpaceConst: ".const", SpaceGlobal: ".global", SpaceLocal: ".local",
-	SpaceParam: ".param", SpaceShared: ".shared", SpaceTex: ".tex", SpaceGeneric: ".generic",
-}
-
-// String is the PTX spelling of the type (".f32").
-func (t Type) String() string {
-	if int(t) < len(typeNames) && typeNames[t] != "" {
-		return typeNames[t]
-	}
-	return ".type(" + strconv.Itoa(int(t)) + ")"
-}
-
-// String is the PTX spelling of the state space (".global").
-func (s Space) String() string {
-	if int(s) < len(spaceNames) && spaceNames[s] != "" {
-		return spaceNames[s]
-	}
-	return ".space(" + strconv.Itoa(int(s)) + ")"
-}
-
-var typeNames = func() []string {
-	names := make([]string, SurfRef+1)
-	for name, t := range types {
-		names[t] = name
-	}
-	return names
-}()
-
 func (w *printer) decl(v *Var) { w.declIn(v, false) }
 
 // declIn prints a declaration; in a parameter list the state space must

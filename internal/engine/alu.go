@@ -6,7 +6,7 @@ import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/libdevice"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // alu executes the remaining ALU instructions lane by lane.
@@ -90,7 +90,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	switch in.Op {
 	case ir.OpDiv:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			switch {
 			case in.Flags&ir.FlagApprox != 0:
 				return uint64(divApproxF32(uint32(a), uint32(b), ftz))
@@ -98,7 +98,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 				return uint64(divFullF32(uint32(a), uint32(b), ftz))
 			}
 			return uint64(scalar.DivF32(uint32(a), uint32(b), rounding(in.Rnd), ftz, false))
-		case ptx.F64:
+		case ptxtype.F64:
 			return scalar.DivF64(a, b, rounding(in.Rnd))
 		}
 		return divRem(a, b, size, signed, false)
@@ -108,7 +108,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		isMax := in.Op == ir.OpMax
 		nan := in.Flags&ir.FlagNaN != 0
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			var r uint32
 			if isMax {
 				r = scalar.MaxF32(uint32(a), uint32(b), ftz, nan)
@@ -116,27 +116,27 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 				r = scalar.MinF32(uint32(a), uint32(b), ftz, nan)
 			}
 			return uint64(r)
-		case ptx.F64:
+		case ptxtype.F64:
 			if isMax {
 				return scalar.MaxF64(a, b, nan)
 			}
 			return scalar.MinF64(a, b, nan)
-		case ptx.F16:
+		case ptxtype.F16:
 			if isMax {
 				return uint64(scalar.MaxF16(uint16(a), uint16(b), ftz, nan))
 			}
 			return uint64(scalar.MinF16(uint16(a), uint16(b), ftz, nan))
-		case ptx.BF16:
+		case ptxtype.BF16:
 			if isMax {
 				return uint64(scalar.MaxBF16(uint16(a), uint16(b), nan))
 			}
 			return uint64(scalar.MinBF16(uint16(a), uint16(b), nan))
-		case ptx.F16x2:
+		case ptxtype.F16x2:
 			if isMax {
 				return uint64(scalar.MaxF16x2(uint32(a), uint32(b), ftz, nan))
 			}
 			return uint64(scalar.MinF16x2(uint32(a), uint32(b), ftz, nan))
-		case ptx.BF16x2:
+		case ptxtype.BF16x2:
 			if isMax {
 				return uint64(scalar.MaxBF16x2(uint32(a), uint32(b), nan))
 			}
@@ -149,17 +149,17 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return r
 	case ir.OpAbs:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			return uint64(scalar.AbsF32(uint32(a), ftz))
-		case ptx.F64:
+		case ptxtype.F64:
 			return scalar.AbsF64(a)
-		case ptx.F16:
+		case ptxtype.F16:
 			return uint64(scalar.AbsF16(uint16(a), ftz))
-		case ptx.BF16:
+		case ptxtype.BF16:
 			return uint64(scalar.AbsBF16(uint16(a)))
-		case ptx.F16x2:
+		case ptxtype.F16x2:
 			return uint64(scalar.AbsF16x2(uint32(a), ftz))
-		case ptx.BF16x2:
+		case ptxtype.BF16x2:
 			return uint64(scalar.AbsBF16x2(uint32(a)))
 		}
 		switch size {
@@ -171,37 +171,37 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return uint64(scalar.AbsS16(widen16(a, size, true))) & m
 	case ir.OpNeg:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			return uint64(scalar.NegF32(uint32(a), ftz))
-		case ptx.F64:
+		case ptxtype.F64:
 			return scalar.NegF64(a)
-		case ptx.F16:
+		case ptxtype.F16:
 			return uint64(scalar.NegF16(uint16(a), ftz))
-		case ptx.BF16:
+		case ptxtype.BF16:
 			return uint64(scalar.NegBF16(uint16(a)))
-		case ptx.F16x2:
+		case ptxtype.F16x2:
 			return uint64(scalar.NegF16x2(uint32(a), ftz))
-		case ptx.BF16x2:
+		case ptxtype.BF16x2:
 			return uint64(scalar.NegBF16x2(uint32(a)))
 		}
 		return (-a) & m
 	case ir.OpAnd:
-		if t == ptx.Pred {
+		if t == ptxtype.Pred {
 			return b2u(a != 0 && b != 0)
 		}
 		return a & b & m
 	case ir.OpOr:
-		if t == ptx.Pred {
+		if t == ptxtype.Pred {
 			return b2u(a != 0 || b != 0)
 		}
 		return (a | b) & m
 	case ir.OpXor:
-		if t == ptx.Pred {
+		if t == ptxtype.Pred {
 			return b2u((a != 0) != (b != 0))
 		}
 		return (a ^ b) & m
 	case ir.OpNot:
-		if t == ptx.Pred {
+		if t == ptxtype.Pred {
 			return b2u(a == 0)
 		}
 		return ^a & m
@@ -264,12 +264,12 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return uint64(scalar.Dp2a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2), in.Mode == 1))
 	case ir.OpRcp:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			if in.Flags&ir.FlagApprox != 0 {
 				return uint64(rcpApproxF32(uint32(a), ftz))
 			}
 			return uint64(scalar.RcpF32(uint32(a), rounding(in.Rnd), ftz))
-		case ptx.F64:
+		case ptxtype.F64:
 			if in.Flags&ir.FlagApprox != 0 {
 				return libdevice.RcpApproxFtzF64(a)
 			}
@@ -277,19 +277,19 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		}
 	case ir.OpSqrt:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			if in.Flags&ir.FlagApprox != 0 {
 				return uint64(sqrtApproxF32(uint32(a), ftz))
 			}
 			return uint64(scalar.SqrtF32(uint32(a), rounding(in.Rnd), ftz))
-		case ptx.F64:
+		case ptxtype.F64:
 			return scalar.SqrtF64(a, rounding(in.Rnd))
 		}
 	case ir.OpRsqrt:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			return uint64(rsqrtApproxF32(uint32(a), ftz))
-		case ptx.F64:
+		case ptxtype.F64:
 			return rsqrtApproxF64(a, ftz)
 		}
 	case ir.OpSin:
@@ -298,42 +298,42 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return uint64(cosApproxF32(uint32(a)))
 	case ir.OpEx2:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			return uint64(ex2ApproxF32(uint32(a), ftz))
-		case ptx.F16:
+		case ptxtype.F16:
 			return uint64(scalar.Ex2ApproxF16(uint16(a), ftz))
-		case ptx.F16x2:
+		case ptxtype.F16x2:
 			return uint64(scalar.Ex2ApproxF16x2(uint32(a), ftz))
-		case ptx.BF16:
+		case ptxtype.BF16:
 			return uint64(scalar.Ex2ApproxBF16(uint16(a), ftz))
-		case ptx.BF16x2:
+		case ptxtype.BF16x2:
 			return uint64(scalar.Ex2ApproxBF16x2(uint32(a), ftz))
 		}
 	case ir.OpLg2:
 		return uint64(lg2ApproxF32(uint32(a), ftz))
 	case ir.OpTanh:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			return uint64(scalar.TanhApproxF32(uint32(a)))
-		case ptx.F16:
+		case ptxtype.F16:
 			return uint64(tanhApproxF16(uint16(a)))
-		case ptx.F16x2:
+		case ptxtype.F16x2:
 			return uint64(tanhApproxF16x2(uint32(a)))
-		case ptx.BF16:
+		case ptxtype.BF16:
 			return uint64(tanhApproxBF16(uint16(a)))
-		case ptx.BF16x2:
+		case ptxtype.BF16x2:
 			return uint64(tanhApproxBF16x2(uint32(a)))
 		}
 	case ir.OpTestp:
 		return b2u(scalar.Testp(scalar.TestpOp(in.Mode), a, t))
 	case ir.OpCopysign:
-		if t == ptx.F64 {
+		if t == ptxtype.F64 {
 			return scalar.CopysignF64(a, b)
 		}
 		return uint64(scalar.CopysignF32(uint32(a), uint32(b)))
 	case ir.OpSlct:
 		var neg bool
-		if in.Type2 == ptx.F32 {
+		if in.Type2 == ptxtype.F32 {
 			if ftz {
 				c = uint64(scalar.FlushF32(uint32(c)))
 			}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 func (wp *warp) addSub(in *ir.Inst, exec uint32) {
@@ -55,8 +55,8 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 		return
 	}
 	switch t {
-	case ptx.U32, ptx.S32, ptx.B32:
-		if in.Flags&ir.FlagSat != 0 && t == ptx.S32 {
+	case ptxtype.U32, ptxtype.S32, ptxtype.B32:
+		if in.Flags&ir.FlagSat != 0 && t == ptxtype.S32 {
 			for l := range o {
 				if sub {
 					o[l] = uint64(scalar.SubSatS32(uint32(a[l]), uint32(b[l])))
@@ -73,7 +73,7 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 				o[l] = uint64(uint32(a[l]) + uint32(b[l]))
 			}
 		}
-	case ptx.U64, ptx.S64, ptx.B64:
+	case ptxtype.U64, ptxtype.S64, ptxtype.B64:
 		if sub {
 			for l := range o {
 				o[l] = a[l] - b[l]
@@ -83,7 +83,7 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 				o[l] = a[l] + b[l]
 			}
 		}
-	case ptx.U16, ptx.S16, ptx.B16:
+	case ptxtype.U16, ptxtype.S16, ptxtype.B16:
 		for l := range o {
 			if sub {
 				o[l] = uint64(uint16(a[l]) - uint16(b[l]))
@@ -91,7 +91,7 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 				o[l] = uint64(uint16(a[l]) + uint16(b[l]))
 			}
 		}
-	case ptx.U8, ptx.S8, ptx.B8:
+	case ptxtype.U8, ptxtype.S8, ptxtype.B8:
 		for l := range o {
 			if sub {
 				o[l] = uint64(uint8(a[l]) - uint8(b[l]))
@@ -99,7 +99,7 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 				o[l] = uint64(uint8(a[l]) + uint8(b[l]))
 			}
 		}
-	case ptx.F32:
+	case ptxtype.F32:
 		r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
 		if r == scalar.RN && !ftz && !sat {
 			for l := range o {
@@ -125,7 +125,7 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 				}
 			}
 		}
-	case ptx.F64:
+	case ptxtype.F64:
 		r := rounding(in.Rnd)
 		for l := range o {
 			if sub {
@@ -134,24 +134,24 @@ func (wp *warp) addSub(in *ir.Inst, exec uint32) {
 				o[l] = scalar.AddF64(a[l], b[l], r)
 			}
 		}
-	case ptx.F16, ptx.BF16, ptx.F16x2, ptx.BF16x2:
+	case ptxtype.F16, ptxtype.BF16, ptxtype.F16x2, ptxtype.BF16x2:
 		r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
 		for l := range o {
 			x, y := a[l], b[l]
 			switch {
-			case t == ptx.F16 && !sub:
+			case t == ptxtype.F16 && !sub:
 				o[l] = uint64(scalar.AddF16(uint16(x), uint16(y), r, ftz, sat))
-			case t == ptx.F16:
+			case t == ptxtype.F16:
 				o[l] = uint64(scalar.SubF16(uint16(x), uint16(y), r, ftz, sat))
-			case t == ptx.BF16 && !sub:
+			case t == ptxtype.BF16 && !sub:
 				o[l] = uint64(scalar.AddBF16(uint16(x), uint16(y), r, ftz, sat))
-			case t == ptx.BF16:
+			case t == ptxtype.BF16:
 				o[l] = uint64(scalar.SubBF16(uint16(x), uint16(y), r, ftz, sat))
-			case t == ptx.F16x2 && !sub:
+			case t == ptxtype.F16x2 && !sub:
 				o[l] = uint64(scalar.AddF16x2(uint32(x), uint32(y), r, ftz, sat))
-			case t == ptx.F16x2:
+			case t == ptxtype.F16x2:
 				o[l] = uint64(scalar.SubF16x2(uint32(x), uint32(y), r, ftz, sat))
-			case t == ptx.BF16x2 && !sub:
+			case t == ptxtype.BF16x2 && !sub:
 				o[l] = uint64(scalar.AddBF16x2(uint32(x), uint32(y), r, ftz, sat))
 			default:
 				o[l] = uint64(scalar.SubBF16x2(uint32(x), uint32(y), r, ftz, sat))
@@ -237,7 +237,7 @@ func (wp *warp) mulMad(in *ir.Inst, exec uint32) {
 	if carry {
 		cc = wp.r(in.A[4])
 	}
-	sat := in.Flags&ir.FlagSat != 0 && t == ptx.S32 && in.Mode == ir.MulHi
+	sat := in.Flags&ir.FlagSat != 0 && t == ptxtype.S32 && in.Mode == ir.MulHi
 	for l := range o {
 		x, y := a[l], b[l]
 		switch {
@@ -343,7 +343,7 @@ func (wp *warp) fmul(in *ir.Inst, exec uint32) {
 	o := wp.out(in.D[0], exec)
 	r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
 	switch in.Type {
-	case ptx.F32:
+	case ptxtype.F32:
 		if r == scalar.RN && !ftz && !sat {
 			for l := range o {
 				z := math.Float32frombits(uint32(a[l])) * math.Float32frombits(uint32(b[l]))
@@ -358,23 +358,23 @@ func (wp *warp) fmul(in *ir.Inst, exec uint32) {
 				o[l] = uint64(scalar.MulF32(uint32(a[l]), uint32(b[l]), r, ftz, sat))
 			}
 		}
-	case ptx.F64:
+	case ptxtype.F64:
 		for l := range o {
 			o[l] = scalar.MulF64(a[l], b[l], r)
 		}
-	case ptx.F16:
+	case ptxtype.F16:
 		for l := range o {
 			o[l] = uint64(scalar.MulF16(uint16(a[l]), uint16(b[l]), r, ftz, sat))
 		}
-	case ptx.BF16:
+	case ptxtype.BF16:
 		for l := range o {
 			o[l] = uint64(scalar.MulBF16(uint16(a[l]), uint16(b[l]), r, ftz, sat))
 		}
-	case ptx.F16x2:
+	case ptxtype.F16x2:
 		for l := range o {
 			o[l] = uint64(scalar.MulF16x2(uint32(a[l]), uint32(b[l]), r, ftz, sat))
 		}
-	case ptx.BF16x2:
+	case ptxtype.BF16x2:
 		for l := range o {
 			o[l] = uint64(scalar.MulBF16x2(uint32(a[l]), uint32(b[l]), r, ftz, sat))
 		}
@@ -388,15 +388,15 @@ func (wp *warp) fma(in *ir.Inst, exec uint32) {
 	r, ftz, sat := rounding(in.Rnd), in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
 	relu := in.Flags&ir.FlagRelu != 0
 	switch in.Type {
-	case ptx.F32:
+	case ptxtype.F32:
 		for l := range o {
 			o[l] = uint64(scalar.FmaF32(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
 		}
-	case ptx.F64:
+	case ptxtype.F64:
 		for l := range o {
 			o[l] = scalar.FmaF64(a[l], b[l], c[l], r)
 		}
-	case ptx.F16:
+	case ptxtype.F16:
 		for l := range o {
 			if relu {
 				o[l] = uint64(scalar.FmaReluF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz))
@@ -404,7 +404,7 @@ func (wp *warp) fma(in *ir.Inst, exec uint32) {
 				o[l] = uint64(scalar.FmaF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz, sat))
 			}
 		}
-	case ptx.BF16:
+	case ptxtype.BF16:
 		for l := range o {
 			if relu {
 				o[l] = uint64(scalar.FmaReluBF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz))
@@ -412,7 +412,7 @@ func (wp *warp) fma(in *ir.Inst, exec uint32) {
 				o[l] = uint64(scalar.FmaBF16(uint16(a[l]), uint16(b[l]), uint16(c[l]), r, ftz, sat))
 			}
 		}
-	case ptx.F16x2:
+	case ptxtype.F16x2:
 		for l := range o {
 			if relu {
 				o[l] = uint64(scalar.FmaReluF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz))
@@ -420,7 +420,7 @@ func (wp *warp) fma(in *ir.Inst, exec uint32) {
 				o[l] = uint64(scalar.FmaF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz, sat))
 			}
 		}
-	case ptx.BF16x2:
+	case ptxtype.BF16x2:
 		for l := range o {
 			if relu {
 				o[l] = uint64(scalar.FmaReluBF16x2(uint32(a[l]), uint32(b[l]), uint32(c[l]), r, ftz))
@@ -433,17 +433,17 @@ func (wp *warp) fma(in *ir.Inst, exec uint32) {
 }
 
 // compare evaluates setp's comparison of a and b as type t.
-func compare(cmp uint8, t ptx.Type, a, b uint64) bool {
+func compare(cmp uint8, t ptxtype.Type, a, b uint64) bool {
 	if ir.IsFloat(t) {
 		var x, y float64
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			x, y = float64(math.Float32frombits(uint32(a))), float64(math.Float32frombits(uint32(b)))
-		case ptx.F64:
+		case ptxtype.F64:
 			x, y = math.Float64frombits(a), math.Float64frombits(b)
-		case ptx.F16:
+		case ptxtype.F16:
 			x, y = scalar.F16ToF64(uint16(a)), scalar.F16ToF64(uint16(b))
-		case ptx.BF16:
+		case ptxtype.BF16:
 			x, y = scalar.BF16ToF64(uint16(a)), scalar.BF16ToF64(uint16(b))
 		}
 		nan := x != x || y != y
@@ -480,7 +480,7 @@ func compare(cmp uint8, t ptx.Type, a, b uint64) bool {
 		return false
 	}
 	size := ir.TypeSize(t)
-	if t == ptx.Pred {
+	if t == ptxtype.Pred {
 		a, b = b2u(a != 0), b2u(b != 0)
 		size = 8
 	}
@@ -538,7 +538,7 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 	// setp on 32-bit integers with one predicate and no boolean operation
 	// never gets here: ir gives it a fast form (warp.fast, setpFull32).
 	t2 := in.Type2
-	if t2 == ptx.F16x2 || t2 == ptx.BF16x2 {
+	if t2 == ptxtype.F16x2 || t2 == ptxtype.BF16x2 {
 		wp.setpPacked(in, exec, a, b, c, d0, d1)
 		return
 	}
@@ -550,9 +550,9 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 		x, y := a[l], b[l]
 		if ftz {
 			switch t2 {
-			case ptx.F32:
+			case ptxtype.F32:
 				x, y = uint64(scalar.FlushF32(uint32(x))), uint64(scalar.FlushF32(uint32(y)))
-			case ptx.F16:
+			case ptxtype.F16:
 				x, y = uint64(scalar.FlushF16(uint16(x))), uint64(scalar.FlushF16(uint16(y)))
 			}
 		}
@@ -583,8 +583,8 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 	}
 }
 
-func setResult(t ptx.Type, p bool) uint64 {
-	if t == ptx.F32 {
+func setResult(t ptxtype.Type, p bool) uint64 {
+	if t == ptxtype.F32 {
 		if p {
 			return 0x3f800000
 		}
@@ -679,9 +679,9 @@ func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 }
 
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {
-	et := ptx.F16
-	if in.Type2 == ptx.BF16x2 {
-		et = ptx.BF16
+	et := ptxtype.F16
+	if in.Type2 == ptxtype.BF16x2 {
+		et = ptxtype.BF16
 	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
@@ -719,9 +719,9 @@ func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64
 				continue
 			}
 			switch in.Type {
-			case ptx.F16x2:
+			case ptxtype.F16x2:
 				v |= 0x3c00 << (16 * h)
-			case ptx.BF16x2:
+			case ptxtype.BF16x2:
 				v |= 0x3f80 << (16 * h)
 			default:
 				v |= 0xffff << (16 * h)

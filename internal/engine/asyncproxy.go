@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // The asynchronous proxy for cp.async (OpAsync, modes Async*): a copy is
@@ -14,7 +14,7 @@ import (
 // asyncCopy is one pending cp.async of one thread.
 type asyncCopy struct {
 	dst, src      uint64
-	dstSpace      ptx.Space
+	dstSpace      ptxtype.Space
 	group         int32
 	lane          uint8
 	size, srcSize uint8
@@ -69,10 +69,10 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				return
 			}
 			if ss > 0 {
-				if b, _ := wp.resolve(pc, ptx.SpaceGlobal, src, ss, l); b == nil {
+				if b, _ := wp.resolve(pc, ptxtype.SpaceGlobal, src, ss, l); b == nil {
 					return
 				}
-				if !wp.checkPieces(pc, CheckLoad, ptx.SpaceGlobal, l, src, ss) {
+				if !wp.checkPieces(pc, CheckLoad, ptxtype.SpaceGlobal, l, src, ss) {
 					return
 				}
 			}
@@ -135,9 +135,9 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			wp.fault(FaultMisaligned, pc, l, dst, true, "cp.async.bulk of %d bytes from %#x to %#x: size and addresses must be multiples of 16", n, src, dst)
 			return
 		}
-		srcSpace, dstSpace := ptx.SpaceGlobal, ptx.SpaceShared
+		srcSpace, dstSpace := ptxtype.SpaceGlobal, ptxtype.SpaceShared
 		if !g2s {
-			srcSpace, dstSpace = ptx.SpaceShared, ptx.SpaceGlobal
+			srcSpace, dstSpace = ptxtype.SpaceShared, ptxtype.SpaceGlobal
 		}
 		if n > 0 {
 			dop := CheckStore
@@ -166,7 +166,7 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 				wp.fault(FaultMisaligned, pc, l, addr, true, "mbarrier object at %#x is not 8-byte aligned", addr)
 				return
 			}
-			b, _ := wp.resolve(pc, ptx.SpaceShared, addr, 8, l)
+			b, _ := wp.resolve(pc, ptxtype.SpaceShared, addr, 8, l)
 			if b == nil {
 				return
 			}
@@ -211,7 +211,7 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8) {
 		}
 		var src []byte
 		if c.srcSize > 0 {
-			if src, _ = wp.resolve(pc, ptx.SpaceGlobal, c.src, uint64(c.srcSize), l); src == nil {
+			if src, _ = wp.resolve(pc, ptxtype.SpaceGlobal, c.src, uint64(c.srcSize), l); src == nil {
 				return
 			}
 		}
@@ -230,19 +230,19 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8) {
 // instruction to the sanitizer (nil checker: nothing to do). space is a
 // PTX space (generic addresses are resolved to shared or global); shared
 // addresses are offsets in the block's shared memory.
-func (wp *warp) checkOne(pc int, op uint8, space ptx.Space, lane int, addr, n uint64) bool {
+func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, n uint64) bool {
 	if wp.chk == nil {
 		return true
 	}
 	sp := SpaceGlobal
 	switch {
-	case space == ptx.SpaceShared:
+	case space == ptxtype.SpaceShared:
 		sp = SpaceShared
-	case space == ptx.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
+	case space == ptxtype.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
 		sp, addr = SpaceShared, addr-SharedWindow
 	}
 	a := &wp.chkBuf.access
-	a.Op, a.Size, a.Generic = op, uint32(n), space == ptx.SpaceGeneric
+	a.Op, a.Size, a.Generic = op, uint32(n), space == ptxtype.SpaceGeneric
 	a.Space[lane], a.Addr[lane] = sp, addr
 	if wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
 		return true
@@ -253,7 +253,7 @@ func (wp *warp) checkOne(pc int, op uint8, space ptx.Space, lane int, addr, n ui
 
 // checkPieces reports n bytes at addr as naturally aligned pieces of at
 // most 16 bytes, the widths the sanitizer knows.
-func (wp *warp) checkPieces(pc int, op uint8, space ptx.Space, lane int, addr, n uint64) bool {
+func (wp *warp) checkPieces(pc int, op uint8, space ptxtype.Space, lane int, addr, n uint64) bool {
 	if wp.chk == nil {
 		return true
 	}

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // This file is the sanitizer's seam (internal/sanitize implements it). A
@@ -124,19 +124,19 @@ func (wp *warp) checkMem(pc int, in *ir.Inst, exec uint32, op uint8) bool {
 
 func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op uint8) bool {
 	a := &wp.chkBuf.access
-	a.Op, a.Size, a.Generic = op, uint32(n), in.Space == ptx.SpaceGeneric
+	a.Op, a.Size, a.Generic = op, uint32(n), in.Space == ptxtype.SpaceGeneric
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		addr := wp.laneAddr(in, base, l)
 		sp := SpaceGlobal
 		switch in.Space {
-		case ptx.SpaceShared:
+		case ptxtype.SpaceShared:
 			sp = SpaceShared
-		case ptx.SpaceLocal:
+		case ptxtype.SpaceLocal:
 			sp = SpaceLocal
-		case ptx.SpaceParam:
+		case ptxtype.SpaceParam:
 			sp = SpaceConst
-		case ptx.SpaceGeneric:
+		case ptxtype.SpaceGeneric:
 			switch {
 			case addr >= SharedWindow && addr < SharedWindow+WindowSize:
 				sp, addr = SpaceShared, addr-SharedWindow

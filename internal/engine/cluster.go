@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // Thread-block clusters (sm_90): a launch whose grid is tiled by clusters
@@ -202,7 +202,7 @@ func (wp *warp) clusterOp(pc int, in *ir.Inst, exec uint32) {
 		for l := range o {
 			x := a[l]
 			base := uint64(0)
-			if in.Space == ptx.SpaceShared {
+			if in.Space == ptxtype.SpaceShared {
 				x &= 0xffff_ffff
 			} else if x >= SharedWindow && x < SharedWindow+WindowSize {
 				base, x = SharedWindow, x-SharedWindow

@@ -3,7 +3,7 @@ package engine
 import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // cvt converts between every pair of types with every rounding and
@@ -16,10 +16,10 @@ func (wp *warp) cvt(in *ir.Inst, exec uint32) {
 	ftz, sat := in.Flags&ir.FlagFtz != 0, in.Flags&ir.FlagSat != 0
 	relu := in.Flags&ir.FlagRelu != 0
 	switch {
-	case dt == ptx.F16x2 || dt == ptx.BF16x2:
+	case dt == ptxtype.F16x2 || dt == ptxtype.BF16x2:
 		b := wp.r(in.A[1])
 		for l := range o {
-			if dt == ptx.F16x2 {
+			if dt == ptxtype.F16x2 {
 				o[l] = uint64(scalar.F32x2ToF16x2(uint32(a[l]), uint32(b[l]), r, relu, sat))
 			} else {
 				o[l] = uint64(scalar.F32x2ToBF16x2(uint32(a[l]), uint32(b[l]), r, relu, sat))
@@ -59,7 +59,7 @@ func (wp *warp) cvt(in *ir.Inst, exec uint32) {
 // cvtIntMask is the part of an integer conversion's result that the
 // destination register keeps: the destination type's bits, except that a
 // signed result narrower than 32 bits stays sign-extended to 32 bits.
-func cvtIntMask(dt ptx.Type) uint64 {
+func cvtIntMask(dt ptxtype.Type) uint64 {
 	if ir.TypeSize(dt) < 4 && ir.IsSigned(dt) {
 		return 0xffffffff
 	}

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // CUDA error codes the device runtime returns.
@@ -42,7 +42,7 @@ func (wp *warp) devRuntime(pc int, in *ir.Inst, exec uint32) {
 	}
 	// store writes a handle through a pointer argument; false on a fault.
 	store := func(ptr uint64, v uint64, lane int) bool {
-		b, _ := wp.resolve(pc, ptx.SpaceGeneric, ptr, 8, lane)
+		b, _ := wp.resolve(pc, ptxtype.SpaceGeneric, ptr, 8, lane)
 		if b == nil {
 			return false
 		}

@@ -3,7 +3,7 @@ package engine
 import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // rounding maps the IR's rounding (RndNone → RN) to scalar's.
@@ -168,12 +168,12 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 	}
 }
 
-func typeMask(t ptx.Type) uint64 { return typeMasks[t&31] }
+func typeMask(t ptxtype.Type) uint64 { return typeMasks[t&31] }
 
-// typeMasks holds, per ptx.Type, the mask of its significant register bits.
+// typeMasks holds, per ptxtype.Type, the mask of its significant register bits.
 var typeMasks = func() (m [32]uint64) {
 	for t := range m {
-		switch ir.TypeSize(ptx.Type(t)) {
+		switch ir.TypeSize(ptxtype.Type(t)) {
 		case 1:
 			m[t] = 0xff
 		case 2:

@@ -7,7 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // TestFmaRnF32Inline: fma.rn.f32's fast form (its common case inline) gives scalar.FmaRnF32's bits
@@ -24,7 +24,7 @@ func TestFmaRnF32Inline(t *testing.T) {
 	// A warp whose slots 0, 1, 2 are a, b, c and 3 the result, run 32
 	// operand triples at a time through the fast form.
 	wp := &warp{regs: make([]uint64, 4*32)}
-	in := &ir.Inst{Op: ir.OpFma, Type: ptx.F32, Rnd: ir.RndRN, Fast: ir.FastFmaF32, Guard: -1, D: [4]int32{3, -1, -1, -1}, A: [5]int32{0, 1, 2, -1, -1}}
+	in := &ir.Inst{Op: ir.OpFma, Type: ptxtype.F32, Rnd: ir.RndRN, Fast: ir.FastFmaF32, Guard: -1, D: [4]int32{3, -1, -1, -1}, A: [5]int32{0, 1, 2, -1, -1}}
 	if ir.FastFmaF32 != in.Fast {
 		t.Fatal("no fast form")
 	}
@@ -102,15 +102,15 @@ func TestSetpFastForm(t *testing.T) {
 	for i := 0; i < 24; i++ {
 		vals = append(vals, uint64(rng.Uint32()))
 	}
-	for _, t2 := range []ptx.Type{ptx.S32, ptx.U32, ptx.B32} {
+	for _, t2 := range []ptxtype.Type{ptxtype.S32, ptxtype.U32, ptxtype.B32} {
 		for _, cmp := range []uint8{ir.CmpEq, ir.CmpNe, ir.CmpLt, ir.CmpLe, ir.CmpGt, ir.CmpGe, ir.CmpLo, ir.CmpLs, ir.CmpHi, ir.CmpHs} {
-			in := ir.Inst{Op: ir.OpSetp, Type: ptx.Pred, Type2: t2, Cmp: cmp}
+			in := ir.Inst{Op: ir.OpSetp, Type: ptxtype.Pred, Type2: t2, Cmp: cmp}
 			var a, b, d [32]uint64
 			for k := 0; k < len(vals)*len(vals); k += 32 {
 				for l := range a {
 					a[l], b[l] = vals[(k+l)/len(vals)%len(vals)], vals[(k+l)%len(vals)]
 				}
-				m, ok := setpMask32(in.Cmp, t2 == ptx.S32, &a, &b, &d)
+				m, ok := setpMask32(in.Cmp, t2 == ptxtype.S32, &a, &b, &d)
 				if !ok {
 					t.Fatalf("%v cmp %d: not handled", t2, cmp)
 				}

@@ -43,7 +43,7 @@ import (
 	"time"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // ExternFunc is a native implementation of an extern device function
@@ -104,7 +104,7 @@ func (e *UnsupportedError) Error() string {
 func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Module, error) {
 	m := &Module{Prog: prog, Mem: mem, VarAddr: make([]uint64, len(prog.Vars))}
 	for i, v := range prog.Vars {
-		if v.Space != ptx.SpaceGlobal && v.Space != ptx.SpaceConst {
+		if v.Space != ptxtype.SpaceGlobal && v.Space != ptxtype.SpaceConst {
 			continue
 		}
 		addr, err := mem.Alloc(uint64(v.Size))
@@ -132,7 +132,7 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 			default:
 				continue
 			}
-			if r.Func < 0 && prog.Vars[r.Var].Space == ptx.SpaceShared {
+			if r.Func < 0 && prog.Vars[r.Var].Space == ptxtype.SpaceShared {
 				return nil, fmt.Errorf("variable %s: address of shared variable %s in an initializer is not supported yet", v.Name, prog.Vars[r.Var].Name)
 			}
 			a += uint64(r.Addend)

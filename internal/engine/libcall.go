@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // Extern functions the engine implements itself (CUDA's device runtime
@@ -89,7 +89,7 @@ func (wp *warp) storeOut(pc int, addr uint64, size int, v uint64, lane int) bool
 		wp.fault(FaultMisaligned, pc, lane, addr, true, "%d-byte store at %#x is not %d-byte aligned", n, addr, n)
 		return false
 	}
-	b, kind := wp.resolve(pc, ptx.SpaceGeneric, addr, n, lane)
+	b, kind := wp.resolve(pc, ptxtype.SpaceGeneric, addr, n, lane)
 	if b == nil {
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // access classes, for the counters.
@@ -22,17 +22,17 @@ const (
 
 // resolve maps a lane's address in space to n bytes of backing memory. It
 // sets a fault and returns nil when the access is out of bounds.
-func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int) ([]byte, uint8) {
+func (wp *warp) resolve(pc int, space ptxtype.Space, addr uint64, n uint64, lane int) ([]byte, uint8) {
 	switch space {
-	case ptx.SpaceGeneric:
+	case ptxtype.SpaceGeneric:
 		switch {
 		case addr >= SharedWindow && addr < SharedWindow+WindowSize:
-			return wp.resolve(pc, ptx.SpaceShared, addr-SharedWindow, n, lane)
+			return wp.resolve(pc, ptxtype.SpaceShared, addr-SharedWindow, n, lane)
 		case addr >= LocalWindow && addr < LocalWindow+WindowSize:
-			return wp.resolve(pc, ptx.SpaceLocal, addr-LocalWindow, n, lane)
+			return wp.resolve(pc, ptxtype.SpaceLocal, addr-LocalWindow, n, lane)
 		}
 		fallthrough
-	case ptx.SpaceGlobal, ptx.SpaceConst:
+	case ptxtype.SpaceGlobal, ptxtype.SpaceConst:
 		if a := wp.cache; a != nil && addr >= a.Base && addr+n <= a.Base+a.Size && addr+n >= addr {
 			off := addr - a.Base
 			return a.Data[off : off+n : off+n], accGlobal
@@ -65,7 +65,7 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 		wp.cache = a
 		off := addr - a.Base
 		return a.Data[off : off+n : off+n], accGlobal
-	case ptx.SpaceShared:
+	case ptxtype.SpaceShared:
 		sh := wp.blk.shared
 		if addr >= 1<<clusterShift && addr < WindowSize {
 			return wp.remoteShared(pc, addr, n, lane) // cluster.go
@@ -75,14 +75,14 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 			return nil, accNone
 		}
 		return sh[addr : addr+n : addr+n], accShared
-	case ptx.SpaceLocal:
+	case ptxtype.SpaceLocal:
 		lm := wp.local[lane]
 		if addr+n > uint64(len(lm)) || addr+n < addr {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte local access at offset %#x is outside the thread's %d bytes of local memory", n, addr, len(lm))
 			return nil, accNone
 		}
 		return lm[addr : addr+n : addr+n], accLocal
-	case ptx.SpaceParam:
+	case ptxtype.SpaceParam:
 		p := wp.w.l.cfg.Params
 		if addr+n > uint64(len(p)) || addr+n < addr {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte parameter access at offset %#x is outside the %d-byte parameter buffer", n, addr, len(p))
@@ -94,17 +94,17 @@ func (wp *warp) resolve(pc int, space ptx.Space, addr uint64, n uint64, lane int
 	return nil, accNone
 }
 
-func spaceWord(s ptx.Space) string {
+func spaceWord(s ptxtype.Space) string {
 	switch s {
-	case ptx.SpaceGlobal:
+	case ptxtype.SpaceGlobal:
 		return "global"
-	case ptx.SpaceShared:
+	case ptxtype.SpaceShared:
 		return "shared"
-	case ptx.SpaceLocal:
+	case ptxtype.SpaceLocal:
 		return "local"
-	case ptx.SpaceConst:
+	case ptxtype.SpaceConst:
 		return "const"
-	case ptx.SpaceParam:
+	case ptxtype.SpaceParam:
 		return "param"
 	}
 	return "generic"
@@ -288,10 +288,10 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 		extMask = ^uint64(0)
 	}
 	var st memStats
-	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1 && !signed
-	shared := in.Space == ptx.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
+	fast := in.Space != ptxtype.SpaceShared && in.Space != ptxtype.SpaceLocal && in.Space != ptxtype.SpaceParam && vec == 1 && !signed
+	shared := in.Space == ptxtype.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
 	switch {
-	case in.Space == ptx.SpaceParam && in.A[0] < 0:
+	case in.Space == ptxtype.SpaceParam && in.A[0] < 0:
 		if wp.loadParamUniform(in, exec, base, size, n, signed, extMask) {
 			return
 		}
@@ -360,8 +360,8 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	base := wp.symBase(in)
 	var st memStats
 	wp.stored = true
-	fast := in.Space != ptx.SpaceShared && in.Space != ptx.SpaceLocal && in.Space != ptx.SpaceParam && vec == 1
-	shared := in.Space == ptx.SpaceShared && vec == 1 && size == 4
+	fast := in.Space != ptxtype.SpaceShared && in.Space != ptxtype.SpaceLocal && in.Space != ptxtype.SpaceParam && vec == 1
+	shared := in.Space == ptxtype.SpaceShared && vec == 1 && size == 4
 	switch {
 	case shared:
 		if wp.storeShared32(in, exec, base) {
@@ -833,9 +833,9 @@ func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
 	switch in.Mode {
 	case ir.AtomAdd:
 		switch t {
-		case ptx.F32:
+		case ptxtype.F32:
 			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
-		case ptx.F64:
+		case ptxtype.F64:
 			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(b))
 		}
 		return (old + b) & m
@@ -843,7 +843,7 @@ func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
 		less := false
 		if ir.IsSigned(t) {
 			less = int64(sext(b, size)) < int64(sext(old, size))
-		} else if t == ptx.F32 {
+		} else if t == ptxtype.F32 {
 			less = math.Float32frombits(uint32(b)) < math.Float32frombits(uint32(old))
 		} else {
 			less = b&m < old&m

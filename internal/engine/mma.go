@@ -5,7 +5,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/tensor"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // Tensor-core instructions (OpTensor): mma.sync, ldmatrix, stmatrix and
@@ -261,7 +261,7 @@ func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
 		if faulted {
 			return 0
 		}
-		b, _ := wp.resolve(pc, ptx.SpaceShared, addr, uint64(es), lane0)
+		b, _ := wp.resolve(pc, ptxtype.SpaceShared, addr, uint64(es), lane0)
 		if b == nil {
 			faulted = true
 			return 0

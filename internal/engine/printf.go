@@ -3,7 +3,7 @@ package engine
 import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/printf"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // frameWord reads an n-byte value of the current frame for lane l.
@@ -29,13 +29,13 @@ func (wp *warp) setFrameWord(off int, n int, l int, v uint64) {
 func (wp *warp) readCString(addr uint64, lane int) ([]byte, bool) {
 	var b []byte
 	switch addrSpace(addr) {
-	case ptx.SpaceShared:
+	case ptxtype.SpaceShared:
 		off := addr - SharedWindow
 		if off >= uint64(len(wp.blk.shared)) {
 			return nil, false
 		}
 		b = wp.blk.shared[off:]
-	case ptx.SpaceLocal:
+	case ptxtype.SpaceLocal:
 		off := addr - LocalWindow
 		if off >= uint64(len(wp.local[lane])) {
 			return nil, false
@@ -62,12 +62,12 @@ func (wp *warp) argBytes(addr uint64, lane int) []byte {
 		return nil
 	}
 	switch addrSpace(addr) {
-	case ptx.SpaceShared:
+	case ptxtype.SpaceShared:
 		off := addr - SharedWindow
 		if off < uint64(len(wp.blk.shared)) {
 			return wp.blk.shared[off:]
 		}
-	case ptx.SpaceLocal:
+	case ptxtype.SpaceLocal:
 		off := addr - LocalWindow
 		if off < uint64(len(wp.local[lane])) {
 			return wp.local[lane][off:]

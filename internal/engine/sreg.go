@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // sreg reads a special register (%tid, %ctaid, %clock, …) for lanes exec.
@@ -113,14 +113,14 @@ func (wp *warp) symBase(in *ir.Inst) uint64 {
 	return 0
 }
 
-func addrSpace(a uint64) ptx.Space {
+func addrSpace(a uint64) ptxtype.Space {
 	switch {
 	case a >= SharedWindow && a < SharedWindow+WindowSize:
-		return ptx.SpaceShared
+		return ptxtype.SpaceShared
 	case a >= LocalWindow && a < LocalWindow+WindowSize:
-		return ptx.SpaceLocal
+		return ptxtype.SpaceLocal
 	}
-	return ptx.SpaceGlobal
+	return ptxtype.SpaceGlobal
 }
 
 func (wp *warp) cvta(in *ir.Inst, exec uint32) {
@@ -128,9 +128,9 @@ func (wp *warp) cvta(in *ir.Inst, exec uint32) {
 	o := wp.out(in.D[0], exec)
 	var off uint64
 	switch in.Space {
-	case ptx.SpaceShared:
+	case ptxtype.SpaceShared:
 		off = SharedWindow
-	case ptx.SpaceLocal:
+	case ptxtype.SpaceLocal:
 		off = LocalWindow
 	}
 	m := typeMask(in.Type)

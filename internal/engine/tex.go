@@ -6,7 +6,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // Texture and surface objects. A handle is the device address of a
@@ -163,7 +163,7 @@ func (wp *warp) texelAt(pc, lane int, d *texDesc, i, j, k int, st *memStats) (t 
 func (wp *warp) texelRaw(pc, lane int, d *texDesc, i, j, k int, st *memStats) (raw [4]uint64, ok bool) {
 	addr := d.base + uint64(k)*d.slice + uint64(j)*d.pitch + uint64(i)*uint64(d.elem)
 	n := uint64(d.elem)
-	b, kind := wp.resolve(pc, ptx.SpaceGlobal, addr, n, lane)
+	b, kind := wp.resolve(pc, ptxtype.SpaceGlobal, addr, n, lane)
 	if b == nil {
 		return raw, false
 	}
@@ -609,7 +609,7 @@ func (wp *warp) texFetch(pc int, in *ir.Inst, exec uint32) {
 	var st memStats
 	var d texDesc
 	have := false
-	intCoords := in.Type2 == ptx.S32 || in.Type2 == ptx.U32
+	intCoords := in.Type2 == ptxtype.S32 || in.Type2 == ptxtype.U32
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -824,7 +824,7 @@ func (wp *warp) surface(pc int, in *ir.Inst, exec uint32) {
 			k = clampInt(k, 0, nk-1)
 		}
 		addr := d.base + uint64(k)*d.slice + uint64(y)*d.pitch + uint64(x)
-		b, kind := wp.resolve(pc, ptx.SpaceGlobal, addr, uint64(n), l)
+		b, kind := wp.resolve(pc, ptxtype.SpaceGlobal, addr, uint64(n), l)
 		if b == nil {
 			return
 		}

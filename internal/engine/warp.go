@@ -7,7 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 const fullMask = 0xffffffff
@@ -371,7 +371,7 @@ func (wp *warp) run(budget int) int {
 				}
 				ps = -1
 				if in.Fast == ir.FastSetp32 && exec == fullMask {
-					pm, _ = setpMask32(in.Cmp, in.Type2 == ptx.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
+					pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
 					ps = in.D[0]
 					pc++
 					k++
@@ -1004,7 +1004,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			}
 		}
 	case ir.FastSetp32:
-		setpFull32(in.Cmp, in.Type2 == ptx.S32, a, wp.r(in.A[1]), o)
+		setpFull32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.r(in.A[1]), o)
 	}
 	wp.commit(in.D[0], exec)
 }

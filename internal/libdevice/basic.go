@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // This file holds the functions that are one PTX instruction or a few
@@ -56,17 +56,17 @@ func registerBasic() {
 	regBits("__nv_fmin", "dd", "d", func(a []uint64) uint64 { return minMax64(a[0], a[1], false) })
 	regBits("__nv_fmax", "dd", "d", func(a []uint64) uint64 { return minMax64(a[0], a[1], true) })
 	regBitsM("__nv_saturatef", "f", "f", func(m mode, a []uint64) uint64 {
-		return scalar.CvtFloatToFloat(a[0]&0xffffffff, ptx.F32, ptx.F32, scalar.RN, false, m.ftz, true)
+		return scalar.CvtFloatToFloat(a[0]&0xffffffff, ptxtype.F32, ptxtype.F32, scalar.RN, false, m.ftz, true)
 	})
 
 	// Rounding to integral values: cvt.r?i.
-	cvtInt := func(t ptx.Type, r scalar.Rounding) func(m mode, a []uint64) uint64 {
+	cvtInt := func(t ptxtype.Type, r scalar.Rounding) func(m mode, a []uint64) uint64 {
 		return func(m mode, a []uint64) uint64 {
 			v := a[0]
-			if t == ptx.F32 {
+			if t == ptxtype.F32 {
 				v &= 0xffffffff
 			}
-			if t == ptx.F64 {
+			if t == ptxtype.F64 {
 				return fix64(scalar.CvtFloatToFloat(v, t, t, r, true, false, false), v)
 			}
 			return scalar.CvtFloatToFloat(v, t, t, r, true, m.ftz, false)
@@ -76,14 +76,14 @@ func registerBasic() {
 		name string
 		r    scalar.Rounding
 	}{{"floor", scalar.RM}, {"ceil", scalar.RP}, {"trunc", scalar.RZ}, {"rint", scalar.RN}, {"nearbyint", scalar.RN}} {
-		regBitsM("__nv_"+c.name+"f", "f", "f", cvtInt(ptx.F32, c.r))
-		regBitsM("__nv_"+c.name, "d", "d", cvtInt(ptx.F64, c.r))
+		regBitsM("__nv_"+c.name+"f", "f", "f", cvtInt(ptxtype.F32, c.r))
+		regBitsM("__nv_"+c.name, "d", "d", cvtInt(ptxtype.F64, c.r))
 	}
 	// roundf: add copysign(0.5, x) toward zero, then truncate.
 	regF1("__nv_roundf", func(m mode, x float32) float32 {
 		h := f32(scalar.CopysignF32(b32(x), 0x3f000000))
 		s := f32(scalar.AddF32(b32(x), b32(h), scalar.RZ, m.ftz, false))
-		return f32(uint32(scalar.CvtFloatToFloat(uint64(b32(s)), ptx.F32, ptx.F32, scalar.RZ, true, m.ftz, false)))
+		return f32(uint32(scalar.CvtFloatToFloat(uint64(b32(s)), ptxtype.F32, ptxtype.F32, scalar.RZ, true, m.ftz, false)))
 	})
 
 	regF3("__nv_fmaf", func(m mode, x, y, z float32) float32 { return m.fma(x, y, z) })
@@ -144,65 +144,65 @@ func registerBasic() {
 		})
 
 		// Conversions.
-		toInt := func(src ptx.Type, dst ptx.Type) func(m mode, a []uint64) uint64 {
+		toInt := func(src ptxtype.Type, dst ptxtype.Type) func(m mode, a []uint64) uint64 {
 			return func(m mode, a []uint64) uint64 {
 				v := a[0]
-				if src == ptx.F32 {
+				if src == ptxtype.F32 {
 					v &= 0xffffffff
 				}
-				if src == ptx.F32 && v&0x7fffffff > 0x7f800000 || src == ptx.F64 && isNaN64(v) {
+				if src == ptxtype.F32 && v&0x7fffffff > 0x7f800000 || src == ptxtype.F64 && isNaN64(v) {
 					// NaN converts to the most negative integer, except f32 to 32 bits.
 					switch {
-					case dst == ptx.S64 || dst == ptx.U64:
+					case dst == ptxtype.S64 || dst == ptxtype.U64:
 						return 1 << 63
-					case src == ptx.F64:
+					case src == ptxtype.F64:
 						return 1 << 31
 					}
 					return 0
 				}
-				return scalar.CvtFloatToInt(v, src, dst, r, false, m.ftz && src == ptx.F32)
+				return scalar.CvtFloatToInt(v, src, dst, r, false, m.ftz && src == ptxtype.F32)
 			}
 		}
-		regBitsM("__nv_float2int"+rr.suffix, "f", "i", toInt(ptx.F32, ptx.S32))
-		regBitsM("__nv_float2uint"+rr.suffix, "f", "u", toInt(ptx.F32, ptx.U32))
-		regBitsM("__nv_float2ll"+rr.suffix, "f", "l", toInt(ptx.F32, ptx.S64))
-		regBitsM("__nv_float2ull"+rr.suffix, "f", "L", toInt(ptx.F32, ptx.U64))
-		regBitsM("__nv_double2int"+rr.suffix, "d", "i", toInt(ptx.F64, ptx.S32))
-		regBitsM("__nv_double2uint"+rr.suffix, "d", "u", toInt(ptx.F64, ptx.U32))
-		regBitsM("__nv_double2ll"+rr.suffix, "d", "l", toInt(ptx.F64, ptx.S64))
-		regBitsM("__nv_double2ull"+rr.suffix, "d", "L", toInt(ptx.F64, ptx.U64))
-		fromInt := func(src ptx.Type, dst ptx.Type, sig string) {
-			name := map[ptx.Type]string{ptx.S32: "int", ptx.U32: "uint", ptx.S64: "ll", ptx.U64: "ull"}[src] +
-				map[ptx.Type]string{ptx.F32: "2float", ptx.F64: "2double"}[dst] + rr.suffix
+		regBitsM("__nv_float2int"+rr.suffix, "f", "i", toInt(ptxtype.F32, ptxtype.S32))
+		regBitsM("__nv_float2uint"+rr.suffix, "f", "u", toInt(ptxtype.F32, ptxtype.U32))
+		regBitsM("__nv_float2ll"+rr.suffix, "f", "l", toInt(ptxtype.F32, ptxtype.S64))
+		regBitsM("__nv_float2ull"+rr.suffix, "f", "L", toInt(ptxtype.F32, ptxtype.U64))
+		regBitsM("__nv_double2int"+rr.suffix, "d", "i", toInt(ptxtype.F64, ptxtype.S32))
+		regBitsM("__nv_double2uint"+rr.suffix, "d", "u", toInt(ptxtype.F64, ptxtype.U32))
+		regBitsM("__nv_double2ll"+rr.suffix, "d", "l", toInt(ptxtype.F64, ptxtype.S64))
+		regBitsM("__nv_double2ull"+rr.suffix, "d", "L", toInt(ptxtype.F64, ptxtype.U64))
+		fromInt := func(src ptxtype.Type, dst ptxtype.Type, sig string) {
+			name := map[ptxtype.Type]string{ptxtype.S32: "int", ptxtype.U32: "uint", ptxtype.S64: "ll", ptxtype.U64: "ull"}[src] +
+				map[ptxtype.Type]string{ptxtype.F32: "2float", ptxtype.F64: "2double"}[dst] + rr.suffix
 			regBits("__nv_"+name, sig[:1], sig[1:], func(a []uint64) uint64 {
 				v := a[0]
 				switch src {
-				case ptx.S32:
+				case ptxtype.S32:
 					v = uint64(int64(int32(uint32(v))))
-				case ptx.U32:
+				case ptxtype.U32:
 					v &= 0xffffffff
 				}
 				return scalar.CvtIntToFloat(v, src, dst, r)
 			})
 		}
-		fromInt(ptx.S32, ptx.F32, "if")
-		fromInt(ptx.U32, ptx.F32, "uf")
-		fromInt(ptx.S64, ptx.F32, "lf")
-		fromInt(ptx.U64, ptx.F32, "Lf")
-		fromInt(ptx.S64, ptx.F64, "ld")
-		fromInt(ptx.U64, ptx.F64, "Ld")
+		fromInt(ptxtype.S32, ptxtype.F32, "if")
+		fromInt(ptxtype.U32, ptxtype.F32, "uf")
+		fromInt(ptxtype.S64, ptxtype.F32, "lf")
+		fromInt(ptxtype.U64, ptxtype.F32, "Lf")
+		fromInt(ptxtype.S64, ptxtype.F64, "ld")
+		fromInt(ptxtype.U64, ptxtype.F64, "Ld")
 		regBitsM("__nv_double2float"+rr.suffix, "d", "f", func(m mode, a []uint64) uint64 {
 			if isNaN64(a[0]) {
 				return a[0]>>32&0x80000000 | 0x7fc00000 | a[0]>>29&0x3fffff
 			}
-			return scalar.CvtFloatToFloat(a[0], ptx.F64, ptx.F32, r, false, m.ftz, false)
+			return scalar.CvtFloatToFloat(a[0], ptxtype.F64, ptxtype.F32, r, false, m.ftz, false)
 		})
 	}
 	regBits("__nv_int2double_rn", "i", "d", func(a []uint64) uint64 { return b64(float64(s32(a[0]))) })
 	regBits("__nv_uint2double_rn", "u", "d", func(a []uint64) uint64 { return b64(float64(u32(a[0]))) })
 	regBits("__nv_float2half_rn", "f", "h", func(a []uint64) uint64 { return uint64(scalar.F32ToF16(u32(a[0]), scalar.RN, false, false)) })
 	regBits("__nv_half2float", "h", "f", func(a []uint64) uint64 {
-		return scalar.CvtFloatToFloat(a[0]&0xffff, ptx.F16, ptx.F32, scalar.RN, false, false, false)
+		return scalar.CvtFloatToFloat(a[0]&0xffff, ptxtype.F16, ptxtype.F32, scalar.RN, false, false, false)
 	})
 	ident := func(a []uint64) uint64 { return a[0] }
 	ident32 := func(a []uint64) uint64 { return a[0] & 0xffffffff }
@@ -282,7 +282,7 @@ func registerBasic() {
 	regBitsM("__nv_scalbnf", "fi", "f", ldexpf)
 	regOut("__nv_modff", "f", "f", "f", func(m mode, a, o []uint64) uint64 {
 		x := u32(a[0])
-		t := uint32(scalar.CvtFloatToFloat(uint64(x), ptx.F32, ptx.F32, scalar.RZ, true, m.ftz, false))
+		t := uint32(scalar.CvtFloatToFloat(uint64(x), ptxtype.F32, ptxtype.F32, scalar.RZ, true, m.ftz, false))
 		o[0] = uint64(t)
 		if f32(t) == f32(flushIf(m, uint64(x))) {
 			return uint64(x & 0x80000000)

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // The __nv_fast_* intrinsics (what -use_fast_math turns sinf, expf … into)
@@ -47,13 +47,13 @@ func registerFast() {
 		if isNaN64(a[0]) {
 			return 1 << 63
 		}
-		return scalar.CvtFloatToInt(a[0], ptx.F64, ptx.S64, scalar.RN, false, false)
+		return scalar.CvtFloatToInt(a[0], ptxtype.F64, ptxtype.S64, scalar.RN, false, false)
 	})
 	regBitsM("__nv_llrintf", "f", "l", func(m mode, a []uint64) uint64 {
 		if uint32(a[0])&0x7fffffff > 0x7f800000 {
 			return 1 << 63
 		}
-		return scalar.CvtFloatToInt(uint64(flushIf(m, a[0])), ptx.F32, ptx.S64, scalar.RN, false, false)
+		return scalar.CvtFloatToInt(uint64(flushIf(m, a[0])), ptxtype.F32, ptxtype.S64, scalar.RN, false, false)
 	})
 	llround := func(x float64) uint64 {
 		switch {

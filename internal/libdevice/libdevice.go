@@ -21,18 +21,18 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // Func is one libdevice function.
 type Func struct {
 	Name string
-	Args []ptx.Type
-	Ret  ptx.Type
+	Args []ptxtype.Type
+	Ret  ptxtype.Type
 	// Outs are the types of pointer out-parameters (frexp's exponent,
 	// sincos's results …), which follow Args in the PTX call. Args holds
 	// only the value parameters.
-	Outs []ptx.Type
+	Outs []ptxtype.Type
 	// Impl computes the return value from the argument bits (0 when Ret is
 	// TypeNone).
 	Impl func(args []uint64) uint64

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // inexact lists the functions whose results are not bit-exact against the
@@ -145,7 +145,7 @@ func evaluate(f *Func, rec *refRecord, i int) []uint64 {
 }
 
 func sigOf(f *Func) (args, rets string) {
-	letter := map[ptx.Type]byte{}
+	letter := map[ptxtype.Type]byte{}
 	for _, c := range []byte("fdiulLh") {
 		letter[typeOf(c)] = c
 	}

@@ -4,22 +4,22 @@ import (
 	"math"
 	"testing"
 
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 func TestLookup(t *testing.T) {
 	cases := []struct {
 		name string
-		args []ptx.Type
-		ret  ptx.Type
-		outs []ptx.Type
+		args []ptxtype.Type
+		ret  ptxtype.Type
+		outs []ptxtype.Type
 	}{
-		{"__nv_sinf", []ptx.Type{ptx.F32}, ptx.F32, nil},
-		{"__nv_pow", []ptx.Type{ptx.F64, ptx.F64}, ptx.F64, nil},
-		{"__nv_frexpf", []ptx.Type{ptx.F32}, ptx.F32, []ptx.Type{ptx.S32}},
-		{"__nv_sincos", []ptx.Type{ptx.F64}, ptx.TypeNone, []ptx.Type{ptx.F64, ptx.F64}},
-		{"__nv_popcll", []ptx.Type{ptx.U64}, ptx.S32, nil},
-		{"__nv_ldexp", []ptx.Type{ptx.F64, ptx.S32}, ptx.F64, nil},
+		{"__nv_sinf", []ptxtype.Type{ptxtype.F32}, ptxtype.F32, nil},
+		{"__nv_pow", []ptxtype.Type{ptxtype.F64, ptxtype.F64}, ptxtype.F64, nil},
+		{"__nv_frexpf", []ptxtype.Type{ptxtype.F32}, ptxtype.F32, []ptxtype.Type{ptxtype.S32}},
+		{"__nv_sincos", []ptxtype.Type{ptxtype.F64}, ptxtype.TypeNone, []ptxtype.Type{ptxtype.F64, ptxtype.F64}},
+		{"__nv_popcll", []ptxtype.Type{ptxtype.U64}, ptxtype.S32, nil},
+		{"__nv_ldexp", []ptxtype.Type{ptxtype.F64, ptxtype.S32}, ptxtype.F64, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -42,7 +42,7 @@ func TestLookup(t *testing.T) {
 	}
 }
 
-func equalTypes(a, b []ptx.Type) bool {
+func equalTypes(a, b []ptxtype.Type) bool {
 	if len(a) != len(b) {
 		return false
 	}

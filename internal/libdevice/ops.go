@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // mode is the module's __CUDA_FTZ setting, which libdevice reads through
@@ -158,7 +158,7 @@ func ftz32(ftz bool, d uint32, exact float64, r scalar.Rounding) uint64 {
 	if !ftz || d&0x7fffffff > 0x00800000 || exact != exact {
 		return uint64(d)
 	}
-	scaled := uint32(scalar.CvtFloatToFloat(b64(exact*0x1p64), ptx.F64, ptx.F32, r, false, false, false))
+	scaled := uint32(scalar.CvtFloatToFloat(b64(exact*0x1p64), ptxtype.F64, ptxtype.F32, r, false, false, false))
 	if scaled&0x7fffffff < 0x20800000 { // below 2^-126·2^64
 		d &= 0x80000000
 	}

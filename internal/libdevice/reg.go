@@ -1,31 +1,31 @@
 package libdevice
 
-import "github.com/warpsim/warpsim/ptx"
+import "github.com/warpsim/warpsim/ptx/ptxtype"
 
 // typeOf maps the signature letters used in this package's tables and in the
 // recordings (testdata/gen/mathref_host.h) to PTX types.
-func typeOf(c byte) ptx.Type {
+func typeOf(c byte) ptxtype.Type {
 	switch c {
 	case 'f':
-		return ptx.F32
+		return ptxtype.F32
 	case 'd':
-		return ptx.F64
+		return ptxtype.F64
 	case 'i':
-		return ptx.S32
+		return ptxtype.S32
 	case 'u':
-		return ptx.U32
+		return ptxtype.U32
 	case 'l':
-		return ptx.S64
+		return ptxtype.S64
 	case 'L':
-		return ptx.U64
+		return ptxtype.U64
 	case 'h':
-		return ptx.U16
+		return ptxtype.U16
 	}
 	panic("warpsim internal error: libdevice: bad signature letter " + string(c))
 }
 
-func types(sig string) []ptx.Type {
-	t := make([]ptx.Type, len(sig))
+func types(sig string) []ptxtype.Type {
+	t := make([]ptxtype.Type, len(sig))
 	for i := range sig {
 		t[i] = typeOf(sig[i])
 	}

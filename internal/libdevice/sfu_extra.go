@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/warpsim/warpsim/internal/scalar"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // More PTX .approx instructions as the H100 runs them, found from the SASS
@@ -93,18 +93,18 @@ func divFull(a, b uint32, ftz bool) uint32 {
 
 // tanhF16Ref and tanhBF16Ref are the correctly rounded tanh of a non-NaN
 // input, the references of the tanh tables.
-func tanhF16Ref(a uint16) uint16  { return tanhRef(a, ptx.F16) }
-func tanhBF16Ref(a uint16) uint16 { return tanhRef(a, ptx.BF16) }
+func tanhF16Ref(a uint16) uint16  { return tanhRef(a, ptxtype.F16) }
+func tanhBF16Ref(a uint16) uint16 { return tanhRef(a, ptxtype.BF16) }
 
-func tanhRef(a uint16, t ptx.Type) uint16 {
+func tanhRef(a uint16, t ptxtype.Type) uint16 {
 	x := math.Tanh(scalar.FloatValue(uint64(a), t))
-	return uint16(scalar.CvtFloatToFloat(math.Float64bits(x), ptx.F64, t, scalar.RN, false, false, false))
+	return uint16(scalar.CvtFloatToFloat(math.Float64bits(x), ptxtype.F64, t, scalar.RN, false, false, false))
 }
 
 // tanh16 is MUFU.TANH.F16 or MUFU.TANH.BF16, by table.
-func tanh16(a uint16, t ptx.Type, tab *sfuTable) uint16 {
+func tanh16(a uint16, t ptxtype.Type, tab *sfuTable) uint16 {
 	exp := uint16(0x7c00) // f16
-	if t == ptx.BF16 {
+	if t == ptxtype.BF16 {
 		exp = 0x7f80
 	}
 	if a&0x7fff > exp {
@@ -126,10 +126,10 @@ func DivFullFtzF32(a, b uint32) uint32 { return divFull(a, b, true) }
 func DivFullF32(a, b uint32) uint32 { return divFull(a, b, false) }
 
 // TanhApproxF16 is tanh.approx.f16 (MUFU.TANH.F16).
-func TanhApproxF16(a uint16) uint16 { return tanh16(a, ptx.F16, &tanhF16Table) }
+func TanhApproxF16(a uint16) uint16 { return tanh16(a, ptxtype.F16, &tanhF16Table) }
 
 // TanhApproxBF16 is tanh.approx.bf16 (MUFU.TANH.BF16).
-func TanhApproxBF16(a uint16) uint16 { return tanh16(a, ptx.BF16, &tanhBF16Table) }
+func TanhApproxBF16(a uint16) uint16 { return tanh16(a, ptxtype.BF16, &tanhBF16Table) }
 
 // TanhApproxF16x2 is tanh.approx.f16x2: MUFU.TANH.F16 on each half.
 func TanhApproxF16x2(a uint32) uint32 {

@@ -4,28 +4,28 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // intWidth returns the bit width of an integer (or bit) type and whether it
 // is signed; 0 for non-integer types.
-func intWidth(t ptx.Type) (width uint, signed bool) {
+func intWidth(t ptxtype.Type) (width uint, signed bool) {
 	switch t {
-	case ptx.U8, ptx.B8:
+	case ptxtype.U8, ptxtype.B8:
 		return 8, false
-	case ptx.S8:
+	case ptxtype.S8:
 		return 8, true
-	case ptx.U16, ptx.B16:
+	case ptxtype.U16, ptxtype.B16:
 		return 16, false
-	case ptx.S16:
+	case ptxtype.S16:
 		return 16, true
-	case ptx.U32, ptx.B32:
+	case ptxtype.U32, ptxtype.B32:
 		return 32, false
-	case ptx.S32:
+	case ptxtype.S32:
 		return 32, true
-	case ptx.U64, ptx.B64:
+	case ptxtype.U64, ptxtype.B64:
 		return 64, false
-	case ptx.S64:
+	case ptxtype.S64:
 		return 64, true
 	}
 	return 0, false
@@ -33,13 +33,13 @@ func intWidth(t ptx.Type) (width uint, signed bool) {
 
 // FloatValue returns the exact value of a float bit pattern of type t (F16,
 // BF16, F32, TF32 or F64; any other type reads as F64).
-func FloatValue(v uint64, t ptx.Type) float64 {
+func FloatValue(v uint64, t ptxtype.Type) float64 {
 	switch t {
-	case ptx.F16:
+	case ptxtype.F16:
 		return F16ToF64(uint16(v))
-	case ptx.BF16:
+	case ptxtype.BF16:
 		return BF16ToF64(uint16(v))
-	case ptx.F32, ptx.TF32:
+	case ptxtype.F32, ptxtype.TF32:
 		return f32(uint32(v))
 	}
 	return math.Float64frombits(v)
@@ -70,7 +70,7 @@ func roundToIntegral(x float64, r Rounding) float64 {
 //
 // NaN: the PTX ISA says 0, the H100 does that only for f32 (f16, bf16)
 // sources and destinations up to 32 bits; see nanToInt.
-func CvtFloatToInt(v uint64, srcType, dstType ptx.Type, r Rounding, sat, ftz bool) uint64 {
+func CvtFloatToInt(v uint64, srcType, dstType ptxtype.Type, r Rounding, sat, ftz bool) uint64 {
 	w, signed := intWidth(dstType)
 	if w == 0 {
 		w, signed = 64, false
@@ -79,7 +79,7 @@ func CvtFloatToInt(v uint64, srcType, dstType ptx.Type, r Rounding, sat, ftz boo
 	if x != x {
 		return nanToInt(srcType, w, signed)
 	}
-	if ftz && srcType == ptx.F32 && isSubnormalF32(v) {
+	if ftz && srcType == ptxtype.F32 && isSubnormalF32(v) {
 		x = 0
 	}
 	x = roundToIntegral(x, r)
@@ -110,8 +110,8 @@ func CvtFloatToInt(v uint64, srcType, dstType ptx.Type, r Rounding, sat, ftz boo
 // sign bit alone for every width (0x80000000 for s32 and u32, 0x8000 for
 // s16), signed or unsigned. The bf16 and 8-bit cases are not recorded and
 // follow their neighbours. A signed result is sign-extended like any other.
-func nanToInt(srcType ptx.Type, w uint, signed bool) uint64 {
-	if srcType != ptx.F64 && w < 64 {
+func nanToInt(srcType ptxtype.Type, w uint, signed bool) uint64 {
+	if srcType != ptxtype.F64 && w < 64 {
 		return 0
 	}
 	if signed {
@@ -137,7 +137,7 @@ func oddF64FromU64(m uint64) float64 {
 
 // CvtIntToFloat is cvt.frnd.ftype.itype: integer → F16, BF16, F32 or F64
 // bits, correctly rounded in mode r.
-func CvtIntToFloat(v uint64, srcType, dstType ptx.Type, r Rounding) uint64 {
+func CvtIntToFloat(v uint64, srcType, dstType ptxtype.Type, r Rounding) uint64 {
 	w, signed := intWidth(srcType)
 	if w == 0 {
 		w = 64
@@ -151,7 +151,7 @@ func CvtIntToFloat(v uint64, srcType, dstType ptx.Type, r Rounding) uint64 {
 		neg = true
 		m = -(m | math.MaxUint64<<(w-1)) // two's complement magnitude; 2^63 for INT64_MIN
 	}
-	if dstType == ptx.F64 {
+	if dstType == ptxtype.F64 {
 		var x float64
 		if n := bits.Len64(m); n <= 53 {
 			x = float64(m)
@@ -172,15 +172,15 @@ func CvtIntToFloat(v uint64, srcType, dstType ptx.Type, r Rounding) uint64 {
 }
 
 // roundToType rounds x (exact or rounded to odd) to a float type's bits.
-func roundToType(x float64, t ptx.Type, r Rounding) uint64 {
+func roundToType(x float64, t ptxtype.Type, r Rounding) uint64 {
 	switch t {
-	case ptx.F16:
+	case ptxtype.F16:
 		return uint64(kindF16.round(x, r))
-	case ptx.BF16:
+	case ptxtype.BF16:
 		return uint64(kindBF16.round(x, r))
-	case ptx.F32:
+	case ptxtype.F32:
 		return uint64(fromOddF32(x, r))
-	case ptx.TF32:
+	case ptxtype.TF32:
 		if x != x {
 			return uint64(CanonicalNaNF32)
 		}
@@ -191,14 +191,14 @@ func roundToType(x float64, t ptx.Type, r Rounding) uint64 {
 
 // nanToF64 widens a NaN to f64 keeping its sign and payload, quieted (f64
 // instructions support NaN payloads).
-func nanToF64(v uint64, t ptx.Type) uint64 {
+func nanToF64(v uint64, t ptxtype.Type) uint64 {
 	var s, frac uint64
 	switch t {
-	case ptx.F16:
+	case ptxtype.F16:
 		s, frac = v>>15&1, (v&0x3ff)<<42
-	case ptx.BF16:
+	case ptxtype.BF16:
 		s, frac = v>>15&1, (v&0x7f)<<45
-	case ptx.F32, ptx.TF32:
+	case ptxtype.F32, ptxtype.TF32:
 		s, frac = v>>31&1, (v&0x7fffff)<<29
 	default:
 		s, frac = v>>63, v&(1<<52-1)
@@ -207,11 +207,11 @@ func nanToF64(v uint64, t ptx.Type) uint64 {
 }
 
 // canonicalNaN returns the canonical NaN of a float type.
-func canonicalNaN(t ptx.Type) uint64 {
+func canonicalNaN(t ptxtype.Type) uint64 {
 	switch t {
-	case ptx.F16, ptx.BF16:
+	case ptxtype.F16, ptxtype.BF16:
 		return uint64(CanonicalNaNF16)
-	case ptx.F32, ptx.TF32:
+	case ptxtype.F32, ptxtype.TF32:
 		return uint64(CanonicalNaNF32)
 	}
 	return CanonicalNaNF64
@@ -222,12 +222,12 @@ func canonicalNaN(t ptx.Type) uint64 {
 // (testdata/conformance: conversions d2f_*, 0x7ff0000000000001 →
 // 0x7fc00000, 0xfff8… → 0xffc00000; half_bf16 f16_from_f64, 0xfff8… →
 // 0xfe00). bf16 is not recorded and is assumed to behave alike.
-func nanFromF64(v uint64, t ptx.Type) uint64 {
+func nanFromF64(v uint64, t ptxtype.Type) uint64 {
 	s := v >> 63
 	switch t {
-	case ptx.F16:
+	case ptxtype.F16:
 		return s<<15 | 0x7e00 | v>>42&0x1ff
-	case ptx.BF16:
+	case ptxtype.BF16:
 		return s<<15 | 0x7fc0 | v>>45&0x3f
 	}
 	return s<<31 | 0x7fc00000 | v>>29&0x3fffff
@@ -240,13 +240,13 @@ func nanFromF64(v uint64, t ptx.Type) uint64 {
 // plain 16-bit shift, which keeps even a signaling NaN as it is; every
 // other conversion (f32 → f16/bf16, f16 → f32, f32 → f32 …) gives the
 // canonical NaN.
-func cvtNaN(v uint64, srcType, dstType ptx.Type) uint64 {
+func cvtNaN(v uint64, srcType, dstType ptxtype.Type) uint64 {
 	switch {
-	case dstType == ptx.F64:
+	case dstType == ptxtype.F64:
 		return nanToF64(v, srcType)
-	case srcType == ptx.F64:
+	case srcType == ptxtype.F64:
 		return nanFromF64(v, dstType)
-	case srcType == ptx.BF16 && dstType == ptx.F32:
+	case srcType == ptxtype.BF16 && dstType == ptxtype.F32:
 		return v & 0xffff << 16
 	}
 	return canonicalNaN(dstType)
@@ -258,7 +258,7 @@ func cvtNaN(v uint64, srcType, dstType ptx.Type) uint64 {
 // it is converted with rounding r (a widening conversion is exact). ftz
 // flushes subnormal f32 sources and results (results as roundFtzF32
 // does); sat clamps to [0, 1] with NaN → +0. NaNs: cvtNaN.
-func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound bool, ftz, sat bool) uint64 {
+func CvtFloatToFloat(v uint64, srcType, dstType ptxtype.Type, r Rounding, intRound bool, ftz, sat bool) uint64 {
 	x := FloatValue(v, srcType)
 	if x != x {
 		if sat {
@@ -266,7 +266,7 @@ func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound b
 		}
 		return cvtNaN(v, srcType, dstType)
 	}
-	if ftz && srcType == ptx.F32 && isSubnormalF32(v) {
+	if ftz && srcType == ptxtype.F32 && isSubnormalF32(v) {
 		x = math.Copysign(0, x)
 	}
 	if intRound {
@@ -274,19 +274,19 @@ func CvtFloatToFloat(v uint64, srcType, dstType ptx.Type, r Rounding, intRound b
 		r = RN
 	}
 	var d uint64
-	if ftz && dstType == ptx.F32 {
+	if ftz && dstType == ptxtype.F32 {
 		d = uint64(roundFtzF32(x, r))
 	} else {
 		d = roundToType(x, dstType, r)
 	}
 	switch dstType {
-	case ptx.F32:
+	case ptxtype.F32:
 		return uint64(finishF32(uint32(d), ftz, sat))
-	case ptx.F16:
+	case ptxtype.F16:
 		return uint64(kindF16.finish(uint16(d), false, sat))
-	case ptx.BF16:
+	case ptxtype.BF16:
 		return uint64(kindBF16.finish(uint16(d), false, sat))
-	case ptx.F64:
+	case ptxtype.F64:
 		if sat {
 			return satF64(d)
 		}
@@ -310,7 +310,7 @@ func satF64(a uint64) uint64 {
 // or with sat clamped to the destination's range. A signed result is
 // sign-extended to 64 bits, an unsigned one zero-extended (PTX extends a
 // result to a wider destination register by the instruction type).
-func CvtIntToInt(v uint64, srcType, dstType ptx.Type, sat bool) uint64 {
+func CvtIntToInt(v uint64, srcType, dstType ptxtype.Type, sat bool) uint64 {
 	sw, ss := intWidth(srcType)
 	dw, ds := intWidth(dstType)
 	if sw == 0 {

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 var fuzzOps = []string{"add", "sub", "mul", "fma", "div", "sqrt"}
@@ -57,18 +57,18 @@ func FuzzCvtIntToFloat(f *testing.F) {
 	f.Add(uint64(0xffffffffffffffff), uint8(3))
 	f.Fuzz(func(t *testing.T, v uint64, mode uint8) {
 		r := allModes[int(mode)%len(allModes)]
-		for _, src := range []ptx.Type{ptx.U64, ptx.S64} {
+		for _, src := range []ptxtype.Type{ptxtype.U64, ptxtype.S64} {
 			exact := new(big.Float).SetUint64(v)
-			if src == ptx.S64 {
+			if src == ptxtype.S64 {
 				exact = new(big.Float).SetInt64(int64(v))
 			}
 			if exact.Sign() == 0 {
 				continue
 			}
 			for _, d := range []struct {
-				t ptx.Type
+				t ptxtype.Type
 				f tfmt
-			}{{ptx.F32, oF32}, {ptx.F64, oF64}} {
+			}{{ptxtype.F32, oF32}, {ptxtype.F64, oF64}} {
 				if got, want := CvtIntToFloat(v, src, d.t, r), oracleExact(exact, d.f, r); got != want {
 					t.Fatalf("cvt.%v.%v.%v(%#x) = %#x, want %#x", r, d.t, src, v, got, want)
 				}
@@ -87,7 +87,7 @@ func FuzzCvtF64ToF32(f *testing.F) {
 		}
 		r := allModes[int(mode)%len(allModes)]
 		want := uint32(oracleExact(bf(math.Float64frombits(v)), oF32, r))
-		if got := uint32(CvtFloatToFloat(v, ptx.F64, ptx.F32, r, false, false, false)); got != want {
+		if got := uint32(CvtFloatToFloat(v, ptxtype.F64, ptxtype.F32, r, false, false, false)); got != want {
 			t.Fatalf("cvt.%v.f32.f64(%#x) = %#08x, want %#08x", r, v, got, want)
 		}
 	})

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // TestAgainstH100Recordings checks this package's functions directly against
@@ -139,23 +139,25 @@ func recordedCases() []recordedCase {
 		)
 		// conversions: f32 and f64 to (u)int32/(u)int64 and back (inputs f, d, s, l)
 		cvt32r = append(cvt32r,
-			recordedRow{"f2i_" + m.s, func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[0], ptx.F32, ptx.S32, r, false, false)) }},
-			recordedRow{"f2ui_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptx.F32, ptx.U32, r, false, false) }},
-			recordedRow{"d2i_" + m.s, func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[1], ptx.F64, ptx.S32, r, false, false)) }},
-			recordedRow{"d2ui_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[1], ptx.F64, ptx.U32, r, false, false) }},
-			recordedRow{"d2f_" + m.s, func(in []uint64) uint64 { return CvtFloatToFloat(in[1], ptx.F64, ptx.F32, r, false, false, false) }},
-			recordedRow{"i2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptx.S32, ptx.F32, r) }},
-			recordedRow{"ui2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptx.U32, ptx.F32, r) }},
-			recordedRow{"ll2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptx.S64, ptx.F32, r) }},
-			recordedRow{"ull2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptx.U64, ptx.F32, r) }},
+			recordedRow{"f2i_" + m.s, func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[0], ptxtype.F32, ptxtype.S32, r, false, false)) }},
+			recordedRow{"f2ui_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptxtype.F32, ptxtype.U32, r, false, false) }},
+			recordedRow{"d2i_" + m.s, func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[1], ptxtype.F64, ptxtype.S32, r, false, false)) }},
+			recordedRow{"d2ui_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[1], ptxtype.F64, ptxtype.U32, r, false, false) }},
+			recordedRow{"d2f_" + m.s, func(in []uint64) uint64 {
+				return CvtFloatToFloat(in[1], ptxtype.F64, ptxtype.F32, r, false, false, false)
+			}},
+			recordedRow{"i2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptxtype.S32, ptxtype.F32, r) }},
+			recordedRow{"ui2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptxtype.U32, ptxtype.F32, r) }},
+			recordedRow{"ll2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptxtype.S64, ptxtype.F32, r) }},
+			recordedRow{"ull2f_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptxtype.U64, ptxtype.F32, r) }},
 		)
 		cvt64r = append(cvt64r,
-			recordedRow{"f2ll_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptx.F32, ptx.S64, r, false, false) }},
-			recordedRow{"f2ull_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptx.F32, ptx.U64, r, false, false) }},
-			recordedRow{"d2ll_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[1], ptx.F64, ptx.S64, r, false, false) }},
-			recordedRow{"d2ull_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[1], ptx.F64, ptx.U64, r, false, false) }},
-			recordedRow{"ll2d_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptx.S64, ptx.F64, r) }},
-			recordedRow{"ull2d_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptx.U64, ptx.F64, r) }},
+			recordedRow{"f2ll_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptxtype.F32, ptxtype.S64, r, false, false) }},
+			recordedRow{"f2ull_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptxtype.F32, ptxtype.U64, r, false, false) }},
+			recordedRow{"d2ll_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[1], ptxtype.F64, ptxtype.S64, r, false, false) }},
+			recordedRow{"d2ull_" + m.s, func(in []uint64) uint64 { return CvtFloatToInt(in[1], ptxtype.F64, ptxtype.U64, r, false, false) }},
+			recordedRow{"ll2d_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptxtype.S64, ptxtype.F64, r) }},
+			recordedRow{"ull2d_" + m.s, func(in []uint64) uint64 { return CvtIntToFloat(in[3], ptxtype.U64, ptxtype.F64, r) }},
 		)
 	}
 	testps := []struct {
@@ -165,9 +167,9 @@ func recordedCases() []recordedCase {
 		{"notanumber", TestpNotANumber}, {"normal", TestpNormal}, {"subnormal", TestpSubnormal}}
 	for _, tp := range testps {
 		op := tp.op
-		f32r = append(f32r, recordedRow{"testp_" + tp.s, func(in []uint64) uint64 { return f32Bool(Testp(op, in[0], ptx.F32)) }})
+		f32r = append(f32r, recordedRow{"testp_" + tp.s, func(in []uint64) uint64 { return f32Bool(Testp(op, in[0], ptxtype.F32)) }})
 		if op != TestpNumber { // not among f64_arith's rows
-			f64r = append(f64r, recordedRow{"testp_" + tp.s, func(in []uint64) uint64 { return f64Bool(Testp(op, in[0], ptx.F64)) }})
+			f64r = append(f64r, recordedRow{"testp_" + tp.s, func(in []uint64) uint64 { return f64Bool(Testp(op, in[0], ptxtype.F64)) }})
 		}
 	}
 	f32r = append(f32r,
@@ -198,13 +200,27 @@ func recordedCases() []recordedCase {
 		recordedRow{"neg", func(in []uint64) uint64 { return uint64(NegF32(u32(in[0]), false)) }},
 		recordedRow{"neg_ftz", func(in []uint64) uint64 { return uint64(NegF32(u32(in[0]), true)) }},
 		recordedRow{"copysign", func(in []uint64) uint64 { return uint64(CopysignF32(u32(in[0]), u32(in[1]))) }},
-		recordedRow{"cvt_sat", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RN, false, false, true) }},
-		recordedRow{"cvt_ftz", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RN, false, true, false) }},
-		recordedRow{"cvt_rni", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RN, true, false, false) }},
-		recordedRow{"cvt_rzi", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RZ, true, false, false) }},
-		recordedRow{"cvt_rmi", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RM, true, false, false) }},
-		recordedRow{"cvt_rpi", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RP, true, false, false) }},
-		recordedRow{"cvt_rni_ftz", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F32, RN, true, true, false) }},
+		recordedRow{"cvt_sat", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RN, false, false, true)
+		}},
+		recordedRow{"cvt_ftz", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RN, false, true, false)
+		}},
+		recordedRow{"cvt_rni", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RN, true, false, false)
+		}},
+		recordedRow{"cvt_rzi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RZ, true, false, false)
+		}},
+		recordedRow{"cvt_rmi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RM, true, false, false)
+		}},
+		recordedRow{"cvt_rpi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RP, true, false, false)
+		}},
+		recordedRow{"cvt_rni_ftz", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F32, RN, true, true, false)
+		}},
 	)
 	f64r = append(f64r,
 		recordedRow{"mad_rz", func(in []uint64) uint64 { return FmaF64(in[0], in[1], in[2], RZ) }},
@@ -213,30 +229,46 @@ func recordedCases() []recordedCase {
 		recordedRow{"abs", func(in []uint64) uint64 { return AbsF64(in[0]) }},
 		recordedRow{"neg", func(in []uint64) uint64 { return NegF64(in[0]) }},
 		recordedRow{"copysign", func(in []uint64) uint64 { return CopysignF64(in[0], in[1]) }},
-		recordedRow{"cvt_rni", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F64, ptx.F64, RN, true, false, false) }},
-		recordedRow{"cvt_rzi", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F64, ptx.F64, RZ, true, false, false) }},
-		recordedRow{"cvt_rmi", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F64, ptx.F64, RM, true, false, false) }},
-		recordedRow{"cvt_rpi", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F64, ptx.F64, RP, true, false, false) }},
+		recordedRow{"cvt_rni", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F64, ptxtype.F64, RN, true, false, false)
+		}},
+		recordedRow{"cvt_rzi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F64, ptxtype.F64, RZ, true, false, false)
+		}},
+		recordedRow{"cvt_rmi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F64, ptxtype.F64, RM, true, false, false)
+		}},
+		recordedRow{"cvt_rpi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F64, ptxtype.F64, RP, true, false, false)
+		}},
 	)
 	cvt32r = append(cvt32r,
-		recordedRow{"d2f_rn_ftz", func(in []uint64) uint64 { return CvtFloatToFloat(in[1], ptx.F64, ptx.F32, RN, false, true, false) }},
-		recordedRow{"f2s16_rni", func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[0], ptx.F32, ptx.S16, RN, false, false)) }},
-		recordedRow{"f2u16_rzi", func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptx.F32, ptx.U16, RZ, false, false) }},
-		recordedRow{"d2s16_rmi", func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[1], ptx.F64, ptx.S16, RM, false, false)) }},
-		recordedRow{"f2s32_rzi_ftz", func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[0], ptx.F32, ptx.S32, RZ, false, true)) }},
-		recordedRow{"f2u32_rpi_sat", func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptx.F32, ptx.U32, RP, true, false) }},
-		recordedRow{"s32_sat_s16", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[2], ptx.S32, ptx.S16, true)) }},
-		recordedRow{"u32_sat_u16", func(in []uint64) uint64 { return CvtIntToInt(in[2], ptx.U32, ptx.U16, true) }},
-		recordedRow{"s32_sat_u8", func(in []uint64) uint64 { return CvtIntToInt(in[2], ptx.S32, ptx.U8, true) }},
-		recordedRow{"s16_to_s32", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[2], ptx.S16, ptx.S32, false)) }},
-		recordedRow{"s32_to_s8", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[2], ptx.S32, ptx.S8, false)) }},
-		recordedRow{"s64_sat_s32", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[3], ptx.S64, ptx.S32, true)) }},
-		recordedRow{"u64_sat_u32", func(in []uint64) uint64 { return CvtIntToInt(in[3], ptx.U64, ptx.U32, true) }},
-		recordedRow{"s64_sat_u32", func(in []uint64) uint64 { return CvtIntToInt(in[3], ptx.S64, ptx.U32, true) }},
-		recordedRow{"s16_to_f32_rm", func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptx.S16, ptx.F32, RM) }},
+		recordedRow{"d2f_rn_ftz", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[1], ptxtype.F64, ptxtype.F32, RN, false, true, false)
+		}},
+		recordedRow{"f2s16_rni", func(in []uint64) uint64 {
+			return sx32(CvtFloatToInt(in[0], ptxtype.F32, ptxtype.S16, RN, false, false))
+		}},
+		recordedRow{"f2u16_rzi", func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptxtype.F32, ptxtype.U16, RZ, false, false) }},
+		recordedRow{"d2s16_rmi", func(in []uint64) uint64 {
+			return sx32(CvtFloatToInt(in[1], ptxtype.F64, ptxtype.S16, RM, false, false))
+		}},
+		recordedRow{"f2s32_rzi_ftz", func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[0], ptxtype.F32, ptxtype.S32, RZ, false, true)) }},
+		recordedRow{"f2u32_rpi_sat", func(in []uint64) uint64 { return CvtFloatToInt(in[0], ptxtype.F32, ptxtype.U32, RP, true, false) }},
+		recordedRow{"s32_sat_s16", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[2], ptxtype.S32, ptxtype.S16, true)) }},
+		recordedRow{"u32_sat_u16", func(in []uint64) uint64 { return CvtIntToInt(in[2], ptxtype.U32, ptxtype.U16, true) }},
+		recordedRow{"s32_sat_u8", func(in []uint64) uint64 { return CvtIntToInt(in[2], ptxtype.S32, ptxtype.U8, true) }},
+		recordedRow{"s16_to_s32", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[2], ptxtype.S16, ptxtype.S32, false)) }},
+		recordedRow{"s32_to_s8", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[2], ptxtype.S32, ptxtype.S8, false)) }},
+		recordedRow{"s64_sat_s32", func(in []uint64) uint64 { return sx32(CvtIntToInt(in[3], ptxtype.S64, ptxtype.S32, true)) }},
+		recordedRow{"u64_sat_u32", func(in []uint64) uint64 { return CvtIntToInt(in[3], ptxtype.U64, ptxtype.U32, true) }},
+		recordedRow{"s64_sat_u32", func(in []uint64) uint64 { return CvtIntToInt(in[3], ptxtype.S64, ptxtype.U32, true) }},
+		recordedRow{"s16_to_f32_rm", func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptxtype.S16, ptxtype.F32, RM) }},
 	)
 	cvt64r = append(cvt64r,
-		recordedRow{"cvt_f64_f32", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F64, RN, false, false, false) }},
+		recordedRow{"cvt_f64_f32", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F64, RN, false, false, false)
+		}},
 	)
 
 	h := func(name string, fn func(a, b, c uint16) uint16) recordedRow {
@@ -258,10 +290,10 @@ func recordedCases() []recordedCase {
 		h("neg_f16", func(a, b, c uint16) uint16 { return NegF16(a, false) }),
 		h("abs_f16", func(a, b, c uint16) uint16 { return AbsF16(a, false) }),
 		h("rni_f16", func(a, b, c uint16) uint16 {
-			return uint16(CvtFloatToFloat(uint64(a), ptx.F16, ptx.F16, RN, true, false, false))
+			return uint16(CvtFloatToFloat(uint64(a), ptxtype.F16, ptxtype.F16, RN, true, false, false))
 		}),
 		h("to_s16_rmi", func(a, b, c uint16) uint16 {
-			return uint16(CvtFloatToInt(uint64(a), ptx.F16, ptx.S16, RM, false, false))
+			return uint16(CvtFloatToInt(uint64(a), ptxtype.F16, ptxtype.S16, RM, false, false))
 		}),
 		h("add_bf16", func(a, b, c uint16) uint16 { return AddBF16(a, b, RN, false, false) }),
 		h("sub_bf16", func(a, b, c uint16) uint16 { return SubBF16(a, b, RN, false, false) }),
@@ -276,10 +308,14 @@ func recordedCases() []recordedCase {
 	}
 	// h16_convert: inputs f (f32), d (f64), s (s32), h (f16 bits)
 	cvt16 := []recordedRow{
-		{"f16_from_f64", func(in []uint64) uint64 { return CvtFloatToFloat(in[1], ptx.F64, ptx.F16, RN, false, false, false) }},
-		{"f16_sat", func(in []uint64) uint64 { return CvtFloatToFloat(in[0], ptx.F32, ptx.F16, RN, false, false, true) }},
-		{"f16_from_s32", func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptx.S32, ptx.F16, RN) }},
-		{"f16_from_u32_rz", func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptx.U32, ptx.F16, RZ) }},
+		{"f16_from_f64", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[1], ptxtype.F64, ptxtype.F16, RN, false, false, false)
+		}},
+		{"f16_sat", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[0], ptxtype.F32, ptxtype.F16, RN, false, false, true)
+		}},
+		{"f16_from_s32", func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptxtype.S32, ptxtype.F16, RN) }},
+		{"f16_from_u32_rz", func(in []uint64) uint64 { return CvtIntToFloat(in[2], ptxtype.U32, ptxtype.F16, RZ) }},
 	}
 	for _, m := range []struct {
 		s string
@@ -292,13 +328,19 @@ func recordedCases() []recordedCase {
 		)
 	}
 	cvtH32 := []recordedRow{
-		{"f32_from_f16", func(in []uint64) uint64 { return CvtFloatToFloat(in[3], ptx.F16, ptx.F32, RN, false, false, false) }},
-		{"f32_from_bf16", func(in []uint64) uint64 { return CvtFloatToFloat(in[3], ptx.BF16, ptx.F32, RN, false, false, false) }},
-		{"f64_from_f16_hi", func(in []uint64) uint64 {
-			return CvtFloatToFloat(in[3], ptx.F16, ptx.F64, RN, false, false, false) >> 32
+		{"f32_from_f16", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[3], ptxtype.F16, ptxtype.F32, RN, false, false, false)
 		}},
-		{"s32_from_f16_rni", func(in []uint64) uint64 { return sx32(CvtFloatToInt(in[3], ptx.F16, ptx.S32, RN, false, false)) }},
-		{"u32_from_f16_rzi", func(in []uint64) uint64 { return CvtFloatToInt(in[3], ptx.F16, ptx.U32, RZ, false, false) }},
+		{"f32_from_bf16", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[3], ptxtype.BF16, ptxtype.F32, RN, false, false, false)
+		}},
+		{"f64_from_f16_hi", func(in []uint64) uint64 {
+			return CvtFloatToFloat(in[3], ptxtype.F16, ptxtype.F64, RN, false, false, false) >> 32
+		}},
+		{"s32_from_f16_rni", func(in []uint64) uint64 {
+			return sx32(CvtFloatToInt(in[3], ptxtype.F16, ptxtype.S32, RN, false, false))
+		}},
+		{"u32_from_f16_rzi", func(in []uint64) uint64 { return CvtFloatToInt(in[3], ptxtype.F16, ptxtype.U32, RZ, false, false) }},
 	}
 	// The approx case's other rows are instructions the engine takes from
 	// internal/libdevice (checked there against H100 recordings, and exactly

@@ -1,6 +1,6 @@
 package scalar
 
-import "github.com/warpsim/warpsim/ptx"
+import "github.com/warpsim/warpsim/ptx/ptxtype"
 
 // abs and neg act on the sign bit. For NaN inputs the PTX ISA says: abs.f32
 // and neg (all types) yield an unspecified NaN, abs.f64 passes the NaN
@@ -68,9 +68,9 @@ const (
 
 // Testp is testp.op.type for t = F32 or F64 (the low 32 bits of bits for
 // F32); any other type is treated as F64.
-func Testp(op TestpOp, bits uint64, t ptx.Type) bool {
+func Testp(op TestpOp, bits uint64, t ptxtype.Type) bool {
 	var exp, frac, expMax uint64
-	if t == ptx.F32 {
+	if t == ptxtype.F32 {
 		exp, frac, expMax = bits>>23&0xff, bits&(1<<23-1), 0xff
 	} else {
 		exp, frac, expMax = bits>>52&0x7ff, bits&(1<<52-1), 0x7ff

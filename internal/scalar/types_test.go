@@ -1,10 +1,10 @@
 package scalar
 
-import "github.com/warpsim/warpsim/ptx"
+import "github.com/warpsim/warpsim/ptx/ptxtype"
 
 const (
-	f16T  = ptx.F16
-	bf16T = ptx.BF16
-	f32T  = ptx.F32
-	f64T  = ptx.F64
+	f16T  = ptxtype.F16
+	bf16T = ptxtype.BF16
+	f32T  = ptxtype.F32
+	f64T  = ptxtype.F64
 )

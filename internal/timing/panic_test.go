@@ -10,7 +10,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // printStorePTX: thread 0 of every block prints its block index, then every
@@ -91,7 +91,7 @@ func TestPanicBecomesInternalFault(t *testing.T) {
 		if mode == warpsim.ModeTiming {
 			// The timing driver steps warps one instruction at a time.
 			engine.SetStepHook(func(block, warp int, in *ir.Inst) {
-				if block == 2 && warp == 1 && in != nil && in.Op == ir.OpSt && in.Space == ptx.SpaceGlobal {
+				if block == 2 && warp == 1 && in != nil && in.Op == ir.OpSt && in.Space == ptxtype.SpaceGlobal {
 					panic("injected: the engine went wrong")
 				}
 			})

@@ -2,7 +2,7 @@ package timing
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // issueSlots is how many issue slots a PTX instruction takes: the SASS
@@ -25,7 +25,7 @@ func issueSlots(in *ir.Inst) uint32 {
 	switch in.Op {
 	case ir.OpDiv, ir.OpRem:
 		switch {
-		case in.Type == ptx.F64:
+		case in.Type == ptxtype.F64:
 			return 24
 		case ir.IsFloat(in.Type):
 			if in.Flags&ir.FlagApprox != 0 {
@@ -43,7 +43,7 @@ func issueSlots(in *ir.Inst) uint32 {
 		if in.Flags&ir.FlagApprox != 0 {
 			return 1
 		}
-		if in.Type == ptx.F64 {
+		if in.Type == ptxtype.F64 {
 			return 20
 		}
 		return 8
@@ -70,7 +70,7 @@ func chainLatency(in *ir.Inst, p *Params) uint32 {
 	switch in.Op {
 	case ir.OpDiv, ir.OpRem:
 		switch {
-		case in.Type == ptx.F64:
+		case in.Type == ptxtype.F64:
 			return sfu + 8*f64
 		case ir.IsFloat(in.Type):
 			if in.Flags&(ir.FlagApprox|ir.FlagFull) != 0 {
@@ -85,7 +85,7 @@ func chainLatency(in *ir.Inst, p *Params) uint32 {
 		if in.Flags&ir.FlagApprox != 0 {
 			return 0
 		}
-		if in.Type == ptx.F64 {
+		if in.Type == ptxtype.F64 {
 			return sfu + 8*f64
 		}
 		return sfu + 4*fma
