@@ -234,6 +234,13 @@ func (s *Server) newDevice() Device {
 // Serve answers requests from r on w until the program exits or the pipe
 // closes. The profile is written either way.
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
+	// A program that dies (SIGKILL, SIGTERM, a crash) takes its launches
+	// with it; the watch outlives the deferred calls below, which wait for
+	// the running launch (gone.go).
+	var exiting atomic.Bool
+	if f, ok := r.(*os.File); ok {
+		defer s.watchProgram(f, &exiting)()
+	}
 	defer s.writeProfile()
 	if s.opt.Sanitize != nil {
 		// After the queued work (stop) and before the profile: leaks,
@@ -246,8 +253,8 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 		if err == io.EOF && s.stopped() == nil {
 			s.mu.Lock()
 			f := s.fault
-			s.abandoned = true
 			s.mu.Unlock()
+			s.abandon()
 			if f != nil {
 				fmt.Fprintf(os.Stderr, "warpsim: the program exited before synchronizing with a faulted kernel:\n%s\n", f.Report)
 			}
@@ -260,6 +267,9 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 		}
 		if err != nil {
 			return err
+		}
+		if req.op == opExit {
+			exiting.Store(true)
 		}
 		rep := s.handle(req)
 		if f := s.stopped(); f != nil {

@@ -245,10 +245,35 @@ static uint64_t window_base, window_size;
 
 struct reply { cudaError_t code; char *data; uint64_t len; };
 
+/* pipe_write writes to a pipe to the simulator with SIGPIPE blocked in
+ * this thread, and takes back a SIGPIPE that the write raised: a simulator
+ * that is gone shows as EPIPE here, while the program's own disposition of
+ * SIGPIPE stays as it set it (`./prog | head -1` must still end the
+ * program, and what it execs inherits what it had). */
+static ssize_t pipe_write(int fd, const void *p, size_t n) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  ssize_t k = write(fd, p, n);
+  int saved = errno;
+  if (k < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE)) {
+    sigset_t pending;
+    sigpending(&pending);
+    if (sigismember(&pending, SIGPIPE)) {
+      struct timespec zero = {0, 0};
+      while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {}
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = saved;
+  return k;
+}
+
 static void write_all(const void *p, size_t n) {
   const char *c = p;
   while (n > 0) {
-    ssize_t k = write(req_fd, c, n);
+    ssize_t k = pipe_write(req_fd, c, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) { fprintf(stderr, "warpsim runtime: lost the simulator (write: %s)\n", strerror(errno)); _exit(1); }
     c += k; n -= (size_t)k;
@@ -348,6 +373,7 @@ static void fill_props(const char *d, uint32_t n);
  * the callback pipe; the callback thread runs it and answers, and only
  * then does the stream go on. Host functions must not call the CUDA API
  * (as in CUDA). */
+static _Thread_local int in_host_call; /* see NOT_IN_HOST_CALL */
 struct host_call { void (*fn)(void *); void (*cb)(void *, cudaError_t, void *); void *stream; void *data; };
 static struct host_call *host_calls;
 static int nhost_calls, free_host_call = -1;
@@ -382,9 +408,11 @@ static void *callback_thread(void *arg) {
     host_calls[id].data = (void *)(intptr_t)free_host_call;
     free_host_call = (int)id;
     pthread_mutex_unlock(&host_calls_mutex);
+    in_host_call = 1;
     if (c.fn) c.fn(c.data);
     if (c.cb) c.cb(c.stream, cudaSuccess, c.data);
-    while (write(cbdone_fd, &id, 4) < 0 && errno == EINTR) {}
+    in_host_call = 0;
+    while (pipe_write(cbdone_fd, &id, 4) < 0 && errno == EINTR) {}
   }
 }
 
@@ -487,7 +515,6 @@ static cudaError_t start(void) {
   resp_fd = resp[0];
   cb_fd = cb[0];
   cbdone_fd = cbdone[1];
-  signal(SIGPIPE, SIG_IGN);
   started = 1;
   uint32_t version = PROTOCOL_VERSION, msg[6];
   memcpy(msg, &version, 4);
@@ -527,7 +554,16 @@ static cudaError_t start(void) {
 
 /* enter is the prologue of every runtime call: start the simulator, then
  * refuse work once the context has a sticky error. */
+/* A host function or stream callback runs on the callback thread while the
+ * stream that reached it waits (and the thread that synchronizes with that
+ * stream may hold the runtime's lock): every CUDA call it makes returns
+ * cudaErrorNotPermitted, as on an H100 (testdata/hostile/h100.txt,
+ * host_callback), instead of waiting for the lock forever. */
+#define NOT_IN_HOST_CALL() \
+  do { if (in_host_call) return cudaErrorNotPermitted; } while (0)
+
 #define ENTER()                                                                   \
+  NOT_IN_HOST_CALL();                                                             \
   LOCK();                                                                         \
   do {                                                                            \
     if (started && getpid() != owner_pid) return set_error(cudaErrorInitializationError); \
@@ -611,6 +647,7 @@ static void fill_props(const char *d, uint32_t n) {
 }
 
 cudaError_t cudaGetDeviceCount(int *count) {
+  NOT_IN_HOST_CALL();
   LOCK();
   cudaError_t e = start();
   if (e) { if (count) *count = 0; return set_error(e); }
@@ -866,11 +903,15 @@ cudaError_t cudaProfilerStop(void) { return 0; }
 
 /* ---- Errors ---- */
 cudaError_t cudaGetLastError(void) {
+  NOT_IN_HOST_CALL();
   cudaError_t e = last_error;
   last_error = 0;
   return e;
 }
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) {
+  NOT_IN_HOST_CALL();
+  return last_error;
+}
 
 const char *cudaGetErrorString(cudaError_t e) {
   switch ((int)e) {
