@@ -204,3 +204,26 @@ func TestHostileKilledProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileHeapLimit: cudaLimitMallocHeapSize 2^62 and 200 GiB read back
+// as the H100's 17681179680, a 100 GiB device malloc returns NULL and the
+// program goes on (the simulator died of Go's out-of-memory). The 16 GiB
+// and 1 GiB lines depend on the host's memory here (the H100 served them).
+func TestHostileHeapLimit(t *testing.T) {
+	// -O0: clang elides a malloc whose block is only freed (and folds
+	// p != 0 to true), which nvcc did not do.
+	prog := buildHostile(t, "heap_limit", "-O0")
+	for _, mode := range []string{"0", "1", "2", "3"} {
+		out, stderr := runProgram(t, prog, mode)
+		want, _ := h100Section(t, "heap_limit "+mode)
+		for _, w := range want {
+			if strings.HasPrefix(w, "mode ") || strings.HasPrefix(w, "free after") ||
+				strings.HasPrefix(w, "malloc(17179869184)") || (strings.HasPrefix(w, "malloc(1073741824)") && (mode == "0" || mode == "1")) {
+				continue
+			}
+			if !strings.Contains(out, w+"\n") {
+				t.Errorf("mode %s: lacks the H100's %q:\n%s\n%s", mode, w, out, stderr)
+			}
+		}
+	}
+}
