@@ -227,3 +227,43 @@ func TestHostileHeapLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileFreeNonBlocking: cudaFree and cudaFreeHost wait for work on a
+// cudaStreamNonBlocking stream, as the H100's do
+// (testdata/hostile/h100.txt, free_nonblocking: both "waited for the
+// stream: yes"); warpsim freed at once and the kernel faulted. The H100
+// probe spins on clock64 for half a second, too long to simulate: this one
+// keeps its kernel busy with a loop instead.
+func TestHostileFreeNonBlocking(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "freenb.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+__global__ void busy(int *p, int n) {
+  int acc = 0;
+  for (int i = 0; i < n; i++) acc += i ^ threadIdx.x;
+  p[threadIdx.x] = acc;
+}
+int main() {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  int *d, *h;
+  cudaMalloc(&d, 256 * sizeof(int));
+  cudaMallocHost(&h, 256 * sizeof(int));
+  busy<<<4, 256, 0, s>>>(d, 3000);
+  printf("cudaFree: %s\n", cudaGetErrorName(cudaFree(d)));
+  printf("stream sync: %s\n", cudaGetErrorName(cudaStreamSynchronize(s)));
+  int *d2;
+  cudaMalloc(&d2, 256 * sizeof(int));
+  busy<<<4, 256, 0, s>>>(d2, 3000);
+  cudaMemcpyAsync(h, d2, 256 * sizeof(int), cudaMemcpyDeviceToHost, s);
+  printf("cudaFreeHost: %s\n", cudaGetErrorName(cudaFreeHost(h)));
+  printf("stream sync: %s\n", cudaGetErrorName(cudaStreamSynchronize(s)));
+  printf("last error: %s\n", cudaGetErrorName(cudaGetLastError()));
+}
+`), 0o644)
+	out, stderr := runProgram(t, buildCU(t, src))
+	want := "cudaFree: cudaSuccess\nstream sync: cudaSuccess\ncudaFreeHost: cudaSuccess\nstream sync: cudaSuccess\nlast error: cudaSuccess\n"
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s\n%s", out, want, stderr)
+	}
+}

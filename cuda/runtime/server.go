@@ -482,8 +482,12 @@ func (s *Server) handle(req request) (rep reply) {
 			s.enqueue(stream, func() { s.dev.Free(addr) })
 			return reply{}
 		}
-		// cudaFree waits for the device: a kernel may still use the memory.
-		s.waitFor(s.streamSeq(0))
+		// cudaFree waits for the whole device, non-blocking streams too: a
+		// kernel on any stream may still use the memory (the H100's
+		// cudaFree and cudaFreeHost wait for a kernel on a
+		// cudaStreamNonBlocking stream: testdata/hostile/h100.txt,
+		// free_nonblocking).
+		s.waitFor(s.issuedSeq())
 		if err := s.dev.Free(addr); err != nil {
 			return reply{code: ErrorInvalidValue}
 		}
