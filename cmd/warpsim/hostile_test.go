@@ -267,3 +267,20 @@ int main() {
 		t.Errorf("got:\n%s\nwant:\n%s\n%s", out, want, stderr)
 	}
 }
+
+// TestHostileForkManaged: a fork()ed child that touches managed or
+// __managed__ memory dies of SIGSEGV and its parent's bytes are untouched;
+// pinned memory stays shared; cudaMalloc in the child returns
+// cudaErrorInitializationError: every line as the H100 printed it
+// (testdata/hostile/h100.txt, fork_managed). The child's writes used to
+// reach the parent.
+func TestHostileForkManaged(t *testing.T) {
+	prog := buildHostile(t, "fork_managed")
+	for _, mode := range []string{"0", "1", "2", "3"} {
+		out, stderr := runProgram(t, prog, mode)
+		want, _ := h100Section(t, "fork_managed "+mode)
+		if got := strings.TrimSuffix(out, "\n"); got != strings.Join(want, "\n") {
+			t.Errorf("mode %s: got:\n%s\nH100:\n%s\n%s", mode, got, strings.Join(want, "\n"), stderr)
+		}
+	}
+}

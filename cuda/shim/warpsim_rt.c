@@ -937,6 +937,17 @@ static int find_alloc(uint64_t p) {
   return -1;
 }
 
+/* no_fork keeps managed memory out of a fork()ed child (on) or lets it be
+ * inherited again (off): the CUDA driver marks its managed mappings so, and
+ * a child touching managed or __managed__ memory dies of SIGSEGV while
+ * pinned memory stays shared with the parent (testdata/hostile/h100.txt,
+ * fork_managed). Allocations start on a page in a slot of their own. */
+static void no_fork(const void *p, size_t size, int on) {
+  uintptr_t a = (uintptr_t)p, page = 4096;
+  if (a % page || size == 0) return;
+  madvise((void *)a, (size + page - 1) / page * page, on ? MADV_DONTFORK : MADV_DOFORK);
+}
+
 static cudaError_t alloc_kind(void **p, size_t size, int kind) {
   if (!p) return set_error(1);
   uint64_t a[2] = {size, (uint64_t)kind};
@@ -954,6 +965,7 @@ static cudaError_t alloc_kind(void **p, size_t size, int kind) {
   allocs[nallocs].kind = kind;
   nallocs++;
   *p = (void *)(uintptr_t)addr;
+  if (kind == kindManaged) no_fork(*p, size, 1);
   return 0;
 }
 
@@ -977,6 +989,7 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   cudaError_t e = simple(opFree, msg, 16);
   if (e) return set_error(e);
   if (a >> 63) return set_error(cudaErrorInvalidValue);
+  if (allocs[i].kind == kindManaged) no_fork(p, allocs[i].size, 0);
   allocs[i] = allocs[--nallocs];
   return 0;
 }
