@@ -284,3 +284,16 @@ func TestHostileForkManaged(t *testing.T) {
 		}
 	}
 }
+
+// TestHostilePitchOverflow: cudaMallocPitch and cudaMalloc3D sizes whose
+// product overflows are refused (they succeeded with a wrapped size), and
+// every result, pitch and pointer is as the H100 printed it
+// (testdata/hostile/h100.txt, pitch_overflow).
+func TestHostilePitchOverflow(t *testing.T) {
+	prog := buildHostile(t, "pitch_overflow")
+	out, stderr := runProgram(t, prog)
+	want, _ := h100Section(t, "pitch_overflow")
+	if got := strings.TrimSuffix(out, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nH100:\n%s\n%s", got, strings.Join(want, "\n"), stderr)
+	}
+}

@@ -1003,20 +1003,38 @@ cudaError_t cudaFree(void *p) {
   return free_alloc(p, -1, NULL, 0);
 }
 
-cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
-  if (!pitch) return set_error(1);
-  size_t pw = (w + 511) & ~(size_t)511;
+/* Pitched allocations check their sizes as the H100 does
+ * (testdata/hostile/h100.txt, pitch_overflow): nothing to allocate (a zero
+ * width or height, or a 3D height × depth that wraps to zero) succeeds
+ * with a NULL pointer and pitch 0; a width whose 512-byte pitch wraps or
+ * exceeds the device's largest pitch is cudaErrorInvalidValue (the pitch
+ * still written); a 2D size that overflows is cudaErrorMemoryAllocation,
+ * a 3D one cudaErrorInvalidValue. */
+enum { pitch_align = 512 };
+static cudaError_t pitched(void **p, size_t *pitch, size_t w, size_t rows, int is3d) {
+  if (!p || !pitch) return set_error(cudaErrorInvalidValue);
+  *p = NULL;
+  *pitch = 0;
+  if (w == 0 || rows == 0) return 0;
+  size_t pw = (w + pitch_align - 1) & ~(size_t)(pitch_align - 1);
   *pitch = pw;
-  return cudaMalloc(p, pw * h);
+  if (pw < w || pw > 2147483647u /* cudaDevAttrMaxPitch */) return set_error(cudaErrorInvalidValue);
+  if (rows > SIZE_MAX / pw) return set_error(is3d ? cudaErrorInvalidValue : cudaErrorMemoryAllocation);
+  return cudaMalloc(p, pw * rows);
+}
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
+  NOT_IN_HOST_CALL();
+  return pitched(p, pitch, w, h, 0);
 }
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e) {
+  NOT_IN_HOST_CALL();
   if (!pp) return set_error(1);
   size_t pitch = 0;
   void *p = NULL;
-  cudaError_t err = cudaMallocPitch(&p, &pitch, e.width, e.height * e.depth);
-  if (err) return err;
+  cudaError_t err = pitched(&p, &pitch, e.width, e.height * e.depth /* wraps as CUDA's does */, 1);
   pp->ptr = p;
   pp->pitch = pitch;
+  if (err) return err;
   pp->xsize = e.width;
   pp->ysize = e.height;
   return 0;
