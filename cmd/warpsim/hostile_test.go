@@ -297,3 +297,61 @@ func TestHostilePitchOverflow(t *testing.T) {
 		t.Errorf("got:\n%s\nH100:\n%s\n%s", got, strings.Join(want, "\n"), stderr)
 	}
 }
+
+// TestHostilePendingLaunchCount: cudaLimitDevRuntimePendingLaunchCount 0,
+// 1 and 2 are raised to 32 as on the H100 (0 removed the limit), larger
+// values and the default read back as set (testdata/hostile/h100.txt,
+// cdp_pending: "get: cudaSuccess 32" after set 0, 1, 2; 100 after 100;
+// 2048 unset). Then 32 threads each launch children at once, as the probe's
+// flood does: every lane's parameter buffer must be found (the 5th lane's
+// was not, and the kernel faulted). The probe's own floods (11,400 launches
+// a run) take minutes here; the H100 ran all of one thread's 5,000 and
+// lost a varying number of the 32 × 200 to the limit.
+func TestHostilePendingLaunchCount(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "pending.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+#include <cstdlib>
+__global__ void leaf(int *c) { atomicAdd(c, 1); }
+__global__ void flood(int *c, int *fails, int n) {
+  for (int i = 0; i < n; i++) {
+    leaf<<<1, 1>>>(c);
+    if (cudaGetLastError() != cudaSuccess) atomicAdd(fails, 1);
+  }
+}
+int main(int argc, char **argv) {
+  size_t v = 0;
+  cudaDeviceGetLimit(&v, cudaLimitDevRuntimePendingLaunchCount);
+  printf("default %zu\n", v);
+  size_t wants[] = {0, 1, 2, 32, 100, 2048};
+  for (size_t want : wants) {
+    cudaError_t e = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, want);
+    cudaDeviceGetLimit(&v, cudaLimitDevRuntimePendingLaunchCount);
+    printf("set %zu: %s get %zu\n", want, cudaGetErrorName(e), v);
+  }
+  int *c, *f, hc = 0, hf = 0;
+  cudaMalloc(&c, 4);
+  cudaMalloc(&f, 4);
+  cudaMemset(c, 0, 4);
+  cudaMemset(f, 0, 4);
+  flood<<<1, 32>>>(c, f, 10);
+  cudaError_t s = cudaDeviceSynchronize();
+  cudaMemcpy(&hc, c, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hf, f, 4, cudaMemcpyDeviceToHost);
+  printf("32 x 10: %s ran %d failed %d\n", cudaGetErrorName(s), hc, hf);
+}
+`), 0o644)
+	out, stderr := runProgram(t, buildCU(t, src, "-rdc=true"))
+	want := `default 2048
+set 0: cudaSuccess get 32
+set 1: cudaSuccess get 32
+set 2: cudaSuccess get 32
+set 32: cudaSuccess get 32
+set 100: cudaSuccess get 100
+set 2048: cudaSuccess get 2048
+32 x 10: cudaSuccess ran 320 failed 0
+`
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s\n%s", out, want, stderr)
+	}
+}
