@@ -487,10 +487,10 @@ func (d *Device) setDevRuntimeLimit(l Limit, v uint64) error {
 func (d *Device) devRuntimeLimits() engine.DevRTLimits {
 	a := d.arch
 	if !a.DeviceSideSync() {
-		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock, MaxSharedPerBlock: a.SharedPerBlock}
 	}
 	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches,
-		MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+		MaxThreadsPerBlock: a.MaxThreadsPerBlock, MaxSharedPerBlock: a.SharedPerBlock}
 	d.devRTMu.Lock()
 	defer d.devRTMu.Unlock()
 	if v, ok := d.devRT[LimitDevRuntimeSyncDepth]; ok {

@@ -355,3 +355,19 @@ set 2048: cudaSuccess get 2048
 		t.Errorf("got:\n%s\nwant:\n%s\n%s", out, want, stderr)
 	}
 }
+
+// TestHostileDeviceLaunchSharedMemory: a device-side launch asking for more
+// dynamic shared memory than a block may have by default (48 KiB) gets
+// cudaErrorInvalidConfiguration and runs no child (it ran, using
+// gigabytes); the host launch gets cudaErrorInvalidValue; a size of 4 GiB,
+// truncated to 0 bytes by the device runtime's unsigned size, faults the
+// child's shared store: every line as the H100 printed it
+// (testdata/hostile/h100.txt, cdp_smem).
+func TestHostileDeviceLaunchSharedMemory(t *testing.T) {
+	prog := buildHostile(t, "cdp_smem", "-rdc=true")
+	out, _, _ := runProgramErr(prog)
+	want, _ := h100Section(t, "cdp_smem")
+	if got := strings.TrimSuffix(out, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nH100:\n%s", got, strings.Join(want, "\n"))
+	}
+}

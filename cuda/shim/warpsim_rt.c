@@ -927,7 +927,9 @@ const char *cudaGetErrorName(cudaError_t e) {
 #include "warpsim_rt_errors.h"
 #undef E
   }
-  return "cudaErrorUnknown";
+  /* As CUDA 13's: testdata/hostile/h100.txt, cdp_smem ("child error
+   * unrecognized error code" for -1). */
+  return "unrecognized error code";
 }
 
 /* ---- Memory ---- */
