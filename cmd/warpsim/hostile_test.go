@@ -371,3 +371,88 @@ func TestHostileDeviceLaunchSharedMemory(t *testing.T) {
 		t.Errorf("got:\n%s\nH100:\n%s", got, strings.Join(want, "\n"))
 	}
 }
+
+// TestHostileSanitizeLimits: `warpsim sanitize --print-limit 0` prints
+// every error (it printed none), --print-limit N prints N and says how many
+// it did not print, and --error-exitcode N exits N modulo 256, as
+// compute-sanitizer did (testdata/hostile/h100.txt, sanitize_limits: 200,
+// 5 and by default 100 reports; exit 1, 0, 44, 255 for 1, 256, 300, 255).
+// warpsim's memcheck stops the kernel after the first faulting warp, so
+// its run of the probe has 32 write reports (and one API error) where the
+// H100's had 200.
+func TestHostileSanitizeLimits(t *testing.T) {
+	prog := buildHostile(t, "sanitize_limits")
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	for _, tc := range []struct {
+		flags   []string
+		reports int
+		exit    int
+		hidden  string
+	}{
+		{nil, 32, 0, ""},
+		{[]string{"--print-limit", "0"}, 32, 0, ""},
+		{[]string{"--print-limit", "5"}, 5, 0, "ERROR SUMMARY: 28 errors were not printed. Use --print-limit option to adjust the number of printed errors\n"},
+		{[]string{"--error-exitcode", "1"}, 32, 1, ""},
+		{[]string{"--error-exitcode", "256"}, 32, 0, ""},
+		{[]string{"--error-exitcode", "300"}, 32, 44, ""},
+		{[]string{"--error-exitcode", "255"}, 32, 255, ""},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(append(append([]string{"sanitize"}, tc.flags...), prog), &stdout, &stderr)
+		out := stdout.String()
+		if n := strings.Count(out, "Invalid __global__ write"); n != tc.reports {
+			t.Errorf("%v: %d reports, want %d", tc.flags, n, tc.reports)
+		}
+		if code != tc.exit {
+			t.Errorf("%v: exit %d, want %d", tc.flags, code, tc.exit)
+		}
+		if tc.hidden != "" && !strings.Contains(out, tc.hidden) {
+			t.Errorf("%v: lacks %q:\n%s", tc.flags, tc.hidden, out[max(0, len(out)-600):])
+		}
+		if tc.hidden == "" && strings.Contains(out, "not printed") {
+			t.Errorf("%v: says errors were not printed:\n%s", tc.flags, out[max(0, len(out)-600):])
+		}
+		if !strings.Contains(out, "ERROR SUMMARY: 33 errors\n") {
+			t.Errorf("%v: no summary of 33 errors:\n%s", tc.flags, out[max(0, len(out)-600):])
+		}
+	}
+}
+
+// TestHostileSanitizeAbort: a program that dies of a signal (abort) after
+// a faulting kernel keeps its sanitizer report and profile: `warpsim
+// sanitize` and `warpsim prof` wait for the simulator to write them (they
+// said "0 errors" and "no such file").
+func TestHostileSanitizeAbort(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "abort.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+#include <cstdlib>
+__global__ void oob(int *p) { p[64 + threadIdx.x] = 1; }
+int main() {
+  int *p;
+  cudaMalloc(&p, 256);
+  oob<<<1, 32>>>(p);
+  printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  fflush(stdout);
+  abort();
+}
+`), 0o644)
+	prog := buildCU(t, src)
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	var stdout, stderr strings.Builder
+	run([]string{"sanitize", prog}, &stdout, &stderr)
+	if out := stdout.String(); !strings.Contains(out, "ERROR SUMMARY: 33 errors") || strings.Count(out, "Invalid __global__ write") != 32 {
+		t.Errorf("sanitize lost its report:\n%s\n%s", out, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "no such file") {
+		t.Errorf("sanitize: %s", stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	run([]string{"prof", prog}, &stdout, &stderr)
+	if e := stderr.String(); strings.Contains(e, "no such file") || !strings.Contains(e, "oob(int*)") {
+		t.Errorf("prof lost its profile:\n%s", e)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -124,6 +125,8 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	command := strings.Join(args, " ")
 	fmt.Fprintf(stderr, "%s warpsim prof is profiling process %d, command: %s\n", tag, pid, command)
 	runErr := cmd.Wait()
+	// A program killed by a signal leaves its simulator writing the profile.
+	runtime.WaitReportLock(path, 2*time.Minute)
 	fmt.Fprintf(stderr, "%s Profiling application: %s\n", tag, command)
 	prof, err := readProfile(path)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -69,4 +70,42 @@ func (s *Server) abandon() {
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	s.Interrupt(programGone)
+}
+
+// HoldReportLock takes an exclusive lock on path+".lock" for as long as
+// this process lives (the lock goes with the process, however it ends):
+// `warpsim sanitize` and `warpsim prof` wait for it after their program
+// ends (WaitReportLock), so a simulator still writing the report of a
+// program that died of a signal is waited for instead of finding its
+// directory gone.
+func HoldReportLock(path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return
+	}
+	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+		f.Close()
+		return
+	}
+	heldLocks = append(heldLocks, f) // kept open: the lock lasts
+}
+
+var heldLocks []*os.File
+
+// WaitReportLock waits until no simulator holds path+".lock" (see
+// HoldReportLock), at most limit; at once when there is none.
+func WaitReportLock(path string, limit time.Duration) {
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	for end := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil || time.Now().After(end) {
+			return
+		}
+	}
 }

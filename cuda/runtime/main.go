@@ -10,6 +10,8 @@ import "os"
 // at its first CUDA call while it keeps running.
 func ProgramOptions() Options {
 	set, err := ReadSettings(os.Getenv)
+	HoldReportLock(set.ProfilePath)
+	HoldReportLock(os.Getenv(EnvSanitizeOut))
 	opt := Options{
 		NewDevice:      NewSimDevice(set),
 		Arch:           set.Arch,
