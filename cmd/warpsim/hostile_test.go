@@ -456,3 +456,50 @@ int main() {
 		t.Errorf("prof lost its profile:\n%s", e)
 	}
 }
+
+// TestHostileFlags: flag values that made nonsense are refused with exit 2
+// and a message naming the flag: --clock NaN, Inf, 1e30 or 1e-30 (nonsense
+// times), the timing model's flags in functional mode (ignored without a
+// word, while --trace was refused), metrics with run --sanitize (dropped
+// silently), and occupancy sizes far beyond any GPU (garbage printed).
+func TestHostileFlags(t *testing.T) {
+	vecadd := filepath.Join(runDir, "vecadd.json")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--mode", "timing", "--clock", "nan", vecadd}, "--clock NaN: want an SM clock in MHz from 1 to 100000"},
+		{[]string{"run", "--mode", "timing", "--clock", "inf", vecadd}, "--clock +Inf: want"},
+		{[]string{"run", "--mode", "timing", "--clock", "1e30", vecadd}, "--clock 1e+30: want"},
+		{[]string{"run", "--mode", "timing", "--clock", "1e-30", vecadd}, "--clock 1e-30: want"},
+		{[]string{"run", "--mode", "timing", "--clock", "-5", vecadd}, "--clock -5: want"},
+		{[]string{"run", "--clock", "1500", vecadd}, "--clock needs --mode timing"},
+		{[]string{"run", "--scheduler", "lrr", vecadd}, "--scheduler needs --mode timing"},
+		{[]string{"run", "--no-sampling", vecadd}, "--no-sampling needs --mode timing"},
+		{[]string{"run", "--sanitize", "memcheck", "--metrics", "inst_executed", vecadd}, "--metrics cannot be used with --sanitize"},
+		{[]string{"run", "--sanitize", "memcheck", "--json", vecadd}, "--json cannot be used with --sanitize"},
+		{[]string{"run", "--sanitize", "memcheck", "--mode", "timing", "--trace", "t.json", vecadd}, "--trace cannot be used with --sanitize"},
+		{[]string{"occupancy", "--block", "9223372036854775807"}, "--block 9223372036854775807: far beyond any GPU's limit"},
+		{[]string{"occupancy", "--block", "128", "--smem", "9223372036854775807"}, "--smem 9223372036854775807: far beyond"},
+		{[]string{"occupancy", "--block", "128", "--dynamic-smem", "4294967296"}, "--dynamic-smem 4294967296: far beyond"},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(tc.args, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+	// run --sanitize keeps --save-dir.
+	dir := t.TempDir()
+	var stdout, stderr strings.Builder
+	if code := run([]string{"run", "--sanitize", "memcheck", "--save-dir", dir, vecadd}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run --sanitize --save-dir: exit %d\n%s", code, stderr.String())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) == 0 {
+		t.Errorf("run --sanitize --save-dir wrote nothing")
+	}
+	// A clock in range still runs.
+	if code := run([]string{"run", "--mode", "timing", "--clock", "1589", vecadd}, &stdout, &stderr); code != 0 {
+		t.Errorf("--clock 1589: exit %d\n%s", code, stderr.String())
+	}
+}
