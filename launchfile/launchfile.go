@@ -159,7 +159,11 @@ func (l *loader) pos(off int, path string) pos { return pos{Path: path, Line: li
 // (relative to its own directory) and compiles a "source" with
 // CompileSource. Errors are *Error or ErrorList values naming the key.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	// A launch file is text: /dev/zero or a pipe would be read forever.
+	if _, err := regularFileSize(path, maxLaunchFileBytes); err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	data, err := readFileMax(path, maxLaunchFileBytes)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
@@ -271,8 +275,9 @@ func (l *loader) module(f *File, m *member, fromSource bool) {
 		f.Module = data
 		return
 	}
-	if _, err := os.Stat(path); err != nil {
-		l.errorf(m.value.off, m.key, "%v", cleanPathError(err))
+	// The compiler reads the source: an endless one (/dev/zero) is refused.
+	if _, err := regularFileSize(path, maxSourceBytes); err != nil {
+		l.errorf(m.value.off, m.key, "%v", err)
 		return
 	}
 	if CompileSource == nil {
@@ -301,6 +306,10 @@ func (l *loader) resolve(p string) string {
 const (
 	maxBufferBytes = 1 << 40
 	maxModuleBytes = 1 << 30
+	// maxSourceBytes bounds a "source" .cu file, maxLaunchFileBytes the
+	// launch file itself.
+	maxSourceBytes     = 256 << 20
+	maxLaunchFileBytes = 1 << 30
 )
 
 // regularFileSize is the size of the regular file at path, checked against

@@ -503,3 +503,35 @@ func TestHostileFlags(t *testing.T) {
 		t.Errorf("--clock 1589: exit %d\n%s", code, stderr.String())
 	}
 }
+
+// TestHostileEndlessSource: an endless stream (/dev/zero, here behind a
+// .cu or .ptx name) as a source to `warpsim cc`, `warpsim compile` or
+// `warpsim occupancy --ptx` is refused at once with exit 2, naming it (it
+// was read until memory ran out).
+func TestHostileEndlessSource(t *testing.T) {
+	needClang(t)
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	dir := t.TempDir()
+	cu, ptxFile := filepath.Join(dir, "zero.cu"), filepath.Join(dir, "zero.ptx")
+	os.Symlink("/dev/zero", cu)
+	os.Symlink("/dev/zero", ptxFile)
+	for _, args := range [][]string{
+		{"cc", cu, "-o", filepath.Join(dir, "prog")},
+		{"compile", cu, "-o", filepath.Join(dir, "out.ptx")},
+		{"occupancy", "--ptx", ptxFile, "--kernel", "k", "--block", "128"},
+	} {
+		var stdout, stderr strings.Builder
+		done := make(chan int, 1)
+		go func() { done <- run(args, &stdout, &stderr) }()
+		select {
+		case code := <-done:
+			if code != 2 || !strings.Contains(stderr.String(), "is not a regular file (a character device)") {
+				t.Errorf("%v: exit %d\n%s", args, code, stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%v: still reading after 30 s", args)
+		}
+	}
+}

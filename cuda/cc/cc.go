@@ -164,6 +164,9 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 
 // CompilePTX compiles src's device code to PTX at out.
 func (d *Driver) CompilePTX(o *Options, src, out string) error {
+	if err := CheckSource(src); err != nil {
+		return err
+	}
 	err := withSource(src, func(path string, extra []string) error {
 		return d.run(append(extra, d.DeviceFlags(o, path, out, false)...))
 	})
@@ -316,6 +319,9 @@ func (d *Driver) Build(o *Options) error {
 			objects = append(objects, in)
 			continue
 		}
+		if err := CheckSource(in); err != nil {
+			return err
+		}
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 		obj := filepath.Join(tmp, fmt.Sprintf("%d-%s.o", n, base))
 		if o.CompileOnly {
@@ -403,6 +409,9 @@ func (d *Driver) Build(o *Options) error {
 
 // PTX compiles src's device side and returns the PTX text.
 func (d *Driver) PTX(o *Options, src string) ([]byte, error) {
+	if err := CheckSource(src); err != nil {
+		return nil, err
+	}
 	tmp, err := os.CreateTemp("", "warpsim-*.ptx")
 	if err != nil {
 		return nil, err
