@@ -159,11 +159,21 @@ func (l *loader) pos(off int, path string) pos { return pos{Path: path, Line: li
 // (relative to its own directory) and compiles a "source" with
 // CompileSource. Errors are *Error or ErrorList values naming the key.
 func Load(path string) (*File, error) {
-	// A launch file is text: /dev/zero or a pipe would be read forever.
-	if _, err := regularFileSize(path, maxLaunchFileBytes); err != nil {
+	// A launch file is text: /dev/zero or a pipe would be read forever
+	// (checked before opening: opening a named pipe waits for a writer).
+	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || fi.Size() > maxLaunchFileBytes) {
+		_, err = regularFileSize(path, maxLaunchFileBytes)
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
-	data, err := readFileMax(path, maxLaunchFileBytes)
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, maxLaunchFileBytes+1))
+	if err == nil && len(data) > maxLaunchFileBytes {
+		err = fmt.Errorf("%s: more than %d bytes", path, maxLaunchFileBytes)
+	}
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
