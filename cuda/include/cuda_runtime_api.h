@@ -99,6 +99,7 @@ __WARPSIM_HD cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, 
 __WARPSIM_H cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 __WARPSIM_H cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 __WARPSIM_H cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+__WARPSIM_H cudaError_t cudaFuncGetName(const char **name, const void *func);
 __WARPSIM_HD cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
 __WARPSIM_H cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
 

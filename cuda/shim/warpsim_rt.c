@@ -1952,6 +1952,15 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
   return set_error(simple(opFuncAttr, a, 12) ? 1 : 0);
 }
 cudaError_t cudaFuncSetCacheConfig(const void *func, int c) { (void)c; ENTER(); return find_function(func) ? 0 : set_error(98); }
+/* cudaFuncGetName: the kernel's (mangled) name, as CUDA gives it. */
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  ENTER();
+  if (!name) return set_error(cudaErrorInvalidValue);
+  struct function *f = find_function(func);
+  if (!f) return set_error(cudaErrorInvalidDeviceFunction);
+  *name = f->name;
+  return 0;
+}
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, int c) { (void)c; ENTER(); return find_function(func) ? 0 : set_error(98); }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int blockSize, size_t smem, unsigned flags) {
