@@ -84,3 +84,27 @@ func FuzzLaunchFile(f *testing.F) {
 		}
 	})
 }
+
+// TestMisleadingMessages: file names that got misleading errors get ones
+// that say what is wrong (issue 16 #20).
+func TestMisleadingMessages(t *testing.T) {
+	long := strings.Repeat("a", 10000)
+	for _, tc := range []struct{ src, want, not string }{
+		{`{"module": "", "launches": []}`, "module: want a file name, got an empty string", ""},
+		{`{"module": "k.ptx", "buffers": {"b": {"file": ""}}, "launches": []}`, "buffers.b.file: want a file name, got an empty string", "directory"},
+		{`{"module": "k.ptx", "buffers": {"b": {"file": "/proc/self/environ"}}, "launches": []}`, "/proc/self/environ is empty (0 bytes)", "cannot be empty"},
+		{`{"module": "` + long + `", "launches": []}`, "a file name of 10000 bytes is longer than any path (4096 at most)", long[:5000]},
+	} {
+		_, err := Parse("t.json", "testdata", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.not != "" && strings.Contains(err.Error(), tc.not)) {
+			msg := "<nil>"
+			if err != nil {
+				msg = err.Error()
+				if len(msg) > 300 {
+					msg = msg[:300] + "…"
+				}
+			}
+			t.Errorf("%.80s: got %s, want %q", tc.src, msg, tc.want)
+		}
+	}
+}
