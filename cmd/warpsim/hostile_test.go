@@ -599,3 +599,26 @@ int main() {
 		t.Errorf("got %q\n%s", out, stderr)
 	}
 }
+
+// TestHostileTrapLine: a __trap() fault report names the program's line,
+// not warpsim's header (it said include/device_functions.h:32).
+func TestHostileTrapLine(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "trap.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+__global__ void k(int *p) {
+  if (threadIdx.x == 3) __trap();
+  p[threadIdx.x] = 1;
+}
+int main() {
+  int *d;
+  cudaMalloc(&d, 128);
+  k<<<1, 32>>>(d);
+  printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+}
+`), 0o644)
+	out, stderr, _ := runProgramErr(buildCU(t, src))
+	if out != "cudaErrorLaunchFailure\n" || !strings.Contains(stderr, "trap.cu:3): trap;") || strings.Contains(stderr, "device_functions.h") {
+		t.Errorf("stdout %q\nstderr:\n%s", out, stderr)
+	}
+}
