@@ -622,3 +622,72 @@ int main() {
 		t.Errorf("stdout %q\nstderr:\n%s", out, stderr)
 	}
 }
+
+// TestHostileOwnGlobaltimer: a program that defines its own __globaltimer()
+// helper, as programs do (CUDA's headers have none), compiles; warpsim's
+// headers defined one and the program's was a redefinition.
+func TestHostileOwnGlobaltimer(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "gt.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+#include <cstdint>
+static __device__ __forceinline__ uint64_t __globaltimer() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__global__ void k(uint64_t *p) { p[0] = __globaltimer(); p[1] = __globaltimer(); }
+int main() {
+  uint64_t *d, h[2];
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 1>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%s\n", h[1] >= h[0] ? "monotonic" : "backwards");
+}
+`), 0o644)
+	out, stderr := runProgram(t, buildCU(t, src))
+	if out != "monotonic\n" {
+		t.Errorf("got %q\n%s", out, stderr)
+	}
+}
+
+// TestHostileNVTX: NVTX (open source; version 3 header-only) compiles
+// through both nvToolsExt.h and nvtx3/nvToolsExt.h, and its ranges and
+// marks do nothing, as with no tool attached (the old header said NVTX was
+// one of NVIDIA's closed libraries).
+func TestHostileNVTX(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "nvtx.cu")
+	os.WriteFile(src, []byte(`#include <cstdio>
+#include <nvtx3/nvToolsExt.h>
+#include <nvToolsExt.h>
+__global__ void k(int *p) { *p = 7; }
+int main() {
+  nvtxEventAttributes_t a = {};
+  a.version = NVTX_VERSION;
+  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  a.colorType = NVTX_COLOR_ARGB;
+  a.color = 0xff00ff00;
+  a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  a.message.ascii = "kernel";
+  nvtxRangePushEx(&a);
+  nvtxRangeId_t r = nvtxRangeStartA("whole");
+  nvtxMarkA("start");
+  nvtxDomainHandle_t d = nvtxDomainCreateA("app");
+  nvtxDomainRangePushEx(d, &a);
+  int *p, h = 0;
+  cudaMalloc(&p, 4);
+  k<<<1, 1>>>(p);
+  cudaMemcpy(&h, p, 4, cudaMemcpyDeviceToHost);
+  nvtxDomainRangePop(d);
+  nvtxDomainDestroy(d);
+  nvtxRangeEnd(r);
+  nvtxRangePop();
+  printf("%d\n", h);
+}
+`), 0o644)
+	out, stderr := runProgram(t, buildCU(t, src))
+	if out != "7\n" {
+		t.Errorf("got %q\n%s", out, stderr)
+	}
+}

@@ -53,7 +53,8 @@ __WARPSIM_DI__ void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" 
 /* ---- Clocks ---- */
 __WARPSIM_DI__ long long clock64(void) { return __nvvm_read_ptx_sreg_clock64(); }
 __WARPSIM_DI__ long clock(void) { return (long)__nvvm_read_ptx_sreg_clock(); }
-__WARPSIM_DI__ unsigned long long __globaltimer(void) { return __nvvm_read_ptx_sreg_globaltimer(); }
+/* No __globaltimer(): CUDA's headers have none, and programs define their
+ * own (reading %globaltimer with inline asm), which a definition here broke. */
 __WARPSIM_DI__ unsigned __laneid(void) { return __nvvm_read_ptx_sreg_laneid(); }
 __WARPSIM_DI__ unsigned __lanemask_lt(void) { return __nvvm_read_ptx_sreg_lanemask_lt(); }
 __WARPSIM_DI__ unsigned __lanemask_le(void) { return __nvvm_read_ptx_sreg_lanemask_le(); }
