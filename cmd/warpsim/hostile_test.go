@@ -691,3 +691,63 @@ int main() {
 		t.Errorf("got %q\n%s", out, stderr)
 	}
 }
+
+// TestHostileRealPrograms: what programs built unchanged did wrong: device
+// new/delete did not compile (<new> came before device malloc), a static
+// kernel under -rdc=true was looked for under another internal name, and a
+// control byte in the source file's name broke the embedded PTX (the
+// kernel never ran and the program printed a wrong answer).
+func TestHostileRealPrograms(t *testing.T) {
+	needClang(t)
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(src), 0o644)
+		return p
+	}
+	static := `#include <cstdio>
+static __global__ void k(int *p) { *p = 42; }
+int main() {
+  int *d, h = 0;
+  cudaMalloc(&d, 4);
+  k<<<1, 1>>>(d);
+  cudaError_t l = cudaGetLastError();
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost);
+  printf("%d %s %s\n", h, cudaGetErrorName(l), cudaGetErrorName(e));
+}
+`
+	for _, tc := range []struct {
+		name, src string
+		flags     []string
+		want      string
+	}{
+		{"newdel.cu", `#include <cstdio>
+struct P { int v; __device__ P(int x) : v(x) {} };
+__global__ void k(int *out) {
+  P *p = new P(5);
+  int *a = new int[4];
+  a[3] = p->v * 2;
+  out[0] = a[3];
+  delete[] a;
+  delete p;
+}
+int main() {
+  int *d, h = 0;
+  cudaMalloc(&d, 4);
+  k<<<1, 1>>>(d);
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost);
+  printf("%d %s\n", h, cudaGetErrorName(e));
+}
+`, nil, "10 cudaSuccess\n"},
+		{"static.cu", static, []string{"-rdc=true"}, "42 cudaSuccess cudaSuccess\n"},
+		{"sum\x02grid.cu", static, nil, "42 cudaSuccess cudaSuccess\n"},
+		{"sum\x1bgrid\x7f.cu", static, []string{"-rdc=true"}, "42 cudaSuccess cudaSuccess\n"},
+	} {
+		out, stderr := runProgram(t, buildCU(t, write(tc.name, tc.src), tc.flags...))
+		if out != tc.want {
+			t.Errorf("%q %v: got %q, want %q\n%s", tc.name, tc.flags, out, tc.want, stderr)
+		}
+	}
+}

@@ -21,6 +21,15 @@
 #include <math.h>
 #include <assert.h>
 #ifdef __cplusplus
+#ifndef __WARPSIM_HOST_ONLY__
+/* Device-side new and delete (clang's <new> wrapper) call malloc and free:
+ * the device's must be declared first (device_functions.h declares them
+ * again). */
+extern "C" {
+__device__ void *malloc(size_t) __attribute__((nothrow));
+__device__ void free(void *) __attribute__((nothrow));
+}
+#endif
 #include <new>
 #endif
 #include "vector_types.h"
