@@ -751,3 +751,36 @@ int main() {
 		}
 	}
 }
+
+// TestHostileSigterm: SIGTERM to `warpsim run` while a kernel spins stops
+// it with a report of where its warps were and exit status 143 (it exited
+// 143 with no report).
+func TestHostileSigterm(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "run", filepath.Join(runDir, "spin.json"))
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("warpsim run still runs a minute after SIGTERM")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 143 {
+		t.Errorf("exit %d, want 143\n%s", code, stderr.String())
+	}
+	if e := stderr.String(); !strings.Contains(e, "terminated (SIGTERM)") || !strings.Contains(e, "spin") {
+		t.Errorf("no report of where the kernel was:\n%s", e)
+	}
+}

@@ -212,7 +212,11 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		var fault *warpsim.Fault
 		if errors.As(err, &fault) {
 			if fault.Kind == warpsim.FaultInterrupted {
-				return &exitError{code: exitInterrupted, err: errors.Join(err, saveErr)}
+				code := exitInterrupted
+				if terminated.Load() {
+					code = exitTerminated
+				}
+				return &exitError{code: code, err: errors.Join(err, saveErr)}
 			}
 			return kernelFault(errors.Join(err, saveErr))
 		}

@@ -69,8 +69,15 @@ func (s *Server) abandon() {
 	s.abandoned = true
 	s.cond.Broadcast()
 	s.mu.Unlock()
+	// A Ctrl-C reaches the program and this process together; the
+	// program's death must not pre-empt the interrupt's own report.
+	time.Sleep(signalGrace)
 	s.Interrupt(programGone)
 }
+
+// signalGrace is how long abandon leaves a signal that also reached this
+// process to stop the launch first.
+const signalGrace = 150 * time.Millisecond
 
 // HoldReportLock takes an exclusive lock on path+".lock" for as long as
 // this process lives (the lock goes with the process, however it ends):
