@@ -113,7 +113,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
+	cmd.Env = append(os.Environ(), "WARPSIM_ARCH="+a.Name, "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode), runtime.EnvReportLock+"="+path)
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}

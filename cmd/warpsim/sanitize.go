@@ -123,7 +123,7 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(cmd.Env, "WARPSIM_ARCH="+a.Name, runtime.EnvSanitizeOut+"="+path)
+	cmd.Env = append(cmd.Env, "WARPSIM_ARCH="+a.Name, runtime.EnvSanitizeOut+"="+path, runtime.EnvReportLock+"="+path)
 	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stdout, "%sError: Target application %s could not be started: %v\n", sanitize.Prefix, args[0], err)

@@ -79,6 +79,10 @@ func (s *Server) abandon() {
 // process to stop the launch first.
 const signalGrace = 150 * time.Millisecond
 
+// EnvReportLock names the file the simulator holds a lock on while it
+// lives (HoldReportLock); `warpsim prof` and `warpsim sanitize` set it.
+const EnvReportLock = "WARPSIM_REPORT_LOCK"
+
 // HoldReportLock takes an exclusive lock on path+".lock" for as long as
 // this process lives (the lock goes with the process, however it ends):
 // `warpsim sanitize` and `warpsim prof` wait for it after their program

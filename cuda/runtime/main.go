@@ -10,8 +10,7 @@ import "os"
 // at its first CUDA call while it keeps running.
 func ProgramOptions() Options {
 	set, err := ReadSettings(os.Getenv)
-	HoldReportLock(set.ProfilePath)
-	HoldReportLock(os.Getenv(EnvSanitizeOut))
+	HoldReportLock(os.Getenv(EnvReportLock))
 	opt := Options{
 		NewDevice:      NewSimDevice(set),
 		Arch:           set.Arch,
