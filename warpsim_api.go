@@ -463,11 +463,19 @@ type DevSideSyncError struct {
 
 func (e *DevSideSyncError) Error() string { return e.Msg }
 
+// minPendingLaunches is the least cudaLimitDevRuntimePendingLaunchCount.
+const minPendingLaunches = 32
+
 // setDevRuntimeLimit is SetLimit of the device runtime's limits: later
 // launches enforce v instead of the arch's default.
 func (d *Device) setDevRuntimeLimit(l Limit, v uint64) error {
 	if !d.arch.DynamicParallelism() || v > 1<<31 {
 		return fmt.Errorf("limit %d = %d is not valid on %s", l, v, d.arch.Name)
+	}
+	if l == LimitDevRuntimePendingLaunchCount {
+		// The H100 raises 0, 1 and 2 to 32 (they read back as 32:
+		// testdata/hostile/h100.txt, cdp_pending); 0 is no "unlimited".
+		v = max(v, minPendingLaunches)
 	}
 	d.devRTMu.Lock()
 	defer d.devRTMu.Unlock()
@@ -486,10 +494,10 @@ func (d *Device) setDevRuntimeLimit(l Limit, v uint64) error {
 func (d *Device) devRuntimeLimits() engine.DevRTLimits {
 	a := d.arch
 	if !a.DeviceSideSync() {
-		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+		return engine.DevRTLimits{MaxThreadsPerBlock: a.MaxThreadsPerBlock, MaxSharedPerBlock: a.SharedPerBlock}
 	}
 	lim := engine.DevRTLimits{MaxDepth: a.DevRuntimeMaxDepth, SyncDepth: a.DevRuntimeSyncDepth, PendingLaunches: a.DevRuntimePendingLaunches,
-		MaxThreadsPerBlock: a.MaxThreadsPerBlock}
+		MaxThreadsPerBlock: a.MaxThreadsPerBlock, MaxSharedPerBlock: a.SharedPerBlock}
 	d.devRTMu.Lock()
 	defer d.devRTMu.Unlock()
 	if v, ok := d.devRT[LimitDevRuntimeSyncDepth]; ok {

@@ -171,7 +171,21 @@ func (l *loader) pos(off int, path string) pos { return pos{Path: path, Line: li
 // compiler WithCompiler gives. Errors are *Error or ErrorList values naming
 // the key.
 func Load(path string, opts ...Option) (*File, error) {
-	data, err := os.ReadFile(path)
+	// A launch file is text: /dev/zero or a pipe would be read forever
+	// (checked before opening: opening a named pipe waits for a writer).
+	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || fi.Size() > maxLaunchFileBytes) {
+		_, err = regularFileSize(path, maxLaunchFileBytes)
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, maxLaunchFileBytes+1))
+	if err == nil && len(data) > maxLaunchFileBytes {
+		err = fmt.Errorf("%s: more than %d bytes", path, maxLaunchFileBytes)
+	}
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
@@ -268,12 +282,31 @@ func (n *node) member(key string) *member {
 	return nil
 }
 
+// fileName checks a string naming a file: not empty, not longer than any
+// path can be (a 200 MiB name was echoed into the error).
+func (l *loader) fileName(v *node, key string) (string, bool) {
+	switch {
+	case v.kind != kindString:
+		l.errorf(v.off, key, "want a file name, got %s", v.kind)
+	case v.str == "":
+		l.errorf(v.off, key, "want a file name, got an empty string")
+	case len(v.str) > maxPathBytes:
+		l.errorf(v.off, key, "a file name of %d bytes is longer than any path (%d at most)", len(v.str), maxPathBytes)
+	default:
+		return v.str, true
+	}
+	return "", false
+}
+
+// maxPathBytes is Linux's PATH_MAX.
+const maxPathBytes = 4096
+
 func (l *loader) module(f *File, m *member, fromSource bool) {
-	if m.value.kind != kindString || m.value.str == "" {
-		l.errorf(m.value.off, m.key, "want a file name, got %s", m.value.kind)
+	name, ok := l.fileName(m.value, m.key)
+	if !ok {
 		return
 	}
-	path := l.resolve(m.value.str)
+	path := l.resolve(name)
 	f.ModulePath, f.FromSource = path, fromSource
 	if !fromSource {
 		if _, err := regularFileSize(path, maxModuleBytes); err != nil {
@@ -288,8 +321,9 @@ func (l *loader) module(f *File, m *member, fromSource bool) {
 		f.Module = data
 		return
 	}
-	if _, err := os.Stat(path); err != nil {
-		l.errorf(m.value.off, m.key, "%v", cleanPathError(err))
+	// The compiler reads the source: an endless one (/dev/zero) is refused.
+	if _, err := regularFileSize(path, maxSourceBytes); err != nil {
+		l.errorf(m.value.off, m.key, "%v", err)
 		return
 	}
 	if l.compile == nil {
@@ -298,7 +332,7 @@ func (l *loader) module(f *File, m *member, fromSource bool) {
 	}
 	ptx, err := l.compile(path)
 	if err != nil {
-		l.errorf(m.value.off, m.key, "compiling %s: %v", m.value.str, err)
+		l.errorf(m.value.off, m.key, "compiling %s: %v", name, err)
 		return
 	}
 	f.Module = ptx
@@ -318,6 +352,10 @@ func (l *loader) resolve(p string) string {
 const (
 	maxBufferBytes = 1 << 40
 	maxModuleBytes = 1 << 30
+	// maxSourceBytes bounds a "source" .cu file, maxLaunchFileBytes the
+	// launch file itself.
+	maxSourceBytes     = 256 << 20
+	maxLaunchFileBytes = 1 << 30
 )
 
 // regularFileSize is the size of the regular file at path, checked against
@@ -445,14 +483,19 @@ func (l *loader) initializer(n *node, path string, allowFile bool) (init []byte,
 		v := data.value
 		switch data.key {
 		case "file":
-			if v.kind != kindString {
-				l.errorf(v.off, key, "want a file name, got %s", v.kind)
+			name, ok := l.fileName(v, key)
+			if !ok {
 				return nil, "", 0, false
 			}
-			p := l.resolve(v.str)
+			p := l.resolve(name)
 			n, err := regularFileSize(p, maxBufferBytes)
 			if err != nil {
 				l.errorf(v.off, key, "%v", err)
+				return nil, "", 0, false
+			}
+			if n == 0 && sized == nil {
+				// /proc files say 0 bytes whatever they hold.
+				l.errorf(v.off, key, "%s is empty (0 bytes); a buffer needs data, or \"bytes\" for its size (files such as those under /proc report no size: copy the data to a regular file)", p)
 				return nil, "", 0, false
 			}
 			// The contents are streamed to the device at Execute, not held here.

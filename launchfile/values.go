@@ -97,6 +97,59 @@ func (t scalarType) encode(dst []byte, n *node) ([]byte, error) {
 // only for decimals within 2⁻⁵³ of an f16 tie).
 func (t scalarType) fromNumber(s string) (uint64, error) {
 	if t.float {
+		bits, err := t.floatBits(s)
+		if err != nil {
+			return 0, err
+		}
+		return bits, t.checkFloatRange(s, bits)
+	}
+	return t.intBits(s)
+}
+
+// checkFloatRange refuses a decimal that t cannot hold: one that rounds to
+// infinity (1e39 as f32, 70000 as f16, 1e309 as f64) or a non-zero one that
+// rounds to zero (1e-50 as f32). They became inf and 0 without a word;
+// "inf", "-inf", "nan" and "0x…" bit patterns say so explicitly.
+func (t scalarType) checkFloatRange(s string, bits uint64) error {
+	body := strings.ToLower(strings.TrimLeft(s, "+-"))
+	if strings.HasPrefix(body, "inf") || strings.HasPrefix(body, "nan") {
+		return nil
+	}
+	f := floatFormats[t.size]
+	exp := bits >> f.fracBits & (1<<f.expBits - 1)
+	frac := bits & (1<<f.fracBits - 1)
+	switch {
+	case exp == 1<<f.expBits-1 && frac == 0:
+		return fmt.Errorf("%s value %s is out of range (the largest finite %s is %s); write \"inf\" or \"-inf\" for infinity", t.name, s, t.name, f.largest)
+	case exp == 0 && frac == 0 && nonZeroDecimal(s):
+		return fmt.Errorf("%s value %s is too small: it rounds to 0 (the smallest non-zero %s is %s); write 0, or a \"0x…\" bit pattern", t.name, s, t.name, f.smallest)
+	}
+	return nil
+}
+
+// floatFormats are the IEEE formats by size: exponent and fraction bits,
+// the largest finite and the smallest non-zero magnitude.
+var floatFormats = map[int]struct {
+	expBits, fracBits uint
+	largest, smallest string
+}{
+	2: {5, 10, "65504", "5.96e-08"},
+	4: {8, 23, "3.4028235e+38", "1.4e-45"},
+	8: {11, 52, "1.7976931348623157e+308", "4.9e-324"},
+}
+
+// nonZeroDecimal reports whether a decimal's digits (before any exponent)
+// are not all zero.
+func nonZeroDecimal(s string) bool {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ContainsAny(s, "123456789")
+}
+
+// floatBits rounds a decimal to float type t's bit pattern.
+func (t scalarType) floatBits(s string) (uint64, error) {
+	{
 		switch t.size {
 		case 4:
 			f, err := strconv.ParseFloat(s, 32)
@@ -117,6 +170,10 @@ func (t scalarType) fromNumber(s string) (uint64, error) {
 		}
 		return uint64(f16FromF64(f)), nil
 	}
+}
+
+// intBits converts a whole decimal to integer type t's bit pattern.
+func (t scalarType) intBits(s string) (uint64, error) {
 	if t.signed {
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || (t.size < 8 && (v < -1<<(8*t.size-1) || v >= 1<<(8*t.size-1))) {

@@ -102,6 +102,9 @@ func runOccupancy(stdout io.Writer, f *occupancyFlags) error {
 	return writeOccupancyText(stdout, q)
 }
 
+// maxOccupancyInput bounds --block, --smem and --dynamic-smem.
+const maxOccupancyInput = 1 << 30
+
 func buildOccupancyQuery(f *occupancyFlags) (*occupancyQuery, error) {
 	a, err := f.custom.resolve(f.arch)
 	if err != nil {
@@ -121,6 +124,14 @@ func buildOccupancyQuery(f *occupancyFlags) (*occupancyQuery, error) {
 		return nil, badInputf("--carveout %d: a percentage from 0 to 100", f.carveout)
 	case f.blockSet && f.block <= 0:
 		return nil, badInputf("--block %d: a block needs at least one thread", f.block)
+	// Sizes far beyond any GPU's (a block or shared memory over 2^30) are
+	// refused: the text and JSON made of them were garbage.
+	case f.block > maxOccupancyInput:
+		return nil, badInputf("--block %d: far beyond any GPU's limit (at most %d accepted; an H100 allows 1024)", f.block, maxOccupancyInput)
+	case f.smem > maxOccupancyInput:
+		return nil, badInputf("--smem %d: far beyond any GPU's shared memory (at most %d accepted)", f.smem, maxOccupancyInput)
+	case f.dynamicSmem > maxOccupancyInput:
+		return nil, badInputf("--dynamic-smem %d: far beyond any GPU's shared memory (at most %d accepted)", f.dynamicSmem, maxOccupancyInput)
 	case f.kernel != "" && f.ptxFile == "":
 		return nil, badInputf("--kernel needs --ptx FILE")
 	case f.ptxFile != "" && f.kernel == "":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/ptx"
 )
 
@@ -25,6 +26,10 @@ type ptxKernelResources struct {
 // instructions, each placed at its alignment, as ptxas lays them out.
 func kernelResourcesFromPTX(file, kernel string) (ptxKernelResources, error) {
 	var res ptxKernelResources
+	// A PTX file, not an endless stream (/dev/zero was read forever).
+	if err := cc.CheckSource(file); err != nil {
+		return res, err
+	}
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return res, err

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -111,7 +112,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode))
+	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode), runtime.EnvReportLock+"="+path)
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}
@@ -126,6 +127,8 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	command := strings.Join(args, " ")
 	fmt.Fprintf(stderr, "%s warpsim prof is profiling process %d, command: %s\n", tag, pid, command)
 	runErr := cmd.Wait()
+	// A program killed by a signal leaves its simulator writing the profile.
+	runtime.WaitReportLock(path, 2*time.Minute)
 	fmt.Fprintf(stderr, "%s Profiling application: %s\n", tag, command)
 	prof, err := readProfile(path)
 	if err != nil {

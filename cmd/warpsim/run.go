@@ -20,6 +20,12 @@ import (
 	"github.com/warpsim/warpsim/profile"
 )
 
+// The --clock range accepted (MHz).
+const (
+	minClockMHz = 1
+	maxClockMHz = 100000
+)
+
 type runFlags struct {
 	arch       string
 	mode       string
@@ -125,8 +131,35 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if f.scheduler != "" && f.scheduler != timing.GTO && f.scheduler != timing.LRR {
 		return badInputf("--scheduler %q: want %s or %s", f.scheduler, timing.GTO, timing.LRR)
 	}
-	if f.clockMHz < 0 {
-		return badInputf("--clock must not be negative")
+	// A clock outside 1 MHz to 100 GHz (or not a number) made nonsense
+	// times and throughputs.
+	if f.clockMHz != 0 && !(f.clockMHz >= minClockMHz && f.clockMHz <= maxClockMHz) {
+		return badInputf("--clock %g: want an SM clock in MHz from %d to %d (0: the preset's)", f.clockMHz, minClockMHz, maxClockMHz)
+	}
+	// The timing model's flags mean nothing in functional mode: refused, as
+	// --trace is, rather than ignored.
+	if mode != warpsim.ModeTiming {
+		switch {
+		case f.clockMHz != 0:
+			return badInputf("--clock needs --mode timing (functional mode keeps no time)")
+		case f.scheduler != timing.GTO:
+			return badInputf("--scheduler needs --mode timing (functional mode schedules no warps)")
+		case f.noSampling:
+			return badInputf("--no-sampling needs --mode timing (functional mode runs every block)")
+		}
+	}
+	// A sanitized run checks accesses and reports errors; it measures
+	// nothing, so metrics, JSON and the timeline are refused by name (they
+	// were silently dropped). --save-dir is honoured.
+	if f.sanitize != "" {
+		for _, c := range []struct {
+			set  bool
+			name string
+		}{{f.metrics != "", "--metrics"}, {f.json, "--json"}, {f.jsonOut != "", "--json-out"}, {f.csv, "--csv"}, {f.trace != "", "--trace"}} {
+			if c.set {
+				return badInputf("%s cannot be used with --sanitize (a sanitized run reports errors, not metrics); run without --sanitize for them", c.name)
+			}
+		}
 	}
 	var defs []*profile.Def
 	if f.metrics != "" {
@@ -163,19 +196,30 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	stopWatch()
-	if san != nil {
-		return finishRunSanitizer(san, stdout, err)
-	}
 	var saveErr error
 	if out != nil && f.saveDir != "" {
 		saveErr = saveBuffers(f.saveDir, out)
+	}
+	if san != nil {
+		ferr := finishRunSanitizer(san, stdout, err)
+		if saveErr != nil {
+			if ferr == nil {
+				return badInput(saveErr)
+			}
+			fmt.Fprintf(f.stderr, "warpsim: %v\n", saveErr)
+		}
+		return ferr
 	}
 	if err != nil {
 		// A fault and a --save-dir failure are both reported.
 		var fault *warpsim.Fault
 		if errors.As(err, &fault) {
 			if fault.Kind == warpsim.FaultInterrupted {
-				return &exitError{code: exitInterrupted, err: errors.Join(err, saveErr)}
+				code := exitInterrupted
+				if terminated.Load() {
+					code = exitTerminated
+				}
+				return &exitError{code: code, err: errors.Join(err, saveErr)}
 			}
 			return kernelFault(errors.Join(err, saveErr))
 		}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +61,7 @@ func newSanitizeCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.StringVar(&f.tool, "tool", "memcheck", "memcheck, racecheck, initcheck or synccheck")
 	fl.StringVar(&f.leakCheck, "leak-check", "no", "full: report device allocations never freed (memcheck)")
 	fl.StringVar(&f.raceReport, "racecheck-report", "analysis", "analysis, hazard or all")
-	fl.IntVar(&f.printLimit, "print-limit", 100, "errors to print at most (0: none)")
+	fl.IntVar(&f.printLimit, "print-limit", 100, "errors to print at most (0: no limit)")
 	fl.IntVar(&f.errorExitcode, "error-exitcode", 0, "exit status when errors were found (0: the program's)")
 	fl.BoolVar(&f.checkLocal, "check-local", false, "hold pointer accesses to the executing function's frame to its .local arrays")
 	fl.BoolVar(&f.globalRaces, "check-global-races", false, "racecheck: look for races on global memory too")
@@ -122,13 +123,15 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(append(cmd.Env, f.custom.env(a)...), runtime.EnvSanitizeOut+"="+path)
+	cmd.Env = append(append(cmd.Env, f.custom.env(a)...), runtime.EnvSanitizeOut+"="+path, runtime.EnvReportLock+"="+path)
 	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stdout, "%sError: Target application %s could not be started: %v\n", sanitize.Prefix, args[0], err)
 		return badInputf("%v", err)
 	}
 	runErr := cmd.Wait()
+	// A program killed by a signal leaves its simulator writing the report.
+	runtime.WaitReportLock(path, 2*time.Minute)
 	res, err := readSanitizeResult(path)
 	if err != nil {
 		// The program made no CUDA call (the simulator never started):
@@ -139,7 +142,10 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	var ee *exec.ExitError
 	switch {
 	case res.Errors > 0 && f.errorExitcode != 0:
-		return &exitError{code: f.errorExitcode}
+		// An exit status is a byte: 256 exits 0 and 300 exits 44, as
+		// compute-sanitizer's do (testdata/hostile/h100.txt,
+		// sanitize_limits).
+		return &exitError{code: f.errorExitcode & 0xff}
 	case errors.As(runErr, &ee):
 		return &exitError{code: ee.ExitCode()}
 	}

@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/warpsim/warpsim"
@@ -15,6 +17,13 @@ import (
 // exitInterrupted is the status after Ctrl-C (SIGINT) stopped a kernel, as
 // a shell reports a process that SIGINT ended.
 const exitInterrupted = 130
+
+// exitTerminated is the status after SIGTERM stopped a kernel (128+15), as
+// a shell reports a process that SIGTERM ended; terminated says SIGTERM
+// came.
+const exitTerminated = 143
+
+var terminated atomic.Bool
 
 // progressAfter is how long a launch runs before the progress line shows.
 const progressAfter = 2 * time.Second
@@ -26,7 +35,13 @@ const progressAfter = 2 * time.Second
 // the process at once with status 130. stop undoes both.
 func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progress func() (warpsim.LaunchProgress, bool)) (stop func()) {
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
+	// A signal the process was started ignoring stays ignored (a program
+	// run in the background ignores SIGINT, and its simulator must too).
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(s) {
+			signal.Notify(sigs, s)
+		}
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -36,7 +51,17 @@ func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progres
 			select {
 			case <-done:
 				return
-			case <-sigs:
+			case sig := <-sigs:
+				if sig == syscall.SIGTERM {
+					// SIGTERM: stop the kernel with a report of where its
+					// warps were, as Ctrl-C does, then exit 143.
+					terminated.Store(true)
+					if !interrupt("terminated (SIGTERM)") {
+						fmt.Fprintln(stderr, "warpsim: terminated")
+						os.Exit(exitTerminated)
+					}
+					continue
+				}
 				if !interrupt("interrupted (SIGINT)") {
 					fmt.Fprintln(stderr, "warpsim: interrupted")
 					os.Exit(exitInterrupted)

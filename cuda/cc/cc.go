@@ -164,6 +164,9 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 
 // CompilePTX compiles src's device code to PTX at out.
 func (d *Driver) CompilePTX(o *Options, src, out string) error {
+	if err := CheckSource(src); err != nil {
+		return err
+	}
 	err := withSource(src, func(path string, extra []string) error {
 		return d.run(append(extra, d.DeviceFlags(o, path, out, false)...))
 	})
@@ -177,20 +180,40 @@ func (d *Driver) CompilePTX(o *Options, src, out string) error {
 			}
 		}
 	}
-	if !o.RDC {
-		return nil
-	}
-	// With -fgpu-rdc clang keeps template kernels alive for a device linker
-	// with a table of their addresses, __clang_gpu_used_external. No device
-	// linker runs here, and the table means nothing to a program: drop it.
 	b, err := os.ReadFile(out)
 	if err != nil {
 		return err
 	}
-	if stripped := usedExternalRE.ReplaceAll(b, nil); len(stripped) != len(b) {
-		return os.WriteFile(out, stripped, 0o644)
+	fixed := escapeControlBytes(b)
+	if o.RDC {
+		// With -fgpu-rdc clang keeps template kernels alive for a device
+		// linker with a table of their addresses,
+		// __clang_gpu_used_external. No device linker runs here, and the
+		// table means nothing to a program: drop it.
+		fixed = usedExternalRE.ReplaceAll(fixed, nil)
+	}
+	if !bytes.Equal(fixed, b) {
+		return os.WriteFile(out, fixed, 0o644)
 	}
 	return nil
+}
+
+// escapeControlBytes replaces the control bytes clang copies raw into the
+// PTX's comments from a source file's name (a tutorial's
+// "sumMatrixOnGPU-2D\x02grid-1D-block.cu") with '?': PTX text has none, and
+// the module failed to load. Tabs, newlines and carriage returns stay.
+func escapeControlBytes(b []byte) []byte {
+	i := bytes.IndexFunc(b, func(r rune) bool { return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f })
+	if i < 0 {
+		return b
+	}
+	out := append([]byte(nil), b...)
+	for j := i; j < len(out); j++ {
+		if c := out[j]; (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			out[j] = '?'
+		}
+	}
+	return out
 }
 
 var usedExternalRE = regexp.MustCompile(`(?m)^\.global [^\n]*\b__clang_gpu_used_external\b[^\n]*\n`)
@@ -243,6 +266,21 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 	})
 }
 
+// cuidFlag gives the device and the host compilation of src the same
+// compilation-unit ID: clang names a static (internal) kernel or variable
+// under -fgpu-rdc with a suffix made from it, and by default derives it
+// from the command line, which differs between the two passes (the
+// runtime then looked for _ZL1kPi__intern__<host's> among the PTX's
+// _ZL1kPi__intern__<device's>).
+func cuidFlag(src string) string {
+	p, err := filepath.Abs(src)
+	if err != nil {
+		p = src
+	}
+	h := sha256.Sum256([]byte(p))
+	return "-cuid=" + hex.EncodeToString(h[:8])
+}
+
 // withSource calls compile with the path clang should compile for the CUDA
 // file src and the flags that go with it (see prepareSource); a rewritten
 // copy is removed afterwards.
@@ -251,6 +289,7 @@ func withSource(src string, compile func(path string, extra []string) error) err
 	if err != nil {
 		return err
 	}
+	extra = append(extra, cuidFlag(src))
 	if path != src {
 		defer os.Remove(path)
 	}
@@ -322,6 +361,9 @@ func (d *Driver) Build(o *Options) error {
 		if k == kindObject {
 			objects = append(objects, in)
 			continue
+		}
+		if err := CheckSource(in); err != nil {
+			return err
 		}
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 		obj := filepath.Join(tmp, fmt.Sprintf("%d-%s.o", n, base))
@@ -410,6 +452,9 @@ func (d *Driver) Build(o *Options) error {
 
 // PTX compiles src's device side and returns the PTX text.
 func (d *Driver) PTX(o *Options, src string) ([]byte, error) {
+	if err := CheckSource(src); err != nil {
+		return nil, err
+	}
 	tmp, err := os.CreateTemp("", "warpsim-*.ptx")
 	if err != nil {
 		return nil, err

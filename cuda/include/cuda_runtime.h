@@ -21,6 +21,15 @@
 #include <math.h>
 #include <assert.h>
 #ifdef __cplusplus
+#ifndef __WARPSIM_HOST_ONLY__
+/* Device-side new and delete (clang's <new> wrapper) call malloc and free:
+ * the device's must be declared first (device_functions.h declares them
+ * again). */
+extern "C" {
+__device__ void *malloc(size_t) __attribute__((nothrow));
+__device__ void free(void *) __attribute__((nothrow));
+}
+#endif
 #include <new>
 #endif
 #include "vector_types.h"
@@ -109,6 +118,18 @@ static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig
     return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
   }(static_cast<ActTypes &&>(args)...);
 }
+template <class T> static __inline__ __host__ cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags) {
+  return ::cudaHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0, unsigned int flags = cudaMemAttachSingle) {
+  return ::cudaStreamAttachMemAsync(stream, (void *)devPtr, length, flags);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaFuncSetSharedMemConfig(T *func, enum cudaSharedMemConfig config) {
+  return ::cudaFuncSetSharedMemConfig((const void *)func, config);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaFuncGetName(const char **name, T *func) {
+  return ::cudaFuncGetName(name, (const void *)func);
+}
 template <class T> static __inline__ __host__ cudaError_t cudaEventCreate(cudaEvent_t *e, unsigned int flags) {
   return ::cudaEventCreateWithFlags(e, flags);
 }
@@ -143,9 +164,22 @@ static __inline__ __host__ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariabl
   *minGridSize = bestBlocks * sms;
   return cudaSuccess;
 }
+/* The WithFlags forms: cudaOccupancyDefault (0) is the only flag that
+ * changes nothing here; cudaOccupancyDisableCachingOverride (1) concerns the
+ * L1 carveout of older GPUs and is accepted as CUDA's template passes it. */
+template <class UnaryFunction, class T>
+static __inline__ __host__ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0, unsigned int flags = 0) {
+  if (flags > 1) return cudaErrorInvalidValue;
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMem(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, blockSizeLimit);
+}
 struct __warpsim_constant_smem { size_t n; __host__ size_t operator()(int) const { return n; } };
 template <class T>
 static __inline__ __host__ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMem(minGridSize, blockSize, func, __warpsim_constant_smem{dynamicSMemSize}, blockSizeLimit);
+}
+template <class T>
+static __inline__ __host__ cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0, unsigned int flags = 0) {
+  if (flags > 1) return cudaErrorInvalidValue;
   return cudaOccupancyMaxPotentialBlockSizeVariableSMem(minGridSize, blockSize, func, __warpsim_constant_smem{dynamicSMemSize}, blockSizeLimit);
 }
 #endif

@@ -99,6 +99,7 @@ __WARPSIM_HD cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, 
 __WARPSIM_H cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 __WARPSIM_H cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 __WARPSIM_H cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+__WARPSIM_H cudaError_t cudaFuncGetName(const char **name, const void *func);
 __WARPSIM_HD cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
 __WARPSIM_H cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
 
@@ -196,6 +197,16 @@ __WARPSIM_H cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, c
 __WARPSIM_H cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
 __WARPSIM_H cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr);
 __WARPSIM_H cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
+__WARPSIM_H cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
+__WARPSIM_H cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, size_t *numEdges);
+__WARPSIM_H cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, size_t *pNumDependentNodes);
+/* CUDA 12.3's edge-data forms; CUDA 13 gives them the plain names (the C++
+ * overloads below take both). Only default edges (all zero) are supported. */
+__WARPSIM_H cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edgeData, size_t numDependencies);
+__WARPSIM_H cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edgeData, size_t numDependencies);
+__WARPSIM_H cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, struct cudaGraphEdgeData *edgeData, size_t *numEdges);
+__WARPSIM_H cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, struct cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
+__WARPSIM_H cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, struct cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
 __WARPSIM_H cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
 __WARPSIM_H cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
 __WARPSIM_H cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
@@ -256,8 +267,19 @@ static __inline__ __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec,
   return e;
 }
 static __inline__ __host__ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edges, size_t n) {
-  (void)edges;
-  return cudaGraphAddDependencies(g, from, to, n);
+  return cudaGraphAddDependencies_v2(g, from, to, edges, n);
+}
+static __inline__ __host__ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edges, size_t n) {
+  return cudaGraphRemoveDependencies_v2(g, from, to, edges, n);
+}
+static __inline__ __host__ cudaError_t cudaGraphGetEdges(cudaGraph_t g, cudaGraphNode_t *from, cudaGraphNode_t *to, struct cudaGraphEdgeData *edges, size_t *n) {
+  return cudaGraphGetEdges_v2(g, from, to, edges, n);
+}
+static __inline__ __host__ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps, struct cudaGraphEdgeData *edges, size_t *n) {
+  return cudaGraphNodeGetDependencies_v2(node, deps, edges, n);
+}
+static __inline__ __host__ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *out, struct cudaGraphEdgeData *edges, size_t *n) {
+  return cudaGraphNodeGetDependentNodes_v2(node, out, edges, n);
 }
 static __inline__ __host__ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const struct cudaGraphEdgeData **edges, size_t *n) {
   if (edges) *edges = 0;

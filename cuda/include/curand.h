@@ -2,4 +2,4 @@
  * does not offer (only the CUDA runtime, its headers, and the open-source
  * CCCL: Thrust, CUB, libcu++). This file stands in front of a CUDA
  * toolkit's copy, so that one is never picked up. */
-#error "curand.h: NVIDIA's closed libraries (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuSOLVER, NVRTC, NPP, nvJPEG, cuDNN, NVML, NVTX) are not available with warpsim cc"
+#error "curand.h: NVIDIA's closed libraries (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuSOLVER, NVRTC, NPP, nvJPEG, cuDNN, NVML) are not available with warpsim cc"

@@ -27,11 +27,17 @@ __device__ static inline void __assert_fail(const char *message, const char *fil
   __assertfail(message, file, line, function, sizeof(char));
 }
 }
-/* __trap is PTX's trap instruction: the kernel stops with an error. */
+/* __trap is PTX's trap instruction: the kernel stops with an error. In
+ * device code it is a macro, so the trap's line information is the
+ * caller's and a fault report names the program's line, not this header's
+ * (clang's PTX keeps an inlined function's own line). */
 __WARPSIM_DI__ __attribute__((noreturn)) void __trap(void) {
   asm volatile("trap;");
   __builtin_unreachable();
 }
+#ifdef __CUDA_ARCH__
+#define __trap() (__extension__({ asm volatile("trap;"); __builtin_unreachable(); }))
+#endif
 __WARPSIM_DI__ void __brkpt(void) { asm volatile("brkpt;"); }
 
 /* ---- Barriers and fences ---- */
@@ -47,7 +53,8 @@ __WARPSIM_DI__ void __nanosleep(unsigned ns) { asm volatile("nanosleep.u32 %0;" 
 /* ---- Clocks ---- */
 __WARPSIM_DI__ long long clock64(void) { return __nvvm_read_ptx_sreg_clock64(); }
 __WARPSIM_DI__ long clock(void) { return (long)__nvvm_read_ptx_sreg_clock(); }
-__WARPSIM_DI__ unsigned long long __globaltimer(void) { return __nvvm_read_ptx_sreg_globaltimer(); }
+/* No __globaltimer(): CUDA's headers have none, and programs define their
+ * own (reading %globaltimer with inline asm), which a definition here broke. */
 __WARPSIM_DI__ unsigned __laneid(void) { return __nvvm_read_ptx_sreg_laneid(); }
 __WARPSIM_DI__ unsigned __lanemask_lt(void) { return __nvvm_read_ptx_sreg_lanemask_lt(); }
 __WARPSIM_DI__ unsigned __lanemask_le(void) { return __nvvm_read_ptx_sreg_lanemask_le(); }

@@ -1,5 +1,4 @@
-/* warpsim: nvToolsExt.h belongs to one of NVIDIA's closed libraries, which warpsim
- * does not offer (only the CUDA runtime, its headers, and the open-source
- * CCCL: Thrust, CUB, libcu++). This file stands in front of a CUDA
- * toolkit's copy, so that one is never picked up. */
-#error "nvToolsExt.h: NVIDIA's closed libraries (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuSOLVER, NVRTC, NPP, nvJPEG, cuDNN, NVML, NVTX) are not available with warpsim cc"
+/* warpsim: NVTX, the NVIDIA Tools Extension (open source), as no-op ranges
+ * and marks: what a CPU run with no profiling tool attached does. The same
+ * calls as nvtx3/nvToolsExt.h, which this includes. */
+#include "nvtx3/nvToolsExt.h"

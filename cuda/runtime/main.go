@@ -10,6 +10,7 @@ import "os"
 // at its first CUDA call while it keeps running.
 func ProgramOptions() Options {
 	set, err := ReadSettings(os.Getenv)
+	HoldReportLock(os.Getenv(EnvReportLock))
 	opt := Options{
 		NewDevice:      NewSimDevice(set),
 		Arch:           set.Arch,

@@ -237,6 +237,13 @@ func (s *Server) newDevice() Device {
 // Serve answers requests from r on w until the program exits or the pipe
 // closes. The profile is written either way.
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
+	// A program that dies (SIGKILL, SIGTERM, a crash) takes its launches
+	// with it; the watch outlives the deferred calls below, which wait for
+	// the running launch (gone.go).
+	var exiting atomic.Bool
+	if f, ok := r.(*os.File); ok {
+		defer s.watchProgram(f, &exiting)()
+	}
 	defer s.writeProfile()
 	if s.opt.Sanitize != nil {
 		// After the queued work (stop) and before the profile: leaks,
@@ -249,8 +256,8 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 		if err == io.EOF && s.stopped() == nil {
 			s.mu.Lock()
 			f := s.fault
-			s.abandoned = true
 			s.mu.Unlock()
+			s.abandon()
 			if f != nil {
 				fmt.Fprintf(os.Stderr, "warpsim: the program exited before synchronizing with a faulted kernel:\n%s\n", f.Report)
 			}
@@ -263,6 +270,9 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 		}
 		if err != nil {
 			return err
+		}
+		if req.op == opExit {
+			exiting.Store(true)
 		}
 		rep := s.handle(req)
 		if f := s.stopped(); f != nil {
@@ -475,8 +485,12 @@ func (s *Server) handle(req request) (rep reply) {
 			s.enqueue(stream, func() { s.dev.Free(addr) })
 			return reply{}
 		}
-		// cudaFree waits for the device: a kernel may still use the memory.
-		s.waitFor(s.streamSeq(0))
+		// cudaFree waits for the whole device, non-blocking streams too: a
+		// kernel on any stream may still use the memory (the H100's
+		// cudaFree and cudaFreeHost wait for a kernel on a
+		// cudaStreamNonBlocking stream: testdata/hostile/h100.txt,
+		// free_nonblocking).
+		s.waitFor(s.issuedSeq())
 		if err := s.dev.Free(addr); err != nil {
 			return reply{code: ErrorInvalidValue}
 		}

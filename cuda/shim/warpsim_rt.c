@@ -245,10 +245,35 @@ static uint64_t window_base, window_size;
 
 struct reply { cudaError_t code; char *data; uint64_t len; };
 
+/* pipe_write writes to a pipe to the simulator with SIGPIPE blocked in
+ * this thread, and takes back a SIGPIPE that the write raised: a simulator
+ * that is gone shows as EPIPE here, while the program's own disposition of
+ * SIGPIPE stays as it set it (`./prog | head -1` must still end the
+ * program, and what it execs inherits what it had). */
+static ssize_t pipe_write(int fd, const void *p, size_t n) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  ssize_t k = write(fd, p, n);
+  int saved = errno;
+  if (k < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE)) {
+    sigset_t pending;
+    sigpending(&pending);
+    if (sigismember(&pending, SIGPIPE)) {
+      struct timespec zero = {0, 0};
+      while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {}
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = saved;
+  return k;
+}
+
 static void write_all(const void *p, size_t n) {
   const char *c = p;
   while (n > 0) {
-    ssize_t k = write(req_fd, c, n);
+    ssize_t k = pipe_write(req_fd, c, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) { fprintf(stderr, "warpsim runtime: lost the simulator (write: %s)\n", strerror(errno)); _exit(1); }
     c += k; n -= (size_t)k;
@@ -348,6 +373,7 @@ static void fill_props(const char *d, uint32_t n);
  * the callback pipe; the callback thread runs it and answers, and only
  * then does the stream go on. Host functions must not call the CUDA API
  * (as in CUDA). */
+static _Thread_local int in_host_call; /* see NOT_IN_HOST_CALL */
 struct host_call { void (*fn)(void *); void (*cb)(void *, cudaError_t, void *); void *stream; void *data; };
 static struct host_call *host_calls;
 static int nhost_calls, free_host_call = -1;
@@ -382,9 +408,11 @@ static void *callback_thread(void *arg) {
     host_calls[id].data = (void *)(intptr_t)free_host_call;
     free_host_call = (int)id;
     pthread_mutex_unlock(&host_calls_mutex);
+    in_host_call = 1;
     if (c.fn) c.fn(c.data);
     if (c.cb) c.cb(c.stream, cudaSuccess, c.data);
-    while (write(cbdone_fd, &id, 4) < 0 && errno == EINTR) {}
+    in_host_call = 0;
+    while (pipe_write(cbdone_fd, &id, 4) < 0 && errno == EINTR) {}
   }
 }
 
@@ -487,7 +515,6 @@ static cudaError_t start(void) {
   resp_fd = resp[0];
   cb_fd = cb[0];
   cbdone_fd = cbdone[1];
-  signal(SIGPIPE, SIG_IGN);
   started = 1;
   uint32_t version = PROTOCOL_VERSION, msg[6];
   memcpy(msg, &version, 4);
@@ -527,7 +554,16 @@ static cudaError_t start(void) {
 
 /* enter is the prologue of every runtime call: start the simulator, then
  * refuse work once the context has a sticky error. */
+/* A host function or stream callback runs on the callback thread while the
+ * stream that reached it waits (and the thread that synchronizes with that
+ * stream may hold the runtime's lock): every CUDA call it makes returns
+ * cudaErrorNotPermitted, as on an H100 (testdata/hostile/h100.txt,
+ * host_callback), instead of waiting for the lock forever. */
+#define NOT_IN_HOST_CALL() \
+  do { if (in_host_call) return cudaErrorNotPermitted; } while (0)
+
 #define ENTER()                                                                   \
+  NOT_IN_HOST_CALL();                                                             \
   LOCK();                                                                         \
   do {                                                                            \
     if (started && getpid() != owner_pid) return set_error(cudaErrorInitializationError); \
@@ -611,6 +647,7 @@ static void fill_props(const char *d, uint32_t n) {
 }
 
 cudaError_t cudaGetDeviceCount(int *count) {
+  NOT_IN_HOST_CALL();
   LOCK();
   cudaError_t e = start();
   if (e) { if (count) *count = 0; return set_error(e); }
@@ -867,11 +904,15 @@ cudaError_t cudaProfilerStop(void) { return 0; }
 
 /* ---- Errors ---- */
 cudaError_t cudaGetLastError(void) {
+  NOT_IN_HOST_CALL();
   cudaError_t e = last_error;
   last_error = 0;
   return e;
 }
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) {
+  NOT_IN_HOST_CALL();
+  return last_error;
+}
 
 const char *cudaGetErrorString(cudaError_t e) {
   switch ((int)e) {
@@ -887,7 +928,9 @@ const char *cudaGetErrorName(cudaError_t e) {
 #include "warpsim_rt_errors.h"
 #undef E
   }
-  return "cudaErrorUnknown";
+  /* As CUDA 13's: testdata/hostile/h100.txt, cdp_smem ("child error
+   * unrecognized error code" for -1). */
+  return "unrecognized error code";
 }
 
 /* ---- Memory ---- */
@@ -895,6 +938,17 @@ static int find_alloc(uint64_t p) {
   for (int i = 0; i < nallocs; i++)
     if (p >= allocs[i].addr && p < allocs[i].addr + (allocs[i].size ? allocs[i].size : 1)) return i;
   return -1;
+}
+
+/* no_fork keeps managed memory out of a fork()ed child (on) or lets it be
+ * inherited again (off): the CUDA driver marks its managed mappings so, and
+ * a child touching managed or __managed__ memory dies of SIGSEGV while
+ * pinned memory stays shared with the parent (testdata/hostile/h100.txt,
+ * fork_managed). Allocations start on a page in a slot of their own. */
+static void no_fork(const void *p, size_t size, int on) {
+  uintptr_t a = (uintptr_t)p, page = 4096;
+  if (a % page || size == 0) return;
+  madvise((void *)a, (size + page - 1) / page * page, on ? MADV_DONTFORK : MADV_DOFORK);
 }
 
 static cudaError_t alloc_kind(void **p, size_t size, int kind) {
@@ -914,6 +968,7 @@ static cudaError_t alloc_kind(void **p, size_t size, int kind) {
   allocs[nallocs].kind = kind;
   nallocs++;
   *p = (void *)(uintptr_t)addr;
+  if (kind == kindManaged) no_fork(*p, size, 1);
   return 0;
 }
 
@@ -937,6 +992,7 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   cudaError_t e = simple(opFree, msg, 16);
   if (e) return set_error(e);
   if (a >> 63) return set_error(cudaErrorInvalidValue);
+  if (allocs[i].kind == kindManaged) no_fork(p, allocs[i].size, 0);
   allocs[i] = allocs[--nallocs];
   return 0;
 }
@@ -950,20 +1006,38 @@ cudaError_t cudaFree(void *p) {
   return free_alloc(p, -1, NULL, 0);
 }
 
-cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
-  if (!pitch) return set_error(1);
-  size_t pw = (w + 511) & ~(size_t)511;
+/* Pitched allocations check their sizes as the H100 does
+ * (testdata/hostile/h100.txt, pitch_overflow): nothing to allocate (a zero
+ * width or height, or a 3D height × depth that wraps to zero) succeeds
+ * with a NULL pointer and pitch 0; a width whose 512-byte pitch wraps or
+ * exceeds the device's largest pitch is cudaErrorInvalidValue (the pitch
+ * still written); a 2D size that overflows is cudaErrorMemoryAllocation,
+ * a 3D one cudaErrorInvalidValue. */
+enum { pitch_align = 512 };
+static cudaError_t pitched(void **p, size_t *pitch, size_t w, size_t rows, int is3d) {
+  if (!p || !pitch) return set_error(cudaErrorInvalidValue);
+  *p = NULL;
+  *pitch = 0;
+  if (w == 0 || rows == 0) return 0;
+  size_t pw = (w + pitch_align - 1) & ~(size_t)(pitch_align - 1);
   *pitch = pw;
-  return cudaMalloc(p, pw * h);
+  if (pw < w || pw > 2147483647u /* cudaDevAttrMaxPitch */) return set_error(cudaErrorInvalidValue);
+  if (rows > SIZE_MAX / pw) return set_error(is3d ? cudaErrorInvalidValue : cudaErrorMemoryAllocation);
+  return cudaMalloc(p, pw * rows);
+}
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
+  NOT_IN_HOST_CALL();
+  return pitched(p, pitch, w, h, 0);
 }
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e) {
+  NOT_IN_HOST_CALL();
   if (!pp) return set_error(1);
   size_t pitch = 0;
   void *p = NULL;
-  cudaError_t err = cudaMallocPitch(&p, &pitch, e.width, e.height * e.depth);
-  if (err) return err;
+  cudaError_t err = pitched(&p, &pitch, e.width, e.height * e.depth /* wraps as CUDA's does */, 1);
   pp->ptr = p;
   pp->pitch = pitch;
+  if (err) return err;
   pp->xsize = e.width;
   pp->ysize = e.height;
   return 0;
@@ -1887,6 +1961,15 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
   return set_error(simple(opFuncAttr, a, 12) ? 1 : 0);
 }
 cudaError_t cudaFuncSetCacheConfig(const void *func, int c) { (void)c; ENTER(); return find_function(func) ? 0 : set_error(98); }
+/* cudaFuncGetName: the kernel's (mangled) name, as CUDA gives it. */
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  ENTER();
+  if (!name) return set_error(cudaErrorInvalidValue);
+  struct function *f = find_function(func);
+  if (!f) return set_error(cudaErrorInvalidDeviceFunction);
+  *name = f->name;
+  return 0;
+}
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, int c) { (void)c; ENTER(); return find_function(func) ? 0 : set_error(98); }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int blockSize, size_t smem, unsigned flags) {

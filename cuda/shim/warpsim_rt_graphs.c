@@ -151,11 +151,18 @@ static cudaError_t add_node(struct gnode **out, struct graph *g, struct gnode *c
   return 0;
 }
 
-/* clone_graph copies g, nodes, parameters and child graphs. */
+/* clone_graph copies g, nodes, parameters and child graphs. Every node is
+ * made before any dependency is copied: cudaGraphAddDependencies can make a
+ * node depend on a later one, or close a cycle (which instantiation then
+ * refuses, as CUDA does). */
 static struct graph *clone_graph(struct graph *g) {
   struct graph *c = new_graph();
+  int cap = 8; /* what grow() expects of an array of g->n entries */
+  while (cap < g->n) cap *= 2;
+  c->nodes = malloc((size_t)cap * sizeof *c->nodes);
+  for (int i = 0; i < g->n; i++) c->nodes[i] = malloc(sizeof *c->nodes[i]);
   for (int i = 0; i < g->n; i++) {
-    struct gnode *o = g->nodes[i], *n = malloc(sizeof *n);
+    struct gnode *o = g->nodes[i], *n = c->nodes[i];
     *n = *o;
     n->owner = c;
     n->deps = o->ndeps ? malloc((size_t)o->ndeps * sizeof *n->deps) : NULL;
@@ -166,9 +173,8 @@ static struct graph *clone_graph(struct graph *g) {
     }
     if (o->child) n->child = clone_graph(o->child);
     if (o->alloc) o->alloc->refs++;
-    c->nodes = grow(c->nodes, c->n, sizeof *c->nodes);
-    c->nodes[c->n++] = n;
   }
+  c->n = g->n;
   return c;
 }
 
@@ -438,6 +444,100 @@ cudaError_t cudaGraphAddDependencies(void *g, void *const *from, void *const *to
     b->deps[b->ndeps++] = a;
   }
   return 0;
+}
+cudaError_t cudaGraphRemoveDependencies(void *g, void *const *from, void *const *to, size_t count) {
+  ENTER();
+  struct graph *o = as_graph(g);
+  if (!o || (count && (!from || !to))) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; i++) { /* every edge must exist before any goes */
+    struct gnode *a = as_node(from[i]), *b = as_node(to[i]);
+    if (!a || !b || a->owner != o || b->owner != o) return set_error(cudaErrorInvalidValue);
+    int found = 0;
+    for (int d = 0; d < b->ndeps; d++) found |= b->deps[d] == a;
+    if (!found) return set_error(cudaErrorInvalidValue);
+  }
+  for (size_t i = 0; i < count; i++) {
+    struct gnode *a = as_node(from[i]), *b = as_node(to[i]);
+    for (int d = 0; d < b->ndeps; d++)
+      if (b->deps[d] == a) {
+        memmove(&b->deps[d], &b->deps[d + 1], (size_t)(b->ndeps - d - 1) * sizeof *b->deps);
+        b->ndeps--;
+        break;
+      }
+  }
+  return 0;
+}
+/* cudaGraphGetEdges lists every edge, node by node in creation order. */
+cudaError_t cudaGraphGetEdges(void *g, void **from, void **to, size_t *count) {
+  ENTER();
+  struct graph *o = as_graph(g);
+  if (!o || !count || (!from) != (!to)) return set_error(cudaErrorInvalidValue);
+  size_t k = 0;
+  for (int i = 0; i < o->n; i++)
+    for (int d = 0; d < o->nodes[i]->ndeps; d++, k++)
+      if (from && k < *count) { from[k] = o->nodes[i]->deps[d]; to[k] = o->nodes[i]; }
+  if (from) { /* as CUDA: unused entries NULL, the count is what was written */
+    for (size_t j = k; j < *count; j++) from[j] = to[j] = NULL;
+    if (k > *count) k = *count;
+  }
+  *count = k;
+  return 0;
+}
+cudaError_t cudaGraphNodeGetDependentNodes(void *node, void **out, size_t *count) {
+  ENTER();
+  struct gnode *n = as_node(node);
+  if (!n || !count) return set_error(cudaErrorInvalidValue);
+  size_t k = 0;
+  for (int i = 0; i < n->owner->n; i++)
+    for (int d = 0; d < n->owner->nodes[i]->ndeps; d++)
+      if (n->owner->nodes[i]->deps[d] == n) {
+        if (out && k < *count) out[k] = n->owner->nodes[i];
+        k++;
+      }
+  *count = k;
+  return 0;
+}
+/* The edge-data forms (CUDA 12.3's _v2 names, CUDA 13's plain names in C++
+ * through cuda_runtime_api.h): warpsim's edges are all default edges (type
+ * 0, ports 0); asking for another kind is refused, naming it. */
+cudaError_t cudaGraphNodeGetDependencies(void *node, void **deps, size_t *count);
+static cudaError_t default_edges(const struct cudaGraphEdgeData *e, size_t n, const char *call) {
+  for (size_t i = 0; e && i < n; i++)
+    if (e[i].type != 0 || e[i].from_port != 0 || e[i].to_port != 0) {
+      fprintf(stderr, "warpsim: %s: only default graph edges are supported (edge %zu has type %d, ports %d->%d)\n",
+              call, i, e[i].type, e[i].from_port, e[i].to_port);
+      return set_error(cudaErrorNotSupported);
+    }
+  return 0;
+}
+static void zero_edges(struct cudaGraphEdgeData *e, size_t n) {
+  if (e) memset(e, 0, n * sizeof *e);
+}
+cudaError_t cudaGraphAddDependencies_v2(void *g, void *const *from, void *const *to, const struct cudaGraphEdgeData *e, size_t count) {
+  cudaError_t r = default_edges(e, count, "cudaGraphAddDependencies");
+  return r ? r : cudaGraphAddDependencies(g, from, to, count);
+}
+cudaError_t cudaGraphRemoveDependencies_v2(void *g, void *const *from, void *const *to, const struct cudaGraphEdgeData *e, size_t count) {
+  cudaError_t r = default_edges(e, count, "cudaGraphRemoveDependencies");
+  return r ? r : cudaGraphRemoveDependencies(g, from, to, count);
+}
+cudaError_t cudaGraphGetEdges_v2(void *g, void **from, void **to, struct cudaGraphEdgeData *e, size_t *count) {
+  size_t room = count ? *count : 0;
+  cudaError_t r = cudaGraphGetEdges(g, from, to, count);
+  if (from) zero_edges(e, room < *count ? room : *count);
+  return r;
+}
+cudaError_t cudaGraphNodeGetDependencies_v2(void *node, void **deps, struct cudaGraphEdgeData *e, size_t *count) {
+  size_t room = count ? *count : 0;
+  cudaError_t r = cudaGraphNodeGetDependencies(node, deps, count);
+  if (!r && deps) zero_edges(e, room < *count ? room : *count);
+  return r;
+}
+cudaError_t cudaGraphNodeGetDependentNodes_v2(void *node, void **out, struct cudaGraphEdgeData *e, size_t *count) {
+  size_t room = count ? *count : 0;
+  cudaError_t r = cudaGraphNodeGetDependentNodes(node, out, count);
+  if (!r && out) zero_edges(e, room < *count ? room : *count);
+  return r;
 }
 cudaError_t cudaGraphGetNodes(void *g, void **nodes, size_t *count) {
   ENTER();

@@ -52,6 +52,7 @@ static void map_managed(void) {
       fprintf(stderr, "warpsim runtime: mapping __managed__ variable %s: %s\n", v->name, strerror(errno));
       continue;
     }
+    no_fork(v->host, len, 1);
     /* Kernels handed the host's &x reach the variable too. */
     uint64_t a[3] = {(uint64_t)(uintptr_t)v->host, dev, dv->size};
     struct reply r = call(opManagedAlias, a, sizeof a);

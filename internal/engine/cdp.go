@@ -52,6 +52,11 @@ type DevRTLimits struct {
 	// MaxThreadsPerBlock bounds a device launch's block (more is
 	// cudaErrorInvalidConfiguration), under CDP1 and CDP2.
 	MaxThreadsPerBlock int
+	// MaxSharedPerBlock bounds a device launch's static plus dynamic
+	// shared memory (the default per-block limit, 48 KiB: a device-side
+	// launch asking for more gets cudaErrorInvalidConfiguration and runs
+	// no child on the H100, testdata/hostile/h100.txt, cdp_smem); 0: none.
+	MaxSharedPerBlock int
 }
 
 // CUDA error codes of the device runtime.

@@ -188,7 +188,8 @@ func (wp *warp) devLaunch(mode uint8, lane int, arg func(i, size, lane int) uint
 		l.childMu.Unlock()
 		return cudaErrorInvalidValue
 	case ch.fn < 0 || ch.grid[0]*ch.grid[1]*ch.grid[2] == 0 || ch.block[0]*ch.block[1]*ch.block[2] == 0,
-		t.limits.MaxThreadsPerBlock > 0 && uint64(ch.block[0])*uint64(ch.block[1])*uint64(ch.block[2]) > uint64(t.limits.MaxThreadsPerBlock):
+		t.limits.MaxThreadsPerBlock > 0 && uint64(ch.block[0])*uint64(ch.block[1])*uint64(ch.block[2]) > uint64(t.limits.MaxThreadsPerBlock),
+		t.limits.MaxSharedPerBlock > 0 && uint64(ch.shmem)+uint64(l.mod.Prog.StaticShared[ch.fn]) > uint64(t.limits.MaxSharedPerBlock):
 		l.childMu.Unlock()
 		return cudaErrorInvalidConfiguration
 	}

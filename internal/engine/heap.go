@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/warpsim/warpsim/internal/hostmem"
 )
 
 // The device heap: what device-side malloc and free serve. CUDA gives each
@@ -26,6 +28,14 @@ const (
 	heapGranule      = 16
 	heapGuard        = 4096
 	DefaultHeapBytes = 8 << 20
+	// MaxHeapBytes is the largest heap limit: the H100 accepts any
+	// cudaLimitMallocHeapSize and clamps it to this (2^62 and 200 GiB both
+	// read back as 17681179680: testdata/hostile/h100.txt, heap_limit).
+	MaxHeapBytes = 17681179680
+	// heapHostCheck is the block size above which malloc first asks the host
+	// whether it can back the block: Go cannot recover from running out of
+	// memory, and malloc's answer to a heap it cannot serve is NULL.
+	heapHostCheck = 1 << 30
 )
 
 // Heap is a device's malloc heap. Its methods are safe for concurrent use.
@@ -76,8 +86,9 @@ func (h *Heap) Limit() uint64 {
 	return h.limit
 }
 
-// SetLimit sets the heap size. As in CUDA, it fails once a kernel that
-// uses malloc or free has been launched.
+// SetLimit sets the heap size, clamped to MaxHeapBytes as the H100 clamps
+// it. As in CUDA, it fails once a kernel that uses malloc or free has been
+// launched.
 func (h *Heap) SetLimit(n uint64) bool {
 	h.init()
 	h.mu.Lock()
@@ -85,7 +96,7 @@ func (h *Heap) SetLimit(n uint64) bool {
 	if h.frozen {
 		return false
 	}
-	h.limit = n
+	h.limit = min(n, MaxHeapBytes)
 	return true
 }
 
@@ -109,11 +120,17 @@ func (h *Heap) malloc(n uint64) uint64 {
 	cost := heapCost(n)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if cost < n || h.used+cost > h.limit || h.used+cost < h.used {
+	// The heap's own bookkeeping takes part of it: a block as large as
+	// the whole heap is never served (8 MiB of 8 MiB: testdata/harden/h100/
+	// heap_probe.txt; 1 GiB of 1 GiB: testdata/hostile/h100.txt).
+	if cost < n || h.used+cost >= h.limit || h.used+cost < h.used {
 		return 0
 	}
 	span := (n + heapGuard + allocAlign - 1) / allocAlign * allocAlign
 	if h.next+span > HeapBase+heapWindow {
+		return 0
+	}
+	if n > heapHostCheck && n > hostmem.Available() {
 		return 0
 	}
 	words := make([]uint64, (n+7)/8)

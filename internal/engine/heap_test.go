@@ -43,3 +43,30 @@ func TestHeapHas(t *testing.T) {
 		t.Error("HeapHas on a memory that never malloc'd: true")
 	}
 }
+
+// TestHeapLimitClamp: a huge heap limit is clamped as the H100 clamps it
+// (2^62 and 200 GiB read back as 17681179680: testdata/hostile/h100.txt,
+// heap_limit), and a 100 GiB malloc then returns NULL instead of asking Go
+// for 100 GiB (which killed the simulator).
+func TestHeapLimitClamp(t *testing.T) {
+	for _, n := range []uint64{1 << 62, 200 << 30, ^uint64(0)} {
+		var h Heap
+		if !h.SetLimit(n) {
+			t.Fatal("SetLimit refused")
+		}
+		if got := h.Limit(); got != 17681179680 {
+			t.Errorf("SetLimit(%d): Limit() = %d, want 17681179680", n, got)
+		}
+		if p := h.malloc(100 << 30); p != 0 {
+			t.Errorf("limit %d: malloc(100 GiB) = %#x, want NULL", n, p)
+		}
+		if p := h.malloc(1 << 20); p == 0 {
+			t.Errorf("limit %d: malloc(1 MiB) = NULL", n)
+		}
+	}
+	var h Heap
+	h.SetLimit(1 << 30)
+	if got := h.Limit(); got != 1<<30 {
+		t.Errorf("SetLimit(1 GiB): Limit() = %d", got)
+	}
+}

@@ -45,6 +45,12 @@ func (wp *warp) resolve(pc int, space ptxtype.Space, addr uint64, n uint64, lane
 			}
 		}
 		a, ok := findAlloc(wp.w.l.allocs, addr, n)
+		if !ok {
+			// Made after the launch began: a device-side launch's
+			// parameter buffer (a warp's 32 lanes make 32 at once, more
+			// than recent holds).
+			a, ok = wp.w.l.mod.Mem.live(addr, n)
+		}
 		if ok {
 			wp.recent[wp.recentNext%len(wp.recent)] = a
 			wp.recentNext++

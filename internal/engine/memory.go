@@ -182,6 +182,14 @@ func (m *Memory) AllocPrivate(size uint64) (uint64, error) {
 	return a.Base, nil
 }
 
+// live looks [addr, addr+n) up among the allocations as they are now, not
+// as a launch's snapshot has them.
+func (m *Memory) live(addr, n uint64) (*Alloc, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return findAlloc(m.allocs, addr, n)
+}
+
 // insert adds a to the allocations in address order, in a new slice
 // (running launches may hold the old one). m.mu held.
 func (m *Memory) insert(a *Alloc) {

@@ -196,6 +196,16 @@ func (s *Sanitizer) Summary() string {
 		}
 	}
 	n := s.errors
+	if hidden := n - s.printed; hidden > 0 && s.opt.PrintLimit > 0 {
+		// As compute-sanitizer says it (testdata/hostile/h100.txt,
+		// sanitize_limits).
+		verb := "were"
+		if hidden == 1 {
+			verb = "was"
+		}
+		fmt.Fprintf(&b, "%sERROR SUMMARY: %d %s %s not printed. Use --print-limit option to adjust the number of printed errors\n",
+			Prefix, hidden, plural(hidden, "error"), verb)
+	}
 	fmt.Fprintf(&b, "%sERROR SUMMARY: %d %s\n", Prefix, n, plural(n, "error"))
 	return b.String()
 }

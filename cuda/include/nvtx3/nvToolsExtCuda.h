@@ -1,0 +1,2 @@
+/* warpsim: NVTX's CUDA resource naming; the no-op calls are in nvToolsExt.h. */
+#include "nvToolsExt.h"
