@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/cuda/cc"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 )
 
 const ccHelp = `Compiles whole CUDA programs with clang (no CUDA toolkit needed): each .cu
@@ -81,7 +81,7 @@ func compileErr(err error) error {
 }
 
 // newRuntimeCmd is the simulator process a program built by `warpsim cc`
-// starts on its first CUDA call (see cuda/runtime). It reads requests on fd
+// starts on its first CUDA call (see internal/cudart). It reads requests on fd
 // 3 and answers on fd 4.
 func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{
@@ -94,23 +94,23 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				return badInputf("__runtime is started by programs built with warpsim cc")
 			}
 			// Settings are checked here; a bad one is told to the program at
-			// its first CUDA call, which returns an error (runtime.ReadSettings).
-			opt := runtime.ProgramOptions()
+			// its first CUDA call, which returns an error (cudart.ReadSettings).
+			opt := cudart.ProgramOptions()
 			if opt.SettingsErr == nil {
 				var err error
-				if opt.Sanitize, err = runtime.SanitizingFromEnv(opt.Arch); err != nil {
+				if opt.Sanitize, err = cudart.SanitizingFromEnv(opt.Arch); err != nil {
 					// Like any bad setting: the program hears of it.
-					opt.SettingsErr = &runtime.SettingsError{Code: runtime.ErrorInvalidValue, Msg: "warpsim: not a valid setting: " + err.Error()}
+					opt.SettingsErr = &cudart.SettingsError{Code: cudart.ErrorInvalidValue, Msg: "warpsim: not a valid setting: " + err.Error()}
 				}
 			}
-			srv := runtime.NewServer(opt)
+			srv := cudart.NewServer(opt)
 			// Ctrl-C reaches the program and this process alike: a kernel
 			// running now stops and its report says where its warps were;
 			// with none running the program decides what SIGINT does.
 			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
 			err := srv.Serve(in, out)
 			stop()
-			if errors.Is(err, runtime.ErrInterrupted) {
+			if errors.Is(err, cudart.ErrInterrupted) {
 				return &exitError{code: exitInterrupted}
 			}
 			if err != nil {

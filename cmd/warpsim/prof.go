@@ -17,7 +17,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/internal/settings"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -112,7 +112,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode), runtime.EnvReportLock+"="+path)
+	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode), cudart.EnvReportLock+"="+path)
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}
@@ -128,7 +128,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "%s warpsim prof is profiling process %d, command: %s\n", tag, pid, command)
 	runErr := cmd.Wait()
 	// A program killed by a signal leaves its simulator writing the profile.
-	runtime.WaitReportLock(path, 2*time.Minute)
+	cudart.WaitReportLock(path, 2*time.Minute)
 	fmt.Fprintf(stderr, "%s Profiling application: %s\n", tag, command)
 	prof, err := readProfile(path)
 	if err != nil {
@@ -163,12 +163,12 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	return runErr
 }
 
-func readProfile(path string) (*runtime.Profile, error) {
+func readProfile(path string) (*cudart.Profile, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var p runtime.Profile
+	var p cudart.Profile
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ type kernelTimes struct {
 
 func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
-func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def, evs []profEvent, f profFlags) error {
+func writeProfReport(w io.Writer, tag string, p *cudart.Profile, a *arch.Arch, defs []*profile.Def, evs []profEvent, f profFlags) error {
 	defer writeFaultNotes(w, tag, p)
 	if f.gpuTrace {
 		fmt.Fprintf(w, "%s Profiling result:\n", tag)
@@ -225,7 +225,7 @@ func writeProfReport(w io.Writer, tag string, p *runtime.Profile, a *arch.Arch, 
 // kernel with the most time first. When device code launched grids
 // (dynamic parallelism), calls are split into host and device columns, as
 // nvprof does then.
-func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
+func writeTimeSummary(w io.Writer, p *cudart.Profile, csv bool) {
 	var ks []*kernelTimes
 	index := map[string]*kernelTimes{}
 	var all int64
@@ -298,7 +298,7 @@ func writeTimeSummary(w io.Writer, p *runtime.Profile, csv bool) {
 	}
 }
 
-func writeGPUTrace(w io.Writer, p *runtime.Profile, csv bool) {
+func writeGPUTrace(w io.Writer, p *cudart.Profile, csv bool) {
 	if csv {
 		fmt.Fprintln(w, `"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Device","Name"`)
 		for _, l := range p.Launches {
@@ -320,7 +320,7 @@ func writeGPUTrace(w io.Writer, p *runtime.Profile, csv bool) {
 // launched from the device "[device]", or "[device ×N]" for N identical
 // grids (same kernel, shape and counters under one host launch) folded
 // into one line whose Duration is their average.
-func traceName(l *runtime.Record) string {
+func traceName(l *cudart.Record) string {
 	switch {
 	case !l.FromDevice:
 		return recordName(l)
@@ -336,7 +336,7 @@ func traceName(l *runtime.Record) string {
 const faultedMark = " [faulted]"
 
 // recordName is the name a launch is reported under.
-func recordName(l *runtime.Record) string {
+func recordName(l *cudart.Record) string {
 	if l.Fault != "" {
 		return l.Kernel + faultedMark
 	}
@@ -344,7 +344,7 @@ func recordName(l *runtime.Record) string {
 }
 
 // writeFaultNotes says which launches faulted, after the tables.
-func writeFaultNotes(w io.Writer, tag string, p *runtime.Profile) {
+func writeFaultNotes(w io.Writer, tag string, p *cudart.Profile) {
 	for _, l := range p.Launches {
 		if l.Fault != "" {
 			first, _, _ := strings.Cut(l.Fault, "\n")

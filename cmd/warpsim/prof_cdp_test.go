@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/profile"
 )
@@ -17,7 +17,7 @@ import (
 // cdpFixture: rec launched once from the host (branch efficiency 75%), and
 // three identical grids of rec launched from the device folded into one
 // record (100%: no divergent branch), 1, 2 and 3 µs.
-var cdpFixture = &runtime.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []runtime.Record{
+var cdpFixture = &cudart.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []cudart.Record{
 	{Kernel: "rec", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, NS: 4000,
 		Counters: profile.Counters{Branch: 4, DivergentBranch: 1}},
 	{Kernel: "rec", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{16, 1, 1}, StartNS: 4000, NS: 6000, Count: 3, MinNS: 1000, MaxNS: 3000,

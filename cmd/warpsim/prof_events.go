@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -95,7 +95,7 @@ type eventKernel struct {
 // summarizeEvents folds the launches' counters per kernel, in first-launch
 // order. A folded record of device-launched grids stands for Calls()
 // identical invocations.
-func summarizeEvents(p *runtime.Profile, evs []profEvent) []*eventKernel {
+func summarizeEvents(p *cudart.Profile, evs []profEvent) []*eventKernel {
 	var ks []*eventKernel
 	index := map[string]*eventKernel{}
 	for i := range p.Launches {
@@ -128,7 +128,7 @@ func summarizeEvents(p *runtime.Profile, evs []profEvent) []*eventKernel {
 
 // writeEventTable prints nvprof's --events table: per kernel, each event's
 // minimum, maximum, average and total over its invocations.
-func writeEventTable(w io.Writer, tag string, p *runtime.Profile, evs []profEvent, csv bool) error {
+func writeEventTable(w io.Writer, tag string, p *cudart.Profile, evs []profEvent, csv bool) error {
 	ks := summarizeEvents(p, evs)
 	bw := bufio.NewWriter(w)
 	if csv {
@@ -156,7 +156,7 @@ func writeEventTable(w io.Writer, tag string, p *runtime.Profile, evs []profEven
 // is placed where the runtime's simulated clock put it (its record's
 // start, on the streams' timeline), its blocks relative to it. Launches
 // that faulted have no timing and are left out.
-func writeProfTrace(path string, p *runtime.Profile) error {
+func writeProfTrace(path string, p *cudart.Profile) error {
 	var grids []profile.TraceGrid
 	host := -1
 	for i := range p.Launches {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -15,9 +15,9 @@ import (
 // trace, with a warning naming the fault: its counts cover only what ran
 // before it.
 func TestProfMarksFaultedLaunches(t *testing.T) {
-	p := &runtime.Profile{
+	p := &cudart.Profile{
 		Arch: "h100", Device: "NVIDIA H100 80GB HBM3",
-		Launches: []runtime.Record{
+		Launches: []cudart.Record{
 			{Kernel: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, NS: 1000,
 				Counters: profile.Counters{WarpsLaunched: 1}},
 			{Kernel: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, StartNS: 1000, NS: 500,

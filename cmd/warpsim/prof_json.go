@@ -5,14 +5,14 @@ import (
 	"os"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/profile"
 )
 
 // writeProfJSON writes prof --json-out's document: the same layout as
 // warpsim run --json (one entry per launch record, every metric unless
 // --metrics chose some), which warpsim sweep reads for program runs.
-func writeProfJSON(path string, p *runtime.Profile, a *arch.Arch, defs []*profile.Def) error {
+func writeProfJSON(path string, p *cudart.Profile, a *arch.Arch, defs []*profile.Def) error {
 	if defs == nil {
 		defs = profile.Defs()
 	}

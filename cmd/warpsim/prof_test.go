@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -33,9 +33,9 @@ func TestNvTime(t *testing.T) {
 }
 
 // profFixture is a profile with known times: two launches of k1, one of k2.
-var profFixture = &runtime.Profile{
+var profFixture = &cudart.Profile{
 	Arch: "h100", Device: "NVIDIA H100 80GB HBM3",
-	Launches: []runtime.Record{
+	Launches: []cudart.Record{
 		{Kernel: "k1(float*)", Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{128, 1, 1}, Regs: 16, StartNS: 0, NS: 1000},
 		{Kernel: "k2", Grid: [3]uint32{1, 2, 1}, Block: [3]uint32{32, 2, 1}, Regs: 8, StaticSh: 2048, StartNS: 1000, NS: 6000},
 		{Kernel: "k1(float*)", Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{128, 1, 1}, Regs: 16, StartNS: 7000, NS: 3000},
@@ -81,7 +81,7 @@ func TestProfMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := *profFixture
-	p.Launches = append([]runtime.Record(nil), p.Launches...)
+	p.Launches = append([]cudart.Record(nil), p.Launches...)
 	p.Launches[0].Counters = profile.Counters{Branch: 4, DivergentBranch: 1}
 	p.Launches[2].Counters = profile.Counters{Branch: 4, DivergentBranch: 3}
 	var b bytes.Buffer
@@ -109,7 +109,7 @@ func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 // parallelism. child: 3 device launches, 6 µs of 11 µs; parent: 1 host
 // launch, 5 µs.
 func TestProfDeviceCalls(t *testing.T) {
-	p := &runtime.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []runtime.Record{
+	p := &cudart.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []cudart.Record{
 		{Kernel: "parent", NS: 5000},
 		{Kernel: "child", NS: 1000, FromDevice: true},
 		{Kernel: "child", NS: 2000, FromDevice: true},

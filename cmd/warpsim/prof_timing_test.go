@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/profile"
 )
 
@@ -20,7 +20,7 @@ import (
 // minimum, maximum, average (integer) and total over the invocations; a
 // folded record of N device launches counts N times.
 func TestProfEventTable(t *testing.T) {
-	p := &runtime.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []runtime.Record{
+	p := &cudart.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []cudart.Record{
 		{Kernel: "k1", Counters: profile.Counters{Branch: 10, DivergentBranch: 1, WarpsLaunched: 8}},
 		{Kernel: "k2", Counters: profile.Counters{Branch: 3, WarpsLaunched: 1}, FromDevice: true, Count: 3},
 		{Kernel: "k1", Counters: profile.Counters{Branch: 20, DivergentBranch: 4, WarpsLaunched: 8}},

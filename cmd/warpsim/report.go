@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/launchfile"
 	"github.com/warpsim/warpsim/report"
 )
@@ -85,7 +85,7 @@ func writeRunReport(f *runFlags, path string, a *arch.Arch, mode string, out *la
 
 // profProfile builds the profile of a program prof ran from its runtime's
 // records.
-func profProfile(p *runtime.Profile, a *arch.Arch, mode string, args []string) *report.Profile {
+func profProfile(p *cudart.Profile, a *arch.Arch, mode string, args []string) *report.Profile {
 	b := report.NewBuilder(a, mode, report.Options{Title: filepath.Base(args[0]), Command: reportCommand(append([]string{"prof"}, args...)...)})
 	host := -1
 	for _, r := range p.Launches {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/runtime"
+	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/internal/sanitize"
 )
 
@@ -89,17 +89,17 @@ func sanitizeEnv(f sanitizeFlags) ([]string, error) {
 		return nil, fmt.Errorf("--print-limit %d: must not be negative", f.printLimit)
 	}
 	env := []string{
-		runtime.EnvSanitize + "=" + f.tool,
-		runtime.EnvSanitizeLeaks + "=" + f.leakCheck,
-		runtime.EnvSanitizeRace + "=" + f.raceReport,
-		runtime.EnvSanitizeLimit + "=" + strconv.Itoa(f.printLimit),
+		cudart.EnvSanitize + "=" + f.tool,
+		cudart.EnvSanitizeLeaks + "=" + f.leakCheck,
+		cudart.EnvSanitizeRace + "=" + f.raceReport,
+		cudart.EnvSanitizeLimit + "=" + strconv.Itoa(f.printLimit),
 		"WARPSIM_MODE=functional",
 	}
 	if f.checkLocal {
-		env = append(env, runtime.EnvSanitizeLocal+"=1")
+		env = append(env, cudart.EnvSanitizeLocal+"=1")
 	}
 	if f.globalRaces {
-		env = append(env, runtime.EnvSanitizeRaces+"=1")
+		env = append(env, cudart.EnvSanitizeRaces+"=1")
 	}
 	return env, nil
 }
@@ -123,7 +123,7 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(append(cmd.Env, f.custom.env(a)...), runtime.EnvSanitizeOut+"="+path, runtime.EnvReportLock+"="+path)
+	cmd.Env = append(append(cmd.Env, f.custom.env(a)...), cudart.EnvSanitizeOut+"="+path, cudart.EnvReportLock+"="+path)
 	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stdout, "%sError: Target application %s could not be started: %v\n", sanitize.Prefix, args[0], err)
@@ -131,12 +131,12 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	}
 	runErr := cmd.Wait()
 	// A program killed by a signal leaves its simulator writing the report.
-	runtime.WaitReportLock(path, 2*time.Minute)
+	cudart.WaitReportLock(path, 2*time.Minute)
 	res, err := readSanitizeResult(path)
 	if err != nil {
 		// The program made no CUDA call (the simulator never started):
 		// nothing to report.
-		res = &runtime.SanitizeResult{Text: sanitize.New(sanitize.Options{Tool: mustTool(f.tool), LeakCheck: f.leakCheck == "full"}).Summary()}
+		res = &cudart.SanitizeResult{Text: sanitize.New(sanitize.Options{Tool: mustTool(f.tool), LeakCheck: f.leakCheck == "full"}).Summary()}
 	}
 	io.WriteString(stdout, res.Text)
 	var ee *exec.ExitError
@@ -157,12 +157,12 @@ func mustTool(s string) sanitize.Tool {
 	return t
 }
 
-func readSanitizeResult(path string) (*runtime.SanitizeResult, error) {
+func readSanitizeResult(path string) (*cudart.SanitizeResult, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var r runtime.SanitizeResult
+	var r cudart.SanitizeResult
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@
  * and the CUDA runtime API, and forwards the work to a simulator process:
  * the warpsim executable itself, started on the first CUDA call as
  * `warpsim __runtime` with a request pipe on its fd 3 and a reply pipe on
- * its fd 4 (see cuda/runtime/protocol.go for the messages). The program
+ * its fd 4 (see internal/cudart/protocol.go for the messages). The program
  * holds no Go runtime and needs no CUDA toolkit.
  *
  * Memory never crosses the pipe. This file creates one memory file (memfd),
@@ -56,7 +56,7 @@ extern char **environ;
 #define __WARPSIM_RUNTIME_C__ 1
 #include "driver_types.h"
 
-/* ---- Operations; keep in step with cuda/runtime/protocol.go. ---- */
+/* ---- Operations; keep in step with internal/cudart/protocol.go. ---- */
 #define PROTOCOL_VERSION 2
 enum {
   opHello = 1, opModule, opKernel, opMalloc, opFree, opHostCopy, opStreamQuery, opCopy, opMemset,
@@ -64,7 +64,7 @@ enum {
   opStreamSync, opEventQuery, opEventSync, opEventElapsed, opStreamWait, opStreamCreate,
   opHostFunc, opMemInfo, opLimit
 };
-/* Allocation kinds (cuda/runtime/window.go) and copy directions (timing.go). */
+/* Allocation kinds (internal/cudart/window.go) and copy directions (timing.go). */
 enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };
 
@@ -580,7 +580,7 @@ static int64_t get64(const char *d, uint32_t n, int i) {
 }
 
 /* The hello reply is a name (64 bytes) then int64 figures in the order of
- * cuda/runtime/protocol.go's propFields. */
+ * internal/cudart/protocol.go's propFields. */
 static void fill_props(const char *d, uint32_t n) {
   memset(&props, 0, sizeof props);
   if (n < 64) return;

@@ -1,13 +1,13 @@
 /* warpsim runtime: thread-block clusters. Included by warpsim_rt.c.
  *
  * A cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension is queued
- * as opLaunchCluster (cuda/runtime/cluster.go), which checks the shape as
+ * as opLaunchCluster (internal/cudart/cluster.go), which checks the shape as
  * the driver does (cudaErrorInvalidClusterSize) and runs the blocks of each
  * cluster together. cudaOccupancyMaxActiveClusters and
  * cudaOccupancyMaxPotentialClusterSize are answered by the simulator with
  * the H100 driver's measured answers. */
 
-enum { opLaunchCluster = 66, opOccupancyCluster = 67, opPotentialCluster = 68 }; /* keep in step with cuda/runtime/protocol.go */
+enum { opLaunchCluster = 66, opOccupancyCluster = 67, opPotentialCluster = 68 }; /* keep in step with internal/cudart/protocol.go */
 
 static cudaError_t launch_cluster(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream, const unsigned cl[3]) {
   if (!valid_stream(stream)) return set_error(400);

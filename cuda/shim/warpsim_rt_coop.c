@@ -1,13 +1,13 @@
 /* warpsim runtime: cooperative launches. Included by warpsim_rt.c.
  *
  * cudaLaunchCooperativeKernel queues the launch as opLaunchCooperative
- * (cuda/runtime/coop.go): the simulator checks the grid against what can
+ * (internal/cudart/coop.go): the simulator checks the grid against what can
  * be resident at once (the occupancy calculator's blocks per SM times the
  * SM count; more is cudaErrorCooperativeLaunchTooLarge, as the driver
  * answers) and runs it with every block resident, so grid_group::sync()
  * works and grid_group::is_valid() is true in it. */
 
-enum { opLaunchCooperative = 64 }; /* keep in step with cuda/runtime/protocol.go */
+enum { opLaunchCooperative = 64 }; /* keep in step with internal/cudart/protocol.go */
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, void *stream) {
   ENTER();

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Records the runtime helper's programs on an H100 (nvcc 13): the sample
 # programs through record_gpu.sh, and the copy-timing calibration behind
-# cuda/runtime/timing.go into calibration/copy_timing.h100.csv.
+# internal/cudart/timing.go into calibration/copy_timing.h100.csv.
 #   sh record_runtime.sh
 set -eu
 cd "$(dirname "$0")"

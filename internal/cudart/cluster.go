@@ -1,4 +1,4 @@
-package runtime
+package cudart
 
 import (
 	"sync"

@@ -1,5 +1,8 @@
 package engine
 
+// This file executes the memory instructions: loads, stores and atomics on
+// every state space, warp-wide where it can, lane by lane where it must.
+
 import (
 	"encoding/binary"
 	"math"

@@ -1,4 +1,4 @@
-package runtime
+package cudart
 
 // Error is a cudaError_t, numbered as CUDA numbers it.
 type Error uint32

@@ -1,5 +1,8 @@
 package engine
 
+// This file is device memory: the allocations (bounds-checked, 2 GiB apart),
+// their backing, and the lookups the memory instructions make.
+
 import (
 	"errors"
 	"fmt"

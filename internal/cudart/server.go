@@ -1,11 +1,11 @@
-// Package runtime is the simulator side of warpsim's CUDA runtime. A program
+// Package cudart is the simulator side of warpsim's CUDA runtime. A program
 // built by `warpsim cc` carries a small C runtime (cuda/shim) that starts
 // `warpsim __runtime` on its first CUDA call and sends it every operation
 // over a pipe; Server executes them on a Device with CUDA's semantics:
 // sticky errors after a kernel fault, printf output released at
 // synchronization points, events that read a device clock, and a profile of
 // every launch written at exit for `warpsim prof`.
-package runtime
+package cudart
 
 import (
 	"bytes"
