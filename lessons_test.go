@@ -36,7 +36,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // lessonsDir holds the lesson programs and the PTX nvcc 13 emitted for them,
@@ -207,7 +207,7 @@ func lessonParams(vals ...any) []byte {
 	return b
 }
 
-func metricValue(ms []profile.Metric, name string) (float64, bool) {
+func metricValue(ms []metrics.Metric, name string) (float64, bool) {
 	for _, m := range ms {
 		if m.Def.Name == name {
 			return m.Value, m.Available
@@ -233,7 +233,7 @@ var acceptedDeviations = map[[2]string]string{
 // touches the same number of sectors (the callers say why theirs do): ncu's
 // figure must divide by gridScale with no remainder, and the quotient must
 // be warpsim's count. Ratios do not depend on the grid's size.
-func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncuRow, gridScale uint64) {
+func checkLessonMetrics(t *testing.T, kernel string, c metrics.Counters, ncu ncuRow, gridScale uint64) {
 	t.Helper()
 	if ncu == nil {
 		return
@@ -269,7 +269,7 @@ func checkLessonMetrics(t *testing.T, kernel string, c profile.Counters, ncu ncu
 			}
 		}
 	}
-	ms := profile.Compute(c, arch.MustLookup("h100"))
+	ms := metrics.Compute(c, arch.MustLookup("h100"))
 	type cmp struct {
 		name string
 		want float64

@@ -17,7 +17,7 @@ import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/libdevice"
 	"github.com/warpsim/warpsim/internal/timing"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 	"github.com/warpsim/warpsim/ptx"
 )
 
@@ -732,7 +732,7 @@ type LaunchResult struct {
 	// Counters are the launch as the host sees it: its grid and every grid
 	// launched from the device under it, summed (the sum of Grids'
 	// counters).
-	Counters profile.Counters
+	Counters metrics.Counters
 	// Duration is the launch's simulated time on the GPU in nanoseconds,
 	// from its start to the end of its last grid (timing mode; 0 in
 	// functional mode).
@@ -754,16 +754,16 @@ type GridResult struct {
 	Parent, Depth int
 	// Counters are this grid's own counts, not its children's;
 	// DeviceLaunches counts the grids it launched.
-	Counters profile.Counters
+	Counters metrics.Counters
 	// Elapsed is the host time simulating this grid alone took (children
 	// run after their parent and are timed apart).
 	Elapsed time.Duration
 	// Timing is the timing model's account of this grid (cycles, active
 	// warps, stalls, DRAM traffic); nil in functional mode.
-	Timing *profile.Timing
+	Timing *metrics.Timing
 	// Lines are the per-instruction counts of each function the grid ran
 	// (Options.Lines; nil when off).
-	Lines []profile.FuncLines
+	Lines []metrics.FuncLines
 }
 
 // DurationNS is the grid's simulated duration in nanoseconds (0 without

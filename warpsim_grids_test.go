@@ -5,7 +5,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // TestLaunchResultGrids checks LaunchResult.Grids on the nested lesson's
@@ -26,7 +26,7 @@ func TestLaunchResultGrids(t *testing.T) {
 	if len(res.Grids) != 4 {
 		t.Fatalf("%d grids, want 4", len(res.Grids))
 	}
-	var sum profile.Counters
+	var sum metrics.Counters
 	for i, g := range res.Grids {
 		if g.Kernel != k {
 			t.Errorf("grid %d: kernel %v, want nestedHelloWorld", i, g.Kernel.Name())

@@ -11,12 +11,12 @@ import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/launchfile"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // sumLines adds up a grid's per-instruction counts over every function.
-func sumLines(fl []profile.FuncLines) profile.InstCounts {
-	var s profile.InstCounts
+func sumLines(fl []metrics.FuncLines) metrics.InstCounts {
+	var s metrics.InstCounts
 	for _, f := range fl {
 		for _, c := range f.Counts {
 			s.Inst += c.Inst
@@ -44,8 +44,8 @@ func sumLines(fl []profile.FuncLines) profile.InstCounts {
 }
 
 // linesOfCounters is what the per-instruction sums must equal.
-func linesOfCounters(c *profile.Counters) profile.InstCounts {
-	return profile.InstCounts{
+func linesOfCounters(c *metrics.Counters) metrics.InstCounts {
+	return metrics.InstCounts{
 		Inst: c.InstExecuted, ThreadInst: c.ThreadInstExecuted, Branch: c.Branch, DivergentBranch: c.DivergentBranch,
 		GldRequests: c.GldRequests, GldSectors: c.GldTransactions, GldBytes: c.GldBytes,
 		GstRequests: c.GstRequests, GstSectors: c.GstTransactions, GstBytes: c.GstBytes,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // LineMap places an instruction on a source line when its PTX carries no
@@ -92,9 +92,9 @@ type LaunchInput struct {
 	Regs, StaticSh, DynamicSh, LocalBytes int
 	FromDevice                            bool
 	Parent                                int // index of the launching grid, or -1
-	Counters                              profile.Counters
-	Timing                                *profile.Timing
-	Lines                                 []profile.FuncLines
+	Counters                              metrics.Counters
+	Timing                                *metrics.Timing
+	Lines                                 []metrics.FuncLines
 	Fault                                 string
 	// PCStalls are per-instruction stall samples (timing mode).
 	PCStalls []PCStalls
@@ -106,13 +106,13 @@ type LaunchInput struct {
 // AddLaunch appends one grid.
 func (b *Builder) AddLaunch(in LaunchInput) {
 	block := int(in.Block[0] * in.Block[1] * in.Block[2])
-	pl := profile.Launch{BlockThreads: block, RegsPerThread: in.Regs, StaticShared: in.StaticSh, DynamicShared: in.DynamicSh, Timing: in.Timing}
+	pl := metrics.Launch{BlockThreads: block, RegsPerThread: in.Regs, StaticShared: in.StaticSh, DynamicShared: in.DynamicSh, Timing: in.Timing}
 	l := Launch{
 		Index: len(b.p.Launches), Kernel: in.Kernel, Func: in.Func, Grid: in.Grid, Block: in.Block,
 		Regs: in.Regs, StaticSh: in.StaticSh, DynamicSh: in.DynamicSh, LocalBytes: in.LocalBytes,
 		FromDevice: in.FromDevice, Parent: in.Parent, Fault: in.Fault, Metrics: map[string]float64{},
 	}
-	for _, m := range profile.Compute(in.Counters, b.arch, pl) {
+	for _, m := range metrics.Compute(in.Counters, b.arch, pl) {
 		if m.Available && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
 			l.Metrics[m.Name] = m.Value
 		}
@@ -150,7 +150,7 @@ func (b *Builder) SetFault(msg string) {
 	}
 }
 
-func (b *Builder) occupancy(pl profile.Launch, ms map[string]float64) Occupancy {
+func (b *Builder) occupancy(pl metrics.Launch, ms map[string]float64) Occupancy {
 	a := b.arch
 	in := arch.OccupancyInput{BlockSize: pl.BlockThreads, RegsPerThread: pl.RegsPerThread, StaticShared: pl.StaticShared, DynamicShared: pl.DynamicShared}
 	r := a.Occupancy(in)
@@ -193,7 +193,7 @@ func (b *Builder) occupancy(pl profile.Launch, ms map[string]float64) Occupancy 
 }
 
 // function converts one function's per-instruction counts.
-func (b *Builder) function(fl *profile.FuncLines) Func {
+func (b *Builder) function(fl *metrics.FuncLines) Func {
 	f := Func{Name: fl.Func, Entry: fl.Entry, Insts: make([]Inst, len(fl.Counts))}
 	for pc := range fl.Counts {
 		c := &fl.Counts[pc]

@@ -26,7 +26,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // Spec is a sweep file.
@@ -152,7 +152,7 @@ func ParseSpec(path string, data []byte) (*Spec, error) {
 		}
 	}
 	if len(s.Metrics) > 0 {
-		if _, err := profile.ParseList(strings.Join(s.Metrics, ",")); err != nil {
+		if _, err := metrics.ParseList(strings.Join(s.Metrics, ",")); err != nil {
 			return nil, fmt.Errorf("metrics: %v", err)
 		}
 	}

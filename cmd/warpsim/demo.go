@@ -16,7 +16,7 @@ import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/examples/lessons"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -118,8 +118,8 @@ func u32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 type demoRow struct {
 	kernel string
 	result string // the lesson program's own check
-	ours   []profile.Metric
-	theirs []profile.Metric // the H100's, nil when not measured
+	ours   []metrics.Metric
+	theirs []metrics.Metric // the H100's, nil when not measured
 	// notComparable names the metrics whose H100 figure is left out because
 	// the H100 ran another problem size.
 	notComparable map[string]bool
@@ -141,20 +141,20 @@ func writeDemoTable(w io.Writer, rows []demoRow) {
 	}
 }
 
-func demoValue(m profile.Metric) string {
-	if m.Kind == profile.Ratio {
+func demoValue(m metrics.Metric) string {
+	if m.Kind == metrics.Ratio {
 		return strconv.FormatFloat(m.Value, 'f', 2, 64)
 	}
-	return profile.FormatValue(m.Kind, m.Value)
+	return metrics.FormatValue(m.Kind, m.Value)
 }
 
 // demoCompute evaluates the demo's metrics for a launch.
-func demoCompute(c profile.Counters, a *arch.Arch) []profile.Metric {
-	defs, err := profile.ParseList(strings.Join(demoMetrics, ","))
+func demoCompute(c metrics.Counters, a *arch.Arch) []metrics.Metric {
+	defs, err := metrics.ParseList(strings.Join(demoMetrics, ","))
 	if err != nil {
 		panic("warpsim internal error: " + err.Error())
 	}
-	return profile.Select(profile.Compute(c, a), defs)
+	return metrics.Select(metrics.Compute(c, a), defs)
 }
 
 // ncuData is Nsight Compute's measurements: program → launch → metric → value.
@@ -188,12 +188,12 @@ func parseNcu(data []byte) (ncuData, error) {
 // metrics computes the demo metrics from the H100's SASS counts with the
 // same formulas; global load efficiency is ncu's own (it measures the bytes
 // per sector that the formula needs).
-func (d ncuData) metrics(program, launch string, a *arch.Arch) []profile.Metric {
+func (d ncuData) metrics(program, launch string, a *arch.Arch) []metrics.Metric {
 	m := d[program][launch]
 	if m == nil {
 		return nil
 	}
-	c := profile.Counters{
+	c := metrics.Counters{
 		InstExecuted:       uint64(m["smsp__inst_executed.sum"]),
 		ThreadInstExecuted: uint64(m["smsp__thread_inst_executed.sum"]),
 		Branch:             uint64(m["smsp__sass_branch_targets.sum"]),

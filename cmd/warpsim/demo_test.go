@@ -15,7 +15,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/examples/lessons"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // TestDemo runs `warpsim demo` and checks each lesson's result against what
@@ -92,7 +92,7 @@ func TestLessonsAgainstH100(t *testing.T) {
 		t.Fatal(err)
 	}
 	h100 := arch.MustLookup("h100")
-	check := func(t *testing.T, c profile.Counters, m map[string]float64, scale uint64) {
+	check := func(t *testing.T, c metrics.Counters, m map[string]float64, scale uint64) {
 		t.Helper()
 		for _, f := range []struct {
 			name string

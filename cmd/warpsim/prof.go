@@ -19,7 +19,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/internal/settings"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 type profFlags struct {
@@ -91,9 +91,9 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 			return badInput(err)
 		}
 	}
-	var defs []*profile.Def
+	var defs []*metrics.Def
 	if f.metrics != "" {
-		if defs, err = profile.ParseList(f.metrics); err != nil {
+		if defs, err = metrics.ParseList(f.metrics); err != nil {
 			return badInput(err)
 		}
 	}
@@ -183,7 +183,7 @@ type kernelTimes struct {
 
 func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
-func writeProfReport(w io.Writer, tag string, p *cudart.Profile, a *arch.Arch, defs []*profile.Def, evs []profEvent, f profFlags) error {
+func writeProfReport(w io.Writer, tag string, p *cudart.Profile, a *arch.Arch, defs []*metrics.Def, evs []profEvent, f profFlags) error {
 	defer writeFaultNotes(w, tag, p)
 	if f.gpuTrace {
 		fmt.Fprintf(w, "%s Profiling result:\n", tag)
@@ -195,23 +195,23 @@ func writeProfReport(w io.Writer, tag string, p *cudart.Profile, a *arch.Arch, d
 		}
 	}
 	if defs != nil {
-		var invs []profile.Invocation
+		var invs []metrics.Invocation
 		for _, l := range p.Launches {
-			ms := profile.Compute(l.Counters, a, profile.Launch{
+			ms := metrics.Compute(l.Counters, a, metrics.Launch{
 				BlockThreads:  int(l.Block[0] * l.Block[1] * l.Block[2]),
 				RegsPerThread: l.Regs, StaticShared: l.StaticSh, DynamicShared: int(l.Shared),
 				Timing: l.Timing,
 			})
-			inv := profile.Invocation{Kernel: recordName(&l), Metrics: profile.Select(ms, defs)}
+			inv := metrics.Invocation{Kernel: recordName(&l), Metrics: metrics.Select(ms, defs)}
 			for range l.Calls() { // a folded record of device launches stands for several
 				invs = append(invs, inv)
 			}
 		}
 		device := p.Device
 		if f.csv {
-			return profile.WriteCSV(w, device, profile.Summarize(invs))
+			return metrics.WriteCSV(w, device, metrics.Summarize(invs))
 		}
-		return profile.WriteTable(w, device, profile.Summarize(invs))
+		return metrics.WriteTable(w, device, metrics.Summarize(invs))
 	}
 	if f.gpuTrace || evs != nil {
 		return nil

@@ -11,7 +11,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/internal/testenv"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // cdpFixture: rec launched once from the host (branch efficiency 75%), and
@@ -19,9 +19,9 @@ import (
 // record (100%: no divergent branch), 1, 2 and 3 µs.
 var cdpFixture = &cudart.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []cudart.Record{
 	{Kernel: "rec", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, NS: 4000,
-		Counters: profile.Counters{Branch: 4, DivergentBranch: 1}},
+		Counters: metrics.Counters{Branch: 4, DivergentBranch: 1}},
 	{Kernel: "rec", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{16, 1, 1}, StartNS: 4000, NS: 6000, Count: 3, MinNS: 1000, MaxNS: 3000,
-		Counters: profile.Counters{Branch: 2}, FromDevice: true},
+		Counters: metrics.Counters{Branch: 2}, FromDevice: true},
 }}
 
 // TestProfFoldedDeviceRecords: a folded record counts as its number of
@@ -41,7 +41,7 @@ func TestProfFoldedDeviceRecords(t *testing.T) {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
 
-	defs, err := profile.ParseList("branch_efficiency")
+	defs, err := metrics.ParseList("branch_efficiency")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,32 +10,32 @@ import (
 	"strings"
 
 	"github.com/warpsim/warpsim/internal/cudart"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // profEvent is one of nvprof's events (raw counters) that warpsim counts.
 type profEvent struct {
 	name  string
-	count func(c *profile.Counters) uint64
+	count func(c *metrics.Counters) uint64
 }
 
 // profEvents are the nvprof events warpsim has, in nvprof's order of
 // listing; each is one of the engine's counters.
 var profEvents = []profEvent{
-	{"branch", func(c *profile.Counters) uint64 { return c.Branch }},
-	{"divergent_branch", func(c *profile.Counters) uint64 { return c.DivergentBranch }},
-	{"inst_executed", func(c *profile.Counters) uint64 { return c.InstExecuted }},
-	{"thread_inst_executed", func(c *profile.Counters) uint64 { return c.ThreadInstExecuted }},
-	{"gld_request", func(c *profile.Counters) uint64 { return c.GldRequests }},
-	{"gst_request", func(c *profile.Counters) uint64 { return c.GstRequests }},
-	{"shared_load", func(c *profile.Counters) uint64 { return c.SharedLoadRequests }},
-	{"shared_store", func(c *profile.Counters) uint64 { return c.SharedStoreRequests }},
-	{"shared_ld_transactions", func(c *profile.Counters) uint64 { return c.SharedLoadTransactions }},
-	{"shared_st_transactions", func(c *profile.Counters) uint64 { return c.SharedStoreTransactions }},
-	{"shared_ld_bank_conflict", func(c *profile.Counters) uint64 { return c.SharedLdBankConflict }},
-	{"shared_st_bank_conflict", func(c *profile.Counters) uint64 { return c.SharedStBankConflict }},
-	{"warps_launched", func(c *profile.Counters) uint64 { return c.WarpsLaunched }},
-	{"sm_cta_launched", func(c *profile.Counters) uint64 { return c.BlocksLaunched }},
+	{"branch", func(c *metrics.Counters) uint64 { return c.Branch }},
+	{"divergent_branch", func(c *metrics.Counters) uint64 { return c.DivergentBranch }},
+	{"inst_executed", func(c *metrics.Counters) uint64 { return c.InstExecuted }},
+	{"thread_inst_executed", func(c *metrics.Counters) uint64 { return c.ThreadInstExecuted }},
+	{"gld_request", func(c *metrics.Counters) uint64 { return c.GldRequests }},
+	{"gst_request", func(c *metrics.Counters) uint64 { return c.GstRequests }},
+	{"shared_load", func(c *metrics.Counters) uint64 { return c.SharedLoadRequests }},
+	{"shared_store", func(c *metrics.Counters) uint64 { return c.SharedStoreRequests }},
+	{"shared_ld_transactions", func(c *metrics.Counters) uint64 { return c.SharedLoadTransactions }},
+	{"shared_st_transactions", func(c *metrics.Counters) uint64 { return c.SharedStoreTransactions }},
+	{"shared_ld_bank_conflict", func(c *metrics.Counters) uint64 { return c.SharedLdBankConflict }},
+	{"shared_st_bank_conflict", func(c *metrics.Counters) uint64 { return c.SharedStBankConflict }},
+	{"warps_launched", func(c *metrics.Counters) uint64 { return c.WarpsLaunched }},
+	{"sm_cta_launched", func(c *metrics.Counters) uint64 { return c.BlocksLaunched }},
 }
 
 // eventNames lists the supported events, for help and errors.
@@ -157,7 +157,7 @@ func writeEventTable(w io.Writer, tag string, p *cudart.Profile, evs []profEvent
 // start, on the streams' timeline), its blocks relative to it. Launches
 // that faulted have no timing and are left out.
 func writeProfTrace(path string, p *cudart.Profile) error {
-	var grids []profile.TraceGrid
+	var grids []metrics.TraceGrid
 	host := -1
 	for i := range p.Launches {
 		l := &p.Launches[i]
@@ -177,13 +177,13 @@ func writeProfTrace(path string, p *cudart.Profile) error {
 		} else {
 			host = len(grids)
 		}
-		grids = append(grids, profile.TraceGrid{Name: name, Grid: l.Grid, Block: l.Block, FromDevice: l.FromDevice, Parent: parent, Timing: &moved})
+		grids = append(grids, metrics.TraceGrid{Name: name, Grid: l.Grid, Block: l.Block, FromDevice: l.FromDevice, Parent: parent, Timing: &moved})
 	}
 	if len(grids) == 0 {
 		return fmt.Errorf("no kernel ran to completion under the timing model")
 	}
 	var b bytes.Buffer
-	if err := profile.WriteChromeTrace(&b, p.Device, grids); err != nil {
+	if err := metrics.WriteChromeTrace(&b, p.Device, grids); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // TestProfMarksFaultedLaunches: a launch that faulted is reported apart,
@@ -19,20 +19,20 @@ func TestProfMarksFaultedLaunches(t *testing.T) {
 		Arch: "h100", Device: "NVIDIA H100 80GB HBM3",
 		Launches: []cudart.Record{
 			{Kernel: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, NS: 1000,
-				Counters: profile.Counters{WarpsLaunched: 1}},
+				Counters: metrics.Counters{WarpsLaunched: 1}},
 			{Kernel: "k", Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{32, 1, 1}, StartNS: 1000, NS: 500,
-				Counters: profile.Counters{WarpsLaunched: 1},
+				Counters: metrics.Counters{WarpsLaunched: 1},
 				Fault:    "out-of-bounds access in kernel k\n  block (0,0,0) thread (3,0,0)"},
 		},
 	}
-	defs, err := profile.ParseList("warps_launched")
+	defs, err := metrics.ParseList("warps_launched")
 	if err != nil {
 		t.Fatal(err)
 	}
 	h100 := arch.MustLookup("h100")
 	for _, c := range []struct {
 		name string
-		defs []*profile.Def
+		defs []*metrics.Def
 		f    profFlags
 	}{
 		{"summary", nil, profFlags{}},

@@ -7,7 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 func TestNvTime(t *testing.T) {
@@ -76,14 +76,14 @@ func TestProfCSVAndTrace(t *testing.T) {
 }
 
 func TestProfMetrics(t *testing.T) {
-	defs, err := profile.ParseList("branch_efficiency,theoretical_occupancy")
+	defs, err := metrics.ParseList("branch_efficiency,theoretical_occupancy")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := *profFixture
 	p.Launches = append([]cudart.Record(nil), p.Launches...)
-	p.Launches[0].Counters = profile.Counters{Branch: 4, DivergentBranch: 1}
-	p.Launches[2].Counters = profile.Counters{Branch: 4, DivergentBranch: 3}
+	p.Launches[0].Counters = metrics.Counters{Branch: 4, DivergentBranch: 1}
+	p.Launches[2].Counters = metrics.Counters{Branch: 4, DivergentBranch: 3}
 	var b bytes.Buffer
 	if err := writeProfReport(&b, "==1==", &p, arch.MustLookup("h100"), defs, nil, profFlags{}); err != nil {
 		t.Fatal(err)

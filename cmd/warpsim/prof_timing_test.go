@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/cudart"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // TestProfEventTable: nvprof's event table, per kernel the event's
@@ -21,9 +21,9 @@ import (
 // folded record of N device launches counts N times.
 func TestProfEventTable(t *testing.T) {
 	p := &cudart.Profile{Arch: "h100", Device: "NVIDIA H100 80GB HBM3", Launches: []cudart.Record{
-		{Kernel: "k1", Counters: profile.Counters{Branch: 10, DivergentBranch: 1, WarpsLaunched: 8}},
-		{Kernel: "k2", Counters: profile.Counters{Branch: 3, WarpsLaunched: 1}, FromDevice: true, Count: 3},
-		{Kernel: "k1", Counters: profile.Counters{Branch: 20, DivergentBranch: 4, WarpsLaunched: 8}},
+		{Kernel: "k1", Counters: metrics.Counters{Branch: 10, DivergentBranch: 1, WarpsLaunched: 8}},
+		{Kernel: "k2", Counters: metrics.Counters{Branch: 3, WarpsLaunched: 1}, FromDevice: true, Count: 3},
+		{Kernel: "k1", Counters: metrics.Counters{Branch: 20, DivergentBranch: 4, WarpsLaunched: 8}},
 	}}
 	evs, err := parseEvents("branch,divergent_branch,warps_launched")
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/launchfile"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // The --clock range accepted (MHz).
@@ -161,10 +161,10 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 			}
 		}
 	}
-	var defs []*profile.Def
+	var defs []*metrics.Def
 	if f.metrics != "" {
 		var err error
-		if defs, err = profile.ParseList(f.metrics); err != nil {
+		if defs, err = metrics.ParseList(f.metrics); err != nil {
 			return badInputf("--metrics: %v", err)
 		}
 	}
@@ -244,14 +244,14 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	// the table shows only what --metrics asked for.
 	jsonDefs := defs
 	if jsonDefs == nil {
-		jsonDefs = profile.Defs()
+		jsonDefs = metrics.Defs()
 	}
 	doc := runJSON{Arch: a.Name}
-	var invs []profile.Invocation
+	var invs []metrics.Invocation
 	for _, res := range out.Launches {
 		for _, g := range foldGrids(res) {
 			k := g.Kernel
-			all := profile.Compute(g.Counters, a, profile.Launch{
+			all := metrics.Compute(g.Counters, a, metrics.Launch{
 				BlockThreads:  int(g.Config.Block.X * g.Config.Block.Y * g.Config.Block.Z),
 				RegsPerThread: k.RegsPerThread(),
 				StaticShared:  k.StaticSharedBytes(),
@@ -260,18 +260,18 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 			})
 			name := kernelDisplayName(k)
 			if defs != nil {
-				inv := profile.Invocation{Kernel: name, Metrics: profile.Select(all, defs)}
+				inv := metrics.Invocation{Kernel: name, Metrics: metrics.Select(all, defs)}
 				for range g.count {
 					invs = append(invs, inv)
 				}
 			}
-			chosen := profile.Select(all, jsonDefs)
+			chosen := metrics.Select(all, jsonDefs)
 			entry := launchJSON{
 				Kernel:      name,
 				Grid:        [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z},
 				Block:       [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
-				Metrics:     profile.JSONValues(chosen),
-				Unavailable: profile.Unavailable(chosen),
+				Metrics:     metrics.JSONValues(chosen),
+				Unavailable: metrics.Unavailable(chosen),
 			}
 			if g.FromDevice {
 				entry.Device, entry.Count = true, g.count
@@ -298,9 +298,9 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	case defs == nil:
 		return nil
 	case f.csv:
-		return profile.WriteCSV(stdout, a.FullName, profile.Summarize(invs))
+		return metrics.WriteCSV(stdout, a.FullName, metrics.Summarize(invs))
 	default:
-		return profile.WriteTable(stdout, a.FullName, profile.Summarize(invs))
+		return metrics.WriteTable(stdout, a.FullName, metrics.Summarize(invs))
 	}
 }
 
@@ -322,7 +322,7 @@ func foldGrids(res *warpsim.LaunchResult) []foldedGrid {
 	type key struct {
 		k        *warpsim.Kernel
 		cfg      warpsim.LaunchConfig
-		counters profile.Counters
+		counters metrics.Counters
 	}
 	out := []foldedGrid{{GridResult: res.Grids[0], count: 1}}
 	index := map[key]int{}
@@ -412,7 +412,7 @@ func writeTemp(dir, name string, out *launchfile.Outcome) (string, error) {
 
 // writeRunTrace writes the launches' simulated timeline as a Chrome trace.
 func writeRunTrace(path string, a *arch.Arch, out *launchfile.Outcome) error {
-	var grids []profile.TraceGrid
+	var grids []metrics.TraceGrid
 	for _, res := range out.Launches {
 		base := len(grids)
 		for _, g := range res.Grids {
@@ -420,13 +420,13 @@ func writeRunTrace(path string, a *arch.Arch, out *launchfile.Outcome) error {
 			if g.Parent >= 0 {
 				parent = base + g.Parent
 			}
-			grids = append(grids, profile.TraceGrid{Name: kernelDisplayName(g.Kernel),
+			grids = append(grids, metrics.TraceGrid{Name: kernelDisplayName(g.Kernel),
 				Grid: [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z}, Block: [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
 				FromDevice: g.FromDevice, Parent: parent, Timing: g.Timing})
 		}
 	}
 	var b bytes.Buffer
-	if err := profile.WriteChromeTrace(&b, a.FullName, grids); err != nil {
+	if err := metrics.WriteChromeTrace(&b, a.FullName, grids); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)

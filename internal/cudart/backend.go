@@ -3,7 +3,7 @@ package cudart
 import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // Device is what the runtime needs from the simulator: warpsim.Device, seen
@@ -59,7 +59,7 @@ type (
 type Launched struct {
 	// Counters are the launched grid's own counts; those of the grids it
 	// launched from the device are in Children.
-	Counters profile.Counters
+	Counters metrics.Counters
 	// Nanos is the launch's simulated duration, from its start to the end
 	// of its last grid, children included; 0 when no timing model ran, and
 	// the runtime then advances its clock by the host time the simulation
@@ -70,10 +70,10 @@ type Launched struct {
 	GridNanos int64
 	// Timing is the timing model's account of the host-launched grid (nil
 	// without it): cycles, occupancy, stalls, blocks on SMs.
-	Timing *profile.Timing
+	Timing *metrics.Timing
 	// Lines are the host-launched grid's per-instruction counts
 	// (WARPSIM_PROFILE_LINES=1; nil otherwise).
-	Lines []profile.FuncLines
+	Lines []metrics.FuncLines
 	// Children are the grids device code launched under this one (dynamic
 	// parallelism, at any depth), in the order they ran.
 	Children []ChildGrid
@@ -83,14 +83,14 @@ type Launched struct {
 type ChildGrid struct {
 	Kernel   Kernel
 	Config   LaunchConfig
-	Counters profile.Counters // its own counts
+	Counters metrics.Counters // its own counts
 	// HostNanos is the host time simulating it took: without the timing
 	// model, its only duration.
 	HostNanos int64
 	// Nanos is its simulated duration (0 without the timing model).
 	Nanos int64
 	// Timing is the timing model's account of it (nil without it).
-	Timing *profile.Timing
+	Timing *metrics.Timing
 }
 
 // duration is the grid's simulated duration where there is one, else the

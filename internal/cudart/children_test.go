@@ -3,7 +3,7 @@ package cudart
 import (
 	"testing"
 
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // TestChildRecords checks how device-launched grids become profile
@@ -16,8 +16,8 @@ func TestChildRecords(t *testing.T) {
 	b := &fakeKernel{name: "b"}
 	one := LaunchConfig{Grid: Dim3{X: 1, Y: 1, Z: 1}, Block: Dim3{X: 1, Y: 1, Z: 1}}
 	two := LaunchConfig{Grid: Dim3{X: 2, Y: 1, Z: 1}, Block: Dim3{X: 1, Y: 1, Z: 1}}
-	c1 := profile.Counters{InstExecuted: 10}
-	c2 := profile.Counters{InstExecuted: 11}
+	c1 := metrics.Counters{InstExecuted: 10}
+	c2 := metrics.Counters{InstExecuted: 11}
 	children := []ChildGrid{
 		{Kernel: a, Config: one, Counters: c1, HostNanos: 50},
 		{Kernel: b, Config: one, Counters: c1, HostNanos: 7},

@@ -24,7 +24,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // Options configure a Server.
@@ -161,14 +161,14 @@ type Record struct {
 	StartNS   int64            `json:"start_ns"`
 	NS        int64            `json:"ns"`
 	Simulated bool             `json:"simulated_time"`
-	Counters  profile.Counters `json:"counters"`
+	Counters  metrics.Counters `json:"counters"`
 	Fault     string           `json:"fault,omitempty"`
 	// Timing is the timing model's account of the grid (WARPSIM_MODE=timing,
 	// the default): what prof's timing metrics and --trace read. Its block
 	// spans are kept only when the profile asks for them
 	// (Options.ProfileBlocks). A folded record (Count) carries its first
 	// grid's.
-	Timing *profile.Timing `json:"timing,omitempty"`
+	Timing *metrics.Timing `json:"timing,omitempty"`
 	// FromDevice marks a grid launched by device code (dynamic
 	// parallelism), which nvprof's summary counts apart from host calls.
 	// It follows the host launch it ran under.
@@ -182,7 +182,7 @@ type Record struct {
 	MaxNS int64 `json:"max_ns,omitempty"`
 	// Lines are the grid's per-instruction counts, for prof --report and
 	// --export (WARPSIM_PROFILE_LINES=1; host-launched grids only).
-	Lines []profile.FuncLines `json:"lines,omitempty"`
+	Lines []metrics.FuncLines `json:"lines,omitempty"`
 }
 
 // Calls is the number of launches r stands for.
@@ -1064,7 +1064,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 
 // profTiming is t as the profile keeps it: without the block spans unless
 // they were asked for (they can be many).
-func (s *Server) profTiming(t *profile.Timing) *profile.Timing {
+func (s *Server) profTiming(t *metrics.Timing) *metrics.Timing {
 	if t == nil || s.opt.ProfileBlocks {
 		return t
 	}
@@ -1079,12 +1079,12 @@ func (s *Server) profTiming(t *profile.Timing) *profile.Timing {
 // the host-launched grid's timing, not nil) StartNS is relative to the host
 // grid's start on the simulated timeline; without it, relative to the
 // first child's start, the grids taken one after another.
-func childRecords(children []ChildGrid, host *profile.Timing) []Record {
+func childRecords(children []ChildGrid, host *metrics.Timing) []Record {
 	var start int64
 	type key struct {
 		mangled  string
 		cfg      LaunchConfig
-		counters profile.Counters
+		counters metrics.Counters
 	}
 	var recs []Record
 	index := map[key]int{}

@@ -4,15 +4,15 @@ import (
 	"math/bits"
 
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // The counts the engine fills are the public profile package's types, so a
 // caller of the API names them there.
 type (
-	Counters   = profile.Counters
-	InstCounts = profile.InstCounts
-	FuncLines  = profile.FuncLines
+	Counters   = metrics.Counters
+	InstCounts = metrics.InstCounts
+	FuncLines  = metrics.FuncLines
 )
 
 // lineTab is one worker's per-instruction counts for one launch. The

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // This file is the seam both drivers share. The functional driver
@@ -114,9 +114,9 @@ type GridRun struct {
 // instruction's stalls and BlockSpan one block's residence: the public
 // profile package's types.
 type (
-	GridTiming = profile.Timing
-	PCStall    = profile.PCStall
-	BlockSpan  = profile.BlockSpan
+	GridTiming = metrics.Timing
+	PCStall    = metrics.PCStall
+	BlockSpan  = metrics.BlockSpan
 )
 
 // Launch is the tag of a device-launched grid (nil for a host launch's

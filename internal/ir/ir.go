@@ -8,7 +8,7 @@
 package ir
 
 import (
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 	"github.com/warpsim/warpsim/ptx"
 )
 
@@ -396,7 +396,7 @@ type Const struct {
 }
 
 // LineInfo is the source position of one instruction.
-type LineInfo = profile.LineInfo
+type LineInfo = metrics.LineInfo
 
 // Func is one lowered function.
 type Func struct {

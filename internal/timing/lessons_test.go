@@ -11,7 +11,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/profile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 // params packs kernel parameters: device addresses as uint64, integers as
@@ -99,7 +99,7 @@ func runReduceWith(t testing.TB, archName, kernel string, logn int, bs uint32, o
 	}
 	if os.Getenv("WARPSIM_TIMING_DEBUG") != "" {
 		tm := res.Grids[0].Timing
-		ms := profile.Compute(res.Counters, dev.Arch(), profile.Launch{BlockThreads: int(bs), RegsPerThread: k.RegsPerThread(), Timing: tm})
+		ms := metrics.Compute(res.Counters, dev.Arch(), metrics.Launch{BlockThreads: int(bs), RegsPerThread: k.RegsPerThread(), Timing: tm})
 		t.Logf("%s 2^%d bs %d: %.1f us", kernel, logn, bs, res.DurationNS/1000)
 		for _, m := range ms {
 			if m.Timing && m.Available && m.Value != 0 {

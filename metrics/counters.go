@@ -1,9 +1,9 @@
-// Package profile turns the engine's raw event counts into the metrics that
+// Package metrics turns the engine's raw event counts into the metrics that
 // nvprof and Nsight Compute report, under nvprof's names with the ncu names
 // as aliases, and formats them as tables, JSON and CSV. The counts
 // themselves (Counters, InstCounts, FuncLines, Timing) are defined here, where
 // a caller of the public API can name them; the engine fills them.
-package profile
+package metrics
 
 // Counters are the raw counts of one launch, of PTX instructions. The engine
 // fills them; each field's comment is the metric it feeds.

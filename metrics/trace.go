@@ -1,4 +1,4 @@
-package profile
+package metrics
 
 import (
 	"encoding/json"
