@@ -88,7 +88,9 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 
 // runJSON is the document --json prints.
 type runJSON struct {
-	Arch     string       `json:"arch"`
+	Arch string `json:"arch"`
+	// Compiler names the compiler of a "source" module's PTX ("clang").
+	Compiler string       `json:"compiler,omitempty"`
 	Launches []launchJSON `json:"launches"`
 }
 
@@ -133,6 +135,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		return badInput(err)
 	}
+	compiler := sourceCompiler(f.stderr, lf, mode)
 	archName := f.arch
 	if archName == "" {
 		archName = lf.Arch
@@ -192,7 +195,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if jsonDefs == nil {
 		jsonDefs = profile.Defs()
 	}
-	doc := runJSON{Arch: a.Name}
+	doc := runJSON{Arch: a.Name, Compiler: compiler}
 	var invs []profile.Invocation
 	for _, res := range out.Launches {
 		for _, g := range foldGrids(res) {
