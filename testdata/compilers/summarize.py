@@ -1,25 +1,49 @@
 #!/usr/bin/env python3
-"""Summarizes h100/ncu_*.csv (record.sh) into h100/summary.tsv: per run and kernel, the H100 time of
-nvcc's device code and clang's (gpu__time_duration.sum, ns; the median over the kernel's launches
-after the first when it was launched more than once) and their ratio clang/nvcc."""
-import csv, glob, os, statistics, sys
+"""Summarizes the recordings into summary.tsv: per run and kernel, the H100's time for nvcc's device code
+and for clang's (h100/ncu_RUN.{nvcc,clang}.csv from record.sh: gpu__time_duration.sum, clocks locked to
+base) and warpsim's (warpsim/prof_RUN.{nvcc,clang}.csv from warpsim.sh: prof's GPU trace), in ns: the
+median over a kernel's launches after its first when it was launched more than once."""
+import csv, glob, os, re, statistics
 
 here = os.path.dirname(os.path.abspath(__file__))
 
-def times(path):
-    out = {}
-    with open(path) as f:
-        rows = [r for r in csv.reader(f) if len(r) > 14 and r[12] == "gpu__time_duration.sum"]
-    for r in rows:
-        out.setdefault(r[4], []).append(float(r[14].replace(",", "")))
-    return {k: statistics.median(v[1:] if len(v) > 1 else v) for k, v in out.items()}
+def key(name):
+    """A kernel's name without its return type and parameters: ncu and warpsim spell those apart."""
+    name = re.sub(r"^void ", "", name)
+    return name.split("(")[0].replace(" ", "")
 
-lines = ["run\tkernel\tnvcc_ns\tclang_ns\tclang/nvcc"]
+def med(d):
+    return {k: statistics.median(v[1:] if len(v) > 1 else v) for k, v in d.items()}
+
+def ncu(path):
+    out = {}
+    if os.path.exists(path):
+        for r in csv.reader(open(path)):
+            if len(r) > 14 and r[12] == "gpu__time_duration.sum":
+                out.setdefault(key(r[4]), []).append(float(r[14].replace(",", "")))
+    return med(out)
+
+def prof(path):
+    out = {}
+    if os.path.exists(path):
+        for r in csv.reader(open(path)):
+            if len(r) >= 13 and r[0].isdigit():
+                out.setdefault(key(r[-1]), []).append(float(r[1]))
+    return med(out)
+
+def f(v):
+    return "-" if v is None else f"{v:.0f}"
+
+lines = ["run\tkernel\th100_nvcc_ns\th100_clang_ns\th100_clang/nvcc\twarpsim_nvcc_ns\twarpsim_clang_ns\twarpsim_clang/nvcc"]
 for nv in sorted(glob.glob(os.path.join(here, "h100", "ncu_*.nvcc.csv"))):
-    tag = os.path.basename(nv)[4:-len(".nvcc.csv")]
-    a, b = times(nv), times(nv.replace(".nvcc.csv", ".clang.csv"))
-    for k in a:
-        if k in b:
-            lines.append(f"{tag}\t{k}\t{a[k]:.0f}\t{b[k]:.0f}\t{b[k]/a[k]:.3f}")
-open(os.path.join(here, "h100", "summary.tsv"), "w").write("\n".join(lines) + "\n")
+    run = os.path.basename(nv)[4:-len(".nvcc.csv")]
+    hn, hc = ncu(nv), ncu(nv.replace(".nvcc.csv", ".clang.csv"))
+    wn = prof(os.path.join(here, "warpsim", f"prof_{run}.nvcc.csv"))
+    wc = prof(os.path.join(here, "warpsim", f"prof_{run}.clang.csv"))
+    for k in hn:
+        a, b, c, d = hn[k], hc.get(k), wn.get(k), wc.get(k)
+        r1 = "-" if b is None else f"{b/a:.3f}"
+        r2 = "-" if c is None or d is None else f"{d/c:.3f}"
+        lines.append(f"{run}\t{k}\t{f(a)}\t{f(b)}\t{r1}\t{f(c)}\t{f(d)}\t{r2}")
+open(os.path.join(here, "summary.tsv"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))

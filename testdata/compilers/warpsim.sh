@@ -16,6 +16,7 @@ build() { # program
 runs=${*:-reduce_512_20 reduce_1024_20 divergence_64_64 divergence_256_65536 matmul_shared transpose reduce_shfl histogram coarsen_256 reduce_512_24 reduce_1024_24 nested}
 for r in $runs; do
   case $r in
+    reduce_shfl) p=$r; args="";;
     reduce_*) p=reduce; args=$(echo "${r#reduce_}" | tr _ ' ');;
     divergence_*) p=divergence; args=$(echo "${r#divergence_}" | tr _ ' ');;
     coarsen_*) p=coarsen; args=${r#coarsen_};;
