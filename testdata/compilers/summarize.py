@@ -2,7 +2,9 @@
 """Summarizes the recordings into summary.tsv: per run and kernel, the H100's time for nvcc's device code
 and for clang's (h100/ncu_RUN.{nvcc,clang}.csv from record.sh: gpu__time_duration.sum, clocks locked to
 base) and warpsim's (warpsim/prof_RUN.{nvcc,clang}.csv from warpsim.sh: prof's GPU trace), in ns: the
-median over a kernel's launches after its first when it was launched more than once."""
+median over a kernel's launches after its first when it was launched more than once. For nested's
+kernels that launch grids from the device, ncu's time covers those grids and warpsim's does not: compare
+only nested's reduceNeighbored."""
 import csv, glob, os, re, statistics
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -27,7 +29,10 @@ def prof(path):
     out = {}
     if os.path.exists(path):
         for r in csv.reader(open(path)):
-            if len(r) >= 13 and r[0].isdigit():
+            # Host launches only: ncu times a host launch with the grids its device code launched
+            # (dynamic parallelism), warpsim's trace lists those grids apart ("[device]"), so the
+            # recursive kernels of nested are not compared.
+            if len(r) >= 13 and r[0].isdigit() and "[device" not in r[-1]:
                 out.setdefault(key(r[-1]), []).append(float(r[1]))
     return med(out)
 
