@@ -15,7 +15,7 @@
 //     (buffers are device addresses, checked against their allocations).
 //   - Device.Launch runs a Kernel with a LaunchConfig (grid, block, dynamic
 //     shared memory) and the packed parameters, and returns a LaunchResult:
-//     counters per grid (profile.Counters), and with ModeTiming cycles and
+//     counters per grid (metrics.Counters), and with ModeTiming cycles and
 //     time. A launch the GPU would refuse is a *ConfigError carrying the
 //     CUDA error code (arch.CheckLaunch); a kernel that faults returns a
 //     *Fault saying where, which FaultKind.CUDAError maps to the code a

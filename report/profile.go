@@ -81,7 +81,7 @@ type Launch struct {
 	StartNS    float64 `json:"start_ns,omitempty"`
 	DurationNS float64 `json:"duration_ns,omitempty"`
 	Cycles     uint64  `json:"cycles,omitempty"`
-	// Metrics are profile.Compute's values by nvprof name (unavailable
+	// Metrics are metrics.Compute's values by nvprof name (unavailable
 	// ones are absent).
 	Metrics   map[string]float64 `json:"metrics"`
 	Occupancy Occupancy          `json:"occupancy"`
@@ -124,7 +124,7 @@ type Func struct {
 }
 
 // Inst is one PTX instruction and its counts over the grid (see
-// profile.InstCounts for the counting rules).
+// metrics.InstCounts for the counting rules).
 type Inst struct {
 	PC      int    `json:"pc"`
 	PTXLine int    `json:"ptx_line"`

@@ -26,7 +26,12 @@ and -lcudart are accepted (the runtime is always linked); -W…/-f… go to
 the host compiler; -v prints the clang commands. Inputs: .cu, .cpp/.cc/.c
 (host code), .o/.a. The program finds the simulator at the path of this
 warpsim executable, or at $WARPSIM_BIN; it runs under $WARPSIM_ARCH
-(default h100).`
+(default h100).
+
+--device-ptx FILE.ptx (once per .cu input, in order) runs that PTX — nvcc's,
+from nvcc -ptx — in place of clang's device code, so that the nvcc-built
+program is the one timed; every kernel clang's code defines must be in it
+(docs/compilers.md).`
 
 func newCCCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{

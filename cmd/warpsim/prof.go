@@ -184,6 +184,7 @@ type kernelTimes struct {
 func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
 func writeProfReport(w io.Writer, tag string, p *cudart.Profile, a *arch.Arch, defs []*metrics.Def, evs []profEvent, f profFlags) error {
+	defer writeCompilerNote(w, tag, p)
 	defer writeFaultNotes(w, tag, p)
 	if f.gpuTrace {
 		fmt.Fprintf(w, "%s Profiling result:\n", tag)

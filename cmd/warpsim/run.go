@@ -100,7 +100,9 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 
 // runJSON is the document --json prints.
 type runJSON struct {
-	Arch     string       `json:"arch"`
+	Arch string `json:"arch"`
+	// Compiler names the compiler of a "source" module's PTX ("clang").
+	Compiler string       `json:"compiler,omitempty"`
 	Launches []launchJSON `json:"launches"`
 }
 
@@ -172,6 +174,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		return badInput(err)
 	}
+	compiler := sourceCompiler(f.stderr, lf, mode)
 	archName := f.arch
 	if archName == "" && f.custom.file == "" {
 		archName = lf.Arch
@@ -246,7 +249,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if jsonDefs == nil {
 		jsonDefs = metrics.Defs()
 	}
-	doc := runJSON{Arch: a.Name}
+	doc := runJSON{Arch: a.Name, Compiler: compiler}
 	var invs []metrics.Invocation
 	for _, res := range out.Launches {
 		for _, g := range foldGrids(res) {

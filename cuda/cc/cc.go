@@ -352,7 +352,11 @@ func (d *Driver) Build(o *Options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := checkDevicePTX(o); err != nil {
+		return err
+	}
 	var objects []string
+	cudaFile := 0
 	for n, in := range o.Inputs {
 		k, err := inputKind(in, o.ForceCU)
 		if err != nil {
@@ -379,6 +383,10 @@ func (d *Driver) Build(o *Options) error {
 			if err := d.CompilePTX(o, in, ptx); err != nil {
 				return err
 			}
+			if err := useDevicePTX(o, cudaFile, in, ptx); err != nil {
+				return err
+			}
+			cudaFile++
 			// The runtime finds the end of the embedded PTX by its NUL.
 			if err := appendNUL(ptx); err != nil {
 				return err

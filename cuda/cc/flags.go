@@ -25,6 +25,9 @@ type Options struct {
 	HostFlags   []string // -Xcompiler …, -W…, -f…, -g, -pthread
 	LinkFlags   []string // -l…, -L…, -Xlinker …
 	Warnings    []string // flags accepted and ignored, for a note
+	// DevicePTX (--device-ptx FILE.ptx, once per CUDA input, in order):
+	// PTX, nvcc's, used in place of clang's device code (deviceptx.go).
+	DevicePTX []string
 }
 
 // nvcc flags that take a separate value and mean nothing to the simulator.
@@ -69,6 +72,12 @@ func ParseArgs(args []string) (*Options, error) {
 				return nil, err
 			}
 			o.Output = v
+		case a == "--device-ptx" || strings.HasPrefix(a, "--device-ptx="):
+			v, err := value(&i, "--device-ptx")
+			if err != nil {
+				return nil, err
+			}
+			o.DevicePTX = append(o.DevicePTX, v)
 		case a == "--output-file":
 			v, err := value(&i, "--output-file")
 			if err != nil {

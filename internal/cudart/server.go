@@ -25,6 +25,7 @@ import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/metrics"
+	"github.com/warpsim/warpsim/ptx/origin"
 )
 
 // Options configure a Server.
@@ -70,6 +71,9 @@ type Server struct {
 	printf  lockedBuffer
 	modules []Module
 	kernels []Kernel
+	// origins is the compiler each module's header names (ptx/origin), by
+	// module index.
+	origins []origin.Origin
 	// mallocs are the program's allocations not yet freed (opMalloc), the
 	// addresses opFree accepts.
 	mallocs map[uint64]bool
@@ -97,6 +101,9 @@ type Server struct {
 	abandoned   bool // the program is gone: queued work is dropped
 	sticky      Error
 	launches    []Record
+	// compilers is the compiler of each kernel the program looked up, by
+	// mangled name, for the profile (Record.Compiler).
+	compilers map[string]string
 }
 
 // queued is one operation on a stream's queue.
@@ -144,6 +151,16 @@ func under(d Device) Device {
 	return d
 }
 
+// noteCompiler keeps the compiler of a kernel the program looked up.
+func (s *Server) noteCompiler(mangled string, o origin.Origin) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.compilers == nil {
+		s.compilers = map[string]string{}
+	}
+	s.compilers[mangled] = o.String()
+}
+
 // stopped is the fault of a launch an interrupt stopped, nil when none.
 func (s *Server) stopped() *Fault {
 	return s.interrupted.Load()
@@ -173,6 +190,10 @@ type Record struct {
 	// parallelism), which nvprof's summary counts apart from host calls.
 	// It follows the host launch it ran under.
 	FromDevice bool `json:"from_device,omitempty"`
+	// Compiler is the compiler that wrote the kernel's PTX, from the
+	// module's header (ptx/origin): "clang" (warpsim cc's device code),
+	// "nvcc 13.0", or "" when the header names none.
+	Compiler string `json:"compiler,omitempty"`
 	// Count, when above 1, folds that many device-launched grids of one
 	// host launch that had the same kernel, shape and counters (a fan-out
 	// of thousands of identical children is one record): NS is then their
@@ -429,6 +450,7 @@ func (s *Server) handle(req request) (rep reply) {
 			return reply{code: ErrorInvalidPtx, diag: fmt.Appendf(note, "warpsim: cannot load the program's PTX:\n%v\n", err)}
 		}
 		s.modules = append(s.modules, m)
+		s.origins = append(s.origins, origin.Of(ptx))
 		return reply{diag: note, data: putU32s(uint32(len(s.modules) - 1))}
 	case opKernel:
 		mid := p.u32()
@@ -444,6 +466,7 @@ func (s *Server) handle(req request) (rep reply) {
 			return reply{code: ErrorInvalidDeviceFunction, data: fmt.Appendf(nil, "warpsim: %v\n", err)}
 		}
 		s.kernels = append(s.kernels, k)
+		s.noteCompiler(k.Name(), s.origins[mid])
 		params := k.Params()
 		out := putU32s(uint32(len(s.kernels)-1), uint32(k.ParamBytes()), uint32(len(params)))
 		for _, prm := range params {
@@ -1000,6 +1023,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 	var children []Record
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rec.Compiler = s.compilers[rec.Mangled]
 	switch {
 	case err == nil:
 		rec.Counters = res.Counters
@@ -1010,6 +1034,8 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 			children = childRecords(res.Children, res.Timing)
 			for i := range children {
 				children[i].Timing = s.profTiming(children[i].Timing)
+				// Device code launches kernels of its own module.
+				children[i].Compiler = rec.Compiler
 			}
 			if !rec.Simulated {
 				// The host time covers the children's simulation too;
