@@ -11,6 +11,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/metrics"
 )
 
@@ -162,14 +163,26 @@ func BenchmarkFunctionalReduce(b *testing.B) { benchReduce(b, warpsim.Options{Wo
 // ran, reduceNeighbored is the slowest and reduceInterleaved the fastest,
 // and every sum is right.
 func TestReduceRanking(t *testing.T) {
-	type config struct {
-		logn int
-		bs   uint32
-	}
-	configs := []config{{20, 128}, {20, 256}, {20, 512}, {20, 1024}, {24, 512}}
+	configs := []reduceConfig{{20, 128}, {20, 256}, {20, 512}, {20, 1024}}
 	if testing.Short() {
-		configs = []config{{18, 512}}
+		configs = []reduceConfig{{18, 512}}
 	}
+	checkReduceRanking(t, configs)
+}
+
+// TestLongReduceRanking is TestReduceRanking at the size the H100's seed
+// runs used, 2^24 ints in blocks of 512 (a minute of CPU, sampled).
+func TestLongReduceRanking(t *testing.T) {
+	testenv.Long(t)
+	checkReduceRanking(t, []reduceConfig{{24, 512}})
+}
+
+type reduceConfig struct {
+	logn int
+	bs   uint32
+}
+
+func checkReduceRanking(t *testing.T, configs []reduceConfig) {
 	for _, c := range configs {
 		logn, bs := c.logn, c.bs
 		{
