@@ -38,6 +38,18 @@ type Params struct {
 	DRAMBytesPerNS  float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
 	DRAMFetch       int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
 	L1Bytes         int     // L1 data cache per SM available to global loads
+	// UnifiedL1: the L1 is what the grid's shared-memory carveout leaves
+	// of the SM's unified L1/shared storage (memory.go, l1Bytes), not
+	// L1Bytes.
+	UnifiedL1 bool
+	// PartialSectorBytes is the L2 bandwidth (bytes of L2BytesPerNS) a
+	// store takes for a sector it writes only in part (a masked write);
+	// 0: 32, as a whole sector. RMWLineBytes is the DRAM time (bytes of
+	// DRAMBytesPerNS) writing back a line with partial sectors costs
+	// beyond its sectors' bytes: reading them first, and the read/write
+	// turnaround (memory.go, store).
+	PartialSectorBytes float64
+	RMWLineBytes       float64
 	// StoreInvalidatesL1: a global store invalidates the sectors it writes
 	// in the SM's L1 (write-through, no write-allocate), so data a block
 	// rewrites is read again from L2. Without it (Volta and later) the L1

@@ -70,6 +70,18 @@ type smT struct {
 	lastT    uint64
 	warpCyc  uint64
 	activeCy uint64
+	// pending are the SM's blocks waiting for the block scheduler's
+	// dispatch (in dispatch order, from pendHead on) and waiting their
+	// warps: resident, but not yet launched, so not active.
+	pending  []launch
+	pendHead int
+	waiting  int
+}
+
+// launch is a block's dispatch: its cycle and its warps.
+type launch struct {
+	at    uint64
+	warps int
 }
 
 // startBlock places the next block on sm, its warps ready at cycle t plus
@@ -94,7 +106,21 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 		s.lastDispatch = t
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
-	start := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles)) + uint64(s.p.BlockLaunch)
+	warps := uint64(slot.Warps())
+	dispatch := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles))
+	start := dispatch + uint64(s.p.BlockLaunch)
+	// Achieved occupancy (ncu's sm__warps_active) counts a warp from its
+	// launch: the block's warps are not active while the block waits for
+	// the block scheduler (short blocks retire faster than it replaces
+	// them). An SM's dispatches come in order (t and the block index only
+	// grow), so pending stays sorted.
+	if dispatch > sm.lastT {
+		if sm.pendHead == len(sm.pending) {
+			sm.pending, sm.pendHead = sm.pending[:0], 0
+		}
+		sm.pending = append(sm.pending, launch{dispatch, int(warps)})
+		sm.waiting += int(warps)
+	}
 	// Warps go to sub-partitions round-robin by their index in the SM.
 	base := sm.resident
 	for len(b.warps) < slot.Warps() {
@@ -114,15 +140,29 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	sm.blocks = append(sm.blocks, b)
 }
 
-// touchSM accounts the SM's resident warps up to now (achieved occupancy).
+// touchSM accounts the SM's active warps up to now (achieved occupancy):
+// its resident warps less those of blocks still waiting for their
+// dispatch.
 func (s *gridState) touchSM(sm *smT) {
-	if s.now > sm.lastT {
-		dt := s.now - sm.lastT
-		sm.warpCyc += uint64(sm.resident) * dt
-		if sm.resident > 0 {
+	for sm.pendHead < len(sm.pending) && sm.pending[sm.pendHead].at <= s.now {
+		l := sm.pending[sm.pendHead]
+		sm.account(l.at)
+		sm.waiting -= l.warps
+		sm.pendHead++
+	}
+	sm.account(s.now)
+}
+
+// account adds the SM's active warps from its last account up to t.
+func (sm *smT) account(t uint64) {
+	if t > sm.lastT {
+		dt := t - sm.lastT
+		n := sm.resident - sm.waiting
+		sm.warpCyc += uint64(n) * dt
+		if n > 0 {
 			sm.activeCy += dt
 		}
-		sm.lastT = s.now
+		sm.lastT = t
 	}
 }
 
