@@ -64,6 +64,7 @@ type Params struct {
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide
 	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
+	BlockRetireNS   float64 // from a block's last warp's exit until its SM takes the next block (placement.go)
 	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
 	DeviceLaunch    uint32  // cycles a device-side launch costs the launching warp
 	ChildStartNS    float64 // from a device-side launch to the child grid's start, when nothing holds it back
@@ -78,6 +79,7 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
+	BlockRetireCycles                                                     float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
 }
 
@@ -114,6 +116,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.KernelLaunch = p.KernelNS * ghz
 	p.DispatchCycles = p.BlockDispatchNS * ghz
+	p.BlockRetireCycles = p.BlockRetireNS * ghz
 	p.L2BytesPerCycle = p.L2BytesPerNS / ghz
 	p.DRAMBytesPerCycle = p.DRAMBytesPerNS / ghz
 	return &p

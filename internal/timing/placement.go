@@ -1,9 +1,11 @@
 // Block placement (the block scheduler): how many blocks an SM holds at
 // once (blocksPerSM, the occupancy calculator's limit), the first wave
-// handed out SM by SM, a new block started on an SM as soon as one of its
-// blocks retires, at most one block dispatched per DispatchCycles device-
-// wide, each block's warps issuing BlockLaunch cycles after its dispatch,
-// and the residency count behind achieved occupancy (touchSM).
+// handed out SM by SM, a new block dispatched to an SM BlockRetireCycles
+// after one of its blocks retired, while blocks remain, at most one block
+// dispatched per DispatchCycles device-wide, each block's warps issuing
+// BlockLaunch cycles after its dispatch, and the count of active warps
+// behind achieved occupancy (touchSM: a block waiting for its dispatch is
+// resident but not active).
 
 package timing
 
@@ -76,6 +78,7 @@ type smT struct {
 	pending  []launch
 	pendHead int
 	waiting  int
+	freeAt   uint64 // a retired block's slot is free for the next block
 }
 
 // launch is a block's dispatch: its cycle and its warps.
@@ -107,7 +110,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
 	warps := uint64(slot.Warps())
-	dispatch := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles))
+	dispatch := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles), sm.freeAt)
 	start := dispatch + uint64(s.p.BlockLaunch)
 	// Achieved occupancy (ncu's sm__warps_active) counts a warp from its
 	// launch: the block's warps are not active while the block waits for
@@ -200,6 +203,9 @@ func (s *gridState) retireBlocks(sm *smT) {
 		s.lastDone = max(s.lastDone, s.now)
 		s.retires = append(s.retires, s.now)
 		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
+		// The SM takes its next block BlockRetireCycles after this one's
+		// last warp exited (its warps are gone: not active meanwhile).
+		sm.freeAt = s.now + uint64(s.p.BlockRetireCycles)
 		if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}
