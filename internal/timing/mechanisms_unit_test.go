@@ -113,3 +113,31 @@ func TestL1CarveoutCapacity(t *testing.T) {
 		t.Errorf("without UnifiedL1: %d, want L1Bytes %d", got, p.L1Bytes)
 	}
 }
+
+// TestDispatchCycle: a block is dispatched when its SM has room, no sooner
+// than the block scheduler's rate and than its SM released the block before
+// (BlockRetireCycles after that block's last warp exited: retireBlocks sets
+// freeAt).
+func TestDispatchCycle(t *testing.T) {
+	p := ForArch(arch.MustLookup("h100"), 1589)
+	if p.BlockRetireCycles < 300 || p.BlockRetireCycles > 330 {
+		t.Fatalf("BlockRetireCycles %.0f at 1.589 GHz, want 200 ns = 318", p.BlockRetireCycles)
+	}
+	retire := uint64(p.BlockRetireCycles)
+	tests := []struct {
+		name         string
+		t            uint64
+		index        int
+		freeAt, want uint64
+	}{
+		{"first wave: the scheduler's rate", 0, 1000, 0, uint64(1000 * p.DispatchCycles)},
+		{"room and rate long passed", 50000, 10, 0, 50000},
+		{"a retired block's slot: its release", 50000, 10, 50000 + retire, 50000 + retire},
+		{"the rate later than the release", 100, 100000, 100 + retire, uint64(100000 * p.DispatchCycles)},
+	}
+	for _, tc := range tests {
+		if got := dispatchCycle(p, tc.t, tc.index, tc.freeAt); got != tc.want {
+			t.Errorf("%s: dispatched at %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -87,6 +87,16 @@ type launch struct {
 	warps int
 }
 
+// dispatchCycle is when block index (in launch order) is dispatched to an
+// SM that had room for it at cycle t and whose last retired block freed
+// its slot for the next one at freeAt: no sooner than the block
+// scheduler's rate allows (one block per DispatchCycles device-wide) and
+// than the SM has released the block before (BlockRetireCycles after its
+// last warp exited).
+func dispatchCycle(p *Params, t uint64, index int, freeAt uint64) uint64 {
+	return max(t, uint64(float64(index)*p.DispatchCycles), freeAt)
+}
+
 // startBlock places the next block on sm, its warps ready at cycle t plus
 // the block launch latency.
 func (s *gridState) startBlock(sm *smT, t uint64) {
@@ -110,7 +120,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
 	warps := uint64(slot.Warps())
-	dispatch := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles), sm.freeAt)
+	dispatch := dispatchCycle(s.p, t, s.nextBlk-1, sm.freeAt)
 	start := dispatch + uint64(s.p.BlockLaunch)
 	// Achieved occupancy (ncu's sm__warps_active) counts a warp from its
 	// launch: the block's warps are not active while the block waits for
