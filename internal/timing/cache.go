@@ -14,9 +14,15 @@ type cache struct {
 	tag        []uint64 // line number + 1; 0 = invalid
 	valid      []uint8  // sector bits
 	dirty      []uint8
-	ready      []uint64 // cycle the line's last fill completes
-	used       []uint64 // last use, for LRU
-	tick       uint64
+	// bytes counts, per sector (four a line), the bytes stores wrote into
+	// a sector the cache does not hold whole: 32 once it is whole (filled
+	// from below, or written all over). A dirty sector with fewer is
+	// partial: only a byte mask's worth of it is there, and writing it
+	// back takes a read of the rest first (ECC is kept per sector).
+	bytes []uint8
+	ready []uint64 // cycle the line's last fill completes
+	used  []uint64 // last use, for LRU
+	tick  uint64
 }
 
 const lineShift = 7 // 128-byte lines of four 32-byte sectors
@@ -26,7 +32,7 @@ func newCache(bytes, ways int) *cache {
 	sets := max(lines/ways, 1)
 	n := sets * ways
 	return &cache{sets: sets, ways: ways, tag: make([]uint64, n), valid: make([]uint8, n),
-		dirty: make([]uint8, n), ready: make([]uint64, n), used: make([]uint64, n)}
+		dirty: make([]uint8, n), bytes: make([]uint8, 4*n), ready: make([]uint64, n), used: make([]uint64, n)}
 }
 
 // setOf hashes a line number to a set, so power-of-two strides spread.
@@ -60,12 +66,43 @@ func (c *cache) lookup(sector uint64) (bool, uint64) {
 	return true, c.ready[w]
 }
 
-// fill makes sector present from cycle ready on, marking it dirty for a
-// write, and returns the dirty sectors of the line it evicted.
-func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int) {
-	line := sector >> 2
+// fill makes sector present and whole from cycle ready on, marking it
+// dirty for a write, and returns the dirty sectors of the line it evicted
+// and how many of those were partial.
+func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty, evictedPartial int) {
+	w, evictedDirty, evictedPartial := c.alloc(sector)
+	c.bytes[4*w+int(sector&3)] = 32
+	c.mark(w, sector, ready, dirty)
+	return evictedDirty, evictedPartial
+}
+
+// write is a store of n bytes (1..32) into sector at the L2: the sector
+// becomes dirty; it stays partial until it was fetched or written whole.
+// It returns what fill returns.
+func (c *cache) write(sector, ready uint64, n int) (evictedDirty, evictedPartial int) {
+	w, evictedDirty, evictedPartial := c.alloc(sector)
+	b := &c.bytes[4*w+int(sector&3)]
+	if c.valid[w]&(1<<(sector&3)) == 0 {
+		*b = 0
+	}
+	*b = uint8(min(int(*b)+n, 32))
+	c.mark(w, sector, ready, true)
+	return evictedDirty, evictedPartial
+}
+
+// partial reports whether sector is present, dirty and not whole.
+func (c *cache) partial(sector uint64) bool {
+	w := c.find(sector >> 2)
 	bit := uint8(1) << (sector & 3)
-	w := c.find(line)
+	return w >= 0 && c.valid[w]&c.dirty[w]&bit != 0 && c.bytes[4*w+int(sector&3)] < 32
+}
+
+// alloc finds sector's line or allocates it (evicting the least recently
+// used line of its set), returning its way and the victim's dirty and
+// partial sectors.
+func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
+	line := sector >> 2
+	w = c.find(line)
 	if w < 0 {
 		base := c.setOf(line) * c.ways
 		w = base
@@ -80,9 +117,21 @@ func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int)
 		}
 		if c.tag[w] != 0 {
 			evictedDirty = popcount4(c.dirty[w])
+			for k := range 4 {
+				if c.dirty[w]&(1<<k) != 0 && c.bytes[4*w+k] < 32 {
+					evictedPartial++
+				}
+			}
 		}
 		c.tag[w], c.valid[w], c.dirty[w], c.ready[w] = line+1, 0, 0, 0
 	}
+	return w, evictedDirty, evictedPartial
+}
+
+// mark makes sector valid in way w from cycle ready on (dirty for a
+// write) and counts the use.
+func (c *cache) mark(w int, sector, ready uint64, dirty bool) {
+	bit := uint8(1) << (sector & 3)
 	c.valid[w] |= bit
 	if dirty {
 		c.dirty[w] |= bit
@@ -92,7 +141,6 @@ func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty int)
 	}
 	c.tick++
 	c.used[w] = c.tick
-	return evictedDirty
 }
 
 // update is a store's write to sector: a present sector stays valid and
@@ -133,6 +181,7 @@ func (c *cache) invalidate() {
 	clear(c.tag)
 	clear(c.valid)
 	clear(c.dirty)
+	clear(c.bytes)
 	clear(c.ready)
 	clear(c.used)
 	c.tick = 0

@@ -26,7 +26,7 @@ func TestCacheHitsAndEvictions(t *testing.T) {
 	c.fill(8, 0, false)
 	c.fill(12, 0, false)
 	c.lookup(0) // line 0 is now the most recently used; line 1 the least
-	if ev := c.fill(16, 0, false); ev != 2 {
+	if ev, _ := c.fill(16, 0, false); ev != 2 {
 		t.Errorf("evicting line 1 with two dirty sectors reported %d", ev)
 	}
 	for _, tc := range []struct {
@@ -37,7 +37,7 @@ func TestCacheHitsAndEvictions(t *testing.T) {
 			t.Errorf("sector %d after the eviction: hit %v, want %v", tc.sector, hit, tc.hit)
 		}
 	}
-	if ev := c.fill(20, 0, false); ev != 0 {
+	if ev, _ := c.fill(20, 0, false); ev != 0 {
 		t.Errorf("evicting a clean line reported %d dirty sectors", ev)
 	}
 	if n := c.validSectors(); n != 4 {

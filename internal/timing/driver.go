@@ -297,8 +297,8 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	for i := range s.sms {
 		sm := &smT{id: i, sps: make([]spT, d.p.SubPartitions),
 			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}}
-		if d.p.L1Bytes > 0 {
-			sm.l1 = newCache(d.p.L1Bytes, 4)
+		if l1 := l1Bytes(a, d.p, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes()); l1 > 0 {
+			sm.l1 = newCache(l1, 4)
 		}
 		s.sms[i] = sm
 	}

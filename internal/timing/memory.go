@@ -9,6 +9,7 @@
 package timing
 
 import (
+	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
 )
 
@@ -51,8 +52,8 @@ func (s *gridState) fromL2(t, sec uint64) uint64 {
 		if hit, _ := d.l2.lookup(k); hit && k != sec {
 			continue
 		}
-		if ev := d.l2.fill(k, at, false); ev > 0 {
-			s.writeBack(t, ev)
+		if ev, part := d.l2.fill(k, at, false); ev > 0 {
+			s.writeBack(t, ev, part)
 		}
 	}
 	return at
@@ -61,22 +62,44 @@ func (s *gridState) fromL2(t, sec uint64) uint64 {
 // store writes through L1 to L2 (write-back to DRAM on eviction) once
 // its data is ready at cycle data; the grid is not done before its stores
 // are.
+//
+// A sector the request writes only in part (fewer than 32 of its bytes:
+// the lanes' bytes spread evenly over the sectors they touch) is a masked
+// write at the L2: it occupies the L2 for PartialSectorBytes of its
+// bandwidth instead of 32 (a read-modify-write of the sector's ECC word),
+// and the L2 keeps it dirty with its byte mask, merging later writes to
+// it. A line evicted with partial sectors is written back as a
+// read-modify-write at DRAM: the partial sectors are read (DRAM read
+// bytes) and the line costs RMWLineBytes of DRAM time beyond its sectors'
+// bytes; the store that evicted it completes when that is done (the L2
+// holds the line until then), so a stream of partial writes larger than
+// the L2 runs at DRAM's read-modify-write rate.
 func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
-	d := s.d
+	d, p := s.d, s.p
 	t0 := max(sm.l1q.take(s.now, float64(len(rec.Sectors)*32)), data)
+	per := 32
+	if n := len(rec.Sectors); n > 0 {
+		per = min(max(int(rec.Bytes)/n, 1), 32)
+	}
 	// Every sector written whole: the lanes' bytes cover the sectors.
-	full := int(rec.Bytes) >= 32*len(rec.Sectors)
+	full := per == 32
+	l2cost := 32.0
+	if !full && p.PartialSectorBytes > 0 {
+		l2cost = p.PartialSectorBytes
+	}
 	for _, sec := range rec.Sectors {
 		if sm.l1 != nil {
-			if s.p.StoreInvalidatesL1 {
+			if p.StoreInvalidatesL1 {
 				sm.l1.drop(sec)
 			} else {
-				sm.l1.update(sec, t0+uint64(s.p.StoreToLoad), full)
+				sm.l1.update(sec, t0+uint64(p.StoreToLoad), full)
 			}
 		}
-		at := d.l2q.take(t0, 32)
-		if ev := d.l2.fill(sec, at, true); ev > 0 {
-			s.writeBack(t0, ev)
+		at := d.l2q.take(t0, l2cost)
+		if ev, part := d.l2.write(sec, at, per); ev > 0 {
+			if done := s.writeBack(t0, ev, part); part > 0 {
+				at = max(at, done)
+			}
 		}
 		s.drain = max(s.drain, at)
 	}
@@ -107,9 +130,16 @@ func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
 	return done - s.now
 }
 
-func (s *gridState) writeBack(t uint64, sectors int) {
+// writeBack writes an evicted line's dirty sectors to DRAM, partial ones
+// by read-modify-write (see store), and returns when DRAM has done so.
+func (s *gridState) writeBack(t uint64, sectors, partial int) uint64 {
 	s.dramWr += uint64(sectors) * 32
-	s.d.dram.take(t, float64(sectors*32))
+	n := float64(sectors * 32)
+	if partial > 0 {
+		s.dramRd += uint64(partial) * 32
+		n += s.p.RMWLineBytes
+	}
+	return s.d.dram.take(t, n)
 }
 
 func popcount(x uint32) int {
@@ -119,4 +149,21 @@ func popcount(x uint32) int {
 		n++
 	}
 	return n
+}
+
+// l1Bytes is the L1 data cache of an SM for a grid: where L1 and shared
+// memory share the SM's storage (L1SharedBytes, with shared-memory
+// carveouts), what the carveout the driver configures for the grid's
+// resident blocks leaves (the H100: 256 KiB less 8 KiB for blocks that use
+// no shared memory beyond the 1 KiB each reserves), at most the preset's
+// L1Bytes when UnifiedL1 is off; elsewhere the preset's L1Bytes.
+func l1Bytes(a *arch.Arch, p *Params, blockThreads, regs, shared int) int {
+	if !p.UnifiedL1 || a.L1SharedBytes == 0 || a.SharedCarveoutsKiB == nil {
+		return p.L1Bytes
+	}
+	occ := a.Occupancy(arch.OccupancyInput{BlockSize: blockThreads, RegsPerThread: regs, StaticShared: shared})
+	if occ.SharedCapacity <= 0 || occ.SharedCapacity >= a.L1SharedBytes {
+		return p.L1Bytes
+	}
+	return a.L1SharedBytes - occ.SharedCapacity
 }

@@ -38,6 +38,18 @@ type Params struct {
 	DRAMBytesPerNS  float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
 	DRAMFetch       int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
 	L1Bytes         int     // L1 data cache per SM available to global loads
+	// UnifiedL1: the L1 is what the grid's shared-memory carveout leaves
+	// of the SM's unified L1/shared storage (memory.go, l1Bytes), not
+	// L1Bytes.
+	UnifiedL1 bool
+	// PartialSectorBytes is the L2 bandwidth (bytes of L2BytesPerNS) a
+	// store takes for a sector it writes only in part (a masked write);
+	// 0: 32, as a whole sector. RMWLineBytes is the DRAM time (bytes of
+	// DRAMBytesPerNS) writing back a line with partial sectors costs
+	// beyond its sectors' bytes: reading them first, and the read/write
+	// turnaround (memory.go, store).
+	PartialSectorBytes float64
+	RMWLineBytes       float64
 	// StoreInvalidatesL1: a global store invalidates the sectors it writes
 	// in the SM's L1 (write-through, no write-allocate), so data a block
 	// rewrites is read again from L2. Without it (Volta and later) the L1
@@ -52,6 +64,7 @@ type Params struct {
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide
 	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
+	BlockRetireNS   float64 // from a block's last warp's exit until its SM takes the next block (placement.go)
 	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
 	DeviceLaunch    uint32  // cycles a device-side launch costs the launching warp
 	ChildStartNS    float64 // from a device-side launch to the child grid's start, when nothing holds it back
@@ -66,6 +79,7 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
+	BlockRetireCycles                                                     float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
 }
 
@@ -103,6 +117,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.KernelLaunch = p.KernelNS * ghz
 	p.DispatchCycles = p.BlockDispatchNS * ghz
+	p.BlockRetireCycles = p.BlockRetireNS * ghz
 	p.L2BytesPerCycle = p.L2BytesPerNS / ghz
 	p.DRAMBytesPerCycle = p.DRAMBytesPerNS / ghz
 	return &p

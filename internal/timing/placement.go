@@ -1,9 +1,11 @@
 // Block placement (the block scheduler): how many blocks an SM holds at
 // once (blocksPerSM, the occupancy calculator's limit), the first wave
-// handed out SM by SM, a new block started on an SM as soon as one of its
-// blocks retires, at most one block dispatched per DispatchCycles device-
-// wide, each block's warps issuing BlockLaunch cycles after its dispatch,
-// and the residency count behind achieved occupancy (touchSM).
+// handed out SM by SM, a new block dispatched to an SM BlockRetireCycles
+// after one of its blocks retired, while blocks remain, at most one block
+// dispatched per DispatchCycles device-wide, each block's warps issuing
+// BlockLaunch cycles after its dispatch, and the count of active warps
+// behind achieved occupancy (touchSM: a block waiting for its dispatch is
+// resident but not active).
 
 package timing
 
@@ -70,6 +72,29 @@ type smT struct {
 	lastT    uint64
 	warpCyc  uint64
 	activeCy uint64
+	// pending are the SM's blocks waiting for the block scheduler's
+	// dispatch (in dispatch order, from pendHead on) and waiting their
+	// warps: resident, but not yet launched, so not active.
+	pending  []launch
+	pendHead int
+	waiting  int
+	freeAt   uint64 // a retired block's slot is free for the next block
+}
+
+// launch is a block's dispatch: its cycle and its warps.
+type launch struct {
+	at    uint64
+	warps int
+}
+
+// dispatchCycle is when block index (in launch order) is dispatched to an
+// SM that had room for it at cycle t and whose last retired block freed
+// its slot for the next one at freeAt: no sooner than the block
+// scheduler's rate allows (one block per DispatchCycles device-wide) and
+// than the SM has released the block before (BlockRetireCycles after its
+// last warp exited).
+func dispatchCycle(p *Params, t uint64, index int, freeAt uint64) uint64 {
+	return max(t, uint64(float64(index)*p.DispatchCycles), freeAt)
 }
 
 // startBlock places the next block on sm, its warps ready at cycle t plus
@@ -94,7 +119,21 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 		s.lastDispatch = t
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
-	start := max(t, uint64(float64(s.nextBlk-1)*s.p.DispatchCycles)) + uint64(s.p.BlockLaunch)
+	warps := uint64(slot.Warps())
+	dispatch := dispatchCycle(s.p, t, s.nextBlk-1, sm.freeAt)
+	start := dispatch + uint64(s.p.BlockLaunch)
+	// Achieved occupancy (ncu's sm__warps_active) counts a warp from its
+	// launch: the block's warps are not active while the block waits for
+	// the block scheduler (short blocks retire faster than it replaces
+	// them). An SM's dispatches come in order (t and the block index only
+	// grow), so pending stays sorted.
+	if dispatch > sm.lastT {
+		if sm.pendHead == len(sm.pending) {
+			sm.pending, sm.pendHead = sm.pending[:0], 0
+		}
+		sm.pending = append(sm.pending, launch{dispatch, int(warps)})
+		sm.waiting += int(warps)
+	}
 	// Warps go to sub-partitions round-robin by their index in the SM.
 	base := sm.resident
 	for len(b.warps) < slot.Warps() {
@@ -114,15 +153,29 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	sm.blocks = append(sm.blocks, b)
 }
 
-// touchSM accounts the SM's resident warps up to now (achieved occupancy).
+// touchSM accounts the SM's active warps up to now (achieved occupancy):
+// its resident warps less those of blocks still waiting for their
+// dispatch.
 func (s *gridState) touchSM(sm *smT) {
-	if s.now > sm.lastT {
-		dt := s.now - sm.lastT
-		sm.warpCyc += uint64(sm.resident) * dt
-		if sm.resident > 0 {
+	for sm.pendHead < len(sm.pending) && sm.pending[sm.pendHead].at <= s.now {
+		l := sm.pending[sm.pendHead]
+		sm.account(l.at)
+		sm.waiting -= l.warps
+		sm.pendHead++
+	}
+	sm.account(s.now)
+}
+
+// account adds the SM's active warps from its last account up to t.
+func (sm *smT) account(t uint64) {
+	if t > sm.lastT {
+		dt := t - sm.lastT
+		n := sm.resident - sm.waiting
+		sm.warpCyc += uint64(n) * dt
+		if n > 0 {
 			sm.activeCy += dt
 		}
-		sm.lastT = s.now
+		sm.lastT = t
 	}
 }
 
@@ -160,6 +213,9 @@ func (s *gridState) retireBlocks(sm *smT) {
 		s.lastDone = max(s.lastDone, s.now)
 		s.retires = append(s.retires, s.now)
 		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
+		// The SM takes its next block BlockRetireCycles after this one's
+		// last warp exited (its warps are gone: not active meanwhile).
+		sm.freeAt = s.now + uint64(s.p.BlockRetireCycles)
 		if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}

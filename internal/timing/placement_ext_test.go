@@ -9,6 +9,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
@@ -71,5 +72,44 @@ func TestPlacementUnderOccupancyLimit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestShortBlocksActiveFromDispatch: blocks that retire faster than the
+// block scheduler hands out new ones (4096 one-element copies of 128
+// threads) wait for their dispatch, one per DispatchCycles device-wide,
+// and their warps count towards achieved occupancy only from then on, as
+// ncu's sm__warps_active counts launched warps: the warp-cycles are at
+// most those from each block's dispatch to its end, well under those from
+// the cycle its SM had room for it.
+func TestShortBlocksActiveFromDispatch(t *testing.T) {
+	h100 := arch.MustLookup("h100")
+	lf, err := launchfile.Load(filepath.Join(mechDir, "unit", "shortcopy_b128_g4096.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{ClockMHz: 1589}})
+	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := out.Launches[0].Grids[0].Timing
+	if len(tm.Blocks) != 4096 {
+		t.Fatalf("%d blocks timed, want all 4096", len(tm.Blocks))
+	}
+	dispatch := timing.ForArch(h100, 1589).DispatchCycles
+	const warps = 4
+	var fromDispatch, fromRoom uint64
+	for _, b := range tm.Blocks {
+		d := max(b.Start, uint64(float64(b.Block)*dispatch))
+		fromDispatch += warps * (b.End - d)
+		fromRoom += warps * (b.End - b.Start)
+	}
+	if tm.WarpCycles > fromDispatch+warps*uint64(len(tm.Blocks)) {
+		t.Errorf("warp-cycles %d: more than the %d from the blocks' dispatches to their ends", tm.WarpCycles, fromDispatch)
+	}
+	if float64(tm.WarpCycles) > 0.8*float64(fromRoom) {
+		t.Errorf("warp-cycles %d: the blocks' waits for dispatch counted (%d from the cycles their SMs had room)", tm.WarpCycles, fromRoom)
 	}
 }

@@ -57,6 +57,31 @@ var measured = map[string]*Params{
 		// (two partitions; 32–48 MiB footprints miss): L2Bytes 25 MiB. L2
 		// bandwidth was not measurable (§5): 5.5 TB/s
 		// assumed, above the 61 random loads per cycle measured.
+		// [MECH] testdata/timing/mechanisms (mech.cu, run.sh: nvcc 13.0
+		// -O3 -arch=sm_90, ncu --clock-control base at 1.589 GHz, caches
+		// flushed; SPLIT.md fixed the calibration rows before fitting):
+		// PartialSectorBytes 80: st_stride_s4 (2^20 4-byte stores at a
+		// 16-byte lane stride, 2^19 sectors each written 8 of 32 bytes)
+		// takes 10.0 µs against 3.4 µs for the same stores coalesced
+		// (st_stride_s1), and s2/s8 scale with the partial sectors (4.96,
+		// 19.5 µs): 19 ps a partial sector device-wide, fitted in the model
+		// to 80 bytes of the L2's 5.5 TB/s. RMWLineBytes 82: st_stride_s32
+		// (2^20 partial sectors, one per 128-byte line, 128 MiB) takes
+		// 48.5 µs with dram__bytes_read = dram__bytes_write = 32 MiB
+		// (every partial sector read back from DRAM and written); fitted
+		// so that the lines the model's L2 evicts take that time at 2.1
+		// TB/s. Whole sectors written to the same lines (st_full_s32) read
+		// 83 KB and take 6.7 µs. UnifiedL1: reread (one block of 1024 per
+		// SM re-reading F bytes 4 times) keeps its L1 hit rate at 74.6%
+		// (3 of 4 passes) up to F = 192 KiB and drops to 61.7% at 256 KiB,
+		// as 256 KiB less the 8 KiB carveout leaves (TestL1CarveoutCapacity;
+		// DERIVATION.md §3's chase: 192 KiB hits, 256 KiB misses).
+		// BlockRetireNS 200: sb_b256_l1 (16 384 blocks of 256 copying one
+		// float a thread) takes 15.9 µs, 20% more than the model without
+		// it, at the same achieved occupancy (74%): an SM takes a block
+		// ~200 ns after its last one's warps exited (fitted on that row
+		// alone; the held-out block sizes 128 and 1024 and the 145
+		// calibration configurations were not used).
 		Latency: classTable(4, map[ir.Class]uint32{
 			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 19, ir.ClassIMul: 4,
 			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
@@ -68,7 +93,8 @@ var measured = map[string]*Params{
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
-		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, LaunchGapNS: 4700,
+		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true,
+		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1060, ConcurrentKernels: 128,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
