@@ -489,9 +489,16 @@ func TestHostileFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr.String(), tc.want)
 		}
 	}
+	// A functional run that names no timing flag runs (the --scheduler
+	// check refused every functional run while the flag was unset).
+	var stdout, stderr strings.Builder
+	if code := run([]string{"run", "--mode", "functional", vecadd}, &stdout, &stderr); code != 0 {
+		t.Errorf("run --mode functional: exit %d\n%s", code, stderr.String())
+	}
 	// run --sanitize keeps --save-dir.
 	dir := t.TempDir()
-	var stdout, stderr strings.Builder
+	stdout.Reset()
+	stderr.Reset()
 	if code := run([]string{"run", "--sanitize", "memcheck", "--save-dir", dir, vecadd}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run --sanitize --save-dir: exit %d\n%s", code, stderr.String())
 	}

@@ -144,7 +144,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		switch {
 		case f.clockMHz != 0:
 			return badInputf("--clock needs --mode timing (functional mode keeps no time)")
-		case f.scheduler != timing.GTO:
+		case f.scheduler != "":
 			return badInputf("--scheduler needs --mode timing (functional mode schedules no warps)")
 		case f.noSampling:
 			return badInputf("--no-sampling needs --mode timing (functional mode runs every block)")
