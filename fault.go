@@ -146,7 +146,7 @@ func newFault(k *Kernel, f *engine.Fault) *Fault {
 func (f *Fault) Error() string {
 	// A grid barrier that cannot complete (grid.sync() in a cooperative
 	// launch) lists its waiting warps as a stopped launch does.
-	if (f.Kind.Stopped() || f.Kind == FaultBarrierDeadlock) && len(f.Warps) > 0 {
+	if f.Kind.Stopped() || (f.Kind == FaultBarrierDeadlock && len(f.Warps) > 0) {
 		return f.stoppedReport()
 	}
 	var b strings.Builder
@@ -196,6 +196,11 @@ func (f *Fault) stoppedReport() string {
 			}
 		}
 		fmt.Fprintf(&b, " — %s", w.Wait)
+	}
+	if len(f.Warps) == 0 {
+		// Short blocks finish before they look at the stop: none was
+		// running; the grid stopped between blocks.
+		fmt.Fprintf(&b, "\n  none: every started block had finished (the grid stopped between blocks); the next block was %v", f.Block)
 	}
 	if f.MoreWarps > 0 {
 		fmt.Fprintf(&b, "\n  and %d more unfinished warps (%d blocks were running)", f.MoreWarps, f.RunningBlocks)

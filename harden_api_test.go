@@ -74,3 +74,57 @@ func TestStopBothDrivers(t *testing.T) {
 		}
 	}
 }
+
+// shortPTX is a kernel whose blocks end at once.
+const shortPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry short()
+{
+	.reg .b32 %r<3>;
+	mov.u32 %r1, %ctaid.x;
+	add.u32 %r2, %r1, 1;
+	ret;
+}
+`
+
+// TestStopHugeGrid (issue 16 #18): a grid of 2^31−1 blocks stopped by its
+// timeout says how many blocks were done of how many, and where: the warps
+// of the blocks in flight (spin), or, when every started block had ended
+// (short blocks stop between two), the next block, not block (0,0,0).
+func TestStopHugeGrid(t *testing.T) {
+	for _, kernel := range []string{"spin", "short"} {
+		t.Run(kernel, func(t *testing.T) {
+			dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeFunctional, Workers: 2, Timeout: 300 * time.Millisecond})
+			src := spinPTX
+			if kernel == "short" {
+				src = shortPTX
+			}
+			m, err := dev.LoadModule(kernel+".ptx", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, _ := m.Kernel(kernel)
+			_, err = dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1<<31 - 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 64, Y: 1, Z: 1}}, nil)
+			var f *warpsim.Fault
+			if !errors.As(err, &f) || f.Kind != warpsim.FaultTimeout {
+				t.Fatalf("err %v, want a timeout", err)
+			}
+			msg := f.Error()
+			t.Log(msg)
+			if f.Blocks != 1<<31-1 || !strings.Contains(msg, " of 2147483647 blocks done") {
+				t.Errorf("report lacks the block count:\n%s", msg)
+			}
+			switch kernel {
+			case "spin":
+				if len(f.Warps) == 0 || f.Warps[0].Instr != "bra.uni $l;" || !strings.Contains(msg, "where the unfinished warps were:\n  block (") {
+					t.Errorf("no warps listed:\n%s", msg)
+				}
+			case "short":
+				if f.BlocksDone == 0 || f.Block.X == 0 || !strings.Contains(msg, "(the grid stopped between blocks); the next block was (") {
+					t.Errorf("short blocks: %+v\n%s", f, msg)
+				}
+			}
+		})
+	}
+}

@@ -18,6 +18,10 @@ type ExecOptions struct {
 	// AfterLaunch, when set, is called after each launch completes, in
 	// order, with the launch's index in File.Launches.
 	AfterLaunch func(i int, res *warpsim.LaunchResult)
+	// Discard leaves Outcome.Launches empty: each result is only given to
+	// AfterLaunch, so a file of many launches keeps no memory per launch
+	// (a result with its counters is tens of kilobytes).
+	Discard bool
 }
 
 // Outcome is what running a launch file produced. The buffers stay in the
@@ -163,7 +167,9 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 			}
 			return out, f.errorAt(la.pos, "%v", err)
 		}
-		out.Launches = append(out.Launches, res)
+		if !opt.Discard {
+			out.Launches = append(out.Launches, res)
+		}
 		if opt.AfterLaunch != nil {
 			opt.AfterLaunch(i, res)
 		}

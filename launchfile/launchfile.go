@@ -11,6 +11,7 @@
 package launchfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -156,15 +157,32 @@ type loader struct {
 	data    []byte
 	errs    ErrorList
 	compile func(path string) ([]byte, error) // WithCompiler's; nil: none
+
+	// lineOff and line cache the last offset lineAt counted to: offsets
+	// come mostly in file order, so a file of many launches is counted
+	// once, not once per launch.
+	lineOff, line int
+}
+
+// lineAt is lineOf(l.data, off), counting on from the last offset asked
+// when off is past it.
+func (l *loader) lineAt(off int) int {
+	off = min(max(off, 0), len(l.data))
+	if off < l.lineOff || l.line == 0 {
+		l.lineOff, l.line = 0, 1
+	}
+	l.line += bytes.Count(l.data[l.lineOff:off], []byte{'\n'})
+	l.lineOff = off
+	return l.line
 }
 
 func (l *loader) errorf(off int, path, format string, args ...any) {
 	if len(l.errs) < maxErrors {
-		l.errs = append(l.errs, &Error{File: l.file, Line: lineOf(l.data, off), Path: path, Msg: fmt.Sprintf(format, args...)})
+		l.errs = append(l.errs, &Error{File: l.file, Line: l.lineAt(off), Path: path, Msg: fmt.Sprintf(format, args...)})
 	}
 }
 
-func (l *loader) pos(off int, path string) pos { return pos{Path: path, Line: lineOf(l.data, off)} }
+func (l *loader) pos(off int, path string) pos { return pos{Path: path, Line: l.lineAt(off)} }
 
 // Load reads, parses and validates a launch file, reads the files it names
 // (relative to its own directory) and compiles a "source" with the

@@ -356,3 +356,53 @@ func TestGoldensHandDerived(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteTableWide: long names and extreme values (issue 16 #23) widen
+// their columns instead of running into the next one; every cell ends where
+// its header does, and splitting a row on spaces gives back its cells.
+func TestWriteTableWide(t *testing.T) {
+	long := &Def{Name: "stall_short_scoreboard_and_a_much_longer_suffix_x", Description: "Issue Stall Reasons (Short Scoreboard) and more words", Kind: Count}
+	pct := &Def{Name: "p", Description: "Tiny", Kind: Percent}
+	ratio := &Def{Name: "r", Description: "Ratio", Kind: Ratio}
+	sums := []Summary{{Kernel: "k", Invocations: 123456789012345, Rows: []Row{
+		{Def: long, Min: -1e300, Max: 1e300, Avg: 9.99e299, Available: true},
+		{Def: pct, Min: -1e20, Max: 1e20, Avg: 0, Available: true},
+		{Def: ratio, Min: 1e15, Max: 1e16, Avg: 5e15, Available: true},
+		{Def: pct, Min: 12.5, Max: 50, Avg: 25, Available: true},
+	}}}
+	var b bytes.Buffer
+	if err := WriteTable(&b, "H100", sums); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	header := lines[1]
+	var ends []int
+	for _, h := range []string{"Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg"} {
+		i := strings.Index(header, h)
+		if i < 0 {
+			t.Fatalf("header %q lacks %q", header, h)
+		}
+		ends = append(ends, i+len(h))
+	}
+	rows := lines[4:]
+	if len(rows) != len(sums[0].Rows) {
+		t.Fatalf("%d rows:\n%s", len(rows), b.String())
+	}
+	for i, line := range rows {
+		r := sums[0].Rows[i]
+		cells := []string{"123456789012345", r.Name, r.Description, FormatValue(r.Kind, r.Min), FormatValue(r.Kind, r.Max), FormatValue(r.Kind, r.Avg)}
+		f := strings.Fields(line)
+		got := []string{f[0], f[1], strings.Join(f[2:len(f)-3], " "), f[len(f)-3], f[len(f)-2], f[len(f)-1]}
+		if strings.Join(got, "|") != strings.Join(cells, "|") {
+			t.Errorf("row %d splits into %q, want %q:\n%s", i, got, cells, b.String())
+		}
+		for c, cell := range cells {
+			if c < len(ends) && (ends[c] > len(line) || line[ends[c]-len(cell):ends[c]] != cell) {
+				t.Errorf("row %d: %q does not end under its header (column end %d):\n%s", i, cell, ends[c], b.String())
+			}
+			if c > 0 && line[ends[c]-len(cell)-1] != ' ' {
+				t.Errorf("row %d: no space before %q", i, cell)
+			}
+		}
+	}
+}

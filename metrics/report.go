@@ -129,12 +129,34 @@ const notAvailable = "n/a"
 //
 // followed by a note for each reason metrics were unavailable.
 func WriteTable(w io.Writer, device string, sums []Summary) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "==warpsim== Metric result:")
-	fmt.Fprintf(bw, "%s%42s%42s%12s%12s%12s\n", "Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg")
-	fmt.Fprintf(bw, "Device %q\n", device+" (0)")
+	// Columns keep nvprof's widths and widen to keep at least one space
+	// before every right-aligned cell, however long a name or value is.
+	widths := [6]int{len("Invocations"), 42, 42, 12, 12, 12}
+	fit := func(col int, cell string) {
+		if n := len(cell) + 1; col > 0 && n > widths[col] {
+			widths[col] = n
+		} else if col == 0 && len(cell) > widths[0] {
+			widths[0] = len(cell)
+		}
+	}
 	reasons := map[string][]string{}
 	var reasonOrder []string
+	for _, s := range sums {
+		for _, r := range s.Rows {
+			lo, hi, avg := notAvailable, notAvailable, notAvailable
+			if r.Available {
+				lo, hi, avg = FormatValue(r.Kind, r.Min), FormatValue(r.Kind, r.Max), FormatValue(r.Kind, r.Avg)
+			}
+			for col, cell := range []string{strconv.Itoa(s.Invocations), r.Name, r.Description, lo, hi, avg} {
+				fit(col, cell)
+			}
+		}
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "==warpsim== Metric result:")
+	fmt.Fprintf(bw, "%*s%*s%*s%*s%*s%*s\n", widths[0], "Invocations", widths[1], "Metric Name", widths[2], "Metric Description",
+		widths[3], "Min", widths[4], "Max", widths[5], "Avg")
+	fmt.Fprintf(bw, "Device %q\n", device+" (0)")
 	for _, s := range sums {
 		fmt.Fprintf(bw, "    Kernel: %s\n", s.Kernel)
 		for _, r := range s.Rows {
@@ -149,7 +171,8 @@ func WriteTable(w io.Writer, device string, sums []Summary) error {
 					reasons[r.Reason] = append(reasons[r.Reason], r.Name)
 				}
 			}
-			fmt.Fprintf(bw, "%11d%42s%42s%12s%12s%12s\n", s.Invocations, r.Name, r.Description, lo, hi, avg)
+			fmt.Fprintf(bw, "%*d%*s%*s%*s%*s%*s\n", widths[0], s.Invocations, widths[1], r.Name, widths[2], r.Description,
+				widths[3], lo, widths[4], hi, widths[5], avg)
 		}
 	}
 	for _, reason := range reasonOrder {

@@ -144,7 +144,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		switch {
 		case f.clockMHz != 0:
 			return badInputf("--clock needs --mode timing (functional mode keeps no time)")
-		case f.scheduler != timing.GTO:
+		case f.scheduler != "":
 			return badInputf("--scheduler needs --mode timing (functional mode schedules no warps)")
 		case f.noSampling:
 			return badInputf("--no-sampling needs --mode timing (functional mode runs every block)")
@@ -197,7 +197,57 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		return badInput(err)
 	}
 	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
-	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	// Every metric goes into the JSON document unless --metrics chose some;
+	// the table shows only what --metrics asked for. Each launch's entry is
+	// made as it completes, and its result dropped unless the report or the
+	// trace needs every launch (issue 16 #21: a file of many launches kept
+	// tens of kilobytes a launch).
+	jsonDefs := defs
+	if jsonDefs == nil {
+		jsonDefs = metrics.Defs()
+	}
+	wantJSON := f.json || f.jsonOut != ""
+	doc := runJSON{Arch: a.Name, Compiler: compiler}
+	var invs []metrics.Invocation
+	collect := func(_ int, res *warpsim.LaunchResult) {
+		if res == nil || (!wantJSON && defs == nil) {
+			return
+		}
+		for _, g := range foldGrids(res) {
+			k := g.Kernel
+			all := metrics.Compute(g.Counters, a, metrics.Launch{
+				BlockThreads:  int(g.Config.Block.X * g.Config.Block.Y * g.Config.Block.Z),
+				RegsPerThread: k.RegsPerThread(),
+				StaticShared:  k.StaticSharedBytes(),
+				DynamicShared: int(g.Config.SharedBytes),
+				Timing:        g.Timing,
+			})
+			name := kernelDisplayName(k)
+			if defs != nil {
+				inv := metrics.Invocation{Kernel: name, Metrics: metrics.Select(all, defs)}
+				for range g.count {
+					invs = append(invs, inv)
+				}
+			}
+			if !wantJSON {
+				continue
+			}
+			chosen := metrics.Select(all, jsonDefs)
+			entry := launchJSON{
+				Kernel:      name,
+				Grid:        [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z},
+				Block:       [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
+				Metrics:     metrics.JSONValues(chosen),
+				Unavailable: metrics.Unavailable(chosen),
+			}
+			if g.FromDevice {
+				entry.Device, entry.Count = true, g.count
+			}
+			doc.Launches = append(doc.Launches, entry)
+		}
+	}
+	keep := f.report != "" || f.export != "" || f.trace != ""
+	out, err := lf.Execute(dev, launchfile.ExecOptions{AfterLaunch: collect, Discard: !keep})
 	stopWatch()
 	var saveErr error
 	if out != nil && f.saveDir != "" {
@@ -243,45 +293,6 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 		}
 	}
 
-	// Every metric goes into the JSON document unless --metrics chose some;
-	// the table shows only what --metrics asked for.
-	jsonDefs := defs
-	if jsonDefs == nil {
-		jsonDefs = metrics.Defs()
-	}
-	doc := runJSON{Arch: a.Name, Compiler: compiler}
-	var invs []metrics.Invocation
-	for _, res := range out.Launches {
-		for _, g := range foldGrids(res) {
-			k := g.Kernel
-			all := metrics.Compute(g.Counters, a, metrics.Launch{
-				BlockThreads:  int(g.Config.Block.X * g.Config.Block.Y * g.Config.Block.Z),
-				RegsPerThread: k.RegsPerThread(),
-				StaticShared:  k.StaticSharedBytes(),
-				DynamicShared: int(g.Config.SharedBytes),
-				Timing:        g.Timing,
-			})
-			name := kernelDisplayName(k)
-			if defs != nil {
-				inv := metrics.Invocation{Kernel: name, Metrics: metrics.Select(all, defs)}
-				for range g.count {
-					invs = append(invs, inv)
-				}
-			}
-			chosen := metrics.Select(all, jsonDefs)
-			entry := launchJSON{
-				Kernel:      name,
-				Grid:        [3]uint32{g.Config.Grid.X, g.Config.Grid.Y, g.Config.Grid.Z},
-				Block:       [3]uint32{g.Config.Block.X, g.Config.Block.Y, g.Config.Block.Z},
-				Metrics:     metrics.JSONValues(chosen),
-				Unavailable: metrics.Unavailable(chosen),
-			}
-			if g.FromDevice {
-				entry.Device, entry.Count = true, g.count
-			}
-			doc.Launches = append(doc.Launches, entry)
-		}
-	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

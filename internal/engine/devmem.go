@@ -6,8 +6,10 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/hostmem"
@@ -69,6 +71,60 @@ type Memory struct {
 	// gridWorkspace is the context's grid workspace, made by its first
 	// cooperative launch and read by every later launch (gridsync.go).
 	gridWorkspace uint64
+
+	// Warn, when set, receives the one warning a plain run gives when a
+	// kernel reads the padding before an allocation (PaddingRead); nil
+	// writes it to the process's standard error.
+	Warn      func(msg string)
+	padWarned atomic.Bool
+}
+
+// PaddingGranule is the GPU's allocation granule (2 MiB). On the H100 a
+// kernel reading 4 bytes before a program's first allocation (2 MiB
+// aligned) ran and returned cudaSuccess (testdata/hostile/h100.txt,
+// stencil_before): the granule below an allocation is mapped (the pool's
+// padding). A plain run gives such reads zeros, as the GPU gives whatever
+// the padding holds; writes there, reads past an allocation's end and
+// everything farther away still fault, and memcheck reports every one.
+const PaddingGranule = 2 << 20
+
+// paddingZeros backs reads of the padding (at most a 32-byte vector).
+var paddingZeros [64]byte
+
+// PaddingRead reports whether a read of n bytes at addr, outside every
+// live allocation, falls in the mapped padding below one: from the 2 MiB
+// granule before the allocation's first granule up to its start, and not
+// in freed memory. allocs is a launch's sorted snapshot. The first such
+// read warns (when warn: not under a sanitizer, which reports it).
+func (m *Memory) PaddingRead(allocs []*Alloc, addr, n uint64, warn bool) bool {
+	if n > uint64(len(paddingZeros)) || addr+n < addr {
+		return false
+	}
+	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].Base >= addr+n })
+	if i == len(allocs) {
+		return false
+	}
+	a := allocs[i]
+	low := a.Base &^ (PaddingGranule - 1)
+	if low < PaddingGranule || addr < low-PaddingGranule {
+		return false
+	}
+	if i > 0 && allocs[i-1].End() > addr {
+		return false
+	}
+	if _, freed := m.FreedAt(addr); freed {
+		return false
+	}
+	if warn && m.padWarned.CompareAndSwap(false, true) {
+		msg := fmt.Sprintf("warpsim: warning: a kernel read %d bytes at %#x, outside every allocation (%d bytes before the allocation at %#x); "+
+			"the GPU maps that padding and the read gave zeros here. Run it under `warpsim sanitize` (memcheck) to find the access.", n, addr, a.Base-addr, a.Base)
+		if m.Warn != nil {
+			m.Warn(msg)
+		} else {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+	}
+	return true
 }
 
 // Backing supplies the bytes of allocations when they must live somewhere

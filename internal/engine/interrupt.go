@@ -256,6 +256,14 @@ func (l *launch) stopFault() *Fault {
 		s := states[0]
 		f.Func, f.Block, f.Thread, f.PC, f.Line, f.Text = s.Func, s.Block, s.First, s.PC, s.Line, s.Text
 	}
+	if len(states) == 0 && f.PC < 0 {
+		// Stopped between blocks (short blocks finish before they look
+		// at the stop flag): the block names the next one to run.
+		next := min(int(l.next.Load()), l.nblocks-1)
+		if gx, gy := int(l.cfg.Grid[0]), int(l.cfg.Grid[1]); next >= 0 && gx > 0 && gy > 0 {
+			f.Block = [3]uint32{uint32(next % gx), uint32(next / gx % gy), uint32(next / (gx * gy))}
+		}
+	}
 	f.Steps = l.steps.Load()
 	f.BlocksDone = int(l.done.Load())
 	f.Blocks = l.nblocks

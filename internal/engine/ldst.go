@@ -26,6 +26,12 @@ const (
 // resolve maps a lane's address in space to n bytes of backing memory. It
 // sets a fault and returns nil when the access is out of bounds.
 func (wp *warp) resolve(pc int, space ptxtype.Space, addr uint64, n uint64, lane int) ([]byte, uint8) {
+	return wp.resolveFor(pc, space, addr, n, lane, false)
+}
+
+// resolveFor is resolve; read marks a load, which may land in the mapped
+// padding below an allocation (Memory.PaddingRead).
+func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, lane int, read bool) ([]byte, uint8) {
 	switch space {
 	case ptxtype.SpaceGeneric:
 		switch {
@@ -63,6 +69,9 @@ func (wp *warp) resolve(pc int, space ptxtype.Space, addr uint64, n uint64, lane
 			// so an access after a free faults.
 			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
 				return b, accGlobal
+			}
+			if read && wp.w.l.mod.Mem.PaddingRead(wp.w.l.allocs, addr, n, wp.chk == nil) {
+				return paddingZeros[:n:n], accGlobal
 			}
 			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
 			if !inHeap {
@@ -341,7 +350,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 			}
 			continue
 		}
-		b, kind := wp.resolve(pc, in.Space, addr, n, l)
+		b, kind := wp.resolveFor(pc, in.Space, addr, n, l, true)
 		if b == nil {
 			return
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -168,6 +169,12 @@ func TestTexBadHandles(t *testing.T) {
 			_, _, err := m.launchTest(t, run{kernel: "fetch", grid: [3]uint32{1}, block: [3]uint32{64}, params: p})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+			// The fault names the whole instruction, its coordinates
+			// included (issue 16 #24: the listing dropped them).
+			var f *Fault
+			if !errors.As(err, &f) || f.Text != "tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];" {
+				t.Errorf("fault instruction %q, want the source's tex line", f.Text)
 			}
 		})
 	}

@@ -288,6 +288,7 @@ var opLayouts = map[string][]want{
 	"dp4a":       {wU32, wU32, wU32, wU32},
 	"dp2a":       {wU32, wU32, wU32, wU32},
 	"nanosleep":  {wType},
+	"cvta":       layoutTT,
 }
 
 // instr checks one instruction's guard and register operands.
@@ -436,6 +437,25 @@ func (c *checker) vectorElems(in *ptx.Instr, o *ptx.Operand) bool {
 // operand checks one register operand; false when it reported an error
 // (one error per instruction, as ptxas reports).
 func (c *checker) operand(in *ptx.Instr, o *ptx.Operand, w want, t, t2 ptx.Type, i int) bool {
+	if o.Kind == ptx.OpdFloat {
+		// A float literal where an integer is wanted: ptxas refuses it
+		// ("Arguments mismatch"); bit-size types take 0f/0d bit patterns.
+		it := t
+		switch w {
+		case wType2:
+			it = t2
+		case wU32:
+			it = ptx.U32
+		case wType, wWide:
+		default:
+			return true
+		}
+		if it != ptx.Pred && it != ptx.TypeNone && !isBitType(it) && !IsFloat(it) {
+			c.errorf(o.Pos, "%s: a float literal cannot be an operand of a %s (integer) operation", opText(in), it)
+			return false
+		}
+		return true
+	}
 	rt, ok := c.regType(o)
 	if !ok {
 		return true

@@ -2025,6 +2025,11 @@ func formatOperand(b *strings.Builder, o *ptx.Operand) {
 				fmt.Fprintf(b, "%+d", o.Offset)
 			}
 		}
+		// tex/tld4/suld forms: [tex, {x, y}], [tex, sampler, {x, y}].
+		for i := range o.Elems {
+			b.WriteString(", ")
+			formatOperand(b, &o.Elems[i])
+		}
 		b.WriteByte(']')
 	case ptx.OpdVector, ptx.OpdList:
 		open, close := "{", "}"
