@@ -90,6 +90,13 @@ func (c *cache) write(sector, ready uint64, n int) (evictedDirty, evictedPartial
 	return evictedDirty, evictedPartial
 }
 
+// whole reports whether the cache holds all 32 bytes of sector (fetched
+// from below, or written all over).
+func (c *cache) whole(sector uint64) bool {
+	w := c.find(sector >> 2)
+	return w >= 0 && c.valid[w]&(1<<(sector&3)) != 0 && c.bytes[4*w+int(sector&3)] == 32
+}
+
 // partial reports whether sector is present, dirty and not whole.
 func (c *cache) partial(sector uint64) bool {
 	w := c.find(sector >> 2)

@@ -111,3 +111,29 @@ func TestCacheSetHashSpreadsStrides(t *testing.T) {
 		t.Errorf("%d of %d strided lines kept in a cache of twice as many lines", hits, n)
 	}
 }
+
+// TestCacheWhole: a sector is whole once fetched from below or written all
+// over, not while only part of its bytes were written (the L2 then merges a
+// partial write into a whole sector at the full-sector cost).
+func TestCacheWhole(t *testing.T) {
+	c := newCache(1<<12, 4)
+	if c.whole(8) {
+		t.Errorf("an absent sector is whole")
+	}
+	c.fill(8, 0, false)
+	if !c.whole(8) {
+		t.Errorf("a fetched sector is not whole")
+	}
+	c.write(8, 0, 4)
+	if !c.whole(8) {
+		t.Errorf("a fetched sector written in part is no longer whole")
+	}
+	c.write(9, 0, 4)
+	if c.whole(9) {
+		t.Errorf("a sector only written in part is whole")
+	}
+	c.write(9, 0, 28)
+	if !c.whole(9) {
+		t.Errorf("a sector written all over is not whole")
+	}
+}

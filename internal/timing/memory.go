@@ -65,8 +65,10 @@ func (s *gridState) fromL2(t, sec uint64) uint64 {
 //
 // A sector the request writes only in part (fewer than 32 of its bytes:
 // the lanes' bytes spread evenly over the sectors they touch) is a masked
-// write at the L2: it occupies the L2 for PartialSectorBytes of its
-// bandwidth instead of 32 (a read-modify-write of the sector's ECC word),
+// write at the L2: unless the L2 holds the whole sector already (fetched by
+// a load, as an in-place reduction's are: the write merges into it), it
+// occupies the L2 for PartialSectorBytes of its bandwidth instead of 32 (a
+// read-modify-write of the sector's ECC word),
 // and the L2 keeps it dirty with its byte mask, merging later writes to
 // it. A line evicted with partial sectors is written back as a
 // read-modify-write at DRAM: the partial sectors are read (DRAM read
@@ -95,7 +97,12 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 				sm.l1.update(sec, t0+uint64(p.StoreToLoad), full)
 			}
 		}
-		at := d.l2q.take(t0, l2cost)
+		cost := l2cost
+		if !full && d.l2.whole(sec) {
+			// The L2 holds the whole sector: the write merges into it.
+			cost = 32
+		}
+		at := d.l2q.take(t0, cost)
 		if ev, part := d.l2.write(sec, at, per); ev > 0 {
 			if done := s.writeBack(t0, ev, part); part > 0 {
 				at = max(at, done)
