@@ -27,6 +27,14 @@ const (
 	TensorWgmmaSync // wgmma.fence, commit_group, wait_group: the engine runs wgmma synchronously
 )
 
+// What a TensorWgmmaSync instruction is (Inst.Cmp), for the timing
+// model: wgmma.fence, commit_group, or wait_group N (N in Inst.Vec).
+const (
+	WgmmaFence uint8 = iota
+	WgmmaCommit
+	WgmmaWait
+)
+
 // OpAsync modes.
 const (
 	AsyncCopy        uint8 = iota // cp.async: Dst/Src addresses, Size bytes, SrcSize slot
@@ -624,11 +632,20 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 		return
 	}
 	switch ms[0] {
-	case "fence", "commit_group":
+	case "fence":
 		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		return
+	case "commit_group":
+		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		fl.f.Code[len(fl.f.Code)-1].Cmp = WgmmaCommit
 		return
 	case "wait_group":
 		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		in := &fl.f.Code[len(fl.f.Code)-1]
+		in.Cmp = WgmmaWait
+		if len(ops) == 1 && ops[0].Kind == ptx.OpdInt && ops[0].Bits < 256 {
+			in.Vec = uint8(ops[0].Bits)
+		}
 		return
 	case "mma_async":
 	default:

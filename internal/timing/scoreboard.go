@@ -125,6 +125,12 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if slots > 1 {
 		done = max(done, s.now+uint64(chainLatency(in, p)))
 	}
+	if in.Op == ir.OpTensor && (in.Mode == ir.TensorWgmma || in.Mode == ir.TensorWgmmaSync) {
+		// wgmma is asynchronous: its accumulators are the warp's again
+		// only after the wait_group that covers it (tensor.go).
+		wgmmaGroup(w, in, done, s.now)
+		return
+	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
 			w.regReady[r] = done

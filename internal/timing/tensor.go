@@ -45,3 +45,37 @@ func tensorTable(m map[tensor.Elem]uint32) (t [tensor.S32 + 1]uint32) {
 	}
 	return t
 }
+
+// wgmmaGroup keeps a warp's wgmma groups: wgmma.mma_async joins the open
+// group (done: when its result is ready), commit_group closes it, and
+// wait_group N holds the warp until all but the newest N committed groups
+// are done (on the wait stall: a fixed-latency dependency, the tensor
+// pipe's result).
+func wgmmaGroup(w *warpT, in *ir.Inst, done, now uint64) {
+	switch {
+	case in.Mode == ir.TensorWgmma:
+		w.wgmmaOpen = max(w.wgmmaOpen, done)
+	case in.Cmp == ir.WgmmaCommit:
+		if w.nGroups == len(w.wgmmaGroups) {
+			// More groups in flight than kept: merge the two oldest.
+			w.wgmmaGroups[1] = max(w.wgmmaGroups[0], w.wgmmaGroups[1])
+			copy(w.wgmmaGroups[:], w.wgmmaGroups[1:])
+			w.nGroups--
+		}
+		w.wgmmaGroups[w.nGroups] = w.wgmmaOpen
+		w.nGroups++
+		w.wgmmaOpen = 0
+	case in.Cmp == ir.WgmmaWait:
+		keep := min(int(in.Vec), w.nGroups)
+		n := w.nGroups - keep
+		t := uint64(0)
+		for _, g := range w.wgmmaGroups[:n] {
+			t = max(t, g)
+		}
+		copy(w.wgmmaGroups[:], w.wgmmaGroups[n:w.nGroups])
+		w.nGroups = keep
+		if t > max(w.ready, now+1) {
+			w.ready, w.readyWhy = t, stallWait
+		}
+	}
+}

@@ -99,3 +99,44 @@ func TestTensorLatency(t *testing.T) {
 		t.Errorf("dependent MMA ready at %d (%s), want 132 (wait)", at, StallNames[why])
 	}
 }
+
+// TestWgmmaWaitGroup: wgmma.mma_async does not hold the warp; its
+// wait_group N does, until all but the newest N committed groups are done
+// (a wgmma m64n128k16 f16 on the H100: 64 cycles of the pipe plus 24).
+func TestWgmmaWaitGroup(t *testing.T) {
+	d := New(arch.MustLookup("h100"), Options{Scheduler: GTO})
+	s := &gridState{d: d, p: d.p}
+	sm := &smT{sps: make([]spT, 1)}
+	sp := &sm.sps[0]
+	mma := mmaInst(ir.TensorWgmma, tensor.F16, 16*128*16)
+	mma.D[0] = 0
+	commit := &ir.Inst{Op: ir.OpTensor, Mode: ir.TensorWgmmaSync, Class: ir.ClassBarrier, Cmp: ir.WgmmaCommit, Guard: -1}
+	wait := func(n uint8) *ir.Inst {
+		return &ir.Inst{Op: ir.OpTensor, Mode: ir.TensorWgmmaSync, Class: ir.ClassBarrier, Cmp: ir.WgmmaWait, Vec: n, Guard: -1}
+	}
+	w := &warpT{sp: sp, regReady: make([]uint64, 1), regKind: make([]uint8, 1)}
+	step := func(at uint64, in *ir.Inst) {
+		s.now = at
+		w.ready = at + 1
+		s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
+	}
+	step(0, mma) // group 1: done at 88
+	step(1, commit)
+	if w.regReady[0] != 0 {
+		t.Errorf("wgmma marked its accumulator ready at %d: the warp must wait at wait_group instead", w.regReady[0])
+	}
+	step(64, mma) // group 2: the pipe is free at 64, done at 64+88
+	step(65, commit)
+	step(66, wait(1))
+	if w.ready != 88 || w.readyWhy != stallWait {
+		t.Errorf("wait_group 1: ready at %d (%s), want 88 (wait)", w.ready, StallNames[w.readyWhy])
+	}
+	step(88, wait(0))
+	if w.ready != 152 {
+		t.Errorf("wait_group 0: ready at %d, want 152", w.ready)
+	}
+	step(200, wait(0)) // nothing in flight
+	if w.ready != 201 {
+		t.Errorf("wait_group 0 with nothing in flight: ready at %d, want 201", w.ready)
+	}
+}
