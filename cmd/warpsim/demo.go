@@ -61,7 +61,7 @@ func runDemo(w io.Writer) error {
 	fmt.Fprintf(w, "warpsim demo: CUDA lessons run from the PTX nvcc 13 emitted for them (-O3, sm_90),\n")
 	fmt.Fprintf(w, "simulated as an %s. The H100 column is what Nsight Compute measured on the real GPU.\n", h100.FullName)
 	fmt.Fprintf(w, "warpsim counts PTX instructions, the H100 SASS ones: compare ratios, not raw counts.\n\n")
-	for _, lesson := range []func(io.Writer, *arch.Arch, ncuData) error{demoDivergence, demoReduce, demoCoarsen, demoNested, demoTiming} {
+	for _, lesson := range []func(io.Writer, *arch.Arch, ncuData) error{demoDivergence, demoReduce, demoCoarsen, demoNested, demoTiming, demoTensor} {
 		if err := lesson(w, h100, ncu); err != nil {
 			return err
 		}

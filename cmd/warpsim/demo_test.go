@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,7 +64,9 @@ func TestDemo(t *testing.T) {
 	// The timing lesson's numbers are the model's; TestDemoTiming checks
 	// what they must show.
 	lessons, timingLesson, _ := strings.Cut(lessons, "== Lesson 5")
+	timingLesson, tensorLesson, _ := strings.Cut(timingLesson, "== Lesson 6")
 	checkDemoTiming(t, timingLesson)
+	checkDemoTensor(t, tensorLesson)
 	path := filepath.Join("testdata", "demo", "lessons.golden")
 	if *update {
 		if err := os.WriteFile(path, []byte(lessons), 0o644); err != nil {
@@ -270,5 +273,40 @@ func TestDemoH100Times(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join("..", "..", "examples", "lessons", "occ.sm90.ptx"))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("examples/lessons/occ.sm90.ptx is not testdata/timing/bench/occ.ptx")
+	}
+}
+
+// checkDemoTensor checks the tensor-core lesson: the three kernels' results
+// against the f64 reference (as tensor.cu checks them on the H100), and
+// that the tensor-core kernels issue far fewer instructions than the
+// SGEMM (each MMA does 2048 or 4096 multiply-adds a warp, each FMA 32).
+func checkDemoTensor(t *testing.T, out string) {
+	t.Helper()
+	insts := map[string]float64{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.HasPrefix(line, "  ") || !strings.HasSuffix(f[0], ":") {
+			continue
+		}
+		if !strings.Contains(line, " OK ") {
+			t.Errorf("tensor lesson: %s: no OK result", f[0])
+		}
+		i := slices.Index(f, "µs")
+		if i < 2 {
+			t.Fatalf("tensor lesson line %q", line)
+		}
+		v, err := strconv.ParseFloat(f[i-2], 64)
+		if err != nil {
+			t.Fatalf("tensor lesson line %q: %v", line, err)
+		}
+		insts[strings.TrimSuffix(f[0], ":")] = v
+	}
+	if len(insts) != 3 {
+		t.Fatalf("tensor lesson: %d kernels, want 3:\n%s", len(insts), out)
+	}
+	for _, k := range []string{"wmmaGemm", "mmaAsync"} {
+		if insts["sgemmTiled"] < 20*insts[k] {
+			t.Errorf("tensor lesson: sgemmTiled %.0f warp instructions, %s %.0f: want 20× fewer", insts["sgemmTiled"], k, insts[k])
+		}
 	}
 }

@@ -29,6 +29,7 @@ const (
 	ClassBarrier               // bar, barrier, membar, fence
 	ClassWarp                  // shfl, vote, match, redux, activemask, bar.warp.sync
 	ClassDevRT                 // device runtime calls, printf, native library calls
+	ClassTensor                // tensor-core MMAs: mma.sync, wmma.mma, wgmma.mma_async (per shape and type: TensorWork)
 	NumClasses
 )
 
@@ -101,8 +102,13 @@ func ClassOf(in *Inst) Class {
 	case OpExt:
 		return extClass(in)
 	case OpTensor:
-		if in.Mode == TensorMMA || in.Mode == TensorMovmatrix {
-			return ClassFMA // the tensor pipe has no class of its own yet
+		switch in.Mode {
+		case TensorMMA, TensorWmmaMMA, TensorWgmma:
+			return ClassTensor
+		case TensorMovmatrix:
+			return ClassWarp // a shuffle-like exchange between lanes
+		case TensorWgmmaSync:
+			return ClassBarrier
 		}
 		return ClassShared
 	case OpAsync:

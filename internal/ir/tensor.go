@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/warpsim/warpsim/internal/tensor"
@@ -24,6 +25,14 @@ const (
 	TensorWmmaMMA   // wmma.mma: WMMA, D, A, B, C
 	TensorWgmma     // wgmma.mma_async: WGMMA, D, A (registers) or ADesc, BDesc, ScaleD
 	TensorWgmmaSync // wgmma.fence, commit_group, wait_group: the engine runs wgmma synchronously
+)
+
+// What a TensorWgmmaSync instruction is (Inst.Cmp), for the timing
+// model: wgmma.fence, commit_group, or wait_group N (N in Inst.Vec).
+const (
+	WgmmaFence uint8 = iota
+	WgmmaCommit
+	WgmmaWait
 )
 
 // OpAsync modes.
@@ -113,6 +122,18 @@ func modSpace(ms []string) ptx.Space {
 func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOperands, d, a []int32) {
 	in := fl.newInst(op, src)
 	in.Mode = mode
+	if elem, macs := tensorWork(&to); macs > 0 {
+		// The timing model's cost of an MMA: its input type in Cmp, its
+		// multiply-adds per warp as 256<<Vec (TensorWork).
+		in.Cmp = uint8(elem)
+		for in.Vec = 0; 256<<in.Vec < macs && in.Vec < 15; in.Vec++ {
+		}
+		// The scoreboard watches the first len(in.A) sources: the
+		// accumulator's first register (the previous MMA of a chain wrote
+		// it), then the first and last of A and B (each loaded by one
+		// ldmatrix or wmma.load).
+		a = mmaScoreSources(&to, a)
+	}
 	for i := 0; i < len(d) && i < len(in.D); i++ {
 		in.D[i] = d[i]
 	}
@@ -122,6 +143,55 @@ func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOper
 	in.Imm = int64(len(fl.f.TensorOps))
 	fl.f.TensorOps = append(fl.f.TensorOps, to)
 	fl.emit(in, src)
+}
+
+// tensorWork is an MMA's input element type and multiply-adds per warp
+// (wgmma: a quarter of the warpgroup's); 0 for other instructions.
+func tensorWork(to *TensorOperands) (tensor.Elem, uint32) {
+	switch {
+	case to.MMA != nil:
+		return to.MMA.A, uint32(to.MMA.M * to.MMA.N * to.MMA.K)
+	case to.WMMA != nil:
+		return to.WMMA.A, uint32(to.WMMA.M * to.WMMA.N * to.WMMA.K)
+	case to.WGMMA != nil:
+		return to.WGMMA.A, uint32(16 * to.WGMMA.N * to.WGMMA.K)
+	}
+	return tensor.ElemNone, 0
+}
+
+// TensorWork is what a tensor-pipe instruction (ClassTensor) costs the
+// timing model: its input element type and its multiply-adds per warp.
+func TensorWork(in *Inst) (tensor.Elem, uint32) {
+	return tensor.Elem(in.Cmp), 256 << in.Vec
+}
+
+// mmaScoreSources orders an MMA's sources for the scoreboard, which sees
+// only the first len(Inst.A): C's first register, A's first and last, B's
+// first and last, then the rest (wgmma: its descriptors after A).
+func mmaScoreSources(to *TensorOperands, all []int32) []int32 {
+	var out []int32
+	add := func(r ...int32) {
+		for _, x := range r {
+			if x >= 0 && !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+	}
+	ends := func(l []int32) {
+		if len(l) > 0 {
+			add(l[0], l[len(l)-1])
+		}
+	}
+	if len(to.C) > 0 {
+		add(to.C[0])
+	}
+	ends(to.A)
+	ends(to.B)
+	if to.WGMMA != nil {
+		add(to.ADesc, to.BDesc)
+	}
+	add(all...)
+	return out
 }
 
 // lowerTensor lowers mma, ldmatrix, stmatrix and movmatrix.
@@ -562,11 +632,20 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 		return
 	}
 	switch ms[0] {
-	case "fence", "commit_group":
+	case "fence":
 		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		return
+	case "commit_group":
+		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		fl.f.Code[len(fl.f.Code)-1].Cmp = WgmmaCommit
 		return
 	case "wait_group":
 		fl.emitTensor(OpTensor, TensorWgmmaSync, src, to, nil, nil)
+		in := &fl.f.Code[len(fl.f.Code)-1]
+		in.Cmp = WgmmaWait
+		if len(ops) == 1 && ops[0].Kind == ptx.OpdInt && ops[0].Bits < 256 {
+			in.Vec = uint8(ops[0].Bits)
+		}
 		return
 	case "mma_async":
 	default:

@@ -21,6 +21,9 @@ type Params struct {
 	// Interval is the cycles a sub-partition's pipe is busy per warp
 	// instruction of the class: 32 lanes / the pipe's lanes per cycle.
 	Interval [ir.NumClasses]uint32
+	// Tensor is the tensor pipe, per shape and type (tensor.go); the
+	// class tables above answer for a type it gives no rate.
+	Tensor TensorPipe
 
 	SharedLatency   uint32 // shared-memory load to use
 	SharedConflict  uint32 // extra latency per extra wavefront of a bank-conflicted access

@@ -1,6 +1,9 @@
 package timing
 
-import "github.com/warpsim/warpsim/internal/ir"
+import (
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/tensor"
+)
 
 // measured holds the generations the model has figures for. The H100's
 // are this project's own measurements; the older generations' are partly
@@ -11,6 +14,9 @@ import "github.com/warpsim/warpsim/internal/ir"
 //	[PG]    CUDA C++ Programming Guide, "Throughput of Native Arithmetic
 //	        Instructions" (results per clock per SM), from which
 //	        Interval = 32 lanes / (per-SM rate / 4 sub-partitions).
+//	[TC]    the tensor pipe (TensorPipe): rates from NVIDIA's V100, A100
+//	        and H100 whitepapers, latencies from the microbenchmark papers
+//	        each preset cites.
 //	[ASIM]  Accel-Sim's tuned Quadro V100 configuration
 //	        (configs/tested-cfgs/SM7_QV100/gpgpusim.config): L1 and shared
 //	        latency 20, L2 160 cycles plus DRAM 100 on top, kernel launch
@@ -89,6 +95,31 @@ var measured = map[string]*Params{
 		Interval: classTable(1, map[ir.Class]uint32{
 			ir.ClassFP64: 2, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
+		Tensor: TensorPipe{
+			// [TC] The tensor pipe. Rates from NVIDIA's H100 whitepaper
+			// (dense: 1024 f16 multiply-adds per SM per clock for wgmma, i.e.
+			// 512 per sub-partition, tf32 half, fp8/int8 double, f64 128 per
+			// SM). mma.sync and wmma do not reach wgmma's rate on Hopper
+			// (Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
+			// Architecture", arXiv 2402.13499, compare them): they are given
+			// half of it here, an m16n8k16 every 8 cycles per sub-partition,
+			// with a result 32 cycles after issue, as on the A100. NOT YET
+			// MEASURED on this H100: testdata/tensorlesson/run.sh (mb.cu:
+			// dependent and independent mma.sync chains at 1..8 warps per
+			// sub-partition) records the figures that replace these.
+			MACs: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 256, tensor.BF16: 256, tensor.TF32: 128, tensor.E4M3: 512, tensor.E5M2: 512,
+				tensor.S8: 512, tensor.U8: 512, tensor.S4: 1024, tensor.U4: 1024, tensor.B1: 4096, tensor.F64: 32,
+			}),
+			WgmmaMACs: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 512, tensor.BF16: 512, tensor.TF32: 256, tensor.E4M3: 1024, tensor.E5M2: 1024,
+				tensor.S8: 1024, tensor.U8: 1024,
+			}),
+			Latency: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 24, tensor.BF16: 24, tensor.TF32: 24, tensor.E4M3: 24, tensor.E5M2: 24,
+				tensor.S8: 24, tensor.U8: 24, tensor.S4: 24, tensor.U4: 24, tensor.B1: 24, tensor.F64: 24,
+			}),
+		},
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
@@ -110,6 +141,24 @@ var measured = map[string]*Params{
 		Interval: classTable(1, map[ir.Class]uint32{
 			ir.ClassFMA: 2, ir.ClassFP64: 4, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
+		Tensor: TensorPipe{
+			// [TC] NVIDIA's A100 whitepaper: 1024 dense f16/bf16 multiply-adds
+			// per SM per clock (256 per sub-partition: an m16n8k16 every 8
+			// cycles), tf32 half, int8 double, int4 4x, b1 16x, f64 (DMMA) 64
+			// per SM. Latency: Sun et al., "Dissecting Tensor Cores via
+			// Microbenchmarks: Latency, Throughput and Numeric Behaviors"
+			// (IEEE TPDS 2022, arXiv 2206.02874) measure mma.sync on the
+			// A100 at about 32 cycles from issue to result for m16n8k16,
+			// taken here as 8 of issue plus 24 for every type.
+			MACs: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 256, tensor.BF16: 256, tensor.TF32: 128,
+				tensor.S8: 512, tensor.U8: 512, tensor.S4: 1024, tensor.U4: 1024, tensor.B1: 4096, tensor.F64: 16,
+			}),
+			Latency: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 24, tensor.BF16: 24, tensor.TF32: 24,
+				tensor.S8: 24, tensor.U8: 24, tensor.S4: 24, tensor.U4: 24, tensor.B1: 24, tensor.F64: 24,
+			}),
+		},
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 3800, DRAMFetch: 64,
@@ -131,6 +180,17 @@ var measured = map[string]*Params{
 		Interval: classTable(1, map[ir.Class]uint32{
 			ir.ClassFMA: 2, ir.ClassFP64: 4, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
+		Tensor: TensorPipe{
+			// [TC] NVIDIA's V100 whitepaper: 8 tensor cores per SM of 64
+			// f16 multiply-adds per clock (128 per sub-partition: a wmma
+			// m16n16k16 every 32 cycles, an mma.sync m8n8k4 every 2); f16
+			// inputs only. Latency as the A100's (Jia et al., "Dissecting
+			// the NVIDIA Volta GPU Architecture via Microbenchmarking",
+			// arXiv 1804.06826, time Volta's HMMA sequences; not re-derived
+			// here).
+			MACs:    tensorTable(map[tensor.Elem]uint32{tensor.F16: 128}),
+			Latency: tensorTable(map[tensor.Elem]uint32{tensor.F16: 24}),
+		},
 		SharedLatency: 20, SharedConflict: 2, SregLatency: 20, L1HitLatency: 20,
 		L2HitCycles: 160, DRAMCycles: 260, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 2100, DRAMFetch: 64,

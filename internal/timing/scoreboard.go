@@ -73,8 +73,12 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 // show.
 func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engine.StepRecord, slots uint64) {
 	p := s.p
-	sp.pipe[in.Class] = s.now + uint64(p.Interval[in.Class])
-	lat := uint64(p.Latency[in.Class])
+	interval, lat32 := p.Interval[in.Class], p.Latency[in.Class]
+	if in.Class == ir.ClassTensor {
+		interval, lat32 = p.tensorCost(in)
+	}
+	sp.pipe[in.Class] = s.now + uint64(interval)
+	lat := uint64(lat32)
 	kind := prodFixed
 	switch in.Class {
 	case ir.ClassSFU, ir.ClassWarp:
@@ -120,6 +124,12 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	done := s.now + slots - 1 + lat
 	if slots > 1 {
 		done = max(done, s.now+uint64(chainLatency(in, p)))
+	}
+	if in.Op == ir.OpTensor && (in.Mode == ir.TensorWgmma || in.Mode == ir.TensorWgmmaSync) {
+		// wgmma is asynchronous: its accumulators are the warp's again
+		// only after the wait_group that covers it (tensor.go).
+		wgmmaGroup(w, in, done, s.now)
+		return
 	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
