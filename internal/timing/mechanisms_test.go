@@ -141,7 +141,9 @@ var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.40}
 // loads, short blocks), family by family, the calibration and the held-out
 // configurations of SPLIT.md reported separately; each family's held-out
 // duration MAE must be within heldOutMAE. Under -short only every other
-// configuration runs; WARPSIM_MECH_FILTER=name-substring runs some.
+// configuration runs, and WARPSIM_MECH_FILTER=name-substring runs some:
+// their errors are reported, and the thresholds judged only on the whole
+// held-out set.
 func TestMechanisms(t *testing.T) {
 	rows := readMech(t)
 	type acc struct {
@@ -199,7 +201,9 @@ func TestMechanisms(t *testing.T) {
 		if !ok {
 			t.Errorf("family %s has no held-out threshold", f)
 		}
-		if a.n[1] > 0 && a.dur[1]/float64(a.n[1]) > lim {
+		// The threshold holds for a family's whole held-out set: a subset
+		// (-short's every other row, or a filter) is reported, not judged.
+		if whole := !testing.Short() && filter == ""; whole && a.n[1] > 0 && a.dur[1]/float64(a.n[1]) > lim {
 			t.Errorf("family %s: held-out duration MAE %.1f%% exceeds %.0f%% (%v)", f, 100*a.dur[1]/float64(a.n[1]), 100*lim, a.members[1])
 		}
 	}
