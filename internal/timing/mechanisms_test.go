@@ -14,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
@@ -140,9 +141,25 @@ var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.40}
 // microbenchmarks (strided and partial-sector stores, L1 reuse of global
 // loads, short blocks), family by family, the calibration and the held-out
 // configurations of SPLIT.md reported separately; each family's held-out
-// duration MAE must be within heldOutMAE. Under -short only every other
-// configuration runs; WARPSIM_MECH_FILTER=name-substring runs some.
+// duration MAE must be within heldOutMAE. Only the held-out configurations
+// run here, the ones the check is on; TestLongMechanisms also runs the
+// calibration ones, whose errors are reported, not checked.
+// WARPSIM_MECH_FILTER=name-substring runs some.
 func TestMechanisms(t *testing.T) {
+	checkMechanisms(t, false)
+}
+
+// TestLongMechanisms is TestMechanisms over every configuration, the
+// calibration ones too (CI's long step runs it).
+func TestLongMechanisms(t *testing.T) {
+	testenv.Long(t)
+	checkMechanisms(t, true)
+}
+
+// checkMechanisms simulates the held-out configurations of mech.csv (and,
+// with calibration, the others) and holds each family's held-out duration
+// MAE to heldOutMAE.
+func checkMechanisms(t *testing.T, calibration bool) {
 	rows := readMech(t)
 	type acc struct {
 		n       [2]int
@@ -154,8 +171,8 @@ func TestMechanisms(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| configuration | set | H100 ns | warpsim ns | error | H100 occupancy | warpsim occupancy |\n|---|---|---:|---:|---:|---:|---:|\n")
 	filter := os.Getenv("WARPSIM_MECH_FILTER") // a name substring, to study one family
-	for i, r := range rows {
-		if testing.Short() && i%2 == 1 || !strings.Contains(r.name, filter) {
+	for _, r := range rows {
+		if !calibration && !r.heldOut || !strings.Contains(r.name, filter) {
 			continue
 		}
 		ns, occ := simulateMech(t, r)
