@@ -171,11 +171,30 @@ func checkMechanisms(t *testing.T, calibration bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| configuration | set | H100 ns | warpsim ns | error | H100 occupancy | warpsim occupancy |\n|---|---|---:|---:|---:|---:|---:|\n")
 	filter := os.Getenv("WARPSIM_MECH_FILTER") // a name substring, to study one family
+	var run []mechRow
 	for _, r := range rows {
-		if !calibration && !r.heldOut || !strings.Contains(r.name, filter) {
-			continue
+		if (calibration || r.heldOut) && strings.Contains(r.name, filter) {
+			run = append(run, r)
 		}
-		ns, occ := simulateMech(t, r)
+	}
+	// Independent configurations: parallel subtests, each result in its
+	// row's place, summed below in mech.csv's order.
+	type result struct{ ns, occ float64 }
+	res := make([]result, len(run))
+	t.Run("configurations", func(t *testing.T) {
+		for i, r := range run {
+			t.Run(r.name, func(t *testing.T) {
+				t.Parallel()
+				ns, occ := simulateMech(t, r)
+				res[i] = result{ns, occ}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	for i, r := range run {
+		ns, occ := res[i].ns, res[i].occ
 		e := (ns - r.durationNS) / r.durationNS
 		set := 0
 		if r.heldOut {
