@@ -36,6 +36,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/metrics"
 )
 
@@ -373,8 +374,8 @@ func TestLessonsDivergence(t *testing.T) {
 
 // reduceSmallLog2 is the array size, 2^16 ints, at which every kernel and
 // block size of the reduce lesson runs, with and without -short (under the
-// race detector too). The H100's 2^24 runs once, without -short, at block
-// 512, where ncu measured the kernels.
+// race detector too). The H100's 2^24 runs once, in TestLongLessonsReduce,
+// at block 512, where ncu measured the kernels.
 const reduceSmallLog2 = 16
 
 // TestLessonsReduce runs the reduce lesson's three kernels on ints i & 0xff
@@ -391,8 +392,22 @@ const reduceSmallLog2 = 16
 // never fires, n being grid*block); so every block issues the same requests
 // and touches the same sectors, and ncu's grid totals divide exactly by the
 // grid ratio (checkLessonMetrics checks there is no remainder). Without
-// -short both sizes run at block 512, so the scaled check is itself checked.
+// TestLongLessonsReduce runs both sizes at block 512, so the scaled check is
+// itself checked.
 func TestLessonsReduce(t *testing.T) {
+	checkLessonsReduce(t, false)
+}
+
+// TestLongLessonsReduce is TestLessonsReduce with, at block 512, the H100's
+// own size too (2^24 ints; CI's long step runs it).
+func TestLongLessonsReduce(t *testing.T) {
+	testenv.Long(t)
+	checkLessonsReduce(t, true)
+}
+
+// checkLessonsReduce runs every kernel and block size at 2^reduceSmallLog2
+// ints and, with full, at block 512 also at the H100's size.
+func checkLessonsReduce(t *testing.T, full bool) {
 	_, red := parseSeedRuns(t, readGroundTruth(t, "h100_seed_runs.txt"))
 	ncu := readNcu(t)
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
@@ -405,7 +420,7 @@ func TestLessonsReduce(t *testing.T) {
 	for _, r := range red {
 		runs = append(runs, sized{r, 1 << reduceSmallLog2})
 	}
-	if !testing.Short() {
+	if full {
 		for _, r := range red {
 			if r.block == 512 {
 				runs = append(runs, sized{r, r.size})

@@ -28,11 +28,19 @@ func buildCUArgs(t *testing.T, args ...string) {
 // with the recording at base.h100.*.
 func checkAgainst(t *testing.T, prog, base string) {
 	t.Helper()
+	checkAgainstEnv(t, prog, base, nil)
+}
+
+// checkAgainstEnv is checkAgainst with env added to the program's
+// environment (WARPSIM_MODE=functional where the output does not depend on
+// the timing model, WARPSIM_WORKERS).
+func checkAgainstEnv(t *testing.T, prog, base string, env []string) {
+	t.Helper()
 	rec, err := loadRecording(base)
 	if err != nil || rec == nil {
 		t.Fatalf("recording %s: %v", base, err)
 	}
-	got, stderr, err := runProgramErr(prog)
+	got, stderr, err := runProgramEnv(prog, env)
 	code, err := exitCode(err)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -49,7 +57,9 @@ func checkAgainst(t *testing.T, prog, base string) {
 }
 
 // TestCCHeadersPrograms builds the headers programs as nvcc users would and
-// compares each with what the H100 printed.
+// compares each with what the H100 printed. What they print does not depend
+// on the timing model (no times), so they run under the functional driver,
+// in parallel.
 func TestCCHeadersPrograms(t *testing.T) {
 	needClang(t)
 	abs, err := filepath.Abs(headersDir)
@@ -69,6 +79,7 @@ func TestCCHeadersPrograms(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			if c.name == "thrust_cub" {
 				if _, err := os.Stat("/usr/include/thrust/version.h"); err != nil {
 					t.Fatal("Thrust, CUB and libcu++ are needed: apt-get install libthrust-dev libcub-dev libcu++-dev")
@@ -82,7 +93,7 @@ func TestCCHeadersPrograms(t *testing.T) {
 				}
 			}
 			buildCUArgs(t, append(args, "-o", prog)...)
-			checkAgainst(t, prog, filepath.Join(abs, c.base))
+			checkAgainstEnv(t, prog, filepath.Join(abs, c.base), []string{"WARPSIM_MODE=functional"})
 		})
 	}
 }

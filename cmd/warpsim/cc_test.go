@@ -244,6 +244,7 @@ func TestCCLessons(t *testing.T) {
 	for _, c := range cases {
 		name := strings.TrimSpace(c.lesson + " " + strings.Join(c.args, " "))
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
 			want := scaleTranscript(t, groundTruth(t, c.section), c.scale)
 			prog := buildCU(t, filepath.Join(lessons, c.lesson+".cu"), c.flags...)
 			// The transcript does not depend on the mode (times are masked), so the functional driver
@@ -357,6 +358,7 @@ func TestCCRDC(t *testing.T) {
 	needClang(t)
 	for _, name := range []string{"templates", "vector_add"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			prog := buildCU(t, "../../testdata/programs/"+name+".cu", "-rdc=true")
 			if got, stderr := runProgram(t, prog); !strings.Contains(got, "Test PASSED") {
 				t.Errorf("no PASSED:\n%s\n%s", got, stderr)

@@ -55,6 +55,7 @@ func loadTexDeviations(t *testing.T) map[string][]texDeviation {
 // TestCCTextures builds each texture and surface program with warpsim cc
 // and compares its output with the H100's: every value bit for bit, but for
 // the few listed in deviations.txt, which must be within their tolerance.
+// The programs run in parallel, under the functional driver.
 func TestCCTextures(t *testing.T) {
 	needClang(t)
 	abs, err := filepath.Abs(texturesDir)
@@ -64,12 +65,14 @@ func TestCCTextures(t *testing.T) {
 	devs := loadTexDeviations(t)
 	for _, name := range []string{"tex_filter", "tex_formats", "tex_geom", "tex_linear", "surf", "arrays"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			prog := buildCU(t, filepath.Join(abs, name+".cu"))
 			rec, err := loadRecording(filepath.Join(abs, name))
 			if err != nil || rec == nil {
 				t.Fatalf("recording: %v", err)
 			}
-			got, stderr, err := runProgramErr(prog)
+			// The values do not depend on the timing model.
+			got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 			code, err := exitCode(err)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, stderr)

@@ -8,18 +8,20 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 var cdpDir = filepath.Join("..", "..", "testdata", "cdp")
 
-// profRun runs `warpsim prof --arch A prog` in-process.
-func profRun(t *testing.T, archName, prog string) (stdout, stderr string) {
+// profRun runs `warpsim prof --mode M --arch A prog` in-process.
+func profRun(t *testing.T, mode, archName, prog string) (stdout, stderr string) {
 	t.Helper()
 	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
 	t.Setenv("WARPSIM_PROGRESS", "0")
 	var o, e bytes.Buffer
-	if code := run([]string{"prof", "--arch", archName, prog}, &o, &e); code != 0 {
-		t.Fatalf("prof --arch %s: exit %d\n%s", archName, code, e.String())
+	if code := run([]string{"prof", "--mode", mode, "--arch", archName, prog}, &o, &e); code != 0 {
+		t.Fatalf("prof --mode %s --arch %s: exit %d\n%s", mode, archName, code, e.String())
 	}
 	return o.String(), e.String()
 }
@@ -29,14 +31,28 @@ func profRun(t *testing.T, archName, prog string) (stdout, stderr string) {
 // the right sums and nvprof's device call counts on the lesson's K40
 // (16384, 16384, 8); under --arch h100 every launch fails with
 // cudaErrorUnsupportedDevSideSync, as the H100 did with nvcc's sm_80 build
-// (testdata/cdp/h100/run_nested4_sm80.txt).
+// (testdata/cdp/h100/run_nested4_sm80.txt). Neither the sums nor the counts
+// depend on the timing model: the functional driver runs it here,
+// TestLongProfNestedCDP1Timing under the timing driver (prof's default).
 func TestProfNestedCDP1(t *testing.T) {
 	needClang(t)
 	if testing.Short() {
 		t.Skip("several seconds of simulation; without -short it runs")
 	}
+	checkProfNestedCDP1(t, "functional")
+}
+
+// TestLongProfNestedCDP1Timing is TestProfNestedCDP1 under the timing
+// driver, prof's default.
+func TestLongProfNestedCDP1Timing(t *testing.T) {
+	needClang(t)
+	testenv.Long(t)
+	checkProfNestedCDP1(t, "timing")
+}
+
+func checkProfNestedCDP1(t *testing.T, mode string) {
 	prog := buildCU(t, filepath.Join(lessonsDir, "nested4.cu"), "-arch=sm_35", "-rdc=true")
-	stdout, stderr := profRun(t, "k40", prog)
+	stdout, stderr := profRun(t, mode, "k40", prog)
 	for _, k := range []string{"gpu Neighbored  ", "gpu nested      ", "gpu nestedNosync", "gpu nested2     "} {
 		if !strings.Contains(stdout, k+" gpu_sum 1048576\n") {
 			t.Errorf("k40: no %q sum 1048576:\n%s", k, stdout)
@@ -66,7 +82,7 @@ func TestProfNestedCDP1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr = profRun(t, "h100", prog)
+	stdout, stderr = profRun(t, mode, "h100", prog)
 	for _, l := range strings.Split(strings.TrimSpace(string(rec)), "\n") {
 		if strings.HasPrefix(l, "rc=") {
 			continue
@@ -85,7 +101,9 @@ func TestProfNestedCDP1(t *testing.T) {
 // H100 printed for nvcc's build (testdata/cdp/h100/run_probe_cdp2_sm90.txt);
 // with -DCDP1 for sm_35 under --arch k40, the lines the CUDA 11
 // programming guide's rules give (see TestCDP1NvccProbes in the root
-// package, which runs nvcc's CDP1 PTX against the same rules).
+// package, which runs nvcc's CDP1 PTX against the same rules). What the
+// probes print does not depend on the timing model: they run under the
+// functional driver.
 func TestCCProbes(t *testing.T) {
 	needClang(t)
 	rec, err := os.ReadFile(filepath.Join(cdpDir, "h100", "run_probe_cdp2_sm90.txt"))
@@ -94,7 +112,7 @@ func TestCCProbes(t *testing.T) {
 	}
 	want := strings.TrimSuffix(string(rec), "rc=0\n")
 	prog := buildCU(t, filepath.Join(cdpDir, "cdp_probe.cu"), "-arch=sm_90", "-rdc=true")
-	if got, _ := profRun(t, "h100", prog); got != want {
+	if got, _ := profRun(t, "functional", "h100", prog); got != want {
 		t.Errorf("CDP2 on h100:\n%s\nthe H100 printed:\n%s", got, want)
 	}
 	prog = buildCU(t, filepath.Join(cdpDir, "cdp_probe.cu"), "-arch=sm_35", "-rdc=true", "-DCDP1")
@@ -109,7 +127,7 @@ flood 2049: sync=cudaSuccess ran 2048 failed 1 first code 69
 flood 5000: sync=cudaSuccess ran 2048 failed 2952 first code 69
 streamsEvents: sync=cudaSuccess y=42 codes 0 0 0 0 0 0 0 0 0 9 9 9 0
 `
-	if got, _ := profRun(t, "k40", prog); got != cdp1 {
+	if got, _ := profRun(t, "functional", "k40", prog); got != cdp1 {
 		t.Errorf("CDP1 on k40:\n%s\nwant:\n%s", got, cdp1)
 	}
 }

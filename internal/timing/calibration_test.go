@@ -14,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
@@ -85,22 +86,36 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// TestCalibration runs every recorded H100 configuration (microbenchmarks
-// and the lessons at small sizes) and compares duration_ns and achieved
-// occupancy with Nsight Compute's. It fails when the mean absolute error of
-// the durations exceeds the model's stated accuracy.
+// TestCalibration runs a representative eighth of the recorded H100
+// configurations (microbenchmarks and the lessons at small sizes: every
+// eighth row of calibration.csv, which interleaves the families) and
+// compares duration_ns and achieved occupancy with Nsight Compute's. It
+// fails when the mean absolute error of the durations exceeds the model's
+// stated accuracy. TestLongCalibration runs all of them (the README's
+// table), as does WARPSIM_CALIBRATION=full here; -short runs every
+// sixteenth.
 func TestCalibration(t *testing.T) {
-	rows := readCalibration(t)
-	// All 145 configurations with WARPSIM_CALIBRATION=full (the README's
-	// table); every fourth one by default, every eighth under -short, to
-	// keep go test ./... within CI's budget.
-	step := 4
+	step := 8
 	switch {
 	case os.Getenv("WARPSIM_CALIBRATION") == "full":
 		step = 1
 	case testing.Short():
-		step = 8
+		step = 16
 	}
+	checkCalibration(t, step)
+}
+
+// TestLongCalibration is TestCalibration over all 145 configurations
+// (minutes of simulation; CI's long step runs it).
+func TestLongCalibration(t *testing.T) {
+	testenv.Long(t)
+	checkCalibration(t, 1)
+}
+
+// checkCalibration simulates every step-th configuration and holds the
+// durations' mean absolute error to calibrationMAE.
+func checkCalibration(t *testing.T, step int) {
+	rows := readCalibration(t)
 	var some []calibRow
 	filter := os.Getenv("WARPSIM_CALIBRATION_FILTER") // a name substring, to study one family
 	for i := 0; i < len(rows); i += step {
@@ -113,14 +128,26 @@ func TestCalibration(t *testing.T) {
 		calibRow
 		ns, occ, err float64
 	}
-	var res []result
+	// The configurations are independent: they run as parallel subtests
+	// (as many at once as -parallel, GOMAXPROCS by default), each result in
+	// its row's place, so the sums below do not depend on the order.
+	res := make([]result, len(rows))
+	t.Run("configurations", func(t *testing.T) {
+		for i, r := range rows {
+			t.Run(r.name, func(t *testing.T) {
+				t.Parallel()
+				ns, occ := simulate(t, r)
+				res[i] = result{r, ns, occ, (ns - r.durationNS) / r.durationNS}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
 	var sumAbs, sumOcc float64
-	for _, r := range rows {
-		ns, occ := simulate(t, r)
-		e := (ns - r.durationNS) / r.durationNS
-		res = append(res, result{r, ns, occ, e})
-		sumAbs += math.Abs(e)
-		sumOcc += math.Abs(occ - r.occupancy)
+	for _, r := range res {
+		sumAbs += math.Abs(r.err)
+		sumOcc += math.Abs(r.occ - r.occupancy)
 	}
 	mae := sumAbs / float64(len(res))
 	occErr := sumOcc / float64(len(res))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
@@ -140,11 +141,25 @@ var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.40}
 // microbenchmarks (strided and partial-sector stores, L1 reuse of global
 // loads, short blocks), family by family, the calibration and the held-out
 // configurations of SPLIT.md reported separately; each family's held-out
-// duration MAE must be within heldOutMAE. Under -short only every other
-// configuration runs, and WARPSIM_MECH_FILTER=name-substring runs some:
-// their errors are reported, and the thresholds judged only on the whole
-// held-out set.
+// duration MAE must be within heldOutMAE. Only the held-out configurations
+// run here, the ones the check is on; TestLongMechanisms also runs the
+// calibration ones, whose errors are reported, not checked.
+// WARPSIM_MECH_FILTER=name-substring runs some.
 func TestMechanisms(t *testing.T) {
+	checkMechanisms(t, false)
+}
+
+// TestLongMechanisms is TestMechanisms over every configuration, the
+// calibration ones too (CI's long step runs it).
+func TestLongMechanisms(t *testing.T) {
+	testenv.Long(t)
+	checkMechanisms(t, true)
+}
+
+// checkMechanisms simulates the held-out configurations of mech.csv (and,
+// with calibration, the others) and holds each family's held-out duration
+// MAE to heldOutMAE.
+func checkMechanisms(t *testing.T, calibration bool) {
 	rows := readMech(t)
 	type acc struct {
 		n       [2]int
@@ -156,11 +171,30 @@ func TestMechanisms(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| configuration | set | H100 ns | warpsim ns | error | H100 occupancy | warpsim occupancy |\n|---|---|---:|---:|---:|---:|---:|\n")
 	filter := os.Getenv("WARPSIM_MECH_FILTER") // a name substring, to study one family
-	for i, r := range rows {
-		if testing.Short() && i%2 == 1 || !strings.Contains(r.name, filter) {
-			continue
+	var run []mechRow
+	for _, r := range rows {
+		if (calibration || r.heldOut) && strings.Contains(r.name, filter) {
+			run = append(run, r)
 		}
-		ns, occ := simulateMech(t, r)
+	}
+	// Independent configurations: parallel subtests, each result in its
+	// row's place, summed below in mech.csv's order.
+	type result struct{ ns, occ float64 }
+	res := make([]result, len(run))
+	t.Run("configurations", func(t *testing.T) {
+		for i, r := range run {
+			t.Run(r.name, func(t *testing.T) {
+				t.Parallel()
+				ns, occ := simulateMech(t, r)
+				res[i] = result{ns, occ}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	for i, r := range run {
+		ns, occ := res[i].ns, res[i].occ
 		e := (ns - r.durationNS) / r.durationNS
 		set := 0
 		if r.heldOut {
@@ -201,9 +235,9 @@ func TestMechanisms(t *testing.T) {
 		if !ok {
 			t.Errorf("family %s has no held-out threshold", f)
 		}
-		// The threshold holds for a family's whole held-out set: a subset
-		// (-short's every other row, or a filter) is reported, not judged.
-		if whole := !testing.Short() && filter == ""; whole && a.n[1] > 0 && a.dur[1]/float64(a.n[1]) > lim {
+		// The threshold holds for a family's whole held-out set: a filtered
+		// subset is reported, not judged.
+		if whole := filter == ""; whole && a.n[1] > 0 && a.dur[1]/float64(a.n[1]) > lim {
 			t.Errorf("family %s: held-out duration MAE %.1f%% exceeds %.0f%% (%v)", f, 100*a.dur[1]/float64(a.n[1]), 100*lim, a.members[1])
 		}
 	}
