@@ -6,10 +6,10 @@ exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv
 nvcc --version | tail -2
 T() { timeout "$@" || echo "STEP FAILED rc=$?: $*"; }
-T 120 nvcc -O3 -arch=sm_90 -o tensor tensor.cu &
-T 120 nvcc -O3 -arch=sm_90 -ptx -o $OUT/tensor.sm90.ptx tensor.cu &
-T 150 nvcc -O3 -arch=sm_90 -o mb mb.cu &
-wait
+T 120 nvcc -O3 -arch=sm_90 -o tensor tensor.cu & p1=$!
+T 120 nvcc -O3 -arch=sm_90 -ptx -o $OUT/tensor.sm90.ptx tensor.cu & p2=$!
+T 150 nvcc -O3 -arch=sm_90 -o mb mb.cu & p3=$!
+wait $p1 $p2 $p3
 ls -la
 ( for n in 128 256 512 1024; do T 30 ./tensor $n; done ) > $OUT/tensor_stdout.txt 2>&1
 cat $OUT/tensor_stdout.txt
