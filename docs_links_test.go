@@ -34,6 +34,9 @@ func docFiles(t *testing.T, root string) []string {
 	return files
 }
 
+// climbingPath is a relative path that starts by climbing directories.
+var climbingPath = regexp.MustCompile(`(?:\.\./)+[\w.-]+(?:/[\w.-]+)*`)
+
 var (
 	// [text](target "title") and ![alt](target); the text may hold code
 	// spans but no brackets.
@@ -71,8 +74,12 @@ func docLinkProblems(root, rel string) ([]string, error) {
 		if m := urlText.FindString(line); m != "" {
 			bad(n, "URL %q: no link may leave the repository", m)
 		}
-		if strings.Contains(line, "../shared") {
-			bad(n, "path ../shared: no path may leave the repository")
+		// A path written in the text (in code font or not) that climbs
+		// above the repository root names something a clone does not have.
+		for _, m := range climbingPath.FindAllString(line, -1) {
+			if p := filepath.Join(absRoot, filepath.Dir(rel), m); p != absRoot && !strings.HasPrefix(p, absRoot+string(filepath.Separator)) {
+				bad(n, "path %s leaves the repository", m)
+			}
 		}
 		trimmed := strings.TrimSpace(line)
 		if fence != "" {
@@ -202,12 +209,12 @@ func TestDocsLinksCatchesBadLinks(t *testing.T) {
 	write("docs/page.md", strings.Join([]string{
 		"[good](there.md) and [good with anchor](there.md#there) and [anchor](#the-page-a-heading)", // 1
 		"![picture](img/a.svg) [up](../README.md)",                                                  // 2
-		"[missing](nowhere.md)",                             // 3
-		"[web](https://example.com/x)",                      // 4
-		"see http://example.org in the text",                // 5
-		"[out](../../outside.md)",                           // 6
-		"[abs](/etc/passwd)",                                // 7
-		"the ground truth in `../shared/groundtruth/x.txt`", // 8
+		"[missing](nowhere.md)",                         // 3
+		"[web](https://example.com/x)",                  // 4
+		"see http://example.org in the text",            // 5
+		"[out](../../outside.md)",                       // 6
+		"[abs](/etc/passwd)",                            // 7
+		"the ground truth in `../../groundtruth/x.txt`", // 8
 		"```",                                // 9
 		"[not a link](in-a-code-block.md)",   // 10
 		"```",                                // 11

@@ -25,7 +25,7 @@ package arch
 //	       "Hopper H100" whitepapers.
 //	[DQ]   cudaGetDeviceProperties on the part as deviceQuery prints it
 //	       (clockRate, memoryClockRate, memoryBusWidth, l2CacheSize).
-//	[GT]   a measurement: ../shared/groundtruth/h100_occupancy_driver.txt,
+//	[GT]   a measurement: arch/testdata/h100_occupancy_driver.txt,
 //	       recorded on an H100 80GB HBM3 with CUDA 13.0, driver 580 (its
 //	       DEVICE and CLOCKS lines).
 //

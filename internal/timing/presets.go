@@ -26,7 +26,7 @@ import (
 //	        128 for 7.0 and later); the H100's grid management unit starts
 //	        a device-launched grid every 1.06 µs (the reduce lesson's
 //	        gpuRecursiveReduceNosync: 16 384 device launches in 17.3–17.5
-//	        ms, ../shared/groundtruth/h100_seed_runs.txt), 2100 cycles at
+//	        ms, examples/lessons/h100/h100_seed_runs.txt), 2100 cycles at
 //	        1.98 GHz, carried over [GEN] to the others as 2100 cycles at
 //	        their clocks. The H100's device-launch latency (ChildStartNS,
 //	        from the launching instruction to the child's start) is 14.7
