@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestProgramSweep: a program built by warpsim cc (the reduce lesson)
@@ -13,12 +15,7 @@ import (
 // in each cell; each cell records the program's 4 launches with the block
 // size the argument asked for.
 func TestProgramSweep(t *testing.T) {
-	if _, err := exec.LookPath("clang-22"); err != nil {
-		if os.Getenv("WARPSIM_REQUIRE_CLANG") == "1" {
-			t.Fatal("clang-22 not found, and WARPSIM_REQUIRE_CLANG=1")
-		}
-		t.Skip("clang-22 not found: warpsim cc cannot build the program")
-	}
+	testenv.NeedClang(t)
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "reduce")
 	if out, err := exec.Command(warpsim, "cc", "../examples/lessons/reduce.cu", "-o", prog).CombinedOutput(); err != nil {

@@ -1,12 +1,15 @@
 package sweep
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // needSlurm skips a test where SLURM is not installed, except under CI
@@ -16,17 +19,11 @@ func needSlurm(t *testing.T) {
 	t.Helper()
 	for _, c := range []string{"sbatch", "squeue", "scancel"} {
 		if _, err := exec.LookPath(c); err != nil {
-			if os.Getenv("WARPSIM_REQUIRE_SLURM") == "1" {
-				t.Fatalf("%s not found, and WARPSIM_REQUIRE_SLURM=1 (deploy/slurm/start-single-node.sh starts a cluster)", c)
-			}
-			t.Skipf("%s not found: SLURM is not installed (deploy/slurm/start-single-node.sh)", c)
+			testenv.Missing(t, "slurm", c+" not found: apt-get install slurm-wlm munge")
 		}
 	}
 	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil || !strings.ContainsAny(string(out), "ia") {
-		if os.Getenv("WARPSIM_REQUIRE_SLURM") == "1" {
-			t.Fatalf("no SLURM node is up: %v %s", err, out)
-		}
-		t.Skipf("no SLURM node is up (%v %s)", err, out)
+		testenv.Missing(t, "slurm", fmt.Sprintf("no SLURM node is up (%v %s): deploy/slurm/start-single-node.sh starts one", err, out))
 	}
 }
 

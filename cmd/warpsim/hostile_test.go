@@ -519,9 +519,6 @@ func TestHostileFlags(t *testing.T) {
 // was read until memory ran out).
 func TestHostileEndlessSource(t *testing.T) {
 	needClang(t)
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
-	}
 	dir := t.TempDir()
 	cu, ptxFile := filepath.Join(dir, "zero.cu"), filepath.Join(dir, "zero.ptx")
 	os.Symlink("/dev/zero", cu)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/report"
 )
 
@@ -29,10 +30,7 @@ func chromiumPath(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" || os.Getenv("WARPSIM_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal("chromium not found: the browser tests need it under CI (apt-get install chromium)")
-	}
-	t.Skip("chromium not found: install Debian's chromium to run the browser tests (CI requires it)")
+	testenv.Missing(t, "chromium", "apt-get install chromium")
 	return ""
 }
 
