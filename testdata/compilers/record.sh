@@ -2,7 +2,8 @@
 # Records how long nvcc 13's device code and clang 22's device code (the PTX `warpsim cc` runs) take on
 # the H100 for the same programs, with the same host code.
 #
-# Run on the GPU machine from a folder holding src/ (the .cu files, common.h, check.h and, for each
+# Run on the GPU machine from a folder holding src/ (the .cu files, common.h, check.h, which sources.sh
+# gathers from examples/lessons and testdata/programs, and, for each
 # program P, P.clang.ptx made on the warpsim machine with `warpsim compile P.cu -o P.clang.ptx`,
 # `--rdc` for nested). For each program it builds
 #   bin/P.nvcc   nvcc -O3 -arch=sm_90 (nested: -rdc=true), as the lessons were built;

@@ -7,6 +7,7 @@ set -u
 W=$(realpath "$1"); shift
 cd "$(dirname "$0")"
 mkdir -p warpsim bin
+[ -d src ] || ./sources.sh src
 build() { # program
   local p=$1 rdc=""
   [ "$p" = nested ] && rdc="-rdc=true"
