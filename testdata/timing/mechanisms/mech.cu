@@ -14,7 +14,7 @@
 //          per SM re-reads its own F bytes P times (footprint vs the L1's capacity).
 //   sb_*   short blocks: shortcopy copies L elements a thread (blocks of B threads), 2^22 floats in
 //          all, so the grid shrinks as blocks get longer.
-#include "bench.h"
+#include "../bench/bench.h"
 
 extern "C" __global__ void st_stride(float *p, unsigned n, unsigned s) {
   for (unsigned j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
