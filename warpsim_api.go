@@ -828,6 +828,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 	case d.check != nil:
 		// A sanitizer runs the functional driver, one block at a time.
 		ec.Workers = 1
+		_, ec.CheckWave = d.CooperativeLimit(k, cfg.Block, cfg.SharedBytes)
 	case d.timer != nil:
 		ec.Driver = d.timer
 		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)

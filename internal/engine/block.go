@@ -119,6 +119,9 @@ func (w *worker) loop() {
 		if i >= l.nblocks {
 			return
 		}
+		if c := l.checkCap.Load(); c > 0 && int64(i) >= c {
+			return // a checker stopped lanes of an earlier wave (check.go)
+		}
 		w.runBlock(i)
 		w.endBlock()
 		if w.fault != nil {

@@ -15,7 +15,10 @@ import (
 // Checker sees, before they happen, every memory access and every
 // synchronization of a launch's threads. A hook that returns false stops
 // the kernel: the engine records a FaultSanitizer fault there (the checker
-// has kept its own report of why). Hooks are called from the goroutine
+// has kept its own report of why). Access may instead stop only some
+// lanes and let the kernel go on (CheckAccess.Stop), as compute-sanitizer's
+// memcheck does: those lanes exit without making the access, every other
+// thread runs on, and the launch fails when it ends. Hooks are called from the goroutine
 // running the block; a launch under a checker should run its blocks on one
 // worker (Config.Workers = 1) so that reports come in the same order every
 // run.
@@ -73,6 +76,10 @@ type CheckSite struct {
 // the address in that space (a global address; an offset into shared,
 // local or parameter memory).
 type CheckAccess struct {
+	// Stop is set by Access (cleared before each call): the lanes it
+	// found invalid, to exit there without making the access while the
+	// kernel goes on (Access then returns true).
+	Stop    uint32
 	Op      uint8
 	Size    uint32 // bytes per lane, vector elements together
 	Generic bool   // the instruction addressed generically
@@ -113,18 +120,43 @@ func (wp *warp) site(pc int, exec uint32) *CheckSite {
 }
 
 // checkMem hands a load, store or atomic to the checker before the engine
-// executes it; false means the kernel stops.
-func (wp *warp) checkMem(pc int, in *ir.Inst, exec uint32, op uint8) bool {
+// executes it; false means the instruction is not executed: the kernel
+// stops, or every executing lane was stopped. Lanes the checker stops
+// leave *exec.
+func (wp *warp) checkMem(pc int, in *ir.Inst, exec *uint32, op uint8) bool {
 	n := uint64(ir.TypeSize(in.Type))
 	if op != CheckAtomic {
 		n *= uint64(in.Vec)
 	}
-	return wp.checkAccess(pc, in, exec, wp.symBase(in), n, op)
+	if !wp.checkAccess(pc, in, *exec, wp.symBase(in), n, op) {
+		return false
+	}
+	if stop := wp.chkBuf.access.Stop & *exec; stop != 0 {
+		wp.stopLanes(pc, stop)
+		*exec &^= stop
+	}
+	return *exec != 0
+}
+
+// stopLanes ends lanes a checker found invalid while the kernel goes on:
+// they exit; the launch's first such error becomes its fault when it ends,
+// and blocks past the faulting block's wave no longer start.
+func (wp *warp) stopLanes(pc int, lanes uint32) {
+	l := wp.w.l
+	l.faultMu.Lock()
+	if l.checked == nil {
+		l.checked = wp.faultAt(FaultSanitizer, pc, lanes, 0, false, "stopped by the sanitizer")
+		if wave := l.cfg.CheckWave; wave > 0 {
+			l.checkCap.Store(int64((wp.blk.linear/wave + 1) * wave))
+		}
+	}
+	l.faultMu.Unlock()
+	wp.exit(lanes)
 }
 
 func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op uint8) bool {
 	a := &wp.chkBuf.access
-	a.Op, a.Size, a.Generic = op, uint32(n), in.Space == ptxtype.SpaceGeneric
+	a.Stop, a.Op, a.Size, a.Generic = 0, op, uint32(n), in.Space == ptxtype.SpaceGeneric
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		addr := wp.laneAddr(in, base, l)

@@ -76,17 +76,17 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 	case ir.OpFma:
 		wp.fma(in, exec)
 	case ir.OpLd:
-		if wp.chk != nil && !wp.checkMem(pc, in, exec, CheckLoad) {
+		if wp.chk != nil && !wp.checkMem(pc, in, &exec, CheckLoad) {
 			return
 		}
 		wp.load(pc, in, exec)
 	case ir.OpSt:
-		if wp.chk != nil && !wp.checkMem(pc, in, exec, CheckStore) {
+		if wp.chk != nil && !wp.checkMem(pc, in, &exec, CheckStore) {
 			return
 		}
 		wp.store(pc, in, exec)
 	case ir.OpAtom, ir.OpRed:
-		if wp.chk != nil && !wp.checkMem(pc, in, exec, CheckAtomic) {
+		if wp.chk != nil && !wp.checkMem(pc, in, &exec, CheckAtomic) {
 			return
 		}
 		wp.atomic(pc, in, exec)

@@ -219,6 +219,9 @@ func (wp *warp) where() WarpState {
 // stop came from outside.
 func (l *launch) stopFault() *Fault {
 	f := l.fault
+	if f == nil && l.checked != nil {
+		return l.checked
+	}
 	if f == nil {
 		if l.host == nil {
 			return nil

@@ -250,6 +250,12 @@ type Config struct {
 	// Check, when not nil, is the sanitizer that sees every access and
 	// synchronization (check.go).
 	Check Checker
+	// CheckWave is how many blocks the GPU holds at once for this launch
+	// (blocks per SM times SMs; 0: unknown). Once a checker has stopped
+	// lanes and let the kernel go on (CheckAccess.Stop), the blocks of the
+	// faulting block's wave still run, and no block after them starts, as
+	// under compute-sanitizer.
+	CheckWave int
 	// DevRT are the device runtime's limits (dynamic parallelism).
 	DevRT DevRTLimits
 	// Cooperative is a cooperative launch (cudaLaunchCooperativeKernel):
@@ -283,6 +289,11 @@ type launch struct {
 	steps     atomic.Int64
 	stop      atomic.Bool
 	faultMu   sync.Mutex
+	// checked is the first error of a checker that let the kernel go on
+	// (check.go): the launch's fault once it ends; checkCap the blocks
+	// that may still start (0: all).
+	checked  *Fault
+	checkCap atomic.Int64
 	fault     *Fault
 	shared    int // bytes of shared memory per block
 	sharedOff []int32

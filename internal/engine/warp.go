@@ -385,7 +385,8 @@ func (wp *warp) run(budget int) int {
 					if exec != 0 {
 						top.pc = pc
 						wp.exec(int(pc-1), in, exec)
-						if wp.state != warpRunning {
+						if wp.state != warpRunning || top.mask != mask {
+							// Done, or a checker stopped lanes (check.go).
 							break
 						}
 					}

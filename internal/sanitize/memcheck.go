@@ -8,8 +8,12 @@ import (
 
 // memcheck checks every lane's access against the exact allocation (global),
 // the block's shared memory, and the thread's live stack frames (local),
-// and its natural alignment. It reports every faulting lane of the
-// instruction and stops the kernel, as compute-sanitizer does.
+// and its natural alignment. It reports every faulting lane, and those
+// lanes stop there (a.Stop) while the kernel goes on, as compute-sanitizer
+// does: on the H100 each thread stopped at its first invalid access and
+// every other running thread went on to its own (96 threads, 96 reports;
+// testdata/hostile/memcheck_h100.txt, sanitize_continue). It reports
+// false when some lane was stopped.
 func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool {
 	ok := true
 	n := uint64(a.Size)
@@ -40,6 +44,7 @@ func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool
 			continue
 		}
 		ok = false
+		a.Stop |= 1 << l
 		lines := append([]string{
 			fmt.Sprintf("Invalid %s %s of size %d bytes", spaceName(sp), opWord(a.Op), n),
 			"    " + whereLoc(site),
@@ -99,14 +104,16 @@ func (s *Sanitizer) checkGlobal(site *engine.CheckSite, addr, n uint64) []string
 	return out
 }
 
-// relative places addr against allocation a, in compute-sanitizer's words.
+// relative places addr against allocation a, in compute-sanitizer's words
+// (distances with thousands separators: "is 3,097 bytes after",
+// testdata/hostile/memcheck_h100.txt).
 func relative(addr uint64, a *engine.Alloc) string {
 	size := commas(a.Size)
 	switch {
 	case addr < a.Base:
-		return fmt.Sprintf("and is %d bytes before the nearest allocation at %#x of size %s bytes", a.Base-addr, a.Base, size)
+		return fmt.Sprintf("and is %s bytes before the nearest allocation at %#x of size %s bytes", commas(a.Base-addr), a.Base, size)
 	case addr >= a.End():
-		return fmt.Sprintf("and is %d bytes after the nearest allocation at %#x of size %s bytes", addr-a.End()+1, a.Base, size)
+		return fmt.Sprintf("and is %s bytes after the nearest allocation at %#x of size %s bytes", commas(addr-a.End()+1), a.Base, size)
 	}
 	return fmt.Sprintf("and is inside the nearest allocation at %#x of size %s bytes", a.Base, size)
 }
