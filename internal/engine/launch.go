@@ -292,8 +292,8 @@ type launch struct {
 	// checked is the first error of a checker that let the kernel go on
 	// (check.go): the launch's fault once it ends; checkCap the blocks
 	// that may still start (0: all).
-	checked  *Fault
-	checkCap atomic.Int64
+	checked   *Fault
+	checkCap  atomic.Int64
 	fault     *Fault
 	shared    int // bytes of shared memory per block
 	sharedOff []int32
