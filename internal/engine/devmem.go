@@ -73,58 +73,125 @@ type Memory struct {
 	gridWorkspace uint64
 
 	// Warn, when set, receives the one warning a plain run gives when a
-	// kernel reads the padding before an allocation (PaddingRead); nil
+	// kernel reads or writes the padding around an allocation (Padding); nil
 	// writes it to the process's standard error.
 	Warn      func(msg string)
 	padWarned atomic.Bool
+	// MapPadding makes the memory around every allocation behave as the
+	// GPU's (Padding): set for a CUDA program's memory (NewBackedMemory).
+	// Otherwise (launch files, the Go API) only reads in the granule below
+	// an allocation succeed, as the recorded stencil's did, and everything
+	// else outside an allocation faults, which finds the bug at once.
+	MapPadding bool
+	// pad backs the padding kernels wrote (Padding), by page.
+	padMu sync.Mutex
+	pad   map[uint64]*[padPage]byte
 }
 
-// PaddingGranule is the GPU's allocation granule (2 MiB). On the H100 a
-// kernel reading 4 bytes before a program's first allocation (2 MiB
-// aligned) ran and returned cudaSuccess (testdata/hostile/h100.txt,
-// stencil_before): the granule below an allocation is mapped (the pool's
-// padding). A plain run gives such reads zeros, as the GPU gives whatever
-// the padding holds; writes there, reads past an allocation's end and
-// everything farther away still fault, and memcheck reports every one.
+// PaddingGranule is the GPU's allocation granule (2 MiB): the driver maps
+// device memory in whole granules, and cudaMalloc packs small allocations
+// (512-byte aligned) into a pool of them, so memory around an allocation
+// is mapped and a kernel that strays into it does not fault. On the H100
+// (testdata/hostile/memcheck_h100.txt, granule; h100.txt, stencil_before)
+// around a 1000-byte first allocation every recorded read from 2 MiB + 4
+// bytes below it to 4 MiB past its start succeeded and gave zeros, writes
+// there succeeded and read back, 1 GiB past faulted; a 3 MiB allocation
+// (a granule run of its own) read zeros up to its last granule's end and
+// faulted at it. Padding maps the smallest windows that hold every such
+// recorded access (paddingWindow); memcheck still reports each one.
 const PaddingGranule = 2 << 20
 
-// paddingZeros backs reads of the padding (at most a 32-byte vector).
+// padPage is the unit in which written padding is backed.
+const padPage = 4096
+
+// paddingZeros backs reads of padding nothing wrote (at most a 64-byte
+// access).
 var paddingZeros [64]byte
 
-// PaddingRead reports whether a read of n bytes at addr, outside every
-// live allocation, falls in the mapped padding below one: from the 2 MiB
-// granule before the allocation's first granule up to its start, and not
-// in freed memory. allocs is a launch's sorted snapshot. The first such
-// read warns (when warn: not under a sanitizer, which reports it).
-func (m *Memory) PaddingRead(allocs []*Alloc, addr, n uint64, warn bool) bool {
-	if n > uint64(len(paddingZeros)) || addr+n < addr {
-		return false
+// paddingWindow is the memory the GPU maps around allocation a: below, the
+// granule under its first granule (two for a pooled allocation, smaller
+// than a granule), up to the end of its last granule (two more for a
+// pooled one).
+func paddingWindow(a *Alloc) (lo, hi uint64) {
+	const g = PaddingGranule
+	below, above := uint64(g), uint64(0)
+	if a.Size < g {
+		below, above = 2*g, 2*g
+	}
+	first := a.Base &^ (g - 1)
+	lo = first
+	if first >= below+g {
+		lo = first - below
+	}
+	return lo, (a.End()+g-1)&^(g-1) + above
+}
+
+// Padding returns the n bytes at addr, outside every live allocation of
+// the launch's sorted snapshot allocs, when they lie in the memory the GPU
+// maps around one (paddingWindow; without MapPadding, only a read in the
+// granule below one) and not in freed memory: zeros where
+// nothing was written (the H100's driver hands out zeroed memory), else
+// what a kernel wrote there; a write gets backing of its own. The first
+// such access warns (when warn: not under a sanitizer, which reports it).
+func (m *Memory) Padding(allocs []*Alloc, addr, n uint64, write, warn bool) ([]byte, bool) {
+	if n == 0 || n > uint64(len(paddingZeros)) || addr+n < addr || addr&^(padPage-1) != (addr+n-1)&^(padPage-1) {
+		return nil, false
 	}
 	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].Base >= addr+n })
-	if i == len(allocs) {
-		return false
+	var a *Alloc
+	if i < len(allocs) {
+		if lo, _ := paddingWindow(allocs[i]); addr >= lo {
+			a = allocs[i]
+		}
 	}
-	a := allocs[i]
-	low := a.Base &^ (PaddingGranule - 1)
-	if low < PaddingGranule || addr < low-PaddingGranule {
-		return false
+	if i > 0 {
+		p := allocs[i-1]
+		if p.End() > addr {
+			return nil, false // (partly) inside it: not padding
+		}
+		if _, hi := paddingWindow(p); a == nil && addr+n <= hi {
+			a = p
+		}
 	}
-	if i > 0 && allocs[i-1].End() > addr {
-		return false
+	if a == nil || !m.MapPadding && (write || addr >= a.Base || addr < a.Base&^(PaddingGranule-1)-PaddingGranule) {
+		return nil, false
 	}
 	if _, freed := m.FreedAt(addr); freed {
-		return false
+		return nil, false
 	}
 	if warn && m.padWarned.CompareAndSwap(false, true) {
-		msg := fmt.Sprintf("warpsim: warning: a kernel read %d bytes at %#x, outside every allocation (%d bytes before the allocation at %#x); "+
-			"the GPU maps that padding and the read gave zeros here. Run it under `warpsim sanitize` (memcheck) to find the access.", n, addr, a.Base-addr, a.Base)
+		verb, where := "read", fmt.Sprintf("%d bytes before", a.Base-addr)
+		if write {
+			verb = "wrote"
+		}
+		if addr >= a.End() {
+			where = fmt.Sprintf("%d bytes past the end of", addr-a.End())
+		}
+		msg := fmt.Sprintf("warpsim: warning: a kernel %s %d bytes at %#x, outside every allocation (%s the %d-byte allocation at %#x); "+
+			"the GPU maps the memory around an allocation in 2 MiB granules, so the access succeeds (reading zeros where nothing was written). "+
+			"Run it under `warpsim sanitize` (memcheck) to find the access.", verb, n, addr, where, a.Size, a.Base)
 		if m.Warn != nil {
 			m.Warn(msg)
 		} else {
 			fmt.Fprintln(os.Stderr, msg)
 		}
 	}
-	return true
+	pg := addr &^ (padPage - 1)
+	m.padMu.Lock()
+	p := m.pad[pg]
+	if p == nil && write {
+		if m.pad == nil {
+			m.pad = map[uint64]*[padPage]byte{}
+		}
+		p = new([padPage]byte)
+		m.pad[pg] = p
+	}
+	m.padMu.Unlock()
+	if p == nil {
+		return paddingZeros[:n:n], true
+	}
+	off := addr - pg
+	return p[off : off+n : off+n], true
 }
 
 // Backing supplies the bytes of allocations when they must live somewhere
@@ -154,7 +221,7 @@ func NewMemory() *Memory { return &Memory{next: GlobalBase, start: GlobalBase} }
 // NewBackedMemory returns an empty global memory whose allocations start at
 // base and take their bytes from b.
 func NewBackedMemory(base uint64, b Backing) *Memory {
-	m := &Memory{next: base, start: base, backing: b}
+	m := &Memory{next: base, start: base, backing: b, MapPadding: true}
 	if l, ok := b.(Limited); ok {
 		m.limit = l.Limit()
 	}
@@ -313,7 +380,25 @@ func (m *Memory) FreeAs(addr uint64, by string) error {
 	if m.backing != nil && !a.private {
 		m.backing.Release(a.Base, a.Size)
 	}
+	m.dropPadding(a)
 	return nil
+}
+
+// dropPadding forgets what kernels wrote around a freed allocation: memory
+// the driver maps again reads zeros (testdata/hostile/memcheck_h100.txt,
+// granule s).
+func (m *Memory) dropPadding(a *Alloc) {
+	m.padMu.Lock()
+	defer m.padMu.Unlock()
+	if len(m.pad) == 0 {
+		return
+	}
+	lo, hi := paddingWindow(a)
+	for pg := range m.pad {
+		if pg >= lo && pg < hi {
+			delete(m.pad, pg)
+		}
+	}
 }
 
 // snapshot returns the current allocation list (never modified in place).

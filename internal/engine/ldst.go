@@ -29,8 +29,9 @@ func (wp *warp) resolve(pc int, space ptxtype.Space, addr uint64, n uint64, lane
 	return wp.resolveFor(pc, space, addr, n, lane, false)
 }
 
-// resolveFor is resolve; read marks a load, which may land in the mapped
-// padding below an allocation (Memory.PaddingRead).
+// resolveFor is resolve; read marks a load (else the bytes may be
+// written), which matters in the mapped padding around an allocation
+// (Memory.Padding).
 func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, lane int, read bool) ([]byte, uint8) {
 	switch space {
 	case ptxtype.SpaceGeneric:
@@ -70,8 +71,8 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 			if b, ok := wp.w.l.mod.Mem.heap.find(addr, n); ok {
 				return b, accGlobal
 			}
-			if read && wp.w.l.mod.Mem.PaddingRead(wp.w.l.allocs, addr, n, wp.chk == nil) {
-				return paddingZeros[:n:n], accGlobal
+			if b, ok := wp.w.l.mod.Mem.Padding(wp.w.l.allocs, addr, n, !read, wp.chk == nil); ok {
+				return b, accGlobal
 			}
 			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
 			if !inHeap {

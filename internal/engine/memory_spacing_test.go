@@ -20,16 +20,21 @@ const pokePTX = `
 }
 `
 
-// TestOverrunFaults: a store up to 1 GiB past the end of an allocation (or
-// before its start) faults instead of landing in a neighbour. With the old
-// 4 KiB guard gap the stores 8 KiB and 1 MiB past landed in b and c.
+// TestOverrunFaults: a store past the memory the GPU maps around an
+// allocation (paddingWindow: for a small one, 4 MiB below its granule to
+// 6 MiB above it), up to 1 GiB away, faults instead of landing in a
+// neighbour; inside that memory it lands in the allocation's own padding
+// (TestPaddingAccesses). With the old 4 KiB guard gap the stores 8 KiB and
+// 1 MiB past landed in b and c.
 func TestOverrunFaults(t *testing.T) {
 	m := testModule(t, pokePTX)
 	a := m.buffer(t, 1024)
 	b := m.buffer(t, 1<<20)
 	c := m.buffer(t, 4<<20)
 	neg := func(x uint64) uint64 { return -x }
-	for _, off := range []uint64{1024, 8 << 10, 1 << 20, OverrunGuard - 4, neg(4), neg(OverrunGuard)} {
+	m.Mem.Warn = func(string) {}
+	m.Mem.MapPadding = true // as a CUDA program's memory has it
+	for _, off := range []uint64{6 << 20, 64 << 20, OverrunGuard - 4, neg(4<<20 + 4), neg(OverrunGuard)} {
 		_, _, err := m.launchTest(t, run{kernel: "poke", params: u64p(a, off)})
 		if f, ok := err.(*Fault); !ok || f.Kind != FaultOutOfBounds {
 			t.Errorf("store at a%+d: err = %v, want an out-of-bounds fault", int64(off), err)
@@ -42,6 +47,11 @@ func TestOverrunFaults(t *testing.T) {
 	}
 	if b-a < OverrunGuard+1024 || c-b < OverrunGuard+1<<20 {
 		t.Errorf("allocations at %#x, %#x, %#x are closer than 1 GiB apart", a, b, c)
+	}
+	for _, off := range []uint64{1024, 8 << 10, 1 << 20} {
+		if _, _, err := m.launchTest(t, run{kernel: "poke", params: u64p(a, off)}); err != nil {
+			t.Errorf("store at a+%d, in its padding: %v", off, err)
+		}
 	}
 	for _, x := range []uint64{b, c} {
 		if v := m.u32s(t, x, 1)[0]; v != 0 {
