@@ -489,6 +489,78 @@ func TestHostileSanitizeContinue(t *testing.T) {
 	}
 }
 
+// TestHostileGranule: testdata/hostile/granule.cu as the H100 ran it
+// (memcheck_h100.txt). Every plain run reading or writing around an
+// allocation prints what the H100 printed (success and zeros inside the
+// memory the GPU maps, the written value read back, a failed launch
+// farther away) and warns once when it touched memory outside every
+// allocation; memcheck reports each such access as compute-sanitizer did
+// (the lines that name no address or SASS offset), initcheck nothing.
+// Not compared: "stale:" (warpsim never gives a freed address out again),
+// which error a failed launch got (see below),
+// memcheck at +2 MiB−4 and +2 MiB (the H100 put the program's mapped host
+// buffer there: its nearest allocation) and after a failed write (the H100
+// also reported the later calls' sticky errors: docs/reliability.md).
+func TestHostileGranule(t *testing.T) {
+	prog := buildHostile(t, "granule", "-lineinfo")
+	data, err := os.ReadFile(filepath.Join(hostileDir, "memcheck_h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := regexp.MustCompile(`(?m)^== (compute-sanitizer --tool (\w+) )?\S+/granule ([rwsb] -?\d+)$`)
+	runs := 0
+	for _, m := range head.FindAllStringSubmatch(string(data), -1) {
+		tool, args := m[2], strings.Fields(m[3])
+		name := m[1] + "granule " + m[3]
+		want := recordedSection(t, "memcheck_h100.txt", name)
+		if tool == "" {
+			out, stderr := runProgram(t, prog, args...)
+			var keep []string
+			for _, l := range want {
+				if !strings.HasPrefix(l, "stale:") && !strings.HasPrefix(l, "exit ") {
+					keep = append(keep, l)
+				}
+			}
+			// A failed launch is compared as failed: the H100 said
+			// cudaErrorInvalidAddressSpace 1 GiB away and
+			// cudaErrorIllegalAddress past a 3 MiB allocation's granule;
+			// warpsim has the second for both.
+			failed := regexp.MustCompile(`sync cudaError\w+`)
+			got := failed.ReplaceAllString(strings.ReplaceAll(out, "stale: new allocation not at the freed one\n", ""), "sync FAILED")
+			if got != failed.ReplaceAllString(strings.Join(keep, "\n")+"\n", "sync FAILED") {
+				t.Errorf("granule %s printed:\n%s\nthe H100:\n%s", m[3], out, strings.Join(keep, "\n"))
+			}
+			outside := strings.Contains(out, "sync cudaSuccess") && !(args[0] != "w" && strings.Contains(out, "value 0x11111111"))
+			if n := strings.Count(stderr, "warpsim: warning: a kernel"); outside != (n == 1) || n > 1 || outside && !strings.Contains(stderr, "warpsim sanitize") {
+				t.Errorf("granule %s: stderr has %d warnings, want %v:\n%s", m[3], n, outside, stderr)
+			}
+			runs++
+			continue
+		}
+		if tool == "memcheck" && (m[3] == "r 2097148" || m[3] == "r 2097152" || args[0] == "w") {
+			continue
+		}
+		var stdout, serr strings.Builder
+		t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+		t.Setenv("WARPSIM_PROGRESS", "0")
+		run(append([]string{"sanitize", "--tool", tool, prog}, args...), &stdout, &serr)
+		got := regexp.MustCompile(`0x[0-9a-f]{6,}`).ReplaceAllString(stdout.String(), "ADDR")
+		for _, w := range want {
+			if strings.HasPrefix(w, "exit ") || strings.HasPrefix(w, "=========     at ") || strings.Contains(w, "Host Frame") || strings.Contains(w, "backtrace") {
+				continue
+			}
+			w = regexp.MustCompile(`0x[0-9a-f]{6,}`).ReplaceAllString(w, "ADDR")
+			if !strings.Contains(got, w+"\n") {
+				t.Errorf("%s granule %s lacks the H100's line %q:\n%s\n%s", tool, m[3], w, got, serr.String())
+			}
+		}
+		runs++
+	}
+	if runs < 35 {
+		t.Errorf("compared %d runs of granule.cu, want at least 35", runs)
+	}
+}
+
 // recordedSection returns the lines of a recording in testdata/hostile
 // (h100.txt, memcheck_h100.txt) under "== RUN" up to the next "== ",
 // exit line included; a probe's temporary path in RUN is its base name.

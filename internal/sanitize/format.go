@@ -61,16 +61,32 @@ func splitParams(s string) []string {
 	return out
 }
 
-// spellParam turns "int const*" into "const int *" and "int**" into
-// "int **".
+// spellParam turns "int const*" into "const int *", "unsigned int
+// volatile*" into "volatile unsigned int *" (as compute-sanitizer printed
+// them: testdata/hostile/memcheck_h100.txt) and "int**" into "int **".
 func spellParam(p string) string {
 	stars := strings.TrimLeft(p[strings.LastIndexFunc(p, func(r rune) bool { return r != '*' })+1:], " ")
 	base := strings.TrimSpace(strings.TrimSuffix(p, stars))
 	if stars == "" {
 		return p
 	}
-	if b, ok := strings.CutSuffix(base, " const"); ok {
-		base = "const " + b
+	var quals []string
+	for {
+		b, c := strings.CutSuffix(base, " const")
+		if !c {
+			if b, c = strings.CutSuffix(base, " volatile"); c {
+				quals = append([]string{"volatile"}, quals...)
+			}
+		} else {
+			quals = append([]string{"const"}, quals...)
+		}
+		if !c {
+			break
+		}
+		base = b
+	}
+	if len(quals) > 0 {
+		base = strings.Join(quals, " ") + " " + base
 	}
 	return base + " " + stars
 }

@@ -261,6 +261,10 @@ func TestSignature(t *testing.T) {
 		{"_Z9histogramPKhPji", "histogram(const unsigned char *, unsigned int *, int)"},
 		{"_Z3addIiEvPT_S0_i", "void add<int>(int *, int, int)"},
 		{"_Z1fPPf", "f(float **)"},
+		// As compute-sanitizer printed them (testdata/hostile/memcheck_h100.txt).
+		{"_Z6readAtPKcxPVj", "readAt(const char *, long long, volatile unsigned int *)"},
+		{"_Z7writeAtPcxPVj", "writeAt(char *, long long, volatile unsigned int *)"},
+		{"_Z6blocksPViS0_", "blocks(volatile int *, volatile int *)"},
 		{"plain", "plain"},
 	} {
 		if got := sanitize.Signature(tc[0]); got != tc[1] {
