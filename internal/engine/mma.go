@@ -80,7 +80,11 @@ func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
 	gather(&a, to.A)
 	gather(&b, to.B)
 	gather(&c, to.C)
-	m.Exec(&a, &b, &c, &d)
+	if m.Sparse {
+		m.ExecMeta(&a, &b, &c, &d, wp.r(to.Meta))
+	} else {
+		m.Exec(&a, &b, &c, &d)
+	}
 	for i, s := range to.D {
 		r := wp.r(s)
 		for l := 0; l < 32; l++ {
