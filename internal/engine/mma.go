@@ -259,7 +259,7 @@ func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
 	if to.ADesc >= 0 {
 		adesc = wp.r(to.ADesc)[lane0]
 	}
-	es := g.A.Bits() / 8
+	es := g.ElemBytes()
 	faulted := false
 	read := func(addr uint64) uint64 {
 		if faulted {

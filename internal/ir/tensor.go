@@ -678,11 +678,16 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 		fl.unsupported(src)
 		return
 	}
-	var shape string
+	var shape, bitop string
 	var types []tensor.Elem
+	sat := false
 	for _, m := range ms[1:] {
 		switch {
-		case m == "sync" || m == "aligned":
+		case m == "sync" || m == "aligned" || m == "popc":
+		case m == "satfinite":
+			sat = true
+		case m == "and" || m == "xor" || m == "or":
+			bitop = m
 		case len(m) > 1 && m[0] == 'm' && strings.Contains(m, "n") && strings.Contains(m, "k"):
 			shape = m
 		default:
@@ -699,7 +704,7 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 		return
 	}
 	aRegs := ops[1].Kind == ptx.OpdVector
-	g, err := tensor.NewWGMMA(shape, types[0], types[1], types[2], aRegs)
+	g, err := tensor.NewWGMMAInt(shape, types[0], types[1], types[2], aRegs, sat, bitop)
 	if err != nil {
 		fl.unsupportedf(src.Pos, "%s", err.Error())
 		return

@@ -38,3 +38,32 @@ func TestSparseMMALowering(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerWGMMALowering: the integer and b1 wgmma forms lower; the forms
+// the ISA lacks (b1 xor, satfinite b1, a wrong K) are errors naming them.
+func TestIntegerWGMMALowering(t *testing.T) {
+	const head = ".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<40>; .reg .b64 %rd<8>; .reg .pred p;\n"
+	for _, c := range []struct{ instr, err string }{
+		{`wgmma.mma_async.sync.aligned.m64n16k32.satfinite.s32.u8.s8 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, %rd1, %rd2, p;`, ""},
+		{`wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, 1;`, ""},
+		{`wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, p;`, ""},
+		{`wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.xor.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, p;`,
+			"wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.xor.popc is not a valid wgmma (b1 takes m64nNk256 and .and.popc)"},
+		{`wgmma.mma_async.sync.aligned.m64n8k16.s32.s8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, p;`,
+			"wgmma.mma_async.sync.aligned.m64n8k16.s32.s8.s8 is not a valid wgmma (s8/u8 take m64nNk32)"},
+		{`wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, p;`,
+			"is not supported yet (b1 A from registers)"},
+	} {
+		m, err := ptx.Parse("k.ptx", []byte(head+"\t"+c.instr+"\n\tret;\n}\n"))
+		if err != nil {
+			t.Fatalf("%s: parse: %v", c.instr, err)
+		}
+		_, err = Lower(m, nil)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.instr, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.instr, err, c.err)
+		}
+	}
+}
