@@ -58,3 +58,24 @@ func TestCCCudaBarrierUnsupportedScope(t *testing.T) {
 		}
 	}
 }
+
+// TestCCCudaBarrierBulkTx builds testdata/tensor/barrier_tx.cu
+// (cuda::device::memcpy_async_tx with barrier_arrive_tx, and with
+// barrier_expect_tx): not recorded on the H100, it checks its results
+// against sums its host code computes and prints "ok" per kernel.
+func TestCCCudaBarrierBulkTx(t *testing.T) {
+	needClang(t)
+	src, err := filepath.Abs("../../testdata/tensor/barrier_tx.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(t.TempDir(), "barrier_tx")
+	buildCUArgs(t, src, "-o", prog)
+	got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if want := "arrive_tx ok\nexpect_tx ok\n"; got != want {
+		t.Errorf("got %q, want %q\n%s", got, want, stderr)
+	}
+}
