@@ -80,7 +80,11 @@ func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
 	gather(&a, to.A)
 	gather(&b, to.B)
 	gather(&c, to.C)
-	m.Exec(&a, &b, &c, &d)
+	if m.Sparse {
+		m.ExecMeta(&a, &b, &c, &d, wp.r(to.Meta))
+	} else {
+		m.Exec(&a, &b, &c, &d)
+	}
 	for i, s := range to.D {
 		r := wp.r(s)
 		for l := 0; l < 32; l++ {
@@ -255,7 +259,7 @@ func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
 	if to.ADesc >= 0 {
 		adesc = wp.r(to.ADesc)[lane0]
 	}
-	es := g.A.Bits() / 8
+	es := g.ElemBytes()
 	faulted := false
 	read := func(addr uint64) uint64 {
 		if faulted {

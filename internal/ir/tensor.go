@@ -82,6 +82,8 @@ type TensorOperands struct {
 	// MbarSlot and MbarOff address the mbarrier of a bulk copy.
 	MbarSlot int32
 	MbarOff  int64
+	// Meta is the metadata register slot of a sparse mma (mma.sp).
+	Meta int32
 }
 
 // addrSlot resolves an address operand to a register slot (or -1) and an
@@ -149,6 +151,10 @@ func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOper
 // (wgmma: a quarter of the warpgroup's); 0 for other instructions.
 func tensorWork(to *TensorOperands) (tensor.Elem, uint32) {
 	switch {
+	case to.MMA != nil && to.MMA.Sparse:
+		// the sparse tensor core skips the zero half of A: the multiply-adds
+		// of the dense MMA of half the K
+		return to.MMA.A, uint32(to.MMA.M * to.MMA.N * to.MMA.K / 2)
 	case to.MMA != nil:
 		return to.MMA.A, uint32(to.MMA.M * to.MMA.N * to.MMA.K)
 	case to.WMMA != nil:
@@ -268,18 +274,20 @@ func (fl *fnLowerer) lowerTensor(src *ptx.Instr) {
 	}
 }
 
-// lowerMMA lowers mma.sync.aligned.<shape>.<alayout>.<blayout>[.satfinite].<d>.<a>.<b>.<c>[.<op>.popc].
+// lowerMMA lowers mma.sync.aligned.<shape>.<alayout>.<blayout>[.satfinite].<d>.<a>.<b>.<c>[.<op>.popc]
+// and the sparse mma.sp{::ordered_metadata}.sync.aligned… d, a, b, c, e, f.
 func (fl *fnLowerer) lowerMMA(src *ptx.Instr) {
 	var shape, bitop string
 	var lay []string
 	var types []tensor.Elem
 	sat := false
-	if hasMod(src.Mods, "sp") || hasMod(src.Mods, "sp::ordered_metadata") {
-		fl.unsupported(src) // sparse mma
-		return
-	}
+	sparse, ordered := false, false
 	for _, m := range src.Mods {
 		switch {
+		case m == "sp":
+			sparse = true
+		case m == "sp::ordered_metadata":
+			sparse, ordered = true, true
 		case m == "sync" || m == "aligned" || m == "popc":
 		case m == "row" || m == "col":
 			lay = append(lay, m)
@@ -298,23 +306,37 @@ func (fl *fnLowerer) lowerMMA(src *ptx.Instr) {
 			types = append(types, e)
 		}
 	}
-	if hasMod(src.Mods, "sp") || len(lay) != 2 || len(types) != 4 || shape == "" {
+	if len(lay) != 2 || len(types) != 4 || shape == "" || sparse && bitop != "" {
 		fl.unsupportedf(src.Pos, "%s is not supported yet", opText(src))
 		return
 	}
-	mm, err := tensor.NewMMA(shape, lay[0], lay[1], types[0], types[1], types[2], types[3], sat, bitop)
+	ops := src.Operands
+	var mm *tensor.MMA
+	var err error
+	if sparse {
+		if len(ops) != 6 {
+			fl.bad(src, "expected d, a, b, c fragments, the metadata and the sparsity selector")
+			return
+		}
+		if ops[5].Kind != ptx.OpdInt {
+			fl.bad(src, "the sparsity selector must be an integer constant")
+			return
+		}
+		mm, err = tensor.NewSparseMMA(shape, lay[0], lay[1], types[0], types[1], types[2], types[3], sat, ordered, int(int64(ops[5].Bits)))
+	} else {
+		mm, err = tensor.NewMMA(shape, lay[0], lay[1], types[0], types[1], types[2], types[3], sat, bitop)
+	}
 	if err != nil {
 		fl.unsupportedf(src.Pos, "%s", err.Error())
 		return
 	}
-	ops := src.Operands
-	if len(ops) != 4 {
+	if !sparse && len(ops) != 4 {
 		fl.bad(src, "expected d, a, b, c fragments")
 		return
 	}
 	want := [4]int{mm.ND, mm.NA, mm.NB, mm.NC}
 	var lists [4][]int32
-	for i := range ops {
+	for i := range ops[:4] {
 		es := vecElems(&ops[i])
 		if len(es) != want[i] {
 			fl.bad(src, "fragment %d has %d registers, %s takes %d", i, len(es), mm.Name, want[i])
@@ -334,8 +356,12 @@ func (fl *fnLowerer) lowerMMA(src *ptx.Instr) {
 			}
 		}
 	}
-	to := TensorOperands{MMA: mm, D: lists[0], A: lists[1], B: lists[2], C: lists[3], Dst: -1, Src: -1, SrcSize: -1}
+	to := TensorOperands{MMA: mm, D: lists[0], A: lists[1], B: lists[2], C: lists[3], Dst: -1, Src: -1, SrcSize: -1, Meta: -1}
 	srcs := append(append(append([]int32{}, to.A...), to.B...), to.C...)
+	if sparse {
+		to.Meta = fl.value(src, &ops[4], ptx.B32)
+		srcs = append(srcs, to.Meta)
+	}
 	fl.emitTensor(OpTensor, TensorMMA, src, to, to.D, srcs)
 }
 
@@ -652,11 +678,16 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 		fl.unsupported(src)
 		return
 	}
-	var shape string
+	var shape, bitop string
 	var types []tensor.Elem
+	sat := false
 	for _, m := range ms[1:] {
 		switch {
-		case m == "sync" || m == "aligned":
+		case m == "sync" || m == "aligned" || m == "popc":
+		case m == "satfinite":
+			sat = true
+		case m == "and" || m == "xor" || m == "or":
+			bitop = m
 		case len(m) > 1 && m[0] == 'm' && strings.Contains(m, "n") && strings.Contains(m, "k"):
 			shape = m
 		default:
@@ -673,7 +704,7 @@ func (fl *fnLowerer) lowerWGMMA(src *ptx.Instr) {
 		return
 	}
 	aRegs := ops[1].Kind == ptx.OpdVector
-	g, err := tensor.NewWGMMA(shape, types[0], types[1], types[2], aRegs)
+	g, err := tensor.NewWGMMAInt(shape, types[0], types[1], types[2], aRegs, sat, bitop)
 	if err != nil {
 		fl.unsupportedf(src.Pos, "%s", err.Error())
 		return

@@ -27,10 +27,9 @@ func bPos(K, bits, nregs, lane, reg, sub int) (int, int) {
 		return t + 4*reg, g
 	}
 	e := 32 / bits
-	if nregs == 1 {
-		return e*t + sub, g
-	}
-	return e*t + sub + (K/2)*reg, g
+	// registers hold rows e*t… of successive 4e-row bands (for two
+	// registers, the bands are the two halves of K)
+	return e*t + sub + 4*e*reg, g
 }
 
 // cPos is the (row, col) of accumulator element i (0-based over the lane's

@@ -20,6 +20,12 @@ type MMA struct {
 	NA, NB, NC, ND int  // registers per lane (an f64 register is one 64-bit register)
 	model          Model
 	fp8            bool // f32 <- e4m3/e5m2: two f16 steps and a rounded add of C
+	// Sparse: mma.sp (sparse.go): A is compressed to MxK/2 elements and a
+	// metadata register (ExecMeta's e) places them; Sel is the sparsity
+	// selector, spLanes the lanes per group of four that hold metadata.
+	Sparse  bool
+	Sel     int
+	spLanes int
 }
 
 // supported lists the shapes and types simulated, as "shape.d.a.b.c".
@@ -88,8 +94,14 @@ func NewMMA(shape, alayout, blayout string, d, a, b, c Elem, satfinite bool, bit
 // values (the low 32 bits of 32-bit registers); d receives the results.
 // Every lane's registers are read, as the hardware does (mma.sync is
 // executed by the whole warp).
-func (m *MMA) Exec(a, b, c, d *[32][4]uint64) {
+func (m *MMA) Exec(a, b, c, d *[32][4]uint64) { m.ExecMeta(a, b, c, d, nil) }
+
+// ExecMeta is Exec with the metadata register of a sparse MMA (e[lane]; nil
+// for a dense one).
+func (m *MMA) ExecMeta(a, b, c, d *[32][4]uint64, e *[32]uint64) {
 	switch {
+	case m.Sparse:
+		m.execSparse(a, b, c, d, e)
 	case m.A == F64:
 		m.execF64(a, b, c, d)
 	case m.A.IsFloat():

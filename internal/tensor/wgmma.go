@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
 
 // WGMMA is one wgmma.mma_async shape and type combination (m64nNkK). A
 // warpgroup is four warps; warp w of the group owns rows 16w…16w+15 of D, so
@@ -12,16 +16,48 @@ type WGMMA struct {
 	ARegs   bool // A from registers (else a shared-memory descriptor)
 	NRegsD  int  // D registers per lane
 	NRegsA  int  // A registers per lane when ARegs
-	model   Model
+	// Satfinite clamps an integer sum to the int32 range (else it wraps).
+	Satfinite bool
+	model     Model
 }
 
 // NewWGMMA describes wgmma.mma_async.sync.aligned.<shape>.<d>.<a>.<b>.
 func NewWGMMA(shape string, d, a, b Elem, aRegs bool) (*WGMMA, error) {
-	name := fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%s.%s.%s", shape, d, a, b)
-	g := &WGMMA{Name: name, D: d, A: a, B: b, ARegs: aRegs}
+	return NewWGMMAInt(shape, d, a, b, aRegs, false, "")
+}
+
+// NewWGMMAInt is NewWGMMA with the integer forms' modifiers:
+// wgmma.mma_async.sync.aligned.<shape>[.satfinite].s32.<s8|u8>.<s8|u8>, and
+// <shape>.s32.b1.b1.<bitop>.popc (bitop "and", the only one sm_90a has).
+func NewWGMMAInt(shape string, d, a, b Elem, aRegs, satfinite bool, bitop string) (*WGMMA, error) {
+	sat := ""
+	if satfinite {
+		sat = ".satfinite"
+	}
+	name := fmt.Sprintf("wgmma.mma_async.sync.aligned.%s%s.%s.%s.%s", shape, sat, d, a, b)
+	if bitop != "" {
+		name += "." + bitop + ".popc"
+	}
+	g := &WGMMA{Name: name, D: d, A: a, B: b, ARegs: aRegs, Satfinite: satfinite}
 	var M int
 	if _, err := fmt.Sscanf(shape, "m%dn%dk%d", &M, &g.N, &g.K); err != nil || M != 64 || g.N < 8 || g.N > 256 || g.N%8 != 0 {
 		return nil, fmt.Errorf("%s is not supported yet", name)
+	}
+	isInt := a == S8 || a == U8 || a == B1
+	if isInt || satfinite || bitop != "" || d == S32 {
+		switch {
+		case d != S32 || (a == B1) != (b == B1) || !isInt || b != S8 && b != U8 && b != B1:
+			return nil, fmt.Errorf("%s is not a valid wgmma", name)
+		case a == B1 && (bitop != "and" || satfinite || g.K != 256):
+			return nil, fmt.Errorf("%s is not a valid wgmma (b1 takes m64nNk256 and .and.popc)", name)
+		case a != B1 && (bitop != "" || g.K != 32):
+			return nil, fmt.Errorf("%s is not a valid wgmma (s8/u8 take m64nNk32)", name)
+		case a == B1 && aRegs:
+			return nil, fmt.Errorf("%s is not supported yet (b1 A from registers)", name)
+		}
+		g.NRegsD = g.N / 2
+		g.NRegsA = 4
+		return g, nil
 	}
 	wantK := map[Elem]int{F16: 16, BF16: 16, TF32: 8, E4M3: 32, E5M2: 32}[a]
 	okD := d == F32 || (d == F16 && (a == F16 || a == E4M3 || a == E5M2))
@@ -53,10 +89,24 @@ func (g *WGMMA) DPos(lane, i int) (int, int) {
 	return gid + 8*((i>>1)&1), 8*(i>>2) + 2*t + i&1
 }
 
+// ElemBytes is the size of the unit aAt and bAt address: an element, or a
+// byte of 8 b1 elements.
+func (g *WGMMA) ElemBytes() int {
+	if g.A == B1 {
+		return 1
+	}
+	return g.A.Bits() / 8
+}
+
 // Exec computes warp w's 16 rows: d[lane][reg] holds the accumulator in and
-// out; aAt(m, k) and bAt(k, n) return raw elements (m within 0…63).
-// scaleD false ignores the accumulator; negA/negB negate the inputs.
+// out; aAt(m, k) and bAt(k, n) return raw elements (m within 0…63; b1: k is
+// a byte index, each byte 8 elements). scaleD false ignores the accumulator;
+// negA/negB negate the inputs.
 func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt func(m, k int) uint64, bAt func(k, n int) uint64) {
+	if g.D == S32 {
+		g.execInt(w, d, scaleD, aAt, bAt)
+		return
+	}
 	var ta, tb [32]term
 	var B [32][256]term
 	for k := 0; k < g.K; k++ {
@@ -149,4 +199,46 @@ func DescAddr(desc uint64, mn, k, elemBytes int, trans bool) uint64 {
 		a ^= (a >> 7 & 1) << 4
 	}
 	return a
+}
+
+// execInt: exact integer sums (s8/u8 products, or popcounts of a AND b for
+// b1) added to the accumulator with 32-bit wrap-around, or clamped with
+// .satfinite; measured on the H100 (wgmma_int_probe.cu).
+func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k int) uint64, bAt func(k, n int) uint64) {
+	kn := g.K
+	if g.A == B1 {
+		kn = g.K / 8
+	}
+	var A [16][32]int64
+	var B [32][256]int64
+	for r := 0; r < 16; r++ {
+		for k := 0; k < kn; k++ {
+			A[r][k] = intVal(g.A, aAt(16*w+r, k))
+		}
+	}
+	for k := 0; k < kn; k++ {
+		for n := 0; n < g.N; n++ {
+			B[k][n] = intVal(g.B, bAt(k, n))
+		}
+	}
+	for l := 0; l < 32; l++ {
+		for i := 0; i < g.NRegsD; i++ {
+			r, c := g.DPos(l, i)
+			var acc int64
+			if scaleD {
+				acc = int64(int32(uint32(d[l][i])))
+			}
+			for k := 0; k < kn; k++ {
+				if g.A == B1 {
+					acc += int64(bits.OnesCount8(uint8(A[r][k] & B[k][c])))
+				} else {
+					acc += A[r][k] * B[k][c]
+				}
+			}
+			if g.Satfinite {
+				acc = max(min(acc, math.MaxInt32), math.MinInt32)
+			}
+			d[l][i] = uint64(uint32(acc))
+		}
+	}
 }
