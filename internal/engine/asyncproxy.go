@@ -107,6 +107,8 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 	case ir.AsyncBulkSync:
 	case ir.AsyncBulkG2S, ir.AsyncBulkS2G:
 		wp.bulkCopy(pc, in, to, exec)
+	case ir.AsyncTensorG2S, ir.AsyncTensorS2G, ir.AsyncTensorRed, ir.AsyncTensormapReplace, ir.AsyncTensormapCopy:
+		wp.tmaInst(pc, in, to, exec) // tma.go
 	default:
 		wp.mbarrierInst(pc, in, to, exec)
 	}
