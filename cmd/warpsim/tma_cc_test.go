@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTMAProbeCC builds testdata/tma/tma_probe.cu with `warpsim cc` (the
+// runtime's cuTensorMapEncodeTiled, __grid_constant__ CUtensorMap
+// parameters, TMA loads, multicast, stores, reductions) and runs every case
+// of cases.txt as the H100 ran it: each output file must equal the H100's
+// byte for byte, the encode verdicts and CUDA errors included.
+func TestTMAProbeCC(t *testing.T) {
+	needClang(t)
+	dir := "../../testdata/tma"
+	prog := buildCU(t, filepath.Join(dir, "tma_probe.cu"))
+	cases, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	n := 0
+	for _, line := range strings.Split(string(cases), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		name := f[0]
+		out := filepath.Join(tmp, name+".bin")
+		stdout, stderr, err := runProgramErr(prog, filepath.Join(dir, "cases.txt"), name, out)
+		if err != nil {
+			t.Errorf("%s: %v\n%s%s", name, err, stdout, stderr)
+			continue
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "out", name+".bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the output differs from the H100's (%d bytes, H100 %d)", name, len(got), len(want))
+		}
+		n++
+	}
+	if n < 90 {
+		t.Errorf("ran %d cases, want the 92 of cases.txt", n)
+	}
+}
