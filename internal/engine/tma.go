@@ -143,6 +143,16 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			n[i] = m.Elems(i)
 		}
 	}
+	if r := wp.rec; r != nil {
+		// the timing model sees the box's global sectors as one global
+		// access of the warp (ir.Class: ClassLdGlobal / ClassStGlobal)
+		defer func() {
+			r.Space, r.Store = SpaceGlobal, in.Mode != ir.AsyncTensorG2S
+			r.Sectors = append(r.Sectors, wp.sectors...)
+			r.Bytes += uint32(m.TxBytes())
+			wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+		}()
+	}
 	switch in.Mode {
 	case ir.AsyncTensorG2S:
 		ranks := []int{-1}
@@ -172,7 +182,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			if !wp.checkPieces(pc, CheckAtomic, ptxtype.SpaceShared, l, d, total) {
 				return false
 			}
-			if !wp.tmaWalk(pc, &m, &c, &n, l, func(off uint64, g []byte) {
+			if !wp.tmaWalk(pc, CheckLoad, &m, &c, &n, l, func(off uint64, g []byte) {
 				o := tmap.SwizzleOffset(m.Swizzle, sh+off) - sh
 				e := dst[o : o+es]
 				switch {
@@ -213,7 +223,11 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			wp.fault(FaultIllegal, pc, l, 0, false, "cp.reduce.async.bulk.tensor: this reduction is not defined for the tensor map's data type %d", m.DType)
 			return false
 		}
-		if !wp.tmaWalk(pc, &m, &c, &n, l, func(off uint64, g []byte) {
+		gop := CheckStore
+		if red {
+			gop = CheckAtomic
+		}
+		if !wp.tmaWalk(pc, gop, &m, &c, &n, l, func(off uint64, g []byte) {
 			if g == nil {
 				return
 			}
@@ -234,7 +248,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 // tmaWalk visits the box's elements in shared-memory order: f gets the
 // element's byte offset in the (unswizzled) box and its bytes in global
 // memory, nil when it lies outside the tensor.
-func (wp *warp) tmaWalk(pc int, m *tmap.Map, c *[5]int64, n *[5]int, l int, f func(off uint64, g []byte)) bool {
+func (wp *warp) tmaWalk(pc int, op uint8, m *tmap.Map, c *[5]int64, n *[5]int, l int, f func(off uint64, g []byte)) bool {
 	es := m.Stride[0]
 	pitch := uint64(m.RowPitch())
 	row := uint64(0)
@@ -261,8 +275,11 @@ func (wp *warp) tmaWalk(pc int, m *tmap.Map, c *[5]int64, n *[5]int, l int, f fu
 						} else {
 							a := base + uint64(x)*es
 							g, _ := wp.resolveFor(pc, ptxtype.SpaceGlobal, a, es, l, true)
-							if g == nil {
+							if g == nil || !wp.checkOne(pc, op, ptxtype.SpaceGlobal, l, a, es) {
 								return false
+							}
+							if wp.rec != nil {
+								wp.noteSectors(a, es)
 							}
 							f(off, g)
 						}
