@@ -231,3 +231,37 @@ func TestTMAMatchesH100(t *testing.T) {
 		})
 	}
 }
+
+// TestGridConstantParamAddress: the generic address of a kernel parameter
+// (cvta.param, as clang takes the address of a __grid_constant__ one) reads
+// the parameter buffer, through ld and isspacep.param; cvta.to.param goes
+// back.
+func TestGridConstantParamAddress(t *testing.T) {
+	m := testModule(t, `
+.visible .entry k(.param .align 64 .b8 k_p[128], .param .u64 k_out)
+{
+	.reg .b64 %rd<8>; .reg .b32 %r<4>; .reg .pred %p<2>;
+	mov.b64 %rd1, k_p;
+	cvta.param.u64 %rd2, %rd1;
+	ld.u32 %r1, [%rd2+8];
+	isspacep.param %p1, %rd2;
+	selp.u32 %r2, 1, 0, %p1;
+	cvta.to.param.u64 %rd3, %rd2;
+	cvt.u32.u64 %r3, %rd3;
+	ld.param.u64 %rd4, [k_out];
+	st.global.u32 [%rd4], %r1;
+	st.global.u32 [%rd4+4], %r2;
+	st.global.u32 [%rd4+8], %r3;
+	ret;
+}`)
+	out := m.buffer(t, 12)
+	params := make([]byte, 136)
+	binary.LittleEndian.PutUint32(params[8:], 0xdeadbeef)
+	binary.LittleEndian.PutUint64(params[128:], out)
+	if _, _, err := m.launchTest(t, run{kernel: "k", block: [3]uint32{1, 1, 1}, params: params}); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.u32s(t, out, 3); got[0] != 0xdeadbeef || got[1] != 1 || got[2] != 0 {
+		t.Errorf("got %#x, want [0xdeadbeef 1 0]", got)
+	}
+}
