@@ -142,6 +142,9 @@ func Decode(b []byte) (Map, error) {
 			m.Stride[i] = le.Uint64(b[32+8*(i-1):])
 		}
 	}
+	for i := m.Rank; i < 5; i++ {
+		m.Dim[i], m.Box[i], m.EStride[i] = 1, 1, 1 // unused
+	}
 	for i := 0; i < m.Rank; i++ {
 		if m.Box[i] == 0 || m.Box[i] > 256 {
 			return m, fmt.Errorf("tensor map box dimension %d is %d (1 to 256)", i, m.Box[i])
@@ -253,6 +256,9 @@ func EncodeTiled(a Tiled) (Map, int, string) {
 			}
 			m.Stride[i] = s
 		}
+	}
+	for i := r; i < 5; i++ {
+		m.Dim[i], m.Box[i], m.EStride[i] = 1, 1, 1 // as Decode gives them
 	}
 	inner := uint64(a.Box[0]) * es
 	if inner%16 != 0 {
