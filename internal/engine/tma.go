@@ -155,7 +155,8 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 	}
 	switch in.Mode {
 	case ir.AsyncTensorG2S:
-		ranks := []int{-1}
+		var rbuf [16]int
+		ranks := append(rbuf[:0], -1)
 		if to.Flag {
 			ranks = ranks[:0]
 			mask := wp.r(to.B[0])[l] & 0xffff
