@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/binary"
-	"math"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -297,7 +296,8 @@ func (wp *warp) tmaWalk(pc int, op uint8, m *tmap.Map, c *[5]int64, n *[5]int, l
 func tmaRedOK(t, op uint8) bool {
 	switch op {
 	case ir.TMARedAdd:
-		return t == tmap.U32 || t == tmap.S32 || t == tmap.U64 || t == tmap.F32 || t == tmap.F16 || t == tmap.BF16
+		return t == tmap.U32 || t == tmap.S32 || t == tmap.U64 || t == tmap.F32 || t == tmap.F16 || t == tmap.BF16 ||
+			t == tmap.F32FTZ || t == tmap.TF32 || t == tmap.TF32FTZ
 	case ir.TMARedMin, ir.TMARedMax:
 		return t == tmap.U32 || t == tmap.S32 || t == tmap.U64 || t == tmap.S64 || t == tmap.F16 || t == tmap.BF16
 	case ir.TMARedInc, ir.TMARedDec:
@@ -311,9 +311,8 @@ func tmaRedOK(t, op uint8) bool {
 func tmaReduce(t, op uint8, g, s []byte) {
 	le := binary.LittleEndian
 	switch t {
-	case tmap.F32:
-		a, b := math.Float32frombits(le.Uint32(g)), math.Float32frombits(le.Uint32(s))
-		le.PutUint32(g, math.Float32bits(a+b))
+	case tmap.F32, tmap.F32FTZ, tmap.TF32, tmap.TF32FTZ:
+		le.PutUint32(g, scalar.AddF32(le.Uint32(g), le.Uint32(s), scalar.RN, tmaFTZ, false))
 		return
 	case tmap.F16, tmap.BF16:
 		a, b := le.Uint16(g), le.Uint16(s)
@@ -412,10 +411,18 @@ func (wp *warp) tensormapReplace(pc int, to *ir.TensorOperands, l int) {
 }
 
 // toTF32 is a TMA load's conversion of an f32 to tf32 (TFLOAT32 maps):
-// round to nearest, ties away from zero, to 10 mantissa bits.
+// round to nearest even, to 10 mantissa bits (t2_tf32_spec: 0x3f801000
+// gives 0x3f800000); infinities stay, every NaN becomes 0x7fffe000 (the
+// canonical NaN's tf32 bits).
 func toTF32(x uint32) uint32 {
 	if x&0x7f800000 == 0x7f800000 {
+		if x&0x7fffff != 0 {
+			return 0x7fffe000
+		}
 		return x
 	}
-	return (x + 0x1000) &^ 0x1fff
+	return (x + 0xfff + x>>13&1) &^ 0x1fff
 }
+
+// tmaFTZ: whether f32 reductions flush subnormals (t2_radd_f32sp).
+const tmaFTZ = false

@@ -45,8 +45,20 @@ static int esize(int dt) {
 
 // pattern gives element k's bits (salt separates the inputs).
 static unsigned hash32(unsigned k) { return (k * 2654435761u) ^ (k << 13) ^ (k >> 7); }
+static const unsigned spec32[16] = {0x00000001u, 0x807fffffu, 0x00800000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                    0x7f800001u, 0xffc12345u, 0x3f801000u, 0x3f803000u, 0x3f800fffu, 0x3f801001u,
+                                    0x7f7ff000u, 0x7f7fffffu, 0x00001000u, 0x80000000u};
+static const unsigned short spec16[16] = {0x0001, 0x8001, 0x03ff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe12,
+                                          0x7bff, 0x0400, 0x8000, 0x3c00, 0x3c01, 0x7f7f, 0x0080, 0x8080};
 static unsigned long long pattern(int dt, int pat, unsigned k) {
   unsigned h = hash32(k), h2 = hash32(k + 7777u);
+  if (pat == 2) {  // every third element a special value (subnormals, infinities, NaNs, rounding ties)
+    if (k % 3 == 0) {
+      unsigned i = (k / 3 + (k >= 100000u ? 5u : 0u)) % 16u;
+      return (dt == 6 || dt == 9) ? spec16[i] : spec32[i];
+    }
+    pat = 0;
+  }
   if (pat == 0) {
     unsigned s = (k / 3) & 1;
     switch (dt) {
