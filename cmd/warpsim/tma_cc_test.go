@@ -58,3 +58,40 @@ func TestTMAProbeCC(t *testing.T) {
 		t.Errorf("ran %d cases, want the 115 of cases.txt", n)
 	}
 }
+
+// TestTMAProbeSanitized: under every sanitizer tool the probe's loads
+// (multicast to the other cluster block included), stores and reductions
+// are clean, and still give the H100's bytes.
+func TestTMAProbeSanitized(t *testing.T) {
+	needClang(t)
+	dir := "../../testdata/tma"
+	prog := buildCU(t, filepath.Join(dir, "tma_probe.cu"))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	tmp := t.TempDir()
+	for _, name := range []string{"mc_f32", "sw128_edge", "st_sw128", "r_add_f32"} {
+		for _, tool := range []string{"memcheck", "racecheck", "initcheck", "synccheck"} {
+			out := filepath.Join(tmp, name+"_"+tool+".bin")
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"sanitize", "--tool", tool, prog, filepath.Join(dir, "cases.txt"), name, out}, &stdout, &stderr)
+			summary := "ERROR SUMMARY: 0 errors"
+			if tool == "racecheck" {
+				summary = "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+			}
+			if code != 0 || !strings.Contains(stdout.String(), summary) {
+				t.Errorf("%s %s: exit %d, want 0 and %q:\n%s%s", name, tool, code, summary, stdout.String(), stderr.String())
+				continue
+			}
+			got, _ := os.ReadFile(out)
+			want, _ := os.ReadFile(filepath.Join(dir, "out", name+".bin"))
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s %s: the output differs from the H100's", name, tool)
+			}
+		}
+	}
+}

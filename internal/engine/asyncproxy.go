@@ -243,6 +243,15 @@ func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, 
 	case space == ptxtype.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
 		sp, addr = SpaceShared, addr-SharedWindow
 	}
+	if sp == SpaceShared && addr >= 1<<clusterShift {
+		// another cluster block's shared memory (a multicast TMA): left to
+		// the engine's bounds check, as checkAccess does; the block's own
+		// copy is checked as its shared memory
+		if int(addr>>clusterShift)-1 != wp.w.cb.rank {
+			return true
+		}
+		addr &= 1<<clusterShift - 1
+	}
 	a := &wp.chkBuf.access
 	a.Op, a.Size, a.Generic = op, uint32(n), space == ptxtype.SpaceGeneric
 	a.Space[lane], a.Addr[lane] = sp, addr
