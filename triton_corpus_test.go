@@ -81,6 +81,8 @@ var tritonExpect = map[string]string{
 	"rand_philox/sm80":              tritonExact,
 	"inline_asm_i32/sm90":           tritonExact,
 	"inline_asm_i32/sm80":           tritonExact,
+	"tma_scale_f32/sm90":            tritonExact,
+	"tma_matmul_f16/sm90":           tritonExact,
 }
 
 // tritonTimeout bounds one kernel (the largest takes a few seconds).

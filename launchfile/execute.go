@@ -147,7 +147,13 @@ func (f *File) Execute(dev *warpsim.Device, opt ExecOptions) (*Outcome, error) {
 		for j, p := range k.Params() {
 			a := la.Args[j]
 			data := a.Bytes
-			if a.Buffer != "" {
+			switch {
+			case a.TensorMap != nil:
+				var err error
+				if data, err = a.TensorMap.encode(addrs[a.Buffer] + a.Offset); err != nil {
+					return out, f.errorAt(a.pos, "%v", err)
+				}
+			case a.Buffer != "":
 				data = le64(addrs[a.Buffer] + a.Offset)
 			}
 			copy(params[p.Offset:], data)
@@ -221,6 +227,10 @@ func (f *File) checkArgs(la *Launch, k *warpsim.Kernel) error {
 	for j, a := range la.Args {
 		p := params[j]
 		switch {
+		case a.TensorMap != nil:
+			if p.Size != 128 {
+				return f.errorAt(a.pos, "parameter %d of %s (%s) is %d bytes; a tensor map is 128", j, name, p.Name, p.Size)
+			}
 		case a.Buffer != "" && p.Size != 8:
 			return f.errorAt(a.pos, "parameter %d of %s (%s) is %d bytes; a buffer address is 8", j, name, p.Name, p.Size)
 		case a.Buffer == "" && len(a.Bytes) != p.Size:

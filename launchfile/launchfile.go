@@ -105,6 +105,9 @@ type Arg struct {
 	// RawBits is set for a "0x…" bit pattern ({"u32": "0xffffffff"}): raw
 	// bits, like bytes_hex, fit any parameter of their size.
 	RawBits bool
+	// TensorMap is a {"tensor_map": …} argument (tensormap.go) over Buffer
+	// at Offset: 128 bytes made at Execute.
+	TensorMap *TensorMap
 	pos
 }
 
@@ -777,6 +780,11 @@ func (l *loader) args(v *node, key string, la *Launch) bool {
 		}
 		first := e.members[0]
 		switch {
+		case first.key == "tensor_map" && len(e.members) == 1:
+			if !l.tensorMap(first.value, path+".tensor_map", &a) {
+				ok = false
+				continue
+			}
 		case e.member("buffer") != nil:
 			if !l.bufferRef(e, path, &a.Buffer, &a.Offset) {
 				ok = false

@@ -11,4 +11,5 @@ typedef struct CUfunc_st *CUfunction;
 typedef cudaStream_t CUstream;
 typedef cudaEvent_t CUevent;
 typedef unsigned long long CUdeviceptr;
+#include "__warpsim_tensormap.h"
 #endif

@@ -107,6 +107,8 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 	case ir.AsyncBulkSync:
 	case ir.AsyncBulkG2S, ir.AsyncBulkS2G:
 		wp.bulkCopy(pc, in, to, exec)
+	case ir.AsyncTensorG2S, ir.AsyncTensorS2G, ir.AsyncTensorRed, ir.AsyncTensormapReplace, ir.AsyncTensormapCopy:
+		wp.tmaInst(pc, in, to, exec) // tma.go
 	default:
 		wp.mbarrierInst(pc, in, to, exec)
 	}
@@ -240,6 +242,15 @@ func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, 
 		sp = SpaceShared
 	case space == ptxtype.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
 		sp, addr = SpaceShared, addr-SharedWindow
+	}
+	if sp == SpaceShared && addr >= 1<<clusterShift {
+		// another cluster block's shared memory (a multicast TMA): left to
+		// the engine's bounds check, as checkAccess does; the block's own
+		// copy is checked as its shared memory
+		if int(addr>>clusterShift)-1 != wp.w.cb.rank {
+			return true
+		}
+		addr &= 1<<clusterShift - 1
 	}
 	a := &wp.chkBuf.access
 	a.Op, a.Size, a.Generic = op, uint32(n), space == ptxtype.SpaceGeneric

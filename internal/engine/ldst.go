@@ -40,6 +40,8 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 			return wp.resolve(pc, ptxtype.SpaceShared, addr-SharedWindow, n, lane)
 		case addr >= LocalWindow && addr < LocalWindow+WindowSize:
 			return wp.resolve(pc, ptxtype.SpaceLocal, addr-LocalWindow, n, lane)
+		case addr >= ParamWindow && addr < ParamWindow+WindowSize:
+			return wp.resolve(pc, ptxtype.SpaceParam, addr-ParamWindow, n, lane)
 		}
 		fallthrough
 	case ptxtype.SpaceGlobal, ptxtype.SpaceConst:

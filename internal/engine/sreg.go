@@ -119,6 +119,8 @@ func addrSpace(a uint64) ptxtype.Space {
 		return ptxtype.SpaceShared
 	case a >= LocalWindow && a < LocalWindow+WindowSize:
 		return ptxtype.SpaceLocal
+	case a >= ParamWindow && a < ParamWindow+WindowSize:
+		return ptxtype.SpaceParam
 	}
 	return ptxtype.SpaceGlobal
 }
@@ -132,6 +134,8 @@ func (wp *warp) cvta(in *ir.Inst, exec uint32) {
 		off = SharedWindow
 	case ptxtype.SpaceLocal:
 		off = LocalWindow
+	case ptxtype.SpaceParam:
+		off = ParamWindow // tma.go
 	}
 	m := typeMask(in.Type)
 	for l := range o {

@@ -112,8 +112,13 @@ func ClassOf(in *Inst) Class {
 		}
 		return ClassShared
 	case OpAsync:
-		if in.Mode == AsyncCopy {
+		switch in.Mode {
+		case AsyncCopy:
 			return ClassShared
+		case AsyncTensorG2S: // TMA: the box's global traffic (tma.go)
+			return ClassLdGlobal
+		case AsyncTensorS2G, AsyncTensorRed:
+			return ClassStGlobal
 		}
 		return ClassBarrier
 	case OpRcp, OpSqrt, OpRsqrt:

@@ -1134,6 +1134,8 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 		fl.lowerTensor(src)
 	case "cp", "mbarrier":
 		fl.lowerAsync(src)
+	case "tensormap":
+		fl.lowerTensormap(src)
 	default:
 		if fl.lowerSm90(src, &m) {
 			return

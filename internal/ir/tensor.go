@@ -84,6 +84,9 @@ type TensorOperands struct {
 	MbarOff  int64
 	// Meta is the metadata register slot of a sparse mma (mma.sp).
 	Meta int32
+	// MapParam: a TMA's tensor map address (Src) is a kernel parameter
+	// offset, not a generic address (tma.go).
+	MapParam bool
 }
 
 // addrSlot resolves an address operand to a register slot (or -1) and an
@@ -373,6 +376,10 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 	if src.Op == "cp" {
 		if len(ms) > 1 && ms[0] == "async" && ms[1] == "bulk" {
 			fl.lowerBulk(src)
+			return
+		}
+		if len(ms) > 2 && ms[0] == "reduce" && ms[1] == "async" && ms[2] == "bulk" && hasMod(ms, "tensor") {
+			fl.lowerTMA(src) // tma.go
 			return
 		}
 		if len(ms) == 0 || ms[0] != "async" || hasMod(ms, "reduce") {
@@ -768,7 +775,10 @@ func (fl *fnLowerer) lowerBulk(src *ptx.Instr) {
 	ops := src.Operands
 	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, Stride: -1, ADesc: -1, BDesc: -1, ScaleD: -1, MbarSlot: -1}
 	switch {
-	case hasMod(ms, "tensor") || hasMod(ms, "multicast::cluster") || len(ms) > 2 && ms[2] == "reduce":
+	case hasMod(ms, "tensor"):
+		fl.lowerTMA(src) // tma.go
+		return
+	case hasMod(ms, "multicast::cluster") || len(ms) > 2 && ms[2] == "reduce":
 		fl.unsupported(src)
 		return
 	case hasMod(ms, "commit_group") || hasMod(ms, "wait_group") || hasMod(ms, "prefetch"):
