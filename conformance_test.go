@@ -228,7 +228,7 @@ func runConformanceVariant(t *testing.T, dir, variant string, meta *caseMeta, to
 	}
 	for _, name := range out.BufferOrder {
 		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(expDir, name+".bin"))
+			want, err := testenv.ReadRecording(filepath.Join(expDir, name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // The PTX in testdata/tensor/ptx is clang-22's compilation of the probe
@@ -24,7 +26,7 @@ func loadPTXFile(t *testing.T, name string) *Module {
 // TestLdmatrixMatchesH100: ldmatrix x1/x2/x4 (.trans), movmatrix and
 // stmatrix x1/x2/x4 (.trans) on a permuted set of row addresses.
 func TestLdmatrixMatchesH100(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join(tensorRec, "out", "ldmatrix.bin"))
+	want, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "ldmatrix.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +53,11 @@ func TestLdmatrixMatchesH100(t *testing.T) {
 // zero fill, cp.async.mbarrier.arrive.noinc with try_wait.parity, one
 // thread's mbarrier sequence and a block's two arrive/wait rounds.
 func TestAsyncCopiesMatchH100(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join(tensorRec, "out", "async.bin"))
+	want, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "async.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	input, err := os.ReadFile(filepath.Join(tensorRec, "in", "async_input.bin"))
+	input, err := testenv.ReadRecording(filepath.Join(tensorRec, "in", "async_input.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,17 +3,18 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 const tensorRec = "../../testdata/tensor"
 
 func readWords(t *testing.T, p string) []uint32 {
 	t.Helper()
-	b, err := os.ReadFile(p)
+	b, err := testenv.ReadRecording(p)
 	if err != nil {
 		t.Fatalf("recording missing: %v", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestIntegerWGMMAMatchesH100 runs clang's PTX of
@@ -24,7 +26,7 @@ func TestIntegerWGMMAMatchesH100(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec, err := os.ReadFile(filepath.Join(tensorRec, "out", "wgmma_int_"+name+".bin"))
+			rec, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "wgmma_int_"+name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestWGMMAMatchesH100 runs clang's PTX of testdata/tensor/wgmma_probe.cu
@@ -22,11 +24,11 @@ func TestWGMMAMatchesH100(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, err := os.ReadFile(filepath.Join(tensorRec, "in", "wgmma_"+name+".bin"))
+			in, err := testenv.ReadRecording(filepath.Join(tensorRec, "in", "wgmma_"+name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := os.ReadFile(filepath.Join(tensorRec, "out", "wgmma_"+name+".bin"))
+			want, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "wgmma_"+name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +66,7 @@ func TestBulkCopyProgramMatchesH100(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile(filepath.Join(tensorRec, "out", "bulk_prog.txt"))
+	want, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "bulk_prog.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

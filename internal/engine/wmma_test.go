@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpsim/warpsim/internal/testenv"
+
 	"github.com/warpsim/warpsim/internal/tensor"
 )
 
@@ -50,7 +52,7 @@ func TestWMMAMatchesH100(t *testing.T) {
 	m := testModule(t, string(src))
 	for i, v := range vs {
 		t.Run(v.name, func(t *testing.T) {
-			rec, err := os.ReadFile(filepath.Join(tensorRec, "out", "wmma_"+v.name+".bin"))
+			rec, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "wmma_"+v.name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/warpsim/warpsim/internal/testenv"
+
 	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
@@ -67,7 +69,7 @@ func recSize(t string) int {
 
 func recElems(t *testing.T, path, typ string) []uint64 {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	data, err := testenv.ReadRecording(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,10 @@ package tensor
 
 import (
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // recDir holds the H100 recordings (testdata/tensor at the repository root,
@@ -21,7 +22,7 @@ type recording struct {
 func loadRec(t *testing.T, name string, nin, nout int) *recording {
 	t.Helper()
 	rd := func(p string) []uint32 {
-		b, err := os.ReadFile(p)
+		b, err := testenv.ReadRecording(p)
 		if err != nil {
 			t.Fatalf("recording missing: %v", err)
 		}
