@@ -57,7 +57,7 @@ __WARPSIM_H cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a
 __WARPSIM_H cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 __WARPSIM_HD cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
-__WARPSIM_H cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_HD cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 __WARPSIM_HD cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
@@ -153,7 +153,7 @@ __WARPSIM_H cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void
 __WARPSIM_H cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
 __WARPSIM_H cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 __WARPSIM_H cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream __WARPSIM_DEFAULT(0));
-__WARPSIM_H cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_HD cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
 __WARPSIM_H cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
 __WARPSIM_H cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length __WARPSIM_DEFAULT(0), unsigned int flags __WARPSIM_DEFAULT(cudaMemAttachSingle));
