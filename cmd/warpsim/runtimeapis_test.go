@@ -88,3 +88,14 @@ func TestRuntimeDeviceCopies(t *testing.T) {
 	}
 	checkRuntimeAPI(t, "cdp_memcpy2d", "cdp_memcpy2d", rdc)
 }
+
+// TestRuntimeConditionalGraphs: conditional graph nodes made with
+// cudaGraphAddNode (IF, IF/ELSE, WHILE, SWITCH, a WHILE holding an IF)
+// whose condition kernels set with cudaGraphSetConditional; defaults
+// applied once per launch; bad sizes refused, a host node in a body
+// refused by instantiation: every line as the H100 printed it, built
+// without and with -rdc=true.
+func TestRuntimeConditionalGraphs(t *testing.T) {
+	checkRuntimeAPI(t, "graph_cond", "graph_cond", []string{"-arch=sm_90"})
+	checkRuntimeAPI(t, "graph_cond", "graph_cond_rdc", []string{"-arch=sm_90", "-rdc=true", "-lcudadevrt"})
+}

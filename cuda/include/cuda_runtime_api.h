@@ -207,6 +207,11 @@ __WARPSIM_H cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph, const 
 __WARPSIM_H cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, struct cudaGraphEdgeData *edgeData, size_t *numEdges);
 __WARPSIM_H cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, struct cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
 __WARPSIM_H cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, struct cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
+/* CUDA 13's cudaGraphAddNode (12.3's cudaGraphAddNode_v2; the C++ overload
+ * below takes 12.x's form without edge data) and conditional handles. */
+__WARPSIM_H cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+__WARPSIM_H cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+__WARPSIM_H cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue __WARPSIM_DEFAULT(0), unsigned int flags __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
 __WARPSIM_H cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
 __WARPSIM_H cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
@@ -265,6 +270,9 @@ static __inline__ __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec,
   if (errorNode) *errorNode = info.errorNode;
   if (result) *result = info.result;
   return e;
+}
+static __inline__ __host__ cudaError_t cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n, struct cudaGraphNodeParams *params) {
+  return cudaGraphAddNode(node, g, deps, (const struct cudaGraphEdgeData *)0, n, params);
 }
 static __inline__ __host__ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edges, size_t n) {
   return cudaGraphAddDependencies_v2(g, from, to, edges, n);
