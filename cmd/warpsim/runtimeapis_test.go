@@ -99,3 +99,22 @@ func TestRuntimeConditionalGraphs(t *testing.T) {
 	checkRuntimeAPI(t, "graph_cond", "graph_cond", []string{"-arch=sm_90"})
 	checkRuntimeAPI(t, "graph_cond", "graph_cond_rdc", []string{"-arch=sm_90", "-rdc=true", "-lcudadevrt"})
 }
+
+// TestRuntimeVMM: the driver's virtual memory management API built with
+// -lcuda: reserve, create, map, grant access, use from kernels, copies and
+// cuMemcpy*, a second mapping of the same allocation, retain, properties,
+// release while mapped, unmap, free; the errors the H100 gave (unaligned
+// size or address, a range mapped twice, an offset, double free and
+// release): every line as the H100 printed it. ./vmm 1 touches the range
+// after cuMemUnmap and ./vmm 2 a mapping without access: both
+// cudaErrorIllegalAddress, and warpsim's report names cuMemUnmap.
+func TestRuntimeVMM(t *testing.T) {
+	flags := []string{"-arch=sm_90", "-lcuda"}
+	checkRuntimeAPI(t, "vmm", "vmm", flags, "0")
+	if e := checkRuntimeAPI(t, "vmm", "vmm", flags, "1"); !strings.Contains(e, "freed by cuMemUnmap") {
+		t.Errorf("the fault after cuMemUnmap does not say so:\n%s", e)
+	}
+	if e := checkRuntimeAPI(t, "vmm", "vmm", flags, "2"); !strings.Contains(e, "outside every allocation") {
+		t.Errorf("the fault without access does not say it is outside every allocation:\n%s", e)
+	}
+}

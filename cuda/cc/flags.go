@@ -39,7 +39,7 @@ var ignoredWithValue = map[string]bool{
 // nvcc flags without a value that change nothing here.
 var ignored = map[string]bool{
 	"-m64": true, "--expt-relaxed-constexpr": true, "--expt-extended-lambda": true, "--extended-lambda": true,
-	"-res-usage": true, "--resource-usage": true, "-lcudadevrt": true, "-lcudart": true, "-cudart=static": true,
+	"-res-usage": true, "--resource-usage": true, "-lcudadevrt": true, "-lcudart": true, "-lcuda": true, "-cudart=static": true,
 	"--cudart=static": true, "-cudart=shared": true, "--cudart=shared": true, "-Wno-deprecated-gpu-targets": true,
 	"--keep": true, "-keep": true,
 }

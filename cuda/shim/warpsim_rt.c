@@ -2015,3 +2015,4 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 #include "warpsim_rt_cluster.c"
 #include "warpsim_rt_managed.c"
 #include "warpsim_rt_tex.c"
+#include "warpsim_rt_driver.c"
