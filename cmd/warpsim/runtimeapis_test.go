@@ -118,3 +118,31 @@ func TestRuntimeVMM(t *testing.T) {
 		t.Errorf("the fault without access does not say it is outside every allocation:\n%s", e)
 	}
 }
+
+// TestRuntimeDriverModules: `warpsim cc -fatbin` writes a kernel file's
+// device code (as PTX, warpsim's module format), and a program built with
+// -lcuda loads it with cuModuleLoad, gets functions and a global, launches
+// with kernelParams and with `extra`, into cuMemAlloc and cuMemMap memory
+// (what vectorAddMMAP and the *Drv samples do). drv_module.cpp checks every
+// result against the host's own arithmetic and prints Result = PASS; a
+// missing file, binary code and a missing kernel get the driver's errors,
+// the last two with a message saying why.
+func TestRuntimeDriverModules(t *testing.T) {
+	needClang(t)
+	dir := t.TempDir()
+	fatbin := filepath.Join(dir, "drv_kernel.fatbin")
+	buildCUArgs(t, "-fatbin", filepath.Join(runtimeAPIsDir, "drv_kernel.cu"), "-o", fatbin)
+	if b, err := os.ReadFile(fatbin); err != nil || !strings.Contains(string(b), ".entry axpy") {
+		t.Fatalf("-fatbin wrote no PTX with the kernel axpy (%v)", err)
+	}
+	prog := buildCU(t, filepath.Join(runtimeAPIsDir, "drv_module.cpp"), "-lcuda")
+	out, stderr, err := runProgramErr(prog, fatbin)
+	if err != nil || !strings.HasSuffix(out, "Result = PASS\n") {
+		t.Errorf("%v:\n%s\n%s", err, out, stderr)
+	}
+	for _, msg := range []string{"the image is not PTX text", `no kernel "nothing"`} {
+		if !strings.Contains(stderr, msg) {
+			t.Errorf("stderr does not say %q:\n%s", msg, stderr)
+		}
+	}
+}

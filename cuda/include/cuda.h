@@ -1,14 +1,17 @@
 /* warpsim: cuda.h, the CUDA driver API. warpsim's runtime implements the
  * part of it programs use beside the runtime API (cuda/shim/
  * warpsim_rt_driver.c): initialization and device queries, the current
- * context, memory and copies, and virtual memory management (cuMemCreate,
- * cuMemAddressReserve, cuMemMap, cuMemSetAccess, ...). Loading modules at
- * run time (cuModuleLoad*) and sharing allocations between processes
- * (cuMemExportToShareableHandle) return CUDA_ERROR_NOT_SUPPORTED with a
+ * context, memory and copies, modules loaded at run time (PTX text, which
+ * `warpsim cc -fatbin`, -cubin and -ptx write) and their launches, and
+ * virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap,
+ * cuMemSetAccess, ...). Sharing allocations between processes
+ * (cuMemExportToShareableHandle) returns CUDA_ERROR_NOT_SUPPORTED with a
  * message naming the call. `warpsim cc` accepts -lcuda and links nothing
  * for it. */
 #ifndef __WARPSIM_CUDA_H__
 #define __WARPSIM_CUDA_H__
+/* NVIDIA's include guard, which programs (cuda-samples' helper_cuda_drvapi.h) test. */
+#define __cuda_cuda_h__
 #include "cuda_runtime.h"
 #include "__warpsim_driver_types.h"
 typedef cudaStream_t CUstream;
@@ -48,6 +51,15 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname);
 CUresult cuModuleLoadData(CUmodule *module, const void *image);
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, int *options, void **optionValues);
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);
+CUresult cuModuleUnload(CUmodule hmod);
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX,
+                        unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                        void **kernelParams, void **extra);
+#define CU_LAUNCH_PARAM_END ((void *)0x00)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
 /* Virtual memory management. */
 CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);
 CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);

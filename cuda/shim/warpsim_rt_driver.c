@@ -238,17 +238,154 @@ CUresult cuMemsetD32(CUdeviceptr dst, unsigned int v, size_t n) {
   return (CUresult)memset_elements(&m, NULL);
 }
 
-/* ---- Modules: kernels are built into the program by warpsim cc ---- */
-static CUresult no_modules(const char *call) {
-  return not_supported(call, "warpsim runs the kernels `warpsim cc` built into the program, and loads no module at run time");
+/* ---- Modules loaded at run time ----
+ * warpsim's module format is PTX text: `warpsim cc -fatbin` (or -cubin,
+ * -ptx) writes a kernel file's device code as PTX, which cuModuleLoad*
+ * hands to the simulator as the program's embedded modules are; NVIDIA's
+ * cubins and fatbins (binary GPU code) are refused with a message. */
+#define CUMOD_MAGIC 0x43554d44
+#define CUFUNC_MAGIC 0x43554655
+struct cu_module { int magic; int index; };
+struct cu_function { int magic; struct function f; };
+
+static int looks_like_ptx(const char *s) {
+  for (int i = 0; i < 4096 && s[i]; i++)
+    if (!strncmp(s + i, ".version", 8) || !strncmp(s + i, ".target", 7)) return 1;
+  return 0;
 }
-CUresult cuModuleLoad(CUmodule *m, const char *f) { (void)m; (void)f; return no_modules("cuModuleLoad"); }
-CUresult cuModuleLoadData(CUmodule *m, const void *i) { (void)m; (void)i; return no_modules("cuModuleLoadData"); }
-CUresult cuModuleLoadDataEx(CUmodule *m, const void *i, unsigned int n, int *o, void **v) {
-  (void)m; (void)i; (void)n; (void)o; (void)v;
-  return no_modules("cuModuleLoadDataEx");
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  DRIVER();
+  if (!m || !image) return CUDA_ERROR_INVALID_VALUE;
+  if (!looks_like_ptx(image)) {
+    fprintf(stderr, "warpsim runtime: cuModuleLoadData: the image is not PTX text; warpsim loads PTX (build the file with `warpsim cc -fatbin`, -cubin or -ptx, which write PTX), not NVIDIA's binary GPU code\n");
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  LOCK();
+  size_t len = strlen(image);
+  char *ptx = malloc(len + 1);
+  memcpy(ptx, image, len + 1);
+  modules = grow(modules, nmodules, sizeof *modules);
+  modules[nmodules] = (struct module){ptx, len, -1, 0, 0};
+  struct reply r = call(opModule, ptx, (uint32_t)len);
+  if (r.code && r.data) {
+    fflush(stdout);
+    fwrite(r.data, 1, r.len, stderr);
+  }
+  modules[nmodules].err = r.code;
+  if (!r.code && r.len >= 4) memcpy(&modules[nmodules].id, r.data, 4);
+  free(r.data);
+  nmodules++;
+  if (r.code) return r.code == cudaErrorInvalidPtx ? CUDA_ERROR_INVALID_PTX : (CUresult)r.code;
+  struct cu_module *cm = calloc(1, sizeof *cm);
+  cm->magic = CUMOD_MAGIC;
+  cm->index = nmodules - 1;
+  *m = (CUmodule)(void *)cm;
+  return CUDA_SUCCESS;
 }
-CUresult cuModuleLoadFatBinary(CUmodule *m, const void *f) { (void)m; (void)f; return no_modules("cuModuleLoadFatBinary"); }
+CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, int *o, void **v) {
+  (void)n; (void)o; (void)v; /* JIT options: nothing to compile */
+  return cuModuleLoadData(m, image);
+}
+CUresult cuModuleLoadFatBinary(CUmodule *m, const void *f) { return cuModuleLoadData(m, f); }
+CUresult cuModuleLoad(CUmodule *m, const char *fname) {
+  DRIVER();
+  if (!m || !fname) return CUDA_ERROR_INVALID_VALUE;
+  FILE *f = fopen(fname, "rb");
+  if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
+  size_t cap = 1 << 16, n = 0, got;
+  char *b = malloc(cap + 1);
+  while ((got = fread(b + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) b = realloc(b, (cap *= 2) + 1);
+  }
+  fclose(f);
+  b[n] = 0;
+  CUresult e = cuModuleLoadData(m, b);
+  free(b);
+  return e;
+}
+static struct cu_module *as_cu_module(CUmodule m) {
+  struct cu_module *cm = (struct cu_module *)(void *)m;
+  return cm && cm->magic == CUMOD_MAGIC ? cm : NULL;
+}
+CUresult cuModuleUnload(CUmodule m) {
+  DRIVER();
+  struct cu_module *cm = as_cu_module(m);
+  if (!cm) return CUDA_ERROR_INVALID_HANDLE;
+  cm->magic = 0; /* the simulator keeps the module; its functions stay valid */
+  free(cm);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunction(CUfunction *out, CUmodule m, const char *name) {
+  DRIVER();
+  struct cu_module *cm = as_cu_module(m);
+  if (!out || !name) return CUDA_ERROR_INVALID_VALUE;
+  if (!cm) return CUDA_ERROR_INVALID_HANDLE;
+  LOCK();
+  struct cu_function *cf = calloc(1, sizeof *cf);
+  cf->magic = CUFUNC_MAGIC;
+  cf->f.module = cm->index;
+  cf->f.name = strdup(name);
+  cf->f.kernel = -1;
+  cudaError_t e = resolve(&cf->f);
+  if (e) {
+    free((void *)cf->f.name);
+    free(cf);
+    return e == 98 || e == 500 ? CUDA_ERROR_NOT_FOUND : (CUresult)e;
+  }
+  *out = (CUfunction)(void *)cf;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name) {
+  DRIVER();
+  struct cu_module *cm = as_cu_module(m);
+  if (!name) return CUDA_ERROR_INVALID_VALUE;
+  if (!cm) return CUDA_ERROR_INVALID_HANDLE;
+  LOCK();
+  uint32_t mid = (uint32_t)modules[cm->index].id;
+  struct reply r = call3(opGlobal, &mid, 4, name, (uint32_t)strlen(name), NULL, 0);
+  uint64_t a[2] = {0, 0};
+  if (!r.code && r.len >= 16) memcpy(a, r.data, 16);
+  free(r.data);
+  if (r.code) return CUDA_ERROR_NOT_FOUND;
+  if (dptr) *dptr = a[0];
+  if (bytes) *bytes = (size_t)a[1];
+  return CUDA_SUCCESS;
+}
+#define CU_LAUNCH_PARAM_END_AS_INT 0
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 1
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 2
+CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shmem, void *stream, void **params, void **extra) {
+  DRIVER();
+  struct cu_function *cf = (struct cu_function *)(void *)fn;
+  if (!cf || cf->magic != CUFUNC_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  LOCK();
+  if (!valid_stream(stream)) return CUDA_ERROR_INVALID_HANDLE;
+  struct function *f = &cf->f;
+  char *packed = NULL;
+  if (extra) {
+    /* CU_LAUNCH_PARAM_BUFFER_POINTER, buffer, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END */
+    void *buf = NULL;
+    size_t size = 0;
+    for (int i = 0; extra[i] != (void *)(uintptr_t)CU_LAUNCH_PARAM_END_AS_INT && i < 64; i += 2) {
+      if (extra[i] == (void *)(uintptr_t)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT) buf = extra[i + 1];
+      else if (extra[i] == (void *)(uintptr_t)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT) size = *(size_t *)extra[i + 1];
+      else return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (params || !buf || size < f->param_bytes) return CUDA_ERROR_INVALID_VALUE;
+    packed = calloc(f->param_bytes ? f->param_bytes : 1, 1);
+    memcpy(packed, buf, f->param_bytes);
+  } else {
+    packed = pack(f, params);
+  }
+  dim3 grid = {gx, gy, gz}, block = {bx, by, bz};
+  struct stream *st = capturing(stream);
+  if (st) return (CUresult)capture_kernel(st, f, grid, block, shmem, packed);
+  cudaError_t e = launch_packed(f, grid, block, shmem, stream, packed);
+  free(packed);
+  return (CUresult)e;
+}
 
 /* ---- Virtual memory management ---- */
 struct vm_phys {
