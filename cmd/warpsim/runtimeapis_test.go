@@ -146,3 +146,19 @@ func TestRuntimeDriverModules(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeConditionalCapture: a WHILE node added to a stream capture
+// (cudaStreamGetCaptureInfo, cudaGraphAddNode,
+// cudaStreamUpdateCaptureDependencies) with its body captured by
+// cudaStreamBeginCaptureToGraph, as cuda-samples' graphConditionalNodes
+// builds capturedWhileGraph. graph_capture.cu checks the loop count
+// against the counter it set and prints PASS.
+func TestRuntimeConditionalCapture(t *testing.T) {
+	needClang(t)
+	prog := buildCU(t, filepath.Join(runtimeAPIsDir, "graph_capture.cu"), "-arch=sm_90")
+	out, stderr, err := runProgramErr(prog)
+	want := "graph nodes 3, body nodes 1\ncounter 0: x 100\ncounter 1: x 101\ncounter 7: x 107\nPASS\n"
+	if err != nil || out != want {
+		t.Errorf("%v: got:\n%s\nwant:\n%s\n%s", err, out, want, stderr)
+	}
+}

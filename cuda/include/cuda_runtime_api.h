@@ -179,6 +179,10 @@ __WARPSIM_H cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, c
 /* Stream capture and graphs: a graph replays as ordinary stream work. */
 __WARPSIM_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 __WARPSIM_H cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+__WARPSIM_H cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, enum cudaStreamCaptureMode mode);
+/* CUDA 12's form; CUDA 13's (with edge data) is the C++ overload below. */
+__WARPSIM_H cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies, size_t numDependencies, unsigned int flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
 __WARPSIM_H cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out __WARPSIM_DEFAULT(0), cudaGraph_t *graph_out __WARPSIM_DEFAULT(0), const cudaGraphNode_t **dependencies_out __WARPSIM_DEFAULT(0), size_t *numDependencies_out __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
@@ -288,6 +292,9 @@ static __inline__ __host__ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNod
 }
 static __inline__ __host__ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *out, struct cudaGraphEdgeData *edges, size_t *n) {
   return cudaGraphNodeGetDependentNodes_v2(node, out, edges, n);
+}
+static __inline__ __host__ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps, const struct cudaGraphEdgeData *edges, size_t n, unsigned int flags) {
+  return cudaStreamUpdateCaptureDependencies_v2(s, deps, edges, n, flags);
 }
 static __inline__ __host__ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const struct cudaGraphEdgeData **edges, size_t *n) {
   if (edges) *edges = 0;

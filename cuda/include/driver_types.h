@@ -637,6 +637,10 @@ enum cudaGraphMemAttributeType {
   cudaGraphMemAttrReservedMemCurrent = 0x2,
   cudaGraphMemAttrReservedMemHigh = 0x3
 };
+enum cudaStreamUpdateCaptureDependenciesFlags {
+  cudaStreamAddCaptureDependencies = 0x0,
+  cudaStreamSetCaptureDependencies = 0x1
+};
 /* Conditional graph nodes (CUDA 12.3+; IF/ELSE and SWITCH 12.8): a kernel
  * sets the node's condition with cudaGraphSetConditional(handle, value). */
 typedef unsigned long long cudaGraphConditionalHandle;

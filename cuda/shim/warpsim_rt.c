@@ -760,6 +760,7 @@ struct stream {
   struct stream *capture_origin;
   struct gnode **deps;
   int ndeps;
+  int capture_to_graph; /* cudaStreamBeginCaptureToGraph: the graph is the program's */
 };
 struct event {
   int magic;

@@ -1017,9 +1017,65 @@ cudaError_t cudaStreamBeginCapture(void *s, int mode) {
   return 0;
 }
 
+/* cudaStreamBeginCaptureToGraph captures into a graph of the program's
+ * (a conditional node's body, say), after deps. */
+cudaError_t cudaStreamBeginCaptureToGraph(void *s, void *g, void *const *deps, const struct cudaGraphEdgeData *edges, size_t ndeps, int mode) {
+  ENTER();
+  struct graph *o = as_graph(g);
+  if (!o || (ndeps && !deps)) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < ndeps; i++) {
+    struct gnode *d = as_node(deps[i]);
+    if (!d || d->owner != o) return set_error(cudaErrorInvalidValue);
+  }
+  cudaError_t e = default_edges(edges, ndeps, "cudaStreamBeginCaptureToGraph");
+  if (e) return e;
+  struct graph *fresh = NULL;
+  if ((e = cudaStreamBeginCapture(s, mode))) return e;
+  struct stream *st = s;
+  fresh = st->capture;
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i] == fresh) { open_captures[i] = o; break; }
+  destroy_graph(fresh);
+  st->capture = o;
+  st->capture_to_graph = 1;
+  st->deps = realloc(st->deps, (ndeps ? ndeps : 1) * sizeof *st->deps);
+  for (size_t i = 0; i < ndeps; i++) st->deps[i] = deps[i];
+  st->ndeps = (int)ndeps;
+  return 0;
+}
+
+/* cudaStreamUpdateCaptureDependencies: the capture's next node depends on
+ * deps (cudaStreamSetCaptureDependencies) or on them too (Add). */
+cudaError_t cudaStreamUpdateCaptureDependencies(void *s, void *const *deps, size_t n, unsigned flags) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  struct stream *st = capturing(s);
+  if (!st) return set_error(cudaErrorIllegalState);
+  if (flags > 1 || (n && !deps)) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < n; i++) {
+    struct gnode *d = as_node(deps[i]);
+    if (!d || d->owner != st->capture) return set_error(cudaErrorInvalidValue);
+  }
+  int keep = flags == 0 ? st->ndeps : 0;
+  st->deps = realloc(st->deps, ((size_t)keep + n + 1) * sizeof *st->deps);
+  int k = keep;
+  for (size_t i = 0; i < n; i++) {
+    int dup = 0;
+    for (int j = 0; j < k && !dup; j++) dup = st->deps[j] == deps[i];
+    if (!dup) st->deps[k++] = deps[i];
+  }
+  st->ndeps = k;
+  return 0;
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(void *s, void *const *deps, const struct cudaGraphEdgeData *edges, size_t n, unsigned flags) {
+  cudaError_t e = default_edges(edges, n, "cudaStreamUpdateCaptureDependencies");
+  return e ? e : cudaStreamUpdateCaptureDependencies(s, deps, n, flags);
+}
+
 cudaError_t cudaStreamEndCapture(void *s, void **pg) {
   ENTER();
-  if (!valid_stream(s) || !pg) return set_error(!pg ? cudaErrorInvalidValue : 400);
+  struct stream *st0 = valid_stream(s) ? capturing(s) : NULL;
+  if (!valid_stream(s) || (!pg && !(st0 && st0->capture_to_graph))) return set_error(!pg ? cudaErrorInvalidValue : 400);
   struct stream *st = capturing(s);
   if (!st) return set_error(cudaErrorIllegalState);
   if (st->capture_origin != st) return set_error(cudaErrorStreamCaptureUnmatched);
@@ -1033,7 +1089,8 @@ cudaError_t cudaStreamEndCapture(void *s, void **pg) {
   if (st->capture_mode != 2) captures_active--;
   st->capture = NULL;
   st->ndeps = 0;
-  *pg = g;
+  st->capture_to_graph = 0;
+  if (pg) *pg = g;
   return 0;
 }
 
