@@ -3,9 +3,12 @@ package main
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The runtime APIs of issue 16 that real programs missed: device-side
@@ -160,5 +163,80 @@ func TestRuntimeConditionalCapture(t *testing.T) {
 	want := "graph nodes 3, body nodes 1\ncounter 0: x 100\ncounter 1: x 101\ncounter 7: x 107\nPASS\n"
 	if err != nil || out != want {
 		t.Errorf("%v: got:\n%s\nwant:\n%s\n%s", err, out, want, stderr)
+	}
+}
+
+// TestRuntimeOwnSigintHandler (issue 17's remaining part): Ctrl-C to a
+// program whose own SIGINT handler takes it leaves the program and its
+// simulator running, as CUDA leaves the kernel running: here the handler
+// releases the kernel's spin through pinned memory, so the kernel ends,
+// cudaDeviceSynchronize returns cudaSuccess and the program prints the
+// kernel's result (it lost its simulator before: "lost the simulator"). A program
+// that dies of Ctrl-C still gets the report (TestCCInterrupt).
+func TestRuntimeOwnSigintHandler(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "handler.cu")
+	os.WriteFile(src, []byte(`#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+static volatile int *flag;
+static void on_int(int) {
+  *flag = 1;
+  const char m[] = "handled SIGINT\n";
+  write(2, m, sizeof m - 1);
+}
+__global__ void spin(volatile int *f, int *out) {
+  while (*f == 0) {}
+  *out = 7;
+}
+int main() {
+  int *h, *out, r = 0;
+  cudaHostAlloc(&h, 4, cudaHostAllocMapped);
+  *h = 0;
+  flag = h;
+  signal(SIGINT, on_int);
+  cudaMalloc(&out, 4);
+  printf("launching\n");
+  fflush(stdout);
+  spin<<<1, 1>>>(h, out);
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(&r, out, 4, cudaMemcpyDeviceToHost);
+  printf("%s %d\n", cudaGetErrorName(e), r);
+}
+`), 0o644)
+	prog := buildCU(t, src)
+	cmd := exec.Command(prog)
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	if line, err := r.ReadString('\n'); err != nil || line != "launching\n" {
+		cmd.Process.Kill()
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	time.Sleep(time.Second) // the kernel spins
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	rest, _ := r.ReadString(0)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		t.Fatal("still running a minute after SIGINT")
+	}
+	if err != nil || rest != "cudaSuccess 7\n" || !strings.Contains(stderr.String(), "handled SIGINT") {
+		t.Errorf("%v: stdout after the launch %q, want %q\n%s", err, rest, "cudaSuccess 7\n", stderr.String())
+	}
+	if strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("the kernel was interrupted:\n%s", stderr.String())
 	}
 }
