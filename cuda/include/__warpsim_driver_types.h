@@ -97,6 +97,29 @@ typedef enum CUcomputemode_enum {
   CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3
 } CUcomputemode;
 
+/* cuModuleLoadDataEx's options: accepted, and nothing is compiled. */
+typedef enum CUjit_option_enum {
+  CU_JIT_MAX_REGISTERS = 0,
+  CU_JIT_THREADS_PER_BLOCK = 1,
+  CU_JIT_WALL_TIME = 2,
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_JIT_OPTIMIZATION_LEVEL = 7,
+  CU_JIT_TARGET_FROM_CUCONTEXT = 8,
+  CU_JIT_TARGET = 9,
+  CU_JIT_FALLBACK_STRATEGY = 10,
+  CU_JIT_GENERATE_DEBUG_INFO = 11,
+  CU_JIT_LOG_VERBOSE = 12,
+  CU_JIT_GENERATE_LINE_INFO = 13,
+  CU_JIT_CACHE_MODE = 14
+} CUjit_option;
+typedef enum CUstream_flags_enum {
+  CU_STREAM_DEFAULT = 0x0,
+  CU_STREAM_NON_BLOCKING = 0x1
+} CUstream_flags;
+
 typedef struct CUctxCreateParams_st {
   void *execAffinityParams;
   int numExecAffinityParams;

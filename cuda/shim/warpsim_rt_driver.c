@@ -195,6 +195,25 @@ CUresult cuCtxSynchronize(void) {
   DRIVER();
   return (CUresult)cudaDeviceSynchronize();
 }
+CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+  DRIVER();
+  (void)peer;
+  (void)flags;
+  return CUDA_ERROR_INVALID_DEVICE; /* one device: no peer */
+}
+CUresult cuStreamCreate(void **s, unsigned int flags) {
+  DRIVER();
+  if (!s || flags > CU_STREAM_NON_BLOCKING) return CUDA_ERROR_INVALID_VALUE;
+  return (CUresult)cudaStreamCreateWithFlags(s, flags);
+}
+CUresult cuStreamSynchronize(void *s) {
+  DRIVER();
+  return (CUresult)cudaStreamSynchronize(s);
+}
+CUresult cuStreamDestroy(void *s) {
+  DRIVER();
+  return (CUresult)cudaStreamDestroy(s);
+}
 
 /* ---- Memory ---- */
 CUresult cuMemGetInfo(size_t *f, size_t *t) {
@@ -224,6 +243,14 @@ CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n) {
 CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   DRIVER();
   return (CUresult)cudaMemcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToDevice);
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, void *s) {
+  DRIVER();
+  return (CUresult)cudaMemcpyAsync((void *)(uintptr_t)dst, src, n, cudaMemcpyHostToDevice, s);
+}
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, void *s) {
+  DRIVER();
+  return (CUresult)cudaMemcpyAsync(dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToHost, s);
 }
 CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n) {
   DRIVER();
@@ -282,7 +309,7 @@ CUresult cuModuleLoadData(CUmodule *m, const void *image) {
   *m = (CUmodule)(void *)cm;
   return CUDA_SUCCESS;
 }
-CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, int *o, void **v) {
+CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v) {
   (void)n; (void)o; (void)v; /* JIT options: nothing to compile */
   return cuModuleLoadData(m, image);
 }
@@ -351,6 +378,18 @@ CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const c
   if (dptr) *dptr = a[0];
   if (bytes) *bytes = (size_t)a[1];
   return CUDA_SUCCESS;
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction fn, int blockSize, size_t smem) {
+  DRIVER();
+  struct cu_function *cf = (struct cu_function *)(void *)fn;
+  if (!n) return CUDA_ERROR_INVALID_VALUE;
+  if (!cf || cf->magic != CUFUNC_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  LOCK();
+  uint32_t a[3] = {(uint32_t)cf->f.kernel, (uint32_t)blockSize, (uint32_t)smem};
+  struct reply r = call(opOccupancy, a, 12);
+  if (!r.code && r.len >= 4) memcpy(n, r.data, 4);
+  free(r.data);
+  return (CUresult)r.code;
 }
 #define CU_LAUNCH_PARAM_END_AS_INT 0
 #define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 1

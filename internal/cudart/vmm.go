@@ -27,11 +27,7 @@ type vmmDevice interface {
 }
 
 func (s *Server) vmmOp(op uint32, p *payloadReader) reply {
-	dev := s.dev
-	if sd, ok := dev.(*sanDevice); ok {
-		dev = sd.Device // under a sanitizer
-	}
-	d, ok := dev.(vmmDevice)
+	d, ok := under(s.dev).(vmmDevice) // under a sanitizer too
 	if !ok {
 		return reply{code: ErrorNotSupported, diag: []byte("warpsim runtime: this device has no virtual memory management\n")}
 	}

@@ -76,6 +76,22 @@ int main(int argc, char **argv) {
   int bad2 = 0;
   for (int i = 0; i < n; i++) bad2 += got[i] != 40 + i;
   printf("fill: %s\n", bad2 ? "FAIL" : "PASS");
+  // A stream, asynchronous copies and occupancy; no sharing between processes.
+  CUstream st;
+  check("cuStreamCreate", cuStreamCreate(&st, CU_STREAM_NON_BLOCKING));
+  int back[4] = {0}, four[4] = {1, 2, 3, 4};
+  check("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync(va, four, sizeof four, st));
+  check("cuMemcpyDtoHAsync", cuMemcpyDtoHAsync(back, va, sizeof back, st));
+  check("cuStreamSynchronize", cuStreamSynchronize(st));
+  check("cuStreamDestroy", cuStreamDestroy(st));
+  int blocks = 0;
+  check("cuOccupancyMaxActiveBlocksPerMultiprocessor", cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill, 256, 0));
+  printf("async copies: %s, blocks per SM %s\n", back[3] == 4 ? "PASS" : "FAIL", blocks > 0 ? "PASS" : "FAIL");
+  bad2 += back[3] != 4 || blocks <= 0;
+  int ipc = -1, fd = -1;
+  check("cuDeviceGetAttribute", cuDeviceGetAttribute(&ipc, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev));
+  check("cuMemExportToShareableHandle", cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), CUDA_ERROR_NOT_SUPPORTED);
+  printf("IPC handles supported %d\n", ipc);
   cuMemUnmap(va, g);
   cuMemRelease(h);
   cuMemAddressFree(va, g);
