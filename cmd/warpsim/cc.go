@@ -109,10 +109,14 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 			}
 			srv := cudart.NewServer(opt)
-			// Ctrl-C reaches the program and this process alike: a kernel
-			// running now stops and its report says where its warps were;
-			// with none running the program decides what SIGINT does.
-			stop := watchLaunches(stderr, func(reason string) bool { srv.Interrupt(reason); return true }, srv.Progress)
+			// Ctrl-C reaches the program and this process alike: when the
+			// program dies of it, a kernel running now stops and its report
+			// says where its warps were; a program whose own handler took
+			// the signal goes on, and so does its simulator.
+			stop := watchLaunches(stderr, func(reason string) bool {
+				srv.InterruptIfProgramGoes(reason, cudart.ProgramSignalGrace)
+				return true
+			}, srv.Progress)
 			err := srv.Serve(in, out)
 			stop()
 			if errors.Is(err, cudart.ErrInterrupted) {

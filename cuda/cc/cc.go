@@ -355,6 +355,9 @@ func (d *Driver) Build(o *Options) error {
 	if err := checkDevicePTX(o); err != nil {
 		return err
 	}
+	if o.DeviceOnly != "" {
+		return d.deviceOnly(o)
+	}
 	var objects []string
 	cudaFile := 0
 	for n, in := range o.Inputs {
@@ -456,6 +459,32 @@ func (d *Driver) Build(o *Options) error {
 	}
 	f = append(f, "-lm")
 	return d.run(f)
+}
+
+// deviceOnly is -ptx, -fatbin and -cubin: each CUDA input's device code,
+// as PTX text, in its own file.
+func (d *Driver) deviceOnly(o *Options) error {
+	if o.Output != "" && len(o.Inputs) > 1 {
+		return fmt.Errorf("-%s with -o takes one input (%d given)", o.DeviceOnly, len(o.Inputs))
+	}
+	for _, in := range o.Inputs {
+		if k, err := inputKind(in, o.ForceCU); err != nil {
+			return err
+		} else if k != kindCUDA {
+			return fmt.Errorf("-%s: %s is not CUDA source", o.DeviceOnly, in)
+		}
+		if err := CheckSource(in); err != nil {
+			return err
+		}
+		out := o.Output
+		if out == "" {
+			out = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in)) + "." + o.DeviceOnly
+		}
+		if err := d.CompilePTX(o, in, out); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PTX compiles src's device side and returns the PTX text.

@@ -25,6 +25,11 @@ type Options struct {
 	HostFlags   []string // -Xcompiler …, -W…, -f…, -g, -pthread
 	LinkFlags   []string // -l…, -L…, -Xlinker …
 	Warnings    []string // flags accepted and ignored, for a note
+	// DeviceOnly (-ptx, -fatbin, -cubin): compile the device code only and
+	// write it, as PTX text (warpsim's module format, which the driver
+	// API's cuModuleLoad* loads), to -o or to the input's name with the
+	// mode's extension.
+	DeviceOnly string
 	// DevicePTX (--device-ptx FILE.ptx, once per CUDA input, in order):
 	// PTX, nvcc's, used in place of clang's device code (deviceptx.go).
 	DevicePTX []string
@@ -39,7 +44,7 @@ var ignoredWithValue = map[string]bool{
 // nvcc flags without a value that change nothing here.
 var ignored = map[string]bool{
 	"-m64": true, "--expt-relaxed-constexpr": true, "--expt-extended-lambda": true, "--extended-lambda": true,
-	"-res-usage": true, "--resource-usage": true, "-lcudadevrt": true, "-lcudart": true, "-cudart=static": true,
+	"-res-usage": true, "--resource-usage": true, "-lcudadevrt": true, "-lcudart": true, "-lcuda": true, "-cudart=static": true,
 	"--cudart=static": true, "-cudart=shared": true, "--cudart=shared": true, "-Wno-deprecated-gpu-targets": true,
 	"--keep": true, "-keep": true,
 }
@@ -153,6 +158,8 @@ func ParseArgs(args []string) (*Options, error) {
 			o.LineInfo = true
 		case a == "-G" || a == "--device-debug":
 			o.Debug = true
+		case a == "-ptx" || a == "--ptx" || a == "-fatbin" || a == "--fatbin" || a == "-cubin" || a == "--cubin":
+			o.DeviceOnly = strings.TrimLeft(a, "-")
 		case a == "-c" || a == "--compile":
 			o.CompileOnly = true
 		case a == "-x" || a == "--x":
@@ -210,7 +217,7 @@ func ParseArgs(args []string) (*Options, error) {
 			strings.HasPrefix(a, "-march=") || strings.HasPrefix(a, "-mtune="):
 			o.HostFlags = append(o.HostFlags, a)
 		default:
-			return nil, fmt.Errorf("unknown flag %s: warpsim cc accepts nvcc's -o, -O*, -arch=sm_XX, -gencode, -I, -D, -U, -std=, -rdc=true, -dc, -dlink, -c, -x cu, -lineinfo, -G, -g, --use_fast_math, -Xcompiler, -Xlinker, -l, -L, and clang's -W…/-f… (passed to the host compiler)", a)
+			return nil, fmt.Errorf("unknown flag %s: warpsim cc accepts nvcc's -o, -O*, -arch=sm_XX, -gencode, -I, -D, -U, -std=, -rdc=true, -dc, -dlink, -c, -ptx, -fatbin, -cubin, -x cu, -lineinfo, -G, -g, --use_fast_math, -Xcompiler, -Xlinker, -l, -L, and clang's -W…/-f… (passed to the host compiler)", a)
 		}
 	}
 	if len(o.Inputs) == 0 {

@@ -24,6 +24,8 @@ func TestParseArgs(t *testing.T) {
 			Options{Inputs: []string{"main.cpp"}, OptLevel: "-O3", Arch: "sm_90", ForceCU: true,
 				LinkFlags: []string{"-lm"}, HostFlags: []string{"-fopenmp", "-Wall"}}},
 		{[]string{"-c", "a.cu", "-o", "a.o"}, Options{Inputs: []string{"a.cu"}, Output: "a.o", OptLevel: "-O3", Arch: "sm_90", CompileOnly: true}},
+		{[]string{"-fatbin", "k.cu", "-o", "k.fatbin"}, Options{Inputs: []string{"k.cu"}, Output: "k.fatbin", OptLevel: "-O3", Arch: "sm_90", DeviceOnly: "fatbin"}},
+		{[]string{"--ptx", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", DeviceOnly: "ptx"}},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {

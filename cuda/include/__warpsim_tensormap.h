@@ -7,17 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#ifndef __WARPSIM_CURESULT
-#define __WARPSIM_CURESULT
-typedef enum cudaError_enum {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-  CUDA_ERROR_OUT_OF_MEMORY = 2,
-  CUDA_ERROR_NOT_INITIALIZED = 3,
-  CUDA_ERROR_NOT_SUPPORTED = 801,
-  CUDA_ERROR_UNKNOWN = 999
-} CUresult;
-#endif
+#include "__warpsim_driver_types.h" /* CUresult */
 
 typedef uint32_t cuuint32_t;
 typedef uint64_t cuuint64_t;

@@ -16,6 +16,13 @@
 #define cudaStreamFireAndForget ((cudaStream_t)0x3)
 #define cudaStreamTailLaunch ((cudaStream_t)0x4)
 
+/* A conditional graph node's handle is the device address of the word that
+ * holds its value (cuda/shim/warpsim_rt_graphs.c reads it when the launch
+ * reaches the node). */
+__WARPSIM_DI__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value) {
+  *(volatile unsigned int *)handle = value;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -57,7 +57,7 @@ __WARPSIM_H cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a
 __WARPSIM_H cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 __WARPSIM_HD cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
-__WARPSIM_H cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_HD cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 __WARPSIM_HD cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
@@ -153,7 +153,7 @@ __WARPSIM_H cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void
 __WARPSIM_H cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
 __WARPSIM_H cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 __WARPSIM_H cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream __WARPSIM_DEFAULT(0));
-__WARPSIM_H cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __WARPSIM_DEFAULT(0));
+__WARPSIM_HD cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
 __WARPSIM_H cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
 __WARPSIM_H cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length __WARPSIM_DEFAULT(0), unsigned int flags __WARPSIM_DEFAULT(cudaMemAttachSingle));
@@ -179,6 +179,10 @@ __WARPSIM_H cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, c
 /* Stream capture and graphs: a graph replays as ordinary stream work. */
 __WARPSIM_H cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
 __WARPSIM_H cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+__WARPSIM_H cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, enum cudaStreamCaptureMode mode);
+/* CUDA 12's form; CUDA 13's (with edge data) is the C++ overload below. */
+__WARPSIM_H cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies, size_t numDependencies, unsigned int flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
 __WARPSIM_H cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out __WARPSIM_DEFAULT(0), cudaGraph_t *graph_out __WARPSIM_DEFAULT(0), const cudaGraphNode_t **dependencies_out __WARPSIM_DEFAULT(0), size_t *numDependencies_out __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
@@ -207,6 +211,11 @@ __WARPSIM_H cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph, const 
 __WARPSIM_H cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, struct cudaGraphEdgeData *edgeData, size_t *numEdges);
 __WARPSIM_H cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, struct cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
 __WARPSIM_H cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, struct cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
+/* CUDA 13's cudaGraphAddNode (12.3's cudaGraphAddNode_v2; the C++ overload
+ * below takes 12.x's form without edge data) and conditional handles. */
+__WARPSIM_H cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+__WARPSIM_H cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+__WARPSIM_H cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue __WARPSIM_DEFAULT(0), unsigned int flags __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
 __WARPSIM_H cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
 __WARPSIM_H cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
@@ -266,6 +275,9 @@ static __inline__ __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec,
   if (result) *result = info.result;
   return e;
 }
+static __inline__ __host__ cudaError_t cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n, struct cudaGraphNodeParams *params) {
+  return cudaGraphAddNode(node, g, deps, (const struct cudaGraphEdgeData *)0, n, params);
+}
 static __inline__ __host__ cudaError_t cudaGraphAddDependencies(cudaGraph_t g, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edges, size_t n) {
   return cudaGraphAddDependencies_v2(g, from, to, edges, n);
 }
@@ -280,6 +292,9 @@ static __inline__ __host__ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNod
 }
 static __inline__ __host__ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *out, struct cudaGraphEdgeData *edges, size_t *n) {
   return cudaGraphNodeGetDependentNodes_v2(node, out, edges, n);
+}
+static __inline__ __host__ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps, const struct cudaGraphEdgeData *edges, size_t n, unsigned int flags) {
+  return cudaStreamUpdateCaptureDependencies_v2(s, deps, edges, n, flags);
 }
 static __inline__ __host__ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const struct cudaGraphEdgeData **edges, size_t *n) {
   if (edges) *edges = 0;

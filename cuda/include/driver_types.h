@@ -637,6 +637,83 @@ enum cudaGraphMemAttributeType {
   cudaGraphMemAttrReservedMemCurrent = 0x2,
   cudaGraphMemAttrReservedMemHigh = 0x3
 };
+enum cudaStreamUpdateCaptureDependenciesFlags {
+  cudaStreamAddCaptureDependencies = 0x0,
+  cudaStreamSetCaptureDependencies = 0x1
+};
+/* Conditional graph nodes (CUDA 12.3+; IF/ELSE and SWITCH 12.8): a kernel
+ * sets the node's condition with cudaGraphSetConditional(handle, value). */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2
+};
+typedef struct CUexecAffinity_st *cudaExecutionContext_t;
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out; /* set by cudaGraphAddNode: the node's body graphs */
+  cudaExecutionContext_t ctx;
+};
+/* cudaGraphAddNode's parameters, one member per node type. */
+struct cudaKernelNodeParamsV2 {
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  cudaExecutionContext_t ctx;
+};
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved;
+  cudaExecutionContext_t ctx;
+  struct cudaMemcpy3DParms copyParams;
+};
+struct cudaMemsetParamsV2 {
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+  cudaExecutionContext_t ctx;
+};
+struct cudaHostNodeParamsV2 {
+  cudaHostFn_t fn;
+  void *userData;
+  unsigned int syncMode;
+};
+struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  int ownership;
+};
+struct cudaEventWaitNodeParams { cudaEvent_t event; };
+struct cudaEventRecordNodeParams { cudaEvent_t event; };
+struct cudaMemFreeNodeParams { void *dptr; };
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaMemAllocNodeParams alloc;
+    struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+
 #ifdef __cplusplus
 typedef struct cudaPos cudaPos;
 typedef struct cudaMemcpy3DParms cudaMemcpy3DParms;
@@ -654,6 +731,18 @@ typedef struct cudaMemPoolProps cudaMemPoolProps;
 typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParams;
 typedef enum cudaMemPoolAttr cudaMemPoolAttr;
 typedef enum cudaGraphMemAttributeType cudaGraphMemAttributeType;
+typedef enum cudaGraphConditionalHandleFlags cudaGraphConditionalHandleFlags;
+typedef enum cudaGraphConditionalNodeType cudaGraphConditionalNodeType;
+typedef struct cudaConditionalNodeParams cudaConditionalNodeParams;
+typedef struct cudaKernelNodeParamsV2 cudaKernelNodeParamsV2;
+typedef struct cudaMemcpyNodeParams cudaMemcpyNodeParams;
+typedef struct cudaMemsetParamsV2 cudaMemsetParamsV2;
+typedef struct cudaHostNodeParamsV2 cudaHostNodeParamsV2;
+typedef struct cudaChildGraphNodeParams cudaChildGraphNodeParams;
+typedef struct cudaEventWaitNodeParams cudaEventWaitNodeParams;
+typedef struct cudaEventRecordNodeParams cudaEventRecordNodeParams;
+typedef struct cudaMemFreeNodeParams cudaMemFreeNodeParams;
+typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 #endif
 
 #ifdef __cplusplus

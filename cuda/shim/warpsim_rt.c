@@ -760,6 +760,7 @@ struct stream {
   struct stream *capture_origin;
   struct gnode **deps;
   int ndeps;
+  int capture_to_graph; /* cudaStreamBeginCaptureToGraph: the graph is the program's */
 };
 struct event {
   int magic;
@@ -2016,3 +2017,4 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 #include "warpsim_rt_managed.c"
 #include "warpsim_rt_tex.c"
 #include "warpsim_rt_tensormap.c"
+#include "warpsim_rt_driver.c"

@@ -8,7 +8,22 @@
  * ordinary work on the launch stream, so the simulator sees a launch, a
  * copy, a host function as if the program had issued them. Dependencies
  * are thus always honoured; independent branches do not overlap on the
- * simulated clock. */
+ * simulated clock.
+ *
+ * Conditional nodes (IF, IF/ELSE, WHILE, SWITCH). A conditional handle is
+ * a 4-byte word of device memory, and its value is the word's device
+ * address: cudaGraphSetConditional in a kernel stores the value there
+ * (cuda_device_runtime_api.h). When a launch reaches a conditional node it
+ * waits for the stream's earlier work (clocked as a 4-byte device copy, the
+ * GPU reading the condition), reads the word and issues the body graph the
+ * value selects, for a WHILE again and again while the value is non-zero.
+ * A handle made with cudaGraphCondAssignDefault gets its default value at
+ * the start of every launch of a graph holding it, handles of body graphs
+ * too (once per launch, not per run of the body); otherwise it starts at 0
+ * (testdata/runtimeapis/h100.txt, graph_cond). Body graphs may hold kernel,
+ * empty, memcpy, memset, child graph and conditional nodes; instantiation
+ * refuses any other kind in them with cudaErrorInvalidValue, as the H100
+ * did for a host node. */
 
 #define GRAPH_MAGIC 0x47524150
 #define NODE_MAGIC 0x4e4f4445
@@ -64,7 +79,35 @@ struct gnode {
   /* memory alloc and free */
   struct graph_alloc *alloc;
   void *dptr;
+  /* conditional: the handle, cudaGraphCondType*, the body graphs */
+  struct cond *cond;
+  int ctype;
+  int nbodies;
+  struct graph **bodies;
 };
+
+/* A conditional handle: the device word holding its value, its default,
+ * and how many graphs and nodes hold it (the word is freed with the last). */
+struct cond {
+  uint64_t addr;
+  unsigned def, flags;
+  int refs;
+};
+static struct cond **conds;
+static int nconds;
+
+static struct cond *find_cond(unsigned long long handle) {
+  for (int i = 0; i < nconds; i++)
+    if (conds[i]->addr == handle) return conds[i];
+  return NULL;
+}
+static void release_cond(struct cond *c) {
+  if (!c || --c->refs > 0) return;
+  for (int i = 0; i < nconds; i++)
+    if (conds[i] == c) { conds[i] = conds[--nconds]; break; }
+  if (find_alloc(c->addr) >= 0) free_alloc((void *)(uintptr_t)c->addr, -1, NULL, 0);
+  free(c);
+}
 
 struct graph {
   int magic;
@@ -73,6 +116,9 @@ struct graph {
   /* Streams that joined its capture (forked from the origin). */
   struct stream **joined;
   int njoined;
+  /* The conditional handles made on it. */
+  struct cond **conds;
+  int nconds;
 };
 
 struct graph_exec {
@@ -104,6 +150,8 @@ static void free_node(struct gnode *n);
 static void destroy_graph(struct graph *g) {
   if (!g) return;
   for (int i = 0; i < g->n; i++) free_node(g->nodes[i]);
+  for (int i = 0; i < g->nconds; i++) release_cond(g->conds[i]);
+  free(g->conds);
   free(g->nodes);
   free(g->joined);
   g->magic = 0;
@@ -114,6 +162,9 @@ static void free_node(struct gnode *n) {
   free(n->deps);
   free(n->params);
   destroy_graph(n->child);
+  for (int i = 0; i < n->nbodies; i++) destroy_graph(n->bodies[i]);
+  free(n->bodies);
+  release_cond(n->cond);
   if (n->alloc && --n->alloc->refs == 0) {
     for (int i = 0; i < ngraph_allocs; i++)
       if (graph_allocs[i] == n->alloc) { graph_allocs[i] = graph_allocs[--ngraph_allocs]; break; }
@@ -173,8 +224,18 @@ static struct graph *clone_graph(struct graph *g) {
     }
     if (o->child) n->child = clone_graph(o->child);
     if (o->alloc) o->alloc->refs++;
+    if (o->cond) o->cond->refs++;
+    if (o->nbodies) {
+      n->bodies = malloc((size_t)o->nbodies * sizeof *n->bodies);
+      for (int b = 0; b < o->nbodies; b++) n->bodies[b] = clone_graph(o->bodies[b]);
+    }
   }
   c->n = g->n;
+  if (g->nconds) {
+    c->conds = malloc((size_t)g->nconds * sizeof *c->conds);
+    for (int i = 0; i < g->nconds; i++) (c->conds[i] = g->conds[i])->refs++;
+    c->nconds = g->nconds;
+  }
   return c;
 }
 
@@ -235,8 +296,93 @@ static cudaError_t memset_elements(const struct cudaMemsetParams *m, void *strea
   return 0;
 }
 
+/* cond_value waits for the stream's earlier work and reads c's value. */
+static cudaError_t cond_value(const struct cond *c, void *stream, uint32_t *v) {
+  uint32_t msg[6];
+  msg[0] = stream_id(stream);
+  msg[1] = dirDeviceToDevice;
+  uint64_t dev = c->addr, n = 4;
+  memcpy(msg + 2, &dev, 8);
+  memcpy(msg + 4, &n, 8);
+  cudaError_t e = simple(opHostCopy, msg, 24);
+  if (e) return set_error(e);
+  *v = *(volatile uint32_t *)(uintptr_t)c->addr;
+  return 0;
+}
+
+static cudaError_t run_body(struct graph *g, void *stream) {
+  struct gnode **order = topo_order(g);
+  if (!order) return set_error(cudaErrorInvalidValue);
+  cudaError_t e = run_graph(order, g->n, stream);
+  free(order);
+  return e;
+}
+
+static cudaError_t run_conditional(struct gnode *n, void *stream) {
+  uint32_t v = 0;
+  cudaError_t e = cond_value(n->cond, stream, &v);
+  if (e) return e;
+  switch (n->ctype) {
+  case cudaGraphCondTypeIf:
+    if (v) return run_body(n->bodies[0], stream);
+    return n->nbodies == 2 ? run_body(n->bodies[1], stream) : 0;
+  case cudaGraphCondTypeSwitch:
+    return v < (uint32_t)n->nbodies ? run_body(n->bodies[v], stream) : 0;
+  case cudaGraphCondTypeWhile:
+    while (v) {
+      if ((e = run_body(n->bodies[0], stream)) || (e = cond_value(n->cond, stream, &v))) return e;
+    }
+  }
+  return 0;
+}
+
+/* apply_defaults gives the handles of g, its child graphs and its body
+ * graphs made with cudaGraphCondAssignDefault their default values, in
+ * stream order (the start of a launch). */
+static cudaError_t apply_defaults(struct graph *g, void *stream) {
+  cudaError_t e = 0;
+  for (int i = 0; i < g->nconds && !e; i++) {
+    struct cond *c = g->conds[i];
+    if (!(c->flags & cudaGraphCondAssignDefault)) continue;
+    struct cudaMemsetParams m = {(void *)(uintptr_t)c->addr, 4, c->def, 4, 1, 1};
+    e = memset_elements(&m, stream);
+  }
+  for (int i = 0; i < g->n && !e; i++) {
+    struct gnode *n = g->nodes[i];
+    if (n->child) e = apply_defaults(n->child, stream);
+    for (int b = 0; b < n->nbodies && !e; b++) e = apply_defaults(n->bodies[b], stream);
+  }
+  return e;
+}
+
+/* bodies_ok checks the body graphs of g's conditional nodes (in_body: g
+ * is one, or inside one): only kernel, empty, memcpy, memset, child graph
+ * and conditional nodes, and no cycle. */
+static int bodies_ok(struct graph *g, int in_body) {
+  for (int i = 0; i < g->n; i++) {
+    struct gnode *n = g->nodes[i];
+    switch (n->type) {
+    case cudaGraphNodeTypeKernel: case cudaGraphNodeTypeEmpty: case cudaGraphNodeTypeMemcpy:
+    case cudaGraphNodeTypeMemset: case cudaGraphNodeTypeGraph: case cudaGraphNodeTypeConditional:
+      break;
+    default:
+      if (in_body) return 0;
+    }
+    if (n->child && !bodies_ok(n->child, in_body)) return 0;
+    for (int b = 0; b < n->nbodies; b++) {
+      struct gnode **order = topo_order(n->bodies[b]);
+      if (!order) return 0;
+      free(order);
+      if (!bodies_ok(n->bodies[b], 1)) return 0;
+    }
+  }
+  return 1;
+}
+
 static cudaError_t run_node(struct gnode *n, void *stream) {
   switch (n->type) {
+  case cudaGraphNodeTypeConditional:
+    return run_conditional(n, stream);
   case cudaGraphNodeTypeKernel:
     return launch_packed(n->f, n->grid, n->block, n->shmem, stream, n->params);
   case cudaGraphNodeTypeMemcpy:
@@ -431,6 +577,86 @@ cudaError_t cudaGraphAddMemFreeNode(NODE_ARGS, void *dptr) {
   n->dptr = dptr;
   return 0;
 }
+/* ---- Conditional handles and cudaGraphAddNode ---- */
+static cudaError_t default_edges(const struct cudaGraphEdgeData *e, size_t n, const char *call);
+cudaError_t cudaGraphConditionalHandleCreate(unsigned long long *out, void *g, unsigned def, unsigned flags) {
+  ENTER();
+  struct graph *o = as_graph(g);
+  if (!out || !o || (flags & ~(unsigned)cudaGraphCondAssignDefault)) return set_error(cudaErrorInvalidValue);
+  void *word = NULL;
+  cudaError_t e = alloc_kind(&word, 4, kindDevice);
+  if (e) return e;
+  struct cond *c = calloc(1, sizeof *c);
+  c->addr = (uintptr_t)word;
+  c->def = def;
+  c->flags = flags;
+  c->refs = 1;
+  conds = grow(conds, nconds, sizeof *conds);
+  conds[nconds++] = c;
+  o->conds = grow(o->conds, o->nconds, sizeof *o->conds);
+  o->conds[o->nconds++] = c;
+  *out = c->addr;
+  return 0;
+}
+
+static cudaError_t add_conditional(NODE_ARGS, struct cudaConditionalNodeParams *p) {
+  struct cond *h = find_cond(p->handle);
+  unsigned size = p->size;
+  int ok = p->type == cudaGraphCondTypeIf ? size == 1 || size == 2 : p->type == cudaGraphCondTypeWhile ? size == 1 : p->type == cudaGraphCondTypeSwitch && size >= 1;
+  if (!h || !ok) return set_error(cudaErrorInvalidValue);
+  ADD(cudaGraphNodeTypeConditional);
+  n->cond = h;
+  h->refs++;
+  n->ctype = p->type;
+  n->nbodies = (int)size;
+  n->bodies = malloc(size * sizeof *n->bodies);
+  for (unsigned i = 0; i < size; i++) n->bodies[i] = new_graph();
+  p->phGraph_out = (cudaGraph_t *)n->bodies;
+  return 0;
+}
+
+cudaError_t cudaGraphAddNode(void **pn, void *g, void *const *deps, const struct cudaGraphEdgeData *edges, size_t ndeps, struct cudaGraphNodeParams *p) {
+  ENTER();
+  if (!p) return set_error(cudaErrorInvalidValue);
+  cudaError_t e = default_edges(edges, ndeps, "cudaGraphAddNode");
+  if (e) return e;
+  switch ((int)p->type) {
+  case cudaGraphNodeTypeKernel: {
+    struct cudaKernelNodeParams k = {p->kernel.func, p->kernel.gridDim, p->kernel.blockDim, p->kernel.sharedMemBytes, p->kernel.kernelParams, p->kernel.extra};
+    return cudaGraphAddKernelNode(pn, g, deps, ndeps, &k);
+  }
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphAddMemcpyNode(pn, g, deps, ndeps, &p->memcpy.copyParams);
+  case cudaGraphNodeTypeMemset: {
+    struct cudaMemsetParams m = {p->memset.dst, p->memset.pitch, p->memset.value, p->memset.elementSize, p->memset.width, p->memset.height};
+    return cudaGraphAddMemsetNode(pn, g, deps, ndeps, &m);
+  }
+  case cudaGraphNodeTypeHost: {
+    struct cudaHostNodeParams h = {p->host.fn, p->host.userData};
+    return cudaGraphAddHostNode(pn, g, deps, ndeps, &h);
+  }
+  case cudaGraphNodeTypeGraph:
+    return cudaGraphAddChildGraphNode(pn, g, deps, ndeps, p->graph.graph);
+  case cudaGraphNodeTypeEmpty:
+    return cudaGraphAddEmptyNode(pn, g, deps, ndeps);
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphAddEventWaitNode(pn, g, deps, ndeps, p->eventWait.event);
+  case cudaGraphNodeTypeEventRecord:
+    return cudaGraphAddEventRecordNode(pn, g, deps, ndeps, p->eventRecord.event);
+  case cudaGraphNodeTypeMemAlloc:
+    return cudaGraphAddMemAllocNode(pn, g, deps, ndeps, &p->alloc);
+  case cudaGraphNodeTypeMemFree:
+    return cudaGraphAddMemFreeNode(pn, g, deps, ndeps, p->free.dptr);
+  case cudaGraphNodeTypeConditional:
+    return add_conditional(pn, g, deps, ndeps, &p->conditional);
+  }
+  fprintf(stderr, "warpsim runtime: cudaGraphAddNode of node type %d (external semaphores) is not supported yet\n", (int)p->type);
+  return set_error(cudaErrorNotSupported);
+}
+cudaError_t cudaGraphAddNode_v2(void **pn, void *g, void *const *deps, const struct cudaGraphEdgeData *edges, size_t ndeps, struct cudaGraphNodeParams *p) {
+  return cudaGraphAddNode(pn, g, deps, edges, ndeps, p);
+}
+
 cudaError_t cudaGraphAddDependencies(void *g, void *const *from, void *const *to, size_t count) {
   ENTER();
   struct graph *o = as_graph(g);
@@ -629,7 +855,8 @@ cudaError_t cudaGraphInstantiate(void **out, void *g, unsigned long long flags) 
   x->magic = EXEC_MAGIC;
   x->g = clone_graph(o);
   x->order = topo_order(x->g);
-  if (!x->order) {
+  if (!x->order || !bodies_ok(x->g, 0)) {
+    free(x->order);
     destroy_graph(x->g);
     free(x);
     return set_error(cudaErrorInvalidValue);
@@ -660,7 +887,8 @@ cudaError_t cudaGraphLaunch(void *exec, void *stream) {
     st->ndeps = 1;
     return 0;
   }
-  return run_graph(x->order, x->g->n, stream);
+  cudaError_t e = apply_defaults(x->g, stream);
+  return e ? e : run_graph(x->order, x->g->n, stream);
 }
 cudaError_t cudaGraphExecDestroy(void *exec) {
   ENTER();
@@ -789,9 +1017,65 @@ cudaError_t cudaStreamBeginCapture(void *s, int mode) {
   return 0;
 }
 
+/* cudaStreamBeginCaptureToGraph captures into a graph of the program's
+ * (a conditional node's body, say), after deps. */
+cudaError_t cudaStreamBeginCaptureToGraph(void *s, void *g, void *const *deps, const struct cudaGraphEdgeData *edges, size_t ndeps, int mode) {
+  ENTER();
+  struct graph *o = as_graph(g);
+  if (!o || (ndeps && !deps)) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < ndeps; i++) {
+    struct gnode *d = as_node(deps[i]);
+    if (!d || d->owner != o) return set_error(cudaErrorInvalidValue);
+  }
+  cudaError_t e = default_edges(edges, ndeps, "cudaStreamBeginCaptureToGraph");
+  if (e) return e;
+  struct graph *fresh = NULL;
+  if ((e = cudaStreamBeginCapture(s, mode))) return e;
+  struct stream *st = s;
+  fresh = st->capture;
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i] == fresh) { open_captures[i] = o; break; }
+  destroy_graph(fresh);
+  st->capture = o;
+  st->capture_to_graph = 1;
+  st->deps = realloc(st->deps, (ndeps ? ndeps : 1) * sizeof *st->deps);
+  for (size_t i = 0; i < ndeps; i++) st->deps[i] = deps[i];
+  st->ndeps = (int)ndeps;
+  return 0;
+}
+
+/* cudaStreamUpdateCaptureDependencies: the capture's next node depends on
+ * deps (cudaStreamSetCaptureDependencies) or on them too (Add). */
+cudaError_t cudaStreamUpdateCaptureDependencies(void *s, void *const *deps, size_t n, unsigned flags) {
+  ENTER();
+  if (!valid_stream(s)) return set_error(400);
+  struct stream *st = capturing(s);
+  if (!st) return set_error(cudaErrorIllegalState);
+  if (flags > 1 || (n && !deps)) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < n; i++) {
+    struct gnode *d = as_node(deps[i]);
+    if (!d || d->owner != st->capture) return set_error(cudaErrorInvalidValue);
+  }
+  int keep = flags == 0 ? st->ndeps : 0;
+  st->deps = realloc(st->deps, ((size_t)keep + n + 1) * sizeof *st->deps);
+  int k = keep;
+  for (size_t i = 0; i < n; i++) {
+    int dup = 0;
+    for (int j = 0; j < k && !dup; j++) dup = st->deps[j] == deps[i];
+    if (!dup) st->deps[k++] = deps[i];
+  }
+  st->ndeps = k;
+  return 0;
+}
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(void *s, void *const *deps, const struct cudaGraphEdgeData *edges, size_t n, unsigned flags) {
+  cudaError_t e = default_edges(edges, n, "cudaStreamUpdateCaptureDependencies");
+  return e ? e : cudaStreamUpdateCaptureDependencies(s, deps, n, flags);
+}
+
 cudaError_t cudaStreamEndCapture(void *s, void **pg) {
   ENTER();
-  if (!valid_stream(s) || !pg) return set_error(!pg ? cudaErrorInvalidValue : 400);
+  struct stream *st0 = valid_stream(s) ? capturing(s) : NULL;
+  if (!valid_stream(s) || (!pg && !(st0 && st0->capture_to_graph))) return set_error(!pg ? cudaErrorInvalidValue : 400);
   struct stream *st = capturing(s);
   if (!st) return set_error(cudaErrorIllegalState);
   if (st->capture_origin != st) return set_error(cudaErrorStreamCaptureUnmatched);
@@ -805,7 +1089,8 @@ cudaError_t cudaStreamEndCapture(void *s, void **pg) {
   if (st->capture_mode != 2) captures_active--;
   st->capture = NULL;
   st->ndeps = 0;
-  *pg = g;
+  st->capture_to_graph = 0;
+  if (pg) *pg = g;
   return 0;
 }
 

@@ -50,6 +50,7 @@ func (s *Server) watchProgram(f *os.File, exiting *atomic.Bool) (stop func()) {
 			if !hup && os.Getppid() == parent {
 				continue
 			}
+			s.programLeft.Store(true)
 			if !exiting.Load() {
 				s.abandon()
 			}
@@ -78,6 +79,29 @@ func (s *Server) abandon() {
 // signalGrace is how long abandon leaves a signal that also reached this
 // process to stop the launch first.
 const signalGrace = 150 * time.Millisecond
+
+// ProgramSignalGrace is how long InterruptIfProgramGoes waits for the
+// program to die of a signal that reached it too.
+const ProgramSignalGrace = time.Second
+
+// InterruptIfProgramGoes is what a signal that reached the program and this
+// process alike (Ctrl-C reaches the process group) does to the launch
+// running now: if the program dies of it within grace (its request pipe
+// closes, or this process is reparented), the launch stops and its report
+// says, for reason, where its warps were; if the program lives on, its own
+// handler took the signal, and the simulator goes on, as a GPU goes on with
+// a kernel whose program caught SIGINT. It reports whether it stopped the
+// launch.
+func (s *Server) InterruptIfProgramGoes(reason string, grace time.Duration) bool {
+	for end := time.Now().Add(grace); ; time.Sleep(10 * time.Millisecond) {
+		if s.programLeft.Load() {
+			return s.Interrupt(reason)
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
+}
 
 // EnvReportLock names the file the simulator holds a lock on while it
 // lives (HoldReportLock); `warpsim prof` and `warpsim sanitize` set it.

@@ -74,6 +74,13 @@ const (
 	opLaunchCluster    = 66
 	opOccupancyCluster = 67
 	opPotentialCluster = 68
+	// The driver's virtual memory management (vmm.go): opVMReserve is
+	// uint64 size → uint64 address; opVMMap is uint64 address, uint64
+	// physical address (an allocation of the program's), uint64 size;
+	// opVMUnmap is uint64 address, uint64 size (waits for the device).
+	opVMReserve = 90
+	opVMMap     = 91
+	opVMUnmap   = 92
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

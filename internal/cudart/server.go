@@ -99,6 +99,9 @@ type Server struct {
 	pending     Error  // a launch refused by the device, seen at the next synchronization
 	pendingDiag string
 	abandoned   bool // the program is gone: queued work is dropped
+	// programLeft: the program's request pipe closed or this process was
+	// reparented (gone.go), set before the queued work is dropped.
+	programLeft atomic.Bool
 	sticky      Error
 	launches    []Record
 	// compilers is the compiler of each kernel the program looked up, by
@@ -553,6 +556,8 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.clusterOp(req.op, p) // cluster.go
 	case opManagedAlias:
 		return s.managedAlias(p)
+	case opVMReserve, opVMMap, opVMUnmap:
+		return s.vmmOp(req.op, p) // vmm.go
 	case opSync:
 		s.waitFor(s.issuedSeq())
 		s.mu.Lock()

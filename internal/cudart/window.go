@@ -43,6 +43,7 @@ const (
 type region struct {
 	base, size uint64
 	kind       allocKind
+	mapped     bool // a cuMemMap range: its pages are another region's (vmm.go)
 }
 
 // errHostMemory is an allocation the host cannot back.
@@ -135,6 +136,11 @@ func (w *window) Release(base, size uint64) {
 	defer w.mu.Unlock()
 	i := sort.Search(len(w.regions), func(i int) bool { return w.regions[i].base >= base })
 	if i < len(w.regions) && w.regions[i].base == base {
+		if w.regions[i].mapped {
+			// Another region's pages: the mapping goes, they stay.
+			w.regions = append(w.regions[:i], w.regions[i+1:]...)
+			return
+		}
 		w.regions = append(w.regions[:i], w.regions[i+1:]...)
 		w.used -= size
 	}
@@ -156,6 +162,9 @@ func (w *window) find(addr, n uint64) (region, bool) {
 	}
 	r := w.regions[i]
 	if addr < r.base || addr+n > r.base+r.size || addr+n < addr {
+		if w.mappedSpan(i, addr, n) {
+			return r, true
+		}
 		return region{}, false
 	}
 	return r, true

@@ -84,6 +84,8 @@ type cdpTree struct {
 	handles map[uint64]*devHandle
 	next    uint64
 	host    *hostLaunch // the host launch's stop state (interrupt.go)
+	// memsetWarned: a device-side fill's value was ignored (devcopy.go).
+	memsetWarned bool
 }
 
 func newTree(lim DevRTLimits) *cdpTree {
@@ -114,6 +116,7 @@ type cdpNode struct {
 	r           *Result
 	index       int       // in r.Grids
 	tag         DevLaunch // when a timing driver saw it launched
+	copy        *devCopy  // a device runtime copy or fill, not a grid (devcopy.go)
 }
 
 // finish marks n's grid complete and propagates tree completion; t.mu held.
@@ -174,6 +177,12 @@ func (m *Module) runTree(base *Config, t *cdpTree, r *Result, roots []*cdpNode, 
 				continue
 			}
 			progress = true
+			if n.copy != nil {
+				if err = m.runCopy(t, n); err != nil {
+					break
+				}
+				continue
+			}
 			var out []outSeg
 			out, err = m.runNode(base, t, r, n)
 			outs = append(outs, out...)

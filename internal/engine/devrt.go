@@ -85,6 +85,8 @@ func (wp *warp) devRuntime(pc int, in *ir.Inst, exec uint32) {
 		case ir.DevRTLaunchDeviceV2, ir.DevRTLaunchDevice:
 			ret = wp.devLaunch(in.Mode, lane, arg, dim3, funcIndex)
 			wp.lastErr[lane] = uint32(ret)
+		case ir.DevRTMemcpyAsync, ir.DevRTMemsetAsync, ir.DevRTMemcpy2DAsync, ir.DevRTMemset2DAsync:
+			ret = wp.devCopyCall(in.Mode, lane, arg) // devcopy.go
 		case ir.DevRTGetLastError:
 			ret = uint64(wp.lastErr[lane])
 			wp.lastErr[lane] = cudaSuccess

@@ -204,6 +204,10 @@ const (
 	DevRTEventRecord                        // (event, stream) → error
 	DevRTEventDestroy                       // (event) → error
 	DevRTStreamWaitEvent                    // (stream, event, flags) → error
+	DevRTMemcpyAsync                        // (dst, src, count, kind, stream) → error
+	DevRTMemsetAsync                        // (ptr, value, count, stream) → error
+	DevRTMemcpy2DAsync                      // (dst, dpitch, src, spitch, width, height, kind, stream) → error
+	DevRTMemset2DAsync                      // (ptr, pitch, value, width, height, stream) → error
 )
 
 // DevRTNames maps the device runtime's extern function names to their kind:
@@ -235,6 +239,14 @@ var DevRTNames = map[string]uint8{
 	"cudaEventDestroy":                          DevRTEventDestroy,
 	"__cudaCDP2StreamWaitEvent":                 DevRTStreamWaitEvent,
 	"cudaStreamWaitEvent":                       DevRTStreamWaitEvent,
+	"__cudaCDP2MemcpyAsync":                     DevRTMemcpyAsync,
+	"cudaMemcpyAsync":                           DevRTMemcpyAsync,
+	"__cudaCDP2MemsetAsync":                     DevRTMemsetAsync,
+	"cudaMemsetAsync":                           DevRTMemsetAsync,
+	"__cudaCDP2Memcpy2DAsync":                   DevRTMemcpy2DAsync,
+	"cudaMemcpy2DAsync":                         DevRTMemcpy2DAsync,
+	"__cudaCDP2Memset2DAsync":                   DevRTMemset2DAsync,
+	"cudaMemset2DAsync":                         DevRTMemset2DAsync,
 }
 
 // CallsDeviceSync reports whether f calls CDP1's device-side
