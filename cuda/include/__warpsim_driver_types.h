@@ -185,4 +185,14 @@ typedef struct CUmemAllocationProp_st {
   } allocFlags;
 } CUmemAllocationProp, CUmemAllocationProp_v1;
 #define CU_MEM_CREATE_USAGE_TILE_POOL 0x1
+/* cuGetProcAddress's answers and flags. */
+typedef enum CUdriverProcAddressQueryResult_enum {
+  CU_GET_PROC_ADDRESS_SUCCESS = 0,
+  CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+  CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} CUdriverProcAddressQueryResult;
+#define CU_GET_PROC_ADDRESS_DEFAULT 0
+#define CU_GET_PROC_ADDRESS_LEGACY_STREAM 1
+#define CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM 2
+
 #endif

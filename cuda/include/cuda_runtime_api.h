@@ -319,6 +319,17 @@ extern "C" {
 __WARPSIM_H cudaError_t cudaProfilerStart(void);
 __WARPSIM_H cudaError_t cudaProfilerStop(void);
 
+/* Driver entry points: the address of a driver API function warpsim's
+ * runtime implements (cuda.h), by its base name ("cuTensorMapEncodeTiled").
+ * A name it lacks gives cudaSuccess, a null pointer and
+ * cudaDriverEntryPointSymbolNotFound, as CUDA does for an unknown symbol
+ * (the enum and flags are in driver_types.h). */
+__WARPSIM_H cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                                enum cudaDriverEntryPointQueryResult *driverStatus __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                                         unsigned long long flags,
+                                                         enum cudaDriverEntryPointQueryResult *driverStatus __WARPSIM_DEFAULT(0));
+
 /* Device-side launches (dynamic parallelism, -rdc=true): clang-22 lowers
  * kernel<<<…>>> in device code to these two calls. */
 __device__ void *cudaGetParameterBuffer(size_t alignment, size_t size);

@@ -942,4 +942,14 @@ typedef struct cudaLaunchAttribute cudaLaunchAttribute;
 #endif
 /* --- end of launch and stream attributes --- */
 
+/* cudaGetDriverEntryPoint's answers and flags (cuda_runtime_api.h). */
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2
+};
+#define cudaEnableDefault 0x0
+#define cudaEnableLegacyStream 0x1
+#define cudaEnablePerThreadDefaultStream 0x2
+
 #endif

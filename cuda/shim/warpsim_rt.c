@@ -2018,3 +2018,4 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 #include "warpsim_rt_tex.c"
 #include "warpsim_rt_tensormap.c"
 #include "warpsim_rt_driver.c"
+#include "warpsim_rt_entry.c"

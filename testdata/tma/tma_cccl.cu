@@ -55,7 +55,18 @@ int main() {
   cuuint64_t strides[1] = {W * sizeof(int)};
   cuuint32_t box[2] = {TW, TH};
   cuuint32_t estr[2] = {1, 1};
-  CUresult r = cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, d, dims, strides, box, estr,
+  // The guide reaches the driver's encoder through the runtime's entry
+  // point, without linking libcuda.
+  typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+  void *fn = nullptr, *none = &fn;
+  cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound, qnone = cudaDriverEntryPointSuccess;
+  cudaError_t ge = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &q);
+  cudaError_t gn = cudaGetDriverEntryPoint("cuNoSuchFunction", &none, cudaEnableDefault, &qnone);
+  printf("entry point: %s %d %s; unknown: %s %d %s\n", cudaGetErrorName(ge), (int)q, fn ? "set" : "null",
+         cudaGetErrorName(gn), (int)qnone, none ? "set" : "null");
+  CUresult r = ((encode_fn)fn)(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, d, dims, strides, box, estr,
                                       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                       CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   printf("encode: %d\n", (int)r);
