@@ -204,13 +204,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			if !wp.checkPieces(pc, CheckAtomic, ptxtype.SpaceShared, l, d, total) {
 				return false
 			}
-			walk := wp.tmaWalk
-			if im2col {
-				walk = func(pc int, op uint8, m *tmap.Map, c *[5]int64, _ *[5]int, l int, f func(uint64, []byte)) bool {
-					return wp.tmaIm2colWalk(pc, op, m, c, &off, l, f)
-				}
-			}
-			if !walk(pc, CheckLoad, &m, &c, &n, l, func(off uint64, g []byte) {
+			put := func(off uint64, g []byte) {
 				o := tmap.SwizzleOffset(m.Swizzle, sh+off) - sh
 				e := dst[o : o+es]
 				switch {
@@ -223,7 +217,9 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 				default:
 					clear(e)
 				}
-			}) {
+			}
+			if im2col && !wp.tmaIm2colWalk(pc, CheckLoad, &m, &c, &off, l, put) ||
+				!im2col && !wp.tmaWalk(pc, CheckLoad, &m, &c, &n, l, put) {
 				return false
 			}
 			if bar&7 != 0 {
