@@ -130,7 +130,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 		}
 		for i := 0; i < m.Rank-2; i++ {
 			if c[i+1] < int64(m.Lower[i]) || c[i+1] > m.BoxHigh(i) {
-				wp.fault(FaultIllegal, pc, l, 0, false, "im2col tensor copy: the filter base %d in dimension %d lies outside the pixel box (%d to %d): the H100 stops with an illegal instruction", c[i+1], i+1, m.Lower[i], m.BoxHigh(i))
+				wp.fault(FaultIllegal, pc, l, 0, false, "im2col tensor copy: the filter base %d in dimension %d lies outside the pixel box (%d to %d): the GPU stops with an illegal instruction (i4_base_out)", c[i+1], i+1, m.Lower[i], m.BoxHigh(i))
 				return false
 			}
 		}
