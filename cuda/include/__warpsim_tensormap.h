@@ -1,4 +1,4 @@
-/* warpsim: the driver API's tensor maps (CUtensorMap, cuTensorMapEncodeTiled),
+/* warpsim: the driver API's tensor maps (CUtensorMap, cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col),
  * included by cuda.h. A CUtensorMap is 128 opaque bytes on the GPU; warpsim
  * fills them with its own encoding (cuda/shim/warpsim_rt_tensormap.c,
  * internal/tmap), which the simulated TMA instructions read. */

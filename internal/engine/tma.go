@@ -113,6 +113,28 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 	for i, s := range to.A {
 		c[i] = int64(int32(wp.r(s)[l]))
 	}
+	im2col := len(to.C) > 0
+	if im2col != (m.Mode == tmap.ModeIm2col) {
+		if im2col {
+			wp.fault(FaultIllegal, pc, l, 0, false, "an im2col tensor copy through a tiled tensor map")
+		} else {
+			wp.fault(FaultIllegal, pc, l, 0, false, "a tile-mode tensor copy through an im2col tensor map")
+		}
+		return false
+	}
+	var off [3]int64
+	if im2col {
+		bits := tmap.OffsetBits(m.Rank)
+		for i, s := range to.C {
+			off[i] = int64(wp.r(s)[l] & (1<<bits - 1))
+		}
+		for i := 0; i < m.Rank-2; i++ {
+			if c[i+1] < int64(m.Lower[i]) || c[i+1] > m.BoxHigh(i) {
+				wp.fault(FaultIllegal, pc, l, 0, false, "im2col tensor copy: the filter base %d in dimension %d lies outside the pixel box (%d to %d): the GPU stops with an illegal instruction (i4_base_out)", c[i+1], i+1, m.Lower[i], m.BoxHigh(i))
+				return false
+			}
+		}
+	}
 	es := m.Stride[0]
 	if uint64(c[0])*es%16 != 0 {
 		wp.fault(FaultIllegal, pc, l, 0, false, "tensor copy at coordinate %d: dimension 0 starts %d bytes into a 16-byte unit (the H100 stops with an illegal instruction)", c[0], uint64(c[0])*es%16)
@@ -182,7 +204,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			if !wp.checkPieces(pc, CheckAtomic, ptxtype.SpaceShared, l, d, total) {
 				return false
 			}
-			if !wp.tmaWalk(pc, CheckLoad, &m, &c, &n, l, func(off uint64, g []byte) {
+			put := func(off uint64, g []byte) {
 				o := tmap.SwizzleOffset(m.Swizzle, sh+off) - sh
 				e := dst[o : o+es]
 				switch {
@@ -195,7 +217,9 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 				default:
 					clear(e)
 				}
-			}) {
+			}
+			if im2col && !wp.tmaIm2colWalk(pc, CheckLoad, &m, &c, &off, l, put) ||
+				!im2col && !wp.tmaWalk(pc, CheckLoad, &m, &c, &n, l, put) {
 				return false
 			}
 			if bar&7 != 0 {
@@ -287,6 +311,65 @@ func (wp *warp) tmaWalk(pc int, op uint8, m *tmap.Map, c *[5]int64, n *[5]int, l
 					}
 				}
 			}
+		}
+	}
+	return true
+}
+
+// tmaIm2colWalk visits an im2col load's elements in shared-memory order,
+// as tmaWalk does: Pixels pixels of Box[0] channels each, one row apiece.
+// The filter base starts at the coordinates and steps through the pixel
+// box, W fastest by its element stride, wrapping to the lower corner and
+// stepping the next spatial dimension, after the last one N (by its element
+// stride); each pixel is read at the base plus the im2col offsets, its
+// channels from c[0] on (the channel element stride is ignored). What
+// lies outside the tensor is filled (testdata/tma/im2col_cases.txt).
+func (wp *warp) tmaIm2colWalk(pc int, op uint8, m *tmap.Map, c *[5]int64, offs *[3]int64, l int, f func(off uint64, g []byte)) bool {
+	es := m.Stride[0]
+	pitch := uint64(m.RowPitch())
+	ns := m.Rank - 2
+	nd := m.Rank - 1
+	var pos [3]int64
+	copy(pos[:], c[1:1+ns])
+	n := c[nd]
+	for p := uint64(0); p < uint64(m.Pixels); p++ {
+		in := n >= 0 && uint64(n) < m.Dim[nd]
+		base := m.Addr + uint64(n)*m.Stride[nd]
+		for i := 0; i < ns; i++ {
+			x := pos[i] + offs[i]
+			if x < 0 || uint64(x) >= m.Dim[i+1] {
+				in = false
+			}
+			base += uint64(x) * m.Stride[i+1]
+		}
+		off := p * pitch
+		for j := int64(0); j < int64(m.Box[0]); j++ {
+			x := c[0] + j
+			if !in || x < 0 || uint64(x) >= m.Dim[0] {
+				f(off, nil)
+			} else {
+				a := base + uint64(x)*es
+				g, _ := wp.resolveFor(pc, ptxtype.SpaceGlobal, a, es, l, true)
+				if g == nil || !wp.checkOne(pc, op, ptxtype.SpaceGlobal, l, a, es) {
+					return false
+				}
+				if wp.rec != nil {
+					wp.noteSectors(a, es)
+				}
+				f(off, g)
+			}
+			off += es
+		}
+		i := 0
+		for ; i < ns; i++ {
+			pos[i] += int64(m.EStride[i+1])
+			if pos[i] <= m.BoxHigh(i) {
+				break
+			}
+			pos[i] = int64(m.Lower[i])
+		}
+		if i == ns {
+			n += int64(m.EStride[nd])
 		}
 	}
 	return true

@@ -14,7 +14,8 @@ import (
 // Operands (TensorOperands): Src/SrcOff the tensor map's address (MapParam:
 // a kernel parameter offset), Dst/DstOff the shared-memory box, A the box
 // coordinates (Num of them), MbarSlot/MbarOff the mbarrier of a load, B[0]
-// the multicast CTA mask (Flag), Elem the reduction.
+// the multicast CTA mask (Flag), C an im2col load's offsets (Num-2 of them;
+// empty in tile mode), Elem the reduction.
 
 // OpAsync modes of the TMA (after asyncproxy's, tensor.go).
 const (
@@ -111,8 +112,14 @@ func (fl *fnLowerer) lowerTMA(src *ptx.Instr) {
 		fl.bad(src, "expected a .1d to .5d rank")
 		return
 	}
-	if hasMod(ms, "im2col") || hasMod(ms, "im2col_no_offs") || hasMod(ms, "tile::gather4") || hasMod(ms, "tile::scatter4") {
-		fl.unsupportedf(src.Pos, "%s is not supported yet (im2col and gather modes)", opText(src))
+	if hasMod(ms, "im2col_no_offs") || hasMod(ms, "im2col::w") || hasMod(ms, "im2col::w::128") ||
+		hasMod(ms, "tile::gather4") || hasMod(ms, "tile::scatter4") {
+		fl.unsupportedf(src.Pos, "%s is not supported yet (im2col_no_offs, im2col::w and gather modes)", opText(src))
+		return
+	}
+	im2col := hasMod(ms, "im2col")
+	if im2col && to.Num < 3 {
+		fl.bad(src, "im2col mode needs a .3d to .5d tensor")
 		return
 	}
 	for _, m := range ms {
@@ -135,6 +142,10 @@ func (fl *fnLowerer) lowerTMA(src *ptx.Instr) {
 	var ok bool
 	if ms[0] == "reduce" || ms[2] == "tensor" && len(ms) > 4 && ms[4] == "global" {
 		// [tmap, {coords}], [smem]
+		if im2col {
+			fl.unsupportedf(src.Pos, "%s is not supported (tensor stores and reductions have no im2col mode with offsets)", opText(src))
+			return
+		}
 		if len(ops) != 2+hint {
 			fl.bad(src, "expected [tensor-map, {coordinates}], [shared]")
 			return
@@ -170,6 +181,9 @@ func (fl *fnLowerer) lowerTMA(src *ptx.Instr) {
 	if to.Flag {
 		want++
 	}
+	if im2col {
+		want++
+	}
 	if len(ops) != want || !hasMod(ms, "mbarrier::complete_tx::bytes") {
 		fl.unsupported(src)
 		return
@@ -183,13 +197,35 @@ func (fl *fnLowerer) lowerTMA(src *ptx.Instr) {
 	if to.MbarSlot, to.MbarOff, ok = fl.addrSlot(src, &ops[2]); !ok {
 		return
 	}
+	next := 3
+	if im2col {
+		if !fl.im2colOffsets(src, &ops[3], &to) {
+			return
+		}
+		next++
+	}
 	if to.Flag {
-		to.B = []int32{fl.value(src, &ops[3], ptx.U16)}
+		to.B = []int32{fl.value(src, &ops[next], ptx.U16)}
 	}
 	to.DstSpace = ptx.SpaceShared
 	srcs := append([]int32{to.Dst, to.Src, to.MbarSlot}, to.A...)
 	srcs = append(srcs, to.B...)
+	srcs = append(srcs, to.C...)
 	fl.emitTensor(OpAsync, AsyncTensorG2S, src, to, nil, srcs)
+}
+
+// im2colOffsets lowers an im2col load's "{o0, ...}" offsets (Num-2 16-bit
+// values) into to.C, whose presence marks the load as im2col.
+func (fl *fnLowerer) im2colOffsets(src *ptx.Instr, o *ptx.Operand, to *TensorOperands) bool {
+	es := vecElems(o)
+	if len(es) != int(to.Num)-2 {
+		fl.bad(src, "expected {%d im2col offsets} after the mbarrier", to.Num-2)
+		return false
+	}
+	for i := range es {
+		to.C = append(to.C, fl.value(src, &es[i], ptx.U16))
+	}
+	return true
 }
 
 // lowerTensormap lowers tensormap.replace and tensormap.cp_fenceproxy.

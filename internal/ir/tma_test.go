@@ -8,8 +8,8 @@ import (
 )
 
 // TestLowerTMA: the TMA forms lower (a tensor map named by parameter, by
-// register, in shared or global memory), and the ones not simulated yet say
-// so at their line.
+// register, in shared or global memory; tile and im2col modes), and the
+// ones not simulated yet or malformed say so at their line.
 func TestLowerTMA(t *testing.T) {
 	const head = `.version 8.7
 .target sm_90a
@@ -34,8 +34,16 @@ func TestLowerTMA(t *testing.T) {
 		{`tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%r1], 1;`, ""},
 		{`tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;`, ""},
 		{`fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;`, ""},
-		{`cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r5}], [%r4], {%rs1};`,
-			"is not supported yet (im2col and gather modes)"},
+		{`cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r5}], [%r4], {%rs1};`, ""},
+		{`cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [k_tmap, {%r2, %r3, %r5, %r6, %r7}], [%r4], {%rs1, %rs2, %rs3}, %rs1;`, ""},
+		{`cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r3, %r5, %r6}], [%r4], {%rs1, %rs2}, %rd2;`, ""},
+		{`cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [%rd1, {%r2, %r3, %r5, %r6}], {%rs1, %rs2};`, ""},
+		{`cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r5, %r6}], [%r4], {%rs1};`,
+			"expected {2 im2col offsets} after the mbarrier"},
+		{`cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4], {%rs1};`,
+			"im2col mode needs a .3d to .5d tensor"},
+		{`cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r2, %r3, %r4}], [%r1];`,
+			"is not supported yet (im2col_no_offs, im2col::w and gather modes)"},
 		{`cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], [%r4];`,
 			"expected [tensor-map, {2 coordinates}]"},
 		{`tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 64;`,

@@ -16,7 +16,11 @@
 //	79  u8      rank minus one
 //	80  u8      data type (CUtensorMapDataType)
 //	81  u8      interleave, 82 swizzle, 83 L2 promotion, 84 float OOB fill
-//	85  u8      mode (0 tiled)
+//	85  u8      mode (0 tiled, 1 im2col)
+//	86  u16     im2col: channels per pixel (1..256; also box dim 0)
+//	88  u16     im2col: pixels per column (1..1024)
+//	90  i16[3]  im2col: pixel box lower corner (W, H, D)
+//	96  i16[3]  im2col: pixel box upper corner (W, H, D)
 //
 // Every field's zero is valid, so a map built from zeroed bytes by
 // tensormap.replace (as Triton's device-side descriptors are) decodes.
@@ -59,7 +63,14 @@ const (
 	Swizzle128B
 )
 
-// Map is a decoded tiled tensor map.
+// Modes of a tensor map.
+const (
+	ModeTiled uint8 = iota
+	ModeIm2col
+)
+
+// Map is a decoded tensor map. In im2col mode Box[0] is the channels per
+// pixel and the other box dims are 1.
 type Map struct {
 	Addr       uint64
 	Rank       int
@@ -72,6 +83,11 @@ type Map struct {
 	Swizzle    uint8
 	L2         uint8
 	OOBNaN     bool
+	Mode       uint8
+	// im2col mode: pixels per column and the pixel box's corners in the
+	// spatial dimensions 1..Rank-2 (index 0 is W, dimension 1).
+	Pixels       uint32
+	Lower, Upper [3]int32
 }
 
 // ElemSize is the size in bytes of a data type's element (0: unknown).
@@ -117,8 +133,9 @@ func Decode(b []byte) (Map, error) {
 	m.DType = b[80]
 	m.Interleave, m.Swizzle, m.L2 = b[81], b[82], b[83]
 	m.OOBNaN = b[84] == 1
-	if b[85] != 0 {
-		return m, fmt.Errorf("tensor map mode %d is not supported yet (im2col)", b[85])
+	m.Mode = b[85]
+	if m.Mode > ModeIm2col {
+		return m, fmt.Errorf("tensor map mode %d is not supported", m.Mode)
 	}
 	if m.Rank > 5 {
 		return m, fmt.Errorf("tensor map rank %d is out of range", m.Rank)
@@ -144,6 +161,20 @@ func Decode(b []byte) (Map, error) {
 	}
 	for i := m.Rank; i < 5; i++ {
 		m.Dim[i], m.Box[i], m.EStride[i] = 1, 1, 1 // unused
+	}
+	if m.Mode == ModeIm2col {
+		if m.Rank < 3 {
+			return m, fmt.Errorf("an im2col tensor map of rank %d (3 to 5)", m.Rank)
+		}
+		m.Box = [5]uint32{uint32(le.Uint16(b[86:])), 1, 1, 1, 1}
+		m.Pixels = uint32(le.Uint16(b[88:]))
+		if m.Pixels == 0 || m.Pixels > 1024 {
+			return m, fmt.Errorf("im2col tensor map: %d pixels per column (1 to 1024)", m.Pixels)
+		}
+		for i := 0; i < 3; i++ {
+			m.Lower[i] = int32(int16(le.Uint16(b[90+2*i:])))
+			m.Upper[i] = int32(int16(le.Uint16(b[96+2*i:])))
+		}
 	}
 	for i := 0; i < m.Rank; i++ {
 		if m.Box[i] == 0 || m.Box[i] > 256 {
@@ -174,6 +205,18 @@ func (m *Map) Encode(b []byte) {
 	b[80], b[81], b[82], b[83] = m.DType, m.Interleave, m.Swizzle, m.L2
 	if m.OOBNaN {
 		b[84] = 1
+	}
+	if m.Mode == ModeIm2col {
+		b[85] = ModeIm2col
+		for i := 1; i < 5; i++ {
+			le.PutUint16(b[64+2*i:], 1)
+		}
+		le.PutUint16(b[86:], uint16(m.Box[0]))
+		le.PutUint16(b[88:], uint16(m.Pixels))
+		for i := 0; i < 3; i++ {
+			le.PutUint16(b[90+2*i:], uint16(m.Lower[i]))
+			le.PutUint16(b[96+2*i:], uint16(m.Upper[i]))
+		}
 	}
 }
 
@@ -288,6 +331,9 @@ func (m *Map) Elems(i int) int {
 // whole box[0] moves.
 func (m *Map) TxBytes() int {
 	n := int(m.Stride[0])
+	if m.Mode == ModeIm2col {
+		return n * int(m.Box[0]) * int(m.Pixels)
+	}
 	for i := 0; i < m.Rank; i++ {
 		n *= m.Elems(i)
 	}
@@ -308,6 +354,9 @@ func (m *Map) RowPitch() int {
 // SharedBytes is the box's footprint in shared memory.
 func (m *Map) SharedBytes() int {
 	n := m.RowPitch()
+	if m.Mode == ModeIm2col {
+		return n * int(m.Pixels)
+	}
 	for i := 1; i < m.Rank; i++ {
 		n *= m.Elems(i)
 	}

@@ -74,3 +74,42 @@ func TestSwizzleOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestIm2colEncodeDecode: an im2col map (corners at the rank's limits,
+// negative ones included) survives its 128 bytes, at every rank, and a map
+// of rank 2 marked im2col, or with no pixels, does not decode.
+func TestIm2colEncodeDecode(t *testing.T) {
+	for _, a := range []Im2col{
+		{DType: F32, Rank: 3, Addr: 0x7f0000000100, Dim: []uint64{8, 70000, 3}, Stride: []uint64{32, 32 * 70000},
+			Lower: []int32{-32768}, Upper: []int32{32767}, Channels: 8, Pixels: 1024, EStride: []uint32{1, 8, 2}, OOBFill: 1},
+		{DType: F16, Rank: 4, Addr: 0x7f0000000200, Dim: []uint64{64, 9, 6, 2}, Stride: []uint64{128, 1152, 6912},
+			Lower: []int32{-128, 3}, Upper: []int32{127, -2}, Channels: 64, Pixels: 32, EStride: []uint32{1, 2, 3, 1},
+			Swizzle: Swizzle128B},
+		{DType: U8, Rank: 5, Addr: 0x7f0000000300, Dim: []uint64{16, 5, 4, 3, 2}, Stride: []uint64{16, 80, 320, 960},
+			Lower: []int32{-16, 0, -16}, Upper: []int32{15, -1, 15}, Channels: 16, Pixels: 1, EStride: []uint32{1, 1, 1, 1, 1}},
+	} {
+		m, code, why := EncodeIm2col(a)
+		if code != Success {
+			t.Fatalf("rank %d: %s", a.Rank, why)
+		}
+		b := make([]byte, Size)
+		m.Encode(b)
+		got, err := Decode(b)
+		if err != nil || got != m {
+			t.Fatalf("decoded %+v (%v), want %+v", got, err, m)
+		}
+		if got.TxBytes() != int(a.Channels*a.Pixels)*ElemSize(a.DType) {
+			t.Errorf("rank %d: %d transaction bytes", a.Rank, got.TxBytes())
+		}
+		bad := append([]byte{}, b...)
+		bad[88], bad[89] = 0, 0
+		if _, err := Decode(bad); err == nil || !strings.Contains(err.Error(), "pixels per column") {
+			t.Errorf("rank %d: no pixels decoded (%v)", a.Rank, err)
+		}
+		bad = append([]byte{}, b...)
+		bad[79] = 1
+		if _, err := Decode(bad); err == nil || !strings.Contains(err.Error(), "rank 2") {
+			t.Errorf("rank 2 im2col map decoded (%v)", err)
+		}
+	}
+}

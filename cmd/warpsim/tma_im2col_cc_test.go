@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTMAIm2colProbeCC builds testdata/tma/im2col_probe.cu with `warpsim cc`
+// (the runtime's cuTensorMapEncodeIm2col, im2col loads and prefetches
+// through a __grid_constant__ CUtensorMap) and runs every case of
+// im2col_cases.txt as the GPU ran it: each output file must equal the
+// recording byte for byte, the encode verdicts and CUDA errors included.
+func TestTMAIm2colProbeCC(t *testing.T) {
+	needClang(t)
+	dir := "../../testdata/tma"
+	prog := buildCU(t, filepath.Join(dir, "im2col_probe.cu"))
+	cases, err := os.ReadFile(filepath.Join(dir, "im2col_cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	n := 0
+	for _, line := range strings.Split(string(cases), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		name := f[0]
+		out := filepath.Join(tmp, name+".bin")
+		stdout, stderr, err := runProgramErr(prog, filepath.Join(dir, "im2col_cases.txt"), name, out)
+		if err != nil {
+			t.Errorf("%s: %v\n%s%s", name, err, stdout, stderr)
+			continue
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "out", name+".bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			k := 0
+			for k < len(got) && k < len(want) && got[k] == want[k] {
+				k++
+			}
+			t.Errorf("%s: the output differs from the GPU's (%d bytes, GPU %d; first at %d)", name, len(got), len(want), k)
+		}
+		n++
+	}
+	if n < 83 {
+		t.Errorf("ran %d cases, want the 83 of im2col_cases.txt", n)
+	}
+}
+
+// TestTMAIm2colProbeSanitized: under memcheck and initcheck im2col loads
+// (padding, offsets, a swizzle, a prefetch) are clean and still give the
+// GPU's bytes, and a filter base outside the pixel box is reported as the
+// illegal instruction the GPU stopped with.
+func TestTMAIm2colProbeSanitized(t *testing.T) {
+	needClang(t)
+	dir := "../../testdata/tma"
+	prog := buildCU(t, filepath.Join(dir, "im2col_probe.cu"))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	tmp := t.TempDir()
+	for _, name := range []string{"i4_corner", "i4_sw128", "i5_asym", "i4_prefetch", "i4_base_out"} {
+		for _, tool := range []string{"memcheck", "initcheck"} {
+			out := filepath.Join(tmp, name+"_"+tool+".bin")
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"sanitize", "--tool", tool, prog, filepath.Join(dir, "im2col_cases.txt"), name, out}, &stdout, &stderr)
+			got, _ := os.ReadFile(out)
+			want, _ := os.ReadFile(filepath.Join(dir, "out", name+".bin"))
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s %s: the output differs from the GPU's (exit %d)\n%s%s", name, tool, code, stdout.String(), stderr.String())
+			}
+			if name == "i4_base_out" {
+				if !strings.Contains(stdout.String()+stderr.String(), "outside the pixel box") {
+					t.Errorf("%s %s: no report of the filter base outside the pixel box:\n%s%s", name, tool, stdout.String(), stderr.String())
+				}
+				continue
+			}
+			if code != 0 || !strings.Contains(stdout.String(), "ERROR SUMMARY: 0 errors") {
+				t.Errorf("%s %s: exit %d, want 0 and no errors:\n%s%s", name, tool, code, stdout.String(), stderr.String())
+			}
+		}
+	}
+}
