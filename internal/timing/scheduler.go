@@ -65,6 +65,9 @@ type warpT struct {
 	wgmmaOpen   uint64
 	wgmmaGroups [8]uint64
 	nGroups     int
+	// tensorLast is when the warp's MMAs issued so far are counted done
+	// (TensorPipe.Release): its branches and barriers wait for it.
+	tensorLast uint64
 }
 
 type spT struct {
@@ -74,6 +77,8 @@ type spT struct {
 	rr    int
 	check uint64 // earliest cycle anything here can issue
 	busy  uint64 // the issue port is taken by an expanded instruction until then
+	// tensorFree is when the tensor pipe is free, in 1/TensorFrac cycle.
+	tensorFree uint64
 }
 
 // issue lets sub-partition sp issue one instruction at s.now, if any warp
