@@ -175,6 +175,8 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 	if f.Elem == tensor.F64 {
 		base = f.PerLane
 	}
+	wp.recordTensorBegin()
+	defer wp.recordTensorEnd()
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -214,10 +216,11 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			if !wp.checkOne(pc, op, to.DstSpace, l, addr, size) {
 				return
 			}
-			b, _ := wp.resolve(pc, to.DstSpace, addr, size, l)
+			b, acc := wp.resolve(pc, to.DstSpace, addr, size, l)
 			if b == nil {
 				return
 			}
+			wp.recordTensorPiece(acc, addr, size, !load)
 			reg, sub := f.RegOf(i)
 			sh := uint(sub) * uint(size*8)
 			if load {

@@ -59,12 +59,9 @@ type warpT struct {
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
-	// wgmma: when the warp's wgmma.mma_async issued since its last
-	// commit_group complete (open), and its committed groups' completion,
-	// oldest first (wgmmaGroups[:nGroups]); wgmma.wait_group waits there.
-	wgmmaOpen   uint64
-	wgmmaGroups [8]uint64
-	nGroups     int
+	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
+	// commit groups; their wait_group instructions wait there.
+	wgmma, cpAsync groupsT
 	// tensorLast is when the warp's MMAs issued so far are counted done
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64

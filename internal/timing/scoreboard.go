@@ -136,6 +136,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		wgmmaGroup(w, in, done, s.now)
 		return
 	}
+	if in.Op == ir.OpAsync {
+		s.asyncGroup(w, in, rec.Func, done)
+	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
 			w.regReady[r] = done

@@ -91,36 +91,90 @@ func tensorTable(m map[tensor.Elem]uint32) (t [tensor.S32 + 1]uint32) {
 	return t
 }
 
+// groupsT are a warp's asynchronous operations in commit groups: those
+// issued since the last commit (open: when the last completes) and the
+// committed groups' completions, oldest first (done[:n]).
+type groupsT struct {
+	open uint64
+	done [8]uint64
+	n    int
+}
+
+// add joins an operation completing at t to the open group.
+func (g *groupsT) add(t uint64) { g.open = max(g.open, t) }
+
+// commit closes the open group.
+func (g *groupsT) commit() {
+	if g.n == len(g.done) {
+		// More groups in flight than kept: merge the two oldest.
+		g.done[1] = max(g.done[0], g.done[1])
+		copy(g.done[:], g.done[1:])
+		g.n--
+	}
+	g.done[g.n] = g.open
+	g.n++
+	g.open = 0
+}
+
+// wait drops all but the newest keep committed groups (and, with all, the
+// open one) and returns when those dropped complete.
+func (g *groupsT) wait(keep int, all bool) uint64 {
+	keep = min(keep, g.n)
+	n := g.n - keep
+	t := uint64(0)
+	for _, d := range g.done[:n] {
+		t = max(t, d)
+	}
+	copy(g.done[:], g.done[n:g.n])
+	g.n = keep
+	if all {
+		t = max(t, g.open)
+		g.open = 0
+	}
+	return t
+}
+
+// waitUntil holds warp w until t (on the wait stall: a fixed-latency
+// dependency, the tensor pipe's result or the copy's arrival).
+func waitUntil(w *warpT, t, now uint64) {
+	if t > max(w.ready, now+1) {
+		w.ready, w.readyWhy = t, stallWait
+	}
+}
+
 // wgmmaGroup keeps a warp's wgmma groups: wgmma.mma_async joins the open
 // group (done: when its result is ready), commit_group closes it, and
 // wait_group N holds the warp until all but the newest N committed groups
-// are done (on the wait stall: a fixed-latency dependency, the tensor
-// pipe's result).
+// are done.
 func wgmmaGroup(w *warpT, in *ir.Inst, done, now uint64) {
 	switch {
 	case in.Mode == ir.TensorWgmma:
-		w.wgmmaOpen = max(w.wgmmaOpen, done)
+		w.wgmma.add(done)
 	case in.Cmp == ir.WgmmaCommit:
-		if w.nGroups == len(w.wgmmaGroups) {
-			// More groups in flight than kept: merge the two oldest.
-			w.wgmmaGroups[1] = max(w.wgmmaGroups[0], w.wgmmaGroups[1])
-			copy(w.wgmmaGroups[:], w.wgmmaGroups[1:])
-			w.nGroups--
-		}
-		w.wgmmaGroups[w.nGroups] = w.wgmmaOpen
-		w.nGroups++
-		w.wgmmaOpen = 0
+		w.wgmma.commit()
 	case in.Cmp == ir.WgmmaWait:
-		keep := min(int(in.Vec), w.nGroups)
-		n := w.nGroups - keep
-		t := uint64(0)
-		for _, g := range w.wgmmaGroups[:n] {
-			t = max(t, g)
+		waitUntil(w, w.wgmma.wait(int(in.Vec), false), now)
+	}
+}
+
+// asyncGroup keeps a warp's cp.async groups the same way: a cp.async
+// joins the open group when its global sectors arrive (done: the memory
+// system's answer for the load of its source), commit_group closes it,
+// wait_group N waits for all but the newest N groups, wait_all for all.
+// (cp.async.mbarrier.arrive and mbarrier waits are not timed yet.)
+func (s *gridState) asyncGroup(w *warpT, in *ir.Inst, fn int32, done uint64) {
+	switch in.Mode {
+	case ir.AsyncCopy:
+		w.cpAsync.add(done)
+	case ir.AsyncCommit:
+		w.cpAsync.commit()
+	case ir.AsyncWaitGroup:
+		keep := 0
+		if funcs := s.g.Funcs(); int(fn) < len(funcs) && int(in.Imm) < len(funcs[fn].TensorOps) {
+			keep = int(funcs[fn].TensorOps[in.Imm].Num)
 		}
-		copy(w.wgmmaGroups[:], w.wgmmaGroups[n:w.nGroups])
-		w.nGroups = keep
-		if t > max(w.ready, now+1) {
-			w.ready, w.readyWhy = t, stallWait
-		}
+		waitUntil(w, w.cpAsync.wait(keep, false), s.now)
+	case ir.AsyncWaitAll:
+		waitUntil(w, w.cpAsync.wait(0, true), s.now)
 	}
 }
