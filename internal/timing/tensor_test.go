@@ -154,3 +154,36 @@ func TestWgmmaWaitGroup(t *testing.T) {
 		t.Errorf("wait_group 0 with nothing in flight: ready at %d, want 201", w.ready)
 	}
 }
+
+// TestCpAsyncWaitGroup: a cp.async does not hold the warp; its group
+// completes when its last copy's source arrives, and wait_group N /
+// wait_all hold the warp until the groups they cover complete.
+func TestCpAsyncWaitGroup(t *testing.T) {
+	s := &gridState{}
+	w := &warpT{}
+	op := func(mode uint8, at, done uint64) {
+		s.now = at
+		w.ready = at + 1
+		s.asyncGroup(w, &ir.Inst{Op: ir.OpAsync, Mode: mode}, 0, done)
+	}
+	op(ir.AsyncCopy, 0, 300)
+	op(ir.AsyncCopy, 1, 280)
+	op(ir.AsyncCommit, 2, 0) // group 1: 300
+	op(ir.AsyncCopy, 3, 500)
+	op(ir.AsyncCommit, 4, 0) // group 2: 500
+	op(ir.AsyncCopy, 5, 700) // open
+	if w.ready != 6 {
+		t.Errorf("cp.async held the warp until %d", w.ready)
+	}
+	if got := w.cpAsync.wait(1, false); got != 300 {
+		t.Errorf("wait_group 1: groups done at %d, want 300", got)
+	}
+	op(ir.AsyncWaitAll, 10, 0)
+	if w.ready != 700 || w.readyWhy != stallWait {
+		t.Errorf("wait_all: ready at %d (%s), want 700 (wait)", w.ready, StallNames[w.readyWhy])
+	}
+	op(ir.AsyncWaitAll, 800, 0)
+	if w.ready != 801 {
+		t.Errorf("wait_all with nothing in flight: ready at %d, want 801", w.ready)
+	}
+}
