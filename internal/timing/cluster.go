@@ -1,8 +1,11 @@
 // Thread-block clusters: the block scheduler places a cluster's blocks
 // together on the SMs of one GPC (arch.GPCs), and launches the next
 // cluster, in cluster order, only once one GPC has room for all its
-// blocks (each SM for at most the occupancy calculator's blocks per SM).
-// Blocks are handed out cluster by cluster, each cluster's by rank.
+// blocks (each SM for at most the occupancy calculator's blocks per SM)
+// and fewer clusters than cudaOccupancyMaxActiveClusters answers are
+// running (arch.MaxActiveClusters: an H200 starts exactly that many at
+// once, testdata/clusters/timing/cluster_time.h200.txt). Blocks are handed out
+// cluster by cluster, each cluster's by rank.
 
 package timing
 
@@ -19,18 +22,22 @@ type clusterPlan struct {
 	gpcs [][]int   // SM indices by GPC
 	free []int     // reused: each SM's room
 	pick []int     // reused: the SMs chosen for a cluster
+	// maxActive is the most clusters running at once (0: no limit), live
+	// those running, left each launched cluster's blocks not yet retired.
+	maxActive, live int
+	left            []int
 }
 
-// newClusterPlan is the placement of g's clusters on arch a, nil when g
-// is no cluster launch of more than one block per cluster, or a
-// cooperative one (every block resident anyway).
-func newClusterPlan(g *engine.GridRun, a *arch.Arch) *clusterPlan {
+// newClusterPlan is the placement of g's clusters on arch a, at perSM
+// blocks per SM; nil when g is no cluster launch of more than one block
+// per cluster, or a cooperative one (every block resident anyway).
+func newClusterPlan(g *engine.GridRun, a *arch.Arch, perSM int) *clusterPlan {
 	d := g.Cluster()
 	n := int(d[0]) * int(d[1]) * int(d[2])
 	if n <= 1 || g.CooperativeLaunch() {
 		return nil
 	}
-	c := &clusterPlan{dims: d, grid: g.Grid(), n: n, free: make([]int, a.SMs)}
+	c := &clusterPlan{dims: d, grid: g.Grid(), n: n, free: make([]int, a.SMs), left: make([]int, (g.Blocks()+n-1)/n)}
 	sm := 0
 	for _, size := range a.GPCs() {
 		var ids []int
@@ -40,7 +47,19 @@ func newClusterPlan(g *engine.GridRun, a *arch.Arch) *clusterPlan {
 		}
 		c.gpcs = append(c.gpcs, ids)
 	}
+	c.maxActive = a.MaxActiveClusters(perSM, n)
 	return c
+}
+
+// retired counts a retired block of the cluster launched order/n-th.
+func (c *clusterPlan) retired(order int) {
+	id := order / c.n
+	if id < len(c.left) {
+		c.left[id]--
+		if c.left[id] == 0 {
+			c.live--
+		}
+	}
 }
 
 // linear is the linear block index of the i-th block in launch order:
@@ -90,7 +109,7 @@ func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 // launchClusters starts the grid's next clusters at cycle t while one fits.
 func (s *gridState) launchClusters(t uint64) {
 	c := s.cl
-	for s.nextBlk < s.limitBlk {
+	for s.nextBlk < s.limitBlk && (c.maxActive <= 0 || c.live < c.maxActive) {
 		for i, sm := range s.sms {
 			c.free[i] = max(s.perSM-len(sm.blocks), 0)
 		}
@@ -98,6 +117,10 @@ func (s *gridState) launchClusters(t uint64) {
 		if c.pick, ok = placeCluster(c.free, c.gpcs, min(c.n, s.limitBlk-s.nextBlk), c.pick); !ok {
 			return
 		}
+		if id := s.nextBlk / c.n; id < len(c.left) {
+			c.left[id] = len(c.pick)
+		}
+		c.live++
 		for _, sm := range c.pick {
 			s.startBlock(s.sms[sm], t)
 		}

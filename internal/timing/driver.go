@@ -281,9 +281,10 @@ func (d *Driver) gmuSlot(t uint64) uint64 {
 func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	a := d.arch
 	b := g.Block()
-	cl := newClusterPlan(g, a)
+	clustered := g.Cluster()[0]*g.Cluster()[1]*g.Cluster()[2] > 1 && !g.CooperativeLaunch()
 	perSM := blocksPerSM(a, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes(),
-		g.Cooperative() && cl == nil, g.Blocks())
+		g.Cooperative() && !clustered, g.Blocks())
+	cl := newClusterPlan(g, a, perSM)
 	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, cl: cl, wpb: g.WarpsPerBlock(), base: start}
 	if d.opt.PCStalls {
 		s.pcs = make([][][numStalls]uint64, len(g.Funcs()))

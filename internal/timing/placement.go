@@ -53,6 +53,7 @@ type blockT struct {
 	sm     *smT
 	warps  []*warpT
 	linear int
+	order  int // the block's place in launch order (clusters: cluster.go)
 	live   int
 	start  uint64
 }
@@ -118,7 +119,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 		linear = s.cl.linear(linear)
 	}
 	slot.Start(linear)
-	b.linear, b.live, b.start = linear, slot.Warps(), t
+	b.linear, b.order, b.live, b.start = linear, s.nextBlk, slot.Warps(), t
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t
@@ -222,6 +223,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 		// last warp exited (its warps are gone: not active meanwhile).
 		sm.freeAt = s.now + uint64(s.p.BlockRetireCycles)
 		if s.cl != nil {
+			s.cl.retired(b.order)
 			s.launchClusters(s.now)
 		} else if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
