@@ -175,7 +175,7 @@ func demoTensor(w io.Writer, a *arch.Arch, _ ncuData) error {
 	fmt.Fprintf(w, "  H100 column: Nsight Compute's kernel time at base clock (1589 MHz, as simulated); its cudaEvent times at\n"+
 		"  boost clock were 8.5, 7.1 and 5.8 µs (examples/lessons/h100/)\n")
 	fmt.Fprintf(w, "Lesson: one tensor-core instruction multiplies whole 16×16 (wmma) or 16×8 (mma.sync) tiles, so the same GEMM\n"+
-		"takes 27-40× fewer warp instructions; at this size launch overhead and few blocks bound the time, and the\n"+
+		"takes 23-35× fewer warp instructions; at this size launch overhead and few blocks bound the time, and the\n"+
 		"pipelined cp.async kernel hides its loads behind the MMAs where wmma waits for each tile.\n\n")
 	return nil
 }

@@ -98,6 +98,8 @@ func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
 func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
 	load := in.Mode == ir.TensorLdmatrix
 	var rows [4][8][]byte
+	wp.recordTensorBegin()
+	defer wp.recordTensorEnd()
 	for i := 0; i < int(to.Num); i++ {
 		for r := 0; r < 8; r++ {
 			lane := 8*i + r
@@ -116,10 +118,11 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 			if !wp.checkOne(pc, op, to.DstSpace, lane, addr, 16) {
 				return
 			}
-			bs, _ := wp.resolve(pc, to.DstSpace, addr, 16, lane)
+			bs, acc := wp.resolve(pc, to.DstSpace, addr, 16, lane)
 			if bs == nil {
 				return
 			}
+			wp.recordTensorPiece(acc, addr, 16, !load)
 			rows[i][r] = bs
 		}
 	}

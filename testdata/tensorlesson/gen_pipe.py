@@ -49,6 +49,38 @@ def kernel(name, inst, nd, dt, na, nb, abt, ilp):
     return "\n".join(out)
 
 
+def ldmatrix(ilp):
+    """mb.cu's ldmatrix_x4<ILP>: per iteration ILP ldmatrix.x4 from shared
+    memory (lane l's row address: (l + 32j) * 16), each result folded into
+    an accumulator (acc ^= r0 + r3), the loads ahead of their uses as ptxas
+    schedules them."""
+    out = [f".visible .entry ldmatrix_x4_ilp{ilp}(.param .u64 p_out, .param .u32 p_iters)", "{",
+           f"\t.shared .align 16 .b8 sm[{2048 * ilp}];",
+           f"\t.reg .b32 %r<{4 * ilp}>;", f"\t.reg .b32 %addr<{ilp}>;",
+           "\t.reg .b32 %acc, %s, %lane, %base;",
+           "\t.reg .b64 %t<3>;", "\t.reg .b64 %o;", "\t.reg .b32 %i, %n, %tid, %w, %f;",
+           "\t.reg .pred %p, %q;", "\t.reg .b64 %off;",
+           "\tmov.u32 %tid, %tid.x;", "\tand.b32 %lane, %tid, 31;", "\tmov.u32 %base, sm;",
+           "\tshl.b32 %s, %lane, 4;", "\tadd.u32 %base, %base, %s;"]
+    out += [f"\tadd.u32 %addr{j}, %base, {512 * j};" for j in range(ilp)]
+    out += ["\tmov.u32 %acc, 0;", "\tld.param.u32 %n, [p_iters];", "\tmov.u32 %i, 0;", "\tbar.sync 0;",
+            "\tmov.u64 %t0, %clock64;", "$L_loop:"]
+    # The loads first, then their uses: the order ptxas schedules them in
+    # (an in-order model runs the PTX as written).
+    for j in range(ilp):
+        r = ",".join(f"%r{4 * j + k}" for k in range(4))
+        out.append(f"\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{r}}}, [%addr{j}];")
+    for j in range(ilp):
+        out += [f"\tadd.u32 %s, %r{4 * j}, %r{4 * j + 3};", "\txor.b32 %acc, %acc, %s;"]
+    out += ["\tadd.u32 %i, %i, 1;", "\tsetp.lt.u32 %p, %i, %n;", "\t@%p bra $L_loop;",
+            "\tmov.u64 %t1, %clock64;", "\tsub.s64 %t2, %t1, %t0;",
+            "\tadd.u32 %s, %acc, 0;",
+            "\tsetp.eq.u32 %q, %lane, 0;", "\tshr.u32 %w, %tid, 5;",
+            "\tld.param.u64 %o, [p_out];", "\tmul.wide.u32 %off, %w, 8;", "\tadd.s64 %o, %o, %off;",
+            "\t@%q st.global.u64 [%o], %t2;", "\tret;", "}", ""]
+    return "\n".join(out)
+
+
 def main():
     print("// Tensor-pipe microbenchmarks for warpsim's timing model (hand-written PTX,")
     print("// the loops of mb.cu; written by gen_pipe.py): per warp, p_iters iterations of")
@@ -58,6 +90,8 @@ def main():
     for k in KERNELS:
         for ilp in (1, 2, 4, 8):
             print(kernel(*k, ilp))
+    for ilp in (1, 2, 4, 8):
+        print(ldmatrix(ilp))
 
 
 if __name__ == "__main__":
