@@ -77,3 +77,31 @@ func (a *Arch) MaxPotentialClusterSize(blocksPerSM int, nonPortable bool) int {
 	}
 	return MaxClusterPortable
 }
+
+// h100GPCs are the groups of SMs the H100's cluster scheduler places a
+// cluster's blocks in, one group each (the GPCs, in SM order). NVIDIA's
+// H100 whitepaper: the full GH100 has 8 GPCs of 9 TPCs (18 SMs); the SXM5
+// H100 enables 132 SMs (66 TPCs), so its GPCs differ in size. How they
+// differ is inferred from the recorded cudaOccupancyMaxActiveClusters at one
+// block per SM (h100Clusters[1]: 132, 66, 39, 30, 22, 17, 15, 15, 9, 7, 7,
+// 7, 7 clusters of 1–10, 12, 14 and 16 blocks), which a cluster fitting
+// only inside one group reproduces exactly with these groups and no others
+// (seven groups of 16–18 SMs hold the 7 clusters of 10–16 blocks; two of
+// 18 the two extra clusters of 9; the rest of the SMs take one cluster of
+// 5–8 and two of 3–4 and 1–2 each): 2 × 18, 5 × 16, then 16 SMs that take
+// clusters as groups of 8, 2, 2, 2 and 2 (TestGPCsReproduceClusters).
+var h100GPCs = []int{18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2}
+
+// GPCs are the sizes of the groups of SMs (GPCs) a cluster's blocks are
+// placed in together, in SM order: the H100's inferred from its recorded
+// cluster occupancy, otherwise GPCs of 16 SMs (the last one the rest).
+func (a *Arch) GPCs() []int {
+	if a.Major == 9 && a.SMs == 132 {
+		return h100GPCs
+	}
+	var g []int
+	for n := a.SMs; n > 0; n -= 16 {
+		g = append(g, min(n, 16))
+	}
+	return g
+}

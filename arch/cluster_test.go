@@ -50,3 +50,33 @@ func TestClusterOccupancyH100(t *testing.T) {
 		t.Errorf("%d recorded answers checked; the recording has more than 800", n)
 	}
 }
+
+// TestGPCsReproduceClusters: the H100's GPCs cover its 132 SMs, and a
+// cluster placed inside one GPC gives the recorded
+// cudaOccupancyMaxActiveClusters at one block per SM for every measured
+// cluster size (testdata/clusters/cluster_launch.h100.txt).
+func TestGPCsReproduceClusters(t *testing.T) {
+	a := MustLookup("h100")
+	sum := 0
+	for _, g := range a.GPCs() {
+		sum += g
+	}
+	if sum != a.SMs {
+		t.Fatalf("GPCs hold %d SMs, want %d", sum, a.SMs)
+	}
+	for size, want := range h100Clusters[1] {
+		if want == 0 {
+			continue
+		}
+		got := 0
+		for _, g := range a.GPCs() {
+			got += g / size
+		}
+		if got != want {
+			t.Errorf("clusters of %d at one block per SM: %d fit the GPCs, the H100 answers %d", size, got, want)
+		}
+	}
+	if g := MustLookup("a100").GPCs(); len(g) != 7 || g[6] != 12 {
+		t.Errorf("a100 GPCs %v, want 6 of 16 and 12", g)
+	}
+}

@@ -2,12 +2,14 @@
 // (warp divergence, parallel reduction, thread coarsening, nested launches,
 // tensor cores): their .cu programs and the PTX that nvcc 13.0 emitted for
 // them (`nvcc -O3 -arch=sm_90 -ptx`; nested with -rdc=true). The tensor-core
-// lesson's is clang-22's (tensor.clang22.sm90.ptx, `warpsim compile
-// tensor.cu`) until nvcc's and the H100's times are recorded
-// (testdata/tensorlesson/run.sh).
-// h100/ holds what an NVIDIA H100 printed for them (h100_seed_runs.txt) and
-// what Nsight Compute measured (h100_ncu_seed_kernels.csv), copied from the
-// team's ground truth; the demo prints those figures beside warpsim's.
+// lesson's (tensor.sm90.ptx) was recorded with its times by
+// testdata/tensorlesson/run.sh; tensor.clang22.sm90.ptx is clang-22's
+// (`warpsim compile tensor.cu`).
+// h100/ holds what an NVIDIA H100 printed for them (h100_seed_runs.txt;
+// h100_tensor_runs.txt) and what Nsight Compute measured
+// (h100_ncu_seed_kernels.csv; h100_ncu_tensor_256.csv), copied from the
+// team's ground truth and testdata/tensorlesson/h100; the demo prints those
+// figures beside warpsim's.
 package lessons
 
 import "embed"

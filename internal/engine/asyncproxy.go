@@ -37,6 +37,8 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 	st := &wp.async
 	switch in.Mode {
 	case ir.AsyncCopy:
+		wp.recordTensorBegin()
+		defer wp.recordTensorEnd()
 		for l := 0; l < 32; l++ {
 			if exec>>l&1 == 0 {
 				continue
@@ -72,6 +74,7 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				if b, _ := wp.resolve(pc, ptxtype.SpaceGlobal, src, ss, l); b == nil {
 					return
 				}
+				wp.recordTensorPiece(accGlobal, src, ss, false)
 				if !wp.checkPieces(pc, CheckLoad, ptxtype.SpaceGlobal, l, src, ss) {
 					return
 				}

@@ -102,6 +102,8 @@ func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
 func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
 	load := in.Mode == ir.TensorLdmatrix
 	var rows [4][8][]byte
+	wp.recordTensorBegin()
+	defer wp.recordTensorEnd()
 	for i := 0; i < int(to.Num); i++ {
 		for r := 0; r < 8; r++ {
 			lane := 8*i + r
@@ -120,10 +122,11 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 			if !wp.checkOne(pc, op, to.DstSpace, lane, addr, 16) {
 				return
 			}
-			bs, _ := wp.resolve(pc, to.DstSpace, addr, 16, lane)
+			bs, acc := wp.resolve(pc, to.DstSpace, addr, 16, lane)
 			if bs == nil {
 				return
 			}
+			wp.recordTensorPiece(acc, addr, 16, !load)
 			rows[i][r] = bs
 		}
 	}
@@ -179,6 +182,8 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 	if f.Elem == tensor.F64 {
 		base = f.PerLane
 	}
+	wp.recordTensorBegin()
+	defer wp.recordTensorEnd()
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -218,10 +223,11 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			if !wp.checkOne(pc, op, to.DstSpace, l, addr, size) {
 				return
 			}
-			b, _ := wp.resolve(pc, to.DstSpace, addr, size, l)
+			b, acc := wp.resolve(pc, to.DstSpace, addr, size, l)
 			if b == nil {
 				return
 			}
+			wp.recordTensorPiece(acc, addr, size, !load)
 			reg, sub := f.RegOf(i)
 			sh := uint(sub) * uint(size*8)
 			if load {

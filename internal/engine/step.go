@@ -158,6 +158,10 @@ func (g *GridRun) SharedBytes() int { return g.l.shared }
 // cluster shape, for a driver that places clusters itself.
 func (g *GridRun) Cooperative() bool { return g.l.coop != nil || g.l.cl != nil }
 
+// CooperativeLaunch reports a cooperative launch
+// (cudaLaunchCooperativeKernel): every block of the grid resident at once.
+func (g *GridRun) CooperativeLaunch() bool { return g.l.coop != nil }
+
 // Cluster is the launch's cluster shape; zero when it is no cluster launch.
 func (g *GridRun) Cluster() [3]uint32 {
 	if g.l.cl == nil {

@@ -281,9 +281,11 @@ func (d *Driver) gmuSlot(t uint64) uint64 {
 func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	a := d.arch
 	b := g.Block()
+	clustered := g.Cluster()[0]*g.Cluster()[1]*g.Cluster()[2] > 1 && !g.CooperativeLaunch()
 	perSM := blocksPerSM(a, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes(),
-		g.Cooperative(), g.Blocks())
-	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, wpb: g.WarpsPerBlock(), base: start}
+		g.Cooperative() && !clustered, g.Blocks())
+	cl := newClusterPlan(g, a, perSM)
+	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, cl: cl, wpb: g.WarpsPerBlock(), base: start}
 	if d.opt.PCStalls {
 		s.pcs = make([][][numStalls]uint64, len(g.Funcs()))
 	}
@@ -305,7 +307,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	nb := g.Blocks()
 	wave := perSM * nsm
 	s.wave = wave
-	s.limitBlk, s.maxLimit = sampleWindow(nb, wave, d.opt.Sample && !d.devRuntime(g), d.opt.SampleWaves)
+	s.limitBlk, s.maxLimit = sampleWindow(nb, wave, d.opt.Sample && !d.devRuntime(g) && cl == nil, d.opt.SampleWaves)
 	// The queues count cycles from the grid's start.
 	d.dram.reset()
 	d.l2q.reset()

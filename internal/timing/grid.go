@@ -6,6 +6,7 @@
 package timing
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/warpsim/warpsim/internal/engine"
@@ -21,6 +22,7 @@ type gridState struct {
 	nextBlk  int
 	limitBlk int // blocks timed in detail
 	perSM    int
+	cl       *clusterPlan // nil: no cluster launch (cluster.go)
 	wpb      int
 	age      uint64
 	rec      engine.StepRecord
@@ -68,8 +70,12 @@ const quantum = 256
 // run is the cycle loop: quanta of all SMs, SMs in index order, cycles in
 // order within an SM.
 func (s *gridState) run() error {
-	// The first wave: each SM takes blocks up to its limit, SMs in turn.
-	for r := 0; r < s.perSM; r++ {
+	// The first wave: each SM takes blocks up to its limit, SMs in turn
+	// (clusters: each in a GPC with room for all its blocks).
+	if s.cl != nil {
+		s.launchClusters(0)
+	}
+	for r := 0; r < s.perSM && s.cl == nil; r++ {
 		for _, sm := range s.sms {
 			if s.nextBlk >= s.limitBlk {
 				break
@@ -113,6 +119,16 @@ func (s *gridState) run() error {
 		if !live {
 			if s.nextBlk < s.limitBlk {
 				// Every SM finished its blocks at once: give each one more.
+				if s.cl != nil {
+					s.now = t + quantum
+					from := s.nextBlk
+					s.launchClusters(s.now)
+					if s.nextBlk == from {
+						return fmt.Errorf("a cluster of %d blocks (%d per SM) does not fit in any GPC of %s (SMs by GPC: %v)",
+							s.cl.n, s.perSM, s.d.arch.Name, s.d.arch.GPCs())
+					}
+					continue
+				}
 				for _, sm := range s.sms {
 					if s.nextBlk < s.limitBlk {
 						s.now = t + quantum

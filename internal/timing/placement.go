@@ -35,7 +35,8 @@ func kernelRegs(fn *ir.Func, override func(*ir.Func) int) int {
 // resident on one SM: the occupancy calculator's limit (warps, registers,
 // shared memory, blocks per SM), at least one; every block of a
 // cooperative grid is resident at once (the runtime checked the grid
-// against the occupancy calculator), so an SM then takes its share.
+// against the occupancy calculator), so an SM then takes its share. (A
+// cluster launch is placed cluster by cluster: cluster.go.)
 func blocksPerSM(a *arch.Arch, blockThreads, regs, shared int, cooperative bool, blocks int) int {
 	occ := a.Occupancy(arch.OccupancyInput{BlockSize: blockThreads, RegsPerThread: regs, StaticShared: shared})
 	perSM := max(occ.BlocksPerSM, 1)
@@ -52,6 +53,7 @@ type blockT struct {
 	sm     *smT
 	warps  []*warpT
 	linear int
+	order  int // the block's place in launch order (clusters: cluster.go)
 	live   int
 	start  uint64
 }
@@ -112,8 +114,12 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	}
 	slot := b.slot
 	s.touchSM(sm)
-	slot.Start(s.nextBlk)
-	b.linear, b.live, b.start = s.nextBlk, slot.Warps(), t
+	linear := s.nextBlk
+	if s.cl != nil {
+		linear = s.cl.linear(linear)
+	}
+	slot.Start(linear)
+	b.linear, b.order, b.live, b.start = linear, s.nextBlk, slot.Warps(), t
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t
@@ -216,7 +222,10 @@ func (s *gridState) retireBlocks(sm *smT) {
 		// The SM takes its next block BlockRetireCycles after this one's
 		// last warp exited (its warps are gone: not active meanwhile).
 		sm.freeAt = s.now + uint64(s.p.BlockRetireCycles)
-		if s.nextBlk < s.limitBlk {
+		if s.cl != nil {
+			s.cl.retired(b.order)
+			s.launchClusters(s.now)
+		} else if s.nextBlk < s.limitBlk {
 			s.startBlock(sm, s.now)
 		}
 	}

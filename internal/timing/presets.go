@@ -14,9 +14,10 @@ import (
 //	[PG]    CUDA C++ Programming Guide, "Throughput of Native Arithmetic
 //	        Instructions" (results per clock per SM), from which
 //	        Interval = 32 lanes / (per-SM rate / 4 sub-partitions).
-//	[TC]    the tensor pipe (TensorPipe): rates from NVIDIA's V100, A100
-//	        and H100 whitepapers, latencies from the microbenchmark papers
-//	        each preset cites.
+//	[TC]    the tensor pipe (TensorPipe): the H100's mma.sync measured by
+//	        this project (testdata/tensorlesson), its wgmma and the A100's
+//	        and V100's rates from NVIDIA's whitepapers, their latencies from
+//	        the microbenchmark papers each preset cites.
 //	[ASIM]  Accel-Sim's tuned Quadro V100 configuration
 //	        (configs/tested-cfgs/SM7_QV100/gpgpusim.config): L1 and shared
 //	        latency 20, L2 160 cycles plus DRAM 100 on top, kernel launch
@@ -96,28 +97,58 @@ var measured = map[string]*Params{
 			ir.ClassFP64: 2, ir.ClassSFU: 8, ir.ClassConv: 8, ir.ClassIMul: 2, ir.ClassWarp: 4,
 		}),
 		Tensor: TensorPipe{
-			// [TC] The tensor pipe. Rates from NVIDIA's H100 whitepaper
-			// (dense: 1024 f16 multiply-adds per SM per clock for wgmma, i.e.
-			// 512 per sub-partition, tf32 half, fp8/int8 double, f64 128 per
-			// SM). mma.sync and wmma do not reach wgmma's rate on Hopper
-			// (Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
-			// Architecture", arXiv 2402.13499, compare them): they are given
-			// half of it here, an m16n8k16 every 8 cycles per sub-partition,
-			// with a result 32 cycles after issue, as on the A100. NOT YET
-			// MEASURED on this H100: testdata/tensorlesson/run.sh (mb.cu:
-			// dependent and independent mma.sync chains at 1..8 warps per
-			// sub-partition) records the figures that replace these.
+			// [TC] The tensor pipe, MEASURED on this H100 for mma.sync
+			// (testdata/tensorlesson/h100/mb_stdout.txt: mb.cu, chains of
+			// mma.sync in one block of 1-32 warps, clock64 per warp; the
+			// issue intervals are at 8 warps per sub-partition and 8
+			// independent chains a warp, the latencies a dependent chain's
+			// cycles per instruction):
+			//   m16n8k16 f16→f32 6.24, bf16 6.23, f16→f16 6.04, m16n8k8
+			//   tf32 6.23, m16n8k32 s8 6.25, m16n8k8 f16 4.26, m8n8k4 f64
+			//   16.01 cycles per instruction per sub-partition; dependent:
+			//   29.9 (m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8), 30.9
+			//   (f16→f16), 28.9 (m16n8k8 f16), 28.0 (f64).
+			// One HMMA of 2048 f16 multiply-adds (or 1024 tf32, 4096 s8)
+			// costs 6.25 cycles, one of half that (m16n8k8 f16) 4.25: 4
+			// (resp. 2) cycles at 512 multiply-adds a cycle, the
+			// whitepaper's dense wgmma rate per sub-partition (989.4 dense
+			// f16 TFLOPS at 1830 MHz over 132 SMs: 2048 per SM), plus 2.25
+			// cycles (Overhead 144/64) per instruction; tf32 half, 8-bit
+			// double that rate. f64: 256 multiply-adds in 16 cycles, 16 a
+			// cycle (64 per SM), no overhead. Latency after the pipe time:
+			// 23 (6.25 + 23 → 30 cycles; m16n8k8: 28), f64 12 (28).
+			// Release: one warp's independent chains do not overlap across
+			// the loop's back edge: per iteration of ILP chains a warp takes
+			// 32.1, 44.1, 68.9 cycles for ILP 2, 4, 8, not max(30, 6.25 ×
+			// ILP) (the first MMA of an iteration waits for the previous
+			// iteration's last): the loop's branch waits until 13 cycles
+			// after the last MMA's pipe time, and the model's branch takes 6
+			// more (6.25 × ILP + 19: 32, 44, 69). f64's loops are bound by
+			// the pipe instead (34, 68, 144 cycles): no release.
+			// Not measured here (no recordings): wgmma at the whitepaper's
+			// dense rate with no per-instruction overhead (f16/bf16 512,
+			// tf32 256, fp8/int8 1024 per sub-partition); fp8 mma.sync at
+			// the 8-bit rate; s4/u4 and b1 at 2x and 8x it (the A100's
+			// ratios; the H100 runs them on fewer units, an upper bound).
 			MACs: tensorTable(map[tensor.Elem]uint32{
-				tensor.F16: 256, tensor.BF16: 256, tensor.TF32: 128, tensor.E4M3: 512, tensor.E5M2: 512,
-				tensor.S8: 512, tensor.U8: 512, tensor.S4: 1024, tensor.U4: 1024, tensor.B1: 4096, tensor.F64: 32,
-			}),
-			WgmmaMACs: tensorTable(map[tensor.Elem]uint32{
 				tensor.F16: 512, tensor.BF16: 512, tensor.TF32: 256, tensor.E4M3: 1024, tensor.E5M2: 1024,
-				tensor.S8: 1024, tensor.U8: 1024,
+				tensor.S8: 1024, tensor.U8: 1024, tensor.S4: 2048, tensor.U4: 2048, tensor.B1: 8192, tensor.F64: 16,
+			}),
+			InstMACs: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 2048, tensor.BF16: 2048, tensor.TF32: 1024, tensor.E4M3: 4096, tensor.E5M2: 4096,
+				tensor.S8: 4096, tensor.U8: 4096, tensor.S4: 8192, tensor.U4: 8192, tensor.B1: 32768, tensor.F64: 256,
+			}),
+			Overhead: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 144, tensor.BF16: 144, tensor.TF32: 144, tensor.E4M3: 144, tensor.E5M2: 144,
+				tensor.S8: 144, tensor.U8: 144, tensor.S4: 144, tensor.U4: 144, tensor.B1: 144,
 			}),
 			Latency: tensorTable(map[tensor.Elem]uint32{
-				tensor.F16: 24, tensor.BF16: 24, tensor.TF32: 24, tensor.E4M3: 24, tensor.E5M2: 24,
-				tensor.S8: 24, tensor.U8: 24, tensor.S4: 24, tensor.U4: 24, tensor.B1: 24, tensor.F64: 24,
+				tensor.F16: 23, tensor.BF16: 23, tensor.TF32: 23, tensor.E4M3: 23, tensor.E5M2: 23,
+				tensor.S8: 23, tensor.U8: 23, tensor.S4: 23, tensor.U4: 23, tensor.B1: 23, tensor.F64: 12,
+			}),
+			Release: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 13, tensor.BF16: 13, tensor.TF32: 13, tensor.E4M3: 13, tensor.E5M2: 13,
+				tensor.S8: 13, tensor.U8: 13, tensor.S4: 13, tensor.U4: 13, tensor.B1: 13,
 			}),
 		},
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,

@@ -59,12 +59,12 @@ type warpT struct {
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
-	// wgmma: when the warp's wgmma.mma_async issued since its last
-	// commit_group complete (open), and its committed groups' completion,
-	// oldest first (wgmmaGroups[:nGroups]); wgmma.wait_group waits there.
-	wgmmaOpen   uint64
-	wgmmaGroups [8]uint64
-	nGroups     int
+	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
+	// commit groups; their wait_group instructions wait there.
+	wgmma, cpAsync groupsT
+	// tensorLast is when the warp's MMAs issued so far are counted done
+	// (TensorPipe.Release): its branches and barriers wait for it.
+	tensorLast uint64
 }
 
 type spT struct {
@@ -74,6 +74,8 @@ type spT struct {
 	rr    int
 	check uint64 // earliest cycle anything here can issue
 	busy  uint64 // the issue port is taken by an expanded instruction until then
+	// tensorFree is when the tensor pipe is free, in 1/TensorFrac cycle.
+	tensorFree uint64
 }
 
 // issue lets sub-partition sp issue one instruction at s.now, if any warp

@@ -48,6 +48,11 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// end the stores' data must be there.
 		t, why = w.storeData, stallLongScoreboard
 	}
+	if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
+		// Nor do a warp's MMAs overlap across a basic block's end
+		// (TensorPipe.Release).
+		t, why = w.tensorLast, stallWait
+	}
 	if in.Op == ir.OpSt || in.Op == ir.OpRed {
 		// A store issues once its address is known; its data is awaited
 		// by the memory pipeline (dataReady). ptxas schedules independent
@@ -75,7 +80,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	p := s.p
 	interval, lat32 := p.Interval[in.Class], p.Latency[in.Class]
 	if in.Class == ir.ClassTensor {
-		interval, lat32 = p.tensorCost(in)
+		interval, lat32 = s.tensorIssue(sp, w, in)
 	}
 	sp.pipe[in.Class] = s.now + uint64(interval)
 	lat := uint64(lat32)
@@ -130,6 +135,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		// only after the wait_group that covers it (tensor.go).
 		wgmmaGroup(w, in, done, s.now)
 		return
+	}
+	if in.Op == ir.OpAsync {
+		s.asyncGroup(w, in, rec.Func, done)
 	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {

@@ -6,36 +6,81 @@ import (
 )
 
 // TensorPipe is a sub-partition's tensor pipe (ir.ClassTensor: mma.sync,
-// wmma.mma, wgmma.mma_async), per input element type (tensor.Elem): an MMA
-// of M multiply-adds per warp keeps the pipe busy ceil(M / MACs) cycles
-// (its issue interval; other MMAs wait for it on math_pipe_throttle) and
-// its result is ready Latency cycles after that.
+// wmma.mma, wgmma.mma_async), per input element type (tensor.Elem). An MMA
+// of M multiply-adds per warp is ceil(M / InstMACs) of the hardware's MMA
+// instructions (wmma m16n16k16 f16: two HMMA.16816), and keeps the pipe
+// busy Overhead per such instruction plus M / MACs cycles (fractional:
+// the pipe's free time is kept in 1/TensorFrac cycles, so that 6.25-cycle
+// MMAs issue at that average rate); other MMAs wait for it on
+// math_pipe_throttle. Its result is ready Latency cycles after that.
 type TensorPipe struct {
 	// MACs is the multiply-adds the pipe does per cycle for mma.sync and
 	// wmma; WgmmaMACs for wgmma (0: MACs).
 	MACs, WgmmaMACs [tensor.S32 + 1]uint32
+	// InstMACs is the multiply-adds of one hardware MMA instruction (0:
+	// one per PTX instruction); Overhead is the pipe cycles, in
+	// 1/TensorFrac cycle, each costs beyond its multiply-adds (mma.sync and
+	// wmma; wgmma has none).
+	InstMACs, Overhead [tensor.S32 + 1]uint32
 	// Latency is the cycles from the end of an MMA's issue interval to
 	// its result.
 	Latency [tensor.S32 + 1]uint32
+	// Release, when not 0, is the cycles from the end of an MMA's pipe
+	// time until a branch or barrier of its warp may issue: a warp's MMAs
+	// do not overlap across the end of a basic block (a loop's iterations
+	// of independent MMA chains run one after the other, as measured:
+	// ptxas waits for the warp's MMA scoreboard to drain there).
+	Release [tensor.S32 + 1]uint32
 }
 
-// tensorCost is a tensor-pipe instruction's issue interval and latency:
-// from the preset's TensorPipe, or the class tables where it has no rate
-// for the instruction's input type.
-func (p *Params) tensorCost(in *ir.Inst) (interval, latency uint32) {
+// TensorFrac is the tensor pipe's time unit: 1/TensorFrac cycle.
+const TensorFrac = 64
+
+// tensorCost is a tensor-pipe instruction's pipe time, in 1/TensorFrac
+// cycle, the latency from its end to the result and to the scoreboard's
+// release (TensorPipe.Release): from the preset's
+// TensorPipe, or the class tables where it has no rate for the
+// instruction's input type.
+func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) {
 	elem, macs := ir.TensorWork(in)
 	if int(elem) >= len(p.Tensor.MACs) {
 		elem = tensor.ElemNone
 	}
 	rate := p.Tensor.MACs[elem]
-	if in.Mode == ir.TensorWgmma && p.Tensor.WgmmaMACs[elem] != 0 {
+	wgmma := in.Mode == ir.TensorWgmma
+	if wgmma && p.Tensor.WgmmaMACs[elem] != 0 {
 		rate = p.Tensor.WgmmaMACs[elem]
 	}
 	if rate == 0 {
-		return p.Interval[ir.ClassTensor], p.Latency[ir.ClassTensor]
+		return uint64(p.Interval[ir.ClassTensor]) * TensorFrac, p.Latency[ir.ClassTensor] - min(p.Latency[ir.ClassTensor], p.Interval[ir.ClassTensor]), 0
 	}
-	interval = (macs + rate - 1) / rate
-	return interval, interval + p.Tensor.Latency[elem]
+	cost = (uint64(macs)*TensorFrac + uint64(rate) - 1) / uint64(rate)
+	if !wgmma {
+		n := uint64(1)
+		if im := p.Tensor.InstMACs[elem]; im != 0 {
+			n = (uint64(macs) + uint64(im) - 1) / uint64(im)
+		}
+		cost += n * uint64(p.Tensor.Overhead[elem])
+	}
+	return cost, p.Tensor.Latency[elem], p.Tensor.Release[elem]
+}
+
+// tensorIssue charges sub-partition sp's tensor pipe for in, issued at
+// now: the pipe takes it when free (its free time kept in fractions of a
+// cycle, the next MMA issuing at the cycle it falls in), and it returns
+// the cycles until the pipe is free again and until the result is ready.
+func (s *gridState) tensorIssue(sp *spT, w *warpT, in *ir.Inst) (interval, latency uint32) {
+	cost, lat, rel := s.p.tensorCost(in)
+	start := max(s.now*TensorFrac, sp.tensorFree)
+	end := start + cost
+	sp.tensorFree = end
+	free := end / TensorFrac
+	end = (end + TensorFrac - 1) / TensorFrac
+	done := end + uint64(lat)
+	if rel != 0 && in.Mode != ir.TensorWgmma {
+		w.tensorLast = max(w.tensorLast, end+uint64(rel))
+	}
+	return uint32(free - s.now), uint32(done - s.now)
 }
 
 // tensorTable builds a per-type table from the types given.
@@ -46,36 +91,90 @@ func tensorTable(m map[tensor.Elem]uint32) (t [tensor.S32 + 1]uint32) {
 	return t
 }
 
+// groupsT are a warp's asynchronous operations in commit groups: those
+// issued since the last commit (open: when the last completes) and the
+// committed groups' completions, oldest first (done[:n]).
+type groupsT struct {
+	open uint64
+	done [8]uint64
+	n    int
+}
+
+// add joins an operation completing at t to the open group.
+func (g *groupsT) add(t uint64) { g.open = max(g.open, t) }
+
+// commit closes the open group.
+func (g *groupsT) commit() {
+	if g.n == len(g.done) {
+		// More groups in flight than kept: merge the two oldest.
+		g.done[1] = max(g.done[0], g.done[1])
+		copy(g.done[:], g.done[1:])
+		g.n--
+	}
+	g.done[g.n] = g.open
+	g.n++
+	g.open = 0
+}
+
+// wait drops all but the newest keep committed groups (and, with all, the
+// open one) and returns when those dropped complete.
+func (g *groupsT) wait(keep int, all bool) uint64 {
+	keep = min(keep, g.n)
+	n := g.n - keep
+	t := uint64(0)
+	for _, d := range g.done[:n] {
+		t = max(t, d)
+	}
+	copy(g.done[:], g.done[n:g.n])
+	g.n = keep
+	if all {
+		t = max(t, g.open)
+		g.open = 0
+	}
+	return t
+}
+
+// waitUntil holds warp w until t (on the wait stall: a fixed-latency
+// dependency, the tensor pipe's result or the copy's arrival).
+func waitUntil(w *warpT, t, now uint64) {
+	if t > max(w.ready, now+1) {
+		w.ready, w.readyWhy = t, stallWait
+	}
+}
+
 // wgmmaGroup keeps a warp's wgmma groups: wgmma.mma_async joins the open
 // group (done: when its result is ready), commit_group closes it, and
 // wait_group N holds the warp until all but the newest N committed groups
-// are done (on the wait stall: a fixed-latency dependency, the tensor
-// pipe's result).
+// are done.
 func wgmmaGroup(w *warpT, in *ir.Inst, done, now uint64) {
 	switch {
 	case in.Mode == ir.TensorWgmma:
-		w.wgmmaOpen = max(w.wgmmaOpen, done)
+		w.wgmma.add(done)
 	case in.Cmp == ir.WgmmaCommit:
-		if w.nGroups == len(w.wgmmaGroups) {
-			// More groups in flight than kept: merge the two oldest.
-			w.wgmmaGroups[1] = max(w.wgmmaGroups[0], w.wgmmaGroups[1])
-			copy(w.wgmmaGroups[:], w.wgmmaGroups[1:])
-			w.nGroups--
-		}
-		w.wgmmaGroups[w.nGroups] = w.wgmmaOpen
-		w.nGroups++
-		w.wgmmaOpen = 0
+		w.wgmma.commit()
 	case in.Cmp == ir.WgmmaWait:
-		keep := min(int(in.Vec), w.nGroups)
-		n := w.nGroups - keep
-		t := uint64(0)
-		for _, g := range w.wgmmaGroups[:n] {
-			t = max(t, g)
+		waitUntil(w, w.wgmma.wait(int(in.Vec), false), now)
+	}
+}
+
+// asyncGroup keeps a warp's cp.async groups the same way: a cp.async
+// joins the open group when its global sectors arrive (done: the memory
+// system's answer for the load of its source), commit_group closes it,
+// wait_group N waits for all but the newest N groups, wait_all for all.
+// (cp.async.mbarrier.arrive and mbarrier waits are not timed yet.)
+func (s *gridState) asyncGroup(w *warpT, in *ir.Inst, fn int32, done uint64) {
+	switch in.Mode {
+	case ir.AsyncCopy:
+		w.cpAsync.add(done)
+	case ir.AsyncCommit:
+		w.cpAsync.commit()
+	case ir.AsyncWaitGroup:
+		keep := 0
+		if funcs := s.g.Funcs(); int(fn) < len(funcs) && int(in.Imm) < len(funcs[fn].TensorOps) {
+			keep = int(funcs[fn].TensorOps[in.Imm].Num)
 		}
-		copy(w.wgmmaGroups[:], w.wgmmaGroups[n:w.nGroups])
-		w.nGroups = keep
-		if t > max(w.ready, now+1) {
-			w.ready, w.readyWhy = t, stallWait
-		}
+		waitUntil(w, w.cpAsync.wait(keep, false), s.now)
+	case ir.AsyncWaitAll:
+		waitUntil(w, w.cpAsync.wait(0, true), s.now)
 	}
 }

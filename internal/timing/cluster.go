@@ -1,0 +1,128 @@
+// Thread-block clusters: the block scheduler places a cluster's blocks
+// together on the SMs of one GPC (arch.GPCs), and launches the next
+// cluster, in cluster order, only once one GPC has room for all its
+// blocks (each SM for at most the occupancy calculator's blocks per SM)
+// and fewer clusters than cudaOccupancyMaxActiveClusters answers are
+// running (arch.MaxActiveClusters: an H200 starts exactly that many at
+// once, testdata/clusters/timing/cluster_time.h200.txt). Blocks are handed out
+// cluster by cluster, each cluster's by rank.
+
+package timing
+
+import (
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
+)
+
+// clusterPlan is a cluster launch's placement state.
+type clusterPlan struct {
+	dims [3]uint32 // blocks per cluster in each dimension
+	grid [3]uint32 // the grid, in blocks
+	n    int       // blocks per cluster
+	gpcs [][]int   // SM indices by GPC
+	free []int     // reused: each SM's room
+	pick []int     // reused: the SMs chosen for a cluster
+	// maxActive is the most clusters running at once (0: no limit), live
+	// those running, left each launched cluster's blocks not yet retired.
+	maxActive, live int
+	left            []int
+}
+
+// newClusterPlan is the placement of g's clusters on arch a, at perSM
+// blocks per SM; nil when g is no cluster launch of more than one block
+// per cluster, or a cooperative one (every block resident anyway).
+func newClusterPlan(g *engine.GridRun, a *arch.Arch, perSM int) *clusterPlan {
+	d := g.Cluster()
+	n := int(d[0]) * int(d[1]) * int(d[2])
+	if n <= 1 || g.CooperativeLaunch() {
+		return nil
+	}
+	c := &clusterPlan{dims: d, grid: g.Grid(), n: n, free: make([]int, a.SMs), left: make([]int, (g.Blocks()+n-1)/n)}
+	sm := 0
+	for _, size := range a.GPCs() {
+		var ids []int
+		for i := 0; i < size && sm < a.SMs; i++ {
+			ids = append(ids, sm)
+			sm++
+		}
+		c.gpcs = append(c.gpcs, ids)
+	}
+	c.maxActive = a.MaxActiveClusters(perSM, n)
+	return c
+}
+
+// retired counts a retired block of the cluster launched order/n-th.
+func (c *clusterPlan) retired(order int) {
+	id := order / c.n
+	if id < len(c.left) {
+		c.left[id]--
+		if c.left[id] == 0 {
+			c.live--
+		}
+	}
+}
+
+// linear is the linear block index of the i-th block in launch order:
+// cluster i/n (clusters in x, y, z order), rank i%n (likewise within the
+// cluster), as the engine numbers them (%cluster_ctarank).
+func (c *clusterPlan) linear(i int) int {
+	id, r := i/c.n, i%c.n
+	gx, gy := int(c.grid[0]/c.dims[0]), int(c.grid[1]/c.dims[1])
+	dx, dy := int(c.dims[0]), int(c.dims[1])
+	x := id%gx*dx + r%dx
+	y := id/gx%gy*dy + r/dx%dy
+	z := id/(gx*gy)*int(c.dims[2]) + r/(dx*dy)
+	return x + int(c.grid[0])*(y+int(c.grid[1])*z)
+}
+
+// placeCluster chooses the SMs for a cluster of n blocks, given each
+// SM's room (free): the first GPC whose SMs have room for all n, each
+// block on the SM of that GPC with the most room left (the lowest index
+// among equals), so that the blocks spread over the GPC's SMs. It returns
+// the SMs, one per block (appended to pick[:0]), or false when no GPC has
+// room.
+func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
+	pick = pick[:0]
+	for _, g := range gpcs {
+		room := 0
+		for _, sm := range g {
+			room += free[sm]
+		}
+		if room < n {
+			continue
+		}
+		for range n {
+			best := -1
+			for _, sm := range g {
+				if free[sm] > 0 && (best < 0 || free[sm] > free[best]) {
+					best = sm
+				}
+			}
+			free[best]--
+			pick = append(pick, best)
+		}
+		return pick, true
+	}
+	return pick, false
+}
+
+// launchClusters starts the grid's next clusters at cycle t while one fits.
+func (s *gridState) launchClusters(t uint64) {
+	c := s.cl
+	for s.nextBlk < s.limitBlk && (c.maxActive <= 0 || c.live < c.maxActive) {
+		for i, sm := range s.sms {
+			c.free[i] = max(s.perSM-len(sm.blocks), 0)
+		}
+		var ok bool
+		if c.pick, ok = placeCluster(c.free, c.gpcs, min(c.n, s.limitBlk-s.nextBlk), c.pick); !ok {
+			return
+		}
+		if id := s.nextBlk / c.n; id < len(c.left) {
+			c.left[id] = len(c.pick)
+		}
+		c.live++
+		for _, sm := range c.pick {
+			s.startBlock(s.sms[sm], t)
+		}
+	}
+}
