@@ -62,7 +62,7 @@ func TestTensorPipeThroughput(t *testing.T) {
 		}
 		const cycles = 1920
 		issued := 0
-		for s.now = 0; s.now < cycles; s.now++ {
+		for sm.now = 0; sm.now < cycles; sm.now++ {
 			w, _ := s.pick(sm, sp)
 			if w == nil {
 				continue
@@ -70,7 +70,7 @@ func TestTensorPipeThroughput(t *testing.T) {
 			issued++
 			sp.last = w
 			s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
-			w.dep = s.now + 1
+			w.dep = sm.now + 1
 		}
 		if want := cycles / tc.interval; issued != want {
 			t.Errorf("%s %s: %d MMAs in %d cycles, want %d (one every %d)", tc.arch, tc.name, issued, cycles, want, tc.interval)
@@ -90,9 +90,9 @@ func TestTensorLatency(t *testing.T) {
 	in := mmaInst(ir.TensorMMA, tensor.F16, 16*8*16)
 	in.D[0], in.A[0] = 0, 0
 	w := &warpT{sp: sp, next: in, regReady: make([]uint64, 1), regKind: make([]uint8, 1)}
-	s.now = 100
+	sm.now = 100
 	s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
-	if got := w.regReady[0] - s.now; got != 32 {
+	if got := w.regReady[0] - sm.now; got != 32 {
 		t.Errorf("m16n8k16 f16 result after %d cycles, want 32", got)
 	}
 	if at, why := s.depReady(w); at != 132 || why != stallWait {
@@ -116,7 +116,7 @@ func TestWgmmaWaitGroup(t *testing.T) {
 	}
 	w := &warpT{sp: sp, regReady: make([]uint64, 1), regKind: make([]uint8, 1)}
 	step := func(at uint64, in *ir.Inst) {
-		s.now = at
+		sm.now = at
 		w.ready = at + 1
 		s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
 	}
