@@ -59,6 +59,7 @@ type gridState struct {
 	workers    int
 	active     []*smT
 	order      []uint64
+	at         []int
 	retiredAll []retired
 }
 
