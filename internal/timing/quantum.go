@@ -3,15 +3,15 @@
 // memory), so they can be simulated on several host threads at once with
 // the same result as on one. What leaves an SM for the L2 (a load's L1
 // misses, a store's sectors, an atomic) is logged with its issue cycle and
-// the SM's sequence number, and its answer is a future: a placeholder the
-// scoreboard holds. At the quantum's end the logs of every SM are merged in
-// (cycle, SM, sequence) order and replayed through the L2, DRAM and the
-// atomic units (replay), which gives each future its cycle; then every
-// place that held a future gets its value (resolve). The quantum is no
-// longer than the shortest L2 round trip, so no SM needs an answer in the
-// quantum it asked in, and the model is exact for any number of threads.
-// Blocks retired in a quantum are replaced at its end, in (cycle, SM)
-// order (dispense).
+// its index in the SM's log, and its answer is a future: a placeholder the
+// scoreboard holds. The logs of quantum k are merged in (cycle, SM, index)
+// order and replayed through the L2, DRAM and the atomic units (replay)
+// while the SMs simulate quantum k+1, which gives each future its cycle;
+// when quantum k+2 begins every place that holds one of them gets its
+// value (begin). The quantum is at most half the shortest L2 round trip, so
+// no answer is due before the end of the quantum after the one that asked,
+// and the model is exact for any number of threads. Blocks retired in a
+// quantum are replaced at its end, in (cycle, SM) order (dispense).
 
 package timing
 
@@ -30,10 +30,10 @@ import (
 // A future is a cycle not known yet in the quantum it was made in: a value
 // at or above futBit (and below math.MaxUint64, which means never) names
 // a node of one of its SM's three arenas (the quantum's number modulo 3)
-// that computes it. Every future is at least the end of the quantum after
-// the one it was made in, so comparing a future with a cycle of the
-// current quantum says "later"; cycles of futures are combined only
-// through fmax and fadd.
+// that computes it. A future is never before the end of the quantum it is
+// seen in (an answer to quantum k's request, never before the end of
+// quantum k+1), so comparing it with a cycle of that quantum says "later";
+// cycles of futures are combined only through fmax and fadd.
 const (
 	futBit     = uint64(1) << 62
 	arenaShift = 60
