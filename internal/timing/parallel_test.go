@@ -2,10 +2,13 @@ package timing_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
 )
 
 // copyFaultPTX: every thread copies one word from in to out at its global
@@ -67,5 +70,46 @@ func TestParallelFaultDeterministic(t *testing.T) {
 		if got := f.Error(); got != first {
 			t.Errorf("%d workers: fault\n%s\nwant (1 worker)\n%s", workers, got, first)
 		}
+	}
+}
+
+// TestParallelPanicBecomesInternalFault: a panic on one SM's thread (a bug
+// in the engine or the model) is raised again on the launch's thread and
+// becomes the launch's internal-error fault naming the block, the warp and
+// its PTX line; the device goes on running launches.
+func TestParallelPanicBecomesInternalFault(t *testing.T) {
+	const blocks, threads = 2048, 256
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: 4, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{NoSampling: true}})
+	mod, err := dev.LoadModule("cp.ptx", []byte(copyFaultPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("cp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := dev.Malloc(4 * blocks * threads)
+	out, _ := dev.Malloc(4 * blocks * threads)
+	cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}}
+	engine.SetStepHook(func(block, warp int, in *ir.Inst) {
+		if block == 700 && warp == 3 && in != nil && in.Op == ir.OpSt {
+			panic("injected: the engine went wrong")
+		}
+	})
+	_, err = dev.Launch(k, cfg, params(in, out))
+	engine.SetStepHook(nil)
+	var f *warpsim.Fault
+	if !errors.As(err, &f) {
+		t.Fatalf("err = %v, want a fault", err)
+	}
+	msg := f.Error()
+	for _, want := range []string{"warpsim internal error in warp 3", "injected: the engine went wrong", "block (700,0,0)", "st.global.u32", "please report it"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("fault report lacks %q:\n%s", want, msg)
+		}
+	}
+	if _, err := dev.Launch(k, cfg, params(in, out)); err != nil {
+		t.Errorf("the launch after the panic: %v", err)
 	}
 }
