@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"runtime"
+
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/metrics"
 )
@@ -172,6 +174,18 @@ func (g *GridRun) Cluster() [3]uint32 {
 
 // Kernel is the kernel's lowered function.
 func (g *GridRun) Kernel() *ir.Func { return g.l.fn }
+
+// Workers is how many host threads the launch may use (Config.Workers;
+// GOMAXPROCS when that is 0).
+func (g *GridRun) Workers() int {
+	if n := g.l.cfg.Workers; n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Checked reports whether a sanitizer sees the grid's accesses.
+func (g *GridRun) Checked() bool { return g.l.cfg.Check != nil }
 
 // StepLimit is the watchdog's budget of warp instructions.
 func (g *GridRun) StepLimit() int64 { return g.l.limit }

@@ -122,6 +122,11 @@ const (
 	FlagShiftAmt
 	FlagIntRound // cvt with rni/rzi/rmi/rpi on float→float
 	FlagXorSign
+	// FlagStrong: a load with .volatile, .relaxed, .acquire or .sc at a
+	// scope wider than the CTA (it may see another block's stores as they
+	// happen: a poll). It changes nothing in this sequentially consistent
+	// engine; the timing model keeps such grids on one thread.
+	FlagStrong
 )
 
 // Multiply modes (Inst.Mode of OpMul/OpMad).

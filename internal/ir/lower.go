@@ -1439,7 +1439,25 @@ func (fl *fnLowerer) lowerLd(src *ptx.Instr, m *mods) {
 		in.Cmp = LdWideDest // a signed load into a 64-bit register sign-extends to 64 bits
 	}
 	fl.checkSpaceSym(src, &in)
+	if strongLoad(src.Mods) && (in.Space == ptx.SpaceGlobal || in.Space == ptx.SpaceGeneric) {
+		in.Flags |= FlagStrong
+	}
 	fl.emit(in, src)
+}
+
+// strongLoad reports whether a load's modifiers make it a strong
+// (volatile, relaxed, acquire or sc) access beyond the CTA's scope.
+func strongLoad(ms []string) bool {
+	strong, cta := false, false
+	for _, m := range ms {
+		switch m {
+		case "volatile", "relaxed", "acquire", "sc":
+			strong = true
+		case "cta":
+			cta = true
+		}
+	}
+	return strong && !cta
 }
 
 func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {

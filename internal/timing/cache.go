@@ -172,6 +172,24 @@ func (c *cache) update(sector, ready uint64, full bool) bool {
 	return true
 }
 
+// readyOf is when the line holding sector is ready (0 when it is not
+// present): what a fill or update of it combines its own cycle with.
+func (c *cache) readyOf(sector uint64) uint64 {
+	if w := c.find(sector >> 2); w >= 0 {
+		return c.ready[w]
+	}
+	return 0
+}
+
+// readyAt is where the ready cycle of sector's line is kept, nil when the
+// line is not present (a future written there is resolved in place).
+func (c *cache) readyAt(sector uint64) *uint64 {
+	if w := c.find(sector >> 2); w >= 0 {
+		return &c.ready[w]
+	}
+	return nil
+}
+
 // drop invalidates one sector.
 func (c *cache) drop(sector uint64) {
 	if w := c.find(sector >> 2); w >= 0 {

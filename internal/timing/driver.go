@@ -10,14 +10,16 @@
 // latencies and bandwidth-limited queues. Time is integer SM cycles, read
 // as nanoseconds at the preset's clock.
 //
-// The model is single-threaded and processes cycles in order, SMs in index
-// order within a cycle, so the same launch gives the same cycles on every
-// run and for any number of workers (the functional blocks of a sampled
-// grid run in parallel but do not affect time).
+// SMs advance a quantum of cycles at a time, each on its own state, their
+// requests to the L2 side replayed in cycle order between quanta
+// (quantum.go), so the same launch gives the same cycles on every run and
+// for any number of workers, whether its SMs run on one thread or, when
+// nothing it executes depends on how they interleave, on all of them.
 //
 // One file per unit (docs/timing-model.md describes them): driver.go the
 // device (its timeline, device-launched grids' placement, one grid's
-// set-up), grid.go the cycle loop, placement.go the block scheduler,
+// set-up), grid.go the cycle loop, quantum.go the quanta (futures, the
+// replay, the threads), placement.go the block scheduler,
 // scheduler.go the warp schedulers and stall accounting, scoreboard.go and
 // slots.go the scoreboard and pipes, memory.go, cache.go and queue.go the
 // memory system, sampling.go the sampling of large grids; params.go and
@@ -87,8 +89,11 @@ type Driver struct {
 	// syncEnd is the latest end of the grids run inside the step being
 	// executed (a device-side synchronization waits for it).
 	syncEnd uint64
-	// devrt caches which functions call the device runtime.
-	devrt map[*ir.Func]bool
+	// devrt caches which functions call the device runtime, orderFree
+	// which are free of what keeps a grid's SMs on one thread
+	// (parallelSafe).
+	devrt     map[*ir.Func]bool
+	orderFree map[*ir.Func]bool
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -119,7 +124,7 @@ func New(a *arch.Arch, opt Options) *Driver {
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
 		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
-		devrt: map[*ir.Func]bool{}}
+		devrt: map[*ir.Func]bool{}, orderFree: map[*ir.Func]bool{}}
 }
 
 // Params are the driver's timing figures.
@@ -285,9 +290,16 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	perSM := blocksPerSM(a, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes(),
 		g.Cooperative() && !clustered, g.Blocks())
 	cl := newClusterPlan(g, a, perSM)
-	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, cl: cl, wpb: g.WarpsPerBlock(), base: start}
+	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, cl: cl, wpb: g.WarpsPerBlock(), base: start, quantum: quantumFor(d.p), workers: 1}
+	if d.parallelSafe(g) {
+		s.workers = g.Workers()
+	}
 	if d.opt.PCStalls {
+		// Every row exists before the SMs run: they add to them at once.
 		s.pcs = make([][][numStalls]uint64, len(g.Funcs()))
+		for i, f := range g.Funcs() {
+			s.pcs[i] = make([][numStalls]uint64, len(f.Code))
+		}
 	}
 	// The scoreboard covers the registers of any function the kernel may
 	// call.

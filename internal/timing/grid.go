@@ -1,5 +1,5 @@
-// The grid: one grid's timing state and its cycle loop. SMs take turns a
-// quantum of cycles at a time (run), each SM issuing from its
+// The grid: one grid's timing state and its cycle loop. SMs advance a
+// quantum of cycles at a time (run, quantum.go), each SM issuing from its
 // sub-partitions cycle by cycle (runSM); finish turns the counts into the
 // grid's engine.GridTiming.
 
@@ -18,17 +18,12 @@ type gridState struct {
 	g        *engine.GridRun
 	p        *Params
 	sms      []*smT
-	now      uint64
 	nextBlk  int
 	limitBlk int // blocks timed in detail
 	perSM    int
 	cl       *clusterPlan // nil: no cluster launch (cluster.go)
 	wpb      int
 	age      uint64
-	rec      engine.StepRecord
-	steps    int64
-	stalls   [numStalls]uint64
-	issued   uint64
 	dramRd   uint64
 	dramWr   uint64
 	l2Hit    uint64
@@ -56,19 +51,25 @@ type gridState struct {
 	// launched are the tags of the grids this grid's blocks launched.
 	launched []*engine.DevLaunch
 	// pcs are the stalls by function and instruction (Options.PCStalls;
-	// nil when off), a function's row allocated when it first stalls.
+	// nil when off), every row allocated before the SMs run.
 	pcs [][][numStalls]uint64
+	// quantum is the cycles SMs advance between two exchanges with the
+	// L2 side (quantumFor); workers the host threads the SMs of a quantum
+	// are spread over (1 unless parallelSafe). active (the SMs with
+	// blocks in the current quantum), order and retiredAll are reused.
+	quantum    uint64
+	workers    int
+	active     []*smT
+	order      []uint64
+	at         []int
+	retiredAll []retired
 }
 
-// quantum is how many cycles one SM is simulated before the next SM takes
-// its turn. SMs interact only through L2 and DRAM, whose bandwidth is
-// accounted per time bucket (so the order SMs take their turns in does not
-// matter within a quantum), and working on one SM at a time keeps its warps'
-// state in the host's caches.
-const quantum = 256
-
-// run is the cycle loop: quanta of all SMs, SMs in index order, cycles in
-// order within an SM.
+// run is the cycle loop, a quantum at a time (quantum.go): every SM with
+// blocks simulates the quantum on its own (runSM, on several threads when
+// the grid allows), then their requests to the L2 side are replayed in
+// (cycle, SM, sequence) order, the answers written where they are waited
+// for, and the blocks retired in the quantum replaced.
 func (s *gridState) run() error {
 	// The first wave: each SM takes blocks up to its limit, SMs in turn
 	// (clusters: each in a GPC with room for all its blocks).
@@ -80,32 +81,52 @@ func (s *gridState) run() error {
 			if s.nextBlk >= s.limitBlk {
 				break
 			}
-			s.now = 0
+			sm.now = 0
 			s.startBlock(sm, 0)
 		}
 	}
 	limit := s.g.StepLimit()
-	for t := uint64(0); ; t += quantum {
+	quantum := s.quantum
+	prev := uint64(0) // the last quantum's start
+	for t, k := uint64(0), 0; ; t, k = t+quantum, k+1 {
 		if s.g.Stopped() {
 			return nil
 		}
-		s.d.dram.advance(t)
-		s.d.l2q.advance(t)
-		s.d.atomQ.advance(t)
-		live, waiting := false, false
 		s.gridReleased = false
-		wake := uint64(math.MaxUint64)
+		s.active = s.active[:0]
 		for _, sm := range s.sms {
-			if len(sm.blocks) == 0 {
-				continue
+			if len(sm.blocks) > 0 {
+				s.active = append(s.active, sm)
+			} else {
+				s.begin(sm, k)
 			}
-			live = true
-			if s.runSM(sm, t+quantum) {
-				waiting = true
+		}
+		live := len(s.active) > 0
+		// The last quantum's requests are replayed while the SMs run this
+		// one.
+		s.overlap(func() {
+			if k > 0 {
+				s.replay(k-1, prev)
 			}
-			if s.fault() {
+		}, func(sm *smT) {
+			s.begin(sm, k)
+			sm.startPending()
+			sm.end = t + quantum
+			sm.mayIssue = s.runSM(sm, t+quantum)
+		})
+		prev = t
+		waiting := false
+		for _, sm := range s.active {
+			if sm.fault() {
 				return nil
 			}
+			waiting = waiting || sm.mayIssue
+		}
+		s.dispense(t + quantum)
+		wake := uint64(math.MaxUint64)
+		var steps int64
+		for _, sm := range s.sms {
+			steps += sm.steps
 			if len(sm.blocks) > 0 {
 				wake = min(wake, sm.wake)
 			}
@@ -120,9 +141,11 @@ func (s *gridState) run() error {
 			if s.nextBlk < s.limitBlk {
 				// Every SM finished its blocks at once: give each one more.
 				if s.cl != nil {
-					s.now = t + quantum
+					for _, sm := range s.sms {
+						sm.now = t + quantum
+					}
 					from := s.nextBlk
-					s.launchClusters(s.now)
+					s.launchClusters(t + quantum)
 					if s.nextBlk == from {
 						return fmt.Errorf("a cluster of %d blocks (%d per SM) does not fit in any GPC of %s (SMs by GPC: %v)",
 							s.cl.n, s.perSM, s.d.arch.Name, s.d.arch.GPCs())
@@ -131,18 +154,19 @@ func (s *gridState) run() error {
 				}
 				for _, sm := range s.sms {
 					if s.nextBlk < s.limitBlk {
-						s.now = t + quantum
-						sm.now = s.now
-						s.startBlock(sm, s.now)
+						sm.now = t + quantum
+						s.startBlock(sm, sm.now)
 					}
 				}
 				continue
 			}
+			// (No SM ran this quantum: every request has been replayed.)
 			break
 		}
-		if s.steps > limit {
+		if steps > limit {
 			for _, sm := range s.sms {
 				if len(sm.blocks) > 0 {
+					sm.startPending()
 					sm.blocks[0].slot.Watchdog()
 					return nil
 				}
@@ -150,7 +174,7 @@ func (s *gridState) run() error {
 		}
 		// A grid barrier that completed in this quantum readied warps on
 		// SMs that had already found nothing to issue.
-		if !waiting && s.g.Cooperative() && (s.gridReleased || s.releaseGrid()) {
+		if !waiting && s.g.Cooperative() && (s.gridReleased || s.releaseGrid(t+quantum)) {
 			continue
 		}
 		if !waiting {
@@ -169,23 +193,23 @@ func (s *gridState) run() error {
 }
 
 // runSM simulates sm's cycles up to end. It reports false when the SM has
-// live warps none of which can ever issue (a barrier deadlock).
+// live warps none of which can ever issue (a barrier deadlock). It uses
+// only the SM's own state: several SMs run it at once.
 func (s *gridState) runSM(sm *smT, end uint64) bool {
-	s.now = sm.now
-	for s.now < end {
+	for sm.now < end {
 		issued := false
 		next := uint64(math.MaxUint64)
 		for i := range sm.sps {
 			sp := &sm.sps[i]
-			if sp.check > s.now {
+			if sp.check > sm.now {
 				next = min(next, sp.check)
 				continue
 			}
 			if s.issue(sm, sp) {
 				issued = true
-				sp.check = s.now + 1
+				sp.check = sm.now + 1
 			}
-			if s.fault() {
+			if sm.fault() {
 				return true
 			}
 			next = min(next, sp.check)
@@ -201,23 +225,22 @@ func (s *gridState) runSM(sm *smT, end uint64) bool {
 			}
 		}
 		if issued {
-			sm.wake = s.now
-			s.now++
+			sm.wake = sm.now
+			sm.now++
 			continue
 		}
 		if next == math.MaxUint64 {
-			sm.now = s.now
 			return false
 		}
 		sm.wake = next
-		s.now = max(s.now+1, min(next, end))
+		sm.now = max(sm.now+1, min(next, end))
 	}
-	sm.now = max(s.now, end)
+	sm.now = max(sm.now, end)
 	return true
 }
 
-func (s *gridState) fault() bool {
-	return s.rec.Event == engine.EventFault
+func (sm *smT) fault() bool {
+	return sm.rec.Event == engine.EventFault
 }
 
 func (s *gridState) nanos(cycles uint64) uint64 {
@@ -227,14 +250,17 @@ func (s *gridState) nanos(cycles uint64) uint64 {
 // finish fills the grid's timing account, extrapolating a sampled grid.
 func (s *gridState) finish(nb, wave int) {
 	end := max(s.lastDone, s.drain)
+	var warpCyc, active, issued uint64
+	var stalls [numStalls]uint64
 	for _, sm := range s.sms {
-		s.now = end
+		sm.now = end
 		s.touchSM(sm)
-	}
-	var warpCyc, active uint64
-	for _, sm := range s.sms {
 		warpCyc += sm.warpCyc
 		active += sm.activeCy
+		issued += sm.issued
+		for i, v := range sm.stalls {
+			stalls[i] += v
+		}
 	}
 	cycles := end
 	scale, tscale := 1.0, 1.0 // work and time extrapolation factors
@@ -247,13 +273,13 @@ func (s *gridState) finish(nb, wave int) {
 	tm := &engine.GridTiming{
 		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.base,
 		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
-		IssueCycles: uint64(float64(s.issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
+		IssueCycles: uint64(float64(issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
 		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
 		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled, Blocks: s.spans,
 		MaxWarpsPerSM: s.d.arch.MaxWarpsPerSM, SMs: len(s.sms), ClockHz: s.p.ClockHz,
 	}
-	for i, v := range s.stalls {
+	for i, v := range stalls {
 		tm.Stalls[i] = uint64(float64(v) * scale)
 	}
 	if s.pcs != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -113,9 +114,14 @@ func runReduceWith(t testing.TB, archName, kernel string, logn int, bs uint32, o
 
 // BenchmarkTimingReduce measures the timing driver's speed in warp
 // instructions per second on the reduce lesson (2^20 ints, block 512),
-// timed in full detail, launch after launch on one device.
+// timed in full detail, launch after launch on one device: its SMs on one
+// thread, and on as many as GOMAXPROCS (the grid is parallelSafe).
 func BenchmarkTimingReduce(b *testing.B) {
-	benchReduce(b, warpsim.Options{Mode: warpsim.ModeTiming, Timing: warpsim.TimingOptions{NoSampling: true}})
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			benchReduce(b, warpsim.Options{Mode: warpsim.ModeTiming, Workers: workers, Timing: warpsim.TimingOptions{NoSampling: true}})
+		})
+	}
 }
 
 func benchReduce(b *testing.B, opt warpsim.Options) {
@@ -205,11 +211,11 @@ func checkReduceRanking(t *testing.T, configs []reduceConfig) {
 }
 
 // TestDeterminism: the same launch gives the same cycles and timing account
-// on every run and for every worker count (the timing model is
-// single-threaded; sampled grids run their untimed blocks on the workers).
+// on every run and for every worker count, 1 to 16 (its SMs run on that
+// many threads; a sampled grid's untimed blocks too).
 func TestDeterminism(t *testing.T) {
 	var first *warpsim.LaunchResult
-	for _, workers := range []int{1, 2, 4, 8, 1} {
+	for _, workers := range []int{1, 2, 4, 8, 16, 1} {
 		// 2^21 ints in blocks of 256: 7.75 waves, so the grid is sampled.
 		r := runReduceWith(t, "h100", "reduceNeighboredLess", 21, 256, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming})
 		res := r.res
@@ -225,8 +231,34 @@ func TestDeterminism(t *testing.T) {
 		}
 		a, b := first.Grids[0].Timing, res.Grids[0].Timing
 		if a.Cycles != b.Cycles || a.WarpCycles != b.WarpCycles || a.DRAMReadBytes != b.DRAMReadBytes || a.IssueCycles != b.IssueCycles ||
-			fmt.Sprint(a.Stalls) != fmt.Sprint(b.Stalls) || first.Counters != res.Counters {
+			a.DRAMWriteBytes != b.DRAMWriteBytes || a.L2Hits != b.L2Hits || a.L2Miss != b.L2Miss || a.ActiveSMCycles != b.ActiveSMCycles ||
+			fmt.Sprint(a.Stalls) != fmt.Sprint(b.Stalls) || fmt.Sprint(a.Blocks) != fmt.Sprint(b.Blocks) || first.Counters != res.Counters {
 			t.Errorf("workers %d: cycles %d, warp-cycles %d, stalls %v; first run: %d, %d, %v", workers, b.Cycles, b.WarpCycles, b.Stalls, a.Cycles, a.WarpCycles, a.Stalls)
+		}
+	}
+}
+
+// TestParallelSMsMatchSerial: each reduce kernel (2^18 ints, every block
+// timed in detail) gives the same timing account with its SMs on 1, 3 and
+// 7 threads. Small enough for the race detector (go test -race), which
+// checks that the SMs of a quantum share nothing.
+func TestParallelSMsMatchSerial(t *testing.T) {
+	for _, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
+		var first *warpsim.GridResult
+		for _, workers := range []int{1, 3, 7} {
+			r := runReduceWith(t, "h100", k, 18, 256, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+				Timing: warpsim.TimingOptions{NoSampling: true}})
+			if r.sum != r.want {
+				t.Errorf("%s, %d workers: sum %d, want %d", k, workers, r.sum, r.want)
+			}
+			g := &r.res.Grids[0]
+			if first == nil {
+				first = g
+				continue
+			}
+			if a, b := fmt.Sprintf("%+v", *first.Timing), fmt.Sprintf("%+v", *g.Timing); a != b {
+				t.Errorf("%s: %d workers: timing %s\nwant (1 worker) %s", k, workers, b, a)
+			}
 		}
 	}
 }

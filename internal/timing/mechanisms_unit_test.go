@@ -60,8 +60,9 @@ func TestMemoryPartialStores(t *testing.T) {
 				rec.Sectors = append(rec.Sectors, 4*(line+k))
 			}
 			rec.Bytes = bytesPerSector * 32
-			s.store(s.sms[line/32%132], rec, s.now)
+			s.store(s.sms[line/32%132], rec, 0)
 		}
+		s.settle(0)
 		return s, lines
 	}
 	whole, lines := run(32)

@@ -4,7 +4,9 @@
 // through L1 to L2, atomics performed at the L2 (same-address updates
 // serialized, all sharing the L2's atomic throughput). Bandwidth is
 // queue.go's: the L1's per-SM queue, the L2's and DRAM's device-wide bucket
-// queues.
+// queues. The SM's side (load, store, atomic) runs in the SM's quantum and
+// logs what reaches the L2; the L2's side (fromL2, storeL2, atomicL2) runs
+// when the quantum's requests are replayed (quantum.go).
 
 package timing
 
@@ -14,25 +16,28 @@ import (
 )
 
 // load times a global load: every sector through L1, L2 and DRAM; the
-// data is there when the last sector arrives.
+// data is there (the cycle it returns, a future when a sector missed L1)
+// when the last sector arrives.
 func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 	p := s.p
-	t0 := sm.l1q.take(s.now, float64(len(rec.Sectors)*32))
+	t0 := sm.l1q.take(sm.now, float64(len(rec.Sectors)*32))
 	done := t0 + uint64(p.L1HitLatency)
 	for _, sec := range rec.Sectors {
 		if sm.l1 != nil {
 			if hit, ready := sm.l1.lookup(sec); hit {
-				done = max(done, ready)
+				done = sm.fmax(done, ready)
 				continue
 			}
 		}
-		at := s.fromL2(t0, sec)
+		at := sm.leaf()
+		sm.log(memReq{cycle: sm.now, at: t0, kind: reqLoad, sec: sec, leaf: at}, nil)
 		if sm.l1 != nil {
-			sm.l1.fill(sec, at, false)
+			sm.l1.fill(sec, sm.fmax(sm.l1.readyOf(sec), at), false)
+			sm.keep(sm.l1.readyAt(sec))
 		}
-		done = max(done, at)
+		done = sm.fmax(done, at)
 	}
-	return done - s.now
+	return done
 }
 
 // fromL2 is when sector sec, requested from L2 at cycle t, arrives back at
@@ -77,26 +82,39 @@ func (s *gridState) fromL2(t, sec uint64) uint64 {
 // holds the line until then), so a stream of partial writes larger than
 // the L2 runs at DRAM's read-modify-write rate.
 func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
-	d, p := s.d, s.p
-	t0 := max(sm.l1q.take(s.now, float64(len(rec.Sectors)*32)), data)
+	p := s.p
+	t0 := sm.fmax(sm.l1q.take(sm.now, float64(len(rec.Sectors)*32)), data)
 	per := 32
 	if n := len(rec.Sectors); n > 0 {
 		per = min(max(int(rec.Bytes)/n, 1), 32)
 	}
 	// Every sector written whole: the lanes' bytes cover the sectors.
 	full := per == 32
-	l2cost := 32.0
-	if !full && p.PartialSectorBytes > 0 {
-		l2cost = p.PartialSectorBytes
-	}
 	for _, sec := range rec.Sectors {
 		if sm.l1 != nil {
 			if p.StoreInvalidatesL1 {
 				sm.l1.drop(sec)
 			} else {
-				sm.l1.update(sec, t0+uint64(p.StoreToLoad), full)
+				sm.l1.update(sec, sm.fmax(sm.l1.readyOf(sec), sm.fadd(t0, uint64(p.StoreToLoad))), full)
+				if r := sm.l1.readyAt(sec); r != nil {
+					sm.keep(r)
+				}
 			}
 		}
+	}
+	sm.log(memReq{cycle: sm.now, at: t0, kind: reqStore, per: int32(per)}, rec.Sectors)
+}
+
+// storeL2 is a store's L2 side: its sectors, per bytes of each written,
+// reach the L2 at cycle t0.
+func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) {
+	d, p := s.d, s.p
+	full := per == 32
+	l2cost := 32.0
+	if !full && p.PartialSectorBytes > 0 {
+		l2cost = p.PartialSectorBytes
+	}
+	for _, sec := range sectors {
 		cost := l2cost
 		if !full && d.l2.whole(sec) {
 			// The L2 holds the whole sector: the write merges into it.
@@ -117,15 +135,23 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 // unit (AtomicNS each); lanes on distinct addresses of one sector are one
 // update. All updates share the L2's atomic throughput (AtomicOpsPerNS).
 func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
-	d, p := s.d, s.p
 	n := max(len(rec.Sectors), 1)
-	t0 := sm.l1q.take(s.now, float64(n*32))
+	t0 := sm.l1q.take(sm.now, float64(n*32))
 	serial := float64(max(rec.AddrMaxDup, 1))
 	ops := float64(n) + float64(popcount(rec.Exec)) - float64(max(rec.AddrDistinct, 1))
+	done := sm.leaf()
+	sm.log(memReq{cycle: sm.now, at: t0, kind: reqAtomic, leaf: done, ops: ops, dup: serial}, rec.Sectors)
+	return done
+}
+
+// atomicL2 is an atomic's L2 side: its sectors' updates, ops in all and
+// serial at one address, from cycle t0; it returns when the last is done.
+func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) uint64 {
+	d, p := s.d, s.p
 	// The pool serves ops at its rate: take them as bytes of a queue.
 	pool := d.atomQ.take(t0, ops)
 	done := t0
-	for _, sec := range rec.Sectors {
+	for _, sec := range sectors {
 		at := max(s.fromL2(t0, sec), pool)
 		start := max(float64(at), d.atomBusy[sec])
 		end := start + serial*p.AtomicCycles
@@ -134,7 +160,7 @@ func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
 		done = max(done, uint64(end+0.999))
 	}
 	s.drain = max(s.drain, done)
-	return done - s.now
+	return done
 }
 
 // writeBack writes an evicted line's dirty sectors to DRAM, partial ones

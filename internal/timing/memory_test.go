@@ -18,6 +18,29 @@ func memFixture() *gridState {
 	return s
 }
 
+// settle replays the requests the SMs made since cycle t through the L2
+// side and writes their answers (what the next quanta do), the SMs going
+// on in a new quantum.
+func (s *gridState) settle(t uint64) {
+	k := s.sms[0].cur
+	s.replay(k, t)
+	for _, sm := range s.sms {
+		s.begin(sm, k+2)
+	}
+}
+
+// loadCycles is a load's latency on sm at sm.now, answered at once.
+func loadCycles(s *gridState, sm *smT, rec *engine.StepRecord) uint64 {
+	done := s.load(sm, rec)
+	k := sm.cur
+	s.replay(k, sm.now)
+	v := sm.val(done)
+	for _, x := range s.sms {
+		s.begin(x, k+2)
+	}
+	return v - sm.now
+}
+
 // TestMemoryLoadLatencies: a load that misses everywhere takes DRAM's
 // latency, the same sector again hits the SM's L1, and another SM finds it
 // in L2; each level's counts follow.
@@ -25,21 +48,20 @@ func TestMemoryLoadLatencies(t *testing.T) {
 	s := memFixture()
 	p := s.p
 	rec := &engine.StepRecord{Sectors: []uint64{1000}}
-	s.now = 0
-	miss := s.load(s.sms[0], rec)
+	miss := loadCycles(s, s.sms[0], rec)
 	if lo := uint64(p.DRAMLatency); miss < lo || miss > lo+uint64(p.L1HitLatency)+2 {
 		t.Errorf("cold load: %d cycles, want DRAM's %.0f (+ the L1's %d at most)", miss, p.DRAMLatency, p.L1HitLatency)
 	}
 	if s.l2Miss != 1 || s.dramRd != uint64(p.DRAMFetch) {
 		t.Errorf("cold load: %d L2 misses, %d DRAM bytes; want 1, %d", s.l2Miss, s.dramRd, p.DRAMFetch)
 	}
-	s.now = 10000 // the fill has arrived
+	s.sms[0].now, s.sms[1].now = 10000, 10000 // the fill has arrived
 	// An L1 hit: the hit latency after the sector's cycle on the L1's
 	// data path.
-	if hit := s.load(s.sms[0], rec); hit != uint64(p.L1HitLatency)+1 {
+	if hit := loadCycles(s, s.sms[0], rec); hit != uint64(p.L1HitLatency)+1 {
 		t.Errorf("L1 hit: %d cycles, want %d", hit, p.L1HitLatency+1)
 	}
-	l2 := s.load(s.sms[1], rec)
+	l2 := loadCycles(s, s.sms[1], rec)
 	if want := uint64(p.L2HitLatency); l2 < want || l2 > want+1 {
 		t.Errorf("L2 hit from another SM: %d cycles, want %d", l2, want)
 	}
@@ -47,8 +69,8 @@ func TestMemoryLoadLatencies(t *testing.T) {
 		t.Errorf("L2 hits %d, misses %d; want 1, 1", s.l2Hit, s.l2Miss)
 	}
 	// DRAMFetch brings the sector's neighbour: it hits in L2.
-	s.now = 20000
-	s.load(s.sms[1], &engine.StepRecord{Sectors: []uint64{1001}})
+	s.sms[1].now = 20000
+	loadCycles(s, s.sms[1], &engine.StepRecord{Sectors: []uint64{1001}})
 	if s.l2Hit != 2 {
 		t.Errorf("the fetched neighbour sector missed L2 (hits %d)", s.l2Hit)
 	}
@@ -63,9 +85,10 @@ func TestMemoryStoresWriteBack(t *testing.T) {
 	rec := &engine.StepRecord{Store: true, Bytes: 32 * 4}
 	for sec := uint64(0); sec < 2*sectors; sec += 4 {
 		rec.Sectors = append(rec.Sectors[:0], sec, sec+1, sec+2, sec+3)
-		s.store(s.sms[0], rec, s.now)
-		s.now++
+		s.store(s.sms[0], rec, s.sms[0].now)
+		s.sms[0].now++
 	}
+	s.settle(0)
 	if s.drain == 0 {
 		t.Error("stores left the drain cycle at 0")
 	}
@@ -84,7 +107,9 @@ func TestMemoryAtomicsSerialize(t *testing.T) {
 	lat := func(dup uint32) uint64 {
 		s := memFixture()
 		rec := &engine.StepRecord{Sectors: []uint64{5}, Exec: 0xffffffff, AddrDistinct: 32 / dup, AddrMaxDup: dup}
-		return s.atomic(s.sms[0], rec)
+		done := s.atomic(s.sms[0], rec)
+		s.replay(0, 0)
+		return s.sms[0].val(done)
 	}
 	one, same := lat(1), lat(32)
 	want := uint64(31 * s0(memFixture()).AtomicCycles)

@@ -56,10 +56,13 @@ type blockT struct {
 	order  int // the block's place in launch order (clusters: cluster.go)
 	live   int
 	start  uint64
+	// starting: placed, not yet set up in the engine (startPending).
+	starting bool
 }
 
 // smT is one SM: its sub-partitions, resident blocks, L1 and clock.
 type smT struct {
+	smQuantum
 	id       int
 	sps      []spT
 	blocks   []*blockT
@@ -112,20 +115,21 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	} else {
 		b = &blockT{slot: s.g.NewSlot(), sm: sm}
 	}
-	slot := b.slot
 	s.touchSM(sm)
 	linear := s.nextBlk
 	if s.cl != nil {
 		linear = s.cl.linear(linear)
 	}
-	slot.Start(linear)
-	b.linear, b.order, b.live, b.start = linear, s.nextBlk, slot.Warps(), t
+	// The engine sets the block up when its SM next runs (startPending):
+	// on the SM's thread.
+	b.starting = true
+	b.linear, b.order, b.live, b.start = linear, s.nextBlk, s.wpb, t
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
-	warps := uint64(slot.Warps())
+	warps := uint64(s.wpb)
 	dispatch := dispatchCycle(s.p, t, s.nextBlk-1, sm.freeAt)
 	start := dispatch + uint64(s.p.BlockLaunch)
 	// Achieved occupancy (ncu's sm__warps_active) counts a warp from its
@@ -142,10 +146,10 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	}
 	// Warps go to sub-partitions round-robin by their index in the SM.
 	base := sm.resident
-	for len(b.warps) < slot.Warps() {
+	for len(b.warps) < s.wpb {
 		b.warps = append(b.warps, &warpT{regReady: make([]uint64, s.nslots), regKind: make([]uint8, s.nslots)})
 	}
-	b.warps = b.warps[:slot.Warps()]
+	b.warps = b.warps[:s.wpb]
 	for i, w := range b.warps {
 		s.age++
 		*w = warpT{blk: b, idx: i, age: s.age, ready: start, readyWhy: stallDispatch, lastIssue: t,
@@ -155,21 +159,32 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 		sp.warps = append(sp.warps, w)
 		sp.check = min(sp.check, start)
 	}
-	sm.resident += slot.Warps()
+	sm.resident += s.wpb
 	sm.blocks = append(sm.blocks, b)
+}
+
+// startPending sets up in the engine the blocks placed on sm since it
+// last ran.
+func (sm *smT) startPending() {
+	for _, b := range sm.blocks {
+		if b.starting {
+			b.starting = false
+			b.slot.Start(b.linear)
+		}
+	}
 }
 
 // touchSM accounts the SM's active warps up to now (achieved occupancy):
 // its resident warps less those of blocks still waiting for their
 // dispatch.
 func (s *gridState) touchSM(sm *smT) {
-	for sm.pendHead < len(sm.pending) && sm.pending[sm.pendHead].at <= s.now {
+	for sm.pendHead < len(sm.pending) && sm.pending[sm.pendHead].at <= sm.now {
 		l := sm.pending[sm.pendHead]
 		sm.account(l.at)
 		sm.waiting -= l.warps
 		sm.pendHead++
 	}
-	sm.account(s.now)
+	sm.account(sm.now)
 }
 
 // account adds the SM's active warps from its last account up to t.
@@ -185,7 +200,8 @@ func (sm *smT) account(t uint64) {
 	}
 }
 
-// retireBlocks frees the slots of finished blocks and starts new ones.
+// retireBlocks frees the slots of finished blocks; the grid hands the
+// SM its next blocks at the quantum's end (dispense, in quantum.go).
 func (s *gridState) retireBlocks(sm *smT) {
 	for i := 0; i < len(sm.blocks); i++ {
 		b := sm.blocks[i]
@@ -216,17 +232,9 @@ func (s *gridState) retireBlocks(sm *smT) {
 		sm.blocks = append(sm.blocks[:i], sm.blocks[i+1:]...)
 		sm.free = append(sm.free, b)
 		i--
-		s.lastDone = max(s.lastDone, s.now)
-		s.retires = append(s.retires, s.now)
-		s.spans = append(s.spans, engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: s.now})
 		// The SM takes its next block BlockRetireCycles after this one's
 		// last warp exited (its warps are gone: not active meanwhile).
-		sm.freeAt = s.now + uint64(s.p.BlockRetireCycles)
-		if s.cl != nil {
-			s.cl.retired(b.order)
-			s.launchClusters(s.now)
-		} else if s.nextBlk < s.limitBlk {
-			s.startBlock(sm, s.now)
-		}
+		sm.retired = append(sm.retired, retired{at: sm.now, freeAt: sm.now + uint64(s.p.BlockRetireCycles),
+			order: b.order, span: engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: sm.now}})
 	}
 }

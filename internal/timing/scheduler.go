@@ -10,6 +10,7 @@ package timing
 import (
 	"math"
 	"sort"
+	"sync/atomic"
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
@@ -78,10 +79,10 @@ type spT struct {
 	tensorFree uint64
 }
 
-// issue lets sub-partition sp issue one instruction at s.now, if any warp
+// issue lets sub-partition sp issue one instruction at sm.now, if any warp
 // can; it sets sp.check to the next cycle worth looking at otherwise.
 func (s *gridState) issue(sm *smT, sp *spT) bool {
-	if sp.busy > s.now {
+	if sp.busy > sm.now {
 		sp.check = sp.busy
 		return false
 	}
@@ -94,7 +95,7 @@ func (s *gridState) issue(sm *smT, sp *spT) bool {
 	return true
 }
 
-// pick is the warp sp's scheduler issues from at s.now, or nil and the
+// pick is the warp sp's scheduler issues from at sm.now, or nil and the
 // earliest cycle a warp could issue. Greedy-then-oldest (GTO) keeps
 // issuing from the warp that issued last while it can, and otherwise takes
 // the oldest ready warp (sp.warps is oldest first); loose round-robin
@@ -105,7 +106,7 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 		n := len(sp.warps)
 		for k := 0; k < n; k++ {
 			w := sp.warps[(sp.rr+k)%n]
-			if t := s.readyAt(sm, sp, w); t <= s.now {
+			if t := s.readyAt(sm, sp, w); t <= sm.now {
 				sp.rr = (sp.rr + k + 1) % n
 				return w, best
 			} else if t < best {
@@ -116,7 +117,7 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 	}
 	if w := sp.last; w != nil {
 		t := s.readyAt(sm, sp, w)
-		if t <= s.now {
+		if t <= sm.now {
 			return w, best
 		}
 		best = t
@@ -125,7 +126,7 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 		if w == sp.last {
 			continue
 		}
-		if t := s.readyAt(sm, sp, w); t <= s.now {
+		if t := s.readyAt(sm, sp, w); t <= sm.now {
 			return w, best
 		} else if t < best {
 			best = t
@@ -136,7 +137,8 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 
 // readyAt is the cycle warp w can issue its next instruction on sp
 // (MaxUint64 when it cannot: finished or at a barrier): when its operands
-// are ready (the scoreboard, depReady) and its instruction's pipe is free.
+// are ready (the scoreboard, depReady) and its instruction's pipe is free;
+// when it waits for a future, the start of the quantum that writes it.
 func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
 	if w.done || w.atBar {
 		return math.MaxUint64
@@ -152,6 +154,15 @@ func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
 	t := w.dep
 	if !w.depValid {
 		t, _ = s.depReady(w)
+	}
+	if isFut(t) {
+		// Not before its future is written: at the next quantum's start
+		// for the last quantum's futures, the one after for this one's.
+		at := sm.end
+		if arenaOf(t) == sm.cur {
+			at += s.quantum
+		}
+		t = at
 	}
 	if p := sp.pipe[w.next.Class]; p > t {
 		t = p
@@ -185,29 +196,32 @@ func (s *gridState) warpDone(sm *smT, w *warpT) {
 	s.releaseBarriers(w.blk)
 }
 
-// execute steps warp w at s.now and charges its time: the stalls since it
+// execute steps warp w at sm.now and charges its time: the stalls since it
 // last issued, its issue slots, its pipe and its result's latency
 // (complete), and what its event does to the warp.
 func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	in := w.next
 	slots := uint64(issueSlots(in))
 	var st stallSpan
-	s.chargeStalls(sp, w, in, slots, &st)
+	s.chargeStalls(sm, sp, w, in, slots, &st)
 	slot := w.blk.slot
-	slot.SetClock(s.now, s.nanos(s.now))
-	rec := &s.rec
-	s.d.syncEnd = 0
+	slot.SetClock(sm.now, s.nanos(sm.now))
+	rec := &sm.rec
+	if in.Op == ir.OpDevRT {
+		// (Only such a step runs grids inside it: one thread then.)
+		s.d.syncEnd = 0
+	}
 	slot.Step(w.idx, rec)
 	w.fn, w.pc = rec.Func, rec.PC
 	if s.pcs != nil {
 		s.chargePC(w, &st, slots)
 	}
-	s.steps++
-	s.issued += slots
-	w.lastIssue = s.now + slots - 1
-	w.ready, w.readyWhy = s.now+slots, stallDispatch
+	sm.steps++
+	sm.issued += slots
+	w.lastIssue = sm.now + slots - 1
+	w.ready, w.readyWhy = sm.now+slots, stallDispatch
 	if slots > 1 {
-		sp.busy = s.now + slots
+		sp.busy = sm.now + slots
 	}
 	w.next, w.depValid = nil, false
 	sp.last = w
@@ -244,29 +258,29 @@ type stallSpan struct {
 }
 
 // chargeStalls charges the warp-cycles from the cycle after warp w last
-// issued (or was released from a barrier) until it issues in at s.now:
+// issued (or was released from a barrier) until it issues in at sm.now:
 // waiting for its operands (the reason depReady gives),
 // then for in's pipe (throttleReason) or for the scheduler to pick it
 // (not_selected); and the issue itself (selected, one cycle per issue
 // slot). It says what it charged in st.
-func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64, st *stallSpan) {
+func (s *gridState) chargeStalls(sm *smT, sp *spT, w *warpT, in *ir.Inst, slots uint64, st *stallSpan) {
 	st.bar, w.barWait = w.barWait, 0 // (charged to the grid at the release)
 	dep, why := s.depReady(w)
 	from := w.lastIssue + 1
 	if dep > from {
-		s.stalls[why] += dep - from
+		sm.stalls[why] += dep - from
 		st.dep, st.depWhy = dep-from, why
 		from = dep
 	}
-	if s.now > from {
+	if sm.now > from {
 		reason := uint8(stallNotSelected)
 		if p := sp.pipe[in.Class]; p > from {
 			reason = throttleReason(in.Class)
 		}
-		s.stalls[reason] += s.now - from
-		st.pipe, st.pipeWhy = s.now-from, reason
+		sm.stalls[reason] += sm.now - from
+		st.pipe, st.pipeWhy = sm.now-from, reason
 	}
-	s.stalls[stallSelected] += slots
+	sm.stalls[stallSelected] += slots
 }
 
 // chargePC charges what chargeStalls charged to the instruction warp w
@@ -274,11 +288,12 @@ func (s *gridState) chargeStalls(sp *spT, w *warpT, in *ir.Inst, slots uint64, s
 // was): a warp's stalls go to the instruction it waits to issue, its wait
 // at a barrier to the instruction after the barrier.
 func (s *gridState) chargePC(w *warpT, st *stallSpan, slots uint64) {
+	// Rows are shared by the SMs: sums, in any order.
 	row := s.pcRow(w)
-	row[stallBarrier] += st.bar
-	row[st.depWhy] += st.dep
-	row[st.pipeWhy] += st.pipe
-	row[stallSelected] += slots
+	atomic.AddUint64(&row[stallBarrier], st.bar)
+	atomic.AddUint64(&row[st.depWhy], st.dep)
+	atomic.AddUint64(&row[st.pipeWhy], st.pipe)
+	atomic.AddUint64(&row[stallSelected], slots)
 }
 
 // event applies what the instruction did besides computing to warp w:
@@ -294,33 +309,35 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 		s.releaseBarriers(w.blk)
 	case engine.EventCall, engine.EventReturn:
 		// A new frame: the scoreboard drains (its registers are others).
-		t := s.now + 1
+		t := sm.now + 1
 		for i, r := range w.regReady {
-			t = max(t, r)
+			t = sm.fmax(t, r)
 			w.regReady[i] = 0
 		}
 		w.ready, w.readyWhy = t, stallWait
+		sm.keep(&w.ready)
 	case engine.EventDevLaunch:
 		for _, l := range rec.Launches {
-			l.At, l.Timed = s.base+s.now, true
+			l.At, l.Timed = s.base+sm.now, true
 			s.launched = append(s.launched, l)
 		}
-		w.ready, w.readyWhy = s.now+uint64(p.DeviceLaunch), stallSleeping
+		w.ready, w.readyWhy = sm.now+uint64(p.DeviceLaunch), stallSleeping
 	case engine.EventDevSync:
 		// The children ran inside the step (Driver.RunGrid, nested): the
 		// warp goes on when the last of them ended.
-		t := s.now
+		t := sm.now
 		if e := s.d.syncEnd; e > s.base+t {
 			t = e - s.base
 		}
 		w.ready, w.readyWhy = t+uint64(p.DeviceSyncNS*p.ClockHz/1e9), stallSleeping
 	}
 	if rec.GridReleased {
-		s.releaseGrid()
-		w.ready = max(w.ready, s.now+s.gridSyncCycles())
+		s.releaseGrid(sm.now)
+		w.ready = sm.fmax(w.ready, sm.now+s.gridSyncCycles())
+		sm.keep(&w.ready)
 	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
-		w.ready, w.readyWhy = s.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
+		w.ready, w.readyWhy = sm.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
 	}
 }
 
@@ -334,9 +351,10 @@ const gridSyncNS = 1118
 func (s *gridState) gridSyncCycles() uint64 { return uint64(gridSyncNS * s.p.ClockHz / 1e9) }
 
 // releaseGrid readies the warps of every block that a completed grid
-// barrier (cooperative groups' grid.sync()) let go, gridSyncNS later; it
-// reports whether there were any.
-func (s *gridState) releaseGrid() bool {
+// barrier (cooperative groups' grid.sync()) let go at cycle now,
+// gridSyncNS later; it reports whether there were any. (A cooperative grid
+// runs its SMs on one thread.)
+func (s *gridState) releaseGrid(now uint64) bool {
 	s.gridWaiters = s.gridWaiters[:0]
 	for _, sm := range s.sms {
 		for _, b := range sm.blocks {
@@ -351,9 +369,11 @@ func (s *gridState) releaseGrid() bool {
 			}
 		}
 	}
-	ready := s.now + s.gridSyncCycles()
+	ready := now + s.gridSyncCycles()
 	for _, w := range s.gridWaiters {
-		w.ready = max(w.ready, ready)
+		sm := w.blk.sm
+		w.ready = sm.fmax(w.ready, ready)
+		sm.keep(&w.ready)
 	}
 	released := len(s.gridWaiters) > 0
 	s.gridReleased = s.gridReleased || released
@@ -362,16 +382,17 @@ func (s *gridState) releaseGrid() bool {
 
 // releaseBarriers readies the warps of b that a barrier let go.
 func (s *gridState) releaseBarriers(b *blockT) {
+	sm := b.sm
 	for _, w := range b.warps {
 		if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
 			w.atBar = false
-			w.ready, w.readyWhy = s.now+uint64(s.p.BarrierLatency), stallBarrier
+			w.ready, w.readyWhy = sm.now+uint64(s.p.BarrierLatency), stallBarrier
 			w.next, w.depValid = nil, false
 			// The wait at the barrier itself counts as barrier stall.
-			if w.lastIssue+1 < s.now {
-				s.stalls[stallBarrier] += s.now - (w.lastIssue + 1)
-				w.barWait += s.now - (w.lastIssue + 1)
-				w.lastIssue = s.now - 1
+			if w.lastIssue+1 < sm.now {
+				sm.stalls[stallBarrier] += sm.now - (w.lastIssue + 1)
+				w.barWait += sm.now - (w.lastIssue + 1)
+				w.lastIssue = sm.now - 1
 			}
 			w.sp.check = min(w.sp.check, w.ready)
 		}

@@ -27,7 +27,7 @@ func schedFixture(policy string, n int) (*gridState, *smT, *spT) {
 // with none.
 func runSched(s *gridState, sm *smT, sp *spT, cycles int, gap func(w *warpT) uint64) []int {
 	var order []int
-	for s.now = 0; s.now < uint64(cycles); s.now++ {
+	for sm.now = 0; sm.now < uint64(cycles); sm.now++ {
 		w, _ := s.pick(sm, sp)
 		if w == nil {
 			order = append(order, -1)
@@ -35,7 +35,7 @@ func runSched(s *gridState, sm *smT, sp *spT, cycles int, gap func(w *warpT) uin
 		}
 		order = append(order, w.idx)
 		sp.last = w
-		w.dep = s.now + gap(w)
+		w.dep = sm.now + gap(w)
 	}
 	return order
 }
@@ -76,7 +76,7 @@ func TestSchedulerNextReady(t *testing.T) {
 	for i, w := range sp.warps {
 		w.dep = uint64(30 - 10*i)
 	}
-	s.now = 5
+	sm.now = 5
 	w, next := s.pick(sm, sp)
 	if w != nil || next != 10 {
 		t.Errorf("pick at 5: warp %v, next %d; want none, 10", w, next)

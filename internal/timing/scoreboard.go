@@ -22,15 +22,24 @@ const (
 )
 
 // depReady is when warp w's next instruction's operands are ready, and
-// why it waits until then.
+// why it waits until then; a future (quantum.go) when one of them waits
+// for the L2 side's answer, which says only "not in this quantum".
 func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	if w.depValid {
 		return w.dep, w.depWhy
 	}
 	t, why := w.ready, w.readyWhy
+	var fut uint64
+	if isFut(t) {
+		fut, t = t, 0
+	}
 	in := w.next
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
+			if isFut(w.regReady[r]) {
+				fut, why = w.regReady[r], stallLongScoreboard
+				return
+			}
 			t = w.regReady[r]
 			switch w.regKind[r] {
 			case prodLong:
@@ -46,7 +55,12 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	if w.storeData > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
 		// ptxas moves loads above stores only within a basic block: at its
 		// end the stores' data must be there.
-		t, why = w.storeData, stallLongScoreboard
+		if isFut(w.storeData) {
+			fut = w.storeData
+		} else {
+			t = w.storeData
+		}
+		why = stallLongScoreboard
 	}
 	if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
 		// Nor do a warp's MMAs overlap across a basic block's end
@@ -64,6 +78,9 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			check(r)
 		}
 	}
+	if fut != 0 {
+		t = fut
+	}
 	w.dep, w.depWhy, w.depValid = t, why, true
 	return t, why
 }
@@ -80,10 +97,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	p := s.p
 	interval, lat32 := p.Interval[in.Class], p.Latency[in.Class]
 	if in.Class == ir.ClassTensor {
-		interval, lat32 = s.tensorIssue(sp, w, in)
+		interval, lat32 = s.tensorIssue(sm, sp, w, in)
 	}
-	sp.pipe[in.Class] = s.now + uint64(interval)
+	sp.pipe[in.Class] = sm.now + uint64(interval)
 	lat := uint64(lat32)
+	// mem is when a global access's or a shared one's result is there (a
+	// future while the L2 side has not answered); 0: lat says.
+	var mem uint64
 	kind := prodFixed
 	switch in.Class {
 	case ir.ClassSFU, ir.ClassWarp:
@@ -95,64 +115,72 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	switch rec.Space {
 	case engine.SpaceGlobal:
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
-			lat = s.atomic(sm, rec)
+			mem = s.atomic(sm, rec)
 		} else if rec.Store {
-			data := dataReady(w, in, s.now)
-			w.storeData = max(w.storeData, data)
+			data := dataReady(sm, w, in)
+			w.storeData = sm.fmax(w.storeData, data)
+			sm.keep(&w.storeData)
 			s.store(sm, rec, data)
 		} else {
-			lat = s.load(sm, rec)
+			mem = s.load(sm, rec)
 		}
 		kind = prodLong
 	case engine.SpaceShared:
 		// One wavefront per SM per cycle; each extra wavefront of a
 		// conflicted access adds to its latency.
 		wf := uint64(max(rec.Wavefronts, 1))
-		start := max(s.now, sm.shared)
+		start := sm.fmax(sm.now, sm.shared)
 		if rec.Store && (in.Op == ir.OpSt || in.Op == ir.OpRed) {
 			// A shared store waits for its data in the pipeline, and the
 			// warp waits for it at the end of the basic block.
-			data := dataReady(w, in, s.now)
-			w.storeData = max(w.storeData, data)
-			start = max(start, data)
+			data := dataReady(sm, w, in)
+			w.storeData = sm.fmax(w.storeData, data)
+			sm.keep(&w.storeData)
+			start = sm.fmax(start, data)
 		}
-		sm.shared = start + wf
-		lat = start - s.now + uint64(p.SharedLatency) + uint64(p.SharedConflict)*(wf-1)
+		sm.shared = sm.fadd(start, wf)
+		sm.keep(&sm.shared)
+		mem = sm.fadd(start, uint64(p.SharedLatency)+uint64(p.SharedConflict)*(wf-1))
 		kind = prodShort
 	case engine.SpaceLocal:
 		lat = uint64(p.L1HitLatency)
 		kind = prodLong
 		if rec.Store && in.Op == ir.OpSt {
-			w.storeData = max(w.storeData, dataReady(w, in, s.now))
+			w.storeData = sm.fmax(w.storeData, dataReady(sm, w, in))
+			sm.keep(&w.storeData)
 		}
 	}
-	done := s.now + slots - 1 + lat
+	done := sm.now + slots - 1 + lat
+	if mem != 0 {
+		done = sm.fadd(mem, slots-1)
+	}
 	if slots > 1 {
-		done = max(done, s.now+uint64(chainLatency(in, p)))
+		done = sm.fmax(done, sm.now+uint64(chainLatency(in, p)))
 	}
 	if in.Op == ir.OpTensor && (in.Mode == ir.TensorWgmma || in.Mode == ir.TensorWgmmaSync) {
 		// wgmma is asynchronous: its accumulators are the warp's again
 		// only after the wait_group that covers it (tensor.go).
-		wgmmaGroup(w, in, done, s.now)
+		wgmmaGroup(sm, w, in, done)
 		return
 	}
 	if in.Op == ir.OpAsync {
-		s.asyncGroup(w, in, rec.Func, done)
+		s.asyncGroup(sm, w, in, rec.Func, done)
 	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
 			w.regReady[r] = done
 			w.regKind[r] = kind
+			sm.keep(&w.regReady[r])
 		}
 	}
 }
 
 // dataReady is when the registers a store writes out are ready.
-func dataReady(w *warpT, in *ir.Inst, now uint64) uint64 {
-	t := now
+func dataReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
+	t := sm.now
 	for _, r := range in.A[1:] {
 		if r >= 0 && int(r) < len(w.regReady) {
-			t = max(t, w.regReady[r])
+			t = sm.fmax(t, w.regReady[r])
 		}
 	}
 	return t

@@ -52,15 +52,15 @@ func TestPipeThroughput(t *testing.T) {
 		}
 		const cycles = 960
 		issued := 0
-		for s.now = 0; s.now < cycles; s.now++ {
+		for sm.now = 0; sm.now < cycles; sm.now++ {
 			w, _ := s.pick(sm, sp)
 			if w == nil {
 				continue
 			}
 			issued++
 			sp.last = w
-			w.dep = s.now + 1
-			sp.pipe[class] = s.now + uint64(s.p.Interval[class])
+			w.dep = sm.now + 1
+			sp.pipe[class] = sm.now + uint64(s.p.Interval[class])
 		}
 		want := cycles / int(h100.Interval[class])
 		if issued != want {

@@ -69,9 +69,9 @@ func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) 
 // now: the pipe takes it when free (its free time kept in fractions of a
 // cycle, the next MMA issuing at the cycle it falls in), and it returns
 // the cycles until the pipe is free again and until the result is ready.
-func (s *gridState) tensorIssue(sp *spT, w *warpT, in *ir.Inst) (interval, latency uint32) {
+func (s *gridState) tensorIssue(sm *smT, sp *spT, w *warpT, in *ir.Inst) (interval, latency uint32) {
 	cost, lat, rel := s.p.tensorCost(in)
-	start := max(s.now*TensorFrac, sp.tensorFree)
+	start := max(sm.now*TensorFrac, sp.tensorFree)
 	end := start + cost
 	sp.tensorFree = end
 	free := end / TensorFrac
@@ -80,7 +80,7 @@ func (s *gridState) tensorIssue(sp *spT, w *warpT, in *ir.Inst) (interval, laten
 	if rel != 0 && in.Mode != ir.TensorWgmma {
 		w.tensorLast = max(w.tensorLast, end+uint64(rel))
 	}
-	return uint32(free - s.now), uint32(done - s.now)
+	return uint32(free - sm.now), uint32(done - sm.now)
 }
 
 // tensorTable builds a per-type table from the types given.
@@ -93,7 +93,9 @@ func tensorTable(m map[tensor.Elem]uint32) (t [tensor.S32 + 1]uint32) {
 
 // groupsT are a warp's asynchronous operations in commit groups: those
 // issued since the last commit (open: when the last completes) and the
-// committed groups' completions, oldest first (done[:n]).
+// committed groups' completions, oldest first (done[:n]). A completion may
+// be a future (a copy's answer from the L2 side, quantum.go): they are
+// combined with fmax and every slot holding one is kept.
 type groupsT struct {
 	open uint64
 	done [8]uint64
@@ -101,34 +103,46 @@ type groupsT struct {
 }
 
 // add joins an operation completing at t to the open group.
-func (g *groupsT) add(t uint64) { g.open = max(g.open, t) }
+func (g *groupsT) add(q *smQuantum, t uint64) {
+	g.open = q.fmax(g.open, t)
+	q.keep(&g.open)
+}
 
 // commit closes the open group.
-func (g *groupsT) commit() {
+func (g *groupsT) commit(q *smQuantum) {
 	if g.n == len(g.done) {
 		// More groups in flight than kept: merge the two oldest.
-		g.done[1] = max(g.done[0], g.done[1])
+		g.done[1] = q.fmax(g.done[0], g.done[1])
 		copy(g.done[:], g.done[1:])
 		g.n--
 	}
 	g.done[g.n] = g.open
 	g.n++
 	g.open = 0
+	g.keep(q)
+}
+
+// keep keeps every slot that holds a future (their values moved).
+func (g *groupsT) keep(q *smQuantum) {
+	for i := range g.done[:g.n] {
+		q.keep(&g.done[i])
+	}
 }
 
 // wait drops all but the newest keep committed groups (and, with all, the
 // open one) and returns when those dropped complete.
-func (g *groupsT) wait(keep int, all bool) uint64 {
+func (g *groupsT) wait(q *smQuantum, keep int, all bool) uint64 {
 	keep = min(keep, g.n)
 	n := g.n - keep
 	t := uint64(0)
 	for _, d := range g.done[:n] {
-		t = max(t, d)
+		t = q.fmax(t, d)
 	}
 	copy(g.done[:], g.done[n:g.n])
 	g.n = keep
+	g.keep(q)
 	if all {
-		t = max(t, g.open)
+		t = q.fmax(t, g.open)
 		g.open = 0
 	}
 	return t
@@ -136,8 +150,16 @@ func (g *groupsT) wait(keep int, all bool) uint64 {
 
 // waitUntil holds warp w until t (on the wait stall: a fixed-latency
 // dependency, the tensor pipe's result or the copy's arrival).
-func waitUntil(w *warpT, t, now uint64) {
-	if t > max(w.ready, now+1) {
+func waitUntil(sm *smT, w *warpT, t uint64) {
+	if isFut(t) || isFut(w.ready) {
+		if t != 0 {
+			w.ready = sm.fmax(w.ready, t)
+			sm.keep(&w.ready)
+			w.readyWhy = stallWait
+		}
+		return
+	}
+	if t > max(w.ready, sm.now+1) {
 		w.ready, w.readyWhy = t, stallWait
 	}
 }
@@ -146,14 +168,15 @@ func waitUntil(w *warpT, t, now uint64) {
 // group (done: when its result is ready), commit_group closes it, and
 // wait_group N holds the warp until all but the newest N committed groups
 // are done.
-func wgmmaGroup(w *warpT, in *ir.Inst, done, now uint64) {
+func wgmmaGroup(sm *smT, w *warpT, in *ir.Inst, done uint64) {
+	q := &sm.smQuantum
 	switch {
 	case in.Mode == ir.TensorWgmma:
-		w.wgmma.add(done)
+		w.wgmma.add(q, done)
 	case in.Cmp == ir.WgmmaCommit:
-		w.wgmma.commit()
+		w.wgmma.commit(q)
 	case in.Cmp == ir.WgmmaWait:
-		waitUntil(w, w.wgmma.wait(int(in.Vec), false), now)
+		waitUntil(sm, w, w.wgmma.wait(q, int(in.Vec), false))
 	}
 }
 
@@ -162,19 +185,20 @@ func wgmmaGroup(w *warpT, in *ir.Inst, done, now uint64) {
 // system's answer for the load of its source), commit_group closes it,
 // wait_group N waits for all but the newest N groups, wait_all for all.
 // (cp.async.mbarrier.arrive and mbarrier waits are not timed yet.)
-func (s *gridState) asyncGroup(w *warpT, in *ir.Inst, fn int32, done uint64) {
+func (s *gridState) asyncGroup(sm *smT, w *warpT, in *ir.Inst, fn int32, done uint64) {
+	q := &sm.smQuantum
 	switch in.Mode {
 	case ir.AsyncCopy:
-		w.cpAsync.add(done)
+		w.cpAsync.add(q, done)
 	case ir.AsyncCommit:
-		w.cpAsync.commit()
+		w.cpAsync.commit(q)
 	case ir.AsyncWaitGroup:
 		keep := 0
 		if funcs := s.g.Funcs(); int(fn) < len(funcs) && int(in.Imm) < len(funcs[fn].TensorOps) {
 			keep = int(funcs[fn].TensorOps[in.Imm].Num)
 		}
-		waitUntil(w, w.cpAsync.wait(keep, false), s.now)
+		waitUntil(sm, w, w.cpAsync.wait(q, keep, false))
 	case ir.AsyncWaitAll:
-		waitUntil(w, w.cpAsync.wait(0, true), s.now)
+		waitUntil(sm, w, w.cpAsync.wait(q, 0, true))
 	}
 }

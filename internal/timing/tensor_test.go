@@ -67,7 +67,7 @@ func TestTensorPipeThroughput(t *testing.T) {
 		}
 		const cycles = 1920
 		issued := 0
-		for s.now = 0; s.now < cycles; s.now++ {
+		for sm.now = 0; sm.now < cycles; sm.now++ {
 			w, _ := s.pick(sm, sp)
 			if w == nil {
 				continue
@@ -75,7 +75,7 @@ func TestTensorPipeThroughput(t *testing.T) {
 			issued++
 			sp.last = w
 			s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
-			w.dep = s.now + 1
+			w.dep = sm.now + 1
 		}
 		// 1%: the recordings' own spread between types of one cost.
 		if got := float64(cycles) / float64(issued); math.Abs(got-tc.interval) > 0.01*tc.interval+0.01 {
@@ -99,9 +99,9 @@ func TestTensorLatency(t *testing.T) {
 	in := mmaInst(ir.TensorMMA, tensor.F16, 16*8*16)
 	in.D[0], in.A[0] = 0, 0
 	w := &warpT{sp: sp, next: in, regReady: make([]uint64, 1), regKind: make([]uint8, 1)}
-	s.now = 100
+	sm.now = 100
 	s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
-	if got := w.regReady[0] - s.now; got != 30 {
+	if got := w.regReady[0] - sm.now; got != 30 {
 		t.Errorf("m16n8k16 f16 result after %d cycles, want 30", got)
 	}
 	if at, why := s.depReady(w); at != 130 || why != stallWait {
@@ -130,7 +130,7 @@ func TestWgmmaWaitGroup(t *testing.T) {
 	}
 	w := &warpT{sp: sp, regReady: make([]uint64, 1), regKind: make([]uint8, 1)}
 	step := func(at uint64, in *ir.Inst) {
-		s.now = at
+		sm.now = at
 		w.ready = at + 1
 		s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
 	}
@@ -160,11 +160,12 @@ func TestWgmmaWaitGroup(t *testing.T) {
 // wait_all hold the warp until the groups they cover complete.
 func TestCpAsyncWaitGroup(t *testing.T) {
 	s := &gridState{}
+	sm := &smT{}
 	w := &warpT{}
 	op := func(mode uint8, at, done uint64) {
-		s.now = at
+		sm.now = at
 		w.ready = at + 1
-		s.asyncGroup(w, &ir.Inst{Op: ir.OpAsync, Mode: mode}, 0, done)
+		s.asyncGroup(sm, w, &ir.Inst{Op: ir.OpAsync, Mode: mode}, 0, done)
 	}
 	op(ir.AsyncCopy, 0, 300)
 	op(ir.AsyncCopy, 1, 280)
@@ -175,7 +176,7 @@ func TestCpAsyncWaitGroup(t *testing.T) {
 	if w.ready != 6 {
 		t.Errorf("cp.async held the warp until %d", w.ready)
 	}
-	if got := w.cpAsync.wait(1, false); got != 300 {
+	if got := w.cpAsync.wait(&sm.smQuantum, 1, false); got != 300 {
 		t.Errorf("wait_group 1: groups done at %d, want 300", got)
 	}
 	op(ir.AsyncWaitAll, 10, 0)

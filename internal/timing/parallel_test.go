@@ -1,0 +1,115 @@
+package timing_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// copyFaultPTX: every thread copies one word from in to out at its global
+// index; in holds n words, so the threads past n read out of bounds.
+const copyFaultPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry cp(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.u32 %r4, %r2, %r3, %r1;
+	mul.wide.u32 %rd3, %r4, 4;
+	add.u64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r5, [%rd4];
+	add.u64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r5;
+	ret;
+}
+`
+
+// TestParallelFaultDeterministic: a grid whose SMs run on several threads
+// and fault in many blocks at once reports the same fault (block, thread,
+// address) for any number of workers, as on one.
+func TestParallelFaultDeterministic(t *testing.T) {
+	const blocks, threads = 2048, 256
+	var first string
+	for _, workers := range []int{1, 4, 16} {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{NoSampling: true}})
+		mod, err := dev.LoadModule("cp.ptx", []byte(copyFaultPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("cp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The input covers the first 300 blocks: every block after them
+		// faults, the first wave's last ones in the same quantum.
+		in, _ := dev.Malloc(4 * 300 * threads)
+		out, _ := dev.Malloc(4 * blocks * threads)
+		_, err = dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+			params(in, out))
+		var f *warpsim.Fault
+		if !errors.As(err, &f) {
+			t.Fatalf("%d workers: err = %v, want a fault", workers, err)
+		}
+		if first == "" {
+			first = f.Error()
+			t.Logf("1 worker: %s", first)
+			continue
+		}
+		if got := f.Error(); got != first {
+			t.Errorf("%d workers: fault\n%s\nwant (1 worker)\n%s", workers, got, first)
+		}
+	}
+}
+
+// TestParallelPanicBecomesInternalFault: a panic on one SM's thread (a bug
+// in the engine or the model) is raised again on the launch's thread and
+// becomes the launch's internal-error fault naming the block, the warp and
+// its PTX line; the device goes on running launches.
+func TestParallelPanicBecomesInternalFault(t *testing.T) {
+	const blocks, threads = 2048, 256
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: 4, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{NoSampling: true}})
+	mod, err := dev.LoadModule("cp.ptx", []byte(copyFaultPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("cp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := dev.Malloc(4 * blocks * threads)
+	out, _ := dev.Malloc(4 * blocks * threads)
+	cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}}
+	engine.SetStepHook(func(block, warp int, in *ir.Inst) {
+		if block == 700 && warp == 3 && in != nil && in.Op == ir.OpSt {
+			panic("injected: the engine went wrong")
+		}
+	})
+	_, err = dev.Launch(k, cfg, params(in, out))
+	engine.SetStepHook(nil)
+	var f *warpsim.Fault
+	if !errors.As(err, &f) {
+		t.Fatalf("err = %v, want a fault", err)
+	}
+	msg := f.Error()
+	for _, want := range []string{"warpsim internal error in warp 3", "injected: the engine went wrong", "block (700,0,0)", "st.global.u32", "please report it"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("fault report lacks %q:\n%s", want, msg)
+		}
+	}
+	if _, err := dev.Launch(k, cfg, params(in, out)); err != nil {
+		t.Errorf("the launch after the panic: %v", err)
+	}
+}

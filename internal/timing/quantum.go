@@ -1,0 +1,531 @@
+// The quantum model: SMs advance a quantum of cycles at a time, each using
+// only its own state (its schedulers, scoreboards, pipes, L1 and shared
+// memory), so they can be simulated on several host threads at once with
+// the same result as on one. What leaves an SM for the L2 (a load's L1
+// misses, a store's sectors, an atomic) is logged with its issue cycle and
+// its index in the SM's log, and its answer is a future: a placeholder the
+// scoreboard holds. The logs of quantum k are merged in (cycle, SM, index)
+// order and replayed through the L2, DRAM and the atomic units (replay)
+// while the SMs simulate quantum k+1, which gives each future its cycle;
+// when quantum k+2 begins every place that holds one of them gets its
+// value (begin). The quantum is at most half the shortest L2 round trip, so
+// no answer is due before the end of the quantum after the one that asked,
+// and the model is exact for any number of threads. Blocks retired in a
+// quantum are replaced at its end, in (cycle, SM) order (dispense).
+
+package timing
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// A future is a cycle not known yet in the quantum it was made in: a value
+// at or above futBit (and below math.MaxUint64, which means never) names
+// a node of one of its SM's three arenas (the quantum's number modulo 3)
+// that computes it. A future is never before the end of the quantum it is
+// seen in (an answer to quantum k's request, never before the end of
+// quantum k+1), so comparing it with a cycle of that quantum says "later";
+// cycles of futures are combined only through fmax and fadd.
+const (
+	futBit     = uint64(1) << 62
+	arenaShift = 60
+	nodeMask   = uint64(1)<<arenaShift - 1
+)
+
+func isFut(v uint64) bool { return v >= futBit && v != math.MaxUint64 }
+
+func arenaOf(v uint64) int { return int(v >> arenaShift & 3) }
+
+// fnode is one future: a leaf the replay fills (an L2 request's answer),
+// or max(a, b) + add of cycles and earlier futures.
+type fnode struct {
+	a, b, add uint64
+	val       uint64
+	state     uint8
+}
+
+const (
+	nodeOpen uint8 = iota // an operation not evaluated yet
+	nodeLeaf              // a leaf the replay has not answered yet
+	nodeDone
+)
+
+// hold is a place that was given a future: resolve writes the future's
+// value there unless the place was overwritten since.
+type hold struct {
+	loc *uint64
+	v   uint64
+}
+
+// arena is what an SM produced in one quantum: its futures, the places
+// that hold them, its requests to the L2 side (and their sectors).
+type arena struct {
+	nodes []fnode
+	holds []hold
+	reqs  []memReq
+	secs  []uint64
+}
+
+// smQuantum is an SM's state of the quantum model: the current quantum's
+// end, counts that are summed at the grid's end, its step record, and the
+// arenas of the last three quanta (cur: the current one's). Quantum k's
+// requests are replayed while the SMs run quantum k+1, and its futures
+// written where they are held when quantum k+2 begins (resolve).
+type smQuantum struct {
+	end      uint64
+	rec      engine.StepRecord
+	steps    int64
+	issued   uint64
+	stalls   [numStalls]uint64
+	ar       [3]arena
+	cur      int
+	retired  []retired
+	mayIssue bool // runSM's answer for the quantum: some warp can still issue
+}
+
+// retired is a block an SM retired in the current quantum.
+type retired struct {
+	at, freeAt uint64 // its last warp's exit; when its place is free
+	order      int    // its place in launch order (clusters: cluster.go)
+	span       engine.BlockSpan
+}
+
+// memReq is one request from an SM to the L2 side, replayed after its
+// quantum.
+type memReq struct {
+	cycle uint64 // issue cycle: the replay's order, with the SM and its index
+	at    uint64 // when it leaves the SM (a store: when its data is ready): a cycle or a future
+	kind  uint8
+	sec   uint64 // reqLoad: its sector
+	leaf  uint64 // reqLoad, reqAtomic: the future its answer fills
+	lo    int32  // reqStore, reqAtomic: its sectors, secs[lo:hi]
+	hi    int32
+	per   int32   // reqStore: bytes written per sector
+	ops   float64 // reqAtomic: updates the atomic units perform
+	dup   float64 // reqAtomic: updates serialized at one address
+}
+
+const (
+	reqLoad uint8 = iota
+	reqStore
+	reqAtomic
+)
+
+// log adds a request (with its sectors, for a store or an atomic) to the
+// current quantum's.
+func (q *smQuantum) log(r memReq, sectors []uint64) {
+	a := &q.ar[q.cur]
+	if sectors != nil {
+		r.lo = int32(len(a.secs))
+		a.secs = append(a.secs, sectors...)
+		r.hi = int32(len(a.secs))
+	}
+	a.reqs = append(a.reqs, r)
+}
+
+func (q *smQuantum) node(n fnode) uint64 {
+	a := &q.ar[q.cur]
+	a.nodes = append(a.nodes, n)
+	return futBit | uint64(q.cur)<<arenaShift | uint64(len(a.nodes)-1)
+}
+
+func (q *smQuantum) nodeOf(v uint64) *fnode { return &q.ar[arenaOf(v)].nodes[v&nodeMask] }
+
+// leaf is a new future the replay answers.
+func (q *smQuantum) leaf() uint64 { return q.node(fnode{state: nodeLeaf}) }
+
+// fmax is max(a, b) for cycles and futures.
+func (q *smQuantum) fmax(a, b uint64) uint64 {
+	fa, fb := isFut(a), isFut(b)
+	switch {
+	case !fa && !fb:
+		return max(a, b)
+	case a == b || !fb && b == 0:
+		return a
+	case !fa && a == 0:
+		return b
+	}
+	return q.node(fnode{a: a, b: b})
+}
+
+// fadd is a + k for a cycle or a future.
+func (q *smQuantum) fadd(a, k uint64) uint64 {
+	if !isFut(a) {
+		return a + k
+	}
+	if k == 0 {
+		return a
+	}
+	return q.node(fnode{a: a, b: a, add: k})
+}
+
+// keep notes that *loc was given a future: it is resolved with the
+// future's arena. A cycle needs nothing.
+func (q *smQuantum) keep(loc *uint64) {
+	if isFut(*loc) {
+		q.hold(loc)
+	}
+}
+
+func (q *smQuantum) hold(loc *uint64) {
+	v := *loc
+	a := &q.ar[arenaOf(v)]
+	a.holds = append(a.holds, hold{loc, v})
+}
+
+// val is the cycle of v: v itself, or its future's value (every leaf it
+// depends on answered).
+func (q *smQuantum) val(v uint64) uint64 {
+	if !isFut(v) {
+		return v
+	}
+	n := q.nodeOf(v)
+	switch n.state {
+	case nodeDone:
+		return n.val
+	case nodeLeaf:
+		panic(fmt.Sprintf("warpsim internal error: future %#x read before the replay answered it", v))
+	}
+	n.val = max(q.val(n.a), q.val(n.b)) + n.add
+	n.state = nodeDone
+	return n.val
+}
+
+// answer gives leaf its value.
+func (q *smQuantum) answer(leaf, v uint64) {
+	n := q.nodeOf(leaf)
+	n.val, n.state = v, nodeDone
+}
+
+// settle evaluates every future of arena i (its leaves answered), so that
+// reading them later never reaches the older arenas they depend on.
+func (q *smQuantum) settle(i int) {
+	for k := range q.ar[i].nodes {
+		q.val(futBit | uint64(i)<<arenaShift | uint64(k))
+	}
+}
+
+// begin starts quantum k on sm: the futures of quantum k-2 (replayed
+// while it ran quantum k-1) are written where they are held, and the
+// arena of quantum k-3 is emptied for quantum k. The warps' cached
+// dependency times are recomputed.
+func (s *gridState) begin(sm *smT, k int) {
+	q := &sm.smQuantum
+	if k >= 2 {
+		a := &q.ar[(k-2)%3]
+		for _, h := range a.holds {
+			if *h.loc == h.v {
+				*h.loc = q.val(h.v)
+			}
+		}
+		// (A warp's cached readiness that is a cycle did not depend on a
+		// future; one that is a later quantum's future stands.)
+		for _, b := range sm.blocks {
+			for _, w := range b.warps {
+				if isFut(w.dep) && arenaOf(w.dep) == (k-2)%3 {
+					w.depValid = false
+				}
+			}
+		}
+		a.holds = a.holds[:0]
+	}
+	q.cur = k % 3
+	a := &q.ar[q.cur]
+	a.nodes, a.holds, a.reqs, a.secs = a.nodes[:0], a.holds[:0], a.reqs[:0], a.secs[:0]
+}
+
+// replay runs the requests every SM made in quantum k (starting at cycle
+// t) through the L2, DRAM and atomic units, in (cycle, SM, index) order,
+// answering and then evaluating the quantum's futures. It touches only
+// the L2 side and the quantum's arenas: it runs while the SMs simulate the
+// next quantum.
+func (s *gridState) replay(k int, t uint64) {
+	s.d.dram.advance(t)
+	s.d.l2q.advance(t)
+	s.d.atomQ.advance(t)
+	i := k % 3
+	// The order: a counting sort by cycle of the requests taken SM by SM,
+	// each SM's in its order (a comparison sort when the cycles spread
+	// wider than a quantum, as unit tests make them).
+	n, span := 0, uint64(0)
+	for _, sm := range s.sms {
+		for _, r := range sm.ar[i].reqs {
+			n++
+			span = max(span, r.cycle-t+1)
+		}
+	}
+	keys := slices.Grow(s.order[:0], n)[:n]
+	if span <= 1<<12 {
+		at := slices.Grow(s.at[:0], int(span)+1)[:span+1]
+		clear(at)
+		for _, sm := range s.sms {
+			for _, r := range sm.ar[i].reqs {
+				at[r.cycle-t+1]++
+			}
+		}
+		for c := 1; c < len(at); c++ {
+			at[c] += at[c-1]
+		}
+		for _, sm := range s.sms {
+			for j, r := range sm.ar[i].reqs {
+				keys[at[r.cycle-t]] = uint64(sm.id)<<24 | uint64(j)
+				at[r.cycle-t]++
+			}
+		}
+		s.at = at
+	} else {
+		keys = keys[:0]
+		for _, sm := range s.sms {
+			for j, r := range sm.ar[i].reqs {
+				keys = append(keys, (r.cycle-t)<<44|uint64(sm.id)<<24|uint64(j))
+			}
+		}
+		slices.Sort(keys)
+	}
+	for _, key := range keys {
+		sm := s.sms[key>>24&(1<<20-1)]
+		a := &sm.ar[i]
+		r := &a.reqs[key&(1<<24-1)]
+		switch r.kind {
+		case reqLoad:
+			sm.answer(r.leaf, s.fromL2(r.at, r.sec))
+		case reqStore:
+			s.storeL2(sm.val(r.at), a.secs[r.lo:r.hi], int(r.per))
+		case reqAtomic:
+			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup))
+		}
+	}
+	for _, sm := range s.sms {
+		sm.settle(i)
+	}
+	s.order = keys
+}
+
+// quantumFor is the quantum of a preset: at most 256 cycles and no longer
+// than half the shortest round trip from an SM to the L2 and back (an L2
+// hit), so that no request is answered before the end of the quantum after
+// the one it was made in (the replay of one quantum overlaps the next);
+// a multiple of the bandwidth queues' buckets.
+func quantumFor(p *Params) uint64 {
+	rt := math.Min(p.L2HitLatency, p.DRAMLatency) / 2
+	q := uint64(max(rt, 0)) &^ (1<<bucketShift - 1)
+	return min(max(q, 1<<bucketShift), 256)
+}
+
+// parallelSafe reports whether grid g's SMs may be simulated on several
+// threads: nothing one SM executes may depend on the order its global
+// memory operations interleave with another's. It refuses kernels (with
+// their callees) with atomics or reductions, fences, strong (volatile,
+// relaxed, acquire) loads that could poll another block, %clock,
+// %clock64 and %globaltimer reads, printf, device-side malloc/free and
+// launches; cooperative and cluster grids; and a sanitizer's launches.
+func (d *Driver) parallelSafe(g *engine.GridRun) bool {
+	if g.Cooperative() || g.Checked() {
+		return false
+	}
+	return d.orderFreeFrom(g.Funcs(), slices.Index(g.Funcs(), g.Kernel()))
+}
+
+// orderFreeFrom reports whether funcs[kernel] and every function it may
+// call are free of what parallelSafe refuses.
+func (d *Driver) orderFreeFrom(funcs []*ir.Func, kernel int) bool {
+	if kernel < 0 {
+		return false
+	}
+	seen := make([]bool, len(funcs))
+	stack := []int{kernel}
+	seen[kernel] = true
+	for len(stack) > 0 {
+		f := funcs[stack[len(stack)-1]]
+		stack = stack[:len(stack)-1]
+		if v, ok := d.orderFree[f]; ok && !v {
+			return false
+		}
+		if !orderFree(f) {
+			d.orderFree[f] = false
+			return false
+		}
+		d.orderFree[f] = true
+		for _, c := range f.Calls {
+			switch {
+			case c.Indirect:
+				// Any function may be the target.
+				for i := range funcs {
+					if !seen[i] {
+						seen[i] = true
+						stack = append(stack, i)
+					}
+				}
+			case c.Callee >= 0 && !seen[c.Callee]:
+				seen[c.Callee] = true
+				stack = append(stack, int(c.Callee))
+			case c.Extern == "vprintf" || c.Extern == "malloc" || c.Extern == "free":
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// orderFree reports whether f's own instructions are free of what
+// parallelSafe refuses.
+func orderFree(f *ir.Func) bool {
+	for i := range f.Code {
+		in := &f.Code[i]
+		switch in.Op {
+		case ir.OpAtom, ir.OpRed, ir.OpMembar, ir.OpDevRT, ir.OpVprintf:
+			return false
+		case ir.OpLd:
+			if in.Flags&ir.FlagStrong != 0 {
+				return false
+			}
+		case ir.OpMovSreg:
+			switch ir.Sreg(in.Imm) {
+			case ir.SregClock, ir.SregClock64, ir.SregGlobaltimer, ir.SregGlobaltimerLo, ir.SregGlobaltimerHi:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// overlap runs replay and f for every SM of s.active at once: the replay
+// on a goroutine of its own and the SMs on s.workers goroutines when the
+// grid may run in parallel, else one after the other. A panic on any of
+// them is raised again here once all have stopped (the engine turns it
+// into the launch's fault, naming the block whose step it came from).
+func (s *gridState) overlap(replay func(), f func(sm *smT)) {
+	n := min(s.workers, len(s.active))
+	if s.workers <= 1 {
+		replay()
+		for _, sm := range s.active {
+			f(sm)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first any
+	run := func(work func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Sprintf("%v (at %s)", r, workerPanicSite())
+					}
+					mu.Unlock()
+				}
+			}()
+			work()
+		}()
+	}
+	run(replay)
+	for range n {
+		run(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(s.active) {
+					return
+				}
+				f(s.active[i])
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		panic(first)
+	}
+}
+
+// workerPanicSite is the function and line a panic recovered on a worker
+// came from.
+func workerPanicSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	panicking := false
+	for {
+		fr, more := frames.Next()
+		switch {
+		case fr.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && fr.Function != "" && !isRuntime(fr.Function):
+			return fmt.Sprintf("%s, line %d", fr.Function, fr.Line)
+		}
+		if !more {
+			return "unknown"
+		}
+	}
+}
+
+func isRuntime(fn string) bool { return len(fn) > 8 && fn[:8] == "runtime." }
+
+// dispense hands the blocks retired in the quantum that ended at end to
+// their SMs' next blocks (clusters: to the next clusters that fit), in
+// (cycle, SM) order.
+func (s *gridState) dispense(end uint64) {
+	all := s.retiredAll[:0]
+	for _, sm := range s.active {
+		all = append(all, sm.retired...)
+	}
+	slices.SortFunc(all, func(a, b retired) int {
+		if a.at != b.at {
+			if a.at < b.at {
+				return -1
+			}
+			return 1
+		}
+		return a.span.SM - b.span.SM
+	})
+	for _, r := range all {
+		s.lastDone = max(s.lastDone, r.at)
+		s.retires = append(s.retires, r.at)
+		s.spans = append(s.spans, r.span)
+	}
+	if s.cl != nil {
+		// A cluster may go to SMs that were idle: they join at the
+		// quantum's end.
+		for _, sm := range s.sms {
+			if len(sm.blocks) == 0 {
+				sm.now = max(sm.now, end)
+			}
+		}
+	}
+	for _, r := range all {
+		sm := s.sms[r.span.SM]
+		sm.freeAt = r.freeAt
+		if s.cl != nil {
+			s.cl.retired(r.order)
+			s.launchClusters(r.at)
+			continue
+		}
+		if s.nextBlk < s.limitBlk {
+			s.startBlock(sm, r.at)
+			for i := range sm.sps {
+				sm.wake = min(sm.wake, sm.sps[i].check)
+			}
+		}
+	}
+	if s.cl != nil {
+		for _, sm := range s.sms {
+			for i := range sm.sps {
+				sm.wake = min(sm.wake, sm.sps[i].check)
+			}
+		}
+	}
+	for _, sm := range s.active {
+		sm.retired = sm.retired[:0]
+	}
+	s.retiredAll = all
+}
