@@ -135,7 +135,7 @@ func simulateMech(t *testing.T, r mechRow) (ns, occ float64) {
 // ptxas hoists the unrolled loop's 16 loads above the FMA chain (the SASS
 // in h100/sass.txt.gz), which the model, issuing the PTX in order, does
 // not (docs/calibration.md, "Mechanisms").
-var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.40}
+var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.25}
 
 // TestMechanisms compares warpsim with the H100 on the mechanisms
 // microbenchmarks (strided and partial-sector stores, L1 reuse of global

@@ -17,7 +17,7 @@ import (
 // data is there when the last sector arrives.
 func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 	p := s.p
-	t0 := sm.l1q.take(s.now, float64(len(rec.Sectors)*32))
+	t0 := sm.l1q.take(s.now, l1DataBytes(p, rec.Sectors))
 	done := t0 + uint64(p.L1HitLatency)
 	for _, sec := range rec.Sectors {
 		if sm.l1 != nil {
@@ -33,6 +33,32 @@ func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 		done = max(done, at)
 	}
 	return done - s.now
+}
+
+// l1DataBytes is what a global load of sectors takes of the L1's data
+// path (L1BytesPerCycle): its sectors' bytes, or, with L1Wavefronts, at
+// least a line's worth (128 bytes, one cycle) per data-stage wavefront.
+// The L1's data banks are those of shared memory (32 of 4 bytes, a 128-byte
+// line across them): lanes that read different lines at the same place in
+// their lines need a wavefront each, as conflicting shared-memory accesses
+// do. The record has the sectors, not the words: a sector occupies 8 banks
+// (its place in its line, sector & 3), and the wavefronts are taken as the
+// most distinct sectors at one place. Measured on the GH100 (mech2.cu's
+// l1wave, testdata/timing/mechanisms2): a warp reading 32 lines at the same
+// offset takes 32.1 cycles an SM (32 wavefronts), 32 lines at 32 different
+// offsets 8.8 (one wavefront; 32 sectors at 4 a cycle), one line 1.1, one
+// word for the whole warp 1.1: a request takes at least a cycle.
+func l1DataBytes(p *Params, sectors []uint64) float64 {
+	n := float64(len(sectors) * 32)
+	if !p.L1Wavefronts || len(sectors) == 0 {
+		return n
+	}
+	var at [4]int
+	for _, s := range sectors {
+		at[s&3]++
+	}
+	wf := max(at[0], at[1], at[2], at[3], 1)
+	return max(n, float64(wf)*float64(p.L1BytesPerCycle))
 }
 
 // fromL2 is when sector sec, requested from L2 at cycle t, arrives back at

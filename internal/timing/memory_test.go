@@ -94,3 +94,46 @@ func TestMemoryAtomicsSerialize(t *testing.T) {
 }
 
 func s0(s *gridState) *Params { return s.p }
+
+// TestL1Wavefronts: with L1Wavefronts a global load takes a cycle of the
+// L1's data path per wavefront (the most distinct sectors at one place in
+// their lines) or its bytes at L1BytesPerCycle, whichever is more, as
+// mech2.cu's l1wave measured on the GH100 (testdata/timing/mechanisms2):
+// a whole line one cycle, a sector in each of 32 lines at the same offset
+// 32, at 32 different offsets 8 (its 32 sectors), 8 lines a sector each
+// at stride 32 bytes 8, two lines 2, one word for the warp 1 (a request
+// takes at least a cycle); without it, the sectors' bytes.
+func TestL1Wavefronts(t *testing.T) {
+	p := &Params{L1BytesPerCycle: 128, L1Wavefronts: true}
+	// sectors of the words lane*S + u*T (l1wave<S,T>) for u = 0.
+	words := func(S uint64) []uint64 {
+		var v []uint64
+		for l := uint64(0); l < 32; l++ {
+			s := l * S / 8
+			if len(v) == 0 || v[len(v)-1] != s {
+				v = append(v, s)
+			}
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name   string
+		S      uint64
+		cycles float64
+	}{
+		{"one line (S=1)", 1, 1},
+		{"two lines (S=2)", 2, 2},
+		{"8 lines, a sector a lane (S=8)", 8, 8},
+		{"32 lines, one bank (S=32)", 32, 32},
+		{"32 lines, 32 banks (S=33)", 33, 8},
+		{"one word (S=0)", 0, 1},
+	} {
+		if got := l1DataBytes(p, words(tc.S)) / float64(p.L1BytesPerCycle); got != tc.cycles {
+			t.Errorf("%s: %.2f cycles of the L1 data path, want %.2f", tc.name, got, tc.cycles)
+		}
+	}
+	p.L1Wavefronts = false
+	if got := l1DataBytes(p, words(32)); got != 32*32 {
+		t.Errorf("without L1Wavefronts: 32 sectors at one offset take %.0f bytes, want %d", got, 32*32)
+	}
+}

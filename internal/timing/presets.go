@@ -88,6 +88,17 @@ var measured = map[string]*Params{
 		// ~200 ns after its last one's warps exited (fitted on that row
 		// alone; the held-out block sizes 128 and 1024 and the 145
 		// calibration configurations were not used).
+		// HoistLoads: ptxas hoists the loads of an unrolled loop above the
+		// FMAs that consume earlier ones (rowreuse's SASS,
+		// testdata/timing/mechanisms/h100/sass.txt.gz: 32 LDG of 16
+		// iterations before their FFMAs), so a warp has a block's loads in
+		// flight at once; rowreuse_bc (one address a warp) went from
+		// +121/+179% to +6/+13% with no figure fitted.
+		// [MECH2] testdata/timing/mechanisms2 (mech2.cu, run.sh; an H200,
+		// the same GH100 SM and block scheduler): L1Wavefronts: a warp's
+		// global load takes max(1, sectors/4, data-stage wavefronts) SM
+		// cycles of the L1 (l1wave: 32 lines at one offset 32.1 cycles,
+		// 32 wavefronts; at 32 offsets 8.8, one wavefront; one line 1.1).
 		Latency: classTable(4, map[ir.Class]uint32{
 			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 19, ir.ClassIMul: 4,
 			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
@@ -124,7 +135,7 @@ var measured = map[string]*Params{
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
-		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true,
+		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1060, ConcurrentKernels: 128,

@@ -59,6 +59,7 @@ type warpT struct {
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
+	hoisted   uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
 	// wgmma: when the warp's wgmma.mma_async issued since its last
 	// commit_group complete (open), and its committed groups' completion,
 	// oldest first (wgmmaGroups[:nGroups]); wgmma.wait_group waits there.

@@ -29,8 +29,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	}
 	t, why := w.ready, w.readyWhy
 	in := w.next
+	hoist := s.p != nil && s.p.HoistLoads && hoistable(in.Class)
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
+			if hoist && w.regKind[r] == prodLong {
+				// Waits in the pipeline, not in the warp (complete).
+				return
+			}
 			t = w.regReady[r]
 			switch w.regKind[r] {
 			case prodLong:
@@ -43,10 +48,11 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 	}
 	check(in.Guard)
-	if w.storeData > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
-		// ptxas moves loads above stores only within a basic block: at its
-		// end the stores' data must be there.
-		t, why = w.storeData, stallLongScoreboard
+	if end := max(w.storeData, w.hoisted); end > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
+		// ptxas moves loads above stores, and above the arithmetic that
+		// consumes earlier loads, only within a basic block: at its end
+		// the stores' data and that arithmetic's results must be there.
+		t, why = end, stallLongScoreboard
 	}
 	if in.Op == ir.OpSt || in.Op == ir.OpRed {
 		// A store issues once its address is known; its data is awaited
@@ -121,9 +127,22 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.storeData = max(w.storeData, dataReady(w, in, s.now))
 		}
 	}
-	done := s.now + slots - 1 + lat
+	start := s.now
+	if p.HoistLoads && hoistable(in.Class) {
+		// An arithmetic instruction issued before the loads it consumes
+		// returned (depReady let it: ptxas would have scheduled the
+		// block's later loads above it) starts when they have; its
+		// consumers wait as for a load, and the warp at the block's end.
+		if r := srcReady(w, in); r > start {
+			start, kind = r, prodLong
+		}
+	}
+	done := start + slots - 1 + lat
 	if slots > 1 {
-		done = max(done, s.now+uint64(chainLatency(in, p)))
+		done = max(done, start+uint64(chainLatency(in, p)))
+	}
+	if start > s.now {
+		w.hoisted = max(w.hoisted, done)
 	}
 	if in.Op == ir.OpTensor && (in.Mode == ir.TensorWgmma || in.Mode == ir.TensorWgmmaSync) {
 		// wgmma is asynchronous: its accumulators are the warp's again
@@ -137,6 +156,34 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.regKind[r] = kind
 		}
 	}
+}
+
+// hoistable says whether instructions of class c may issue before the
+// global or local loads they consume have returned, as ptxas's list
+// scheduling has it (Params.HoistLoads): the arithmetic pipes, whose
+// results only registers see. Memory accesses, branches, barriers and
+// warp-wide operations wait for their operands in the warp.
+func hoistable(c ir.Class) bool {
+	switch c {
+	case ir.ClassALU, ir.ClassFMA, ir.ClassFP64, ir.ClassSFU, ir.ClassConv, ir.ClassIMul:
+		return true
+	}
+	return false
+}
+
+// srcReady is when the registers instruction in reads (its guard too) are
+// ready.
+func srcReady(w *warpT, in *ir.Inst) uint64 {
+	var t uint64
+	if g := in.Guard; g >= 0 && int(g) < len(w.regReady) {
+		t = w.regReady[g]
+	}
+	for _, r := range in.A {
+		if r >= 0 && int(r) < len(w.regReady) {
+			t = max(t, w.regReady[r])
+		}
+	}
+	return t
 }
 
 // dataReady is when the registers a store writes out are ready.
