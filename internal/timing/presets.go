@@ -27,16 +27,25 @@ import (
 //	        a device-launched grid every 1.06 µs (the reduce lesson's
 //	        gpuRecursiveReduceNosync: 16 384 device launches in 17.3–17.5
 //	        ms, examples/lessons/h100/h100_seed_runs.txt), 2100 cycles at
-//	        1.98 GHz, carried over [GEN] to the others as 2100 cycles at
-//	        their clocks. The H100's device-launch latency (ChildStartNS,
+//	        1.98 GHz, carried over [GEN] to the A100 and V100 as 2100
+//	        cycles at their clocks. The H100's device-launch latency (ChildStartNS,
 //	        from the launching instruction to the child's start) is 14.7
 //	        µs: gpuRecursiveReduce2 is a chain of 8 dependent device
 //	        launches, 0.1288 ms in CUDA-event time (h100_seed_runs.txt, the
 //	        warm run), less ~4 µs of event overhead (DERIVATION.md §7), less
 //	        the model's own 3.9 µs per level with a 3 µs latency: 3 + 11.7
-//	        µs. The other presets keep an unmeasured 3 µs (5 µs on the K40):
-//	        carried over at the K40's clock (39 µs) the K40's nested lesson
-//	        would take 552/88/0.39 ms against its measured 172/59/0.80 ms.
+//	        µs. The K40's two figures come the same way from the lesson's
+//	        K40 run (nested4.cu under nvprof, the times the demo prints,
+//	        cmd/warpsim/demo_nested.go): gpuRecursiveReduceNosync's 16 384
+//	        device launches in 59 ms are one grid started per 3.6 µs
+//	        (ChildLaunchNS), and gpuRecursiveReduce2's chain of 8 device
+//	        launches takes 0.797 ms, of which the model's own grids take
+//	        0.083 ms: 89 µs from each launching instruction to its child's
+//	        start (ChildStartNS; it was an unmeasured 5 µs, which made the
+//	        chain 0.123 ms, faster than reduceNeighbored's 0.19 ms where
+//	        the K40 took 1.5 times longer for it). Like the H100's, these
+//	        are consistency checks on the lesson, not predictions. The V100
+//	        and A100 keep an unmeasured 3 µs.
 //	[GEN]   not measured or found for this part: carried over from the
 //	        H100's figures (scaled by clock where they are in ns), so the
 //	        preset answers "what if" questions by its clock, SM count, caches,
@@ -231,8 +240,8 @@ var measured = map[string]*Params{
 		BarrierLatency: 24, L1BytesPerCycle: 64, L2BytesPerNS: 500, DRAMFetch: 32,
 		L1Bytes:  0,
 		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
-		DeviceLaunch: 2000, ChildStartNS: 5000, DeviceSyncNS: 20000,
-		ChildLaunchNS: 2819, ConcurrentKernels: 32,
+		DeviceLaunch: 2000, ChildStartNS: 89000, DeviceSyncNS: 20000,
+		ChildLaunchNS: 3600, ConcurrentKernels: 32,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }
