@@ -19,14 +19,26 @@ func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 	p := s.p
 	t0 := sm.l1q.take(s.now, l1DataBytes(p, rec.Sectors))
 	done := t0 + uint64(p.L1HitLatency)
-	for _, sec := range rec.Sectors {
+	run := 0 // sectors left in the current line's run
+	for i, sec := range rec.Sectors {
+		// The L2 looks each line a request touches up once: a line's run
+		// of sectors takes at least L2AccessBytes of its bandwidth.
+		extra := 0.0
+		if run == 0 {
+			run = 1
+			for i+run < len(rec.Sectors) && rec.Sectors[i+run]>>2 == sec>>2 {
+				run++
+			}
+			extra = max(p.L2AccessBytes-float64(run*32), 0)
+		}
+		run--
 		if sm.l1 != nil {
 			if hit, ready := sm.l1.lookup(sec); hit {
 				done = max(done, ready)
 				continue
 			}
 		}
-		at := s.fromL2(t0, sec)
+		at := s.fromL2(t0, sec, 32+extra)
 		if sm.l1 != nil {
 			sm.l1.fill(sec, at, false)
 		}
@@ -63,11 +75,11 @@ func l1DataBytes(p *Params, sectors []uint64) float64 {
 
 // fromL2 is when sector sec, requested from L2 at cycle t, arrives back at
 // the SM: an L2 hit, or a DRAM fetch of the sector with its neighbours.
-func (s *gridState) fromL2(t, sec uint64) uint64 {
+func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 	d, p := s.d, s.p
 	if hit, ready := d.l2.lookup(sec); hit {
 		s.l2Hit++
-		return max(d.l2q.take(t, 32)+uint64(p.L2HitLatency), ready)
+		return max(d.l2q.take(t, cost)+uint64(p.L2HitLatency), ready)
 	}
 	s.l2Miss++
 	n := uint64(max(p.DRAMFetch/32, 1))
@@ -152,7 +164,7 @@ func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
 	pool := d.atomQ.take(t0, ops)
 	done := t0
 	for _, sec := range rec.Sectors {
-		at := max(s.fromL2(t0, sec), pool)
+		at := max(s.fromL2(t0, sec, 32), pool)
 		start := max(float64(at), d.atomBusy[sec])
 		end := start + serial*p.AtomicCycles
 		d.atomBusy[sec] = end

@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"math"
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
@@ -27,8 +28,9 @@ func TestMemoryLoadLatencies(t *testing.T) {
 	rec := &engine.StepRecord{Sectors: []uint64{1000}}
 	s.now = 0
 	miss := s.load(s.sms[0], rec)
-	if lo := uint64(p.DRAMLatency); miss < lo || miss > lo+uint64(p.L1HitLatency)+2 {
-		t.Errorf("cold load: %d cycles, want DRAM's %.0f (+ the L1's %d at most)", miss, p.DRAMLatency, p.L1HitLatency)
+	dram := uint64(p.DRAMLatency)
+	if miss < dram || miss > dram+uint64(p.L1HitLatency)+2 {
+		t.Errorf("cold load: %d cycles, want DRAM's %d (+ the L1's %d at most)", miss, dram, p.L1HitLatency)
 	}
 	if s.l2Miss != 1 || s.dramRd != uint64(p.DRAMFetch) {
 		t.Errorf("cold load: %d L2 misses, %d DRAM bytes; want 1, %d", s.l2Miss, s.dramRd, p.DRAMFetch)
@@ -135,5 +137,43 @@ func TestL1Wavefronts(t *testing.T) {
 	p.L1Wavefronts = false
 	if got := l1DataBytes(p, words(32)); got != 32*32 {
 		t.Errorf("without L1Wavefronts: 32 sectors at one offset take %.0f bytes, want %d", got, 32*32)
+	}
+}
+
+// TestL2Access: a request's line of one sector takes L2AccessBytes of
+// the L2's bandwidth, a whole line its 128 bytes.
+func TestL2Access(t *testing.T) {
+	p := memFixture().p
+	if p.L2AccessBytes <= 32 {
+		t.Fatalf("the H100 preset's L2 access cost is %.1f bytes", p.L2AccessBytes)
+	}
+	// The L2's bandwidth: 32 lines of one sector each against one whole line.
+	for _, tc := range []struct {
+		name    string
+		sectors []uint64
+		bytes   float64
+	}{
+		{"32 lines, a sector each", func() (v []uint64) {
+			for k := uint64(0); k < 32; k++ {
+				v = append(v, 4*k)
+			}
+			return v
+		}(), 32 * p.L2AccessBytes},
+		{"one whole line", []uint64{0, 1, 2, 3}, 128},
+	} {
+		s := memFixture()
+		for _, sec := range tc.sectors {
+			s.d.l2.fill(sec, 0, false)
+		}
+		s.sms[0].l1 = nil // straight to the L2
+		s.now = 100
+		s.load(s.sms[0], &engine.StepRecord{Sectors: tc.sectors})
+		var used float64 // the bytes the L2's queue served
+		for _, u := range s.d.l2q.used {
+			used += u
+		}
+		if math.Abs(used-tc.bytes) > 0.01 {
+			t.Errorf("%s: %.1f bytes of the L2's bandwidth, want %.1f", tc.name, used, tc.bytes)
+		}
 	}
 }

@@ -75,7 +75,11 @@ type Params struct {
 	// on the L1's banks as shared-memory accesses do (memory.go,
 	// l1DataBytes).
 	L1Wavefronts bool
-	L2Bytes      int
+	// L2AccessBytes: each line a load request touches takes at least this
+	// much of the L2's bandwidth (L2BytesPerNS), its sectors' bytes when
+	// more: the L2's lookups per ns bound random 4-byte loads.
+	L2AccessBytes float64
+	L2Bytes       int
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide

@@ -108,6 +108,9 @@ var measured = map[string]*Params{
 		// global load takes max(1, sectors/4, data-stage wavefronts) SM
 		// cycles of the L1 (l1wave: 32 lines at one offset 32.1 cycles,
 		// 32 wavefronts; at 32 offsets 8.8, one wavefront; one line 1.1).
+		// L2AccessBytes 56.7: random 4-byte loads hitting L2 run at 97 G
+		// loads/s GPU-wide (§5, occ_chase_l2 at R = 2..16, calibration
+		// rows): 5500 B/ns / 97 per ns = 56.7 bytes a line access.
 		Latency: classTable(4, map[ir.Class]uint32{
 			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 19, ir.ClassIMul: 4,
 			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
@@ -144,7 +147,7 @@ var measured = map[string]*Params{
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
-		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true,
+		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1060, ConcurrentKernels: 128,
