@@ -136,7 +136,7 @@ func demoNestedReduce(w io.Writer, h100 *arch.Arch) error {
 		fmt.Fprintf(w, "%-26s %-9s %-14s %-12s %-9s %-14s %s, %d%s\n", row.kernel, c[0].sum, c[0].calls, c[0].time, c[1].sum, c[1].calls, row.k40Time, row.k40DevCalls, check)
 	}
 	fmt.Fprintf(w, "Every sum should be 1048576. \"k40 model\" is warpsim's timing model of the K40 (device-launched\n"+
-		"grids of different parents run concurrently, up to 32, one started every 2.8 us; internal/timing).\n"+
+		"grids of different parents run concurrently, up to 32, one started every 3.6 us; internal/timing).\n"+
 		"The h100 refuses the whole module: gpuRecursiveReduce calls\n"+
 		"cudaDeviceSynchronize from the device (CDP1), which sm_90 GPUs cannot run; an H100 given nvcc's sm_80\n"+
 		"build failed every launch with cudaErrorUnsupportedDevSideSync (testdata/cdp/h100/).\n"+

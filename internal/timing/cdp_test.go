@@ -116,3 +116,50 @@ func TestCDPConcurrentChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestK40NestedReduceRanking: on the K40 preset the lesson's chain of 8
+// device launches (gpuRecursiveReduce2, 2^20 ones, 2048 blocks of 256) is
+// slower than reduceNeighbored over the same ones, as the lesson's K40 run
+// had it (0.797 ms against 0.532 ms under nvprof; the demo prints both):
+// the K40's device-launch latency (ChildStartNS) is what makes it so.
+func TestK40NestedReduceRanking(t *testing.T) {
+	dev := warpsim.NewDevice(arch.MustLookup("k40"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	mod, err := dev.LoadModule("nested4.sm35.ptx", lessonPTX(t, "nested4.sm35.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, nblk = 1 << 20, 2048
+	ones := make([]byte, 4*n)
+	for i := 0; i < len(ones); i += 4 {
+		ones[i] = 1
+	}
+	in, _ := dev.Malloc(uint64(len(ones)))
+	out, _ := dev.Malloc(4 * nblk)
+	time := map[string]float64{}
+	for _, c := range []struct {
+		kernel string
+		block  uint32
+		params []byte
+	}{
+		{"reduceNeighbored", 512, params(in, out, uint32(n))},
+		{"gpuRecursiveReduce2", 256, params(in, out, uint32(256), uint32(512))},
+	} {
+		if err := dev.Write(in, ones); err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel(c.kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: nblk, Y: 1, Z: 1}, Block: warpsim.Dim3{X: c.block, Y: 1, Z: 1}}, c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time[c.kernel] = res.DurationNS
+	}
+	t.Logf("K40 model: reduceNeighbored %.1f µs, gpuRecursiveReduce2 %.1f µs (the K40: 532, 797 µs)", time["reduceNeighbored"]/1e3, time["gpuRecursiveReduce2"]/1e3)
+	if time["gpuRecursiveReduce2"] <= time["reduceNeighbored"] {
+		t.Errorf("gpuRecursiveReduce2 (%.1f µs) is not slower than reduceNeighbored (%.1f µs), as it was on the K40",
+			time["gpuRecursiveReduce2"]/1e3, time["reduceNeighbored"]/1e3)
+	}
+}

@@ -20,9 +20,21 @@ import (
 // when the last sector arrives.
 func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 	p := s.p
-	t0 := sm.l1q.take(sm.now, float64(len(rec.Sectors)*32))
+	t0 := sm.l1q.take(sm.now, l1DataBytes(p, rec.Sectors))
 	done := t0 + uint64(p.L1HitLatency)
-	for _, sec := range rec.Sectors {
+	run := 0 // sectors left in the current line's run
+	for i, sec := range rec.Sectors {
+		// The L2 looks each line a request touches up once: a line's run
+		// of sectors takes at least L2AccessBytes of its bandwidth.
+		extra := 0.0
+		if run == 0 {
+			run = 1
+			for i+run < len(rec.Sectors) && rec.Sectors[i+run]>>2 == sec>>2 {
+				run++
+			}
+			extra = max(p.L2AccessBytes-float64(run*32), 0)
+		}
+		run--
 		if sm.l1 != nil {
 			if hit, ready := sm.l1.lookup(sec); hit {
 				done = sm.fmax(done, ready)
@@ -30,7 +42,7 @@ func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 			}
 		}
 		at := sm.leaf()
-		sm.log(memReq{cycle: sm.now, at: t0, kind: reqLoad, sec: sec, leaf: at}, nil)
+		sm.log(memReq{cycle: sm.now, at: t0, kind: reqLoad, sec: sec, leaf: at, cost: 32 + extra}, nil)
 		if sm.l1 != nil {
 			sm.l1.fill(sec, sm.fmax(sm.l1.readyOf(sec), at), false)
 			sm.keep(sm.l1.readyAt(sec))
@@ -40,13 +52,39 @@ func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 	return done
 }
 
+// l1DataBytes is what a global load of sectors takes of the L1's data
+// path (L1BytesPerCycle): its sectors' bytes, or, with L1Wavefronts, at
+// least a line's worth (128 bytes, one cycle) per data-stage wavefront.
+// The L1's data banks are those of shared memory (32 of 4 bytes, a 128-byte
+// line across them): lanes that read different lines at the same place in
+// their lines need a wavefront each, as conflicting shared-memory accesses
+// do. The record has the sectors, not the words: a sector occupies 8 banks
+// (its place in its line, sector & 3), and the wavefronts are taken as the
+// most distinct sectors at one place. Measured on the GH100 (mech2.cu's
+// l1wave, testdata/timing/mechanisms2): a warp reading 32 lines at the same
+// offset takes 32.1 cycles an SM (32 wavefronts), 32 lines at 32 different
+// offsets 8.8 (one wavefront; 32 sectors at 4 a cycle), one line 1.1, one
+// word for the whole warp 1.1: a request takes at least a cycle.
+func l1DataBytes(p *Params, sectors []uint64) float64 {
+	n := float64(len(sectors) * 32)
+	if !p.L1Wavefronts || len(sectors) == 0 {
+		return n
+	}
+	var at [4]int
+	for _, s := range sectors {
+		at[s&3]++
+	}
+	wf := max(at[0], at[1], at[2], at[3], 1)
+	return max(n, float64(wf)*float64(p.L1BytesPerCycle))
+}
+
 // fromL2 is when sector sec, requested from L2 at cycle t, arrives back at
 // the SM: an L2 hit, or a DRAM fetch of the sector with its neighbours.
-func (s *gridState) fromL2(t, sec uint64) uint64 {
+func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 	d, p := s.d, s.p
 	if hit, ready := d.l2.lookup(sec); hit {
 		s.l2Hit++
-		return max(d.l2q.take(t, 32)+uint64(p.L2HitLatency), ready)
+		return max(d.l2q.take(t, cost)+uint64(p.L2HitLatency), ready)
 	}
 	s.l2Miss++
 	n := uint64(max(p.DRAMFetch/32, 1))
@@ -152,7 +190,7 @@ func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) u
 	pool := d.atomQ.take(t0, ops)
 	done := t0
 	for _, sec := range sectors {
-		at := max(s.fromL2(t0, sec), pool)
+		at := max(s.fromL2(t0, sec, 32), pool)
 		start := max(float64(at), d.atomBusy[sec])
 		end := start + serial*p.AtomicCycles
 		d.atomBusy[sec] = end

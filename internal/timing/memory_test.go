@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"math"
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
@@ -119,3 +120,84 @@ func TestMemoryAtomicsSerialize(t *testing.T) {
 }
 
 func s0(s *gridState) *Params { return s.p }
+
+// TestL1Wavefronts: with L1Wavefronts a global load takes a cycle of the
+// L1's data path per wavefront (the most distinct sectors at one place in
+// their lines) or its bytes at L1BytesPerCycle, whichever is more, as
+// mech2.cu's l1wave measured on the GH100 (testdata/timing/mechanisms2):
+// a whole line one cycle, a sector in each of 32 lines at the same offset
+// 32, at 32 different offsets 8 (its 32 sectors), 8 lines a sector each
+// at stride 32 bytes 8, two lines 2, one word for the warp 1 (a request
+// takes at least a cycle); without it, the sectors' bytes.
+func TestL1Wavefronts(t *testing.T) {
+	p := &Params{L1BytesPerCycle: 128, L1Wavefronts: true}
+	// sectors of the words lane*S + u*T (l1wave<S,T>) for u = 0.
+	words := func(S uint64) []uint64 {
+		var v []uint64
+		for l := uint64(0); l < 32; l++ {
+			s := l * S / 8
+			if len(v) == 0 || v[len(v)-1] != s {
+				v = append(v, s)
+			}
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name   string
+		S      uint64
+		cycles float64
+	}{
+		{"one line (S=1)", 1, 1},
+		{"two lines (S=2)", 2, 2},
+		{"8 lines, a sector a lane (S=8)", 8, 8},
+		{"32 lines, one bank (S=32)", 32, 32},
+		{"32 lines, 32 banks (S=33)", 33, 8},
+		{"one word (S=0)", 0, 1},
+	} {
+		if got := l1DataBytes(p, words(tc.S)) / float64(p.L1BytesPerCycle); got != tc.cycles {
+			t.Errorf("%s: %.2f cycles of the L1 data path, want %.2f", tc.name, got, tc.cycles)
+		}
+	}
+	p.L1Wavefronts = false
+	if got := l1DataBytes(p, words(32)); got != 32*32 {
+		t.Errorf("without L1Wavefronts: 32 sectors at one offset take %.0f bytes, want %d", got, 32*32)
+	}
+}
+
+// TestL2Access: a request's line of one sector takes L2AccessBytes of
+// the L2's bandwidth, a whole line its 128 bytes.
+func TestL2Access(t *testing.T) {
+	p := memFixture().p
+	if p.L2AccessBytes <= 32 {
+		t.Fatalf("the H100 preset's L2 access cost is %.1f bytes", p.L2AccessBytes)
+	}
+	// The L2's bandwidth: 32 lines of one sector each against one whole line.
+	for _, tc := range []struct {
+		name    string
+		sectors []uint64
+		bytes   float64
+	}{
+		{"32 lines, a sector each", func() (v []uint64) {
+			for k := uint64(0); k < 32; k++ {
+				v = append(v, 4*k)
+			}
+			return v
+		}(), 32 * p.L2AccessBytes},
+		{"one whole line", []uint64{0, 1, 2, 3}, 128},
+	} {
+		s := memFixture()
+		for _, sec := range tc.sectors {
+			s.d.l2.fill(sec, 0, false)
+		}
+		s.sms[0].l1 = nil // straight to the L2
+		s.sms[0].now = 100
+		loadCycles(s, s.sms[0], &engine.StepRecord{Sectors: tc.sectors})
+		var used float64 // the bytes the L2's queue served
+		for _, u := range s.d.l2q.used {
+			used += u
+		}
+		if math.Abs(used-tc.bytes) > 0.01 {
+			t.Errorf("%s: %.1f bytes of the L2's bandwidth, want %.1f", tc.name, used, tc.bytes)
+		}
+	}
+}

@@ -62,7 +62,24 @@ type Params struct {
 	// store left the SM with its data.
 	StoreInvalidatesL1 bool
 	StoreToLoad        uint32
-	L2Bytes            int
+	// HoistLoads: ptxas schedules a basic block's global and local loads
+	// above the arithmetic that consumes earlier loads, so a warp has all
+	// of a block's loads in flight at once; the model issues the PTX in
+	// order, and reproduces that by letting such arithmetic issue before
+	// its loads returned (it completes once they have; scoreboard.go),
+	// the warp waiting for it at the block's end.
+	HoistLoads bool
+	// L1Wavefronts: a global load takes a cycle of the L1's data path
+	// per data-stage wavefront when that is more than its bytes take:
+	// lanes reading different lines at the same offset in them conflict
+	// on the L1's banks as shared-memory accesses do (memory.go,
+	// l1DataBytes).
+	L1Wavefronts bool
+	// L2AccessBytes: each line a load request touches takes at least this
+	// much of the L2's bandwidth (L2BytesPerNS), its sectors' bytes when
+	// more: the L2's lookups per ns bound random 4-byte loads.
+	L2AccessBytes float64
+	L2Bytes       int
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide

@@ -28,16 +28,25 @@ import (
 //	        a device-launched grid every 1.06 µs (the reduce lesson's
 //	        gpuRecursiveReduceNosync: 16 384 device launches in 17.3–17.5
 //	        ms, examples/lessons/h100/h100_seed_runs.txt), 2100 cycles at
-//	        1.98 GHz, carried over [GEN] to the others as 2100 cycles at
-//	        their clocks. The H100's device-launch latency (ChildStartNS,
+//	        1.98 GHz, carried over [GEN] to the A100 and V100 as 2100
+//	        cycles at their clocks. The H100's device-launch latency (ChildStartNS,
 //	        from the launching instruction to the child's start) is 14.7
 //	        µs: gpuRecursiveReduce2 is a chain of 8 dependent device
 //	        launches, 0.1288 ms in CUDA-event time (h100_seed_runs.txt, the
 //	        warm run), less ~4 µs of event overhead (DERIVATION.md §7), less
 //	        the model's own 3.9 µs per level with a 3 µs latency: 3 + 11.7
-//	        µs. The other presets keep an unmeasured 3 µs (5 µs on the K40):
-//	        carried over at the K40's clock (39 µs) the K40's nested lesson
-//	        would take 552/88/0.39 ms against its measured 172/59/0.80 ms.
+//	        µs. The K40's two figures come the same way from the lesson's
+//	        K40 run (nested4.cu under nvprof, the times the demo prints,
+//	        cmd/warpsim/demo_nested.go): gpuRecursiveReduceNosync's 16 384
+//	        device launches in 59 ms are one grid started per 3.6 µs
+//	        (ChildLaunchNS), and gpuRecursiveReduce2's chain of 8 device
+//	        launches takes 0.797 ms, of which the model's own grids take
+//	        0.083 ms: 89 µs from each launching instruction to its child's
+//	        start (ChildStartNS; it was an unmeasured 5 µs, which made the
+//	        chain 0.123 ms, faster than reduceNeighbored's 0.19 ms where
+//	        the K40 took 1.5 times longer for it). Like the H100's, these
+//	        are consistency checks on the lesson, not predictions. The V100
+//	        and A100 keep an unmeasured 3 µs.
 //	[GEN]   not measured or found for this part: carried over from the
 //	        H100's figures (scaled by clock where they are in ns), so the
 //	        preset answers "what if" questions by its clock, SM count, caches,
@@ -89,6 +98,20 @@ var measured = map[string]*Params{
 		// ~200 ns after its last one's warps exited (fitted on that row
 		// alone; the held-out block sizes 128 and 1024 and the 145
 		// calibration configurations were not used).
+		// HoistLoads: ptxas hoists the loads of an unrolled loop above the
+		// FMAs that consume earlier ones (rowreuse's SASS,
+		// testdata/timing/mechanisms/h100/sass.txt.gz: 32 LDG of 16
+		// iterations before their FFMAs), so a warp has a block's loads in
+		// flight at once; rowreuse_bc (one address a warp) went from
+		// +121/+179% to +6/+13% with no figure fitted.
+		// [MECH2] testdata/timing/mechanisms2 (mech2.cu, run.sh; an H200,
+		// the same GH100 SM and block scheduler): L1Wavefronts: a warp's
+		// global load takes max(1, sectors/4, data-stage wavefronts) SM
+		// cycles of the L1 (l1wave: 32 lines at one offset 32.1 cycles,
+		// 32 wavefronts; at 32 offsets 8.8, one wavefront; one line 1.1).
+		// L2AccessBytes 56.7: random 4-byte loads hitting L2 run at 97 G
+		// loads/s GPU-wide (§5, occ_chase_l2 at R = 2..16, calibration
+		// rows): 5500 B/ns / 97 per ns = 56.7 bytes a line access.
 		Latency: classTable(4, map[ir.Class]uint32{
 			ir.ClassFMA: 4, ir.ClassFP64: 8, ir.ClassSFU: 17, ir.ClassConv: 19, ir.ClassIMul: 4,
 			ir.ClassBranch: 6, ir.ClassWarp: 26, ir.ClassConst: 4, ir.ClassLocal: 37, ir.ClassDevRT: 40,
@@ -155,7 +178,7 @@ var measured = map[string]*Params{
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
-		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true,
+		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1060, ConcurrentKernels: 128,
@@ -251,8 +274,8 @@ var measured = map[string]*Params{
 		BarrierLatency: 24, L1BytesPerCycle: 64, L2BytesPerNS: 500, DRAMFetch: 32,
 		L1Bytes:  0,
 		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
-		DeviceLaunch: 2000, ChildStartNS: 5000, DeviceSyncNS: 20000,
-		ChildLaunchNS: 2819, ConcurrentKernels: 32,
+		DeviceLaunch: 2000, ChildStartNS: 89000, DeviceSyncNS: 20000,
+		ChildLaunchNS: 3600, ConcurrentKernels: 32,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }

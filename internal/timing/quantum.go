@@ -104,9 +104,10 @@ type memReq struct {
 	cycle uint64 // issue cycle: the replay's order, with the SM and its index
 	at    uint64 // when it leaves the SM (a store: when its data is ready): a cycle or a future
 	kind  uint8
-	sec   uint64 // reqLoad: its sector
-	leaf  uint64 // reqLoad, reqAtomic: the future its answer fills
-	lo    int32  // reqStore, reqAtomic: its sectors, secs[lo:hi]
+	sec   uint64  // reqLoad: its sector
+	cost  float64 // reqLoad: the bytes of the L2's bandwidth it takes (L2AccessBytes)
+	leaf  uint64  // reqLoad, reqAtomic: the future its answer fills
+	lo    int32   // reqStore, reqAtomic: its sectors, secs[lo:hi]
 	hi    int32
 	per   int32   // reqStore: bytes written per sector
 	ops   float64 // reqAtomic: updates the atomic units perform
@@ -296,7 +297,7 @@ func (s *gridState) replay(k int, t uint64) {
 		r := &a.reqs[key&(1<<24-1)]
 		switch r.kind {
 		case reqLoad:
-			sm.answer(r.leaf, s.fromL2(r.at, r.sec))
+			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost))
 		case reqStore:
 			s.storeL2(sm.val(r.at), a.secs[r.lo:r.hi], int(r.per))
 		case reqAtomic:

@@ -34,8 +34,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		fut, t = t, 0
 	}
 	in := w.next
+	hoist := s.p != nil && s.p.HoistLoads && hoistable(in.Class)
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
+			if hoist && w.regKind[r] == prodLong {
+				// Waits in the pipeline, not in the warp (complete).
+				return
+			}
 			if isFut(w.regReady[r]) {
 				fut, why = w.regReady[r], stallLongScoreboard
 				return
@@ -52,15 +57,20 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 	}
 	check(in.Guard)
-	if w.storeData > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
-		// ptxas moves loads above stores only within a basic block: at its
-		// end the stores' data must be there.
-		if isFut(w.storeData) {
-			fut = w.storeData
-		} else {
-			t = w.storeData
+	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier {
+		// ptxas moves loads above stores, and above the arithmetic that
+		// consumes earlier loads, only within a basic block: at its end
+		// the stores' data and that arithmetic's results must be there.
+		for _, end := range [2]uint64{w.storeData, w.hoisted} {
+			if end > t {
+				if isFut(end) {
+					fut = end
+				} else {
+					t = end
+				}
+				why = stallLongScoreboard
+			}
 		}
-		why = stallLongScoreboard
 	}
 	if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
 		// Nor do a warp's MMAs overlap across a basic block's end
@@ -150,12 +160,26 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.storeData)
 		}
 	}
-	done := sm.now + slots - 1 + lat
+	start := sm.now
+	if p.HoistLoads && hoistable(in.Class) {
+		// An arithmetic instruction issued before the loads it consumes
+		// returned (depReady let it: ptxas would have scheduled the
+		// block's later loads above it) starts when they have; its
+		// consumers wait as for a load, and the warp at the block's end.
+		if r := srcReady(sm, w, in); r > start {
+			start, kind = r, prodLong
+		}
+	}
+	done := sm.fadd(start, slots-1+lat)
 	if mem != 0 {
 		done = sm.fadd(mem, slots-1)
 	}
 	if slots > 1 {
-		done = sm.fmax(done, sm.now+uint64(chainLatency(in, p)))
+		done = sm.fmax(done, sm.fadd(start, uint64(chainLatency(in, p))))
+	}
+	if start != sm.now {
+		w.hoisted = sm.fmax(w.hoisted, done)
+		sm.keep(&w.hoisted)
 	}
 	if in.Op == ir.OpTensor && (in.Mode == ir.TensorWgmma || in.Mode == ir.TensorWgmmaSync) {
 		// wgmma is asynchronous: its accumulators are the warp's again
@@ -173,6 +197,34 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.regReady[r])
 		}
 	}
+}
+
+// hoistable says whether instructions of class c may issue before the
+// global or local loads they consume have returned, as ptxas's list
+// scheduling has it (Params.HoistLoads): the arithmetic pipes, whose
+// results only registers see. Memory accesses, branches, barriers and
+// warp-wide operations wait for their operands in the warp.
+func hoistable(c ir.Class) bool {
+	switch c {
+	case ir.ClassALU, ir.ClassFMA, ir.ClassFP64, ir.ClassSFU, ir.ClassConv, ir.ClassIMul:
+		return true
+	}
+	return false
+}
+
+// srcReady is when the registers instruction in reads (its guard too) are
+// ready: a cycle, or a future.
+func srcReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
+	var t uint64
+	if g := in.Guard; g >= 0 && int(g) < len(w.regReady) {
+		t = w.regReady[g]
+	}
+	for _, r := range in.A {
+		if r >= 0 && int(r) < len(w.regReady) {
+			t = sm.fmax(t, w.regReady[r])
+		}
+	}
+	return t
 }
 
 // dataReady is when the registers a store writes out are ready.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 )
 
@@ -65,6 +66,55 @@ func TestPipeThroughput(t *testing.T) {
 		want := cycles / int(h100.Interval[class])
 		if issued != want {
 			t.Errorf("%s: %d instructions in %d cycles, want %d (interval %d)", class, issued, cycles, want, h100.Interval[class])
+		}
+	}
+}
+
+// TestHoistLoads: with HoistLoads (ptxas scheduling a block's loads above
+// the arithmetic that consumes earlier ones), an arithmetic instruction
+// whose operand is a load in flight issues at once and completes after the
+// load; what reads its result waits as for a load, a branch (the block's
+// end) waits for it, and a load whose address it computes cannot issue
+// before it. Without HoistLoads the instruction waits in the warp.
+func TestHoistLoads(t *testing.T) {
+	for _, hoist := range []bool{true, false} {
+		s, sm, sp := schedFixture(GTO, 1)
+		s.p = &Params{Latency: s.p.Latency, Interval: s.p.Interval, HoistLoads: hoist}
+		w := sp.warps[0]
+		w.regReady, w.regKind, w.ready, w.depValid = make([]uint64, 6), make([]uint8, 6), 1, false
+		w.regReady[2], w.regKind[2] = 400, prodLong // a load's result
+		fma := &ir.Inst{Op: ir.OpFma, Class: ir.ClassFMA, Guard: -1, D: [4]int32{3, -1, -1, -1}, A: [5]int32{2, 1, 1, -1, -1}}
+		w.next = fma
+		at, why := s.depReady(w)
+		if !hoist {
+			if at != 400 || why != stallLongScoreboard {
+				t.Errorf("without HoistLoads: the FMA issues at %d (%s), want 400 (long_scoreboard)", at, StallNames[why])
+			}
+			continue
+		}
+		if at != 1 {
+			t.Fatalf("the FMA on a load in flight issues at %d, want 1", at)
+		}
+		sm.now = 1
+		s.complete(sm, sp, w, fma, &engine.StepRecord{}, 1)
+		if want := uint64(400 + s.p.Latency[ir.ClassFMA]); w.regReady[3] != want || w.regKind[3] != prodLong || w.hoisted != want {
+			t.Errorf("the FMA's result: ready %d (kind %d), hoisted %d; want %d (long), %d", w.regReady[3], w.regKind[3], w.hoisted, want, want)
+		}
+		end := w.regReady[3]
+		for _, tc := range []struct {
+			name string
+			in   *ir.Inst
+			want uint64
+		}{
+			{"an independent load", &ir.Inst{Op: ir.OpLd, Class: ir.ClassLdGlobal, Guard: -1, D: [4]int32{4, -1, -1, -1}, A: [5]int32{1, -1, -1, -1, -1}}, 2},
+			{"a load at the FMA's address", &ir.Inst{Op: ir.OpLd, Class: ir.ClassLdGlobal, Guard: -1, D: [4]int32{4, -1, -1, -1}, A: [5]int32{3, -1, -1, -1, -1}}, end},
+			{"the FMA's consumer", &ir.Inst{Op: ir.OpAdd, Class: ir.ClassFMA, Guard: -1, D: [4]int32{5, -1, -1, -1}, A: [5]int32{3, 1, -1, -1, -1}}, 2},
+			{"the block's branch", &ir.Inst{Op: ir.OpBra, Class: ir.ClassBranch, Guard: -1, D: [4]int32{-1, -1, -1, -1}, A: [5]int32{-1, -1, -1, -1, -1}}, end},
+		} {
+			w.ready, w.next, w.depValid = 2, tc.in, false
+			if at, _ := s.depReady(w); at != tc.want {
+				t.Errorf("%s: issues at %d, want %d", tc.name, at, tc.want)
+			}
 		}
 	}
 }
