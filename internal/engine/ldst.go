@@ -543,17 +543,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 // they are counted without being listed.
 func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n uint64, contiguous, store bool) {
 	if contiguous && wp.rec == nil && len(wp.sectors) == 0 {
-		sectors, bytes := addrs[31]>>5-addrs[0]>>5+1, 32*n
-		c := &wp.w.c
-		if store {
-			c.GstRequests++
-			c.GstTransactions += sectors
-			c.GstBytes += bytes
-		} else {
-			c.GldRequests++
-			c.GldTransactions += sectors
-			c.GldBytes += bytes
-		}
+		wp.countGlobalRange(addrs[0], n, store)
 		return
 	}
 	wp.noteSectorsWarp(exec, addrs, contiguous)
@@ -561,8 +551,77 @@ func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n u
 	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, store)
 }
 
+// consecutive reports whether the 32 lanes of r step by n: lane l holds
+// r[0] + l*n (modulo 2^64, as addresses are computed).
+func consecutive(r *[32]uint64, n uint64) bool {
+	want, gap := r[0], uint64(0)
+	for l := range r {
+		gap |= r[l] ^ want
+		want += n
+	}
+	return gap == 0
+}
+
+// globalRange is the common case of globalWarp: a whole warp's request on
+// consecutive n-byte elements, aligned and inside one cached allocation,
+// with no step record to fill and no sector listed yet. It returns the
+// request's 32*n bytes, or nil otherwise (the general forms then run it).
+func (wp *warp) globalRange(in *ir.Inst, exec uint32, base, n uint64) ([]byte, uint64) {
+	if exec != fullMask || in.A[0] < 0 || wp.rec != nil || len(wp.sectors) != 0 {
+		return nil, 0
+	}
+	r := wp.r(in.A[0])
+	if !consecutive(r, n) {
+		return nil, 0
+	}
+	first := base + uint64(in.Imm) + r[0]
+	size := 32 * n
+	if first&(n-1) != 0 || first+size < first {
+		return nil, 0
+	}
+	a := wp.allocFor(first, size)
+	if a == nil {
+		return nil, 0
+	}
+	off := first - a.Base
+	return a.Data[off : off+size : off+size], first
+}
+
+// countGlobalRange counts a whole warp's request on consecutive n-byte
+// elements from first, as flushStats counts it lane by lane: one request,
+// the sectors the range covers, 32*n bytes.
+func (wp *warp) countGlobalRange(first, n uint64, store bool) {
+	sectors, bytes := (first+31*n)>>5-first>>5+1, 32*n
+	c := &wp.w.c
+	if store {
+		c.GstRequests++
+		c.GstTransactions += sectors
+		c.GstBytes += bytes
+	} else {
+		c.GldRequests++
+		c.GldTransactions += sectors
+		c.GldBytes += bytes
+	}
+}
+
 // loadGlobalWarp is a 4- or 8-byte global (or generic) load.
 func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b, first := wp.globalRange(in, exec, base, n); b != nil {
+		d := wp.r(in.D[0])
+		if n == 4 {
+			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+			for l := range d {
+				d[l] = uint64(atomic.LoadUint32(&s[l]))
+			}
+		} else {
+			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
+			for l := range d {
+				d[l] = atomic.LoadUint64(&s[l])
+			}
+		}
+		wp.countGlobalRange(first, n, false)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
 	a, contiguous := wp.globalWarp(exec, &addrs, n)
@@ -590,6 +649,22 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 
 // storeGlobalWarp is a 4- or 8-byte global (or generic) store.
 func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b, first := wp.globalRange(in, exec, base, n); b != nil {
+		v := wp.r(in.A[1])
+		if n == 4 {
+			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+			for l := range v {
+				s[l] = uint32(v[l])
+			}
+		} else {
+			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
+			for l := range v {
+				s[l] = v[l]
+			}
+		}
+		wp.countGlobalRange(first, n, true)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
 	a, contiguous := wp.globalWarp(exec, &addrs, n)
@@ -674,8 +749,36 @@ func (wp *warp) flushShared(store bool) {
 	}
 }
 
+// sharedRange is the common case of sharedWarp: a whole warp's request
+// on 32 consecutive words, aligned and inside the block's shared memory
+// (one wavefront, no conflict). It returns the request's 128 bytes, or nil
+// otherwise (sharedWarp then checks it lane by lane).
+func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base uint64) []byte {
+	if exec != fullMask || in.A[0] < 0 {
+		return nil
+	}
+	r := wp.r(in.A[0])
+	if !consecutive(r, 4) {
+		return nil
+	}
+	first, sh := base+uint64(in.Imm)+r[0], wp.blk.shared
+	if first&3 != 0 || first >= uint64(len(sh)) || first+128 > uint64(len(sh)) {
+		return nil
+	}
+	return sh[first : first+128 : first+128]
+}
+
 // loadShared32 is a 4-byte shared load.
 func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
+	if b := wp.sharedRange(in, exec, base); b != nil {
+		d := wp.r(in.D[0])
+		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+		for l := range d {
+			d[l] = uint64(s[l])
+		}
+		wp.flushShared(false)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
 	ok, single := wp.sharedWarp(exec, &addrs)
@@ -699,6 +802,16 @@ func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 
 // storeShared32 is a 4-byte shared store.
 func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
+	if b := wp.sharedRange(in, exec, base); b != nil {
+		v := wp.r(in.A[1])
+		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+		for l := range v {
+			s[l] = uint32(v[l])
+		}
+		wp.blk.sharedDirty = true
+		wp.flushShared(true)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
 	ok, single := wp.sharedWarp(exec, &addrs)
@@ -735,6 +848,12 @@ func (wp *warp) loadParamUniform(in *ir.Inst, exec uint32, base uint64, size int
 			x = sext(x, size) & extMask
 		}
 		d := wp.r(in.D[v])
+		if exec == fullMask {
+			for l := range d {
+				d[l] = x
+			}
+			continue
+		}
 		for l := range d {
 			if exec>>l&1 != 0 {
 				d[l] = x

@@ -247,3 +247,90 @@ func TestStepRecordFootprints(t *testing.T) {
 		}
 	}
 }
+
+// rangeEdgePTX: lane l copies in[off+l] to out[off+l] (64-bit elements)
+// and stores l+1 to shared word soff+l of a 64-word array, then reads it
+// back into res[l].
+const rangeEdgePTX = `
+.visible .entry edge(.param .u64 in, .param .u64 out, .param .u64 off, .param .u32 soff, .param .u64 res)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<12>;
+	.shared .align 4 .b8 sm[256];
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.param.u64 %rd3, [off];
+	ld.param.u32 %r1, [soff];
+	ld.param.u64 %rd11, [res];
+	mov.u32 %r2, %tid.x;
+	cvt.u64.u32 %rd4, %r2;
+	add.s64 %rd4, %rd4, %rd3;
+	shl.b64 %rd4, %rd4, 3;
+	add.s64 %rd5, %rd1, %rd4;
+	add.s64 %rd6, %rd2, %rd4;
+	ld.global.u64 %rd7, [%rd5];
+	st.global.u64 [%rd6], %rd7;
+	add.s32 %r3, %r2, %r1;
+	shl.b32 %r3, %r3, 2;
+	mov.u32 %r4, sm;
+	add.s32 %r4, %r4, %r3;
+	add.s32 %r5, %r2, 1;
+	st.shared.u32 [%r4], %r5;
+	ld.shared.u32 %r6, [%r4];
+	mul.wide.u32 %rd8, %r2, 4;
+	add.s64 %rd9, %rd11, %rd8;
+	st.global.u32 [%rd9], %r6;
+	ret;
+}
+`
+
+// TestWarpRangeEdges: a whole warp's consecutive request that ends
+// exactly at the end of its allocation or of shared memory runs (and moves
+// the right data); one element further it faults at lane 31, at lane 31's
+// address, as lane-by-lane execution would.
+func TestWarpRangeEdges(t *testing.T) {
+	m := testModule(t, rangeEdgePTX)
+	const n = 64
+	in, out, res := m.buffer(t, 8*n), m.buffer(t, 8*n), m.buffer(t, 4*32)
+	data, _ := m.Mem.Bytes(in, 8*n)
+	for i := range data {
+		data[i] = byte(i*13 + 1)
+	}
+	for _, tc := range []struct {
+		name      string
+		off, soff uint64
+		faultAt   uint64 // 0: no fault, else the faulting address
+	}{
+		{"both inside", 0, 0, 0},
+		{"both at the end", 32, 32, 0},
+		{"global one past the end", 33, 0, in + 8*n},
+		{"shared one past the end", 0, 33, 256},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			params := append(u64p(in, out, tc.off), u32p(uint32(tc.soff))...)
+			params = append(params, 0, 0, 0, 0) // res is 8-byte aligned
+			params = append(params, u64p(res)...)
+			_, _, err := m.launchTest(t, run{kernel: "edge", block: [3]uint32{32}, params: params})
+			if tc.faultAt != 0 {
+				f, ok := err.(*Fault)
+				if !ok || f.Kind != FaultOutOfBounds || f.Thread[0] != 31 || f.Addr != tc.faultAt {
+					t.Fatalf("err = %v, want an out-of-bounds fault at thread 31, address %#x", err, tc.faultAt)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := m.Mem.Bytes(out, 8*n)
+			o := 8 * tc.off
+			if string(got[o:o+8*32]) != string(data[o:o+8*32]) {
+				t.Errorf("out = %x, want %x", got[o:o+8*32], data[o:o+8*32])
+			}
+			for l, v := range m.u32s(t, res, 32) {
+				if v != uint32(l+1) {
+					t.Errorf("res[%d] = %d, want %d (shared word %d)", l, v, l+1, tc.soff+uint64(l))
+				}
+			}
+		})
+	}
+}
