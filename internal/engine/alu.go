@@ -243,9 +243,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return uint64(scalar.Fns(uint32(a), uint32(b), int32(c)))
 	case ir.OpBfe:
 		if size == 8 {
-			return scalar.Bfe64(a, uint32(b), uint32(c), signed)
+			return bfe(a, uint32(b), uint32(c), signed, 64)
 		}
-		return uint64(scalar.Bfe32(uint32(a), uint32(b), uint32(c), signed))
+		return bfe(uint64(uint32(a)), uint32(b), uint32(c), signed, 32)
 	case ir.OpPrmt:
 		return uint64(scalar.Prmt(uint32(a), uint32(b), uint32(c), scalar.PrmtMode(in.Mode)))
 	case ir.OpShf:
@@ -451,4 +451,35 @@ func shr(a uint64, n uint32, size int, signed bool) uint64 {
 		return uint64(scalar.ShrS16(x, n)) & m
 	}
 	return uint64(scalar.ShrU16(x, n)) & m
+}
+
+// bfe is bfe.{u,s}{32,64} (scalar.Bfe32 and scalar.Bfe64, which build the
+// result bit by bit) in closed form: the len bits of a from pos (the low 8
+// bits of each), as many as lie below the msb, and above them the sign of
+// the field (the bit at pos+len-1, or the msb when that lies beyond it) or
+// 0. a holds a 32-bit operand zero-extended when bits is 32.
+func bfe(a uint64, pos, length uint32, signed bool, bits uint32) uint64 {
+	pos, length = pos&0xff, length&0xff
+	if length == 0 {
+		return 0
+	}
+	msb := bits - 1
+	var field uint64
+	k := uint32(0) // the field's bits that lie in a
+	if pos <= msb {
+		k = min(length, bits-pos)
+		field = a >> pos & lowBits(k)
+	}
+	if signed && a>>min(pos+length-1, msb)&1 != 0 {
+		field |= ^lowBits(k)
+	}
+	return field & lowBits(bits)
+}
+
+// lowBits is a mask of the k low bits (k <= 64).
+func lowBits(k uint32) uint64 {
+	if k >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<k - 1
 }
