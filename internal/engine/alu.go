@@ -50,11 +50,13 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 	}
 	if in.Op == ir.OpBfi {
 		d := wp.r(in.A[3])
-		for l := range o {
-			if ir.TypeSize(t) == 8 {
-				o[l] = scalar.Bfi64(a[l], b[l], uint32(c[l]), uint32(d[l]))
-			} else {
-				o[l] = uint64(scalar.Bfi32(uint32(a[l]), uint32(b[l]), uint32(c[l]), uint32(d[l])))
+		if ir.TypeSize(t) == 8 {
+			for l := range o {
+				o[l] = bfi(a[l], b[l], uint32(c[l]), uint32(d[l]), 64)
+			}
+		} else {
+			for l := range o {
+				o[l] = bfi(uint64(uint32(a[l])), uint64(uint32(b[l])), uint32(c[l]), uint32(d[l]), 32)
 			}
 		}
 		wp.commit(in.D[0], exec)
@@ -482,4 +484,17 @@ func lowBits(k uint32) uint64 {
 		return ^uint64(0)
 	}
 	return 1<<k - 1
+}
+
+// bfi is bfi.b{32,64} (scalar.Bfi32 and scalar.Bfi64, bit by bit) in
+// closed form: the low len bits of f written into b from pos (the low 8
+// bits of each), those that fall beyond the msb dropped. f and b hold
+// 32-bit operands zero-extended when bits is 32.
+func bfi(f, b uint64, pos, length uint32, bits uint32) uint64 {
+	pos, length = pos&0xff, length&0xff
+	if pos >= bits {
+		return b
+	}
+	m := lowBits(min(length, bits-pos)) << pos
+	return b&^m | f<<pos&m
 }

@@ -47,9 +47,10 @@ func TestMad24Saturates(t *testing.T) {
 	}
 }
 
-// TestBfeClosedForm: the engine's closed-form bfe agrees with scalar's
-// bit-by-bit definition for both sizes and signs, fields inside, across
-// and beyond the msb, and pos and len with bits above their low 8.
+// TestBfeClosedForm: the engine's closed-form bfe and bfi agree with
+// scalar's bit-by-bit definitions for both sizes (and bfe's signs), fields
+// inside, across and beyond the msb, and pos and len with bits above their
+// low 8.
 func TestBfeClosedForm(t *testing.T) {
 	var ps []uint32
 	for p := uint32(0); p <= 70; p++ {
@@ -66,6 +67,15 @@ func TestBfeClosedForm(t *testing.T) {
 					}
 					if got, want := bfe(a, pos, n, signed, 64), scalar.Bfe64(a, pos, n, signed); got != want {
 						t.Fatalf("bfe64(%#x, %d, %d, signed %v) = %#x, want %#x", a, pos, n, signed, got, want)
+					}
+				}
+				for _, b := range vals[:4] {
+					f := a ^ 0x5a5a5a5a5a5a5a5a
+					if got, want := bfi(uint64(uint32(f)), uint64(uint32(b)), pos, n, 32), uint64(scalar.Bfi32(uint32(f), uint32(b), pos, n)); got != want {
+						t.Fatalf("bfi32(%#x, %#x, %d, %d) = %#x, want %#x", uint32(f), uint32(b), pos, n, got, want)
+					}
+					if got, want := bfi(f, b, pos, n, 64), scalar.Bfi64(f, b, pos, n); got != want {
+						t.Fatalf("bfi64(%#x, %#x, %d, %d) = %#x, want %#x", f, b, pos, n, got, want)
 					}
 				}
 			}
