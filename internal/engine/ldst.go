@@ -876,6 +876,9 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		cv = wp.r(in.A[2])
 	}
 	wp.w.c.AtomicRequests++
+	if n == 4 && wp.rec == nil && (in.Space == ptxtype.SpaceShared || in.Space == ptxtype.SpaceGeneric) && wp.atomicShared32(in, exec, base, bv, cv) {
+		return
+	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -922,6 +925,64 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
 		r.AddrDistinct, r.AddrMaxDup = addrMultiplicity(wp, in, base, exec)
 	}
+}
+
+// atomicShared32 is a 4-byte shared atomic (or a generic one on the
+// shared window) whose executing lanes are all aligned and inside the
+// block's shared memory (it reports false, having changed nothing,
+// otherwise): the lanes in order, as the lane-by-lane loop runs them, with
+// no address resolution per lane.
+func (wp *warp) atomicShared32(in *ir.Inst, exec uint32, base uint64, bv, cv *[32]uint64) bool {
+	var addrs [32]uint64
+	wp.laneAddrs(in, base, exec, &addrs)
+	sh := wp.blk.shared
+	lim := min(uint64(len(sh)), 1<<clusterShift)
+	if in.Space == ptxtype.SpaceGeneric {
+		for l := range addrs {
+			addrs[l] -= SharedWindow // outside the window: a huge offset
+		}
+	}
+	bad := uint64(0)
+	for l := range addrs {
+		x := addrs[l]
+		if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
+			bad |= 1
+		}
+	}
+	if bad != 0 {
+		return false
+	}
+	wp.blk.sharedDirty = true
+	add := in.Mode == ir.AtomAdd && (in.Type == ptxtype.U32 || in.Type == ptxtype.S32 || in.Type == ptxtype.B32)
+	var d *[32]uint64
+	if in.Op == ir.OpAtom {
+		d = wp.r(in.D[0])
+	}
+	for l := range addrs {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		p := (*uint32)(unsafe.Pointer(&sh[addrs[l]]))
+		old := uint64(*p)
+		var nv uint64
+		if add {
+			nv = uint64(uint32(old + bv[l]))
+		} else {
+			var c uint64
+			if cv != nil {
+				c = cv[l]
+			}
+			nv = atomOp(in, old, bv[l], c)
+		}
+		*p = uint32(nv)
+		if nv != old {
+			wp.stored = true // progress: a failed cas is not
+		}
+		if d != nil {
+			d[l] = old
+		}
+	}
+	return true
 }
 
 // addrMultiplicity counts an atomic's distinct lane addresses and the most

@@ -334,3 +334,87 @@ func TestWarpRangeEdges(t *testing.T) {
 		})
 	}
 }
+
+// sharedAtomPTX: lane l adds l+1 to shared word (l % 4) + off through a
+// generic address (atom.add) and through the shared window (atom.shared.max
+// of l on word 4), keeps what atom.add returned in res[l], and copies the
+// five words to res[32..36].
+const sharedAtomPTX = `
+.visible .entry satom(.param .u64 res, .param .u32 off)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	.shared .align 4 .b8 sm[20];
+	ld.param.u64 %rd1, [res];
+	ld.param.u32 %r1, [off];
+	mov.u32 %r2, %tid.x;
+	setp.ne.u32 %p1, %r2, 0;
+	mov.u32 %r3, 0;
+	@!%p1 st.shared.u32 [sm], %r3;
+	@!%p1 st.shared.u32 [sm+4], %r3;
+	@!%p1 st.shared.u32 [sm+8], %r3;
+	@!%p1 st.shared.u32 [sm+12], %r3;
+	@!%p1 st.shared.u32 [sm+16], %r3;
+	bar.sync 0;
+	and.b32 %r4, %r2, 3;
+	add.s32 %r4, %r4, %r1;
+	shl.b32 %r4, %r4, 2;
+	mov.u64 %rd2, sm;
+	cvta.shared.u64 %rd3, %rd2;
+	cvt.u64.u32 %rd4, %r4;
+	add.s64 %rd5, %rd3, %rd4;
+	add.s32 %r5, %r2, 1;
+	atom.add.u32 %r6, [%rd5], %r5;
+	atom.shared.max.u32 %r7, [sm+16], %r2;
+	mul.wide.u32 %rd6, %r2, 4;
+	add.s64 %rd7, %rd1, %rd6;
+	st.global.u32 [%rd7], %r6;
+	bar.sync 0;
+	@%p1 bra $done;
+	ld.shared.u32 %r8, [sm];
+	st.global.u32 [%rd1+128], %r8;
+	ld.shared.u32 %r8, [sm+4];
+	st.global.u32 [%rd1+132], %r8;
+	ld.shared.u32 %r8, [sm+8];
+	st.global.u32 [%rd1+136], %r8;
+	ld.shared.u32 %r8, [sm+12];
+	st.global.u32 [%rd1+140], %r8;
+	ld.shared.u32 %r8, [sm+16];
+	st.global.u32 [%rd1+144], %r8;
+$done:
+	ret;
+}
+`
+
+// TestSharedAtomics: 4-byte atomics on shared memory, generic and
+// .shared, return each lane the word as the lanes before it in lane order
+// left it and leave the totals; a lane past the end of shared memory
+// faults there (lane 3 with off 2: word 5 of 5).
+func TestSharedAtomics(t *testing.T) {
+	m := testModule(t, sharedAtomPTX)
+	res := m.buffer(t, 4*37)
+	params := append(u64p(res), u32p(0)...)
+	if _, _, err := m.launchTest(t, run{kernel: "satom", block: [3]uint32{32}, params: params}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.u32s(t, res, 37)
+	var sum [4]uint32
+	for l := uint32(0); l < 32; l++ {
+		if got[l] != sum[l%4] {
+			t.Errorf("lane %d: atom.add returned %d, want %d", l, got[l], sum[l%4])
+		}
+		sum[l%4] += l + 1
+	}
+	want := []uint32{sum[0], sum[1], sum[2], sum[3], 31}
+	for i, w := range want {
+		if got[32+i] != w {
+			t.Errorf("shared word %d = %d, want %d", i, got[32+i], w)
+		}
+	}
+	params = append(u64p(res), u32p(2)...)
+	_, _, err := m.launchTest(t, run{kernel: "satom", block: [3]uint32{32}, params: params})
+	if f, ok := err.(*Fault); !ok || f.Kind != FaultOutOfBounds || f.Thread[0] != 3 {
+		t.Errorf("off 2: err = %v, want an out-of-bounds fault at thread 3", err)
+	}
+}
