@@ -199,29 +199,59 @@ func (wp *warp) noteAccess(st *memStats, kind uint8, addr, n uint64) {
 // noteSectors records the 32-byte sectors of a global access.
 func (wp *warp) noteSectors(addr, n uint64) {
 	for s := addr >> 5; s <= (addr+n-1)>>5; s++ {
-		wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, s)
+		wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, &wp.sectorsSeen, s)
 	}
 }
 
 // noteWords records the 4-byte words of a shared access.
 func (wp *warp) noteWords(addr, n uint64) {
 	for w := addr >> 2; w <= (addr+n-1)>>2; w++ {
-		wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, w)
+		wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, w)
 	}
 }
 
-// noteDistinct adds v to set (a list) unless present. While values arrive
-// in increasing order, as coalesced accesses do, no search is needed.
-func noteDistinct(set []uint64, sorted bool, v uint64) ([]uint64, bool) {
+// distinctFilter is a one-word filter of the values in a set that
+// noteDistinct keeps: a value whose bit is clear is not in the set, so
+// only a value whose bit is set needs the search. n is how many values of
+// the set it holds; when that is not the set's length (the set was
+// emptied, or appended to elsewhere: n = -1), it is rebuilt.
+type distinctFilter struct {
+	bits uint64
+	n    int
+}
+
+func filterBit(v uint64) uint64 { return 1 << (v * 0x9e3779b97f4a7c15 >> 58) }
+
+// noteDistinct adds v to set (a list, in first-arrival order) unless
+// present. While values arrive in increasing order, as coalesced accesses
+// do, no search is needed; otherwise f spares most searches.
+func noteDistinct(set []uint64, sorted bool, f *distinctFilter, v uint64) ([]uint64, bool) {
 	k := len(set)
-	if k == 0 || sorted && v > set[k-1] {
+	if k == 0 {
+		f.bits, f.n = filterBit(v), 1
 		return append(set, v), true
 	}
-	for _, t := range set {
-		if t == v {
-			return set, sorted
+	if f.n != k {
+		f.bits = 0
+		for _, t := range set {
+			f.bits |= filterBit(t)
 		}
 	}
+	b := filterBit(v)
+	f.n = k + 1
+	if sorted && v > set[k-1] {
+		f.bits |= b
+		return append(set, v), true
+	}
+	if f.bits&b != 0 {
+		for _, t := range set {
+			if t == v {
+				f.n = k
+				return set, sorted
+			}
+		}
+	}
+	f.bits |= b
 	return append(set, v), false
 }
 
@@ -338,7 +368,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 		if sh := wp.blk.shared; shared && addr < uint64(len(sh)) && addr+n <= uint64(len(sh)) {
 			wp.regs[int(in.D[0])*32+l] = loadLE(sh[addr:addr+n], size)
 			st.shared++
-			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, addr>>2)
 			continue
 		}
 		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
@@ -407,7 +437,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			wp.blk.sharedDirty = true
 			storeLE(sh[addr:addr+n], size, wp.regs[int(in.A[1])*32+l])
 			st.shared++
-			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, addr>>2)
 			continue
 		}
 		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
@@ -523,7 +553,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 		for s := addrs[0] >> 5; s <= addrs[31]>>5; s++ {
 			wp.sectors = append(wp.sectors, s)
 		}
-		wp.sectorsSorted = true
+		wp.sectorsSorted, wp.sectorsSeen.n = true, -1
 		return
 	}
 	last := ^uint64(0)
@@ -533,7 +563,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 		}
 		if s := addrs[l] >> 5; s != last {
 			last = s
-			wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, s)
+			wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, &wp.sectorsSeen, s)
 		}
 	}
 }
@@ -726,7 +756,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 	}
 	for l := range addrs {
 		if exec>>l&1 != 0 {
-			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addrs[l]>>2)
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, addrs[l]>>2)
 		}
 	}
 	return true, false

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -416,5 +417,54 @@ func TestSharedAtomics(t *testing.T) {
 	_, _, err := m.launchTest(t, run{kernel: "satom", block: [3]uint32{32}, params: params})
 	if f, ok := err.(*Fault); !ok || f.Kind != FaultOutOfBounds || f.Thread[0] != 3 {
 		t.Errorf("off 2: err = %v, want an out-of-bounds fault at thread 3", err)
+	}
+}
+
+// TestNoteDistinct: noteDistinct keeps each value once, in first-arrival
+// order, through increasing runs, repeats, values whose filter bits
+// collide, a set emptied between requests and one appended to elsewhere.
+func TestNoteDistinct(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	var set []uint64
+	var f distinctFilter
+	sorted := true
+	for round := 0; round < 2000; round++ {
+		if round%7 == 0 {
+			set, sorted = set[:0], true
+			if round%3 == 0 {
+				// Appended to elsewhere (noteSectorsWarp's range).
+				for v := uint64(100); v < 104; v++ {
+					set = append(set, v)
+				}
+				f.n = -1
+			}
+		}
+		var want []uint64
+		seen := map[uint64]bool{}
+		for _, v := range set {
+			seen[v] = true
+			want = append(want, v)
+		}
+		for i := 0; i < 40; i++ {
+			var v uint64
+			switch rng.Intn(4) {
+			case 0:
+				v = uint64(i) // increasing
+			case 1:
+				v = uint64(rng.Intn(8)) + 100 // repeats
+			case 2:
+				v = uint64(rng.Intn(64)) << 6 // stride 64: bits collide
+			default:
+				v = rng.Uint64()
+			}
+			set, sorted = noteDistinct(set, sorted, &f, v)
+			if !seen[v] {
+				seen[v] = true
+				want = append(want, v)
+			}
+		}
+		if fmt.Sprint(set) != fmt.Sprint(want) {
+			t.Fatalf("round %d: set %v, want %v", round, set, want)
+		}
 	}
 }

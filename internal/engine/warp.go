@@ -97,7 +97,9 @@ type warp struct {
 	words         []uint64
 	sectorsSorted bool
 	wordsSorted   bool
-	args          []uint64
+	// sectorsSeen and wordsSeen filter sectors and words (noteDistinct).
+	sectorsSeen, wordsSeen distinctFilter
+	args                   []uint64
 
 	// async holds the warp's pending cp.async copies (asyncproxy.go).
 	async asyncState
