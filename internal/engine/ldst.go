@@ -210,40 +210,47 @@ func (wp *warp) noteWords(addr, n uint64) {
 	}
 }
 
-// distinctFilter is a one-word filter of the values in a set that
+// distinctFilter is a 256-bit filter of the values in a set that
 // noteDistinct keeps: a value whose bit is clear is not in the set, so
-// only a value whose bit is set needs the search. n is how many values of
-// the set it holds; when that is not the set's length (the set was
-// emptied, or appended to elsewhere: n = -1), it is rebuilt.
+// only a value whose bit is set needs the search (about one in sixteen
+// among 32 distinct values). n is how many values of the set it holds;
+// when that is not the set's length (the set was emptied, or appended to
+// elsewhere: n = -1), it is rebuilt.
 type distinctFilter struct {
-	bits uint64
+	bits [4]uint64
 	n    int
 }
 
-func filterBit(v uint64) uint64 { return 1 << (v * 0x9e3779b97f4a7c15 >> 58) }
+// filterBit is v's word in the filter and its bit there.
+func filterBit(v uint64) (int, uint64) {
+	h := v * 0x9e3779b97f4a7c15 >> 56
+	return int(h >> 6), 1 << (h & 63)
+}
 
 // noteDistinct adds v to set (a list, in first-arrival order) unless
 // present. While values arrive in increasing order, as coalesced accesses
 // do, no search is needed; otherwise f spares most searches.
 func noteDistinct(set []uint64, sorted bool, f *distinctFilter, v uint64) ([]uint64, bool) {
 	k := len(set)
+	w, b := filterBit(v)
 	if k == 0 {
-		f.bits, f.n = filterBit(v), 1
+		f.bits = [4]uint64{}
+		f.bits[w], f.n = b, 1
 		return append(set, v), true
 	}
 	if f.n != k {
-		f.bits = 0
+		f.bits = [4]uint64{}
 		for _, t := range set {
-			f.bits |= filterBit(t)
+			tw, tb := filterBit(t)
+			f.bits[tw] |= tb
 		}
 	}
-	b := filterBit(v)
 	f.n = k + 1
 	if sorted && v > set[k-1] {
-		f.bits |= b
+		f.bits[w] |= b
 		return append(set, v), true
 	}
-	if f.bits&b != 0 {
+	if f.bits[w]&b != 0 {
 		for _, t := range set {
 			if t == v {
 				f.n = k
@@ -251,7 +258,7 @@ func noteDistinct(set []uint64, sorted bool, f *distinctFilter, v uint64) ([]uin
 			}
 		}
 	}
-	f.bits |= b
+	f.bits[w] |= b
 	return append(set, v), false
 }
 
