@@ -347,14 +347,14 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	}
 	var st memStats
 	fast := in.Space != ptxtype.SpaceShared && in.Space != ptxtype.SpaceLocal && in.Space != ptxtype.SpaceParam && vec == 1 && !signed
-	shared := in.Space == ptxtype.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
+	shared := in.Space == ptxtype.SpaceShared && vec == 1 && !signed && size <= 4 // one word per lane
 	switch {
 	case in.Space == ptxtype.SpaceParam && in.A[0] < 0:
 		if wp.loadParamUniform(in, exec, base, size, n, signed, extMask) {
 			return
 		}
 	case shared:
-		if wp.loadShared32(in, exec, base) {
+		if wp.loadShared(in, exec, base, n) {
 			return
 		}
 	case fast && (size == 4 || size == 8):
@@ -419,10 +419,10 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	var st memStats
 	wp.stored = true
 	fast := in.Space != ptxtype.SpaceShared && in.Space != ptxtype.SpaceLocal && in.Space != ptxtype.SpaceParam && vec == 1
-	shared := in.Space == ptxtype.SpaceShared && vec == 1 && size == 4
+	shared := in.Space == ptxtype.SpaceShared && vec == 1 && size <= 4 // one word per lane
 	switch {
 	case shared:
-		if wp.storeShared32(in, exec, base) {
+		if wp.storeShared(in, exec, base, n) {
 			return
 		}
 	case fast && (size == 4 || size == 8):
@@ -727,11 +727,12 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	return true
 }
 
-// sharedWarp checks a 4-byte shared request: every executing lane
-// aligned and inside the block's shared memory. It records the words,
-// except for a whole warp on one word or on 32 consecutive words (one
-// wavefront, no conflict), which it reports as single.
-func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
+// sharedWarp checks a shared request of n bytes per lane (1, 2 or 4: one
+// word each): every executing lane aligned and inside the block's shared
+// memory. It records the words, except for a whole warp on one word or on
+// 32 consecutive words (one wavefront, no conflict), which it reports as
+// single.
+func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64, n uint64) (ok, single bool) {
 	lim := uint64(len(wp.blk.shared))
 	if exec == fullMask {
 		// Whole warp: the alignment and highest address of all.
@@ -742,7 +743,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 			mn, mx = min(mn, x), max(mx, x)
 			gap |= x - addrs[0] - uint64(l)*4
 		}
-		if or&3 != 0 || mx >= lim || mx+4 > lim {
+		if or&(n-1) != 0 || mx >= lim || mx+n > lim {
 			return false, false
 		}
 		if mn == mx || gap == 0 {
@@ -753,7 +754,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 		bad := uint64(0)
 		for l := range addrs {
 			x := addrs[l]
-			if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
+			if exec>>l&1 != 0 && (x&(n-1) != 0 || x >= lim || x+n > lim) {
 				bad |= 1
 			}
 		}
@@ -786,12 +787,12 @@ func (wp *warp) flushShared(store bool) {
 	}
 }
 
-// sharedRange is the common case of sharedWarp: a whole warp's request
-// on 32 consecutive words, aligned and inside the block's shared memory
-// (one wavefront, no conflict). It returns the request's 128 bytes, or nil
-// otherwise (sharedWarp then checks it lane by lane).
-func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base uint64) []byte {
-	if exec != fullMask || in.A[0] < 0 {
+// sharedRange is the common case of sharedWarp: a whole warp's 4-byte
+// request on 32 consecutive words, aligned and inside the block's shared
+// memory (one wavefront, no conflict). It returns the request's 128 bytes,
+// or nil otherwise (sharedWarp then checks it lane by lane).
+func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base, n uint64) []byte {
+	if n != 4 || exec != fullMask || in.A[0] < 0 {
 		return nil
 	}
 	r := wp.r(in.A[0])
@@ -805,9 +806,9 @@ func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base uint64) []byte {
 	return sh[first : first+128 : first+128]
 }
 
-// loadShared32 is a 4-byte shared load.
-func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
-	if b := wp.sharedRange(in, exec, base); b != nil {
+// loadShared is a 1-, 2- or 4-byte unsigned shared load.
+func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b := wp.sharedRange(in, exec, base, n); b != nil {
 		d := wp.r(in.D[0])
 		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
 		for l := range d {
@@ -818,15 +819,20 @@ func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	ok, single := wp.sharedWarp(exec, &addrs)
+	ok, single := wp.sharedWarp(exec, &addrs, n)
 	if !ok {
 		return false
 	}
 	d := wp.r(in.D[0])
 	sh := wp.blk.shared
 	for l := range addrs {
-		if exec>>l&1 != 0 {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		if n == 4 {
 			d[l] = uint64(binary.LittleEndian.Uint32(sh[addrs[l]:]))
+		} else {
+			d[l] = loadLE(sh[addrs[l]:], int(n))
 		}
 	}
 	if single {
@@ -837,9 +843,9 @@ func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	return true
 }
 
-// storeShared32 is a 4-byte shared store.
-func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
-	if b := wp.sharedRange(in, exec, base); b != nil {
+// storeShared is a 1-, 2- or 4-byte shared store.
+func (wp *warp) storeShared(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b := wp.sharedRange(in, exec, base, n); b != nil {
 		v := wp.r(in.A[1])
 		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
 		for l := range v {
@@ -851,7 +857,7 @@ func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	ok, single := wp.sharedWarp(exec, &addrs)
+	ok, single := wp.sharedWarp(exec, &addrs, n)
 	if !ok {
 		return false
 	}
@@ -859,8 +865,13 @@ func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	sh := wp.blk.shared
 	wp.blk.sharedDirty = true
 	for l := range addrs {
-		if exec>>l&1 != 0 {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		if n == 4 {
 			binary.LittleEndian.PutUint32(sh[addrs[l]:], uint32(v[l]))
+		} else {
+			storeLE(sh[addrs[l]:], int(n), v[l])
 		}
 	}
 	if single {

@@ -73,11 +73,11 @@ func refFootprint(offs []uint64, size uint64) (sectors, wave, ideal uint64) {
 // counter against refFootprint.
 func TestMemoryFootprintPatterns(t *testing.T) {
 	const n = 4096
-	for _, size := range []uint64{4, 8} {
-		shift := map[uint64]string{4: "2", 8: "3"}[size]
-		elem := map[uint64]string{4: "u32", 8: "u64"}[size]
+	for _, size := range []uint64{1, 2, 4, 8} {
+		shift := map[uint64]string{1: "0", 2: "1", 4: "2", 8: "3"}[size]
+		elem := map[uint64]string{1: "u8", 2: "u16", 4: "u32", 8: "u64"}[size]
 		src := strings.NewReplacer("ELEM", elem, "SHIFT", shift, "SIZE", fmt.Sprint(size)).Replace(patternPTX)
-		if size == 4 {
+		if size <= 4 {
 			// 32-bit registers for the 32-bit forms.
 			src = strings.NewReplacer("%rd9", "%r6", "%rd10", "%r11").Replace(src)
 		}
