@@ -600,82 +600,81 @@ func setResult(t ptxtype.Type, p bool) uint64 {
 // own; setp writes the low half's result to the first predicate and the
 // high half's to the second, set writes each half's result in its half.
 // setpFull32 is setp on 32-bit integers for a full warp, one loop per
-// comparison so the lane loop holds no switch. Signed operands are compared
-// as unsigned after flipping their sign bits, which keeps their order. It
-// reports false for a comparison it does not handle.
+// comparison so the lane loop holds no switch (setpMask32). It reports
+// false for a comparison it does not handle.
 func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
 	_, ok := setpMask32(cmp, signed, a, b, d)
 	return ok
 }
 
 // setpMask32 is setpFull32 that also returns the lanes whose predicate it
-// set, as a mask: lanes are taken from the top down, four at a time, each
+// set, as a mask. Each comparison is a sign or a zero test of a 64-bit
+// difference of the operands widened from 32 bits (zero-extended, or
+// sign-extended when signed), which cannot overflow: a < b is the sign of
+// a-b, a > b that of b-a, a >= b and a <= b their negations, a == b the
+// sign of (a^b)-1. Lanes are taken from the top down, four at a time, each
 // of four accumulators shifting by four (constant shifts).
 func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
-	var flip uint32
-	if signed {
-		flip = 1 << 31
-	}
-	var m0, m1, m2, m3 uint64
+	var inv uint64
 	switch cmp {
-	case ir.CmpEq:
-		for l := 28; l >= 0; l -= 4 {
-			p0 := b2u(uint32(a[l]) == uint32(b[l]))
-			p1 := b2u(uint32(a[l+1]) == uint32(b[l+1]))
-			p2 := b2u(uint32(a[l+2]) == uint32(b[l+2]))
-			p3 := b2u(uint32(a[l+3]) == uint32(b[l+3]))
-			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-		}
-	case ir.CmpNe:
-		for l := 28; l >= 0; l -= 4 {
-			p0 := b2u(uint32(a[l]) != uint32(b[l]))
-			p1 := b2u(uint32(a[l+1]) != uint32(b[l+1]))
-			p2 := b2u(uint32(a[l+2]) != uint32(b[l+2]))
-			p3 := b2u(uint32(a[l+3]) != uint32(b[l+3]))
-			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-		}
-	case ir.CmpLt, ir.CmpLo:
-		for l := 28; l >= 0; l -= 4 {
-			p0 := b2u(uint32(a[l])^flip < uint32(b[l])^flip)
-			p1 := b2u(uint32(a[l+1])^flip < uint32(b[l+1])^flip)
-			p2 := b2u(uint32(a[l+2])^flip < uint32(b[l+2])^flip)
-			p3 := b2u(uint32(a[l+3])^flip < uint32(b[l+3])^flip)
-			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-		}
-	case ir.CmpLe, ir.CmpLs:
-		for l := 28; l >= 0; l -= 4 {
-			p0 := b2u(uint32(a[l])^flip <= uint32(b[l])^flip)
-			p1 := b2u(uint32(a[l+1])^flip <= uint32(b[l+1])^flip)
-			p2 := b2u(uint32(a[l+2])^flip <= uint32(b[l+2])^flip)
-			p3 := b2u(uint32(a[l+3])^flip <= uint32(b[l+3])^flip)
-			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-		}
-	case ir.CmpGt, ir.CmpHi:
-		for l := 28; l >= 0; l -= 4 {
-			p0 := b2u(uint32(a[l])^flip > uint32(b[l])^flip)
-			p1 := b2u(uint32(a[l+1])^flip > uint32(b[l+1])^flip)
-			p2 := b2u(uint32(a[l+2])^flip > uint32(b[l+2])^flip)
-			p3 := b2u(uint32(a[l+3])^flip > uint32(b[l+3])^flip)
-			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-		}
-	case ir.CmpGe, ir.CmpHs:
-		for l := 28; l >= 0; l -= 4 {
-			p0 := b2u(uint32(a[l])^flip >= uint32(b[l])^flip)
-			p1 := b2u(uint32(a[l+1])^flip >= uint32(b[l+1])^flip)
-			p2 := b2u(uint32(a[l+2])^flip >= uint32(b[l+2])^flip)
-			p3 := b2u(uint32(a[l+3])^flip >= uint32(b[l+3])^flip)
-			d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-			m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-		}
+	case ir.CmpGe, ir.CmpHs, ir.CmpLe, ir.CmpLs, ir.CmpNe:
+		inv = 1
+	}
+	switch cmp {
+	case ir.CmpEq, ir.CmpNe:
+		return setpEq32(a, b, d, inv), true
+	case ir.CmpLt, ir.CmpLo, ir.CmpGe, ir.CmpHs:
+	case ir.CmpGt, ir.CmpHi, ir.CmpLe, ir.CmpLs:
+		a, b = b, a
 	default:
 		return 0, false
 	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3), true
+	if signed {
+		return setpSubS32(a, b, d, inv), true
+	}
+	return setpSubU32(a, b, d, inv), true
+}
+
+// setpEq32 sets d[l] to (a[l] == b[l]) ^ inv on the low 32 bits.
+func setpEq32(a, b, d *[32]uint64, inv uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(uint32(a[l])^uint32(b[l]))-1)>>63 ^ inv
+		p1 := (uint64(uint32(a[l+1])^uint32(b[l+1]))-1)>>63 ^ inv
+		p2 := (uint64(uint32(a[l+2])^uint32(b[l+2]))-1)>>63 ^ inv
+		p3 := (uint64(uint32(a[l+3])^uint32(b[l+3]))-1)>>63 ^ inv
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSubU32 sets d[l] to (a[l] < b[l]) ^ inv, unsigned 32-bit.
+func setpSubU32(a, b, d *[32]uint64, inv uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(uint32(a[l]))-uint64(uint32(b[l])))>>63 ^ inv
+		p1 := (uint64(uint32(a[l+1]))-uint64(uint32(b[l+1])))>>63 ^ inv
+		p2 := (uint64(uint32(a[l+2]))-uint64(uint32(b[l+2])))>>63 ^ inv
+		p3 := (uint64(uint32(a[l+3]))-uint64(uint32(b[l+3])))>>63 ^ inv
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSubS32 sets d[l] to (a[l] < b[l]) ^ inv, signed 32-bit.
+func setpSubS32(a, b, d *[32]uint64, inv uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := uint64(int64(int32(a[l]))-int64(int32(b[l])))>>63 ^ inv
+		p1 := uint64(int64(int32(a[l+1]))-int64(int32(b[l+1])))>>63 ^ inv
+		p2 := uint64(int64(int32(a[l+2]))-int64(int32(b[l+2])))>>63 ^ inv
+		p3 := uint64(int64(int32(a[l+3]))-int64(int32(b[l+3])))>>63 ^ inv
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {

@@ -27,6 +27,13 @@ func (wp *warp) cvt(in *ir.Inst, exec uint32) {
 		}
 	case !ir.IsFloat(dt) && !ir.IsFloat(st):
 		m := cvtIntMask(dt)
+		if ssh, dsh, ok := cvtIntShifts(st, dt); ok && !sat {
+			ss, ds := ir.IsSigned(st), ir.IsSigned(dt)
+			for l := range o {
+				o[l] = extendFrom(extendFrom(a[l], ssh, ss), dsh, ds) & m
+			}
+			break
+		}
 		for l := range o {
 			o[l] = scalar.CvtIntToInt(a[l], st, dt, sat) & m
 		}
@@ -64,4 +71,25 @@ func cvtIntMask(dt ptxtype.Type) uint64 {
 		return 0xffffffff
 	}
 	return typeMask(dt)
+}
+
+// cvtIntShifts gives, for cvt between integer types of 1, 2, 4 or 8 bytes,
+// the shifts (64 less each width) that extendFrom takes: without .sat
+// scalar.CvtIntToInt is the source value sign- or zero-extended from its
+// width, then to the destination's.
+func cvtIntShifts(st, dt ptxtype.Type) (ssh, dsh uint, ok bool) {
+	ws, wd := ir.TypeSize(st), ir.TypeSize(dt)
+	valid := func(w int) bool { return w == 1 || w == 2 || w == 4 || w == 8 }
+	if !valid(ws) || !valid(wd) {
+		return 0, 0, false
+	}
+	return uint(64 - 8*ws), uint(64 - 8*wd), true
+}
+
+// extendFrom sign- or zero-extends the low 64-sh bits of x.
+func extendFrom(x uint64, sh uint, signed bool) uint64 {
+	if signed {
+		return uint64(int64(x<<sh) >> sh)
+	}
+	return x << sh >> sh
 }

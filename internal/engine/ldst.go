@@ -199,29 +199,66 @@ func (wp *warp) noteAccess(st *memStats, kind uint8, addr, n uint64) {
 // noteSectors records the 32-byte sectors of a global access.
 func (wp *warp) noteSectors(addr, n uint64) {
 	for s := addr >> 5; s <= (addr+n-1)>>5; s++ {
-		wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, s)
+		wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, &wp.sectorsSeen, s)
 	}
 }
 
 // noteWords records the 4-byte words of a shared access.
 func (wp *warp) noteWords(addr, n uint64) {
 	for w := addr >> 2; w <= (addr+n-1)>>2; w++ {
-		wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, w)
+		wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, w)
 	}
 }
 
-// noteDistinct adds v to set (a list) unless present. While values arrive
-// in increasing order, as coalesced accesses do, no search is needed.
-func noteDistinct(set []uint64, sorted bool, v uint64) ([]uint64, bool) {
+// distinctFilter is a 256-bit filter of the values in a set that
+// noteDistinct keeps: a value whose bit is clear is not in the set, so
+// only a value whose bit is set needs the search (about one in sixteen
+// among 32 distinct values). n is how many values of the set it holds;
+// when that is not the set's length (the set was emptied, or appended to
+// elsewhere: n = -1), it is rebuilt.
+type distinctFilter struct {
+	bits [4]uint64
+	n    int
+}
+
+// filterBit is v's word in the filter and its bit there.
+func filterBit(v uint64) (int, uint64) {
+	h := v * 0x9e3779b97f4a7c15 >> 56
+	return int(h >> 6), 1 << (h & 63)
+}
+
+// noteDistinct adds v to set (a list, in first-arrival order) unless
+// present. While values arrive in increasing order, as coalesced accesses
+// do, no search is needed; otherwise f spares most searches.
+func noteDistinct(set []uint64, sorted bool, f *distinctFilter, v uint64) ([]uint64, bool) {
 	k := len(set)
-	if k == 0 || sorted && v > set[k-1] {
+	w, b := filterBit(v)
+	if k == 0 {
+		f.bits = [4]uint64{}
+		f.bits[w], f.n = b, 1
 		return append(set, v), true
 	}
-	for _, t := range set {
-		if t == v {
-			return set, sorted
+	if f.n != k {
+		f.bits = [4]uint64{}
+		for _, t := range set {
+			tw, tb := filterBit(t)
+			f.bits[tw] |= tb
 		}
 	}
+	f.n = k + 1
+	if sorted && v > set[k-1] {
+		f.bits[w] |= b
+		return append(set, v), true
+	}
+	if f.bits[w]&b != 0 {
+		for _, t := range set {
+			if t == v {
+				f.n = k
+				return set, sorted
+			}
+		}
+	}
+	f.bits[w] |= b
 	return append(set, v), false
 }
 
@@ -310,14 +347,14 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 	}
 	var st memStats
 	fast := in.Space != ptxtype.SpaceShared && in.Space != ptxtype.SpaceLocal && in.Space != ptxtype.SpaceParam && vec == 1 && !signed
-	shared := in.Space == ptxtype.SpaceShared && vec == 1 && !signed && size == 4 // one word per lane
+	shared := in.Space == ptxtype.SpaceShared && vec == 1 && !signed && size <= 4 // one word per lane
 	switch {
 	case in.Space == ptxtype.SpaceParam && in.A[0] < 0:
 		if wp.loadParamUniform(in, exec, base, size, n, signed, extMask) {
 			return
 		}
 	case shared:
-		if wp.loadShared32(in, exec, base) {
+		if wp.loadShared(in, exec, base, n) {
 			return
 		}
 	case fast && (size == 4 || size == 8):
@@ -338,7 +375,7 @@ func (wp *warp) load(pc int, in *ir.Inst, exec uint32) {
 		if sh := wp.blk.shared; shared && addr < uint64(len(sh)) && addr+n <= uint64(len(sh)) {
 			wp.regs[int(in.D[0])*32+l] = loadLE(sh[addr:addr+n], size)
 			st.shared++
-			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, addr>>2)
 			continue
 		}
 		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
@@ -382,10 +419,10 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 	var st memStats
 	wp.stored = true
 	fast := in.Space != ptxtype.SpaceShared && in.Space != ptxtype.SpaceLocal && in.Space != ptxtype.SpaceParam && vec == 1
-	shared := in.Space == ptxtype.SpaceShared && vec == 1 && size == 4
+	shared := in.Space == ptxtype.SpaceShared && vec == 1 && size <= 4 // one word per lane
 	switch {
 	case shared:
-		if wp.storeShared32(in, exec, base) {
+		if wp.storeShared(in, exec, base, n) {
 			return
 		}
 	case fast && (size == 4 || size == 8):
@@ -407,7 +444,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			wp.blk.sharedDirty = true
 			storeLE(sh[addr:addr+n], size, wp.regs[int(in.A[1])*32+l])
 			st.shared++
-			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addr>>2)
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, addr>>2)
 			continue
 		}
 		if a := wp.cache; fast && a != nil && addr >= a.Base && addr < a.Base+a.Size && addr+n <= a.Base+a.Size {
@@ -523,7 +560,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 		for s := addrs[0] >> 5; s <= addrs[31]>>5; s++ {
 			wp.sectors = append(wp.sectors, s)
 		}
-		wp.sectorsSorted = true
+		wp.sectorsSorted, wp.sectorsSeen.n = true, -1
 		return
 	}
 	last := ^uint64(0)
@@ -533,7 +570,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 		}
 		if s := addrs[l] >> 5; s != last {
 			last = s
-			wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, s)
+			wp.sectors, wp.sectorsSorted = noteDistinct(wp.sectors, wp.sectorsSorted, &wp.sectorsSeen, s)
 		}
 	}
 }
@@ -543,17 +580,7 @@ func (wp *warp) noteSectorsWarp(exec uint32, addrs *[32]uint64, contiguous bool)
 // they are counted without being listed.
 func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n uint64, contiguous, store bool) {
 	if contiguous && wp.rec == nil && len(wp.sectors) == 0 {
-		sectors, bytes := addrs[31]>>5-addrs[0]>>5+1, 32*n
-		c := &wp.w.c
-		if store {
-			c.GstRequests++
-			c.GstTransactions += sectors
-			c.GstBytes += bytes
-		} else {
-			c.GldRequests++
-			c.GldTransactions += sectors
-			c.GldBytes += bytes
-		}
+		wp.countGlobalRange(addrs[0], n, store)
 		return
 	}
 	wp.noteSectorsWarp(exec, addrs, contiguous)
@@ -561,8 +588,77 @@ func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n u
 	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, store)
 }
 
+// consecutive reports whether the 32 lanes of r step by n: lane l holds
+// r[0] + l*n (modulo 2^64, as addresses are computed).
+func consecutive(r *[32]uint64, n uint64) bool {
+	want, gap := r[0], uint64(0)
+	for l := range r {
+		gap |= r[l] ^ want
+		want += n
+	}
+	return gap == 0
+}
+
+// globalRange is the common case of globalWarp: a whole warp's request on
+// consecutive n-byte elements, aligned and inside one cached allocation,
+// with no step record to fill and no sector listed yet. It returns the
+// request's 32*n bytes, or nil otherwise (the general forms then run it).
+func (wp *warp) globalRange(in *ir.Inst, exec uint32, base, n uint64) ([]byte, uint64) {
+	if exec != fullMask || in.A[0] < 0 || wp.rec != nil || len(wp.sectors) != 0 {
+		return nil, 0
+	}
+	r := wp.r(in.A[0])
+	if !consecutive(r, n) {
+		return nil, 0
+	}
+	first := base + uint64(in.Imm) + r[0]
+	size := 32 * n
+	if first&(n-1) != 0 || first+size < first {
+		return nil, 0
+	}
+	a := wp.allocFor(first, size)
+	if a == nil {
+		return nil, 0
+	}
+	off := first - a.Base
+	return a.Data[off : off+size : off+size], first
+}
+
+// countGlobalRange counts a whole warp's request on consecutive n-byte
+// elements from first, as flushStats counts it lane by lane: one request,
+// the sectors the range covers, 32*n bytes.
+func (wp *warp) countGlobalRange(first, n uint64, store bool) {
+	sectors, bytes := (first+31*n)>>5-first>>5+1, 32*n
+	c := &wp.w.c
+	if store {
+		c.GstRequests++
+		c.GstTransactions += sectors
+		c.GstBytes += bytes
+	} else {
+		c.GldRequests++
+		c.GldTransactions += sectors
+		c.GldBytes += bytes
+	}
+}
+
 // loadGlobalWarp is a 4- or 8-byte global (or generic) load.
 func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b, first := wp.globalRange(in, exec, base, n); b != nil {
+		d := wp.r(in.D[0])
+		if n == 4 {
+			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+			for l := range d {
+				d[l] = uint64(atomic.LoadUint32(&s[l]))
+			}
+		} else {
+			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
+			for l := range d {
+				d[l] = atomic.LoadUint64(&s[l])
+			}
+		}
+		wp.countGlobalRange(first, n, false)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
 	a, contiguous := wp.globalWarp(exec, &addrs, n)
@@ -590,6 +686,22 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 
 // storeGlobalWarp is a 4- or 8-byte global (or generic) store.
 func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b, first := wp.globalRange(in, exec, base, n); b != nil {
+		v := wp.r(in.A[1])
+		if n == 4 {
+			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+			for l := range v {
+				s[l] = uint32(v[l])
+			}
+		} else {
+			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
+			for l := range v {
+				s[l] = v[l]
+			}
+		}
+		wp.countGlobalRange(first, n, true)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
 	a, contiguous := wp.globalWarp(exec, &addrs, n)
@@ -615,11 +727,12 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	return true
 }
 
-// sharedWarp checks a 4-byte shared request: every executing lane
-// aligned and inside the block's shared memory. It records the words,
-// except for a whole warp on one word or on 32 consecutive words (one
-// wavefront, no conflict), which it reports as single.
-func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
+// sharedWarp checks a shared request of n bytes per lane (1, 2 or 4: one
+// word each): every executing lane aligned and inside the block's shared
+// memory. It records the words, except for a whole warp on one word or on
+// 32 consecutive words (one wavefront, no conflict), which it reports as
+// single.
+func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64, n uint64) (ok, single bool) {
 	lim := uint64(len(wp.blk.shared))
 	if exec == fullMask {
 		// Whole warp: the alignment and highest address of all.
@@ -630,7 +743,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 			mn, mx = min(mn, x), max(mx, x)
 			gap |= x - addrs[0] - uint64(l)*4
 		}
-		if or&3 != 0 || mx >= lim || mx+4 > lim {
+		if or&(n-1) != 0 || mx >= lim || mx+n > lim {
 			return false, false
 		}
 		if mn == mx || gap == 0 {
@@ -641,7 +754,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 		bad := uint64(0)
 		for l := range addrs {
 			x := addrs[l]
-			if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
+			if exec>>l&1 != 0 && (x&(n-1) != 0 || x >= lim || x+n > lim) {
 				bad |= 1
 			}
 		}
@@ -651,7 +764,7 @@ func (wp *warp) sharedWarp(exec uint32, addrs *[32]uint64) (ok, single bool) {
 	}
 	for l := range addrs {
 		if exec>>l&1 != 0 {
-			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, addrs[l]>>2)
+			wp.words, wp.wordsSorted = noteDistinct(wp.words, wp.wordsSorted, &wp.wordsSeen, addrs[l]>>2)
 		}
 	}
 	return true, false
@@ -674,19 +787,52 @@ func (wp *warp) flushShared(store bool) {
 	}
 }
 
-// loadShared32 is a 4-byte shared load.
-func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
+// sharedRange is the common case of sharedWarp: a whole warp's 4-byte
+// request on 32 consecutive words, aligned and inside the block's shared
+// memory (one wavefront, no conflict). It returns the request's 128 bytes,
+// or nil otherwise (sharedWarp then checks it lane by lane).
+func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base, n uint64) []byte {
+	if n != 4 || exec != fullMask || in.A[0] < 0 {
+		return nil
+	}
+	r := wp.r(in.A[0])
+	if !consecutive(r, 4) {
+		return nil
+	}
+	first, sh := base+uint64(in.Imm)+r[0], wp.blk.shared
+	if first&3 != 0 || first >= uint64(len(sh)) || first+128 > uint64(len(sh)) {
+		return nil
+	}
+	return sh[first : first+128 : first+128]
+}
+
+// loadShared is a 1-, 2- or 4-byte unsigned shared load.
+func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b := wp.sharedRange(in, exec, base, n); b != nil {
+		d := wp.r(in.D[0])
+		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+		for l := range d {
+			d[l] = uint64(s[l])
+		}
+		wp.flushShared(false)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	ok, single := wp.sharedWarp(exec, &addrs)
+	ok, single := wp.sharedWarp(exec, &addrs, n)
 	if !ok {
 		return false
 	}
 	d := wp.r(in.D[0])
 	sh := wp.blk.shared
 	for l := range addrs {
-		if exec>>l&1 != 0 {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		if n == 4 {
 			d[l] = uint64(binary.LittleEndian.Uint32(sh[addrs[l]:]))
+		} else {
+			d[l] = loadLE(sh[addrs[l]:], int(n))
 		}
 	}
 	if single {
@@ -697,11 +843,21 @@ func (wp *warp) loadShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	return true
 }
 
-// storeShared32 is a 4-byte shared store.
-func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
+// storeShared is a 1-, 2- or 4-byte shared store.
+func (wp *warp) storeShared(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if b := wp.sharedRange(in, exec, base, n); b != nil {
+		v := wp.r(in.A[1])
+		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+		for l := range v {
+			s[l] = uint32(v[l])
+		}
+		wp.blk.sharedDirty = true
+		wp.flushShared(true)
+		return true
+	}
 	var addrs [32]uint64
 	wp.laneAddrs(in, base, exec, &addrs)
-	ok, single := wp.sharedWarp(exec, &addrs)
+	ok, single := wp.sharedWarp(exec, &addrs, n)
 	if !ok {
 		return false
 	}
@@ -709,8 +865,13 @@ func (wp *warp) storeShared32(in *ir.Inst, exec uint32, base uint64) bool {
 	sh := wp.blk.shared
 	wp.blk.sharedDirty = true
 	for l := range addrs {
-		if exec>>l&1 != 0 {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		if n == 4 {
 			binary.LittleEndian.PutUint32(sh[addrs[l]:], uint32(v[l]))
+		} else {
+			storeLE(sh[addrs[l]:], int(n), v[l])
 		}
 	}
 	if single {
@@ -735,6 +896,12 @@ func (wp *warp) loadParamUniform(in *ir.Inst, exec uint32, base uint64, size int
 			x = sext(x, size) & extMask
 		}
 		d := wp.r(in.D[v])
+		if exec == fullMask {
+			for l := range d {
+				d[l] = x
+			}
+			continue
+		}
 		for l := range d {
 			if exec>>l&1 != 0 {
 				d[l] = x
@@ -757,6 +924,9 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		cv = wp.r(in.A[2])
 	}
 	wp.w.c.AtomicRequests++
+	if n == 4 && wp.rec == nil && (in.Space == ptxtype.SpaceShared || in.Space == ptxtype.SpaceGeneric) && wp.atomicShared32(in, exec, base, bv, cv) {
+		return
+	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -803,6 +973,64 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
 		r.AddrDistinct, r.AddrMaxDup = addrMultiplicity(wp, in, base, exec)
 	}
+}
+
+// atomicShared32 is a 4-byte shared atomic (or a generic one on the
+// shared window) whose executing lanes are all aligned and inside the
+// block's shared memory (it reports false, having changed nothing,
+// otherwise): the lanes in order, as the lane-by-lane loop runs them, with
+// no address resolution per lane.
+func (wp *warp) atomicShared32(in *ir.Inst, exec uint32, base uint64, bv, cv *[32]uint64) bool {
+	var addrs [32]uint64
+	wp.laneAddrs(in, base, exec, &addrs)
+	sh := wp.blk.shared
+	lim := min(uint64(len(sh)), 1<<clusterShift)
+	if in.Space == ptxtype.SpaceGeneric {
+		for l := range addrs {
+			addrs[l] -= SharedWindow // outside the window: a huge offset
+		}
+	}
+	bad := uint64(0)
+	for l := range addrs {
+		x := addrs[l]
+		if exec>>l&1 != 0 && (x&3 != 0 || x >= lim || x+4 > lim) {
+			bad |= 1
+		}
+	}
+	if bad != 0 {
+		return false
+	}
+	wp.blk.sharedDirty = true
+	add := in.Mode == ir.AtomAdd && (in.Type == ptxtype.U32 || in.Type == ptxtype.S32 || in.Type == ptxtype.B32)
+	var d *[32]uint64
+	if in.Op == ir.OpAtom {
+		d = wp.r(in.D[0])
+	}
+	for l := range addrs {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		p := (*uint32)(unsafe.Pointer(&sh[addrs[l]]))
+		old := uint64(*p)
+		var nv uint64
+		if add {
+			nv = uint64(uint32(old + bv[l]))
+		} else {
+			var c uint64
+			if cv != nil {
+				c = cv[l]
+			}
+			nv = atomOp(in, old, bv[l], c)
+		}
+		*p = uint32(nv)
+		if nv != old {
+			wp.stored = true // progress: a failed cas is not
+		}
+		if d != nil {
+			d[l] = old
+		}
+	}
+	return true
 }
 
 // addrMultiplicity counts an atomic's distinct lane addresses and the most

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -72,11 +73,11 @@ func refFootprint(offs []uint64, size uint64) (sectors, wave, ideal uint64) {
 // counter against refFootprint.
 func TestMemoryFootprintPatterns(t *testing.T) {
 	const n = 4096
-	for _, size := range []uint64{4, 8} {
-		shift := map[uint64]string{4: "2", 8: "3"}[size]
-		elem := map[uint64]string{4: "u32", 8: "u64"}[size]
+	for _, size := range []uint64{1, 2, 4, 8} {
+		shift := map[uint64]string{1: "0", 2: "1", 4: "2", 8: "3"}[size]
+		elem := map[uint64]string{1: "u8", 2: "u16", 4: "u32", 8: "u64"}[size]
 		src := strings.NewReplacer("ELEM", elem, "SHIFT", shift, "SIZE", fmt.Sprint(size)).Replace(patternPTX)
-		if size == 4 {
+		if size <= 4 {
 			// 32-bit registers for the 32-bit forms.
 			src = strings.NewReplacer("%rd9", "%r6", "%rd10", "%r11").Replace(src)
 		}
@@ -244,6 +245,226 @@ func TestStepRecordFootprints(t *testing.T) {
 		}
 		if ss.Wavefronts != uint32(wave) || ls.Wavefronts != uint32(wave) {
 			t.Errorf("%s: shared wavefronts store %d load %d, want %d", name, ss.Wavefronts, ls.Wavefronts, wave)
+		}
+	}
+}
+
+// rangeEdgePTX: lane l copies in[off+l] to out[off+l] (64-bit elements)
+// and stores l+1 to shared word soff+l of a 64-word array, then reads it
+// back into res[l].
+const rangeEdgePTX = `
+.visible .entry edge(.param .u64 in, .param .u64 out, .param .u64 off, .param .u32 soff, .param .u64 res)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<12>;
+	.shared .align 4 .b8 sm[256];
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.param.u64 %rd3, [off];
+	ld.param.u32 %r1, [soff];
+	ld.param.u64 %rd11, [res];
+	mov.u32 %r2, %tid.x;
+	cvt.u64.u32 %rd4, %r2;
+	add.s64 %rd4, %rd4, %rd3;
+	shl.b64 %rd4, %rd4, 3;
+	add.s64 %rd5, %rd1, %rd4;
+	add.s64 %rd6, %rd2, %rd4;
+	ld.global.u64 %rd7, [%rd5];
+	st.global.u64 [%rd6], %rd7;
+	add.s32 %r3, %r2, %r1;
+	shl.b32 %r3, %r3, 2;
+	mov.u32 %r4, sm;
+	add.s32 %r4, %r4, %r3;
+	add.s32 %r5, %r2, 1;
+	st.shared.u32 [%r4], %r5;
+	ld.shared.u32 %r6, [%r4];
+	mul.wide.u32 %rd8, %r2, 4;
+	add.s64 %rd9, %rd11, %rd8;
+	st.global.u32 [%rd9], %r6;
+	ret;
+}
+`
+
+// TestWarpRangeEdges: a whole warp's consecutive request that ends
+// exactly at the end of its allocation or of shared memory runs (and moves
+// the right data); one element further it faults at lane 31, at lane 31's
+// address, as lane-by-lane execution would.
+func TestWarpRangeEdges(t *testing.T) {
+	m := testModule(t, rangeEdgePTX)
+	const n = 64
+	in, out, res := m.buffer(t, 8*n), m.buffer(t, 8*n), m.buffer(t, 4*32)
+	data, _ := m.Mem.Bytes(in, 8*n)
+	for i := range data {
+		data[i] = byte(i*13 + 1)
+	}
+	for _, tc := range []struct {
+		name      string
+		off, soff uint64
+		faultAt   uint64 // 0: no fault, else the faulting address
+	}{
+		{"both inside", 0, 0, 0},
+		{"both at the end", 32, 32, 0},
+		{"global one past the end", 33, 0, in + 8*n},
+		{"shared one past the end", 0, 33, 256},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			params := append(u64p(in, out, tc.off), u32p(uint32(tc.soff))...)
+			params = append(params, 0, 0, 0, 0) // res is 8-byte aligned
+			params = append(params, u64p(res)...)
+			_, _, err := m.launchTest(t, run{kernel: "edge", block: [3]uint32{32}, params: params})
+			if tc.faultAt != 0 {
+				f, ok := err.(*Fault)
+				if !ok || f.Kind != FaultOutOfBounds || f.Thread[0] != 31 || f.Addr != tc.faultAt {
+					t.Fatalf("err = %v, want an out-of-bounds fault at thread 31, address %#x", err, tc.faultAt)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := m.Mem.Bytes(out, 8*n)
+			o := 8 * tc.off
+			if string(got[o:o+8*32]) != string(data[o:o+8*32]) {
+				t.Errorf("out = %x, want %x", got[o:o+8*32], data[o:o+8*32])
+			}
+			for l, v := range m.u32s(t, res, 32) {
+				if v != uint32(l+1) {
+					t.Errorf("res[%d] = %d, want %d (shared word %d)", l, v, l+1, tc.soff+uint64(l))
+				}
+			}
+		})
+	}
+}
+
+// sharedAtomPTX: lane l adds l+1 to shared word (l % 4) + off through a
+// generic address (atom.add) and through the shared window (atom.shared.max
+// of l on word 4), keeps what atom.add returned in res[l], and copies the
+// five words to res[32..36].
+const sharedAtomPTX = `
+.visible .entry satom(.param .u64 res, .param .u32 off)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	.shared .align 4 .b8 sm[20];
+	ld.param.u64 %rd1, [res];
+	ld.param.u32 %r1, [off];
+	mov.u32 %r2, %tid.x;
+	setp.ne.u32 %p1, %r2, 0;
+	mov.u32 %r3, 0;
+	@!%p1 st.shared.u32 [sm], %r3;
+	@!%p1 st.shared.u32 [sm+4], %r3;
+	@!%p1 st.shared.u32 [sm+8], %r3;
+	@!%p1 st.shared.u32 [sm+12], %r3;
+	@!%p1 st.shared.u32 [sm+16], %r3;
+	bar.sync 0;
+	and.b32 %r4, %r2, 3;
+	add.s32 %r4, %r4, %r1;
+	shl.b32 %r4, %r4, 2;
+	mov.u64 %rd2, sm;
+	cvta.shared.u64 %rd3, %rd2;
+	cvt.u64.u32 %rd4, %r4;
+	add.s64 %rd5, %rd3, %rd4;
+	add.s32 %r5, %r2, 1;
+	atom.add.u32 %r6, [%rd5], %r5;
+	atom.shared.max.u32 %r7, [sm+16], %r2;
+	mul.wide.u32 %rd6, %r2, 4;
+	add.s64 %rd7, %rd1, %rd6;
+	st.global.u32 [%rd7], %r6;
+	bar.sync 0;
+	@%p1 bra $done;
+	ld.shared.u32 %r8, [sm];
+	st.global.u32 [%rd1+128], %r8;
+	ld.shared.u32 %r8, [sm+4];
+	st.global.u32 [%rd1+132], %r8;
+	ld.shared.u32 %r8, [sm+8];
+	st.global.u32 [%rd1+136], %r8;
+	ld.shared.u32 %r8, [sm+12];
+	st.global.u32 [%rd1+140], %r8;
+	ld.shared.u32 %r8, [sm+16];
+	st.global.u32 [%rd1+144], %r8;
+$done:
+	ret;
+}
+`
+
+// TestSharedAtomics: 4-byte atomics on shared memory, generic and
+// .shared, return each lane the word as the lanes before it in lane order
+// left it and leave the totals; a lane past the end of shared memory
+// faults there (lane 3 with off 2: word 5 of 5).
+func TestSharedAtomics(t *testing.T) {
+	m := testModule(t, sharedAtomPTX)
+	res := m.buffer(t, 4*37)
+	params := append(u64p(res), u32p(0)...)
+	if _, _, err := m.launchTest(t, run{kernel: "satom", block: [3]uint32{32}, params: params}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.u32s(t, res, 37)
+	var sum [4]uint32
+	for l := uint32(0); l < 32; l++ {
+		if got[l] != sum[l%4] {
+			t.Errorf("lane %d: atom.add returned %d, want %d", l, got[l], sum[l%4])
+		}
+		sum[l%4] += l + 1
+	}
+	want := []uint32{sum[0], sum[1], sum[2], sum[3], 31}
+	for i, w := range want {
+		if got[32+i] != w {
+			t.Errorf("shared word %d = %d, want %d", i, got[32+i], w)
+		}
+	}
+	params = append(u64p(res), u32p(2)...)
+	_, _, err := m.launchTest(t, run{kernel: "satom", block: [3]uint32{32}, params: params})
+	if f, ok := err.(*Fault); !ok || f.Kind != FaultOutOfBounds || f.Thread[0] != 3 {
+		t.Errorf("off 2: err = %v, want an out-of-bounds fault at thread 3", err)
+	}
+}
+
+// TestNoteDistinct: noteDistinct keeps each value once, in first-arrival
+// order, through increasing runs, repeats, values whose filter bits
+// collide, a set emptied between requests and one appended to elsewhere.
+func TestNoteDistinct(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	var set []uint64
+	var f distinctFilter
+	sorted := true
+	for round := 0; round < 2000; round++ {
+		if round%7 == 0 {
+			set, sorted = set[:0], true
+			if round%3 == 0 {
+				// Appended to elsewhere (noteSectorsWarp's range).
+				for v := uint64(100); v < 104; v++ {
+					set = append(set, v)
+				}
+				f.n = -1
+			}
+		}
+		var want []uint64
+		seen := map[uint64]bool{}
+		for _, v := range set {
+			seen[v] = true
+			want = append(want, v)
+		}
+		for i := 0; i < 40; i++ {
+			var v uint64
+			switch rng.Intn(4) {
+			case 0:
+				v = uint64(i) // increasing
+			case 1:
+				v = uint64(rng.Intn(8)) + 100 // repeats
+			case 2:
+				v = uint64(rng.Intn(64)) << 6 // stride 64: bits collide
+			default:
+				v = rng.Uint64()
+			}
+			set, sorted = noteDistinct(set, sorted, &f, v)
+			if !seen[v] {
+				seen[v] = true
+				want = append(want, v)
+			}
+		}
+		if fmt.Sprint(set) != fmt.Sprint(want) {
+			t.Fatalf("round %d: set %v, want %v", round, set, want)
 		}
 	}
 }

@@ -97,7 +97,9 @@ type warp struct {
 	words         []uint64
 	sectorsSorted bool
 	wordsSorted   bool
-	args          []uint64
+	// sectorsSeen and wordsSeen filter sectors and words (noteDistinct).
+	sectorsSeen, wordsSeen distinctFilter
+	args                   []uint64
 
 	// async holds the warp's pending cp.async copies (asyncproxy.go).
 	async asyncState
@@ -355,7 +357,7 @@ func (wp *warp) run(budget int) int {
 			// ps, when not -1, is the predicate slot the previous
 			// instruction (a whole-warp setp) set, and pm its lanes.
 			ps, pm := int32(-1), uint32(0)
-			for pc != rpc && k < budget-steps {
+			for lim := budget - steps; pc != rpc && k < lim; {
 				in := &code[pc]
 				exec := mask
 				if in.Guard >= 0 {
@@ -369,15 +371,22 @@ func (wp *warp) run(budget int) int {
 						exec = wp.guardMask(in, mask)
 					}
 				}
-				ps = -1
-				if in.Fast == ir.FastSetp32 && exec == fullMask {
-					pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
-					ps = in.D[0]
+				if in.Fast != ir.FastNone {
+					if in.Fast == ir.FastSetp32 && exec == fullMask {
+						pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
+						ps = in.D[0]
+					} else {
+						ps = -1
+						if exec != 0 {
+							wp.fast(in, exec)
+						}
+					}
 					pc++
 					k++
 					continue
 				}
-				if in.Fast == ir.FastNone && straight[in.Op] && in.Class != ir.ClassWarp {
+				ps = -1
+				if straight[in.Op] && in.Class != ir.ClassWarp {
 					// exec may fault (the warp is then done); it reads
 					// the stack as the general path leaves it.
 					pc++
@@ -392,31 +401,20 @@ func (wp *warp) run(budget int) int {
 					}
 					continue
 				}
-				if in.Fast == ir.FastNone {
-					if in.Op != ir.OpBra {
-						break
-					}
-					if exec != 0 && exec != mask {
-						break
-					}
-					c.Branch++
-					k++
-					if exec == 0 {
-						pc++
-						continue
-					}
-					pc = in.Target
-					if in.Backward {
-						back = true
-						break
-					}
+				if in.Op != ir.OpBra || exec != 0 && exec != mask {
+					break
+				}
+				c.Branch++
+				k++
+				if exec == 0 {
+					pc++
 					continue
 				}
-				if exec != 0 {
-					wp.fast(in, exec)
+				pc = in.Target
+				if in.Backward {
+					back = true
+					break
 				}
-				pc++
-				k++
 			}
 			if k > 0 {
 				top.pc = pc
