@@ -22,6 +22,10 @@ const (
 	FaultInterrupted     FaultKind = 9  // Device.Interrupt (SIGINT)
 	FaultTimeout         FaultKind = 10 // Options.Timeout
 	FaultHeap            FaultKind = 11 // device free of a block freed already
+	// FaultSanitizer: Device.Sanitize's memcheck or synccheck stopped the
+	// kernel at its first error (cudaErrorLaunchFailure, as under
+	// compute-sanitizer); the Sanitizer holds the finding.
+	FaultSanitizer FaultKind = FaultKind(engine.FaultSanitizer)
 )
 
 // Stopped reports whether the fault is a launch stopped while it ran
