@@ -25,8 +25,12 @@ const (
 	// FaultSanitizer: Device.Sanitize's memcheck or synccheck stopped the
 	// kernel at its first error (cudaErrorLaunchFailure, as under
 	// compute-sanitizer); the Sanitizer holds the finding.
-	FaultSanitizer FaultKind = FaultKind(engine.FaultSanitizer)
+	FaultSanitizer FaultKind = 100
 )
+
+// The public kinds are the engine's numbers (FaultKind.String and newFault
+// convert by value); this fails to compile if FaultSanitizer drifts.
+var _ [0]struct{} = [FaultSanitizer - FaultKind(engine.FaultSanitizer)]struct{}{}
 
 // Stopped reports whether the fault is a launch stopped while it ran
 // (watchdog, timeout, interrupt) rather than an error of the kernel.

@@ -59,11 +59,31 @@ func publicPackages(t *testing.T, root string) []string {
 func internalRefs(pkg *types.Package, files []*ast.File, info *types.Info) []string {
 	var out []string
 	// `type D in.T` prints as that in go doc, though D's underlying type is
-	// all go/types keeps: look at the declaration itself.
+	// all go/types keeps, and so does `const C = in.C`: look at the
+	// declarations themselves.
 	for _, f := range files {
 		for _, decl := range f.Decls {
 			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
+			if !ok || gd.Tok == token.IMPORT {
+				continue
+			}
+			if gd.Tok == token.CONST || gd.Tok == token.VAR {
+				for _, spec := range gd.Specs {
+					vs := spec.(*ast.ValueSpec)
+					if !slices.ContainsFunc(vs.Names, func(n *ast.Ident) bool { return n.IsExported() }) {
+						continue
+					}
+					for _, v := range vs.Values {
+						ast.Inspect(v, func(n ast.Node) bool {
+							if id, ok := n.(*ast.Ident); ok {
+								if obj := info.Uses[id]; obj != nil && isInternal(obj.Pkg()) {
+									out = append(out, fmt.Sprintf("%s.%s's value names %s.%s", pkg.Name(), vs.Names[0].Name, obj.Pkg().Path(), obj.Name()))
+								}
+							}
+							return true
+						})
+					}
+				}
 				continue
 			}
 			for _, spec := range gd.Specs {
@@ -305,6 +325,8 @@ func TestInternalRefsFindsEveryRoute(t *testing.T) {
 	const internalSrc = `package in
 type T struct{ X int }
 type I interface{ M() }
+const K = 3
+func F() int { return 0 }
 `
 	fset := token.NewFileSet()
 	check := func(path, src string, imp types.Importer) (*types.Package, []*ast.File, *types.Info) {
@@ -340,6 +362,9 @@ type I interface{ M() }
 		{"generic constraint", "func G[P interface{ *in.T }](P) {}", true},
 		{"defined on it", "type D in.T", true},
 		{"defined on a slice of it", "type D []in.T", true},
+		{"constant's value", "const C = in.K + 1", true},
+		{"variable's value", "var V = in.F()", true},
+		{"unexported constant", "const c = in.K", false},
 		{"unexported field", "type S struct{ f in.T }", false},
 		{"unexported method", "type S struct{}\nfunc (S) m(in.T) {}", false},
 		{"unexported function", "func f() in.T { return in.T{} }", false},
