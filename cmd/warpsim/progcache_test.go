@@ -56,6 +56,13 @@ func programCacheRoot() string {
 	return filepath.Join(base, "warpsim-test", "programs")
 }
 
+// The cuda tree and the cc command, found from the package's folder when the
+// test binary starts (a test may change the working directory later).
+var (
+	cudaTreeDir, _ = filepath.Abs(filepath.Join("..", "..", "cuda"))
+	ccCommand, _   = filepath.Abs("cc.go")
+)
+
 var (
 	toolKeyOnce sync.Once
 	toolKeyVal  string
@@ -78,11 +85,11 @@ func toolKey() (string, error) {
 			return
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00", clang, out)
-		if err := hashTree(h, filepath.Join("..", "..", "cuda")); err != nil {
+		if err := hashTree(h, cudaTreeDir); err != nil {
 			toolKeyErr = err
 			return
 		}
-		if err := hashFile(h, "cc.go"); err != nil {
+		if err := hashFile(h, ccCommand); err != nil {
 			toolKeyErr = err
 			return
 		}
@@ -121,7 +128,11 @@ func hashFile(h interface{ Write([]byte) (int, error) }, path string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(path), len(b))
+	name := filepath.Base(path)
+	if rel, err := filepath.Rel(cudaTreeDir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		name = rel // the cuda tree's files by their place in it
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(name), len(b))
 	h.Write(b)
 	return nil
 }
