@@ -193,3 +193,38 @@ func ExampleFault() {
 	// out-of-bounds access at line 31 block (0,0,0) thread (0,0,0) code 700
 	// st.global.f32 [%rd10], %f3;
 }
+
+// Sanitize puts the device under compute-sanitizer's memcheck: the first
+// bad access stops the kernel, and the finding reads as compute-sanitizer
+// prints it.
+func ExampleDevice_Sanitize() {
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{})
+	san, err := dev.Sanitize(warpsim.SanitizeOptions{Tool: "memcheck"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer san.Close()
+	mod, _ := dev.LoadModule("vecadd.ptx", []byte(vecAddPTX))
+	k, _ := mod.Kernel("vecAdd")
+	a, _ := dev.Malloc(16) // 4 floats
+	c, _ := dev.Malloc(20) // 5 floats
+	// n is 5: thread 4 reads element 4 of a (as b, the first load), past its end.
+	_, err = dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 8, Y: 1, Z: 1}}, params(a, a, c, 5))
+	var f *warpsim.Fault
+	if errors.As(err, &f) {
+		fmt.Println("stopped:", f.Kind == warpsim.FaultSanitizer, "code", f.Kind.CUDAError())
+	}
+	for _, fd := range san.Findings() {
+		fmt.Println(fd)
+	}
+	fmt.Println(san.Errors(), "error")
+	// Output:
+	// stopped: true code 719
+	// Invalid __global__ read of size 4 bytes
+	//     at vecAdd+0xf0 in vecadd.ptx:26
+	//     by thread (4,0,0) in block (0,0,0)
+	//     Access to 0x7f0000000010 is out of bounds
+	//     and is 1 bytes after the nearest allocation at 0x7f0000000000 of size 16 bytes
+	// 1 error
+}

@@ -22,7 +22,15 @@ const (
 	FaultInterrupted     FaultKind = 9  // Device.Interrupt (SIGINT)
 	FaultTimeout         FaultKind = 10 // Options.Timeout
 	FaultHeap            FaultKind = 11 // device free of a block freed already
+	// FaultSanitizer: Device.Sanitize's memcheck or synccheck stopped the
+	// kernel at its first error (cudaErrorLaunchFailure, as under
+	// compute-sanitizer); the Sanitizer holds the finding.
+	FaultSanitizer FaultKind = 100
 )
+
+// The public kinds are the engine's numbers (FaultKind.String and newFault
+// convert by value); this fails to compile if FaultSanitizer drifts.
+var _ [0]struct{} = [FaultSanitizer - FaultKind(engine.FaultSanitizer)]struct{}{}
 
 // Stopped reports whether the fault is a launch stopped while it ran
 // (watchdog, timeout, interrupt) rather than an error of the kernel.

@@ -124,13 +124,11 @@ type Device struct {
 	devRTMu sync.Mutex
 	devRT   map[Limit]int
 	frees   atomic.Int64
-	check   engine.Checker
+	// check is the engine's check hook: san's (Device.Sanitize), or one
+	// that warpsim's own packages install through internal/devhook.
+	check engine.Checker
+	san   atomic.Pointer[Sanitizer]
 }
-
-// SetChecker puts the device under a sanitizer (internal/sanitize): every
-// launch's accesses and synchronizations go through c, with blocks run one
-// at a time so that its reports are the same every run. nil removes it.
-func (d *Device) SetChecker(c engine.Checker) { d.check = c }
 
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
@@ -265,7 +263,16 @@ func (d *Device) Arch() *arch.Arch { return d.arch }
 
 // Malloc allocates size bytes of zeroed global memory. The address is
 // 256-byte aligned and never 0.
-func (d *Device) Malloc(size uint64) (uint64, error) { return d.mem.Alloc(size) }
+func (d *Device) Malloc(size uint64) (uint64, error) {
+	addr, err := d.mem.Alloc(size)
+	if s := d.sanitizer(); s != nil && err == nil {
+		s.hostAlloc(addr, size)
+	}
+	return addr, err
+}
+
+// sanitizer is the device's public sanitizer, or nil.
+func (d *Device) sanitizer() *Sanitizer { return d.san.Load() }
 
 // Alias makes the device addresses [addr, addr+size) reach the bytes of the
 // allocation at [dev, dev+size) too: the CUDA runtime's host shadow of a
@@ -279,6 +286,9 @@ func (d *Device) Free(addr uint64) error {
 	err := d.mem.FreeAs(addr, fmt.Sprintf("cudaFree #%d", d.frees.Load()+1))
 	if err == nil {
 		d.frees.Add(1)
+		if s := d.sanitizer(); s != nil {
+			s.hostFree(addr)
+		}
 	}
 	return err
 }
@@ -290,6 +300,9 @@ func (d *Device) Write(addr uint64, src []byte) error {
 		return fmt.Errorf("write of %d bytes: %w", len(src), err)
 	}
 	copy(b, src)
+	if s := d.sanitizer(); s != nil {
+		s.hostWrite(d.mem, addr, uint64(len(src)))
+	}
 	return nil
 }
 
@@ -311,6 +324,9 @@ func (d *Device) Memset(addr uint64, v byte, n uint64) error {
 	}
 	for i := range b {
 		b[i] = v
+	}
+	if s := d.sanitizer(); s != nil {
+		s.hostWrite(d.mem, addr, n)
 	}
 	return nil
 }
@@ -834,6 +850,9 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
 	}
 	er, err := k.m.mod.Launch(ec)
+	if s := d.san.Load(); s != nil {
+		s.endLaunch()
+	}
 	res := &LaunchResult{Kernel: k, Config: cfg, Counters: er.Total(), Grids: make([]GridResult, len(er.Grids))}
 	for i, g := range er.Grids {
 		gk := k.m.kernelByIndex(g.Kernel)

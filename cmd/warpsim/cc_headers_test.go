@@ -75,7 +75,8 @@ func TestCCHeadersPrograms(t *testing.T) {
 		// _sync forms with the full mask (see the program's comment).
 		{"legacy_warp", []string{"-arch=sm_60", "legacy_warp.cu"}, "legacy_warp"},
 		{"thrust_cub", []string{"thrust_cub.cu"}, "thrust_cub"},
-		{"rdc", []string{"-rdc=true", "rdc/main.cu", "rdc/lib.cu"}, "rdc/rdc"},
+		// The last source names the program (buildCU).
+		{"rdc", []string{"-rdc=true", "rdc/lib.cu", "rdc/main.cu"}, "rdc/rdc"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -85,14 +86,13 @@ func TestCCHeadersPrograms(t *testing.T) {
 					t.Fatal("Thrust, CUB and libcu++ are needed: apt-get install libthrust-dev libcub-dev libcu++-dev")
 				}
 			}
-			prog := filepath.Join(t.TempDir(), c.name)
 			args := append([]string(nil), c.flags...)
 			for i, a := range args {
 				if strings.HasSuffix(a, ".cu") {
 					args[i] = filepath.Join(abs, a)
 				}
 			}
-			buildCUArgs(t, append(args, "-o", prog)...)
+			prog := buildCU(t, args[len(args)-1], args[:len(args)-1]...)
 			checkAgainstEnv(t, prog, filepath.Join(abs, c.base), []string{"WARPSIM_MODE=functional"})
 		})
 	}

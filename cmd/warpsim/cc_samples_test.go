@@ -45,8 +45,7 @@ func TestCCSamplesRegressions(t *testing.T) {
 			if c.workers != "" {
 				env = []string{"WARPSIM_WORKERS=" + c.workers}
 			}
-			prog := filepath.Join(t.TempDir(), c.name)
-			buildCUArgs(t, filepath.Join(abs, c.name+".cu"), "-o", prog)
+			prog := buildCU(t, filepath.Join(abs, c.name+".cu"))
 			checkAgainstEnv(t, prog, filepath.Join(abs, c.name), env)
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestCompilerNote: prof's report ends with a note when kernels ran
@@ -97,19 +98,19 @@ func profKernelNS(t *testing.T, prog string, args ...string) (map[string]float64
 	return out, e.String()
 }
 
-// TestDevicePTXTracksNVCC builds the reduce lesson twice — with clang's
+// TestLongDevicePTXTracksNVCC builds the reduce lesson twice — with clang's
 // device code, and with nvcc's PTX (examples/lessons/reduce.sm90.ptx)
 // linked in its place by --device-ptx — and profiles both at 512 threads
 // and 2^20 ints. On the H100 (testdata/compilers/h100, ncu) nvcc's
 // reduceNeighbored takes 1.80× reduceNeighboredLess and clang's 1.09×
 // (clang turns tid % (2*stride) into a mask); warpsim's ratio must follow
 // each compiler's within 15%, so that the nvcc build keeps the lesson's
-// point. Only the clang build carries prof's compiler note.
-func TestDevicePTXTracksNVCC(t *testing.T) {
+// point. Only the clang build carries prof's compiler note. A long test
+// (two 2^20-int timing runs, about 15 CPU seconds); TestCCLessons runs the
+// --device-ptx build at 2^16 against the H100's transcript.
+func TestLongDevicePTXTracksNVCC(t *testing.T) {
 	needClang(t)
-	if testing.Short() {
-		t.Skip("profiles two 2^20-element reductions (about a minute)")
-	}
+	testenv.Long(t)
 	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
 	nvccPTX, err := filepath.Abs(lessonsDir + "/reduce.sm90.ptx")
 	if err != nil {

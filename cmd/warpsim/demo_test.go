@@ -27,6 +27,11 @@ import (
 // then the whole output of the lessons (before the occupancy lesson, which
 // demo_occupancy_test.go covers) against testdata/demo/lessons.golden.
 func TestDemo(t *testing.T) {
+	// The longest single test (about 13 CPU seconds, most of it the nested
+	// and timing lessons): it runs beside the CUDA programs' parallel
+	// subtests, which mostly wait on their simulators. The demo reads no
+	// environment a serial test changes.
+	t.Parallel()
 	code, stdout, stderr := runCLI("demo")
 	if code != 0 {
 		t.Fatalf("exit status %d: %s", code, stderr)

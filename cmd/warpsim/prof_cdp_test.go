@@ -80,6 +80,17 @@ func TestProfFoldedDeviceRecords(t *testing.T) {
 // groundtruth/h100_seed_runs.txt).
 func TestProfNested(t *testing.T) {
 	needClang(t)
+	checkProfNested(t, "functional", false)
+}
+
+// TestLongProfNestedMetrics is TestProfNested with a second profile of the
+// program for the metric table's invocation counts, host and device (some
+// 44,000 grids again). The plain run checks the same counting on a folded
+// device record (TestProfFoldedDeviceRecords) and end to end with `warpsim
+// run --metrics blocks_launched` on device launches (TestRunDeviceLaunches).
+func TestLongProfNestedMetrics(t *testing.T) {
+	needClang(t)
+	testenv.Long(t)
 	checkProfNested(t, "functional", true)
 }
 

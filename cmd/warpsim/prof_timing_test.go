@@ -140,7 +140,7 @@ func TestProfTiming(t *testing.T) {
 	if err := os.WriteFile(src, []byte(timedProgram), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, dir, src)
+	prog := buildCU(t, src)
 
 	starts, durs, out := gpuTraceCSV(t, prog)
 	starts2, durs2, _ := gpuTraceCSV(t, prog)

@@ -18,7 +18,7 @@ func writeCU(t *testing.T, name, src string) string {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return buildCUIn(t, dir, path)
+	return buildCU(t, path)
 }
 
 // TestRuntimeSettings: a bad WARPSIM_* setting is reported once, naming

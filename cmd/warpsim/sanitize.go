@@ -16,6 +16,7 @@ import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
+	"github.com/warpsim/warpsim/internal/devhook"
 	"github.com/warpsim/warpsim/internal/sanitize"
 )
 
@@ -182,7 +183,7 @@ func startRunSanitizer(tool string, a *arch.Arch, dev *warpsim.Device, stdout io
 		return nil, fmt.Errorf("--sanitize: %v", err)
 	}
 	san := sanitize.New(sanitize.Options{Tool: t, SharedBase: uint64(a.ReservedSharedPerBlock)})
-	dev.SetChecker(san)
+	devhook.SetChecker(dev, san)
 	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
 	return san, nil
 }

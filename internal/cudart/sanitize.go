@@ -15,6 +15,7 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda"
+	"github.com/warpsim/warpsim/internal/devhook"
 	"github.com/warpsim/warpsim/internal/sanitize"
 )
 
@@ -102,7 +103,7 @@ func (z *Sanitizing) wrap(d Device) Device {
 		z.leaks()
 	}
 	if sd, ok := d.(*simDevice); ok {
-		sd.Device.SetChecker(z.San)
+		devhook.SetChecker(sd.Device, z.San)
 	}
 	z.dev = &sanDevice{Device: d, s: z}
 	return z.dev

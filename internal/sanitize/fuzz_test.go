@@ -9,6 +9,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/devhook"
 	"github.com/warpsim/warpsim/internal/sanitize"
 )
 
@@ -156,7 +157,7 @@ func FuzzSanitizer(f *testing.F) {
 			opt.SharedBase = uint64(a.ReservedSharedPerBlock)
 			san := sanitize.New(opt)
 			dev := warpsim.NewDevice(a, warpsim.Options{Stdout: io.Discard, StepLimit: 1 << 20})
-			dev.SetChecker(san)
+			devhook.SetChecker(dev, san)
 			m, err := dev.LoadModule("fuzz.ptx", []byte(src))
 			if err != nil {
 				t.Fatalf("the generator wrote PTX that does not load: %v\n%s", err, src)

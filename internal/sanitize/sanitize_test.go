@@ -8,6 +8,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/devhook"
 	"github.com/warpsim/warpsim/internal/sanitize"
 )
 
@@ -156,7 +157,7 @@ func runKernel(t *testing.T, opt sanitize.Options, src, kernel string, grid, blo
 	opt.SharedBase = uint64(a.ReservedSharedPerBlock)
 	san := sanitize.New(opt)
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: io.Discard, Workers: 2})
-	dev.SetChecker(san)
+	devhook.SetChecker(dev, san)
 	m, err := dev.LoadModule("t.ptx", []byte(src))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/devhook"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
@@ -97,7 +98,7 @@ func TestPanicBecomesInternalFault(t *testing.T) {
 			})
 		} else {
 			// A sanitizer runs the functional driver.
-			dev.SetChecker(panicChecker{})
+			devhook.SetChecker(dev, panicChecker{})
 		}
 		_, err = dev.Launch(k, cfg, params(buf))
 		engine.SetStepHook(nil)
@@ -124,7 +125,7 @@ func TestPanicBecomesInternalFault(t *testing.T) {
 			t.Errorf("%s: output %q lacks block 2's line", mode, out.String())
 		}
 		// The device is still usable.
-		dev.SetChecker(nil)
+		devhook.SetChecker(dev, nil)
 		out.Reset()
 		if _, err := dev.Launch(k, cfg, params(buf)); err != nil {
 			t.Errorf("%s: the launch after the panic: %v", mode, err)
