@@ -66,7 +66,7 @@ type warpT struct {
 	// tensorLast is when the warp's MMAs issued so far are counted done
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
-	hoisted   uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
+	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
 }
 
 type spT struct {
