@@ -20,7 +20,7 @@ import (
 // strides of dims 1.. (one fewer than dims); element_strides default to 1,
 // swizzle to "none", oob_fill to "zero", l2_promotion to "none".
 type TensorMap struct {
-	Args tmap.Tiled
+	args tmap.Tiled // the encoder's arguments (internal/tmap), the buffer's address filled in by encode
 }
 
 var tensorMapTypes = map[string]uint8{"u8": tmap.U8, "u16": tmap.U16, "u32": tmap.U32, "s32": tmap.S32,
@@ -101,29 +101,29 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 			ok = ok && good
 			a.Offset = x
 		case "type":
-			enum(m, key, tensorMapTypes, &tm.Args.DType)
+			enum(m, key, tensorMapTypes, &tm.args.DType)
 			sawType = true
 		case "dims":
-			tm.Args.Dim = list(m, key, 1<<32)
+			tm.args.Dim = list(m, key, 1<<32)
 			sawDims = true
 		case "strides":
 			if m.value.kind == kindArray && len(m.value.elems) == 0 {
 				continue
 			}
-			tm.Args.Stride = list(m, key, 1<<40)
+			tm.args.Stride = list(m, key, 1<<40)
 		case "box":
 			for _, x := range list(m, key, 256) {
-				tm.Args.Box = append(tm.Args.Box, uint32(x))
+				tm.args.Box = append(tm.args.Box, uint32(x))
 			}
 			sawBox = true
 		case "element_strides":
 			es = list(m, key, 8)
 		case "swizzle":
-			enum(m, key, tensorMapSwizzles, &tm.Args.Swizzle)
+			enum(m, key, tensorMapSwizzles, &tm.args.Swizzle)
 		case "l2_promotion":
-			enum(m, key, tensorMapL2, &tm.Args.L2)
+			enum(m, key, tensorMapL2, &tm.args.L2)
 		case "oob_fill":
-			enum(m, key, tensorMapFill, &tm.Args.OOBFill)
+			enum(m, key, tensorMapFill, &tm.args.OOBFill)
 		default:
 			l.errorf(m.keyOff, key, "unknown key (want buffer, offset, type, dims, strides, box, element_strides, swizzle, l2_promotion, oob_fill)")
 			ok = false
@@ -136,23 +136,23 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 	case !sawBuf || !sawType || !sawDims || !sawBox:
 		l.errorf(v.off, path, "a tensor map needs buffer, type, dims and box")
 		return false
-	case len(tm.Args.Box) != len(tm.Args.Dim):
-		l.errorf(v.off, path, "box has %d entries, dims %d", len(tm.Args.Box), len(tm.Args.Dim))
+	case len(tm.args.Box) != len(tm.args.Dim):
+		l.errorf(v.off, path, "box has %d entries, dims %d", len(tm.args.Box), len(tm.args.Dim))
 		return false
-	case len(tm.Args.Stride) != len(tm.Args.Dim)-1:
-		l.errorf(v.off, path, "strides has %d entries; %d dims need %d (the byte strides of dims 1..)", len(tm.Args.Stride), len(tm.Args.Dim), len(tm.Args.Dim)-1)
+	case len(tm.args.Stride) != len(tm.args.Dim)-1:
+		l.errorf(v.off, path, "strides has %d entries; %d dims need %d (the byte strides of dims 1..)", len(tm.args.Stride), len(tm.args.Dim), len(tm.args.Dim)-1)
 		return false
-	case es != nil && len(es) != len(tm.Args.Dim):
-		l.errorf(v.off, path, "element_strides has %d entries, dims %d", len(es), len(tm.Args.Dim))
+	case es != nil && len(es) != len(tm.args.Dim):
+		l.errorf(v.off, path, "element_strides has %d entries, dims %d", len(es), len(tm.args.Dim))
 		return false
 	}
-	tm.Args.Rank = uint32(len(tm.Args.Dim))
-	for i := range tm.Args.Dim {
+	tm.args.Rank = uint32(len(tm.args.Dim))
+	for i := range tm.args.Dim {
 		e := uint32(1)
 		if es != nil {
 			e = uint32(es[i])
 		}
-		tm.Args.EStride = append(tm.Args.EStride, e)
+		tm.args.EStride = append(tm.args.EStride, e)
 	}
 	a.TensorMap, a.Type = tm, "tensor_map"
 	return true
@@ -160,7 +160,7 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 
 // encode makes the map's 128 bytes over the buffer at addr.
 func (tm *TensorMap) encode(addr uint64) ([]byte, error) {
-	t := tm.Args
+	t := tm.args
 	t.Addr = addr
 	m, code, why := tmap.EncodeTiled(t)
 	if code != tmap.Success {
