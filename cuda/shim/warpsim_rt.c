@@ -569,8 +569,22 @@ static cudaError_t start(void) {
     if (started && getpid() != owner_pid) return set_error(cudaErrorInitializationError); \
     cudaError_t e_ = start();                                                     \
     if (e_) return set_error(e_);                                                 \
-    if (sticky_error) return set_error(sticky_error);                             \
+    if (sticky_error) return set_error(refused_sticky(__func__));                 \
   } while (0)
+
+/* refused_sticky tells the simulator that call was refused with the
+ * context's sticky error, which a sanitizer there reports as
+ * compute-sanitizer does (opStickyError, internal/cudart/protocol.go), and
+ * returns that error. */
+static cudaError_t refused_sticky(const char *call) {
+  char msg[4 + 64];
+  uint32_t code = (uint32_t)sticky_error;
+  size_t n = strnlen(call, 64);
+  memcpy(msg, &code, 4);
+  memcpy(msg + 4, call, n);
+  simple(93 /* opStickyError */, msg, (uint32_t)(4 + n));
+  return sticky_error;
+}
 
 /* ---- Device properties ---- */
 static int64_t get64(const char *d, uint32_t n, int i) {

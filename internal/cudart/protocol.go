@@ -81,6 +81,11 @@ const (
 	opVMReserve = 90
 	opVMMap     = 91
 	opVMUnmap   = 92
+	// opStickyError is uint32 error code, then a runtime call's name: a
+	// call the runtime refused on its own because the context has a sticky
+	// error, which a sanitizer reports as compute-sanitizer does
+	// (sanitize.go). Only the report; nothing else happens.
+	opStickyError = 93
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

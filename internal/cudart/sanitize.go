@@ -220,6 +220,21 @@ func (z *Sanitizing) reply(op uint32, rep *reply) {
 	rep.out = append(rep.out, z.San.Take()...)
 }
 
+// stickyError reports a runtime call the program's runtime refused on its
+// own with the context's sticky error (opStickyError's payload: the code,
+// then the call's name): compute-sanitizer reports each such call as it
+// does a failed one ("Program hit cudaErrorLaunchFailure ... on CUDA API
+// call to cudaMemcpy", testdata/hostile/h100.txt, stencil_before).
+func (z *Sanitizing) stickyError(p *payloadReader) {
+	code := Error(p.u32())
+	name := string(p.rest())
+	if p.err != nil || name == "" {
+		return
+	}
+	n, text := errorWords(code)
+	z.San.APIError(name, int(code), n, text)
+}
+
 // finish runs at the program's exit: leaks, then the closing summary,
 // written where `warpsim sanitize` reads them.
 func (z *Sanitizing) finish() {

@@ -558,6 +558,11 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.managedAlias(p)
 	case opVMReserve, opVMMap, opVMUnmap:
 		return s.vmmOp(req.op, p) // vmm.go
+	case opStickyError:
+		if s.opt.Sanitize != nil {
+			s.opt.Sanitize.stickyError(p)
+		}
+		return reply{}
 	case opSync:
 		s.waitFor(s.issuedSeq())
 		s.mu.Lock()
