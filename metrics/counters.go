@@ -34,6 +34,13 @@ type Counters struct {
 	SharedStBankConflict    uint64
 
 	AtomicRequests uint64 // atom/red warp instructions on any space
+	// TensorInst are the tensor-core MMA warp instructions executed (mma,
+	// mma.sp, wmma.mma, wgmma.mma_async), counted in PTX
+	// (tensor_inst_executed); TensorMACs the multiply-adds they performed,
+	// summed over the warp (or the warpgroup's share of a wgmma)
+	// (flop_count_tensor is twice it).
+	TensorInst uint64
+	TensorMACs uint64
 	// LocalLoadRequests and LocalStoreRequests are ld.local/st.local (and
 	// generic resolving to local) warp instructions: spills and stack
 	// arrays.
@@ -64,6 +71,8 @@ func (c *Counters) Add(o *Counters) {
 	c.SharedLdBankConflict += o.SharedLdBankConflict
 	c.SharedStBankConflict += o.SharedStBankConflict
 	c.AtomicRequests += o.AtomicRequests
+	c.TensorInst += o.TensorInst
+	c.TensorMACs += o.TensorMACs
 	c.LocalLoadRequests += o.LocalLoadRequests
 	c.LocalStoreRequests += o.LocalStoreRequests
 	c.WarpsLaunched += o.WarpsLaunched
@@ -152,9 +161,12 @@ type Timing struct {
 	ActiveSMCycles uint64 // sum over SMs of cycles with at least one resident warp
 	IssueCycles    uint64 // warp instructions issued (= inst_executed)
 	SchedCycles    uint64 // scheduler-cycles available while SMs were active
-	DRAMReadBytes  uint64
-	DRAMWriteBytes uint64
-	L2Hits, L2Miss uint64
+	// TensorPipeCycles is, summed over sub-partitions, the cycles their
+	// tensor pipe was busy (tensor_precision_fu_utilization's numerator).
+	TensorPipeCycles uint64
+	DRAMReadBytes    uint64
+	DRAMWriteBytes   uint64
+	L2Hits, L2Miss   uint64
 	// Stalls are warp-cycles by reason (ncu's warp states), indexed by the
 	// timing package's stall enum; Names holds their ncu names.
 	Stalls     []uint64

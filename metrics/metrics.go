@@ -219,6 +219,12 @@ var defs = []*Def{
 	{Name: "device_launches", Description: "Device-Side Launches", Kind: Count,
 		Formula: "kernel launches made from device code (dynamic parallelism)",
 		value:   count(func(c *Counters) uint64 { return c.DeviceLaunches })},
+	{Name: "tensor_inst_executed", NCU: "smsp__inst_executed_pipe_tensor.sum", Description: "Tensor Core Instructions Executed", Kind: Count,
+		Formula: "warp-level MMA instructions executed (mma, mma.sp, wmma.mma, wgmma.mma_async, each warp of a warpgroup), counted in PTX: a wmma m16n16k16 is one (ncu counts its two HMMAs)",
+		value:   count(func(c *Counters) uint64 { return c.TensorInst })},
+	{Name: "flop_count_tensor", Description: "Tensor Core Operations", Kind: Count,
+		Formula: "2 × the multiply-adds of the MMA instructions (M×N×K per warp, a quarter of a wgmma's per warp; a sparse MMA's: the dense MMA's of half its K), as ncu's sm__ops_path_tensor_* counters count them",
+		value:   count(func(c *Counters) uint64 { return 2 * c.TensorMACs })},
 	{Name: "theoretical_occupancy", NCU: "sm__maximum_warps_per_active_cycle_pct", Description: "Theoretical Occupancy", Kind: Percent,
 		Formula: "active warps per SM the arch's limits allow for this block size, registers and shared memory ÷ max warps per SM × 100",
 		value: func(_ *Counters, in *inputs) (float64, bool) {
@@ -238,6 +244,9 @@ var defs = []*Def{
 		timed: func(_ *Counters, t *Timing) float64 {
 			return pct(ratio(t.WarpCycles, t.ActiveSMCycles), float64(t.MaxWarpsPerSM))
 		}},
+	{Name: "tensor_precision_fu_utilization", NCU: "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", Description: "Tensor-Precision Function Unit Utilization", Kind: Percent, Timing: true,
+		Formula: "cycles the sub-partitions' tensor pipes were busy ÷ sub-partition cycles while SMs were active × 100 (nvprof printed it on a 0–10 scale)",
+		timed:   func(_ *Counters, t *Timing) float64 { return pct(float64(t.TensorPipeCycles), float64(t.SchedCycles)) }},
 	{Name: "sm_efficiency", NCU: "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", Description: "Multiprocessor Activity", Kind: Percent, Timing: true,
 		Formula: "cycles an SM had at least one active warp ÷ elapsed cycles × 100",
 		timed: func(_ *Counters, t *Timing) float64 {

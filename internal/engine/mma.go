@@ -14,6 +14,11 @@ import (
 
 func (wp *warp) tensorInst(pc int, in *ir.Inst, exec uint32) {
 	to := &wp.fn.TensorOps[in.Imm]
+	if in.Class == ir.ClassTensor {
+		_, macs := to.Work()
+		wp.w.c.TensorInst++
+		wp.w.c.TensorMACs += uint64(macs)
+	}
 	switch in.Mode {
 	case ir.TensorMMA:
 		wp.mma(to, exec)

@@ -150,6 +150,10 @@ func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOper
 	fl.emit(in, src)
 }
 
+// Work is an MMA's input element type and multiply-adds per warp, exactly
+// (TensorWork rounds them for the timing model); 0 for other instructions.
+func (to *TensorOperands) Work() (tensor.Elem, uint32) { return tensorWork(to) }
+
 // tensorWork is an MMA's input element type and multiply-adds per warp
 // (wgmma: a quarter of the warpgroup's); 0 for other instructions.
 func tensorWork(to *TensorOperands) (tensor.Elem, uint32) {

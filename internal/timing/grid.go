@@ -250,7 +250,7 @@ func (s *gridState) nanos(cycles uint64) uint64 {
 // finish fills the grid's timing account, extrapolating a sampled grid.
 func (s *gridState) finish(nb, wave int) {
 	end := max(s.lastDone, s.drain)
-	var warpCyc, active, issued uint64
+	var warpCyc, active, issued, tensorBusy uint64
 	var stalls [numStalls]uint64
 	for _, sm := range s.sms {
 		sm.now = end
@@ -258,6 +258,7 @@ func (s *gridState) finish(nb, wave int) {
 		warpCyc += sm.warpCyc
 		active += sm.activeCy
 		issued += sm.issued
+		tensorBusy += sm.tensorBusy
 		for i, v := range sm.stalls {
 			stalls[i] += v
 		}
@@ -274,7 +275,8 @@ func (s *gridState) finish(nb, wave int) {
 		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.base,
 		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
 		IssueCycles: uint64(float64(issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
-		DRAMReadBytes: uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
+		TensorPipeCycles: uint64(float64(tensorBusy) / TensorFrac * scale),
+		DRAMReadBytes:    uint64(float64(s.dramRd) * scale), DRAMWriteBytes: uint64(float64(s.dramWr) * scale),
 		L2Hits: uint64(float64(s.l2Hit) * scale), L2Miss: uint64(float64(s.l2Miss) * scale),
 		Stalls: make([]uint64, numStalls), StallNames: StallNames, Sampled: sampled, Blocks: s.spans,
 		MaxWarpsPerSM: s.d.arch.MaxWarpsPerSM, SMs: len(s.sms), ClockHz: s.p.ClockHz,

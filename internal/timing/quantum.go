@@ -80,15 +80,18 @@ type arena struct {
 // requests are replayed while the SMs run quantum k+1, and its futures
 // written where they are held when quantum k+2 begins (resolve).
 type smQuantum struct {
-	end      uint64
-	rec      engine.StepRecord
-	steps    int64
-	issued   uint64
-	stalls   [numStalls]uint64
-	ar       [3]arena
-	cur      int
-	retired  []retired
-	mayIssue bool // runSM's answer for the quantum: some warp can still issue
+	end    uint64
+	rec    engine.StepRecord
+	steps  int64
+	issued uint64
+	// tensorBusy is the SM's sub-partitions' tensor pipe time, in
+	// 1/TensorFrac cycles (tensor_precision_fu_utilization).
+	tensorBusy uint64
+	stalls     [numStalls]uint64
+	ar         [3]arena
+	cur        int
+	retired    []retired
+	mayIssue   bool // runSM's answer for the quantum: some warp can still issue
 }
 
 // retired is a block an SM retired in the current quantum.

@@ -74,6 +74,7 @@ func (s *gridState) tensorIssue(sm *smT, sp *spT, w *warpT, in *ir.Inst) (interv
 	start := max(sm.now*TensorFrac, sp.tensorFree)
 	end := start + cost
 	sp.tensorFree = end
+	sm.tensorBusy += cost
 	free := end / TensorFrac
 	end = (end + TensorFrac - 1) / TensorFrac
 	done := end + uint64(lat)
