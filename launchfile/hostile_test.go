@@ -69,6 +69,7 @@ func FuzzLaunchFile(f *testing.F) {
 	}
 	f.Add([]byte(`{"module": "k.ptx", "buffers": {"b": {"f32": [1e39]}}, "launches": [{"kernel": "k", "grid": [1], "block": [1], "args": [{"buffer": "b"}]}]}`))
 	f.Add([]byte(`{"source": "/dev/zero"}`))
+	f.Add([]byte(`{"module": "k.ptx", "buffers": {"t": {"bytes": 4096}}, "launches": [{"kernel": "k", "grid": [1], "block": [1], "args": [{"tensor_map": {"mode": "im2col", "buffer": "t", "type": "f16", "dims": [16, 9, 6, 2], "strides": [32, 288, 1728], "pixel_box_lower_corner": [-1, -1], "pixel_box_upper_corner": [-1, -1], "channels_per_pixel": 16, "pixels_per_column": 64}}]}]}`))
 	// Parse without WithCompiler: no compiler runs under the fuzzer.
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse("fuzz.json", "testdata", data)

@@ -2,6 +2,8 @@ package launchfile
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/warpsim/warpsim/internal/tmap"
@@ -9,18 +11,30 @@ import (
 
 // TensorMap is a {"tensor_map": {...}} argument: a CUtensorMap (a
 // __grid_constant__ const CUtensorMap parameter, 128 bytes) that Execute
-// encodes as cuTensorMapEncodeTiled would, over a buffer:
+// encodes over a buffer as cuTensorMapEncodeTiled would:
 //
 //	{"tensor_map": {"buffer": "x", "offset": 0, "type": "f32",
 //	  "dims": [72, 100], "strides": [288], "box": [32, 32],
 //	  "element_strides": [1, 1], "swizzle": "128B", "oob_fill": "nan",
 //	  "l2_promotion": "256B"}}
 //
+// or, with "mode": "im2col", as cuTensorMapEncodeIm2col would: a rank 3
+// to 5 tensor (dims C, W[, H[, D]], N) whose loads gather
+// pixels_per_column pixels of channels_per_pixel channels from the pixel
+// box between the two corners (rank-2 entries each, W first):
+//
+//	{"tensor_map": {"mode": "im2col", "buffer": "x", "type": "f16",
+//	  "dims": [16, 9, 6, 2], "strides": [32, 288, 1728],
+//	  "pixel_box_lower_corner": [-1, -1], "pixel_box_upper_corner": [-1, -1],
+//	  "channels_per_pixel": 16, "pixels_per_column": 64}}
+//
 // dims, box and element_strides are innermost first; strides are the byte
-// strides of dims 1.. (one fewer than dims); element_strides default to 1,
-// swizzle to "none", oob_fill to "zero", l2_promotion to "none".
+// strides of dims 1.. (one fewer than dims); mode defaults to "tiled",
+// element_strides to 1, swizzle to "none", oob_fill to "zero",
+// l2_promotion to "none".
 type TensorMap struct {
-	args tmap.Tiled // the encoder's arguments (internal/tmap), the buffer's address filled in by encode
+	tiled  tmap.Tiled   // a tiled map's encoder arguments (internal/tmap), the buffer's address filled in by encode
+	im2col *tmap.Im2col // an im2col map's, or nil
 }
 
 var tensorMapTypes = map[string]uint8{"u8": tmap.U8, "u16": tmap.U16, "u32": tmap.U32, "s32": tmap.S32,
@@ -30,6 +44,14 @@ var tensorMapTypes = map[string]uint8{"u8": tmap.U8, "u16": tmap.U16, "u32": tma
 var tensorMapSwizzles = map[string]uint8{"none": 0, "32B": 1, "64B": 2, "128B": 3}
 var tensorMapL2 = map[string]uint8{"none": 0, "64B": 1, "128B": 2, "256B": 3}
 var tensorMapFill = map[string]uint8{"zero": 0, "nan": 1}
+
+// tensorMapModes: the encoder each mode names.
+var tensorMapModes = map[string]uint8{"tiled": 0, "im2col": 1}
+
+const (
+	tiledKeys  = "buffer, offset, type, dims, strides, box, element_strides, swizzle, l2_promotion, oob_fill, mode"
+	im2colKeys = "pixel_box_lower_corner, pixel_box_upper_corner, channels_per_pixel, pixels_per_column"
+)
 
 func keysOf(m map[string]uint8) string {
 	var ks []string
@@ -53,7 +75,6 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 		l.errorf(v.off, path, "want an object (buffer, type, dims, strides, box, ...), got %s", v.kind)
 		return false
 	}
-	tm := &TensorMap{}
 	ok := true
 	enum := func(m *member, key string, table map[string]uint8, dst *uint8) {
 		if m.value.kind != kindString {
@@ -69,10 +90,16 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 		}
 		*dst = x
 	}
-	list := func(m *member, key string, limit uint64) []uint64 {
+	isList := func(m *member, key string) bool {
 		if m.value.kind != kindArray || len(m.value.elems) == 0 || len(m.value.elems) > 5 {
 			l.errorf(m.value.off, key, "want a list of 1 to 5 integers")
 			ok = false
+			return false
+		}
+		return true
+	}
+	list := func(m *member, key string, limit uint64) []uint64 {
+		if !isList(m, key) {
 			return nil
 		}
 		var out []uint64
@@ -83,12 +110,33 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 		}
 		return out
 	}
-	var sawType, sawDims, sawBox, sawBuf bool
+	// corners are the driver's int pixelBoxLowerCorner[]/UpperCorner[]:
+	// any int32 reads; the encoder checks the rank's range.
+	corners := func(m *member, key string) []int32 {
+		if !isList(m, key) {
+			return nil
+		}
+		var out []int32
+		for i, e := range m.value.elems {
+			x, good := l.int32Value(e, fmt.Sprintf("%s[%d]", key, i))
+			ok = ok && good
+			out = append(out, x)
+		}
+		return out
+	}
+	var t tmap.Tiled
+	var mode uint8
+	var sawType, sawDims, sawBuf bool
+	var box, lower, upper, channels, pixels *member // set when given, to check them against the mode
+	var lo, up []int32
+	var cpp, ppc uint64
 	var es []uint64
 	for i := range v.members {
 		m := &v.members[i]
 		key := path + "." + m.key
 		switch m.key {
+		case "mode":
+			enum(m, key, tensorMapModes, &mode)
 		case "buffer":
 			if m.value.kind != kindString || m.value.str == "" {
 				l.errorf(m.value.off, key, "want a buffer name, got %s", m.value.kind)
@@ -101,70 +149,144 @@ func (l *loader) tensorMap(v *node, path string, a *Arg) bool {
 			ok = ok && good
 			a.Offset = x
 		case "type":
-			enum(m, key, tensorMapTypes, &tm.args.DType)
+			enum(m, key, tensorMapTypes, &t.DType)
 			sawType = true
 		case "dims":
-			tm.args.Dim = list(m, key, 1<<32)
+			t.Dim = list(m, key, 1<<32)
 			sawDims = true
 		case "strides":
 			if m.value.kind == kindArray && len(m.value.elems) == 0 {
 				continue
 			}
-			tm.args.Stride = list(m, key, 1<<40)
+			t.Stride = list(m, key, 1<<40)
 		case "box":
 			for _, x := range list(m, key, 256) {
-				tm.args.Box = append(tm.args.Box, uint32(x))
+				t.Box = append(t.Box, uint32(x))
 			}
-			sawBox = true
+			box = m
+		case "pixel_box_lower_corner":
+			lo, lower = corners(m, key), m
+		case "pixel_box_upper_corner":
+			up, upper = corners(m, key), m
+		case "channels_per_pixel":
+			var good bool
+			cpp, good = l.uintValue(m.value, key, math.MaxUint32)
+			ok, channels = ok && good, m
+		case "pixels_per_column":
+			var good bool
+			ppc, good = l.uintValue(m.value, key, math.MaxUint32)
+			ok, pixels = ok && good, m
 		case "element_strides":
 			es = list(m, key, 8)
 		case "swizzle":
-			enum(m, key, tensorMapSwizzles, &tm.args.Swizzle)
+			enum(m, key, tensorMapSwizzles, &t.Swizzle)
 		case "l2_promotion":
-			enum(m, key, tensorMapL2, &tm.args.L2)
+			enum(m, key, tensorMapL2, &t.L2)
 		case "oob_fill":
-			enum(m, key, tensorMapFill, &tm.args.OOBFill)
+			enum(m, key, tensorMapFill, &t.OOBFill)
 		default:
-			l.errorf(m.keyOff, key, "unknown key (want buffer, offset, type, dims, strides, box, element_strides, swizzle, l2_promotion, oob_fill)")
+			l.errorf(m.keyOff, key, "unknown key (want %s, %s)", tiledKeys, im2colKeys)
 			ok = false
 		}
 	}
 	if !ok {
 		return false
 	}
+	// Keys of the other mode's encoder.
+	isIm2col := mode == tensorMapModes["im2col"]
+	if isIm2col {
+		if box != nil {
+			l.errorf(box.keyOff, path+".box", `an im2col map has no box: its loads gather pixels_per_column pixels of channels_per_pixel channels`)
+			return false
+		}
+	} else {
+		for _, m := range []*member{lower, upper, channels, pixels} {
+			if m != nil {
+				l.errorf(m.keyOff, path+"."+m.key, `%s is for "mode": "im2col" (a tiled map has a box)`, m.key)
+				return false
+			}
+		}
+	}
 	switch {
-	case !sawBuf || !sawType || !sawDims || !sawBox:
+	case isIm2col && (!sawBuf || !sawType || !sawDims || lower == nil || upper == nil || channels == nil || pixels == nil):
+		l.errorf(v.off, path, "an im2col tensor map needs buffer, type, dims, %s", im2colKeys)
+		return false
+	case !isIm2col && (!sawBuf || !sawType || !sawDims || box == nil):
 		l.errorf(v.off, path, "a tensor map needs buffer, type, dims and box")
 		return false
-	case len(tm.args.Box) != len(tm.args.Dim):
-		l.errorf(v.off, path, "box has %d entries, dims %d", len(tm.args.Box), len(tm.args.Dim))
+	}
+	n := len(t.Dim)
+	switch {
+	case len(t.Stride) != n-1:
+		l.errorf(v.off, path, "strides has %d entries; %d dims need %d (the byte strides of dims 1..)", len(t.Stride), n, n-1)
 		return false
-	case len(tm.args.Stride) != len(tm.args.Dim)-1:
-		l.errorf(v.off, path, "strides has %d entries; %d dims need %d (the byte strides of dims 1..)", len(tm.args.Stride), len(tm.args.Dim), len(tm.args.Dim)-1)
-		return false
-	case es != nil && len(es) != len(tm.args.Dim):
-		l.errorf(v.off, path, "element_strides has %d entries, dims %d", len(es), len(tm.args.Dim))
+	case es != nil && len(es) != n:
+		l.errorf(v.off, path, "element_strides has %d entries, dims %d", len(es), n)
 		return false
 	}
-	tm.args.Rank = uint32(len(tm.args.Dim))
-	for i := range tm.args.Dim {
+	t.Rank = uint32(n)
+	for i := range t.Dim {
 		e := uint32(1)
 		if es != nil {
 			e = uint32(es[i])
 		}
-		tm.args.EStride = append(tm.args.EStride, e)
+		t.EStride = append(t.EStride, e)
+	}
+	tm := &TensorMap{tiled: t}
+	if isIm2col {
+		switch {
+		case n < 3:
+			l.errorf(v.off, path, "an im2col map has 3 to 5 dims (C, W[, H[, D]], N), got %d", n)
+			return false
+		case len(lo) != n-2:
+			l.errorf(lower.value.off, path+".pixel_box_lower_corner", "%d entries; %d dims need %d (W[, H[, D]])", len(lo), n, n-2)
+			return false
+		case len(up) != n-2:
+			l.errorf(upper.value.off, path+".pixel_box_upper_corner", "%d entries; %d dims need %d (W[, H[, D]])", len(up), n, n-2)
+			return false
+		}
+		tm.im2col = &tmap.Im2col{DType: t.DType, Rank: t.Rank, Dim: t.Dim, Stride: t.Stride, Lower: lo, Upper: up,
+			Channels: uint32(cpp), Pixels: uint32(ppc), EStride: t.EStride, Swizzle: t.Swizzle, L2: t.L2, OOBFill: t.OOBFill}
+	} else if len(t.Box) != n {
+		l.errorf(v.off, path, "box has %d entries, dims %d", len(t.Box), n)
+		return false
 	}
 	a.TensorMap, a.Type = tm, "tensor_map"
 	return true
 }
 
+// int32Value reads an integer in the range of an int32.
+func (l *loader) int32Value(v *node, key string) (int32, bool) {
+	if v.kind != kindNumber {
+		l.errorf(v.off, key, "want an integer, got %s", v.kind)
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v.num), 10, 32)
+	if err != nil {
+		l.errorf(v.off, key, "want an integer in [%d, %d], got %s", math.MinInt32, math.MaxInt32, v.num)
+		return 0, false
+	}
+	return int32(n), true
+}
+
 // encode makes the map's 128 bytes over the buffer at addr.
 func (tm *TensorMap) encode(addr uint64) ([]byte, error) {
-	t := tm.args
-	t.Addr = addr
-	m, code, why := tmap.EncodeTiled(t)
+	var m tmap.Map
+	var code int
+	var why, fn string
+	if tm.im2col != nil {
+		a := *tm.im2col
+		a.Addr = addr
+		m, code, why = tmap.EncodeIm2col(a)
+		fn = "cuTensorMapEncodeIm2col"
+	} else {
+		t := tm.tiled
+		t.Addr = addr
+		m, code, why = tmap.EncodeTiled(t)
+		fn = "cuTensorMapEncodeTiled"
+	}
 	if code != tmap.Success {
-		return nil, fmt.Errorf("tensor map: cuTensorMapEncodeTiled would return CUDA_ERROR_INVALID_VALUE: %s", why)
+		return nil, fmt.Errorf("tensor map: %s would return CUDA_ERROR_INVALID_VALUE: %s", fn, why)
 	}
 	b := make([]byte, tmap.Size)
 	m.Encode(b)
