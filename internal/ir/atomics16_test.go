@@ -1,0 +1,85 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// lowerBody lowers one kernel whose body is instrs, with b16/b32/b64/b128
+// registers declared.
+func lowerBody(instrs string) (*Program, error) {
+	src := ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" +
+		".reg .b16 %rs<9>; .reg .b32 %r<9>; .reg .f32 %f<9>; .reg .b64 %rd<9>; .reg .b128 %q<4>;\n" + instrs + "\nret;\n}\n"
+	m, err := ptx.Parse("k.ptx", []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	return Lower(m, nil)
+}
+
+// TestAtomicsHalfAndB128Lowering: the f16/bf16 atomics (scalar add, packed
+// add, the sm_90 vector forms with min/max), the .b128 loads, stores,
+// moves and atomics lower to the instructions the engine runs (a vector
+// atomic to one atomic per element at consecutive offsets; a .b128
+// register to two 64-bit slots), and the forms the PTX ISA does not define
+// are refused at their line.
+func TestAtomicsHalfAndB128Lowering(t *testing.T) {
+	ok := []struct {
+		instr string
+		n     int // instructions emitted (before ret)
+	}{
+		{"atom.global.add.noftz.f16 %rs1, [%rd1], %rs2;", 1},
+		{"atom.shared.add.noftz.bf16x2 %r1, [%rd1], %r2;", 1},
+		{"atom.add.noftz.bf16 %rs1, [%rd1], %rs2;", 1},
+		{"red.relaxed.gpu.global.add.noftz.f16x2 [%rd1], %r2;", 1},
+		{"atom.global.add.noftz.v8.f16 {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8}, [%rd1+16], {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8};", 8},
+		{"atom.global.max.noftz.v4.bf16x2 {%r1,%r2,%r3,%r4}, [%rd1], {%r5,%r6,%r7,%r8};", 4},
+		{"red.global.min.noftz.v2.f16 [%rd1], {%rs1,%rs2};", 2},
+		{"atom.global.add.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1], {%f5,%f6,%f7,%f8};", 4},
+		{"ld.global.b128 %q1, [%rd1];", 1},
+		{"st.shared.b128 [%rd1+32], %q1;", 1},
+		{"mov.b128 {%rd1, %rd2}, %q1;", 2},
+		{"mov.b128 %q1, {%rd1, %rd2};", 2},
+		{"mov.b128 %q2, %q1;", 2},
+		{"atom.global.cas.b128 %q1, [%rd1], %q2, %q3;", 1},
+		{"atom.acq_rel.gpu.shared.exch.b128 %q1, [%rd1], %q2;", 1},
+	}
+	for _, c := range ok {
+		t.Run(c.instr, func(t *testing.T) {
+			p, err := lowerBody(c.instr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := p.Funcs[p.FuncByName["k"]].Code
+			if got := len(code) - 1; got != c.n {
+				t.Fatalf("%d instructions, want %d", got, c.n)
+			}
+			if strings.Contains(c.instr, ".v") && (strings.HasPrefix(c.instr, "atom") || strings.HasPrefix(c.instr, "red")) {
+				step := int64(TypeSize(code[0].Type))
+				for i, in := range code[:c.n] {
+					if in.Imm != code[0].Imm+int64(i)*step {
+						t.Errorf("element %d at offset %d, want %d", i, in.Imm, code[0].Imm+int64(i)*step)
+					}
+				}
+			}
+		})
+	}
+	refused := []struct{ instr, name string }{
+		{"atom.global.add.f16 %rs1, [%rd1], %rs2;", "atom.global.add.f16"},                                 // .noftz is required
+		{"atom.global.min.noftz.f16 %rs1, [%rd1], %rs2;", "atom.global.min.noftz.f16"},                     // min/max: vector forms only
+		{"atom.shared.add.noftz.v2.f16 {%rs1,%rs2}, [%rd1], {%rs3,%rs4};", "atom.shared.add.noftz.v2.f16"}, // vectors: global only
+		{"atom.global.add.noftz.v8.f16x2 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8};", "atom.global.add.noftz.v8.f16x2"},
+		{"atom.global.add.b128 %q1, [%rd1], %q2;", "atom.global.add.b128"},
+		{"atom.global.add.noftz.f32 %f1, [%rd1], %f2;", "atom.global.add.noftz.f32"},
+	}
+	for _, c := range refused {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := lowerBody(c.instr)
+			if err == nil || !strings.Contains(err.Error(), "k.ptx:7:1: "+c.name+" is not supported yet") {
+				t.Fatalf("error %v, want %q at k.ptx:7:1", err, c.name+" is not supported yet")
+			}
+		})
+	}
+}
