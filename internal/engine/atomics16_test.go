@@ -147,3 +147,66 @@ func TestAtomics16MatchH100(t *testing.T) {
 		})
 	}
 }
+
+// halfAcrossBlocksPTX: every thread adds 1.0 to one of two f16 halves of
+// one word, threads 0-7 of each block 1.0 to each half of a bf16x2 word,
+// then every thread increments a 128-bit counter with a compare-and-swap
+// loop.
+const halfAcrossBlocksPTX = `
+.visible .entry k(.param .u64 p)
+{
+	.reg .pred %p<2>;
+	.reg .b16 %rs<3>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	.reg .b128 %q<4>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r1, %r1, 1;
+	mul.wide.u32 %rd2, %r1, 2;
+	add.s64 %rd3, %rd1, %rd2;
+	mov.b16 %rs1, 0x3c00;
+	red.global.add.noftz.f16 [%rd3], %rs1;
+	mov.b32 %r2, 0x3f803f80;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p1, %r1, 8;
+	@%p1 atom.global.add.noftz.bf16x2 %r3, [%rd1+4], %r2;
+	mov.b64 %rd2, 0;
+	mov.b64 %rd3, 0;
+loop:
+	add.s64 %rd4, %rd2, 1;
+	mov.b128 %q1, {%rd2, %rd3};
+	mov.b128 %q2, {%rd4, %rd3};
+	atom.global.cas.b128 %q3, [%rd1+16], %q1, %q2;
+	mov.b128 {%rd5, %rd6}, %q3;
+	setp.ne.s64 %p1, %rd5, %rd2;
+	mov.b64 %rd2, %rd5;
+	@%p1 bra loop;
+	ret;
+}
+`
+
+// TestHalfAtomicsAcrossBlocks: blocks running on several workers update
+// the two halves of one word with f16 atomics, a bf16x2 word and a 128-bit
+// counter; no update is lost (1,024 threads: each f16 half gets 512.0, each
+// bf16 half 256.0 from 256 threads — every partial sum exact — and the
+// counter 1,024), for
+// any number of workers (go test -race checks the word and 128-bit paths).
+func TestHalfAtomicsAcrossBlocks(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		m := testModule(t, halfAcrossBlocksPTX)
+		buf := m.buffer(t, 32)
+		m.setU32s(t, buf, make([]uint32, 8))
+		if _, _, err := m.launchTest(t, run{kernel: "k", grid: [3]uint32{32, 1, 1}, block: [3]uint32{32, 1, 1}, params: u64p(buf), workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		got := m.u32s(t, buf, 8)
+		// f16 512.0 = 0x6000; bf16 256.0 = 0x4380.
+		want := []uint32{0x60006000, 0x43804380, 0, 0, 1024, 0, 0, 0}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("workers %d: word %d = %#08x, want %#08x", workers, i, got[i], want[i])
+			}
+		}
+	}
+}
