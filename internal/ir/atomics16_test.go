@@ -11,7 +11,7 @@ import (
 // registers declared.
 func lowerBody(instrs string) (*Program, error) {
 	src := ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" +
-		".reg .b16 %rs<9>; .reg .b32 %r<9>; .reg .f32 %f<9>; .reg .b64 %rd<9>; .reg .b128 %q<4>;\n" + instrs + "\nret;\n}\n"
+		".reg .pred %p<2>; .reg .b16 %rs<9>; .reg .b32 %r<9>; .reg .f32 %f<9>; .reg .b64 %rd<9>; .reg .b128 %q<4>;\n" + instrs + "\nret;\n}\n"
 	m, err := ptx.Parse("k.ptx", []byte(src))
 	if err != nil {
 		return nil, err
@@ -37,6 +37,7 @@ func TestAtomicsHalfAndB128Lowering(t *testing.T) {
 		{"atom.global.add.noftz.v8.f16 {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8}, [%rd1+16], {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8};", 8},
 		{"atom.global.max.noftz.v4.bf16x2 {%r1,%r2,%r3,%r4}, [%rd1], {%r5,%r6,%r7,%r8};", 4},
 		{"red.global.min.noftz.v2.f16 [%rd1], {%rs1,%rs2};", 2},
+		{"@%p1 atom.global.gpu.acq_rel.add.noftz.v2.f16 {%rs1,%rs2}, [ %rd1 + 0 ], {%rs3,%rs4};", 2}, // Triton's spelling
 		{"atom.global.add.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1], {%f5,%f6,%f7,%f8};", 4},
 		{"ld.global.b128 %q1, [%rd1];", 1},
 		{"st.shared.b128 [%rd1+32], %q1;", 1},
@@ -55,6 +56,11 @@ func TestAtomicsHalfAndB128Lowering(t *testing.T) {
 			code := p.Funcs[p.FuncByName["k"]].Code
 			if got := len(code) - 1; got != c.n {
 				t.Fatalf("%d instructions, want %d", got, c.n)
+			}
+			for i, in := range code[:c.n] {
+				if guarded := strings.HasPrefix(c.instr, "@"); guarded != (in.Guard >= 0) {
+					t.Errorf("instruction %d: guard slot %d, guarded source %v", i, in.Guard, guarded)
+				}
 			}
 			if strings.Contains(c.instr, ".v") && (strings.HasPrefix(c.instr, "atom") || strings.HasPrefix(c.instr, "red")) {
 				step := int64(TypeSize(code[0].Type))
