@@ -89,3 +89,27 @@ func TestAtomicsHalfAndB128Lowering(t *testing.T) {
 		})
 	}
 }
+
+// TestAtomicsHalfAndB128Malformed: malformed .b128 and vector atomic
+// operands are errors naming the instruction, never a crash.
+func TestAtomicsHalfAndB128Malformed(t *testing.T) {
+	for _, c := range []struct{ instr, want string }{
+		{"mov.b128 {%rd1}, %q1;", "mov.b128: expected {lo, hi}"},
+		{"mov.b128 %q1, 5;", "mov.b128 is not supported yet"},
+		{"mov.b128 %q1, {%rd1, %rd2, %rd3};", "mov.b128: expected {lo, hi}"},
+		{"ld.global.b128 %rd1, [%rd1];", "%rd1"},
+		{"st.global.b128 [%rd1], %rd2;", "%rd2"},
+		{"atom.global.cas.b128 %q1, [%rd1], %r1, %q2;", "%r1"},
+		{"atom.global.exch.b128 %q1, [%rd1];", "atom.global.exch.b128"},
+		{"atom.global.add.noftz.v8.f16 {%rs1,%rs2}, [%rd1], {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8};", "expected a vector of 8 registers"},
+		{"red.global.add.noftz.v4.f16 [%rd1], %rs1;", "expected a vector of 4 operands"},
+		{"atom.global.add.noftz.v2.f16x2 {%r1,%r2}, [%rd1], {%r3,%r1};", "a later operand is not supported yet"},
+	} {
+		t.Run(c.instr, func(t *testing.T) {
+			_, err := lowerBody(c.instr)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}

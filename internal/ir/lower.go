@@ -373,7 +373,11 @@ func (fl *fnLowerer) reg128(src *ptx.Instr, o *ptx.Operand) (lo, hi int32) {
 			return s.slot, s.slot + 1
 		}
 	}
-	fl.bad(src, "expected a .b128 register, found %s", o.Name)
+	if o.Name == "" {
+		fl.bad(src, "expected a .b128 register")
+	} else {
+		fl.bad(src, "expected a .b128 register, found %s", o.Name)
+	}
 	return fl.sink, fl.sink
 }
 
@@ -1416,7 +1420,7 @@ func (fl *fnLowerer) lowerMov128(src *ptx.Instr, d, a *ptx.Operand) {
 			fl.unsupportedf(src.Pos, "%s: a pack whose high half is its own low half is not supported yet", opText(src))
 			return
 		}
-	case a.Kind != ptx.OpdVector && d.Kind != ptx.OpdVector:
+	case (a.Kind == ptx.OpdReg || a.Kind == ptx.OpdSym) && d.Kind != ptx.OpdVector:
 		dst[0], dst[1] = fl.reg128(src, d)
 		val[0], val[1] = fl.reg128(src, a)
 	default:
