@@ -210,3 +210,40 @@ func TestHalfAtomicsAcrossBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorAtomicIsOneRequest: a warp's atom.global.add.noftz.v8.f16 is
+// one atomic request in the counters, as the H100 runs it as one
+// ATOMG.E.ADD.F16x8 (testdata/atomics16/run.log), though the engine
+// performs it element by element; and every element reads its operand
+// before any result is written (%rs1 is both element 0's result and every
+// element's operand: each half gets 0 + 1.0).
+func TestVectorAtomicIsOneRequest(t *testing.T) {
+	m := testModule(t, `
+.visible .entry k(.param .u64 p)
+{
+	.reg .b16 %rs<9>;
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 16;
+	add.s64 %rd3, %rd1, %rd2;
+	mov.b16 %rs1, 0x3c00;
+	atom.global.add.noftz.v8.f16 {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8}, [%rd3], {%rs1,%rs1,%rs1,%rs1,%rs1,%rs1,%rs1,%rs1};
+	ret;
+}
+`)
+	buf := m.buffer(t, 32*16)
+	c, _, err := m.launchTest(t, run{kernel: "k", block: [3]uint32{32, 1, 1}, params: u64p(buf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.AtomicRequests != 1 {
+		t.Errorf("AtomicRequests = %d, want 1", c.AtomicRequests)
+	}
+	for i, w := range m.u32s(t, buf, 32*4) {
+		if w != 0x3c003c00 { // 0 + 1.0 in each half
+			t.Fatalf("word %d = %#08x, want 0x3c003c00", i, w)
+		}
+	}
+}

@@ -925,7 +925,9 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 	if in.Mode == ir.AtomCas {
 		cv = wp.r(in.A[2])
 	}
-	wp.w.c.AtomicRequests++
+	if in.Vec == 0 { // a vector atomic's later elements are the same request
+		wp.w.c.AtomicRequests++
+	}
 	if in.Type == ptxtype.B128 {
 		wp.atomic128(pc, in, exec, base)
 		return

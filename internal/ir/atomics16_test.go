@@ -68,6 +68,9 @@ func TestAtomicsHalfAndB128Lowering(t *testing.T) {
 					if in.Imm != code[0].Imm+int64(i)*step {
 						t.Errorf("element %d at offset %d, want %d", i, in.Imm, code[0].Imm+int64(i)*step)
 					}
+					if int(in.Vec) != i {
+						t.Errorf("element %d: Vec %d, want its index", i, in.Vec)
+					}
 				}
 			}
 		})
@@ -103,12 +106,43 @@ func TestAtomicsHalfAndB128Malformed(t *testing.T) {
 		{"atom.global.exch.b128 %q1, [%rd1];", "atom.global.exch.b128"},
 		{"atom.global.add.noftz.v8.f16 {%rs1,%rs2}, [%rd1], {%rs1,%rs2,%rs3,%rs4,%rs5,%rs6,%rs7,%rs8};", "expected a vector of 8 registers"},
 		{"red.global.add.noftz.v4.f16 [%rd1], %rs1;", "expected a vector of 4 operands"},
-		{"atom.global.add.noftz.v2.f16x2 {%r1,%r2}, [%rd1], {%r3,%r1};", "a later operand is not supported yet"},
 	} {
 		t.Run(c.instr, func(t *testing.T) {
 			_, err := lowerBody(c.instr)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestAtomicVecResultOverInput: a vector atomic whose element result
+// register is a later element's operand or the address register reads
+// them before any element is written (as the one hardware instruction
+// does): they are copied to fresh registers first.
+func TestAtomicVecResultOverInput(t *testing.T) {
+	for _, c := range []struct {
+		instr  string
+		copies int
+	}{
+		{"atom.global.add.noftz.v2.f16x2 {%r1,%r2}, [%rd1], {%r3,%r1};", 1},
+		{"atom.global.add.noftz.v2.f16x2 {%r1,%r2}, [%rd1], {%r1,%r2};", 0}, // element k reads its own result register: fine
+		{"atom.global.add.v2.f32 {%f1,%f2}, [%rd1], {%f3,%f1};", 1},
+	} {
+		t.Run(c.instr, func(t *testing.T) {
+			p, err := lowerBody(c.instr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := p.Funcs[p.FuncByName["k"]].Code
+			movs := 0
+			for _, in := range code {
+				if in.Op == OpMov {
+					movs++
+				}
+			}
+			if movs != c.copies || len(code)-1 != c.copies+2 {
+				t.Errorf("%d instructions, %d copies; want %d copies and 2 atomics", len(code)-1, movs, c.copies)
 			}
 		})
 	}

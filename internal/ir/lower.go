@@ -1907,23 +1907,37 @@ func (fl *fnLowerer) lowerAtomVec(src *ptx.Instr, in Inst, ops []ptx.Operand, i,
 	for k := range d {
 		ds[k] = fl.reg(src, &d[k])
 	}
-	// Element k's result must not be an input of a later element.
-	for k, r := range ds {
-		if r == in.A[0] && k < vec-1 {
-			fl.unsupportedf(src.Pos, "%s: a vector atomic whose result register is its address register is not supported yet", opText(src))
-			return
-		}
-		for _, x := range bs[k+1:] {
-			if x == r {
-				fl.unsupportedf(src.Pos, "%s: a vector atomic whose result register is a later operand is not supported yet", opText(src))
-				return
+	// An element's result written over an input of a later element (its
+	// address or operand): the hardware reads every input first, so the
+	// inputs are copied to fresh registers before the elements run.
+	conflict := func(s int32, from int) bool {
+		for _, r := range ds[:min(from, len(ds))] {
+			if r == s {
+				return true
 			}
+		}
+		return false
+	}
+	copyIn := func(s int32, t ptx.Type) int32 {
+		tmp := fl.newSlot(t)
+		mv := fl.newInst(OpMov, src)
+		mv.Type, mv.D[0], mv.A[0] = t, tmp, s
+		fl.emit(mv, src)
+		return tmp
+	}
+	if in.A[0] >= 0 && conflict(in.A[0], vec-1) {
+		in.A[0] = copyIn(in.A[0], ptx.B64)
+	}
+	for k := range bs {
+		if conflict(bs[k], k) {
+			bs[k] = copyIn(bs[k], in.Type)
 		}
 	}
 	size := int64(TypeSize(in.Type))
 	for k := 0; k < vec; k++ {
 		e := in
 		e.Imm = in.Imm + int64(k)*size
+		e.Vec = uint8(k) // 0 for the first: one warp instruction for the counters
 		e.A[1] = bs[k]
 		if in.Op == OpAtom {
 			e.D[0] = ds[k]
