@@ -69,4 +69,18 @@ __WARPSIM_HDI__ bool operator<(__nv_bfloat16 a, __nv_bfloat16 b) { return __warp
 __WARPSIM_HDI__ bool operator>(__nv_bfloat16 a, __nv_bfloat16 b) { return __warpsim_b(a) > __warpsim_b(b); }
 #endif
 
+#if defined(__cplusplus) && defined(__CUDA__) && !defined(__WARPSIM_HOST_ONLY__)
+/* atomicAdd on bf16 and bf16 pairs (sm_90's atom.add.noftz.bf16{,x2}). */
+__WARPSIM_DI__ __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v) {
+  unsigned short old;
+  asm volatile("atom.add.noftz.bf16 %0, [%1], %2;" : "=h"(old) : "l"(p), "h"(v.__x) : "memory");
+  return __ushort_as_bfloat16(old);
+}
+__WARPSIM_DI__ __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __nv_bfloat162 v) {
+  unsigned old;
+  asm volatile("atom.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(__builtin_bit_cast(unsigned, v)) : "memory");
+  return __builtin_bit_cast(__nv_bfloat162, old);
+}
+#endif
+
 #endif

@@ -7,10 +7,12 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
@@ -923,7 +925,13 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 	if in.Mode == ir.AtomCas {
 		cv = wp.r(in.A[2])
 	}
-	wp.w.c.AtomicRequests++
+	if in.Vec == 0 { // a vector atomic's later elements are the same request
+		wp.w.c.AtomicRequests++
+	}
+	if in.Type == ptxtype.B128 {
+		wp.atomic128(pc, in, exec, base)
+		return
+	}
 	if n == 4 && wp.rec == nil && (in.Space == ptxtype.SpaceShared || in.Space == ptxtype.SpaceGeneric) && wp.atomicShared32(in, exec, base, bv, cv) {
 		return
 	}
@@ -950,7 +958,7 @@ func (wp *warp) atomic(pc int, in *ir.Inst, exec uint32) {
 			wp.blk.sharedDirty = true
 		}
 		if kind == accGlobal {
-			old, changed = atomicRMW(b, in, bv[l], c)
+			old, changed = atomicRMW(b, addr, in, bv[l], c)
 		} else {
 			old = loadLE(b, size)
 			nv := atomOp(in, old, bv[l], c)
@@ -1082,6 +1090,14 @@ func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
 	switch in.Mode {
 	case ir.AtomAdd:
 		switch t {
+		case ptxtype.F16:
+			return uint64(scalar.AddF16(uint16(old), uint16(b), scalar.RN, false, false))
+		case ptxtype.BF16:
+			return uint64(scalar.AddBF16(uint16(old), uint16(b), scalar.RN, false, false))
+		case ptxtype.F16x2:
+			return uint64(scalar.AddF16x2(uint32(old), uint32(b), scalar.RN, false, false))
+		case ptxtype.BF16x2:
+			return uint64(scalar.AddBF16x2(uint32(old), uint32(b), scalar.RN, false, false))
 		case ptxtype.F32:
 			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
 		case ptxtype.F64:
@@ -1089,6 +1105,9 @@ func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
 		}
 		return (old + b) & m
 	case ir.AtomMin, ir.AtomMax:
+		if r, ok := halfMinMax(t, in.Mode == ir.AtomMax, old, b); ok {
+			return r
+		}
 		less := false
 		if ir.IsSigned(t) {
 			less = int64(sext(b, size)) < int64(sext(old, size))
@@ -1128,9 +1147,114 @@ func atomOp(in *ir.Inst, old, b, c uint64) uint64 {
 	return old
 }
 
-// atomicRMW performs the atomic on global memory and returns the old value
-// and whether memory may have changed.
-func atomicRMW(b []byte, in *ir.Inst, v, c uint64) (uint64, bool) {
+// halfMinMax is atom.min/max.noftz on f16, bf16 and their packed pairs
+// (the sm_90 vector forms): min/max without NaN propagation, as the H100
+// does (testdata/atomics16).
+func halfMinMax(t ptxtype.Type, isMax bool, old, b uint64) (uint64, bool) {
+	switch {
+	case t == ptxtype.F16 && isMax:
+		return uint64(scalar.MaxF16(uint16(old), uint16(b), false, false)), true
+	case t == ptxtype.F16:
+		return uint64(scalar.MinF16(uint16(old), uint16(b), false, false)), true
+	case t == ptxtype.BF16 && isMax:
+		return uint64(scalar.MaxBF16(uint16(old), uint16(b), false)), true
+	case t == ptxtype.BF16:
+		return uint64(scalar.MinBF16(uint16(old), uint16(b), false)), true
+	case t == ptxtype.F16x2 && isMax:
+		return uint64(scalar.MaxF16x2(uint32(old), uint32(b), false, false)), true
+	case t == ptxtype.F16x2:
+		return uint64(scalar.MinF16x2(uint32(old), uint32(b), false, false)), true
+	case t == ptxtype.BF16x2 && isMax:
+		return uint64(scalar.MaxBF16x2(uint32(old), uint32(b), false)), true
+	case t == ptxtype.BF16x2:
+		return uint64(scalar.MinBF16x2(uint32(old), uint32(b), false)), true
+	}
+	return 0, false
+}
+
+// atomic128Mu serializes the 128-bit global atomics of all blocks (Go has
+// no 128-bit compare-and-swap); each half is still read and written with
+// 64-bit atomics, so word atomics of other goroutines stay race-free.
+var atomic128Mu sync.Mutex
+
+// atomic128 executes atom.cas.b128/atom.exch.b128: D[0], D[1] get the old
+// value's halves; A[1], A[2] are b's halves, A[3], A[4] c's (cas).
+func (wp *warp) atomic128(pc int, in *ir.Inst, exec uint32, base uint64) {
+	bl, bh := wp.r(in.A[1]), wp.r(in.A[2])
+	var cl, ch *[32]uint64
+	if in.Mode == ir.AtomCas {
+		cl, ch = wp.r(in.A[3]), wp.r(in.A[4])
+	}
+	for l := 0; l < 32; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		addr := wp.laneAddr(in, base, l)
+		if addr&15 != 0 {
+			wp.fault(FaultMisaligned, pc, l, addr, true, "16-byte atomic at %#x is not 16-byte aligned", addr)
+			return
+		}
+		b, kind := wp.resolve(pc, in.Space, addr, 16, l)
+		if b == nil {
+			return
+		}
+		nl, nh := bl[l], bh[l]
+		var ol, oh uint64
+		changed := false
+		if kind == accGlobal && uintptr(unsafe.Pointer(&b[0]))&7 == 0 {
+			pl, ph := (*uint64)(unsafe.Pointer(&b[0])), (*uint64)(unsafe.Pointer(&b[8]))
+			atomic128Mu.Lock()
+			ol, oh = atomic.LoadUint64(pl), atomic.LoadUint64(ph)
+			if cl == nil || ol == nl && oh == nh {
+				if cl != nil {
+					nl, nh = cl[l], ch[l]
+				}
+				atomic.StoreUint64(pl, nl)
+				atomic.StoreUint64(ph, nh)
+				changed = ol != nl || oh != nh
+			}
+			atomic128Mu.Unlock()
+		} else {
+			if kind == accShared {
+				wp.blk.sharedDirty = true
+			}
+			ol, oh = loadLE(b[:8], 8), loadLE(b[8:], 8)
+			if cl == nil || ol == nl && oh == nh {
+				if cl != nil {
+					nl, nh = cl[l], ch[l]
+				}
+				storeLE(b[:8], 8, nl)
+				storeLE(b[8:], 8, nh)
+				changed = ol != nl || oh != nh
+			}
+		}
+		if changed {
+			wp.stored = true // progress: a failed cas is not
+		}
+		if in.Op == ir.OpAtom {
+			wp.regs[int(in.D[0])*32+l] = ol
+			wp.regs[int(in.D[1])*32+l] = oh
+		}
+		if wp.rec != nil {
+			wp.recordAtomicLane(kind, addr, 16)
+		}
+	}
+	if r := wp.rec; r != nil {
+		r.Store = true
+		r.Sectors = append(r.Sectors, wp.sectors...)
+		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+		r.AddrDistinct, r.AddrMaxDup = addrMultiplicity(wp, in, base, exec)
+	}
+}
+
+// atomicRMW performs the atomic on global memory at addr and returns the
+// old value and whether memory may have changed.
+func atomicRMW(b []byte, addr uint64, in *ir.Inst, v, c uint64) (uint64, bool) {
+	if len(b) == 2 {
+		if old, changed, ok := atomicRMW16(b, addr, in, v, c); ok {
+			return old, changed
+		}
+	}
 	switch len(b) {
 	case 4:
 		p := (*uint32)(unsafe.Pointer(&b[0]))
@@ -1183,9 +1307,35 @@ func atomicRMW(b []byte, in *ir.Inst, v, c uint64) (uint64, bool) {
 			}
 		}
 	}
-	// 16-bit atomics (cas.b16): not shared with other goroutines' word atomics.
+	// Not reached for aligned memory (atomicRMW16).
 	old := loadLE(b, len(b))
 	nv := atomOp(in, old, v, c)
 	storeLE(b, len(b), nv)
 	return old, nv != old
+}
+
+// atomicRMW16 is a 16-bit global atomic (cas.b16, the f16/bf16 ones) as a
+// compare-and-swap loop on the aligned 32-bit word holding it, so that
+// other blocks' goroutines updating the word's other half are not lost.
+// ok is false when the memory is not laid out with the device address's
+// alignment (never for the engine's allocations).
+func atomicRMW16(b []byte, addr uint64, in *ir.Inst, v, c uint64) (old uint64, changed, ok bool) {
+	p := unsafe.Pointer(&b[0])
+	if uintptr(p)&3 != uintptr(addr&3) || addr&1 != 0 {
+		return 0, false, false
+	}
+	sh := uint(addr&2) * 8
+	w := (*uint32)(unsafe.Add(p, -int(addr&2)))
+	for {
+		ow := atomic.LoadUint32(w)
+		o := uint64(ow>>sh) & 0xffff
+		nv := atomOp(in, o, v, c) & 0xffff
+		if nv == o {
+			return o, false, true
+		}
+		nw := ow&^(0xffff<<sh) | uint32(nv)<<sh
+		if atomic.CompareAndSwapUint32(w, ow, nw) {
+			return o, true, true
+		}
+	}
 }

@@ -75,7 +75,7 @@ const (
 	OpSlct // Type = dst, Type2 = c's type (s32/f32)
 	OpLd   // Space, Type, Vec; address = A0 reg (or -1) + Imm + symbol
 	OpSt   // value slots in A1..A4
-	OpAtom // Mode = AtomOp; D0 = old; A1 (A2 for cas)
+	OpAtom // Mode = AtomOp; D0 = old; A1 (A2 for cas); .b128: D0/D1, A1/A2 (A3/A4) halves; Vec = element index k of a vector atomic (0: first)
 	OpRed
 	OpBra
 	OpCall // Imm = index into Func.Calls

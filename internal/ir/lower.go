@@ -350,8 +350,35 @@ func (fl *fnLowerer) newSlot(t ptx.Type) int32 {
 	if t == ptx.Pred {
 		w = 0
 	}
+	if t == ptx.B128 {
+		// A .b128 register is two 64-bit slots, s (low half) and s+1.
+		fl.nslots++
+		fl.slotW = append(fl.slotW, 2, 2)
+		return s
+	}
 	fl.slotW = append(fl.slotW, w)
 	return s
+}
+
+// reg128 is a .b128 register operand's two slots (low, high); the sink
+// "_" gets a fresh pair.
+func (fl *fnLowerer) reg128(src *ptx.Instr, o *ptx.Operand) (lo, hi int32) {
+	o = scalarOperand(o)
+	if o.Kind == ptx.OpdSink {
+		s := fl.newSlot(ptx.B128)
+		return s, s + 1
+	}
+	if o.Kind == ptx.OpdReg || o.Kind == ptx.OpdSym {
+		if s, ok := fl.lookup(o.Name); ok && s.kind == symReg && s.typ == ptx.B128 {
+			return s.slot, s.slot + 1
+		}
+	}
+	if o.Name == "" {
+		fl.bad(src, "expected a .b128 register")
+	} else {
+		fl.bad(src, "expected a .b128 register, found %s", o.Name)
+	}
+	return fl.sink, fl.sink
 }
 
 func (fl *fnLowerer) constSlot(v uint64) int32 {
@@ -1303,6 +1330,10 @@ func (fl *fnLowerer) lowerMov(src *ptx.Instr, m *mods) {
 	}
 	t := m.typ(0)
 	d, a := &ops[0], &ops[1]
+	if t == ptx.B128 {
+		fl.lowerMov128(src, d, a)
+		return
+	}
 	switch {
 	case d.Kind == ptx.OpdVector:
 		in := fl.newInst(OpUnpack, src)
@@ -1361,6 +1392,49 @@ func (fl *fnLowerer) lowerMov(src *ptx.Instr, m *mods) {
 	}
 }
 
+// lowerMov128 lowers mov.b128: unpacking a .b128 register into two 64-bit
+// halves ({lo, hi}), packing two halves into one, or copying one: one
+// 64-bit move per half.
+func (fl *fnLowerer) lowerMov128(src *ptx.Instr, d, a *ptx.Operand) {
+	var dst, val [2]int32
+	switch {
+	case d.Kind == ptx.OpdVector && a.Kind != ptx.OpdVector:
+		if len(d.Elems) != 2 {
+			fl.bad(src, "expected {lo, hi}: two 64-bit halves")
+			return
+		}
+		dst[0], dst[1] = fl.reg(src, &d.Elems[0]), fl.reg(src, &d.Elems[1])
+		val[0], val[1] = fl.reg128(src, a)
+		if dst[0] == val[1] {
+			fl.unsupportedf(src.Pos, "%s: a low half written over the high half it unpacks is not supported yet", opText(src))
+			return
+		}
+	case a.Kind == ptx.OpdVector && d.Kind != ptx.OpdVector:
+		if len(a.Elems) != 2 {
+			fl.bad(src, "expected {lo, hi}: two 64-bit halves")
+			return
+		}
+		dst[0], dst[1] = fl.reg128(src, d)
+		val[0], val[1] = fl.value(src, &a.Elems[0], ptx.B64), fl.value(src, &a.Elems[1], ptx.B64)
+		if dst[0] == val[1] {
+			fl.unsupportedf(src.Pos, "%s: a pack whose high half is its own low half is not supported yet", opText(src))
+			return
+		}
+	case (a.Kind == ptx.OpdReg || a.Kind == ptx.OpdSym) && d.Kind != ptx.OpdVector:
+		dst[0], dst[1] = fl.reg128(src, d)
+		val[0], val[1] = fl.reg128(src, a)
+	default:
+		fl.unsupported(src)
+		return
+	}
+	for k := range 2 {
+		in := fl.newInst(OpMov, src)
+		in.Type = ptx.B64
+		in.D[0], in.A[0] = dst[k], val[k]
+		fl.emit(in, src)
+	}
+}
+
 func (fl *fnLowerer) movAddr(src *ptx.Instr, t ptx.Type, d *ptx.Operand, name string, off int64) {
 	in := fl.newInst(OpMovAddr, src)
 	in.Type = t
@@ -1415,14 +1489,18 @@ func (fl *fnLowerer) lowerLd(src *ptx.Instr, m *mods) {
 	in := fl.newInst(OpLd, src)
 	in.Type = m.typ(0)
 	in.Space = m.space
-	if in.Type == ptx.B128 || m.vec > 4 {
+	if in.Type == ptx.B128 && m.vec > 0 || m.vec > 4 {
 		fl.unsupported(src)
 		return
 	}
 	if !fl.addr(src, &in, &ops[1]) {
 		return
 	}
-	if m.vec > 0 {
+	if in.Type == ptx.B128 {
+		// ld.b128 is ld.v2.b64 into the register's two halves.
+		in.Type, in.Vec = ptx.B64, 2
+		in.D[0], in.D[1] = fl.reg128(src, &ops[0])
+	} else if m.vec > 0 {
 		if ops[0].Kind != ptx.OpdVector || len(ops[0].Elems) != m.vec {
 			fl.bad(src, "expected a vector of %d registers", m.vec)
 			return
@@ -1491,14 +1569,18 @@ func (fl *fnLowerer) lowerSt(src *ptx.Instr, m *mods) {
 	in := fl.newInst(OpSt, src)
 	in.Type = m.typ(0)
 	in.Space = m.space
-	if in.Type == ptx.B128 || m.vec > 4 {
+	if in.Type == ptx.B128 && m.vec > 0 || m.vec > 4 {
 		fl.unsupported(src)
 		return
 	}
 	if !fl.addr(src, &in, &ops[0]) {
 		return
 	}
-	if m.vec > 0 {
+	if in.Type == ptx.B128 {
+		// st.b128 is st.v2.b64 of the register's two halves.
+		in.Type, in.Vec = ptx.B64, 2
+		in.A[1], in.A[2] = fl.reg128(src, &ops[1])
+	} else if m.vec > 0 {
 		if ops[1].Kind != ptx.OpdVector || len(ops[1].Elems) != m.vec {
 			fl.bad(src, "expected a vector of %d values", m.vec)
 			return
@@ -1707,26 +1789,26 @@ func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
 		m.space = ptx.SpaceGeneric
 	}
 	in.Space = m.space
-	found := false
+	found, noftz := false, false
 	for _, r := range m.rest {
 		if a, ok := atomNames[r]; ok && !found {
 			in.Mode = a
 			found = true
 			continue
 		}
+		if r == "noftz" && !noftz {
+			noftz = true
+			continue
+		}
 		fl.unsupported(src)
 		return
 	}
-	if !found || m.vec > 0 || len(m.types) > 1 {
+	if !found || len(m.types) > 1 || !atomTypeOK(in.Type, in.Mode, m.vec, noftz) {
 		fl.unsupported(src)
 		return
 	}
-	switch in.Type {
-	case ptx.F16, ptx.BF16, ptx.F16x2, ptx.BF16x2, ptx.B128:
-		fl.unsupported(src)
-		return
-	}
-	if in.Space != ptx.SpaceGlobal && in.Space != ptx.SpaceShared && in.Space != ptx.SpaceGeneric {
+	if in.Space != ptx.SpaceGlobal && in.Space != ptx.SpaceShared && in.Space != ptx.SpaceGeneric ||
+		m.vec > 0 && in.Space == ptx.SpaceShared {
 		fl.unsupported(src)
 		return
 	}
@@ -1742,15 +1824,137 @@ func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
 	}
 	i := 0
 	if op == OpAtom {
-		in.D[0] = fl.reg(src, &ops[0])
 		i = 1
 	}
 	if !fl.addr(src, &in, &ops[i]) {
 		return
 	}
+	if in.Type == ptx.B128 {
+		fl.lowerAtom128(src, in, ops, i)
+		return
+	}
+	if m.vec > 0 {
+		fl.lowerAtomVec(src, in, ops, i, m.vec)
+		return
+	}
+	if op == OpAtom {
+		in.D[0] = fl.reg(src, &ops[0])
+	}
 	in.A[1] = fl.value(src, &ops[i+1], in.Type)
 	if in.Mode == AtomCas {
 		in.A[2] = fl.value(src, &ops[i+2], in.Type)
+	}
+	fl.emit(in, src)
+}
+
+// atomTypeOK reports whether atom/red support a type, operation and vector
+// width (vec 0: scalar): the integer and f32/f64 forms, add.noftz on f16,
+// bf16 and their packed pairs, the sm_90 vector forms (global only:
+// add/min/max.noftz on .v2/.v4/.v8 f16/bf16 and .v2/.v4 f16x2/bf16x2, add on
+// .v2/.v4 f32), and cas/exch on b128.
+func atomTypeOK(t ptx.Type, mode uint8, vec int, noftz bool) bool {
+	switch t {
+	case ptx.F16, ptx.BF16, ptx.F16x2, ptx.BF16x2:
+		if !noftz {
+			return false
+		}
+		switch vec {
+		case 0:
+			return mode == AtomAdd
+		case 2, 4:
+		case 8:
+			if t == ptx.F16x2 || t == ptx.BF16x2 {
+				return false
+			}
+		default:
+			return false
+		}
+		return mode == AtomAdd || mode == AtomMin || mode == AtomMax
+	case ptx.B128:
+		return !noftz && vec == 0 && (mode == AtomCas || mode == AtomExch)
+	}
+	if noftz {
+		return false
+	}
+	if vec > 0 {
+		return t == ptx.F32 && mode == AtomAdd && (vec == 2 || vec == 4)
+	}
+	return true
+}
+
+// lowerAtomVec lowers a vector atom/red (sm_90, global) to one scalar
+// atomic per element at consecutive addresses: the PTX ISA makes each
+// element its own atomic operation.
+func (fl *fnLowerer) lowerAtomVec(src *ptx.Instr, in Inst, ops []ptx.Operand, i, vec int) {
+	var d, b []ptx.Operand
+	if in.Op == OpAtom {
+		d = ops[0].Elems
+		if ops[0].Kind != ptx.OpdVector || len(d) != vec {
+			fl.bad(src, "expected a vector of %d registers", vec)
+			return
+		}
+	}
+	b = ops[i+1].Elems
+	if ops[i+1].Kind != ptx.OpdVector || len(b) != vec {
+		fl.bad(src, "expected a vector of %d operands", vec)
+		return
+	}
+	bs := make([]int32, vec)
+	for k := range b {
+		bs[k] = fl.value(src, &b[k], in.Type)
+	}
+	ds := make([]int32, len(d))
+	for k := range d {
+		ds[k] = fl.reg(src, &d[k])
+	}
+	// An element's result written over an input of a later element (its
+	// address or operand): the hardware reads every input first, so the
+	// inputs are copied to fresh registers before the elements run.
+	conflict := func(s int32, from int) bool {
+		for _, r := range ds[:min(from, len(ds))] {
+			if r == s {
+				return true
+			}
+		}
+		return false
+	}
+	copyIn := func(s int32, t ptx.Type) int32 {
+		tmp := fl.newSlot(t)
+		mv := fl.newInst(OpMov, src)
+		mv.Type, mv.D[0], mv.A[0] = t, tmp, s
+		fl.emit(mv, src)
+		return tmp
+	}
+	if in.A[0] >= 0 && conflict(in.A[0], vec-1) {
+		in.A[0] = copyIn(in.A[0], ptx.B64)
+	}
+	for k := range bs {
+		if conflict(bs[k], k) {
+			bs[k] = copyIn(bs[k], in.Type)
+		}
+	}
+	size := int64(TypeSize(in.Type))
+	for k := 0; k < vec; k++ {
+		e := in
+		e.Imm = in.Imm + int64(k)*size
+		e.Vec = uint8(k) // 0 for the first: one warp instruction for the counters
+		e.A[1] = bs[k]
+		if in.Op == OpAtom {
+			e.D[0] = ds[k]
+		}
+		fl.emit(e, src)
+	}
+}
+
+// lowerAtom128 lowers atom.cas.b128/atom.exch.b128: D[0], D[1] the old
+// value's halves, A[1], A[2] the operand b's, A[3], A[4] c's (cas).
+func (fl *fnLowerer) lowerAtom128(src *ptx.Instr, in Inst, ops []ptx.Operand, i int) {
+	if in.Op == OpAtom {
+		in.D[0], in.D[1] = fl.reg128(src, &ops[0])
+	}
+	in.A[1], in.A[2] = fl.reg128(src, &ops[i+1])
+	if in.Mode == AtomCas {
+		in.A[3], in.A[4] = fl.reg128(src, &ops[i+2])
 	}
 	fl.emit(in, src)
 }
