@@ -129,6 +129,15 @@ func (g *groupsT) keep(q *smQuantum) {
 	}
 }
 
+// last is when every operation of g (open and committed) has completed.
+func (g *groupsT) last(q *smQuantum) uint64 {
+	t := g.open
+	for _, d := range g.done[:g.n] {
+		t = q.fmax(t, d)
+	}
+	return t
+}
+
 // wait drops all but the newest keep committed groups (and, with all, the
 // open one) and returns when those dropped complete.
 func (g *groupsT) wait(q *smQuantum, keep int, all bool) uint64 {
@@ -184,7 +193,7 @@ func wgmmaGroup(sm *smT, w *warpT, in *ir.Inst, done uint64) {
 // joins the open group when its global sectors arrive (done: the memory
 // system's answer for the load of its source), commit_group closes it,
 // wait_group N waits for all but the newest N groups, wait_all for all.
-// (cp.async.mbarrier.arrive and mbarrier waits are not timed yet.)
+// (cp.async.mbarrier.arrive and mbarrier waits: mbarrier.go.)
 func (s *gridState) asyncGroup(sm *smT, w *warpT, in *ir.Inst, fn int32, done uint64) {
 	q := &sm.smQuantum
 	switch in.Mode {

@@ -1,0 +1,73 @@
+package timing_test
+
+import (
+	"encoding/binary"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
+)
+
+// TestBulkCopyMbarrierWait runs testdata/timing/wgmma/wgmma.ptx's bulk
+// kernel (thread 0: mbarrier.arrive.expect_tx, cp.async.bulk of 1 KiB to
+// 64 KiB from global into shared memory, mbarrier.try_wait.parity until the
+// phase completes, timed with %clock64) on the simulated H100: the wait
+// returns when the copy's sectors have come through the memory system, not
+// when the copy issued (before the mbarrier timing every size took 17
+// cycles). The first round's source comes from DRAM (at least DRAMLatency),
+// the others' from the L2 (at least L2HitLatency, the copy bypasses L1,
+// plus its bytes at no more than the L1 data path's 128 a cycle), and a
+// 64 KiB copy waits longer than a 1 KiB one by at least half its extra
+// bytes' time. (No H100 recording of this kernel yet: see
+// testdata/timing/wgmma/README.md.)
+func TestBulkCopyMbarrierWait(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100 := arch.MustLookup("h100")
+	p := timing.ForArch(h100, 0)
+	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	mod, err := dev.LoadModule("wgmma.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("bulk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := dev.Malloc(16)
+	gsrc, _ := dev.Malloc(65536)
+	const iters = 8
+	var first1K float64
+	for _, n := range []uint32{1024, 4096, 16384, 65536} {
+		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: 65536},
+			params(out, gsrc, uint32(iters), n)); err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 16)
+		if err := dev.Read(out, b); err != nil {
+			t.Fatal(err)
+		}
+		first := float64(binary.LittleEndian.Uint64(b))
+		steady := float64(binary.LittleEndian.Uint64(b[8:])) / (iters - 1)
+		t.Logf("cp.async.bulk %5d bytes: first %.0f cycles, then %.1f", n, first, steady)
+		if first < p.DRAMLatency {
+			t.Errorf("%d bytes: the first copy's wait returned after %.0f cycles, before the DRAM's latency (%.0f)", n, first, p.DRAMLatency)
+		}
+		if steady < p.L2HitLatency {
+			t.Errorf("%d bytes: a copy from the L2 waited %.1f cycles, less than its hit latency (%.0f)", n, steady, p.L2HitLatency)
+		}
+		if min := p.L2HitLatency + float64(n)/float64(p.L1BytesPerCycle); steady < min {
+			t.Errorf("%d bytes: a copy from the L2 waited %.1f cycles, less than the L2's latency and its bytes at %d a cycle (%.1f)", n, steady, p.L1BytesPerCycle, min)
+		}
+		if n == 1024 {
+			first1K = steady
+		} else if d := float64(n-1024) / float64(p.L1BytesPerCycle) / 2; n == 65536 && steady-first1K < d {
+			t.Errorf("64 KiB: %.1f cycles more than 1 KiB's, want at least %.1f (half its extra bytes' time)", steady-first1K, d)
+		}
+	}
+}
