@@ -9,6 +9,7 @@ import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/timing"
+	"github.com/warpsim/warpsim/internal/tmap"
 )
 
 // TestBulkCopyMbarrierWait runs testdata/timing/wgmma/wgmma.ptx's bulk
@@ -68,6 +69,59 @@ func TestBulkCopyMbarrierWait(t *testing.T) {
 			first1K = steady
 		} else if d := float64(n-1024) / float64(p.L1BytesPerCycle) / 2; n == 65536 && steady-first1K < d {
 			t.Errorf("64 KiB: %.1f cycles more than 1 KiB's, want at least %.1f (half its extra bytes' time)", steady-first1K, d)
+		}
+	}
+}
+
+// TestTensorCopyMbarrierWait is TestBulkCopyMbarrierWait for wgmma.ptx's
+// tile kernel: cp.async.bulk.tensor.2d of one box (16x16 to 128x64 f16) of
+// a 1024x1024 f16 tensor map, then mbarrier.try_wait.parity.
+func TestTensorCopyMbarrierWait(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100 := arch.MustLookup("h100")
+	p := timing.ForArch(h100, 0)
+	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	mod, err := dev.LoadModule("wgmma.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("tile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := dev.Malloc(16)
+	tensor, _ := dev.Malloc(2 << 20)
+	const iters = 8
+	for _, box := range [][2]uint32{{16, 16}, {32, 32}, {64, 64}, {128, 64}} {
+		m, code, why := tmap.EncodeTiled(tmap.Tiled{DType: tmap.F16, Rank: 2, Addr: uint64(tensor), Dim: []uint64{1024, 1024},
+			Stride: []uint64{2048}, Box: box[:], EStride: []uint32{1, 1}})
+		if code != 0 {
+			t.Fatalf("box %v: %s", box, why)
+		}
+		n := box[0] * box[1] * 2
+		prm := make([]byte, 200) // p_out, p_map (64-byte aligned, 128 bytes), p_iters, p_bytes
+		binary.LittleEndian.PutUint64(prm, uint64(out))
+		m.Encode(prm[64:192])
+		binary.LittleEndian.PutUint32(prm[192:], iters)
+		binary.LittleEndian.PutUint32(prm[196:], n)
+		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: 65536}, prm); err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 16)
+		if err := dev.Read(out, b); err != nil {
+			t.Fatal(err)
+		}
+		first := float64(binary.LittleEndian.Uint64(b))
+		steady := float64(binary.LittleEndian.Uint64(b[8:])) / (iters - 1)
+		t.Logf("cp.async.bulk.tensor.2d box %dx%d (%5d bytes): first %.0f cycles, then %.1f", box[0], box[1], n, first, steady)
+		if first < p.DRAMLatency {
+			t.Errorf("box %v: the first copy's wait returned after %.0f cycles, before the DRAM's latency (%.0f)", box, first, p.DRAMLatency)
+		}
+		if min := p.L2HitLatency + float64(n)/float64(p.L1BytesPerCycle); steady < min {
+			t.Errorf("box %v: a copy from the L2 waited %.1f cycles, less than the L2's latency and its bytes at %d a cycle (%.1f)", box, steady, p.L1BytesPerCycle, min)
 		}
 	}
 }
