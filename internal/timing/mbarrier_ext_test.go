@@ -125,3 +125,47 @@ func TestTensorCopyMbarrierWait(t *testing.T) {
 		}
 	}
 }
+
+// TestCpAsyncMbarrierWait runs wgmma.ptx's cpmbar kernel: each of 32
+// threads copies 16 bytes with cp.async.cg, cp.async.mbarrier.arrive.noinc
+// completes them on a barrier of 32 arrivals, and mbarrier.try_wait.parity
+// waits for the phase. The wait returns once the copies have arrived: the
+// first round's from DRAM (at least DRAMLatency), the others' at least an
+// L1 hit's latency after the copies issued.
+func TestCpAsyncMbarrierWait(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100 := arch.MustLookup("h100")
+	p := timing.ForArch(h100, 0)
+	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	mod, err := dev.LoadModule("wgmma.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("cpmbar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := dev.Malloc(16)
+	gsrc, _ := dev.Malloc(512)
+	const iters = 8
+	if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: 1024},
+		params(out, gsrc, uint32(iters))); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 16)
+	if err := dev.Read(out, b); err != nil {
+		t.Fatal(err)
+	}
+	first := float64(binary.LittleEndian.Uint64(b))
+	steady := float64(binary.LittleEndian.Uint64(b[8:])) / (iters - 1)
+	t.Logf("cp.async.cg x32 + cp.async.mbarrier.arrive.noinc: first %.0f cycles, then %.1f", first, steady)
+	if first < p.DRAMLatency {
+		t.Errorf("the first round's wait returned after %.0f cycles, before the DRAM's latency (%.0f)", first, p.DRAMLatency)
+	}
+	if steady < float64(p.L1HitLatency) {
+		t.Errorf("a round took %.1f cycles, less than an L1 hit's latency (%d)", steady, p.L1HitLatency)
+	}
+}

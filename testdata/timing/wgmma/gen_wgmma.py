@@ -14,6 +14,8 @@ bulk: thread 0 times p_iters rounds of mbarrier.arrive.expect_tx +
   cp.async.bulk (global -> shared, p_bytes) + mbarrier.try_wait.parity;
   p_out[0] = the first round's cycles, p_out[1] = the others' sum.
 tile: the same with cp.async.bulk.tensor.2d of one box of the tensor map.
+cpmbar: 32 threads' cp.async.cg of 16 bytes each, completed on an mbarrier
+  by cp.async.mbarrier.arrive.noinc, then mbarrier.try_wait.parity.
 """
 import sys
 
@@ -103,5 +105,55 @@ copy_kernel("bulk", ".param .u64 p_src",
             "\tld.param.u64 %src, [p_src];\n\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%dst], [%src], %bytes, [%bar];")
 copy_kernel("tile", ".param .align 64 .b8 p_map[128]",
             "\tmov.b64 %src, p_map;\n\tcvta.param.u64 %src, %src;\n\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%dst], [%src, {%c0, %c0}], [%bar];")
+
+# cpmbar: each of the block's 32 threads cp.async.cg's 16 bytes (512 in all)
+# per round, then cp.async.mbarrier.arrive.noinc on a barrier of 32 and
+# mbarrier.try_wait.parity; thread 0 stores the rounds' cycles as bulk does.
+w(""".visible .entry cpmbar(.param .u64 p_out, .param .u64 p_src, .param .u32 p_iters)
+{
+\t.reg .b64 %t<3>;
+\t.reg .b64 %o, %src, %sum, %off;
+\t.reg .b32 %i, %n, %tx, %bar, %dst, %ph;
+\t.reg .pred %p, %z;
+\tmov.u32 %tx, %tid.x;
+\tsetp.eq.u32 %z, %tx, 0;
+\tmov.u32 %bar, mbar;
+\t@%z mbarrier.init.shared::cta.b64 [%bar], 32;
+\tbar.sync 0;
+\tmov.u32 %dst, dsm;
+\tshl.b32 %n, %tx, 4;
+\tadd.u32 %dst, %dst, %n;
+\tld.param.u64 %src, [p_src];
+\tcvt.u64.u32 %off, %n;
+\tadd.u64 %src, %src, %off;
+\tld.param.u32 %n, [p_iters];
+\tld.param.u64 %o, [p_out];
+\tmov.u32 %i, 0;
+\tmov.u32 %ph, 0;
+\tmov.u64 %sum, 0;
+$L_loop:
+\tmov.u64 %t0, %clock64;
+\tcp.async.cg.shared.global [%dst], [%src], 16;
+\tcp.async.mbarrier.arrive.noinc.shared::cta.b64 [%bar];
+$W:
+\tmbarrier.try_wait.parity.shared::cta.b64 %p, [%bar], %ph;
+\t@!%p bra $W;
+\tmov.u64 %t1, %clock64;
+\tsub.s64 %t2, %t1, %t0;
+\txor.b32 %ph, %ph, 1;
+\tsetp.eq.u32 %p, %i, 0;
+\t@%p bra $FIRST;
+\tadd.u64 %sum, %sum, %t2;
+\tbra $NEXT;
+$FIRST:
+\t@%z st.global.u64 [%o], %t2;
+$NEXT:
+\tadd.u32 %i, %i, 1;
+\tsetp.lt.u32 %p, %i, %n;
+\t@%p bra $L_loop;
+\t@%z st.global.u64 [%o+8], %sum;
+\tret;
+}
+""")
 
 sys.stdout.write("\n".join(out) + "\n")

@@ -3,6 +3,7 @@
 //   wg <kernel> wgs=<warpgroups> iters=<n> cycles=<c> per_iter=<c/n>
 //   bulk bytes=<b> first=<c> steady=<c>      (cp.async.bulk global->shared)
 //   tile box=<w>x<h> bytes=<b> first=<c> steady=<c>   (cp.async.bulk.tensor.2d)
+//   cpmbar bytes=512 first=<c> steady=<c>   (cp.async.cg + cp.async.mbarrier.arrive.noinc)
 // Usage: mb wgmma.cubin|wgmma.ptx
 #include <cstdio>
 #include <cstdint>
@@ -64,5 +65,12 @@ int main(int argc, char** argv) {
     long long c[2]; CK(cuMemcpyDtoH(c, out, 16));
     printf("tile box=%dx%d bytes=%6u first=%6lld steady=%8.2f\n", boxes[bi][0], boxes[bi][1], bytes, c[0], (double)c[1] / (iters - 1));
   }
+  fflush(stdout);
+  CUfunction fc; CK(cuModuleGetFunction(&fc, mod, "cpmbar"));
+  { unsigned iters = 16; void* args[] = {&out, &src, &iters};
+    CK(cuMemsetD8(src, 0, 4 << 20));
+    CK(cuLaunchKernel(fc, 1, 1, 1, 32, 1, 1, 1024, 0, args, 0)); CK(cuCtxSynchronize());
+    long long c[2]; CK(cuMemcpyDtoH(c, out, 16));
+    printf("cpmbar bytes=512 first=%6lld steady=%8.2f\n", c[0], (double)c[1] / (iters - 1)); }
   return 0;
 }
