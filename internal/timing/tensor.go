@@ -25,6 +25,11 @@ type TensorPipe struct {
 	// Latency is the cycles from the end of an MMA's issue interval to
 	// its result.
 	Latency [tensor.S32 + 1]uint32
+	// WgmmaOverhead is the pipe cycles, in 1/TensorFrac cycle, a wgmma
+	// costs per sub-partition beyond its multiply-adds; WgmmaLatency, when
+	// not 0, replaces Latency for wgmma (to be fitted to
+	// testdata/timing/wgmma's recording; 0 in every preset until then).
+	WgmmaOverhead, WgmmaLatency [tensor.S32 + 1]uint32
 	// Release, when not 0, is the cycles from the end of an MMA's pipe
 	// time until a branch or barrier of its warp may issue: a warp's MMAs
 	// do not overlap across the end of a basic block (a loop's iterations
@@ -55,7 +60,12 @@ func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) 
 		return uint64(p.Interval[ir.ClassTensor]) * TensorFrac, p.Latency[ir.ClassTensor] - min(p.Latency[ir.ClassTensor], p.Interval[ir.ClassTensor]), 0
 	}
 	cost = (uint64(macs)*TensorFrac + uint64(rate) - 1) / uint64(rate)
-	if !wgmma {
+	if wgmma {
+		cost += uint64(p.Tensor.WgmmaOverhead[elem])
+		if l := p.Tensor.WgmmaLatency[elem]; l != 0 {
+			return cost, l, p.Tensor.Release[elem]
+		}
+	} else {
 		n := uint64(1)
 		if im := p.Tensor.InstMACs[elem]; im != 0 {
 			n = (uint64(macs) + uint64(im) - 1) / uint64(im)
