@@ -10,6 +10,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/internal/tmap"
+	"github.com/warpsim/warpsim/launchfile"
 )
 
 // TestBulkCopyMbarrierWait runs testdata/timing/wgmma/wgmma.ptx's bulk
@@ -167,5 +168,28 @@ func TestCpAsyncMbarrierWait(t *testing.T) {
 	}
 	if steady < float64(p.L1HitLatency) {
 		t.Errorf("a round took %.1f cycles, less than an L1 hit's latency (%d)", steady, p.L1HitLatency)
+	}
+}
+
+// TestTMAMbarrierTimingWorkers: Triton's tma_matmul_f16 (four blocks, each
+// a TMA descriptor-load pipeline of 3 stages on mbarriers feeding wgmma)
+// takes the same cycles with 1 and with 4 workers: the mbarrier
+// completions are per SM state, futures resolved as any memory answer.
+func TestTMAMbarrierTimingWorkers(t *testing.T) {
+	var cycles [2]uint64
+	for i, workers := range []int{1, 4} {
+		lf, err := launchfile.Load("../../testdata/triton/tma_matmul_f16/launch.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming, Workers: workers})
+		out, err := lf.Execute(dev, launchfile.ExecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cycles[i] = out.Launches[0].Grids[0].Timing.Cycles
+	}
+	if cycles[0] != cycles[1] || cycles[0] == 0 {
+		t.Errorf("tma_matmul_f16: %d cycles with 1 worker, %d with 4", cycles[0], cycles[1])
 	}
 }
