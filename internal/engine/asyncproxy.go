@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math/bits"
+
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
@@ -104,6 +106,14 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 		// checker does not follow: they reach it as atomic writes (written
 		// for initcheck, never a race)
 		wp.completeAll(pc, exec, CheckAtomic)
+		if r := wp.rec; r != nil && exec != 0 {
+			l := bits.TrailingZeros32(exec)
+			addr := uint64(to.DstOff)
+			if to.Dst >= 0 {
+				addr += wp.r(to.Dst)[l]
+			}
+			r.Mbar = addr + 1
+		}
 		if to.Flag { // .noinc: the arrival counts against the expected count
 			wp.mbarrierInst(pc, in, to, exec)
 		}
@@ -166,6 +176,19 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			addr := uint64(to.MbarOff)
 			if to.MbarSlot >= 0 {
 				addr += wp.r(to.MbarSlot)[l]
+			}
+			if r := wp.rec; r != nil {
+				// the timing model sees the source's sectors as one
+				// global load of the warp (ir.Class: ClassLdGlobal) whose
+				// arrival completes the mbarrier's transactions
+				r.Space = SpaceGlobal
+				for a := src &^ 31; a < src+n; a += 32 {
+					r.Sectors = append(r.Sectors, a>>5)
+				}
+				r.Bytes += uint32(n)
+				if r.Mbar == 0 {
+					r.Mbar = addr + 1
+				}
 			}
 			if addr&7 != 0 {
 				wp.fault(FaultMisaligned, pc, l, addr, true, "mbarrier object at %#x is not 8-byte aligned", addr)

@@ -65,6 +65,9 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 		if b == nil {
 			return
 		}
+		if wp.rec != nil && wp.rec.Mbar == 0 {
+			wp.rec.Mbar = addr + 1
+		}
 		arg := func() int64 {
 			if len(to.A) == 0 || to.A[0] < 0 {
 				return 1

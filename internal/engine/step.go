@@ -56,6 +56,13 @@ type StepRecord struct {
 	Wavefronts uint32
 	Bytes      uint32 // bytes the executing lanes asked for
 	Event      uint8
+	// Mbar, for an mbarrier instruction, cp.async.mbarrier.arrive and a
+	// copy into shared memory that completes transactions on an mbarrier
+	// (cp.async.bulk, cp.async.bulk.tensor), is that mbarrier's address
+	// (its first executing lane's, as the instruction names it) plus one;
+	// 0: none. The timing model completes the barrier's phase when the
+	// copy's data has arrived.
+	Mbar uint64
 	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
 	// addresses its lanes named and the most lanes on one address.
 	AddrDistinct, AddrMaxDup uint32
@@ -87,6 +94,7 @@ type DevLaunch struct {
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
 	r.GridReleased = false
+	r.Mbar = 0
 	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]

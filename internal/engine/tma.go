@@ -191,6 +191,9 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 		if to.MbarSlot >= 0 {
 			mb += wp.r(to.MbarSlot)[l] & 0xffffffff
 		}
+		if r := wp.rec; r != nil && r.Mbar == 0 {
+			r.Mbar = mb + 1
+		}
 		for _, r := range ranks {
 			d, bar := sh, mb
 			if r >= 0 {

@@ -84,6 +84,7 @@ type smT struct {
 	pendHead int
 	waiting  int
 	freeAt   uint64 // a retired block's slot is free for the next block
+	mbars    mbarsT // mbarrier completions (mbarrier.go)
 }
 
 // launch is a block's dispatch: its cycle and its warps.

@@ -131,6 +131,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.storeData = sm.fmax(w.storeData, data)
 			sm.keep(&w.storeData)
 			s.store(sm, rec, data)
+		} else if in.Op == ir.OpAsync {
+			// A TMA or bulk copy into shared memory reads through the
+			// L2, not the SM's L1 (mbarrier.go waits for it).
+			l1 := sm.l1
+			sm.l1 = nil
+			mem = s.tmaCopy(sm, rec, s.load(sm, rec))
+			sm.l1 = l1
 		} else {
 			mem = s.load(sm, rec)
 		}
@@ -189,6 +196,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpAsync {
 		s.asyncGroup(sm, w, in, rec.Func, done)
+		s.mbarrierTiming(sm, w, in, rec, done)
 	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {

@@ -25,6 +25,11 @@ type TensorPipe struct {
 	// Latency is the cycles from the end of an MMA's issue interval to
 	// its result.
 	Latency [tensor.S32 + 1]uint32
+	// WgmmaOverhead is the pipe cycles, in 1/TensorFrac cycle, a wgmma
+	// costs per sub-partition beyond its multiply-adds; WgmmaLatency, when
+	// not 0, replaces Latency for wgmma (to be fitted to
+	// testdata/timing/wgmma's recording; 0 in every preset until then).
+	WgmmaOverhead, WgmmaLatency [tensor.S32 + 1]uint32
 	// Release, when not 0, is the cycles from the end of an MMA's pipe
 	// time until a branch or barrier of its warp may issue: a warp's MMAs
 	// do not overlap across the end of a basic block (a loop's iterations
@@ -55,7 +60,12 @@ func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) 
 		return uint64(p.Interval[ir.ClassTensor]) * TensorFrac, p.Latency[ir.ClassTensor] - min(p.Latency[ir.ClassTensor], p.Interval[ir.ClassTensor]), 0
 	}
 	cost = (uint64(macs)*TensorFrac + uint64(rate) - 1) / uint64(rate)
-	if !wgmma {
+	if wgmma {
+		cost += uint64(p.Tensor.WgmmaOverhead[elem])
+		if l := p.Tensor.WgmmaLatency[elem]; l != 0 {
+			return cost, l, p.Tensor.Release[elem]
+		}
+	} else {
 		n := uint64(1)
 		if im := p.Tensor.InstMACs[elem]; im != 0 {
 			n = (uint64(macs) + uint64(im) - 1) / uint64(im)
@@ -130,6 +140,15 @@ func (g *groupsT) keep(q *smQuantum) {
 	}
 }
 
+// last is when every operation of g (open and committed) has completed.
+func (g *groupsT) last(q *smQuantum) uint64 {
+	t := g.open
+	for _, d := range g.done[:g.n] {
+		t = q.fmax(t, d)
+	}
+	return t
+}
+
 // wait drops all but the newest keep committed groups (and, with all, the
 // open one) and returns when those dropped complete.
 func (g *groupsT) wait(q *smQuantum, keep int, all bool) uint64 {
@@ -185,7 +204,7 @@ func wgmmaGroup(sm *smT, w *warpT, in *ir.Inst, done uint64) {
 // joins the open group when its global sectors arrive (done: the memory
 // system's answer for the load of its source), commit_group closes it,
 // wait_group N waits for all but the newest N groups, wait_all for all.
-// (cp.async.mbarrier.arrive and mbarrier waits are not timed yet.)
+// (cp.async.mbarrier.arrive and mbarrier waits: mbarrier.go.)
 func (s *gridState) asyncGroup(sm *smT, w *warpT, in *ir.Inst, fn int32, done uint64) {
 	q := &sm.smQuantum
 	switch in.Mode {

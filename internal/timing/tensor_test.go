@@ -188,3 +188,26 @@ func TestCpAsyncWaitGroup(t *testing.T) {
 		t.Errorf("wait_all with nothing in flight: ready at %d, want 801", w.ready)
 	}
 }
+
+// TestWgmmaOverheadAndLatency: a wgmma's pipe time is its multiply-adds at
+// the wgmma rate plus WgmmaOverhead, its latency WgmmaLatency when set (the
+// fields a recording of testdata/timing/wgmma is to fill); mma.sync keeps
+// its own. A warp's quarter of m64n64k16 f16 is 16384 multiply-adds: 32
+// cycles at 512 a cycle.
+func TestWgmmaOverheadAndLatency(t *testing.T) {
+	p := *ForArch(arch.MustLookup("h100"), 0)
+	wg := mmaInst(ir.TensorWgmma, tensor.F16, 16*64*16)
+	mma := mmaInst(ir.TensorMMA, tensor.F16, 16*8*16)
+	if cost, lat, _ := p.tensorCost(wg); cost != 32*TensorFrac || lat != p.Tensor.Latency[tensor.F16] {
+		t.Errorf("h100 wgmma m64n64k16: %d/%d cycles, latency %d; want 32, %d", cost, TensorFrac, lat, p.Tensor.Latency[tensor.F16])
+	}
+	mcost, mlat, _ := p.tensorCost(mma)
+	p.Tensor.WgmmaOverhead[tensor.F16] = 3 * TensorFrac / 2
+	p.Tensor.WgmmaLatency[tensor.F16] = 41
+	if cost, lat, _ := p.tensorCost(wg); cost != 32*TensorFrac+3*TensorFrac/2 || lat != 41 {
+		t.Errorf("with 1.5 cycles' overhead and latency 41: %d/%d cycles, latency %d; want 33.5, 41", cost, TensorFrac, lat)
+	}
+	if cost, lat, _ := p.tensorCost(mma); cost != mcost || lat != mlat {
+		t.Errorf("mma.sync changed with wgmma's figures: %d, %d; want %d, %d", cost, lat, mcost, mlat)
+	}
+}

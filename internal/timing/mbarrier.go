@@ -1,0 +1,88 @@
+package timing
+
+import (
+	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// mbarsT are an SM's mbarriers' completion times, by the address the
+// instructions name them with (engine.StepRecord.Mbar): the latest cycle
+// (or future) at which data a copy completes on the barrier arrives. The
+// functional engine moves a copy's bytes, and completes its transactions,
+// when the copy issues; the timing model holds a warp's mbarrier
+// test_wait / try_wait until the copies recorded on that barrier have
+// arrived. A fixed table: the least recently set entry makes room.
+type mbarsT struct {
+	addr, at [16]uint64
+	next     int
+	// tmaFree is when the SM's TMA unit has written the bytes of the
+	// copies it took into shared memory (tmaCopy).
+	tmaFree uint64
+}
+
+// tmaCopy times a TMA or bulk copy into shared memory whose global
+// sectors have all arrived at mem (the memory system's answer): the SM's
+// copy unit receives its first bytes an L2 hit's latency after the issue
+// at the earliest and writes them into shared memory at the L1 data
+// path's rate (L1BytesPerCycle), one copy after the other, so a copy
+// completes no earlier than that, nor before its last sector arrived.
+func (s *gridState) tmaCopy(sm *smT, rec *engine.StepRecord, mem uint64) uint64 {
+	rate := uint64(max(s.p.L1BytesPerCycle, 1))
+	m := &sm.mbars
+	first := sm.now + uint64(s.p.L2HitLatency)
+	m.tmaFree = max(m.tmaFree, first) + (uint64(len(rec.Sectors))*32+rate-1)/rate
+	return sm.fmax(mem, m.tmaFree)
+}
+
+func (m *mbarsT) find(addr uint64) int {
+	for i, a := range m.addr {
+		if a == addr {
+			return i
+		}
+	}
+	return -1
+}
+
+// complete notes data arriving at t on mbarrier addr.
+func (m *mbarsT) complete(q *smQuantum, addr, t uint64) {
+	i := m.find(addr)
+	if i < 0 {
+		i = m.next
+		m.next = (m.next + 1) % len(m.addr)
+		m.addr[i], m.at[i] = addr, 0
+	}
+	m.at[i] = q.fmax(m.at[i], t)
+	q.keep(&m.at[i])
+}
+
+// reset forgets mbarrier addr (mbarrier.init, mbarrier.inval).
+func (m *mbarsT) reset(addr uint64) {
+	if i := m.find(addr); i >= 0 {
+		m.addr[i], m.at[i] = 0, 0
+	}
+}
+
+// mbarrierTiming times the mbarrier side of an asynchronous instruction
+// issued now, done being when its own memory access (a TMA or bulk copy's
+// global sectors, through L1/L2/DRAM: s.load) has completed: such a copy
+// and cp.async.mbarrier.arrive (when the warp's cp.async copies have
+// arrived) complete data on their mbarrier; test_wait / try_wait hold the
+// warp (on the wait stall) until it is there.
+func (s *gridState) mbarrierTiming(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, done uint64) {
+	if rec.Mbar == 0 {
+		return
+	}
+	q := &sm.smQuantum
+	switch in.Mode {
+	case ir.AsyncBulkG2S, ir.AsyncTensorG2S:
+		sm.mbars.complete(q, rec.Mbar, done)
+	case ir.AsyncMbarArrive:
+		sm.mbars.complete(q, rec.Mbar, w.cpAsync.last(q))
+	case ir.MbarInit, ir.MbarInval:
+		sm.mbars.reset(rec.Mbar)
+	case ir.MbarTestWait, ir.MbarTryWait:
+		if i := sm.mbars.find(rec.Mbar); i >= 0 {
+			waitUntil(sm, w, sm.mbars.at[i])
+		}
+	}
+}
