@@ -173,6 +173,19 @@ var measured = map[string]*Params{
 				tensor.F16: 13, tensor.BF16: 13, tensor.TF32: 13, tensor.E4M3: 13, tensor.E5M2: 13,
 				tensor.S8: 13, tensor.U8: 13, tensor.S4: 13, tensor.U4: 13, tensor.B1: 13,
 			}),
+			// wgmma m64nNk16 f16 → f32, measured on the H100
+			// (testdata/timing/wgmma/h100/mb_stdout.txt, TestWgmmaMicrobenchmarks):
+			// four to a group at N = 64 and 128 run at the dense rate above
+			// (2032–2043 multiply-adds an SM a cycle); at N = 8 one wgmma
+			// an SM every 18.1–18.6 cycles (one or four warpgroups); a lone
+			// warpgroup's dependent chain 54.5, 82.6, 119.6 and 195.5
+			// cycles an iteration at N = 8, 64, 128, 256: 14 of them the
+			// loop's own instructions, the rest 31 + 1.18 × the
+			// multiply-adds' time. bf16 runs on the same HGMMA path; the
+			// other types were not recorded.
+			WgmmaMinCycles: tensorTable(map[tensor.Elem]uint32{tensor.F16: 18, tensor.BF16: 18}),
+			WgmmaLatency:   tensorTable(map[tensor.Elem]uint32{tensor.F16: 31, tensor.BF16: 31}),
+			WgmmaResultPct: tensorTable(map[tensor.Elem]uint32{tensor.F16: 118, tensor.BF16: 118}),
 		},
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,

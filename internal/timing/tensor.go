@@ -26,10 +26,14 @@ type TensorPipe struct {
 	// its result.
 	Latency [tensor.S32 + 1]uint32
 	// WgmmaOverhead is the pipe cycles, in 1/TensorFrac cycle, a wgmma
-	// costs per sub-partition beyond its multiply-adds; WgmmaLatency, when
-	// not 0, replaces Latency for wgmma (to be fitted to
-	// testdata/timing/wgmma's recording; 0 in every preset until then).
-	WgmmaOverhead, WgmmaLatency [tensor.S32 + 1]uint32
+	// costs per sub-partition beyond its multiply-adds, and WgmmaMinCycles
+	// the least pipe time a wgmma takes (small N: the H100 issues one
+	// wgmma per SM every 18 cycles however few its multiply-adds).
+	// WgmmaLatency, when not 0, replaces Latency for wgmma: its result is
+	// ready WgmmaLatency cycles plus WgmmaResultPct percent of its
+	// multiply-adds' time after it issues (a lone warpgroup's dependent
+	// chain takes 31 + 1.18 × that on the H100), whatever its pipe time.
+	WgmmaOverhead, WgmmaMinCycles, WgmmaLatency, WgmmaResultPct [tensor.S32 + 1]uint32
 	// Release, when not 0, is the cycles from the end of an MMA's pipe
 	// time until a branch or barrier of its warp may issue: a warp's MMAs
 	// do not overlap across the end of a basic block (a loop's iterations
@@ -61,9 +65,21 @@ func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) 
 	}
 	cost = (uint64(macs)*TensorFrac + uint64(rate) - 1) / uint64(rate)
 	if wgmma {
-		cost += uint64(p.Tensor.WgmmaOverhead[elem])
+		macsCost := cost
+		cost = max(cost, uint64(p.Tensor.WgmmaMinCycles[elem])*TensorFrac) + uint64(p.Tensor.WgmmaOverhead[elem])
 		if l := p.Tensor.WgmmaLatency[elem]; l != 0 {
-			return cost, l, p.Tensor.Release[elem]
+			pct := uint64(p.Tensor.WgmmaResultPct[elem])
+			if pct == 0 {
+				pct = 100
+			}
+			// The result, from the issue: l plus the multiply-adds' time
+			// scaled; from the pipe's end, what remains of that.
+			res := uint64(l)*TensorFrac + macsCost*pct/100
+			lat := uint32(0)
+			if res > cost {
+				lat = uint32((res - cost + TensorFrac - 1) / TensorFrac)
+			}
+			return cost, lat, p.Tensor.Release[elem]
 		}
 	} else {
 		n := uint64(1)

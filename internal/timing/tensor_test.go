@@ -134,20 +134,23 @@ func TestWgmmaWaitGroup(t *testing.T) {
 		w.ready = at + 1
 		s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
 	}
-	step(0, mma) // group 1: done at 87
+	// A warp's quarter of m64n128k16 f16: 32768 multiply-adds, 64 cycles
+	// at 512 a cycle; its result 31 + 1.18 × 64 = 106.5 cycles after it
+	// issues (WgmmaLatency, WgmmaResultPct): 43 after the pipe's end, 107.
+	step(0, mma) // group 1: done at 107
 	step(1, commit)
 	if w.regReady[0] != 0 {
 		t.Errorf("wgmma marked its accumulator ready at %d: the warp must wait at wait_group instead", w.regReady[0])
 	}
-	step(64, mma) // group 2: the pipe is free at 64, done at 64+87
+	step(64, mma) // group 2: the pipe is free at 64, ends at 128, done at 128+43
 	step(65, commit)
 	step(66, wait(1))
-	if w.ready != 87 || w.readyWhy != stallWait {
-		t.Errorf("wait_group 1: ready at %d (%s), want 87 (wait)", w.ready, StallNames[w.readyWhy])
+	if w.ready != 107 || w.readyWhy != stallWait {
+		t.Errorf("wait_group 1: ready at %d (%s), want 107 (wait)", w.ready, StallNames[w.readyWhy])
 	}
-	step(88, wait(0))
-	if w.ready != 151 {
-		t.Errorf("wait_group 0: ready at %d, want 151", w.ready)
+	step(108, wait(0))
+	if w.ready != 171 {
+		t.Errorf("wait_group 0: ready at %d, want 171", w.ready)
 	}
 	step(200, wait(0)) // nothing in flight
 	if w.ready != 201 {
@@ -190,22 +193,28 @@ func TestCpAsyncWaitGroup(t *testing.T) {
 }
 
 // TestWgmmaOverheadAndLatency: a wgmma's pipe time is its multiply-adds at
-// the wgmma rate plus WgmmaOverhead, its latency WgmmaLatency when set (the
-// fields a recording of testdata/timing/wgmma is to fill); mma.sync keeps
-// its own. A warp's quarter of m64n64k16 f16 is 16384 multiply-adds: 32
-// cycles at 512 a cycle.
+// the wgmma rate, at least WgmmaMinCycles, plus WgmmaOverhead; its result
+// WgmmaLatency + WgmmaResultPct% of the multiply-adds' time after it issues
+// (the H100's: 18, 31, 118%, testdata/timing/wgmma); mma.sync keeps its own.
+// A warp's quarter of m64n64k16 f16 is 16384 multiply-adds: 32 cycles at 512
+// a cycle, the result 31 + 37.76 = 68.76 cycles after the issue, 37 (rounded
+// up) after the pipe's end; of m64n8k16, 2048: 4 cycles, held to 18.
 func TestWgmmaOverheadAndLatency(t *testing.T) {
 	p := *ForArch(arch.MustLookup("h100"), 0)
 	wg := mmaInst(ir.TensorWgmma, tensor.F16, 16*64*16)
 	mma := mmaInst(ir.TensorMMA, tensor.F16, 16*8*16)
-	if cost, lat, _ := p.tensorCost(wg); cost != 32*TensorFrac || lat != p.Tensor.Latency[tensor.F16] {
-		t.Errorf("h100 wgmma m64n64k16: %d/%d cycles, latency %d; want 32, %d", cost, TensorFrac, lat, p.Tensor.Latency[tensor.F16])
+	if cost, lat, _ := p.tensorCost(wg); cost != 32*TensorFrac || lat != 37 {
+		t.Errorf("h100 wgmma m64n64k16: %d/%d cycles, latency %d; want 32, 37", cost, TensorFrac, lat)
+	}
+	if cost, _, _ := p.tensorCost(mmaInst(ir.TensorWgmma, tensor.F16, 16*8*16)); cost != 18*TensorFrac {
+		t.Errorf("h100 wgmma m64n8k16: %d/%d cycles; want 18", cost, TensorFrac)
 	}
 	mcost, mlat, _ := p.tensorCost(mma)
 	p.Tensor.WgmmaOverhead[tensor.F16] = 3 * TensorFrac / 2
 	p.Tensor.WgmmaLatency[tensor.F16] = 41
-	if cost, lat, _ := p.tensorCost(wg); cost != 32*TensorFrac+3*TensorFrac/2 || lat != 41 {
-		t.Errorf("with 1.5 cycles' overhead and latency 41: %d/%d cycles, latency %d; want 33.5, 41", cost, TensorFrac, lat)
+	// 41 + 37.76 = 78.76 after the issue, 45.26 after the pipe's 33.5: 46.
+	if cost, lat, _ := p.tensorCost(wg); cost != 32*TensorFrac+3*TensorFrac/2 || lat != 46 {
+		t.Errorf("with 1.5 cycles' overhead and latency 41: %d/%d cycles, latency %d; want 33.5, 46", cost, TensorFrac, lat)
 	}
 	if cost, lat, _ := p.tensorCost(mma); cost != mcost || lat != mlat {
 		t.Errorf("mma.sync changed with wgmma's figures: %d, %d; want %d, %d", cost, lat, mcost, mlat)
