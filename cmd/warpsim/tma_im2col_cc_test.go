@@ -15,46 +15,7 @@ import (
 // recording byte for byte, the encode verdicts and CUDA errors included.
 func TestTMAIm2colProbeCC(t *testing.T) {
 	needClang(t)
-	dir := "../../testdata/tma"
-	prog := buildCU(t, filepath.Join(dir, "im2col_probe.cu"))
-	cases, err := os.ReadFile(filepath.Join(dir, "im2col_cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	n := 0
-	for _, line := range strings.Split(string(cases), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		name := f[0]
-		out := filepath.Join(tmp, name+".bin")
-		stdout, stderr, err := runProgramErr(prog, filepath.Join(dir, "im2col_cases.txt"), name, out)
-		if err != nil {
-			t.Errorf("%s: %v\n%s%s", name, err, stdout, stderr)
-			continue
-		}
-		got, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join(dir, "out", name+".bin"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			k := 0
-			for k < len(got) && k < len(want) && got[k] == want[k] {
-				k++
-			}
-			t.Errorf("%s: the output differs from the GPU's (%d bytes, GPU %d; first at %d)", name, len(got), len(want), k)
-		}
-		n++
-	}
-	if n < 83 {
-		t.Errorf("ran %d cases, want the 83 of im2col_cases.txt", n)
-	}
+	runRecordedProbe(t, "im2col_probe.cu", "im2col_cases.txt", 83, nil)
 }
 
 // TestTMAIm2colProbeSanitized: under memcheck and initcheck im2col loads

@@ -1,14 +1,11 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/tmap"
@@ -17,7 +14,6 @@ import (
 // im2colCase is one line of testdata/tma/im2col_cases.txt (see its header).
 type im2colCase struct {
 	name, kind     string
-	f              []int64 // the numeric fields, from dtype on
 	dtype, rank    int
 	g, s           [5]uint64
 	lo, up         [3]int32
@@ -31,28 +27,10 @@ type im2colCase struct {
 }
 
 func readIm2colCases(t *testing.T) []im2colCase {
-	f, err := os.Open(filepath.Join(tmaRec, "im2col_cases.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	lines, num := readCaseLines(t, "im2col_cases.txt", 41)
 	var cs []im2colCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") {
-			continue
-		}
-		if len(fs) != 41 {
-			t.Fatalf("im2col_cases.txt: %d fields in %q", len(fs), sc.Text())
-		}
-		n := func(i int) int64 {
-			v, err := strconv.ParseInt(fs[i], 10, 64)
-			if err != nil {
-				t.Fatalf("im2col_cases.txt: %v", err)
-			}
-			return v
-		}
+	for _, fs := range lines {
+		n := func(i int) int64 { return num(fs, i) }
 		c := im2colCase{name: fs[0], kind: fs[1], dtype: int(n(2)), rank: int(n(3))}
 		for i := 0; i < 5; i++ {
 			c.g[i] = uint64(n(4 + i))

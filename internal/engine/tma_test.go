@@ -28,29 +28,41 @@ type tmaCase struct {
 	gaoff                  int64
 }
 
-func readTMACases(t *testing.T) []tmaCase {
-	f, err := os.Open(filepath.Join(tmaRec, "cases.txt"))
+// readCaseLines reads one of testdata/tma's case files: one case a line,
+// whitespace-separated fields, # comments; every case must have nfields
+// fields. num parses field i of a case as an integer.
+func readCaseLines(t *testing.T, file string, nfields int) (cases [][]string, num func(fs []string, i int) int64) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(tmaRec, file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var cs []tmaCase
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
 		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") {
 			continue
 		}
-		if len(fs) != 37 {
-			t.Fatalf("cases.txt: %d fields in %q", len(fs), sc.Text())
+		if len(fs) != nfields {
+			t.Fatalf("%s: %d fields in %q", file, len(fs), sc.Text())
 		}
-		n := func(i int) int64 {
-			v, err := strconv.ParseInt(fs[i], 10, 64)
-			if err != nil {
-				t.Fatalf("cases.txt: %v", err)
-			}
-			return v
+		cases = append(cases, fs)
+	}
+	return cases, func(fs []string, i int) int64 {
+		v, err := strconv.ParseInt(fs[i], 10, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
 		}
+		return v
+	}
+}
+
+func readTMACases(t *testing.T) []tmaCase {
+	lines, num := readCaseLines(t, "cases.txt", 37)
+	var cs []tmaCase
+	for _, fs := range lines {
+		n := func(i int) int64 { return num(fs, i) }
 		c := tmaCase{name: fs[0], kind: fs[1], dtype: int(n(2)), rank: int(n(3))}
 		for i := 0; i < 5; i++ {
 			c.g[i] = uint64(n(4 + i))
