@@ -83,6 +83,16 @@ type clusterWarp struct {
 	exited  uint32 // exited lanes counted in clusterState.exited
 }
 
+// hasClusterBarrier reports whether f's own code executes barrier.cluster.
+func hasClusterBarrier(f *ir.Func) bool {
+	for i := range f.Code {
+		if in := &f.Code[i]; in.Op == ir.OpCluster && (in.Mode == ir.ClusterArrive || in.Mode == ir.ClusterWait) {
+			return true
+		}
+	}
+	return false
+}
+
 // newClusterLaunch checks and lays out the clusters of a launch.
 func newClusterLaunch(cfg *Config, dims [3]uint32, explicit bool) (*clusterLaunch, error) {
 	c := &clusterLaunch{dims: dims, explicit: explicit}
@@ -251,6 +261,24 @@ func (w *worker) clusterState() *clusterState {
 	return nil
 }
 
+// ClusterPhase is how many phases the block's cluster barrier has
+// completed (0 outside a cluster launch).
+func (s *BlockSlot) ClusterPhase() uint64 {
+	if st := s.w.clusterState(); st != nil {
+		return st.phase.Load()
+	}
+	return 0
+}
+
+// ClusterArrival is the phase of its cluster's barrier in which warp i
+// last arrived (barrier.cluster.arrive).
+func (s *BlockSlot) ClusterArrival(i int) uint64 {
+	if s.w.clusterState() == nil || i >= len(s.w.cb.warps) {
+		return 0
+	}
+	return s.w.cb.warps[i].phase
+}
+
 // clusterArrive is barrier.cluster.arrive for lanes exec.
 func (wp *warp) clusterArrive(exec uint32) {
 	w := wp.w
@@ -366,6 +394,9 @@ func (wp *warp) remoteShared(pc int, addr, n uint64, lane int) ([]byte, uint8) {
 	}
 	t := w
 	if rank != w.cb.rank {
+		if wp.rec != nil {
+			wp.rec.RemoteLanes++
+		}
 		t = c.resident[w.cb.linears[rank]].Load()
 		if t == nil || t.blk.live == 0 {
 			lin := w.cb.linears[rank]

@@ -82,6 +82,10 @@ type Module struct {
 	unsupported []string
 	// usesHeap marks functions that call malloc or free, transitively.
 	usesHeap []bool
+	// clusterBarrier marks functions that execute barrier.cluster (arrive
+	// or wait), transitively: launched without clusters, each block is a
+	// cluster of one whose barrier its threads share.
+	clusterBarrier []bool
 }
 
 // UnsupportedError is a launch of a kernel that needs something the engine
@@ -149,7 +153,9 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 	m.builtins = make([][]uint8, n)
 	m.unsupported = make([]string, n)
 	m.usesHeap = make([]bool, n)
+	m.clusterBarrier = make([]bool, n)
 	for i, f := range prog.Funcs {
+		m.clusterBarrier[i] = hasClusterBarrier(f)
 		m.externs[i] = make([]*Extern, len(f.Calls))
 		m.builtins[i] = make([]uint8, len(f.Calls))
 		m.unsupported[i] = f.Unsupported
@@ -187,6 +193,10 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 				}
 				if !m.usesHeap[i] && m.usesHeap[callee] {
 					m.usesHeap[i] = true
+					changed = true
+				}
+				if !m.clusterBarrier[i] && m.clusterBarrier[callee] {
+					m.clusterBarrier[i] = true
 					changed = true
 				}
 			}
@@ -441,7 +451,13 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 			return total, nil, nil, err
 		}
 	}
-	if cd, explicit := clusterDims(cfg, l.fn); explicit && depth == 0 {
+	cd, explicit := clusterDims(cfg, l.fn)
+	if !explicit && m.clusterBarrier[cfg.Kernel] && !cfg.Cooperative {
+		// No clusters asked for: every block is a cluster of one, and
+		// barrier.cluster waits for all of the block's threads.
+		cd = [3]uint32{1, 1, 1}
+	}
+	if cd != ([3]uint32{}) && depth == 0 {
 		cl, err := newClusterLaunch(cfg, cd, explicit)
 		if err != nil {
 			return total, nil, nil, err

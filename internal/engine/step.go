@@ -63,6 +63,9 @@ type StepRecord struct {
 	// 0: none. The timing model completes the barrier's phase when the
 	// copy's data has arrived.
 	Mbar uint64
+	// RemoteLanes counts the lane accesses of a shared access that went to
+	// another block's shared memory (shared::cluster).
+	RemoteLanes uint32
 	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
 	// addresses its lanes named and the most lanes on one address.
 	AddrDistinct, AddrMaxDup uint32
@@ -93,6 +96,7 @@ type DevLaunch struct {
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
+	r.RemoteLanes = 0
 	r.GridReleased = false
 	r.Mbar = 0
 	r.AddrDistinct, r.AddrMaxDup = 0, 0

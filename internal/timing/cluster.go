@@ -10,8 +10,11 @@
 package timing
 
 import (
+	"math"
+
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
 )
 
 // clusterPlan is a cluster launch's placement state.
@@ -123,6 +126,92 @@ func (s *gridState) launchClusters(t uint64) {
 		c.live++
 		for _, sm := range c.pick {
 			s.startBlock(s.sms[sm], t)
+		}
+	}
+}
+
+// remoteShared is when a shared access that reached other blocks' shared
+// memory (rec.RemoteLanes of its lane accesses) has its result: DSMEMLatency
+// after it left the SM. The lanes of a remote atomic leave one at a time,
+// DSMEMAtomCycles each, and the warp issues again once its last has left
+// (the H100's remote atomics do not combine: cluster_mb's atom rows).
+func (s *gridState) remoteShared(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, start uint64) uint64 {
+	p := s.p
+	lat := uint64(p.DSMEMLatency)
+	if lat == 0 {
+		lat = uint64(p.SharedLatency)
+	}
+	if (in.Op != ir.OpAtom && in.Op != ir.OpRed) || p.DSMEMAtomCycles == 0 {
+		return sm.fadd(start, lat)
+	}
+	sent := sm.fadd(sm.fmax(start, sm.dsmem), uint64(math.Ceil(float64(rec.RemoteLanes)*p.DSMEMAtomCycles)))
+	sm.dsmem = sent
+	sm.keep(&sm.dsmem)
+	w.ready, w.readyWhy = sm.fmax(w.ready, sent), stallMIOThrottle
+	sm.keep(&w.ready)
+	return sm.fadd(sent, lat)
+}
+
+// clusterEvent times barrier.cluster for warp w of b, after its step at
+// now: the arrival that completes a phase lets every warp of the cluster
+// that waits for it go ClusterBarrier + ClusterBarrierPerBlock × the
+// cluster's blocks later, on whichever SM it is (a launch without clusters
+// makes each block a cluster of one), and a wait that found its phase
+// complete still goes no earlier than that.
+func (s *gridState) clusterEvent(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord) {
+	b, slot := w.blk, w.blk.slot
+	switch in.Mode {
+	case ir.ClusterArrive:
+		ph := slot.ClusterArrival(w.idx)
+		if slot.ClusterPhase() == ph {
+			return // others have yet to arrive
+		}
+		p := s.p
+		n := 1
+		if s.cl != nil {
+			n = s.cl.n
+		}
+		ready := sm.now + uint64(p.ClusterBarrier) + uint64(p.ClusterBarrierPerBlock)*uint64(n)
+		if p.ClusterBarrier == 0 {
+			ready = sm.now + uint64(p.BarrierLatency)
+		}
+		if n == 1 {
+			b.clPhase, b.clReady = ph, ready
+			s.releaseAt(b, ready)
+			return
+		}
+		id := b.order / n
+		for _, o := range s.sms {
+			for _, ob := range o.blocks {
+				if ob.order/n == id {
+					ob.clPhase, ob.clReady = ph, ready
+					s.releaseAt(ob, ready)
+				}
+			}
+		}
+	case ir.ClusterWait:
+		if rec.Event != engine.EventBarrier && b.clReady != 0 && b.clPhase == slot.ClusterArrival(w.idx) {
+			w.ready, w.readyWhy = max(w.ready, b.clReady), stallBarrier
+		}
+	}
+}
+
+// releaseAt readies the warps of b that a barrier let go at cycle ready
+// (on b's SM, whose clock may be before or after the releasing SM's).
+func (s *gridState) releaseAt(b *blockT, ready uint64) {
+	sm := b.sm
+	for _, w := range b.warps {
+		if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
+			w.atBar = false
+			w.ready, w.readyWhy = sm.fmax(w.ready, ready), stallBarrier
+			sm.keep(&w.ready)
+			w.next, w.depValid = nil, false
+			if w.lastIssue+1 < sm.now {
+				sm.stalls[stallBarrier] += sm.now - (w.lastIssue + 1)
+				w.barWait += sm.now - (w.lastIssue + 1)
+				w.lastIssue = sm.now - 1
+			}
+			w.sp.check = min(w.sp.check, ready)
 		}
 	}
 }

@@ -25,22 +25,31 @@ type Params struct {
 	// class tables above answer for a type it gives no rate.
 	Tensor TensorPipe
 
-	SharedLatency   uint32 // shared-memory load to use
-	SharedConflict  uint32 // extra latency per extra wavefront of a bank-conflicted access
-	SregLatency     uint32 // S2R: reading %tid, %ctaid, %clock …
-	L1HitLatency    uint32 // global load hitting L1
-	L2HitCycles     uint32 // global load hitting L2: SM-clock part …
-	L2HitNS         float64
-	DRAMCycles      uint32 // … and missing L2 (unloaded)
-	DRAMNS          float64
-	AtomicNS        float64 // a global atomic's service time at its L2 slice (same-address atomics serialize)
-	AtomicOpsPerNS  float64 // device-wide atomic updates the L2 performs per ns
-	BarrierLatency  uint32  // from the last warp's arrival to the first warp's issue
-	L1BytesPerCycle uint32  // per SM: the L1 data path
-	L2BytesPerNS    float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS  float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch       int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes         int     // L1 data cache per SM available to global loads
+	SharedLatency  uint32 // shared-memory load to use
+	SharedConflict uint32 // extra latency per extra wavefront of a bank-conflicted access
+	SregLatency    uint32 // S2R: reading %tid, %ctaid, %clock …
+	L1HitLatency   uint32 // global load hitting L1
+	L2HitCycles    uint32 // global load hitting L2: SM-clock part …
+	L2HitNS        float64
+	DRAMCycles     uint32 // … and missing L2 (unloaded)
+	DRAMNS         float64
+	AtomicNS       float64 // a global atomic's service time at its L2 slice (same-address atomics serialize)
+	AtomicOpsPerNS float64 // device-wide atomic updates the L2 performs per ns
+	BarrierLatency uint32  // from the last warp's arrival to the first warp's issue
+	// Thread-block clusters (cluster.go): from the last thread's
+	// barrier.cluster.arrive until the cluster's waiting warps issue,
+	// ClusterBarrier + ClusterBarrierPerBlock cycles per block of the
+	// cluster (0: BarrierLatency); an access to another block's shared
+	// memory (ld/st/atom/red.shared::cluster) returns after DSMEMLatency
+	// (0: SharedLatency), and each lane of a remote atomic holds the SM's
+	// path to its cluster DSMEMAtomCycles.
+	ClusterBarrier, ClusterBarrierPerBlock, DSMEMLatency uint32
+	DSMEMAtomCycles                                      float64
+	L1BytesPerCycle                                      uint32  // per SM: the L1 data path
+	L2BytesPerNS                                         float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS                                       float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch                                            int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes                                              int     // L1 data cache per SM available to global loads
 	// UnifiedL1: the L1 is what the grid's shared-memory carveout leaves
 	// of the SM's unified L1/shared storage (memory.go, l1Bytes), not
 	// L1Bytes.

@@ -56,6 +56,9 @@ type blockT struct {
 	order  int // the block's place in launch order (clusters: cluster.go)
 	live   int
 	start  uint64
+	// clReady is when the warps waiting for phase clPhase of the block's
+	// cluster barrier go (cluster.go, clusterEvent); 0: none yet.
+	clPhase, clReady uint64
 	// starting: placed, not yet set up in the engine (startPending).
 	starting bool
 }
@@ -70,6 +73,7 @@ type smT struct {
 	l1       *cache
 	l1q      queue
 	shared   uint64 // cycle the shared-memory pipe is free
+	dsmem    uint64 // cycle the path to the cluster's other SMs takes the next remote atomic lane
 	resident int    // resident warps
 	now      uint64 // the SM's own clock (it runs a quantum at a time)
 	wake     uint64 // the first cycle after its last quantum it can issue at

@@ -190,6 +190,17 @@ var measured = map[string]*Params{
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
+		// [CL] Clusters, MEASURED on this H100 (testdata/timing/clusters:
+		// cluster_mb.cu, run.sh; clock64 in the kernel): a round of
+		// barrier.cluster.arrive + wait takes 753, 774, 776, 817 and 898
+		// cycles for clusters of 1, 2, 4, 8 and 16 blocks (one warp a
+		// block; four warps 761–897), __syncthreads 14–20; a dependent
+		// ld.shared::cluster chain in a neighbour's shared memory 194–210
+		// cycles a load (the block's own 36); atomicAdd on bins spread
+		// over the cluster's shared memory 54, 80 and 114 cycles per warp
+		// instruction at 2, 4 and 8 blocks (16, 24 and 28 of its lanes
+		// remote), doubling with the warps: 3.4 cycles a remote lane.
+		ClusterBarrier: 750, ClusterBarrierPerBlock: 9, DSMEMLatency: 190, DSMEMAtomCycles: 3.4,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,

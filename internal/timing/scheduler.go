@@ -332,6 +332,9 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 		}
 		w.ready, w.readyWhy = t+uint64(p.DeviceSyncNS*p.ClockHz/1e9), stallSleeping
 	}
+	if in.Op == ir.OpCluster {
+		s.clusterEvent(sm, w, in, rec)
+	}
 	if rec.GridReleased {
 		s.releaseGrid(sm.now)
 		w.ready = sm.fmax(w.ready, sm.now+s.gridSyncCycles())

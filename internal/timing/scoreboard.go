@@ -158,6 +158,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		sm.shared = sm.fadd(start, wf)
 		sm.keep(&sm.shared)
 		mem = sm.fadd(start, uint64(p.SharedLatency)+uint64(p.SharedConflict)*(wf-1))
+		if rec.RemoteLanes > 0 {
+			mem = s.remoteShared(sm, w, in, rec, start)
+		}
 		kind = prodShort
 	case engine.SpaceLocal:
 		lat = uint64(p.L1HitLatency)
