@@ -1,0 +1,88 @@
+package warpsim_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+// modernTimes is Nsight Compute's time of every kernel of issue 18's
+// held-out workloads on an H100 (testdata/timing/modern: the Triton corpus's
+// kernels, both PTX files, and the nvcc-built tensor-core, asynchronous-copy
+// and cluster programs). None of them was used to fit the timing model.
+const modernTimes = "testdata/timing/modern/h100/times.tsv"
+
+// Bounds the held-out Triton kernels stay within: no kernel more than 60%
+// off, the mean under 25% (21.5% measured; the goal is 15%, not met:
+// docs/calibration.md says where the model misses).
+const (
+	tritonTimeRowBound  = 0.60
+	tritonTimeMeanBound = 0.25
+)
+
+// tritonTimeSubset is what the plain test times: one kernel of each kind
+// (element-wise, reductions, normalization, matmuls through mma.sync and
+// wgmma, attention, atomics, TMA). TestLongTritonTimesAgainstH100 times all.
+var tritonTimeSubset = map[string]bool{
+	"triton/add_f32/sm90": true, "triton/softmax_f32/sm90": true, "triton/layernorm_f32/sm90": true,
+	"triton/mm_f16_64x64x32_s3/sm80": true, "triton/mm_f16_64x64x32_s3/sm90": true, "triton/attn_fwd_f16/sm90": true,
+	"triton/hist_atomic_i32/sm90": true, "triton/tma_scale_f32/sm90": true,
+}
+
+// TestTritonTimesAgainstH100 runs held-out Triton kernels from their launch
+// files in timing mode and compares their simulated duration with the H100's
+// Nsight Compute time (base clock, caches flushed, as ncu measures).
+func TestTritonTimesAgainstH100(t *testing.T) { tritonTimes(t, false) }
+
+func TestLongTritonTimesAgainstH100(t *testing.T) {
+	testenv.Long(t)
+	tritonTimes(t, true)
+}
+
+func tritonTimes(t *testing.T, all bool) {
+	rows, err := testenv.ReadNCUTimes(modernTimes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var got, want []float64
+	for _, r := range rows {
+		c := strings.Split(r.Workload, "/")
+		if c[0] != "triton" || !all && !tritonTimeSubset[r.Workload] {
+			continue
+		}
+		lf := "launch.json"
+		if c[2] == "sm80" {
+			lf = "launch_sm80.json"
+		}
+		f, err := launchfile.Load(filepath.Join(tritonDir, c[1], lf))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming})
+		out, err := f.Execute(dev, launchfile.ExecOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", r.Workload, err)
+		}
+		ns := out.Launches[r.Launch].DurationNS
+		names, got, want = append(names, r.Workload), append(got, ns), append(want, r.NS)
+		t.Logf("%-34s %7.0f ns, H100 %7.0f (%+.1f%%)", r.Workload, ns, r.NS, 100*(ns-r.NS)/r.NS)
+	}
+	if n := len(tritonTimeSubset); !all && len(got) != n || all && len(got) != 48 {
+		t.Fatalf("%d kernels timed", len(got))
+	}
+	mean, over := testenv.TimeErrors(names, got, want, tritonTimeRowBound)
+	for _, o := range over {
+		t.Errorf("%s: more than %.0f%% off", o, 100*tritonTimeRowBound)
+	}
+	if mean > tritonTimeMeanBound {
+		t.Errorf("mean |error| %.1f%% over %d kernels, want under %.0f%%", 100*mean, len(got), 100*tritonTimeMeanBound)
+	} else {
+		t.Logf("mean |error| %.1f%% over %d kernels", 100*mean, len(got))
+	}
+}
