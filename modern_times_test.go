@@ -17,12 +17,17 @@ import (
 // and cluster programs). None of them was used to fit the timing model.
 const modernTimes = "testdata/timing/modern/h100/times.tsv"
 
-// Bounds the held-out Triton kernels stay within: no kernel more than 60%
-// off, the mean under 25% (21.5% measured; the goal is 15%, not met:
-// docs/calibration.md says where the model misses).
+// ncuClockMHz is the SM clock Nsight Compute locks an H100 at (its base
+// clock; the recordings' cycles over their durations say 1.56–1.59 GHz):
+// the model runs at it to compare with ncu's times, as TestCalibration does.
+const ncuClockMHz = 1589
+
+// Bounds the held-out Triton kernels stay within: no kernel more than 55%
+// off, the mean under 16% (14.7% measured over the 48; the goal is 15% for
+// every kernel, not met: docs/calibration.md says where the model misses).
 const (
-	tritonTimeRowBound  = 0.60
-	tritonTimeMeanBound = 0.25
+	tritonTimeRowBound  = 0.55
+	tritonTimeMeanBound = 0.16
 )
 
 // tritonTimeSubset is what the plain test times: one kernel of each kind
@@ -64,7 +69,8 @@ func tritonTimes(t *testing.T, all bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming})
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{ClockMHz: ncuClockMHz}})
 		out, err := f.Execute(dev, launchfile.ExecOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", r.Workload, err)

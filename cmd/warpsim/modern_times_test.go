@@ -16,7 +16,7 @@ import (
 // kernel's time in `warpsim prof --print-gpu-trace` with Nsight Compute's on
 // the H100 (testdata/timing/modern/h100/times.tsv; the H100 ran nvcc's code,
 // warpsim runs clang's: docs/compilers.md). None was used to fit the model.
-// Each kernel within 35%, the mean under 15% (11.9% measured).
+// Each kernel within 30%, the mean under 10% (8.1% measured).
 func TestLongProgramTimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -34,7 +34,8 @@ func TestLongProgramTimesAgainstH100(t *testing.T) {
 	for prog, dir := range srcs {
 		bin := buildCU(t, filepath.Join("../../testdata", dir, prog+".cu"), "-std=c++17")
 		var o, e bytes.Buffer
-		if code := run([]string{"prof", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 && prog != "cluster_launch" {
+		// At the clock Nsight Compute locks the H100 at (1589 MHz, its base clock).
+		if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 && prog != "cluster_launch" {
 			t.Fatalf("%s: exit %d\n%s", prog, code, e.String())
 		}
 		for _, l := range strings.Split(e.String(), "\n") {
@@ -64,12 +65,12 @@ func TestLongProgramTimesAgainstH100(t *testing.T) {
 	if len(got) != 31 {
 		t.Fatalf("%d kernels compared, the recording has 31", len(got))
 	}
-	mean, over := testenv.TimeErrors(names, got, want, 0.35)
+	mean, over := testenv.TimeErrors(names, got, want, 0.30)
 	for _, o := range over {
-		t.Errorf("%s: more than 35%% off", o)
+		t.Errorf("%s: more than 30%% off", o)
 	}
-	if mean > 0.15 {
-		t.Errorf("mean |error| %.1f%% over %d kernels, want under 15%%", 100*mean, len(got))
+	if mean > 0.10 {
+		t.Errorf("mean |error| %.1f%% over %d kernels, want under 10%%", 100*mean, len(got))
 	} else {
 		t.Logf("mean |error| %.1f%% over %d kernels", 100*mean, len(got))
 	}

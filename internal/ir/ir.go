@@ -129,6 +129,17 @@ const (
 	FlagStrong
 )
 
+// Memory-order bits of Inst.Order (atom, red, membar and fence): the
+// semantics and the scope. Results do not depend on them (the engine is
+// sequentially consistent); the timing model charges what they cost.
+const (
+	OrderAcquire uint8 = 1 << iota // .acquire, .acq_rel, .sc; a fence
+	OrderRelease                   // .release, .acq_rel, .sc; a fence
+	OrderCluster                   // scope .cluster
+	OrderGPU                       // scope .gpu (an atomic's default; membar.gl)
+	OrderSys                       // scope .sys
+)
+
 // Multiply modes (Inst.Mode of OpMul/OpMad).
 const (
 	MulLo uint8 = iota
@@ -372,6 +383,7 @@ type Inst struct {
 	SymKind  SymKind
 	GuardNeg bool
 	Flags    uint16
+	Order    uint8 // memory order of atom, red and fences (Order* bits); 0: relaxed
 	Guard    int32 // predicate slot, -1 when unguarded
 	D        [4]int32
 	A        [5]int32

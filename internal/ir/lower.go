@@ -1100,11 +1100,13 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	case "brkpt":
 		fl.emit(fl.newInst(OpBrkpt, src), src)
 	case "membar", "fence":
+		in := fl.newInst(OpMembar, src)
 		if src.Op == "fence" && (m.has("proxy") || len(m.rest) > 0 && strings.HasPrefix(m.rest[0], "proxy")) {
-			fl.emit(fl.newInst(OpMembar, src), src)
+			fl.emit(in, src)
 			return
 		}
-		fl.emit(fl.newInst(OpMembar, src), src)
+		in.Order = fenceOrder(src.Mods)
+		fl.emit(in, src)
 	case "prefetch", "prefetchu":
 		fl.emit(fl.newInst(OpPrefetch, src), src)
 	case "bar", "barrier":
@@ -1781,6 +1783,7 @@ func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
 		return
 	}
 	in.Type = m.typ(0)
+	in.Order = atomOrder(src.Mods)
 	if hasMod(src.Mods, "shared::cluster") {
 		fl.unsupported(src) // distributed shared memory: a cluster's addresses
 		return
@@ -1845,6 +1848,46 @@ func (fl *fnLowerer) lowerAtom(src *ptx.Instr, m *mods) {
 		in.A[2] = fl.value(src, &ops[i+2], in.Type)
 	}
 	fl.emit(in, src)
+}
+
+// atomOrder is the memory order of an atom or red with modifiers ms: its
+// semantics (relaxed when none is given) and scope (.gpu when none is).
+func atomOrder(ms []string) uint8 {
+	var o uint8
+	switch {
+	case hasMod(ms, "acquire"):
+		o = OrderAcquire
+	case hasMod(ms, "release"):
+		o = OrderRelease
+	case hasMod(ms, "acq_rel"), hasMod(ms, "sc"):
+		o = OrderAcquire | OrderRelease
+	}
+	return o | orderScope(ms, OrderGPU)
+}
+
+// fenceOrder is the memory order of membar.{cta,gl,sys} or
+// fence.{sc,acq_rel}.{cta,cluster,gpu,sys}: both ways, at its scope.
+func fenceOrder(ms []string) uint8 {
+	o := OrderAcquire | OrderRelease
+	if hasMod(ms, "gl") {
+		return o | OrderGPU
+	}
+	return o | orderScope(ms, OrderGPU)
+}
+
+// orderScope is the scope bit modifiers ms name (def when none; 0 for .cta).
+func orderScope(ms []string, def uint8) uint8 {
+	switch {
+	case hasMod(ms, "cta"):
+		return 0
+	case hasMod(ms, "cluster"):
+		return OrderCluster
+	case hasMod(ms, "gpu"):
+		return OrderGPU
+	case hasMod(ms, "sys"):
+		return OrderSys
+	}
+	return def
 }
 
 // atomTypeOK reports whether atom/red support a type, operation and vector

@@ -183,7 +183,8 @@ func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
 }
 
 // atomicL2 is an atomic's L2 side: its sectors' updates, ops in all and
-// serial at one address, from cycle t0; it returns when the last is done.
+// serial at one address, from cycle t0; it returns when the last one's
+// result is back at the SM (AtomicReturnCycles after it is done).
 func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) uint64 {
 	d, p := s.d, s.p
 	// The pool serves ops at its rate: take them as bytes of a queue.
@@ -198,7 +199,7 @@ func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) u
 		done = max(done, uint64(end+0.999))
 	}
 	s.drain = max(s.drain, done)
-	return done
+	return done + uint64(p.AtomicReturnCycles)
 }
 
 // writeBack writes an evicted line's dirty sectors to DRAM, partial ones

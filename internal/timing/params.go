@@ -45,11 +45,22 @@ type Params struct {
 	// path to its cluster DSMEMAtomCycles.
 	ClusterBarrier, ClusterBarrierPerBlock, DSMEMLatency uint32
 	DSMEMAtomCycles                                      float64
-	L1BytesPerCycle                                      uint32  // per SM: the L1 data path
-	L2BytesPerNS                                         float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS                                       float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch                                            int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes                                              int     // L1 data cache per SM available to global loads
+	// Memory ordering (scoreboard.go, ordering): a fence, and the release
+	// half of an atomic's order, holds the warp FenceCTA cycles at .cta
+	// scope, FenceGPU at .cluster and .gpu, FenceSys at .sys; an acquire
+	// makes the warp wait for the atomic's result. AtomicReturnNS is what an
+	// atomic's result takes beyond an L2 hit's round trip.
+	FenceCTA, FenceGPU, FenceSys uint32
+	AtomicReturnNS               float64
+	// AtomicLaneCycles: an SM sends a global atomic's updates to the L2 one
+	// address at a time, this many cycles each; the SM's next global atomic
+	// issues when they have gone (0: as fast as its sectors' bytes).
+	AtomicLaneCycles float64
+	L1BytesPerCycle  uint32  // per SM: the L1 data path
+	L2BytesPerNS     float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes          int     // L1 data cache per SM available to global loads
 	// UnifiedL1: the L1 is what the grid's shared-memory carveout leaves
 	// of the SM's unified L1/shared storage (memory.go, l1Bytes), not
 	// L1Bytes.
@@ -108,6 +119,7 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
+	AtomicReturnCycles                                                    float64
 	BlockRetireCycles                                                     float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
 }
@@ -144,6 +156,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.L2HitLatency = float64(p.L2HitCycles) + p.L2HitNS*ghz
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz
 	p.AtomicCycles = p.AtomicNS * ghz
+	p.AtomicReturnCycles = p.AtomicReturnNS * ghz
 	p.KernelLaunch = p.KernelNS * ghz
 	p.DispatchCycles = p.BlockDispatchNS * ghz
 	p.BlockRetireCycles = p.BlockRetireNS * ghz

@@ -201,6 +201,21 @@ var measured = map[string]*Params{
 		// instruction at 2, 4 and 8 blocks (16, 24 and 28 of its lanes
 		// remote), doubling with the warps: 3.4 cycles a remote lane.
 		ClusterBarrier: 750, ClusterBarrierPerBlock: 9, DSMEMLatency: 190, DSMEMAtomCycles: 3.4,
+		// [FN] Memory ordering, MEASURED on this H100 (testdata/timing/fences:
+		// fence_mb.cu, run.sh; clock64 in the kernel, cycles a loop
+		// iteration of one warp): fence.acq_rel.cta 9; fence.acq_rel.gpu,
+		// fence.sc.gpu, fence.acq_rel.cluster and membar.gl 656–669 (one
+		// warp; 687–731 with 132 blocks of 4 warps); fence.acq_rel.sys
+		// 1,507–1,601 (2,676–2,703 loaded). atom.add at .gpu on a word of
+		// its own: relaxed 37 an iteration, its result in a dependent chain
+		// 538; .acquire 531 (the warp waits for the result); .release 661
+		// (a fence first); .acq_rel 1,181 (both). The model's chain (nvcc's
+		// PTX) took 307 cycles: AtomicReturnNS adds the 113 ns (at 1.98 GHz)
+		// it lacked. A warp's atom on 32 words of their own issues every
+		// 36.4 cycles, four warps' every 150 (37.5 a warp): the SM sends
+		// an atomic's addresses about one a cycle (AtomicLaneCycles 1; the
+		// model gives 39.7 and 135.7).
+		FenceCTA: 9, FenceGPU: 660, FenceSys: 1550, AtomicReturnNS: 113, AtomicLaneCycles: 1,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,

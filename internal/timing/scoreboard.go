@@ -10,6 +10,8 @@
 package timing
 
 import (
+	"math"
+
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 )
@@ -126,6 +128,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	case engine.SpaceGlobal:
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
 			mem = s.atomic(sm, rec)
+			s.atomicLanes(sm, rec)
 		} else if rec.Store {
 			data := dataReady(sm, w, in)
 			w.storeData = sm.fmax(w.storeData, data)
@@ -170,6 +173,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.storeData)
 		}
 	}
+	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
+		mem = s.ordering(sm, w, in, mem)
+	}
 	start := sm.now
 	if p.HoistLoads && hoistable(in.Class) {
 		// An arithmetic instruction issued before the loads it consumes
@@ -208,6 +214,48 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.regReady[r])
 		}
 	}
+}
+
+// atomicLanes holds the SM's global atomics while it sends this one's
+// addresses (AtomicLaneCycles each): no sub-partition issues another
+// before they have gone.
+func (s *gridState) atomicLanes(sm *smT, rec *engine.StepRecord) {
+	c := s.p.AtomicLaneCycles
+	if c == 0 {
+		return
+	}
+	sm.atomics = max(sm.atomics, sm.now) + uint64(math.Ceil(float64(max(rec.AddrDistinct, 1))*c))
+	for i := range sm.sps {
+		sm.sps[i].pipe[ir.ClassAtomic] = max(sm.sps[i].pipe[ir.ClassAtomic], sm.atomics)
+	}
+}
+
+// ordering charges an instruction's memory order (ir.Order*): a fence, and
+// the release half of an atomic's order, holds the warp for its scope's
+// fence (the atomic leaves after it, so its result comes as much later);
+// an acquiring atomic's warp waits for the result. mem is the atomic's
+// result (a cycle or a future); ordering returns it as delayed.
+func (s *gridState) ordering(sm *smT, w *warpT, in *ir.Inst, mem uint64) uint64 {
+	p := s.p
+	fence := uint64(p.FenceCTA)
+	switch {
+	case in.Order&ir.OrderSys != 0:
+		fence = uint64(p.FenceSys)
+	case in.Order&(ir.OrderGPU|ir.OrderCluster) != 0:
+		fence = uint64(p.FenceGPU)
+	}
+	if in.Op == ir.OpMembar || in.Order&ir.OrderRelease != 0 {
+		w.ready, w.readyWhy = sm.fmax(w.ready, sm.now+fence), stallLongScoreboard
+		sm.keep(&w.ready)
+		if mem != 0 {
+			mem = sm.fadd(mem, fence)
+		}
+	}
+	if in.Op != ir.OpMembar && in.Order&ir.OrderAcquire != 0 && mem != 0 {
+		w.ready, w.readyWhy = sm.fmax(w.ready, mem), stallLongScoreboard
+		sm.keep(&w.ready)
+	}
+	return mem
 }
 
 // hoistable says whether instructions of class c may issue before the
