@@ -78,7 +78,10 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				}
 				wp.recordTensorPiece(accGlobal, src, ss, false)
 				if !wp.checkPieces(pc, CheckLoad, ptxtype.SpaceGlobal, l, src, ss) {
-					return
+					if wp.state == warpDone {
+						return
+					}
+					continue // this lane stopped (memcheck); the others copy
 				}
 			}
 			st.copies = append(st.copies, asyncCopy{dst: dst, src: src, dstSpace: to.DstSpace, group: st.committed[l],
@@ -279,13 +282,19 @@ func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, 
 		addr &= 1<<clusterShift - 1
 	}
 	a := &wp.chkBuf.access
-	a.Op, a.Size, a.Generic = op, uint32(n), space == ptxtype.SpaceGeneric
+	a.Stop, a.Op, a.Size, a.Generic = 0, op, uint32(n), space == ptxtype.SpaceGeneric
 	a.Space[lane], a.Addr[lane] = sp, addr
-	if wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
-		return true
+	if !wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
+		wp.sanitizerStop(pc, 1<<uint(lane))
+		return false
 	}
-	wp.sanitizerStop(pc, 1<<uint(lane))
-	return false
+	if a.Stop>>uint(lane)&1 != 0 {
+		// memcheck stops the lane (the access is not made) and the kernel
+		// goes on; the launch fails when it ends, as for a load
+		wp.stopLanes(pc, 1<<uint(lane))
+		return false
+	}
+	return true
 }
 
 // checkPieces reports n bytes at addr as naturally aligned pieces of at
