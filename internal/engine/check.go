@@ -35,6 +35,31 @@ type Checker interface {
 	WarpSync(s *CheckSite, member *[32]uint32) bool
 }
 
+// MbarChecker is optionally implemented by a Checker: it sees a warp's
+// misuse of an mbarrier object before the engine acts on it (any use of an
+// object no mbarrier.init made valid, an arrival of more than the phase's
+// pending count). False stops the kernel (FaultSanitizer). Without a
+// checker, a misuse with Fatal set faults the kernel as on the GPU.
+type MbarChecker interface {
+	Mbarrier(s *CheckSite, m *CheckMbar) bool
+}
+
+// CheckMbar is one mbarrier instruction's misuse, per lane.
+type CheckMbar struct {
+	Lanes uint32     // the lanes that misused the object
+	Kind  [32]uint8  // MbarMissingInit or MbarOverflow
+	Addr  [32]uint64 // the object's offset in the block's shared memory
+	// Fatal: the GPU stops the kernel for one of them
+	// (cudaErrorLaunchFailure; memcheck sees a hardware exception).
+	Fatal bool
+}
+
+// Kinds of mbarrier misuse (CheckMbar.Kind).
+const (
+	MbarMissingInit uint8 = iota + 1 // the object was never initialized, or was invalidated
+	MbarOverflow                     // an arrival of more than the pending count
+)
+
 // FaultSanitizer is the fault a checker raises to stop a kernel; CUDA
 // reports it as cudaErrorLaunchFailure, as under compute-sanitizer.
 const FaultSanitizer FaultKind = 100
@@ -92,6 +117,7 @@ type checkBuf struct {
 	site    CheckSite
 	access  CheckAccess
 	members [32]uint32
+	mbar    CheckMbar
 }
 
 // setChecker attaches the launch's checker (nil when not sanitizing).
