@@ -5,11 +5,14 @@
 // mbarrier_arrive_expect_tx / mbarrier_expect_tx; the other threads arrive
 // (mbarrier_arrive, with and without a count and semantics) and wait with
 // mbarrier_try_wait, mbarrier_try_wait_parity, mbarrier_test_wait and
-// mbarrier_test_wait_parity. The results go back with cp_async_bulk (bulk
-// group) and cp_async_bulk_tensor after fence_proxy_async, waited with
+// mbarrier_test_wait_parity (warp 0's copying thread is chosen with
+// elect_sync). The results go back with cp_async_bulk (bulk group) and
+// cp_async_bulk_tensor after fence_proxy_async, waited with
 // cp_async_bulk_commit_group / cp_async_bulk_wait_group_read. get_sreg_*
-// values are printed too. Built by nvcc 13 on the H100 (the real <cuda/ptx>)
-// and by warpsim cc (warpsim's own header); the outputs must be equal.
+// values are printed too. Built by nvcc 13 on the H100 (the real <cuda/ptx>;
+// run.sh) and by warpsim cc (warpsim's own header), the outputs must be
+// equal; TestCUDAPTXWrappers also derives every printed value from the
+// program's definition.
 #include <cuda.h>
 #include <cuda/ptx>
 #include <cstdio>
@@ -34,7 +37,15 @@ __global__ void wrappers(const __grid_constant__ CUtensorMap map, const int *fla
   }
   __syncthreads();
   if (t < 32) {
+#ifdef __NVCC__
+    // CUDA 13.0's <cuda/ptx> has no elect_sync (recorded/ptx_wrappers.nvcc.txt
+    // of the first recording); warpsim's header has it, as later CCCLs do.
+    unsigned e;
+    asm volatile("{ .reg .pred p; elect.sync _|p, 0xffffffff; selp.u32 %0, 1, 0, p; }" : "=r"(e));
+    bool elected = e != 0;
+#else
     bool elected = ptx::elect_sync(0xffffffffu);
+#endif
     unsigned who = __ballot_sync(0xffffffffu, elected);
     if (t == 0) info[0] = __popc(who);
     if (elected) {
