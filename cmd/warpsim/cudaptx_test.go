@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/cuda/cc"
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // cudaptxDir holds programs for warpsim's <cuda/ptx> and for the cache-hint
@@ -108,6 +112,134 @@ func TestCUDAPTXWrappers(t *testing.T) {
 		}
 		if stdout != string(want) {
 			t.Errorf("stdout:\n%s\nwant (H100):\n%s", stdout, want)
+		}
+	}
+}
+
+// cudaPTXUses calls every function warpsim's <cuda/ptx> declares, one
+// kernel per group, as a program would; the shared::cluster mbarrier forms
+// are left out (warpsim does not simulate cluster-scope mbarriers yet:
+// docs/async-copies.md).
+const cudaPTXUses = `#include <cuda/ptx>
+namespace ptx = cuda::ptx;
+__device__ uint64_t sink64;
+__device__ unsigned sink;
+extern "C" __global__ void mbar(int *g) {
+  __shared__ uint64_t b;
+  ptx::mbarrier_init(&b, 2);
+  ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+  uint64_t s = ptx::mbarrier_arrive(&b);
+  s ^= ptx::mbarrier_arrive(&b, 1u);
+  s ^= ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &b);
+  s ^= ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &b, 2u);
+  s ^= ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &b);
+  s ^= ptx::mbarrier_arrive(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &b, 1u);
+  s ^= ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &b, 16u);
+  s ^= ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &b, 16u);
+  ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cta, ptx::space_shared, &b, 16u);
+  ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_shared, &b, 16u);
+  unsigned r = ptx::mbarrier_test_wait(&b, s) + ptx::mbarrier_test_wait(ptx::sem_acquire, ptx::scope_cta, &b, s) +
+               ptx::mbarrier_test_wait(ptx::sem_acquire, ptx::scope_cluster, &b, s) +
+               ptx::mbarrier_test_wait_parity(&b, 0u) +
+               ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cta, &b, 1u) +
+               ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &b, 1u) +
+               ptx::mbarrier_try_wait(&b, s) + ptx::mbarrier_try_wait(&b, s, 100u) +
+               ptx::mbarrier_try_wait(ptx::sem_acquire, ptx::scope_cta, &b, s) +
+               ptx::mbarrier_try_wait(ptx::sem_acquire, ptx::scope_cluster, &b, s, 100u) +
+               ptx::mbarrier_try_wait_parity(&b, 0u) + ptx::mbarrier_try_wait_parity(&b, 0u, 100u) +
+               ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cta, &b, 1u) +
+               ptx::mbarrier_try_wait_parity(ptx::sem_acquire, ptx::scope_cluster, &b, 1u, 100u);
+  ptx::cp_async_mbarrier_arrive(&b);
+  ptx::cp_async_mbarrier_arrive_noinc(&b);
+  ptx::mbarrier_inval(&b);
+  sink64 = s;
+  sink = r;
+}
+extern "C" __global__ void bulk(int *g, const void *tmap) {
+  __shared__ alignas(128) int buf[256];
+  __shared__ uint64_t b;
+  int32_t c1[1] = {0}, c2[2] = {0, 0}, c3[3] = {0, 0, 0}, c4[4] = {0, 0, 0, 0}, c5[5] = {0, 0, 0, 0, 0};
+  ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, g, 64u, &b);
+  ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, buf, g, 64u, &b);
+  ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, g, buf, 64u);
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, buf, tmap, c1, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, buf, tmap, c2, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, buf, tmap, c3, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, buf, tmap, c4, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, buf, tmap, c5, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, buf, tmap, c2, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, buf, tmap, c5, &b);
+  ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tmap, c1, buf);
+  ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tmap, c3, buf);
+  ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tmap, c5, buf);
+  ptx::cp_async_bulk_commit_group();
+  ptx::cp_async_bulk_wait_group(ptx::n32_t<1>());
+  ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>());
+}
+extern "C" __global__ void fences(const void *tmap) {
+  ptx::fence(ptx::sem_sc, ptx::scope_cta);
+  ptx::fence(ptx::sem_sc, ptx::scope_gpu);
+  ptx::fence(ptx::sem_acq_rel, ptx::scope_cluster);
+  ptx::fence(ptx::sem_acq_rel, ptx::scope_sys);
+  ptx::fence_proxy_async();
+  ptx::fence_proxy_async(ptx::space_global);
+  ptx::fence_proxy_async(ptx::space_shared);
+  ptx::fence_proxy_async(ptx::space_cluster);
+  ptx::fence_proxy_tensormap_generic(ptx::sem_release, ptx::scope_gpu);
+  ptx::fence_proxy_tensormap_generic(ptx::sem_acquire, ptx::scope_gpu, tmap, ptx::n32_t<128>());
+}
+extern "C" __global__ void sregs(unsigned *o, unsigned long long *o64) {
+  o[0] = ptx::elect_sync(0xffffffffu);
+  o[1] = ptx::get_sreg_tid_x() + ptx::get_sreg_tid_y() + ptx::get_sreg_tid_z() + ptx::get_sreg_ntid_x() +
+         ptx::get_sreg_ntid_y() + ptx::get_sreg_ntid_z() + ptx::get_sreg_laneid() + ptx::get_sreg_warpid() +
+         ptx::get_sreg_nwarpid() + ptx::get_sreg_ctaid_x() + ptx::get_sreg_ctaid_y() + ptx::get_sreg_ctaid_z() +
+         ptx::get_sreg_nctaid_x() + ptx::get_sreg_nctaid_y() + ptx::get_sreg_nctaid_z() + ptx::get_sreg_smid() +
+         ptx::get_sreg_nsmid();
+  o[2] = ptx::get_sreg_clusterid_x() + ptx::get_sreg_clusterid_y() + ptx::get_sreg_clusterid_z() +
+         ptx::get_sreg_nclusterid_x() + ptx::get_sreg_nclusterid_y() + ptx::get_sreg_nclusterid_z() +
+         ptx::get_sreg_cluster_ctaid_x() + ptx::get_sreg_cluster_ctaid_y() + ptx::get_sreg_cluster_ctaid_z() +
+         ptx::get_sreg_cluster_nctaid_x() + ptx::get_sreg_cluster_nctaid_y() + ptx::get_sreg_cluster_nctaid_z() +
+         ptx::get_sreg_cluster_ctarank() + ptx::get_sreg_cluster_nctarank() + ptx::get_sreg_is_explicit_cluster();
+  o[3] = ptx::get_sreg_lanemask_eq() + ptx::get_sreg_lanemask_le() + ptx::get_sreg_lanemask_lt() +
+         ptx::get_sreg_lanemask_ge() + ptx::get_sreg_lanemask_gt() + ptx::get_sreg_clock() +
+         ptx::get_sreg_globaltimer_lo() + ptx::get_sreg_globaltimer_hi() + ptx::get_sreg_total_smem_size() +
+         ptx::get_sreg_dynamic_smem_size();
+  o64[0] = ptx::get_sreg_gridid() + ptx::get_sreg_clock64() + ptx::get_sreg_globaltimer();
+}
+`
+
+// TestCUDAPTXHeaderLowers compiles a call of every function of warpsim's
+// <cuda/ptx> (cudaPTXUses) with clang and lowers the PTX: each wrapper's
+// instruction is one warpsim simulates (none is refused as unsupported).
+func TestCUDAPTXHeaderLowers(t *testing.T) {
+	needClang(t)
+	d, err := cc.NewDriver(os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "uses.cu")
+	if err := os.WriteFile(path, []byte(cudaPTXUses), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, err := d.PTX(&cc.Options{Inputs: []string{path}, OptLevel: "-O3", Arch: "sm_90a"}, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ptx.Parse("uses.ptx", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Lower(m, nil)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	for _, k := range []string{"mbar", "bulk", "fences", "sregs"} {
+		i, ok := p.FuncByName[k]
+		if !ok {
+			t.Fatalf("no kernel %s", k)
+		}
+		if u := p.Funcs[i].Unsupported; u != "" {
+			t.Errorf("%s: %s", k, u)
 		}
 	}
 }
