@@ -32,6 +32,15 @@ func TestCacheHintLowering(t *testing.T) {
 		{"red.relaxed.gpu.global.xor.L2::cache_hint.b32 [%rd1], %r1, %rd2;", OpRed},
 		{"cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;", OpAsync},
 		{"cp.async.ca.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 4, %r2, %rd2;", OpAsync},
+		{"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 64, [%r2], %rd2;", OpAsync},
+		{"cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], 64, %rd2;", OpAsync},
+		{"cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], 64, %rd2;", OpAsync},
+		{"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2}], [%r3], %rd2;", OpAsync},
+		{"ld.global.nc.L1::evict_first.L2::cache_hint.L2::128B.b32 %r1, [%rd1], %rd2;", OpLd},
+		{"ld.global.L2::cache_hint.b128 %q1, [%rd1], %rd2;", OpLd},
+		{"st.global.L1::no_allocate.L2::cache_hint.v4.b32 [%rd1], {%r1,%r2,%r3,%r4}, %rd2;", OpSt},
+		{"red.global.add.noftz.L2::cache_hint.f16x2 [%rd1], %r1, %rd2;", OpRed},
+		{"atom.global.cas.L2::cache_hint.b128 %q1, [%rd1], %q2, %q3, %rd2;", OpAtom},
 		{"createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0;", OpMov},
 		{"createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 %rd2, 0.5;", OpMov},
 		{"createpolicy.fractional.L2::evict_normal.b64 %rd2;", OpMov},
@@ -60,6 +69,7 @@ func TestCacheHintLowering(t *testing.T) {
 		{"applypriority.global.L2::evict_normal %rd1, 128;", "applypriority takes [address], size"},
 		{"discard.shared.L2 [%rd1], 128;", "not supported"},
 		{"cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16;", "expected a cache-policy operand"},
+		{"cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], 64;", "expected a cache-policy register"},
 		{"atom.global.add.L2::cache_hint.u32 %r1, [%rd1], %r2, %rd2, %rd3;", "operand"},
 	}
 	for _, c := range bad {
