@@ -4,9 +4,11 @@
 # -arch=sm_90a, runs each program plainly and under the tools runs.txt lists
 # (compute-sanitizer --tool ...), and writes recorded/PROG.TAG.{stdout,stderr,status}
 # (and TOOLS.txt) into $OUT/sanitize_mbar.tar.gz. Usage: OUT=dir bash record.sh
+# (pending/: OUT=dir bash record.sh pending, into $OUT/sanitize_mbar_pending.tar.gz).
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/${1:-.}"
 OUT=${OUT:-/tmp/sanitize-mbar-out}
+NAME=sanitize_mbar${1:+_$1}
 export PATH=/usr/local/cuda/bin:$PATH
 R=recorded
 rm -rf "$R" bin && mkdir -p "$R" bin "$OUT"
@@ -27,5 +29,5 @@ run1() {
 }
 export -f run1
 timeout 150 xargs -P 8 -L 1 bash -c 'run1 "$@"' _ < bin/jobs.txt
-tar czf "$OUT/sanitize_mbar.tar.gz" recorded
+tar czf "$OUT/$NAME.tar.gz" recorded
 ls -l "$OUT"
