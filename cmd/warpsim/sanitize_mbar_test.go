@@ -37,6 +37,21 @@ var mbarUnstable = map[string]string{
 	"mbar_overflow.memcheck":  "a: ",
 }
 
+// mbarDifferences are the documented ways warpsim's report differs from the
+// H100's, as sanitizeDifferences: a finding line of the recording replaced
+// by what warpsim prints instead, checked.
+var mbarDifferences = map[string][][2]string{
+	// Of async_bulk_early's 256 early reads, the 128 of warp 1 are errors
+	// and the 128 of warp 0 (the copying thread's warp) warnings, on both;
+	// the 100 hazards displayed are the first found. On the H100 warp 1
+	// read first after the __syncthreads (also in async_cp_early, where
+	// the displayed threads are 32-56), in warpsim warp 0 runs first.
+	"async_bulk_early.racecheck-hazard": {{
+		"Error: Potential RAW/WAR hazard detected (invalid async operation synchronization)",
+		"Warning: (Warp Level Programming) Potential RAW/WAR hazard detected (invalid async operation synchronization)",
+	}},
+}
+
 func dropUnstable(lines []string, prefix string) []string {
 	if prefix == "" {
 		return lines
@@ -118,6 +133,18 @@ func TestSanitizeMbarSuite(t *testing.T) {
 			hazard := strings.Contains(r.tag, "hazard")
 			got := parseSanitizerReport(stdout.String(), hazard)
 			want := parseSanitizerReport(rec(t, name, "stdout"), hazard)
+			for _, d := range mbarDifferences[name] {
+				n := 0
+				for i, f := range want.findings {
+					if strings.Contains(f, d[0]) {
+						want.findings[i] = strings.ReplaceAll(f, d[0], d[1])
+						n++
+					}
+				}
+				if n == 0 {
+					t.Errorf("the recording has no finding with %q (mbarDifferences)", d[0])
+				}
+			}
 			compareLists(t, "finding", got.findings, want.findings)
 			compareLists(t, "summary line", got.summary, want.summary)
 			u := mbarUnstable[name]

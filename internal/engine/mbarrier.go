@@ -147,6 +147,11 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 			v := uint64(0)
 			if done {
 				v = 1
+				if wp.chk != nil {
+					if off, ok := wp.sharedOff(to.DstSpace, addr); ok {
+						wp.asyncEvent(pc, AsyncWaited, 0, l, to.DstSpace, 0, 0, off)
+					}
+				}
 			}
 			wp.r(to.D[0])[l] = v
 		}

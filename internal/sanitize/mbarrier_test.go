@@ -2,6 +2,7 @@ package sanitize_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -217,28 +218,168 @@ const asyncRaceKernels = header + `
 }
 `
 
-// TestAsyncCopyRaces: racecheck sees a cp.async's shared-memory write when
-// the copy completes (at its wait), so a read of another warp's slot before
-// the wait races with it and a read after the wait and a barrier does not.
-// (Not recorded on the H100 yet: testdata/sanitize/mbar/pending.)
+// asyncOrderKernels: more orderings of asynchronous copies' writes, 64
+// threads each. A cp.async read after a barrier but before its writer's
+// wait (which comes after a second barrier); cp.async copies completed on
+// an mbarrier (cp.async.mbarrier.arrive.noinc) read before and after a
+// wait on it; a 256-byte bulk copy by thread 0 read before any wait, after
+// each thread's own wait, after thread 0's wait and a barrier, and after
+// thread 0's wait with no barrier.
+var asyncOrderKernels = header + `
+.visible .entry cpWaitLater(.param .u64 in)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 16 .b8 buf[1024];
+	ld.param.u64 %rd1, [in];
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 4;
+	mov.u32 %r3, buf;
+	add.u32 %r4, %r3, %r2;
+	cvt.u64.u32 %rd2, %r2;
+	add.u64 %rd3, %rd1, %rd2;
+	cp.async.cg.shared.global [%r4], [%rd3], 16;
+	cp.async.commit_group;
+	bar.sync 0;
+	xor.b32 %r5, %r2, 512;
+	add.u32 %r5, %r3, %r5;
+	ld.volatile.shared.u32 %r6, [%r5];
+	bar.sync 0;
+	cp.async.wait_all;
+	ret;
+}
+.visible .entry cpMbarEarly(.param .u64 in)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 8 .b8 bar[8];
+	.shared .align 16 .b8 buf[1024];
+	ld.param.u64 %rd1, [in];
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra go;
+	mbarrier.init.shared::cta.b64 [bar], 64;
+go:
+	bar.sync 0;
+	shl.b32 %r2, %r1, 4;
+	mov.u32 %r3, buf;
+	add.u32 %r4, %r3, %r2;
+	cvt.u64.u32 %rd2, %r2;
+	add.u64 %rd3, %rd1, %rd2;
+	cp.async.cg.shared.global [%r4], [%rd3], 16;
+	cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];
+	xor.b32 %r5, %r2, 512;
+	add.u32 %r5, %r3, %r5;
+	ld.volatile.shared.u32 %r6, [%r5];
+wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+	@!%p2 bra wait;
+	ret;
+}
+.visible .entry cpMbarWaited(.param .u64 in)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 8 .b8 bar[8];
+	.shared .align 16 .b8 buf[1024];
+	ld.param.u64 %rd1, [in];
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra go;
+	mbarrier.init.shared::cta.b64 [bar], 64;
+go:
+	bar.sync 0;
+	shl.b32 %r2, %r1, 4;
+	mov.u32 %r3, buf;
+	add.u32 %r4, %r3, %r2;
+	cvt.u64.u32 %rd2, %r2;
+	add.u64 %rd3, %rd1, %rd2;
+	cp.async.cg.shared.global [%r4], [%rd3], 16;
+	cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];
+wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+	@!%p2 bra wait;
+	xor.b32 %r5, %r2, 512;
+	add.u32 %r5, %r3, %r5;
+	ld.volatile.shared.u32 %r6, [%r5];
+	ret;
+}
+` + bulkKernel("bulkEarly", "READ\n\tWAITALL") + bulkKernel("bulkWaitEach", "WAITALL\n\tREAD") +
+	bulkKernel("bulkWaitOneBar", "WAIT0\n\tbar.sync 0;\n\tREAD") + bulkKernel("bulkWaitOne", "WAIT0\n\tREAD")
+
+// bulkKernel is a kernel in which thread 0 copies 256 bytes into buf with
+// cp.async.bulk on the mbarrier bar and, after a bar.sync, body runs:
+// READ (each thread reads the word at 4 x its index), WAITALL (each thread
+// waits for the phase), WAIT0 (thread 0 waits).
+func bulkKernel(name, body string) string {
+	body = strings.NewReplacer(
+		"READ", "shl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, buf;\n\tadd.u32 %r3, %r3, %r2;\n\tld.volatile.shared.u32 %r4, [%r3];",
+		"WAITALL", "waitall:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;\n\t@!%p2 bra waitall;",
+		"WAIT0", "@%p1 bra skip;\nwait0:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;\n\t@!%p2 bra wait0;\nskip:",
+	).Replace(body)
+	return `
+.visible .entry ` + name + `(.param .u64 in)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 8 .b8 bar[8];
+	.shared .align 16 .b8 buf[256];
+	ld.param.u64 %rd1, [in];
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra go;
+	mbarrier.init.shared::cta.b64 [bar], 1;
+	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 256;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd1], 256, [bar];
+go:
+	bar.sync 0;
+	` + body + `
+	ret;
+}
+`
+}
+
+// TestAsyncCopyRaces: racecheck records an asynchronous copy's write into
+// shared memory when it is issued and orders it for other threads only
+// after the writer's cp.async wait and a barrier, or, on an mbarrier, after
+// the reader's own wait on it or a barrier after any thread's; each other
+// read races with it, as on the H100 (testdata/sanitize/mbar: async_cp_early
+// and async_bulk_early, whose counts the bulk cases repeat: the copying
+// thread's warp's reads are warnings).
 func TestAsyncCopyRaces(t *testing.T) {
+	const none = "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+	cp := "Race reported between Write access at %s+0x"
 	for _, c := range []struct {
-		kernel string
-		want   string
+		src, kernel string
+		report      string // --racecheck-report
+		want        []string
 	}{
-		{"early", "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"},
-		{"late", "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"},
+		{asyncRaceKernels, "early", "analysis", []string{"RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)", fmt.Sprintf(cp, "early"), "[256 hazards]"}},
+		{asyncRaceKernels, "early", "hazard", []string{"RACECHECK SUMMARY: 100 hazards displayed (256 errors, 0 warnings)",
+			"Error: Potential RAW hazard detected (invalid memcpy_async synchronization) at __shared__ 0x"}},
+		{asyncRaceKernels, "late", "analysis", []string{none}},
+		{asyncOrderKernels, "cpWaitLater", "analysis", []string{"RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)", fmt.Sprintf(cp, "cpWaitLater"), "[256 hazards]"}},
+		{asyncOrderKernels, "cpMbarEarly", "analysis", []string{"RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)", "[256 hazards]"}},
+		{asyncOrderKernels, "cpMbarWaited", "analysis", []string{none}},
+		{asyncOrderKernels, "bulkEarly", "analysis", []string{"RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)", fmt.Sprintf(cp, "bulkEarly"), "[256 hazards]"}},
+		{asyncOrderKernels, "bulkEarly", "hazard", []string{"RACECHECK SUMMARY: 100 hazards displayed (128 errors, 128 warnings)",
+			"Warning: (Warp Level Programming) Potential RAW hazard detected (invalid async operation synchronization) at __shared__ 0x"}},
+		{asyncOrderKernels, "bulkWaitEach", "analysis", []string{none}},
+		{asyncOrderKernels, "bulkWaitOneBar", "analysis", []string{none}},
+		{asyncOrderKernels, "bulkWaitOne", "hazard", []string{"RACECHECK SUMMARY: 100 hazards displayed (128 errors, 124 warnings)"}},
 	} {
-		t.Run(c.kernel, func(t *testing.T) {
-			out, _, err := runKernel(t, sanitize.Options{Tool: sanitize.Racecheck}, asyncRaceKernels, c.kernel, 1, 64)
+		t.Run(c.kernel+"."+c.report, func(t *testing.T) {
+			out, _, err := runKernel(t, sanitize.Options{Tool: sanitize.Racecheck, RaceReport: c.report}, c.src, c.kernel, 1, 64)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(out, c.want) {
-				t.Errorf("report lacks %q:\n%s", c.want, out)
-			}
-			if c.kernel == "early" && !strings.Contains(out, "Race reported between Write access at early+0x") {
-				t.Errorf("the race is not the copy's write against the read:\n%s", out)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("report lacks %q:\n%s", w, out)
+				}
 			}
 		})
 	}

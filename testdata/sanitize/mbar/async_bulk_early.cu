@@ -1,8 +1,8 @@
 // racecheck: thread 0 starts a bulk copy into shared memory; after a
 // __syncthreads every thread reads the buffer before waiting on the
 // mbarrier that tracks the copy (a volatile read, which the compiler keeps;
-// ../async_bulk_nowait.cu's was dropped), then waits and reads again.
-#include "../mbar.h"
+// async_bulk_nowait.cu's was dropped), then waits and reads again.
+#include "mbar.h"
 
 __global__ void bulkReadEarly(const int *in, int *out) {
   __shared__ uint64_t bar;

@@ -1,7 +1,7 @@
 // racecheck: each thread cp.asyncs 16 bytes into shared memory and, after a
 // __syncthreads but before any wait, reads what another warp copied (a
-// volatile read, which the compiler keeps; ../async_cp_nowait.cu's was dropped).
-#include "../mbar.h"
+// volatile read, which the compiler keeps; async_cp_nowait.cu's was dropped).
+#include "mbar.h"
 
 __global__ void readBeforeWait(const int4 *in, int *out) {
   __shared__ int4 buf[64];
