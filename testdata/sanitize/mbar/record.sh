@@ -4,7 +4,8 @@
 # -arch=sm_90a, runs each program plainly and under the tools runs.txt lists
 # (compute-sanitizer --tool ...), and writes recorded/PROG.TAG.{stdout,stderr,status}
 # (and TOOLS.txt) into $OUT/sanitize_mbar.tar.gz. Usage: OUT=dir bash record.sh
-# (pending/: OUT=dir bash record.sh pending, into $OUT/sanitize_mbar_pending.tar.gz).
+# (programs in a subfolder, as pending/ held async_*_early.cu for the second run:
+# OUT=dir bash record.sh pending, into $OUT/sanitize_mbar_pending.tar.gz).
 set -u
 cd "$(dirname "$0")/${1:-.}"
 OUT=${OUT:-/tmp/sanitize-mbar-out}
