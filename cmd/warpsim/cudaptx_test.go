@@ -98,8 +98,10 @@ func ptxWrappersWant() string {
 // what it prints against what nvcc 13.0's build of it printed on the H100
 // (run.sh: recorded/ptx_wrappers.*; that <cuda/ptx> has no elect_sync, so
 // nvcc's build uses elect.sync in asm) and against ptxWrappersWant, the
-// values derived from the program's definition. A missing recording, or
-// one whose build or run failed, fails the test.
+// values derived from the program's definition, built by warpsim cc from
+// clang's PTX and again from nvcc's (recorded/ptx_wrappers.ptx,
+// --device-ptx). A missing recording, or one whose build or run failed,
+// fails the test.
 func TestCUDAPTXWrappers(t *testing.T) {
 	needClang(t)
 	rec := filepath.Join(cudaptxDir, "recorded", "ptx_wrappers")
@@ -118,12 +120,24 @@ func TestCUDAPTXWrappers(t *testing.T) {
 	if string(h100) != ptxWrappersWant() {
 		t.Errorf("the H100 printed:\n%s\nptxWrappersWant says:\n%s", h100, ptxWrappersWant())
 	}
-	stdout, stderr := runProgram(t, buildCU(t, filepath.Join(cudaptxDir, "ptx_wrappers.cu"), "-arch=sm_90a"))
-	if stdout != string(h100) {
-		t.Errorf("stdout:\n%s\nwant (H100):\n%s\nstderr:\n%s", stdout, h100, stderr)
-	}
-	if want := ptxWrappersWant(); stdout != want {
-		t.Errorf("stdout:\n%s\nwant (derived):\n%s", stdout, want)
+	src := filepath.Join(cudaptxDir, "ptx_wrappers.cu")
+	for _, b := range []struct {
+		name  string
+		flags []string
+	}{
+		{"clang", []string{"-arch=sm_90a"}},
+		// nvcc's PTX of the program with CUDA 13.0's own <cuda/ptx>
+		{"nvcc-ptx", []string{"-arch=sm_90a", "--device-ptx", rec + ".ptx"}},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			stdout, stderr := runProgram(t, buildCU(t, src, b.flags...))
+			if stdout != string(h100) {
+				t.Errorf("stdout:\n%s\nwant (H100):\n%s\nstderr:\n%s", stdout, h100, stderr)
+			}
+			if want := ptxWrappersWant(); stdout != want {
+				t.Errorf("stdout:\n%s\nwant (derived):\n%s", stdout, want)
+			}
+		})
 	}
 }
 
