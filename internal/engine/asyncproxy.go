@@ -78,8 +78,14 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				}
 				wp.recordTensorPiece(accGlobal, src, ss, false)
 				if !wp.checkPieces(pc, CheckLoad, ptxtype.SpaceGlobal, l, src, ss) {
-					return
+					if wp.state == warpDone {
+						return
+					}
+					continue // this lane stopped (memcheck); the others copy
 				}
+			}
+			if wp.chk != nil {
+				wp.asyncEvent(pc, AsyncIssue, AsyncKindCopy, l, to.DstSpace, dst, n, 0)
 			}
 			st.copies = append(st.copies, asyncCopy{dst: dst, src: src, dstSpace: to.DstSpace, group: st.committed[l],
 				lane: uint8(l), size: uint8(n), srcSize: uint8(ss)})
@@ -98,14 +104,28 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				limit[l] = st.committed[l] - to.Num // groups below this id complete
 			}
 		}
-		wp.completeCopies(pc, &limit, CheckStore)
+		wp.completeCopies(pc, &limit, CheckStore, nil)
 	case ir.AsyncWaitAll:
-		wp.completeAll(pc, exec, CheckStore)
+		wp.completeAll(pc, exec, CheckStore, nil)
 	case ir.AsyncMbarArrive:
-		// the copies' bytes are ordered by the mbarrier, which the race
-		// checker does not follow: they reach it as atomic writes (written
-		// for initcheck, never a race)
-		wp.completeAll(pc, exec, CheckAtomic)
+		// the copies' bytes are ordered by the mbarrier: they reach the
+		// checker as atomic writes (written for initcheck, never a race by
+		// themselves) and as AsyncArrive (racecheck orders them by the
+		// barrier's phase)
+		var mbars *[32]uint64
+		if wp.chk != nil {
+			mbars = &wp.chkBuf.mbars
+			for l := 0; l < 32; l++ {
+				if exec>>l&1 != 0 {
+					a := uint64(to.DstOff)
+					if to.Dst >= 0 {
+						a += wp.r(to.Dst)[l]
+					}
+					mbars[l], _ = wp.sharedOff(to.DstSpace, a)
+				}
+			}
+		}
+		wp.completeAll(pc, exec, CheckAtomic, mbars)
 		if r := wp.rec; r != nil && exec != 0 {
 			l := bits.TrailingZeros32(exec)
 			addr := uint64(to.DstOff)
@@ -157,10 +177,18 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 		if n > 0 {
 			dop := CheckStore
 			if g2s {
-				dop = CheckAtomic // ordered by the mbarrier (see AsyncMbarArrive)
+				dop = CheckAtomic // ordered by the mbarrier (AsyncIssue below)
 			}
 			if !wp.checkPieces(pc, CheckLoad, srcSpace, l, src, n) || !wp.checkPieces(pc, dop, dstSpace, l, dst, n) {
 				return
+			}
+			if g2s && wp.chk != nil {
+				mb := uint64(to.MbarOff)
+				if to.MbarSlot >= 0 {
+					mb += wp.r(to.MbarSlot)[l]
+				}
+				mb, _ = wp.sharedOff(ptxtype.SpaceShared, mb)
+				wp.asyncEvent(pc, AsyncIssue, AsyncKindBulk, l, dstSpace, dst, n, mb)
 			}
 			d, _ := wp.resolve(pc, dstSpace, dst, n, l)
 			if d == nil {
@@ -206,7 +234,7 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 }
 
 // completeAll completes every pending copy of the lanes in exec, open group included.
-func (wp *warp) completeAll(pc int, exec uint32, op uint8) {
+func (wp *warp) completeAll(pc int, exec uint32, op uint8, mbars *[32]uint64) {
 	var limit [32]int32
 	for l := 0; l < 32; l++ {
 		limit[l] = -1
@@ -214,12 +242,13 @@ func (wp *warp) completeAll(pc int, exec uint32, op uint8) {
 			limit[l] = 1 << 30
 		}
 	}
-	wp.completeCopies(pc, &limit, op)
+	wp.completeCopies(pc, &limit, op, mbars)
 }
 
 // completeCopies performs, in issue order, each pending copy whose group id
-// is below its lane's limit, and drops it from the queue.
-func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8) {
+// is below its lane's limit, and drops it from the queue. mbars (under a
+// checker) holds each lane's mbarrier of a cp.async.mbarrier.arrive.
+func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8, mbars *[32]uint64) {
 	st := &wp.async
 	k := 0
 	for _, c := range st.copies {
@@ -230,8 +259,18 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8) {
 		}
 		l := int(c.lane)
 		// the sanitizer sees the shared-memory write when it happens
-		if !wp.checkOne(pc, op, c.dstSpace, l, c.dst, uint64(c.size)) {
-			return
+		if wp.chk != nil {
+			wp.chkBuf.access.Async = true
+			ok := wp.checkOne(pc, op, c.dstSpace, l, c.dst, uint64(c.size))
+			wp.chkBuf.access.Async = false
+			if !ok {
+				return
+			}
+			if mbars != nil {
+				wp.asyncEvent(pc, AsyncArrive, AsyncKindCopy, l, c.dstSpace, c.dst, uint64(c.size), mbars[l])
+			} else {
+				wp.asyncEvent(pc, AsyncDone, AsyncKindCopy, l, c.dstSpace, c.dst, uint64(c.size), 0)
+			}
 		}
 		dst, _ := wp.resolve(pc, c.dstSpace, c.dst, uint64(c.size), l)
 		if dst == nil {
@@ -279,13 +318,19 @@ func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, 
 		addr &= 1<<clusterShift - 1
 	}
 	a := &wp.chkBuf.access
-	a.Op, a.Size, a.Generic = op, uint32(n), space == ptxtype.SpaceGeneric
+	a.Stop, a.Op, a.Size, a.Generic = 0, op, uint32(n), space == ptxtype.SpaceGeneric
 	a.Space[lane], a.Addr[lane] = sp, addr
-	if wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
-		return true
+	if !wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
+		wp.sanitizerStop(pc, 1<<uint(lane))
+		return false
 	}
-	wp.sanitizerStop(pc, 1<<uint(lane))
-	return false
+	if a.Stop>>uint(lane)&1 != 0 {
+		// memcheck stops the lane (the access is not made) and the kernel
+		// goes on; the launch fails when it ends, as for a load
+		wp.stopLanes(pc, 1<<uint(lane))
+		return false
+	}
+	return true
 }
 
 // checkPieces reports n bytes at addr as naturally aligned pieces of at
@@ -308,4 +353,42 @@ func (wp *warp) checkPieces(pc int, op uint8, space ptxtype.Space, lane int, add
 		off += sz
 	}
 	return true
+}
+
+// sharedOff returns the offset in the block's own shared memory of addr in
+// space (a shared address, a generic one in the shared window, a
+// shared::cluster one of this block); false for any other memory.
+func (wp *warp) sharedOff(space ptxtype.Space, addr uint64) (uint64, bool) {
+	switch {
+	case space == ptxtype.SpaceShared:
+	case space == ptxtype.SpaceGeneric && addr >= SharedWindow && addr < SharedWindow+WindowSize:
+		addr -= SharedWindow
+	default:
+		return 0, false
+	}
+	if addr >= 1<<clusterShift {
+		if int(addr>>clusterShift)-1 != wp.w.cb.rank {
+			return 0, false
+		}
+		addr &= 1<<clusterShift - 1
+	}
+	return addr, true
+}
+
+// asyncEvent hands one lane's asynchronous-copy event to the checker when
+// it follows them (AsyncChecker); a destination outside the block's own
+// shared memory is not followed. mbar is already a shared offset.
+func (wp *warp) asyncEvent(pc int, ev, kind uint8, lane int, space ptxtype.Space, addr, n, mbar uint64) {
+	ac, ok := wp.chk.(AsyncChecker)
+	if !ok {
+		return
+	}
+	a := &wp.chkBuf.async
+	*a = CheckAsync{Event: ev, Kind: kind, Lane: lane, Size: n, Mbar: mbar}
+	if ev != AsyncWaited {
+		if a.Addr, ok = wp.sharedOff(space, addr); !ok {
+			return
+		}
+	}
+	ac.Async(wp.site(pc, 1<<uint(lane)), a)
 }

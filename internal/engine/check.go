@@ -35,6 +35,79 @@ type Checker interface {
 	WarpSync(s *CheckSite, member *[32]uint32) bool
 }
 
+// MbarChecker is optionally implemented by a Checker: it sees a warp's
+// misuse of an mbarrier object before the engine acts on it (any use of an
+// object no mbarrier.init made valid, an arrival of more than the phase's
+// pending count). False stops the kernel (FaultSanitizer). Without a
+// checker, a misuse with Fatal set faults the kernel as on the GPU.
+type MbarChecker interface {
+	Mbarrier(s *CheckSite, m *CheckMbar) bool
+}
+
+// AsyncChecker is optionally implemented by a Checker: it follows the
+// shared-memory writes of asynchronous copies (cp.async, cp.async.bulk into
+// shared memory) from their issue to what orders them for other threads,
+// as compute-sanitizer's racecheck does ("invalid memcpy_async
+// synchronization", "invalid async operation synchronization"). The bytes
+// landing still reach Access (CheckAccess.Async set) for memcheck and
+// initcheck.
+type AsyncChecker interface {
+	Async(s *CheckSite, a *CheckAsync)
+}
+
+// CheckAsync is one event of one lane's asynchronous copy into shared
+// memory.
+type CheckAsync struct {
+	Event uint8 // AsyncIssue, AsyncDone, AsyncArrive or AsyncWaited
+	Kind  uint8 // AsyncIssue: AsyncKindCopy (cp.async) or AsyncKindBulk (cp.async.bulk)
+	Lane  int
+	// Addr and Size: the destination's offset in the block's shared
+	// memory and its bytes (not for AsyncWaited).
+	Addr, Size uint64
+	// Mbar: the mbarrier's offset in the block's shared memory (a bulk
+	// copy's AsyncIssue, AsyncArrive, AsyncWaited).
+	Mbar uint64
+}
+
+// Asynchronous-copy events (CheckAsync.Event).
+const (
+	// AsyncIssue: the copy is issued; its bytes land at an unknown time
+	// (a cp.async's by its thread's wait, a bulk copy's by the completion
+	// of its mbarrier's phase).
+	AsyncIssue uint8 = iota + 1
+	// AsyncDone: the thread's cp.async.wait_group/wait_all completed its
+	// cp.async: the bytes have landed.
+	AsyncDone
+	// AsyncArrive: the thread's cp.async.mbarrier.arrive: its cp.async's
+	// bytes are ordered by the phase of the mbarrier Mbar.
+	AsyncArrive
+	// AsyncWaited: the lane's mbarrier.test_wait/try_wait on Mbar found
+	// the phase complete.
+	AsyncWaited
+)
+
+// Kinds of asynchronous copy (CheckAsync.Kind).
+const (
+	AsyncKindCopy uint8 = iota + 1 // cp.async (memcpy_async)
+	AsyncKindBulk                  // cp.async.bulk (an async operation on an mbarrier)
+)
+
+// CheckMbar is one mbarrier instruction's misuse, per lane.
+type CheckMbar struct {
+	Lanes uint32     // the lanes that misused the object
+	Kind  [32]uint8  // MbarMissingInit or MbarOverflow
+	Addr  [32]uint64 // the object's offset in the block's shared memory
+	// Fatal: the GPU stops the kernel for one of them
+	// (cudaErrorLaunchFailure; memcheck sees a hardware exception).
+	Fatal bool
+}
+
+// Kinds of mbarrier misuse (CheckMbar.Kind).
+const (
+	MbarMissingInit uint8 = iota + 1 // the object was never initialized, or was invalidated
+	MbarOverflow                     // an arrival of more than the pending count
+)
+
 // FaultSanitizer is the fault a checker raises to stop a kernel; CUDA
 // reports it as cudaErrorLaunchFailure, as under compute-sanitizer.
 const FaultSanitizer FaultKind = 100
@@ -83,8 +156,11 @@ type CheckAccess struct {
 	Op      uint8
 	Size    uint32 // bytes per lane, vector elements together
 	Generic bool   // the instruction addressed generically
-	Space   [32]uint8
-	Addr    [32]uint64
+	// Async: the bytes of an asynchronous copy landing (cp.async at its
+	// wait), which a race checker follows through AsyncChecker instead.
+	Async bool
+	Space [32]uint8
+	Addr  [32]uint64
 }
 
 // checkBuf is a warp's scratch for its checker, allocated only under one.
@@ -92,6 +168,9 @@ type checkBuf struct {
 	site    CheckSite
 	access  CheckAccess
 	members [32]uint32
+	mbar    CheckMbar
+	async   CheckAsync
+	mbars   [32]uint64 // a cp.async.mbarrier.arrive's mbarrier per lane
 }
 
 // setChecker attaches the launch's checker (nil when not sanitizing).
@@ -156,7 +235,7 @@ func (wp *warp) stopLanes(pc int, lanes uint32) {
 
 func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op uint8) bool {
 	a := &wp.chkBuf.access
-	a.Stop, a.Op, a.Size, a.Generic = 0, op, uint32(n), in.Space == ptxtype.SpaceGeneric
+	a.Stop, a.Op, a.Size, a.Generic, a.Async = 0, op, uint32(n), in.Space == ptxtype.SpaceGeneric, false
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		addr := wp.laneAddr(in, base, l)

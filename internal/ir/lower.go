@@ -978,6 +978,7 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	if fl.lowerCluster(src) { // cluster.go
 		return
 	}
+	src = withoutCachePolicy(src) // cachehint.go
 	m := parseMods(src.Mods)
 	ops := src.Operands
 	switch src.Op {
@@ -1166,7 +1167,7 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	case "tensormap":
 		fl.lowerTensormap(src)
 	default:
-		if fl.lowerSm90(src, &m) {
+		if fl.lowerSm90(src, &m) || fl.lowerCacheOp(src) {
 			return
 		}
 		op, ok := aluOps[src.Op]

@@ -419,11 +419,13 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 				fl.unsupported(src)
 				return
 			}
-			for _, m := range ms {
-				if strings.HasPrefix(m, "L2::cache_hint") {
-					fl.unsupportedf(src.Pos, "%s is not supported yet (cache hints)", opText(src))
+			if hasMod(ms, "L2::cache_hint") {
+				// the trailing cache-policy operand is a hint: accepted, ignored
+				if len(ops) < 4 {
+					fl.bad(src, "expected a cache-policy operand after .L2::cache_hint")
 					return
 				}
+				ops = ops[:len(ops)-1]
 			}
 			var ok bool
 			if to.Dst, to.DstOff, ok = fl.addrSlot(src, &ops[0]); !ok {
@@ -789,11 +791,13 @@ func (fl *fnLowerer) lowerBulk(src *ptx.Instr) {
 		fl.emitTensor(OpAsync, AsyncBulkSync, src, to, nil, nil)
 		return
 	}
-	for _, m := range ms {
-		if strings.HasPrefix(m, "L2::cache_hint") {
-			fl.unsupportedf(src.Pos, "%s is not supported yet (cache hints)", opText(src))
+	if hasMod(ms, "L2::cache_hint") {
+		// the trailing cache-policy operand is a hint: accepted, ignored
+		if len(ops) < 4 || ops[len(ops)-1].Kind != ptx.OpdReg {
+			fl.bad(src, "expected a cache-policy register after .L2::cache_hint")
 			return
 		}
+		ops = ops[:len(ops)-1]
 	}
 	// destination space first, then the source's
 	var spaces []ptx.Space

@@ -21,6 +21,19 @@ import (
 // A warp's barrier interval is the number of barriers it has passed: two
 // warps in the same interval have no barrier between their accesses, as
 // every warp must arrive at a barrier before any leaves it.
+//
+// An asynchronous copy's write into shared memory (engine.AsyncChecker) is
+// recorded when the copy is issued, by the issuing thread at the copy's
+// instruction, and stays pending until something orders it: a cp.async's
+// bytes land at its thread's cp.async.wait_group/wait_all (from there on
+// they are that thread's write in the barrier interval of the wait), or,
+// after a cp.async.mbarrier.arrive, like a bulk copy's, for the threads
+// that have since seen the mbarrier's phase complete (a successful
+// test_wait/try_wait) and for those past a barrier after any such wait.
+// Any other access of a pending byte, by the issuing thread too, races
+// with the copy: compute-sanitizer's "Potential RAW hazard detected
+// (invalid memcpy_async synchronization)" for cp.async and "(invalid async
+// operation synchronization)" for a bulk copy (testdata/sanitize/mbar).
 
 // hazard kinds
 const (
@@ -40,6 +53,20 @@ type rcEntry struct {
 	block uint32 // block linear index
 	site  int32  // index in racecheck.sites
 	inst  uint64 // dynamic instruction instance (lanes of one instruction share it)
+	// async: the write of an asynchronous copy (engine.AsyncKindCopy or
+	// AsyncKindBulk); pending: not yet ordered for other threads, by
+	// its thread's cp.async wait (mbar 0) or by a completed wait on the
+	// mbarrier at shared offset mbar-1 after inst.
+	async   uint8
+	pending bool
+	mbar    uint32
+}
+
+// rcWaits are a block's successful waits on one mbarrier: each thread's
+// last, and the last in each barrier interval (by the waiting warp's).
+type rcWaits struct {
+	tid   []uint64
+	byGen []uint64
 }
 
 type rcSite struct {
@@ -87,7 +114,8 @@ type racecheck struct {
 	nGroups  int
 	hazards  []rcHazard
 	nHazards int
-	errHaz   int // error hazards of the launch
+	errHaz   int                 // error hazards of the launch
+	waits    map[uint32]*rcWaits // by mbarrier shared offset + 1
 
 	errors, displayed, shownErrors, shownWarnings int
 }
@@ -120,6 +148,7 @@ func (rc *racecheck) enter(site *engine.CheckSite) {
 		return
 	}
 	rc.epoch++
+	rc.waits = nil
 	if n := site.SharedBytes; len(rc.w) < n {
 		rc.w = make([]rcEntry, n)
 		rc.r = make([]rcEntry, n)
@@ -153,8 +182,8 @@ func (rc *racecheck) siteOf(site *engine.CheckSite) int32 {
 
 // access records a load or store's bytes and reports its conflicts.
 func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.CheckAccess) {
-	if a.Op == engine.CheckAtomic {
-		return
+	if a.Op == engine.CheckAtomic || a.Async {
+		return // an asynchronous copy's bytes landing: see async
 	}
 	want := uint8(engine.SpaceShared)
 	if rc.global {
@@ -180,13 +209,13 @@ func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.Chec
 				break
 			}
 			if a.Op == engine.CheckLoad {
-				if rc.conflict(w, &cur) {
+				if rc.unordered(w, &cur) {
 					rc.hazard(s, hazRAW, b, *w, cur, false)
 				}
 				*r = cur
 				continue
 			}
-			if rc.conflict(w, &cur) && w.inst != cur.inst {
+			if rc.unordered(w, &cur) && w.inst != cur.inst {
 				rc.hazard(s, hazWAW, b, cur, *w, true)
 			}
 			if rc.conflict(r, &cur) {
@@ -195,6 +224,124 @@ func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.Chec
 			*w = cur
 		}
 	}
+}
+
+// async follows an asynchronous copy's write into shared memory (see the
+// comment at the top).
+func (rc *racecheck) async(s *Sanitizer, site *engine.CheckSite, a *engine.CheckAsync) {
+	if rc.global {
+		return
+	}
+	rc.enter(site)
+	rc.inst++
+	tid := uint32(site.Warp*32 + a.Lane)
+	switch a.Event {
+	case engine.AsyncWaited:
+		rc.waited(site, tid, a.Mbar)
+		return
+	case engine.AsyncIssue:
+		cur := rcEntry{epoch: rc.epoch, gen: rc.gen[site.Warp] + 1, wgen: rc.wgen[site.Warp], tid: tid,
+			block: uint32(site.BlockLinear), site: rc.siteOf(site), inst: rc.inst, async: a.Kind, pending: true}
+		if a.Kind == engine.AsyncKindBulk {
+			cur.mbar = uint32(a.Mbar) + 1
+		}
+		for b := a.Addr; b < a.Addr+a.Size; b++ {
+			w, r := rc.slot(b)
+			if w == nil {
+				break
+			}
+			if a.Kind == engine.AsyncKindCopy && !w.pending {
+				// a cp.async is a store at its issue to what came
+				// before it (a bulk copy's overwrite is ordered by
+				// mbarriers, which this checker does not follow)
+				if rc.conflict(w, &cur) {
+					rc.hazard(s, hazWAW, b, cur, *w, true)
+				}
+				if rc.conflict(r, &cur) {
+					rc.hazard(s, hazWAR, b, cur, *r, false)
+				}
+			}
+			*w = cur
+		}
+	case engine.AsyncDone, engine.AsyncArrive:
+		for b := a.Addr; b < a.Addr+a.Size; b++ {
+			w, _ := rc.slot(b)
+			if w == nil {
+				break
+			}
+			if !w.pending || w.epoch != rc.epoch || w.tid != tid || w.mbar != 0 {
+				continue // another write replaced it, or it is ordered already
+			}
+			if a.Event == engine.AsyncDone {
+				w.pending, w.gen, w.wgen = false, rc.gen[site.Warp]+1, rc.wgen[site.Warp]
+			} else {
+				w.mbar, w.inst = uint32(a.Mbar)+1, rc.inst
+			}
+		}
+	}
+}
+
+// waited records thread tid's successful wait on the mbarrier at shared
+// offset mbar.
+func (rc *racecheck) waited(site *engine.CheckSite, tid uint32, mbar uint64) {
+	if rc.waits == nil {
+		rc.waits = map[uint32]*rcWaits{}
+	}
+	k := uint32(mbar) + 1
+	wt := rc.waits[k]
+	if wt == nil {
+		wt = &rcWaits{tid: make([]uint64, site.BlockDim[0]*site.BlockDim[1]*site.BlockDim[2])}
+		rc.waits[k] = wt
+	}
+	if int(tid) < len(wt.tid) {
+		wt.tid[tid] = rc.inst
+	}
+	g := int(rc.gen[site.Warp])
+	for len(wt.byGen) <= g {
+		wt.byGen = append(wt.byGen, 0)
+	}
+	wt.byGen[g] = rc.inst
+}
+
+// unordered reports whether recorded write e and the access cur may race:
+// a pending asynchronous write races with any access it is not ordered
+// before (asyncOrdered), the issuing thread's included.
+func (rc *racecheck) unordered(e, cur *rcEntry) bool {
+	if !e.pending {
+		return rc.conflict(e, cur)
+	}
+	return e.epoch == cur.epoch && !rc.asyncOrdered(e, cur)
+}
+
+// asyncOrdered reports whether the pending write e, ordered by an
+// mbarrier, is ordered before cur: cur's thread has seen the phase
+// complete since, or cur's warp has passed a barrier after a thread that
+// had.
+func (rc *racecheck) asyncOrdered(e, cur *rcEntry) bool {
+	if e.mbar == 0 {
+		return false // a cp.async before its thread's wait
+	}
+	wt := rc.waits[e.mbar]
+	if wt == nil {
+		return false
+	}
+	if int(cur.tid) < len(wt.tid) && wt.tid[cur.tid] > e.inst {
+		return true
+	}
+	// a wait in an earlier barrier interval than cur's; warps are at most
+	// one interval apart, so a wait in interval i came before every wait
+	// in i+2 and later: the search stops two intervals below one that came
+	// too early
+	stop := -1
+	for i := min(int(cur.gen)-1, len(wt.byGen)) - 1; i > stop; i-- {
+		if wt.byGen[i] > e.inst {
+			return true
+		}
+		if wt.byGen[i] != 0 && stop < 0 {
+			stop = i - 2
+		}
+	}
+	return false
 }
 
 // slot returns the write and read records of byte b.
@@ -337,8 +484,15 @@ func (rc *racecheck) printHazard(s *Sanitizer, h rcHazard) {
 		first, second = h.o, h.w
 		firstWord, secondWord = "Write", "Write"
 	}
+	why := ""
+	switch max(h.w.async, h.o.async) {
+	case engine.AsyncKindCopy:
+		why = " (invalid memcpy_async synchronization)"
+	case engine.AsyncKindBulk:
+		why = " (invalid async operation synchronization)"
+	}
 	s.lines(
-		fmt.Sprintf("%sPotential %s hazard detected at %s %#x in block %s :", head, hazNames[h.kind], space, addr, dim(h.block)),
+		fmt.Sprintf("%sPotential %s hazard detected%s at %s %#x in block %s :", head, hazNames[h.kind], why, space, addr, dim(h.block)),
 		fmt.Sprintf("    %s Thread %s %s", firstWord, threadOf(first.tid, h.bdim), rc.whereSite(first.site)),
 		fmt.Sprintf("    %s Thread %s %s", secondWord, threadOf(second.tid, h.bdim), rc.whereSite(second.site)))
 }

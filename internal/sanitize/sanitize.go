@@ -229,6 +229,17 @@ func (s *Sanitizer) Access(site *engine.CheckSite, a *engine.CheckAccess) bool {
 	return true
 }
 
+// Async implements engine.AsyncChecker: racecheck follows asynchronous
+// copies' writes into shared memory (racecheck.go).
+func (s *Sanitizer) Async(site *engine.CheckSite, a *engine.CheckAsync) {
+	if s.opt.Tool != Racecheck {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.race.async(s, site, a)
+}
+
 // Barrier implements engine.Checker.
 func (s *Sanitizer) Barrier(site *engine.CheckSite, id, count int) bool {
 	s.mu.Lock()
