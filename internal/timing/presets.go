@@ -148,9 +148,10 @@ var measured = map[string]*Params{
 			// after the last MMA's pipe time, and the model's branch takes 6
 			// more (6.25 × ILP + 19: 32, 44, 69). f64's loops are bound by
 			// the pipe instead (34, 68, 144 cycles): no release.
-			// Not measured here (no recordings): wgmma at the whitepaper's
-			// dense rate with no per-instruction overhead (f16/bf16 512,
-			// tf32 256, fp8/int8 1024 per sub-partition); fp8 mma.sync at
+			// wgmma runs at the whitepaper's dense rate with no
+			// per-instruction overhead (f16/bf16 512, tf32 256, fp8/int8
+			// 1024 per sub-partition: measured below). Not measured here
+			// (no recordings): fp8 mma.sync at
 			// the 8-bit rate; s4/u4 and b1 at 2x and 8x it (the A100's
 			// ratios; the H100 runs them on fewer units, an upper bound).
 			MACs: tensorTable(map[tensor.Elem]uint32{

@@ -75,9 +75,9 @@ func readWgmmaMB(t *testing.T) []wgmmaRow {
 // compares the slowest warp's cycles per iteration with the H100's steady
 // ones (wgmmaRow): here f16 and s8 (the two result latencies) at N = 8, 64,
 // 128 and bf16, tf32 and e4m3 at N = 64, 72 rows;
-// TestLongWgmmaMicrobenchmarks all 120 (N = 256 too, at most three
+// TestLongWgmmaMicrobenchmarks all 150 (N = 256 too, at most three
 // warpgroups: 154 registers a thread). Each row within 10%, the mean under
-// 3% (measured: 1.2% over the 120, the worst 5.0%).
+// 3% (measured: 1.2% over the 72 and over the 150, the worst 5.0%).
 func TestWgmmaMicrobenchmarks(t *testing.T) {
 	checkWgmmaMicrobenchmarks(t, func(ty string, n int) bool {
 		switch ty {
