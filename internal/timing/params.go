@@ -37,13 +37,15 @@ type Params struct {
 	AtomicOpsPerNS  float64 // device-wide atomic updates the L2 performs per ns
 	BarrierLatency  uint32  // from the last warp's arrival to the first warp's issue
 	L1BytesPerCycle uint32  // per SM: the L1 data path
+	L2BytesPerNS    float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS  float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch       int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes         int     // L1 data cache per SM available to global loads
+
 	// CopyBytesPerCycle is the rate at which an SM's TMA / bulk-copy unit
 	// writes a copy's bytes into shared memory (0: L1BytesPerCycle).
 	CopyBytesPerCycle uint32
-	L2BytesPerNS      float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS    float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch         int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes           int     // L1 data cache per SM available to global loads
+
 	// UnifiedL1: the L1 is what the grid's shared-memory carveout leaves
 	// of the SM's unified L1/shared storage (memory.go, l1Bytes), not
 	// L1Bytes.
