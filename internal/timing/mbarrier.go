@@ -23,11 +23,16 @@ type mbarsT struct {
 // tmaCopy times a TMA or bulk copy into shared memory whose global
 // sectors have all arrived at mem (the memory system's answer): the SM's
 // copy unit receives its first bytes an L2 hit's latency after the issue
-// at the earliest and writes them into shared memory at the L1 data
-// path's rate (L1BytesPerCycle), one copy after the other, so a copy
-// completes no earlier than that, nor before its last sector arrived.
+// at the earliest and writes them into shared memory at its rate
+// (CopyBytesPerCycle, else the L1 data path's: the H100 96 bytes a cycle,
+// testdata/timing/wgmma/h100b's bulk and tile rows), one copy after the
+// other, so a copy completes no earlier than that, nor before its last
+// sector arrived.
 func (s *gridState) tmaCopy(sm *smT, rec *engine.StepRecord, mem uint64) uint64 {
 	rate := uint64(max(s.p.L1BytesPerCycle, 1))
+	if s.p.CopyBytesPerCycle != 0 {
+		rate = uint64(s.p.CopyBytesPerCycle)
+	}
 	m := &sm.mbars
 	first := sm.now + uint64(s.p.L2HitLatency)
 	m.tmaFree = max(m.tmaFree, first) + (uint64(len(rec.Sectors))*32+rate-1)/rate

@@ -2,37 +2,107 @@ package timing_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
+	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/internal/tmap"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
+// copyRow is a bulk, tile or cpmbar line of
+// testdata/timing/wgmma/h100b/mb_stdout.txt: a grid of blocks each timing,
+// in one thread, rounds of a copy into shared memory and its mbarrier wait
+// (mb.cu): the first round's cycles (its source evicted from the L2
+// beforehand) and the mean of the 15 others (L2 hits).
+type copyRow struct {
+	grid, bytes, boxW, boxH int
+	first, steady           float64
+}
+
+// readCopyRows reads the recording's rows of kind ("bulk", "tile" or
+// "cpmbar").
+func readCopyRows(t *testing.T, kind string) []copyRow {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/timing/wgmma/h100b/mb_stdout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []copyRow
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		var r copyRow
+		var mx float64
+		var n int
+		switch kind {
+		case "bulk":
+			n, _ = fmt.Sscanf(line, "bulk grid=%d bytes=%d first=%f steady=%f steady_max=%f", &r.grid, &r.bytes, &r.first, &r.steady, &mx)
+		case "tile":
+			n, _ = fmt.Sscanf(line, "tile grid=%d box=%dx%d bytes=%d first=%f steady=%f steady_max=%f", &r.grid, &r.boxW, &r.boxH, &r.bytes, &r.first, &r.steady, &mx)
+			n -= 2
+		case "cpmbar":
+			n, _ = fmt.Sscanf(line, "cpmbar grid=%d bytes=%d first=%f steady=%f steady_max=%f", &r.grid, &r.bytes, &r.first, &r.steady, &mx)
+		}
+		if n == 5 {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		t.Fatalf("no %s rows in the recording", kind)
+	}
+	return rows
+}
+
+// copyErrs compares the model's first and steady rounds with row r's:
+// the steady round within steadyTol, the first (DRAM; the recording's
+// first rounds scatter by ±25% between neighbouring sizes) within firstTol.
+func copyErrs(t *testing.T, what string, r copyRow, first, steady, firstTol, steadyTol float64, sum *float64, n *int) {
+	t.Helper()
+	ef, es := (first-r.first)/r.first, (steady-r.steady)/r.steady
+	*sum += math.Abs(es)
+	*n++
+	msg := fmt.Sprintf("%s: first %.0f cycles, H100 %.0f (%+.0f%%); then %.1f, H100 %.1f (%+.1f%%)", what, first, r.first, 100*ef, steady, r.steady, 100*es)
+	if math.Abs(es) > steadyTol || math.Abs(ef) > firstTol {
+		t.Errorf("%s: more than %.0f%% (steady) or %.0f%% (first) off", msg, 100*steadyTol, 100*firstTol)
+	} else {
+		t.Log(msg)
+	}
+}
+
+// runCopy launches a copy kernel of wgmma.ptx on one block of 32 threads
+// and returns its first round's cycles and the mean of the others.
+func runCopy(t *testing.T, dev *warpsim.Device, k *warpsim.Kernel, out uint64, smem uint32, prm []byte, iters int) (float64, float64) {
+	t.Helper()
+	if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: smem}, prm); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 16)
+	if err := dev.Read(out, b); err != nil {
+		t.Fatal(err)
+	}
+	return float64(binary.LittleEndian.Uint64(b)), float64(binary.LittleEndian.Uint64(b[8:])) / float64(iters-1)
+}
+
 // TestBulkCopyMbarrierWait runs testdata/timing/wgmma/wgmma.ptx's bulk
 // kernel (thread 0: mbarrier.arrive.expect_tx, cp.async.bulk of 1 KiB to
 // 64 KiB from global into shared memory, mbarrier.try_wait.parity until the
-// phase completes, timed with %clock64) on the simulated H100: the wait
-// returns when the copy's sectors have come through the memory system, not
-// when the copy issued (before the mbarrier timing every size took 17
-// cycles). The first round's source comes from DRAM (at least DRAMLatency),
-// the others' from the L2 (at least L2HitLatency, the copy bypasses L1,
-// plus its bytes at no more than the L1 data path's 128 a cycle), and a
-// 64 KiB copy waits longer than a 1 KiB one by at least half its extra
-// bytes' time. (No H100 recording of this kernel yet: see
-// testdata/timing/wgmma/README.md.)
+// phase completes, timed with %clock64) on the simulated H100 and compares
+// it with the H100's (h100b, one block): the wait returns when the copy's
+// bytes have come from the L2 and the SM's copy unit has written them (96
+// bytes a cycle, CopyBytesPerCycle). Each steady round within 15% (mean
+// under 8%; measured 4.1%, the worst +12.4% at 1 KiB), each first round
+// (from DRAM) within 45%.
 func TestBulkCopyMbarrierWait(t *testing.T) {
 	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h100 := arch.MustLookup("h100")
-	p := timing.ForArch(h100, 0)
-	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
 	mod, err := dev.LoadModule("wgmma.ptx", src)
 	if err != nil {
 		t.Fatal(err)
@@ -43,48 +113,35 @@ func TestBulkCopyMbarrierWait(t *testing.T) {
 	}
 	out, _ := dev.Malloc(16)
 	gsrc, _ := dev.Malloc(65536)
-	const iters = 8
-	var first1K float64
-	for _, n := range []uint32{1024, 4096, 16384, 65536} {
-		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: 65536},
-			params(out, gsrc, uint32(iters), n)); err != nil {
-			t.Fatal(err)
+	const iters = 16
+	var sum float64
+	var n int
+	for _, r := range readCopyRows(t, "bulk") {
+		if r.grid != 1 {
+			continue
 		}
-		b := make([]byte, 16)
-		if err := dev.Read(out, b); err != nil {
-			t.Fatal(err)
-		}
-		first := float64(binary.LittleEndian.Uint64(b))
-		steady := float64(binary.LittleEndian.Uint64(b[8:])) / (iters - 1)
-		t.Logf("cp.async.bulk %5d bytes: first %.0f cycles, then %.1f", n, first, steady)
-		if first < p.DRAMLatency {
-			t.Errorf("%d bytes: the first copy's wait returned after %.0f cycles, before the DRAM's latency (%.0f)", n, first, p.DRAMLatency)
-		}
-		if steady < p.L2HitLatency {
-			t.Errorf("%d bytes: a copy from the L2 waited %.1f cycles, less than its hit latency (%.0f)", n, steady, p.L2HitLatency)
-		}
-		if min := p.L2HitLatency + float64(n)/float64(p.L1BytesPerCycle); steady < min {
-			t.Errorf("%d bytes: a copy from the L2 waited %.1f cycles, less than the L2's latency and its bytes at %d a cycle (%.1f)", n, steady, p.L1BytesPerCycle, min)
-		}
-		if n == 1024 {
-			first1K = steady
-		} else if d := float64(n-1024) / float64(p.L1BytesPerCycle) / 2; n == 65536 && steady-first1K < d {
-			t.Errorf("64 KiB: %.1f cycles more than 1 KiB's, want at least %.1f (half its extra bytes' time)", steady-first1K, d)
-		}
+		first, steady := runCopy(t, dev, k, out, 65536, params(out, gsrc, uint32(iters), uint32(r.bytes)), iters)
+		copyErrs(t, fmt.Sprintf("cp.async.bulk %5d bytes", r.bytes), r, first, steady, 0.45, 0.15, &sum, &n)
+	}
+	if mean := sum / float64(n); n != 7 || mean > 0.08 {
+		t.Errorf("steady rounds: mean |error| %.1f%% over %d sizes, want under 8%% over 7", 100*mean, n)
+	} else {
+		t.Logf("steady rounds: mean |error| %.1f%% over %d sizes", 100*mean, n)
 	}
 }
 
 // TestTensorCopyMbarrierWait is TestBulkCopyMbarrierWait for wgmma.ptx's
-// tile kernel: cp.async.bulk.tensor.2d of one box (16x16 to 128x64 f16) of
-// a 1024x1024 f16 tensor map, then mbarrier.try_wait.parity.
+// tile kernel: cp.async.bulk.tensor.2d of one box (16x16 to 256x128 f16)
+// of a 1024x1024 f16 tensor map, then mbarrier.try_wait.parity. Each
+// steady round within 15% (mean under 8%; measured 3.2%), each first
+// within 45% (the tensor map's own first fetch is not modelled: -21% to
+// -43%).
 func TestTensorCopyMbarrierWait(t *testing.T) {
 	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h100 := arch.MustLookup("h100")
-	p := timing.ForArch(h100, 0)
-	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
 	mod, err := dev.LoadModule("wgmma.ptx", src)
 	if err != nil {
 		t.Fatal(err)
@@ -95,52 +152,44 @@ func TestTensorCopyMbarrierWait(t *testing.T) {
 	}
 	out, _ := dev.Malloc(16)
 	tensor, _ := dev.Malloc(2 << 20)
-	const iters = 8
-	for _, box := range [][2]uint32{{16, 16}, {32, 32}, {64, 64}, {128, 64}} {
-		m, code, why := tmap.EncodeTiled(tmap.Tiled{DType: tmap.F16, Rank: 2, Addr: uint64(tensor), Dim: []uint64{1024, 1024},
-			Stride: []uint64{2048}, Box: box[:], EStride: []uint32{1, 1}})
-		if code != 0 {
-			t.Fatalf("box %v: %s", box, why)
+	const iters = 16
+	var sum float64
+	var n int
+	for _, r := range readCopyRows(t, "tile") {
+		if r.grid != 1 {
+			continue
 		}
-		n := box[0] * box[1] * 2
+		m, code, why := tmap.EncodeTiled(tmap.Tiled{DType: tmap.F16, Rank: 2, Addr: uint64(tensor), Dim: []uint64{1024, 1024},
+			Stride: []uint64{2048}, Box: []uint32{uint32(r.boxW), uint32(r.boxH)}, EStride: []uint32{1, 1}})
+		if code != 0 {
+			t.Fatalf("box %dx%d: %s", r.boxW, r.boxH, why)
+		}
 		prm := make([]byte, 200) // p_out, p_map (64-byte aligned, 128 bytes), p_iters, p_bytes
 		binary.LittleEndian.PutUint64(prm, uint64(out))
 		m.Encode(prm[64:192])
 		binary.LittleEndian.PutUint32(prm[192:], iters)
-		binary.LittleEndian.PutUint32(prm[196:], n)
-		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: 65536}, prm); err != nil {
-			t.Fatal(err)
-		}
-		b := make([]byte, 16)
-		if err := dev.Read(out, b); err != nil {
-			t.Fatal(err)
-		}
-		first := float64(binary.LittleEndian.Uint64(b))
-		steady := float64(binary.LittleEndian.Uint64(b[8:])) / (iters - 1)
-		t.Logf("cp.async.bulk.tensor.2d box %dx%d (%5d bytes): first %.0f cycles, then %.1f", box[0], box[1], n, first, steady)
-		if first < p.DRAMLatency {
-			t.Errorf("box %v: the first copy's wait returned after %.0f cycles, before the DRAM's latency (%.0f)", box, first, p.DRAMLatency)
-		}
-		if min := p.L2HitLatency + float64(n)/float64(p.L1BytesPerCycle); steady < min {
-			t.Errorf("box %v: a copy from the L2 waited %.1f cycles, less than the L2's latency and its bytes at %d a cycle (%.1f)", box, steady, p.L1BytesPerCycle, min)
-		}
+		binary.LittleEndian.PutUint32(prm[196:], uint32(r.bytes))
+		first, steady := runCopy(t, dev, k, out, 65536, prm, iters)
+		copyErrs(t, fmt.Sprintf("cp.async.bulk.tensor.2d box %dx%d (%5d bytes)", r.boxW, r.boxH, r.bytes), r, first, steady, 0.45, 0.15, &sum, &n)
+	}
+	if mean := sum / float64(n); n != 9 || mean > 0.08 {
+		t.Errorf("steady rounds: mean |error| %.1f%% over %d boxes, want under 8%% over 9", 100*mean, n)
+	} else {
+		t.Logf("steady rounds: mean |error| %.1f%% over %d boxes", 100*mean, n)
 	}
 }
 
 // TestCpAsyncMbarrierWait runs wgmma.ptx's cpmbar kernel: each of 32
 // threads copies 16 bytes with cp.async.cg, cp.async.mbarrier.arrive.noinc
 // completes them on a barrier of 32 arrivals, and mbarrier.try_wait.parity
-// waits for the phase. The wait returns once the copies have arrived: the
-// first round's from DRAM (at least DRAMLatency), the others' at least an
-// L1 hit's latency after the copies issued.
+// waits for the phase; against the H100's rounds (h100b, one block): the
+// steady one within 15%, the first within 45%.
 func TestCpAsyncMbarrierWait(t *testing.T) {
 	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h100 := arch.MustLookup("h100")
-	p := timing.ForArch(h100, 0)
-	dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
 	mod, err := dev.LoadModule("wgmma.ptx", src)
 	if err != nil {
 		t.Fatal(err)
@@ -151,23 +200,18 @@ func TestCpAsyncMbarrierWait(t *testing.T) {
 	}
 	out, _ := dev.Malloc(16)
 	gsrc, _ := dev.Malloc(512)
-	const iters = 8
-	if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}, SharedBytes: 1024},
-		params(out, gsrc, uint32(iters))); err != nil {
-		t.Fatal(err)
+	const iters = 16
+	var sum float64
+	var n int
+	for _, r := range readCopyRows(t, "cpmbar") {
+		if r.grid != 1 {
+			continue
+		}
+		first, steady := runCopy(t, dev, k, out, 1024, params(out, gsrc, uint32(iters)), iters)
+		copyErrs(t, "cp.async.cg x32 + cp.async.mbarrier.arrive.noinc", r, first, steady, 0.45, 0.15, &sum, &n)
 	}
-	b := make([]byte, 16)
-	if err := dev.Read(out, b); err != nil {
-		t.Fatal(err)
-	}
-	first := float64(binary.LittleEndian.Uint64(b))
-	steady := float64(binary.LittleEndian.Uint64(b[8:])) / (iters - 1)
-	t.Logf("cp.async.cg x32 + cp.async.mbarrier.arrive.noinc: first %.0f cycles, then %.1f", first, steady)
-	if first < p.DRAMLatency {
-		t.Errorf("the first round's wait returned after %.0f cycles, before the DRAM's latency (%.0f)", first, p.DRAMLatency)
-	}
-	if steady < float64(p.L1HitLatency) {
-		t.Errorf("a round took %.1f cycles, less than an L1 hit's latency (%d)", steady, p.L1HitLatency)
+	if n != 1 {
+		t.Errorf("%d one-block cpmbar rows, want 1", n)
 	}
 }
 

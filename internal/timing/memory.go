@@ -104,7 +104,9 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 
 // store writes through L1 to L2 (write-back to DRAM on eviction) once
 // its data is ready at cycle data; the grid is not done before its stores
-// are.
+// are. It takes the L1's data path as a load does (l1DataBytes: a cycle a
+// wavefront; the tensor lesson's C stores, a sector of each of 8 lines at
+// one place, 8 cycles each on the H100: TestStoreL1Wavefronts).
 //
 // A sector the request writes only in part (fewer than 32 of its bytes:
 // the lanes' bytes spread evenly over the sectors they touch) is a masked
@@ -121,7 +123,7 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 // the L2 runs at DRAM's read-modify-write rate.
 func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 	p := s.p
-	t0 := sm.fmax(sm.l1q.take(sm.now, float64(len(rec.Sectors)*32)), data)
+	t0 := sm.fmax(sm.l1q.take(sm.now, l1DataBytes(p, rec.Sectors)), data)
 	per := 32
 	if n := len(rec.Sectors); n > 0 {
 		per = min(max(int(rec.Bytes)/n, 1), 32)

@@ -164,6 +164,28 @@ func TestL1Wavefronts(t *testing.T) {
 	}
 }
 
+// TestStoreL1Wavefronts: a global store takes the L1's data path as a
+// load does, a cycle per wavefront: the tensor lesson's C stores (a warp's
+// store writes one sector of each of 8 lines at one place in their lines:
+// 8 cycles, not its 256 bytes' 2) take the H100 1091 cycles an SM for 128
+// of them (testdata/timing/wgmma/h100b/mmaclk_stdout.txt, N = 256: the
+// stamps after the loop and after the stores).
+func TestStoreL1Wavefronts(t *testing.T) {
+	s := memFixture()
+	sm := s.sms[0]
+	var secs []uint64
+	for r := uint64(0); r < 8; r++ {
+		secs = append(secs, r*1024/32) // rows of 256 floats: one line each, sector 0 of it
+	}
+	rec := &engine.StepRecord{Sectors: secs, Store: true, Bytes: 128}
+	for i := 0; i < 128; i++ {
+		s.store(sm, rec, 0)
+	}
+	if got := sm.l1q.free; got < 1000 || got > 1100 {
+		t.Errorf("128 stores of 8 lines: the L1 busy %.0f cycles, want 1024 (the H100: 1091)", got)
+	}
+}
+
 // TestL2Access: a request's line of one sector takes L2AccessBytes of
 // the L2's bandwidth, a whole line its 128 bytes.
 func TestL2Access(t *testing.T) {

@@ -61,6 +61,11 @@ type Params struct {
 	DRAMBytesPerNS   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
 	DRAMFetch        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
 	L1Bytes          int     // L1 data cache per SM available to global loads
+
+	// CopyBytesPerCycle is the rate at which an SM's TMA / bulk-copy unit
+	// writes a copy's bytes into shared memory (0: L1BytesPerCycle).
+	CopyBytesPerCycle uint32
+
 	// UnifiedL1: the L1 is what the grid's shared-memory carveout leaves
 	// of the SM's unified L1/shared storage (memory.go, l1Bytes), not
 	// L1Bytes.

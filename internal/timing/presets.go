@@ -148,9 +148,10 @@ var measured = map[string]*Params{
 			// after the last MMA's pipe time, and the model's branch takes 6
 			// more (6.25 × ILP + 19: 32, 44, 69). f64's loops are bound by
 			// the pipe instead (34, 68, 144 cycles): no release.
-			// Not measured here (no recordings): wgmma at the whitepaper's
-			// dense rate with no per-instruction overhead (f16/bf16 512,
-			// tf32 256, fp8/int8 1024 per sub-partition); fp8 mma.sync at
+			// wgmma runs at the whitepaper's dense rate with no
+			// per-instruction overhead (f16/bf16 512, tf32 256, fp8/int8
+			// 1024 per sub-partition: measured below). Not measured here
+			// (no recordings): fp8 mma.sync at
 			// the 8-bit rate; s4/u4 and b1 at 2x and 8x it (the A100's
 			// ratios; the H100 runs them on fewer units, an upper bound).
 			MACs: tensorTable(map[tensor.Elem]uint32{
@@ -183,9 +184,30 @@ var measured = map[string]*Params{
 			// loop's own instructions, the rest 31 + 1.18 × the
 			// multiply-adds' time. bf16 runs on the same HGMMA path; the
 			// other types were not recorded.
-			WgmmaMinCycles: tensorTable(map[tensor.Elem]uint32{tensor.F16: 18, tensor.BF16: 18}),
-			WgmmaLatency:   tensorTable(map[tensor.Elem]uint32{tensor.F16: 31, tensor.BF16: 31}),
-			WgmmaResultPct: tensorTable(map[tensor.Elem]uint32{tensor.F16: 118, tensor.BF16: 118}),
+			// The second recording (testdata/timing/wgmma/h100b, every
+			// type, 1-4 warpgroups): m64nNk8 tf32, m64nNk32 e4m3 and s8
+			// take the same cycles as m64nNk16 f16/bf16 (the MACs rates
+			// above: 32 bytes of K a wgmma at any type), at least 18 cycles
+			// a wgmma, and their results come alike but s8's (integer
+			// accumulation): a lone warpgroup's chain 50.75, 78.76, 110.75,
+			// 174.75 cycles an iteration at N = 8..256 (the steady slope
+			// between 16 and 128 iterations), 14.4 of them the loop's, the
+			// rest 32 + 1.00 × the multiply-adds' time. Two to four
+			// warpgroups' chains run at the pipe's rate (wgs × 18.1, 32.2,
+			// 64.2, 128.3 cycles) where that is slower: the tensor cores
+			// take the wgmma queued by all warpgroups in turn (tensorIssue).
+			// e5m2 and u8 (not recorded) as e4m3 and s8, on the same QGMMA
+			// and IGMMA paths.
+			WgmmaQueue: 4,
+			WgmmaMinCycles: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 18, tensor.BF16: 18, tensor.TF32: 18, tensor.E4M3: 18, tensor.E5M2: 18, tensor.S8: 18, tensor.U8: 18,
+			}),
+			WgmmaLatency: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 31, tensor.BF16: 31, tensor.TF32: 31, tensor.E4M3: 31, tensor.E5M2: 31, tensor.S8: 32, tensor.U8: 32,
+			}),
+			WgmmaResultPct: tensorTable(map[tensor.Elem]uint32{
+				tensor.F16: 118, tensor.BF16: 118, tensor.TF32: 118, tensor.E4M3: 118, tensor.E5M2: 118, tensor.S8: 100, tensor.U8: 100,
+			}),
 		},
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
@@ -220,7 +242,12 @@ var measured = map[string]*Params{
 		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
-		ChildLaunchNS: 1060, ConcurrentKernels: 128,
+		// [COPY] testdata/timing/wgmma/h100b (mb.cu's bulk and tile: one
+		// thread's cp.async.bulk / cp.async.bulk.tensor.2d of 512 bytes
+		// to 64 KiB and its mbarrier wait, from the L2): 990 cycles at
+		// 64 KiB, 648 at 32 KiB, 476 at 16 KiB, 342 cycles a further 32
+		// KiB: the copy unit writes 96 bytes a cycle into shared memory.
+		ChildLaunchNS: 1060, ConcurrentKernels: 128, CopyBytesPerCycle: 96,
 		Source: "H100: measured (testdata/timing/DERIVATION.md)",
 	},
 	"a100": {

@@ -34,6 +34,17 @@ type TensorPipe struct {
 	// multiply-adds' time after it issues (a lone warpgroup's dependent
 	// chain takes 31 + 1.18 × that on the H100), whatever its pipe time.
 	WgmmaOverhead, WgmmaMinCycles, WgmmaLatency, WgmmaResultPct [tensor.S32 + 1]uint32
+	// WgmmaQueue, when not 0, is how many wgmma a sub-partition's tensor
+	// pipe queues: a warp issues wgmma.mma_async and goes on while fewer
+	// than that are ahead, and the pipe runs them in the order they were
+	// issued (0: a wgmma waits for the pipe on math_pipe_throttle, as an
+	// mma.sync does). On the H100 four warpgroups' dependent chains run
+	// alike at the pipe's rate (testdata/timing/wgmma/h100b, wgs=4, within
+	// 2% of four wgmma's pipe time at N = 8 and 64), where a pipe granted
+	// to whichever warp the scheduler picks starves one warpgroup to
+	// twice the others' time: 4, the least queue that keeps every
+	// warpgroup's wgmma in it.
+	WgmmaQueue uint32
 	// Release, when not 0, is the cycles from the end of an MMA's pipe
 	// time until a branch or barrier of its warp may issue: a warp's MMAs
 	// do not overlap across the end of a basic block (a loop's iterations
@@ -104,7 +115,18 @@ func (s *gridState) tensorIssue(sm *smT, sp *spT, w *warpT, in *ir.Inst) (interv
 	free := end / TensorFrac
 	end = (end + TensorFrac - 1) / TensorFrac
 	done := end + uint64(lat)
-	if rel != 0 && in.Mode != ir.TensorWgmma {
+	if q := uint64(s.p.Tensor.WgmmaQueue); in.Mode == ir.TensorWgmma && q != 0 {
+		// wgmma is queued, not throttled: the warp issues it and goes on
+		// while the tensor cores take the queued wgmma of every warpgroup
+		// in the order they were issued; the next tensor instruction
+		// waits only while WgmmaQueue of this one's pipe time are ahead.
+		issue := uint64(1)
+		if back := sp.tensorFree - min(sp.tensorFree, (q-1)*cost); back > (sm.now+1)*TensorFrac {
+			issue = (back+TensorFrac-1)/TensorFrac - sm.now
+		}
+		return uint32(issue), uint32(done - sm.now)
+	}
+	if rel != 0 {
 		w.tensorLast = max(w.tensorLast, end+uint64(rel))
 	}
 	return uint32(free - sm.now), uint32(done - sm.now)

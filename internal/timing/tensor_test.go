@@ -65,14 +65,18 @@ func TestTensorPipeThroughput(t *testing.T) {
 		for i := 0; i < 8; i++ {
 			sp.warps = append(sp.warps, &warpT{idx: i, sp: sp, age: uint64(i + 1), next: in, depValid: true})
 		}
+		// The second half's issues: the steady rate (a wgmma queue takes
+		// its first few at once, WgmmaQueue).
 		const cycles = 1920
 		issued := 0
-		for sm.now = 0; sm.now < cycles; sm.now++ {
+		for sm.now = 0; sm.now < 2*cycles; sm.now++ {
 			w, _ := s.pick(sm, sp)
 			if w == nil {
 				continue
 			}
-			issued++
+			if sm.now >= cycles {
+				issued++
+			}
 			sp.last = w
 			s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
 			w.dep = sm.now + 1

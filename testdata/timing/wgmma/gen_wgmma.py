@@ -12,7 +12,8 @@ Lane 0 of each warp stores the %clock64 cycles of its loop at p_out[warp].
 
 bulk: thread 0 times p_iters rounds of mbarrier.arrive.expect_tx +
   cp.async.bulk (global -> shared, p_bytes) + mbarrier.try_wait.parity;
-  p_out[0] = the first round's cycles, p_out[1] = the others' sum.
+  p_out[2b] = the first round's cycles, p_out[2b+1] = the others' sum, for
+  block b (a grid of them: many SMs copying at once).
 tile: the same with cp.async.bulk.tensor.2d of one box of the tensor map.
 cpmbar: 32 threads' cp.async.cg of 16 bytes each, completed on an mbarrier
   by cp.async.mbarrier.arrive.noinc, then mbarrier.try_wait.parity.
@@ -90,6 +91,7 @@ def copy_kernel(name, params, issue):
     w("\tmov.u32 %bar, mbar;\n\tmov.u32 %dst, dsm;\n\tmov.u32 %c0, 0;")
     w("\tmbarrier.init.shared::cta.b64 [%bar], 1;\n\tfence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;")
     w("\tld.param.u32 %n, [p_iters];\n\tld.param.u32 %bytes, [p_bytes];\n\tld.param.u64 %o, [p_out];")
+    w("\tmov.u32 %i, %ctaid.x;\n\tmul.wide.u32 %sum, %i, 16;\n\tadd.u64 %o, %o, %sum;")
     w("\tmov.u32 %i, 0;\n\tmov.u32 %ph, 0;\n\tmov.u64 %sum, 0;\n$L_loop:")
     w("\tmov.u64 %t0, %clock64;")
     w("\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%bar], %bytes;")
@@ -128,6 +130,9 @@ w(""".visible .entry cpmbar(.param .u64 p_out, .param .u64 p_src, .param .u32 p_
 \tadd.u64 %src, %src, %off;
 \tld.param.u32 %n, [p_iters];
 \tld.param.u64 %o, [p_out];
+\tmov.u32 %i, %ctaid.x;
+\tmul.wide.u32 %sum, %i, 16;
+\tadd.u64 %o, %o, %sum;
 \tmov.u32 %i, 0;
 \tmov.u32 %ph, 0;
 \tmov.u64 %sum, 0;
