@@ -631,7 +631,7 @@ func parseMods(ms []string) mods {
 			m.flags |= FlagNaN
 		case "relu":
 			m.flags |= FlagRelu
-		case "xorsign":
+		case "xorsign", "abs": // min/max .xorsign.abs (alu.go)
 			m.flags |= FlagXorSign
 		case "shiftamt":
 			m.flags |= FlagShiftAmt
@@ -975,6 +975,9 @@ var aluOperands = map[string]int{
 }
 
 func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
+	if (src.Op == "st" || src.Op == "red") && hasMod(src.Mods, "async") && fl.lowerAsyncExt(src) { // asyncext.go
+		return
+	}
 	if fl.lowerCluster(src) { // cluster.go
 		return
 	}

@@ -24,7 +24,9 @@
 #else
 #define ALL 0
 #endif
-#define ON(n) (ALL || TEST == (n))
+// Without TEST every test but 20 and 52, which ptxas refused on the H100 (out/build_20.log: the generic
+// getctarank form; out/build_52.log: xor.b64 in the shared::cluster cp.reduce.async.bulk form).
+#define ON(n) (ALL ? (n) != 20 && (n) != 52 : TEST == (n))
 
 static uint64_t rs = 0x243F6A8885A308D3ull;
 static uint32_t rnd() {
@@ -324,6 +326,18 @@ __global__ void __cluster_dims__(2, 1, 1) k21(uint32_t* out) {
     csync();                                                                                            \
   }
 #endif
+
+// Declarations naming each macro-made cluster kernel: warpsim cc finds __cluster_dims__ in the source text
+// (cuda/cc/clusterdims.go), where the macro's own use names only its parameter K.
+__global__ void __cluster_dims__(2, 1, 1) k22(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k23(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k24(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k25(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k26(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k27(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k50(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k51(const uint32_t* in, uint32_t* out);
+__global__ void __cluster_dims__(2, 1, 1) k52(const uint32_t* in, uint32_t* out);
 
 #if ON(22)
 PEER_TEST(k22, 4 * 4 + 8 * 4 + 8 * 4 + 16 * 4 + 16 * 4 + 4 * 4 + 4 * 4 + 8 * 2, {
