@@ -18,15 +18,26 @@ func TestISAProbeMatchesH100(t *testing.T) {
 	needClang(t)
 	dir := "../../testdata/isa"
 	prog := buildCU(t, filepath.Join(dir, "isa_probe.cu"), "-arch=sm_90a")
-	// functional mode: the outputs do not depend on time
-	got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
 	rec, err := os.ReadFile(filepath.Join(dir, "out", "isa_h100.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// both drivers: the timing one must let a cluster block's remote
+	// arrival reach a try_wait loop on another SM (test 21)
+	for _, mode := range []string{"functional", "timing"} {
+		t.Run(mode, func(t *testing.T) {
+			got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=" + mode})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			compareISAProbe(t, string(rec), got)
+		})
+	}
+}
+
+// compareISAProbe compares the probe's output with the recording, test by
+// test (the lines named tN, tN.in, tN.src, tN.dst).
+func compareISAProbe(t *testing.T, rec, got string) {
 	groups := func(s string) (map[string][]string, []string) {
 		g := map[string][]string{}
 		var order []string
@@ -43,7 +54,7 @@ func TestISAProbeMatchesH100(t *testing.T) {
 		}
 		return g, order
 	}
-	want, order := groups(string(rec))
+	want, order := groups(rec)
 	have, _ := groups(got)
 	n := 0
 	for _, name := range order {
