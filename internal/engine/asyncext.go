@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/binary"
 	"math"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/tmap"
@@ -79,7 +81,12 @@ func (wp *warp) asyncExt(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			}
 			es := uint64(to.Size)
 			for o := uint64(0); o+es <= n; o += es {
-				asyncReduce(to.DType, to.Elem, d[o:o+es], s[o:o+es])
+				if to.DstSpace == ptxtype.SpaceGlobal {
+					// other blocks' goroutines may reduce onto the same words
+					asyncReduceAtomic(to.DType, to.Elem, d[o:o+es], s[o:o+es], dst+o)
+				} else {
+					asyncReduce(to.DType, to.Elem, d[o:o+es], s[o:o+es])
+				}
 			}
 			if r := wp.rec; r != nil && to.DstSpace == ptxtype.SpaceGlobal {
 				// the timing model sees the destination's sectors as one
@@ -137,4 +144,39 @@ func asyncReduce(t, op uint8, g, s []byte) {
 		}
 	}
 	le.PutUint64(g, v)
+}
+
+// asyncReduceAtomic is asyncReduce on global memory as a compare-and-swap
+// loop on the element's aligned word (a 16-bit element's 32-bit word, as
+// atomicRMW16 does), so that reductions by blocks on other goroutines are
+// not lost. addr is the element's device address.
+func asyncReduceAtomic(t, op uint8, g, s []byte, addr uint64) {
+	le := binary.LittleEndian
+	p := unsafe.Pointer(&g[0])
+	switch {
+	case len(g) == 8 && uintptr(p)&7 == 0:
+		w := (*uint64)(p)
+		for {
+			old := atomic.LoadUint64(w)
+			var b [8]byte
+			le.PutUint64(b[:], old)
+			asyncReduce(t, op, b[:], s)
+			if atomic.CompareAndSwapUint64(w, old, le.Uint64(b[:])) {
+				return
+			}
+		}
+	case len(g) == 4 && uintptr(p)&3 == 0, len(g) == 2 && uintptr(p)&3 == uintptr(addr&3) && addr&1 == 0:
+		off := int(addr & uint64(4-len(g)) & 2) // a 16-bit element's offset in its word
+		w := (*uint32)(unsafe.Add(p, -off))
+		for {
+			old := atomic.LoadUint32(w)
+			var b [4]byte
+			le.PutUint32(b[:], old)
+			asyncReduce(t, op, b[off:off+len(g)], s)
+			if atomic.CompareAndSwapUint32(w, old, le.Uint32(b[:])) {
+				return
+			}
+		}
+	}
+	asyncReduce(t, op, g, s) // memory not laid out with the device's alignment (never for the engine's)
 }
