@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -262,7 +263,10 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			o := tmap.SwizzleOffset(m.Swizzle, sh+off) - sh
 			s := src[o : o+es]
 			if red {
-				tmaReduce(m.DType, to.Elem, g, s)
+				// atomically: other blocks' goroutines may reduce onto
+				// the same elements (the host address has the device's
+				// alignment)
+				asyncReduceAtomic(m.DType, to.Elem, g, s, uint64(uintptr(unsafe.Pointer(&g[0]))))
 			} else {
 				copy(g, s)
 			}
