@@ -34,6 +34,8 @@ func TestAsyncExtLowering(t *testing.T) {
 		{`mbarrier.try_wait.parity.shared::cluster.b64 %r1, [%r2], 0;`,
 			"k.ptx:7:2: mbarrier.try_wait.parity.shared::cluster.b64 is not supported yet"},
 		{`cvt.pack.u8.s32.b32 %r1, %r2, %r3, %r4;`, "expected cvt.pack.sat"},
+		{`add.abs.f32 %f1, %f2, %f3;`, "k.ptx:7:2: add.abs.f32 is not supported yet"},
+		{`min.abs.f32 %f1, %f2, %f3;`, "k.ptx:7:2: min.abs.f32 is not supported yet"},
 	} {
 		m, err := ptx.Parse("k.ptx", []byte(head+"\t"+c.instr+"\n\tret;\n}\n"))
 		if err != nil {

@@ -1201,6 +1201,10 @@ func (fl *fnLowerer) lowerALU(src *ptx.Instr, m *mods, op Op) {
 	in := fl.newInst(op, src)
 	in.Flags = m.flags
 	in.Rnd = m.rnd
+	if in.Flags&FlagXorSign != 0 && (op != OpMin && op != OpMax || !hasMod(src.Mods, "xorsign") || !hasMod(src.Mods, "abs")) {
+		fl.unsupported(src) // .xorsign.abs belongs to min and max
+		return
+	}
 	if src.Op == "addc" || src.Op == "subc" || src.Op == "madc" {
 		in.Flags |= FlagCarryIn
 	}
