@@ -66,6 +66,13 @@ func runRecordedProbe(t *testing.T, probe, casesFile string, want int, mask func
 // parameters, TMA loads, multicast, stores, reductions) and runs every case
 // of cases.txt as the H100 ran it: each output file must equal the H100's
 // byte for byte, the encode verdicts and CUDA errors included.
+// TestTMAInterleaveProbeCC: the interleaved-layout cases (il_cases.txt),
+// the runtime's cuTensorMapEncodeTiled included, built by warpsim cc.
+func TestTMAInterleaveProbeCC(t *testing.T) {
+	needClang(t)
+	runRecordedProbe(t, "tma_probe.cu", "il_cases.txt", 47, nil)
+}
+
 func TestTMAProbeCC(t *testing.T) {
 	needClang(t)
 	runRecordedProbe(t, "tma_probe.cu", "cases.txt", 115, func(f []string, got, rec []byte) []byte {

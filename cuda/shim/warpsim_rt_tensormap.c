@@ -32,20 +32,24 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
     return CUDA_ERROR_INVALID_VALUE;
   if ((unsigned)interleave > 2 || (unsigned)swizzle > 3 || (unsigned)l2Promotion > 3 || (unsigned)oobFill > 1)
     return CUDA_ERROR_INVALID_VALUE;
-  if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) return CUDA_ERROR_INVALID_VALUE; /* not supported yet */
+  /* interleaved layouts: rank 3 to 5, a 32-byte interleave wants 32-byte aligned addresses and strides, and the
+   * inner box may be wider than the swizzle span (testdata/tma/il_cases.txt) */
+  if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE && tensorRank < 3) return CUDA_ERROR_INVALID_VALUE;
   if (oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA && t < 6) return CUDA_ERROR_INVALID_VALUE;
   uint64_t addr = (uint64_t)(uintptr_t)globalAddress;
-  if (addr % 16) return CUDA_ERROR_INVALID_VALUE;
+  uint64_t align = interleave == CU_TENSOR_MAP_INTERLEAVE_32B ? 32 : 16;
+  if (addr % align) return CUDA_ERROR_INVALID_VALUE;
   uint64_t es = (uint64_t)tm_elem_size(t);
   for (unsigned i = 0; i < tensorRank; i++) {
     if (globalDim[i] == 0 || globalDim[i] > (1ull << 32)) return CUDA_ERROR_INVALID_VALUE;
     if (boxDim[i] == 0 || boxDim[i] > 256) return CUDA_ERROR_INVALID_VALUE;
     if (elementStrides[i] == 0 || elementStrides[i] > 8) return CUDA_ERROR_INVALID_VALUE;
-    if (i > 0 && (globalStrides[i - 1] % 16 || globalStrides[i - 1] >= (1ull << 40))) return CUDA_ERROR_INVALID_VALUE;
+    if (i > 0 && (globalStrides[i - 1] % align || globalStrides[i - 1] >= (1ull << 40))) return CUDA_ERROR_INVALID_VALUE;
   }
   uint64_t inner = (uint64_t)boxDim[0] * es;
   if (inner % 16) return CUDA_ERROR_INVALID_VALUE;
-  if (swizzle != CU_TENSOR_MAP_SWIZZLE_NONE && inner > (16ull << swizzle)) return CUDA_ERROR_INVALID_VALUE;
+  if (interleave == CU_TENSOR_MAP_INTERLEAVE_NONE && swizzle != CU_TENSOR_MAP_SWIZZLE_NONE && inner > (16ull << swizzle))
+    return CUDA_ERROR_INVALID_VALUE;
   unsigned char *b = (unsigned char *)tensorMap;
   memset(b, 0, 128);
   tm_put(b, 0, addr, 8);

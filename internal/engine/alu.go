@@ -109,6 +109,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpMin, ir.OpMax:
 		isMax := in.Op == ir.OpMax
 		nan := in.Flags&ir.FlagNaN != 0
+		if in.Flags&ir.FlagXorSign != 0 {
+			return minMaxXorSign(in, t, a, b)
+		}
 		switch t {
 		case ptxtype.F32:
 			var r uint32
@@ -497,4 +500,42 @@ func bfi(f, b uint64, pos, length uint32, bits uint32) uint64 {
 	}
 	m := lowBits(min(length, bits-pos)) << pos
 	return b&^m | f<<pos&m
+}
+
+// minMaxXorSign is min/max.xorsign.abs (sm_86 and later): the minimum or
+// maximum of |a| and |b| (as min/max with the same .ftz and .NaN), with the
+// XOR of a's and b's signs (per half of f16x2 and bf16x2); a NaN result is
+// the canonical NaN, unsigned. Recorded on the H100: testdata/isa (tests
+// 1-10).
+func minMaxXorSign(in *ir.Inst, t ptxtype.Type, a, b uint64) uint64 {
+	cp := *in
+	cp.Flags &^= ir.FlagXorSign
+	var width, parts uint // bits of a part, parts in the word
+	var inf uint64        // a part's exponent field: a larger magnitude is a NaN
+	switch t {
+	case ptxtype.F32:
+		width, parts, inf = 32, 1, 0x7f800000
+	case ptxtype.F16, ptxtype.F16x2:
+		width, parts, inf = 16, 1, 0x7c00
+	case ptxtype.BF16, ptxtype.BF16x2:
+		width, parts, inf = 16, 1, 0x7f80
+	default:
+		return aluLane(&cp, a, b, 0)
+	}
+	if t == ptxtype.F16x2 || t == ptxtype.BF16x2 {
+		parts = 2
+	}
+	var sign uint64
+	for p := uint(0); p < parts; p++ {
+		sign |= 1 << (width*p + width - 1)
+	}
+	r := aluLane(&cp, a&^sign, b&^sign, 0)
+	for p := uint(0); p < parts; p++ {
+		s := uint64(1) << (width*p + width - 1)
+		if r>>(width*p)&(1<<(width-1)-1) > inf {
+			continue // a NaN keeps its sign
+		}
+		r = r&^s | (a^b)&s
+	}
+	return r
 }

@@ -140,6 +140,8 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 	case ir.AsyncBulkSync:
 	case ir.AsyncBulkG2S, ir.AsyncBulkS2G:
 		wp.bulkCopy(pc, in, to, exec)
+	case ir.AsyncBulkS2S, ir.AsyncBulkRed, ir.AsyncStore, ir.AsyncRed:
+		wp.asyncExt(pc, in, to, exec) // asyncext.go
 	case ir.AsyncTensorG2S, ir.AsyncTensorS2G, ir.AsyncTensorRed, ir.AsyncTensormapReplace, ir.AsyncTensormapCopy:
 		wp.tmaInst(pc, in, to, exec) // tma.go
 	default:

@@ -49,6 +49,19 @@ func (wp *warp) ext(in *ir.Inst, exec uint32) {
 		}
 	case ir.ExtCvt:
 		wp.cvtExt(in, exec)
+	case ir.ExtCvtPack:
+		a, b, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
+		o := wp.out(in.D[0], exec)
+		w := uint(in.Cmp)
+		lo, hi := int64(0), int64(1)<<w-1
+		if ir.IsSigned(in.Type) {
+			lo, hi = -(int64(1) << (w - 1)), int64(1)<<(w-1)-1
+		}
+		sat := func(v uint64) uint64 { return uint64(max(lo, min(hi, int64(int32(v))))) & (1<<w - 1) }
+		for l := range o {
+			o[l] = uint64(uint32(c[l]<<(2*w) | sat(a[l])<<w | sat(b[l])))
+		}
+		wp.commit(in.D[0], exec)
 	case ir.ExtDivFullAdd:
 		x, y, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
 		o := wp.out(in.D[0], exec)

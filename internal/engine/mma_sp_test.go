@@ -23,6 +23,8 @@ func TestSparseMMAKernelsMatchH100(t *testing.T) {
 		{"ord_m16n8k64_s32_s8_s8_s32_satfinite", 13, 4},
 		{"ord_m16n8k64_f32_e4m3_e4m3_f32", 13, 4},
 		{"plain_m16n8k32_s32_s8_s8_s32", 9, 4},
+		{"ord_m16n8k64_s32_s4_u4_s32", 9, 4},
+		{"plain_m16n8k128_s32_s4_s4_s32_satfinite", 13, 4},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join(tensorRec, "ptx", "sp_"+v.name+".ptx"))

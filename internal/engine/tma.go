@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -222,7 +223,8 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 				}
 			}
 			if im2col && !wp.tmaIm2colWalk(pc, CheckLoad, &m, &c, &off, l, put) ||
-				!im2col && !wp.tmaWalk(pc, CheckLoad, &m, &c, &n, l, put) {
+				m.Interleave != 0 && !wp.tmaInterleaveWalk(pc, CheckLoad, &m, &c, l, put) ||
+				!im2col && m.Interleave == 0 && !wp.tmaWalk(pc, CheckLoad, &m, &c, &n, l, put) {
 				return false
 			}
 			if bar&7 != 0 {
@@ -254,18 +256,23 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 		if red {
 			gop = CheckAtomic
 		}
-		if !wp.tmaWalk(pc, gop, &m, &c, &n, l, func(off uint64, g []byte) {
+		put := func(off uint64, g []byte) {
 			if g == nil {
 				return
 			}
 			o := tmap.SwizzleOffset(m.Swizzle, sh+off) - sh
 			s := src[o : o+es]
 			if red {
-				tmaReduce(m.DType, to.Elem, g, s)
+				// atomically: other blocks' goroutines may reduce onto
+				// the same elements (the host address has the device's
+				// alignment)
+				asyncReduceAtomic(m.DType, to.Elem, g, s, uint64(uintptr(unsafe.Pointer(&g[0]))))
 			} else {
 				copy(g, s)
 			}
-		}) {
+		}
+		if m.Interleave != 0 && !wp.tmaInterleaveWalk(pc, gop, &m, &c, l, put) ||
+			m.Interleave == 0 && !wp.tmaWalk(pc, gop, &m, &c, &n, l, put) {
 			return false
 		}
 	}
@@ -314,6 +321,69 @@ func (wp *warp) tmaWalk(pc int, op uint8, m *tmap.Map, c *[5]int64, n *[5]int, l
 					}
 				}
 			}
+		}
+	}
+	return true
+}
+
+// tmaInterleaveWalk visits an interleaved copy's elements in shared-memory
+// order, as tmaWalk does, as the H100 moves them (testdata/tma/il_cases.txt,
+// docs/async-copies.md): runs of InterleaveRun contiguous bytes of global
+// memory, packed one after the other in shared memory, each starting at
+// coordinate 0's interleave chunk c[0] plus the other coordinates times their
+// strides, stepping through InterleaveDims (the first fastest) by their
+// element strides. A run whose start lies outside the tensor (any
+// coordinate) is filled; one that starts inside reads on, past the end of
+// its row or of the tensor.
+func (wp *warp) tmaInterleaveWalk(pc int, op uint8, m *tmap.Map, c *[5]int64, l int, f func(off uint64, g []byte)) bool {
+	es := m.Stride[0]
+	il := int64(m.InterleaveBytes())
+	run := uint64(m.InterleaveRun())
+	dims := m.InterleaveDims()
+	var n, j [3]int
+	steps := 1
+	for k, i := range dims {
+		n[k] = m.Elems(i)
+		steps *= n[k]
+	}
+	off := uint64(0)
+	for s := 0; s < steps; s++ {
+		x := *c
+		for k, i := range dims {
+			x[i] += int64(j[k]) * int64(m.EStride[i])
+		}
+		in := true
+		a := m.Addr
+		for i := 0; i < m.Rank; i++ {
+			if x[i] < 0 || uint64(x[i]) >= m.Dim[i] {
+				in = false
+			}
+			if i == 0 {
+				a += uint64(x[0] * il)
+			} else {
+				a += uint64(x[i]) * m.Stride[i]
+			}
+		}
+		for e := uint64(0); e < run; e += es {
+			if !in {
+				f(off+e, nil)
+				continue
+			}
+			g, _ := wp.resolveFor(pc, ptxtype.SpaceGlobal, a+e, es, l, true)
+			if g == nil || !wp.checkOne(pc, op, ptxtype.SpaceGlobal, l, a+e, es) {
+				return false
+			}
+			if wp.rec != nil {
+				wp.noteSectors(a+e, es)
+			}
+			f(off+e, g)
+		}
+		off += run
+		for k := range dims {
+			if j[k]++; j[k] < n[k] {
+				break
+			}
+			j[k] = 0
 		}
 	}
 	return true

@@ -58,8 +58,8 @@ func readCaseLines(t *testing.T, file string, nfields int) (cases [][]string, nu
 	}
 }
 
-func readTMACases(t *testing.T) []tmaCase {
-	lines, num := readCaseLines(t, "cases.txt", 37)
+func readTMACases(t *testing.T, file string) []tmaCase {
+	lines, num := readCaseLines(t, file, 37)
 	var cs []tmaCase
 	for _, fs := range lines {
 		n := func(i int) int64 { return num(fs, i) }
@@ -151,13 +151,24 @@ func (c *tmaCase) tiled(addr uint64) tmap.Tiled {
 // bytes: shared memory after a load (layout, out-of-bounds fill, swizzle,
 // element strides, multicast), the tensor after a store or reduction, the
 // driver's cuTensorMapEncodeTiled verdicts, and the faults.
-func TestTMAMatchesH100(t *testing.T) {
+func TestTMAMatchesH100(t *testing.T) { runTMACases(t, "cases.txt") }
+
+// TestTMAInterleaveMatchesH100 runs testdata/tma/il_cases.txt, the
+// interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B/32B), as the H100 ran
+// them: the shared memory after a load and the transaction bytes it
+// completed (measured by tma_probe.cu's kind I), the tensor after a store
+// (kind T), and the driver's cuTensorMapEncodeTiled verdicts.
+func TestTMAInterleaveMatchesH100(t *testing.T) { runTMACases(t, "il_cases.txt") }
+
+// runTMACases runs one case file of testdata/tma through tma_probe.cu's
+// PTX and compares every byte with the H100's recording.
+func runTMACases(t *testing.T, file string) {
 	src, err := os.ReadFile(filepath.Join(tmaRec, "ptx", "tma_probe.ptx"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := testModule(t, string(src))
-	for _, c := range readTMACases(t) {
+	for _, c := range readTMACases(t, file) {
 		t.Run(c.name, func(t *testing.T) {
 			rec, err := os.ReadFile(filepath.Join(tmaRec, "out", c.name+".bin"))
 			if err != nil {
@@ -196,19 +207,29 @@ func TestTMAMatchesH100(t *testing.T) {
 				n *= uint64((c.b[i] + c.e[i] - 1) / c.e[i])
 			}
 			dump := ((n+uint64(c.dstoff)+1023)/1024)*1024 + 1024
+			expect, nsrc := n, n
+			kind := c.kind
+			if kind == "I" || kind == "T" { // interleaved: room for 8 boxes (tma_probe.cu)
+				expect, nsrc = 8*n+4096, 8*n
+				dump = ((8*n+uint64(c.dstoff)+1023)/1024)*1024 + 1024
+				kind = map[string]string{"I": "L", "T": "S"}[kind]
+			}
 			le := binary.LittleEndian
 			for i := 0; i < 5; i++ {
 				le.PutUint32(params[128+4*i:], uint32(c.c[i]))
 			}
 			le.PutUint32(params[148:], uint32(c.dstoff))
-			le.PutUint32(params[152:], uint32(n))
+			le.PutUint32(params[152:], uint32(expect))
 			le.PutUint32(params[156:], uint32(dump))
-			le.PutUint32(params[160:], uint32(n))
+			le.PutUint32(params[160:], uint32(nsrc))
 			le.PutUint16(params[164:], uint16(c.op))
+			if c.kind == "I" {
+				le.PutUint16(params[166:], 1) // measure the transaction bytes
+			}
 			var out uint64
 			var outN uint64
 			ru := run{block: [3]uint32{128, 1, 1}, dyn: uint32(dump + 2048), its: true, steps: 50_000_000}
-			switch c.kind {
+			switch kind {
 			case "L", "M":
 				blocks := uint64(1)
 				ru.kernel = fmt.Sprintf("kload%d", r)
@@ -219,8 +240,8 @@ func TestTMAMatchesH100(t *testing.T) {
 				outN = blocks * (16 + dump)
 				out = m.buffer(t, int(outN))
 			default:
-				hs := m.buffer(t, int(n))
-				sb, _ := m.Mem.Bytes(hs, n)
+				hs := m.buffer(t, int(nsrc))
+				sb, _ := m.Mem.Bytes(hs, nsrc)
 				tmaFill(sb, c.dtype, c.pat, 100000)
 				le.PutUint64(params[168:], hs)
 				ru.kernel = fmt.Sprintf("kstore%d", r)
@@ -229,7 +250,7 @@ func TestTMAMatchesH100(t *testing.T) {
 				}
 				out, outN = g, bytesN
 			}
-			if c.kind == "L" || c.kind == "M" {
+			if kind == "L" || kind == "M" {
 				le.PutUint64(params[168:], out)
 			}
 			ru.params = params

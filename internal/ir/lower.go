@@ -631,7 +631,7 @@ func parseMods(ms []string) mods {
 			m.flags |= FlagNaN
 		case "relu":
 			m.flags |= FlagRelu
-		case "xorsign":
+		case "xorsign", "abs": // min/max .xorsign.abs (alu.go)
 			m.flags |= FlagXorSign
 		case "shiftamt":
 			m.flags |= FlagShiftAmt
@@ -975,6 +975,9 @@ var aluOperands = map[string]int{
 }
 
 func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
+	if (src.Op == "st" || src.Op == "red") && hasMod(src.Mods, "async") && fl.lowerAsyncExt(src) { // asyncext.go
+		return
+	}
 	if fl.lowerCluster(src) { // cluster.go
 		return
 	}
@@ -1201,6 +1204,10 @@ func (fl *fnLowerer) lowerALU(src *ptx.Instr, m *mods, op Op) {
 	in := fl.newInst(op, src)
 	in.Flags = m.flags
 	in.Rnd = m.rnd
+	if in.Flags&FlagXorSign != 0 && (op != OpMin && op != OpMax || !hasMod(src.Mods, "xorsign") || !hasMod(src.Mods, "abs")) {
+		fl.unsupported(src) // .xorsign.abs belongs to min and max
+		return
+	}
 	if src.Op == "addc" || src.Op == "subc" || src.Op == "madc" {
 		in.Flags |= FlagCarryIn
 	}

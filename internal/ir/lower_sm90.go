@@ -40,6 +40,10 @@ var notSimulatedCvtTypes = map[string]bool{
 // lowerCvtExt lowers the FP8 and tf32 forms of cvt; false when src is
 // another cvt.
 func (fl *fnLowerer) lowerCvtExt(src *ptx.Instr, m *mods) bool {
+	if hasMod(src.Mods, "pack") {
+		fl.lowerCvtPack(src, m)
+		return true
+	}
 	var dst, from string
 	for _, s := range src.Mods {
 		if _, ok := ptx.TypeByName(s); ok || strings.HasSuffix(s, "x2") && (strings.HasPrefix(s, "e") || strings.HasPrefix(s, "ue") || strings.HasPrefix(s, "s2")) {
@@ -216,4 +220,52 @@ func clusterSreg(name string) bool {
 		return true
 	}
 	return false
+}
+
+// ExtCvtPack is cvt.pack.sat (OpExt, Inst.Mode), numbered apart from the
+// other Ext modes: D0 = {A2's low bits, sat(A0), sat(A1)}, the converted
+// values Cmp bits wide (16, 8, 4 or 2), signed when Inst.Type is signed.
+const ExtCvtPack uint8 = 100
+
+// lowerCvtPack lowers cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}:
+// .u16/.s16 with two sources, .u8/.s8/.u4/.s4/.u2/.s2 with three.
+func (fl *fnLowerer) lowerCvtPack(src *ptx.Instr, m *mods) {
+	ct := m.typ(0)
+	var width uint8
+	switch ct {
+	case ptx.U16, ptx.S16:
+		width = 16
+	case ptx.U8, ptx.S8:
+		width = 8
+	}
+	for _, r := range m.rest {
+		switch r {
+		case "pack":
+		case "u4", "s4":
+			width, ct = 4, map[string]ptx.Type{"u4": ptx.U32, "s4": ptx.S32}[r]
+		case "u2", "s2":
+			width, ct = 2, map[string]ptx.Type{"u2": ptx.U32, "s2": ptx.S32}[r]
+		default:
+			fl.unsupported(src)
+			return
+		}
+	}
+	n := 4
+	if width == 16 {
+		n = 3
+	}
+	if width == 0 || m.flags&FlagSat == 0 || len(src.Operands) != n {
+		fl.bad(src, "expected cvt.pack.sat.{u16,s16}.s32 d, a, b or cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c")
+		return
+	}
+	in := fl.newInst(OpExt, src)
+	in.Mode, in.Cmp, in.Type = ExtCvtPack, width, ct
+	in.D[0] = fl.reg(src, &src.Operands[0])
+	in.A[0] = fl.value(src, &src.Operands[1], ptx.S32)
+	in.A[1] = fl.value(src, &src.Operands[2], ptx.S32)
+	in.A[2] = fl.constSlot(0)
+	if n == 4 {
+		in.A[2] = fl.value(src, &src.Operands[3], ptx.B32)
+	}
+	fl.emit(in, src)
 }

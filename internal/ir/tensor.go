@@ -87,6 +87,9 @@ type TensorOperands struct {
 	// MapParam: a TMA's tensor map address (Src) is a kernel parameter
 	// offset, not a generic address (tma.go).
 	MapParam bool
+	// DType is the element type of an asynchronous store or reduction (a
+	// tmap data type, asyncext.go).
+	DType uint8
 }
 
 // addrSlot resolves an address operand to a register slot (or -1) and an
@@ -377,6 +380,9 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 	ms := src.Mods
 	ops := src.Operands
 	to := TensorOperands{Dst: -1, Src: -1, SrcSize: -1, DstSpace: modSpace(ms)}
+	if src.Op == "cp" && fl.lowerAsyncExt(src) { // asyncext.go
+		return
+	}
 	if src.Op == "cp" {
 		if len(ms) > 1 && ms[0] == "async" && ms[1] == "bulk" {
 			fl.lowerBulk(src)
@@ -459,13 +465,16 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 		fl.bad(src, "an mbarrier lives in shared memory")
 		return
 	}
+	kind := ms[0]
 	for _, m := range ms {
-		if strings.HasPrefix(m, "shared::cluster") {
-			fl.unsupported(src) // cluster mbarriers
+		// a block's arrivals and transactions may name another block's
+		// mbarrier (mapa's shared::cluster addresses); its waits and its
+		// initialization only its own
+		if strings.HasPrefix(m, "shared::cluster") && kind != "arrive" && kind != "arrive_drop" && kind != "expect_tx" && kind != "complete_tx" {
+			fl.unsupported(src)
 			return
 		}
 	}
-	kind := ms[0]
 	addr := func(i int) bool {
 		if i >= len(ops) {
 			fl.bad(src, "missing [mbarrier] operand")

@@ -31,13 +31,20 @@ func init() {
 			}
 		}
 	}
+	for _, k := range []string{"m16n8k64", "m16n8k128"} {
+		for _, a := range []string{"s4", "u4"} {
+			for _, b := range []string{"s4", "u4"} {
+				spSupported[k+".s32."+a+"."+b+".s32"] = true
+			}
+		}
+	}
 	for _, a := range []string{"e4m3", "e5m2"} {
 		for _, b := range []string{"e4m3", "e5m2"} {
 			spSupported["m16n8k64.f32."+a+"."+b+".f32"] = true
 		}
 	}
 	// compressed A and the wider B shapes of the sparse forms
-	for _, s := range [][3]int{{32, 16, 4}, {16, 32, 4}, {64, 8, 4}} {
+	for _, s := range [][3]int{{32, 16, 4}, {16, 32, 4}, {64, 8, 4}, {128, 4, 4}} {
 		buildB(s[0], 8, s[1], s[2])
 	}
 }
@@ -87,10 +94,15 @@ func NewSparseMMA(shape, alayout, blayout string, d, a, b, c Elem, satfinite, or
 }
 
 // spChunks is the number of metadata chunks in a row of A: 4 elements each
-// (2 kept), or 2 each (1 kept) for tf32.
+// (2 kept), 2 each (1 kept) for tf32, and 8 each for 4-bit integers, whose
+// elements are kept in pairs (the metadata's two indices name 2 of the
+// chunk's 4 pairs: the 8-bit rule applied to the bytes).
 func (m *MMA) spChunks() int {
-	if m.A == TF32 {
+	switch {
+	case m.A == TF32:
 		return m.K / 2
+	case m.A.Bits() == 4:
+		return m.K / 8
 	}
 	return m.K / 4
 }
@@ -98,6 +110,16 @@ func (m *MMA) spChunks() int {
 // spCol is the column of A (0…K-1) of row i's compressed element cc, read
 // from the metadata registers e.
 func (m *MMA) spCol(e *[32]uint64, i, cc int) int {
+	if m.A.Bits() == 4 { // 4 kept elements a chunk: two pairs
+		ch := cc / 4
+		lane, bit := spMeta(m, i, ch)
+		nib := e[lane] >> bit & 0xf
+		idx := nib & 3
+		if cc%4 >= 2 {
+			idx = nib >> 2 & 3
+		}
+		return 8*ch + 2*int(idx) + cc%2
+	}
 	per := 2
 	if m.A == TF32 {
 		per = 1
@@ -119,7 +141,7 @@ func (m *MMA) execSparse(a, b, c, d *[32][4]uint64, e *[32]uint64) {
 	kc := m.K / 2
 	la := layoutA(m.M, kc, m.A.Bits(), m.NA)
 	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
-	var col [16][32]int
+	var col [16][64]int
 	for i := 0; i < m.M; i++ {
 		for cc := 0; cc < kc; cc++ {
 			col[i][cc] = m.spCol(e, i, cc)
@@ -203,12 +225,12 @@ func intVal(e Elem, v uint64) int64 {
 
 // spMeta is the metadata lane and bit of row i's chunk ch. 16-bit and tf32
 // types: lane sel*T + ch/4, row groupID in bits 0–15 and groupID+8 in bits
-// 16–31, 4 bits per chunk. 8-bit types: a register holds 8 chunks of one row,
+// 16–31, 4 bits per chunk. 8- and 4-bit types: a register holds 8 chunks of one row,
 // lane sel*T + (row ≥ 8) + 2*(ch/8). (The selector picks a lane or a pair of
 // lanes of the group of four; with T = 4 it is 0.)
 func spMeta(m *MMA, i, ch int) (int, uint) {
 	base := 4*(i&7) + m.Sel*m.spLanes
-	if m.A.Bits() == 8 {
+	if m.A.Bits() <= 8 {
 		return base + i>>3 + 2*(ch/8), uint(4 * (ch % 8))
 	}
 	return base + ch/4, 4*uint(ch&3) + 16*uint(i>>3)

@@ -6,7 +6,7 @@ import (
 )
 
 // TestSparseMMARecordings runs every recorded mma.sp variant
-// (testdata/tensor/sp_probe.cu, run3.sh: 512 warps each, inputs in
+// (testdata/tensor/sp_probe.cu, run3.sh and run4.sh: 512 warps each, inputs in
 // in/sp_<name>.bin, sparsity selector tc % (number of valid selectors)) and
 // compares every output register with the H100's, bit for bit.
 func TestSparseMMARecordings(t *testing.T) {
@@ -18,6 +18,10 @@ func TestSparseMMARecordings(t *testing.T) {
 		"ord_m16n8k64_s32_s8_s8_s32_satfinite",
 		"ord_m16n8k64_f32_e4m3_e4m3_f32", "ord_m16n8k64_f32_e5m2_e5m2_f32", "ord_m16n8k64_f32_e4m3_e5m2_f32",
 		"plain_m16n8k16_f32_f16_f16_f32", "plain_m16n8k32_s32_s8_s8_s32", "plain_m16n8k8_f32_tf32_tf32_f32",
+		// run4.sh: 4-bit integers
+		"ord_m16n8k64_s32_s4_s4_s32", "ord_m16n8k64_s32_u4_u4_s32_satfinite", "ord_m16n8k64_s32_s4_u4_s32",
+		"ord_m16n8k128_s32_s4_s4_s32", "ord_m16n8k128_s32_u4_s4_s32_satfinite",
+		"plain_m16n8k64_s32_u4_u4_s32", "plain_m16n8k128_s32_s4_s4_s32_satfinite",
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := strings.Split(name, "_")

@@ -327,10 +327,11 @@ func quantumFor(p *Params) uint64 {
 // parallelSafe reports whether grid g's SMs may be simulated on several
 // threads: nothing one SM executes may depend on the order its global
 // memory operations interleave with another's. It refuses kernels (with
-// their callees) with atomics or reductions, fences, strong (volatile,
-// relaxed, acquire) loads that could poll another block, %clock,
-// %clock64 and %globaltimer reads, printf, device-side malloc/free and
-// launches; cooperative and cluster grids; and a sanitizer's launches.
+// their callees) with atomics or reductions (TMA and bulk ones included),
+// fences, strong (volatile, relaxed, acquire) loads that could poll another
+// block, %clock, %clock64 and %globaltimer reads, printf, device-side
+// malloc/free and launches; cooperative and cluster grids; and a
+// sanitizer's launches.
 func (d *Driver) parallelSafe(g *engine.GridRun) bool {
 	if g.Cooperative() || g.Checked() {
 		return false
@@ -387,6 +388,10 @@ func orderFree(f *ir.Func) bool {
 		switch in.Op {
 		case ir.OpAtom, ir.OpRed, ir.OpMembar, ir.OpDevRT, ir.OpVprintf:
 			return false
+		case ir.OpAsync:
+			if in.Mode == ir.AsyncTensorRed || in.Mode == ir.AsyncBulkRed {
+				return false // reductions onto global memory, as red's
+			}
 		case ir.OpLd:
 			if in.Flags&ir.FlagStrong != 0 {
 				return false

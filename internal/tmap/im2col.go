@@ -76,8 +76,8 @@ func EncodeIm2col(a Im2col) (Map, int, string) {
 	}
 	// Interleaved layouts encode as the driver accepts them (ie_il16,
 	// ie_il32; a 32-byte interleave wants 32-byte aligned addresses and
-	// strides, ile_il32_* in il_cases.txt), but loads through them are not
-	// simulated yet: Decode refuses the map.
+	// strides, ive_il32_* in il_cases.txt), but im2col loads through them
+	// are not simulated yet: Decode refuses the map.
 	align := uint64(16)
 	if a.Interleave == 2 {
 		align = 32

@@ -63,6 +63,13 @@ const (
 	Swizzle128B
 )
 
+// Interleaved layouts (CUtensorMapInterleave).
+const (
+	InterleaveNone uint8 = iota
+	Interleave16B
+	Interleave32B
+)
+
 // Modes of a tensor map.
 const (
 	ModeTiled uint8 = iota
@@ -144,8 +151,11 @@ func Decode(b []byte) (Map, error) {
 	if es == 0 {
 		return m, fmt.Errorf("tensor map data type %d is not supported", m.DType)
 	}
-	if m.Interleave != 0 {
-		return m, fmt.Errorf("tensor map interleave %d is not supported yet", m.Interleave)
+	if m.Interleave > Interleave32B {
+		return m, fmt.Errorf("tensor map interleave %d is not a CUtensorMapInterleave", m.Interleave)
+	}
+	if m.Interleave != 0 && m.Mode == ModeIm2col {
+		return m, fmt.Errorf("im2col tensor map with interleave %d is not supported yet", m.Interleave)
 	}
 	if m.Swizzle > Swizzle128B {
 		return m, fmt.Errorf("tensor map swizzle mode %d is not supported yet", m.Swizzle)
@@ -261,8 +271,8 @@ func EncodeTiled(a Tiled) (Map, int, string) {
 	if a.Interleave > 2 {
 		return bad("interleave %d is not a CUtensorMapInterleave", a.Interleave)
 	}
-	if a.Interleave != 0 {
-		return m, InvalidValue, "interleaved layouts are not supported yet"
+	if a.Interleave != 0 && a.Rank < 3 {
+		return bad("an interleaved layout needs rank 3 to 5, not %d", a.Rank)
 	}
 	if a.Swizzle > Swizzle128B {
 		return bad("swizzle %d is not a CUtensorMapSwizzle", a.Swizzle)
@@ -276,8 +286,12 @@ func EncodeTiled(a Tiled) (Map, int, string) {
 	if a.OOBFill == 1 && !IsFloat(a.DType) {
 		return bad("NaN out-of-bounds fill needs a floating-point data type")
 	}
-	if a.Addr%16 != 0 { // a null address passes (the driver's answer)
-		return bad("global address %#x is not 16-byte aligned", a.Addr)
+	align := uint64(16)
+	if a.Interleave == Interleave32B {
+		align = 32 // the address and the strides (ive_il32_ga16, ive_il32_s16)
+	}
+	if a.Addr%align != 0 { // a null address passes (the driver's answer)
+		return bad("global address %#x is not %d-byte aligned", a.Addr, align)
 	}
 	m = Map{Addr: a.Addr, Rank: r, DType: a.DType, Interleave: a.Interleave, Swizzle: a.Swizzle, L2: a.L2, OOBNaN: a.OOBFill == 1}
 	m.Stride[0] = es
@@ -294,8 +308,8 @@ func EncodeTiled(a Tiled) (Map, int, string) {
 		m.Dim[i], m.Box[i], m.EStride[i] = a.Dim[i], a.Box[i], a.EStride[i]
 		if i > 0 {
 			s := a.Stride[i-1]
-			if s%16 != 0 || s >= 1<<40 {
-				return bad("global stride %d is %d (a multiple of 16 below 2^40)", i, s)
+			if s%align != 0 || s >= 1<<40 {
+				return bad("global stride %d is %d (a multiple of %d below 2^40)", i, s, align)
 			}
 			m.Stride[i] = s
 		}
@@ -307,7 +321,9 @@ func EncodeTiled(a Tiled) (Map, int, string) {
 	if inner%16 != 0 {
 		return bad("the box's inner dimension is %d bytes (a multiple of 16)", inner)
 	}
-	if sw := SwizzleBytes(a.Swizzle); sw > 0 && inner > uint64(sw) {
+	// an interleaved box's inner dimension may be wider than the swizzle
+	// span (ive_il32_sw32w, ive_il32_sw128w)
+	if sw := SwizzleBytes(a.Swizzle); sw > 0 && inner > uint64(sw) && a.Interleave == 0 {
 		return bad("the box's inner dimension is %d bytes, more than the %d-byte swizzle", inner, sw)
 	}
 	return m, Success, ""
@@ -331,6 +347,9 @@ func (m *Map) Elems(i int) int {
 // whole box[0] moves.
 func (m *Map) TxBytes() int {
 	n := int(m.Stride[0])
+	if m.Interleave != 0 {
+		return m.SharedBytes()
+	}
 	if m.Mode == ModeIm2col {
 		return n * int(m.Box[0]) * int(m.Pixels)
 	}
@@ -351,8 +370,47 @@ func (m *Map) RowPitch() int {
 	return p
 }
 
+// InterleaveBytes is the interleave chunk of an interleaved map (16 or 32
+// bytes), 0 for other maps.
+func (m *Map) InterleaveBytes() int {
+	switch m.Interleave {
+	case Interleave16B:
+		return 16
+	case Interleave32B:
+		return 32
+	}
+	return 0
+}
+
+// InterleaveRun is an interleaved copy's unit, as the H100 moves it
+// (testdata/tma/il_cases.txt): box[0] interleave chunks, one contiguous run
+// of global memory; the runs step through dimensions 1 … rank-1 except
+// rank-2 (InterleaveDims), whose box the H100 ignores.
+func (m *Map) InterleaveRun() int { return int(m.Box[0]) * m.InterleaveBytes() }
+
+// InterleaveDims lists the dimensions an interleaved copy steps through,
+// the first fastest: 2 for rank 3, 1 and 3 for rank 4, 1, 2 and 4 for rank 5.
+func (m *Map) InterleaveDims() []int {
+	switch m.Rank {
+	case 3:
+		return []int{2}
+	case 4:
+		return []int{1, 3}
+	case 5:
+		return []int{1, 2, 4}
+	}
+	return nil
+}
+
 // SharedBytes is the box's footprint in shared memory.
 func (m *Map) SharedBytes() int {
+	if m.Interleave != 0 {
+		n := m.InterleaveRun()
+		for _, i := range m.InterleaveDims() {
+			n *= m.Elems(i)
+		}
+		return n
+	}
 	n := m.RowPitch()
 	if m.Mode == ModeIm2col {
 		return n * int(m.Pixels)

@@ -9,7 +9,8 @@
 //   1: A2 B2 C4f D4f   2: A2 B2 C2 D2 (f16 accumulators)   3: A4 B4 C4f D4f
 //   4: A2 B2 C4 D4 (s32)   5: A4 B4 C4 D4 (s32)   6: A4 B4 C2 D2 (f16 accumulators)
 // TY: element type of A and B (0 f16, 1 bf16, 2 tf32, 3 e4m3, 4 e5m2, 5 s8, 6 u8,
-//   7 e4m3 A with e5m2 B); it picks the generator and the metadata nibbles.
+//   7 e4m3 A with e5m2 B, 8 s4, 9 u4); it picks the generator and the metadata nibbles.
+//   TYB (default TY) is B's type where it differs (the 4-bit mixed-sign forms).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -187,7 +188,20 @@ static uint32_t genFloat(Fmt f, int fam, int emax_user) {
   return v;
 }
 
+#ifndef TYB
+#define TYB (TY == 7 ? 4 : TY)
+#endif
+
 static uint32_t genWord(int ty, int fam) {
+  if (ty >= 8) {  // 4-bit integers; family 4: the extremes
+    uint32_t w = 0;
+    for (int i = 0; i < 8; i++) {
+      uint32_t x = rnd() & 0xf;
+      if (fam == 4) x = (ty == 8) ? ((rnd() & 1) ? 0x7 : 0x8) : 0xf;
+      w |= x << (4 * i);
+    }
+    return w;
+  }
   if (ty >= 5) {  // 8-bit integers
     uint32_t w = 0;
     for (int i = 0; i < 4; i++) {
@@ -260,7 +274,7 @@ int main() {
     for (int l = 0; l < 32; l++) {
       unsigned* p = &h[((size_t)tc * 32 + l) * NIN];
       for (int i = 0; i < NA; i++) p[i] = genWord(TY, fam);
-      for (int i = 0; i < NB; i++) p[NA + i] = genWord(TY == 7 ? 4 : TY, fam);
+      for (int i = 0; i < NB; i++) p[NA + i] = genWord(TYB, fam);
       for (int i = 0; i < NC; i++) p[NA + NB + i] = genC(fam);
       p[NA + NB + NC] = genMeta(TY);
     }

@@ -7,7 +7,9 @@
 // (cp.async.bulk.tensor ... bulk_group); R reduces it into the tensor
 // (cp.reduce.async.bulk.tensor). OUT.bin: u32 encode result, u32 CUDA error, then the
 // dump (L/M: per block, u32 "phase completed" + 12 zero bytes + the shared bytes; S/R:
-// the whole global tensor after the kernel). The inputs are made by pattern() below,
+// the whole global tensor after the kernel). Kinds I and T are L and S for interleaved layouts, which
+// may move more than the box: I measures the transaction bytes (the "done" word holds them), and both
+// leave room for 8 times the box. The inputs are made by pattern() below,
 // which the Go test (internal/engine/tma_test.go) repeats.
 #include <cuda.h>
 #include <cstdint>
@@ -32,6 +34,7 @@ struct Params {
   int dstOff;
   unsigned expect, dump, nsrc;
   unsigned short mask;
+  unsigned short measure;  // kind I: expect is a large count; the bytes moved are measured (load_body)
 };
 
 static int esize(int dt) {
@@ -129,7 +132,28 @@ __device__ __forceinline__ void load_body(const void* tm, const Params& p, unsig
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(p.expect) : "memory");
     tload<R>(base + p.dstOff, tm, p.c, bar);
   }
-  unsigned done = waitb(bar, 0);
+  unsigned done;
+  if (p.measure) {
+    // Kind I: the copy may move more bytes than the box holds (interleaved layouts). Give it time to
+    // finish, then count down the transaction bytes one at a time until the phase completes: the
+    // bytes moved are expect minus the count (the "done" word records them).
+    if (threadIdx.x == 0) {
+      long long t0 = clock64();
+      while (clock64() - t0 < 4000000) {
+      }
+      unsigned n = 0, ok = 0;
+      for (; n <= p.expect; n++) {
+        asm volatile("{ .reg .pred q; mbarrier.test_wait.parity.shared::cta.b64 q, [%1], %2; selp.u32 %0, 1, 0, q; }"
+                     : "=r"(ok) : "r"(bar), "r"(0) : "memory");
+        if (ok) break;
+        asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+      }
+      done = ok ? p.expect - n : 0xffffffffu;
+    }
+    waitb(bar, 0);
+  } else {
+    done = waitb(bar, 0);
+  }
   __syncthreads();
   for (unsigned i = threadIdx.x; i < p.dump; i += blockDim.x) out[16 + i] = gb[i];
   if (threadIdx.x == 0) ((unsigned*)out)[0] = done;
@@ -313,13 +337,19 @@ int main(int argc, char** argv) {
   p.expect = (unsigned)n;
   p.nsrc = (unsigned)n;
   p.dump = (unsigned)(((n + c.dstoff + 1023) / 1024) * 1024 + 1024);
+  if (c.kind[0] == 'I' || c.kind[0] == 'T') {  // interleaved: room for up to 8 times the box
+    p.measure = c.kind[0] == 'I';
+    p.expect = (unsigned)(8 * n + 4096);
+    p.nsrc = (unsigned)(8 * n);
+    p.dump = (unsigned)(((8 * n + c.dstoff + 1023) / 1024) * 1024 + 1024);
+  }
   p.mask = (unsigned short)c.op;
   size_t shm = p.dump + 2048;
   cudaError_t ce = cudaSuccess;
   unsigned char* out = nullptr;
   size_t outBytes = 0;
   CUtensorMap tmv = *tm;
-  if (c.kind[0] == 'L' || c.kind[0] == 'M') {
+  if (c.kind[0] == 'L' || c.kind[0] == 'M' || c.kind[0] == 'I') {
     int blocks = c.kind[0] == 'M' ? 2 : 1;
     outBytes = (size_t)blocks * (16 + p.dump);
     cudaMalloc(&out, outBytes);
@@ -334,13 +364,13 @@ int main(int argc, char** argv) {
     cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm);
     k<<<blocks, 128, shm>>>(tmv, p, out);
   } else {
-    unsigned char* hs = (unsigned char*)calloc(n, 1);
-    fill(hs, n, c.dtype, c.pat, 100000);
+    unsigned char* hs = (unsigned char*)calloc(p.nsrc, 1);
+    fill(hs, p.nsrc, c.dtype, c.pat, 100000);
     unsigned char* src = nullptr;
-    cudaMalloc(&src, n);
-    cudaMemcpy(src, hs, n, cudaMemcpyHostToDevice);
+    cudaMalloc(&src, p.nsrc);
+    cudaMemcpy(src, hs, p.nsrc, cudaMemcpyHostToDevice);
     void (*k)(const CUtensorMap, const Params, const unsigned char*) = nullptr;
-    if (c.kind[0] == 'S') k = r == 1 ? kstore1 : (r == 2 ? kstore2 : kstore3);
+    if (c.kind[0] == 'S' || c.kind[0] == 'T') k = r == 1 ? kstore1 : (r == 2 ? kstore2 : kstore3);
     else {
       void (*ks[8])(const CUtensorMap, const Params, const unsigned char*) = {kred0, kred1, kred2, kred3, kred4, kred5, kred6, kred7};
       k = ks[c.op & 7];
@@ -358,7 +388,7 @@ int main(int argc, char** argv) {
     unsigned char* ho = (unsigned char*)malloc(outBytes);
     cudaMemcpy(ho, out, outBytes, cudaMemcpyDeviceToHost);
     fwrite(ho, 1, outBytes, o);
-    if (c.kind[0] == 'L' || c.kind[0] == 'M') printf("  done %u\n", *(unsigned*)ho);
+    if (c.kind[0] == 'L' || c.kind[0] == 'M' || c.kind[0] == 'I') printf("  done %u\n", *(unsigned*)ho);
   } else {
     printf("  cuda error %d %s\n", (int)ce, cudaGetErrorString(ce));
   }
