@@ -68,6 +68,9 @@ type TensorOperands struct {
 	SrcSize        int32 // slot of cp.async's src-size, -1 when absent
 	Num            int32 // ldmatrix/stmatrix: matrices (1, 2, 4); wait_group: N
 	Trans          bool
+	// BypassL1: cp.async.cg, whose data does not stay in the SM's L1 (the
+	// timing model reads it through the L2).
+	BypassL1 bool
 	Flag           bool  // noinc, parity, expect_tx (see the modes)
 	Drop           bool  // mbarrier.arrive_drop
 	Elem           uint8 // ldmatrix/stmatrix element bits (16)
@@ -445,6 +448,7 @@ func (fl *fnLowerer) lowerAsync(src *ptx.Instr) {
 				return
 			}
 			to.Size = int32(ops[2].Bits)
+			to.BypassL1 = hasMod(ms, "cg")
 			if hasMod(ms, "cg") && to.Size != 16 {
 				fl.bad(src, "cp.async.cg copies 16 bytes")
 				return

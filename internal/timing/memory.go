@@ -19,8 +19,14 @@ import (
 // data is there (the cycle it returns, a future when a sector missed L1)
 // when the last sector arrives.
 func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
+	return s.loadTaking(sm, rec, l1DataBytes(s.p, rec.Sectors))
+}
+
+// loadTaking is load with the L1 data path taken for l1 bytes' worth of
+// its cycles.
+func (s *gridState) loadTaking(sm *smT, rec *engine.StepRecord, l1 float64) uint64 {
 	p := s.p
-	t0 := sm.l1q.take(sm.now, l1DataBytes(p, rec.Sectors))
+	t0 := sm.l1q.take(sm.now, l1)
 	done := t0 + uint64(p.L1HitLatency)
 	run := 0 // sectors left in the current line's run
 	for i, sec := range rec.Sectors {

@@ -56,11 +56,14 @@ type Params struct {
 	// address at a time, this many cycles each; the SM's next global atomic
 	// issues when they have gone (0: as fast as its sectors' bytes).
 	AtomicLaneCycles float64
-	L1BytesPerCycle  uint32  // per SM: the L1 data path
-	L2BytesPerNS     float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes          int     // L1 data cache per SM available to global loads
+	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
+	// a warp instruction, and with .ca CpAsyncLineCycles a line it touches.
+	CpAsyncCycles, CpAsyncLineCycles float64
+	L1BytesPerCycle                  uint32  // per SM: the L1 data path
+	L2BytesPerNS                     float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS                   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch                        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes                          int     // L1 data cache per SM available to global loads
 
 	// CopyBytesPerCycle is the rate at which an SM's TMA / bulk-copy unit
 	// writes a copy's bytes into shared memory (0: L1BytesPerCycle).

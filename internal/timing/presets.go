@@ -238,6 +238,13 @@ var measured = map[string]*Params{
 		// an atomic's addresses about one a cycle (AtomicLaneCycles 1; the
 		// model gives 39.7 and 135.7).
 		FenceCTA: 9, FenceGPU: 660, FenceSys: 1550, AtomicReturnNS: 113, AtomicLaneCycles: 1,
+		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
+		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from
+		// L1 take 38.3 cycles a warp instruction (4.8 an SM), 16-byte ones
+		// 58.0 (7.3); copies of 32 lines of their own 448 a warp
+		// instruction with .ca (56 an SM: 1.75 a line) and 269 with .cg
+		// (33.6: the L1's one line a cycle).
+		CpAsyncCycles: 4.8, CpAsyncLineCycles: 1.75,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,

@@ -134,6 +134,19 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.storeData = sm.fmax(w.storeData, data)
 			sm.keep(&w.storeData)
 			s.store(sm, rec, data)
+		} else if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy {
+			// cp.async is a load through the SM's L1 into shared memory
+			// (LDGSTS): .ca keeps its lines in L1, .cg reads through the
+			// L2 (testdata/timing/cpasync: from L1 a round of a warp's
+			// eight coalesced copies takes 116 cycles, through the L2 297);
+			// it holds the L1's data path longer than a load (cpAsyncL1Bytes).
+			l1 := sm.l1
+			if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) && int(in.Imm) < len(funcs[rec.Func].TensorOps) &&
+				funcs[rec.Func].TensorOps[in.Imm].BypassL1 {
+				sm.l1 = nil
+			}
+			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec.Sectors, sm.l1 == nil))
+			sm.l1 = l1
 		} else if in.Op == ir.OpAsync {
 			// A TMA or bulk copy into shared memory reads through the
 			// L2, not the SM's L1 (mbarrier.go waits for it).
@@ -214,6 +227,23 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.regReady[r])
 		}
 	}
+}
+
+// cpAsyncL1Bytes is what a cp.async takes of the L1's data path (in bytes
+// of L1BytesPerCycle): at least CpAsyncCycles, and with .ca
+// (allocating in L1) CpAsyncLineCycles for each line it touches.
+func cpAsyncL1Bytes(p *Params, sectors []uint64, bypass bool) float64 {
+	b := max(l1DataBytes(p, sectors), p.CpAsyncCycles*float64(p.L1BytesPerCycle))
+	if !bypass && p.CpAsyncLineCycles > 0 {
+		lines := 0
+		for i, sec := range sectors {
+			if i == 0 || sec>>2 != sectors[i-1]>>2 {
+				lines++
+			}
+		}
+		b = max(b, float64(lines)*p.CpAsyncLineCycles*float64(p.L1BytesPerCycle))
+	}
+	return b
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
