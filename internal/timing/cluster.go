@@ -195,23 +195,3 @@ func (s *gridState) clusterEvent(sm *smT, w *warpT, in *ir.Inst, rec *engine.Ste
 		}
 	}
 }
-
-// releaseAt readies the warps of b that a barrier let go at cycle ready
-// (on b's SM, whose clock may be before or after the releasing SM's).
-func (s *gridState) releaseAt(b *blockT, ready uint64) {
-	sm := b.sm
-	for _, w := range b.warps {
-		if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
-			w.atBar = false
-			w.ready, w.readyWhy = sm.fmax(w.ready, ready), stallBarrier
-			sm.keep(&w.ready)
-			w.next, w.depValid = nil, false
-			if w.lastIssue+1 < sm.now {
-				sm.stalls[stallBarrier] += sm.now - (w.lastIssue + 1)
-				w.barWait += sm.now - (w.lastIssue + 1)
-				w.lastIssue = sm.now - 1
-			}
-			w.sp.check = min(w.sp.check, ready)
-		}
-	}
-}

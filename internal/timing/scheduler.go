@@ -384,13 +384,21 @@ func (s *gridState) releaseGrid(now uint64) bool {
 	return released
 }
 
-// releaseBarriers readies the warps of b that a barrier let go.
+// releaseBarriers readies the warps of b that a barrier let go, the
+// barrier's latency after now.
 func (s *gridState) releaseBarriers(b *blockT) {
+	s.releaseAt(b, b.sm.now+uint64(s.p.BarrierLatency))
+}
+
+// releaseAt readies the warps of b that a barrier let go at cycle ready
+// (a cluster barrier's release may come from another SM, whose clock is
+// before or after b's).
+func (s *gridState) releaseAt(b *blockT, ready uint64) {
 	sm := b.sm
 	for _, w := range b.warps {
 		if w.atBar && !b.slot.WaitingAtBarrier(w.idx) {
 			w.atBar = false
-			w.ready, w.readyWhy = sm.now+uint64(s.p.BarrierLatency), stallBarrier
+			w.ready, w.readyWhy = ready, stallBarrier
 			w.next, w.depValid = nil, false
 			// The wait at the barrier itself counts as barrier stall.
 			if w.lastIssue+1 < sm.now {
