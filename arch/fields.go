@@ -26,13 +26,22 @@ type Field struct {
 	check func(s string) error
 }
 
-// archFields is every key, in the order arch files and diffs list them.
-var archFields []*Field
+// archFields is every key, in the order arch files and diffs list them;
+// archFieldByKey indexes them.
+var archFields, archFieldByKey = fieldTable()
 
-// archFieldByKey indexes archFields.
-var archFieldByKey = map[string]*Field{}
-
-func init() {
+// fieldTable lists the keys an arch file may give, with how each is read,
+// checked and written.
+func fieldTable() ([]*Field, map[string]*Field) {
+	var fields []*Field
+	byKey := map[string]*Field{}
+	add := func(f *Field) {
+		if f.parse == nil && !f.text && !f.list {
+			panic("arch: field without a parser: " + f.Key)
+		}
+		fields = append(fields, f)
+		byKey[f.Key] = f
+	}
 	count := func(s string) (float64, error) {
 		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil || v < 0 || v > math.MaxInt32 {
@@ -183,14 +192,7 @@ func init() {
 	nanos("launch.device_sync", "a device-side cudaDeviceSynchronize's cost beyond its children")
 	nanos("launch.child_interval", "the grid management unit starts a device-launched grid at most once per this")
 	timing("launch.concurrent_kernels", "most grids resident at once", count, 1, formatFloat)
-}
-
-func add(f *Field) {
-	if f.parse == nil && !f.text && !f.list {
-		panic("arch: field without a parser: " + f.Key)
-	}
-	archFields = append(archFields, f)
-	archFieldByKey[f.Key] = f
+	return fields, byKey
 }
 
 // Fields returns every key an arch file may give, in order.

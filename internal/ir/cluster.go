@@ -46,7 +46,9 @@ const (
 	SregIsExplicitCluster
 )
 
-func init() {
+// withClusterSregs adds the cluster special registers to m (types.go's
+// sregNames).
+func withClusterSregs(m map[string]Sreg) map[string]Sreg {
 	for i, n := range []string{
 		"%clusterid.x", "%clusterid.y", "%clusterid.z",
 		"%nclusterid.x", "%nclusterid.y", "%nclusterid.z",
@@ -54,8 +56,9 @@ func init() {
 		"%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z",
 		"%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
 	} {
-		sregNames[n] = SregClusteridX + Sreg(i)
+		m[n] = SregClusteridX + Sreg(i)
 	}
+	return m
 }
 
 // clusterAddrReg names, in the function's innermost scope, the temporary

@@ -49,7 +49,7 @@ var atomNames = map[string]uint8{
 	"exch": AtomExch, "cas": AtomCas, "inc": AtomInc, "dec": AtomDec,
 }
 
-var sregNames = withEnvregs(map[string]Sreg{
+var sregNames = withClusterSregs(withEnvregs(map[string]Sreg{
 	"%tid.x": SregTidX, "%tid.y": SregTidY, "%tid.z": SregTidZ,
 	"%ntid.x": SregNtidX, "%ntid.y": SregNtidY, "%ntid.z": SregNtidZ,
 	"%ctaid.x": SregCtaidX, "%ctaid.y": SregCtaidY, "%ctaid.z": SregCtaidZ,
@@ -63,7 +63,7 @@ var sregNames = withEnvregs(map[string]Sreg{
 	"%dynamic_smem_size": SregDynamicSmemSize, "%total_smem_size": SregTotalSmemSize,
 	"%pm0": SregPm, "%pm1": SregPm, "%pm2": SregPm, "%pm3": SregPm,
 	"%pm4": SregPm, "%pm5": SregPm, "%pm6": SregPm, "%pm7": SregPm,
-})
+}))
 
 // withEnvregs adds %envreg0 to %envreg31 to the special registers.
 func withEnvregs(m map[string]Sreg) map[string]Sreg {

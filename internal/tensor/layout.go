@@ -47,18 +47,23 @@ type layoutKey struct {
 	r, c, bits, nregs int
 }
 
-var layouts = map[layoutKey][]pos{}
+// layouts are the fragment layouts of the dense shapes and the sparse
+// forms' compressed A and wider B.
+var layouts = buildLayouts()
 
-func init() {
+func buildLayouts() map[layoutKey][]pos {
+	m := map[layoutKey][]pos{}
 	for _, s := range [][4]int{{16, 16, 16, 4}, {16, 8, 16, 2}, {16, 8, 32, 4}, {8, 16, 8, 1}, {16, 4, 32, 2}, {16, 8, 32, 4}, {16, 16, 8, 2}, {16, 32, 8, 4}, {8, 32, 4, 1}, {16, 64, 4, 4}, {16, 32, 4, 2}, {16, 256, 1, 4}, {16, 128, 1, 2}, {8, 128, 1, 1}} {
-		buildA(s[0], s[1], s[2], s[3])
+		buildA(m, s[0], s[1], s[2], s[3])
 	}
 	for _, s := range [][3]int{{16, 16, 2}, {8, 16, 1}, {8, 32, 1}, {4, 32, 1}, {32, 8, 2}, {16, 8, 1}, {8, 32, 2}, {64, 4, 2}, {32, 4, 1}, {256, 1, 2}, {128, 1, 1}} {
-		buildB(s[0], 8, s[1], s[2])
+		buildB(m, s[0], 8, s[1], s[2])
 	}
+	buildSparseLayouts(m) // sparse.go
+	return m
 }
 
-func buildA(M, K, bits, nregs int) {
+func buildA(layouts map[layoutKey][]pos, M, K, bits, nregs int) {
 	t := make([]pos, M*K)
 	e := 32 / bits
 	for l := 0; l < 32; l++ {
@@ -72,7 +77,7 @@ func buildA(M, K, bits, nregs int) {
 	layouts[layoutKey{true, M, K, bits, nregs}] = t
 }
 
-func buildB(K, N, bits, nregs int) {
+func buildB(layouts map[layoutKey][]pos, K, N, bits, nregs int) {
 	t := make([]pos, K*N)
 	e := 32 / bits
 	for l := 0; l < 32; l++ {

@@ -16,36 +16,42 @@ import (
 // Measured on the H100: docs/tensor-cores.md.
 
 // spSupported lists the sparse shapes and types simulated, as "shape.d.a.b.c".
-var spSupported = map[string]bool{
-	"m16n8k16.f32.f16.f16.f32": true, "m16n8k16.f16.f16.f16.f16": true,
-	"m16n8k32.f32.f16.f16.f32": true, "m16n8k32.f16.f16.f16.f16": true,
-	"m16n8k16.f32.bf16.bf16.f32": true, "m16n8k32.f32.bf16.bf16.f32": true,
-	"m16n8k8.f32.tf32.tf32.f32": true, "m16n8k16.f32.tf32.tf32.f32": true,
-}
+var spSupported = sparseSupported()
 
-func init() {
+func sparseSupported() map[string]bool {
+	m := map[string]bool{
+		"m16n8k16.f32.f16.f16.f32": true, "m16n8k16.f16.f16.f16.f16": true,
+		"m16n8k32.f32.f16.f16.f32": true, "m16n8k32.f16.f16.f16.f16": true,
+		"m16n8k16.f32.bf16.bf16.f32": true, "m16n8k32.f32.bf16.bf16.f32": true,
+		"m16n8k8.f32.tf32.tf32.f32": true, "m16n8k16.f32.tf32.tf32.f32": true,
+	}
 	for _, k := range []string{"m16n8k32", "m16n8k64"} {
 		for _, a := range []string{"s8", "u8"} {
 			for _, b := range []string{"s8", "u8"} {
-				spSupported[k+".s32."+a+"."+b+".s32"] = true
+				m[k+".s32."+a+"."+b+".s32"] = true
 			}
 		}
 	}
 	for _, k := range []string{"m16n8k64", "m16n8k128"} {
 		for _, a := range []string{"s4", "u4"} {
 			for _, b := range []string{"s4", "u4"} {
-				spSupported[k+".s32."+a+"."+b+".s32"] = true
+				m[k+".s32."+a+"."+b+".s32"] = true
 			}
 		}
 	}
 	for _, a := range []string{"e4m3", "e5m2"} {
 		for _, b := range []string{"e4m3", "e5m2"} {
-			spSupported["m16n8k64.f32."+a+"."+b+".f32"] = true
+			m["m16n8k64.f32."+a+"."+b+".f32"] = true
 		}
 	}
-	// compressed A and the wider B shapes of the sparse forms
+	return m
+}
+
+// buildSparseLayouts adds the compressed A and the wider B shapes of the
+// sparse forms to the fragment layouts (layout.go).
+func buildSparseLayouts(layouts map[layoutKey][]pos) {
 	for _, s := range [][3]int{{32, 16, 4}, {16, 32, 4}, {64, 8, 4}, {128, 4, 4}} {
-		buildB(s[0], 8, s[1], s[2])
+		buildB(layouts, s[0], 8, s[1], s[2])
 	}
 }
 

@@ -41,7 +41,7 @@ func applyCustom(p *Params, a *arch.Arch) {
 }
 
 // customFigures sets one Params figure per arch timing key.
-var customFigures = map[string]func(p *Params, v float64){
+var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"latency.shared":                    func(p *Params, v float64) { p.SharedLatency = uint32(v) },
 	"latency.shared_conflict":           func(p *Params, v float64) { p.SharedConflict = uint32(v) },
 	"latency.sreg":                      func(p *Params, v float64) { p.SregLatency = uint32(v) },
@@ -76,12 +76,14 @@ var customFigures = map[string]func(p *Params, v float64){
 	"launch.device_sync":                func(p *Params, v float64) { p.DeviceSyncNS = v },
 	"launch.child_interval":             func(p *Params, v float64) { p.ChildLaunchNS = v },
 	"launch.concurrent_kernels":         func(p *Params, v float64) { p.ConcurrentKernels = int(v) },
-}
+})
 
-func init() {
+// withClassFigures adds each instruction class's latency and issue
+// interval keys to m.
+func withClassFigures(m map[string]func(p *Params, v float64)) map[string]func(p *Params, v float64) {
 	for c := ir.Class(0); c < ir.NumClasses; c++ {
-		c := c
-		customFigures["latency."+c.String()] = func(p *Params, v float64) { p.Latency[c] = uint32(v) }
-		customFigures["interval."+c.String()] = func(p *Params, v float64) { p.Interval[c] = uint32(max(v, 1)) }
+		m["latency."+c.String()] = func(p *Params, v float64) { p.Latency[c] = uint32(v) }
+		m["interval."+c.String()] = func(p *Params, v float64) { p.Interval[c] = uint32(max(v, 1)) }
 	}
+	return m
 }
