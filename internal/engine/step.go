@@ -63,6 +63,9 @@ type StepRecord struct {
 	// 0: none. The timing model completes the barrier's phase when the
 	// copy's data has arrived.
 	Mbar uint64
+	// TensorMap, for a TMA copy, is which tensor map it read (its address
+	// plus one, with bit 63 set for a kernel parameter's), 0: none.
+	TensorMap uint64
 	// RemoteLanes counts the lane accesses of a shared access that went to
 	// another block's shared memory (shared::cluster).
 	RemoteLanes uint32
@@ -96,7 +99,7 @@ type DevLaunch struct {
 
 func (r *StepRecord) reset() {
 	r.Space, r.Store, r.Wavefronts, r.Bytes, r.Event, r.SyncCycles = SpaceNone, false, 0, 0, EventNone, 0
-	r.RemoteLanes = 0
+	r.RemoteLanes, r.TensorMap = 0, 0
 	r.GridReleased = false
 	r.Mbar = 0
 	r.AddrDistinct, r.AddrMaxDup = 0, 0

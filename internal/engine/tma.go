@@ -92,6 +92,12 @@ func (wp *warp) tmaMapOf(pc int, to *ir.TensorOperands, l int) (tmap.Map, bool) 
 	if b == nil {
 		return tmap.Map{}, false
 	}
+	if r := wp.rec; r != nil && r.TensorMap == 0 {
+		r.TensorMap = a + 1
+		if to.MapParam {
+			r.TensorMap |= 1 << 63
+		}
+	}
 	m, err := tmap.Decode(b)
 	if err != nil {
 		wp.fault(FaultIllegal, pc, l, a, true, "tensor map at %#x: %v", a, err)

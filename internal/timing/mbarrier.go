@@ -91,3 +91,16 @@ func (s *gridState) mbarrierTiming(sm *smT, w *warpT, in *ir.Inst, rec *engine.S
 		}
 	}
 }
+
+// holdsTensorMap reports whether the SM's TMA unit holds tensor map m, and
+// takes it in (in place of the oldest) when it does not.
+func (sm *smT) holdsTensorMap(m uint64) bool {
+	for _, h := range sm.tmaps {
+		if h == m {
+			return true
+		}
+	}
+	sm.tmaps[sm.tmapNext] = m
+	sm.tmapNext = (sm.tmapNext + 1) % len(sm.tmaps)
+	return false
+}

@@ -59,11 +59,14 @@ type Params struct {
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
 	// a warp instruction, and with .ca CpAsyncLineCycles a line it touches.
 	CpAsyncCycles, CpAsyncLineCycles float64
-	L1BytesPerCycle                  uint32  // per SM: the L1 data path
-	L2BytesPerNS                     float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS                   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch                        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes                          int     // L1 data cache per SM available to global loads
+	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
+	// yet starts after the map is fetched.
+	TensorMapFetchNS float64
+	L1BytesPerCycle  uint32  // per SM: the L1 data path
+	L2BytesPerNS     float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes          int     // L1 data cache per SM available to global loads
 
 	// CopyBytesPerCycle is the rate at which an SM's TMA / bulk-copy unit
 	// writes a copy's bytes into shared memory (0: L1BytesPerCycle).
@@ -127,7 +130,7 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
-	AtomicReturnCycles                                                    float64
+	AtomicReturnCycles, TensorMapFetchCycles                              float64
 	BlockRetireCycles                                                     float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
 }
@@ -165,6 +168,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz
+	p.TensorMapFetchCycles = p.TensorMapFetchNS * ghz
 	p.KernelLaunch = p.KernelNS * ghz
 	p.DispatchCycles = p.BlockDispatchNS * ghz
 	p.BlockRetireCycles = p.BlockRetireNS * ghz

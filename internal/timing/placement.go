@@ -72,9 +72,11 @@ type smT struct {
 	free     []*blockT
 	l1       *cache
 	l1q      queue
-	shared   uint64 // cycle the shared-memory pipe is free
-	dsmem    uint64 // cycle the path to the cluster's other SMs takes the next remote atomic lane
-	atomics  uint64 // cycle the SM can send the next global atomic's addresses
+	shared   uint64    // cycle the shared-memory pipe is free
+	dsmem    uint64    // cycle the path to the cluster's other SMs takes the next remote atomic lane
+	atomics  uint64    // cycle the SM can send the next global atomic's addresses
+	tmaps    [8]uint64 // the tensor maps the SM's TMA unit holds (StepRecord.TensorMap), round robin
+	tmapNext int
 	resident int    // resident warps
 	now      uint64 // the SM's own clock (it runs a quantum at a time)
 	wake     uint64 // the first cycle after its last quantum it can issue at

@@ -154,6 +154,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.l1 = nil
 			mem = s.tmaCopy(sm, rec, s.load(sm, rec))
 			sm.l1 = l1
+			if rec.TensorMap != 0 && !sm.holdsTensorMap(rec.TensorMap) {
+				mem = sm.fadd(mem, uint64(p.TensorMapFetchCycles))
+			}
 		} else {
 			mem = s.load(sm, rec)
 		}
