@@ -140,6 +140,11 @@ const (
 	OrderSys                       // scope .sys
 )
 
+// MembarTensormapAcquire is the Mode of fence.proxy.tensormap::generic.acquire
+// (an OpMembar): the tensor-map writes a release made are visible to the
+// TMA unit after it (the timing model waits for them).
+const MembarTensormapAcquire uint8 = 1
+
 // Multiply modes (Inst.Mode of OpMul/OpMad).
 const (
 	MulLo uint8 = iota

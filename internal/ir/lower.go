@@ -1106,6 +1106,9 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	case "membar", "fence":
 		in := fl.newInst(OpMembar, src)
 		if src.Op == "fence" && (m.has("proxy") || len(m.rest) > 0 && strings.HasPrefix(m.rest[0], "proxy")) {
+			if hasMod(src.Mods, "tensormap::generic") && hasMod(src.Mods, "acquire") {
+				in.Mode = MembarTensormapAcquire
+			}
 			fl.emit(in, src)
 			return
 		}

@@ -70,7 +70,7 @@ type TensorOperands struct {
 	Trans          bool
 	// BypassL1: cp.async.cg, whose data does not stay in the SM's L1 (the
 	// timing model reads it through the L2).
-	BypassL1 bool
+	BypassL1       bool
 	Flag           bool  // noinc, parity, expect_tx (see the modes)
 	Drop           bool  // mbarrier.arrive_drop
 	Elem           uint8 // ldmatrix/stmatrix element bits (16)

@@ -62,11 +62,17 @@ type Params struct {
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64
-	L1BytesPerCycle  uint32  // per SM: the L1 data path
-	L2BytesPerNS     float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS   float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch        int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes          int     // L1 data cache per SM available to global loads
+	// A device-side tensor map: each tensormap.replace holds its warp
+	// TensormapReplaceCycles, a tensormap.cp_fenceproxy TensormapCopyCycles;
+	// a fence.proxy.tensormap acquire TensormapAcquireCycles, and until the
+	// warp's last tensormap.cp_fenceproxy has reached the L2 (an L2 hit's
+	// latency).
+	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
+	L1BytesPerCycle                                                     uint32  // per SM: the L1 data path
+	L2BytesPerNS                                                        float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS                                                      float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch                                                           int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes                                                             int     // L1 data cache per SM available to global loads
 
 	// CopyBytesPerCycle is the rate at which an SM's TMA / bulk-copy unit
 	// writes a copy's bytes into shared memory (0: L1BytesPerCycle).

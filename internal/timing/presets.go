@@ -251,7 +251,14 @@ var measured = map[string]*Params{
 		// with no tensor map, do not): the TMA unit fetches the tensor map
 		// first, about 500 cycles at 1.98 GHz.
 		TensorMapFetchNS: 250,
-		L1Bytes:          192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
+		// [TMF] Device-side tensor maps, MEASURED on this H100
+		// (testdata/timing/tensormap: tmfence_mb.cu, run.sh; one warp,
+		// cycles a round): 13 tensormap.replace by lane 0 126 (9.7 each);
+		// tensormap.cp_fenceproxy alone 15, fence.proxy.tensormap acquire
+		// alone 11.5, the two in turn 314 (the acquire waits for the
+		// release's copy to reach global memory: an L2 round trip).
+		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11,
+		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,

@@ -44,6 +44,9 @@ type warpT struct {
 	age   uint64
 	next  *ir.Inst
 	ready uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
+	// tmapRelease is when the warp's last tensormap.cp_fenceproxy reached
+	// global memory (a fence.proxy.tensormap acquire waits for it).
+	tmapRelease uint64
 	// readyWhy is the stall reason while ready binds.
 	readyWhy  uint8
 	dep       uint64 // cached: max(ready, the next instruction's sources' ready cycles)

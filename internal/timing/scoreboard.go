@@ -192,6 +192,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
 		mem = s.ordering(sm, w, in, mem)
 	}
+	s.tensormapTiming(sm, w, in)
 	start := sm.now
 	if p.HoistLoads && hoistable(in.Class) {
 		// An arithmetic instruction issued before the loads it consumes
@@ -229,6 +230,23 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.regKind[r] = kind
 			sm.keep(&w.regReady[r])
 		}
+	}
+}
+
+// tensormapTiming charges a device-side tensor map's instructions: each
+// tensormap.replace holds the warp, tensormap.cp_fenceproxy's copy reaches
+// global memory an L2 round trip later, and fence.proxy.tensormap's
+// acquire waits for it.
+func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst) {
+	p := s.p
+	switch {
+	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapReplace:
+		w.ready = max(w.ready, sm.now+uint64(p.TensormapReplaceCycles))
+	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapCopy:
+		w.ready = max(w.ready, sm.now+uint64(p.TensormapCopyCycles))
+		w.tmapRelease = sm.now + uint64(p.L2HitLatency)
+	case in.Op == ir.OpMembar && in.Mode == ir.MembarTensormapAcquire:
+		w.ready, w.readyWhy = max(w.ready, sm.now+uint64(p.TensormapAcquireCycles), w.tmapRelease), stallLongScoreboard
 	}
 }
 
