@@ -60,6 +60,8 @@ type warpT struct {
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
+	// gstoreData is storeData of its global stores (LoadAfterStore).
+	gstoreData uint64
 	// stored is when the L2 has taken the warp's global stores issued so
 	// far (a future until the replay answers; 0: none); draining, after
 	// the warp exited at exitAt, that it stays resident until then (drain).
@@ -260,7 +262,7 @@ func (s *gridState) drained(sm *smT, w *warpT) uint64 {
 	w.draining = false
 	w.blk.draining--
 	end := max(t, w.exitAt)
-	s.warpDone(sm, w)
+	s.warpDoneAt(sm, w, end)
 	sm.drainers--
 	// warpDone counted it up to now; and the SM active up to now, which
 	// no other warp was since busyUntil.
@@ -271,16 +273,21 @@ func (s *gridState) drained(sm *smT, w *warpT) uint64 {
 			sm.activeCy -= sm.now - from
 		}
 	}
-	w.blk.endAt = max(w.blk.endAt, end)
 	return math.MaxUint64
 }
 
 // warpDone retires warp w from its SM's residency and lets its block's
 // barriers see it gone.
 func (s *gridState) warpDone(sm *smT, w *warpT) {
+	s.warpDoneAt(sm, w, sm.now)
+}
+
+// warpDoneAt is warpDone for a warp that was done at cycle at (at most
+// now: drained).
+func (s *gridState) warpDoneAt(sm *smT, w *warpT, at uint64) {
 	if !w.done {
 		w.done = true
-		w.blk.endAt = sm.now
+		w.blk.endAt = max(w.blk.endAt, at)
 		s.touchSM(sm)
 		sm.resident--
 		sm.retire = true

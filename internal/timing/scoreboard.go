@@ -96,10 +96,12 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 	}
 	check(in.Guard)
-	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && s.p != nil && s.p.LoadAfterStore && end(w.storeData, &t, &fut) {
+	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && in.Flags&ir.FlagNC == 0 && s.p != nil && s.p.LoadAfterStore &&
+		end(w.gstoreData, &t, &fut) {
 		// A global load after a global store that may write what it reads
-		// stays after it in ptxas's code, and the store issues only once
-		// its data is there (a copy loop's iterations do not overlap).
+		// (not ld.global.nc: restrict, read-only data) stays after it in
+		// ptxas's code, and the store issues only once its data is there
+		// (a copy loop's iterations do not overlap).
 		why = stallLongScoreboard
 	}
 	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier {
@@ -180,6 +182,8 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			data := dataReady(sm, w, in)
 			w.storeData = sm.fmax(w.storeData, data)
 			sm.keep(&w.storeData)
+			w.gstoreData = sm.fmax(w.gstoreData, data)
+			sm.keep(&w.gstoreData)
 			taken, left := s.store(sm, rec, data)
 			w.stored = sm.fmax(w.stored, taken)
 			sm.keep(&w.stored)
