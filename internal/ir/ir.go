@@ -127,6 +127,9 @@ const (
 	// happen: a poll). It changes nothing in this sequentially consistent
 	// engine; the timing model keeps such grids on one thread.
 	FlagStrong
+	// FlagNC: ld.global.nc, a load of data no store of the kernel writes
+	// (the timing model lets it pass the warp's earlier stores).
+	FlagNC
 )
 
 // Memory-order bits of Inst.Order (atom, red, membar and fence): the

@@ -1533,6 +1533,9 @@ func (fl *fnLowerer) lowerLd(src *ptx.Instr, m *mods) {
 	if strongLoad(src.Mods) && (in.Space == ptx.SpaceGlobal || in.Space == ptx.SpaceGeneric) {
 		in.Flags |= FlagStrong
 	}
+	if slices.Contains(src.Mods, "nc") {
+		in.Flags |= FlagNC
+	}
 	fl.emit(in, src)
 }
 

@@ -41,7 +41,11 @@ type gridState struct {
 	// drain is when the grid's last store or atomic has reached the L2:
 	// a grid is complete only then.
 	drain uint64
-	spans []engine.BlockSpan
+	// lastLag is, per quantum modulo 3, the stores of the last replay up
+	// to that quantum's that ran any, and their total wait from leaving
+	// their SM until the L2 took them (storeGate, takenSoon).
+	lastLag [3]storeLag
+	spans   []engine.BlockSpan
 	// gridReleased: a cooperative grid's barrier let warps go in this
 	// quantum (releaseGrid), gridWaiters (reused).
 	gridReleased bool
@@ -63,6 +67,12 @@ type gridState struct {
 	order      []uint64
 	at         []int
 	retiredAll []retired
+}
+
+// storeLag sums the stores' waits for the L2 in one quantum's replay.
+type storeLag struct {
+	sum float64
+	n   int64
 }
 
 // run is the cycle loop, a quantum at a time (quantum.go): every SM with

@@ -116,29 +116,35 @@ func TestL1CarveoutCapacity(t *testing.T) {
 }
 
 // TestDispatchCycle: a block is dispatched when its SM has room, no sooner
-// than the block scheduler's rate and than its SM released the block before
-// (BlockRetireCycles after that block's last warp exited: retireBlocks sets
-// freeAt).
+// than the block scheduler's rate (FirstDispatchNS for the grid's first
+// wave, BlockDispatchNS after it) and than its SM released the block before
+// (BlockRetireCycles after that block's last warp was done: retireBlocks
+// sets freeAt).
 func TestDispatchCycle(t *testing.T) {
 	p := ForArch(arch.MustLookup("h100"), 1589)
-	if p.BlockRetireCycles < 300 || p.BlockRetireCycles > 330 {
-		t.Fatalf("BlockRetireCycles %.0f at 1.589 GHz, want 200 ns = 318", p.BlockRetireCycles)
+	if p.BlockRetireCycles < 210 || p.BlockRetireCycles > 235 {
+		t.Fatalf("BlockRetireCycles %.0f at 1.589 GHz, want 140 ns = 222", p.BlockRetireCycles)
 	}
 	retire := uint64(p.BlockRetireCycles)
+	const wave = 1056
 	tests := []struct {
 		name         string
 		t            uint64
 		index        int
 		freeAt, want uint64
 	}{
-		{"first wave: the scheduler's rate", 0, 1000, 0, uint64(1000 * p.DispatchCycles)},
-		{"room and rate long passed", 50000, 10, 0, 50000},
-		{"a retired block's slot: its release", 50000, 10, 50000 + retire, 50000 + retire},
+		{"first wave: its own rate", 0, 1000, 0, uint64(1000 * p.FirstDispatchCycles)},
+		{"after the first wave: the scheduler's rate", 0, 2000, 0, uint64(2000 * p.DispatchCycles)},
+		{"room and rate long passed", 50000, 1100, 0, 50000},
+		{"a retired block's slot: its release", 50000, 1100, 50000 + retire, 50000 + retire},
 		{"the rate later than the release", 100, 100000, 100 + retire, uint64(100000 * p.DispatchCycles)},
 	}
 	for _, tc := range tests {
-		if got := dispatchCycle(p, tc.t, tc.index, tc.freeAt); got != tc.want {
+		if got := dispatchCycle(p, tc.t, tc.index, wave, tc.freeAt); got != tc.want {
 			t.Errorf("%s: dispatched at %d, want %d", tc.name, got, tc.want)
 		}
+	}
+	if p.FirstDispatchCycles >= p.DispatchCycles {
+		t.Errorf("first wave %.2f cycles a block, later blocks %.2f: the first wave is the faster", p.FirstDispatchCycles, p.DispatchCycles)
 	}
 }

@@ -126,10 +126,13 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 // bytes) and the line costs RMWLineBytes of DRAM time beyond its sectors'
 // bytes; the store that evicted it completes when that is done (the L2
 // holds the line until then), so a stream of partial writes larger than
-// the L2 runs at DRAM's read-modify-write rate.
-func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
+// the L2 runs at DRAM's read-modify-write rate. It returns when the L2 has
+// taken the store (a future: storeL2 answers it; warpExit waits for it)
+// and when it left the SM's L1 (storeGate).
+func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) (taken, left uint64) {
 	p := s.p
-	t0 := sm.fmax(sm.l1q.take(sm.now, l1DataBytes(p, rec.Sectors)), data)
+	left = sm.l1q.take(sm.now, l1DataBytes(p, rec.Sectors))
+	t0 := sm.fmax(left, data)
 	per := 32
 	if n := len(rec.Sectors); n > 0 {
 		per = min(max(int(rec.Bytes)/n, 1), 32)
@@ -148,14 +151,18 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) {
 			}
 		}
 	}
-	sm.log(memReq{cycle: sm.now, at: t0, kind: reqStore, per: int32(per)}, rec.Sectors)
+	taken = sm.leaf()
+	sm.log(memReq{cycle: sm.now, at: t0, kind: reqStore, per: int32(per), leaf: taken}, rec.Sectors)
+	return taken, left
 }
 
 // storeL2 is a store's L2 side: its sectors, per bytes of each written,
-// reach the L2 at cycle t0.
-func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) {
+// reach the L2 at cycle t0; it returns when the L2 has taken the last of
+// them (its bandwidth, and the write-back of a partial line it evicted).
+func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) uint64 {
 	d, p := s.d, s.p
 	full := per == 32
+	taken := t0
 	l2cost := 32.0
 	if !full && p.PartialSectorBytes > 0 {
 		l2cost = p.PartialSectorBytes
@@ -173,7 +180,9 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) {
 			}
 		}
 		s.drain = max(s.drain, at)
+		taken = max(taken, at)
 	}
+	return taken
 }
 
 // atomic times a global atomic, performed at the L2. Lanes that name the

@@ -99,6 +99,17 @@ type Params struct {
 	// store left the SM with its data.
 	StoreInvalidatesL1 bool
 	StoreToLoad        uint32
+	// StoreDrain: a warp that exited stays resident, and its block's place
+	// taken, until the L2 has taken its global stores (ncu's drain stall;
+	// scheduler.go, drainEnd).
+	StoreDrain bool
+	// StoreWindow: a warp keeps at most this many global stores waiting
+	// for the L2, its next store waiting for the oldest (scoreboard.go,
+	// storeGate; at most maxStoreWindow; 0: no limit).
+	StoreWindow int
+	// LoadAfterStore: a global load waits for the data of the warp's
+	// global stores before it (scoreboard.go, depReady).
+	LoadAfterStore bool
 	// HoistLoads: ptxas schedules a basic block's global and local loads
 	// above the arithmetic that consumes earlier loads, so a warp has all
 	// of a block's loads in flight at once; the model issues the PTX in
@@ -120,6 +131,10 @@ type Params struct {
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide
+	// FirstDispatchNS: the grid's first wave (every SM's first blocks up
+	// to its limit) is handed out at one block per this many ns (0:
+	// BlockDispatchNS, as later blocks).
+	FirstDispatchNS float64
 	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
 	BlockRetireNS   float64 // from a block's last warp's exit until its SM takes the next block (placement.go)
 	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
@@ -136,7 +151,7 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
-	AtomicReturnCycles, TensorMapFetchCycles                              float64
+	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
 }
@@ -177,6 +192,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.TensorMapFetchCycles = p.TensorMapFetchNS * ghz
 	p.KernelLaunch = p.KernelNS * ghz
 	p.DispatchCycles = p.BlockDispatchNS * ghz
+	p.FirstDispatchCycles = p.FirstDispatchNS * ghz
 	p.BlockRetireCycles = p.BlockRetireNS * ghz
 	p.L2BytesPerCycle = p.L2BytesPerNS / ghz
 	p.DRAMBytesPerCycle = p.DRAMBytesPerNS / ghz

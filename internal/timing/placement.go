@@ -59,6 +59,11 @@ type blockT struct {
 	// clReady is when the warps waiting for phase clPhase of the block's
 	// cluster barrier go (cluster.go, clusterEvent); 0: none yet.
 	clPhase, clReady uint64
+	// draining counts its warps that exited but wait for their stores
+	// (warpExit): the block is not retired before they are done; endAt
+	// is when its last warp was done.
+	draining int
+	endAt    uint64
 	// starting: placed, not yet set up in the engine (startPending).
 	starting bool
 }
@@ -91,7 +96,12 @@ type smT struct {
 	pendHead int
 	waiting  int
 	freeAt   uint64 // a retired block's slot is free for the next block
-	mbars    mbarsT // mbarrier completions (mbarrier.go)
+	// drainers are its warps that exited and wait for their stores
+	// (warpExit); busyUntil is the last cycle another warp was in flight,
+	// drainEnd the latest end of a drained warp (drained).
+	drainers            int
+	busyUntil, drainEnd uint64
+	mbars               mbarsT // mbarrier completions (mbarrier.go)
 }
 
 // launch is a block's dispatch: its cycle and its warps.
@@ -106,8 +116,12 @@ type launch struct {
 // scheduler's rate allows (one block per DispatchCycles device-wide) and
 // than the SM has released the block before (BlockRetireCycles after its
 // last warp exited).
-func dispatchCycle(p *Params, t uint64, index int, freeAt uint64) uint64 {
-	return max(t, uint64(float64(index)*p.DispatchCycles), freeAt)
+func dispatchCycle(p *Params, t uint64, index, wave int, freeAt uint64) uint64 {
+	rate := p.DispatchCycles
+	if index < wave && p.FirstDispatchCycles > 0 {
+		rate = p.FirstDispatchCycles
+	}
+	return max(t, uint64(float64(index)*rate), freeAt)
 }
 
 // startBlock places the next block on sm, its warps ready at cycle t plus
@@ -131,14 +145,14 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	// The engine sets the block up when its SM next runs (startPending):
 	// on the SM's thread.
 	b.starting = true
-	b.linear, b.order, b.live, b.start = linear, s.nextBlk, s.wpb, t
+	b.linear, b.order, b.live, b.start, b.draining, b.endAt = linear, s.nextBlk, s.wpb, t, 0, 0
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t
 	}
 	// The block scheduler hands out blocks in order at a fixed rate.
 	warps := uint64(s.wpb)
-	dispatch := dispatchCycle(s.p, t, s.nextBlk-1, sm.freeAt)
+	dispatch := dispatchCycle(s.p, t, s.nextBlk-1, s.wave, sm.freeAt)
 	start := dispatch + uint64(s.p.BlockLaunch)
 	// Achieved occupancy (ncu's sm__warps_active) counts a warp from its
 	// launch: the block's warps are not active while the block waits for
@@ -204,6 +218,9 @@ func (sm *smT) account(t uint64) {
 		if n > 0 {
 			sm.activeCy += dt
 		}
+		if n > sm.drainers {
+			sm.busyUntil = t
+		}
 		sm.lastT = t
 	}
 }
@@ -213,7 +230,7 @@ func (sm *smT) account(t uint64) {
 func (s *gridState) retireBlocks(sm *smT) {
 	for i := 0; i < len(sm.blocks); i++ {
 		b := sm.blocks[i]
-		if b.slot.Live() > 0 {
+		if b.slot.Live() > 0 || b.draining > 0 {
 			continue
 		}
 		s.touchSM(sm)
@@ -241,8 +258,10 @@ func (s *gridState) retireBlocks(sm *smT) {
 		sm.free = append(sm.free, b)
 		i--
 		// The SM takes its next block BlockRetireCycles after this one's
-		// last warp exited (its warps are gone: not active meanwhile).
-		sm.retired = append(sm.retired, retired{at: sm.now, freeAt: sm.now + uint64(s.p.BlockRetireCycles),
-			order: b.order, span: engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: sm.now}})
+		// last warp was done (exited, its stores taken: warpExit; its
+		// warps are gone, not active meanwhile).
+		end := min(max(b.endAt, b.start), sm.now)
+		sm.retired = append(sm.retired, retired{at: end, freeAt: end + uint64(s.p.BlockRetireCycles),
+			order: b.order, span: engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: end}})
 	}
 }

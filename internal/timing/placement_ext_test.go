@@ -77,7 +77,8 @@ func TestPlacementUnderOccupancyLimit(t *testing.T) {
 
 // TestShortBlocksActiveFromDispatch: blocks that retire faster than the
 // block scheduler hands out new ones (4096 one-element copies of 128
-// threads) wait for their dispatch, one per DispatchCycles device-wide,
+// threads) wait for their dispatch, one per DispatchCycles device-wide
+// (FirstDispatchCycles in the first wave),
 // and their warps count towards achieved occupancy only from then on, as
 // ncu's sm__warps_active counts launched warps: the warp-cycles are at
 // most those from each block's dispatch to its end, well under those from
@@ -98,11 +99,16 @@ func TestShortBlocksActiveFromDispatch(t *testing.T) {
 	if len(tm.Blocks) != 4096 {
 		t.Fatalf("%d blocks timed, want all 4096", len(tm.Blocks))
 	}
-	dispatch := timing.ForArch(h100, 1589).DispatchCycles
+	p := timing.ForArch(h100, 1589)
 	const warps = 4
+	wave := 132 * 16 // blocks of 128 threads: 16 an SM
 	var fromDispatch, fromRoom uint64
 	for _, b := range tm.Blocks {
-		d := max(b.Start, uint64(float64(b.Block)*dispatch))
+		rate := p.DispatchCycles
+		if b.Block < wave {
+			rate = p.FirstDispatchCycles // the first wave's (FirstDispatchNS)
+		}
+		d := max(b.Start, uint64(float64(b.Block)*rate))
 		fromDispatch += warps * (b.End - d)
 		fromRoom += warps * (b.End - b.Start)
 	}

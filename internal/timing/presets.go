@@ -92,12 +92,43 @@ var measured = map[string]*Params{
 		// (3 of 4 passes) up to F = 192 KiB and drops to 61.7% at 256 KiB,
 		// as 256 KiB less the 8 KiB carveout leaves (TestL1CarveoutCapacity;
 		// DERIVATION.md §3's chase: 192 KiB hits, 256 KiB misses).
-		// BlockRetireNS 200: sb_b256_l1 (16 384 blocks of 256 copying one
-		// float a thread) takes 15.9 µs, 20% more than the model without
-		// it, at the same achieved occupancy (74%): an SM takes a block
-		// ~200 ns after its last one's warps exited (fitted on that row
-		// alone; the held-out block sizes 128 and 1024 and the 145
-		// calibration configurations were not used).
+		// [BLOCKS] testdata/timing/blocks (blocks.cu, run.sh: one device
+		// call, nvcc 13.0 -O3 -arch=sm_90, every block's SM, clock64 and
+		// %globaltimer at entry and exit, events at 1.98 GHz and ncu
+		// --clock-control base at 1.587 GHz; analyze.py h100 prints the
+		// table in docs/calibration.md): BlockRetireNS 140: with one
+		// block an SM (e32x1, s32x1, ss32x1c) a block's first instruction
+		// comes a median 336-369 cycles after the last one of the block
+		// it replaces at 1.587 GHz, 367-402 at 1.98 GHz (227 cycles + 84
+		// ns), of which ncu counts 142-168 active (sm__cycles_active less
+		// the blocks' stamped lifetimes): BlockLaunch's 127 active cycles
+		// and 140 ns (222 cycles at 1.587 GHz) inactive before. It was 200
+		// ns, fitted on sb_b256_l1 before the drain and the first wave
+		// were modelled. FirstDispatchNS 0.1: the first wave's blocks
+		// start within 256 ns for 2112 blocks, 224 for 1056, 160 for 264
+		// (GPU-wide %globaltimer spread; mechanisms2's H200 gave 105 ns +
+		// 0.087 ns a block), while later blocks come at 0.6 ns a block
+		// (BlockDispatchNS: e128 and e256, 12 672 and 6336 empty blocks,
+		// take 0.61 and 0.62 ns a block). StoreDrain: a warp that exited
+		// with stores waiting behind the L2's read-modify-writes (ss32x1:
+		// one warp an SM, 1024 partial sectors) stays 5204 cycles (ncu's
+		// drain stall per warp), as long as a __threadfence after the
+		// same stores (ss32x1f, 5491 cycles of membar), its SM's next
+		// block waiting too (gap 4512 cycles); after whole-sector stores
+		// the L2 takes at once (ss32x1c) 43, as after none (e32x1).
+		// StoreWindow 4: the strided stores' blocks all live until the
+		// kernel's end (st32: every block's stamped lifetime a median
+		// 59 319 of 64 747 SM-active cycles, 47% occupancy), not one warp
+		// after another as a greedy scheduler issuing all of a warp's
+		// stores at once gives; a window of 1, 2, 4, 8 stores a warp gave
+		// the mechanisms' calibration rows of st (SPLIT.md) an
+		// achieved-occupancy error of 3.1, 2.9, 2.8, 6.6 points.
+		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
+		// after storing through pointers that may alias, so ptxas keeps
+		// each iteration's load after the last one's store, which waits
+		// for its data: sb_b256_l64 (calibration row, 64 iterations)
+		// took 30.6 µs on the H100, the model 12.5 µs with the iterations
+		// overlapped, 27.5 µs with them in turn.
 		// HoistLoads: ptxas hoists the loads of an unrolled loop above the
 		// FMAs that consume earlier ones (rowreuse's SASS,
 		// testdata/timing/mechanisms/h100/sass.txt.gz: 32 LDG of 16
@@ -259,8 +290,8 @@ var measured = map[string]*Params{
 		// release's copy to reach global memory: an L2 round trip).
 		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
-		PartialSectorBytes: 80, RMWLineBytes: 82, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
-		KernelNS: 2200, BlockDispatchNS: 0.6, BlockLaunch: 127, BlockRetireNS: 200, LaunchGapNS: 4700,
+		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
+		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		// [COPY] testdata/timing/wgmma/h100b (mb.cu's bulk and tile: one
 		// thread's cp.async.bulk / cp.async.bulk.tensor.2d of 512 bytes

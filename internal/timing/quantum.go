@@ -109,7 +109,7 @@ type memReq struct {
 	kind  uint8
 	sec   uint64  // reqLoad: its sector
 	cost  float64 // reqLoad: the bytes of the L2's bandwidth it takes (L2AccessBytes)
-	leaf  uint64  // reqLoad, reqAtomic: the future its answer fills
+	leaf  uint64  // the future its answer fills (a store's: when the L2 took it)
 	lo    int32   // reqStore, reqAtomic: its sectors, secs[lo:hi]
 	hi    int32
 	per   int32   // reqStore: bytes written per sector
@@ -256,6 +256,8 @@ func (s *gridState) replay(k int, t uint64) {
 	s.d.l2q.advance(t)
 	s.d.atomQ.advance(t)
 	i := k % 3
+	// The stores' mean wait for the L2 (storeGate reads it two quanta on).
+	var lag storeLag
 	// The order: a counting sort by cycle of the requests taken SM by SM,
 	// each SM's in its order (a comparison sort when the cycles spread
 	// wider than a quantum, as unit tests make them).
@@ -302,13 +304,21 @@ func (s *gridState) replay(k int, t uint64) {
 		case reqLoad:
 			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost))
 		case reqStore:
-			s.storeL2(sm.val(r.at), a.secs[r.lo:r.hi], int(r.per))
+			t0 := sm.val(r.at)
+			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per))
+			sm.answer(r.leaf, taken)
+			lag.sum += float64(taken - t0)
+			lag.n++
 		case reqAtomic:
 			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup))
 		}
 	}
 	for _, sm := range s.sms {
 		sm.settle(i)
+	}
+	s.lastLag[i] = lag
+	if lag.n == 0 && k > 0 {
+		s.lastLag[i] = s.lastLag[(k-1)%3]
 	}
 	s.order = keys
 }

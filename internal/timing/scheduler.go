@@ -63,6 +63,19 @@ type warpT struct {
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
+	// gstoreData is storeData of its global stores (LoadAfterStore).
+	gstoreData uint64
+	// stored is when the L2 has taken the warp's global stores issued so
+	// far (a future until the replay answers; 0: none); draining, after
+	// the warp exited at exitAt, that it stays resident until then (drain).
+	stored   uint64
+	draining bool
+	exitAt   uint64
+	// storesLeft are when the warp's last StoreWindow global stores left
+	// the SM (a ring, next at storeNext: storeGate); lastLeft the last.
+	storesLeft [maxStoreWindow]uint64
+	storeNext  int
+	lastLeft   uint64
 	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
 	// commit groups; their wait_group instructions wait there.
 	wgmma, cpAsync groupsT
@@ -147,11 +160,17 @@ func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
 	if w.done || w.atBar {
 		return math.MaxUint64
 	}
+	if w.draining {
+		return s.drained(sm, w)
+	}
 	if w.next == nil {
 		w.next = w.blk.slot.Next(w.idx)
 		w.depValid = false
 		if w.next == nil {
 			s.warpStopped(sm, w)
+			if w.draining {
+				return s.drained(sm, w)
+			}
 			return math.MaxUint64
 		}
 	}
@@ -182,17 +201,96 @@ func (s *gridState) warpStopped(sm *smT, w *warpT) {
 	slot.Finish(w.idx)
 	switch {
 	case slot.Done(w.idx):
-		s.warpDone(sm, w)
+		s.warpExit(sm, w)
 	case slot.WaitingAtBarrier(w.idx):
 		w.atBar = true
 	}
 }
 
+// warpExit retires warp w, which has exited: at once, or, while the L2
+// has not taken its global stores, when it has. The H100 keeps an exited
+// warp resident until then (ncu's stall reason drain; testdata/timing/blocks:
+// a warp whose stores wait behind the L2's read-modify-writes stays 5200
+// cycles after its exit, as long as a __threadfence after the same stores
+// takes; after stores the L2 takes at once, 43 cycles, as after none), and
+// its block's place is not free before.
+func (s *gridState) warpExit(sm *smT, w *warpT) {
+	if w.done || w.draining {
+		return
+	}
+	if s.p.StoreDrain && w.stored > sm.now && !(isFut(w.stored) && s.takenSoon(sm, w)) {
+		s.touchSM(sm)
+		w.draining, w.exitAt = true, sm.now
+		w.blk.draining++
+		sm.drainers++
+		s.releaseBarriers(w.blk)
+		w.sp.check = min(w.sp.check, s.drained(sm, w))
+		return
+	}
+	s.warpDone(sm, w)
+}
+
+// takenSoon says whether warp w's stores, which the replay has not
+// answered yet, are taken by the L2 by now as far as the SM can tell: the
+// stores of the last replay that ran any, two quanta ago or before, waited
+// (on the mean) no longer than the time since w's last store left the SM.
+// Then the warp retires at once, without waiting for the answer to come
+// (up to two quanta late); without such stores it waits for the answer.
+func (s *gridState) takenSoon(sm *smT, w *warpT) bool {
+	l := s.lastLag[(sm.cur+1)%3]
+	return l.n > 0 && w.lastLeft+uint64(l.sum/float64(l.n)) <= sm.now
+}
+
+// drained is when draining warp w can next be looked at: the cycle the L2
+// takes its last store, or, while the replay has not said, the start of
+// the quantum that will know. Once that cycle has come it retires the
+// warp, as of that cycle: a warp whose stores were taken before the
+// quantum that learnt it was counted active too long (its warp-cycles are
+// taken back; its SM's active cycles, which other warps may have shared,
+// are not), and its block's end is that cycle (exact while a block's
+// place is free later than two quanta after its end: BlockRetireNS +
+// BlockLaunch on the H100).
+func (s *gridState) drained(sm *smT, w *warpT) uint64 {
+	t := w.stored
+	if isFut(t) {
+		at := sm.end
+		if arenaOf(t) == sm.cur {
+			at += s.quantum
+		}
+		return at
+	}
+	if t > sm.now {
+		return t
+	}
+	w.draining = false
+	w.blk.draining--
+	end := max(t, w.exitAt)
+	s.warpDoneAt(sm, w, end)
+	sm.drainers--
+	// warpDone counted it up to now; and the SM active up to now, which
+	// no other warp was since busyUntil.
+	sm.warpCyc -= sm.now - end
+	sm.drainEnd = max(sm.drainEnd, end)
+	if sm.resident == sm.waiting {
+		if from := max(sm.drainEnd, sm.busyUntil); from < sm.now {
+			sm.activeCy -= sm.now - from
+		}
+	}
+	return math.MaxUint64
+}
+
 // warpDone retires warp w from its SM's residency and lets its block's
 // barriers see it gone.
 func (s *gridState) warpDone(sm *smT, w *warpT) {
+	s.warpDoneAt(sm, w, sm.now)
+}
+
+// warpDoneAt is warpDone for a warp that was done at cycle at (at most
+// now: drained).
+func (s *gridState) warpDoneAt(sm *smT, w *warpT, at uint64) {
 	if !w.done {
 		w.done = true
+		w.blk.endAt = max(w.blk.endAt, at)
 		s.touchSM(sm)
 		sm.resident--
 		sm.retire = true
@@ -307,7 +405,7 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 	p := s.p
 	switch rec.Event {
 	case engine.EventExit:
-		s.warpDone(sm, w)
+		s.warpExit(sm, w)
 	case engine.EventBarrier:
 		w.atBar = true
 		s.releaseBarriers(w.blk)

@@ -23,6 +23,45 @@ const (
 	prodShort
 )
 
+// maxStoreWindow bounds Params.StoreWindow.
+const maxStoreWindow = 8
+
+// storeGate is when warp w may issue its next global store: when the L2
+// has taken its store StoreWindow stores back. The H100 keeps only so many
+// of a warp's stores waiting for the L2 (the rest wait in the warp,
+// lg_throttle), so that when the L2 is behind, every warp's stores go in
+// turn and all of them wait till near the end (testdata/timing/blocks:
+// st32's blocks of 256 all live until the kernel's end, 47% occupancy,
+// not one warp after another). The L2's answers come a replay later, so
+// the wait is estimated: when that store left the SM plus the mean wait
+// of the stores of the last replay that ran any, two quanta ago or
+// before (lastLag), a cycle.
+func (s *gridState) storeGate(w *warpT) uint64 {
+	n := s.p.StoreWindow
+	if w.storeNext < n {
+		return 0
+	}
+	l := s.lastLag[(w.blk.sm.cur+1)%3]
+	if l.n == 0 {
+		return 0
+	}
+	return w.storesLeft[w.storeNext%n] + uint64(l.sum/float64(l.n))
+}
+
+// end raises *t (or *fut) to e, a cycle or a future, if e is later, and
+// says whether it did.
+func end(e uint64, t, fut *uint64) bool {
+	if e <= *t {
+		return false
+	}
+	if isFut(e) {
+		*fut = e
+	} else {
+		*t = e
+	}
+	return true
+}
+
 // depReady is when warp w's next instruction's operands are ready, and
 // why it waits until then; a future (quantum.go) when one of them waits
 // for the L2 side's answer, which says only "not in this quantum".
@@ -59,6 +98,14 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 	}
 	check(in.Guard)
+	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && in.Flags&ir.FlagNC == 0 && s.p != nil && s.p.LoadAfterStore &&
+		end(w.gstoreData, &t, &fut) {
+		// A global load after a global store that may write what it reads
+		// (not ld.global.nc: restrict, read-only data) stays after it in
+		// ptxas's code, and the store issues only once its data is there
+		// (a copy loop's iterations do not overlap).
+		why = stallLongScoreboard
+	}
 	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier {
 		// ptxas moves loads above stores, and above the arithmetic that
 		// consumes earlier loads, only within a basic block: at its end
@@ -78,6 +125,11 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// Nor do a warp's MMAs overlap across a basic block's end
 		// (TensorPipe.Release).
 		t, why = w.tensorLast, stallWait
+	}
+	if in.Class == ir.ClassStGlobal && in.Op == ir.OpSt && s.p != nil && s.p.StoreWindow > 0 {
+		if g := s.storeGate(w); g > t && fut == 0 {
+			t, why = g, stallLGThrottle
+		}
 	}
 	if in.Op == ir.OpSt || in.Op == ir.OpRed {
 		// A store issues once its address is known; its data is awaited
@@ -133,7 +185,16 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			data := dataReady(sm, w, in)
 			w.storeData = sm.fmax(w.storeData, data)
 			sm.keep(&w.storeData)
-			s.store(sm, rec, data)
+			w.gstoreData = sm.fmax(w.gstoreData, data)
+			sm.keep(&w.gstoreData)
+			taken, left := s.store(sm, rec, data)
+			w.stored = sm.fmax(w.stored, taken)
+			sm.keep(&w.stored)
+			w.lastLeft = left
+			if n := s.p.StoreWindow; n > 0 {
+				w.storesLeft[w.storeNext%n] = left
+				w.storeNext++
+			}
 		} else if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy {
 			// cp.async is a load through the SM's L1 into shared memory
 			// (LDGSTS): .ca keeps its lines in L1, .cg reads through the
