@@ -289,6 +289,8 @@ func (s *gridState) finish(nb, wave int) {
 	}
 	if sampled {
 		tm.DRAMWriteBytes = s.sampledWrites(scale)
+		tm.Sampling, tm.SampledBlocks = SampledWaves, s.limitBlk
+		tm.ErrorPct = s.sampleErrorPct(nb, cycles)
 	}
 	s.g.Timing = tm
 	// The grids its blocks launched start, unless a synchronization ran

@@ -104,3 +104,18 @@ func (s *gridState) sampledWrites(scale float64) uint64 {
 	kept := min(total, float64(dirty)/float64(valid)*float64(l2.sectors()))
 	return max(measured, uint64((total-kept)*32))
 }
+
+// sampleErrorPct is how far, in percent of the grid's cycles, a sampled
+// grid's extrapolation could be off by its own evidence: the untimed
+// blocks retire at the window's recent block rate (extrapolate); at the
+// whole window's rate (after the first wave) they would take
+// |whole-half| cycles more or less each. A window that settled within
+// sampleSettle moves the estimate by at most that share of the
+// extrapolated part. 0 when the window has no rate to compare.
+func (s *gridState) sampleErrorPct(nb int, cycles uint64) float64 {
+	whole, half, ok := s.rates(s.lastDispatch)
+	if !ok || cycles == 0 {
+		return 0
+	}
+	return 100 * math.Abs(whole-half) * float64(nb-s.limitBlk) / float64(cycles)
+}
