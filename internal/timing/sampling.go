@@ -119,3 +119,17 @@ func (s *gridState) sampleErrorPct(nb int, cycles uint64) float64 {
 	}
 	return 100 * math.Abs(whole-half) * float64(nb-s.limitBlk) / float64(cycles)
 }
+
+// dramFloor is the fewest cycles a sampled grid can take by its DRAM
+// traffic: its reads and its write-backs (wr, sampledWrites), extrapolated
+// from the window, at the DRAM's bandwidth. The window may see fewer
+// write-backs than the grid's later waves cause (its dirty lines still fit
+// in the L2), so its block rate can be faster than the whole grid's: a
+// streaming grid that writes more than the L2 holds is then held to the
+// DRAM's pace.
+func (s *gridState) dramFloor(scale float64, wr uint64) uint64 {
+	if s.p.DRAMBytesPerCycle <= 0 {
+		return 0
+	}
+	return uint64((float64(s.dramRd)*scale + float64(wr)) / s.p.DRAMBytesPerCycle)
+}
