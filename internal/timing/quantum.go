@@ -25,6 +25,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // A future is a cycle not known yet in the quantum it was made in: a value
@@ -327,7 +328,7 @@ func quantumFor(p *Params) uint64 {
 // parallelSafe reports whether grid g's SMs may be simulated on several
 // threads: nothing one SM executes may depend on the order its global
 // memory operations interleave with another's. It refuses kernels (with
-// their callees) with atomics or reductions, fences, strong (volatile,
+// their callees) with atomics or reductions outside shared memory, fences, strong (volatile,
 // relaxed, acquire) loads that could poll another block, %clock,
 // %clock64 and %globaltimer reads, printf, device-side malloc/free and
 // launches; cooperative and cluster grids; and a sanitizer's launches.
@@ -385,7 +386,14 @@ func orderFree(f *ir.Func) bool {
 	for i := range f.Code {
 		in := &f.Code[i]
 		switch in.Op {
-		case ir.OpAtom, ir.OpRed, ir.OpMembar, ir.OpDevRT, ir.OpVprintf:
+		case ir.OpAtom, ir.OpRed:
+			// A shared-memory atomic updates its own block's shared
+			// memory, which only the block's warps, stepped by its SM,
+			// reach: its order is the SM's.
+			if in.Space != ptx.SpaceShared {
+				return false
+			}
+		case ir.OpMembar, ir.OpDevRT, ir.OpVprintf:
 			return false
 		case ir.OpLd:
 			if in.Flags&ir.FlagStrong != 0 {
