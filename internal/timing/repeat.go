@@ -22,10 +22,12 @@ import (
 // launches of a configuration must be for later ones to reuse them.
 const repeatSettle = 0.01
 
-// repeatKeys bounds the configurations remembered: a program whose every
-// launch differs (a pointer or an offset in its parameters) forgets them
-// all and starts again rather than growing without end.
-const repeatKeys = 4096
+// repeatKeys bounds the configurations remembered (each keeps one timing
+// account, with its stalls by instruction when prof --report asks for
+// them): a program whose every launch differs (a pointer or an offset in
+// its parameters) forgets them all and starts again rather than growing
+// without end.
+const repeatKeys = 64
 
 // Sampling kinds (metrics.Timing.Sampling).
 const (
@@ -46,7 +48,10 @@ type Repeats struct {
 }
 
 type repeatRuns struct {
-	prev, last repeatRun
+	last repeatRun
+	// prev are the counts and cycles of the launch timed before last.
+	prev       metrics.Counters
+	prevCycles uint64
 	n          int  // launches timed in detail (up to 2 kept)
 	stale      bool // a reused launch's counts differed: time the next one
 }
@@ -150,10 +155,10 @@ func eligibleFunc(f *ir.Func) bool {
 // differed in its counts since.
 func (r *Repeats) Reuse(key string) bool {
 	h := r.runs[key]
-	if h == nil || h.n < 2 || h.stale || h.prev.c != h.last.c {
+	if h == nil || h.n < 2 || h.stale || h.prev != h.last.c {
 		return false
 	}
-	return spread(h.prev.t.Cycles, h.last.t.Cycles) <= repeatSettle
+	return spread(h.prevCycles, h.last.t.Cycles) <= repeatSettle
 }
 
 // spread is |a-b| relative to b.
@@ -171,7 +176,10 @@ func (r *Repeats) Timed(key string, c metrics.Counters, t *metrics.Timing) {
 		h = &repeatRuns{}
 		r.runs[key] = h
 	}
-	h.prev, h.last = h.last, repeatRun{c: c, t: t}
+	if h.last.t != nil {
+		h.prev, h.prevCycles = h.last.c, h.last.t.Cycles
+	}
+	h.last = repeatRun{c: c, t: t}
 	h.n = min(h.n+1, 2)
 	h.stale = false
 }
@@ -191,7 +199,7 @@ func (r *Repeats) Reused(key string, c metrics.Counters, start uint64) *metrics.
 	t.StartCycle = start
 	t.Stalls = append([]uint64(nil), src.Stalls...)
 	t.Sampled, t.Sampling = true, SampledRepeat
-	t.ErrorPct = max(src.ErrorPct, 100*spread(h.prev.t.Cycles, src.Cycles))
+	t.ErrorPct = max(src.ErrorPct, 100*spread(h.prevCycles, src.Cycles))
 	if c != h.last.c {
 		h.stale = true
 		f := float64(c.InstExecuted) / float64(max(h.last.c.InstExecuted, 1))
