@@ -120,6 +120,10 @@ type Device struct {
 	ctl      engine.Control
 	stack    atomic.Int64
 	timer    *timing.Driver // nil in functional mode
+	// repeats are the launches timed in detail, so that an identical
+	// launch may run functionally and reuse their account (timing mode
+	// with sampling; nil otherwise).
+	repeats *timing.Repeats
 	// devRT overrides the arch's device runtime limits (SetLimit).
 	devRTMu sync.Mutex
 	devRT   map[Limit]int
@@ -150,6 +154,9 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
 			PCStalls: opt.Timing.PCStalls})
+		if !opt.Timing.NoSampling {
+			d.repeats = timing.NewRepeats()
+		}
 	}
 	return d
 }
@@ -840,14 +847,22 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Lines:         d.opt.Lines,
 		Cluster:       cfg.Cluster.arr(),
 	}
+	key, reuse := "", false
 	switch {
 	case d.check != nil:
 		// A sanitizer runs the functional driver, one block at a time.
 		ec.Workers = 1
 		_, ec.CheckWave = d.CooperativeLimit(k, cfg.Block, cfg.SharedBytes)
 	case d.timer != nil:
-		ec.Driver = d.timer
-		ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
+		if d.repeats != nil && d.repeats.Eligible(k.m.mod.Prog.Funcs, k.idx) {
+			key = d.repeats.Key(k.m.mod.Prog, k.idx, ec.Grid, ec.Block, ec.Cluster, cfg.SharedBytes, cfg.Cooperative, params)
+			reuse = d.repeats.Reuse(key)
+		}
+		if !reuse {
+			// (A reused launch runs on the functional driver.)
+			ec.Driver = d.timer
+			ec.TimeBaseNS = uint64(float64(d.timer.Now) * 1e9 / d.timer.Params().ClockHz)
+		}
 	}
 	er, err := k.m.mod.Launch(ec)
 	if s := d.san.Load(); s != nil {
@@ -864,9 +879,17 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 			Lines: g.Lines,
 		}
 	}
+	if key != "" && err == nil && len(res.Grids) == 1 {
+		if reuse {
+			res.Grids[0].Timing = d.repeats.Reused(key, res.Grids[0].Counters, d.timer.Now)
+			d.timer.Now += res.Grids[0].Timing.Cycles
+		} else if res.Grids[0].Timing != nil {
+			d.repeats.Timed(key, res.Grids[0].Counters, res.Grids[0].Timing)
+		}
+	}
 	if d.timer != nil && len(er.Grids) > 0 {
 		var first, last uint64 = ^uint64(0), 0
-		for _, g := range er.Grids {
+		for _, g := range res.Grids {
 			if g.Timing != nil {
 				first = min(first, g.Timing.StartCycle)
 				last = max(last, g.Timing.StartCycle+g.Timing.Cycles)

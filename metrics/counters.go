@@ -172,6 +172,15 @@ type Timing struct {
 	Stalls     []uint64
 	StallNames []string
 	Sampled    bool // part of the grid was extrapolated, not simulated
+	// Sampling says how a sampled grid was timed: "waves" (its first waves
+	// in detail, the rest extrapolated) or "repeat" (it ran functionally
+	// and took the account of an identical launch timed in detail);
+	// SampledBlocks are the blocks timed in detail ("waves"), ErrorPct how
+	// far, in percent, its time may be off by the sampling's own estimate
+	// (docs/timing-model.md says how each is estimated).
+	Sampling      string  `json:",omitempty"`
+	SampledBlocks int     `json:",omitempty"`
+	ErrorPct      float64 `json:",omitempty"`
 	// Blocks are the blocks timed in detail: where and when each ran (for
 	// timelines), in the order they finished.
 	Blocks []BlockSpan

@@ -30,12 +30,13 @@ type profFlags struct {
 	export         string
 	mode, trace    string
 	csv, gpuTrace  bool
+	noSampling     bool
 }
 
 func newProfCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f profFlags
 	cmd := &cobra.Command{
-		Use:   "prof [--arch NAME] [--mode timing|functional] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] [--report FILE.html] [--export FILE.json] ./prog [args…]",
+		Use:   "prof [--arch NAME] [--mode timing|functional] [--no-sampling] [--metrics LIST|all] [--events LIST|all] [--csv] [--print-gpu-trace] [--trace FILE.json] [--report FILE.html] [--export FILE.json] ./prog [args…]",
 		Short: "Run a program built by warpsim cc under the simulator and print an nvprof-style profile",
 		Long: `Runs a program built by ` + "`warpsim cc`" + ` with the simulator collecting counters for
 every kernel launch, then prints, as nvprof does on stderr, the time summary
@@ -45,6 +46,12 @@ for events the total). The program runs in timing mode by default: kernel
 times, the GPU trace's start and duration and the program's own CUDA event
 times are the timing model's simulated time on the simulated GPU, and the
 timing metrics (duration_ns, achieved_occupancy, ipc, …) have values.
+Timing samples: a grid of many waves is timed for its first waves and
+extrapolated, and a launch identical to two launches timed in detail
+before it (same kernel, configuration, parameters and counts) runs
+functionally and takes their time; a note after the report names the
+sampled kernels and the sampling's estimated error, and --no-sampling
+times everything in detail.
 --mode functional skips the timing model (faster); times are then the host
 time each simulation took and the timing metrics are n/a. --trace writes
 the simulated timeline (kernels, device-launched grids, blocks on each SM)
@@ -66,6 +73,7 @@ The program's output is unchanged; its exit status is warpsim prof's.`,
 	cmd.Flags().BoolVar(&f.gpuTrace, "print-gpu-trace", false, "print every launch in order")
 	cmd.Flags().StringVar(&f.events, "events", "", "comma-separated nvprof event names, or all ("+eventNames()+")")
 	cmd.Flags().StringVar(&f.mode, "mode", "timing", "timing (simulated time) or functional (no timing model; host times)")
+	cmd.Flags().BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of every launch in detail (no sampling of large grids or repeated launches)")
 	cmd.Flags().StringVar(&f.jsonOut, "json-out", "", "write every launch's metrics as JSON to FILE (warpsim run --json's layout)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write the simulated timeline as a Chrome trace (JSON) to this file (timing mode)")
 	cmd.Flags().StringVar(&f.report, "report", "", "write an HTML report (source view, charts, advice) to FILE.html")
@@ -81,6 +89,9 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	mode, err := warpsim.ParseMode(f.mode)
 	if err != nil || f.mode == "" {
 		return badInputf("--mode %q: want timing or functional", f.mode)
+	}
+	if f.noSampling && mode != warpsim.ModeTiming {
+		return badInputf("--no-sampling needs the timing model (drop --mode functional)")
 	}
 	if f.trace != "" && mode != warpsim.ModeTiming {
 		return badInputf("--trace needs the timing model: the timeline is simulated time (drop --mode functional)")
@@ -113,6 +124,9 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(append(os.Environ(), archEnv...), "WARPSIM_PROFILE="+path, "WARPSIM_MODE="+string(mode), cudart.EnvReportLock+"="+path)
+	if f.noSampling {
+		cmd.Env = append(cmd.Env, settings.VarSampling+"=0")
+	}
 	if f.trace != "" {
 		cmd.Env = append(cmd.Env, "WARPSIM_PROFILE_BLOCKS=1")
 	}
@@ -185,6 +199,7 @@ func (k *kernelTimes) calls() int { return k.hostCalls + k.deviceCalls }
 
 func writeProfReport(w io.Writer, tag string, p *cudart.Profile, a *arch.Arch, defs []*metrics.Def, evs []profEvent, f profFlags) error {
 	defer writeCompilerNote(w, tag, p)
+	defer writeSamplingNote(w, tag, p)
 	defer writeFaultNotes(w, tag, p)
 	if f.gpuTrace {
 		fmt.Fprintf(w, "%s Profiling result:\n", tag)

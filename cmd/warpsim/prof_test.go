@@ -152,6 +152,7 @@ func TestProfUnsupported(t *testing.T) {
 		{[]string{"prof", "--events", "branch,bogus_event", "./none"}, []string{"unknown event bogus_event", "divergent_branch,inst_executed"}},
 		{[]string{"prof", "--mode", "cycles", "./none"}, []string{`--mode "cycles"`, "timing or functional"}},
 		{[]string{"prof", "--mode", "functional", "--trace", "t.json", "./none"}, []string{"--trace needs the timing model"}},
+		{[]string{"prof", "--mode", "functional", "--no-sampling", "./none"}, []string{"--no-sampling needs the timing model"}},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

@@ -83,7 +83,7 @@ Exit status: 0 success, 1 kernel fault (report on stderr), 2 bad input, 130 inte
 	fl.StringVar(&f.scheduler, "scheduler", "", "timing mode's warp scheduler: gto (greedy-then-oldest, the default) or lrr (loose round-robin); an arch file's scheduler: is the default")
 	fl.StringVar(&f.trace, "trace", "", "timing mode: write the simulated timeline (kernels, blocks on each SM, device-launched grids) as a Chrome trace to FILE.json (chrome://tracing, Perfetto)")
 	fl.Float64Var(&f.clockMHz, "clock", 0, "timing mode: the SM clock in MHz (default: the preset's; Nsight Compute locks the base clock, 1589 on an H100)")
-	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of a large grid instead of its first waves")
+	fl.BoolVar(&f.noSampling, "no-sampling", false, "timing mode: time every block of every launch in detail (no sampling of large grids or of repeated launches)")
 	fl.StringVar(&f.saveDir, "save-dir", "", "write each buffer's final bytes to DIR/<buffer>.bin")
 	fl.StringVar(&f.metrics, "metrics", "", "metrics to report: a comma-separated list of nvprof or ncu names, or all")
 	fl.BoolVar(&f.json, "json", false, "print one JSON document with each launch's metrics (after the kernels' printf output)")

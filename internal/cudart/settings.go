@@ -24,6 +24,9 @@ type Settings struct {
 	// the kernels on the streams (timing.go), or functional, where a
 	// kernel takes the host time its simulation took.
 	Mode warpsim.Mode
+	// NoSampling is WARPSIM_SAMPLING=0: every block of every launch timed
+	// in detail.
+	NoSampling bool
 	// Timeout is WARPSIM_TIMEOUT: the wall-clock limit per launch (0: none).
 	Timeout time.Duration
 }
@@ -47,7 +50,7 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 	set, err := settings.FromEnv(func(k string) (string, bool) { v := getenv(k); return v, v != "" })
 	s := Settings{Arch: set.Arch, Workers: set.Workers, StepLimit: set.StepLimit, ProfilePath: set.ProfilePath,
 		ProfileBlocks: set.ProfileBlocks, ProfileLines: set.ProfileLines, LaunchBlocking: set.LaunchBlocking, Progress: set.Progress == nil || *set.Progress,
-		Mode: warpsim.ModeTiming, Timeout: set.Timeout}
+		Mode: warpsim.ModeTiming, Timeout: set.Timeout, NoSampling: set.NoSampling}
 	if set.Mode != "" {
 		s.Mode = warpsim.Mode(set.Mode)
 	}

@@ -27,6 +27,7 @@ const (
 	VarStepLimit = "WARPSIM_STEP_LIMIT" // the watchdog: warp instructions per launch
 	VarProgress  = "WARPSIM_PROGRESS"   // 0 or 1: the progress bar on a terminal
 	VarTimeout   = "WARPSIM_TIMEOUT"    // wall-clock limit per launch: a Go duration or seconds
+	VarSampling  = "WARPSIM_SAMPLING"   // 0 or 1: timing mode's sampling of large grids and repeated launches
 	// CUDA's own: 1 makes every launch synchronous.
 	VarLaunchBlocking = "CUDA_LAUNCH_BLOCKING"
 	// Set by warpsim prof for the program it runs: where the runtime writes
@@ -51,6 +52,10 @@ type Settings struct {
 	// else whether the progress bar is wanted.
 	Progress *bool
 	Timeout  time.Duration // WARPSIM_TIMEOUT; 0: no wall-clock limit
+	// NoSampling is WARPSIM_SAMPLING=0: timing mode times every block of
+	// every launch in detail (no sampling of large grids, no reuse of an
+	// identical launch's account).
+	NoSampling bool
 	// LaunchBlocking is CUDA_LAUNCH_BLOCKING=1.
 	LaunchBlocking bool
 	// ProfilePath is WARPSIM_PROFILE ("" for none); ProfileBlocks is
@@ -148,6 +153,13 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 		} else {
 			s.Timeout = d
 		}
+	}
+	switch v := get(VarSampling); v {
+	case "", "1":
+	case "0":
+		s.NoSampling = true
+	default:
+		bad(VarSampling, v, "0 (time every block of every launch in detail) or 1 (sample large grids and repeated launches)")
 	}
 	switch v := get(VarLaunchBlocking); v {
 	case "", "0":

@@ -20,7 +20,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Arch.Name != "h100" || s.Mode != "" || s.Workers != 0 || s.StepLimit != 0 || s.Progress != nil {
+	if s.Arch.Name != "h100" || s.Mode != "" || s.Workers != 0 || s.StepLimit != 0 || s.Progress != nil || s.NoSampling {
 		t.Errorf("defaults: %+v", s)
 	}
 	// Empty values are unset.
@@ -37,6 +37,11 @@ func TestValid(t *testing.T) {
 	if s.Arch.Name != "a100" || s.Mode != "functional" || s.Workers != 3 || s.StepLimit != 1000 || s.Progress == nil || *s.Progress ||
 		s.Timeout != 1500*time.Millisecond {
 		t.Errorf("got %+v", s)
+	}
+	for v, want := range map[string]bool{"0": true, "1": false} {
+		if s, err := FromEnv(env(VarSampling, v)); err != nil || s.NoSampling != want {
+			t.Errorf("%s=%s: NoSampling %v (%v), want %v", VarSampling, v, s.NoSampling, err, want)
+		}
 	}
 	if s, err := FromEnv(env(VarTimeout, "10m")); err != nil || s.Timeout != 10*time.Minute {
 		t.Errorf("10m: %v %v", s.Timeout, err)
@@ -56,6 +61,7 @@ func TestBad(t *testing.T) {
 		{"unknown arch", VarArch, "bogus", `WARPSIM_ARCH="bogus" is not valid: a GPU preset: g80, gt200`},
 		{"mode", VarMode, "fast", `WARPSIM_MODE="fast" is not valid: functional or timing`},
 		{"progress", VarProgress, "yes", `WARPSIM_PROGRESS="yes" is not valid: 0 (no progress bar) or 1`},
+		{"sampling", VarSampling, "off", `WARPSIM_SAMPLING="off" is not valid: 0 (time every block of every launch in detail) or 1`},
 		{"timeout", VarTimeout, "soon", `WARPSIM_TIMEOUT="soon" is not valid: a wall-clock limit per launch: seconds (30, 1.5) or a Go duration (90s, 10m)`},
 		{"negative timeout", VarTimeout, "-5s", `WARPSIM_TIMEOUT="-5s" is not valid`},
 	}

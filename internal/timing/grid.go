@@ -289,9 +289,17 @@ func (s *gridState) finish(nb, wave int) {
 	cycles := end
 	scale, tscale := 1.0, 1.0 // work and time extrapolation factors
 	sampled := s.limitBlk < nb
+	var wr uint64      // a sampled grid's DRAM writes (sampledWrites)
+	var errPct float64 // a sampled grid's error estimate
 	if sampled && s.limitBlk > 0 {
 		scale = float64(nb) / float64(s.limitBlk)
 		cycles = s.extrapolate(nb, end)
+		errPct = s.sampleErrorPct(nb, cycles)
+		wr = s.sampledWrites(scale)
+		if floor := s.dramFloor(scale, wr); floor > cycles {
+			errPct = max(errPct, 100*float64(floor-cycles)/float64(floor))
+			cycles = floor
+		}
 		tscale = float64(cycles) / float64(max(end, 1))
 	}
 	tm := &engine.GridTiming{
@@ -311,7 +319,8 @@ func (s *gridState) finish(nb, wave int) {
 		tm.PCStalls = s.pcStalls(scale, tm.Stalls)
 	}
 	if sampled {
-		tm.DRAMWriteBytes = s.sampledWrites(scale)
+		tm.DRAMWriteBytes = wr
+		tm.Sampling, tm.SampledBlocks, tm.ErrorPct = SampledWaves, s.limitBlk, errPct
 	}
 	s.g.Timing = tm
 	// The grids its blocks launched start, unless a synchronization ran

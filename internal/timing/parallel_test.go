@@ -1,7 +1,9 @@
 package timing_test
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,5 +113,86 @@ func TestParallelPanicBecomesInternalFault(t *testing.T) {
 	}
 	if _, err := dev.Launch(k, cfg, params(in, out)); err != nil {
 		t.Errorf("the launch after the panic: %v", err)
+	}
+}
+
+// sharedHistPTX: a shared-memory histogram: every thread adds 1 to bin
+// tid%8 of its block's shared bins with atom.shared, then thread 0 writes
+// the bins to out[block*8 ...].
+const sharedHistPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry hist(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<6>;
+	.reg .pred %p<2>;
+	.shared .align 4 .u32 bins[8];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra ADD;
+	st.shared.v4.u32 [bins], {0, 0, 0, 0};
+	st.shared.v4.u32 [bins+16], {0, 0, 0, 0};
+ADD:
+	bar.sync 0;
+	and.b32 %r2, %r1, 7;
+	shl.b32 %r3, %r2, 2;
+	mov.u32 %r4, bins;
+	add.u32 %r5, %r4, %r3;
+	atom.shared.add.u32 %r6, [%r5], 1;
+	bar.sync 0;
+	@%p1 bra DONE;
+	mov.u32 %r7, %ctaid.x;
+	mul.wide.u32 %rd2, %r7, 32;
+	add.u64 %rd3, %rd1, %rd2;
+	ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [bins];
+	st.global.v4.u32 [%rd3], {%r8, %r9, %r10, %r11};
+	ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [bins+16];
+	st.global.v4.u32 [%rd3+16], {%r8, %r9, %r10, %r11};
+DONE:
+	ret;
+}
+`
+
+// TestParallelSharedAtomics: a grid whose only atomics are on shared
+// memory runs its SMs on several threads (parallelSafe) and gives the same
+// timing account and bins on 1, 3 and 7 threads. Small enough for the race
+// detector.
+func TestParallelSharedAtomics(t *testing.T) {
+	const blocks, threads = 300, 256
+	var first string
+	for _, workers := range []int{1, 3, 7} {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{NoSampling: true}})
+		mod, err := dev.LoadModule("hist.ptx", []byte(sharedHistPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("hist")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := dev.Malloc(32 * blocks)
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+			params(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 32*blocks)
+		if err := dev.Read(out, b); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 8*blocks; i++ {
+			if v := binary.LittleEndian.Uint32(b[4*i:]); v != threads/8 {
+				t.Fatalf("%d workers: block %d bin %d holds %d, want %d", workers, i/8, i%8, v, threads/8)
+			}
+		}
+		got := fmt.Sprintf("%+v", *res.Grids[0].Timing)
+		if first == "" {
+			first = got
+		} else if got != first {
+			t.Errorf("%d workers: timing %s\nwant (1 worker) %s", workers, got, first)
+		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // A future is a cycle not known yet in the quantum it was made in: a value
@@ -337,11 +338,11 @@ func quantumFor(p *Params) uint64 {
 // parallelSafe reports whether grid g's SMs may be simulated on several
 // threads: nothing one SM executes may depend on the order its global
 // memory operations interleave with another's. It refuses kernels (with
-// their callees) with atomics or reductions (TMA and bulk ones included),
-// fences, strong (volatile, relaxed, acquire) loads that could poll another
-// block, %clock, %clock64 and %globaltimer reads, printf, device-side
-// malloc/free and launches; cooperative and cluster grids; and a
-// sanitizer's launches.
+// their callees) with atomics or reductions outside shared memory (TMA and
+// bulk ones included), fences, strong (volatile, relaxed, acquire) loads
+// that could poll another block, %clock, %clock64 and %globaltimer reads,
+// printf, device-side malloc/free and launches; cooperative and cluster
+// grids; and a sanitizer's launches.
 func (d *Driver) parallelSafe(g *engine.GridRun) bool {
 	if g.Cooperative() || g.Checked() {
 		return false
@@ -396,7 +397,14 @@ func orderFree(f *ir.Func) bool {
 	for i := range f.Code {
 		in := &f.Code[i]
 		switch in.Op {
-		case ir.OpAtom, ir.OpRed, ir.OpMembar, ir.OpDevRT, ir.OpVprintf:
+		case ir.OpAtom, ir.OpRed:
+			// A shared-memory atomic updates its own block's shared
+			// memory, which only the block's warps, stepped by its SM,
+			// reach: its order is the SM's.
+			if in.Space != ptx.SpaceShared {
+				return false
+			}
+		case ir.OpMembar, ir.OpDevRT, ir.OpVprintf:
 			return false
 		case ir.OpAsync:
 			if in.Mode == ir.AsyncTensorRed || in.Mode == ir.AsyncBulkRed {

@@ -107,6 +107,8 @@ func TestParallelSafe(t *testing.T) {
 		{"cta-scope acquire", kernel("ld.acquire.cta.global.u32 %r1, [%rd1];"), true},
 		{"atomic", kernel("atom.global.add.u32 %r1, [%rd1], 1;"), false},
 		{"reduction", kernel("red.global.add.u32 [%rd1], 1;"), false},
+		{"shared atomic", kernel(".shared .u32 s[4];\natom.shared.add.u32 %r1, [s], 1;\nred.shared.add.u32 [s+4], 1;"), true},
+		{"generic atomic", kernel("atom.add.u32 %r1, [%rd1], 1;"), false},
 		{"fence", kernel("membar.gl;"), false},
 		{"volatile global load", kernel("ld.volatile.global.u32 %r1, [%rd1];"), false},
 		{"relaxed generic load", kernel("ld.relaxed.gpu.u32 %r1, [%rd1];"), false},

@@ -104,3 +104,32 @@ func (s *gridState) sampledWrites(scale float64) uint64 {
 	kept := min(total, float64(dirty)/float64(valid)*float64(l2.sectors()))
 	return max(measured, uint64((total-kept)*32))
 }
+
+// sampleErrorPct is how far, in percent of the grid's cycles, a sampled
+// grid's extrapolation could be off by its own evidence: the untimed
+// blocks retire at the window's recent block rate (extrapolate); at the
+// whole window's rate (after the first wave) they would take
+// |whole-half| cycles more or less each. A window that settled within
+// sampleSettle moves the estimate by at most that share of the
+// extrapolated part. 0 when the window has no rate to compare.
+func (s *gridState) sampleErrorPct(nb int, cycles uint64) float64 {
+	whole, half, ok := s.rates(s.lastDispatch)
+	if !ok || cycles == 0 {
+		return 0
+	}
+	return 100 * math.Abs(whole-half) * float64(nb-s.limitBlk) / float64(cycles)
+}
+
+// dramFloor is the fewest cycles a sampled grid can take by its DRAM
+// traffic: its reads and its write-backs (wr, sampledWrites), extrapolated
+// from the window, at the DRAM's bandwidth. The window may see fewer
+// write-backs than the grid's later waves cause (its dirty lines still fit
+// in the L2), so its block rate can be faster than the whole grid's: a
+// streaming grid that writes more than the L2 holds is then held to the
+// DRAM's pace.
+func (s *gridState) dramFloor(scale float64, wr uint64) uint64 {
+	if s.p.DRAMBytesPerCycle <= 0 {
+		return 0
+	}
+	return uint64((float64(s.dramRd)*scale + float64(wr)) / s.p.DRAMBytesPerCycle)
+}

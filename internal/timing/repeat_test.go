@@ -1,0 +1,230 @@
+package timing_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
+	"github.com/warpsim/warpsim/metrics"
+)
+
+// loopPTX: every thread runs n[i] iterations of an FMA chain and stores
+// the result, so the work (and the counts) follow the data. clockPTX reads
+// %clock64 besides.
+const loopPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry loop(.param .u64 n, .param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.reg .f32 %f<3>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [n];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.u32 %r4, %r2, %r3, %r1;
+	mul.wide.u32 %rd3, %r4, 4;
+	add.u64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r5, [%rd4];
+	mov.f32 %f1, 0f40000000;
+	mov.u32 %r6, 0;
+	setp.eq.u32 %p1, %r5, 0;
+	@%p1 bra DONE;
+LOOP:
+	fma.rn.f32 %f1, %f1, 0f3F000000, 0f3F000000;
+	add.u32 %r6, %r6, 1;
+	setp.lt.u32 %p1, %r6, %r5;
+	@%p1 bra LOOP;
+DONE:
+	add.u64 %rd5, %rd2, %rd3;
+	st.global.f32 [%rd5], %f1;
+	ret;
+}
+.visible .entry clocked(.param .u64 n, .param .u64 out)
+{
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u64 %rd2, %clock64;
+	st.global.u64 [%rd1], %rd2;
+	ret;
+}
+`
+
+// repeatRun is one launch of repeatLaunches: its account and the output
+// it wrote.
+type repeatRun struct {
+	t   *metrics.Timing
+	out []byte
+}
+
+// repeatLaunches launches loop len(iters) times on a new timing device
+// (with or without sampling), launch i with every thread running iters[i]
+// iterations, the same parameters each time.
+func repeatLaunches(t *testing.T, kernel string, noSampling bool, iters []uint32) []repeatRun {
+	t.Helper()
+	const blocks, threads = 132, 128
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{NoSampling: noSampling}})
+	mod, err := dev.LoadModule("loop.ptx", []byte(loopPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := dev.Malloc(4 * blocks * threads)
+	out, _ := dev.Malloc(4 * blocks * threads)
+	var runs []repeatRun
+	for _, it := range iters {
+		b := make([]byte, 4*blocks*threads)
+		for i := 0; i < blocks*threads; i++ {
+			// Lanes differ (divergence), and the whole follows it.
+			binary.LittleEndian.PutUint32(b[4*i:], it+uint32(i%7))
+		}
+		if err := dev.Write(n, b); err != nil {
+			t.Fatal(err)
+		}
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+			params(n, out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := make([]byte, 4*blocks*threads)
+		if err := dev.Read(out, o); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, repeatRun{t: res.Grids[0].Timing, out: o})
+	}
+	return runs
+}
+
+// TestRepeatedLaunches: a launch identical to two launches timed in detail
+// before it (same kernel, configuration, parameters, and counts) runs
+// functionally and takes the last one's account, which is what timing it
+// in full gives; a launch whose data change its counts gets the account
+// scaled, says by how much it may be off, and the next launch is timed in
+// detail again. Every launch's output is the full timing's.
+func TestRepeatedLaunches(t *testing.T) {
+	iters := []uint32{40, 40, 40, 40, 60, 60, 60, 60}
+	full := repeatLaunches(t, "loop", true, iters)
+	sampled := repeatLaunches(t, "loop", false, iters)
+	// Launch 4 reuses launch 1's account with other counts, so launches 5
+	// and 6 are timed (5's counts are not 1's) before 7 reuses 6's.
+	want := []string{"", "", timing.SampledRepeat, timing.SampledRepeat, timing.SampledRepeat, "", "", timing.SampledRepeat}
+	for i := range iters {
+		f, s := full[i].t, sampled[i].t
+		if !bytes.Equal(full[i].out, sampled[i].out) {
+			t.Errorf("launch %d: output differs from the full timing's", i)
+		}
+		if f.Sampled {
+			t.Errorf("launch %d: sampled without sampling", i)
+		}
+		if s.Sampling != want[i] || s.Sampled != (want[i] != "") {
+			t.Errorf("launch %d: sampling %q (sampled %v), want %q", i, s.Sampling, s.Sampled, want[i])
+		}
+		e := 100 * (float64(s.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
+		t.Logf("launch %d (%d iterations): full %d cycles, sampled %d (%q): error %+.2f%%, estimated ±%.2f%%",
+			i, iters[i], f.Cycles, s.Cycles, s.Sampling, e, s.ErrorPct)
+		if e > s.ErrorPct+1e-9 || -e > s.ErrorPct+1e-9 {
+			t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
+		}
+		if s.Sampling == timing.SampledRepeat && s.StartCycle <= sampled[i-1].t.StartCycle {
+			t.Errorf("launch %d starts at cycle %d, not after launch %d's %d", i, s.StartCycle, i-1, sampled[i-1].t.StartCycle)
+		}
+	}
+	// Same counts: the reused account is the full timing's exactly.
+	for _, i := range []int{2, 3, 7} {
+		if sampled[i].t.Cycles != full[i].t.Cycles || sampled[i].t.IssueCycles != full[i].t.IssueCycles {
+			t.Errorf("launch %d: reused %d cycles, %d issues; timed in full %d, %d", i,
+				sampled[i].t.Cycles, sampled[i].t.IssueCycles, full[i].t.Cycles, full[i].t.IssueCycles)
+		}
+	}
+	// Launch 4's data take more instructions: scaled, and flagged.
+	if s := sampled[4].t; s.ErrorPct < 10 || s.Cycles <= sampled[3].t.Cycles {
+		t.Errorf("launch 4 (more work): %d cycles (launch 3: %d), estimated ±%.1f%%; want more cycles and an estimate of at least 10%%",
+			s.Cycles, sampled[3].t.Cycles, s.ErrorPct)
+	}
+}
+
+// TestRepeatedLaunchesClockRead: a kernel that reads the clock is timed in
+// detail at every launch (its values are the model's clock).
+func TestRepeatedLaunchesClockRead(t *testing.T) {
+	for i, r := range repeatLaunches(t, "clocked", false, []uint32{1, 1, 1, 1}) {
+		if r.t.Sampled {
+			t.Errorf("launch %d of a clock-reading kernel was sampled (%q)", i, r.t.Sampling)
+		}
+	}
+}
+
+// incPTX is asyncAPI's increment_kernel (NVIDIA's cuda-samples): every
+// thread adds inc to its word of data, a stream that reads and writes each
+// word once.
+const incPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry inc(.param .u64 data, .param .u32 v)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [data];
+	ld.param.u32 %r1, [v];
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mad.lo.u32 %r5, %r3, %r4, %r2;
+	mul.wide.u32 %rd2, %r5, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	ld.global.u32 %r6, [%rd3];
+	add.u32 %r7, %r6, %r1;
+	st.global.u32 [%rd3], %r7;
+	ret;
+}
+`
+
+// TestSamplingErrorStreaming: a streaming grid whose writes exceed the L2
+// (asyncAPI's kernel at its size, 2^24 ints in 32768 blocks of 512: 62
+// waves) sampled against its full timing. Its first waves' dirty lines
+// still fit in the L2, so their block rate misses the later waves'
+// write-backs; the DRAM floor (dramFloor) holds the extrapolation to the
+// DRAM's pace. Before it, sampling was 22.5% fast here. The error must be
+// within 10% and within the sampling's own estimate.
+func TestSamplingErrorStreaming(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times a 62-wave grid in full detail")
+	}
+	const n = 1 << 24
+	run := func(noSampling bool) *metrics.Timing {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{NoSampling: noSampling}})
+		mod, err := dev.LoadModule("inc.ptx", []byte(incPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := mod.Kernel("inc")
+		data, _ := dev.Malloc(4 * n)
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: n / 512, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 512, Y: 1, Z: 1}},
+			params(data, uint32(26)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Grids[0].Timing
+	}
+	full, sampled := run(true), run(false)
+	if sampled.Sampling != timing.SampledWaves {
+		t.Fatalf("a 62-wave grid was not sampled by waves (%q)", sampled.Sampling)
+	}
+	e := 100 * (float64(sampled.Cycles) - float64(full.Cycles)) / float64(full.Cycles)
+	t.Logf("full %d cycles, sampled %d (%d blocks in detail): error %+.2f%%, estimated ±%.2f%%",
+		full.Cycles, sampled.Cycles, sampled.SampledBlocks, e, sampled.ErrorPct)
+	if e > 10 || e < -10 || e > sampled.ErrorPct || -e > sampled.ErrorPct {
+		t.Errorf("sampled %d cycles is %+.2f%% off the full timing's %d (estimated ±%.2f%%; want within 10%% and the estimate)",
+			sampled.Cycles, e, full.Cycles, sampled.ErrorPct)
+	}
+}
