@@ -154,18 +154,20 @@ func TestCalibration(t *testing.T) {
 
 // plainCalibration picks the plain run's configurations: every eighth row
 // of calibration.csv (which interleaves the families) but the lessons at
-// 2^20 ints, the matrix products at n = 256 and the occupancy sweep's
-// pointer chases (seconds of CPU each; the same kernels at smaller sizes,
-// and the sweep's streaming kernel, are in), and the rows this package's other
-// tests simulate anyway (simulateShared): the throughput microbenchmarks
-// (TestMIOThrottleAsOnH100), occ_stream_r1 and _r8 (TestLatencyHiding) and
-// the 16x16 coarsened products at n = 256 (TestCoarseningSlowerAtSmallN).
+// 2^20 ints, the matrix products at n = 256, the 32 MB streams and the
+// occupancy sweep's pointer chases (seconds of CPU each; the same kernels at
+// smaller sizes, and the sweep's streaming copy, are in), and the rows this
+// package's other tests simulate anyway (simulateShared): the throughput
+// microbenchmarks (TestMIOThrottleAsOnH100), occ_stream_r1 and _r8
+// (TestLatencyHiding) and the 16x16 coarsened products at n = 256
+// (TestCoarseningSlowerAtSmallN).
 func plainCalibration(i int, name string) bool {
 	switch {
 	case strings.HasPrefix(name, "tput_"), name == "occ_stream_r1", name == "occ_stream_r8",
 		strings.HasPrefix(name, "lesson_matmulCoarse_T16_") && strings.HasSuffix(name, "_n256"):
 		return true
-	case strings.Contains(name, "_n1048576_"), strings.HasSuffix(name, "_n256"), strings.HasPrefix(name, "occ_chase"):
+	case strings.Contains(name, "_n1048576_"), strings.HasSuffix(name, "_n256"),
+		strings.HasPrefix(name, "stream_"), strings.HasPrefix(name, "occ_chase"):
 		return false
 	}
 	return i%8 == 0
