@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,10 +23,23 @@ func needSlurm(t *testing.T) {
 			testenv.Missing(t, "slurm", c+" not found: apt-get install slurm-wlm munge")
 		}
 	}
-	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil || !strings.ContainsAny(string(out), "ia") {
-		testenv.Missing(t, "slurm", fmt.Sprintf("no SLURM node is up (%v %s): deploy/slurm/start-single-node.sh starts one", err, out))
+	slurmUpOnce.Do(func() {
+		out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput()
+		if err != nil || !strings.ContainsAny(string(out), "ia") {
+			slurmDown = fmt.Sprintf("no SLURM node is up (%v %s): deploy/slurm/start-single-node.sh starts one", err, out)
+		}
+	})
+	if slurmDown != "" {
+		testenv.Missing(t, "slurm", slurmDown)
 	}
 }
+
+// sinfo is asked once per package run: without a controller it answers
+// after its 9-second timeout.
+var (
+	slurmUpOnce sync.Once
+	slurmDown   string
+)
 
 // TestSlurmMatchesLocal runs the small sweep as a job array through sbatch
 // and checks that its database holds the same cells, metrics and errors

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // headersDir holds the programs that check warpsim's CUDA headers against
@@ -59,8 +61,23 @@ func checkAgainstEnv(t *testing.T, prog, base string, env []string) {
 // TestCCHeadersPrograms builds the headers programs as nvcc users would and
 // compares each with what the H100 printed. What they print does not depend
 // on the timing model (no times), so they run under the functional driver,
-// in parallel.
+// in parallel. thrust_cub (Thrust and CUB: 10 CPU seconds of clang) is
+// TestLongCCHeadersPrograms'; the plain run builds Debian's CCCL headers
+// with libcu_atomic (TestCCSamplesRegressions).
 func TestCCHeadersPrograms(t *testing.T) {
+	checkCCHeadersPrograms(t, false)
+}
+
+// TestLongCCHeadersPrograms is TestCCHeadersPrograms' Thrust and CUB
+// program.
+func TestLongCCHeadersPrograms(t *testing.T) {
+	testenv.Long(t)
+	checkCCHeadersPrograms(t, true)
+}
+
+// checkCCHeadersPrograms runs the headers programs of the long test or of
+// the plain one.
+func checkCCHeadersPrograms(t *testing.T, long bool) {
 	needClang(t)
 	abs, err := filepath.Abs(headersDir)
 	if err != nil {
@@ -79,6 +96,9 @@ func TestCCHeadersPrograms(t *testing.T) {
 		{"rdc", []string{"-rdc=true", "rdc/lib.cu", "rdc/main.cu"}, "rdc/rdc"},
 	}
 	for _, c := range cases {
+		if (c.name == "thrust_cub") != long {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			if c.name == "thrust_cub" {

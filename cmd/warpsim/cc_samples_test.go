@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // samplesDir holds small programs for what NVIDIA's cuda-samples needed
@@ -16,8 +18,21 @@ const samplesDir = "../../testdata/samples"
 // timing driver (the programs' default), with four simulator workers so
 // that blocks poll tiles of blocks that run at the same time (its bug
 // needed that), whatever the machine's core count; the others print no
-// times and run under the functional driver.
+// times and run under the functional driver. cub_lookback (CUB's scans:
+// 12 CPU seconds of clang) is TestLongCCSamplesRegressions'.
 func TestCCSamplesRegressions(t *testing.T) {
+	checkCCSamplesRegressions(t, false)
+}
+
+// TestLongCCSamplesRegressions is TestCCSamplesRegressions' cub_lookback.
+func TestLongCCSamplesRegressions(t *testing.T) {
+	testenv.Long(t)
+	checkCCSamplesRegressions(t, true)
+}
+
+// checkCCSamplesRegressions runs the programs of the long test or of the
+// plain one.
+func checkCCSamplesRegressions(t *testing.T, long bool) {
 	needClang(t)
 	abs, err := filepath.Abs(samplesDir)
 	if err != nil {
@@ -34,6 +49,9 @@ func TestCCSamplesRegressions(t *testing.T) {
 		{"cub_lookback", true, "4"},
 	}
 	for _, c := range cases {
+		if (c.name == "cub_lookback") != long {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			if c.cccl {

@@ -432,9 +432,20 @@ func TestProf(t *testing.T) {
 }
 
 // TestCCMultiFile builds a program from two .cu files and a .cpp file: in
-// one command, compiled separately with -c and linked, and both again as
-// relocatable device code.
+// one command, and compiled separately with -c and linked.
+// TestLongCCMultiFileRDC does both again as relocatable device code
+// (-rdc=true), which TestCCSeparateCompilation also builds four ways.
 func TestCCMultiFile(t *testing.T) {
+	checkCCMultiFile(t, nil)
+}
+
+// TestLongCCMultiFileRDC is TestCCMultiFile with -rdc=true.
+func TestLongCCMultiFileRDC(t *testing.T) {
+	testenv.Long(t)
+	checkCCMultiFile(t, []string{"-rdc=true"})
+}
+
+func checkCCMultiFile(t *testing.T, rdc []string) {
 	needClang(t)
 	dir := t.TempDir()
 	files := map[string]string{
@@ -469,16 +480,14 @@ int main() {
 		}
 	}
 	const want = "7 9 11 13 no error\n"
-	for _, rdc := range [][]string{nil, {"-rdc=true"}} {
-		cc(append(rdc, "a.cu", "b.cu", "main.cpp", "-o", "whole")...)
-		cc(append(rdc, "-c", "a.cu")...)
-		cc(append(rdc, "-c", "b.cu", "-o", "b.o")...)
-		cc("-c", "main.cpp")
-		cc("a.o", "b.o", "main.o", "-o", "linked")
-		for _, prog := range []string{"./whole", "./linked"} {
-			if got, stderr := runProgram(t, prog); got != want {
-				t.Errorf("%v %s: got %q, want %q\n%s", rdc, prog, got, want, stderr)
-			}
+	cc(append(rdc, "a.cu", "b.cu", "main.cpp", "-o", "whole")...)
+	cc(append(rdc, "-c", "a.cu")...)
+	cc(append(rdc, "-c", "b.cu", "-o", "b.o")...)
+	cc("-c", "main.cpp")
+	cc("a.o", "b.o", "main.o", "-o", "linked")
+	for _, prog := range []string{"./whole", "./linked"} {
+		if got, stderr := runProgram(t, prog); got != want {
+			t.Errorf("%v %s: got %q, want %q\n%s", rdc, prog, got, want, stderr)
 		}
 	}
 }

@@ -165,11 +165,17 @@ int main() {
 	}
 	time.Sleep(time.Second) // the launch request reaches the simulator
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
-	rest, _ := r.ReadString(0)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	// The rest of stdout and the exit, within a minute: a program that
+	// does not stop fails the test instead of hanging it.
+	done := make(chan string, 1)
+	go func() {
+		rest, _ := r.ReadString(0)
+		cmd.Wait()
+		done <- rest
+	}()
+	var rest string
 	select {
-	case <-done:
+	case rest = <-done:
 	case <-time.After(time.Minute):
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		t.Fatal("still running a minute after SIGINT")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // runRecordedProbe builds testdata/tma's probe with `warpsim cc` and runs
@@ -16,6 +18,16 @@ import (
 // when fewer than want cases ran.
 func runRecordedProbe(t *testing.T, probe, casesFile string, want int, mask func(fields []string, got, rec []byte) []byte) {
 	t.Helper()
+	runRecordedProbeEvery(t, 1, probe, casesFile, want, mask)
+}
+
+// runRecordedProbeEvery is runRecordedProbe over every k-th case of the
+// file (the first, the k+1-th, …): each case is a run of the program with
+// its own simulator process, so the plain tests take a part of a long
+// cases file and their TestLong* twin all of it. It fails when fewer than
+// ceil(want/k) cases ran.
+func runRecordedProbeEvery(t *testing.T, k int, probe, casesFile string, want int, mask func(fields []string, got, rec []byte) []byte) {
+	t.Helper()
 	dir := "../../testdata/tma"
 	prog := buildCU(t, filepath.Join(dir, probe))
 	cases, err := os.ReadFile(filepath.Join(dir, casesFile))
@@ -23,10 +35,13 @@ func runRecordedProbe(t *testing.T, probe, casesFile string, want int, mask func
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	n := 0
+	n, i := 0, -1
 	for _, line := range strings.Split(string(cases), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if i++; i%k != 0 {
 			continue
 		}
 		name := f[0]
@@ -56,8 +71,8 @@ func runRecordedProbe(t *testing.T, probe, casesFile string, want int, mask func
 		}
 		n++
 	}
-	if n < want {
-		t.Errorf("ran %d cases, want the %d of %s", n, want, casesFile)
+	if n < (want+k-1)/k {
+		t.Errorf("ran %d cases, want every %d-th of the %d of %s", n, k, want, casesFile)
 	}
 }
 
@@ -65,7 +80,21 @@ func runRecordedProbe(t *testing.T, probe, casesFile string, want int, mask func
 // runtime's cuTensorMapEncodeTiled, __grid_constant__ CUtensorMap
 // parameters, TMA loads, multicast, stores, reductions) and runs every case
 // of cases.txt as the H100 ran it: each output file must equal the H100's
-// byte for byte, the encode verdicts and CUDA errors included.
+// byte for byte, the encode verdicts and CUDA errors included. The plain
+// run takes every fourth case; TestLongTMAProbeCC all 115 (the engine's
+// TMA tests run every case from PTX).
+func TestTMAProbeCC(t *testing.T) {
+	needClang(t)
+	runRecordedProbeEvery(t, 4, "tma_probe.cu", "cases.txt", 115, tmaProbeMask)
+}
+
+// TestLongTMAProbeCC is TestTMAProbeCC over every case.
+func TestLongTMAProbeCC(t *testing.T) {
+	testenv.Long(t)
+	needClang(t)
+	runRecordedProbeEvery(t, 1, "tma_probe.cu", "cases.txt", 115, tmaProbeMask)
+}
+
 // TestTMAInterleaveProbeCC: the interleaved-layout cases (il_cases.txt),
 // the runtime's cuTensorMapEncodeTiled included, built by warpsim cc.
 func TestTMAInterleaveProbeCC(t *testing.T) {
@@ -73,17 +102,15 @@ func TestTMAInterleaveProbeCC(t *testing.T) {
 	runRecordedProbe(t, "tma_probe.cu", "il_cases.txt", 47, nil)
 }
 
-func TestTMAProbeCC(t *testing.T) {
-	needClang(t)
-	runRecordedProbe(t, "tma_probe.cu", "cases.txt", 115, func(f []string, got, rec []byte) []byte {
-		if f[18] != "1" && (f[1] == "L" || f[1] == "M") && len(got) >= 12 && len(rec) >= 12 {
-			// the phase-completed word when dimension 0 has an element
-			// stride: the H100 and an H200 disagreed (internal/tmap.TxBytes)
-			rec = append([]byte{}, rec...)
-			copy(rec[8:12], got[8:12])
-		}
-		return rec
-	})
+// tmaProbeMask copies into the recording the phase-completed word when
+// dimension 0 has an element stride: the H100 and an H200 disagreed
+// (internal/tmap.TxBytes).
+func tmaProbeMask(f []string, got, rec []byte) []byte {
+	if f[18] != "1" && (f[1] == "L" || f[1] == "M") && len(got) >= 12 && len(rec) >= 12 {
+		rec = append([]byte{}, rec...)
+		copy(rec[8:12], got[8:12])
+	}
+	return rec
 }
 
 // TestTMAProbeSanitized: under every sanitizer tool the probe's loads

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestTMAIm2colProbeCC builds testdata/tma/im2col_probe.cu with `warpsim cc`
@@ -13,9 +15,17 @@ import (
 // through a __grid_constant__ CUtensorMap) and runs every case of
 // im2col_cases.txt as the GPU ran it: each output file must equal the
 // recording byte for byte, the encode verdicts and CUDA errors included.
+// The plain run takes every fourth case; TestLongTMAIm2colProbeCC all 83.
 func TestTMAIm2colProbeCC(t *testing.T) {
 	needClang(t)
-	runRecordedProbe(t, "im2col_probe.cu", "im2col_cases.txt", 83, nil)
+	runRecordedProbeEvery(t, 4, "im2col_probe.cu", "im2col_cases.txt", 83, nil)
+}
+
+// TestLongTMAIm2colProbeCC is TestTMAIm2colProbeCC over every case.
+func TestLongTMAIm2colProbeCC(t *testing.T) {
+	testenv.Long(t)
+	needClang(t)
+	runRecordedProbeEvery(t, 1, "im2col_probe.cu", "im2col_cases.txt", 83, nil)
 }
 
 // TestTMAIm2colProbeSanitized: under memcheck and initcheck im2col loads

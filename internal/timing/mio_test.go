@@ -2,18 +2,13 @@ package timing_test
 
 import (
 	"encoding/csv"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/timing"
-	"github.com/warpsim/warpsim/launchfile"
 )
 
 // TestMIOThrottleAsOnH100: a warp waiting for a saturated MUFU,
@@ -61,16 +56,8 @@ func TestMIOThrottleAsOnH100(t *testing.T) {
 		seen++
 		hwMIO := num(r, strings.Replace(metric, "%s", "mio_throttle", 1))
 		hwMath := num(r, strings.Replace(metric, "%s", "math_pipe_throttle", 1))
-		lf, err := launchfile.Load(filepath.Join(calibDir, r[col["launchfile"]]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
-			Timing: warpsim.TimingOptions{ClockMHz: math.Round(num(r, "sm_clock_hz") / 1e6)}})
-		out, err := lf.Execute(dev, launchfile.ExecOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		// The same simulation as TestCalibration's of this row (shared).
+		out := simulateShared(t, r[col["launchfile"]], num(r, "sm_clock_hz"))
 		tm := out.Launches[int(num(r, "launch_index"))].Grids[0].Timing
 		mio, mathPipe := tm.Stalls[idx["mio_throttle"]], tm.Stalls[idx["math_pipe_throttle"]]
 		t.Logf("%-11s H100 mio %8.1f math %8.1f | warpsim warp-cycles mio %9d math %9d", name, hwMIO, hwMath, mio, mathPipe)
