@@ -1,17 +1,11 @@
 package timing_test
 
 import (
-	"bufio"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
 )
 
@@ -44,52 +38,19 @@ func TestLongClusterMicrobenchmarks(t *testing.T) {
 }
 
 func clusterMicrobenchmarks(t *testing.T, all bool) {
-	const dir = "../../testdata/timing/clusters/"
-	src, err := os.ReadFile(dir + "h100/cluster_mb.nvcc.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(dir + "h100/cluster_mb.h100.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("cluster_mb.nvcc.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _ := dev.Malloc(256 * 8)
-	aux, _ := dev.Malloc(4096 * 4)
+	m := loadMicrobench(t, "../../testdata/timing/clusters/", "cluster_mb")
+	out, _ := m.dev.Malloc(256 * 8)
+	aux, _ := m.dev.Malloc(4096 * 4)
 	// run launches kernel name as main()'s launch() does (main measures
 	// a second launch: the model's caches do not matter to these
 	// kernels, one is enough); it returns the slowest block's cycles
 	// divided by per.
 	run := func(name string, blocks, threads, cluster, smem int, args []byte, per float64) float64 {
-		k, err := mod.Kernel(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(threads), Y: 1, Z: 1},
-			SharedBytes: uint32(smem), Cluster: warpsim.Dim3{X: uint32(cluster), Y: 1, Z: 1}}
-		if _, err := dev.Launch(k, cfg, args); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		b := make([]byte, 8*blocks)
-		if err := dev.Read(out, b); err != nil {
-			t.Fatal(err)
-		}
-		var worst float64
-		for i := 0; i < blocks; i++ {
-			worst = math.Max(worst, float64(int64(binary.LittleEndian.Uint64(b[8*i:]))))
-		}
-		return worst / per
+		return m.slowest(t, name, blocks, threads, cluster, smem, args, out, blocks, 1) / per
 	}
 	const iters = 1024
 	rows := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range m.lines {
 		var kind string
 		var cs, w, blocks, remote, dist int
 		var want, got, tol float64

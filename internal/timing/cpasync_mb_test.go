@@ -1,17 +1,9 @@
 package timing_test
 
 import (
-	"bufio"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"strings"
 	"testing"
-
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 )
 
 // TestCpAsyncMicrobenchmarks runs nvcc's PTX of testdata/timing/cpasync/
@@ -25,28 +17,12 @@ import (
 // 104). The ld.global rows are not compared (the H100's are faster than one
 // L1 wavefront a line allows: not understood).
 func TestCpAsyncMicrobenchmarks(t *testing.T) {
-	const dir = "../../testdata/timing/cpasync/"
-	src, err := os.ReadFile(dir + "h100/cpasync_mb.nvcc.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(dir + "h100/cpasync_mb.h100.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("cpasync_mb.nvcc.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _ := dev.Malloc(32 * 8)
-	srcBuf, _ := dev.Malloc(8 << 20)
+	m := loadMicrobench(t, "../../testdata/timing/cpasync/", "cpasync_mb")
+	out, _ := m.dev.Malloc(32 * 8)
+	srcBuf, _ := m.dev.Malloc(8 << 20)
 	const perWarp = 64 * 8 // ROUNDS × 8 copies
 	rows := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for _, line := range m.lines {
 		var kind string
 		var size, stride, warps int
 		var want float64
@@ -57,24 +33,8 @@ func TestCpAsyncMicrobenchmarks(t *testing.T) {
 		if kind == "cg" {
 			cg = 1
 		}
-		k, err := mod.Kernel(fmt.Sprintf("_Z4k_cpILi%dELi%dELi%dEEvPxPKc", size, cg, stride))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(32 * warps), Y: 1, Z: 1}}
-		for i := 0; i < 2; i++ { // as main(): the second launch, with the first's lines in L2
-			if _, err := dev.Launch(k, cfg, params(out, srcBuf)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		res := make([]byte, 8*warps)
-		if err := dev.Read(out, res); err != nil {
-			t.Fatal(err)
-		}
-		var worst float64
-		for i := 0; i < warps; i++ {
-			worst = math.Max(worst, float64(int64(binary.LittleEndian.Uint64(res[8*i:]))))
-		}
+		// As main(): the second launch, with the first's lines in L2.
+		worst := m.slowest(t, fmt.Sprintf("_Z4k_cpILi%dELi%dELi%dEEvPxPKc", size, cg, stride), 1, 32*warps, 0, 0, params(out, srcBuf), out, warps, 2)
 		got := worst / perWarp
 		e := (got - want) / want
 		tol := 0.40

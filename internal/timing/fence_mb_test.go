@@ -1,17 +1,10 @@
 package timing_test
 
 import (
-	"bufio"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 )
 
 // TestFenceMicrobenchmarks runs nvcc's PTX of testdata/timing/fences/
@@ -29,29 +22,13 @@ import (
 // atomic (the address is uniform), which the model, timing PTX's atom as 32
 // updates, does not (24,424 cycles against the H100's 766–1,673).
 func TestFenceMicrobenchmarks(t *testing.T) {
-	const dir = "../../testdata/timing/fences/"
-	src, err := os.ReadFile(dir + "h100/fence_mb.nvcc.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(dir + "h100/fence_mb.h100.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("fence_mb.nvcc.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _ := dev.Malloc(132 * 4 * 8)
-	buf, _ := dev.Malloc(132 * 128 * 4)
-	sink, _ := dev.Malloc(4)
+	m := loadMicrobench(t, "../../testdata/timing/fences/", "fence_mb")
+	out, _ := m.dev.Malloc(132 * 4 * 8)
+	buf, _ := m.dev.Malloc(132 * 128 * 4)
+	sink, _ := m.dev.Malloc(4)
 	const iters = 256
 	checked := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for _, line := range m.lines {
 		var a, b, c, blocks, warps int
 		var want float64
 		var kernel string
@@ -73,22 +50,7 @@ func TestFenceMicrobenchmarks(t *testing.T) {
 		if blocks != 1 && !testing.Verbose() {
 			continue // logged only: run with -v to see them
 		}
-		k, err := mod.Kernel(kernel)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(32 * warps), Y: 1, Z: 1}}
-		if _, err := dev.Launch(k, cfg, args); err != nil {
-			t.Fatalf("%s: %v", kernel, err)
-		}
-		res := make([]byte, 8*blocks*warps)
-		if err := dev.Read(out, res); err != nil {
-			t.Fatal(err)
-		}
-		var worst float64
-		for i := 0; i < blocks*warps; i++ {
-			worst = math.Max(worst, float64(int64(binary.LittleEndian.Uint64(res[8*i:]))))
-		}
+		worst := m.slowest(t, kernel, blocks, 32*warps, 0, 0, args, out, blocks*warps, 1)
 		got := worst / iters
 		msg := fmt.Sprintf("%s: model %.2f (%+.1f%%)", line, got, 100*(got-want)/want)
 		if blocks == 1 {

@@ -1,0 +1,77 @@
+package timing_test
+
+import (
+	"encoding/binary"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+)
+
+// microbench is one of testdata/timing's H100 microbenchmarks as the model
+// runs it: nvcc's PTX loaded on a timing-mode H100, and the lines the H100
+// printed.
+type microbench struct {
+	dev   *warpsim.Device
+	mod   *warpsim.Module
+	lines []string
+}
+
+// loadMicrobench loads dir's h100/<name>.nvcc.ptx and h100/<name>.h100.txt.
+func loadMicrobench(t *testing.T, dir, name string) *microbench {
+	t.Helper()
+	src, err := os.ReadFile(dir + "h100/" + name + ".nvcc.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile(dir + "h100/" + name + ".h100.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	mod, err := dev.LoadModule(name+".nvcc.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(rec), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return &microbench{dev: dev, mod: mod, lines: lines}
+}
+
+// slowest launches kernel name (1-D grid and block, cluster when not 0)
+// launches times and returns the largest of the n int64 cycle counts the
+// kernel wrote at out.
+func (m *microbench) slowest(t *testing.T, name string, blocks, threads, cluster, smem int, args []byte, out uint64, n, launches int) float64 {
+	t.Helper()
+	k, err := m.mod.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(threads), Y: 1, Z: 1},
+		SharedBytes: uint32(smem)}
+	if cluster > 0 {
+		cfg.Cluster = warpsim.Dim3{X: uint32(cluster), Y: 1, Z: 1}
+	}
+	for i := 0; i < launches; i++ {
+		if _, err := m.dev.Launch(k, cfg, args); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	b := make([]byte, 8*n)
+	if err := m.dev.Read(out, b); err != nil {
+		t.Fatal(err)
+	}
+	var worst float64
+	for i := 0; i < n; i++ {
+		worst = math.Max(worst, float64(int64(binary.LittleEndian.Uint64(b[8*i:]))))
+	}
+	return worst
+}
