@@ -17,6 +17,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 var calibTable = flag.String("calibration-table", "", "write the calibration comparison table (markdown) to this file")
@@ -79,17 +80,24 @@ func calibRows(t testing.TB) map[string]calibRow {
 // occupancy.
 func simulate(t testing.TB, r calibRow) (ns, occ float64) {
 	t.Helper()
-	out := simulateShared(t, r.launchFile, r.clockHz)
-	res := out.Launches[r.launchIndex]
-	tm := res.Grids[0].Timing
-	return res.DurationNS, 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
+	res := simulateShared(t, r.launchFile, r.clockHz)[r.launchIndex]
+	tm := res.timing
+	return res.ns, 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
 }
 
-// sharedRun is one launch file's simulation, done once per package run.
+// sharedRun is one launch file's simulation, done once per package run:
+// what each launch's first grid measured, not the device (a calibration's
+// buffers are up to 128 MiB: keeping 145 of them would not fit in memory).
 type sharedRun struct {
-	once sync.Once
-	out  *launchfile.Outcome
-	err  error
+	once     sync.Once
+	launches []sharedLaunch
+	err      error
+}
+
+// sharedLaunch is one launch's duration and its first grid's timing.
+type sharedLaunch struct {
+	ns     float64
+	timing metrics.Timing
 }
 
 var (
@@ -101,9 +109,9 @@ var (
 // at clockHz, once per package run: the tests that look at the same
 // recorded configuration (TestCalibration, TestMIOThrottleAsOnH100,
 // TestLatencyHiding, TestCoarseningSlowerAtSmallN) share one simulation of
-// it. The outcome is read only. A simulation's result does not depend on
-// what ran before it (TestDeterminism checks that repeated launches agree).
-func simulateShared(t testing.TB, launchFile string, clockHz float64) *launchfile.Outcome {
+// it. A simulation's result does not depend on what ran before it
+// (TestDeterminism checks that repeated launches agree).
+func simulateShared(t testing.TB, launchFile string, clockHz float64) []sharedLaunch {
 	t.Helper()
 	mhz := math.Round(clockHz / 1e6)
 	key := fmt.Sprintf("%s@%g", launchFile, mhz)
@@ -122,12 +130,14 @@ func simulateShared(t testing.TB, launchFile string, clockHz float64) *launchfil
 		}
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
 			Timing: warpsim.TimingOptions{ClockMHz: mhz}})
-		s.out, s.err = lf.Execute(dev, launchfile.ExecOptions{})
+		_, s.err = lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
+			s.launches = append(s.launches, sharedLaunch{ns: res.DurationNS, timing: *res.Grids[0].Timing})
+		}})
 	})
 	if s.err != nil {
 		t.Fatalf("%s: %v", launchFile, s.err)
 	}
-	return s.out
+	return s.launches
 }
 
 type discard struct{}

@@ -57,8 +57,7 @@ func TestMIOThrottleAsOnH100(t *testing.T) {
 		hwMIO := num(r, strings.Replace(metric, "%s", "mio_throttle", 1))
 		hwMath := num(r, strings.Replace(metric, "%s", "math_pipe_throttle", 1))
 		// The same simulation as TestCalibration's of this row (shared).
-		out := simulateShared(t, r[col["launchfile"]], num(r, "sm_clock_hz"))
-		tm := out.Launches[int(num(r, "launch_index"))].Grids[0].Timing
+		tm := simulateShared(t, r[col["launchfile"]], num(r, "sm_clock_hz"))[int(num(r, "launch_index"))].timing
 		mio, mathPipe := tm.Stalls[idx["mio_throttle"]], tm.Stalls[idx["math_pipe_throttle"]]
 		t.Logf("%-11s H100 mio %8.1f math %8.1f | warpsim warp-cycles mio %9d math %9d", name, hwMIO, hwMath, mio, mathPipe)
 		if hwMIO > hwMath {
