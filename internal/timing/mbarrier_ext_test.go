@@ -98,19 +98,7 @@ func runCopy(t *testing.T, dev *warpsim.Device, k *warpsim.Kernel, out uint64, s
 // under 8%; measured 4.1%, the worst +12.4% at 1 KiB), each first round
 // (from DRAM) within 45%.
 func TestBulkCopyMbarrierWait(t *testing.T) {
-	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("wgmma.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := mod.Kernel("bulk")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, k := wgmmaKernel(t, "bulk")
 	out, _ := dev.Malloc(16)
 	gsrc, _ := dev.Malloc(65536)
 	const iters = 16
@@ -138,19 +126,7 @@ func TestBulkCopyMbarrierWait(t *testing.T) {
 // -6% to +4%, and +29% for the 64x32 box, whose first round the H100 took
 // 300 cycles faster than its neighbours').
 func TestTensorCopyMbarrierWait(t *testing.T) {
-	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("wgmma.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := mod.Kernel("tile")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, k := wgmmaKernel(t, "tile")
 	out, _ := dev.Malloc(16)
 	tensor, _ := dev.Malloc(2 << 20)
 	const iters = 16
@@ -186,19 +162,7 @@ func TestTensorCopyMbarrierWait(t *testing.T) {
 // waits for the phase; against the H100's rounds (h100b, one block): the
 // steady one within 15%, the first within 45%.
 func TestCpAsyncMbarrierWait(t *testing.T) {
-	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("wgmma.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := mod.Kernel("cpmbar")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, k := wgmmaKernel(t, "cpmbar")
 	out, _ := dev.Malloc(16)
 	gsrc, _ := dev.Malloc(512)
 	const iters = 16

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,19 +25,11 @@ type microbench struct {
 // loadMicrobench loads dir's h100/<name>.nvcc.ptx and h100/<name>.h100.txt.
 func loadMicrobench(t *testing.T, dir, name string) *microbench {
 	t.Helper()
-	src, err := os.ReadFile(dir + "h100/" + name + ".nvcc.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
 	rec, err := os.ReadFile(dir + "h100/" + name + ".h100.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule(name+".nvcc.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, mod := timingModule(t, dir+"h100/"+name+".nvcc.ptx")
 	var lines []string
 	for _, l := range strings.Split(string(rec), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -44,6 +37,33 @@ func loadMicrobench(t *testing.T, dir, name string) *microbench {
 		}
 	}
 	return &microbench{dev: dev, mod: mod, lines: lines}
+}
+
+// timingModule loads the PTX file at path on a timing-mode H100.
+func timingModule(t *testing.T, path string) (*warpsim.Device, *warpsim.Module) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+	mod, err := dev.LoadModule(filepath.Base(path), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev, mod
+}
+
+// wgmmaKernel loads testdata/timing/wgmma/wgmma.ptx (the wgmma and copy
+// microbenchmarks) on a timing-mode H100 and returns its kernel name.
+func wgmmaKernel(t *testing.T, name string) (*warpsim.Device, *warpsim.Kernel) {
+	t.Helper()
+	dev, mod := timingModule(t, "../../testdata/timing/wgmma/wgmma.ptx")
+	k, err := mod.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev, k
 }
 
 // slowest launches kernel name (1-D grid and block, cluster when not 0)

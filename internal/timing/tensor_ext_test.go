@@ -3,14 +3,12 @@ package timing_test
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
 )
 
@@ -82,16 +80,8 @@ func plainTensorPipeRow(r mbRow) bool {
 // checkTensorPipeMicrobenchmarks compares the rows pick chooses, want of
 // them.
 func checkTensorPipeMicrobenchmarks(t *testing.T, pick func(mbRow) bool, want int) {
-	src, err := os.ReadFile("../../testdata/tensorlesson/pipe.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const iters = 256
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("pipe.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, mod := timingModule(t, "../../testdata/tensorlesson/pipe.ptx")
 	out, _ := dev.Malloc(8 * 32)
 	var sum float64
 	var n int

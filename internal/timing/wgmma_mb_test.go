@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
 )
 
@@ -98,15 +96,7 @@ func TestLongWgmmaMicrobenchmarks(t *testing.T) {
 // checkWgmmaMicrobenchmarks compares the rows whose element type and N
 // keep says.
 func checkWgmmaMicrobenchmarks(t *testing.T, keep func(ty string, n int) bool) {
-	src, err := os.ReadFile("../../testdata/timing/wgmma/wgmma.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-	mod, err := dev.LoadModule("wgmma.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, mod := timingModule(t, "../../testdata/timing/wgmma/wgmma.ptx")
 	out, _ := dev.Malloc(8 * 16)
 	const iters = 16
 	var sum, worstErr float64
