@@ -166,32 +166,54 @@ func (s *gridState) clusterEvent(sm *smT, w *warpT, in *ir.Inst, rec *engine.Ste
 		if slot.ClusterPhase() == ph {
 			return // others have yet to arrive
 		}
-		p := s.p
-		n := 1
-		if s.cl != nil {
-			n = s.cl.n
-		}
-		ready := sm.now + uint64(p.ClusterBarrier) + uint64(p.ClusterBarrierPerBlock)*uint64(n)
-		if p.ClusterBarrier == 0 {
-			ready = sm.now + uint64(p.BarrierLatency)
-		}
-		if n == 1 {
-			b.clPhase, b.clReady = ph, ready
-			s.releaseAt(b, ready)
-			return
-		}
-		id := b.order / n
-		for _, o := range s.sms {
-			for _, ob := range o.blocks {
-				if ob.order/n == id {
-					ob.clPhase, ob.clReady = ph, ready
-					s.releaseAt(ob, ready)
-				}
-			}
-		}
+		ready := s.clusterBarrierDone(sm.now)
+		s.forCluster(b, func(ob *blockT) {
+			ob.clPhase, ob.clReady = ph, ready
+			s.releaseAt(ob, ready)
+		})
 	case ir.ClusterWait:
 		if rec.Event != engine.EventBarrier && b.clReady != 0 && b.clPhase == slot.ClusterArrival(w.idx) {
 			w.ready, w.readyWhy = max(w.ready, b.clReady), stallBarrier
+		}
+	}
+}
+
+// clusterExit lets go, on whichever SM, the warps of b's cluster that an
+// exit completed a cluster barrier's phase for (its threads count as
+// arrived).
+func (s *gridState) clusterExit(b *blockT, now uint64) {
+	ready := s.clusterBarrierDone(now)
+	s.forCluster(b, func(ob *blockT) { s.releaseAt(ob, ready) })
+}
+
+// clusterBarrierDone is when the warps a cluster barrier completed at now
+// let go issue: ClusterBarrier + ClusterBarrierPerBlock × the cluster's
+// blocks later (BarrierLatency for a preset without the figures).
+func (s *gridState) clusterBarrierDone(now uint64) uint64 {
+	p := s.p
+	if p.ClusterBarrier == 0 {
+		return now + uint64(p.BarrierLatency)
+	}
+	n := 1
+	if s.cl != nil {
+		n = s.cl.n
+	}
+	return now + uint64(p.ClusterBarrier) + uint64(p.ClusterBarrierPerBlock)*uint64(n)
+}
+
+// forCluster calls f for every resident block of b's cluster (b alone in a
+// launch without clusters).
+func (s *gridState) forCluster(b *blockT, f func(*blockT)) {
+	if s.cl == nil {
+		f(b)
+		return
+	}
+	n, id := s.cl.n, b.order/s.cl.n
+	for _, o := range s.sms {
+		for _, ob := range o.blocks {
+			if ob.order/n == id {
+				f(ob)
+			}
 		}
 	}
 }

@@ -132,19 +132,6 @@ func (s *gridState) run() error {
 			}
 			waiting = waiting || sm.mayIssue
 		}
-		if waiting && s.cl != nil {
-			// A barrier.cluster completed by a block on a busy SM
-			// releases the warps of an SM that found nothing to issue:
-			// poll them now, not once every SM has gone idle (a try_wait
-			// loop on one SM waiting for an arrival that a block on
-			// another SM makes after a cluster barrier: testdata/isa test 21).
-			for _, sm := range s.active {
-				if !sm.mayIssue {
-					s.releaseGrid(t + quantum)
-					break
-				}
-			}
-		}
 		s.dispense(t + quantum)
 		wake := uint64(math.MaxUint64)
 		var steps int64

@@ -406,6 +406,9 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 	switch rec.Event {
 	case engine.EventExit:
 		s.warpExit(sm, w)
+		if s.cl != nil {
+			s.clusterExit(w.blk, sm.now)
+		}
 	case engine.EventBarrier:
 		w.atBar = true
 		s.releaseBarriers(w.blk)

@@ -253,7 +253,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
 		mem = s.ordering(sm, w, in, mem)
 	}
-	s.tensormapTiming(sm, w, in)
+	if in.Op == ir.OpAsync || in.Op == ir.OpMembar {
+		s.tensormapTiming(sm, w, in)
+	}
 	start := sm.now
 	if p.HoistLoads && hoistable(in.Class) {
 		// An arithmetic instruction issued before the loads it consumes
