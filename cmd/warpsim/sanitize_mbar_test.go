@@ -2,15 +2,11 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/warpsim/warpsim/cuda"
 )
 
 // mbarDir holds the mbarrier and asynchronous-copy part of the sanitizer
@@ -167,33 +163,9 @@ func nonEmptyLines(s string) []string {
 }
 
 // buildMbarSuite compiles the programs into a cache directory keyed by the
-// sources and the runtime, as buildSanitizeSuite does.
+// sources and the runtime (buildSuite).
 func buildMbarSuite(t *testing.T, progs []string) string {
 	t.Helper()
-	h := sha256.New()
-	fmt.Fprintln(h, cuda.Version())
 	srcs, _ := filepath.Glob(filepath.Join(mbarDir, "*.[ch]*"))
-	sort.Strings(srcs)
-	for _, s := range srcs {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(h, "%s %x\n", filepath.Base(s), sha256.Sum256(b))
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	dir := filepath.Join(base, "warpsim-test", fmt.Sprintf("sanitize-mbar-%x", h.Sum(nil)[:8]))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range progs {
-		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
-			continue
-		}
-		buildCUIn(t, dir, filepath.Join(mbarDir, p+".cu"), "-lineinfo", "-arch=sm_90a")
-	}
-	return dir
+	return buildSuite(t, "sanitize-mbar", mbarDir, srcs, progs, "-lineinfo", "-arch=sm_90a")
 }

@@ -48,11 +48,20 @@ func readSanitizeRuns(t *testing.T) []sanitizeRun {
 // the runtime, so that later runs of the test need no clang time.
 func buildSanitizeSuite(t *testing.T, progs []string) string {
 	t.Helper()
-	h := sha256.New()
-	fmt.Fprintln(h, cuda.Version())
 	srcs, _ := filepath.Glob(filepath.Join(sanitizeDir, "*.[ch]*"))
 	more, _ := filepath.Glob(filepath.Join(sanitizeDir, "beyond", "*.cu"))
-	srcs = append(srcs, more...)
+	return buildSuite(t, "sanitize", sanitizeDir, append(srcs, more...), progs, "-lineinfo")
+}
+
+// buildSuite compiles programs progs (paths under dir without ".cu") with
+// `warpsim cc` and flags into a cache directory named for the suite and
+// keyed by the runtime and every file of srcs, skipping those already
+// built there.
+func buildSuite(t *testing.T, name, dir string, srcs, progs []string, flags ...string) string {
+	t.Helper()
+	h := sha256.New()
+	fmt.Fprintln(h, cuda.Version())
+	fmt.Fprintln(h, flags)
 	sort.Strings(srcs)
 	for _, s := range srcs {
 		b, err := os.ReadFile(s)
@@ -65,17 +74,17 @@ func buildSanitizeSuite(t *testing.T, progs []string) string {
 	if err != nil {
 		base = os.TempDir()
 	}
-	dir := filepath.Join(base, "warpsim-test", fmt.Sprintf("sanitize-%x", h.Sum(nil)[:8]))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out := filepath.Join(base, "warpsim-test", fmt.Sprintf("%s-%x", name, h.Sum(nil)[:8]))
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range progs {
-		if _, err := os.Stat(filepath.Join(dir, filepath.Base(p))); err == nil {
+		if _, err := os.Stat(filepath.Join(out, filepath.Base(p))); err == nil {
 			continue
 		}
-		buildCUIn(t, dir, filepath.Join(sanitizeDir, p+".cu"), "-lineinfo")
+		buildCUIn(t, out, filepath.Join(dir, p+".cu"), flags...)
 	}
-	return dir
+	return out
 }
 
 var (
