@@ -25,6 +25,12 @@ func TestLowerErrors(t *testing.T) {
 		{"multisample texture", "tex.2dms.v4.f32.s32 {%f1, %f1, %f1, %f1}, [%rd1, {%r1, %r1, %r1, %r1}];", "is not supported: modifier .2dms"},
 		{"formatted surface store", "sust.p.2d.v4.b32.trap [%rd1, {%r1, %r1}], {%r1, %r1, %r1, %r1};", "is not supported: modifier .p"},
 		{"3d gather", "tld4.r.3d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1, %f1, %f1}];", "gathers from 2d textures only"},
+		{"fence scope", "fence.acq_rel.bogus;", "k.ptx:7:1: fence.acq_rel.bogus: fence does not take .bogus"},
+		{"fence without scope", "fence.sc;", "fence takes one scope"},
+		{"fence with two scopes", "fence.sc.gpu.cta;", "fence takes one scope"},
+		{"membar level", "membar.gpu;", "membar does not take .gpu"},
+		{"membar without level", "membar;", "membar takes one level"},
+		{"fence release", "fence.release.gpu;", "fence.release is only fence.mbarrier_init.release.cluster"},
 		{"texture coordinates", "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1}];", "expected 2 coordinates"},
 	}
 	for _, c := range cases {

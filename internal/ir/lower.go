@@ -1112,6 +1112,10 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 			fl.emit(in, src)
 			return
 		}
+		if msg := fenceModsError(src.Op, src.Mods); msg != "" {
+			fl.bad(src, "%s", msg)
+			return
+		}
 		in.Order = fenceOrder(src.Mods)
 		fl.emit(in, src)
 	case "prefetch", "prefetchu":
@@ -1887,6 +1891,33 @@ func fenceOrder(ms []string) uint8 {
 		return o | OrderGPU
 	}
 	return o | orderScope(ms, OrderGPU)
+}
+
+// fenceModsError says what is wrong with the modifiers of membar (one of
+// .cta, .gl, .sys) or fence ([.sc|.acq_rel] or .mbarrier_init.release,
+// then one of .cta, .cluster, .gpu, .sys), as ptxas refuses them; "" when
+// nothing is. (The .proxy forms are lowered before.)
+func fenceModsError(op string, ms []string) string {
+	scopes := 0
+	for _, m := range ms {
+		switch {
+		case op == "membar" && (m == "cta" || m == "gl" || m == "sys"),
+			op == "fence" && (m == "cta" || m == "cluster" || m == "gpu" || m == "sys"):
+			scopes++
+		case op == "fence" && (m == "sc" || m == "acq_rel" || m == "mbarrier_init" || m == "release"):
+		default:
+			return fmt.Sprintf("%s does not take .%s", op, m)
+		}
+	}
+	switch {
+	case scopes != 1 && op == "membar":
+		return "membar takes one level: .cta, .gl or .sys"
+	case scopes != 1:
+		return "fence takes one scope: .cta, .cluster, .gpu or .sys"
+	case hasMod(ms, "release") != hasMod(ms, "mbarrier_init"):
+		return "fence.release is only fence.mbarrier_init.release.cluster"
+	}
+	return ""
 }
 
 // orderScope is the scope bit modifiers ms name (def when none; 0 for .cta).
