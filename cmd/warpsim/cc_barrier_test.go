@@ -24,8 +24,7 @@ func TestCCCudaBarrierPipelineMatchesH100(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := filepath.Join(t.TempDir(), "barrier_prog")
-	buildCUArgs(t, filepath.Join(dir, "barrier_prog.cu"), "-o", prog)
+	prog := buildCU(t, filepath.Join(dir, "barrier_prog.cu"))
 	got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -69,8 +68,7 @@ func TestCCCudaBarrierBulkTx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := filepath.Join(t.TempDir(), "barrier_tx")
-	buildCUArgs(t, src, "-o", prog)
+	prog := buildCU(t, src)
 	got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)

@@ -96,8 +96,17 @@ func TestLongTMAProbeCC(t *testing.T) {
 }
 
 // TestTMAInterleaveProbeCC: the interleaved-layout cases (il_cases.txt),
-// the runtime's cuTensorMapEncodeTiled included, built by warpsim cc.
+// the runtime's cuTensorMapEncodeTiled included, built by warpsim cc: every
+// fourth case; TestLongTMAInterleaveProbeCC all 47 (the engine's
+// TestTMAInterleaveMatchesH100 runs every case from PTX).
 func TestTMAInterleaveProbeCC(t *testing.T) {
+	needClang(t)
+	runRecordedProbeEvery(t, 4, "tma_probe.cu", "il_cases.txt", 47, nil)
+}
+
+// TestLongTMAInterleaveProbeCC is TestTMAInterleaveProbeCC over every case.
+func TestLongTMAInterleaveProbeCC(t *testing.T) {
+	testenv.Long(t)
 	needClang(t)
 	runRecordedProbe(t, "tma_probe.cu", "il_cases.txt", 47, nil)
 }

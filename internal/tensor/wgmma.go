@@ -172,7 +172,7 @@ func DescAddr(desc uint64, mn, k, elemBytes int, trans bool) uint64 {
 	lbo := (desc >> 16 & 0x3fff) << 4
 	sbo := (desc >> 32 & 0x3fff) << 4
 	mode := desc >> 62
-	width := map[uint64]uint64{0: 16, 1: 128, 2: 64, 3: 32}[mode]
+	width := [4]uint64{16, 128, 64, 32}[mode] // a swizzle mode's row width in bytes
 	var off uint64
 	if !trans { // K-major: rows along MN, K contiguous
 		kb := uint64(k * elemBytes)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
 )
 
@@ -111,9 +112,29 @@ const blocksDurationMAE, blocksOccupancyError, blocksDrainActive = 0.12, 6.0, 0.
 // An SM's active cycles are compared too: a warp that exited with stores
 // the L2 has not taken stays in flight (StoreDrain), so ss32x1's SMs are
 // active 2.7 times as long as ss32x1c's on the H100 (66 595 against
-// 24 835 cycles), though both issue the same instructions.
+// 24 835 cycles), though both issue the same instructions. The plain run
+// leaves out the three configurations that take most of its time (s256,
+// st32 and cp512: thousands of blocks); TestLongBlocksMicrobenchmarks runs
+// all thirteen, with the same bounds.
 func TestBlocksMicrobenchmarks(t *testing.T) {
-	rows := readBlocks(t)
+	checkBlocksMicrobenchmarks(t, func(name string) bool { return name != "s256" && name != "st32" && name != "cp512" })
+}
+
+// TestLongBlocksMicrobenchmarks is TestBlocksMicrobenchmarks over every
+// configuration.
+func TestLongBlocksMicrobenchmarks(t *testing.T) {
+	testenv.Long(t)
+	checkBlocksMicrobenchmarks(t, func(string) bool { return true })
+}
+
+// checkBlocksMicrobenchmarks compares the configurations keep accepts.
+func checkBlocksMicrobenchmarks(t *testing.T, keep func(name string) bool) {
+	var rows []blocksRow
+	for _, r := range readBlocks(t) {
+		if keep(r.name) {
+			rows = append(rows, r)
+		}
+	}
 	type result struct{ ns, occ, active float64 }
 	res := make([]result, len(rows))
 	t.Run("configurations", func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestFenceMicrobenchmarks runs nvcc's PTX of testdata/timing/fences/
@@ -14,14 +16,26 @@ import (
 // before them (FenceCTA, FenceGPU, FenceSys) and global atomics with each
 // memory order, independent or in a dependent chain, on a word of their own
 // or all on one (AtomicReturnNS; an acquire waits for the result, a release
-// fences first). One warp's rows are checked, within 15% or 5 cycles. The
-// rows of 132 blocks of 4 warps are logged, not checked: under that load the
+// fences first). One warp's rows are checked, within 15% or 5 cycles.
+// TestLongFenceMicrobenchmarks also runs the rows of 132 blocks of 4 warps
+// and logs them, not checked: under that load the
 // H100's .sys fences take 2,700 cycles (the model's 1,550), its release
 // atomics 1.4–1.5x one warp's; and when the whole grid adds to one word
 // without a dependent chain, ptxas aggregates each warp's 32 updates into one
 // atomic (the address is uniform), which the model, timing PTX's atom as 32
 // updates, does not (24,424 cycles against the H100's 766–1,673).
-func TestFenceMicrobenchmarks(t *testing.T) {
+func TestFenceMicrobenchmarks(t *testing.T) { checkFenceMicrobenchmarks(t, false) }
+
+// TestLongFenceMicrobenchmarks is TestFenceMicrobenchmarks with the loaded
+// rows (132 blocks) run and logged: about 20 CPU seconds more.
+func TestLongFenceMicrobenchmarks(t *testing.T) {
+	testenv.Long(t)
+	checkFenceMicrobenchmarks(t, true)
+}
+
+// checkFenceMicrobenchmarks checks the one-warp rows and, with loaded,
+// logs the others.
+func checkFenceMicrobenchmarks(t *testing.T, loaded bool) {
 	m := loadMicrobench(t, "../../testdata/timing/fences/", "fence_mb")
 	out, _ := m.dev.Malloc(132 * 4 * 8)
 	buf, _ := m.dev.Malloc(132 * 128 * 4)
@@ -47,8 +61,8 @@ func TestFenceMicrobenchmarks(t *testing.T) {
 		default:
 			continue
 		}
-		if blocks != 1 && !testing.Verbose() {
-			continue // logged only: run with -v to see them
+		if blocks != 1 && !loaded {
+			continue
 		}
 		worst := m.slowest(t, kernel, blocks, 32*warps, 0, 0, args, out, blocks*warps, 1)
 		got := worst / iters
