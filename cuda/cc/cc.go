@@ -167,24 +167,23 @@ func (d *Driver) CompilePTX(o *Options, src, out string) error {
 	if err := CheckSource(src); err != nil {
 		return err
 	}
+	var clusters []clusterDim
 	err := withSource(src, func(path string, extra []string) error {
-		return d.run(append(extra, d.DeviceFlags(o, path, out, false)...))
+		if err := d.run(append(extra, d.DeviceFlags(o, path, out, false)...)); err != nil {
+			return err
+		}
+		var err error
+		clusters, err = d.clusterDimsOf(o, src, path, extra)
+		return err
 	})
 	if err != nil {
 		return err
-	}
-	if s, err := os.ReadFile(src); err == nil && bytes.Contains(s, []byte("__cluster_dims__")) {
-		if b, err := os.ReadFile(out); err == nil {
-			if err := os.WriteFile(out, AddClusterDims(s, b), 0o644); err != nil {
-				return err
-			}
-		}
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
 		return err
 	}
-	fixed := escapeControlBytes(b)
+	fixed := escapeControlBytes(addClusterDims(clusters, b))
 	if o.RDC {
 		// With -fgpu-rdc clang keeps template kernels alive for a device
 		// linker with a table of their addresses,

@@ -82,9 +82,14 @@
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 /* clang-22 accepts the cluster_dims attribute but emits nothing for it on
  * NVPTX (and, written where CUDA puts it, after the return type, it takes
- * __global__ away); `warpsim cc` adds .reqnctapercluster from the source
- * instead (cuda/cc/clusterdims.go, docs/clusters.md). */
+ * __global__ away); `warpsim cc` adds .reqnctapercluster from the
+ * preprocessed source instead, where __WARPSIM_CLUSTER_SCAN__ makes the
+ * attribute a marker (cuda/cc/clusterdims.go, docs/clusters.md). */
+#ifdef __WARPSIM_CLUSTER_SCAN__
+#define __cluster_dims__(...) __warpsim_cluster_dims__(__VA_ARGS__)
+#else
 #define __cluster_dims__(...)
+#endif
 #define __grid_constant__ __attribute__((grid_constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
