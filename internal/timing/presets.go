@@ -362,6 +362,9 @@ var measured = map[string]*Params{
 		KernelNS: 2500, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1489, ConcurrentKernels: 128,
+		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the A100.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
 	},
 	"v100": {
@@ -394,6 +397,9 @@ var measured = map[string]*Params{
 		KernelNS: 3500, BlockDispatchNS: 0.8, BlockLaunch: 64, LaunchGapNS: 5000,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1373, ConcurrentKernels: 128,
+		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the V100.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
 	},
 	"k40": {
@@ -418,6 +424,12 @@ var measured = map[string]*Params{
 		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
 		DeviceLaunch: 2000, ChildStartNS: 89000, DeviceSyncNS: 20000,
 		ChildLaunchNS: 3600, ConcurrentKernels: 32,
+		// the H100's instruction fetch (fetch.go, [FETCH]) in K40 cycles,
+		// not measured on the K40; Kepler's SASS is 8 bytes an instruction
+		// and a scheduling word every 7 (9.1 bytes), × 1.24 SASS
+		// instructions a PTX one: InstBytes 11.3.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 11.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }
