@@ -9,8 +9,10 @@
 //     in order, one every FetchLineCycles (17.4 cycles a 128-byte line:
 //     straight-line code runs at 2.17 cycles a 16-byte instruction cold
 //     against 1.04 warm), as long as the warp's code is sequential;
-//   - a jump to a line the stream would bring later than a new request
-//     restarts it there, the line arriving FetchMiss cycles later;
+//   - the stream stops at a branch (not at a short forward one, which
+//     ptxas predicates); a jump to a line the stream would bring later
+//     than a new request restarts it there, the line arriving FetchMiss
+//     cycles later;
 //   - the cache holds IcacheBytes (a loop of 33 KB runs warm, one of 50 KB
 //     misses on every line); lines are replaced oldest first, so a loop
 //     larger than the cache misses on every line, as measured;
@@ -30,6 +32,7 @@
 // byte i × InstBytes of it, InstBytes being the SASS bytes a PTX
 // instruction takes (16 × 1.24: the median ratio of SASS to PTX
 // instructions over the Triton corpus's 48 kernels).
+
 package timing
 
 import (
