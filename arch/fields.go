@@ -192,6 +192,16 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	nanos("launch.device_sync", "a device-side cudaDeviceSynchronize's cost beyond its children")
 	nanos("launch.child_interval", "the grid management unit starts a device-launched grid at most once per this")
 	timing("launch.concurrent_kernels", "most grids resident at once", count, 1, formatFloat)
+	sz := func(v float64) string { return formatSize(int64(v)) }
+	timing("icache.line", "cycles an SM's instruction fetch takes per 128-byte code line, streaming (0: no instruction fetch modelled)", number, 0, formatFloat)
+	timing("latency.icache_miss", "cycles from a jump to a code line the fetch stream has not brought until the line is there", number, 0, formatFloat)
+	timing("icache.near", "the first bytes of a kernel's code fetched at icache.line; code beyond at icache.far_line (a size; 0: all)", size, 0, sz)
+	timing("icache.far_line", "icache.line for code beyond icache.near", number, 0, formatFloat)
+	timing("latency.icache_far_miss", "latency.icache_miss for code beyond icache.near", number, 0, formatFloat)
+	timing("icache.size", "an SM's instruction cache (a size)", size, 0, sz)
+	timing("icache.inst_bytes", "bytes of SASS one PTX instruction stands for", number, 0, formatFloat)
+	timing("icache.launch_bytes", "a kernel's launch fetches this much of its code first (a size)", size, 0, sz)
+	nanos("icache.launch_line", "what a kernel's launch takes longer per 128-byte line of code it fetches first")
 	return fields, byKey
 }
 

@@ -291,6 +291,7 @@ var defs = []*Def{
 	stallMetric("branch_resolving", "stall_branch_resolving", "Issue Stall Reasons (Branch Resolving)"),
 	stallMetric("dispatch_stall", "stall_dispatch", "Issue Stall Reasons (Dispatch)"),
 	stallMetric("sleeping", "stall_sleeping", "Issue Stall Reasons (Device Runtime)"),
+	stallMetric("no_instruction", "stall_inst_fetch", "Issue Stall Reasons (Instructions Fetch)"),
 }
 
 // aliases are older names that also select a metric.

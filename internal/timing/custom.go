@@ -76,6 +76,15 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"launch.device_sync":                func(p *Params, v float64) { p.DeviceSyncNS = v },
 	"launch.child_interval":             func(p *Params, v float64) { p.ChildLaunchNS = v },
 	"launch.concurrent_kernels":         func(p *Params, v float64) { p.ConcurrentKernels = int(v) },
+	"icache.line":                       func(p *Params, v float64) { p.FetchLineCycles = v },
+	"latency.icache_miss":               func(p *Params, v float64) { p.FetchMiss = v },
+	"icache.near":                       func(p *Params, v float64) { p.FetchNearBytes = int(v) },
+	"icache.far_line":                   func(p *Params, v float64) { p.FetchFarLineCycles = v },
+	"latency.icache_far_miss":           func(p *Params, v float64) { p.FetchFarMiss = v },
+	"icache.size":                       func(p *Params, v float64) { p.IcacheBytes = int(v) },
+	"icache.inst_bytes":                 func(p *Params, v float64) { p.InstBytes = v },
+	"icache.launch_bytes":               func(p *Params, v float64) { p.FetchLaunchBytes = int(v) },
+	"icache.launch_line":                func(p *Params, v float64) { p.FetchLaunchLineNS = v },
 })
 
 // withClassFigures adds each instruction class's latency and issue

@@ -306,11 +306,17 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	for _, f := range g.Funcs() {
 		s.nslots = max(s.nslots, f.NumSlots)
 	}
+	if d.p.FetchLineCycles > 0 {
+		s.code = newCodeMap(g.Kernel(), g.Funcs(), d.p.InstBytes)
+	}
 	nsm := max(a.SMs, 1)
 	s.sms = make([]*smT, nsm)
 	for i := range s.sms {
 		sm := &smT{id: i, sps: make([]spT, d.p.SubPartitions),
 			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}}
+		if s.code != nil {
+			sm.fetch = newFetch(s.code.lines, d.p)
+		}
 		if l1 := l1Bytes(a, d.p, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes()); l1 > 0 {
 			sm.l1 = newCache(l1, 4)
 		}

@@ -57,6 +57,8 @@ type gridState struct {
 	// pcs are the stalls by function and instruction (Options.PCStalls;
 	// nil when off), every row allocated before the SMs run.
 	pcs [][][numStalls]uint64
+	// code places the grid's functions in code memory (fetch.go).
+	code *codeMap
 	// quantum is the cycles SMs advance between two exchanges with the
 	// L2 side (quantumFor); workers the host threads the SMs of a quantum
 	// are spread over (1 unless parallelSafe). active (the SMs with
@@ -289,8 +291,12 @@ func (s *gridState) finish(nb, wave int) {
 		}
 		tscale = float64(cycles) / float64(max(end, 1))
 	}
+	launch := s.p.KernelLaunch
+	if s.code != nil {
+		launch += s.code.launchCycles(s.p)
+	}
 	tm := &engine.GridTiming{
-		Cycles: cycles + uint64(s.p.KernelLaunch), StartCycle: s.base,
+		Cycles: cycles + uint64(launch), StartCycle: s.base,
 		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
 		IssueCycles: uint64(float64(issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		TensorPipeCycles: uint64(float64(tensorBusy) / TensorFrac * scale),

@@ -62,6 +62,20 @@ type Params struct {
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64
+	// Instruction fetch (fetch.go): an SM's fetch stream brings a 128-byte
+	// code line every FetchLineCycles; a jump to a line it would bring
+	// later than a new request restarts it, the line arriving FetchMiss
+	// cycles later; beyond the first FetchNearBytes of code, lines take
+	// FetchFarLineCycles and restarts FetchFarMiss (0: no such limit).
+	// The SM's instruction cache holds IcacheBytes; a PTX instruction
+	// stands for InstBytes of SASS. FetchLineCycles 0: no fetch stage.
+	FetchLineCycles, FetchMiss, FetchFarLineCycles, FetchFarMiss float64
+	FetchNearBytes, IcacheBytes                                  int
+	InstBytes                                                    float64
+	// A kernel's launch takes FetchLaunchLineNS longer per 128-byte line
+	// of its first FetchLaunchBytes of code (fetch.go, launchCycles).
+	FetchLaunchBytes  int
+	FetchLaunchLineNS float64
 	// A device-side tensor map: each tensormap.replace holds its warp
 	// TensormapReplaceCycles, a tensormap.cp_fenceproxy TensormapCopyCycles;
 	// a fence.proxy.tensormap acquire TensormapAcquireCycles, and until the
@@ -184,6 +198,12 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 		p.DRAMFetch = 32
 	}
 	applyCustom(&p, a) // an arch file's or --set's figures (custom.go)
+	if p.InstBytes == 0 {
+		p.InstBytes = 16
+	}
+	if p.IcacheBytes == 0 {
+		p.IcacheBytes = 32 << 10
+	}
 	ghz := p.ClockHz / 1e9
 	p.L2HitLatency = float64(p.L2HitCycles) + p.L2HitNS*ghz
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz

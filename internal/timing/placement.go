@@ -101,7 +101,8 @@ type smT struct {
 	// drainEnd the latest end of a drained warp (drained).
 	drainers            int
 	busyUntil, drainEnd uint64
-	mbars               mbarsT // mbarrier completions (mbarrier.go)
+	mbars               mbarsT  // mbarrier completions (mbarrier.go)
+	fetch               *fetchT // its instruction cache (fetch.go; nil: not modelled)
 }
 
 // launch is a block's dispatch: its cycle and its warps.

@@ -289,6 +289,31 @@ var measured = map[string]*Params{
 		// alone 11.5, the two in turn 314 (the acquire waits for the
 		// release's copy to reach global memory: an L2 round trip).
 		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11,
+		// [FETCH] Instruction fetch, MEASURED on this H100
+		// (testdata/timing/icache: gen.py's icache_mb.cu and
+		// icache_jump.cu, run.sh and run2.sh; one warp's %clock64 per pass
+		// over N independent FFMAs, nvcc 13 -O3 sm_90, SASS = PTX
+		// instructions there; under ncu --cache-control all, base clock):
+		// a first pass takes 86 + 2.17 cycles an instruction for N = 128 to
+		// 2048 (cold), a later one 1.04: FetchLineCycles 17.4 a 128-byte
+		// line, alike for 1, 4 and 32 warps a block and 1 or 132 blocks
+		// (per SM). Loops of 33 KB run warm, of 50 and 65 KB at 2.2 cycles
+		// an instruction on every pass: IcacheBytes 40 KB. A forward
+		// branch over 1 KB of code costs 56 cycles more cold than warm
+		// (jump_1024: 91 against 35 a segment): FetchMiss 50 with the
+		// stream (TestFetchMicrobenchmarks). Code beyond the first 64 KB
+		// comes at 12.9 cycles an instruction (icache_8192, icache_32768:
+		// 103 cycles a line) and a jump there takes 720 (jump_4096's
+		// segments past 64 KB; a cold constant-cache miss, constlat,
+		// takes 724). InstBytes 19.8: 16 bytes × 1.24, the median SASS
+		// instructions per PTX instruction of the Triton corpus's 48
+		// kernels (ptxas 13; triton_sass_counts.txt). Nsight Compute's
+		// duration less the first pass grows by 300 ns from 3 to 17 KB of
+		// code (icache_128 to icache_1024, one warp: 2364, 2512, 2671 ns)
+		// and no further (2654, 2493, 2944 ns at 34, 50, 66 KB): the
+		// launch fetches the first 16 KB, FetchLaunchLineNS 2.7 a line.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
@@ -337,6 +362,9 @@ var measured = map[string]*Params{
 		KernelNS: 2500, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1489, ConcurrentKernels: 128,
+		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the A100.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
 	},
 	"v100": {
@@ -369,6 +397,9 @@ var measured = map[string]*Params{
 		KernelNS: 3500, BlockDispatchNS: 0.8, BlockLaunch: 64, LaunchGapNS: 5000,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1373, ConcurrentKernels: 128,
+		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the V100.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
 	},
 	"k40": {
@@ -393,6 +424,12 @@ var measured = map[string]*Params{
 		KernelNS: 5000, BlockDispatchNS: 2, BlockLaunch: 64, LaunchGapNS: 7000,
 		DeviceLaunch: 2000, ChildStartNS: 89000, DeviceSyncNS: 20000,
 		ChildLaunchNS: 3600, ConcurrentKernels: 32,
+		// the H100's instruction fetch (fetch.go, [FETCH]) in K40 cycles,
+		// not measured on the K40; Kepler's SASS is 8 bytes an instruction
+		// and a scheduling word every 7 (9.1 bytes), × 1.24 SASS
+		// instructions a PTX one: InstBytes 11.3.
+		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
+		IcacheBytes: 40 << 10, InstBytes: 11.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }

@@ -30,12 +30,13 @@ const (
 	stallBranchResolving
 	stallDispatch
 	stallSleeping
+	stallNoInstruction
 	numStalls
 )
 
 // StallNames are the stall reasons' ncu names (smsp__average_warp_latency_issue_stalled_NAME).
 var StallNames = []string{"selected", "not_selected", "long_scoreboard", "short_scoreboard", "wait",
-	"barrier", "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "dispatch_stall", "sleeping"}
+	"barrier", "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "dispatch_stall", "sleeping", "no_instruction"}
 
 type warpT struct {
 	blk   *blockT
@@ -83,6 +84,10 @@ type warpT struct {
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
 	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
+	// fetchIn is the instruction the warp last looked up in its SM's
+	// instruction cache, there from cycle fetchAt (fetch.go).
+	fetchIn *ir.Inst
+	fetchAt uint64
 }
 
 type spT struct {
@@ -189,6 +194,13 @@ func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
 	}
 	if p := sp.pipe[w.next.Class]; p > t {
 		t = p
+	}
+	if sm.fetch != nil {
+		if w.fetchIn != w.next {
+			w.fetchIn = w.next
+			w.fetchAt = sm.fetch.ready(s.code.lineOf(w.next, s.p.InstBytes), sm.now, s.p)
+		}
+		t = max(t, w.fetchAt)
 	}
 	return t
 }
@@ -356,6 +368,7 @@ func throttleReason(c ir.Class) uint8 {
 // itself, kept to charge the instruction with it (chargePC).
 type stallSpan struct {
 	bar, dep, pipe  uint64
+	fetch           uint64
 	depWhy, pipeWhy uint8
 }
 
@@ -369,6 +382,13 @@ func (s *gridState) chargeStalls(sm *smT, sp *spT, w *warpT, in *ir.Inst, slots 
 	st.bar, w.barWait = w.barWait, 0 // (charged to the grid at the release)
 	dep, why := s.depReady(w)
 	from := w.lastIssue + 1
+	if w.fetchIn == in && w.fetchAt > from {
+		// Its instruction's line was not in the cache yet.
+		f := min(w.fetchAt, sm.now)
+		sm.stalls[stallNoInstruction] += f - from
+		st.fetch = f - from
+		from = f
+	}
 	if dep > from {
 		sm.stalls[why] += dep - from
 		st.dep, st.depWhy = dep-from, why
@@ -393,6 +413,7 @@ func (s *gridState) chargePC(w *warpT, st *stallSpan, slots uint64) {
 	// Rows are shared by the SMs: sums, in any order.
 	row := s.pcRow(w)
 	atomic.AddUint64(&row[stallBarrier], st.bar)
+	atomic.AddUint64(&row[stallNoInstruction], st.fetch)
 	atomic.AddUint64(&row[st.depWhy], st.dep)
 	atomic.AddUint64(&row[st.pipeWhy], st.pipe)
 	atomic.AddUint64(&row[stallSelected], slots)
@@ -446,6 +467,9 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = sm.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
+		if sm.fetch != nil && (in.Backward || int(in.Target)-int(rec.PC) > ifConverted) {
+			sm.fetch.cut(sm.now, p)
+		}
 	}
 }
 

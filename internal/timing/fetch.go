@@ -1,0 +1,232 @@
+// Instruction fetch: each SM fetches its kernel's code into its
+// instruction cache a 128-byte line at a time, and a warp whose next
+// instruction's line is not there yet cannot issue (Nsight Compute's
+// no_instruction stall). The H100's figures come from
+// testdata/timing/icache (straight-line code, loops and forward jumps of
+// growing size, timed with %clock64 under ncu with its caches flushed):
+//
+//   - a stream: from a line it misses on, the SM fetches the following lines
+//     in order, one every FetchLineCycles (17.4 cycles a 128-byte line:
+//     straight-line code runs at 2.17 cycles a 16-byte instruction cold
+//     against 1.04 warm), as long as the warp's code is sequential;
+//   - the stream stops at a branch (not at a short forward one, which
+//     ptxas predicates); a jump to a line the stream would bring later
+//     than a new request restarts it there, the line arriving FetchMiss
+//     cycles later;
+//   - the cache holds IcacheBytes (a loop of 33 KB runs warm, one of 50 KB
+//     misses on every line); lines are replaced oldest first, so a loop
+//     larger than the cache misses on every line, as measured;
+//   - the first FetchNearBytes of the kernel's code come at that rate;
+//     lines beyond (code over 64 KB) come from DRAM, FetchFarLineCycles a
+//     line and FetchFarMiss a restart;
+//   - the kernel's launch takes FetchLaunchLineNS longer a line of its
+//     first FetchLaunchBytes (16 KB) of code.
+//
+// The kernel's entry line is there when the block's warps first issue:
+// its fetch overlaps the block's launch, whose calibrated latency
+// (BlockLaunch, KernelNS) includes it. The cache is cold at every grid's
+// start, as under Nsight Compute's --cache-control all, which the held-out
+// recordings use.
+//
+// The model runs PTX, not SASS: PTX instruction i of a function stands at
+// byte i × InstBytes of it, InstBytes being the SASS bytes a PTX
+// instruction takes (16 × 1.24: the median ratio of SASS to PTX
+// instructions over the Triton corpus's 48 kernels).
+
+package timing
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/warpsim/warpsim/internal/ir"
+)
+
+// fetchLineBytes is the instruction cache's line.
+const fetchLineBytes = 128
+
+// codeMap places a grid's functions one after another in code memory,
+// each from a line boundary.
+type codeMap struct {
+	funcs []codeRange
+	lines int
+	// kernelLines are the kernel's own lines (the first).
+	kernelLines int
+}
+
+// codeRange is one function's instructions: the addresses of Code[0] and
+// past its end, and the line it starts at.
+type codeRange struct {
+	first, end uintptr
+	line       int
+}
+
+var instSize = unsafe.Sizeof(ir.Inst{})
+
+// newCodeMap lays out kernel and then the other functions of fns with
+// instBytes bytes an instruction.
+func newCodeMap(kernel *ir.Func, fns []*ir.Func, instBytes float64) *codeMap {
+	c := &codeMap{}
+	for i, f := range append([]*ir.Func{kernel}, fns...) {
+		if f == nil || len(f.Code) == 0 || i > 0 && f == kernel {
+			continue
+		}
+		first := uintptr(unsafe.Pointer(&f.Code[0]))
+		c.funcs = append(c.funcs, codeRange{first: first, end: first + uintptr(len(f.Code))*instSize, line: c.lines})
+		c.lines += int(math.Ceil(float64(len(f.Code)) * instBytes / fetchLineBytes))
+		if i == 0 {
+			c.kernelLines = c.lines
+		}
+	}
+	return c
+}
+
+// launchCycles is what fetching the kernel's first FetchLaunchBytes of
+// code adds to its launch: Nsight Compute's durations less the first
+// pass's cycles grow by 300 ns from 3 to 17 KB of code and no further
+// (icache_N, one warp): 2.7 ns a line.
+func (c *codeMap) launchCycles(p *Params) float64 {
+	lines := min(c.kernelLines, p.FetchLaunchBytes/fetchLineBytes)
+	return float64(lines) * p.FetchLaunchLineNS * p.ClockHz / 1e9
+}
+
+// lineOf is the code line of instruction in (-1: not in the grid's code).
+func (c *codeMap) lineOf(in *ir.Inst, instBytes float64) int {
+	p := uintptr(unsafe.Pointer(in))
+	for i := range c.funcs {
+		f := &c.funcs[i]
+		if p >= f.first && p < f.end {
+			return f.line + int(float64((p-f.first)/instSize)*instBytes/fetchLineBytes)
+		}
+	}
+	return -1
+}
+
+// fetchT is one SM's instruction cache and fetch stream.
+type fetchT struct {
+	// at is, per code line, the cycle it arrives (or arrived) in the
+	// cache; absent lines are notHere.
+	at []uint64
+	// fifo is the resident lines in arrival order (a ring of the cache's
+	// capacity, head the oldest); n of them.
+	fifo    []int32
+	head, n int
+	// next is the line the stream brings next, at cycle nextAt (no
+	// stream: next < 0); started: the SM has fetched anything.
+	next    int
+	nextAt  float64
+	started bool
+}
+
+const notHere = math.MaxUint64
+
+func newFetch(lines int, p *Params) *fetchT {
+	f := &fetchT{at: make([]uint64, lines), next: -1}
+	for i := range f.at {
+		f.at[i] = notHere
+	}
+	capLines := max(1, p.IcacheBytes/fetchLineBytes)
+	f.fifo = make([]int32, min(capLines, max(lines, 1)))
+	return f
+}
+
+// lineCycles is the stream's time for line l, and miss a restart's at l.
+func (p *Params) lineCycles(l int) float64 {
+	if p.FetchNearBytes > 0 && l*fetchLineBytes >= p.FetchNearBytes {
+		return p.FetchFarLineCycles
+	}
+	return p.FetchLineCycles
+}
+
+func (p *Params) missCycles(l int) float64 {
+	if p.FetchNearBytes > 0 && l*fetchLineBytes >= p.FetchNearBytes {
+		return p.FetchFarMiss
+	}
+	return p.FetchMiss
+}
+
+// put makes line l resident from cycle t, the oldest line leaving when the
+// cache is full.
+func (f *fetchT) put(l int, t uint64) {
+	if len(f.fifo) == 0 {
+		return
+	}
+	if f.n == len(f.fifo) {
+		f.at[f.fifo[f.head]] = notHere
+		f.head = (f.head + 1) % len(f.fifo)
+		f.n--
+	}
+	f.fifo[(f.head+f.n)%len(f.fifo)] = int32(l)
+	f.n++
+	f.at[l] = t
+}
+
+// ready is the cycle line l is in the cache for a warp asking at cycle
+// now: at once when it is there (or on its way), else the stream's or a
+// new request's, whichever is sooner.
+func (f *fetchT) ready(l int, now uint64, p *Params) uint64 {
+	if l < 0 || l >= len(f.at) {
+		return now
+	}
+	if t := f.at[l]; t != notHere {
+		return t
+	}
+	if !f.started {
+		// The entry line: fetched during the block's launch.
+		f.started = true
+		return f.restart(l, float64(now), p)
+	}
+	restart := float64(now) + p.missCycles(l)
+	if f.next >= 0 && l >= f.next {
+		// The stream's time for l, bringing the lines before it.
+		t := f.nextAt
+		for k := f.next + 1; k <= l && t <= restart; k++ {
+			t += p.lineCycles(k)
+		}
+		if t <= restart || l == f.next {
+			// (A new request does not overtake the stream's next line.)
+			for k := f.next; k <= l; k++ {
+				if f.at[k] == notHere {
+					f.put(k, uint64(math.Ceil(f.nextAt)))
+				}
+				if k < l {
+					f.nextAt += p.lineCycles(k + 1)
+				}
+			}
+			f.next = l + 1
+			f.nextAt += p.lineCycles(l + 1)
+			return f.at[l]
+		}
+	}
+	return f.restart(l, restart, p)
+}
+
+// ifConverted is the longest forward branch (in instructions skipped)
+// taken for one ptxas turns into predicated instructions: it does not stop
+// the fetch stream (icache_mb.cu's lane-0 stores, four instructions, have
+// no branch in SASS).
+const ifConverted = 8
+
+// cut stops the stream at cycle now, as a branch does: the fetch unit does
+// not fetch past a branch before it resolves (a warp's next line then
+// restarts it, FetchMiss later: jump_1024's forward jumps, and the first
+// pass of icache_N, which the loop's guard starts, 86 cycles over the
+// stream's time). The lines the stream brought by now stay.
+func (f *fetchT) cut(now uint64, p *Params) {
+	for f.next >= 0 && f.next < len(f.at) && f.nextAt <= float64(now) {
+		if f.at[f.next] == notHere {
+			f.put(f.next, uint64(math.Ceil(f.nextAt)))
+		}
+		f.next++
+		f.nextAt += p.lineCycles(f.next)
+	}
+	f.next = -1
+}
+
+// restart points the stream at line l, which arrives at cycle t.
+func (f *fetchT) restart(l int, t float64, p *Params) uint64 {
+	t = math.Ceil(t)
+	f.put(l, uint64(t))
+	f.next, f.nextAt = l+1, t+p.lineCycles(l+1)
+	return uint64(t)
+}
