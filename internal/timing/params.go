@@ -57,8 +57,9 @@ type Params struct {
 	// address at a time, this many cycles each; the SM's next global atomic
 	// issues when they have gone (0: as fast as its sectors' bytes).
 	AtomicLaneCycles float64
-	// AtomicInstCycles: the least an SM's global atomic holds it (atomicLanes),
-	// an atom of 32 bits, of 64 bits, and a red; zeros: none.
+	// AtomicInstCycles: the least an SM's global atomic that ptxas
+	// aggregated across the warp holds it (atomicLanes), an atom of 32
+	// bits, of 64 bits, and a red; zeros: none.
 	AtomicInstCycles [3]float64
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
 	// a warp instruction, and with .ca CpAsyncLineCycles a line it touches.

@@ -281,10 +281,14 @@ var measured = map[string]*Params{
 		// red.add.f32 57,953): AtomicFloatNS 1.77 at 1.98 GHz. f16, bf16
 		// and f64 adds not measured: taken as f32's. One warp's loop of
 		// aggregated atomics (one address, the results not awaited) issues
-		// an atom.add.u32 every 31.3 cycles, an atom.add.u64 every 53.0, a
-		// red.add.u32 every 6.4 (7.6 with REDUX): AtomicInstCycles, the
-		// least an SM's global atomic holds it, whatever its addresses
-		// (32 of their own took 36.4 a warp instruction: [FN]).
+		// an atom.add.u32 every 31.3 cycles (38.9 in k_time<1,0>; 49.5 in
+		// testdata/timing/fences, the same SASS), an atom.add.u64 every
+		// 53.0, a red.add.u32 every 6.4 (7.6 with REDUX): AtomicInstCycles,
+		// the least an SM's aggregated atomic holds it, FITTED to these
+		// rows with the loops' other instructions (the model: 36.1, 36.1,
+		// 27.9, 53.5, 7.0, 7.0). Not applied to per-lane atomics: the
+		// calibration's atomics_global_* (unaggregated) keep their
+		// occupancy (4.7 points; 8.1 with the floor).
 		AtomicFloatNS: 1.77, AtomicInstCycles: [3]float64{20, 46, 6.4},
 		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
 		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from

@@ -337,9 +337,9 @@ func cpAsyncL1Bytes(p *Params, sectors []uint64, bypass bool) float64 {
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
-// addresses (AtomicLaneCycles each), and at least AtomicInstCycles (an
-// atom: 32-bit, 64-bit; a red): no sub-partition issues another before
-// they have gone.
+// addresses (AtomicLaneCycles each), an aggregated one's at least
+// AtomicInstCycles (an atom of 32 bits, of 64 bits; a red): no
+// sub-partition issues another before they have gone.
 func (s *gridState) atomicLanes(sm *smT, in *ir.Inst, rec *engine.StepRecord) {
 	p := s.p
 	c := p.AtomicLaneCycles
@@ -347,13 +347,15 @@ func (s *gridState) atomicLanes(sm *smT, in *ir.Inst, rec *engine.StepRecord) {
 		return
 	}
 	hold := float64(max(rec.AddrDistinct, 1)) * c
-	switch {
-	case in.Op == ir.OpRed:
-		hold = max(hold, p.AtomicInstCycles[2])
-	case ir.TypeSize(in.Type) >= 8:
-		hold = max(hold, p.AtomicInstCycles[1])
-	default:
-		hold = max(hold, p.AtomicInstCycles[0])
+	if warpAggregated(in, rec) {
+		switch {
+		case in.Op == ir.OpRed:
+			hold = max(hold, p.AtomicInstCycles[2])
+		case ir.TypeSize(in.Type) >= 8:
+			hold = max(hold, p.AtomicInstCycles[1])
+		default:
+			hold = max(hold, p.AtomicInstCycles[0])
+		}
 	}
 	sm.atomics = max(sm.atomics, sm.now) + uint64(math.Ceil(hold))
 	for i := range sm.sps {
