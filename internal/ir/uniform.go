@@ -233,9 +233,8 @@ func uniformSlots(f *Func) []bool {
 	isVar := func(s int32) bool { return s >= 0 && int(s) <= n && varying[s] }
 	// Divergent regions, one branch at a time: seen[pc] == mark holds pc
 	// in the region of the branch at mark-1. work bounds the walks: past
-	// it (huge functions with many divergent branches) every register
-	// written more than once or written under divergence counts as
-	// varying, which is what the regions could only add to.
+	// it (huge functions with many divergent branches) every register but
+	// the constants counts as varying, and nothing is aggregated.
 	succBuf := make([]int32, 0, 4)
 	region := make([]int32, 0, 64)
 	seen := make([]int32, len(code))
@@ -291,13 +290,10 @@ func uniformSlots(f *Func) []bool {
 			}
 			divDone[pc] = true
 			if work > maxWork {
-				for d := range defs {
-					if len(defs[d]) > 1 && !varying[d] {
-						varying[d] = true
-						grew = true
-					}
+				for d := range varying[:n] {
+					varying[d] = !isConst[d]
 				}
-				continue
+				return varying[:n]
 			}
 			// The region: reachable from the branch's successors without
 			// passing its reconvergence point.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -200,5 +201,13 @@ func TestWarpAggregationRule(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s: %d atomics", c.name, n)
 		}
+	}
+}
+
+// TestInstSize: Inst.Agg lives in the struct's padding; the engine's
+// instruction stream stays 88 bytes an instruction.
+func TestInstSize(t *testing.T) {
+	if n := unsafe.Sizeof(Inst{}); n != 88 {
+		t.Errorf("ir.Inst is %d bytes, want 88", n)
 	}
 }
