@@ -392,6 +392,7 @@ type Inst struct {
 	GuardNeg bool
 	Flags    uint16
 	Order    uint8 // memory order of atom, red and fences (Order* bits); 0: relaxed
+	Agg      uint8 // atom, red: how ptxas aggregates it across the warp (Agg*, uniform.go)
 	Guard    int32 // predicate slot, -1 when unguarded
 	D        [4]int32
 	A        [5]int32

@@ -520,6 +520,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	}
 	contractDivFull(f, fl.labels)
 	computeReconvergence(f)
+	markWarpAggregated(f)
 	specialize(f)
 	f.RegEstimate = estimateRegs(f, fl.slotW)
 }

@@ -13,6 +13,7 @@ package timing
 import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
 )
 
 // load times a global load: every sector through L1, L2 and DRAM; the
@@ -187,13 +188,22 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) uint64 {
 
 // atomic times a global atomic, performed at the L2. Lanes that name the
 // same address are separate updates, serialized at that address's atomic
-// unit (AtomicNS each); lanes on distinct addresses of one sector are one
-// update. All updates share the L2's atomic throughput (AtomicOpsPerNS).
-func (s *gridState) atomic(sm *smT, rec *engine.StepRecord) uint64 {
+// unit (AtomicNS each, AtomicFloatNS for a floating-point add); lanes on
+// distinct addresses of one sector are one update. All updates share the
+// L2's atomic throughput (AtomicOpsPerNS). An atomic ptxas aggregates
+// across the warp (ir.AggElect; ir.AggFullWarp when no lane is inactive)
+// is one update: the elected lane's.
+func (s *gridState) atomic(sm *smT, in *ir.Inst, rec *engine.StepRecord) uint64 {
 	n := max(len(rec.Sectors), 1)
 	t0 := sm.l1q.take(sm.now, float64(n*32))
 	serial := float64(max(rec.AddrMaxDup, 1))
 	ops := float64(n) + float64(popcount(rec.Exec)) - float64(max(rec.AddrDistinct, 1))
+	if warpAggregated(in, rec) {
+		serial, ops = 1, 1
+	}
+	if in.Mode == ir.AtomAdd && ir.IsFloat(in.Type) && s.p.AtomicFloatNS > 0 {
+		serial *= s.p.AtomicFloatNS / s.p.AtomicNS
+	}
 	done := sm.leaf()
 	sm.log(memReq{cycle: sm.now, at: t0, kind: reqAtomic, leaf: done, ops: ops, dup: serial}, rec.Sectors)
 	return done
@@ -229,6 +239,12 @@ func (s *gridState) writeBack(t uint64, sectors, partial int) uint64 {
 		n += s.p.RMWLineBytes
 	}
 	return s.d.dram.take(t, n)
+}
+
+// warpAggregated says whether the atomic rec ran is one update for the
+// warp, as ptxas compiles it (ir.markWarpAggregated).
+func warpAggregated(in *ir.Inst, rec *engine.StepRecord) bool {
+	return in.Agg == ir.AggElect || in.Agg == ir.AggFullWarp && rec.Exec == 0xffffffff
 }
 
 func popcount(x uint32) int {

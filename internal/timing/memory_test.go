@@ -6,6 +6,8 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // memFixture is an H100 grid state of two SMs with cold caches and idle
@@ -103,19 +105,32 @@ func TestMemoryStoresWriteBack(t *testing.T) {
 }
 
 // TestMemoryAtomicsSerialize: lanes updating one address serialize at its
-// L2 atomic unit; lanes on distinct addresses of a sector do not.
+// L2 atomic unit; lanes on distinct addresses of a sector do not; an
+// atomic ptxas aggregates across the warp is one update (a full-warp scan
+// only when every lane runs it).
 func TestMemoryAtomicsSerialize(t *testing.T) {
-	lat := func(dup uint32) uint64 {
+	lat := func(dup uint32, agg uint8, exec uint32) uint64 {
 		s := memFixture()
-		rec := &engine.StepRecord{Sectors: []uint64{5}, Exec: 0xffffffff, AddrDistinct: 32 / dup, AddrMaxDup: dup}
-		done := s.atomic(s.sms[0], rec)
+		in := &ir.Inst{Op: ir.OpAtom, Mode: ir.AtomAdd, Type: ptxtype.U32, Agg: agg}
+		rec := &engine.StepRecord{Sectors: []uint64{5}, Exec: exec, AddrDistinct: 32 / dup, AddrMaxDup: dup}
+		done := s.atomic(s.sms[0], in, rec)
 		s.replay(0, 0)
 		return s.sms[0].val(done)
 	}
-	one, same := lat(1), lat(32)
+	const full = 0xffffffff
+	one, same := lat(1, ir.AggNone, full), lat(32, ir.AggNone, full)
 	want := uint64(31 * s0(memFixture()).AtomicCycles)
 	if same-one+1 < want || same-one > want+1 {
 		t.Errorf("32 lanes on one address: %d cycles, on 32 addresses: %d; want %d more", same, one, want)
+	}
+	if e := lat(32, ir.AggElect, full); e != one {
+		t.Errorf("32 lanes on one address, aggregated: %d cycles, want one update's %d", e, one)
+	}
+	if e := lat(32, ir.AggFullWarp, full); e != one {
+		t.Errorf("32 lanes on one address, a full warp's scan: %d cycles, want one update's %d", e, one)
+	}
+	if e := lat(31, ir.AggFullWarp, full>>1); e <= one {
+		t.Errorf("31 lanes on one address, the scan's partial-warp path: %d cycles, want more than one update's %d", e, one)
 	}
 }
 

@@ -20,6 +20,8 @@ type microbench struct {
 	dev   *warpsim.Device
 	mod   *warpsim.Module
 	lines []string
+	// lastNS is the simulated duration of slowest's last launch.
+	lastNS float64
 }
 
 // loadMicrobench loads dir's h100/<name>.nvcc.ptx and h100/<name>.h100.txt.
@@ -81,9 +83,11 @@ func (m *microbench) slowest(t *testing.T, name string, blocks, threads, cluster
 		cfg.Cluster = warpsim.Dim3{X: uint32(cluster), Y: 1, Z: 1}
 	}
 	for i := 0; i < launches; i++ {
-		if _, err := m.dev.Launch(k, cfg, args); err != nil {
+		r, err := m.dev.Launch(k, cfg, args)
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		m.lastNS = r.DurationNS
 	}
 	b := make([]byte, 8*n)
 	if err := m.dev.Read(out, b); err != nil {

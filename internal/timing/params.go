@@ -35,6 +35,7 @@ type Params struct {
 	DRAMNS         float64
 	AtomicNS       float64 // a global atomic's service time at its L2 slice (same-address atomics serialize)
 	AtomicOpsPerNS float64 // device-wide atomic updates the L2 performs per ns
+	AtomicFloatNS  float64 // AtomicNS of a floating-point add (0: AtomicNS)
 	BarrierLatency uint32  // from the last warp's arrival to the first warp's issue
 	// Thread-block clusters (cluster.go): from the last thread's
 	// barrier.cluster.arrive until the cluster's waiting warps issue,
@@ -56,6 +57,10 @@ type Params struct {
 	// address at a time, this many cycles each; the SM's next global atomic
 	// issues when they have gone (0: as fast as its sectors' bytes).
 	AtomicLaneCycles float64
+	// AtomicInstCycles: the least an SM's global atomic that ptxas
+	// aggregated across the warp holds it (atomicLanes), an atom of 32
+	// bits, of 64 bits, and a red; zeros: none.
+	AtomicInstCycles [3]float64
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
 	// a warp instruction, and with .ca CpAsyncLineCycles a line it touches.
 	CpAsyncCycles, CpAsyncLineCycles float64

@@ -269,6 +269,27 @@ var measured = map[string]*Params{
 		// an atomic's addresses about one a cycle (AtomicLaneCycles 1; the
 		// model gives 39.7 and 135.7).
 		FenceCTA: 9, FenceGPU: 660, FenceSys: 1550, AtomicReturnNS: 113, AtomicLaneCycles: 1,
+		// [AGG] Warp-aggregated atomics, MEASURED on this H100
+		// (testdata/timing/atomagg: agg.cu, run.sh; clock64 in the kernel,
+		// the slowest warp's cycles a loop iteration, 132 blocks of 4
+		// warps on one word): ptxas compiles an atomic on a uniform
+		// address into one update a warp (ir.AggElect): 772.7 cycles for
+		// 528 warps' atom.add.u32, 1.46 cycles an update, AtomicNS's rate
+		// (the model 766.9; unaggregated, the same 32 lanes a warp take
+		// 24,676, the model 24,425). f32 adds are never aggregated and
+		// serialize at 3.51 cycles an update (59,230 for 16,896 lanes;
+		// red.add.f32 57,953): AtomicFloatNS 1.77 at 1.98 GHz. f16, bf16
+		// and f64 adds not measured: taken as f32's. One warp's loop of
+		// aggregated atomics (one address, the results not awaited) issues
+		// an atom.add.u32 every 31.3 cycles (38.9 in k_time<1,0>; 49.5 in
+		// testdata/timing/fences, the same SASS), an atom.add.u64 every
+		// 53.0, a red.add.u32 every 6.4 (7.6 with REDUX): AtomicInstCycles,
+		// the least an SM's aggregated atomic holds it, FITTED to these
+		// rows with the loops' other instructions (the model: 36.1, 36.1,
+		// 27.9, 53.5, 7.0, 7.0). Not applied to per-lane atomics: the
+		// calibration's atomics_global_* (unaggregated) keep their
+		// occupancy (4.7 points; 8.1 with the floor).
+		AtomicFloatNS: 1.77, AtomicInstCycles: [3]float64{20, 46, 6.4},
 		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
 		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from
 		// L1 take 38.3 cycles a warp instruction (4.8 an SM), 16-byte ones

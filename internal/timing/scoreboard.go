@@ -179,8 +179,14 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	switch rec.Space {
 	case engine.SpaceGlobal:
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
-			mem = s.atomic(sm, rec)
-			s.atomicLanes(sm, rec)
+			mem = s.atomic(sm, in, rec)
+			s.atomicLanes(sm, in, rec)
+			if in.Agg == ir.AggFullWarp && rec.Exec == 0xffffffff {
+				// The full warp's scan: lane 31's ATOM, then a SHFL.IDX of
+				// its result to every lane, which waits for it.
+				w.ready, w.readyWhy = sm.fmax(w.ready, mem), stallLongScoreboard
+				sm.keep(&w.ready)
+			}
 		} else if rec.Store {
 			data := dataReady(sm, w, in)
 			w.storeData = sm.fmax(w.storeData, data)
@@ -331,14 +337,27 @@ func cpAsyncL1Bytes(p *Params, sectors []uint64, bypass bool) float64 {
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
-// addresses (AtomicLaneCycles each): no sub-partition issues another
-// before they have gone.
-func (s *gridState) atomicLanes(sm *smT, rec *engine.StepRecord) {
-	c := s.p.AtomicLaneCycles
+// addresses (AtomicLaneCycles each), an aggregated one's at least
+// AtomicInstCycles (an atom of 32 bits, of 64 bits; a red): no
+// sub-partition issues another before they have gone.
+func (s *gridState) atomicLanes(sm *smT, in *ir.Inst, rec *engine.StepRecord) {
+	p := s.p
+	c := p.AtomicLaneCycles
 	if c == 0 {
 		return
 	}
-	sm.atomics = max(sm.atomics, sm.now) + uint64(math.Ceil(float64(max(rec.AddrDistinct, 1))*c))
+	hold := float64(max(rec.AddrDistinct, 1)) * c
+	if warpAggregated(in, rec) {
+		switch {
+		case in.Op == ir.OpRed:
+			hold = max(hold, p.AtomicInstCycles[2])
+		case ir.TypeSize(in.Type) >= 8:
+			hold = max(hold, p.AtomicInstCycles[1])
+		default:
+			hold = max(hold, p.AtomicInstCycles[0])
+		}
+	}
+	sm.atomics = max(sm.atomics, sm.now) + uint64(math.Ceil(hold))
 	for i := range sm.sps {
 		sm.sps[i].pipe[ir.ClassAtomic] = max(sm.sps[i].pipe[ir.ClassAtomic], sm.atomics)
 	}

@@ -20,9 +20,25 @@ import (
 //   - fp64 division, reciprocal and square root (DFMA Newton iterations);
 //   - the libdevice math functions warpsim runs natively (sinf, expf, …:
 //     whole SASS routines, 24 taken as typical) and printf (a call into the
-//     driver's formatting, hundreds).
+//     driver's formatting, hundreds);
+//   - an atomic ptxas aggregates across the warp (ir.Agg*, recorded in
+//     testdata/timing/atomagg): the elected lane's ATOM, a SHFL.IDX of its
+//     result and an add (3; a RED alone, 1: the VOTEU.ANY, FLO, POPC and
+//     ISETP that elect the lane depend only on the active mask, and ptxas
+//     hoists them out of loops, as in every recorded kernel); a full
+//     warp's scan: VOTE.ANY, ISETP, five SHFL.UP with their adds, the
+//     ATOM, a SHFL.IDX and an add (15).
 func issueSlots(in *ir.Inst) uint32 {
 	switch in.Op {
+	case ir.OpAtom, ir.OpRed:
+		switch in.Agg {
+		case ir.AggElect:
+			if in.Op == ir.OpAtom {
+				return 3
+			}
+		case ir.AggFullWarp:
+			return 15
+		}
 	case ir.OpDiv, ir.OpRem:
 		switch {
 		case in.Type == ptxtype.F64:
