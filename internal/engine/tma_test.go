@@ -161,14 +161,19 @@ func TestTMAMatchesH100(t *testing.T) { runTMACases(t, "cases.txt") }
 func TestTMAInterleaveMatchesH100(t *testing.T) { runTMACases(t, "il_cases.txt") }
 
 // runTMACases runs one case file of testdata/tma through tma_probe.cu's
-// PTX and compares every byte with the H100's recording.
+// PTX and compares every byte with the H100's recording. Under -short (CI's
+// race step, where an interleaved case's mbarrier wait loop takes seconds)
+// every fourth case; the plain run takes them all.
 func runTMACases(t *testing.T, file string) {
 	src, err := os.ReadFile(filepath.Join(tmaRec, "ptx", "tma_probe.ptx"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := testModule(t, string(src))
-	for _, c := range readTMACases(t, file) {
+	for i, c := range readTMACases(t, file) {
+		if testing.Short() && i%4 != 0 {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			rec, err := os.ReadFile(filepath.Join(tmaRec, "out", c.name+".bin"))
 			if err != nil {
