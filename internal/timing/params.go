@@ -57,11 +57,20 @@ type Params struct {
 	// issues when they have gone (0: as fast as its sectors' bytes).
 	AtomicLaneCycles float64
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
-	// a warp instruction, and with .ca CpAsyncLineCycles a line it touches.
-	CpAsyncCycles, CpAsyncLineCycles float64
+	// a warp instruction, CpAsyncWavefrontCycles a wavefront of its
+	// shared-memory writes plus CpAsyncIssueCycles, and with .ca its bytes
+	// at CpAsyncBytesPerCycle and CpAsyncLineCycles a line it allocates in
+	// the L1 (scoreboard.go, cpAsyncL1Bytes).
+	CpAsyncCycles, CpAsyncLineCycles                                 float64
+	CpAsyncWavefrontCycles, CpAsyncIssueCycles, CpAsyncBytesPerCycle float64
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64
+	// BulkReadCycles: a bulk or tensor copy out of shared memory has read
+	// its source this long after its issue, plus its bytes at the copy
+	// unit's rate (mbarrier.go, bulkRead); its bulk group's wait waits
+	// for that.
+	BulkReadCycles uint32
 	// A device-side tensor map: each tensormap.replace holds its warp
 	// TensormapReplaceCycles, a tensormap.cp_fenceproxy TensormapCopyCycles;
 	// a fence.proxy.tensormap acquire TensormapAcquireCycles, and until the

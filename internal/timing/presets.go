@@ -272,16 +272,36 @@ var measured = map[string]*Params{
 		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
 		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from
 		// L1 take 38.3 cycles a warp instruction (4.8 an SM), 16-byte ones
-		// 58.0 (7.3); copies of 32 lines of their own 448 a warp
-		// instruction with .ca (56 an SM: 1.75 a line) and 269 with .cg
-		// (33.6: the L1's one line a cycle).
-		CpAsyncCycles: 4.8, CpAsyncLineCycles: 1.75,
+		// 58.0 (7.3: 512 bytes at 70 a cycle); copies of 32 lines of their
+		// own that miss the L1 448 a warp instruction with .ca (56 an SM:
+		// 1.75 a line allocated) and 269 with .cg (33.6: the L1's one line
+		// a cycle). The shared-memory side (testdata/timing/ldgsts:
+		// ldgsts_mb.cu, run.sh in triton_stamps; eight warps, L1 hits, an
+		// SM's cycles a warp instruction): one line written to 1, 2, 4, 8,
+		// 32 wavefronts 2.45, 3.5, 4.8, 8.8, 33.3; 4, 8, 32 lines written
+		// to a wavefront each 4.8, 9.2, 34.4; 4 lines in two wavefronts
+		// each 9.2, 8 lines in one each 9.1, 32 lines with 32 lanes on one
+		// bank 35.5: a wavefront a cycle, the lanes that read one line
+		// writing together, plus 0.8 a copy; at least 2.45.
+		CpAsyncCycles: 2.45, CpAsyncLineCycles: 1.75, CpAsyncWavefrontCycles: 1, CpAsyncIssueCycles: 0.8,
+		CpAsyncBytesPerCycle: 70,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,
 		// with no tensor map, do not): the TMA unit fetches the tensor map
 		// first, about 500 cycles at 1.98 GHz.
 		TensorMapFetchNS: 250,
+		// [BULK] A bulk store's group wait, MEASURED on this H100
+		// (testdata/timing/bulkwait: bulkwait_mb.cu, run2.sh in
+		// triton_stamps; one warp): a TMA store of a 4 KiB box through a
+		// map the TMA unit holds has read its source 220 cycles after its
+		// issue (cp.async.bulk.wait_group.read), its writes 44 later;
+		// through a map made just before (tensormap.cp_fenceproxy,
+		// fence.proxy.tensormap acquire) 521, the first store of a kernel
+		// 465: the map's fetch overlaps the rest. A non-tensor bulk store
+		// of 4 KiB 256. BulkReadCycles 177 plus 4 KiB at 96 bytes a cycle
+		// (CopyBytesPerCycle) is 220.
+		BulkReadCycles: 177,
 		// [TMF] Device-side tensor maps, MEASURED on this H100
 		// (testdata/timing/tensormap: tmfence_mb.cu, run.sh; one warp,
 		// cycles a round): 13 tensormap.replace by lane 0 126 (9.7 each);

@@ -206,7 +206,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 				funcs[rec.Func].TensorOps[in.Imm].BypassL1 {
 				sm.l1 = nil
 			}
-			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec.Sectors, sm.l1 == nil))
+			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec, sm.l1 == nil, missingLines(sm.l1, rec.Sectors)))
 			sm.l1 = l1
 		} else if in.Op == ir.OpAsync {
 			// A TMA or bulk copy into shared memory reads through the
@@ -285,6 +285,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpAsync {
 		s.asyncGroup(sm, w, in, rec.Func, done)
+		s.bulkGroup(sm, w, in, rec)
 		s.mbarrierTiming(sm, w, in, rec, done)
 	}
 	for _, r := range in.D {
@@ -310,24 +311,52 @@ func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst) {
 		w.tmapRelease = sm.now + uint64(p.L2HitLatency)
 	case in.Op == ir.OpMembar && in.Mode == ir.MembarTensormapAcquire:
 		w.ready, w.readyWhy = max(w.ready, sm.now+uint64(p.TensormapAcquireCycles), w.tmapRelease), stallLongScoreboard
+		// The map may have changed: the SM's TMA unit fetches it again at
+		// its next use (testdata/timing/bulkwait, MODE 1). The model does
+		// not track which map the fence names: it forgets them all.
+		sm.tmaps = [len(sm.tmaps)]uint64{}
 	}
 }
 
-// cpAsyncL1Bytes is what a cp.async takes of the L1's data path (in bytes
-// of L1BytesPerCycle): at least CpAsyncCycles, and with .ca
-// (allocating in L1) CpAsyncLineCycles for each line it touches.
-func cpAsyncL1Bytes(p *Params, sectors []uint64, bypass bool) float64 {
-	b := max(l1DataBytes(p, sectors), p.CpAsyncCycles*float64(p.L1BytesPerCycle))
-	if !bypass && p.CpAsyncLineCycles > 0 {
-		lines := 0
-		for i, sec := range sectors {
-			if i == 0 || sec>>2 != sectors[i-1]>>2 {
-				lines++
-			}
-		}
-		b = max(b, float64(lines)*p.CpAsyncLineCycles*float64(p.L1BytesPerCycle))
+// cpAsyncL1Bytes is what a cp.async (LDGSTS) takes of the L1's data path
+// (in bytes of L1BytesPerCycle; testdata/timing/ldgsts, cpasync): at least
+// CpAsyncCycles, and CpAsyncWavefrontCycles for each wavefront of its
+// shared-memory writes (the record's Wavefronts: its lanes taken a global
+// line at a time, bank conflicts within a line costing a wavefront each)
+// plus CpAsyncIssueCycles; a .ca copy (through the L1) moves its bytes at
+// CpAsyncBytesPerCycle and takes CpAsyncLineCycles for each line it
+// allocates (missing lines, the missing ones of the L1).
+func cpAsyncL1Bytes(p *Params, rec *engine.StepRecord, bypass bool, missing int) float64 {
+	c := p.CpAsyncCycles
+	if rec.Wavefronts > 0 && p.CpAsyncWavefrontCycles > 0 {
+		c = max(c, float64(rec.Wavefronts)*p.CpAsyncWavefrontCycles+p.CpAsyncIssueCycles)
 	}
-	return b
+	if !bypass {
+		if p.CpAsyncBytesPerCycle > 0 {
+			c = max(c, float64(rec.Bytes)/p.CpAsyncBytesPerCycle)
+		}
+		c = max(c, float64(missing)*p.CpAsyncLineCycles)
+	}
+	return max(l1DataBytes(p, rec.Sectors), c*float64(p.L1BytesPerCycle))
+}
+
+// missingLines counts the lines of sectors (in first-touch order, a
+// line's sectors together) of which the L1 c lacks a sector.
+func missingLines(c *cache, sectors []uint64) int {
+	if c == nil {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(sectors); {
+		line, miss := sectors[i]>>2, false
+		for ; i < len(sectors) && sectors[i]>>2 == line; i++ {
+			miss = miss || !c.holds(sectors[i])
+		}
+		if miss {
+			n++
+		}
+	}
+	return n
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
