@@ -124,6 +124,7 @@ func (s *gridState) bulkGroup(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRe
 		case ir.BulkCommit:
 			w.bulk.commit(q)
 		case ir.BulkWait:
+			waitUntil(sm, w, sm.now+uint64(s.p.BulkWaitCycles))
 			waitUntil(sm, w, w.bulk.wait(q, int(in.Vec), false))
 		}
 	}

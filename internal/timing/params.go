@@ -69,13 +69,14 @@ type Params struct {
 	// BulkReadCycles: a bulk or tensor copy out of shared memory has read
 	// its source this long after its issue, plus its bytes at the copy
 	// unit's rate (mbarrier.go, bulkRead); its bulk group's wait waits
-	// for that.
-	BulkReadCycles uint32
+	// for that, and holds its warp BulkWaitCycles at least.
+	BulkReadCycles, BulkWaitCycles uint32
 	// A device-side tensor map: each tensormap.replace holds its warp
 	// TensormapReplaceCycles, a tensormap.cp_fenceproxy TensormapCopyCycles;
 	// a fence.proxy.tensormap acquire TensormapAcquireCycles, and until the
-	// warp's last tensormap.cp_fenceproxy has reached the L2 (an L2 hit's
-	// latency).
+	// warp's last tensormap.cp_fenceproxy is done at the L2 (its line's
+	// atomic exchanges, through the L2 model: a DRAM fetch when the line is
+	// not in the L2).
 	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
 	L1BytesPerCycle                                                     uint32  // per SM: the L1 data path
 	L2BytesPerNS                                                        float64 // device-wide L2 bandwidth

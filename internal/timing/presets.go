@@ -300,14 +300,23 @@ var measured = map[string]*Params{
 		// fence.proxy.tensormap acquire) 521, the first store of a kernel
 		// 465: the map's fetch overlaps the rest. A non-tensor bulk store
 		// of 4 KiB 256. BulkReadCycles 177 plus 4 KiB at 96 bytes a cycle
-		// (CopyBytesPerCycle) is 220.
-		BulkReadCycles: 177,
+		// (CopyBytesPerCycle) is 220. A commit_group and a
+		// wait_group.read with nothing in flight (UTMACMDFLUSH, DEPBAR):
+		// 37 (testdata/timing/tmcold; BulkWaitCycles 35, the commit's
+		// issue the rest).
+		BulkReadCycles: 177, BulkWaitCycles: 35,
 		// [TMF] Device-side tensor maps, MEASURED on this H100
 		// (testdata/timing/tensormap: tmfence_mb.cu, run.sh; one warp,
 		// cycles a round): 13 tensormap.replace by lane 0 126 (9.7 each);
 		// tensormap.cp_fenceproxy alone 15, fence.proxy.tensormap acquire
 		// alone 11.5, the two in turn 314 (the acquire waits for the
-		// release's copy to reach global memory: an L2 round trip).
+		// release's copy to reach global memory: an L2 round trip). The
+		// copy is 32 atomic exchanges (ATOMG.E.EXCH, no destination) on the
+		// map's line, which the acquire waits for (DEPBAR): with the line
+		// not in the L2, as in a kernel Nsight Compute times, the two take
+		// 755 (testdata/timing/tmcold: tmcold_mb.cu, its run.sh), 434 with
+		// it; the model sends the copy through the L2 as an atomic whose
+		// answer is its acknowledgement (scoreboard.go, atomicAck).
 		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,

@@ -181,6 +181,12 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
 			mem = s.atomic(sm, rec)
 			s.atomicLanes(sm, rec)
+		} else if in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapCopy {
+			// tensormap.cp_fenceproxy writes the map's line with an atomic
+			// exchange a lane (ATOMG.E.EXCH: testdata/timing/tmcold); the
+			// acquire waits for them to be done at the L2 (tensormapTiming),
+			// after a DRAM fetch when the line is not in the L2.
+			mem = s.atomicAck(sm, rec)
 		} else if rec.Store {
 			data := dataReady(sm, w, in)
 			w.storeData = sm.fmax(w.storeData, data)
@@ -254,7 +260,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		mem = s.ordering(sm, w, in, mem)
 	}
 	if in.Op == ir.OpAsync || in.Op == ir.OpMembar {
-		s.tensormapTiming(sm, w, in)
+		s.tensormapTiming(sm, w, in, mem)
 	}
 	start := sm.now
 	if p.HoistLoads && hoistable(in.Class) {
@@ -298,19 +304,35 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 }
 
 // tensormapTiming charges a device-side tensor map's instructions: each
-// tensormap.replace holds the warp, tensormap.cp_fenceproxy's copy reaches
-// global memory an L2 round trip later, and fence.proxy.tensormap's
-// acquire waits for it.
-func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst) {
+// tensormap.replace holds the warp, tensormap.cp_fenceproxy's copy has
+// reached the L2 when its atomic's answer is back (mem; an L2 round trip
+// when the record has no global line), and fence.proxy.tensormap's acquire
+// waits for it.
+func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst, mem uint64) {
 	p := s.p
 	switch {
 	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapReplace:
 		w.ready = max(w.ready, sm.now+uint64(p.TensormapReplaceCycles))
 	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapCopy:
 		w.ready = max(w.ready, sm.now+uint64(p.TensormapCopyCycles))
-		w.tmapRelease = sm.now + uint64(p.L2HitLatency)
+		if mem == 0 {
+			mem = sm.now + uint64(p.L2HitLatency)
+		}
+		w.tmapRelease = mem
+		sm.keep(&w.tmapRelease)
 	case in.Op == ir.OpMembar && in.Mode == ir.MembarTensormapAcquire:
-		w.ready, w.readyWhy = max(w.ready, sm.now+uint64(p.TensormapAcquireCycles), w.tmapRelease), stallLongScoreboard
+		// The copy's answer itself, not a new future made of it (which the
+		// warp would wait for until the quantum after next, late): a
+		// future is later than any cycle of this quantum (quantum.go).
+		r := w.tmapRelease
+		if !isFut(r) {
+			r = max(r, sm.now+uint64(p.TensormapAcquireCycles))
+		}
+		if isFut(w.ready) || w.ready > sm.now {
+			r = sm.fmax(w.ready, r)
+		}
+		w.ready, w.readyWhy = r, stallLongScoreboard
+		sm.keep(&w.ready)
 		// The map may have changed: the SM's TMA unit fetches it again at
 		// its next use (testdata/timing/bulkwait, MODE 1). The model does
 		// not track which map the fence names: it forgets them all.
