@@ -23,7 +23,7 @@ const modernTimes = "testdata/timing/modern/h100/times.tsv"
 const ncuClockMHz = 1589
 
 // Bounds the held-out Triton kernels stay within: no kernel more than 45%
-// off, the mean under 15% (13.2% measured over the 48, the worst -35%; the
+// off, the mean under 15% (12.8% measured over the 48, the worst -35%; the
 // goal is 15% for every kernel, not met: docs/calibration.md says where the
 // model misses).
 const (

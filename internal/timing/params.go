@@ -76,8 +76,12 @@ type Params struct {
 	// a fence.proxy.tensormap acquire TensormapAcquireCycles, and until the
 	// warp's last tensormap.cp_fenceproxy is done at the L2 (its line's
 	// atomic exchanges, through the L2 model: a DRAM fetch when the line is
-	// not in the L2).
+	// not in the L2). A tensormap.replace under a guard predicate that some
+	// of its lanes pass holds its warp TensormapGuardCycles more: ptxas
+	// makes it a branch region (BSSY, BRA, BSYNC) around its
+	// read-modify-write of the map's word.
 	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
+	TensormapGuardCycles                                                uint32
 	L1BytesPerCycle                                                     uint32  // per SM: the L1 data path
 	L2BytesPerNS                                                        float64 // device-wide L2 bandwidth
 	DRAMBytesPerNS                                                      float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)

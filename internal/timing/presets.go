@@ -317,7 +317,13 @@ var measured = map[string]*Params{
 		// 755 (testdata/timing/tmcold: tmcold_mb.cu, its run.sh), 434 with
 		// it; the model sends the copy through the L2 as an atomic whose
 		// answer is its acknowledgement (scoreboard.go, atomicAck).
-		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11,
+		// Triton guards each replace with its own predicate (@%p, lane 0),
+		// which ptxas makes a branch region each: zeroing the map and 13
+		// such replaces take 578 cycles where the 13 in one if take 150
+		// (testdata/timing/tmcold: tmbranch_mb.cu, run2.sh; one warp of
+		// four making the map): 33 a replace, the guard's setp 3.5 of it
+		// in the model.
+		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11, TensormapGuardCycles: 29,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,

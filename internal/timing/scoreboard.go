@@ -260,7 +260,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		mem = s.ordering(sm, w, in, mem)
 	}
 	if in.Op == ir.OpAsync || in.Op == ir.OpMembar {
-		s.tensormapTiming(sm, w, in, mem)
+		s.tensormapTiming(sm, w, in, rec, mem)
 	}
 	start := sm.now
 	if p.HoistLoads && hoistable(in.Class) {
@@ -307,12 +307,17 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 // tensormap.replace holds the warp, tensormap.cp_fenceproxy's copy has
 // reached the L2 when its atomic's answer is back (mem; an L2 round trip
 // when the record has no global line), and fence.proxy.tensormap's acquire
-// waits for it.
-func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst, mem uint64) {
+// waits for it. A replace under a guard some lanes pass is a branch region
+// in ptxas's code, which costs TensormapGuardCycles more.
+func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, mem uint64) {
 	p := s.p
 	switch {
 	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapReplace:
-		w.ready = max(w.ready, sm.now+uint64(p.TensormapReplaceCycles))
+		c := uint64(p.TensormapReplaceCycles)
+		if in.Guard >= 0 && rec.Exec != 0 {
+			c += uint64(p.TensormapGuardCycles)
+		}
+		w.ready = max(w.ready, sm.now+c)
 	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapCopy:
 		w.ready = max(w.ready, sm.now+uint64(p.TensormapCopyCycles))
 		if mem == 0 {
