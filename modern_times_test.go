@@ -22,12 +22,13 @@ const modernTimes = "testdata/timing/modern/h100/times.tsv"
 // the model runs at it to compare with ncu's times, as TestCalibration does.
 const ncuClockMHz = 1589
 
-// Bounds the held-out Triton kernels stay within: no kernel more than 55%
-// off, the mean under 16% (14.7% measured over the 48; the goal is 15% for
-// every kernel, not met: docs/calibration.md says where the model misses).
+// Bounds the held-out Triton kernels stay within: no kernel more than 45%
+// off, the mean under 15% (12.8% measured over the 48, the worst -35%; the
+// goal is 15% for every kernel, not met: docs/calibration.md says where the
+// model misses).
 const (
-	tritonTimeRowBound  = 0.55
-	tritonTimeMeanBound = 0.16
+	tritonTimeRowBound  = 0.45
+	tritonTimeMeanBound = 0.15
 )
 
 // tritonTimeSubset is what the plain test times: one kernel of each kind

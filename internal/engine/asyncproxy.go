@@ -41,6 +41,8 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 	case ir.AsyncCopy:
 		wp.recordTensorBegin()
 		defer wp.recordTensorEnd()
+		var lanes [32]cpAsyncLane // for the step record (recordtensor.go)
+		nl := 0
 		for l := 0; l < 32; l++ {
 			if exec>>l&1 == 0 {
 				continue
@@ -89,6 +91,17 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 			}
 			st.copies = append(st.copies, asyncCopy{dst: dst, src: src, dstSpace: to.DstSpace, group: st.committed[l],
 				lane: uint8(l), size: uint8(n), srcSize: uint8(ss)})
+			if wp.rec != nil {
+				line := ^uint64(0) // a zero fill reads no line
+				if ss > 0 {
+					line = src >> 7
+				}
+				lanes[nl] = cpAsyncLane{line: line, word: uint32(dst >> 2), words: uint8(n / 4)}
+				nl++
+			}
+		}
+		if wp.rec != nil {
+			wp.rec.Wavefronts = cpAsyncWavefronts(lanes[:nl])
 		}
 	case ir.AsyncCommit:
 		for l := 0; l < 32; l++ {
@@ -231,6 +244,15 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			m := loadMbar(b)
 			m.tx -= int64(n)
 			m.store(b)
+		} else if r := wp.rec; r != nil {
+			// a copy out of shared memory: one global store of the warp
+			// (ir.Class: ClassStGlobal), whose source read its bulk group
+			// waits for (timing: bulkGroup)
+			r.Space, r.Store = SpaceGlobal, true
+			for a := dst &^ 31; a < dst+n; a += 32 {
+				r.Sectors = append(r.Sectors, a>>5)
+			}
+			r.Bytes += uint32(n)
 		}
 	}
 }

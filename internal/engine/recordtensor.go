@@ -55,3 +55,58 @@ func (wp *warp) recordTensorEnd() {
 	wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
 	wp.words, wp.wordsSorted = wp.words[:0], true
 }
+
+// cpAsyncLane is one lane's cp.async as cpAsyncWavefronts sees it: the
+// global line it reads (^0 for a zero fill), the first 4-byte word of
+// shared memory it writes and how many.
+type cpAsyncLane struct {
+	line  uint64
+	word  uint32
+	words uint8
+}
+
+// cpAsyncWavefronts is the shared-memory wavefronts a cp.async (LDGSTS)
+// writes in: the L1 moves its data a global line at a time, so the lanes
+// that read one line write shared memory together, in as many wavefronts
+// as the most distinct words one bank takes among them; the copy's
+// wavefronts are the sum over its lines (testdata/timing/ldgsts: 4-byte
+// copies with 1 to 32 lines and 1- to 32-way conflicts, and Triton's tf32
+// B tile, 4 lines of 8 lanes 4-way conflicted: 16).
+func cpAsyncWavefronts(lanes []cpAsyncLane) uint32 {
+	var done uint32
+	var words [128]uint32
+	var total uint32
+	for i := range lanes {
+		if done>>i&1 != 0 {
+			continue
+		}
+		n := 0
+		for j := i; j < len(lanes); j++ {
+			if done>>j&1 != 0 || lanes[j].line != lanes[i].line {
+				continue
+			}
+			done |= 1 << j
+			for k := uint32(0); k < uint32(lanes[j].words); k++ {
+				words[n] = lanes[j].word + k
+				n++
+			}
+		}
+		ws := words[:n]
+		for a := 1; a < len(ws); a++ { // insertion sort: at most 128 words
+			for b := a; b > 0 && ws[b] < ws[b-1]; b-- {
+				ws[b], ws[b-1] = ws[b-1], ws[b]
+			}
+		}
+		var per [32]uint8
+		var most uint8
+		for k, w := range ws {
+			if k > 0 && w == ws[k-1] {
+				continue // one word written twice: one access
+			}
+			per[w&31]++
+			most = max(most, per[w&31])
+		}
+		total += uint32(most)
+	}
+	return total
+}

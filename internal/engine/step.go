@@ -52,7 +52,9 @@ type StepRecord struct {
 	// touched (address >> 5), in first-touch order.
 	Sectors []uint64
 	// Wavefronts is the shared-memory wavefronts of a shared access: one
-	// per request plus one per bank conflict.
+	// per request plus one per bank conflict; of a cp.async, those of its
+	// shared-memory writes, its lanes taken a global line at a time
+	// (recordtensor.go, cpAsyncWavefronts).
 	Wavefronts uint32
 	Bytes      uint32 // bytes the executing lanes asked for
 	Event      uint8

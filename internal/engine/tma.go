@@ -41,6 +41,15 @@ const ParamWindow = 0x0000_0300_0000_0000
 var oobNaN = [8]byte{0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f, 0xf7, 0x7f}
 
 func (wp *warp) tmaInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
+	if in.Mode == ir.AsyncTensormapCopy {
+		// The step record holds the map's global line: the H100 writes it
+		// with an atomic exchange a lane (ATOMG.E.EXCH.STRONG.GPU, 32 words),
+		// which the timing driver sends through the L2 as an atomic
+		// (testdata/timing/tmcold).
+		wp.recordTensorBegin()
+		defer wp.recordTensorEnd()
+	}
+	recorded := false
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -66,6 +75,11 @@ func (wp *warp) tmaInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32)
 				return
 			}
 			copy(db, sb)
+			if r := wp.rec; r != nil && !recorded {
+				wp.recordTensorPiece(accGlobal, d, tmap.Size, true)
+				r.AddrDistinct, r.AddrMaxDup = tmap.Size/4, 1
+				recorded = true
+			}
 		default:
 			if !wp.tmaCopy(pc, in, to, l) {
 				return

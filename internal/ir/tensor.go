@@ -35,6 +35,16 @@ const (
 	WgmmaWait
 )
 
+// What an AsyncBulkSync instruction is (Inst.Cmp), for the timing model:
+// a tensor-map prefetch, cp.async.bulk.commit_group, or
+// cp.async.bulk.wait_group N (N in Inst.Vec; .read or not: the timing
+// model does not tell them apart).
+const (
+	BulkPrefetch uint8 = iota
+	BulkCommit
+	BulkWait
+)
+
 // OpAsync modes.
 const (
 	AsyncCopy        uint8 = iota // cp.async: Dst/Src addresses, Size bytes, SrcSize slot
@@ -802,6 +812,16 @@ func (fl *fnLowerer) lowerBulk(src *ptx.Instr) {
 		return
 	case hasMod(ms, "commit_group") || hasMod(ms, "wait_group") || hasMod(ms, "prefetch"):
 		fl.emitTensor(OpAsync, AsyncBulkSync, src, to, nil, nil)
+		in := &fl.f.Code[len(fl.f.Code)-1]
+		switch {
+		case hasMod(ms, "commit_group"):
+			in.Cmp = BulkCommit
+		case hasMod(ms, "wait_group"):
+			in.Cmp = BulkWait
+			if len(ops) == 1 && ops[0].Kind == ptx.OpdInt && ops[0].Bits < 256 {
+				in.Vec = uint8(ops[0].Bits)
+			}
+		}
 		return
 	}
 	if hasMod(ms, "L2::cache_hint") {

@@ -66,6 +66,13 @@ func (c *cache) lookup(sector uint64) (bool, uint64) {
 	return true, c.ready[w]
 }
 
+// holds reports whether sector is present (filled, or being filled),
+// without counting as a use.
+func (c *cache) holds(sector uint64) bool {
+	w := c.find(sector >> 2)
+	return w >= 0 && c.valid[w]&(1<<(sector&3)) != 0
+}
+
 // fill makes sector present and whole from cycle ready on, marking it
 // dirty for a write, and returns the dirty sectors of the line it evicted
 // and how many of those were partial.

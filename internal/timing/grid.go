@@ -143,10 +143,15 @@ func (s *gridState) run() error {
 				wake = min(wake, sm.wake)
 			}
 		}
-		if live && waiting && wake != math.MaxUint64 && wake >= t+2*quantum {
+		if live && waiting && wake != math.MaxUint64 && wake >= t+3*quantum {
 			// No SM can issue for quanta to come (warps waiting for
 			// device-launched grids): skip to the quantum of the first
-			// that can.
+			// that can. Not when the first waits for a future of this
+			// quantum (wake t+2*quantum, readyAt): skipping a quantum
+			// without counting it would write its answers a quantum late
+			// (begin), and a lone warp waiting on an L2 round trip would
+			// wait a quantum longer (testdata/timing/tensormap, kind 4:
+			// 384 cycles a round for 292).
 			t = wake/quantum*quantum - quantum
 		}
 		if !live {

@@ -104,3 +104,45 @@ func (sm *smT) holdsTensorMap(m uint64) bool {
 	sm.tmapNext = (sm.tmapNext + 1) % len(sm.tmaps)
 	return false
 }
+
+// bulkGroup keeps a warp's bulk-async groups (testdata/timing/bulkwait): a
+// bulk or tensor copy (or reduction) out of shared memory joins the open
+// group when it has read its source (bulkRead), cp.async.bulk.commit_group
+// closes the group, and cp.async.bulk.wait_group N holds the warp until all
+// but the newest N groups have. The H100 completes a store's writes (the
+// wait without .read) about when its reads (44 cycles later at most for a
+// 4 KiB box): both waits wait for the reads.
+func (s *gridState) bulkGroup(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord) {
+	q := &sm.smQuantum
+	switch in.Mode {
+	case ir.AsyncTensorS2G, ir.AsyncBulkS2G, ir.AsyncTensorRed, ir.AsyncBulkRed:
+		if rec.Exec != 0 {
+			w.bulk.add(q, s.bulkRead(sm, rec))
+		}
+	case ir.AsyncBulkSync:
+		switch in.Cmp {
+		case ir.BulkCommit:
+			w.bulk.commit(q)
+		case ir.BulkWait:
+			waitUntil(sm, w, sm.now+uint64(s.p.BulkWaitCycles))
+			waitUntil(sm, w, w.bulk.wait(q, int(in.Vec), false))
+		}
+	}
+}
+
+// bulkRead is when a bulk or tensor copy out of shared memory has read its
+// source: BulkReadCycles after its issue, or once its tensor map is
+// fetched when the SM's TMA unit lacks it (the fetch overlaps that
+// latency), then its bytes at the copy unit's rate.
+func (s *gridState) bulkRead(sm *smT, rec *engine.StepRecord) uint64 {
+	p := s.p
+	lat := float64(p.BulkReadCycles)
+	if rec.TensorMap != 0 && !sm.holdsTensorMap(rec.TensorMap) {
+		lat = max(lat, p.TensorMapFetchCycles)
+	}
+	rate := float64(max(p.L1BytesPerCycle, 1))
+	if p.CopyBytesPerCycle != 0 {
+		rate = float64(p.CopyBytesPerCycle)
+	}
+	return sm.now + uint64(lat+float64(rec.Bytes)/rate)
+}

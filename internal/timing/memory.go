@@ -194,24 +194,39 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) uint64 {
 // across the warp (ir.AggElect; ir.AggFullWarp when no lane is inactive)
 // is one update: the elected lane's.
 func (s *gridState) atomic(sm *smT, in *ir.Inst, rec *engine.StepRecord) uint64 {
+	return s.atomicReq(sm, in, rec, reqAtomic)
+}
+
+// atomicAck is an atomic whose issuer waits for no value, only for its
+// writes to be done at the L2 (tensormap.cp_fenceproxy's exchanges, which
+// ptxas gives no destination: testdata/timing/tmcold, tensormap): when
+// they are, without the result's way back (AtomicReturnCycles).
+func (s *gridState) atomicAck(sm *smT, in *ir.Inst, rec *engine.StepRecord) uint64 {
+	return s.atomicReq(sm, in, rec, reqAtomicAck)
+}
+
+// atomicReq logs an atomic's request of kind reqAtomic or reqAtomicAck and
+// returns its answer's future.
+func (s *gridState) atomicReq(sm *smT, in *ir.Inst, rec *engine.StepRecord, kind uint8) uint64 {
 	n := max(len(rec.Sectors), 1)
 	t0 := sm.l1q.take(sm.now, float64(n*32))
 	serial := float64(max(rec.AddrMaxDup, 1))
 	ops := float64(n) + float64(popcount(rec.Exec)) - float64(max(rec.AddrDistinct, 1))
-	if warpAggregated(in, rec) {
+	if kind == reqAtomic && warpAggregated(in, rec) {
 		serial, ops = 1, 1
 	}
-	if in.Mode == ir.AtomAdd && ir.IsFloat(in.Type) && s.p.AtomicFloatNS > 0 {
+	if kind == reqAtomic && in.Mode == ir.AtomAdd && ir.IsFloat(in.Type) && s.p.AtomicFloatNS > 0 {
 		serial *= s.p.AtomicFloatNS / s.p.AtomicNS
 	}
 	done := sm.leaf()
-	sm.log(memReq{cycle: sm.now, at: t0, kind: reqAtomic, leaf: done, ops: ops, dup: serial}, rec.Sectors)
+	sm.log(memReq{cycle: sm.now, at: t0, kind: kind, leaf: done, ops: ops, dup: serial}, rec.Sectors)
 	return done
 }
 
 // atomicL2 is an atomic's L2 side: its sectors' updates, ops in all and
-// serial at one address, from cycle t0; it returns when the last one's
-// result is back at the SM (AtomicReturnCycles after it is done).
+// serial at one address, from cycle t0; it returns when the last one is
+// done (its result is back at the SM AtomicReturnCycles later; an
+// acknowledgement, atomicAck, at once).
 func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) uint64 {
 	d, p := s.d, s.p
 	// The pool serves ops at its rate: take them as bytes of a queue.
@@ -226,7 +241,7 @@ func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) u
 		done = max(done, uint64(end+0.999))
 	}
 	s.drain = max(s.drain, done)
-	return done + uint64(p.AtomicReturnCycles)
+	return done
 }
 
 // writeBack writes an evicted line's dirty sectors to DRAM, partial ones

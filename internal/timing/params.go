@@ -62,8 +62,12 @@ type Params struct {
 	// bits, of 64 bits, and a red; zeros: none.
 	AtomicInstCycles [3]float64
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
-	// a warp instruction, and with .ca CpAsyncLineCycles a line it touches.
-	CpAsyncCycles, CpAsyncLineCycles float64
+	// a warp instruction, CpAsyncWavefrontCycles a wavefront of its
+	// shared-memory writes plus CpAsyncIssueCycles, and with .ca its bytes
+	// at CpAsyncBytesPerCycle and CpAsyncLineCycles a line it allocates in
+	// the L1 (scoreboard.go, cpAsyncL1Bytes).
+	CpAsyncCycles, CpAsyncLineCycles                                 float64
+	CpAsyncWavefrontCycles, CpAsyncIssueCycles, CpAsyncBytesPerCycle float64
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64
@@ -81,12 +85,22 @@ type Params struct {
 	// of its first FetchLaunchBytes of code (fetch.go, launchCycles).
 	FetchLaunchBytes  int
 	FetchLaunchLineNS float64
+	// BulkReadCycles: a bulk or tensor copy out of shared memory has read
+	// its source this long after its issue, plus its bytes at the copy
+	// unit's rate (mbarrier.go, bulkRead); its bulk group's wait waits
+	// for that, and holds its warp BulkWaitCycles at least.
+	BulkReadCycles, BulkWaitCycles uint32
 	// A device-side tensor map: each tensormap.replace holds its warp
 	// TensormapReplaceCycles, a tensormap.cp_fenceproxy TensormapCopyCycles;
 	// a fence.proxy.tensormap acquire TensormapAcquireCycles, and until the
-	// warp's last tensormap.cp_fenceproxy has reached the L2 (an L2 hit's
-	// latency).
+	// warp's last tensormap.cp_fenceproxy is done at the L2 (its line's
+	// atomic exchanges, through the L2 model: a DRAM fetch when the line is
+	// not in the L2). A tensormap.replace under a guard predicate that some
+	// of its lanes pass holds its warp TensormapGuardCycles more: ptxas
+	// makes it a branch region (BSSY, BRA, BSYNC) around its
+	// read-modify-write of the map's word.
 	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
+	TensormapGuardCycles                                                uint32
 	L1BytesPerCycle                                                     uint32  // per SM: the L1 data path
 	L2BytesPerNS                                                        float64 // device-wide L2 bandwidth
 	DRAMBytesPerNS                                                      float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)

@@ -293,23 +293,58 @@ var measured = map[string]*Params{
 		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
 		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from
 		// L1 take 38.3 cycles a warp instruction (4.8 an SM), 16-byte ones
-		// 58.0 (7.3); copies of 32 lines of their own 448 a warp
-		// instruction with .ca (56 an SM: 1.75 a line) and 269 with .cg
-		// (33.6: the L1's one line a cycle).
-		CpAsyncCycles: 4.8, CpAsyncLineCycles: 1.75,
+		// 58.0 (7.3: 512 bytes at 70 a cycle); copies of 32 lines of their
+		// own that miss the L1 448 a warp instruction with .ca (56 an SM:
+		// 1.75 a line allocated) and 269 with .cg (33.6: the L1's one line
+		// a cycle). The shared-memory side (testdata/timing/ldgsts:
+		// ldgsts_mb.cu, run.sh in triton_stamps; eight warps, L1 hits, an
+		// SM's cycles a warp instruction): one line written to 1, 2, 4, 8,
+		// 32 wavefronts 2.45, 3.5, 4.8, 8.8, 33.3; 4, 8, 32 lines written
+		// to a wavefront each 4.8, 9.2, 34.4; 4 lines in two wavefronts
+		// each 9.2, 8 lines in one each 9.1, 32 lines with 32 lanes on one
+		// bank 35.5: a wavefront a cycle, the lanes that read one line
+		// writing together, plus 0.8 a copy; at least 2.45.
+		CpAsyncCycles: 2.45, CpAsyncLineCycles: 1.75, CpAsyncWavefrontCycles: 1, CpAsyncIssueCycles: 0.8,
+		CpAsyncBytesPerCycle: 70,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,
 		// with no tensor map, do not): the TMA unit fetches the tensor map
 		// first, about 500 cycles at 1.98 GHz.
 		TensorMapFetchNS: 250,
+		// [BULK] A bulk store's group wait, MEASURED on this H100
+		// (testdata/timing/bulkwait: bulkwait_mb.cu, run2.sh in
+		// triton_stamps; one warp): a TMA store of a 4 KiB box through a
+		// map the TMA unit holds has read its source 220 cycles after its
+		// issue (cp.async.bulk.wait_group.read), its writes 44 later;
+		// through a map made just before (tensormap.cp_fenceproxy,
+		// fence.proxy.tensormap acquire) 521, the first store of a kernel
+		// 465: the map's fetch overlaps the rest. A non-tensor bulk store
+		// of 4 KiB 256. BulkReadCycles 177 plus 4 KiB at 96 bytes a cycle
+		// (CopyBytesPerCycle) is 220. A commit_group and a
+		// wait_group.read with nothing in flight (UTMACMDFLUSH, DEPBAR):
+		// 37 (testdata/timing/tmcold; BulkWaitCycles 35, the commit's
+		// issue the rest).
+		BulkReadCycles: 177, BulkWaitCycles: 35,
 		// [TMF] Device-side tensor maps, MEASURED on this H100
 		// (testdata/timing/tensormap: tmfence_mb.cu, run.sh; one warp,
 		// cycles a round): 13 tensormap.replace by lane 0 126 (9.7 each);
 		// tensormap.cp_fenceproxy alone 15, fence.proxy.tensormap acquire
 		// alone 11.5, the two in turn 314 (the acquire waits for the
-		// release's copy to reach global memory: an L2 round trip).
-		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11,
+		// release's copy to reach global memory: an L2 round trip). The
+		// copy is 32 atomic exchanges (ATOMG.E.EXCH, no destination) on the
+		// map's line, which the acquire waits for (DEPBAR): with the line
+		// not in the L2, as in a kernel Nsight Compute times, the two take
+		// 755 (testdata/timing/tmcold: tmcold_mb.cu, its run.sh), 434 with
+		// it; the model sends the copy through the L2 as an atomic whose
+		// answer is its acknowledgement (scoreboard.go, atomicAck).
+		// Triton guards each replace with its own predicate (@%p, lane 0),
+		// which ptxas makes a branch region each: zeroing the map and 13
+		// such replaces take 578 cycles where the 13 in one if take 150
+		// (testdata/timing/tmcold: tmbranch_mb.cu, run2.sh; one warp of
+		// four making the map): 33 a replace, the guard's setp 3.5 of it
+		// in the model.
+		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11, TensormapGuardCycles: 29,
 		// [FETCH] Instruction fetch, MEASURED on this H100
 		// (testdata/timing/icache: gen.py's icache_mb.cu and
 		// icache_jump.cu, run.sh and run2.sh; one warp's %clock64 per pass

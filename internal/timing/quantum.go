@@ -111,7 +111,7 @@ type memReq struct {
 	sec   uint64  // reqLoad: its sector
 	cost  float64 // reqLoad: the bytes of the L2's bandwidth it takes (L2AccessBytes)
 	leaf  uint64  // the future its answer fills (a store's: when the L2 took it)
-	lo    int32   // reqStore, reqAtomic: its sectors, secs[lo:hi]
+	lo    int32   // reqStore, reqAtomic(Ack): its sectors, secs[lo:hi]
 	hi    int32
 	per   int32   // reqStore: bytes written per sector
 	ops   float64 // reqAtomic: updates the atomic units perform
@@ -122,6 +122,7 @@ const (
 	reqLoad uint8 = iota
 	reqStore
 	reqAtomic
+	reqAtomicAck // an atomic whose answer is its write's acknowledgement, not a value (atomicAck)
 )
 
 // log adds a request (with its sectors, for a store or an atomic) to the
@@ -311,6 +312,8 @@ func (s *gridState) replay(k int, t uint64) {
 			lag.sum += float64(taken - t0)
 			lag.n++
 		case reqAtomic:
+			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup)+uint64(s.p.AtomicReturnCycles))
+		case reqAtomicAck:
 			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup))
 		}
 	}

@@ -78,8 +78,9 @@ type warpT struct {
 	storeNext  int
 	lastLeft   uint64
 	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
-	// commit groups; their wait_group instructions wait there.
-	wgmma, cpAsync groupsT
+	// commit groups, bulk its bulk-async groups (copies and reductions out
+	// of shared memory); their wait_group instructions wait there.
+	wgmma, cpAsync, bulk groupsT
 	// tensorLast is when the warp's MMAs issued so far are counted done
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64

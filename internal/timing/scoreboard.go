@@ -187,6 +187,12 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 				w.ready, w.readyWhy = sm.fmax(w.ready, mem), stallLongScoreboard
 				sm.keep(&w.ready)
 			}
+		} else if in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapCopy {
+			// tensormap.cp_fenceproxy writes the map's line with an atomic
+			// exchange a lane (ATOMG.E.EXCH: testdata/timing/tmcold); the
+			// acquire waits for them to be done at the L2 (tensormapTiming),
+			// after a DRAM fetch when the line is not in the L2.
+			mem = s.atomicAck(sm, in, rec)
 		} else if rec.Store {
 			data := dataReady(sm, w, in)
 			w.storeData = sm.fmax(w.storeData, data)
@@ -212,7 +218,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 				funcs[rec.Func].TensorOps[in.Imm].BypassL1 {
 				sm.l1 = nil
 			}
-			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec.Sectors, sm.l1 == nil))
+			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec, sm.l1 == nil, missingLines(sm.l1, rec.Sectors)))
 			sm.l1 = l1
 		} else if in.Op == ir.OpAsync {
 			// A TMA or bulk copy into shared memory reads through the
@@ -260,7 +266,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		mem = s.ordering(sm, w, in, mem)
 	}
 	if in.Op == ir.OpAsync || in.Op == ir.OpMembar {
-		s.tensormapTiming(sm, w, in)
+		s.tensormapTiming(sm, w, in, rec, mem)
 	}
 	start := sm.now
 	if p.HoistLoads && hoistable(in.Class) {
@@ -291,6 +297,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpAsync {
 		s.asyncGroup(sm, w, in, rec.Func, done)
+		s.bulkGroup(sm, w, in, rec)
 		s.mbarrierTiming(sm, w, in, rec, done)
 	}
 	for _, r := range in.D {
@@ -303,37 +310,86 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 }
 
 // tensormapTiming charges a device-side tensor map's instructions: each
-// tensormap.replace holds the warp, tensormap.cp_fenceproxy's copy reaches
-// global memory an L2 round trip later, and fence.proxy.tensormap's
-// acquire waits for it.
-func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst) {
+// tensormap.replace holds the warp, tensormap.cp_fenceproxy's copy has
+// reached the L2 when its atomic's answer is back (mem; an L2 round trip
+// when the record has no global line), and fence.proxy.tensormap's acquire
+// waits for it. A replace under a guard some lanes pass is a branch region
+// in ptxas's code, which costs TensormapGuardCycles more.
+func (s *gridState) tensormapTiming(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, mem uint64) {
 	p := s.p
 	switch {
 	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapReplace:
-		w.ready = max(w.ready, sm.now+uint64(p.TensormapReplaceCycles))
+		c := uint64(p.TensormapReplaceCycles)
+		if in.Guard >= 0 && rec.Exec != 0 {
+			c += uint64(p.TensormapGuardCycles)
+		}
+		w.ready = max(w.ready, sm.now+c)
 	case in.Op == ir.OpAsync && in.Mode == ir.AsyncTensormapCopy:
 		w.ready = max(w.ready, sm.now+uint64(p.TensormapCopyCycles))
-		w.tmapRelease = sm.now + uint64(p.L2HitLatency)
+		if mem == 0 {
+			mem = sm.now + uint64(p.L2HitLatency)
+		}
+		w.tmapRelease = mem
+		sm.keep(&w.tmapRelease)
 	case in.Op == ir.OpMembar && in.Mode == ir.MembarTensormapAcquire:
-		w.ready, w.readyWhy = max(w.ready, sm.now+uint64(p.TensormapAcquireCycles), w.tmapRelease), stallLongScoreboard
+		// The copy's answer itself, not a new future made of it (which the
+		// warp would wait for until the quantum after next, late): a
+		// future is later than any cycle of this quantum (quantum.go).
+		r := w.tmapRelease
+		if !isFut(r) {
+			r = max(r, sm.now+uint64(p.TensormapAcquireCycles))
+		}
+		if isFut(w.ready) || w.ready > sm.now {
+			r = sm.fmax(w.ready, r)
+		}
+		w.ready, w.readyWhy = r, stallLongScoreboard
+		sm.keep(&w.ready)
+		// The map may have changed: the SM's TMA unit fetches it again at
+		// its next use (testdata/timing/bulkwait, MODE 1). The model does
+		// not track which map the fence names: it forgets them all.
+		sm.tmaps = [len(sm.tmaps)]uint64{}
 	}
 }
 
-// cpAsyncL1Bytes is what a cp.async takes of the L1's data path (in bytes
-// of L1BytesPerCycle): at least CpAsyncCycles, and with .ca
-// (allocating in L1) CpAsyncLineCycles for each line it touches.
-func cpAsyncL1Bytes(p *Params, sectors []uint64, bypass bool) float64 {
-	b := max(l1DataBytes(p, sectors), p.CpAsyncCycles*float64(p.L1BytesPerCycle))
-	if !bypass && p.CpAsyncLineCycles > 0 {
-		lines := 0
-		for i, sec := range sectors {
-			if i == 0 || sec>>2 != sectors[i-1]>>2 {
-				lines++
-			}
-		}
-		b = max(b, float64(lines)*p.CpAsyncLineCycles*float64(p.L1BytesPerCycle))
+// cpAsyncL1Bytes is what a cp.async (LDGSTS) takes of the L1's data path
+// (in bytes of L1BytesPerCycle; testdata/timing/ldgsts, cpasync): at least
+// CpAsyncCycles, and CpAsyncWavefrontCycles for each wavefront of its
+// shared-memory writes (the record's Wavefronts: its lanes taken a global
+// line at a time, bank conflicts within a line costing a wavefront each)
+// plus CpAsyncIssueCycles; a .ca copy (through the L1) moves its bytes at
+// CpAsyncBytesPerCycle and takes CpAsyncLineCycles for each line it
+// allocates (missing lines, the missing ones of the L1).
+func cpAsyncL1Bytes(p *Params, rec *engine.StepRecord, bypass bool, missing int) float64 {
+	c := p.CpAsyncCycles
+	if rec.Wavefronts > 0 && p.CpAsyncWavefrontCycles > 0 {
+		c = max(c, float64(rec.Wavefronts)*p.CpAsyncWavefrontCycles+p.CpAsyncIssueCycles)
 	}
-	return b
+	if !bypass {
+		if p.CpAsyncBytesPerCycle > 0 {
+			c = max(c, float64(rec.Bytes)/p.CpAsyncBytesPerCycle)
+		}
+		c = max(c, float64(missing)*p.CpAsyncLineCycles)
+	}
+	return max(l1DataBytes(p, rec.Sectors), c*float64(p.L1BytesPerCycle))
+}
+
+// missingLines counts the lines of sectors (in first-touch order, a
+// line's sectors together) of which the L1 c lacks a sector.
+func missingLines(c *cache, sectors []uint64) int {
+	if c == nil {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(sectors); {
+		line, miss := sectors[i]>>2, false
+		for ; i < len(sectors) && sectors[i]>>2 == line; i++ {
+			miss = miss || !c.holds(sectors[i])
+		}
+		if miss {
+			n++
+		}
+	}
+	return n
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
