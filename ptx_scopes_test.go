@@ -133,9 +133,6 @@ func TestPTXScopes(t *testing.T) {
 	}
 	for name, v := range verdicts {
 		t.Run(name, func(t *testing.T) {
-			if testing.Short() && name == "22_chain70k" {
-				t.Skip("70,000-line kernel: not in -short")
-			}
 			src := scopeCase(t, name, sums)
 			dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeFunctional})
 			file := name + ".ptx"
