@@ -19,7 +19,7 @@ import "github.com/warpsim/warpsim/ptx"
 // result is c - x/y (sub with the quotient second), bit 1: x/y - c.
 const ExtDivFullAdd uint8 = 16
 
-func contractDivFull(f *Func, labels map[string]int32) {
+func contractDivFull(f *Func, labelPCs []int32) {
 	hasDiv := false
 	for i := range f.Code {
 		in := &f.Code[i]
@@ -37,8 +37,8 @@ func contractDivFull(f *Func, labels map[string]int32) {
 			return // operands outside Inst: keep it simple
 		}
 	}
-	isLabel := make(map[int32]bool, len(labels))
-	for _, pc := range labels {
+	isLabel := make(map[int32]bool, len(labelPCs))
+	for _, pc := range labelPCs {
 		isLabel[pc] = true
 	}
 	// uses[s] counts every appearance of slot s as an operand or guard;

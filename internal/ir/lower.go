@@ -306,8 +306,15 @@ type symbol struct {
 
 type fixup struct {
 	pc    int
-	label string
-	pos   ptx.Pos
+	label int32 // label id (index in labelPC)
+}
+
+// regRange is a ".reg .T %name<n>;" declaration whose registers get their
+// slots on first use (lookup), so a function that declares more registers
+// than it uses (ptxas accepts millions) costs only the ones it uses.
+type regRange struct {
+	n   int
+	typ ptx.Type
 }
 
 type fnLowerer struct {
@@ -315,9 +322,12 @@ type fnLowerer struct {
 	f           *Func
 	src         *ptx.Func
 	scopes      []map[string]symbol
+	ranges      []map[string]regRange // per scope, lazily allocated register ranges by name prefix; nil when none
 	nslots      int32
 	consts      map[uint64]int32
-	labels      map[string]int32
+	labelScopes []map[string]int32 // per { } block, its labels and .branchtargets names → label id
+	labelPC     []int32            // per label id, its pc; -1 until the label is reached
+	labelTable  []int32            // per label id, the index of its .branchtargets list in tableLabels; -1 for a plain label
 	fixups      []fixup
 	frame       int
 	sink        int32
@@ -326,9 +336,8 @@ type fnLowerer struct {
 	slotW       []uint8 // per register slot, its width in 32-bit units (0 for predicates)
 	calls       map[int32]bool
 	nerrors     int
-	tables      map[string]int // .branchtargets name → index in tableLabels
-	tableLabels [][]string
-	tablePos    []ptx.Pos
+	slotsFull   bool      // maxSlotsPerFunc was reported
+	tableLabels [][]int32 // per .branchtargets list, its label ids
 }
 
 func (fl *fnLowerer) lookup(name string) (symbol, bool) {
@@ -336,9 +345,50 @@ func (fl *fnLowerer) lookup(name string) (symbol, bool) {
 		if s, ok := fl.scopes[i][name]; ok {
 			return s, true
 		}
+		if fl.ranges[i] != nil {
+			if s, ok := fl.rangeReg(i, name); ok {
+				return s, true
+			}
+		}
 	}
 	if vi, ok := fl.l.p.VarByName[name]; ok {
 		return symbol{kind: symModVar, vidx: int32(vi)}, true
+	}
+	return symbol{}, false
+}
+
+// rangeReg resolves name against the lazily allocated register ranges of
+// scope i: "%r12" is register 12 of "%r<n>" (or 2 of "%r1<n>") when the
+// index is below n and written without leading zeros. The register gets its
+// slot now, on first use, and is entered in scope i.
+func (fl *fnLowerer) rangeReg(i int, name string) (symbol, bool) {
+	k := len(name)
+	for k > 0 && name[k-1] >= '0' && name[k-1] <= '9' {
+		k--
+	}
+	for j := k; j < len(name); j++ { // longest prefix first
+		digits := name[j:]
+		if len(digits) > 1 && digits[0] == '0' {
+			continue
+		}
+		r, ok := fl.ranges[i][name[:j]]
+		if !ok {
+			continue
+		}
+		idx, err := strconv.Atoi(digits)
+		if err != nil || idx >= r.n {
+			continue
+		}
+		if int(fl.nslots) >= maxSlotsPerFunc {
+			if !fl.slotsFull {
+				fl.slotsFull = true
+				fl.l.errorf(fl.src.Pos, "function %s uses more than %d registers", fl.f.Name, maxSlotsPerFunc)
+			}
+			return symbol{kind: symReg, slot: fl.sink, typ: r.typ}, true
+		}
+		s := symbol{kind: symReg, slot: fl.newSlot(r.typ), typ: r.typ}
+		fl.scopes[i][name] = s
+		return s, true
 	}
 	return symbol{}, false
 }
@@ -393,7 +443,8 @@ func (fl *fnLowerer) constSlot(v uint64) int32 {
 }
 
 func (fl *fnLowerer) declare(v *ptx.Var) {
-	scope := fl.scopes[len(fl.scopes)-1]
+	top := len(fl.scopes) - 1
+	scope := fl.scopes[top]
 	switch v.Space {
 	case ptx.SpaceReg:
 		n := v.RegRange
@@ -402,11 +453,24 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 			return
 		}
 		if n == 0 {
+			if s, dup := scope[v.Name]; dup && s.kind == symReg {
+				// ptxas: "Duplicate definition of variable"; an inner block may shadow it
+				fl.l.errorf(v.Pos, "register %s redefined in the same block", v.Name)
+				return
+			}
 			scope[v.Name] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
 			return
 		}
-		if n > maxRegsPerFunc || int(fl.nslots)+n > maxRegsPerFunc {
-			fl.l.errorf(v.Pos, "%s<%d>: more than %d registers in one function", v.Name, n, maxRegsPerFunc)
+		if _, dup := fl.ranges[top][v.Name]; dup {
+			fl.l.errorf(v.Pos, "register %s<%d> redefined in the same block", v.Name, n)
+			return
+		}
+		if int(fl.nslots)+n > maxEagerRegs {
+			// Many registers: each gets its slot on first use (rangeReg).
+			if fl.ranges[top] == nil {
+				fl.ranges[top] = map[string]regRange{}
+			}
+			fl.ranges[top][v.Name] = regRange{n: n, typ: v.Type}
 			return
 		}
 		for i := 0; i < n; i++ {
@@ -431,9 +495,10 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 }
 
 func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
-	fl := &fnLowerer{l: l, f: f, src: src, consts: map[uint64]int32{}, labels: map[string]int32{},
-		used: map[int32]bool{}, calls: map[int32]bool{}, tables: map[string]int{}}
+	fl := &fnLowerer{l: l, f: f, src: src, consts: map[uint64]int32{},
+		used: map[int32]bool{}, calls: map[int32]bool{}}
 	fl.scopes = []map[string]symbol{{}}
+	fl.ranges = []map[string]regRange{nil}
 	if n := instrCount(src.Body) + 1; n > 1 { // sized once: no append slack in big modules
 		f.Code, f.Lines, f.Text = make([]Inst, 0, n), make([]LineInfo, 0, n), make([]string, 0, n)
 	}
@@ -477,26 +542,24 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	fl.sink = fl.newSlot(ptx.B64)
 	fl.ccSlot = fl.newSlot(ptx.B32)
 	fl.lowerBlock(src.Body)
-	aborted := fl.nerrors > 10 // lowering stopped early: later labels were never seen
+	// Labels are resolved when a branch is lowered (every label of a block
+	// is known on entering it), so only the pcs are left to fill in; a
+	// label id whose pc is still -1 sits after an aborted lowering.
 	for _, fx := range fl.fixups {
-		t, ok := fl.labels[fx.label]
-		if !ok {
-			if !aborted {
-				l.errorf(fx.pos, "undefined label %s", fx.label)
-			}
+		t := fl.labelPC[fx.label]
+		if t < 0 {
 			continue
 		}
 		f.Code[fx.pc].Target = t
 		f.Code[fx.pc].Backward = int(t) <= fx.pc
 	}
-	for i, names := range fl.tableLabels {
-		pcs := make([]int32, len(names))
-		for j, n := range names {
-			t, ok := fl.labels[n]
-			if !ok && !aborted {
-				l.errorf(fl.tablePos[i], "undefined label %s", n)
+	for _, ids := range fl.tableLabels {
+		pcs := make([]int32, len(ids))
+		for j, id := range ids {
+			pcs[j] = 0
+			if id >= 0 && fl.labelPC[id] >= 0 {
+				pcs[j] = fl.labelPC[id]
 			}
-			pcs[j] = t
 		}
 		f.BranchTables = append(f.BranchTables, pcs)
 	}
@@ -518,7 +581,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	for c := range fl.calls {
 		f.calls = append(f.calls, c)
 	}
-	contractDivFull(f, fl.labels)
+	contractDivFull(f, fl.labelPC)
 	computeReconvergence(f)
 	markWarpAggregated(f)
 	specialize(f)
@@ -536,16 +599,80 @@ func endsFlow(in Inst) bool {
 	return false
 }
 
-// maxRegsPerFunc bounds a function's declared registers (ptxas would spill
-// long before; the limit keeps a malformed file from exhausting memory).
-const maxRegsPerFunc = 1 << 16
+// maxEagerRegs bounds the registers a function's range declarations
+// ("%r<n>") get slots for when declared, in declaration order; past it a
+// range's registers get slots on first use. ptxas accepts far more declared
+// registers (10,000,000 in testdata/ptx/scopes).
+const maxEagerRegs = 1 << 16
+
+// maxSlotsPerFunc bounds the register slots a function uses (each costs 256
+// bytes a warp): it keeps a hostile file from exhausting memory, far above
+// what compilers emit (ptxas spills long before).
+const maxSlotsPerFunc = 1 << 22
 
 var (
 	noSlots4 = [4]int32{-1, -1, -1, -1}
 	noSlots5 = [5]int32{-1, -1, -1, -1, -1}
 )
 
+// enterLabels opens the label scope of a { } block (or of the function
+// body): every label and .branchtargets name the block itself defines gets
+// an id now, so branches may name labels further down. As ptxas does, a
+// label is visible in its block and the blocks nested in it, where a label
+// of the same name shadows it; a block's siblings and enclosing blocks do
+// not see it ("Unknown symbol"), and one block defining a name twice is an
+// error ("Duplicate definition of label"). testdata/ptx/scopes records
+// ptxas's verdicts and which label the H100 took.
+func (fl *fnLowerer) enterLabels(body []ptx.Stmt) map[string]int32 {
+	var labels map[string]int32
+	for i := range body {
+		st := &body[i]
+		if st.Kind != ptx.StmtLabel && st.Kind != ptx.StmtBranchTargets {
+			continue
+		}
+		if labels == nil {
+			labels = map[string]int32{}
+		}
+		if _, dup := labels[st.Label]; dup {
+			fl.l.errorf(st.Pos, "label %s redefined", st.Label)
+			continue
+		}
+		id := int32(len(fl.labelPC))
+		labels[st.Label] = id
+		fl.labelPC = append(fl.labelPC, -1)
+		t := int32(-1)
+		if st.Kind == ptx.StmtBranchTargets {
+			t = int32(len(fl.tableLabels))
+			fl.tableLabels = append(fl.tableLabels, nil)
+		}
+		fl.labelTable = append(fl.labelTable, t)
+	}
+	return labels
+}
+
+// findLabel resolves a label name from the innermost open block outwards;
+// an unknown name is reported at pos and gives -1.
+func (fl *fnLowerer) findLabel(name string, pos ptx.Pos) int32 {
+	if id, ok := fl.lookupLabel(name); ok {
+		return id
+	}
+	fl.l.errorf(pos, "undefined label %s", name)
+	return -1
+}
+
+func (fl *fnLowerer) lookupLabel(name string) (int32, bool) {
+	for i := len(fl.labelScopes) - 1; i >= 0; i-- {
+		if id, ok := fl.labelScopes[i][name]; ok {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
 func (fl *fnLowerer) lowerBlock(body []ptx.Stmt) {
+	labels := fl.enterLabels(body)
+	fl.labelScopes = append(fl.labelScopes, labels)
+	defer func() { fl.labelScopes = fl.labelScopes[:len(fl.labelScopes)-1] }()
 	for i := range body {
 		if fl.nerrors > 10 {
 			return
@@ -555,18 +682,26 @@ func (fl *fnLowerer) lowerBlock(body []ptx.Stmt) {
 		case ptx.StmtDecl:
 			fl.declare(st.Decl)
 		case ptx.StmtLabel:
-			if _, dup := fl.labels[st.Label]; dup {
-				fl.l.errorf(st.Pos, "label %s redefined", st.Label)
+			id := labels[st.Label]
+			if fl.labelPC[id] >= 0 {
+				continue // a duplicate, reported by enterLabels
 			}
-			fl.labels[st.Label] = int32(len(fl.f.Code))
+			fl.labelPC[id] = int32(len(fl.f.Code))
 		case ptx.StmtBranchTargets:
-			fl.tables[st.Label] = len(fl.tableLabels)
-			fl.tableLabels = append(fl.tableLabels, st.Targets)
-			fl.tablePos = append(fl.tablePos, st.Pos)
+			id := labels[st.Label]
+			if t := fl.labelTable[id]; t >= 0 && fl.tableLabels[t] == nil {
+				ids := make([]int32, len(st.Targets))
+				for j, n := range st.Targets {
+					ids[j] = fl.findLabel(n, st.Pos)
+				}
+				fl.tableLabels[t] = ids
+			}
 		case ptx.StmtBlock:
 			fl.scopes = append(fl.scopes, map[string]symbol{})
+			fl.ranges = append(fl.ranges, nil)
 			fl.lowerBlock(st.Block)
 			fl.scopes = fl.scopes[:len(fl.scopes)-1]
+			fl.ranges = fl.ranges[:len(fl.ranges)-1]
 		case ptx.StmtInstr:
 			n := len(fl.l.errs)
 			fl.lowerInstr(st.Instr)
@@ -1073,13 +1208,13 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 			fl.unsupported(src)
 			return
 		}
-		t, ok := fl.tables[ops[1].Name]
-		if !ok {
+		id, ok := fl.lookupLabel(ops[1].Name)
+		if !ok || fl.labelTable[id] < 0 {
 			fl.bad(src, "undefined .branchtargets list %s", ops[1].Name)
 			return
 		}
 		in := fl.newInst(OpBrx, src)
-		in.Imm = int64(t)
+		in.Imm = int64(fl.labelTable[id])
 		in.A[0] = fl.value(src, &ops[0], ptx.U32)
 		fl.emit(in, src)
 	case "bra":
@@ -1088,8 +1223,11 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 		}
 		in := fl.newInst(OpBra, src)
 		in.Flags = m.flags
+		id := fl.findLabel(ops[0].Name, src.Pos)
 		pc := fl.emit(in, src)
-		fl.fixups = append(fl.fixups, fixup{pc: pc, label: ops[0].Name, pos: src.Pos})
+		if id >= 0 {
+			fl.fixups = append(fl.fixups, fixup{pc: pc, label: id})
+		}
 	case "call":
 		fl.lowerCall(src, &m)
 	case "ret":
