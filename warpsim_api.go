@@ -136,6 +136,7 @@ type Device struct {
 
 // NewDevice creates a device of architecture a.
 func NewDevice(a *arch.Arch, opt Options) *Device {
+	installCheckHook()
 	if opt.Stdout == nil {
 		opt.Stdout = os.Stdout
 	}

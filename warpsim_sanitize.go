@@ -14,7 +14,10 @@ import (
 // Package warpsim's own packages (the CUDA runtime, `warpsim sanitize` and
 // `warpsim run --sanitize`) install the engine's check hook through
 // internal/devhook; this is the one place that reaches the device for them.
-func init() {
+// installCheckHook gives internal/devhook the setter of a device's check
+// hook, once: NewDevice calls it, so it is in place before anyone holds a
+// *Device to pass to devhook.SetChecker (no package initializer needed).
+var installCheckHook = sync.OnceFunc(func() {
 	devhook.Install(func(dev any, c engine.Checker) bool {
 		d, ok := dev.(*Device)
 		if ok {
@@ -22,7 +25,7 @@ func init() {
 		}
 		return ok
 	})
-}
+})
 
 // SanitizeOptions choose one of compute-sanitizer's tools and its settings
 // for Device.Sanitize; the zero value is memcheck with its defaults.

@@ -5,9 +5,9 @@
 // public API never names an internal type; public callers put a device under
 // a sanitizer with Device.Sanitize instead.
 //
-// Package warpsim installs the setter when it is initialized. Holding a
-// *warpsim.Device means having imported warpsim, so the setter is always in
-// place by the time anyone calls SetChecker.
+// Package warpsim installs the setter when it makes its first device
+// (NewDevice): holding a *warpsim.Device means one was made, so the setter is
+// always in place by the time anyone calls SetChecker.
 package devhook
 
 import (
@@ -35,7 +35,7 @@ func Install(f func(dev any, c engine.Checker) bool) {
 // a programming error and panics.
 func SetChecker(dev any, c engine.Checker) {
 	if setChecker == nil {
-		panic("devhook: package warpsim is not initialized")
+		panic("devhook: no warpsim.Device has been made")
 	}
 	if !setChecker(dev, c) {
 		panic(fmt.Sprintf("devhook: SetChecker on %T, not a *warpsim.Device", dev))
