@@ -48,7 +48,7 @@ func TestDemo(t *testing.T) {
 		"Kernel: reduceInterleaved    gpu_sum 133693440 OK",
 		"OK, the 18 lines the H100 printed, in its order",
 		"OK, the 36 lines the H100 printed, in its order",
-		"gpuRecursiveReduce         1048576   1/16384        0.061604 s   refused",
+		"gpuRecursiveReduce         1048576   1/16384        0.061600 s   refused",
 		"gpuRecursiveReduceNosync   1048576   1/16384        0.059202 s   refused",
 		"gpuRecursiveReduce2        1048576   1/8            0.000790 s   refused",
 		"== Occupancy",
