@@ -48,6 +48,15 @@ type Options struct {
 	// Lines asks for per-instruction counts (GridResult.Lines) for reports
 	// (warpsim report); off, launches run as fast as without it.
 	Lines bool
+	// Replay lets a launch that repeats an earlier one (same kernel,
+	// configuration and parameters) on the same device memory, with a
+	// kernel whose result depends on nothing else (no atomics, clock reads,
+	// printf, malloc, device launches), take the recorded change to memory
+	// and counters instead of executing (internal/engine/memo.go). Only
+	// launches the functional driver would run are replayed (in timing
+	// mode, those that reuse a timed launch's account); not with Lines or
+	// a sanitizer. The CUDA runtime turns it on (WARPSIM_REPLAY=0: off).
+	Replay bool
 }
 
 // Backing supplies the bytes of global-memory allocations.
@@ -124,6 +133,9 @@ type Device struct {
 	// launch may run functionally and reuse their account (timing mode
 	// with sampling; nil otherwise).
 	repeats *timing.Repeats
+	// memo replays repeated launches on unchanged memory (Options.Replay;
+	// nil when off).
+	memo *engine.Memo
 	// devRT overrides the arch's device runtime limits (SetLimit).
 	devRTMu sync.Mutex
 	devRT   map[Limit]int
@@ -144,6 +156,9 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		mem = engine.NewBackedMemory(opt.BackingBase, opt.Backing)
 	}
 	d := &Device{arch: a, opt: opt, mem: mem}
+	if opt.Replay && !opt.Lines {
+		d.memo = engine.NewMemo()
+	}
 	d.stack.Store(int64(opt.StackBytes))
 	if opt.StackBytes <= 0 {
 		d.stack.Store(engine.DefaultStackBytes)
@@ -846,6 +861,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Cooperative:   cfg.Cooperative,
 		Lines:         d.opt.Lines,
 		Cluster:       cfg.Cluster.arr(),
+		Memo:          d.memo,
 	}
 	key, reuse := "", false
 	switch {
