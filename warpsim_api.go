@@ -176,6 +176,17 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	return d
 }
 
+// MemoryWritten tells the device that its memory may have been written by
+// something other than a launch (a copy, a memset, a program's own write):
+// with Options.Replay, the next launch hashes the memory again instead of
+// taking the last launch's record of it. Code that writes device memory
+// behind the device's back (Memory bytes, a Backing's) calls it.
+func (d *Device) MemoryWritten() {
+	if d.memo != nil {
+		d.memo.Touch()
+	}
+}
+
 // Limit is a device limit, as cudaDeviceSetLimit names them.
 type Limit int
 
@@ -802,6 +813,10 @@ type GridResult struct {
 	// Lines are the per-instruction counts of each function the grid ran
 	// (Options.Lines; nil when off).
 	Lines []metrics.FuncLines
+	// Replayed marks a grid that was not executed: the launch repeated a
+	// recorded one on the same memory and took its change to memory and
+	// its counters (Options.Replay).
+	Replayed bool
 }
 
 // DurationNS is the grid's simulated duration in nanoseconds (0 without
@@ -892,7 +907,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 			Config:     LaunchConfig{Grid: dim3(g.Grid), Block: dim3(g.Block), SharedBytes: g.DynShared},
 			FromDevice: g.Parent >= 0, Parent: g.Parent, Depth: g.Depth,
 			Counters: g.Counters, Elapsed: g.Elapsed, Timing: g.Timing,
-			Lines: g.Lines,
+			Lines: g.Lines, Replayed: g.Replayed,
 		}
 	}
 	if key != "" && err == nil && len(res.Grids) == 1 {

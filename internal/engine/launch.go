@@ -381,6 +381,9 @@ type Grid struct {
 	// (Config.Lines; nil when off). Summed, they are Counters (less the
 	// launch counts: warps, blocks and device launches).
 	Lines []FuncLines
+	// Replayed marks a launch replayed, not executed (Config.Memo): its
+	// counters are those of the recorded launch, Elapsed the replay's.
+	Replayed bool
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the
@@ -420,6 +423,8 @@ func (m *Module) Launch(cfg *Config) (r *Result, err error) {
 			r = &Result{}
 		}
 		defer func() { mm.end(m, cfg, rec, r, err) }()
+	} else if mm != nil {
+		mm.Touch() // (a launch the memo does not see)
 	}
 	h, end := m.beginHost(cfg)
 	defer end()

@@ -36,6 +36,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/warpsim/warpsim/internal/ir"
@@ -51,6 +52,13 @@ type Memo struct {
 	free         map[*ir.Func]int8 // per function: 1 replayable, -1 not (memoFunc)
 	held         int               // bytes of deltas held
 	stats        MemoStats
+	// gen counts Touch calls. cur is the memory's hash as the last launch
+	// left it (a replayed launch's recorded after-hash, a recorded one's
+	// computed), valid while curOK and gen is still curGen.
+	gen    atomic.Uint64
+	cur    [2]uint64
+	curGen uint64
+	curOK  bool
 	// worthNs is memoWorth·memoNsPerByte: an earlier launch of a
 	// configuration must have taken worthNs per byte of device memory
 	// (tests set 0).
@@ -61,6 +69,7 @@ type Memo struct {
 type MemoStats struct {
 	Replayed uint64 // launches replayed, not executed
 	Recorded uint64 // launches executed and recorded
+	Hashed   uint64 // passes over the whole device memory
 }
 
 // memoKeys bounds the configurations remembered, memoEntries the memory
@@ -86,6 +95,7 @@ type memoRuns struct {
 
 type memoEntry struct {
 	before [2]uint64 // memory hash before the launch
+	after  [2]uint64 // and after it
 	delta  []memoRun
 	size   int
 	grid   Grid // what the launch returned (counters; Elapsed is replaced)
@@ -102,6 +112,15 @@ func NewMemo() *Memo {
 	return &Memo{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), keys: map[memoKey]*memoRuns{}, free: map[*ir.Func]int8{},
 		worthNs: memoWorth * memoNsPerByte}
 }
+
+// Touch says that device memory may have changed other than by a launch
+// that went through the memo (a copy, a memset, the host writing it): the
+// next launch hashes it again.
+func (mm *Memo) Touch() { mm.gen.Add(1) }
+
+// dirty forgets the memory's hash: a launch executed without a record of
+// its effect. mm.mu held.
+func (mm *Memo) dirty() { mm.curOK = false }
 
 // Stats returns what the memo did so far.
 func (mm *Memo) Stats() MemoStats {
@@ -248,6 +267,7 @@ func (mm *Memo) hash(allocs []*Alloc) [2]uint64 {
 // memoRecord is a launch being recorded: the memory before it.
 type memoRecord struct {
 	key    memoKey
+	gen    uint64 // Memo.gen when it began
 	before [2]uint64
 	allocs []*Alloc
 	copies [][]byte
@@ -259,7 +279,9 @@ type memoRecord struct {
 func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memoRecord, replayed bool) {
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
+	gen := mm.gen.Load()
 	if !mm.replayable(m, cfg.Kernel) {
+		mm.dirty()
 		return nil, nil, false
 	}
 	key := memoKeyOf(m, cfg)
@@ -272,19 +294,26 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 			mm.held = 0
 		}
 		mm.keys[key] = &memoRuns{}
+		mm.dirty()
 		return nil, nil, false
 	}
 	allocs, n := memState(m.Mem)
 	if allocs == nil || runs.last < mm.worthNs*time.Duration(n) {
+		mm.dirty()
 		return nil, nil, false
 	}
 	t0 := time.Now()
-	before := mm.hash(allocs)
+	before := mm.cur
+	if !mm.curOK || mm.curGen != gen {
+		before = mm.hash(allocs)
+		mm.stats.Hashed++
+	}
 	for i, e := range runs.entries {
 		if e.before != before {
 			continue
 		}
 		if !replay {
+			mm.dirty()
 			return nil, nil, false // (recorded already)
 		}
 		for _, d := range e.delta {
@@ -297,11 +326,13 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 		// Most recent last.
 		runs.entries = append(append(runs.entries[:i:i], runs.entries[i+1:]...), e)
 		g := e.grid
-		g.Elapsed = time.Since(t0)
+		g.Elapsed, g.Replayed = time.Since(t0), true
 		mm.stats.Replayed++
+		mm.cur, mm.curGen, mm.curOK = e.after, gen, true
 		return &Result{Grids: []Grid{g}}, nil, true
 	}
-	rec = &memoRecord{key: key, before: before, allocs: allocs, copies: make([][]byte, len(allocs))}
+	mm.dirty()
+	rec = &memoRecord{key: key, gen: gen, before: before, allocs: allocs, copies: make([][]byte, len(allocs))}
 	for i, a := range allocs {
 		rec.copies[i] = bytes.Clone(a.Data)
 	}
@@ -312,13 +343,18 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 // nil and the launch ran one grid without a fault, its delta and counters.
 func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err error) {
 	if len(r.Grids) == 0 {
+		mm.mu.Lock()
+		mm.dirty()
+		mm.mu.Unlock()
 		return
 	}
 	var delta []memoRun
+	var after [2]uint64
 	size := 0
 	ok := rec != nil && err == nil && len(r.Grids) == 1
 	if ok {
 		allocs, _ := memState(m.Mem)
+		after = mm.hash(allocs)
 		ok = len(allocs) == len(rec.allocs)
 		for i := 0; ok && i < len(allocs); i++ {
 			a := allocs[i]
@@ -335,6 +371,12 @@ func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err erro
 	}
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
+	if ok {
+		mm.stats.Hashed++
+		mm.cur, mm.curGen, mm.curOK = after, rec.gen, true
+	} else {
+		mm.dirty()
+	}
 	key := memoKeyOf(m, cfg)
 	runs := mm.keys[key]
 	if runs == nil {
@@ -353,7 +395,7 @@ func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err erro
 	}
 	g := r.Grids[0]
 	g.Lines, g.Timing = nil, nil
-	runs.entries = append(runs.entries, &memoEntry{before: rec.before, delta: delta, size: size, grid: g})
+	runs.entries = append(runs.entries, &memoEntry{before: rec.before, after: after, delta: delta, size: size, grid: g})
 	mm.held += size
 	mm.stats.Recorded++
 }

@@ -147,29 +147,31 @@ func TestMemoReplay(t *testing.T) {
 	cases := []struct {
 		name  string
 		steps []memoStep
-		// replays is how many launches the memo replays.
-		replays int
+		// replays is how many launches the memo replays; hashes, when
+		// not -1, how many times it hashed the memory.
+		replays, hashes int
 	}{
-		// The first launch runs as it is, the second is recorded, the
-		// other four replay its (empty) change.
-		{"repeated launch", rep(l("cpy", 1, 0)), 4},
+		// The first launch runs as it is, the second is recorded (the
+		// memory hashed before and after it), the other four replay its
+		// (empty) change, each taking the memory's hash from the last.
+		{"repeated launch", rep(l("cpy", 1, 0)), 4, 2},
 		// cpy writes b from a, inc then changes b: cpy's memory before
 		// is the same from the second round on, inc's too, so both
 		// replay their recorded changes from the third round on.
-		{"cycle of launches", rep(l("cpy", 1, 0), l("inc", 1)), 8},
+		{"cycle of launches", rep(l("cpy", 1, 0), l("inc", 1)), 8, -1},
 		// a buffer read and written: every launch sees other memory.
-		{"read and written", rep(l("inc", 0)), 0},
+		{"read and written", rep(l("inc", 0)), 0, -1},
 		// the program writes the input between launches.
-		{"host write between launches", rep(l("cpy", 1, 0), host(0)), 0},
+		{"host write between launches", rep(l("cpy", 1, 0), host(0)), 0, -1},
 		// a host write makes the next launch execute; undone, the input
 		// is as before but the output is still the one made from the
 		// written input: that launch executes too, and the one after it,
 		// on the memory recorded before the write, replays.
-		{"host write undone", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), host(0), l("cpy", 1, 0), undo(0), l("cpy", 1, 0), l("cpy", 1, 0)}, 1},
-		{"other parameters", rep(l("cpy", 1, 0), l("cpy", 2, 0)), 8},
-		{"atomic", rep(l("atom", 2)), 0},
-		{"clock read", rep(l("clk", 1, 0)), 0},
-		{"printf", rep(l("pr", 0)), 0},
+		{"host write undone", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), host(0), l("cpy", 1, 0), undo(0), l("cpy", 1, 0), l("cpy", 1, 0)}, 1, -1},
+		{"other parameters", rep(l("cpy", 1, 0), l("cpy", 2, 0)), 8, -1},
+		{"atomic", rep(l("atom", 2)), 0, -1},
+		{"clock read", rep(l("clk", 1, 0)), 0, -1},
+		{"printf", rep(l("pr", 0)), 0, -1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -195,6 +197,9 @@ func TestMemoReplay(t *testing.T) {
 						v := m.u32s(t, bufs[i][s.host], n)
 						v[5] += s.by
 						m.setU32s(t, bufs[i][s.host], v)
+						if i == 1 {
+							memo.Touch() // as the CUDA runtime does for every request but a launch
+						}
 						continue
 					}
 					var params []byte
@@ -230,6 +235,9 @@ func TestMemoReplay(t *testing.T) {
 			st := memo.Stats()
 			if got := int(st.Replayed); got != tc.replays {
 				t.Errorf("%d launches replayed, want %d", got, tc.replays)
+			}
+			if got := int(st.Hashed); tc.hashes >= 0 && got != tc.hashes {
+				t.Errorf("memory hashed %d times, want %d", got, tc.hashes)
 			}
 		})
 	}
