@@ -44,13 +44,18 @@ import (
 
 // Memo remembers what launches did to device memory, so that a repeated
 // launch on the same memory can be replayed instead of executed
-// (Config.Memo). One Memo serves one Memory; it is safe for concurrent use.
+// (Config.Memo). One Memo serves the launches of one Memory, one at a time
+// (a warpsim.Device runs one launch at a time); Touch and Stats may be
+// called at any time.
 type Memo struct {
 	mu           sync.Mutex
 	seed1, seed2 maphash.Seed
 	keys         map[memoKey]*memoRuns
 	free         map[*ir.Func]int8 // per function: 1 replayable, -1 not (memoFunc)
 	held         int               // bytes of deltas held
+	// scratch holds the memory before a launch being recorded (launches
+	// run one at a time on a device, so one buffer serves them all).
+	scratch []byte
 	stats        MemoStats
 	// gen counts Touch calls. cur is the memory's hash as the last launch
 	// left it (a replayed launch's recorded after-hash, a recorded one's
@@ -80,6 +85,7 @@ const (
 	memoEntries  = 4
 	memoHeld     = 256 << 20
 	memoMaxBytes = 512 << 20
+	memoGiveUp   = 8
 )
 
 type memoKey struct {
@@ -91,6 +97,11 @@ type memoKey struct {
 type memoRuns struct {
 	last    time.Duration // host time of the last execution
 	entries []*memoEntry  // most recent last
+	// recorded and replayed count this configuration's records and
+	// replays: after memoGiveUp records and no replay (a kernel that
+	// reads what it writes, an input that changes every time) it is
+	// executed without hashing or recording.
+	recorded, replayed int
 }
 
 type memoEntry struct {
@@ -298,7 +309,7 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 		return nil, nil, false
 	}
 	allocs, n := memState(m.Mem)
-	if allocs == nil || runs.last < mm.worthNs*time.Duration(n) {
+	if allocs == nil || runs.last < mm.worthNs*time.Duration(n) || (runs.replayed == 0 && runs.recorded >= memoGiveUp) {
 		mm.dirty()
 		return nil, nil, false
 	}
@@ -328,13 +339,20 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 		g := e.grid
 		g.Elapsed, g.Replayed = time.Since(t0), true
 		mm.stats.Replayed++
+		runs.replayed++
 		mm.cur, mm.curGen, mm.curOK = e.after, gen, true
 		return &Result{Grids: []Grid{g}}, nil, true
 	}
 	mm.dirty()
 	rec = &memoRecord{key: key, gen: gen, before: before, allocs: allocs, copies: make([][]byte, len(allocs))}
+	if cap(mm.scratch) < n {
+		mm.scratch = make([]byte, n)
+	}
+	off := 0
 	for i, a := range allocs {
-		rec.copies[i] = bytes.Clone(a.Data)
+		rec.copies[i] = mm.scratch[off : off+len(a.Data)]
+		copy(rec.copies[i], a.Data)
+		off += len(a.Data)
 	}
 	return nil, rec, false
 }
@@ -398,6 +416,7 @@ func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err erro
 	runs.entries = append(runs.entries, &memoEntry{before: rec.before, after: after, delta: delta, size: size, grid: g})
 	mm.held += size
 	mm.stats.Recorded++
+	runs.recorded++
 }
 
 // memoChunk is the granule in which deltas are found.
