@@ -56,7 +56,7 @@ type Memo struct {
 	// scratch holds the memory before a launch being recorded (launches
 	// run one at a time on a device, so one buffer serves them all).
 	scratch []byte
-	stats        MemoStats
+	stats   MemoStats
 	// gen counts Touch calls. cur is the memory's hash as the last launch
 	// left it (a replayed launch's recorded after-hash, a recorded one's
 	// computed), valid while curOK and gen is still curGen.
