@@ -8,7 +8,7 @@ package engine
 // Why that is exact. A launch is a function of the device memory before it
 // and of its configuration: warps read memory and parameters and write
 // memory, and nothing else reaches them once the kernels that read the
-// clock, the SM or warp id or the grid id, that use atomics, printf,
+// clock, the SM or warp id or the grid id, that use global atomics, printf,
 // malloc/free or the device runtime are excluded (replayable). For such a
 // kernel, the same memory before gives the same memory after. A launch
 // whose memory before matches a recorded one (every allocation's address,
@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // Memo remembers what launches did to device memory, so that a repeated
@@ -51,7 +52,7 @@ type Memo struct {
 	mu           sync.Mutex
 	seed1, seed2 maphash.Seed
 	keys         map[memoKey]*memoRuns
-	free         map[*ir.Func]int8 // per function: 1 replayable, -1 not (memoFunc)
+	free         map[*ir.Func]int8 // per function: memoFunc's finding
 	held         int               // bytes of deltas held
 	// scratch holds the memory before a launch being recorded (launches
 	// run one at a time on a device, so one buffer serves them all).
@@ -167,12 +168,18 @@ func memoKeyOf(m *Module, cfg *Config) memoKey {
 // replayable reports whether kernel's launches are a function of memory
 // and configuration alone (see the file comment): neither it nor anything
 // it may call reads %clock, %clock64, %globaltimer, %smid, %warpid, %gridid
-// or the performance monitors, or uses atomics, reductions, printf,
-// malloc/free or the device runtime. mm.mu held.
-func (mm *Memo) replayable(m *Module, kernel int) bool {
+// or the performance monitors, or uses global atomics or reductions,
+// printf, malloc/free or the device runtime. Atomics on the block's own
+// shared memory are allowed where the launch has no clusters (no block
+// reaches another's shared memory): a block runs on one worker, its warps
+// in an order that depends on nothing else. mm.mu held.
+func (mm *Memo) replayable(m *Module, cfg *Config) bool {
+	kernel := cfg.Kernel
 	if m.usesHeap[kernel] || m.unsupported[kernel] != "" {
 		return false
 	}
+	cd, _ := clusterDims(cfg, m.Prog.Funcs[kernel])
+	clusters := cd != ([3]uint32{}) || m.clusterBarrier[kernel]
 	funcs := m.Prog.Funcs
 	seen := make([]bool, len(funcs))
 	stack := []int{kernel}
@@ -181,15 +188,12 @@ func (mm *Memo) replayable(m *Module, kernel int) bool {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		f := funcs[i]
-		ok := mm.free[f]
-		if ok == 0 {
-			ok = -1
-			if memoFunc(m, i) {
-				ok = 1
-			}
-			mm.free[f] = ok
+		v := mm.free[f]
+		if v == 0 {
+			v = memoFunc(m, i)
+			mm.free[f] = v
 		}
-		if ok < 0 {
+		if v == memoNo || (v == memoSharedAtomics && clusters) {
 			return false
 		}
 		for _, c := range f.Calls {
@@ -210,27 +214,40 @@ func (mm *Memo) replayable(m *Module, kernel int) bool {
 	return true
 }
 
+// What memoFunc found in a function.
+const (
+	memoNo            int8 = -1 // not replayable
+	memoYes           int8 = 1  // replayable
+	memoSharedAtomics int8 = 2  // replayable where no block reaches another's shared memory
+)
+
 // memoFunc is replayable for function i alone.
-func memoFunc(m *Module, i int) bool {
+func memoFunc(m *Module, i int) int8 {
 	f := m.Prog.Funcs[i]
+	v := memoYes
 	for j := range f.Code {
 		in := &f.Code[j]
 		switch in.Op {
-		case ir.OpAtom, ir.OpRed, ir.OpVprintf, ir.OpDevRT:
-			return false
+		case ir.OpAtom, ir.OpRed:
+			if in.Space != ptxtype.SpaceShared {
+				return memoNo
+			}
+			v = memoSharedAtomics
+		case ir.OpVprintf, ir.OpDevRT:
+			return memoNo
 		case ir.OpLibcall:
 			if k := m.builtins[i][in.Imm]; k == builtinMalloc || k == builtinFree {
-				return false
+				return memoNo
 			}
 		case ir.OpMovSreg:
 			switch ir.Sreg(in.Imm) {
 			case ir.SregClock, ir.SregClock64, ir.SregGlobaltimer, ir.SregGlobaltimerLo, ir.SregGlobaltimerHi,
 				ir.SregSmid, ir.SregWarpid, ir.SregGridid, ir.SregPm:
-				return false
+				return memoNo
 			}
 		}
 	}
-	return true
+	return v
 }
 
 // memState is the device memory as the memo sees it: the live
@@ -291,7 +308,7 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	gen := mm.gen.Load()
-	if !mm.replayable(m, cfg.Kernel) {
+	if !mm.replayable(m, cfg) {
 		mm.dirty()
 		return nil, nil, false
 	}

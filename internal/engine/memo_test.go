@@ -61,6 +61,31 @@ const memoPTX = `
 	ret;
 }
 
+// satom: each block counts its threads with shared-memory atomics and
+// writes the count to a[ctaid]
+.visible .entry satom(.param .u64 a)
+{
+	.shared .align 4 .b32 cnt;
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@!%p1 st.shared.u32 [cnt], 0;
+	bar.sync 0;
+	atom.shared.add.u32 %r2, [cnt], 1;
+	bar.sync 0;
+	@%p1 bra SDONE;
+	ld.shared.u32 %r3, [cnt];
+	ld.param.u64 %rd1, [a];
+	mov.u32 %r4, %ctaid.x;
+	mul.wide.u32 %rd2, %r4, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+SDONE:
+	ret;
+}
+
 // clk: a[i] = (clock() != 0) + src[i], which is src[i] + 1 but reads the clock
 .visible .entry clk(.param .u64 a, .param .u64 src)
 {
@@ -174,6 +199,8 @@ func TestMemoReplay(t *testing.T) {
 		{"host write undone", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), host(0), l("cpy", 1, 0), undo(0), l("cpy", 1, 0), l("cpy", 1, 0)}, 1, -1},
 		{"other parameters", rep(l("cpy", 1, 0), l("cpy", 2, 0)), 8, -1},
 		{"atomic", rep(l("atom", 2)), 0, -1},
+		// atomics on the block's own shared memory: replayed.
+		{"shared atomics", rep(l("satom", 2)), 4, -1},
 		{"clock read", rep(l("clk", 1, 0)), 0, -1},
 		{"printf", rep(l("pr", 0)), 0, -1},
 	}
