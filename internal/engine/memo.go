@@ -92,7 +92,7 @@ const (
 type memoKey struct {
 	mod    *Module
 	kernel int
-	cfg    string // grid, block, shared bytes, cluster, cooperative, parameter bytes
+	cfg    string // grid, block, cluster, shared bytes, stack limit, cooperative, parameter bytes
 }
 
 type memoRuns struct {
@@ -153,13 +153,15 @@ const (
 )
 
 func memoKeyOf(m *Module, cfg *Config) memoKey {
-	b := make([]byte, 0, 4*10+1+len(cfg.Params))
+	b := make([]byte, 0, 4*11+1+len(cfg.Params))
 	for _, d := range [][3]uint32{cfg.Grid, cfg.Block, cfg.Cluster} {
 		for _, v := range d {
 			b = binary.LittleEndian.AppendUint32(b, v)
 		}
 	}
 	b = binary.LittleEndian.AppendUint32(b, cfg.DynShared)
+	// The stack limit decides whether a deep call chain faults.
+	b = binary.LittleEndian.AppendUint32(b, uint32(cfg.StackBytes))
 	if cfg.Cooperative {
 		b = append(b, 1)
 	} else {

@@ -149,6 +149,7 @@ DONE:
 type memoStep struct {
 	kernel string
 	args   []int
+	stack  int    // the per-thread stack limit (0: the default)
 	host   int    // with kernel "": buffer host gets by added to its element 5
 	by     uint32 // (the program writing device memory between launches)
 }
@@ -198,6 +199,9 @@ func TestMemoReplay(t *testing.T) {
 		// on the memory recorded before the write, replays.
 		{"host write undone", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), host(0), l("cpy", 1, 0), undo(0), l("cpy", 1, 0), l("cpy", 1, 0)}, 1, -1},
 		{"other parameters", rep(l("cpy", 1, 0), l("cpy", 2, 0)), 8, -1},
+		// another stack limit is another configuration (it decides
+		// whether a deep call chain faults).
+		{"other stack limit", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), {kernel: "cpy", args: []int{1, 0}, stack: 4096}, {kernel: "cpy", args: []int{1, 0}, stack: 4096}, l("cpy", 1, 0)}, 1, -1},
 		{"atomic", rep(l("atom", 2)), 0, -1},
 		// atomics on the block's own shared memory: replayed.
 		{"shared atomics", rep(l("satom", 2)), 4, -1},
@@ -238,7 +242,7 @@ func TestMemoReplay(t *testing.T) {
 						params = append(params, u64p(bufs[i][a])...)
 					}
 					cfg := &Config{Kernel: m.Prog.FuncByName[s.kernel], Grid: [3]uint32{n / 128, 1, 1}, Block: [3]uint32{128, 1, 1},
-						Params: params, Stdout: &outs[i], StdoutMu: new(sync.Mutex), SMs: 132, MaxWarpsPerSM: 64, ITS: true}
+						Params: params, Stdout: &outs[i], StdoutMu: new(sync.Mutex), SMs: 132, MaxWarpsPerSM: 64, ITS: true, StackBytes: s.stack}
 					if i == 1 {
 						cfg.Memo = memo
 					}
