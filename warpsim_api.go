@@ -48,6 +48,15 @@ type Options struct {
 	// Lines asks for per-instruction counts (GridResult.Lines) for reports
 	// (warpsim report); off, launches run as fast as without it.
 	Lines bool
+	// Replay lets a launch that repeats an earlier one (same kernel,
+	// configuration and parameters) on the same device memory, with a
+	// kernel whose result depends on nothing else (no atomics, clock reads,
+	// printf, malloc, device launches), take the recorded change to memory
+	// and counters instead of executing (internal/engine/memo.go). Only
+	// launches the functional driver would run are replayed (in timing
+	// mode, those that reuse a timed launch's account); not with Lines or
+	// a sanitizer. The CUDA runtime turns it on (WARPSIM_REPLAY=0: off).
+	Replay bool
 }
 
 // Backing supplies the bytes of global-memory allocations.
@@ -124,6 +133,9 @@ type Device struct {
 	// launch may run functionally and reuse their account (timing mode
 	// with sampling; nil otherwise).
 	repeats *timing.Repeats
+	// memo replays repeated launches on unchanged memory (Options.Replay;
+	// nil when off).
+	memo *engine.Memo
 	// devRT overrides the arch's device runtime limits (SetLimit).
 	devRTMu sync.Mutex
 	devRT   map[Limit]int
@@ -145,6 +157,9 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		mem = engine.NewBackedMemory(opt.BackingBase, opt.Backing)
 	}
 	d := &Device{arch: a, opt: opt, mem: mem}
+	if opt.Replay && !opt.Lines {
+		d.memo = engine.NewMemo()
+	}
 	d.stack.Store(int64(opt.StackBytes))
 	if opt.StackBytes <= 0 {
 		d.stack.Store(engine.DefaultStackBytes)
@@ -160,6 +175,17 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		}
 	}
 	return d
+}
+
+// MemoryWritten tells the device that its memory may have been written by
+// something other than a launch (a copy, a memset, a program's own write):
+// with Options.Replay, the next launch hashes the memory again instead of
+// taking the last launch's record of it. Code that writes device memory
+// behind the device's back (Memory bytes, a Backing's) calls it.
+func (d *Device) MemoryWritten() {
+	if d.memo != nil {
+		d.memo.Touch()
+	}
 }
 
 // Limit is a device limit, as cudaDeviceSetLimit names them.
@@ -788,6 +814,10 @@ type GridResult struct {
 	// Lines are the per-instruction counts of each function the grid ran
 	// (Options.Lines; nil when off).
 	Lines []metrics.FuncLines
+	// Replayed marks a grid that was not executed: the launch repeated a
+	// recorded one on the same memory and took its change to memory and
+	// its counters (Options.Replay).
+	Replayed bool
 }
 
 // DurationNS is the grid's simulated duration in nanoseconds (0 without
@@ -847,6 +877,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Cooperative:   cfg.Cooperative,
 		Lines:         d.opt.Lines,
 		Cluster:       cfg.Cluster.arr(),
+		Memo:          d.memo,
 	}
 	key, reuse := "", false
 	switch {
@@ -877,7 +908,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 			Config:     LaunchConfig{Grid: dim3(g.Grid), Block: dim3(g.Block), SharedBytes: g.DynShared},
 			FromDevice: g.Parent >= 0, Parent: g.Parent, Depth: g.Depth,
 			Counters: g.Counters, Elapsed: g.Elapsed, Timing: g.Timing,
-			Lines: g.Lines,
+			Lines: g.Lines, Replayed: g.Replayed,
 		}
 	}
 	if key != "" && err == nil && len(res.Grids) == 1 {

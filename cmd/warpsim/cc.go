@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 
@@ -106,6 +107,15 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 				if opt.Sanitize, err = cudart.SanitizingFromEnv(opt.Arch); err != nil {
 					// Like any bad setting: the program hears of it.
 					opt.SettingsErr = &cudart.SettingsError{Code: cudart.ErrorInvalidValue, Msg: "warpsim: not a valid setting: " + err.Error()}
+				}
+			}
+			// WARPSIM_CPUPROFILE=FILE: a Go CPU profile of this process
+			// (where a program's kernels run), for `go tool pprof`.
+			if path := os.Getenv("WARPSIM_CPUPROFILE"); path != "" {
+				if f, err := os.Create(path); err == nil {
+					if pprof.StartCPUProfile(f) == nil {
+						defer func() { pprof.StopCPUProfile(); f.Close() }()
+					}
 				}
 			}
 			srv := cudart.NewServer(opt)

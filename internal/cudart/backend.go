@@ -68,6 +68,9 @@ type Launched struct {
 	// GridNanos is the host-launched grid's own simulated duration (0
 	// without the timing model).
 	GridNanos int64
+	// Replayed: the launch was replayed, not executed
+	// (warpsim.Options.Replay).
+	Replayed bool
 	// Timing is the timing model's account of the host-launched grid (nil
 	// without it): cycles, occupancy, stalls, blocks on SMs.
 	Timing *metrics.Timing

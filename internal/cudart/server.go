@@ -114,6 +114,7 @@ type queued struct {
 	seq    uint64
 	stream uint32
 	run    func()
+	kernel bool // a launch (the others may write memory behind launch replay's back: memoryWritten)
 }
 
 type eventState struct {
@@ -197,6 +198,10 @@ type Record struct {
 	// module's header (ptx/origin): "clang" (warpsim cc's device code),
 	// "nvcc 13.0", or "" when the header names none.
 	Compiler string `json:"compiler,omitempty"`
+	// Replayed marks a launch that was not executed: it repeated a
+	// recorded launch on the same device memory and took that launch's
+	// change to memory and counters (WARPSIM_REPLAY, engine/memo.go).
+	Replayed bool `json:"replayed,omitempty"`
 	// Count, when above 1, folds that many device-launched grids of one
 	// host launch that had the same kernel, shape and counters (a fan-out
 	// of thousands of identical children is one record): NS is then their
@@ -346,6 +351,9 @@ func (s *Server) execute() {
 		s.queue = s.queue[1:]
 		s.mu.Unlock()
 		q.run()
+		if !q.kernel {
+			s.memoryWritten()
+		}
 		s.mu.Lock()
 		s.done = q.seq
 		s.cond.Broadcast()
@@ -353,11 +361,14 @@ func (s *Server) execute() {
 }
 
 // enqueue puts run on stream's queue and returns its sequence number.
-func (s *Server) enqueue(stream uint32, run func()) uint64 {
+func (s *Server) enqueue(stream uint32, run func()) uint64 { return s.enqueueAs(stream, run, false) }
+
+// enqueueAs is enqueue; kernel marks a launch.
+func (s *Server) enqueueAs(stream uint32, run func(), kernel bool) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.issued++
-	s.queue = append(s.queue, queued{seq: s.issued, stream: stream, run: run})
+	s.queue = append(s.queue, queued{seq: s.issued, stream: stream, run: run, kernel: kernel})
 	s.streamLast[stream] = s.issued
 	s.cond.Broadcast()
 	return s.issued
@@ -441,6 +452,18 @@ func (s *Server) handle(req request) (rep reply) {
 			return reply{}
 		}
 		return reply{code: ErrorInitializationError, diag: []byte("warpsim runtime: request before hello\n")}
+	}
+	switch req.op {
+	case opLaunch, opLaunchCooperative, opLaunchCluster:
+		if s.win.hostMapped() {
+			// The program may have written its pinned or managed memory.
+			s.memoryWritten()
+		}
+	default:
+		// A copy, a memset, an allocation, a free, a synchronization
+		// after which the program writes memory: launch replay hashes the
+		// memory again.
+		s.memoryWritten()
 	}
 	switch req.op {
 	case opHello:
@@ -804,6 +827,15 @@ func (s *Server) hello(p *payloadReader) reply {
 	return reply{data: encodeProps(s.opt.Arch)}
 }
 
+// memoryWritten tells launch replay (warpsim.Options.Replay) that device
+// memory may have changed other than by a launch: the next launch's memory
+// is hashed again rather than taken from the last launch's record.
+func (s *Server) memoryWritten() {
+	if d, ok := s.dev.(interface{ MemoryWritten() }); ok {
+		d.MemoryWritten()
+	}
+}
+
 // runHostFunc has the program's callback thread run host function id and
 // waits until it has returned (stream order: the stream's next work waits).
 func (s *Server) runHostFunc(id uint32) {
@@ -991,7 +1023,7 @@ func (s *Server) launchWith(p *payloadReader, coop bool, cluster Dim3) reply {
 	s.mu.Lock()
 	issued := s.clock.issue()
 	s.mu.Unlock()
-	seq := s.enqueue(stream, func() { s.runKernel(stream, k, cfg, params, issued) })
+	seq := s.enqueueAs(stream, func() { s.runKernel(stream, k, cfg, params, issued) }, true)
 	if s.opt.LaunchBlocking {
 		s.waitFor(seq)
 		s.flush(&rep)
@@ -1037,6 +1069,7 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 	switch {
 	case err == nil:
 		rec.Counters = res.Counters
+		rec.Replayed = res.Replayed
 		rec.NS, rec.Simulated = kernelNanos(res, wall)
 		rec.Timing = s.profTiming(res.Timing)
 		rec.Lines = res.Lines

@@ -27,6 +27,9 @@ type Settings struct {
 	// NoSampling is WARPSIM_SAMPLING=0: every block of every launch timed
 	// in detail.
 	NoSampling bool
+	// NoReplay is WARPSIM_REPLAY=0: every launch executed, none replayed
+	// (warpsim.Options.Replay).
+	NoReplay bool
 	// Timeout is WARPSIM_TIMEOUT: the wall-clock limit per launch (0: none).
 	Timeout time.Duration
 }
@@ -50,7 +53,7 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 	set, err := settings.FromEnv(func(k string) (string, bool) { v := getenv(k); return v, v != "" })
 	s := Settings{Arch: set.Arch, Workers: set.Workers, StepLimit: set.StepLimit, ProfilePath: set.ProfilePath,
 		ProfileBlocks: set.ProfileBlocks, ProfileLines: set.ProfileLines, LaunchBlocking: set.LaunchBlocking, Progress: set.Progress == nil || *set.Progress,
-		Mode: warpsim.ModeTiming, Timeout: set.Timeout, NoSampling: set.NoSampling}
+		Mode: warpsim.ModeTiming, Timeout: set.Timeout, NoSampling: set.NoSampling, NoReplay: set.NoReplay}
 	if set.Mode != "" {
 		s.Mode = warpsim.Mode(set.Mode)
 	}

@@ -15,7 +15,7 @@ import (
 func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 	return func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
-			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout, Lines: set.ProfileLines,
+			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout, Lines: set.ProfileLines, Replay: !set.NoReplay,
 			Timing: warpsim.TimingOptions{PCStalls: set.ProfileLines, NoSampling: set.NoSampling}}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
@@ -64,7 +64,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		// The timing model's duration, when it ran (WARPSIM_MODE=timing),
 		// is the launch's time on the streams' clock (timing.go).
 		l := &Launched{Counters: res.Grids[0].Counters, Nanos: int64(res.DurationNS), GridNanos: int64(res.Grids[0].DurationNS()),
-			Timing: res.Grids[0].Timing, Lines: res.Grids[0].Lines}
+			Timing: res.Grids[0].Timing, Lines: res.Grids[0].Lines, Replayed: res.Grids[0].Replayed}
 		for _, g := range res.Grids[1:] {
 			c := g.Config
 			l.Children = append(l.Children, ChildGrid{

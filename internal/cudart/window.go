@@ -152,6 +152,19 @@ func (w *window) Release(base, size uint64) {
 	}
 }
 
+// hostMapped reports whether the program can write some of the window
+// without asking the simulator: pinned host or managed memory exists.
+func (w *window) hostMapped() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range w.regions {
+		if r.kind != kindDevice {
+			return true
+		}
+	}
+	return false
+}
+
 // find returns the allocation holding [addr, addr+n).
 func (w *window) find(addr, n uint64) (region, bool) {
 	w.mu.Lock()

@@ -278,6 +278,10 @@ type Config struct {
 	// Cluster is the launch's cluster shape (cudaLaunchAttributeClusterDimension);
 	// zero: the kernel's .reqnctapercluster, or no clusters (cluster.go).
 	Cluster [3]uint32
+	// Memo, when not nil, replays a launch that repeats a recorded one on
+	// the same device memory instead of executing it (memo.go); not with
+	// Check or Lines, and only under the functional driver.
+	Memo *Memo
 
 	tree *cdpTree // the host launch's device-launched grids
 	node *cdpNode // this grid in the tree
@@ -377,6 +381,9 @@ type Grid struct {
 	// (Config.Lines; nil when off). Summed, they are Counters (less the
 	// launch counts: warps, blocks and device launches).
 	Lines []FuncLines
+	// Replayed marks a launch replayed, not executed (Config.Memo): its
+	// counters are those of the recorded launch, Elapsed the replay's.
+	Replayed bool
 }
 
 // Result is what a launch ran: Grids[0] is the host's grid, the rest the
@@ -399,10 +406,25 @@ func (r *Result) Total() Counters {
 // Launch runs one grid, and then the grids it launched from the device, to
 // completion. On a *Fault (or another error) the result holds the grids
 // run until then, the failing one included.
-func (m *Module) Launch(cfg *Config) (*Result, error) {
-	r := &Result{}
+func (m *Module) Launch(cfg *Config) (r *Result, err error) {
+	r = &Result{}
 	if cfg.Kernel < 0 || cfg.Kernel >= len(m.Prog.Funcs) || !m.Prog.Funcs[cfg.Kernel].Entry {
 		return r, fmt.Errorf("function %d is not a kernel", cfg.Kernel)
+	}
+	var rec *memoRecord
+	if mm := cfg.Memo; mm != nil && cfg.Check == nil && !cfg.Lines {
+		// Launch replay (memo.go): a repeated launch on the same memory.
+		var replayed bool
+		r, rec, replayed = mm.begin(m, cfg, cfg.Driver == nil)
+		if replayed {
+			return r, nil
+		}
+		if r == nil {
+			r = &Result{}
+		}
+		defer func() { mm.end(m, cfg, rec, r, err) }()
+	} else if mm != nil {
+		mm.Touch() // (a launch the memo does not see)
 	}
 	h, end := m.beginHost(cfg)
 	defer end()
@@ -420,7 +442,7 @@ func (m *Module) Launch(cfg *Config) (*Result, error) {
 	}
 	t := newTree(cfg.DevRT)
 	t.host = h
-	_, err := m.runTree(cfg, t, r, []*cdpNode{root}, sink)
+	_, err = m.runTree(cfg, t, r, []*cdpNode{root}, sink)
 	return r, err
 }
 

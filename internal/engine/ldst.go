@@ -789,32 +789,61 @@ func (wp *warp) flushShared(store bool) {
 	}
 }
 
-// sharedRange is the common case of sharedWarp: a whole warp's 4-byte
-// request on 32 consecutive words, aligned and inside the block's shared
-// memory (one wavefront, no conflict). It returns the request's 128 bytes,
-// or nil otherwise (sharedWarp then checks it lane by lane).
-func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base, n uint64) []byte {
-	if n != 4 || exec != fullMask || in.A[0] < 0 {
-		return nil
+// sharedRange is the common cases of sharedWarp: a whole warp's 4-byte
+// request on 32 consecutive words, or on one word for all lanes (a
+// broadcast: bcast, 4 bytes), aligned and inside the block's shared memory
+// (one wavefront, no conflict). It returns the request's bytes, or nil
+// otherwise (sharedWarp then checks it lane by lane).
+func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base, n uint64) (b []byte, bcast bool) {
+	if n != 4 || exec != fullMask {
+		return nil, false
 	}
-	r := wp.r(in.A[0])
-	if !consecutive(r, 4) {
-		return nil
+	first, size := base+uint64(in.Imm), uint64(128)
+	if in.A[0] < 0 {
+		size, bcast = 4, true
+	} else {
+		// Consecutive words (gap 0) or one word for every lane (diff 0),
+		// found in one pass.
+		r := wp.r(in.A[0])
+		w0 := r[0]
+		gap, diff, want := uint64(0), uint64(0), w0
+		for l := range r {
+			x := r[l]
+			gap |= x ^ want
+			diff |= x ^ w0
+			want += 4
+		}
+		switch {
+		case gap == 0:
+		case diff == 0:
+			size, bcast = 4, true
+		default:
+			return nil, false
+		}
+		first += w0
 	}
-	first, sh := base+uint64(in.Imm)+r[0], wp.blk.shared
-	if first&3 != 0 || first >= uint64(len(sh)) || first+128 > uint64(len(sh)) {
-		return nil
+	sh := wp.blk.shared
+	if first&3 != 0 || first >= uint64(len(sh)) || first+size > uint64(len(sh)) {
+		return nil, false
 	}
-	return sh[first : first+128 : first+128]
+	return sh[first : first+size : first+size], bcast
 }
 
 // loadShared is a 1-, 2- or 4-byte unsigned shared load.
 func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
-	if b := wp.sharedRange(in, exec, base, n); b != nil {
+	if b, bcast := wp.sharedRange(in, exec, base, n); b != nil {
 		d := wp.r(in.D[0])
-		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-		for l := range d {
-			d[l] = uint64(s[l])
+		if bcast {
+			// One word for all lanes: one wavefront, as sharedWarp counts it.
+			v := uint64(binary.LittleEndian.Uint32(b))
+			for l := range d {
+				d[l] = v
+			}
+		} else {
+			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
+			for l := range d {
+				d[l] = uint64(s[l])
+			}
 		}
 		wp.flushShared(false)
 		return true
@@ -847,7 +876,7 @@ func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
 
 // storeShared is a 1-, 2- or 4-byte shared store.
 func (wp *warp) storeShared(in *ir.Inst, exec uint32, base, n uint64) bool {
-	if b := wp.sharedRange(in, exec, base, n); b != nil {
+	if b, bcast := wp.sharedRange(in, exec, base, n); b != nil && !bcast {
 		v := wp.r(in.A[1])
 		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
 		for l := range v {

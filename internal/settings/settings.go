@@ -28,6 +28,7 @@ const (
 	VarProgress  = "WARPSIM_PROGRESS"   // 0 or 1: the progress bar on a terminal
 	VarTimeout   = "WARPSIM_TIMEOUT"    // wall-clock limit per launch: a Go duration or seconds
 	VarSampling  = "WARPSIM_SAMPLING"   // 0 or 1: timing mode's sampling of large grids and repeated launches
+	VarReplay    = "WARPSIM_REPLAY"     // 0 or 1: a program's repeated launches on unchanged memory replayed
 	// CUDA's own: 1 makes every launch synchronous.
 	VarLaunchBlocking = "CUDA_LAUNCH_BLOCKING"
 	// Set by warpsim prof for the program it runs: where the runtime writes
@@ -56,6 +57,10 @@ type Settings struct {
 	// every launch in detail (no sampling of large grids, no reuse of an
 	// identical launch's account).
 	NoSampling bool
+	// NoReplay is WARPSIM_REPLAY=0: a program's launch that repeats an
+	// earlier one on the same device memory is executed again rather
+	// than replayed (engine/memo.go).
+	NoReplay bool
 	// LaunchBlocking is CUDA_LAUNCH_BLOCKING=1.
 	LaunchBlocking bool
 	// ProfilePath is WARPSIM_PROFILE ("" for none); ProfileBlocks is
@@ -160,6 +165,13 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 		s.NoSampling = true
 	default:
 		bad(VarSampling, v, "0 (time every block of every launch in detail) or 1 (sample large grids and repeated launches)")
+	}
+	switch v := get(VarReplay); v {
+	case "", "1":
+	case "0":
+		s.NoReplay = true
+	default:
+		bad(VarReplay, v, "0 (execute every launch) or 1 (replay a launch that repeats an earlier one on the same memory)")
 	}
 	switch v := get(VarLaunchBlocking); v {
 	case "", "0":

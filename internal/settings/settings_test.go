@@ -43,6 +43,11 @@ func TestValid(t *testing.T) {
 			t.Errorf("%s=%s: NoSampling %v (%v), want %v", VarSampling, v, s.NoSampling, err, want)
 		}
 	}
+	for v, want := range map[string]bool{"0": true, "1": false, "": false} {
+		if s, err := FromEnv(env(VarReplay, v)); err != nil || s.NoReplay != want {
+			t.Errorf("%s=%s: NoReplay %v (%v), want %v", VarReplay, v, s.NoReplay, err, want)
+		}
+	}
 	if s, err := FromEnv(env(VarTimeout, "10m")); err != nil || s.Timeout != 10*time.Minute {
 		t.Errorf("10m: %v %v", s.Timeout, err)
 	}
@@ -62,6 +67,7 @@ func TestBad(t *testing.T) {
 		{"mode", VarMode, "fast", `WARPSIM_MODE="fast" is not valid: functional or timing`},
 		{"progress", VarProgress, "yes", `WARPSIM_PROGRESS="yes" is not valid: 0 (no progress bar) or 1`},
 		{"sampling", VarSampling, "off", `WARPSIM_SAMPLING="off" is not valid: 0 (time every block of every launch in detail) or 1`},
+		{"replay", VarReplay, "no", `WARPSIM_REPLAY="no" is not valid: 0 (execute every launch) or 1`},
 		{"timeout", VarTimeout, "soon", `WARPSIM_TIMEOUT="soon" is not valid: a wall-clock limit per launch: seconds (30, 1.5) or a Go duration (90s, 10m)`},
 		{"negative timeout", VarTimeout, "-5s", `WARPSIM_TIMEOUT="-5s" is not valid`},
 	}

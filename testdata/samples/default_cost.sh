@@ -7,11 +7,13 @@
 # and system seconds (user and system include the `warpsim __runtime`
 # co-process), its exit status, and, in timing mode, the sum of its kernels'
 # simulated times (the runtime's profile, WARPSIM_PROFILE) and how many of
-# its launches were sampled by waves or took a repeated launch's time:
+# its launches were sampled by waves, took a repeated launch's time or were
+# replayed (launch replay, docs/performance.md):
 #   functional  WARPSIM_MODE=functional, NEW_WARPSIM's runtime
 #   new         the default for programs (timing, sampled), NEW_WARPSIM's runtime
 #   old         the default for programs, OLD_WARPSIM's runtime (WARPSIM_BIN)
 #   full        timing with WARPSIM_SAMPLING=0 (every block of every launch)
+#   noreplay    the default for programs with WARPSIM_REPLAY=0 (no launch replayed)
 # TIMEOUT (default 900) bounds each run. Logs and profiles are kept under
 # /tmp/default-cost-NAME.*. docs/cuda-samples.md has the numbers it gave.
 #
@@ -24,8 +26,8 @@ new=${2:?$usage}
 old=${3:?$usage}
 shift 3
 export WARPSIM_PROGRESS=0
-echo "| sample | mode | wall s | user s | sys s | exit | kernels' simulated µs | launches | sampled: waves | repeat |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| sample | mode | wall s | user s | sys s | exit | kernels' simulated µs | launches | sampled: waves | repeat | replayed |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for rel in "$@"; do
   dir=$root/$rel
   name=$(basename "$dir")
@@ -34,7 +36,7 @@ for rel in "$@"; do
   flags=""
   grep -q OpenMP "$dir/CMakeLists.txt" 2>/dev/null && flags="-Xcompiler -fopenmp"
   if ! (cd "$dir" && "$new" cc -I "$root/Common" $flags $srcs -o "$exe") > "$exe.build" 2>&1; then
-    echo "| $name | build failed (see $exe.build) | | | | | | | | |"
+    echo "| $name | build failed (see $exe.build) | | | | | | | | | |"
     continue
   fi
   for m in ${MODES:-functional new old}; do
@@ -43,6 +45,7 @@ for rel in "$@"; do
       new) env=(WARPSIM_BIN="$new") ;;
       old) env=(WARPSIM_BIN="$old") ;;
       full) env=(WARPSIM_BIN="$new" WARPSIM_SAMPLING=0) ;;
+      noreplay) env=(WARPSIM_BIN="$new" WARPSIM_REPLAY=0) ;;
     esac
     prof=$exe.$m.profile.json
     rm -f "$prof"
@@ -55,15 +58,16 @@ import json, sys
 try:
     p = json.load(open(sys.argv[1]))
 except Exception:
-    print("| | | "); sys.exit()
-ns = n = waves = rep = 0
+    print("| | | | "); sys.exit()
+ns = n = waves = rep = replayed = 0
 for l in p.get("launches") or []:
     ns += l.get("ns", 0) or 0
     n += 1
     t = l.get("timing") or l.get("Timing") or {}
     if t.get("Sampling") == "waves": waves += 1
     if t.get("Sampling") == "repeat": rep += 1
-print("%.1f | %d | %d | %d" % (ns / 1000, n, waves, rep))
+    if l.get("replayed"): replayed += 1
+print("%.1f | %d | %d | %d | %d" % (ns / 1000, n, waves, rep, replayed))
 PY
 )
     echo "| $name | $m | $e | $u | $s | $st | $sums |"
