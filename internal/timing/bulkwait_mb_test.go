@@ -3,7 +3,6 @@ package timing_test
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/warpsim/warpsim"
@@ -25,17 +24,7 @@ func TestBulkWaitMicrobenchmarks(t *testing.T) {
 	out, _ := m.dev.Malloc(3 * rounds * 8)
 	gmaps, _ := m.dev.Malloc(128)
 	tensors, _ := m.dev.Malloc(4 << 20)
-	rows := 0
-	check := func(what string, got, want, tol float64) {
-		rows++
-		e := (got - want) / want
-		msg := fmt.Sprintf("%s: model %.0f, H100 %.0f (%+.1f%%)", what, got, want, 100*e)
-		if math.Abs(e) > tol {
-			t.Errorf("%s: more than %.0f%% off", msg, 100*tol)
-		} else {
-			t.Log(msg)
-		}
-	}
+	c := &rowChecker{t: t}
 	for _, line := range m.lines {
 		var mode, blocks, fr, fw, fm int
 		var rd, wr, mp float64
@@ -65,17 +54,17 @@ func TestBulkWaitMicrobenchmarks(t *testing.T) {
 		mrd, mwr, mmp = mrd/(rounds-1), mwr/(rounds-1), mmp/(rounds-1)
 		switch mode {
 		case 3:
-			check("mode 3 wait_group 0, first", h(0)+h(1), float64(fr+fw), 0.35)
-			check("mode 3 wait_group 0", mrd+mwr, rd+wr, 0.20)
+			c.check("mode 3 wait_group 0, first", h(0)+h(1), float64(fr+fw), 0.35)
+			c.check("mode 3 wait_group 0", mrd+mwr, rd+wr, 0.20)
 		default:
-			check(fmt.Sprintf("mode %d wait_group.read, first", mode), h(0), float64(fr), 0.35)
-			check(fmt.Sprintf("mode %d wait_group.read", mode), mrd, rd, 0.20)
+			c.check(fmt.Sprintf("mode %d wait_group.read, first", mode), h(0), float64(fr), 0.35)
+			c.check(fmt.Sprintf("mode %d wait_group.read", mode), mrd, rd, 0.20)
 		}
 		if mode == 1 {
-			check("mode 1 making the map", mmp, mp, 0.20)
+			c.check("mode 1 making the map", mmp, mp, 0.20)
 		}
 	}
-	if rows != 9 {
-		t.Errorf("%d rows compared, want 9", rows)
+	if c.rows != 9 {
+		t.Errorf("%d rows compared, want 9", c.rows)
 	}
 }

@@ -2,6 +2,7 @@ package timing_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -98,4 +99,38 @@ func (m *microbench) slowest(t *testing.T, name string, blocks, threads, cluster
 		worst = math.Max(worst, float64(int64(binary.LittleEndian.Uint64(b[8*i:]))))
 	}
 	return worst
+}
+
+// rowChecker compares a model's figure with the H100's within a tolerance
+// (a fraction of the H100's), failing the test or logging the row, and
+// counts the rows compared.
+type rowChecker struct {
+	t    *testing.T
+	rows int
+}
+
+func (c *rowChecker) check(what string, got, want, tol float64) {
+	c.t.Helper()
+	c.rows++
+	e := (got - want) / want
+	msg := fmt.Sprintf("%s: model %.0f, H100 %.0f (%+.1f%%)", what, got, want, 100*e)
+	if math.Abs(e) > tol {
+		c.t.Errorf("%s: more than %.0f%% off", msg, 100*tol)
+	} else {
+		c.t.Log(msg)
+	}
+}
+
+// addMeans adds a recording line's comma-separated means (one a step) to
+// sum, element by element; a mean that does not parse, or more of them
+// than sum has room for, fails the test.
+func addMeans(t *testing.T, line, means string, sum []float64) {
+	t.Helper()
+	for i, v := range strings.Split(means, ",") {
+		var x float64
+		if _, err := fmt.Sscanf(v, "%g", &x); err != nil || i >= len(sum) {
+			t.Fatalf("bad line %q", line)
+		}
+		sum[i] += x
+	}
 }

@@ -3,7 +3,6 @@ package timing_test
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -46,30 +45,14 @@ func TestTensormapColdMicrobenchmarks(t *testing.T) {
 			if want[k] == nil {
 				want[k] = make([]float64, steps)
 			}
-			for i, v := range strings.Split(mean, ",") {
-				var x float64
-				if _, err := fmt.Sscanf(v, "%g", &x); err != nil || i >= steps {
-					t.Fatalf("bad line %q", line)
-				}
-				want[k][i] += x
-			}
+			addMeans(t, line, mean, want[k])
 			runs[k]++
 		}
 	}
 	if len(want) != 4 {
 		t.Fatalf("%d (mode, cold) rows in the recordings, want 4", len(want))
 	}
-	rows := 0
-	check := func(what string, got, want, tol float64) {
-		rows++
-		e := (got - want) / want
-		msg := fmt.Sprintf("%s: model %.0f, H100 %.0f (%+.1f%%)", what, got, want, 100*e)
-		if math.Abs(e) > tol {
-			t.Errorf("%s: more than %.0f%% off", msg, 100*tol)
-		} else {
-			t.Log(msg)
-		}
-	}
+	c := &rowChecker{t: t}
 	m := loadMicrobench(t, dir, "tmcold_mb")
 	k, err := m.mod.Kernel("_Z1kILi0EEvPxPcS1_iixii")
 	if err != nil {
@@ -97,11 +80,11 @@ func TestTensormapColdMicrobenchmarks(t *testing.T) {
 	for i := range h {
 		h[i] /= float64(runs["0 1"])
 	}
-	check("13 tensormap.replace", got[1], h[1], 0.15)
-	check("tensormap.cp_fenceproxy + acquire, cold", got[2]+got[3], h[2]+h[3], 0.15)
-	check("bulk commit + wait_group.read, nothing in flight", got[4], h[4], 0.35)
-	if rows != 3 {
-		t.Errorf("%d rows compared, want 3", rows)
+	c.check("13 tensormap.replace", got[1], h[1], 0.15)
+	c.check("tensormap.cp_fenceproxy + acquire, cold", got[2]+got[3], h[2]+h[3], 0.15)
+	c.check("bulk commit + wait_group.read, nothing in flight", got[4], h[4], 0.35)
+	if c.rows != 3 {
+		t.Errorf("%d rows compared, want 3", c.rows)
 	}
 }
 
@@ -133,30 +116,14 @@ func TestTensormapGuardMicrobenchmarks(t *testing.T) {
 			if want[mode] == nil {
 				want[mode] = make([]float64, steps)
 			}
-			for i, v := range strings.Split(mean, ",") {
-				var x float64
-				if _, err := fmt.Sscanf(v, "%g", &x); err != nil || i >= steps {
-					t.Fatalf("bad line %q", line)
-				}
-				want[mode][i] += x
-			}
+			addMeans(t, line, mean, want[mode])
 			runs[mode]++
 		}
 	}
 	if len(want) != 3 {
 		t.Fatalf("%d modes in the recordings, want 3", len(want))
 	}
-	rows := 0
-	check := func(what string, got, want, tol float64) {
-		rows++
-		e := (got - want) / want
-		msg := fmt.Sprintf("%s: model %.0f, H100 %.0f (%+.1f%%)", what, got, want, 100*e)
-		if math.Abs(e) > tol {
-			t.Errorf("%s: more than %.0f%% off", msg, 100*tol)
-		} else {
-			t.Log(msg)
-		}
-	}
+	c := &rowChecker{t: t}
 	m := loadMicrobench(t, dir, "tmbranch_mb")
 	out, _ := m.dev.Malloc(rounds * steps * 8)
 	lines, _ := m.dev.Malloc(rounds * 4 * 4096)
@@ -187,15 +154,15 @@ func TestTensormapGuardMicrobenchmarks(t *testing.T) {
 		}
 		switch mode {
 		case 0:
-			check("zero + 13 guarded replaces", got[0], h[0], 0.15)
-			check("copy + acquire + bulk wait, cold", got[1], h[1], 0.15)
+			c.check("zero + 13 guarded replaces", got[0], h[0], 0.15)
+			c.check("copy + acquire + bulk wait, cold", got[1], h[1], 0.15)
 		case 1:
-			check("zero + 13 replaces in one if", got[0], h[0], 0.15)
+			c.check("zero + 13 replaces in one if", got[0], h[0], 0.15)
 		case 2:
-			check("a second map, cold", got[3], h[3], 0.15)
+			c.check("a second map, cold", got[3], h[3], 0.15)
 		}
 	}
-	if rows != 4 {
-		t.Errorf("%d rows compared, want 4", rows)
+	if c.rows != 4 {
+		t.Errorf("%d rows compared, want 4", c.rows)
 	}
 }
