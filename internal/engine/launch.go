@@ -86,6 +86,10 @@ type Module struct {
 	// or wait), transitively: launched without clusters, each block is a
 	// cluster of one whose barrier its threads share.
 	clusterBarrier []bool
+	// replay is, per function, whether a launch of it may be replayed
+	// (memo.go: memoYes, memoNo, memoSharedAtomics), transitively through
+	// its calls; an indirect call may reach any function.
+	replay []int8
 }
 
 // UnsupportedError is a launch of a kernel that needs something the engine
@@ -178,6 +182,16 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 			m.externs[i][j] = fn
 		}
 	}
+	m.replay = make([]int8, n)
+	indirect := make([]bool, n)
+	anyReplay := memoYes // what an indirect call may reach: any function's own verdict
+	for i, f := range prog.Funcs {
+		m.replay[i] = memoFunc(m, i)
+		anyReplay = memoJoin(anyReplay, m.replay[i])
+		for _, c := range f.Calls {
+			indirect[i] = indirect[i] || c.Indirect
+		}
+	}
 	// Propagate through direct calls to a fixed point (recursion allowed).
 	for changed := true; changed; {
 		changed = false
@@ -199,7 +213,20 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 					m.clusterBarrier[i] = true
 					changed = true
 				}
+				if v := memoJoin(m.replay[i], m.replay[callee]); v != m.replay[i] {
+					m.replay[i] = v
+					changed = true
+				}
+				if !indirect[i] && indirect[callee] {
+					indirect[i] = true
+					changed = true
+				}
 			}
+		}
+	}
+	for i := range m.replay {
+		if indirect[i] {
+			m.replay[i] = memoJoin(m.replay[i], anyReplay)
 		}
 	}
 	return m, nil

@@ -52,8 +52,7 @@ type Memo struct {
 	mu           sync.Mutex
 	seed1, seed2 maphash.Seed
 	keys         map[memoKey]*memoRuns
-	free         map[*ir.Func]int8 // per function: memoFunc's finding
-	held         int               // bytes of deltas held
+	held         int // bytes of deltas held
 	// scratch holds the memory before a launch being recorded (launches
 	// run one at a time on a device, so one buffer serves them all).
 	scratch []byte
@@ -121,7 +120,7 @@ type memoRun struct {
 
 // NewMemo returns an empty launch memo.
 func NewMemo() *Memo {
-	return &Memo{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), keys: map[memoKey]*memoRuns{}, free: map[*ir.Func]int8{},
+	return &Memo{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), keys: map[memoKey]*memoRuns{},
 		worthNs: memoWorth * memoNsPerByte}
 }
 
@@ -185,38 +184,8 @@ func (mm *Memo) replayable(m *Module, cfg *Config) bool {
 	}
 	cd, _ := clusterDims(cfg, m.Prog.Funcs[kernel])
 	clusters := cd != ([3]uint32{}) || m.clusterBarrier[kernel]
-	funcs := m.Prog.Funcs
-	seen := make([]bool, len(funcs))
-	stack := []int{kernel}
-	seen[kernel] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		f := funcs[i]
-		v := mm.free[f]
-		if v == 0 {
-			v = memoFunc(m, i)
-			mm.free[f] = v
-		}
-		if v == memoNo || (v == memoSharedAtomics && clusters) {
-			return false
-		}
-		for _, c := range f.Calls {
-			switch {
-			case c.Indirect:
-				for j := range funcs { // any function may be the target
-					if !seen[j] {
-						seen[j] = true
-						stack = append(stack, j)
-					}
-				}
-			case c.Callee >= 0 && !seen[c.Callee]:
-				seen[c.Callee] = true
-				stack = append(stack, int(c.Callee))
-			}
-		}
-	}
-	return true
+	v := m.replay[kernel] // the kernel and all it calls (Load)
+	return v != memoNo && !(v == memoSharedAtomics && clusters)
 }
 
 // What memoFunc found in a function.
@@ -225,6 +194,17 @@ const (
 	memoYes           int8 = 1  // replayable
 	memoSharedAtomics int8 = 2  // replayable where no block reaches another's shared memory
 )
+
+// memoJoin is the verdict of code made of parts with verdicts a and b.
+func memoJoin(a, b int8) int8 {
+	switch {
+	case a == memoNo || b == memoNo:
+		return memoNo
+	case a == memoSharedAtomics || b == memoSharedAtomics:
+		return memoSharedAtomics
+	}
+	return memoYes
+}
 
 // memoFunc is replayable for function i alone.
 func memoFunc(m *Module, i int) int8 {
