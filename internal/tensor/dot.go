@@ -175,5 +175,11 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 	if m.OutFrac > 0 && f == fmtF32 && r&0x7f800000 != 0x7f800000 {
 		r &^= 1<<(23-m.OutFrac) - 1
 	}
+	if r&^(1<<(f.ebits+f.mbits)) == 0 {
+		// a nonzero sum too small for the format is +0, whatever its sign
+		// (wgmma with scale-d 0 on tiny bf16/tf32/f16 products:
+		// testdata/tensor/wgmmatypes)
+		return 0
+	}
 	return r
 }

@@ -8,6 +8,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // MMA is one mma.sync shape and type combination.
@@ -19,7 +20,7 @@ type MMA struct {
 	BitAnd         bool // b1: and.popc (else xor.popc)
 	NA, NB, NC, ND int  // registers per lane (an f64 register is one 64-bit register)
 	model          Model
-	fp8            bool // f32 <- e4m3/e5m2: two f16 steps and a rounded add of C
+	fp8            bool // e4m3/e5m2: two f16 tensor-core steps and a rounded add of C
 	// Sparse: mma.sp (sparse.go): A is compressed to MxK/2 elements and a
 	// metadata register (ExecMeta's e) places them; Sel is the sparsity
 	// selector, spLanes the lanes per group of four that hold metadata.
@@ -37,10 +38,18 @@ var supported = map[string]bool{
 	"m16n8k32.f32.e4m3.e4m3.f32": true, "m16n8k32.f32.e5m2.e5m2.f32": true,
 	"m16n8k32.f32.e4m3.e5m2.f32": true, "m16n8k32.f32.e5m2.e4m3.f32": true,
 	"m8n8k4.f64.f64.f64.f64": true,
+	// PTX 8.7's fp8 forms (sm_89+): m16n8k16, and f16 accumulators
+	"m16n8k16.f32.e4m3.e4m3.f32": true, "m16n8k16.f32.e5m2.e5m2.f32": true,
+	"m16n8k16.f32.e4m3.e5m2.f32": true, "m16n8k16.f32.e5m2.e4m3.f32": true,
+	"m16n8k16.f16.e4m3.e4m3.f16": true, "m16n8k16.f16.e5m2.e5m2.f16": true,
+	"m16n8k16.f16.e4m3.e5m2.f16": true, "m16n8k16.f16.e5m2.e4m3.f16": true,
+	"m16n8k32.f16.e4m3.e4m3.f16": true, "m16n8k32.f16.e5m2.e5m2.f16": true,
+	"m16n8k32.f16.e4m3.e5m2.f16": true, "m16n8k32.f16.e5m2.e4m3.f16": true,
 	"m16n8k32.s32.s8.s8.s32": true, "m16n8k32.s32.u8.u8.s32": true, "m16n8k32.s32.s8.u8.s32": true, "m16n8k32.s32.u8.s8.s32": true,
 	"m16n8k16.s32.s8.s8.s32": true, "m16n8k16.s32.u8.u8.s32": true, "m16n8k16.s32.s8.u8.s32": true, "m16n8k16.s32.u8.s8.s32": true,
 	"m8n8k16.s32.s8.s8.s32": true, "m8n8k16.s32.u8.u8.s32": true, "m8n8k16.s32.s8.u8.s32": true, "m8n8k16.s32.u8.s8.s32": true,
 	"m16n8k64.s32.s4.s4.s32": true, "m16n8k64.s32.u4.u4.s32": true, "m16n8k64.s32.s4.u4.s32": true, "m16n8k64.s32.u4.s4.s32": true,
+	"m16n8k32.s32.s4.s4.s32": true, "m16n8k32.s32.u4.u4.s32": true, "m16n8k32.s32.s4.u4.s32": true, "m16n8k32.s32.u4.s4.s32": true,
 	"m8n8k32.s32.s4.s4.s32": true, "m8n8k32.s32.u4.u4.s32": true, "m8n8k32.s32.s4.u4.s32": true, "m8n8k32.s32.u4.s4.s32": true,
 	"m16n8k256.s32.b1.b1.s32": true, "m16n8k128.s32.b1.b1.s32": true, "m8n8k128.s32.b1.b1.s32": true,
 }
@@ -158,7 +167,7 @@ func (m *MMA) execFloat(a, b, c, d *[32][4]uint64) {
 			}
 			var r uint64
 			if m.fp8 {
-				r = m.dotFP8(ra[:m.K], rb[:m.K], uint32(cw))
+				r = m.dotFP8(ra[:m.K], rb[:m.K], cw)
 			} else {
 				r = m.model.dot(ra[:m.K], rb[:m.K], decode(m.C, cw))
 			}
@@ -174,27 +183,87 @@ func (m *MMA) execFloat(a, b, c, d *[32][4]uint64) {
 }
 
 // dotFP8: the H100 runs an 8-bit-float mma.sync as two f16 tensor-core
-// steps (the products of k%4 in {0,1}, then those of k%4 in {2,3}, starting
-// from +0) and adds C with a float add rounded to nearest even.
-func (m *MMA) dotFP8(a, b []term, c uint32) uint64 {
+// steps of K/2 products each (the products of k%4 in {0,1}, then those of
+// k%4 in {2,3}, starting from +0; HMMA.16816 for m16n8k32, HMMA.1688 for
+// m16n8k16, after F2FP conversions) and adds C with a float add rounded to
+// nearest even (FADD for f32 accumulators, HADD2 for f16).
+func (m *MMA) dotFP8(a, b []term, c uint64) uint64 {
 	var p0a, p0b, p1a, p1b [16]term
 	n0, n1 := 0, 0
 	for k := range a {
 		if k%4 < 2 {
-			p0a[n0], p0b[n0] = a[k], b[k]
+			p0a[n0], p0b[n0] = asF16(a[k]), asF16(b[k])
 			n0++
 		} else {
-			p1a[n1], p1b[n1] = a[k], b[k]
+			p1a[n1], p1b[n1] = asF16(a[k]), asF16(b[k])
 			n1++
 		}
 	}
 	s1 := m.model.step(p0a[:n0], p0b[:n0], term{mb: 23})
-	s2 := m.model.step(p1a[:n1], p1b[:n1], decode(F32, s1))
-	r := math.Float32frombits(uint32(s2)) + math.Float32frombits(c)
+	s2 := m.model.step(p1a[:n1], p1b[:n1], decodeFmt(m.model.Out, s1))
+	if m.D == F16 {
+		return addF16(s2, c)
+	}
+	r := math.Float32frombits(uint32(s2)) + math.Float32frombits(uint32(c))
 	if r != r {
 		return canonNaN32
 	}
 	return uint64(math.Float32bits(r))
+}
+
+// asF16 is an 8-bit float as the f16 that F2FP.F16.E4M3/E5M2.UNPACK_B makes
+// of it (exactly the same value): an e4m3 subnormal becomes an f16 normal
+// number, whose exponent is what the f16 step aligns to (e5m2×e4m3: a
+// product of the largest e5m2 and an e4m3 subnormal; testdata/tensor/wgmmatypes).
+func asF16(t term) term {
+	if t.nan || t.inf || t.mant == 0 {
+		t.mb = 10
+		return t
+	}
+	n := bits.Len64(t.mant)
+	if e := int(t.exp) + n - 1; e >= -14 {
+		t.mant <<= uint(11 - n)
+		t.exp = int32(e - 10)
+	} else {
+		t.mant <<= uint(int(t.exp) + 24)
+		t.exp = -24
+	}
+	t.mb = 10
+	return t
+}
+
+// addF16 is an f16 add rounded to nearest even (HADD2): an exact zero sum is
+// +0 unless both operands are -0; a NaN result is the canonical 0x7fff.
+func addF16(x, y uint64) uint64 {
+	a, b := decode(F16, x&0xffff), decode(F16, y&0xffff)
+	switch {
+	case a.nan || b.nan || a.inf && b.inf && a.neg != b.neg:
+		return 0x7fff
+	case a.inf:
+		return x & 0xffff
+	case b.inf:
+		return y & 0xffff
+	}
+	// both finite: exact as multiples of 2^-24, the f16 subnormal unit
+	v := func(t term) int64 {
+		n := int64(t.mant << uint(t.exp+24))
+		if t.neg {
+			return -n
+		}
+		return n
+	}
+	s := v(a) + v(b)
+	if s == 0 {
+		if a.neg && b.neg {
+			return 0x8000
+		}
+		return 0
+	}
+	neg := s < 0
+	if neg {
+		s = -s
+	}
+	return round(fmtF16, neg, uint64(s), -24, true, false)
 }
 
 func (m *MMA) execF64(a, b, c, d *[32][4]uint64) {

@@ -198,26 +198,7 @@ func (m *MMA) execSparse(a, b, c, d *[32][4]uint64, e *[32]uint64) {
 // as it does the dense form (the compressed products of c%4 in {0,1}, then
 // those of c%4 in {2,3}, from +0), and adds C with a float add rounded to
 // nearest even.
-func (m *MMA) dotSparseFP8(a, b []term, c uint32) uint64 {
-	var p0a, p0b, p1a, p1b [16]term
-	n0, n1 := 0, 0
-	for k := range a {
-		if k%4 < 2 {
-			p0a[n0], p0b[n0] = a[k], b[k]
-			n0++
-		} else {
-			p1a[n1], p1b[n1] = a[k], b[k]
-			n1++
-		}
-	}
-	s1 := m.model.step(p0a[:n0], p0b[:n0], term{mb: 23})
-	s2 := m.model.step(p1a[:n1], p1b[:n1], decode(F32, s1))
-	r := math.Float32frombits(uint32(s2)) + math.Float32frombits(c)
-	if r != r {
-		return canonNaN32
-	}
-	return uint64(math.Float32bits(r))
-}
+func (m *MMA) dotSparseFP8(a, b []term, c uint32) uint64 { return m.dotFP8(a, b, uint64(c)) }
 
 func intVal(e Elem, v uint64) int64 {
 	switch e {
