@@ -175,15 +175,20 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32) {
 	f := to.Frag
 	load := in.Mode == ir.TensorWmmaLoad
-	size := uint64(f.Elem.Bits() / 8)
+	bits := uint64(f.Elem.Bits())
+	size := bits / 8
+	packed := bits < 8 // s4/u4/b1: elements packed in bytes, the lowest index in the lowest bits
+	if packed {
+		size = 1
+	}
 	if f.Elem == tensor.F64 {
-		size = 8
+		bits, size = 64, 8
 	}
 	slots := to.A
 	if load {
 		slots = to.D
 	}
-	base := f.PerLane * int(size) / 4 // distinct 32-bit registers (f64: PerLane)
+	base := f.PerLane * int(bits) / 32 // distinct 32-bit registers (f64: PerLane)
 	if f.Elem == tensor.F64 {
 		base = f.PerLane
 	}
@@ -217,6 +222,10 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 				off = uint64(c)*stride + uint64(r)
 			}
 			addr := p + off*size
+			var bitOff uint64
+			if packed {
+				addr, bitOff = p+off*bits/8, off*bits%8
+			}
 			if addr%size != 0 {
 				wp.fault(FaultMisaligned, pc, l, addr, true, "wmma element at %#x is not %d-byte aligned", addr, size)
 				return
@@ -234,9 +243,13 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			}
 			wp.recordTensorPiece(acc, addr, size, !load)
 			reg, sub := f.RegOf(i)
-			sh := uint(sub) * uint(size*8)
+			sh := uint(sub) * uint(bits)
 			if load {
-				regs[reg] |= loadLE(b, int(size)) << sh
+				v := loadLE(b, int(size))
+				if packed {
+					v = v >> bitOff & (1<<bits - 1)
+				}
+				regs[reg] |= v << sh
 			} else {
 				storeLE(b, int(size), regs[reg]>>sh)
 			}

@@ -64,7 +64,8 @@ func wgmmaTypesVariants(t *testing.T) []wgmmaTypesVariant {
 // operands, non-canonical strides and start offsets inside a swizzle row; and
 // the mma.sync forms run.sh had not recorded (m16n8k8 f16 accumulators,
 // e5m2×e4m3, mixed-sign 8- and 4-bit shapes, m16n8k128/m8n8k128 b1, and the
-// m16n8k16 and f16-accumulator fp8 forms).
+// m16n8k16 and f16-accumulator fp8 forms); and wmma's sub-byte forms
+// (m8n8k32 s4/u4, m8n8k128 b1 .xor/.and.popc) from load to store.
 func TestWGMMATypesMatchH100(t *testing.T) {
 	for _, v := range wgmmaTypesVariants(t) {
 		t.Run(v.name, func(t *testing.T) {

@@ -577,13 +577,15 @@ func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
 		fl.unsupported(src)
 		return
 	}
-	var shape string
+	var shape, bitop string
 	var types []tensor.Elem
 	var lay []string
 	sat := false
 	for _, m := range ms[1:] {
 		switch {
-		case m == "sync" || m == "aligned" || m == "a" || m == "b" || m == "c" || m == "d" || m == "global" || m == "shared" || strings.HasPrefix(m, "shared::"):
+		case m == "sync" || m == "aligned" || m == "a" || m == "b" || m == "c" || m == "d" || m == "global" || m == "shared" || strings.HasPrefix(m, "shared::") || m == "popc":
+		case m == "xor" || m == "and":
+			bitop = m
 		case m == "row" || m == "col":
 			lay = append(lay, m)
 		case m == "satfinite":
@@ -646,7 +648,7 @@ func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
 			fl.emitTensor(OpTensor, TensorWmmaStore, src, to, nil, append([]int32{to.Dst, to.Stride}, to.A...))
 		}
 	case "mma":
-		w, err := tensor.NewWMMA(shape, types, sat)
+		w, err := tensor.NewWMMAOp(shape, types, sat, bitop)
 		if err != nil {
 			fl.unsupportedf(src.Pos, "%s", err.Error())
 			return

@@ -62,6 +62,10 @@ func wmmaShapeOK(shape string, e Elem, kind byte) bool {
 		return e == TF32 || e == F32
 	case "m8n8k4":
 		return e == F64
+	case "m8n8k32": // sub-byte: s4/u4 A and B, s32 C and D
+		return e == S32 || (e == S4 || e == U4) && (kind == 'a' || kind == 'b')
+	case "m8n8k128": // b1
+		return e == S32 || e == B1 && (kind == 'a' || kind == 'b')
 	}
 	return false
 }
@@ -87,6 +91,7 @@ type WMMA struct {
 	M, N, K    int
 	A, B, C, D Elem
 	Satfinite  bool
+	BitAnd     bool // b1: .and.popc (else .xor.popc)
 	FA, FB     Frag
 	FC, FD     Frag
 	model      Model
@@ -95,8 +100,18 @@ type WMMA struct {
 // NewWMMA describes wmma.mma.sync.aligned.<alayout>.<blayout>.<shape>.<types...>[.satfinite]:
 // types are "dtype.ctype" for f16 inputs and "dtype.atype.btype.ctype" otherwise.
 func NewWMMA(shape string, types []Elem, satfinite bool) (*WMMA, error) {
-	w := &WMMA{Satfinite: satfinite}
-	name := "wmma.mma.sync.aligned." + shape
+	return NewWMMAOp(shape, types, satfinite, "")
+}
+
+// NewWMMAOp is NewWMMA with b1's operation: wmma.mma.<bitop>.popc (bitop
+// "xor" or "and"; "" for the other types).
+func NewWMMAOp(shape string, types []Elem, satfinite bool, bitop string) (*WMMA, error) {
+	w := &WMMA{Satfinite: satfinite, BitAnd: bitop == "and"}
+	name := "wmma.mma"
+	if bitop != "" {
+		name += "." + bitop + ".popc"
+	}
+	name += ".sync.aligned." + shape
 	for _, t := range types {
 		name += "." + t.String()
 	}
@@ -123,6 +138,9 @@ func NewWMMA(shape string, types []Elem, satfinite bool) (*WMMA, error) {
 		return nil, fmt.Errorf("%s is not supported yet", name)
 	}
 	w.M, w.N, w.K = w.FA.Rows, w.FB.Cols, w.FA.Cols
+	if (w.A == B1) != (bitop != "") || w.A.Bits() < 8 && (w.B != w.A || satfinite && w.A == B1) {
+		return nil, fmt.Errorf("%s is not a valid wmma.mma", name)
+	}
 	out, rne := fmtF32, false
 	if w.D == F16 {
 		out, rne = fmtF16, true
@@ -139,6 +157,10 @@ func NewWMMA(shape string, types []Elem, satfinite bool) (*WMMA, error) {
 // Exec runs the warp's wmma.mma on fragment registers a[lane][reg] … (64-bit
 // values, the low 32 bits significant for 32-bit registers).
 func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
+	if w.A.Bits() < 8 {
+		w.execSubByte(a, b, c, d)
+		return
+	}
 	var A [32][16]uint64 // raw elements, row-major, up to 32x16
 	var B [16][32]uint64
 	get := func(f Frag, r *[32][8]uint64, lane, i int) uint64 {
@@ -204,6 +226,51 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 			} else {
 				d[l][reg] = r
 			}
+		}
+	}
+}
+
+// execSubByte runs m8n8k32 (s4/u4) and m8n8k128 (b1): exact integer sums of
+// the products (b1: the popcount of a XOR or AND b over K bits) added to C,
+// wrapping, or clamped with .satfinite; measured on the H100
+// (testdata/tensor/wgmmatypes: it runs them as IMMA.8816 and BMMA.88128.AND.POPC).
+func (w *WMMA) execSubByte(a, b, c, d *[32][8]uint64) {
+	var A [8][128]uint8
+	var B [128][8]uint8
+	bits := w.A.Bits()
+	for l := 0; l < 32; l++ {
+		for i := 0; i < w.FA.PerLane; i++ {
+			reg, sub := w.FA.RegOf(i)
+			r, k := w.FA.Pos(l, i)
+			A[r][k] = uint8(a[l][reg] >> (uint(sub) * uint(bits)) & (1<<bits - 1))
+		}
+		for i := 0; i < w.FB.PerLane; i++ {
+			reg, sub := w.FB.RegOf(i)
+			k, n := w.FB.Pos(l, i)
+			B[k][n] = uint8(b[l][reg] >> (uint(sub) * uint(bits)) & (1<<bits - 1))
+		}
+	}
+	for l := 0; l < 32; l++ {
+		for i := 0; i < w.FD.PerLane; i++ {
+			row, col := w.FD.Pos(l, i)
+			reg, _ := w.FC.RegOf(i)
+			acc := int64(int32(uint32(c[l][reg])))
+			for k := 0; k < w.K; k++ {
+				x, y := A[row][k], B[k][col]
+				switch {
+				case w.A == B1 && w.BitAnd:
+					acc += int64(x & y)
+				case w.A == B1:
+					acc += int64(x ^ y)
+				default:
+					acc += intVal(w.A, uint64(x)) * intVal(w.B, uint64(y))
+				}
+			}
+			if w.Satfinite {
+				acc = max(min(acc, math.MaxInt32), math.MinInt32)
+			}
+			dr, _ := w.FD.RegOf(i)
+			d[l][dr] = uint64(uint32(acc))
 		}
 	}
 }

@@ -120,6 +120,75 @@ M("mma_m16n8k16_f16_e5m2_e4m3_f16", MS % ("m16n8k16", "f16.e5m2.e4m3.f16"), ("",
 M("mma_m16n8k32_f16_e4m3_e4m3_f16", MS % ("m16n8k32", "f16.e4m3.e4m3.f16"), ("", 16, 8, 32, G.E4M3, G.E4M3, G.F16, 4, 2, 2), 2, 256)
 M("mma_m16n8k32_f16_e5m2_e5m2_f16", MS % ("m16n8k32", "f16.e5m2.e5m2.f16"), ("", 16, 8, 32, G.E5M2, G.E5M2, G.F16, 4, 2, 2), 2, 256)
 
+# ---- wmma sub-byte forms (m8n8k32 s4/u4, m8n8k128 b1), at matrix level: A row-major and B
+# column-major in global memory with strides wider than the matrices, C and D row-major ----
+def WM(name, t, bitop="", sat=False, cases=128):
+    VARIANTS.append(dict(kind="wmma", name=name, t=t, bitop=bitop, sat=sat, cases=cases))
+
+
+WM("wmma_m8n8k32_s32_s4_s4_s32", "s4")
+WM("wmma_m8n8k32_s32_u4_u4_s32_satfinite", "u4", sat=True)
+WM("wmma_m8n8k32_s32_s4_s4_s32_satfinite", "s4", sat=True)
+WM("wmma_m8n8k128_s32_b1_b1_s32_xor_popc", "b1", bitop="xor")
+WM("wmma_m8n8k128_s32_b1_b1_s32_and_popc", "b1", bitop="and")
+WMMA_HDR, WMMA_A, WMMA_B = 32, 256, 384  # bytes: header, A (8 rows), B (8 columns)
+
+
+def wmma_case(v, tc):
+    """header | A: 8 rows of 32 bytes (stride 64 s4 / 256 b1 elements) | B: 8 columns of 48 bytes
+    (stride 96 / 384) | C: 8x8 s32 row-major; the bytes beyond the matrices are random too."""
+    fam = tc % 4
+    a = bytearray(random.getrandbits(8) for _ in range(WMMA_A))
+    b = bytearray(random.getrandbits(8) for _ in range(WMMA_B))
+    if fam == 1 and v["t"] != "b1":  # four-bit extremes: -8/7 or 15
+        ext = [0x88, 0x77, 0x87, 0x78] if v["t"] == "s4" else [0xff]
+        a = bytearray(random.choice(ext) for _ in range(WMMA_A))
+        b = bytearray(random.choice(ext) for _ in range(WMMA_B))
+    C = G.imat("s32", 8, 8, 1 if fam in (1, 2) else fam)
+    c = b"".join(struct.pack("<I", C[i][j]) for i in range(8) for j in range(8))
+    return struct.pack("<8I", 1, 0, 0, 0, 0, 0, 0, 0) + bytes(a) + bytes(b) + c
+
+
+def wmma_ptx(v, casein):
+    t = v["t"]
+    shape = "m8n8k32" if t != "b1" else "m8n8k128"
+    sa, sb = (64, 96) if t != "b1" else (256, 384)
+    op = "wmma.mma.%s.popc" % v["bitop"] if v["bitop"] else "wmma.mma"
+    instr = "%s.sync.aligned.row.col.%s.s32.%s.%s.s32%s" % (op, shape, t, t, ".satfinite" if v["sat"] else "")
+    L = [PTX_HEAD % instr]
+    L.append(""".visible .entry probe(.param .u64 pin, .param .u64 pout)
+{
+	.reg .b32 %%r<16>;
+	.reg .b64 %%rd<16>;
+	.reg .b32 %%a<2>;
+	.reg .b32 %%b<2>;
+	.reg .b32 %%c<2>;
+	.reg .b32 %%d<2>;
+	ld.param.u64 %%rd1, [pin];
+	ld.param.u64 %%rd2, [pout];
+	cvta.to.global.u64 %%rd1, %%rd1;
+	cvta.to.global.u64 %%rd2, %%rd2;
+	mov.u32 %%r2, %%ctaid.x;
+	mul.wide.u32 %%rd3, %%r2, %d;
+	add.s64 %%rd3, %%rd1, %%rd3;
+	add.s64 %%rd4, %%rd3, %d;
+	add.s64 %%rd5, %%rd3, %d;
+	add.s64 %%rd6, %%rd3, %d;
+	mov.u32 %%r3, %d;
+	mov.u32 %%r4, %d;
+	mov.u32 %%r5, 8;
+	wmma.load.a.sync.aligned.row.%s.global.%s {%%a0}, [%%rd4], %%r3;
+	wmma.load.b.sync.aligned.col.%s.global.%s {%%b0}, [%%rd5], %%r4;
+	wmma.load.c.sync.aligned.row.%s.global.s32 {%%c0, %%c1}, [%%rd6], %%r5;
+	%s {%%d0, %%d1}, {%%a0}, {%%b0}, {%%c0, %%c1};
+	mul.wide.u32 %%rd7, %%r2, 256;
+	add.s64 %%rd7, %%rd2, %%rd7;
+	wmma.store.d.sync.aligned.row.%s.global.s32 [%%rd7], {%%d0, %%d1}, %%r5;
+	ret;
+}
+""" % (casein, WMMA_HDR, WMMA_HDR + WMMA_A, WMMA_HDR + WMMA_A + WMMA_B, sa, sb, shape, t, shape, t, shape, instr, shape))
+    return instr, "\n".join(L)
+
 
 def kdim(t):
     return {"f16": 16, "bf16": 16, "tf32": 8, "e4m3": 32, "e5m2": 32, "s8": 32, "u8": 32, "b1": 256}[t]
@@ -408,6 +477,12 @@ def main():
             assert len(data) == casein * v["cases"]
             instr, ptx = wgmma_ptx(v, smem, sA, nin, nd, casein)
             threads = 128
+        elif v["kind"] == "wmma":
+            casein = WMMA_HDR + WMMA_A + WMMA_B + 256
+            for tc in range(v["cases"]):
+                data += wmma_case(v, tc)
+            instr, ptx = wmma_ptx(v, casein)
+            threads, nd = 32, 2  # the output: 8x8 s32 per case, 2 words a thread
         else:
             name, Mm, N, K, at, bt, ct, nA, nB, nC = v["var"]
             nin, nd = nA + nB + nC, v["nd"]
