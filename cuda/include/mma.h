@@ -25,6 +25,16 @@ namespace precision {
 struct tf32 {};
 }
 
+namespace experimental {
+namespace precision {
+struct u4 {};
+struct s4 {};
+struct b1 {};
+}  // namespace precision
+enum bmmaBitOp { bmmaBitOpXOR = 1, bmmaBitOpAND = 2 };
+enum bmmaAccumulateOp { bmmaAccumulateOpPOPC = 1 };
+}  // namespace experimental
+
 namespace __ws {
 template <typename L> struct is_col { enum { value = 0 }; };
 template <> struct is_col<col_major> { enum { value = 1 }; };
@@ -37,6 +47,15 @@ template <typename T, int size, typename S = T> struct __frag_base {
   typedef S storage_element_type;
   enum { num_elements = size };
   S x[size];
+};
+
+/* sub-byte elements (experimental::precision::s4/u4/b1) are packed, 8 or 32 to
+ * a 32-bit storage element, as CUDA's are */
+template <typename T, int size, int packed> struct __frag_packed {
+  typedef T element_type;
+  typedef unsigned storage_element_type;
+  enum { num_elements = size, num_storage_elements = packed };
+  unsigned x[packed];
 };
 
 template <typename Use, int m, int n, int k, typename T, typename Layout = void> class fragment;
@@ -89,13 +108,39 @@ __WS_FRAG(accumulator, 8, 32, 16, int, 8)
 __WS_FRAG(matrix_a, 8, 8, 4, double, 1)
 __WS_FRAG(matrix_b, 8, 8, 4, double, 1)
 __WS_FRAG(accumulator, 8, 8, 4, double, 2)
+/* sub-byte integers: m8n8k32 s4/u4, m8n8k128 b1 (A row-major, B column-major only) */
+__WS_FRAG(accumulator, 8, 8, 32, int, 2)
+__WS_FRAG(accumulator, 8, 8, 128, int, 2)
 #undef __WS_FRAG
+#define __WS_FRAGP(USE, K, T, L, N_ELEM) \
+  template <> class fragment<USE, 8, 8, K, experimental::precision::T, L> : public __frag_packed<experimental::precision::T, N_ELEM, 1> {};
+__WS_FRAGP(matrix_a, 32, s4, row_major, 8)
+__WS_FRAGP(matrix_b, 32, s4, col_major, 8)
+__WS_FRAGP(matrix_a, 32, u4, row_major, 8)
+__WS_FRAGP(matrix_b, 32, u4, col_major, 8)
+__WS_FRAGP(matrix_a, 128, b1, row_major, 32)
+__WS_FRAGP(matrix_b, 128, b1, col_major, 32)
+#undef __WS_FRAGP
 
 template <typename Use, int m, int n, int k, typename T, typename L, typename V>
 __device__ inline void fill_fragment(fragment<Use, m, n, k, T, L>& f, const V& v) {
   typedef typename fragment<Use, m, n, k, T, L>::storage_element_type S;
   S s = (S)v;
   for (int i = 0; i < fragment<Use, m, n, k, T, L>::num_elements; i++) f.x[i] = s;
+}
+
+/* fill_fragment of a sub-byte fragment: the value in every element */
+template <typename Use, int m, int n, int k, typename L, typename V>
+__device__ inline void fill_fragment(fragment<Use, m, n, k, experimental::precision::s4, L>& f, const V& v) {
+  f.x[0] = ((unsigned)(int)v & 0xfu) * 0x11111111u;
+}
+template <typename Use, int m, int n, int k, typename L, typename V>
+__device__ inline void fill_fragment(fragment<Use, m, n, k, experimental::precision::u4, L>& f, const V& v) {
+  f.x[0] = ((unsigned)v & 0xfu) * 0x11111111u;
+}
+template <typename Use, int m, int n, int k, typename L, typename V>
+__device__ inline void fill_fragment(fragment<Use, m, n, k, experimental::precision::b1, L>& f, const V& v) {
+  f.x[0] = v ? 0xffffffffu : 0u;
 }
 
 /* load_matrix_sync for A and B */
@@ -140,6 +185,19 @@ __device__ inline void load_matrix_sync(fragment<matrix_b, 8, 8, 4, double, L>& 
   __dmma_m8n8k4_ld_b(f.x, p, ldm, __ws::is_col<L>::value);
 }
 
+/* sub-byte A (row-major) and B (column-major): ldm in elements */
+#define __WS_LDP(USE, K, T, L, B, LAY)                                                          \
+  __device__ inline void load_matrix_sync(fragment<USE, 8, 8, K, experimental::precision::T, L>& f, const void* p, unsigned ldm) { \
+    B((int*)f.x, (const int*)p, ldm, LAY);                                                     \
+  }
+__WS_LDP(matrix_a, 32, s4, row_major, __imma_m8n8k32_ld_a_s4, 0)
+__WS_LDP(matrix_b, 32, s4, col_major, __imma_m8n8k32_ld_b_s4, 1)
+__WS_LDP(matrix_a, 32, u4, row_major, __imma_m8n8k32_ld_a_u4, 0)
+__WS_LDP(matrix_b, 32, u4, col_major, __imma_m8n8k32_ld_b_u4, 1)
+__WS_LDP(matrix_a, 128, b1, row_major, __bmma_m8n8k128_ld_a_b1, 0)
+__WS_LDP(matrix_b, 128, b1, col_major, __bmma_m8n8k128_ld_b_b1, 1)
+#undef __WS_LDP
+
 /* accumulators: load and store with a run-time layout */
 #define __WS_LDSTC(M, N, K, T, DT, LD, ST)                                                      \
   __device__ inline void load_matrix_sync(fragment<accumulator, M, N, K, T, void>& f, const T* p, unsigned ldm, layout_t l) { \
@@ -161,6 +219,8 @@ __WS_LDSTC(16, 16, 16, int, int, __imma_m16n16k16_ld_c, __imma_m16n16k16_st_c_i3
 __WS_LDSTC(32, 8, 16, int, int, __imma_m32n8k16_ld_c, __imma_m32n8k16_st_c_i32)
 __WS_LDSTC(8, 32, 16, int, int, __imma_m8n32k16_ld_c, __imma_m8n32k16_st_c_i32)
 __WS_LDSTC(8, 8, 4, double, double, __dmma_m8n8k4_ld_c, __dmma_m8n8k4_st_c_f64)
+__WS_LDSTC(8, 8, 32, int, int, __imma_m8n8k32_ld_c, __imma_m8n8k32_st_c_i32)
+__WS_LDSTC(8, 8, 128, int, int, __bmma_m8n8k128_ld_c, __bmma_m8n8k128_st_c_i32)
 #undef __WS_LDSTC
 
 /* mma_sync: D = A*B + C */
@@ -204,6 +264,31 @@ __WS_MMA0(8, 8, 4, double, double, double, double, double, double, __dmma_m8n8k4
 #undef __WS_MMA
 #undef __WS_MMA0
 #undef __WS_LAYOUT
+
+/* sub-byte: mma_sync for s4/u4 (satf clamps), bmma_sync for b1 (XOR or AND, then popcount) */
+#define __WS_MMAP(T, B)                                                                         \
+  __device__ inline void mma_sync(fragment<accumulator, 8, 8, 32, int, void>& d,                \
+                                  const fragment<matrix_a, 8, 8, 32, experimental::precision::T, row_major>& a, \
+                                  const fragment<matrix_b, 8, 8, 32, experimental::precision::T, col_major>& b, \
+                                  const fragment<accumulator, 8, 8, 32, int, void>& c, bool satf = false) { \
+    if (satf) B((int*)d.x, (const int*)a.x, (const int*)b.x, (const int*)c.x, 1, 1);            \
+    else B((int*)d.x, (const int*)a.x, (const int*)b.x, (const int*)c.x, 1, 0);                 \
+  }
+__WS_MMAP(s4, __imma_m8n8k32_mma_s4)
+__WS_MMAP(u4, __imma_m8n8k32_mma_u4)
+#undef __WS_MMAP
+__device__ inline void bmma_sync(fragment<accumulator, 8, 8, 128, int, void>& d,
+                                 const fragment<matrix_a, 8, 8, 128, experimental::precision::b1, row_major>& a,
+                                 const fragment<matrix_b, 8, 8, 128, experimental::precision::b1, col_major>& b,
+                                 const fragment<accumulator, 8, 8, 128, int, void>& c,
+                                 experimental::bmmaBitOp op = experimental::bmmaBitOpXOR,
+                                 experimental::bmmaAccumulateOp acc = experimental::bmmaAccumulateOpPOPC) {
+  (void)acc;
+  if (op == experimental::bmmaBitOpAND)
+    __bmma_m8n8k128_mma_and_popc_b1((int*)d.x, (const int*)a.x, (const int*)b.x, (const int*)c.x, 1);
+  else
+    __bmma_m8n8k128_mma_xor_popc_b1((int*)d.x, (const int*)a.x, (const int*)b.x, (const int*)c.x, 1);
+}
 
 }  // namespace wmma
 }  // namespace nvcuda

@@ -111,3 +111,69 @@ func TestWGMMATypesMatchH100(t *testing.T) {
 		})
 	}
 }
+
+// TestWMMASubByteAPIMatchesH100 runs clang's PTX of
+// testdata/tensor/wgmmatypes/wmma_subbyte.cu (mma.h's
+// experimental::precision s4/u4/b1 fragments, mma_sync with satf, bmma_sync
+// with XOR and AND) on the inputs of the wmma_* recordings and compares D with
+// what the H100 computed from gen.py's PTX of the same operations.
+func TestWMMASubByteAPIMatchesH100(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(wgmmaTypesRec, "ptx", "wmma_subbyte_cc.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := testModule(t, string(src))
+	for _, c := range []struct {
+		name, kernel string
+		arg          uint32
+	}{
+		{"wmma_m8n8k32_s32_s4_s4_s32", "_Z8probe_s4PKhPii", 0},
+		{"wmma_m8n8k32_s32_s4_s4_s32_satfinite", "_Z8probe_s4PKhPii", 1},
+		{"wmma_m8n8k32_s32_u4_u4_s32_satfinite", "_Z8probe_u4PKhPii", 1},
+		{"wmma_m8n8k128_s32_b1_b1_s32_xor_popc", "_Z8probe_b1PKhPii", 0},
+		{"wmma_m8n8k128_s32_b1_b1_s32_and_popc", "_Z8probe_b1PKhPii", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in, err := testenv.ReadRecording(filepath.Join(wgmmaTypesRec, "in", c.name+".bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := testenv.ReadRecording(filepath.Join(wgmmaTypesRec, "out", c.name+".bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const caseIn, caseOut = 928, 256
+			cases := len(in) / caseIn
+			if cases == 0 || len(in) != cases*caseIn || len(want) != cases*caseOut {
+				t.Fatalf("input %d and output %d bytes are not whole cases", len(in), len(want))
+			}
+			din := m.buffer(t, len(in))
+			b, _ := m.Mem.Bytes(din, uint64(len(in)))
+			copy(b, in)
+			dout := m.buffer(t, len(want))
+			params := binary.LittleEndian.AppendUint32(u64p(din, dout), c.arg)
+			if _, _, err := m.launchTest(t, run{kernel: c.kernel, grid: [3]uint32{uint32(cases), 1, 1}, block: [3]uint32{32, 1, 1}, params: params}); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := m.Mem.Bytes(dout, uint64(len(want)))
+			if n := diffWords(t, got, want); n > 0 {
+				t.Errorf("%d of %d outputs differ from the H100's", n, len(want)/4)
+			}
+		})
+	}
+}
+
+// diffWords reports the first differing 32-bit words and counts them.
+func diffWords(t *testing.T, got, want []byte) int {
+	t.Helper()
+	n := 0
+	for i := 0; i+4 <= len(want); i += 4 {
+		if !bytes.Equal(got[i:i+4], want[i:i+4]) {
+			if n < 3 {
+				t.Errorf("word %d: %#08x, H100 %#08x", i/4, binary.LittleEndian.Uint32(got[i:]), binary.LittleEndian.Uint32(want[i:]))
+			}
+			n++
+		}
+	}
+	return n
+}
