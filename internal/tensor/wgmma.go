@@ -168,7 +168,8 @@ func (g *WGMMA) APos(lane, reg, sub int) (int, int) {
 
 // DescAddr is the shared-memory byte address of element (mn, k) of a
 // K-major (trans false) or MN-major operand described by a wgmma matrix
-// descriptor, with the descriptor's swizzle applied.
+// descriptor, with the descriptor's swizzle applied (and its matrix base
+// offset, bits 49-51, which shifts the swizzle pattern's rows).
 func DescAddr(desc uint64, mn, k, elemBytes int, trans bool) uint64 {
 	start := (desc & 0x3fff) << 4
 	lbo := (desc >> 16 & 0x3fff) << 4
@@ -192,13 +193,18 @@ func DescAddr(desc uint64, mn, k, elemBytes int, trans bool) uint64 {
 		}
 	}
 	a := start + off
+	// The XOR takes the address's 128-byte row (bits 7-9) less the
+	// descriptor's matrix base offset (bits 49-51): the row of the swizzle
+	// pattern the address is in when the pattern starts base-offset rows
+	// before a repeat boundary (testdata/tensor/mma884's bo_* recordings).
+	ph := a>>7 - desc>>49&7
 	switch mode {
 	case 1:
-		a ^= (a >> 7 & 7) << 4
+		a ^= (ph & 7) << 4
 	case 2:
-		a ^= (a >> 7 & 3) << 4
+		a ^= (ph & 3) << 4
 	case 3:
-		a ^= (a >> 7 & 1) << 4
+		a ^= (ph & 1) << 4
 	}
 	return a
 }
