@@ -73,8 +73,8 @@ func (wp *warp) tensorInst(pc int, in *ir.Inst, exec uint32) {
 
 func (wp *warp) mma(to *ir.TensorOperands, exec uint32) {
 	m := to.MMA
-	var a, b, c, d [32][4]uint64
-	gather := func(dst *[32][4]uint64, slots []int32) {
+	var a, b, c, d tensor.Regs
+	gather := func(dst *tensor.Regs, slots []int32) {
 		for i, s := range slots {
 			r := wp.r(s)
 			for l := 0; l < 32; l++ {

@@ -23,9 +23,9 @@ type wgmmaTypesVariant struct {
 	instr                   string
 }
 
-func wgmmaTypesVariants(t *testing.T) []wgmmaTypesVariant {
+func wgmmaTypesVariants(t *testing.T, dir string) []wgmmaTypesVariant {
 	t.Helper()
-	f, err := os.Open(filepath.Join(wgmmaTypesRec, "variants.tsv"))
+	f, err := os.Open(filepath.Join(dir, "variants.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,18 +66,30 @@ func wgmmaTypesVariants(t *testing.T) []wgmmaTypesVariant {
 // e5m2×e4m3, mixed-sign 8- and 4-bit shapes, m16n8k128/m8n8k128 b1, and the
 // m16n8k16 and f16-accumulator fp8 forms); and wmma's sub-byte forms
 // (m8n8k32 s4/u4, m8n8k128 b1 .xor/.and.popc) from load to store.
-func TestWGMMATypesMatchH100(t *testing.T) {
-	for _, v := range wgmmaTypesVariants(t) {
+func TestWGMMATypesMatchH100(t *testing.T) { matchTypeRecordings(t, wgmmaTypesRec) }
+
+// TestMMA884MatchH100 runs every probe of testdata/tensor/mma884 the same
+// way: mma.sync.aligned.m8n8k4 with f16 inputs (Volta's quad-pair shape) in
+// every .row/.col pairing of A and B and every f16/f32 pairing of D and C
+// that ptxas accepts, on the adversarial families; and wgmma with the
+// matrix descriptor's base offset (bits 49-51) set and start addresses
+// anywhere inside the swizzle pattern's repeat, on random shared memory.
+func TestMMA884MatchH100(t *testing.T) { matchTypeRecordings(t, filepath.Join(tensorRec, "mma884")) }
+
+// matchTypeRecordings runs the probes of a gen.py/run.sh recording folder
+// (variants.tsv, ptx/, in/, out/) and compares every output register.
+func matchTypeRecordings(t *testing.T, dir string) {
+	for _, v := range wgmmaTypesVariants(t, dir) {
 		t.Run(v.name, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(wgmmaTypesRec, "ptx", v.name+".ptx"))
+			src, err := os.ReadFile(filepath.Join(dir, "ptx", v.name+".ptx"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, err := testenv.ReadRecording(filepath.Join(wgmmaTypesRec, "in", v.name+".bin"))
+			in, err := testenv.ReadRecording(filepath.Join(dir, "in", v.name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := testenv.ReadRecording(filepath.Join(wgmmaTypesRec, "out", v.name+".bin"))
+			want, err := testenv.ReadRecording(filepath.Join(dir, "out", v.name+".bin"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -179,7 +179,7 @@ func tensorWork(to *TensorOperands) (tensor.Elem, uint32) {
 		// of the dense MMA of half the K
 		return to.MMA.A, uint32(to.MMA.M * to.MMA.N * to.MMA.K / 2)
 	case to.MMA != nil:
-		return to.MMA.A, uint32(to.MMA.M * to.MMA.N * to.MMA.K)
+		return to.MMA.A, uint32(to.MMA.MACs())
 	case to.WMMA != nil:
 		return to.WMMA.A, uint32(to.WMMA.M * to.WMMA.N * to.WMMA.K)
 	case to.WGMMA != nil:

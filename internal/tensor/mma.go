@@ -21,6 +21,9 @@ type MMA struct {
 	NA, NB, NC, ND int  // registers per lane (an f64 register is one 64-bit register)
 	model          Model
 	fp8            bool // e4m3/e5m2: two f16 tensor-core steps and a rounded add of C
+	// m884: m8n8k4 with f16 inputs (m884.go), four quad-pair products with
+	// the A and B layouts aCol (A .col) and bRow (B .row).
+	m884, aCol, bRow bool
 	// Sparse: mma.sp (sparse.go): A is compressed to MxK/2 elements and a
 	// metadata register (ExecMeta's e) places them; Sel is the sparsity
 	// selector, spLanes the lanes per group of four that hold metadata.
@@ -66,8 +69,12 @@ func NewMMA(shape, alayout, blayout string, d, a, b, c Elem, satfinite bool, bit
 		name += "." + bitop + ".popc"
 	}
 	m := &MMA{Name: name, A: a, B: b, C: c, D: d, Satfinite: satfinite, BitAnd: bitop == "and"}
+	if shape == "m8n8k4" && a == F16 {
+		return newM884(m, alayout, blayout)
+	}
 	if alayout != "row" || blayout != "col" {
-		return nil, fmt.Errorf("%s is not supported yet (warpsim simulates the .row.col layouts of this shape)", name)
+		// the PTX ISA has other layouts only for m8n8k4 with f16 inputs
+		return nil, fmt.Errorf("%s is not a valid mma.sync (this shape and type take only .row.col)", name)
 	}
 	key := shape + "." + d.String() + "." + a.String() + "." + b.String() + "." + c.String()
 	if !supported[key] {
@@ -99,18 +106,24 @@ func NewMMA(shape, alayout, blayout string, d, a, b, c Elem, satfinite bool, bit
 	return m, nil
 }
 
+// Regs holds one fragment of a warp: Regs[lane][i] is the lane's register i
+// (a 32-bit register's value in the low 32 bits; up to 8 registers).
+type Regs [32][8]uint64
+
 // Exec runs the instruction for one warp: a[lane][reg] … are register
 // values (the low 32 bits of 32-bit registers); d receives the results.
 // Every lane's registers are read, as the hardware does (mma.sync is
 // executed by the whole warp).
-func (m *MMA) Exec(a, b, c, d *[32][4]uint64) { m.ExecMeta(a, b, c, d, nil) }
+func (m *MMA) Exec(a, b, c, d *Regs) { m.ExecMeta(a, b, c, d, nil) }
 
 // ExecMeta is Exec with the metadata register of a sparse MMA (e[lane]; nil
 // for a dense one).
-func (m *MMA) ExecMeta(a, b, c, d *[32][4]uint64, e *[32]uint64) {
+func (m *MMA) ExecMeta(a, b, c, d *Regs, e *[32]uint64) {
 	switch {
 	case m.Sparse:
 		m.execSparse(a, b, c, d, e)
+	case m.m884:
+		m.execM884(a, b, c, d)
 	case m.A == F64:
 		m.execF64(a, b, c, d)
 	case m.A.IsFloat():
@@ -127,7 +140,7 @@ type pos struct{ lane, reg, sub uint8 }
 func (m *MMA) aAt(i, k int) pos { return layoutA(m.M, m.K, m.A.Bits(), m.NA)[i*m.K+k] }
 func (m *MMA) bAt(k, j int) pos { return layoutB(m.K, m.N, m.B.Bits(), m.NB)[k*m.N+j] }
 
-func get(r *[32][4]uint64, p pos, bitsPer int) uint64 {
+func get(r *Regs, p pos, bitsPer int) uint64 {
 	v := r[p.lane][p.reg]
 	if bitsPer >= 32 {
 		if bitsPer == 32 {
@@ -138,7 +151,7 @@ func get(r *[32][4]uint64, p pos, bitsPer int) uint64 {
 	return v >> (uint(p.sub) * uint(bitsPer)) & (1<<bitsPer - 1)
 }
 
-func (m *MMA) execFloat(a, b, c, d *[32][4]uint64) {
+func (m *MMA) execFloat(a, b, c, d *Regs) {
 	var at [16][32]term
 	var bt [32][8]term
 	la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
@@ -266,7 +279,7 @@ func addF16(x, y uint64) uint64 {
 	return round(fmtF16, neg, uint64(s), -24, true, false)
 }
 
-func (m *MMA) execF64(a, b, c, d *[32][4]uint64) {
+func (m *MMA) execF64(a, b, c, d *Regs) {
 	// m8n8k4: A[g][t] in lane 4g+t, B[t][g] in lane 4g+t, C/D[g][2t+i].
 	for l := 0; l < 32; l++ {
 		for e := 0; e < 2; e++ {
@@ -297,7 +310,7 @@ func fma64(a, b, c uint64) uint64 {
 	return math.Float64bits(r)
 }
 
-func (m *MMA) execInt(a, b, c, d *[32][4]uint64) {
+func (m *MMA) execInt(a, b, c, d *Regs) {
 	la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
 	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
 	ab, bb := m.A.Bits(), m.B.Bits()

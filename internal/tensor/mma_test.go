@@ -45,7 +45,7 @@ func TestMMARecordings(t *testing.T) {
 			bad, total := 0, 0
 			for tc := 0; tc < r.T; tc++ {
 				in, out := r.lanes(tc)
-				var a, b, c, d [32][4]uint64
+				var a, b, c, d Regs
 				for l := 0; l < 32; l++ {
 					word := func(i int) uint64 {
 						if w == 2 {

@@ -143,7 +143,7 @@ func (m *MMA) spCol(e *[32]uint64, i, cc int) int {
 	return 4*ch + int(idx)
 }
 
-func (m *MMA) execSparse(a, b, c, d *[32][4]uint64, e *[32]uint64) {
+func (m *MMA) execSparse(a, b, c, d *Regs, e *[32]uint64) {
 	kc := m.K / 2
 	la := layoutA(m.M, kc, m.A.Bits(), m.NA)
 	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)

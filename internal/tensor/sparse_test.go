@@ -50,7 +50,7 @@ func TestSparseMMARecordings(t *testing.T) {
 			for tc := 0; tc < r.T; tc++ {
 				m := ms[tc%len(ms)]
 				in, out := r.lanes(tc)
-				var a, b, c, d [32][4]uint64
+				var a, b, c, d Regs
 				var e [32]uint64
 				for l := 0; l < 32; l++ {
 					for i := 0; i < m.NA; i++ {
