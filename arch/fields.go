@@ -199,6 +199,8 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("cp_async.wavefront", "cycles a cp.async holds the L1 data path per wavefront of its shared-memory writes", number, 0, formatFloat)
 	timing("cp_async.issue", "cycles a cp.async holds the L1 data path beyond its wavefronts", number, 0, formatFloat)
 	timing("cp_async.bytes", "bytes per cycle a cp.async.ca moves through the L1 data path", number, 0, formatFloat)
+	timing("cp_async.warp", "cycles a warp waits after a cp.async, per wavefront of its shared-memory writes and one more, before its next one issues", number, 0, formatFloat)
+	timing("cp_async.queue", "cycles of the L1 data path's queued work a cp.async may issue behind (0: no limit)", number, 0, formatFloat)
 	nanos("latency.tensormap_fetch", "a TMA copy through a tensor map its SM has not used yet waits this long for the map")
 	cycles("latency.bulk_read", "a bulk or tensor copy out of shared memory has read its source this long after its issue, plus its bytes")
 	cycles("latency.bulk_wait", "a cp.async.bulk.wait_group holds its warp at least this long")

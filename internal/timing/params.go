@@ -68,6 +68,13 @@ type Params struct {
 	// the L1 (scoreboard.go, cpAsyncL1Bytes).
 	CpAsyncCycles, CpAsyncLineCycles                                 float64
 	CpAsyncWavefrontCycles, CpAsyncIssueCycles, CpAsyncBytesPerCycle float64
+	// A warp issues its next cp.async no sooner than CpAsyncWarpCycles a
+	// wavefront of its last one's shared-memory writes (at most 8), and
+	// one more, after it, and a cp.async issues only when the SM's L1 data
+	// path has at most CpAsyncQueueCycles of work queued ahead of it: the
+	// rest wait in the warp, lg_throttle (scoreboard.go, cpAsyncGate; 0: no
+	// limit).
+	CpAsyncWarpCycles, CpAsyncQueueCycles float64
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64

@@ -306,6 +306,19 @@ var measured = map[string]*Params{
 		// writing together, plus 0.8 a copy; at least 2.45.
 		CpAsyncCycles: 2.45, CpAsyncLineCycles: 1.75, CpAsyncWavefrontCycles: 1, CpAsyncIssueCycles: 0.8,
 		CpAsyncBytesPerCycle: 70,
+		// [CPI] cp.async issue, MEASURED on this H100 (testdata/timing/
+		// f16mm: inflight_mb.cu, run2.sh; one block, each thread 32 16-byte
+		// .cg copies back to back, addresses computed before): one warp
+		// issues a copy (4 lines, 4 wavefronts) every 11.2 cycles (367 for
+		// 32), reading or zero-filling alike: 2.24 a wavefront and one more
+		// (ldgsts_mb.cu's one-warp rows, testdata/timing/ldgsts, rounds of 8
+		// copies and a wait: 8 and 32 wavefronts 22.5 and 70.6 a copy, the
+		// rule 20.2 and 73.9); four warps 12 a warp for their first 16 copies
+		// then 16-19 (465 for 32), eight warps 3.9 an SM from the start
+		// (935): the SM's L1 data path (4.8 cycles a 4-line copy,
+		// cpAsyncL1Bytes) with some 100 cycles of work queued, the copies
+		// beyond it waiting in the warps.
+		CpAsyncWarpCycles: 2.24, CpAsyncQueueCycles: 100,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,

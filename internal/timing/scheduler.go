@@ -77,6 +77,9 @@ type warpT struct {
 	storesLeft [maxStoreWindow]uint64
 	storeNext  int
 	lastLeft   uint64
+	// cpAsyncNext is the cycle the warp may issue its next cp.async
+	// (CpAsyncWarpCycles after its last: cpAsyncGate).
+	cpAsyncNext uint64
 	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
 	// commit groups, bulk its bulk-async groups (copies and reductions out
 	// of shared memory); their wait_group instructions wait there.

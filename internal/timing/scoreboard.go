@@ -131,6 +131,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = g, stallLGThrottle
 		}
 	}
+	gated := false
+	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
+		if g := s.cpAsyncGate(w); g > t {
+			// The gate moves as other warps' copies queue: not cached.
+			t, why, gated = g, stallLGThrottle, true
+		}
+	}
 	if in.Op == ir.OpSt || in.Op == ir.OpRed {
 		// A store issues once its address is known; its data is awaited
 		// by the memory pipeline (dataReady). ptxas schedules independent
@@ -145,8 +152,39 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	if fut != 0 {
 		t = fut
 	}
-	w.dep, w.depWhy, w.depValid = t, why, true
+	w.dep, w.depWhy, w.depValid = t, why, !gated
 	return t, why
+}
+
+// cpAsyncWarpWavefronts caps the wavefronts CpAsyncWarpCycles counts: a
+// warp's copies of 32 wavefronts (testdata/timing/ldgsts, cpasync) take
+// 71-75 cycles each with their rounds' waits, the L1's work and the
+// warp's next issue overlapping, which the gate and the L1's queue, one
+// after the other, would overstate (and the model counts 16 wavefronts
+// for Triton's tf32 B copies where Nsight Compute counts 9.6-10).
+const cpAsyncWarpWavefronts = 8
+
+// cpAsyncGate is when warp w may issue its next cp.async (LDGSTS):
+// CpAsyncWarpCycles for each wavefront of its last one's shared-memory
+// writes (at most cpAsyncWarpWavefronts), and one more, after it, and once its SM's L1 data path (the l1q, which
+// cpAsyncL1Bytes charges) has no more than CpAsyncQueueCycles of work
+// ahead of it. Measured on the H100 (testdata/timing/f16mm,
+// inflight_mb.cu): one warp issues a 16-byte copy of four lines (four
+// wavefronts) every 11.2 cycles, reading or zero-filling alike (and
+// testdata/timing/ldgsts: one warp's copies of 8 and 32 wavefronts 22.5
+// and 70.6 cycles each with their round's wait); four and eight warps
+// slow to the L1's rate after a few dozen copies an SM, the rest waiting
+// in the warps. Without it the model issued a stage of Triton's copies at
+// the warps' issue rate and queued the L1's work behind them.
+func (s *gridState) cpAsyncGate(w *warpT) uint64 {
+	p := s.p
+	g := w.cpAsyncNext
+	if q := p.CpAsyncQueueCycles; q > 0 {
+		if free := w.blk.sm.l1q.free - q; free > float64(g) {
+			g = uint64(free)
+		}
+	}
+	return g
 }
 
 // complete occupies in's pipe on sp for its issue interval and marks the
@@ -175,6 +213,18 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpMovSreg {
 		lat, kind = uint64(p.SregLatency), prodShort
+	}
+	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy {
+		if p.CpAsyncWarpCycles > 0 {
+			w.cpAsyncNext = sm.now + uint64(p.CpAsyncWarpCycles*float64(min(rec.Wavefronts, cpAsyncWarpWavefronts)+1)+0.5)
+		}
+		if rec.Space != engine.SpaceGlobal && p.CpAsyncQueueCycles > 0 {
+			// A zero fill (src-size 0) reads no line but takes the L1's
+			// data path as a copy does (testdata/timing/f16mm,
+			// inflight_mb.cu: issued at a copy's rate; ../ldgsts: Triton's
+			// zero-filled B copies, 8 wavefronts each).
+			mem = sm.l1q.take(sm.now, cpAsyncL1Bytes(p, rec, true, 0))
+		}
 	}
 	switch rec.Space {
 	case engine.SpaceGlobal:
