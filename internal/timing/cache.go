@@ -41,17 +41,6 @@ func cacheSets(bytes, ways int) int {
 	return max(max(bytes>>lineShift, ways)/ways, 1)
 }
 
-// reset empties the cache: as newCache made it.
-func (c *cache) reset() {
-	clear(c.tag)
-	clear(c.valid)
-	clear(c.dirty)
-	clear(c.bytes)
-	clear(c.ready)
-	clear(c.used)
-	c.tick = 0
-}
-
 // cachePool keeps the L1s of finished grids for the SMs of the next ones: a
 // grid's SMs get their L1 (and instruction fetch state) when their first
 // block comes (gridState.useSM), so that a grid of one block, as device
@@ -71,7 +60,7 @@ func (p *cachePool) take(bytes, ways int) *cache {
 			p.free[i] = p.free[len(p.free)-1]
 			p.free = p.free[:len(p.free)-1]
 			p.mu.Unlock()
-			c.reset()
+			c.invalidate()
 			return c
 		}
 	}
