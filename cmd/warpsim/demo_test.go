@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,16 +27,30 @@ import (
 // 64`; the reduce lesson's own CPU sum, 2^20 × 255·256/2 / 256 = 133693440),
 // then the whole output of the lessons (before the occupancy lesson, which
 // demo_occupancy_test.go covers) against testdata/demo/lessons.golden.
+//
+// It runs the demo as a newcomer does, a process started in an empty
+// directory (this test binary standing in for warpsim, as for the programs'
+// co-processes), so that the demo needs no file of the checkout: everything
+// it runs is embedded.
 func TestDemo(t *testing.T) {
 	// The longest single test (about 13 CPU seconds, most of it the nested
 	// and timing lessons): it runs beside the CUDA programs' parallel
 	// subtests, which mostly wait on their simulators. The demo reads no
 	// environment a serial test changes.
 	t.Parallel()
-	code, stdout, stderr := runCLI("demo")
-	if code != 0 {
-		t.Fatalf("exit status %d: %s", code, stderr)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
+	var outb, errb bytes.Buffer
+	cmd := exec.Command(exe, "demo")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1")
+	cmd.Stdout, cmd.Stderr = &outb, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("warpsim demo in an empty directory: %v: %s", err, errb.String())
+	}
+	stdout := outb.String()
 	for _, want := range []string{
 		"Kernel: warmingup    sum 9600.0 first8: 100 100 100 100 100 100 100 100  OK, as on the H100",
 		"Kernel: mathKernel1    sum 9600.0 first8: 100 200 100 200 100 200 100 200  OK, as on the H100",

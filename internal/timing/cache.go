@@ -3,6 +3,8 @@
 
 package timing
 
+import "sync"
+
 // cache is a set-associative cache of 128-byte lines with 32-byte sector
 // valid and dirty bits and least-recently-used replacement. Each line also
 // keeps the cycle its pending fill arrives, so a second request for a line
@@ -28,11 +30,51 @@ type cache struct {
 const lineShift = 7 // 128-byte lines of four 32-byte sectors
 
 func newCache(bytes, ways int) *cache {
-	lines := max(bytes>>lineShift, ways)
-	sets := max(lines/ways, 1)
+	sets := cacheSets(bytes, ways)
 	n := sets * ways
 	return &cache{sets: sets, ways: ways, tag: make([]uint64, n), valid: make([]uint8, n),
 		dirty: make([]uint8, n), bytes: make([]uint8, 4*n), ready: make([]uint64, n), used: make([]uint64, n)}
+}
+
+// cacheSets is the sets of a cache of bytes with ways lines a set.
+func cacheSets(bytes, ways int) int {
+	return max(max(bytes>>lineShift, ways)/ways, 1)
+}
+
+// cachePool keeps the L1s of finished grids for the SMs of the next ones: a
+// grid's SMs get their L1 (and instruction fetch state) when their first
+// block comes (gridState.useSM), so that a grid of one block, as device
+// launches often are, sets up one SM's caches, not 132 (the nested lesson's
+// 44,000 grids spent 40% of their time allocating and clearing L1s).
+type cachePool struct {
+	mu   sync.Mutex
+	free []*cache
+}
+
+// take returns an empty cache of bytes with ways lines a set.
+func (p *cachePool) take(bytes, ways int) *cache {
+	sets := cacheSets(bytes, ways)
+	p.mu.Lock()
+	for i := len(p.free) - 1; i >= 0; i-- {
+		if c := p.free[i]; c.sets == sets && c.ways == ways {
+			p.free[i] = p.free[len(p.free)-1]
+			p.free = p.free[:len(p.free)-1]
+			p.mu.Unlock()
+			c.invalidate()
+			return c
+		}
+	}
+	p.mu.Unlock()
+	return newCache(bytes, ways)
+}
+
+// put gives a grid's finished cache back; at most max are kept.
+func (p *cachePool) put(c *cache, max int) {
+	p.mu.Lock()
+	if len(p.free) < max {
+		p.free = append(p.free, c)
+	}
+	p.mu.Unlock()
 }
 
 // setOf hashes a line number to a set, so power-of-two strides spread.

@@ -94,6 +94,8 @@ type Driver struct {
 	// (parallelSafe).
 	devrt     map[*ir.Func]bool
 	orderFree map[*ir.Func]bool
+	// l1s are the L1 caches of finished grids, reused by the next ones.
+	l1s cachePool
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -310,17 +312,11 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		s.code = newCodeMap(g.Kernel(), g.Funcs(), d.p.InstBytes)
 	}
 	nsm := max(a.SMs, 1)
+	s.l1Bytes = l1Bytes(a, d.p, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes())
 	s.sms = make([]*smT, nsm)
 	for i := range s.sms {
-		sm := &smT{id: i, sps: make([]spT, d.p.SubPartitions),
+		s.sms[i] = &smT{id: i, sps: make([]spT, d.p.SubPartitions),
 			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}}
-		if s.code != nil {
-			sm.fetch = newFetch(s.code.lines, d.p)
-		}
-		if l1 := l1Bytes(a, d.p, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes()); l1 > 0 {
-			sm.l1 = newCache(l1, 4)
-		}
-		s.sms[i] = sm
 	}
 	nb := g.Blocks()
 	wave := perSM * nsm
@@ -336,5 +332,10 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		err = g.RunFunctional(s.limitBlk)
 	}
 	s.finish(nb, wave)
+	for _, sm := range s.sms {
+		if sm.l1 != nil {
+			d.l1s.put(sm.l1, nsm)
+		}
+	}
 	return err
 }

@@ -29,6 +29,7 @@ type gridState struct {
 	l2Hit    uint64
 	l2Miss   uint64
 	nslots   int
+	l1Bytes  int // each SM's L1 for this grid (0: none)
 	lastDone uint64
 	// retires are the cycles blocks finished at; lastDispatch is when the
 	// last block timed in detail was handed out (sampling's extrapolation).

@@ -75,8 +75,9 @@ type smT struct {
 	sps      []spT
 	blocks   []*blockT
 	free     []*blockT
-	l1       *cache
+	l1       *cache // nil: no L1 (or no block yet: used)
 	l1q      queue
+	used     bool      // the SM has had a block of the grid (useSM)
 	shared   uint64    // cycle the shared-memory pipe is free
 	dsmem    uint64    // cycle the path to the cluster's other SMs takes the next remote atomic lane
 	atomics  uint64    // cycle the SM can send the next global atomic's addresses
@@ -138,6 +139,9 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	} else {
 		b = &blockT{slot: s.g.NewSlot(), sm: sm}
 	}
+	if !sm.used {
+		s.useSM(sm)
+	}
 	s.touchSM(sm)
 	linear := s.nextBlk
 	if s.cl != nil {
@@ -194,6 +198,19 @@ func (sm *smT) startPending() {
 			b.starting = false
 			b.slot.Start(b.linear)
 		}
+	}
+}
+
+// useSM gives sm, about to get the grid's first block there, its L1 and
+// instruction fetch state: both start empty in each grid, so an SM the grid
+// never uses needs neither.
+func (s *gridState) useSM(sm *smT) {
+	sm.used = true
+	if s.code != nil {
+		sm.fetch = newFetch(s.code.lines, s.p)
+	}
+	if s.l1Bytes > 0 {
+		sm.l1 = s.d.l1s.take(s.l1Bytes, 4)
 	}
 }
 

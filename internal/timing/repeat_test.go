@@ -7,6 +7,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/internal/timing"
 	"github.com/warpsim/warpsim/metrics"
 )
@@ -188,17 +189,16 @@ const incPTX = `.version 8.0
 }
 `
 
-// TestSamplingErrorStreaming: a streaming grid whose writes exceed the L2
+// TestLongSamplingErrorStreaming: a streaming grid whose writes exceed the L2
 // (asyncAPI's kernel at its size, 2^24 ints in 32768 blocks of 512: 62
 // waves) sampled against its full timing. Its first waves' dirty lines
 // still fit in the L2, so their block rate misses the later waves'
 // write-backs; the DRAM floor (dramFloor) holds the extrapolation to the
 // DRAM's pace. Before it, sampling was 22.5% fast here. The error must be
-// within 10% and within the sampling's own estimate.
-func TestSamplingErrorStreaming(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times a 62-wave grid in full detail")
-	}
+// within 10% and within the sampling's own estimate. A long test (CI's
+// long step): it times the 62 waves in full detail.
+func TestLongSamplingErrorStreaming(t *testing.T) {
+	testenv.Long(t)
 	const n = 1 << 24
 	run := func(noSampling bool) *metrics.Timing {
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,
