@@ -77,6 +77,10 @@ type warpT struct {
 	storesLeft [maxStoreWindow]uint64
 	storeNext  int
 	lastLeft   uint64
+	// redsDone are when the L2 performed the warp's last RedWindow global
+	// reds (cycles or futures; a ring, next at redNext: redGate).
+	redsDone [maxRedWindow]uint64
+	redNext  int
 	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
 	// commit groups, bulk its bulk-async groups (copies and reductions out
 	// of shared memory); their wait_group instructions wait there.
