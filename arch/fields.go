@@ -177,6 +177,12 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	nanos("atomic.service", "a global atomic's service time at its L2 slice")
 	nanos("atomic.float_service", "a floating-point atomic add's service time at its L2 slice (0: atomic.service)")
 	timing("atomic.rate", "device-wide atomic updates per ns", number, 1e-9, formatFloat)
+	timing("atomic.aggregated", "cycles a 32-bit global atom that ptxas aggregated across the warp holds the SM's atomics at least", number, 0, formatFloat)
+	timing("atomic.aggregated_64", "cycles a 64-bit global atom that ptxas aggregated across the warp holds the SM's atomics at least", number, 0, formatFloat)
+	timing("atomic.aggregated_red", "cycles a global red that ptxas aggregated across the warp holds the SM's atomics at least", number, 0, formatFloat)
+	timing("atomic.red", "cycles a global red (not aggregated) holds the SM's atomics at least; each 128-byte line it updates takes atomic.lane", number, 0, formatFloat)
+	timing("atomic.red_window", "a warp's global reds waiting for the L2 at most, its next waiting for the oldest (0: no limit; at most 64)", count, 0, formatFloat)
+	timing("const.block", "bytes a constant-cache miss brings from the L2 (a size; 0: the sectors asked for)", size, 0, func(v float64) string { return formatSize(int64(v)) })
 	cycles("bandwidth.l1", "bytes per cycle per SM through the L1 data path")
 	bw := func(key, help string) {
 		timing(key, help+" (2.1TB/s, 900GB/s, or GB/s)", ParseBandwidth, 1e-9, func(v float64) string { return formatFloat(v) + "GB/s" })

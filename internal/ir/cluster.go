@@ -96,6 +96,11 @@ func (fl *fnLowerer) lowerCluster(src *ptx.Instr) bool {
 		switch {
 		case hasMod(src.Mods, "arrive"):
 			in.Mode = ClusterArrive
+			if !hasMod(src.Mods, "relaxed") {
+				// .release by default: ptxas puts a MEMBAR.ALL.GPU before
+				// the arrival (the timing model charges the fence).
+				in.Order = OrderRelease | OrderCluster
+			}
 		case hasMod(src.Mods, "wait"):
 			in.Mode = ClusterWait
 		default:

@@ -132,7 +132,8 @@ const (
 	FlagNC
 )
 
-// Memory-order bits of Inst.Order (atom, red, membar and fence): the
+// Memory-order bits of Inst.Order (atom, red, membar, fence and
+// barrier.cluster.arrive, which is .release unless .relaxed): the
 // semantics and the scope. Results do not depend on them (the engine is
 // sequentially consistent); the timing model charges what they cost.
 const (

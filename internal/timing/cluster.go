@@ -153,7 +153,9 @@ func (s *gridState) remoteShared(sm *smT, w *warpT, in *ir.Inst, rec *engine.Ste
 }
 
 // clusterEvent times barrier.cluster for warp w of b, after its step at
-// now: the arrival that completes a phase lets every warp of the cluster
+// now: an arrival with release semantics (all but .relaxed) first holds
+// its warp for a GPU-scope fence (FenceGPU), and counts once that is
+// done; the arrival that completes a phase lets every warp of the cluster
 // that waits for it go ClusterBarrier + ClusterBarrierPerBlock × the
 // cluster's blocks later, on whichever SM it is (a launch without clusters
 // makes each block a cluster of one), and a wait that found its phase
@@ -162,14 +164,24 @@ func (s *gridState) clusterEvent(sm *smT, w *warpT, in *ir.Inst, rec *engine.Ste
 	b, slot := w.blk, w.blk.slot
 	switch in.Mode {
 	case ir.ClusterArrive:
+		at := sm.now
+		if in.Order&ir.OrderRelease != 0 && s.p.ClusterBarrier != 0 {
+			// A release arrival (the default) fences first: ptxas's
+			// MEMBAR.ALL.GPU before UCGABAR_ARV (testdata/timing/syncmem:
+			// a relaxed round takes 65 cycles, the default 759, a fence 693).
+			at += uint64(s.p.FenceGPU)
+			w.ready, w.readyWhy = sm.fmax(w.ready, at), stallLongScoreboard
+			sm.keep(&w.ready)
+		}
 		ph := slot.ClusterArrival(w.idx)
 		if slot.ClusterPhase() == ph {
 			return // others have yet to arrive
 		}
-		ready := s.clusterBarrierDone(sm.now)
+		ready := s.clusterBarrierDone(at)
 		s.forCluster(b, func(ob *blockT) {
 			ob.clPhase, ob.clReady = ph, ready
 			s.releaseAt(ob, ready)
+			ob.sm.woken(ready)
 		})
 	case ir.ClusterWait:
 		if rec.Event != engine.EventBarrier && b.clReady != 0 && b.clPhase == slot.ClusterArrival(w.idx) {
@@ -183,7 +195,20 @@ func (s *gridState) clusterEvent(sm *smT, w *warpT, in *ir.Inst, rec *engine.Ste
 // arrived).
 func (s *gridState) clusterExit(b *blockT, now uint64) {
 	ready := s.clusterBarrierDone(now)
-	s.forCluster(b, func(ob *blockT) { s.releaseAt(ob, ready) })
+	s.forCluster(b, func(ob *blockT) {
+		s.releaseAt(ob, ready)
+		ob.sm.woken(ready)
+	})
+}
+
+// woken notes that warps of sm were let go at ready by another SM's
+// cluster barrier in this quantum (a cluster launch runs its SMs one after
+// the other): an SM that ended the quantum finding nothing to issue may
+// now (else a barrier released in less than a quantum, ClusterBarrier's
+// 60 cycles, looked like a deadlock).
+func (sm *smT) woken(ready uint64) {
+	sm.mayIssue = true
+	sm.wake = min(sm.wake, ready)
 }
 
 // clusterBarrierDone is when the warps a cluster barrier completed at now

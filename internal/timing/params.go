@@ -61,6 +61,17 @@ type Params struct {
 	// aggregated across the warp holds it (atomicLanes), an atom of 32
 	// bits, of 64 bits, and a red; zeros: none.
 	AtomicInstCycles [3]float64
+	// RedInstCycles: a red.global that ptxas did not aggregate holds the
+	// SM's atomics AtomicLaneCycles for each 128-byte line it updates (not
+	// each address, as an atom does), at least RedInstCycles. RedWindow: a
+	// warp keeps at most this many global reds waiting for the L2 (its
+	// next red waits for the oldest's update: back-pressure; at most
+	// maxRedWindow; 0: no limit). testdata/timing/syncmem (red_mb.cu).
+	RedInstCycles float64
+	RedWindow     int
+	// ConstBlockBytes: an ld.const that misses the constant caches brings
+	// a block of this many bytes (constLoad; 0 or 32: its sectors only).
+	ConstBlockBytes int
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
 	// a warp instruction, CpAsyncWavefrontCycles a wavefront of its
 	// shared-memory writes plus CpAsyncIssueCycles, and with .ca its bytes

@@ -102,8 +102,9 @@ type smT struct {
 	// drainEnd the latest end of a drained warp (drained).
 	drainers            int
 	busyUntil, drainEnd uint64
-	mbars               mbarsT  // mbarrier completions (mbarrier.go)
-	fetch               *fetchT // its instruction cache (fetch.go; nil: not modelled)
+	mbars               mbarsT   // mbarrier completions (mbarrier.go)
+	fetch               *fetchT  // its instruction cache (fetch.go; nil: not modelled)
+	constSecs           []uint64 // scratch: a constant load's blocks' sectors (constLoad)
 }
 
 // launch is a block's dispatch: its cycle and its warps.

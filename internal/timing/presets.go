@@ -253,7 +253,13 @@ var measured = map[string]*Params{
 		// over the cluster's shared memory 54, 80 and 114 cycles per warp
 		// instruction at 2, 4 and 8 blocks (16, 24 and 28 of its lanes
 		// remote), doubling with the warps: 3.4 cycles a remote lane.
-		ClusterBarrier: 750, ClusterBarrierPerBlock: 9, DSMEMLatency: 190, DSMEMAtomCycles: 3.4,
+		// That round is a fence and the barrier (testdata/timing/syncmem:
+		// clus_mb.cu, run.sh): ptxas puts MEMBAR.ALL.GPU before a release
+		// arrival (the default), so the fence is FenceGPU's, and a
+		// barrier.cluster.arrive.relaxed round takes 65 cycles in a
+		// cluster of 2 (69 under ncu), a fence + relaxed round 760 (a
+		// default one 759): ClusterBarrier 60 (it was 750, the fence in).
+		ClusterBarrier: 60, ClusterBarrierPerBlock: 9, DSMEMLatency: 190, DSMEMAtomCycles: 3.4,
 		// [FN] Memory ordering, MEASURED on this H100 (testdata/timing/fences:
 		// fence_mb.cu, run.sh; clock64 in the kernel, cycles a loop
 		// iteration of one warp): fence.acq_rel.cta 9; fence.acq_rel.gpu,
@@ -290,6 +296,34 @@ var measured = map[string]*Params{
 		// calibration's atomics_global_* (unaggregated) keep their
 		// occupancy (4.7 points; 8.1 with the floor).
 		AtomicFloatNS: 1.77, AtomicInstCycles: [3]float64{20, 46, 6.4},
+		// [RED] red.global, MEASURED on this H100 (testdata/timing/syncmem:
+		// red_mb.cu, run.sh; clock64 in the kernel, the slowest warp's
+		// cycles a red, 256 a thread, each lane its own address): one
+		// warp's reds on its own line issue every 6.4 cycles, on 32 lines
+		// (a lane each) every 30.6, an atom on one line every 36.4
+		// ([FN]): a red goes a line at a time (AtomicLaneCycles each); 4
+		// and 16 warps of one SM, one line each, 4.8 and 5.0 cycles a red
+		// of the SM: RedInstCycles 4.9. On 132 SMs the L2 sets the pace
+		// (16 warps: 281 cycles a red a warp, 7.5 lines a cycle; 32 lines
+		// a red: 1,589): a warp's red waits for its RedWindow-th last to
+		// be done at the L2 (the L2's answer, which the quantum model
+		// gives two quanta on at the earliest). RedWindow 56, CHOSEN for
+		// the loaded rows (132 SMs of 16 warps: own line, 32 lines, new
+		// lines; mean |error| 11.6%; one warp alone then takes 10.5
+		// cycles a red for the H100's 6.4, 128 would give 6.3 but the
+		// loaded rows 17-39% fast).
+		RedInstCycles: 4.9, RedWindow: 56,
+		// [CONST] Constant memory, MEASURED on this H100
+		// (testdata/timing/syncmem: const_mb.cu, run.sh; clock64, one
+		// thread chasing through a __constant__ array): a step 64 bytes
+		// on misses once in four steps, 128 bytes every other one, 256
+		// bytes and more every one: a miss brings 256 bytes
+		// (ConstBlockBytes). A miss from DRAM takes 649-747 cycles, from
+		// the L2 about 320, a hit 42 (a footprint of 4 KiB and more 107-148:
+		// a second level, not modelled); the SMs keep nothing across
+		// launches (a relaunch misses as from the L2). The model serves
+		// the miss as a global load of the block's sectors.
+		ConstBlockBytes: 256,
 		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
 		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from
 		// L1 take 38.3 cycles a warp instruction (4.8 an SM), 16-byte ones

@@ -80,6 +80,10 @@ type warpT struct {
 	// cpAsyncNext is the cycle the warp may issue its next cp.async
 	// (CpAsyncWarpCycles after its last: cpAsyncGate).
 	cpAsyncNext uint64
+	// redsDone are when the L2 performed the warp's last RedWindow global
+	// reds (cycles or futures; a ring, next at redNext: redGate).
+	redsDone [maxRedWindow]uint64
+	redNext  int
 	// wgmma and cpAsync are the warp's wgmma.mma_async and cp.async
 	// commit groups, bulk its bulk-async groups (copies and reductions out
 	// of shared memory); their wait_group instructions wait there.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // register producer kinds, for the stall a dependent instruction shows.
@@ -23,8 +24,26 @@ const (
 	prodShort
 )
 
-// maxStoreWindow bounds Params.StoreWindow.
-const maxStoreWindow = 8
+// maxStoreWindow bounds Params.StoreWindow, maxRedWindow
+// Params.RedWindow.
+const (
+	maxStoreWindow = 8
+	maxRedWindow   = 64
+)
+
+// redGate is when warp w may issue its next global red: when the L2 has
+// performed its red RedWindow reds back (a cycle, or a future: the L2's
+// answer). A loop of reds runs at the SM's pace until the L2 falls
+// behind, then at the L2's (testdata/timing/syncmem, red_mb.cu: 132 SMs
+// of 16 warps updating lines of their own take 281 cycles a red a warp
+// where one SM's warps take 79).
+func (s *gridState) redGate(w *warpT) uint64 {
+	n := min(s.p.RedWindow, maxRedWindow)
+	if n <= 0 || w.redNext < n {
+		return 0
+	}
+	return w.redsDone[w.redNext%n]
+}
 
 // storeGate is when warp w may issue its next global store: when the L2
 // has taken its store StoreWindow stores back. The H100 keeps only so many
@@ -138,6 +157,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why, gated = g, stallLGThrottle, true
 		}
 	}
+	if in.Op == ir.OpRed && in.Space != ptx.SpaceShared && s.p != nil && s.p.RedWindow > 0 {
+		if g := s.redGate(w); isFut(g) {
+			fut, why = g, stallLGThrottle
+		} else if g > t {
+			t, why = g, stallLGThrottle
+		}
+	}
 	if in.Op == ir.OpSt || in.Op == ir.OpRed {
 		// A store issues once its address is known; its data is awaited
 		// by the memory pipeline (dataReady). ptxas schedules independent
@@ -231,6 +257,11 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
 			mem = s.atomic(sm, in, rec)
 			s.atomicLanes(sm, in, rec)
+			if n := min(s.p.RedWindow, maxRedWindow); n > 0 && in.Op == ir.OpRed {
+				w.redsDone[w.redNext%n] = mem
+				sm.keep(&w.redsDone[w.redNext%n])
+				w.redNext++
+			}
 			if in.Agg == ir.AggFullWarp && rec.Exec == 0xffffffff {
 				// The full warp's scan: lane 31's ATOM, then a SHFL.IDX of
 				// its result to every lane, which waits for it.
@@ -280,6 +311,8 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			if rec.TensorMap != 0 && !sm.holdsTensorMap(rec.TensorMap) {
 				mem = sm.fadd(mem, uint64(p.TensorMapFetchCycles))
 			}
+		} else if in.Space == ptx.SpaceConst && p.ConstBlockBytes > 32 {
+			mem = s.constLoad(sm, rec)
 		} else {
 			mem = s.load(sm, rec)
 		}
@@ -423,6 +456,51 @@ func cpAsyncL1Bytes(p *Params, rec *engine.StepRecord, bypass bool, missing int)
 	return max(l1DataBytes(p, rec.Sectors), c*float64(p.L1BytesPerCycle))
 }
 
+// constLoad times an ld.const (its data in global memory, as the engine
+// keeps it): the constant caches fetch a ConstBlockBytes block for a miss,
+// so the load asks for every sector of the blocks it touches
+// (testdata/timing/syncmem, const_mb.cu: a chain through __constant__
+// memory 64 bytes a step misses once in four steps, 128 bytes a step
+// every other step, 256 bytes every step, each miss from DRAM 649-747
+// cycles, from the L2 about 320).
+func (s *gridState) constLoad(sm *smT, rec *engine.StepRecord) uint64 {
+	per := uint64(s.p.ConstBlockBytes / 32)
+	secs := sm.constSecs[:0]
+	for _, sec := range rec.Sectors {
+		b := sec / per * per
+		if n := len(secs); n >= int(per) && secs[n-int(per)] == b {
+			continue // the block just added
+		}
+		seen := false
+		for i := 0; i < len(secs); i += int(per) {
+			seen = seen || secs[i] == b
+		}
+		if !seen {
+			for k := uint64(0); k < per; k++ {
+				secs = append(secs, b+k)
+			}
+		}
+	}
+	sm.constSecs = secs
+	orig := rec.Sectors
+	rec.Sectors = secs
+	mem := s.load(sm, rec)
+	rec.Sectors = orig
+	return mem
+}
+
+// lines counts the 128-byte lines of sectors (first-touch order, a
+// line's sectors together).
+func lines(sectors []uint64) int {
+	n := 0
+	for i := range sectors {
+		if i == 0 || sectors[i]>>2 != sectors[i-1]>>2 {
+			n++
+		}
+	}
+	return n
+}
+
 // missingLines counts the lines of sectors (in first-touch order, a
 // line's sectors together) of which the L1 c lacks a sector.
 func missingLines(c *cache, sectors []uint64) int {
@@ -453,7 +531,14 @@ func (s *gridState) atomicLanes(sm *smT, in *ir.Inst, rec *engine.StepRecord) {
 		return
 	}
 	hold := float64(max(rec.AddrDistinct, 1)) * c
-	if warpAggregated(in, rec) {
+	agg := warpAggregated(in, rec)
+	if in.Op == ir.OpRed && !agg && p.RedInstCycles > 0 {
+		// A red goes to the L2 a line at a time (testdata/timing/syncmem:
+		// one warp's red on a line of its own every 6.4 cycles, on 32
+		// lines every 30.6; an atom on one line every 36.4).
+		hold = max(float64(lines(rec.Sectors))*c, p.RedInstCycles)
+	}
+	if agg {
 		switch {
 		case in.Op == ir.OpRed:
 			hold = max(hold, p.AtomicInstCycles[2])
