@@ -77,6 +77,7 @@ type smT struct {
 	free     []*blockT
 	l1       *cache
 	l1q      queue
+	stq      queue     // the port global stores leave by (StoreSectorCycles)
 	shared   uint64    // cycle the shared-memory pipe is free
 	dsmem    uint64    // cycle the path to the cluster's other SMs takes the next remote atomic lane
 	atomics  uint64    // cycle the SM can send the next global atomic's addresses
