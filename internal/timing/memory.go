@@ -139,8 +139,9 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) (taken, 
 	}
 	// Every sector written whole: the lanes' bytes cover the sectors.
 	full := per == 32
-	if p.StoreSectorCycles > 0 && len(rec.Sectors) > 0 {
-		// The SM's store port: its sectors leave one after another.
+	if p.StoreSectorCycles > 0 && len(rec.Sectors) > 0 && sm.stq.bytesPerCycle > 0 {
+		// The SM's store port (stq, a cycle of work a "byte"): its sectors
+		// leave one after another.
 		c := p.StoreSectorCycles
 		if !full {
 			c = p.StorePartialCycles
