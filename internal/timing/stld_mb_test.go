@@ -170,7 +170,7 @@ func stldRun(t *testing.T, m *microbench, r stldRow) (issue, done, active, ns fl
 // stores, -36%: the H100 drains them 1.28 cycles a sector, the model's
 // greedy scheduler sends four warps' stores before the other four's),
 // the membar.gl's end within 35% (the epilogue's -30%, the rest within
-// 16%), and the issue of the port-bound 16- and 4-byte rows (2048 sectors
+// 17%), and the issue of the port-bound 16- and 4-byte rows (2048 sectors
 // and more) within 25%. Before the port the model issued 32 16-byte
 // stores a warp in 64 cycles (the H100 461-3273), its membar.gl ended
 // 690 cycles after the last store's issue (the H100 1,337-2,900 for
