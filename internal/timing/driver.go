@@ -316,7 +316,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	s.sms = make([]*smT, nsm)
 	for i := range s.sms {
 		s.sms[i] = &smT{id: i, sps: make([]spT, d.p.SubPartitions),
-			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}}
+			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}, stq: queue{bytesPerCycle: 1}}
 	}
 	nb := g.Blocks()
 	wave := perSM * nsm

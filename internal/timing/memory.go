@@ -133,13 +133,22 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) (taken, left uint64) {
 	p := s.p
 	left = sm.l1q.take(sm.now, l1DataBytes(p, rec.Sectors))
-	t0 := sm.fmax(left, data)
 	per := 32
 	if n := len(rec.Sectors); n > 0 {
 		per = min(max(int(rec.Bytes)/n, 1), 32)
 	}
 	// Every sector written whole: the lanes' bytes cover the sectors.
 	full := per == 32
+	if p.StoreSectorCycles > 0 && len(rec.Sectors) > 0 && sm.stq.bytesPerCycle > 0 {
+		// The SM's store port (stq, a cycle of work a "byte"): its sectors
+		// leave one after another.
+		c := p.StoreSectorCycles
+		if !full {
+			c = p.StorePartialCycles
+		}
+		left = sm.stq.take(left, c*float64(len(rec.Sectors)))
+	}
+	t0 := sm.fmax(left, data)
 	for _, sec := range rec.Sectors {
 		if sm.l1 != nil {
 			if p.StoreInvalidatesL1 {

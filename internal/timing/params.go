@@ -86,6 +86,12 @@ type Params struct {
 	// rest wait in the warp, lg_throttle (scoreboard.go, cpAsyncGate; 0: no
 	// limit).
 	CpAsyncWarpCycles, CpAsyncQueueCycles float64
+	// An SM's global stores leave it for the L2 through one port, a whole
+	// sector every StoreSectorCycles and a partial one every
+	// StorePartialCycles; a store issues only while the port has at most
+	// StoreQueueCycles of work queued ahead of it (lg_throttle; memory.go,
+	// store; scoreboard.go, storePortGate; 0: no port).
+	StoreSectorCycles, StorePartialCycles, StoreQueueCycles float64
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64

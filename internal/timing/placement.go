@@ -78,6 +78,7 @@ type smT struct {
 	l1       *cache // nil: no L1 (or no block yet: used)
 	l1q      queue
 	used     bool      // the SM has had a block of the grid (useSM)
+	stq      queue     // the port global stores leave by (StoreSectorCycles)
 	shared   uint64    // cycle the shared-memory pipe is free
 	dsmem    uint64    // cycle the path to the cluster's other SMs takes the next remote atomic lane
 	atomics  uint64    // cycle the SM can send the next global atomic's addresses

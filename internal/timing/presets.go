@@ -353,6 +353,10 @@ var measured = map[string]*Params{
 		// cpAsyncL1Bytes) with some 100 cycles of work queued, the copies
 		// beyond it waiting in the warps.
 		CpAsyncWarpCycles: 2.24, CpAsyncQueueCycles: 100,
+		// testdata/timing/stld (stld_mb.cu, membar.gl after 16-byte coalesced stores of 1-8 warps: 1.0-1.04
+		// cycles a sector from the last store's issue to the fence's end, less its 700 cycles with few stores; one
+		// sector a lane, 16, 4 or 2 bytes of it: 1.24-1.28; eight warps' issue ran 1,000 cycles of sectors ahead).
+		StoreSectorCycles: 1.0, StorePartialCycles: 1.25, StoreQueueCycles: 1000,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,

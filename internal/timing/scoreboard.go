@@ -150,6 +150,12 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = g, stallLGThrottle
 		}
 	}
+	if in.Class == ir.ClassStGlobal && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 {
+		// The SM's store port has StoreQueueCycles queued at most.
+		if q := w.blk.sm.stq.free - s.p.StoreQueueCycles; q > float64(t) {
+			t, why = uint64(q), stallLGThrottle
+		}
+	}
 	gated := false
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
 		if g := s.cpAsyncGate(w); g > t {
@@ -569,7 +575,14 @@ func (s *gridState) ordering(sm *smT, w *warpT, in *ir.Inst, mem uint64) uint64 
 		fence = uint64(p.FenceGPU)
 	}
 	if in.Op == ir.OpMembar || in.Order&ir.OrderRelease != 0 {
-		w.ready, w.readyWhy = sm.fmax(w.ready, sm.now+fence), stallLongScoreboard
+		from := sm.now
+		if p.StoreSectorCycles > 0 && in.Order&(ir.OrderSys|ir.OrderGPU|ir.OrderCluster) != 0 && w.lastLeft > from && !isFut(w.lastLeft) {
+			// Its fence orders the warp's stores still queued at the SM's
+			// store port after them (testdata/timing/stld: a membar.gl
+			// ends 700 cycles after the port sent the last one).
+			from = w.lastLeft
+		}
+		w.ready, w.readyWhy = sm.fmax(w.ready, from+fence), stallLongScoreboard
 		sm.keep(&w.ready)
 		if mem != 0 {
 			mem = sm.fadd(mem, fence)
