@@ -11,6 +11,8 @@
 //   w_b<B>_l<L>  the same with per-warp stamps (entry, exit)
 //   i_b256_l16, i_b256_l64  per-iteration stamps of the full grid (one wave; a quarter of one)
 //   i_b256_l16_g132  one block an SM: the unloaded latency of an iteration
+// With SBOCC_SET=fresh in the environment it runs instead the fresh set (run2.sh): shortcopy at
+// block sizes and lengths no recording had (f_b<B>_l<L>), all held out (FRESH.md).
 #include <string>
 #include "../bench/bench.h"
 
@@ -111,6 +113,16 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&g_S, MAXW * sizeof(WS))); CK(cudaMalloc(&g_T, (size_t)MAXW * 8));
   CK(cudaMemset(g_A, 0x3f, n * 4)); CK(cudaMemset(g_B, 0, n * 4));
   CK(cudaDeviceSynchronize());
+  const char *set = getenv("SBOCC_SET");
+  if (set && strcmp(set, "fresh") == 0) {
+    struct { int B; unsigned L; } fr[] = {{512, 2}, {512, 4}, {512, 8}, {128, 4}, {128, 8}, {128, 16}, {256, 32}, {64, 16}, {1024, 4}};
+    for (auto c : fr) {
+      int grid = (1u << 22) / (c.B * c.L); char nm[32]; snprintf(nm, 32, "f_b%d_l%u", c.B, c.L);
+      float ms = time_median([&] { shortcopy<<<grid, c.B>>>(g_A, g_B, c.L); });
+      printf("cfg name=%s kernel=shortcopy grid=%d block=%d args=%u event_ms=%.5f\n", nm, grid, c.B, c.L, ms); fflush(stdout);
+    }
+    return 0;
+  }
   struct { int B; unsigned L; } sb[] = {{256, 1}, {256, 2}, {256, 4}, {256, 8}, {256, 16}, {256, 64}, {64, 4}, {1024, 1}, {128, 1}};
   for (auto c : sb) plain(c.B, c.L);
   for (auto c : sb) warps(c.B, c.L);
