@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""make_launch.py: writes launch/<name>.json for every configuration of h100/events.txt (what sbocc.cu's
+"""make_launch.py: writes launch/<name>.json for every configuration of h100/events.txt and events2.txt (what sbocc.cu's
 main ran: kernel, grid, block, arguments) over h100/sbocc_nvcc.ptx, the PTX of the code the H100 ran
 (nvcc 13 -O3 -arch=sm_90 -ptx, run.sh; its SASS in h100/sass.txt.gz), as mechanisms/ does."""
 import json, os
 
 N = 1 << 22  # floats copied
 os.makedirs('launch', exist_ok=True)
-for line in open('h100/events.txt'):
+for line in [l for f in ('h100/events.txt', 'h100/events2.txt') for l in open(f)]:
     if not line.startswith('cfg '):
         continue
     c = dict(kv.split('=', 1) for kv in line.split()[1:])
