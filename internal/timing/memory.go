@@ -96,7 +96,7 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 	s.l2Miss++
 	n := uint64(max(p.DRAMFetch/32, 1))
 	first := sec / n * n
-	at := d.dram.take(t, float64(n*32)) + uint64(p.DRAMLatency)
+	at := s.dramAnswer(t, first, d.dram.take(t, float64(n*32)))
 	s.dramRd += n * 32
 	for k := first; k < first+n; k++ {
 		if hit, _ := d.l2.lookup(k); hit && k != sec {
@@ -107,6 +107,40 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 		}
 	}
 	return at
+}
+
+// dramAnswer is when a DRAM fetch of the line of sector first, requested
+// at cycle t and through the DRAM's queue at cycle q, is back at the L2:
+// DRAMLatency after q, its wait q-t (at most DRAMReorderNS of it) spread by
+// DRAMWaitSpread (DRAM serves its queue out of order: some requests
+// overtake, others wait longer, the mean wait kept: a place drawn
+// uniformly among those of the wait's window). The spread is drawn
+// from the line's address (where it lives decides whether it waits behind
+// the others at its bank), not from the cycle: it is the same on any
+// number of workers, and a small change of timing elsewhere does not draw
+// every request's spread anew. The answer is never before t plus
+// DRAMLatency.
+func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
+	p := s.p
+	if p.DRAMWaitSpread <= 0 || q <= t {
+		return q + uint64(p.DRAMLatency)
+	}
+	w := float64(q - t)
+	if p.DRAMReorderCycles > 0 {
+		w = min(w, p.DRAMReorderCycles)
+	}
+	d := w * min(p.DRAMWaitSpread, 1) * (2*uniVariate(first>>2) - 1)
+	return uint64(float64(q) + d + p.DRAMLatency)
+}
+
+// uniVariate is a variate uniform in [0, 1) drawn from a line's address
+// by a 64-bit mix (splitmix64's finalizer).
+func uniVariate(line uint64) float64 {
+	x := line * 0x9e3779b97f4a7c15
+	x ^= x >> 31
+	x *= 0x94d049bb133111eb
+	x ^= x >> 29
+	return (float64(x>>11) + 0.5) / (1 << 53)
 }
 
 // store writes through L1 to L2 (write-back to DRAM on eviction) once

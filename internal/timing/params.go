@@ -167,6 +167,18 @@ type Params struct {
 	// LoadAfterStore: a global load waits for the data of the warp's
 	// global stores before it (scoreboard.go, depReady).
 	LoadAfterStore bool
+	// DRAMWaitSpread: DRAM serves its queued requests out of arrival
+	// order (banks and rows), so a request's wait behind the others is
+	// spread around the queue's wait, the mean kept: a fetch answered at
+	// its place in the queue plus DRAMLatency moves by
+	// DRAMWaitSpread*min(w, DRAMReorderNS)*(2U-1), w its wait and U
+	// uniform in [0, 1) drawn from the line's address (memory.go,
+	// dramAnswer); at most 1. 0: every request waits its place.
+	DRAMWaitSpread float64
+	// DRAMReorderNS bounds the wait DRAMWaitSpread spreads: DRAM reorders
+	// what its controllers hold; a longer wait is a line in the L2's miss
+	// queue, served in order (0: no bound).
+	DRAMReorderNS float64
 	// HoistLoads: ptxas schedules a basic block's global and local loads
 	// above the arithmetic that consumes earlier loads, so a warp has all
 	// of a block's loads in flight at once; the model issues the PTX in
@@ -208,6 +220,7 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
+	DRAMReorderCycles                                                     float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
@@ -250,6 +263,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	ghz := p.ClockHz / 1e9
 	p.L2HitLatency = float64(p.L2HitCycles) + p.L2HitNS*ghz
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz
+	p.DRAMReorderCycles = p.DRAMReorderNS * ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz
 	p.TensorMapFetchCycles = p.TensorMapFetchNS * ghz

@@ -1,0 +1,368 @@
+package timing_test
+
+import (
+	"archive/tar"
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+const sboccDir = "../../testdata/timing/sbocc"
+
+// warpStamp is one warp's stamps: its block, SM and clock64 at entry and
+// exit (sbocc.cu's k_cpw).
+type warpStamp struct {
+	block, sm int
+	c0, c1    int64
+}
+
+// warpSpread is what a grid's warp stamps say about how its warps end: the
+// median spread between the first and the last warp of a block to exit
+// (cycles), and the share of a block's residence its warps are active
+// (their lifetimes over the block's warps times its lifetime), averaged
+// over the blocks.
+type warpSpread struct {
+	endSpread, activeShare float64
+}
+
+func spreadOf(ws []warpStamp) warpSpread {
+	type acc struct {
+		first, last, c0 int64
+		life            float64
+		n               int
+	}
+	blocks := map[int]*acc{}
+	for _, w := range ws {
+		a := blocks[w.block]
+		if a == nil {
+			a = &acc{first: w.c1, last: w.c1, c0: w.c0}
+			blocks[w.block] = a
+		}
+		a.first, a.last, a.c0 = min(a.first, w.c1), max(a.last, w.c1), min(a.c0, w.c0)
+		a.life += float64(w.c1 - w.c0)
+		a.n++
+	}
+	var spreads []float64
+	share := 0.0
+	for _, a := range blocks {
+		spreads = append(spreads, float64(a.last-a.first))
+		share += a.life / float64(a.n) / float64(max(a.last-a.c0, 1))
+	}
+	slices.Sort(spreads)
+	return warpSpread{endSpread: spreads[len(spreads)/2], activeShare: share / float64(len(blocks))}
+}
+
+// sboccRow is one configuration of sbocc.cu as Nsight Compute recorded it.
+type sboccRow struct {
+	name                     string
+	warpsPerBlock            int
+	durationNS, occ, clockHz float64
+	endSpread, activeShare   float64 // from the warps' stamps (ncu's last replay)
+	recorded                 bool
+}
+
+// readSboccRun reads one device run's configurations (events, in launch
+// order) and Nsight Compute's metrics for them (ncu: one profiled launch
+// each, in the same order).
+func readSboccRun(t *testing.T, events, ncu string) ([]*sboccRow, map[string]*sboccRow) {
+	t.Helper()
+	ev, err := os.Open(filepath.Join(sboccDir, "h100", events))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Close()
+	var order []*sboccRow
+	rows := map[string]*sboccRow{}
+	sc := bufio.NewScanner(ev)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 5 || f[0] != "cfg" {
+			continue
+		}
+		r := &sboccRow{name: strings.TrimPrefix(f[1], "name=")}
+		block, err := strconv.Atoi(strings.TrimPrefix(f[4], "block="))
+		if err != nil {
+			t.Fatalf("%s: %q: %v", events, sc.Text(), err)
+		}
+		r.warpsPerBlock = block / 32
+		order = append(order, r)
+		rows[r.name] = r
+	}
+	b, err := os.ReadFile(filepath.Join(sboccDir, "h100", ncu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "\"") {
+			lines = append(lines, l)
+		}
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, rec := range recs[1:] {
+		id, err := strconv.Atoi(rec[col["ID"]])
+		if err != nil || id >= len(order) {
+			t.Fatalf("%s: launch %q is not a configuration of %s", ncu, rec[col["ID"]], events)
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(rec[col["Metric Value"]], ",", ""), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", ncu, err)
+		}
+		switch rec[col["Metric Name"]] {
+		case "gpu__time_duration.sum":
+			order[id].durationNS = v
+		case "sm__warps_active.avg.pct_of_peak_sustained_active":
+			order[id].occ = v
+		case "sm__cycles_elapsed.avg.per_second":
+			order[id].clockHz = v
+		}
+	}
+	for _, r := range order {
+		if r.durationNS == 0 || r.clockHz == 0 {
+			t.Fatalf("%s: no ncu duration or clock", r.name)
+		}
+	}
+	return order, rows
+}
+
+// readSbocc reads h100/events.txt (the configurations, in launch order),
+// h100/ncu.csv and, for the configurations named, their warps' stamps in
+// h100/stamps_ncu.tar.gz.
+func readSbocc(t *testing.T, names map[string]bool) map[string]*sboccRow {
+	t.Helper()
+	_, rows := readSboccRun(t, "events.txt", "ncu.csv")
+	f, err := os.Open(filepath.Join(sboccDir, "h100", "stamps_ncu.tar.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(h.Name), ".csv")
+		r := rows[name]
+		if r == nil || !names[name] {
+			continue
+		}
+		recs, err := csv.NewReader(tr).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", h.Name, err)
+		}
+		var ws []warpStamp
+		for _, rec := range recs[1:] {
+			var v [4]int64
+			for i := range v {
+				if v[i], err = strconv.ParseInt(rec[i], 10, 64); err != nil {
+					t.Fatalf("%s: %v", h.Name, err)
+				}
+			}
+			ws = append(ws, warpStamp{block: int(v[0]) / r.warpsPerBlock, sm: int(v[1]), c0: v[2], c1: v[3]})
+		}
+		sp := spreadOf(ws)
+		r.endSpread, r.activeShare, r.recorded = sp.endSpread, sp.activeShare, true
+	}
+	for name := range names {
+		if r := rows[name]; r == nil || !r.recorded || r.durationNS == 0 || r.clockHz == 0 {
+			t.Fatalf("%s: not recorded (events.txt, ncu.csv, stamps_ncu.tar.gz)", name)
+		}
+	}
+	return rows
+}
+
+// simulateSbocc runs one stamped configuration in timing mode at ncu's
+// clock and returns its duration, achieved occupancy and warp stamps (the
+// kernel's own, read back from its stamps buffer: clock64 is the model's
+// cycle).
+func simulateSbocc(t *testing.T, r *sboccRow) (ns, occ float64, ws []warpStamp) {
+	t.Helper()
+	lf, err := launchfile.Load(filepath.Join(sboccDir, "launch", r.name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{ClockMHz: math.Round(r.clockHz / 1e6)}})
+	out, err := lf.Execute(dev, launchfile.ExecOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", r.name, err)
+	}
+	tm := out.Launches[0].Grids[0].Timing
+	occ = 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
+	b, err := out.Buffer("stamps")
+	if err != nil {
+		return out.Launches[0].DurationNS, occ, nil // an unstamped configuration
+	}
+	if tm.Sampling != "" {
+		t.Fatalf("%s: sampled (%s): the stamps of blocks not timed in detail mean nothing", r.name, tm.Sampling)
+	}
+	// %smid under the timing driver is not the SM the block ran on: take
+	// it from the grid's block spans.
+	sm := map[int]int{}
+	for _, s := range tm.Blocks {
+		sm[s.Block] = s.SM
+	}
+	for w := range len(b) / 40 {
+		rec := b[w*40:]
+		blk := w / r.warpsPerBlock
+		ws = append(ws, warpStamp{block: blk, sm: sm[blk],
+			c0: int64(binary.LittleEndian.Uint64(rec)), c1: int64(binary.LittleEndian.Uint64(rec[8:]))})
+	}
+	return out.Launches[0].DurationNS, occ, ws
+}
+
+// Bounds of TestShortBlockWarpSpread (at the change that added
+// DRAMWaitSpread: w_b256_l16's warps of a block end a median 1529 cycles
+// apart against the H100's 1070, active 0.956 of their block's residence
+// against 0.952; without the spread 94 cycles and 0.996; at 4 and 8 floats
+// a thread 501 and 799 cycles against 418 and 732, 0.926 and 0.949 against
+// 0.926 and 0.937).
+const sboccSpreadRatio, sboccShareError = 2.0, 0.03
+
+// TestShortBlockWarpSpread checks the DRAM's service order
+// (DRAMWaitSpread) against sbocc.cu's recording: in a wave of streaming
+// blocks (1024 blocks of 256 threads copying 16 floats each, one load and
+// one store an iteration) the H100's warps of one block end apart, a
+// median 1070 cycles between the first and the last, because each
+// request's wait behind the others is spread (one iteration takes 900
+// cycles on average, 300 the standard deviation); the block's warps are
+// active 95% of its residence, which is what its achieved occupancy
+// lacks. The model's median spread must be within a factor
+// sboccSpreadRatio of the H100's and the active share within
+// sboccShareError. TestLongShortBlockWarpSpread adds the grids of 4 and 8
+// floats a thread (several waves, blocks replaced), and reports the grid of
+// 64 (a quarter of a wave, DRAM far from busy) unjudged: its warps' spread,
+// a median 1796 cycles on the H100, is the load-independent part of the
+// DRAM's latency spread, which the model does not have (164 cycles).
+func TestShortBlockWarpSpread(t *testing.T) {
+	checkWarpSpread(t, []string{"w_b256_l16"}, nil)
+}
+
+// TestLongShortBlockWarpSpread is TestShortBlockWarpSpread's check over
+// the other stamped copies (CI's long step runs both: the one-wave copy is
+// not simulated twice).
+func TestLongShortBlockWarpSpread(t *testing.T) {
+	testenv.Long(t)
+	checkWarpSpread(t, []string{"w_b256_l4", "w_b256_l8", "w_b256_l64"}, map[string]bool{"w_b256_l64": true})
+}
+
+// checkWarpSpread compares the configurations named, holding all but those
+// reportOnly names to the bounds.
+func checkWarpSpread(t *testing.T, names []string, reportOnly map[string]bool) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	rows := readSbocc(t, want)
+	type result struct {
+		ns, occ float64
+		sp      warpSpread
+	}
+	res := make([]result, len(names))
+	t.Run("configurations", func(t *testing.T) {
+		for i, name := range names {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				ns, occ, ws := simulateSbocc(t, rows[name])
+				res[i] = result{ns, occ, spreadOf(ws)}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| configuration | H100 ns | warpsim ns | H100 occupancy | warpsim | H100 end spread | warpsim | H100 active share | warpsim |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for i, name := range names {
+		r, m := rows[name], res[i]
+		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %.1f%% | %.1f%% | %.0f | %.0f | %.3f | %.3f |\n", name, r.durationNS, m.ns, r.occ, m.occ,
+			r.endSpread, m.sp.endSpread, r.activeShare, m.sp.activeShare)
+		if reportOnly[name] {
+			continue
+		}
+		if ratio := m.sp.endSpread / r.endSpread; ratio > sboccSpreadRatio || ratio < 1/sboccSpreadRatio {
+			t.Errorf("%s: a block's warps end a median %.0f cycles apart, the H100's %.0f (more than %.0f× off)", name, m.sp.endSpread, r.endSpread, sboccSpreadRatio)
+		}
+		if d := math.Abs(m.sp.activeShare - r.activeShare); d > sboccShareError {
+			t.Errorf("%s: a block's warps active %.3f of its residence, the H100's %.3f (at most %.2f off)", name, m.sp.activeShare, r.activeShare, sboccShareError)
+		}
+	}
+	t.Logf("\n%s", b.String())
+}
+
+// The fresh set's bounds (FRESH.md; at the change that added the DRAM's
+// service order: occupancy 4.1 points off on average, duration MAE 7.3%;
+// before it 7.3 points and 6.5%). The issue's 3 points are not reached:
+// blocks of 128 threads copying 8 floats and of 64 copying 16 are 10 and
+// 14 points too full (docs/calibration.md).
+const freshOccupancyError, freshDurationMAE = 5.0, 0.25
+
+// TestLongFreshShortBlocks runs the fresh held-out set of FRESH.md
+// (shortcopy at block sizes and lengths no recording had, recorded after
+// DRAMWaitSpread was chosen) through the timing model at ncu's clock and
+// holds its achieved-occupancy error and duration MAE.
+func TestLongFreshShortBlocks(t *testing.T) {
+	testenv.Long(t)
+	order, _ := readSboccRun(t, "events2.txt", "ncu2.csv")
+	type result struct{ ns, occ float64 }
+	res := make([]result, len(order))
+	t.Run("configurations", func(t *testing.T) {
+		for i, r := range order {
+			t.Run(r.name, func(t *testing.T) {
+				t.Parallel()
+				ns, occ, _ := simulateSbocc(t, r)
+				res[i] = result{ns, occ}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| configuration | H100 ns | warpsim ns | error | H100 occupancy | warpsim occupancy |\n|---|---:|---:|---:|---:|---:|\n")
+	var dur, occ float64
+	for i, r := range order {
+		e := (res[i].ns - r.durationNS) / r.durationNS
+		dur += math.Abs(e)
+		occ += math.Abs(res[i].occ - r.occ)
+		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %+.1f%% | %.1f%% | %.1f%% |\n", r.name, r.durationNS, res[i].ns, 100*e, r.occ, res[i].occ)
+	}
+	n := float64(len(order))
+	t.Logf("\n%s%d held-out configurations: duration MAE %.1f%%, occupancy error %.1f points", b.String(), len(order), 100*dur/n, occ/n)
+	if occ/n > freshOccupancyError {
+		t.Errorf("fresh set: achieved occupancy %.1f points off on average (at most %.1f)", occ/n, freshOccupancyError)
+	}
+	if dur/n > freshDurationMAE {
+		t.Errorf("fresh set: duration MAE %.1f%% (at most %.0f%%)", 100*dur/n, 100*freshDurationMAE)
+	}
+}
