@@ -77,3 +77,91 @@ func TestRepeatsReuse(t *testing.T) {
 		t.Errorf("%d configurations kept, at most %d", len(r.runs), repeatKeys)
 	}
 }
+
+// TestRepeatsReuseShape: a launch shape (the configuration without the
+// parameters) is reused only after two launches of it with different
+// parameters, timed in detail, agree (counts within 2%, cycles per
+// instruction and DRAM bytes within 1%); a reused account is scaled by
+// the instructions and carries the count spread in its error; counts
+// further than 2% off, or shapeCheck reuses, time the next launch again.
+func TestRepeatsReuseShape(t *testing.T) {
+	c1 := metrics.Counters{InstExecuted: 100000, GldRequests: 1000, DivergentBranch: 10}
+	cNear := metrics.Counters{InstExecuted: 100500, GldRequests: 1000, DivergentBranch: 400} // 0.5% more instructions
+	cFar := metrics.Counters{InstExecuted: 100000, GldRequests: 1100, DivergentBranch: 10}   // 10% more loads
+	tm := func(cycles, dram uint64) *metrics.Timing {
+		return &metrics.Timing{Cycles: cycles, DRAMReadBytes: dram, Stalls: []uint64{cycles}}
+	}
+	key := func(r *Repeats, p byte) string {
+		return r.Key(nil, 1, [3]uint32{64, 1, 1}, [3]uint32{256, 1, 1}, [3]uint32{1, 1, 1}, 0, false, []byte{p, 0, 0, 0})
+	}
+	type timed struct {
+		p      byte
+		c      metrics.Counters
+		cycles uint64
+		dram   uint64
+	}
+	cases := []struct {
+		name  string
+		timed []timed
+		want  bool
+	}{
+		{"none", nil, false},
+		{"one", []timed{{1, c1, 1000, 1 << 20}}, false},
+		{"same parameters", []timed{{1, c1, 1000, 1 << 20}, {1, c1, 1000, 1 << 20}}, false},
+		{"other parameters, agree", []timed{{1, c1, 1000, 1 << 20}, {2, c1, 1005, 1 << 20}}, true},
+		{"near counts, cycles per instruction agree", []timed{{1, c1, 1000, 1 << 20}, {2, cNear, 1008, 1 << 20}}, true},
+		{"counts 10% apart", []timed{{1, c1, 1000, 1 << 20}, {2, cFar, 1000, 1 << 20}}, false},
+		{"cycles 3% apart", []timed{{1, c1, 1000, 1 << 20}, {2, c1, 1030, 1 << 20}}, false},
+		{"DRAM bytes twice", []timed{{1, c1, 1000, 1 << 20}, {2, c1, 1000, 2 << 20}}, false},
+		{"the last two agree", []timed{{3, cFar, 5000, 0}, {1, c1, 1000, 1 << 20}, {2, c1, 1000, 1 << 20}}, true},
+	}
+	for _, tc := range cases {
+		r := NewRepeats()
+		for _, x := range tc.timed {
+			r.Timed(key(r, x.p), x.c, tm(x.cycles, x.dram))
+		}
+		if got := r.ReuseShape(key(r, 9)); got != tc.want {
+			t.Errorf("%s: reuse %v, want %v", tc.name, got, tc.want)
+		}
+		if r.Reuse(key(r, 9)) {
+			t.Errorf("%s: parameters never timed reused as an identical launch", tc.name)
+		}
+	}
+
+	r := NewRepeats()
+	r.Timed(key(r, 1), c1, tm(1000, 1<<20))
+	r.Timed(key(r, 2), c1, tm(1005, 1<<20))
+	got := r.ReusedShape(key(r, 3), cNear, 4242)
+	if got.Cycles != 1010 || got.StartCycle != 4242 || got.Sampling != SampledSimilar || !got.Sampled ||
+		got.ErrorPct < 0.49 || got.ErrorPct > 0.51 {
+		t.Errorf("reused: %+v; want 1010 cycles (1005 scaled by 0.5%% more instructions) at 4242, ±0.5%%", got)
+	}
+	if !r.ReuseShape(key(r, 4)) {
+		t.Error("a reuse with near counts stopped reuse")
+	}
+	got = r.ReusedShape(key(r, 4), cFar, 0)
+	if got.ErrorPct < 9 {
+		t.Errorf("counts 10%% off: ±%.1f%%, want at least ±9%%", got.ErrorPct)
+	}
+	if r.ReuseShape(key(r, 5)) {
+		t.Error("reused after a launch whose counts were 10% off")
+	}
+	r.Timed(key(r, 5), c1, tm(1000, 1<<20))
+	if !r.ReuseShape(key(r, 6)) {
+		t.Error("not reused after a timed launch agreed again")
+	}
+	for i := 0; i < shapeCheck; i++ {
+		if !r.ReuseShape(key(r, 6)) {
+			t.Fatalf("refused after %d reuses, want %d", i, shapeCheck)
+		}
+		r.ReusedShape(key(r, 6), c1, 0)
+	}
+	if r.ReuseShape(key(r, 6)) {
+		t.Errorf("reused %d times without a launch timed in detail", shapeCheck+1)
+	}
+	// A check that disagrees ends the reuse.
+	r.Timed(key(r, 7), c1, tm(2000, 1<<20))
+	if r.ReuseShape(key(r, 8)) {
+		t.Error("reused after the check took twice the cycles")
+	}
+}
