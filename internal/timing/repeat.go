@@ -13,8 +13,8 @@
 // arrays with another stride, a kernel run on each of several buffers)
 // gets, per launch shape (the key without the parameters), the same
 // treatment once two launches of the shape with different parameters,
-// timed in detail, agree: counts within shapeSettle of each other, cycles
-// per instruction and DRAM bytes within repeatSettle. A later launch of the
+// timed in detail, agree: counts, cycles per instruction and DRAM bytes
+// within shapeSettle of each other. A later launch of the
 // shape runs functionally and takes the last timed launch's account scaled
 // by its instructions, with an error estimate that includes how far its
 // counts are from the timed launch's; counts further than shapeSettle make
@@ -91,8 +91,9 @@ type shapeRuns struct {
 	reused           int  // launches reused since the last timed one
 }
 
-// shapeSettle is how close, relatively, every count of two launches of a
-// shape must be (countSpread) for one's account to stand for the other.
+// shapeSettle is how close, relatively, every count (countSpread), the
+// cycles per instruction and the DRAM bytes of two launches of a shape
+// must be for one's account to stand for the other.
 const shapeSettle = 0.02
 
 // shapeCheck is how many launches of a shape may reuse an account before
@@ -227,19 +228,20 @@ func (r *Repeats) ReuseShape(key string) bool {
 }
 
 // shapeAgree reports whether two launches of a shape timed in detail stand
-// for each other: other parameters, every count within shapeSettle, and
-// cycles per instruction and DRAM bytes within repeatSettle.
+// for each other: other parameters, and every count, the cycles per
+// instruction and the DRAM bytes within shapeSettle (the reused launches'
+// error estimate carries the difference in cycles per instruction).
 func shapeAgree(a, b repeatRun, ka, kb string) bool {
 	if ka == kb || a.t == nil || b.t == nil || countSpread(a.c, b.c) > shapeSettle {
 		return false
 	}
 	ia, ib := float64(max(a.c.InstExecuted, 1)), float64(max(b.c.InstExecuted, 1))
 	ca, cb := float64(a.t.Cycles)/ia, float64(b.t.Cycles)/ib
-	if math.Abs(ca-cb) > repeatSettle*max(cb, 1e-9) {
+	if math.Abs(ca-cb) > shapeSettle*max(cb, 1e-9) {
 		return false
 	}
 	da, db := a.t.DRAMReadBytes+a.t.DRAMWriteBytes, b.t.DRAMReadBytes+b.t.DRAMWriteBytes
-	return spread(da, db) <= repeatSettle || max(da, db)-min(da, db) <= 32*1024
+	return spread(da, db) <= shapeSettle || max(da, db)-min(da, db) <= 32*1024
 }
 
 // countSpread is how far two launches' counts are apart: the largest,

@@ -80,8 +80,8 @@ func TestRepeatsReuse(t *testing.T) {
 
 // TestRepeatsReuseShape: a launch shape (the configuration without the
 // parameters) is reused only after two launches of it with different
-// parameters, timed in detail, agree (counts within 2%, cycles per
-// instruction and DRAM bytes within 1%); a reused account is scaled by
+// parameters, timed in detail, agree (counts, cycles per instruction and
+// DRAM bytes within 2%); a reused account is scaled by
 // the instructions and carries the count spread in its error; counts
 // further than 2% off, or shapeCheck reuses, time the next launch again.
 func TestRepeatsReuseShape(t *testing.T) {
