@@ -242,9 +242,9 @@ func TestSimilarLaunches(t *testing.T) {
 	// buffers, more on the sixth (counts differ), the same again on the
 	// seventh.
 	iters := []uint32{40, 40, 40, 40, 40, 52, 40}
-	run := func(noSampling bool) []repeatRun {
+	run := func(noSampling, similar bool) []repeatRun {
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,
-			Timing: warpsim.TimingOptions{NoSampling: noSampling}})
+			Timing: warpsim.TimingOptions{NoSampling: noSampling, Similar: similar}})
 		mod, err := dev.LoadModule("loop.ptx", []byte(loopPTX))
 		if err != nil {
 			t.Fatal(err)
@@ -277,7 +277,14 @@ func TestSimilarLaunches(t *testing.T) {
 		}
 		return runs
 	}
-	full, sampled := run(true), run(false)
+	full, sampled := run(true, false), run(false, true)
+	// Without Similar (launch files, the Go API) every launch of other
+	// parameters is timed in detail.
+	for i, r := range run(false, false) {
+		if r.t.Sampled || r.t.Cycles != full[i].t.Cycles {
+			t.Errorf("launch %d without Similar: %d cycles (sampled %v), want the full timing's %d", i, r.t.Cycles, r.t.Sampled, full[i].t.Cycles)
+		}
+	}
 	want := []string{"", "", timing.SampledSimilar, timing.SampledSimilar, timing.SampledSimilar, timing.SampledSimilar, ""}
 	for i := range full {
 		f, s := full[i].t, sampled[i].t
