@@ -89,6 +89,23 @@ type shapeRuns struct {
 	agree            bool // last and prev: other parameters, similar counts and cycles
 	stale            bool // a reused launch's counts differed: time the next one
 	reused           int  // launches reused since the last timed one
+	// free are the 4-byte words of the parameters shown not to matter:
+	// two launches timed in detail that differed in them agreed (and no
+	// two that differed in them have disagreed since). A launch whose
+	// parameters differ from the last timed one's in another word is
+	// timed in detail.
+	free []bool
+}
+
+// paramWords calls f with the index of every 4-byte word in which the
+// parameters of keys a and b (of one shape) differ.
+func paramWords(a, b string, f func(w int)) {
+	pa, pb := a[min(shapeLen, len(a)):], b[min(shapeLen, len(b)):]
+	for i := 0; i < max(len(pa), len(pb)); i += 4 {
+		if i+4 > len(pa) || i+4 > len(pb) || pa[i:i+4] != pb[i:i+4] {
+			f(i / 4)
+		}
+	}
 }
 
 // shapeSettle is how close, relatively, every count (countSpread), the
@@ -216,15 +233,22 @@ func (r *Repeats) Reuse(key string) bool {
 // ReuseShape reports whether the next launch of key, which Reuse refused,
 // may run functionally and reuse the account of a launch of the same shape
 // with other parameters: the shape's last two launches timed in detail had
-// different parameters and agreed (shapeAgree), no reused launch's counts
-// have differed since, and fewer than shapeCheck launches have reused it.
+// different parameters and agreed (shapeAgree), key's parameters differ
+// from the last timed launch's only in words shown not to matter (free),
+// no reused launch's counts have differed since, and fewer than shapeCheck
+// launches have reused it.
 func (r *Repeats) ReuseShape(key string) bool {
 	sh := shapeOf(key)
 	if sh == key {
 		return false
 	}
 	h := r.shapes[sh]
-	return h != nil && h.agree && !h.stale && h.reused < shapeCheck
+	if h == nil || !h.agree || h.stale || h.reused >= shapeCheck {
+		return false
+	}
+	ok := true
+	paramWords(h.lastKey, key, func(w int) { ok = ok && w < len(h.free) && h.free[w] })
+	return ok
 }
 
 // shapeAgree reports whether two launches of a shape timed in detail stand
@@ -359,6 +383,16 @@ func (r *Repeats) Timed(key string, c metrics.Counters, t *metrics.Timing) {
 	s.last, s.lastKey = repeatRun{c: c, t: t}, key
 	s.agree = shapeAgree(s.prev, s.last, s.prevKey, s.lastKey)
 	s.stale, s.reused = false, 0
+	if s.prev.t != nil && s.prevKey != key {
+		// The words these two launches differ in are shown not to matter
+		// when they agree, and to matter (at least at times) when not.
+		paramWords(s.prevKey, key, func(w int) {
+			for len(s.free) <= w {
+				s.free = append(s.free, false)
+			}
+			s.free[w] = s.agree
+		})
+	}
 }
 
 // Reused is the account of a launch of key that ran functionally (Reuse

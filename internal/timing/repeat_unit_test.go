@@ -83,7 +83,8 @@ func TestRepeatsReuse(t *testing.T) {
 // parameters, timed in detail, agree (counts, cycles per instruction and
 // DRAM bytes within 2%); a reused account is scaled by
 // the instructions and carries the count spread in its error; counts
-// further than 2% off, or shapeCheck reuses, time the next launch again.
+// further than 2% off, or shapeCheck reuses, time the next launch again;
+// parameters may differ only in the words agreeing launches differed in.
 func TestRepeatsReuseShape(t *testing.T) {
 	c1 := metrics.Counters{InstExecuted: 100000, GldRequests: 1000, DivergentBranch: 10}
 	cNear := metrics.Counters{InstExecuted: 100500, GldRequests: 1000, DivergentBranch: 400} // 0.5% more instructions
@@ -163,5 +164,34 @@ func TestRepeatsReuseShape(t *testing.T) {
 	r.Timed(key(r, 7), c1, tm(2000, 1<<20))
 	if r.ReuseShape(key(r, 8)) {
 		t.Error("reused after the check took twice the cycles")
+	}
+
+	// Parameters: only the words in which agreeing timed launches
+	// differed may differ (a stride shown not to matter, say, but not a
+	// size never varied); words in which disagreeing ones differed are
+	// not free any more.
+	key2 := func(r *Repeats, a, b byte) string {
+		return r.Key(nil, 1, [3]uint32{64, 1, 1}, [3]uint32{256, 1, 1}, [3]uint32{1, 1, 1}, 0, false, []byte{a, 0, 0, 0, b, 0, 0, 0})
+	}
+	r = NewRepeats()
+	r.Timed(key2(r, 1, 1), c1, tm(1000, 1<<20))
+	r.Timed(key2(r, 2, 1), c1, tm(1000, 1<<20))
+	if !r.ReuseShape(key2(r, 3, 1)) {
+		t.Error("not reused with another value of a word shown not to matter")
+	}
+	if r.ReuseShape(key2(r, 3, 2)) {
+		t.Error("reused with another value of a word never varied")
+	}
+	r.Timed(key2(r, 2, 2), cFar, tm(1000, 1<<20)) // word 1 changes the counts
+	r.Timed(key2(r, 3, 2), c1, tm(1000, 1<<20)) // differs from the last in word 0, disagrees
+	if r.ReuseShape(key2(r, 4, 2)) {
+		t.Error("reused after the last two timed launches disagreed")
+	}
+	r.Timed(key2(r, 4, 2), c1, tm(1000, 1<<20))
+	if !r.ReuseShape(key2(r, 5, 2)) {
+		t.Error("not reused after two launches differing in word 0 agreed again")
+	}
+	if r.ReuseShape(key2(r, 5, 3)) {
+		t.Error("reused with another value of a word that changed the counts")
 	}
 }
