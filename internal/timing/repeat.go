@@ -97,6 +97,29 @@ type shapeRuns struct {
 	free []bool
 }
 
+// cpiSpread is the relative difference in cycles per instruction of the
+// shape's last two launches timed in detail.
+func (h *shapeRuns) cpiSpread() float64 {
+	if h.prev.t == nil || h.last.t == nil {
+		return 0
+	}
+	ip := float64(max(h.prev.c.InstExecuted, 1))
+	il := float64(max(h.last.c.InstExecuted, 1))
+	cl := float64(h.last.t.Cycles) / il
+	return math.Abs(float64(h.prev.t.Cycles)/ip-cl) / max(cl, 1e-9)
+}
+
+// reuses is how many launches may reuse the shape's account before one is
+// timed in detail again: shapeCheck, fewer when the two timed launches'
+// cycles per instruction differ (a trend followed for k launches moves
+// them by about k times the difference: at most shapeSettle in all).
+func (h *shapeRuns) reuses() int {
+	if s := h.cpiSpread(); s > 0 {
+		return max(1, min(shapeCheck, int(shapeSettle/s)))
+	}
+	return shapeCheck
+}
+
 // paramWords calls f with the index of every 4-byte word in which the
 // parameters of keys a and b (of one shape) differ.
 func paramWords(a, b string, f func(w int)) {
@@ -241,15 +264,15 @@ func (r *Repeats) Reuse(key string) bool {
 // with other parameters: the shape's last two launches timed in detail had
 // different parameters and agreed (shapeAgree), key's parameters differ
 // from the last timed launch's only in words shown not to matter (free),
-// no reused launch's counts have differed since, and fewer than shapeCheck
-// launches have reused it.
+// no reused launch's counts have differed since, and fewer than reuses()
+// launches have reused it since the last timed one.
 func (r *Repeats) ReuseShape(key string) bool {
 	sh := shapeOf(key)
 	if sh == key {
 		return false
 	}
 	h := r.shapes[sh]
-	if h == nil || !h.agree || h.stale || h.reused >= shapeCheck {
+	if h == nil || !h.agree || h.stale || h.reused >= h.reuses() {
 		return false
 	}
 	ok := true
@@ -308,8 +331,9 @@ func countSpread(a, b metrics.Counters) float64 {
 // (ReuseShape said it might), with counts c, starting at cycle start: the
 // shape's last timed account scaled by the ratio of instructions, its
 // Sampling "similar" and its ErrorPct the largest of the timed account's own
-// estimate, the two timed launches' difference in cycles per instruction,
-// this launch's count spread (countSpread) from the timed one and the
+// estimate, the two timed launches' difference in cycles per instruction
+// times the reuses since the last timed launch plus one, this launch's
+// count spread (countSpread) from the timed one and the
 // scaling's distance from 1. Counts
 // further than shapeSettle make the next launch of the shape timed in
 // detail.
@@ -321,9 +345,11 @@ func (r *Repeats) ReusedShape(key string, c metrics.Counters, start uint64) *met
 	t.StartCycle = start
 	t.Stalls = append([]uint64(nil), src.Stalls...)
 	t.Sampled, t.Sampling = true, SampledSimilar
-	ip := float64(max(h.prev.c.InstExecuted, 1))
-	il := float64(max(h.last.c.InstExecuted, 1))
-	cpi := 100 * math.Abs(float64(h.prev.t.Cycles)/ip-float64(src.Cycles)/il) / max(float64(src.Cycles)/il, 1e-9)
+	// The timed launches' cycles per instruction may follow a trend (the
+	// merge passes of a sort, slower as the stride grows): the k-th reuse
+	// since the last timed launch may be off by k+1 times their
+	// difference.
+	cpi := 100 * float64(h.reused+1) * h.cpiSpread()
 	d := countSpread(c, h.last.c)
 	t.ErrorPct = max(src.ErrorPct, cpi, 100*d)
 	if d > shapeSettle {

@@ -154,18 +154,32 @@ func TestRepeatsReuseShape(t *testing.T) {
 	if !r.ReuseShape(key(r, 6)) {
 		t.Error("not reused after a timed launch agreed again")
 	}
-	for i := 0; i < shapeCheck; i++ {
-		if !r.ReuseShape(key(r, 6)) {
-			t.Fatalf("refused after %d reuses, want %d", i, shapeCheck)
+	// The timed launches (1005 and 1000 cycles) differ by 0.5% per
+	// instruction: 4 reuses, the k-th estimated at ±(k+1)·0.5%; with
+	// identical ones, shapeCheck.
+	for _, tc := range []struct {
+		cycles uint64
+		n      int
+	}{{0, 4}, {1000, shapeCheck}} {
+		if tc.cycles != 0 {
+			r.Timed(key(r, 7), c1, tm(tc.cycles, 1<<20))
 		}
-		r.ReusedShape(key(r, 6), c1, 0)
-	}
-	if r.ReuseShape(key(r, 6)) {
-		t.Errorf("reused %d times without a launch timed in detail", shapeCheck+1)
+		for i := 0; i < tc.n; i++ {
+			if !r.ReuseShape(key(r, 6)) {
+				t.Fatalf("refused after %d reuses, want %d", i, tc.n)
+			}
+			got := r.ReusedShape(key(r, 6), c1, 0)
+			if want := 0.5 * float64(i+2); tc.n == 4 && (got.ErrorPct < want-0.05 || got.ErrorPct > want+0.05) {
+				t.Errorf("reuse %d: ±%.2f%%, want ±%.2f%%", i+1, got.ErrorPct, want)
+			}
+		}
+		if r.ReuseShape(key(r, 6)) {
+			t.Errorf("reused %d times without a launch timed in detail", tc.n+1)
+		}
 	}
 	// A check that disagrees ends the reuse.
-	r.Timed(key(r, 7), c1, tm(2000, 1<<20))
-	if r.ReuseShape(key(r, 8)) {
+	r.Timed(key(r, 8), c1, tm(2000, 1<<20))
+	if r.ReuseShape(key(r, 9)) {
 		t.Error("reused after the check took twice the cycles")
 	}
 
