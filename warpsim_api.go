@@ -102,6 +102,14 @@ type TimingOptions struct {
 	// PCStalls splits each grid's stall reasons by instruction
 	// (GridTiming.PCStalls), for per-instruction reports; off by default.
 	PCStalls bool
+	// Similar lets a launch of a kernel and configuration whose launches
+	// with other parameters were timed in detail and agree run
+	// functionally and take their account, scaled by its instructions
+	// (Sampling "similar", internal/timing/repeat.go); not with
+	// NoSampling. The CUDA runtime turns it on (WARPSIM_SAMPLING=0: off);
+	// launch files and the Go API time such launches in detail unless
+	// asked.
+	Similar bool
 }
 
 // Dim3 is a grid or block shape.
@@ -879,7 +887,7 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		Cluster:       cfg.Cluster.arr(),
 		Memo:          d.memo,
 	}
-	key, reuse := "", false
+	key, reuse, shape := "", false, false
 	switch {
 	case d.check != nil:
 		// A sanitizer runs the functional driver, one block at a time.
@@ -889,6 +897,9 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 		if d.repeats != nil && d.repeats.Eligible(k.m.mod.Prog.Funcs, k.idx) {
 			key = d.repeats.Key(k.m.mod.Prog, k.idx, ec.Grid, ec.Block, ec.Cluster, cfg.SharedBytes, cfg.Cooperative, params)
 			reuse = d.repeats.Reuse(key)
+			if !reuse && d.opt.Timing.Similar && d.repeats.ReuseShape(key) {
+				reuse, shape = true, true
+			}
 		}
 		if !reuse {
 			// (A reused launch runs on the functional driver.)
@@ -913,7 +924,11 @@ func (d *Device) Launch(k *Kernel, cfg LaunchConfig, params []byte) (*LaunchResu
 	}
 	if key != "" && err == nil && len(res.Grids) == 1 {
 		if reuse {
-			res.Grids[0].Timing = d.repeats.Reused(key, res.Grids[0].Counters, d.timer.Now)
+			if shape {
+				res.Grids[0].Timing = d.repeats.ReusedShape(key, res.Grids[0].Counters, d.timer.Now)
+			} else {
+				res.Grids[0].Timing = d.repeats.Reused(key, res.Grids[0].Counters, d.timer.Now)
+			}
 			d.timer.Now += res.Grids[0].Timing.Cycles
 		} else if res.Grids[0].Timing != nil {
 			d.repeats.Timed(key, res.Grids[0].Counters, res.Grids[0].Timing)

@@ -173,8 +173,11 @@ type Timing struct {
 	StallNames []string
 	Sampled    bool // part of the grid was extrapolated, not simulated
 	// Sampling says how a sampled grid was timed: "waves" (its first waves
-	// in detail, the rest extrapolated) or "repeat" (it ran functionally
-	// and took the account of an identical launch timed in detail);
+	// in detail, the rest extrapolated), "repeat" (it ran functionally
+	// and took the account of an identical launch timed in detail) or
+	// "similar" (it ran functionally and took the account, scaled by its
+	// instructions, of a launch of the same kernel and configuration with
+	// other parameters timed in detail);
 	// SampledBlocks are the blocks timed in detail ("waves"), ErrorPct how
 	// far, in percent, its time may be off by the sampling's own estimate
 	// (docs/timing-model.md says how each is estimated).

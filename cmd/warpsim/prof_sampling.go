@@ -17,6 +17,7 @@ const samplingDoc = "docs/timing-model.md#sampling"
 type kernelSampling struct {
 	name                 string
 	grids, repeat, waves int
+	similar              int
 	errPct               float64 // the largest estimate among them
 }
 
@@ -50,6 +51,8 @@ func samplingNote(p *cudart.Profile) string {
 			switch t.Sampling {
 			case timing.SampledRepeat:
 				k.repeat += n
+			case timing.SampledSimilar:
+				k.similar += n
 			default:
 				k.waves += n
 			}
@@ -58,7 +61,7 @@ func samplingNote(p *cudart.Profile) string {
 	}
 	var parts []string
 	for _, k := range ks {
-		if k.repeat == 0 && k.waves == 0 {
+		if k.repeat == 0 && k.waves == 0 && k.similar == 0 {
 			continue
 		}
 		var how []string
@@ -67,6 +70,9 @@ func samplingNote(p *cudart.Profile) string {
 		}
 		if k.repeat > 0 {
 			how = append(how, fmt.Sprintf("%d took the time of an identical launch timed in detail", k.repeat))
+		}
+		if k.similar > 0 {
+			how = append(how, fmt.Sprintf("%d took the time, scaled by instructions, of a launch with other parameters timed in detail", k.similar))
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d %s): %s (estimated error up to %.1f%%)", k.name, k.grids,
 			choose(k.grids, "grid", "grids"), strings.Join(how, ", "), k.errPct))

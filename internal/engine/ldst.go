@@ -590,40 +590,48 @@ func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n u
 	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, store)
 }
 
-// consecutive reports whether the 32 lanes of r step by n: lane l holds
-// r[0] + l*n (modulo 2^64, as addresses are computed).
-func consecutive(r *[32]uint64, n uint64) bool {
-	want, gap := r[0], uint64(0)
+// laneSteps reports whether the 32 lanes of r step by n (consecutive: lane
+// l holds r[0] + l*n, modulo 2^64) or all hold r[0] (uniform), in one pass.
+func laneSteps(r *[32]uint64, n uint64) (cons, uniform bool) {
+	want, gap, same := r[0], uint64(0), uint64(0)
 	for l := range r {
 		gap |= r[l] ^ want
+		same |= r[l] ^ r[0]
 		want += n
 	}
-	return gap == 0
+	return gap == 0, same == 0
 }
 
 // globalRange is the common case of globalWarp: a whole warp's request on
 // consecutive n-byte elements, aligned and inside one cached allocation,
 // with no step record to fill and no sector listed yet. It returns the
 // request's 32*n bytes, or nil otherwise (the general forms then run it).
-func (wp *warp) globalRange(in *ir.Inst, exec uint32, base, n uint64) ([]byte, uint64) {
+// With uniform, a whole warp's request on one n-byte element (every lane
+// the same address: a broadcast) is accepted too, and its n bytes returned
+// with uniform true.
+func (wp *warp) globalRange(in *ir.Inst, exec uint32, base, n uint64, uniform bool) ([]byte, uint64, bool) {
 	if exec != fullMask || in.A[0] < 0 || wp.rec != nil || len(wp.sectors) != 0 {
-		return nil, 0
+		return nil, 0, false
 	}
 	r := wp.r(in.A[0])
-	if !consecutive(r, n) {
-		return nil, 0
+	cons, same := laneSteps(r, n)
+	if !cons && !(uniform && same) {
+		return nil, 0, false
 	}
 	first := base + uint64(in.Imm) + r[0]
 	size := 32 * n
+	if !cons {
+		size = n
+	}
 	if first&(n-1) != 0 || first+size < first {
-		return nil, 0
+		return nil, 0, false
 	}
 	a := wp.allocFor(first, size)
 	if a == nil {
-		return nil, 0
+		return nil, 0, false
 	}
 	off := first - a.Base
-	return a.Data[off : off+size : off+size], first
+	return a.Data[off : off+size : off+size], first, !cons
 }
 
 // countGlobalRange counts a whole warp's request on consecutive n-byte
@@ -645,8 +653,26 @@ func (wp *warp) countGlobalRange(first, n uint64, store bool) {
 
 // loadGlobalWarp is a 4- or 8-byte global (or generic) load.
 func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
-	if b, first := wp.globalRange(in, exec, base, n); b != nil {
+	if b, first, uniform := wp.globalRange(in, exec, base, n, true); b != nil {
 		d := wp.r(in.D[0])
+		if uniform {
+			// A broadcast: the element read once, one sector, as the
+			// lane-by-lane form counts it (32 lanes of n bytes).
+			var v uint64
+			if n == 4 {
+				v = uint64(atomic.LoadUint32((*uint32)(unsafe.Pointer(&b[0]))))
+			} else {
+				v = atomic.LoadUint64((*uint64)(unsafe.Pointer(&b[0])))
+			}
+			for l := range d {
+				d[l] = v
+			}
+			c := &wp.w.c
+			c.GldRequests++
+			c.GldTransactions++
+			c.GldBytes += 32 * n
+			return true
+		}
 		if n == 4 {
 			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
 			for l := range d {
@@ -688,7 +714,7 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 
 // storeGlobalWarp is a 4- or 8-byte global (or generic) store.
 func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
-	if b, first := wp.globalRange(in, exec, base, n); b != nil {
+	if b, first, _ := wp.globalRange(in, exec, base, n, false); b != nil {
 		v := wp.r(in.A[1])
 		if n == 4 {
 			s := (*[32]uint32)(unsafe.Pointer(&b[0]))

@@ -89,7 +89,7 @@ func TestMemoryFootprintPatterns(t *testing.T) {
 		}
 		for _, tc := range []struct{ stride, off, active uint64 }{
 			{1, 0, 32}, {1, 3, 32}, {1, 0, 17}, {1, 5, 1}, {2, 0, 32}, {8, 1, 32}, {32, 0, 32},
-			{33, 2, 32}, {0, 9, 32}, {0xffffffff, 31, 32}, {0xffffffff, 40, 29}, {3, 0, 32}, {1, 0, 0},
+			{33, 2, 32}, {0, 9, 32}, {0, n - 1, 32}, {0, 5, 31}, {0xffffffff, 31, 32}, {0xffffffff, 40, 29}, {3, 0, 32}, {1, 0, 0},
 		} {
 			name := fmt.Sprintf("%d-byte/stride=%d,off=%d,active=%d", size, int32(tc.stride), tc.off, tc.active)
 			t.Run(name, func(t *testing.T) {
@@ -147,6 +147,7 @@ func TestMemoryPatternFaults(t *testing.T) {
 		{1, 40, 24, FaultOutOfBounds}, // lanes 24..31 read past the end
 		{3, 0, 22, FaultOutOfBounds},  // 3*22 = 66
 		{0xffffffff, 20, 21, FaultOutOfBounds},
+		{0, 64, 0, FaultOutOfBounds}, // a broadcast of the element past the end
 	} {
 		out := m.buffer(t, 64*4)
 		_, _, err := m.launchTest(t, run{kernel: "pat", block: [3]uint32{32}, params: u64p(in, out, tc.stride, tc.off, 32)})

@@ -7,12 +7,26 @@
 // model) and take the last timed launch's account, checked against their
 // own counts: a launch whose counts differ gets the account scaled by its
 // instructions and the next launch is timed in detail again.
+//
+// Similar launches: a program that launches the same kernel with the same
+// configuration but other parameters (a sort's passes over the same
+// arrays with another stride, a kernel run on each of several buffers)
+// gets, per launch shape (the key without the parameters), the same
+// treatment once two launches of the shape with different parameters,
+// timed in detail, agree: counts and cycles per instruction within
+// shapeSettle of each other, DRAM bytes within shapeDRAM. A later launch of the
+// shape runs functionally and takes the last timed launch's account scaled
+// by its instructions, with an error estimate that includes how far its
+// counts are from the timed launch's; counts further than shapeSettle make
+// the next launch of the shape timed in detail, and every shapeCheck-th
+// launch is timed in detail regardless, to check the reuse.
 
 package timing
 
 import (
 	"encoding/binary"
 	"math"
+	"reflect"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/metrics"
@@ -33,6 +47,9 @@ const repeatKeys = 64
 const (
 	SampledWaves  = "waves"  // the grid's first waves timed in detail, the rest extrapolated
 	SampledRepeat = "repeat" // an identical launch's account reused
+	// SampledSimilar: the account of a launch of the same kernel and
+	// configuration with other parameters reused, scaled by instructions.
+	SampledSimilar = "similar"
 )
 
 // Repeats remembers, per launch configuration, the last two launches timed
@@ -40,6 +57,9 @@ const (
 // for concurrent use (a device runs one launch at a time).
 type Repeats struct {
 	runs map[string]*repeatRuns
+	// shapes are the same per launch shape (the key without the
+	// parameters).
+	shapes map[string]*shapeRuns
 	// free caches, per function, whether it is free of what makes a launch
 	// ineligible (eligibleFunc).
 	free map[*ir.Func]bool
@@ -61,9 +81,74 @@ type repeatRun struct {
 	t *metrics.Timing
 }
 
+// shapeRuns are the last two launches of a shape timed in detail, the
+// keys (parameters) they had, and whether they agree.
+type shapeRuns struct {
+	last, prev       repeatRun
+	lastKey, prevKey string
+	agree            bool // last and prev: other parameters, similar counts and cycles
+	stale            bool // a reused launch's counts differed: time the next one
+	reused           int  // launches reused since the last timed one
+	// free are the 4-byte words of the parameters shown not to matter:
+	// two launches timed in detail that differed in them agreed (and no
+	// two that differed in them have disagreed since). A launch whose
+	// parameters differ from the last timed one's in another word is
+	// timed in detail.
+	free []bool
+}
+
+// cpiSpread is the relative difference in cycles per instruction of the
+// shape's last two launches timed in detail.
+func (h *shapeRuns) cpiSpread() float64 {
+	if h.prev.t == nil || h.last.t == nil {
+		return 0
+	}
+	ip := float64(max(h.prev.c.InstExecuted, 1))
+	il := float64(max(h.last.c.InstExecuted, 1))
+	cl := float64(h.last.t.Cycles) / il
+	return math.Abs(float64(h.prev.t.Cycles)/ip-cl) / max(cl, 1e-9)
+}
+
+// reuses is how many launches may reuse the shape's account before one is
+// timed in detail again: shapeCheck, fewer when the two timed launches'
+// cycles per instruction differ (a trend followed for k launches moves
+// them by about k times the difference: at most shapeSettle in all).
+func (h *shapeRuns) reuses() int {
+	if s := h.cpiSpread(); s > 0 {
+		return max(1, min(shapeCheck, int(shapeSettle/s)))
+	}
+	return shapeCheck
+}
+
+// paramWords calls f with the index of every 4-byte word in which the
+// parameters of keys a and b (of one shape) differ.
+func paramWords(a, b string, f func(w int)) {
+	pa, pb := a[min(shapeLen, len(a)):], b[min(shapeLen, len(b)):]
+	for i := 0; i < max(len(pa), len(pb)); i += 4 {
+		if i+4 > len(pa) || i+4 > len(pb) || pa[i:i+4] != pb[i:i+4] {
+			f(i / 4)
+		}
+	}
+}
+
+// shapeSettle is how close, relatively, every count (countSpread) and the
+// cycles per instruction of two launches of a shape must be for one's
+// account to stand for the other.
+const shapeSettle = 0.02
+
+// shapeDRAM is how close the DRAM bytes of two such launches must be: a
+// coarse guard (the DRAM writes of a grid sampled by waves are
+// extrapolated, mergeSort's merge passes' by 11% apart with cycles within
+// 1%) against launches whose data no longer fit the L2 alike.
+const shapeDRAM = 0.2
+
+// shapeCheck is how many launches of a shape may reuse an account before
+// one is timed in detail again.
+const shapeCheck = 16
+
 // NewRepeats returns an empty record of repeated launches.
 func NewRepeats() *Repeats {
-	return &Repeats{runs: map[string]*repeatRuns{}, free: map[*ir.Func]bool{}, progs: map[*ir.Program]int{}}
+	return &Repeats{runs: map[string]*repeatRuns{}, shapes: map[string]*shapeRuns{}, free: map[*ir.Func]bool{}, progs: map[*ir.Program]int{}}
 }
 
 // Key is a launch's configuration as a map key: the module's program and
@@ -89,7 +174,20 @@ func (r *Repeats) Key(prog *ir.Program, kernel int, grid, block, cluster [3]uint
 	} else {
 		b = append(b, 0)
 	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(params)))
 	return string(append(b, params...))
+}
+
+// shapeLen is the length of a Key's prefix before the parameter bytes.
+const shapeLen = 8 + 4*11 + 1 + 4
+
+// shapeOf is a key's launch shape: the key without its parameter bytes
+// (the whole key when it is not one of Key's).
+func shapeOf(key string) string {
+	if len(key) < shapeLen {
+		return key
+	}
+	return key[:shapeLen]
 }
 
 // Eligible reports whether launches of funcs[kernel] may reuse a timed
@@ -161,6 +259,126 @@ func (r *Repeats) Reuse(key string) bool {
 	return spread(h.prevCycles, h.last.t.Cycles) <= repeatSettle
 }
 
+// ReuseShape reports whether the next launch of key, which Reuse refused,
+// may run functionally and reuse the account of a launch of the same shape
+// with other parameters: the shape's last two launches timed in detail had
+// different parameters and agreed (shapeAgree), key's parameters differ
+// from the last timed launch's only in words shown not to matter (free),
+// no reused launch's counts have differed since, and fewer than reuses()
+// launches have reused it since the last timed one.
+func (r *Repeats) ReuseShape(key string) bool {
+	sh := shapeOf(key)
+	if sh == key {
+		return false
+	}
+	h := r.shapes[sh]
+	if h == nil || !h.agree || h.stale || h.reused >= h.reuses() {
+		return false
+	}
+	ok := true
+	paramWords(h.lastKey, key, func(w int) { ok = ok && w < len(h.free) && h.free[w] })
+	return ok
+}
+
+// shapeAgree reports whether two launches of a shape timed in detail stand
+// for each other: other parameters, every count and the cycles per
+// instruction within shapeSettle (the reused launches' error estimate
+// carries the difference in cycles per instruction), the DRAM bytes within
+// shapeDRAM.
+func shapeAgree(a, b repeatRun, ka, kb string) bool {
+	if ka == kb || a.t == nil || b.t == nil || countSpread(a.c, b.c) > shapeSettle {
+		return false
+	}
+	ia, ib := float64(max(a.c.InstExecuted, 1)), float64(max(b.c.InstExecuted, 1))
+	ca, cb := float64(a.t.Cycles)/ia, float64(b.t.Cycles)/ib
+	if math.Abs(ca-cb) > shapeSettle*max(cb, 1e-9) {
+		return false
+	}
+	da, db := a.t.DRAMReadBytes+a.t.DRAMWriteBytes, b.t.DRAMReadBytes+b.t.DRAMWriteBytes
+	return spread(da, db) <= shapeDRAM || max(da, db)-min(da, db) <= 32*1024
+}
+
+// countSpread is how far two launches' counts are apart: the largest,
+// over the counters, of their difference relative to the larger of the two
+// values and a twentieth of the instructions (a counter small beside the
+// instructions moves the time little: mergeSort's merge passes' shared
+// bank conflicts, 1.5% of their instructions, differ by 4.6% from pass to
+// pass); branches, divergent or not, count relative to the instructions
+// (their cost is the instructions around them, counted themselves).
+func countSpread(a, b metrics.Counters) float64 {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	inst := float64(max(a.InstExecuted, b.InstExecuted, 1))
+	worst := 0.0
+	for i := range va.NumField() {
+		fa, fb := va.Field(i), vb.Field(i)
+		if fa.Kind() != reflect.Uint64 {
+			continue
+		}
+		floor := inst / 20
+		switch va.Type().Field(i).Name {
+		case "Branch", "DivergentBranch":
+			floor = inst
+		}
+		x, y := float64(fa.Uint()), float64(fb.Uint())
+		if d := math.Abs(x - y); d > 0 {
+			worst = max(worst, d/max(x, y, floor))
+		}
+	}
+	return worst
+}
+
+// ReusedShape is the account of a launch of key that ran functionally
+// (ReuseShape said it might), with counts c, starting at cycle start: the
+// shape's last timed account scaled by the ratio of instructions, its
+// Sampling "similar" and its ErrorPct the largest of the timed account's own
+// estimate, the two timed launches' difference in cycles per instruction
+// times the reuses since the last timed launch plus one, this launch's
+// count spread (countSpread) from the timed one and the
+// scaling's distance from 1. Counts
+// further than shapeSettle make the next launch of the shape timed in
+// detail.
+func (r *Repeats) ReusedShape(key string, c metrics.Counters, start uint64) *metrics.Timing {
+	h := r.shapes[shapeOf(key)]
+	h.reused++
+	src := h.last.t
+	t := *src
+	t.StartCycle = start
+	t.Stalls = append([]uint64(nil), src.Stalls...)
+	t.Sampled, t.Sampling = true, SampledSimilar
+	// The timed launches' cycles per instruction may follow a trend (the
+	// merge passes of a sort, slower as the stride grows): the k-th reuse
+	// since the last timed launch may be off by k+1 times their
+	// difference.
+	cpi := 100 * float64(h.reused+1) * h.cpiSpread()
+	d := countSpread(c, h.last.c)
+	t.ErrorPct = max(src.ErrorPct, cpi, 100*d)
+	if d > shapeSettle {
+		h.stale = true
+	}
+	if c != h.last.c {
+		f := scaleTiming(&t, c, h.last.c)
+		t.ErrorPct = max(t.ErrorPct, 100*math.Abs(f-1))
+	}
+	return &t
+}
+
+// scaleTiming scales a reused account by the ratio of the instructions of
+// the launch that reuses it (c) to the timed launch's (timed); the
+// per-instruction and per-block details, which do not scale, are dropped.
+func scaleTiming(t *metrics.Timing, c, timed metrics.Counters) float64 {
+	f := float64(c.InstExecuted) / float64(max(timed.InstExecuted, 1))
+	sc := func(v uint64) uint64 { return uint64(math.Round(float64(v) * f)) }
+	t.Cycles, t.WarpCycles, t.ActiveSMCycles = sc(t.Cycles), sc(t.WarpCycles), sc(t.ActiveSMCycles)
+	t.SchedCycles, t.TensorPipeCycles = sc(t.SchedCycles), sc(t.TensorPipeCycles)
+	t.DRAMReadBytes, t.DRAMWriteBytes, t.L2Hits, t.L2Miss = sc(t.DRAMReadBytes), sc(t.DRAMWriteBytes), sc(t.L2Hits), sc(t.L2Miss)
+	for i := range t.Stalls {
+		t.Stalls[i] = sc(t.Stalls[i])
+	}
+	t.IssueCycles = c.InstExecuted
+	t.PCStalls, t.Blocks = nil, nil
+	return f
+}
+
 // spread is |a-b| relative to b.
 func spread(a, b uint64) float64 {
 	return math.Abs(float64(a)-float64(b)) / float64(max(b, 1))
@@ -182,6 +400,33 @@ func (r *Repeats) Timed(key string, c metrics.Counters, t *metrics.Timing) {
 	h.last = repeatRun{c: c, t: t}
 	h.n = min(h.n+1, 2)
 	h.stale = false
+
+	sh := shapeOf(key)
+	if sh == key {
+		return
+	}
+	s := r.shapes[sh]
+	if s == nil {
+		if len(r.shapes) >= repeatKeys {
+			clear(r.shapes)
+		}
+		s = &shapeRuns{}
+		r.shapes[sh] = s
+	}
+	s.prev, s.prevKey = s.last, s.lastKey
+	s.last, s.lastKey = repeatRun{c: c, t: t}, key
+	s.agree = shapeAgree(s.prev, s.last, s.prevKey, s.lastKey)
+	s.stale, s.reused = false, 0
+	if s.prev.t != nil && s.prevKey != key {
+		// The words these two launches differ in are shown not to matter
+		// when they agree, and to matter (at least at times) when not.
+		paramWords(s.prevKey, key, func(w int) {
+			for len(s.free) <= w {
+				s.free = append(s.free, false)
+			}
+			s.free[w] = s.agree
+		})
+	}
 }
 
 // Reused is the account of a launch of key that ran functionally (Reuse
@@ -202,16 +447,7 @@ func (r *Repeats) Reused(key string, c metrics.Counters, start uint64) *metrics.
 	t.ErrorPct = max(src.ErrorPct, 100*spread(h.prevCycles, src.Cycles))
 	if c != h.last.c {
 		h.stale = true
-		f := float64(c.InstExecuted) / float64(max(h.last.c.InstExecuted, 1))
-		sc := func(v uint64) uint64 { return uint64(math.Round(float64(v) * f)) }
-		t.Cycles, t.WarpCycles, t.ActiveSMCycles = sc(t.Cycles), sc(t.WarpCycles), sc(t.ActiveSMCycles)
-		t.SchedCycles, t.TensorPipeCycles = sc(t.SchedCycles), sc(t.TensorPipeCycles)
-		t.DRAMReadBytes, t.DRAMWriteBytes, t.L2Hits, t.L2Miss = sc(t.DRAMReadBytes), sc(t.DRAMWriteBytes), sc(t.L2Hits), sc(t.L2Miss)
-		for i := range t.Stalls {
-			t.Stalls[i] = sc(t.Stalls[i])
-		}
-		t.IssueCycles = c.InstExecuted
-		t.PCStalls, t.Blocks = nil, nil
+		f := scaleTiming(&t, c, h.last.c)
 		t.ErrorPct = max(t.ErrorPct, 100*math.Abs(f-1))
 	}
 	return &t

@@ -228,3 +228,80 @@ func TestLongSamplingErrorStreaming(t *testing.T) {
 			sampled.Cycles, e, full.Cycles, sampled.ErrorPct)
 	}
 }
+
+// TestSimilarLaunches: launches of one kernel and configuration on other
+// buffers (other parameters), as a sort's passes or a kernel run on each
+// of several arrays, reuse the account of such launches timed in detail
+// once two of them agree, and come within their stated error of timing
+// each in full; a launch whose data make its counts differ is scaled,
+// says so in its estimate, and the next one is timed in detail. Every
+// launch's output is the full timing's.
+func TestSimilarLaunches(t *testing.T) {
+	const blocks, threads, buffers = 132, 128, 7
+	// The iterations per launch: the same work on the first five
+	// buffers, more on the sixth (counts differ), the same again on the
+	// seventh.
+	iters := []uint32{40, 40, 40, 40, 40, 52, 40}
+	run := func(noSampling, similar bool) []repeatRun {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{NoSampling: noSampling, Similar: similar}})
+		mod, err := dev.LoadModule("loop.ptx", []byte(loopPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("loop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runs []repeatRun
+		for i := 0; i < buffers; i++ {
+			n, _ := dev.Malloc(4 * blocks * threads)
+			out, _ := dev.Malloc(4 * blocks * threads)
+			b := make([]byte, 4*blocks*threads)
+			for j := 0; j < blocks*threads; j++ {
+				binary.LittleEndian.PutUint32(b[4*j:], iters[i]+uint32(j%7))
+			}
+			if err := dev.Write(n, b); err != nil {
+				t.Fatal(err)
+			}
+			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+				params(n, out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := make([]byte, 4*blocks*threads)
+			if err := dev.Read(out, o); err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, repeatRun{t: res.Grids[0].Timing, out: o})
+		}
+		return runs
+	}
+	full, sampled := run(true, false), run(false, true)
+	// Without Similar (launch files, the Go API) every launch of other
+	// parameters is timed in detail.
+	for i, r := range run(false, false) {
+		if r.t.Sampled || r.t.Cycles != full[i].t.Cycles {
+			t.Errorf("launch %d without Similar: %d cycles (sampled %v), want the full timing's %d", i, r.t.Cycles, r.t.Sampled, full[i].t.Cycles)
+		}
+	}
+	want := []string{"", "", timing.SampledSimilar, timing.SampledSimilar, timing.SampledSimilar, timing.SampledSimilar, ""}
+	for i := range full {
+		f, s := full[i].t, sampled[i].t
+		if !bytes.Equal(full[i].out, sampled[i].out) {
+			t.Errorf("launch %d: output differs from the full timing's", i)
+		}
+		if s.Sampling != want[i] || s.Sampled != (want[i] != "") {
+			t.Errorf("launch %d: sampling %q (sampled %v), want %q", i, s.Sampling, s.Sampled, want[i])
+		}
+		e := 100 * (float64(s.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
+		t.Logf("launch %d (%d iterations): full %d cycles, sampled %d (%q): error %+.2f%%, estimated ±%.2f%%",
+			i, iters[i], f.Cycles, s.Cycles, s.Sampling, e, s.ErrorPct)
+		if e > s.ErrorPct+1e-9 || -e > s.ErrorPct+1e-9 {
+			t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
+		}
+	}
+	if s := sampled[5].t; s.ErrorPct < 10 {
+		t.Errorf("launch 5 (more work): estimated ±%.1f%%, want at least 10%%", s.ErrorPct)
+	}
+}

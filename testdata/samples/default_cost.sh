@@ -7,8 +7,9 @@
 # and system seconds (user and system include the `warpsim __runtime`
 # co-process), its exit status, and, in timing mode, the sum of its kernels'
 # simulated times (the runtime's profile, WARPSIM_PROFILE) and how many of
-# its launches were sampled by waves, took a repeated launch's time or were
-# replayed (launch replay, docs/performance.md):
+# its launches were sampled by waves, took a repeated or similar launch's
+# time (the "repeat" column counts both) or were replayed (launch replay,
+# docs/performance.md):
 #   functional  WARPSIM_MODE=functional, NEW_WARPSIM's runtime
 #   new         the default for programs (timing, sampled), NEW_WARPSIM's runtime
 #   old         the default for programs, OLD_WARPSIM's runtime (WARPSIM_BIN)
@@ -65,7 +66,7 @@ for l in p.get("launches") or []:
     n += 1
     t = l.get("timing") or l.get("Timing") or {}
     if t.get("Sampling") == "waves": waves += 1
-    if t.get("Sampling") == "repeat": rep += 1
+    if t.get("Sampling") in ("repeat", "similar"): rep += 1
     if l.get("replayed"): replayed += 1
 print("%.1f | %d | %d | %d | %d" % (ns / 1000, n, waves, rep, replayed))
 PY
