@@ -3,7 +3,10 @@
 
 package timing
 
-import "sync"
+import (
+	"math/bits"
+	"sync"
+)
 
 // cache is a set-associative cache of 128-byte lines with 32-byte sector
 // valid and dirty bits and least-recently-used replacement. Each line also
@@ -13,9 +16,11 @@ import "sync"
 // cache).
 type cache struct {
 	sets, ways int
-	tag        []uint64 // line number + 1; 0 = invalid
-	valid      []uint8  // sector bits
-	dirty      []uint8
+	// setM is setOf's divisor for sets as a multiplier (fastmod).
+	setM  uint64
+	tag   []uint64 // line number + 1; 0 = invalid
+	valid []uint8  // sector bits
+	dirty []uint8
 	// bytes counts, per sector (four a line), the bytes stores wrote into
 	// a sector the cache does not hold whole: 32 once it is whole (filled
 	// from below, or written all over). A dirty sector with fewer is
@@ -32,7 +37,7 @@ const lineShift = 7 // 128-byte lines of four 32-byte sectors
 func newCache(bytes, ways int) *cache {
 	sets := cacheSets(bytes, ways)
 	n := sets * ways
-	return &cache{sets: sets, ways: ways, tag: make([]uint64, n), valid: make([]uint8, n),
+	return &cache{sets: sets, ways: ways, setM: fastmodM(uint32(sets)), tag: make([]uint64, n), valid: make([]uint8, n),
 		dirty: make([]uint8, n), bytes: make([]uint8, 4*n), ready: make([]uint64, n), used: make([]uint64, n)}
 }
 
@@ -77,10 +82,22 @@ func (p *cachePool) put(c *cache, max int) {
 	p.mu.Unlock()
 }
 
-// setOf hashes a line number to a set, so power-of-two strides spread.
+// setOf hashes a line number to a set, so power-of-two strides spread:
+// the hash's high 32 bits modulo the sets (computed as fastmod does).
 func (c *cache) setOf(line uint64) int {
 	h := line * 0x9E3779B97F4A7C15
-	return int((h >> 32) % uint64(c.sets))
+	return int(fastmod(uint32(h>>32), c.setM, uint32(c.sets)))
+}
+
+// fastmodM and fastmod compute a % d for 32-bit a and d without a division
+// (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+// 2019): with M = floor((2^64-1)/d) + 1, a % d is the high 64 bits of
+// (M·a mod 2^64)·d, exactly, for every a and every d ≥ 1.
+func fastmodM(d uint32) uint64 { return ^uint64(0)/uint64(max(d, 1)) + 1 }
+
+func fastmod(a uint32, m uint64, d uint32) uint64 {
+	hi, _ := bits.Mul64(m*uint64(a), uint64(d))
+	return hi
 }
 
 // find returns the way holding line, or -1.

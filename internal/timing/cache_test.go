@@ -137,3 +137,37 @@ func TestCacheWhole(t *testing.T) {
 		t.Errorf("a sector written all over is not whole")
 	}
 }
+
+// TestFastmodIsModulo: setOf's remainder without a division equals a % d
+// for the divisors of every cache geometry and then some (1, powers of
+// two, the H100's L2 and L1 set counts, primes, the largest 32-bit one)
+// over edge and pseudo-random numerators.
+func TestFastmodIsModulo(t *testing.T) {
+	ds := []uint32{1, 2, 3, 4, 7, 8, 16, 63, 64, 500, 512, 1536, 3200, 25600, 65521, 1 << 20, 1<<31 - 1, 1 << 31, 1<<32 - 1}
+	for _, d := range ds {
+		c := newCache(int(min(d, 1<<16))*4*128, 4)
+		if c.sets != int(min(d, 1<<16)) {
+			t.Fatalf("newCache: %d sets, want %d", c.sets, min(d, 1<<16))
+		}
+		m := fastmodM(d)
+		as := []uint32{0, 1, d - 1, d, d + 1, 1<<32 - 1, 1<<32 - 2, 1 << 31}
+		x := uint64(d) * 0x9E3779B97F4A7C15
+		for range 20000 {
+			x = x*6364136223846793005 + 1442695040888963407
+			as = append(as, uint32(x>>32))
+		}
+		for _, a := range as {
+			if got, want := fastmod(a, m, d), uint64(a%d); got != want {
+				t.Fatalf("fastmod(%d, %d) = %d, want %d", a, d, got, want)
+			}
+		}
+	}
+	// setOf itself, against the definition, on a cache of 3200 sets.
+	c := newCache(3200*16*128, 16)
+	for line := uint64(0); line < 1<<16; line++ {
+		h := line * 0x9E3779B97F4A7C15
+		if got, want := c.setOf(line), int((h>>32)%uint64(c.sets)); got != want {
+			t.Fatalf("setOf(%d) = %d, want %d", line, got, want)
+		}
+	}
+}

@@ -66,6 +66,7 @@ type Driver struct {
 	arch *arch.Arch
 	p    *Params
 	opt  Options
+	lrr  bool // opt.Scheduler is LRR
 	l2   *cache
 	// atomBusy is when each L2 sector's atomic unit is next free: atomics
 	// to one address serialize there.
@@ -122,7 +123,7 @@ func New(a *arch.Arch, opt Options) *Driver {
 	if opt.SampleWaves <= 0 {
 		opt.SampleWaves = 4
 	}
-	return &Driver{arch: a, p: p, opt: opt,
+	return &Driver{arch: a, p: p, opt: opt, lrr: opt.Scheduler == LRR,
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newQueue(p.DRAMBytesPerCycle),
 		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),

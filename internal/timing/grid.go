@@ -101,7 +101,23 @@ func (s *gridState) run() error {
 	limit := s.g.StepLimit()
 	quantum := s.quantum
 	prev := uint64(0) // the last quantum's start
-	for t, k := uint64(0), 0; ; t, k = t+quantum, k+1 {
+	// Quantum k starts at cycle t. The last quantum's requests are
+	// replayed (replayLast) while the SMs run this one (runQuantum): made
+	// once, not a closure for every quantum.
+	var t uint64
+	var k int
+	replayLast := func() {
+		if k > 0 {
+			s.replay(k-1, prev)
+		}
+	}
+	runQuantum := func(sm *smT) {
+		s.begin(sm, k)
+		sm.startPending()
+		sm.end = t + quantum
+		sm.mayIssue = s.runSM(sm, t+quantum)
+	}
+	for ; ; t, k = t+quantum, k+1 {
 		if s.g.Stopped() {
 			return nil
 		}
@@ -115,18 +131,7 @@ func (s *gridState) run() error {
 			}
 		}
 		live := len(s.active) > 0
-		// The last quantum's requests are replayed while the SMs run this
-		// one.
-		s.overlap(func() {
-			if k > 0 {
-				s.replay(k-1, prev)
-			}
-		}, func(sm *smT) {
-			s.begin(sm, k)
-			sm.startPending()
-			sm.end = t + quantum
-			sm.mayIssue = s.runSM(sm, t+quantum)
-		})
+		s.overlap(replayLast, runQuantum)
 		prev = t
 		waiting := false
 		for _, sm := range s.active {

@@ -175,8 +175,14 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	}
 	// Warps go to sub-partitions round-robin by their index in the SM.
 	base := sm.resident
-	for len(b.warps) < s.wpb {
-		b.warps = append(b.warps, &warpT{regReady: make([]uint64, s.nslots), regKind: make([]uint8, s.nslots)})
+	if n := s.wpb - len(b.warps); n > 0 {
+		// The block's warps and their scoreboards side by side in memory.
+		ws, k := make([]warpT, n), s.nslots
+		regs, kinds := make([]uint64, n*k), make([]uint8, n*k)
+		for i := range ws {
+			ws[i].regReady, ws[i].regKind = regs[i*k:(i+1)*k:(i+1)*k], kinds[i*k:(i+1)*k:(i+1)*k]
+			b.warps = append(b.warps, &ws[i])
+		}
 	}
 	b.warps = b.warps[:s.wpb]
 	for i, w := range b.warps {

@@ -429,12 +429,16 @@ func orderFree(f *ir.Func) bool {
 
 // overlap runs replay and f for every SM of s.active at once: the replay
 // on a goroutine of its own and the SMs on s.workers goroutines when the
-// grid may run in parallel, else one after the other. A panic on any of
+// grid may run in parallel and more than one SM has blocks, else one after
+// the other. A panic on any of
 // them is raised again here once all have stopped (the engine turns it
 // into the launch's fault, naming the block whose step it came from).
 func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 	n := min(s.workers, len(s.active))
-	if s.workers <= 1 {
+	if n <= 1 {
+		// One thread, or one SM with blocks (a small grid's): threads
+		// would only cost their start and wake-ups, every quantum. The
+		// result is the same on any number of threads.
 		replay()
 		for _, sm := range s.active {
 			f(sm)

@@ -39,28 +39,35 @@ var StallNames = []string{"selected", "not_selected", "long_scoreboard", "short_
 	"barrier", "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "dispatch_stall", "sleeping", "no_instruction"}
 
 type warpT struct {
-	blk   *blockT
-	sp    *spT
-	idx   int
-	age   uint64
-	next  *ir.Inst
-	ready uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
+	// The fields a scheduler reads of every warp it looks at (readyAt),
+	// first: one cache line of the host's.
+	next *ir.Inst
+	dep  uint64 // cached: max(ready, the next instruction's sources' ready cycles)
+	// fetchIn is the instruction the warp last looked up in its SM's
+	// instruction cache, there from cycle fetchAt (fetch.go).
+	fetchIn  *ir.Inst
+	fetchAt  uint64
+	done     bool
+	atBar    bool
+	draining bool
+	depValid bool
+	depWhy   uint8
+	blk      *blockT
+	sp       *spT
+	idx      int
+	age      uint64
+	ready    uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
 	// tmapRelease is when the warp's last tensormap.cp_fenceproxy reached
 	// global memory (a fence.proxy.tensormap acquire waits for it).
 	tmapRelease uint64
 	// readyWhy is the stall reason while ready binds.
 	readyWhy  uint8
-	dep       uint64 // cached: max(ready, the next instruction's sources' ready cycles)
-	depWhy    uint8
-	depValid  bool
 	lastIssue uint64
 	// fn and pc are the function (index in the program) and instruction
 	// the warp issued last, for the stalls by instruction; barWait is the
 	// wait at a barrier not yet charged (to the instruction after it).
 	fn, pc    int32
 	barWait   uint64
-	done      bool
-	atBar     bool
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
@@ -69,9 +76,8 @@ type warpT struct {
 	// stored is when the L2 has taken the warp's global stores issued so
 	// far (a future until the replay answers; 0: none); draining, after
 	// the warp exited at exitAt, that it stays resident until then (drain).
-	stored   uint64
-	draining bool
-	exitAt   uint64
+	stored uint64
+	exitAt uint64
 	// storesLeft are when the warp's last StoreWindow global stores left
 	// the SM (a ring, next at storeNext: storeGate); lastLeft the last.
 	storesLeft [maxStoreWindow]uint64
@@ -92,10 +98,6 @@ type warpT struct {
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
 	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
-	// fetchIn is the instruction the warp last looked up in its SM's
-	// instruction cache, there from cycle fetchAt (fetch.go).
-	fetchIn *ir.Inst
-	fetchAt uint64
 }
 
 type spT struct {
@@ -132,10 +134,13 @@ func (s *gridState) issue(sm *smT, sp *spT) bool {
 // (LRR) takes the first ready warp after the one it picked last.
 func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 	best := uint64(math.MaxUint64)
-	if s.d.opt.Scheduler == LRR {
+	if s.d.lrr {
 		n := len(sp.warps)
 		for k := 0; k < n; k++ {
 			w := sp.warps[(sp.rr+k)%n]
+			if w.done || w.atBar {
+				continue
+			}
 			if t := s.readyAt(sm, sp, w); t <= sm.now {
 				sp.rr = (sp.rr + k + 1) % n
 				return w, best
@@ -153,7 +158,8 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 		best = t
 	}
 	for _, w := range sp.warps {
-		if w == sp.last {
+		if w == sp.last || w.done || w.atBar {
+			// (A finished warp or one at a barrier: readyAt's MaxUint64.)
 			continue
 		}
 		if t := s.readyAt(sm, sp, w); t <= sm.now {
@@ -169,7 +175,29 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 // (MaxUint64 when it cannot: finished or at a barrier): when its operands
 // are ready (the scoreboard, depReady) and its instruction's pipe is free;
 // when it waits for a future, the start of the quantum that writes it.
+//
+// It is the scheduler's innermost step, looking at every warp of a
+// sub-partition until one is ready: a warp whose next instruction is known
+// with its operands' cycle (no future) and its line fetched is answered
+// here, without a call (readyAtSlow answers the rest, the same way).
 func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
+	if w.done || w.atBar {
+		return math.MaxUint64
+	}
+	if w.draining || w.next == nil || !w.depValid || w.dep >= futBit || sm.fetch != nil && w.fetchIn != w.next {
+		return s.readyAtSlow(sm, sp, w)
+	}
+	t := max(w.dep, sp.pipe[w.next.Class])
+	if sm.fetch != nil {
+		t = max(t, w.fetchAt)
+	}
+	return t
+}
+
+// readyAtSlow is readyAt for a warp that is draining, has no next
+// instruction yet, or whose operands' cycle is not known or a future, or
+// whose instruction is not fetched yet.
+func (s *gridState) readyAtSlow(sm *smT, sp *spT, w *warpT) uint64 {
 	if w.done || w.atBar {
 		return math.MaxUint64
 	}
@@ -327,7 +355,11 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	var st stallSpan
 	s.chargeStalls(sm, sp, w, in, slots, &st)
 	slot := w.blk.slot
-	slot.SetClock(sm.now, s.nanos(sm.now))
+	if in.Op == ir.OpMovSreg {
+		// Only a special register's read sees the clock (%clock,
+		// %clock64, %globaltimer): the clock is set for it alone.
+		slot.SetClock(sm.now, s.nanos(sm.now))
+	}
 	rec := &sm.rec
 	if in.Op == ir.OpDevRT {
 		// (Only such a step runs grids inside it: one thread then.)
