@@ -46,42 +46,16 @@ func readBlocks(t *testing.T) []blocksRow {
 			rows = append(rows, blocksRow{name: strings.TrimPrefix(f[1], "name=")})
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(blocksDir, "h100", "ncu.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "\"") {
-			lines = append(lines, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, r := range recs[1:] {
-		id, err := strconv.Atoi(r[col["ID"]])
-		if err != nil || id >= len(rows) {
-			t.Fatalf("ncu.csv: launch %q is not a configuration of events.txt", r[col["ID"]])
-		}
-		v, err := strconv.ParseFloat(strings.ReplaceAll(r[col["Metric Value"]], ",", ""), 64)
-		if err != nil {
-			t.Fatalf("ncu.csv: %v", err)
-		}
-		switch r[col["Metric Name"]] {
+	for _, m := range ncuMetrics(t, filepath.Join(blocksDir, "h100", "ncu.csv"), len(rows)) {
+		switch m.name {
 		case "gpu__time_duration.sum":
-			rows[id].durationNS = v
+			rows[m.launch].durationNS = m.value
 		case "sm__warps_active.avg.pct_of_peak_sustained_active":
-			rows[id].occPct = v
+			rows[m.launch].occPct = m.value
 		case "sm__cycles_elapsed.avg.per_second":
-			rows[id].clockHz = v
+			rows[m.launch].clockHz = m.value
 		case "sm__cycles_active.avg":
-			rows[id].activeCycles = v
+			rows[m.launch].activeCycles = m.value
 		}
 	}
 	for _, r := range rows {
@@ -181,4 +155,49 @@ func checkBlocksMicrobenchmarks(t *testing.T, keep func(name string) bool) {
 	if dur/n > blocksDurationMAE || occ/n > blocksOccupancyError {
 		t.Errorf("duration MAE %.1f%% (at most %.0f%%), occupancy error %.1f points (at most %.0f)", 100*dur/n, 100*blocksDurationMAE, occ/n, blocksOccupancyError)
 	}
+}
+
+// ncuMetric is one row of Nsight Compute's long CSV (--csv, one metric a
+// row): the launch's index (its "ID"), the metric's name and value.
+type ncuMetric struct {
+	launch int
+	name   string
+	value  float64
+}
+
+// ncuMetrics reads path, Nsight Compute's long CSV of launches 0 to n-1
+// (lines that are not CSV rows, such as ncu's own messages, skipped).
+func ncuMetrics(t *testing.T, path string, n int) []ncuMetric {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "\"") {
+			lines = append(lines, l)
+		}
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	var out []ncuMetric
+	for _, r := range recs[1:] {
+		id, err := strconv.Atoi(r[col["ID"]])
+		if err != nil || id >= n {
+			t.Fatalf("%s: launch %q is not one of the %d configurations", path, r[col["ID"]], n)
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(r[col["Metric Value"]], ",", ""), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, ncuMetric{id, r[col["Metric Name"]], v})
+	}
+	return out
 }

@@ -103,40 +103,14 @@ func readSboccRun(t *testing.T, events, ncu string) ([]*sboccRow, map[string]*sb
 		order = append(order, r)
 		rows[r.name] = r
 	}
-	b, err := os.ReadFile(filepath.Join(sboccDir, "h100", ncu))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "\"") {
-			lines = append(lines, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, rec := range recs[1:] {
-		id, err := strconv.Atoi(rec[col["ID"]])
-		if err != nil || id >= len(order) {
-			t.Fatalf("%s: launch %q is not a configuration of %s", ncu, rec[col["ID"]], events)
-		}
-		v, err := strconv.ParseFloat(strings.ReplaceAll(rec[col["Metric Value"]], ",", ""), 64)
-		if err != nil {
-			t.Fatalf("%s: %v", ncu, err)
-		}
-		switch rec[col["Metric Name"]] {
+	for _, m := range ncuMetrics(t, filepath.Join(sboccDir, "h100", ncu), len(order)) {
+		switch m.name {
 		case "gpu__time_duration.sum":
-			order[id].durationNS = v
+			order[m.launch].durationNS = m.value
 		case "sm__warps_active.avg.pct_of_peak_sustained_active":
-			order[id].occ = v
+			order[m.launch].occ = m.value
 		case "sm__cycles_elapsed.avg.per_second":
-			order[id].clockHz = v
+			order[m.launch].clockHz = m.value
 		}
 	}
 	for _, r := range order {
