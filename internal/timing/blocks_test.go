@@ -11,10 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
-	"github.com/warpsim/warpsim/launchfile"
 )
 
 const blocksDir = "../../testdata/timing/blocks"
@@ -115,19 +112,10 @@ func checkBlocksMicrobenchmarks(t *testing.T, keep func(name string) bool) {
 		for i, r := range rows {
 			t.Run(r.name, func(t *testing.T) {
 				t.Parallel()
-				lf, err := launchfile.Load(filepath.Join(blocksDir, "launch", r.name+".json"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
-					Timing: warpsim.TimingOptions{ClockMHz: math.Round(r.clockHz / 1e6)}})
-				out, err := lf.Execute(dev, launchfile.ExecOptions{})
-				if err != nil {
-					t.Fatalf("%s: %v", r.name, err)
-				}
+				out := timeLaunchFile(t, filepath.Join(blocksDir, "launch", r.name+".json"), r.clockHz)
 				l := out.Launches[0]
 				tm := l.Grids[0].Timing
-				res[i] = result{l.DurationNS, 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM),
+				res[i] = result{l.DurationNS, achievedOcc(tm),
 					float64(tm.ActiveSMCycles) / float64(tm.SMs)}
 			})
 		}

@@ -82,7 +82,7 @@ func simulate(t testing.TB, r calibRow) (ns, occ float64) {
 	t.Helper()
 	res := simulateShared(t, r.launchFile, r.clockHz)[r.launchIndex]
 	tm := res.timing
-	return res.ns, 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
+	return res.ns, achievedOcc(&tm)
 }
 
 // sharedRun is one launch file's simulation, done once per package run:

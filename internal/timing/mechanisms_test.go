@@ -16,6 +16,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/launchfile"
+	"github.com/warpsim/warpsim/metrics"
 )
 
 const mechDir = "../../testdata/timing/mechanisms"
@@ -111,19 +112,31 @@ func readMech(t *testing.T) []mechRow {
 // H100's recorded clock.
 func simulateMech(t *testing.T, r mechRow) (ns, occ float64) {
 	t.Helper()
-	lf, err := launchfile.Load(filepath.Join(mechDir, "launch", r.name+".json"))
+	res := timeLaunchFile(t, filepath.Join(mechDir, "launch", r.name+".json"), r.clockHz).Launches[0]
+	return res.DurationNS, achievedOcc(res.Grids[0].Timing)
+}
+
+// timeLaunchFile runs a launch file on the H100 preset in timing mode at
+// clockHz (to the MHz, as the recordings give ncu's clock).
+func timeLaunchFile(t testing.TB, path string, clockHz float64) *launchfile.Outcome {
+	t.Helper()
+	lf, err := launchfile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
-		Timing: warpsim.TimingOptions{ClockMHz: math.Round(r.clockHz / 1e6)}})
+		Timing: warpsim.TimingOptions{ClockMHz: math.Round(clockHz / 1e6)}})
 	out, err := lf.Execute(dev, launchfile.ExecOptions{})
 	if err != nil {
-		t.Fatalf("%s: %v", r.name, err)
+		t.Fatalf("%s: %v", path, err)
 	}
-	res := out.Launches[0]
-	tm := res.Grids[0].Timing
-	return res.DurationNS, 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
+	return out
+}
+
+// achievedOcc is a grid's achieved occupancy in percent, as ncu's
+// sm__warps_active.avg.pct_of_peak_sustained_active counts it.
+func achievedOcc(tm *metrics.Timing) float64 {
+	return 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
 }
 
 // heldOutMAE is the duration error each family's held-out configurations

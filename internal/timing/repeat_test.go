@@ -84,26 +84,34 @@ func repeatLaunches(t *testing.T, kernel string, noSampling bool, iters []uint32
 	out, _ := dev.Malloc(4 * blocks * threads)
 	var runs []repeatRun
 	for _, it := range iters {
-		b := make([]byte, 4*blocks*threads)
-		for i := 0; i < blocks*threads; i++ {
-			// Lanes differ (divergence), and the whole follows it.
-			binary.LittleEndian.PutUint32(b[4*i:], it+uint32(i%7))
-		}
-		if err := dev.Write(n, b); err != nil {
-			t.Fatal(err)
-		}
-		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
-			params(n, out))
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := make([]byte, 4*blocks*threads)
-		if err := dev.Read(out, o); err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, repeatRun{t: res.Grids[0].Timing, out: o})
+		runs = append(runs, launchLoop(t, dev, k, n, out, it, blocks, threads))
 	}
 	return runs
+}
+
+// launchLoop fills n with each thread's iteration count (it, plus its index
+// mod 7: lanes differ, so warps diverge, and the whole follows it), launches
+// k over blocks of threads on n and out, and returns its account and
+// output.
+func launchLoop(t *testing.T, dev *warpsim.Device, k *warpsim.Kernel, n, out uint64, it uint32, blocks, threads int) repeatRun {
+	t.Helper()
+	b := make([]byte, 4*blocks*threads)
+	for i := 0; i < blocks*threads; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], it+uint32(i%7))
+	}
+	if err := dev.Write(n, b); err != nil {
+		t.Fatal(err)
+	}
+	res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(blocks), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(threads), Y: 1, Z: 1}},
+		params(n, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := make([]byte, 4*blocks*threads)
+	if err := dev.Read(out, o); err != nil {
+		t.Fatal(err)
+	}
+	return repeatRun{t: res.Grids[0].Timing, out: o}
 }
 
 // TestRepeatedLaunches: a launch identical to two launches timed in detail
@@ -257,23 +265,7 @@ func TestSimilarLaunches(t *testing.T) {
 		for i := 0; i < buffers; i++ {
 			n, _ := dev.Malloc(4 * blocks * threads)
 			out, _ := dev.Malloc(4 * blocks * threads)
-			b := make([]byte, 4*blocks*threads)
-			for j := 0; j < blocks*threads; j++ {
-				binary.LittleEndian.PutUint32(b[4*j:], iters[i]+uint32(j%7))
-			}
-			if err := dev.Write(n, b); err != nil {
-				t.Fatal(err)
-			}
-			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
-				params(n, out))
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := make([]byte, 4*blocks*threads)
-			if err := dev.Read(out, o); err != nil {
-				t.Fatal(err)
-			}
-			runs = append(runs, repeatRun{t: res.Grids[0].Timing, out: o})
+			runs = append(runs, launchLoop(t, dev, k, n, out, iters[i], blocks, threads))
 		}
 		return runs
 	}

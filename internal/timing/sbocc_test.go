@@ -16,10 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
-	"github.com/warpsim/warpsim/launchfile"
 )
 
 const sboccDir = "../../testdata/timing/sbocc"
@@ -181,18 +178,9 @@ func readSbocc(t *testing.T, names map[string]bool) map[string]*sboccRow {
 // cycle).
 func simulateSbocc(t *testing.T, r *sboccRow) (ns, occ float64, ws []warpStamp) {
 	t.Helper()
-	lf, err := launchfile.Load(filepath.Join(sboccDir, "launch", r.name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
-		Timing: warpsim.TimingOptions{ClockMHz: math.Round(r.clockHz / 1e6)}})
-	out, err := lf.Execute(dev, launchfile.ExecOptions{})
-	if err != nil {
-		t.Fatalf("%s: %v", r.name, err)
-	}
+	out := timeLaunchFile(t, filepath.Join(sboccDir, "launch", r.name+".json"), r.clockHz)
 	tm := out.Launches[0].Grids[0].Timing
-	occ = 100 * float64(tm.WarpCycles) / float64(max(tm.ActiveSMCycles, 1)) / float64(tm.MaxWarpsPerSM)
+	occ = achievedOcc(tm)
 	b, err := out.Buffer("stamps")
 	if err != nil {
 		return out.Launches[0].DurationNS, occ, nil // an unstamped configuration
