@@ -828,25 +828,16 @@ func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base, n uint64) (b []byte,
 	if in.A[0] < 0 {
 		size, bcast = 4, true
 	} else {
-		// Consecutive words (gap 0) or one word for every lane (diff 0),
-		// found in one pass.
+		// Consecutive words, or one word for every lane.
 		r := wp.r(in.A[0])
-		w0 := r[0]
-		gap, diff, want := uint64(0), uint64(0), w0
-		for l := range r {
-			x := r[l]
-			gap |= x ^ want
-			diff |= x ^ w0
-			want += 4
-		}
-		switch {
-		case gap == 0:
-		case diff == 0:
+		switch cons, same := laneSteps(r, 4); {
+		case cons:
+		case same:
 			size, bcast = 4, true
 		default:
 			return nil, false
 		}
-		first += w0
+		first += r[0]
 	}
 	sh := wp.blk.shared
 	if first&3 != 0 || first >= uint64(len(sh)) || first+size > uint64(len(sh)) {
