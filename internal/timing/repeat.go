@@ -151,11 +151,17 @@ func NewRepeats() *Repeats {
 	return &Repeats{runs: map[string]*repeatRuns{}, shapes: map[string]*shapeRuns{}, free: map[*ir.Func]bool{}, progs: map[*ir.Program]int{}}
 }
 
+// shapeLen is the length of a Key's prefix before the parameter bytes (its
+// launch shape): the program's id (8 bytes), the kernel's index, the grid,
+// block and cluster (4 bytes each), the shared memory (4), the cooperative
+// flag (1) and the parameters' length (4).
+const shapeLen = 8 + 4 + 3*3*4 + 4 + 1 + 4
+
 // Key is a launch's configuration as a map key: the module's program and
 // the kernel's index in it, the grid, block, dynamic shared memory,
 // cluster shape, cooperative flag and the parameter bytes.
 func (r *Repeats) Key(prog *ir.Program, kernel int, grid, block, cluster [3]uint32, shared uint32, coop bool, params []byte) string {
-	b := make([]byte, 0, 8+4*11+1+len(params))
+	b := make([]byte, 0, shapeLen+len(params))
 	id, ok := r.progs[prog]
 	if !ok {
 		id = len(r.progs) + 1
@@ -177,9 +183,6 @@ func (r *Repeats) Key(prog *ir.Program, kernel int, grid, block, cluster [3]uint
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(params)))
 	return string(append(b, params...))
 }
-
-// shapeLen is the length of a Key's prefix before the parameter bytes.
-const shapeLen = 8 + 4*11 + 1 + 4
 
 // shapeOf is a key's launch shape: the key without its parameter bytes
 // (the whole key when it is not one of Key's).
