@@ -89,7 +89,9 @@ func parseFile(path string, data []byte) (*Arch, error) {
 	}
 	a := p.clone()
 	a.Base = p.Name
-	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	// A name as an explicit "name:" would be: valid UTF-8, trimmed, not
+	// blank (written back out, the file reads as the same architecture).
+	stem := strings.TrimSpace(strings.ToValidUTF8(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), "\uFFFD"))
 	if stem == "" || stem == "." {
 		stem = p.Name + "-custom"
 	}
