@@ -70,6 +70,7 @@ type gridState struct {
 	order      []uint64
 	at         []int
 	retiredAll []retired
+	todo       []*smT // overlap's order of the active SMs (reused)
 }
 
 // storeLag sums the stores' waits for the L2 in one quantum's replay.
@@ -113,7 +114,7 @@ func (s *gridState) run() error {
 	}
 	runQuantum := func(sm *smT) {
 		s.begin(sm, k)
-		sm.startPending()
+		s.startPending(sm)
 		sm.end = t + quantum
 		sm.mayIssue = s.runSM(sm, t+quantum)
 	}
@@ -189,7 +190,7 @@ func (s *gridState) run() error {
 		if steps > limit {
 			for _, sm := range s.sms {
 				if len(sm.blocks) > 0 {
-					sm.startPending()
+					s.startPending(sm)
 					sm.blocks[0].slot.Watchdog()
 					return nil
 				}

@@ -66,6 +66,13 @@ type blockT struct {
 	endAt    uint64
 	// starting: placed, not yet set up in the engine (startPending).
 	starting bool
+	// placing: placed, its warps not yet set up (placeWarps, from
+	// startPending), with base (the SM's resident warps before it), age0
+	// (the grid's warps placed before it), ready0 (when they may issue)
+	// and issue0 (the cycle it was placed at).
+	placing              bool
+	base                 int
+	age0, ready0, issue0 uint64
 }
 
 // smT is one SM: its sub-partitions, resident blocks, L1 and clock.
@@ -174,7 +181,26 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 		sm.waiting += int(warps)
 	}
 	// Warps go to sub-partitions round-robin by their index in the SM.
-	base := sm.resident
+	b.base, b.age0, b.ready0, b.issue0 = sm.resident, s.age, start, t
+	s.age += uint64(s.wpb)
+	for i := range min(s.wpb, len(sm.sps)) {
+		sp := &sm.sps[(b.base+i)%len(sm.sps)]
+		sp.check = min(sp.check, start)
+	}
+	sm.resident += s.wpb
+	sm.blocks = append(sm.blocks, b)
+	if s.workers <= 1 {
+		s.placeWarps(sm, b)
+	} else {
+		// On the SM's thread (startPending), not in the serial part of
+		// the quantum: the same warps in the same order.
+		b.placing = true
+	}
+}
+
+// placeWarps sets up the warps of block b, just placed on sm (startBlock):
+// their state, and their place in their sub-partitions.
+func (s *gridState) placeWarps(sm *smT, b *blockT) {
 	if n := s.wpb - len(b.warps); n > 0 {
 		// The block's warps and their scoreboards side by side in memory.
 		ws, k := make([]warpT, n), s.nslots
@@ -186,22 +212,22 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	}
 	b.warps = b.warps[:s.wpb]
 	for i, w := range b.warps {
-		s.age++
-		*w = warpT{blk: b, idx: i, age: s.age, ready: start, readyWhy: stallDispatch, lastIssue: t,
+		*w = warpT{blk: b, idx: i, age: b.age0 + uint64(i) + 1, ready: b.ready0, readyWhy: stallDispatch, lastIssue: b.issue0,
 			regReady: w.regReady, regKind: w.regKind}
-		sp := &sm.sps[(base+i)%len(sm.sps)]
+		sp := &sm.sps[(b.base+i)%len(sm.sps)]
 		w.sp = sp
 		sp.warps = append(sp.warps, w)
-		sp.check = min(sp.check, start)
 	}
-	sm.resident += s.wpb
-	sm.blocks = append(sm.blocks, b)
 }
 
-// startPending sets up in the engine the blocks placed on sm since it
-// last ran.
-func (sm *smT) startPending() {
+// startPending sets up the blocks placed on sm since it last ran: their
+// warps (placeWarps) and, in the engine, their state.
+func (s *gridState) startPending(sm *smT) {
 	for _, b := range sm.blocks {
+		if b.placing {
+			b.placing = false
+			s.placeWarps(sm, b)
+		}
 		if b.starting {
 			b.starting = false
 			b.slot.Start(b.linear)

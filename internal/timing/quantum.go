@@ -16,12 +16,14 @@
 package timing
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
@@ -93,6 +95,9 @@ type smQuantum struct {
 	cur        int
 	retired    []retired
 	mayIssue   bool // runSM's answer for the quantum: some warp can still issue
+	// hostNS is the host time the SM's last quantum took on a worker
+	// thread (overlap's order; never read by the model).
+	hostNS int64
 }
 
 // retired is a block an SM retired in the current quantum.
@@ -427,12 +432,18 @@ func orderFree(f *ir.Func) bool {
 	return true
 }
 
-// overlap runs replay and f for every SM of s.active at once: the replay
-// on a goroutine of its own and the SMs on s.workers goroutines when the
-// grid may run in parallel and more than one SM has blocks, else one after
-// the other. A panic on any of
-// them is raised again here once all have stopped (the engine turns it
-// into the launch's fault, naming the block whose step it came from).
+// overlap runs replay and f for every SM of s.active at once when the
+// grid may run in parallel and more than one SM has blocks, on s.workers
+// threads in all: this one runs the replay first (the quantum's one serial
+// chain of work) and then takes SMs as the others do, so no thread waits
+// for a core and the replay is never queued behind an SM. The SMs are
+// taken costliest first (the host time each took for its last quantum),
+// so that the quantum does not end with one thread running a long SM while
+// the others wait. Else, on one thread, the replay and the SMs one after
+// the other. A panic on any of them is raised again here once all have
+// stopped (the engine turns it into the launch's fault, naming the block
+// whose step it came from). The order SMs are taken in changes nothing
+// they compute.
 func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 	n := min(s.workers, len(s.active))
 	if n <= 1 {
@@ -445,43 +456,60 @@ func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 		}
 		return
 	}
+	todo := append(s.todo[:0], s.active...)
+	slices.SortStableFunc(todo, func(a, b *smT) int { return cmp.Compare(b.hostNS, a.hostNS) })
+	s.todo = todo
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first any
 	run := func(work func()) {
+		defer func() {
+			if r := recover(); r != nil {
+				mu.Lock()
+				if first == nil {
+					first = fmt.Sprintf("%v (at %s)", r, workerPanicSite())
+				}
+				mu.Unlock()
+			}
+		}()
+		work()
+	}
+	sms := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(todo) {
+				return
+			}
+			sm := todo[i]
+			t0 := hostClock()
+			f(sm)
+			sm.hostNS = hostClock() - t0
+		}
+	}
+	for range n - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if first == nil {
-						first = fmt.Sprintf("%v (at %s)", r, workerPanicSite())
-					}
-					mu.Unlock()
-				}
-			}()
-			work()
+			run(sms)
 		}()
 	}
-	run(replay)
-	for range n {
-		run(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(s.active) {
-					return
-				}
-				f(s.active[i])
-			}
-		})
-	}
+	run(func() {
+		replay()
+		sms()
+	})
 	wg.Wait()
 	if first != nil {
 		panic(first)
 	}
 }
+
+// hostClock is the host's monotonic clock in nanoseconds: what an SM's
+// quantum cost the host, to take the costliest SMs first (overlap). It
+// orders host work only; no simulated result reads it.
+func hostClock() int64 { return int64(time.Since(hostEpoch)) }
+
+var hostEpoch = time.Now()
 
 // workerPanicSite is the function and line a panic recovered on a worker
 // came from.
