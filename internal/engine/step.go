@@ -409,6 +409,15 @@ func (s *BlockSlot) Watchdog() { s.w.watchdog() }
 // Fault is the block's fault, or nil.
 func (s *BlockSlot) Fault() *Fault { return s.w.fault }
 
+// ReportFault makes the block's fault, if it has one, the launch's: of
+// several blocks that faulted, the one a driver names first is reported
+// (else the first slot made that faulted).
+func (s *BlockSlot) ReportFault() {
+	if s.w.fault != nil {
+		s.w.l.setFault(s.w.fault)
+	}
+}
+
 // Counters are the counts of every block the slot has run.
 func (s *BlockSlot) Counters() *Counters { return &s.w.c }
 

@@ -294,7 +294,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		g.Cooperative() && !clustered, g.Blocks())
 	cl := newClusterPlan(g, a, perSM)
 	s := &gridState{d: d, g: g, p: d.p, perSM: perSM, cl: cl, wpb: g.WarpsPerBlock(), base: start, quantum: quantumFor(d.p), workers: 1}
-	if d.parallelSafe(g) {
+	if s.safe = d.parallelSafe(g); s.safe {
 		s.workers = g.Workers()
 	}
 	if d.opt.PCStalls {

@@ -8,6 +8,7 @@ package timing
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/warpsim/warpsim/internal/engine"
 )
@@ -70,7 +71,13 @@ type gridState struct {
 	order      []uint64
 	at         []int
 	retiredAll []retired
-	todo       []*smT // overlap's order of the active SMs (reused)
+	// safe: the grid's SMs are independent within a quantum
+	// (parallelSafe); mayAhead: this quantum's SMs may run the next one
+	// too (runAhead); replayed: the last quantum's replay is done
+	// (overlap).
+	safe, mayAhead bool
+	replayed       atomic.Bool
+	todo           []*smT // overlap's order of the active SMs (reused)
 }
 
 // storeLag sums the stores' waits for the L2 in one quantum's replay.
@@ -113,11 +120,21 @@ func (s *gridState) run() error {
 		}
 	}
 	runQuantum := func(sm *smT) {
+		if sm.ahead {
+			// It ran this quantum with the last one (runAhead).
+			sm.ahead = false
+			sm.retired = append(sm.retired[:0], sm.aheadRetired...)
+			return
+		}
 		s.begin(sm, k)
 		s.startPending(sm)
 		sm.end = t + quantum
 		sm.mayIssue = s.runSM(sm, t+quantum)
+		if s.mayAhead {
+			s.runAhead(sm, k, t)
+		}
 	}
+	var steps int64 // every SM's steps up to the last quantum's end
 	for ; ; t, k = t+quantum, k+1 {
 		if s.g.Stopped() {
 			return nil
@@ -125,26 +142,45 @@ func (s *gridState) run() error {
 		s.gridReleased = false
 		s.active = s.active[:0]
 		for _, sm := range s.sms {
-			if len(sm.blocks) > 0 {
+			if len(sm.blocks) > 0 || sm.ahead {
 				s.active = append(s.active, sm)
 			} else {
 				s.begin(sm, k)
 			}
 		}
 		live := len(s.active) > 0
+		// With few threads an SM may run the next quantum as well, while
+		// its state is in the host's caches (runAhead), unless the
+		// watchdog could stop the grid after this one.
+		s.mayAhead = s.safe && s.cl == nil && (s.workers <= aheadWorkers || len(s.active) <= 1) &&
+			steps+int64(len(s.sms))*int64(quantum)*int64(s.p.SubPartitions) <= limit
 		s.overlap(replayLast, runQuantum)
 		prev = t
-		waiting := false
+		waiting, faulted := false, false
 		for _, sm := range s.active {
-			if sm.fault() {
-				return nil
+			if sm.ahead {
+				// (Its quantum ended with no fault and a warp that can
+				// issue: runAhead; what it did in the next one counts
+				// after the next one.)
+				waiting = true
+				continue
 			}
+			faulted = faulted || sm.fault()
 			waiting = waiting || sm.mayIssue
+		}
+		if faulted {
+			s.reportFault()
+			return nil
 		}
 		s.dispense(t + quantum)
 		wake := uint64(math.MaxUint64)
-		var steps int64
+		steps = 0
 		for _, sm := range s.sms {
+			if sm.ahead {
+				steps += sm.aheadSteps
+				wake = min(wake, sm.aheadWake)
+				continue
+			}
 			steps += sm.steps
 			if len(sm.blocks) > 0 {
 				wake = min(wake, sm.wake)
@@ -214,6 +250,65 @@ func (s *gridState) run() error {
 		}
 	}
 	return nil
+}
+
+// aheadWorkers is the most threads on which an SM runs ahead (runAhead):
+// on more, an SM could run ahead only after the replay, which then would
+// no longer overlap the SMs (8 threads of the device machine took 21%
+// longer on the reduce lesson's reduceInterleaved, 37% on a stream copy,
+// when SMs waited for it: testdata/timing/timespeed).
+const aheadWorkers = 2
+
+// runAhead lets sm, which has just run quantum k (from cycle t), run
+// quantum k+1 at once, while its state is still in the host's caches,
+// when nothing that happens between the two quanta can change what it
+// does in the next: the grid's SMs are independent within a quantum
+// (parallelSafe: no global atomics, clocks, printf, device launches, no
+// clusters or grid barriers), the requests of quantum k-1 have been
+// replayed (overlap's replayed; an SM never waits for it), the SM retired
+// no block in quantum k (dispense gives new blocks only to SMs that did),
+// no warp faulted, and it has a warp that can issue within the next two
+// quanta (so the grid skips no quantum after this one: run). The replay
+// of quantum k (in the next one) reads only what quantum k left, so it
+// may come after. The grid's checks after quantum k see the SM as it was
+// at its end (ahead*); the blocks it retires in quantum k+1 are handed on
+// after that quantum, in (cycle, SM) order with the others'. A fault in
+// quantum k+1 is never reported while another SM faulted in quantum k
+// (reportFault).
+func (s *gridState) runAhead(sm *smT, k int, t uint64) {
+	q := s.quantum
+	if len(sm.retired) > 0 || sm.fault() || !sm.mayIssue || len(sm.blocks) == 0 || sm.wake >= t+3*q || !s.replayed.Load() {
+		return
+	}
+	sm.ahead, sm.aheadWake, sm.aheadSteps = true, sm.wake, sm.steps
+	s.begin(sm, k+1)
+	s.startPending(sm)
+	sm.end = t + 2*q
+	sm.mayIssue = s.runSM(sm, t+2*q)
+	sm.aheadRetired = append(sm.aheadRetired[:0], sm.retired...)
+	sm.retired = sm.retired[:0]
+}
+
+// reportFault names the launch's fault when SMs faulted in the quantum
+// that just ended: the earliest, by the cycle it happened at and then the
+// SM's index (an SM stops at its first), whichever thread found it first
+// and whether an SM ran ahead into the next quantum (runAhead) or not.
+func (s *gridState) reportFault() {
+	var first *smT
+	for _, sm := range s.sms {
+		if sm.fault() && (first == nil || sm.now < first.now) {
+			first = sm
+		}
+	}
+	if first == nil {
+		return
+	}
+	for _, b := range first.blocks {
+		if b.slot.Fault() != nil {
+			b.slot.ReportFault()
+			return
+		}
+	}
 }
 
 // runSM simulates sm's cycles up to end. It reports false when the SM has

@@ -196,3 +196,74 @@ func TestParallelSharedAtomics(t *testing.T) {
 		}
 	}
 }
+
+// spinFaultPTX: each block's warp runs a chain of dependent multiply-adds,
+// n0 rounds in block 0 and n1 in the others, then reads the word at bad
+// (not allocated): every block faults, when its chain ends.
+const spinFaultPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry spin(.param .u64 bad, .param .u32 n0, .param .u32 n1)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [bad];
+	ld.param.u32 %r1, [n0];
+	ld.param.u32 %r2, [n1];
+	mov.u32 %r3, %ctaid.x;
+	setp.ne.u32 %p1, %r3, 0;
+	@%p1 mov.u32 %r1, %r2;
+	mov.u32 %r4, %tid.x;
+	mov.u32 %r5, 0;
+LOOP:
+	mad.lo.u32 %r4, %r4, 3, 1;
+	mad.lo.u32 %r4, %r4, 5, 7;
+	mad.lo.u32 %r4, %r4, 3, 1;
+	mad.lo.u32 %r4, %r4, 5, 7;
+	add.u32 %r5, %r5, 1;
+	setp.lt.u32 %p2, %r5, %r1;
+	@%p2 bra LOOP;
+	ld.global.u32 %r6, [%rd1];
+	add.u32 %r7, %r6, %r4;
+	st.global.u32 [%rd1], %r7;
+	ret;
+}
+`
+
+// TestFaultEarliestAnyWorkers: when blocks on two SMs fault, the launch
+// reports the fault that happened first (by cycle, then SM), for 1, 2, 4,
+// 8 and 16 workers: block 1, whose chain is shorter, though block 0's
+// slot was made first and, on one or two workers, block 0's SM may have
+// run ahead into the next quantum and faulted there before the grid
+// stopped (runAhead). Block 1's fault moves over two quanta (n1, about
+// 27 cycles a round) and block 0's from a fifth of a quantum to about two
+// after it (d), so some of them fall in the same quantum and some in
+// consecutive ones, block 1's in the quantum an SM runs ahead from.
+func TestFaultEarliestAnyWorkers(t *testing.T) {
+	for n1 := uint32(12); n1 <= 20; n1 += 2 {
+		for d := uint32(1); d <= 8; d++ {
+			for _, workers := range []int{1, 2, 4, 8, 16} {
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+					Timing: warpsim.TimingOptions{NoSampling: true}})
+				mod, err := dev.LoadModule("spin.ptx", []byte(spinFaultPTX))
+				if err != nil {
+					t.Fatal(err)
+				}
+				k, err := mod.Kernel("spin")
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 2, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}},
+					params(uint64(16), n1+d, n1))
+				var f *warpsim.Fault
+				if !errors.As(err, &f) {
+					t.Fatalf("n0 = %d, n1 = %d, %d workers: err = %v, want a fault", n1+d, n1, workers, err)
+				}
+				if f.Block != (warpsim.Dim3{X: 1, Y: 1, Z: 1}) && f.Block != (warpsim.Dim3{X: 1}) {
+					t.Errorf("n0 = %d, n1 = %d, %d workers: fault in block %v, want block 1 (the earlier fault)", n1+d, n1, workers, f.Block)
+				}
+			}
+		}
+	}
+}

@@ -98,6 +98,14 @@ type smQuantum struct {
 	// hostNS is the host time the SM's last quantum took on a worker
 	// thread (overlap's order; never read by the model).
 	hostNS int64
+	// ahead: the SM ran the next quantum too, right after this one
+	// (gridState.runAhead); aheadWake, aheadSteps and aheadRetired are its
+	// wake and steps at the end of this one and the blocks it retired in
+	// the next.
+	ahead        bool
+	aheadWake    uint64
+	aheadSteps   int64
+	aheadRetired []retired
 }
 
 // retired is a block an SM retired in the current quantum.
@@ -446,11 +454,13 @@ func orderFree(f *ir.Func) bool {
 // they compute.
 func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 	n := min(s.workers, len(s.active))
+	s.replayed.Store(false)
 	if n <= 1 {
 		// One thread, or one SM with blocks (a small grid's): threads
 		// would only cost their start and wake-ups, every quantum. The
 		// result is the same on any number of threads.
 		replay()
+		s.replayed.Store(true)
 		for _, sm := range s.active {
 			f(sm)
 		}
@@ -496,6 +506,7 @@ func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 	}
 	run(func() {
 		replay()
+		s.replayed.Store(true)
 		sms()
 	})
 	wg.Wait()
