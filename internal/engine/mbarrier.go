@@ -145,6 +145,9 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 				done = m.phase != x>>63
 			}
 			v := uint64(0)
+			if !done && wp.w.l.cfg.ITS {
+				wp.waitFailed = true
+			}
 			if done {
 				v = 1
 				if wp.chk != nil {
