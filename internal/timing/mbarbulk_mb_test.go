@@ -1,9 +1,14 @@
 package timing_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
 	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
 )
 
 // TestMbarBulkMicrobenchmarks runs mbar_mb.cu's k_bulk rows
@@ -62,5 +67,72 @@ func TestMbarBulkMicrobenchmarks(t *testing.T) {
 	}
 	if rows != 12 {
 		t.Errorf("%d rows compared, the recording has 12", rows)
+	}
+}
+
+// TestMbarDivergedWaitFunctional runs mbar_mb.cu's k_bulk (3 blocks of 128
+// threads, 5 rounds of two bulk copies, thread 0 and the rest of its warp
+// waiting in loops of their own) in the functional engine on 1 and 4
+// workers: every thread's sum as the kernel's definition gives it from the
+// source words, and warp 0's paths no longer spinning 1,024 times a round
+// before the copies are issued (the engine yields at a failed wait: under
+// 80,000 warp instructions a block, 121,096 before; the rest is waits for
+// the other warps, which the functional engine spins through until its
+// block scheduler runs them).
+func TestMbarDivergedWaitFunctional(t *testing.T) {
+	src, err := os.ReadFile(syncmemDir + "h100/mbar_mb.nvcc.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const blocks, threads, rounds, bytes, pieces = 3, 128, 5, 4096, 2
+	for _, workers := range []int{1, 4} {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeFunctional, Workers: workers})
+		mod, err := dev.LoadModule("mbar_mb.nvcc.ptx", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := make([]byte, 3*8*4096*4)
+		for i := 0; i < len(words)/4; i++ {
+			binary.LittleEndian.PutUint32(words[4*i:], uint32(i*7+3))
+		}
+		in, _ := dev.Malloc(uint64(len(words)))
+		if err := dev.Write(in, words); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := dev.Malloc(3 * 8 * 3 * 8 * 8)
+		out, _ := dev.Malloc(3 * 256 * 4)
+		k, err := mod.Kernel("_Z6k_bulkPKiPxPiiiiii")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+			params(in, st, out, uint32(rounds), uint32(bytes), uint32(pieces), uint32(1), uint32(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, blocks*threads*4)
+		if err := dev.Read(out, got); err != nil {
+			t.Fatal(err)
+		}
+		n := bytes / 4
+		for b := 0; b < blocks; b++ {
+			for x := 0; x < threads; x++ {
+				var want int32
+				for rd := 0; rd < rounds; rd++ {
+					base := b*rounds*4096 + rd*4096
+					for i := x; i < n; i += threads {
+						want += int32(uint32((base+(i*3+rd)%n)*7+3)) * int32(rd+1)
+					}
+				}
+				if g := int32(binary.LittleEndian.Uint32(got[4*(b*threads+x):])); g != want {
+					t.Fatalf("workers %d: block %d thread %d summed %d, want %d", workers, b, x, g, want)
+				}
+			}
+		}
+		per := r.Counters.InstExecuted / blocks
+		t.Logf("workers %d: %d warp instructions a block", workers, per)
+		if per > 80000 {
+			t.Errorf("workers %d: %d warp instructions a block: the waiting paths spin", workers, per)
+		}
 	}
 }
