@@ -649,8 +649,8 @@ func (wp *warp) yieldWait() bool {
 			return false
 		}
 		for i := p + 1; i < n-1; i++ {
-			if wp.stack[i].rpc == y.rpc {
-				wp.stack[i].rpc = join.rpc
+			if e := &wp.stack[i]; e.rpc == y.rpc && e.pc != e.rpc {
+				e.rpc = join.rpc
 			}
 		}
 		join.mask = y.mask
