@@ -1,8 +1,12 @@
 package timing_test
 
 import (
+	"compress/gzip"
+	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,6 +39,57 @@ func btxRecording(t *testing.T, lines []string) (rounds map[string][]btxRound, t
 	return rounds, total, first, gemm
 }
 
+// btxNCU reads Nsight Compute's gpu__time_duration.sum of each kernel of
+// btx_mb.cu (h100/btx_mb.ncu.csv.gz), the mean of its two runs.
+func btxNCU(t *testing.T) map[string]float64 {
+	t.Helper()
+	fh, err := os.Open("../../testdata/timing/btx/h100/btx_mb.ncu.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if l != "" && !strings.HasPrefix(l, "==") {
+			lines = append(lines, l)
+		}
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	names := map[string]string{"void k_tx<1>": "k_tx1", "void k_tx<0>": "k_tx0", "k_barrier": "k_barrier", "k_gemm": "k_gemm"}
+	ns, runs := map[string]float64{}, map[string]float64{}
+	for _, r := range recs[2:] {
+		name := names[strings.SplitN(r[col["Kernel Name"]], "(", 2)[0]]
+		v, err := strconv.ParseFloat(strings.ReplaceAll(r[col["gpu__time_duration.sum"]], ",", ""), 64)
+		if name == "" || err != nil {
+			t.Fatalf("Nsight Compute row %q: %v", r[col["Kernel Name"]], err)
+		}
+		ns[name] += v
+		runs[name]++
+	}
+	for k := range ns {
+		ns[k] /= runs[k]
+	}
+	if len(ns) != 4 {
+		t.Fatalf("Nsight Compute has %d kernels, want 4", len(ns))
+	}
+	return ns
+}
+
 // TestBarrierProgramStamps runs nvcc's PTX of btx_mb.cu (testdata/timing/btx,
 // README.md there): the held-out kernels barrier_tx (k_tx<1>, k_tx<0>),
 // barrier_prog's k_barrier and gemm_wmma's gemm, stamped, the code the
@@ -49,7 +104,7 @@ func btxRecording(t *testing.T, lines []string) (rounds map[string][]btxRound, t
 func TestBarrierProgramStamps(t *testing.T) {
 	m := loadMicrobench(t, "../../testdata/timing/btx/", "btx_mb")
 	rounds, total, first, gemm := btxRecording(t, m.lines)
-	ncu := map[string]float64{"k_tx1": (8128 + 8064) / 2.0, "k_tx0": (7648 + 7680) / 2.0, "k_barrier": 6304, "k_gemm": 3968}
+	ncu := btxNCU(t)
 	in, _ := m.dev.Malloc(4 * 8 * 1024 * 4)
 	out, _ := m.dev.Malloc(4 * 256 * 4)
 	st, _ := m.dev.Malloc(4 * 8 * 3 * 8 * 8)
