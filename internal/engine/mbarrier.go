@@ -66,6 +66,9 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 		return
 	}
 	var bad *CheckMbar // lanes that misused the object, when any did
+	if in.Mode == ir.MbarTestWait || in.Mode == ir.MbarTryWait {
+		wp.waitFailed = false // the lanes' results below say
+	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue

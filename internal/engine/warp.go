@@ -84,8 +84,9 @@ type warp struct {
 	backEdges int // consecutive backward branches without a store (forward-progress detection)
 	stored    bool
 	// waitFailed is set by an mbarrier test_wait / try_wait that found a
-	// lane's phase incomplete: the warp's next backward branch yields to
-	// a sibling path (noteBackEdge), as the H100's YIELD before each retry.
+	// lane's phase incomplete (and cleared by one that did not): the
+	// warp's next backward branch yields to its other paths (noteBackEdge,
+	// yieldWait), as the H100's YIELD before each retry.
 	waitFailed bool
 	clock      uint64
 
