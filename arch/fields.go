@@ -210,6 +210,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("store.sector", "cycles a whole sector of a global store holds the port by which an SM's stores leave for the L2 (0: no port)", number, 0, formatFloat)
 	timing("store.partial_sector", "cycles a partly written sector of a global store holds the SM's store port", number, 0, formatFloat)
 	timing("store.queue", "cycles of the store port's queued work a global store may issue behind (0: no limit)", number, 0, formatFloat)
+	timing("store.merge_lines", "128-byte lines of an SM's last global stores, still queued at its store port, that a store's sectors merge into (at most 32; 0: no merging)", count, 0, formatFloat)
 	nanos("latency.tensormap_fetch", "a TMA copy through a tensor map its SM has not used yet waits this long for the map")
 	cycles("latency.bulk_read", "a bulk or tensor copy out of shared memory has read its source this long after its issue, plus its bytes")
 	cycles("latency.bulk_wait", "a cp.async.bulk.wait_group holds its warp at least this long")

@@ -66,6 +66,9 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 		return
 	}
 	var bad *CheckMbar // lanes that misused the object, when any did
+	if in.Mode == ir.MbarTestWait || in.Mode == ir.MbarTryWait {
+		wp.waitFailed = false // the lanes' results below say
+	}
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -145,6 +148,9 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 				done = m.phase != x>>63
 			}
 			v := uint64(0)
+			if !done && wp.w.l.cfg.ITS {
+				wp.waitFailed = true
+			}
 			if done {
 				v = 1
 				if wp.chk != nil {

@@ -83,7 +83,12 @@ type warp struct {
 
 	backEdges int // consecutive backward branches without a store (forward-progress detection)
 	stored    bool
-	clock     uint64
+	// waitFailed is set by an mbarrier test_wait / try_wait that found a
+	// lane's phase incomplete (and cleared by one that did not): the
+	// warp's next backward branch yields to its other paths (noteBackEdge,
+	// yieldWait), as the H100's YIELD before each retry.
+	waitFailed bool
+	clock      uint64
 
 	// chk is the launch's sanitizer (check.go); nil when not sanitizing.
 	chk    Checker
@@ -144,6 +149,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.frames = wp.frames[:0]
 	wp.barRedDst = -1
 	wp.backEdges = 0
+	wp.waitFailed = false
 	wp.setChecker(cfg.Check)
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
@@ -554,7 +560,21 @@ func (wp *warp) diverge(pc int, in *ir.Inst, mask, taken uint32) {
 // noteBackEdge implements forward progress under independent thread
 // scheduling: a partial warp that keeps looping without writing memory
 // while other lanes of the warp wait yields to them.
+//
+// A path that loops on a failed mbarrier wait yields at once to the warp's
+// other paths (yieldWait): ptxas puts a YIELD before every retry of a wait
+// (SYNCS.PHASECHK.TRANS64.TRYWAIT) and the H100 runs the other paths
+// meanwhile (testdata/timing/syncmem's mbar_mb: thread 0 issues the copies
+// while its warp's other lanes wait).
 func (wp *warp) noteBackEdge() {
+	if wp.waitFailed {
+		wp.waitFailed = false
+		if wp.w.l.cfg.ITS && wp.yieldWait() {
+			wp.stored = false
+			wp.backEdges = 0
+			return
+		}
+	}
 	if wp.stored {
 		wp.stored = false
 		wp.backEdges = 0
@@ -587,6 +607,66 @@ func (wp *warp) noteBackEdge() {
 		// A sibling path has not run yet: run it first.
 		wp.stack[n-1], wp.stack[n-2] = *below, top
 	}
+}
+
+// yieldWait runs another path of the warp in place of the top one, whose
+// mbarrier wait just failed, and reports whether it did. The waiting path
+// also drops out of its join point: the paths it would have met there
+// (siblings still on their way, lanes already waiting at the join) go on
+// past it to the enclosing join, and the waiting lanes follow on their own
+// once their wait succeeds. On the H100 a warp whose issuing lane waits in
+// one loop and whose other lanes wait in another (mbar_mb.cu, nvcc's code)
+// runs the code after the wait twice, once a path, in every round
+// (testdata/timing/syncmem: the read loop's cycles doubled, the rounds'
+// wait + second constant). Parked paths (syncWait) are left as they are.
+func (wp *warp) yieldWait() bool {
+	n := len(wp.stack)
+	base := wp.frames[len(wp.frames)-1].stackBase
+	if n-base < 2 {
+		return false
+	}
+	y := wp.stack[n-1]
+	// p: the nearest entry below holding lanes of the waiting path (its
+	// join); the entries between are independent paths.
+	p, between := -1, uint32(0)
+	for i := n - 2; i >= base; i-- {
+		e := &wp.stack[i]
+		if e.mask&y.mask != 0 {
+			p = i
+			break
+		}
+		if e.parked {
+			return false
+		}
+		if e.pc != e.rpc {
+			between |= e.mask
+		}
+	}
+	waiting := uint32(0)
+	if p >= 0 && wp.stack[p].pc == y.rpc {
+		join := &wp.stack[p]
+		waiting = join.mask &^ y.mask &^ between &^ wp.exited
+		if between == 0 && waiting == 0 {
+			return false
+		}
+		for i := p + 1; i < n-1; i++ {
+			if e := &wp.stack[i]; e.rpc == y.rpc && e.pc != e.rpc {
+				e.rpc = join.rpc
+			}
+		}
+		join.mask = y.mask
+	} else if between == 0 {
+		return false
+	}
+	// The waiting path goes just above its join (or to the bottom when no
+	// entry holds its lanes), under the others.
+	at := max(p+1, base)
+	copy(wp.stack[at+1:n], wp.stack[at:n-1])
+	wp.stack[at] = y
+	if waiting != 0 {
+		wp.stack = append(wp.stack, entry{pc: y.rpc, rpc: wp.stack[p].rpc, mask: waiting})
+	}
+	return true
 }
 
 // syncWait makes a warp-synchronous instruction (shfl, vote, match,

@@ -81,6 +81,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"store.sector":                      func(p *Params, v float64) { p.StoreSectorCycles = v },
 	"store.partial_sector":              func(p *Params, v float64) { p.StorePartialCycles = v },
 	"store.queue":                       func(p *Params, v float64) { p.StoreQueueCycles = v },
+	"store.merge_lines":                 func(p *Params, v float64) { p.StoreMergeLines = int(v) },
 	"latency.tensormap_fetch":           func(p *Params, v float64) { p.TensorMapFetchNS = v },
 	"latency.bulk_read":                 func(p *Params, v float64) { p.BulkReadCycles = uint32(v) },
 	"latency.bulk_wait":                 func(p *Params, v float64) { p.BulkWaitCycles = uint32(v) },

@@ -180,7 +180,15 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) (taken, 
 		if !full {
 			c = p.StorePartialCycles
 		}
-		left = sm.stq.take(left, c*float64(len(rec.Sectors)))
+		// A line whose sectors all merge still takes the port a whole
+		// sector's time (its request).
+		fresh, merged, at := sm.mergeStore(p, rec.Sectors)
+		left = sm.stq.take(left, c*float64(fresh)+p.StoreSectorCycles*float64(merged))
+		if fresh == 0 {
+			left = max(left, at)
+		} else {
+			sm.noteStoreLines(p, rec.Sectors, left)
+		}
 	}
 	t0 := sm.fmax(left, data)
 	for _, sec := range rec.Sectors {
@@ -198,6 +206,64 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) (taken, 
 	taken = sm.leaf()
 	sm.log(memReq{cycle: sm.now, at: t0, kind: reqStore, per: int32(per), leaf: taken}, rec.Sectors)
 	return taken, left
+}
+
+// mergeStore counts the sectors of a store that are not among those the
+// port's last stores wrote and still holds (StoreMergeLines lines, leaving
+// after now): those leave by the port, the others merge into the queued
+// writes. It also counts the lines whose sectors all merge (a line's
+// sectors are consecutive in the record), and returns when the latest of
+// the writes it merges into leaves. The H100 sends a lane's successive
+// partial stores to one sector as one write while few other stores come
+// between them (testdata/timing/stmerge).
+func (sm *smT) mergeStore(p *Params, sectors []uint64) (fresh, merged int, at uint64) {
+	n := min(p.StoreMergeLines, len(sm.stLines))
+	if n <= 0 {
+		return len(sectors), 0, 0
+	}
+	cur, whole := uint64(0), false // the line being counted, all its sectors merged so far
+	for _, sec := range sectors {
+		line, bit := sec>>2+1, uint64(1)<<(sec&3) // line 0 marks an empty slot
+		if line != cur {
+			if whole {
+				merged++
+			}
+			cur, whole = line, true
+		}
+		hit := false
+		for i := 0; i < n; i++ {
+			if sm.stLines[i]>>4 == line && sm.stLines[i]&bit != 0 && sm.stLeft[i] > sm.now {
+				at, hit = max(at, sm.stLeft[i]), true
+				break
+			}
+		}
+		if !hit {
+			fresh++
+			whole = false
+		}
+	}
+	if whole {
+		merged++
+	}
+	return fresh, merged, at
+}
+
+// noteStoreLines records the lines of a store (with the sectors it wrote
+// of each) that leaves the port at left.
+func (sm *smT) noteStoreLines(p *Params, sectors []uint64, left uint64) {
+	n := min(p.StoreMergeLines, len(sm.stLines))
+	if n <= 0 {
+		return
+	}
+	for i, sec := range sectors {
+		line := sec>>2 + 1
+		if i > 0 && sm.stLines[(sm.stNext+n-1)%n]>>4 == line {
+			sm.stLines[(sm.stNext+n-1)%n] |= 1 << (sec & 3)
+			continue
+		}
+		sm.stLines[sm.stNext], sm.stLeft[sm.stNext] = line<<4|1<<(sec&3), left
+		sm.stNext = (sm.stNext + 1) % n
+	}
 }
 
 // storeL2 is a store's L2 side: its sectors, per bytes of each written,

@@ -92,6 +92,12 @@ type Params struct {
 	// StoreQueueCycles of work queued ahead of it (lg_throttle; memory.go,
 	// store; scoreboard.go, storePortGate; 0: no port).
 	StoreSectorCycles, StorePartialCycles, StoreQueueCycles float64
+	// StoreMergeLines: a store's sectors that the SM's last stores wrote
+	// (their last StoreMergeLines 128-byte lines), while those are still
+	// queued at the port, merge into them and take no port time but a
+	// sector's for each line all merged (testdata/timing/stmerge;
+	// memory.go, store; 0: no merging).
+	StoreMergeLines int
 	// TensorMapFetchNS: a TMA copy through a tensor map its SM has not used
 	// yet starts after the map is fetched.
 	TensorMapFetchNS float64

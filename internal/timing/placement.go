@@ -113,6 +113,13 @@ type smT struct {
 	mbars               mbarsT   // mbarrier completions (mbarrier.go)
 	fetch               *fetchT  // its instruction cache (fetch.go; nil: not modelled)
 	constSecs           []uint64 // scratch: a constant load's blocks' sectors (constLoad)
+
+	// stLines are the 128-byte lines the store port's last stores wrote
+	// (the line's number plus 1, shifted 4 bits, over a mask of its sectors
+	// written) and stLeft when each leaves the SM: a ring of
+	// StoreMergeLines (memory.go, mergeStore).
+	stLines, stLeft [32]uint64
+	stNext          int
 }
 
 // launch is a block's dispatch: its cycle and its warps.

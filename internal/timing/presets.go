@@ -385,6 +385,13 @@ var measured = map[string]*Params{
 		// cycles a sector from the last store's issue to the fence's end, less its 700 cycles with few stores; one
 		// sector a lane, 16, 4 or 2 bytes of it: 1.24-1.28; eight warps' issue ran 1,000 cycles of sectors ahead).
 		StoreSectorCycles: 1.0, StorePartialCycles: 1.25, StoreQueueCycles: 1000,
+		// testdata/timing/stmerge (merge_mb.cu): a lane's eight successive 4-byte stores to one sector of its own
+		// reach the L2 as one sector write (lts__t_sectors_srcunit_tex_op_write 65 for 512 stores of 2 warps, 129
+		// for 1,024 of one warp; the fence ends 840 cycles in, as coalesced stores' 743, against 1,297 for a sector
+		// a store) while the other warps' stores between them span 8 lines, not when they span 24 (4 warps) or
+		// 56 (8 warps): a store merges when its own 8 lines are among the last 16 to 31 the port took; 16. A line
+		// all merged still takes the port a sector's time (the one-warp row 23% short without it, the two-warp 6.5%).
+		StoreMergeLines: 16,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,
