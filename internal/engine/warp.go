@@ -165,14 +165,18 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call 
 	}
 	need := fn.NumSlots * 32
 	regs := wp.regPool[d]
+	fresh := false
 	if cap(regs) < need {
-		regs = make([]uint64, need)
+		regs = make([]uint64, need) // zeroed by make
 		wp.regPool[d] = regs
 		wp.regPoolFn[d] = nil
+		fresh = true
 	}
 	regs = regs[:need]
 	if wp.regPoolFn[d] != fn {
-		clear(regs)
+		if !fresh {
+			clear(regs)
+		}
 		for _, c := range fn.Consts {
 			r := (*[32]uint64)(regs[int(c.Slot)*32:])
 			for l := range r {

@@ -109,13 +109,14 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 		g.execInt(w, d, scaleD, aAt, bAt)
 		return
 	}
-	var ta, tb [32]term
-	var B [32][256]term
+	// B is held column by column (Bt[n] is column n's K terms), so that
+	// each output's dot product reads its row of A and column of B in place.
+	var Bt [256][32]term
 	for k := 0; k < g.K; k++ {
 		for n := 0; n < g.N; n++ {
-			B[k][n] = decode(g.B, bAt(k, n))
+			Bt[n][k] = decode(g.B, bAt(k, n))
 			if negB {
-				B[k][n].neg = !B[k][n].neg
+				Bt[n][k].neg = !Bt[n][k].neg
 			}
 		}
 	}
@@ -147,10 +148,7 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 			if !scaleD {
 				acc = term{mb: acc.mb}
 			}
-			for k := 0; k < g.K; k++ {
-				ta[k], tb[k] = A[r][k], B[k][c]
-			}
-			v := g.model.dot(ta[:g.K], tb[:g.K], acc)
+			v := g.model.dot(A[r][:g.K], Bt[c][:g.K], acc)
 			if g.D == F16 {
 				d[l][reg] = d[l][reg]&^(0xffff<<sh) | v<<sh
 			} else {

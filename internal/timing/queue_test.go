@@ -49,3 +49,29 @@ func TestBucketQueueThroughput(t *testing.T) {
 		t.Errorf("after advance, an idle queue: %d, want %d", got, 1<<20+1)
 	}
 }
+
+// TestBucketQueueResetAsNew: after reset, a queue serves a sequence of
+// requests exactly as a new one does, whether the requests before it
+// stayed within a few buckets (reset clears only those) or went round the
+// whole ring.
+func TestBucketQueueResetAsNew(t *testing.T) {
+	seq := []uint64{0, 3, 3, 40, 17, 900, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5}
+	for _, before := range []struct {
+		name    string
+		buckets uint64 // requests of a full bucket each, one a bucket from cycle 0
+	}{
+		{"a few buckets", 70},
+		{"the whole ring and more", bucketRing + 70},
+	} {
+		used, fresh := newQueue(8), newQueue(8)
+		for k := range before.buckets {
+			used.take(k<<bucketShift, 128)
+		}
+		used.reset()
+		for i, at := range seq {
+			if got, want := used.take(at, 96), fresh.take(at, 96); got != want {
+				t.Errorf("after %s: request %d at %d passed at %d, a new queue's at %d", before.name, i, at, got, want)
+			}
+		}
+	}
+}
