@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -107,6 +108,13 @@ type warp struct {
 
 // r returns the 32 lanes of register slot s.
 func (wp *warp) r(s int32) *[32]uint64 { return (*[32]uint64)(wp.regs[int(s)*32 : int(s)*32+32]) }
+
+// ru is r without the bounds check, for the fast forms' operands (warp.fast
+// and the straight run's whole-warp setp), whose slots Load checked
+// against their function's register file (checkFastSlots).
+func (wp *warp) ru(s int32) *[32]uint64 {
+	return (*[32]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(wp.regs)), uintptr(s)*(32*8)))
+}
 
 func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.blk = b
@@ -332,6 +340,7 @@ func (wp *warp) run(budget int) int {
 	if wp.w.l.cfg.Lines {
 		lt = wp.w.lines()
 	}
+	its := wp.w.l.cfg.ITS
 	for steps < budget && wp.state == warpRunning {
 		if lt != nil {
 			lt.flush(inst, threadInst, c)
@@ -350,8 +359,10 @@ func (wp *warp) run(budget int) int {
 			// nor touch the stack), the other instructions that leave the
 			// stack alone (straight) and uniform branches, with the pc
 			// kept in a register. It stops at anything else, a divergent
-			// branch, a fault and after a backward branch (noteBackEdge
-			// may rearrange the stack).
+			// branch, a fault and at a backward branch where noteBackEdge
+			// may rearrange the stack (a partial warp spinning without a
+			// store under independent thread scheduling); at any other
+			// backward branch it goes on.
 			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
 			back := false
 			// ps, when not -1, is the predicate slot the previous
@@ -373,7 +384,7 @@ func (wp *warp) run(budget int) int {
 				}
 				if in.Fast != ir.FastNone {
 					if in.Fast == ir.FastSetp32 && exec == fullMask {
-						pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
+						pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.ru(in.A[0]), wp.ru(in.A[1]), wp.ru(in.D[0]))
 						ps = in.D[0]
 					} else {
 						ps = -1
@@ -412,6 +423,16 @@ func (wp *warp) run(budget int) int {
 				}
 				pc = in.Target
 				if in.Backward {
+					// noteBackEdge's common cases inline: the loop goes on
+					// in the straight run unless the stack may change.
+					if wp.stored {
+						wp.stored, wp.backEdges = false, 0
+						continue
+					}
+					if wp.backEdges+1 < spinLimit || !its {
+						wp.backEdges++
+						continue
+					}
 					back = true
 					break
 				}
@@ -859,13 +880,16 @@ func (wp *warp) brx(pc int, in *ir.Inst, mask, exec uint32) bool {
 // fast runs the specialized instruction forms (ir.Fast): straight 32-lane
 // loops with no decoding left, unrolled by four.
 func (wp *warp) fast(in *ir.Inst, exec uint32) {
-	a := wp.r(in.A[0])
-	o := wp.out(in.D[0], exec)
+	a := wp.ru(in.A[0])
+	o := &wp.tmp
+	if exec == fullMask {
+		o = wp.ru(in.D[0])
+	}
 	switch in.Fast {
 	case ir.FastMov:
 		*o = *a
 	case ir.FastAdd32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) + uint32(b[l]))
 			o[l+1] = uint64(uint32(a[l+1]) + uint32(b[l+1]))
@@ -873,7 +897,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(uint32(a[l+3]) + uint32(b[l+3]))
 		}
 	case ir.FastAdd64:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = a[l] + b[l]
 			o[l+1] = a[l+1] + b[l+1]
@@ -881,7 +905,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = a[l+3] + b[l+3]
 		}
 	case ir.FastSub32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) - uint32(b[l]))
 			o[l+1] = uint64(uint32(a[l+1]) - uint32(b[l+1]))
@@ -889,7 +913,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(uint32(a[l+3]) - uint32(b[l+3]))
 		}
 	case ir.FastSub64:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = a[l] - b[l]
 			o[l+1] = a[l+1] - b[l+1]
@@ -897,7 +921,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = a[l+3] - b[l+3]
 		}
 	case ir.FastMulLo32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l]) * uint32(b[l]))
 			o[l+1] = uint64(uint32(a[l+1]) * uint32(b[l+1]))
@@ -905,7 +929,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(uint32(a[l+3]) * uint32(b[l+3]))
 		}
 	case ir.FastMadLo32:
-		b, c := wp.r(in.A[1]), wp.r(in.A[2])
+		b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
 			o[l+1] = uint64(uint32(a[l+1])*uint32(b[l+1]) + uint32(c[l+1]))
@@ -913,7 +937,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(uint32(a[l+3])*uint32(b[l+3]) + uint32(c[l+3]))
 		}
 	case ir.FastMulWideU32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
 			o[l+1] = uint64(uint32(a[l+1])) * uint64(uint32(b[l+1]))
@@ -921,7 +945,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(uint32(a[l+3])) * uint64(uint32(b[l+3]))
 		}
 	case ir.FastMulWideS32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
 			o[l+1] = uint64(int64(int32(a[l+1])) * int64(int32(b[l+1])))
@@ -929,7 +953,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(int64(int32(a[l+3])) * int64(int32(b[l+3])))
 		}
 	case ir.FastShl32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(scalar.Shl32(uint32(a[l]), uint32(b[l])))
 			o[l+1] = uint64(scalar.Shl32(uint32(a[l+1]), uint32(b[l+1])))
@@ -937,7 +961,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(scalar.Shl32(uint32(a[l+3]), uint32(b[l+3])))
 		}
 	case ir.FastShrU32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = uint64(scalar.ShrU32(uint32(a[l]), uint32(b[l])))
 			o[l+1] = uint64(scalar.ShrU32(uint32(a[l+1]), uint32(b[l+1])))
@@ -945,7 +969,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = uint64(scalar.ShrU32(uint32(a[l+3]), uint32(b[l+3])))
 		}
 	case ir.FastAnd32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] & b[l]) & 0xffffffff
 			o[l+1] = (a[l+1] & b[l+1]) & 0xffffffff
@@ -953,7 +977,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = (a[l+3] & b[l+3]) & 0xffffffff
 		}
 	case ir.FastOr32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] | b[l]) & 0xffffffff
 			o[l+1] = (a[l+1] | b[l+1]) & 0xffffffff
@@ -961,7 +985,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = (a[l+3] | b[l+3]) & 0xffffffff
 		}
 	case ir.FastXor32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = (a[l] ^ b[l]) & 0xffffffff
 			o[l+1] = (a[l+1] ^ b[l+1]) & 0xffffffff
@@ -969,7 +993,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = (a[l+3] ^ b[l+3]) & 0xffffffff
 		}
 	case ir.FastAddF32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = addF32(a[l], b[l])
 			o[l+1] = addF32(a[l+1], b[l+1])
@@ -977,7 +1001,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			o[l+3] = addF32(a[l+3], b[l+3])
 		}
 	case ir.FastMulF32:
-		b := wp.r(in.A[1])
+		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = mulF32(a[l], b[l])
 			o[l+1] = mulF32(a[l+1], b[l+1])
@@ -992,7 +1016,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 		// 1<<28), below f32's normal range (where the discarded bits
 		// differ, though an exact zero is right) or is not finite; only
 		// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
-		b, c := wp.r(in.A[1]), wp.r(in.A[2])
+		b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
 		for l := range o {
 			s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
 			sb := math.Float64bits(s)
@@ -1003,7 +1027,7 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 			}
 		}
 	case ir.FastSetp32:
-		setpFull32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.r(in.A[1]), o)
+		setpFull32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.ru(in.A[1]), o)
 	}
 	wp.commit(in.D[0], exec)
 }
