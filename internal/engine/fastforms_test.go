@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/ir"
@@ -153,6 +154,54 @@ func TestCvtIntFastForm(t *testing.T) {
 					t.Errorf("cvt.%v.%v %#x = %#x, want %#x", dt, st, v, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestCheckFastSlots: the fast forms read their registers without bounds
+// checks (warp.ru), so Load refuses a function whose fast form names a
+// slot outside its register file or lacks an operand it reads, with an
+// error naming the instruction, and accepts every well-formed one.
+func TestCheckFastSlots(t *testing.T) {
+	m := testModule(t, aluLoopPTX+rmwPTX+memPTX+sharedReducePTX)
+	fast := 0
+	for _, f := range m.Prog.Funcs {
+		if why := checkFastSlots(f); why != "" {
+			t.Errorf("%s: %s", f.Name, why)
+		}
+		for i := range f.Code {
+			if f.Code[i].Fast != ir.FastNone {
+				fast++
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no fast forms to check")
+	}
+	mk := func(fast ir.Fast, d, a0, a1, a2 int32) *ir.Func {
+		return &ir.Func{Name: "k", NumSlots: 4, Code: []ir.Inst{{Fast: fast, Guard: -1, D: [4]int32{d, -1, -1, -1}, A: [5]int32{a0, a1, a2, -1, -1}}}}
+	}
+	for _, tc := range []struct {
+		name string
+		f    *ir.Func
+		bad  bool
+	}{
+		{"add in range", mk(ir.FastAdd32, 3, 0, 1, -1), false},
+		{"mov without a second operand", mk(ir.FastMov, 3, 0, -1, -1), false},
+		{"mad in range", mk(ir.FastMadLo32, 3, 0, 1, 2), false},
+		{"destination past the file", mk(ir.FastAdd32, 4, 0, 1, -1), true},
+		{"operand past the file", mk(ir.FastAdd32, 3, 0, 7, -1), true},
+		{"negative first operand", mk(ir.FastMov, 3, -1, -1, -1), true},
+		{"add lacks its second operand", mk(ir.FastAdd32, 3, 0, -1, -1), true},
+		{"fma lacks its third operand", mk(ir.FastFmaF32, 3, 0, 1, -1), true},
+		{"setp destination past the file", mk(ir.FastSetp32, 9, 0, 1, -1), true},
+	} {
+		why := checkFastSlots(tc.f)
+		if got := why != ""; got != tc.bad {
+			t.Errorf("%s: checkFastSlots = %q, want an error: %v", tc.name, why, tc.bad)
+		}
+		if tc.bad && !strings.Contains(why, "instruction 0") {
+			t.Errorf("%s: %q does not name the instruction", tc.name, why)
 		}
 	}
 }

@@ -163,6 +163,9 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 		m.externs[i] = make([]*Extern, len(f.Calls))
 		m.builtins[i] = make([]uint8, len(f.Calls))
 		m.unsupported[i] = f.Unsupported
+		if why := checkFastSlots(f); why != "" && m.unsupported[i] == "" {
+			m.unsupported[i] = why
+		}
 		for j, c := range f.Calls {
 			if _, devrt := ir.DevRTNames[c.Extern]; c.Extern == "" || c.Extern == "vprintf" || devrt {
 				continue
@@ -675,6 +678,25 @@ func (m *Module) runFunctional(l *launch) (Counters, *launch, *GridTiming, error
 		return total, l, nil, f
 	}
 	return total, l, nil, nil
+}
+
+// checkFastSlots checks that every register slot a fast form reads or
+// writes lies in f's register file: warp.fast and the straight run read
+// them without bounds checks (warp.ru). It returns why not, or "".
+func checkFastSlots(f *ir.Func) string {
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		if in.Fast == ir.FastNone {
+			continue
+		}
+		need := [4]bool{true, true, in.Fast != ir.FastMov, in.Fast == ir.FastMadLo32 || in.Fast == ir.FastFmaF32}
+		for k, s := range [4]int32{in.D[0], in.A[0], in.A[1], in.A[2]} {
+			if s >= int32(f.NumSlots) || need[k] && s < 0 {
+				return fmt.Sprintf("internal error: instruction %d's fast form names register slot %d of %d", pc, s, f.NumSlots)
+			}
+		}
+	}
+	return ""
 }
 
 func alignInt(n, a int) int {

@@ -592,14 +592,35 @@ func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n u
 
 // laneSteps reports whether the 32 lanes of r step by n (consecutive: lane
 // l holds r[0] + l*n, modulo 2^64) or all hold r[0] (uniform), in one pass.
+//
+// The last lane decides which of the two can hold: all lanes the same needs
+// r[31] == r[0], consecutive needs r[31] == r[0] + 31n, and both at once
+// need n == 0 (31 is odd, so 31n wraps to 0 only for n == 0); so the lanes
+// between are compared against one pattern, not two, and not at all when
+// the last lane fits neither.
 func laneSteps(r *[32]uint64, n uint64) (cons, uniform bool) {
-	want, gap, same := r[0], uint64(0), uint64(0)
-	for l := range r {
-		gap |= r[l] ^ want
-		same |= r[l] ^ r[0]
-		want += n
+	r0 := r[0]
+	switch r[31] {
+	case r0:
+		var s0, s1 uint64
+		for l := 1; l < 31; l += 2 {
+			s0 |= r[l] ^ r0
+			s1 |= r[l+1] ^ r0
+		}
+		uniform = s0|s1 == 0
+		return uniform && n == 0, uniform
+	case r0 + 31*n:
+		var g0, g1 uint64
+		w0, w1, n2 := r0+n, r0+2*n, 2*n
+		for l := 1; l < 31; l += 2 {
+			g0 |= r[l] ^ w0
+			g1 |= r[l+1] ^ w1
+			w0 += n2
+			w1 += n2
+		}
+		return g0|g1 == 0, false
 	}
-	return gap == 0, same == 0
+	return false, false
 }
 
 // globalRange is the common case of globalWarp: a whole warp's request on

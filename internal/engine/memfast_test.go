@@ -469,3 +469,50 @@ func TestNoteDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneSteps checks laneSteps, which decides from the last lane which
+// pattern to compare the others against, against the definition lane by
+// lane: consecutive when every lane l holds r[0] + l*n, uniform when every
+// lane holds r[0] (modulo 2^64), on patterns of both kinds at random
+// addresses (some about to wrap), strides 0, 1, 2, 4, 8, 16 and two that
+// wrap, with one lane now and then disturbed by a bit anywhere.
+func TestLaneSteps(t *testing.T) {
+	def := func(r *[32]uint64, n uint64) (cons, uniform bool) {
+		cons, uniform = true, true
+		for l := range r {
+			cons = cons && r[l] == r[0]+uint64(l)*n
+			uniform = uniform && r[l] == r[0]
+		}
+		return cons, uniform
+	}
+	rng := rand.New(rand.NewSource(1))
+	seen := map[[2]bool]int{}
+	for i := 0; i < 200000; i++ {
+		var r [32]uint64
+		n := []uint64{0, 1, 2, 4, 8, 16, ^uint64(3), 1 << 63}[rng.Intn(8)]
+		base := rng.Uint64()
+		if rng.Intn(4) == 0 {
+			base = ^uint64(0) - uint64(rng.Intn(64))
+		}
+		step := n
+		if rng.Intn(3) == 0 {
+			step = 0
+		}
+		for l := range r {
+			r[l] = base + step*uint64(l)
+		}
+		if rng.Intn(2) == 0 {
+			r[rng.Intn(32)] += uint64(1+rng.Intn(3)) << uint(rng.Intn(64))
+		}
+		wc, wu := def(&r, n)
+		if c, u := laneSteps(&r, n); c != wc || u != wu {
+			t.Fatalf("lanes %#x, n %d: laneSteps says consecutive %v uniform %v, want %v %v", r, n, c, u, wc, wu)
+		}
+		seen[[2]bool{wc, wu}]++
+	}
+	for _, k := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+		if seen[k] == 0 {
+			t.Errorf("no case with consecutive %v uniform %v", k[0], k[1])
+		}
+	}
+}

@@ -68,6 +68,8 @@ type Memo struct {
 	// configuration must have taken worthNs per byte of device memory
 	// (tests set 0).
 	worthNs time.Duration
+	// heldMax bounds held (memoHeld; tests set less).
+	heldMax int
 }
 
 // MemoStats count what a Memo did.
@@ -97,10 +99,11 @@ type memoKey struct {
 type memoRuns struct {
 	last    time.Duration // host time of the last execution
 	entries []*memoEntry  // most recent last
-	// recorded and replayed count this configuration's records and
-	// replays: after memoGiveUp records and no replay (a kernel that
-	// reads what it writes, an input that changes every time) it is
-	// executed without hashing or recording.
+	// recorded and replayed count this configuration's records (kept
+	// or not) and replays: after memoGiveUp records and no replay (a
+	// kernel that reads what it writes, an input that changes every
+	// time, deltas too large to keep) it is executed without hashing or
+	// recording.
 	recorded, replayed int
 }
 
@@ -121,7 +124,7 @@ type memoRun struct {
 // NewMemo returns an empty launch memo.
 func NewMemo() *Memo {
 	return &Memo{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), keys: map[memoKey]*memoRuns{},
-		worthNs: memoWorth * memoNsPerByte}
+		worthNs: memoWorth * memoNsPerByte, heldMax: memoHeld}
 }
 
 // Touch says that device memory may have changed other than by a launch
@@ -387,7 +390,7 @@ func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err erro
 		for _, d := range delta {
 			size += len(d.data)
 		}
-		ok = ok && size <= memoHeld/4
+		ok = ok && size <= mm.heldMax/4
 	}
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
@@ -403,14 +406,30 @@ func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err erro
 		return // forgotten meanwhile (too many configurations)
 	}
 	runs.last = r.Grids[0].Elapsed
+	if rec != nil {
+		// A record counts towards giving up whether or not it can be
+		// kept: one that cannot (its delta too large, or the deltas held
+		// for other configurations leave no room) is as useless as one
+		// that never replays, and without counting it the configuration
+		// would be hashed, copied and compared at every launch. A
+		// configuration given up frees what it held.
+		runs.recorded++
+		if runs.replayed == 0 && runs.recorded >= memoGiveUp {
+			for _, e := range runs.entries {
+				mm.held -= e.size
+			}
+			runs.entries = nil
+			ok = false
+		}
+	}
 	if !ok {
 		return
 	}
-	for len(runs.entries) > 0 && (len(runs.entries) >= memoEntries || mm.held+size > memoHeld) {
+	for len(runs.entries) > 0 && (len(runs.entries) >= memoEntries || mm.held+size > mm.heldMax) {
 		mm.held -= runs.entries[0].size
 		runs.entries = runs.entries[1:]
 	}
-	if mm.held+size > memoHeld {
+	if mm.held+size > mm.heldMax {
 		return
 	}
 	g := r.Grids[0]
@@ -418,7 +437,6 @@ func (mm *Memo) end(m *Module, cfg *Config, rec *memoRecord, r *Result, err erro
 	runs.entries = append(runs.entries, &memoEntry{before: rec.before, after: after, delta: delta, size: size, grid: g})
 	mm.held += size
 	mm.stats.Recorded++
-	runs.recorded++
 }
 
 // memoChunk is the granule in which deltas are found.

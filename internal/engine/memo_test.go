@@ -176,43 +176,58 @@ func TestMemoReplay(t *testing.T) {
 		// replays is how many launches the memo replays; hashes, when
 		// not -1, how many times it hashed the memory.
 		replays, hashes int
+		// held, when not 0, bounds the bytes of deltas the memo keeps.
+		held int
 	}{
 		// The first launch runs as it is, the second is recorded (the
 		// memory hashed before and after it), the other four replay its
 		// (empty) change, each taking the memory's hash from the last.
-		{"repeated launch", rep(l("cpy", 1, 0)), 4, 2},
+		{"repeated launch", rep(l("cpy", 1, 0)), 4, 2, 0},
 		// cpy writes b from a, inc then changes b: cpy's memory before
 		// is the same from the second round on, inc's too, so both
 		// replay their recorded changes from the third round on.
-		{"cycle of launches", rep(l("cpy", 1, 0), l("inc", 1)), 8, -1},
+		{"cycle of launches", rep(l("cpy", 1, 0), l("inc", 1)), 8, -1, 0},
 		// a buffer read and written: every launch sees other memory;
 		// after memoGiveUp records that never replayed, the memory is no
 		// longer hashed: the first launch runs as it is, the next 8 are
 		// recorded (the memory hashed before the first of them and after
 		// each), the last 3 run as they are.
-		{"read and written", append(rep(l("inc", 0)), rep(l("inc", 0))...), 0, 9},
+		{"read and written", append(rep(l("inc", 0)), rep(l("inc", 0))...), 0, 9, 0},
+		// deltas the memo cannot keep: inc of buffer 1 records four
+		// (the memory hashed before the first and after each), which
+		// fill what the memo may hold; inc of buffer 0 then reads and
+		// writes its buffer too, but none of its records can be kept.
+		// They count towards giving up all the same: its first launch
+		// runs as it is, the next 8 are recorded and not kept (hashed
+		// before the first of them and after each), the last 3 run as
+		// they are (before: every one of its launches was hashed, 17 in
+		// all).
+		{"deltas the memo cannot keep", append(rep(l("inc", 1))[:5], append(rep(l("inc", 0)), rep(l("inc", 0))...)...), 0, 14, 4 * 4 * n},
 		// the program writes the input between launches.
-		{"host write between launches", rep(l("cpy", 1, 0), host(0)), 0, -1},
+		{"host write between launches", rep(l("cpy", 1, 0), host(0)), 0, -1, 0},
 		// a host write makes the next launch execute; undone, the input
 		// is as before but the output is still the one made from the
 		// written input: that launch executes too, and the one after it,
 		// on the memory recorded before the write, replays.
-		{"host write undone", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), host(0), l("cpy", 1, 0), undo(0), l("cpy", 1, 0), l("cpy", 1, 0)}, 1, -1},
-		{"other parameters", rep(l("cpy", 1, 0), l("cpy", 2, 0)), 8, -1},
+		{"host write undone", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), host(0), l("cpy", 1, 0), undo(0), l("cpy", 1, 0), l("cpy", 1, 0)}, 1, -1, 0},
+		{"other parameters", rep(l("cpy", 1, 0), l("cpy", 2, 0)), 8, -1, 0},
 		// another stack limit is another configuration (it decides
 		// whether a deep call chain faults).
-		{"other stack limit", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), {kernel: "cpy", args: []int{1, 0}, stack: 4096}, {kernel: "cpy", args: []int{1, 0}, stack: 4096}, l("cpy", 1, 0)}, 1, -1},
-		{"atomic", rep(l("atom", 2)), 0, -1},
+		{"other stack limit", []memoStep{l("cpy", 1, 0), l("cpy", 1, 0), {kernel: "cpy", args: []int{1, 0}, stack: 4096}, {kernel: "cpy", args: []int{1, 0}, stack: 4096}, l("cpy", 1, 0)}, 1, -1, 0},
+		{"atomic", rep(l("atom", 2)), 0, -1, 0},
 		// atomics on the block's own shared memory: replayed.
-		{"shared atomics", rep(l("satom", 2)), 4, -1},
-		{"clock read", rep(l("clk", 1, 0)), 0, -1},
-		{"printf", rep(l("pr", 0)), 0, -1},
+		{"shared atomics", rep(l("satom", 2)), 4, -1, 0},
+		{"clock read", rep(l("clk", 1, 0)), 0, -1, 0},
+		{"printf", rep(l("pr", 0)), 0, -1, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			mems := [2]*Module{testModule(t, memoPTX), testModule(t, memoPTX)}
 			memo := NewMemo()
 			memo.worthNs = 0
+			if tc.held > 0 {
+				memo.heldMax = tc.held
+			}
 			var bufs [2][3]uint64
 			for i, m := range mems {
 				for j := range bufs[i] {

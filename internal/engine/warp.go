@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -112,6 +113,13 @@ type warp struct {
 
 // r returns the 32 lanes of register slot s.
 func (wp *warp) r(s int32) *[32]uint64 { return (*[32]uint64)(wp.regs[int(s)*32 : int(s)*32+32]) }
+
+// ru is r without the bounds check, for the fast forms' operands (warp.fast
+// and the straight run's whole-warp setp), whose slots Load checked
+// against their function's register file (checkFastSlots).
+func (wp *warp) ru(s int32) *[32]uint64 {
+	return (*[32]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(wp.regs)), uintptr(s)*(32*8)))
+}
 
 func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.blk = b
@@ -342,6 +350,7 @@ func (wp *warp) run(budget int) int {
 	if wp.w.l.cfg.Lines {
 		lt = wp.w.lines()
 	}
+	its := wp.w.l.cfg.ITS
 	for steps < budget && wp.state == warpRunning {
 		if lt != nil {
 			lt.flush(inst, threadInst, c)
@@ -360,8 +369,10 @@ func (wp *warp) run(budget int) int {
 			// nor touch the stack), the other instructions that leave the
 			// stack alone (straight) and uniform branches, with the pc
 			// kept in a register. It stops at anything else, a divergent
-			// branch, a fault and after a backward branch (noteBackEdge
-			// may rearrange the stack).
+			// branch, a fault and at a backward branch where noteBackEdge
+			// may rearrange the stack (a partial warp spinning without a
+			// store under independent thread scheduling); at any other
+			// backward branch it goes on.
 			pc, rpc, code, k := top.pc, top.rpc, wp.code, 0
 			back := false
 			// ps, when not -1, is the predicate slot the previous
@@ -383,12 +394,17 @@ func (wp *warp) run(budget int) int {
 				}
 				if in.Fast != ir.FastNone {
 					if in.Fast == ir.FastSetp32 && exec == fullMask {
-						pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.D[0]))
+						pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.ru(in.A[0]), wp.ru(in.A[1]), wp.ru(in.D[0]))
 						ps = in.D[0]
 					} else {
 						ps = -1
 						if exec != 0 {
-							wp.fast(in, exec)
+							// This one and, for the whole warp, the
+							// unguarded fast forms after it.
+							n := wp.fastRun(code, pc, rpc, lim-k, exec)
+							pc += int32(n)
+							k += n
+							continue
 						}
 					}
 					pc++
@@ -422,6 +438,16 @@ func (wp *warp) run(budget int) int {
 				}
 				pc = in.Target
 				if in.Backward {
+					// noteBackEdge's common cases inline: the loop goes on
+					// in the straight run unless the stack may change.
+					if wp.stored {
+						wp.stored, wp.backEdges = false, 0
+						continue
+					}
+					if wp.backEdges+1 < spinLimit || !its {
+						wp.backEdges++
+						continue
+					}
 					back = true
 					break
 				}
@@ -943,153 +969,180 @@ func (wp *warp) brx(pc int, in *ir.Inst, mask, exec uint32) bool {
 // fast runs the specialized instruction forms (ir.Fast): straight 32-lane
 // loops with no decoding left, unrolled by four.
 func (wp *warp) fast(in *ir.Inst, exec uint32) {
-	a := wp.r(in.A[0])
-	o := wp.out(in.D[0], exec)
-	switch in.Fast {
-	case ir.FastMov:
-		*o = *a
-	case ir.FastAdd32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l]) + uint32(b[l]))
-			o[l+1] = uint64(uint32(a[l+1]) + uint32(b[l+1]))
-			o[l+2] = uint64(uint32(a[l+2]) + uint32(b[l+2]))
-			o[l+3] = uint64(uint32(a[l+3]) + uint32(b[l+3]))
+	wp.fastRun(unsafe.Slice(in, 1), 0, -1, 1, exec)
+}
+
+// fastRun runs the fast form at code[pc] for lanes exec and, when exec is
+// the whole warp, the unguarded fast forms that follow it but setp (whose
+// lane mask the straight run hands to the next guard), up to n in all and
+// not past rpc; it returns how many it ran. One call, one loop and one
+// switch for a run of them, instead of a call each.
+func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) int {
+	k := 0
+	for {
+		in := &code[pc]
+		a := wp.ru(in.A[0])
+		o := &wp.tmp
+		if exec == fullMask {
+			o = wp.ru(in.D[0])
 		}
-	case ir.FastAdd64:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = a[l] + b[l]
-			o[l+1] = a[l+1] + b[l+1]
-			o[l+2] = a[l+2] + b[l+2]
-			o[l+3] = a[l+3] + b[l+3]
-		}
-	case ir.FastSub32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l]) - uint32(b[l]))
-			o[l+1] = uint64(uint32(a[l+1]) - uint32(b[l+1]))
-			o[l+2] = uint64(uint32(a[l+2]) - uint32(b[l+2]))
-			o[l+3] = uint64(uint32(a[l+3]) - uint32(b[l+3]))
-		}
-	case ir.FastSub64:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = a[l] - b[l]
-			o[l+1] = a[l+1] - b[l+1]
-			o[l+2] = a[l+2] - b[l+2]
-			o[l+3] = a[l+3] - b[l+3]
-		}
-	case ir.FastMulLo32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l]) * uint32(b[l]))
-			o[l+1] = uint64(uint32(a[l+1]) * uint32(b[l+1]))
-			o[l+2] = uint64(uint32(a[l+2]) * uint32(b[l+2]))
-			o[l+3] = uint64(uint32(a[l+3]) * uint32(b[l+3]))
-		}
-	case ir.FastMadLo32:
-		b, c := wp.r(in.A[1]), wp.r(in.A[2])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
-			o[l+1] = uint64(uint32(a[l+1])*uint32(b[l+1]) + uint32(c[l+1]))
-			o[l+2] = uint64(uint32(a[l+2])*uint32(b[l+2]) + uint32(c[l+2]))
-			o[l+3] = uint64(uint32(a[l+3])*uint32(b[l+3]) + uint32(c[l+3]))
-		}
-	case ir.FastMulWideU32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
-			o[l+1] = uint64(uint32(a[l+1])) * uint64(uint32(b[l+1]))
-			o[l+2] = uint64(uint32(a[l+2])) * uint64(uint32(b[l+2]))
-			o[l+3] = uint64(uint32(a[l+3])) * uint64(uint32(b[l+3]))
-		}
-	case ir.FastMulWideS32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
-			o[l+1] = uint64(int64(int32(a[l+1])) * int64(int32(b[l+1])))
-			o[l+2] = uint64(int64(int32(a[l+2])) * int64(int32(b[l+2])))
-			o[l+3] = uint64(int64(int32(a[l+3])) * int64(int32(b[l+3])))
-		}
-	case ir.FastShl32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(scalar.Shl32(uint32(a[l]), uint32(b[l])))
-			o[l+1] = uint64(scalar.Shl32(uint32(a[l+1]), uint32(b[l+1])))
-			o[l+2] = uint64(scalar.Shl32(uint32(a[l+2]), uint32(b[l+2])))
-			o[l+3] = uint64(scalar.Shl32(uint32(a[l+3]), uint32(b[l+3])))
-		}
-	case ir.FastShrU32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = uint64(scalar.ShrU32(uint32(a[l]), uint32(b[l])))
-			o[l+1] = uint64(scalar.ShrU32(uint32(a[l+1]), uint32(b[l+1])))
-			o[l+2] = uint64(scalar.ShrU32(uint32(a[l+2]), uint32(b[l+2])))
-			o[l+3] = uint64(scalar.ShrU32(uint32(a[l+3]), uint32(b[l+3])))
-		}
-	case ir.FastAnd32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = (a[l] & b[l]) & 0xffffffff
-			o[l+1] = (a[l+1] & b[l+1]) & 0xffffffff
-			o[l+2] = (a[l+2] & b[l+2]) & 0xffffffff
-			o[l+3] = (a[l+3] & b[l+3]) & 0xffffffff
-		}
-	case ir.FastOr32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = (a[l] | b[l]) & 0xffffffff
-			o[l+1] = (a[l+1] | b[l+1]) & 0xffffffff
-			o[l+2] = (a[l+2] | b[l+2]) & 0xffffffff
-			o[l+3] = (a[l+3] | b[l+3]) & 0xffffffff
-		}
-	case ir.FastXor32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = (a[l] ^ b[l]) & 0xffffffff
-			o[l+1] = (a[l+1] ^ b[l+1]) & 0xffffffff
-			o[l+2] = (a[l+2] ^ b[l+2]) & 0xffffffff
-			o[l+3] = (a[l+3] ^ b[l+3]) & 0xffffffff
-		}
-	case ir.FastAddF32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = addF32(a[l], b[l])
-			o[l+1] = addF32(a[l+1], b[l+1])
-			o[l+2] = addF32(a[l+2], b[l+2])
-			o[l+3] = addF32(a[l+3], b[l+3])
-		}
-	case ir.FastMulF32:
-		b := wp.r(in.A[1])
-		for l := 0; l < 32; l += 4 {
-			o[l] = mulF32(a[l], b[l])
-			o[l+1] = mulF32(a[l+1], b[l+1])
-			o[l+2] = mulF32(a[l+2], b[l+2])
-			o[l+3] = mulF32(a[l+3], b[l+3])
-		}
-	case ir.FastFmaF32:
-		// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
-		// exact product plus c, rounded once to float64, rounds to the
-		// same f32 as the exact sum unless that float64 lies exactly
-		// halfway between two f32 values (its low 29 mantissa bits are
-		// 1<<28), below f32's normal range (where the discarded bits
-		// differ, though an exact zero is right) or is not finite; only
-		// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
-		b, c := wp.r(in.A[1]), wp.r(in.A[2])
-		for l := range o {
-			s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
-			sb := math.Float64bits(s)
-			if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
-				o[l] = uint64(math.Float32bits(float32(s)))
-			} else {
-				o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
+		switch in.Fast {
+		case ir.FastMov:
+			*o = *a
+		case ir.FastAdd32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) + uint32(b[l]))
+				o[l+1] = uint64(uint32(a[l+1]) + uint32(b[l+1]))
+				o[l+2] = uint64(uint32(a[l+2]) + uint32(b[l+2]))
+				o[l+3] = uint64(uint32(a[l+3]) + uint32(b[l+3]))
 			}
+		case ir.FastAdd64:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = a[l] + b[l]
+				o[l+1] = a[l+1] + b[l+1]
+				o[l+2] = a[l+2] + b[l+2]
+				o[l+3] = a[l+3] + b[l+3]
+			}
+		case ir.FastSub32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) - uint32(b[l]))
+				o[l+1] = uint64(uint32(a[l+1]) - uint32(b[l+1]))
+				o[l+2] = uint64(uint32(a[l+2]) - uint32(b[l+2]))
+				o[l+3] = uint64(uint32(a[l+3]) - uint32(b[l+3]))
+			}
+		case ir.FastSub64:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = a[l] - b[l]
+				o[l+1] = a[l+1] - b[l+1]
+				o[l+2] = a[l+2] - b[l+2]
+				o[l+3] = a[l+3] - b[l+3]
+			}
+		case ir.FastMulLo32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) * uint32(b[l]))
+				o[l+1] = uint64(uint32(a[l+1]) * uint32(b[l+1]))
+				o[l+2] = uint64(uint32(a[l+2]) * uint32(b[l+2]))
+				o[l+3] = uint64(uint32(a[l+3]) * uint32(b[l+3]))
+			}
+		case ir.FastMadLo32:
+			b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+				o[l+1] = uint64(uint32(a[l+1])*uint32(b[l+1]) + uint32(c[l+1]))
+				o[l+2] = uint64(uint32(a[l+2])*uint32(b[l+2]) + uint32(c[l+2]))
+				o[l+3] = uint64(uint32(a[l+3])*uint32(b[l+3]) + uint32(c[l+3]))
+			}
+		case ir.FastMulWideU32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
+				o[l+1] = uint64(uint32(a[l+1])) * uint64(uint32(b[l+1]))
+				o[l+2] = uint64(uint32(a[l+2])) * uint64(uint32(b[l+2]))
+				o[l+3] = uint64(uint32(a[l+3])) * uint64(uint32(b[l+3]))
+			}
+		case ir.FastMulWideS32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
+				o[l+1] = uint64(int64(int32(a[l+1])) * int64(int32(b[l+1])))
+				o[l+2] = uint64(int64(int32(a[l+2])) * int64(int32(b[l+2])))
+				o[l+3] = uint64(int64(int32(a[l+3])) * int64(int32(b[l+3])))
+			}
+		case ir.FastShl32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(scalar.Shl32(uint32(a[l]), uint32(b[l])))
+				o[l+1] = uint64(scalar.Shl32(uint32(a[l+1]), uint32(b[l+1])))
+				o[l+2] = uint64(scalar.Shl32(uint32(a[l+2]), uint32(b[l+2])))
+				o[l+3] = uint64(scalar.Shl32(uint32(a[l+3]), uint32(b[l+3])))
+			}
+		case ir.FastShrU32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(scalar.ShrU32(uint32(a[l]), uint32(b[l])))
+				o[l+1] = uint64(scalar.ShrU32(uint32(a[l+1]), uint32(b[l+1])))
+				o[l+2] = uint64(scalar.ShrU32(uint32(a[l+2]), uint32(b[l+2])))
+				o[l+3] = uint64(scalar.ShrU32(uint32(a[l+3]), uint32(b[l+3])))
+			}
+		case ir.FastAnd32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = (a[l] & b[l]) & 0xffffffff
+				o[l+1] = (a[l+1] & b[l+1]) & 0xffffffff
+				o[l+2] = (a[l+2] & b[l+2]) & 0xffffffff
+				o[l+3] = (a[l+3] & b[l+3]) & 0xffffffff
+			}
+		case ir.FastOr32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = (a[l] | b[l]) & 0xffffffff
+				o[l+1] = (a[l+1] | b[l+1]) & 0xffffffff
+				o[l+2] = (a[l+2] | b[l+2]) & 0xffffffff
+				o[l+3] = (a[l+3] | b[l+3]) & 0xffffffff
+			}
+		case ir.FastXor32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = (a[l] ^ b[l]) & 0xffffffff
+				o[l+1] = (a[l+1] ^ b[l+1]) & 0xffffffff
+				o[l+2] = (a[l+2] ^ b[l+2]) & 0xffffffff
+				o[l+3] = (a[l+3] ^ b[l+3]) & 0xffffffff
+			}
+		case ir.FastAddF32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = addF32(a[l], b[l])
+				o[l+1] = addF32(a[l+1], b[l+1])
+				o[l+2] = addF32(a[l+2], b[l+2])
+				o[l+3] = addF32(a[l+3], b[l+3])
+			}
+		case ir.FastMulF32:
+			b := wp.ru(in.A[1])
+			for l := 0; l < 32; l += 4 {
+				o[l] = mulF32(a[l], b[l])
+				o[l+1] = mulF32(a[l+1], b[l+1])
+				o[l+2] = mulF32(a[l+2], b[l+2])
+				o[l+3] = mulF32(a[l+3], b[l+3])
+			}
+		case ir.FastFmaF32:
+			// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
+			// exact product plus c, rounded once to float64, rounds to the
+			// same f32 as the exact sum unless that float64 lies exactly
+			// halfway between two f32 values (its low 29 mantissa bits are
+			// 1<<28), below f32's normal range (where the discarded bits
+			// differ, though an exact zero is right) or is not finite; only
+			// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
+			b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
+			for l := range o {
+				s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
+				sb := math.Float64bits(s)
+				if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
+					o[l] = uint64(math.Float32bits(float32(s)))
+				} else {
+					o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
+				}
+			}
+		case ir.FastSetp32:
+			setpFull32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.ru(in.A[1]), o)
 		}
-	case ir.FastSetp32:
-		setpFull32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.r(in.A[1]), o)
+		k++
+		if exec != fullMask {
+			wp.commit(in.D[0], exec)
+			return k
+		}
+		pc++
+		if k == n || pc == rpc {
+			return k
+		}
+		if next := &code[pc]; next.Fast == ir.FastNone || next.Fast == ir.FastSetp32 || next.Guard >= 0 {
+			return k
+		}
 	}
-	wp.commit(in.D[0], exec)
 }
 
 // addF32 and mulF32 are add.f32 and mul.f32 rounding to nearest, NaN
