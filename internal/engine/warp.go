@@ -439,7 +439,12 @@ func (wp *warp) run(budget int) int {
 				pc = in.Target
 				if in.Backward {
 					// noteBackEdge's common cases inline: the loop goes on
-					// in the straight run unless the stack may change.
+					// in the straight run unless the stack may change (a
+					// failed mbarrier wait's retry yields: noteBackEdge).
+					if wp.waitFailed {
+						back = true
+						break
+					}
 					if wp.stored {
 						wp.stored, wp.backEdges = false, 0
 						continue
