@@ -110,6 +110,13 @@ type TimingOptions struct {
 	// launch files and the Go API time such launches in detail unless
 	// asked.
 	Similar bool
+	// ShortGrids samples grids of 1.5 to 6 waves too (not with
+	// NoSampling): their first waves timed in detail, the other blocks
+	// placed on the SMs' block slots at the times the window's blocks took
+	// (Sampling "short", internal/timing/sampling.go). The CUDA runtime
+	// turns it on with Similar; launch files and the Go API time such
+	// grids in full unless asked.
+	ShortGrids bool
 }
 
 // Dim3 is a grid or block shape.
@@ -177,7 +184,7 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	}
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
-			PCStalls: opt.Timing.PCStalls})
+			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids})
 		if !opt.Timing.NoSampling {
 			d.repeats = timing.NewRepeats()
 		}

@@ -177,8 +177,10 @@ type Timing struct {
 	// and took the account of an identical launch timed in detail) or
 	// "similar" (it ran functionally and took the account, scaled by its
 	// instructions, of a launch of the same kernel and configuration with
-	// other parameters timed in detail);
-	// SampledBlocks are the blocks timed in detail ("waves"), ErrorPct how
+	// other parameters timed in detail) or "short" (a grid of 1.5 to 6
+	// waves: its first wave(s) in detail, its other blocks placed at their
+	// block times);
+	// SampledBlocks are the blocks timed in detail ("waves", "short"), ErrorPct how
 	// far, in percent, its time may be off by the sampling's own estimate
 	// (docs/timing-model.md says how each is estimated).
 	Sampling      string  `json:",omitempty"`

@@ -17,13 +17,14 @@ const samplingDoc = "docs/timing-model.md#sampling"
 type kernelSampling struct {
 	name                 string
 	grids, repeat, waves int
-	similar              int
+	similar, short       int
 	errPct               float64 // the largest estimate among them
 }
 
 // writeSamplingNote says, after prof's report, which kernels' times were
 // sampled rather than timed in full, how (grids timed for their first waves
-// and extrapolated, launches that reused an identical launch's time) and
+// and extrapolated, short grids placed at their window's block times,
+// launches that reused an identical launch's time) and
 // by how much they could be off by the sampling's own estimate. Nothing is
 // written when every launch was timed in full.
 func writeSamplingNote(w io.Writer, tag string, p *cudart.Profile) {
@@ -53,6 +54,8 @@ func samplingNote(p *cudart.Profile) string {
 				k.repeat += n
 			case timing.SampledSimilar:
 				k.similar += n
+			case timing.SampledShort:
+				k.short += n
 			default:
 				k.waves += n
 			}
@@ -61,12 +64,15 @@ func samplingNote(p *cudart.Profile) string {
 	}
 	var parts []string
 	for _, k := range ks {
-		if k.repeat == 0 && k.waves == 0 && k.similar == 0 {
+		if k.repeat == 0 && k.waves == 0 && k.similar == 0 && k.short == 0 {
 			continue
 		}
 		var how []string
 		if k.waves > 0 {
 			how = append(how, fmt.Sprintf("%d timed for the first waves and extrapolated", k.waves))
+		}
+		if k.short > 0 {
+			how = append(how, fmt.Sprintf("%d timed for the first wave and a block more per SM, the other blocks at those blocks' times", k.short))
 		}
 		if k.repeat > 0 {
 			how = append(how, fmt.Sprintf("%d took the time of an identical launch timed in detail", k.repeat))

@@ -13,14 +13,16 @@ import (
 )
 
 // TestSamplingNote: prof's note names each kernel whose time was sampled,
-// how (grids timed for their first waves, launches that took a repeated
-// launch's time or a similar launch's), out of how many, and the largest error estimate; nothing
+// how (grids timed for their first waves, short grids placed at their
+// window's block times, launches that took a repeated launch's time or a
+// similar launch's), out of how many, and the largest error estimate; nothing
 // when every launch was timed in full.
 func TestSamplingNote(t *testing.T) {
 	full := &metrics.Timing{Cycles: 100}
 	waves := &metrics.Timing{Cycles: 100, Sampled: true, Sampling: "waves", ErrorPct: 0.42}
 	repeat := &metrics.Timing{Cycles: 100, Sampled: true, Sampling: "repeat", ErrorPct: 1.5}
 	similar := &metrics.Timing{Cycles: 100, Sampled: true, Sampling: "similar", ErrorPct: 0.8}
+	short := &metrics.Timing{Cycles: 100, Sampled: true, Sampling: "short", ErrorPct: 2.3}
 	rec := func(k string, tm *metrics.Timing) cudart.Record { return cudart.Record{Kernel: k, Timing: tm} }
 	cases := []struct {
 		name     string
@@ -34,6 +36,8 @@ func TestSamplingNote(t *testing.T) {
 			[]string{"h (3 grids): 2 timed for the first waves and extrapolated, 1 took the time of an identical launch timed in detail (estimated error up to 1.5%)"}},
 		{"similar launches", []cudart.Record{rec("sort", full), rec("sort", full), rec("sort", similar), rec("sort", repeat)},
 			[]string{"sort (4 grids): 1 took the time of an identical launch timed in detail, 1 took the time, scaled by instructions, of a launch with other parameters timed in detail (estimated error up to 1.5%)"}},
+		{"short grids", []cudart.Record{rec("bitonic", short), rec("bitonic", short), rec("bitonic", full)},
+			[]string{"bitonic (3 grids): 2 timed for the first wave and a block more per SM, the other blocks at those blocks' times (estimated error up to 2.3%)"}},
 		{"one wave grid", []cudart.Record{rec("w", waves)},
 			[]string{"w (1 grid): 1 timed for the first waves and extrapolated (estimated error up to 0.4%)"}},
 	}

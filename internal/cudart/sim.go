@@ -16,7 +16,8 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 	return func(a *arch.Arch, printf io.Writer, progress func(done, total int), mem Backing, base uint64) Device {
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
 			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout, Lines: set.ProfileLines, Replay: !set.NoReplay,
-			Timing: warpsim.TimingOptions{PCStalls: set.ProfileLines, NoSampling: set.NoSampling, Similar: !set.NoSampling}}
+			Timing: warpsim.TimingOptions{PCStalls: set.ProfileLines, NoSampling: set.NoSampling, Similar: !set.NoSampling,
+				ShortGrids: !set.NoSampling}}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
 }

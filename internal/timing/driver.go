@@ -49,6 +49,11 @@ type Options struct {
 	// most SampleWaves+2 waves are always timed in full.
 	Sample      bool
 	SampleWaves int // waves timed in detail when sampling (default 3)
+	// ShortGrids also samples, with Sample, grids of 1.5 to
+	// SampleWaves+2 waves: their first waves timed in detail, the other
+	// blocks placed on the SMs' slots at the window's block times
+	// (sampling.go's shortWindow, extrapolateSlots).
+	ShortGrids bool
 	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
 	// preset's), as ncu's --clock-control base does.
 	ClockMHz float64
@@ -322,7 +327,13 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	nb := g.Blocks()
 	wave := perSM * nsm
 	s.wave = wave
-	s.limitBlk, s.maxLimit = sampleWindow(nb, wave, d.opt.Sample && !d.devRuntime(g) && cl == nil, d.opt.SampleWaves)
+	sample := d.opt.Sample && !d.devRuntime(g) && cl == nil
+	s.limitBlk, s.maxLimit = sampleWindow(nb, wave, sample, d.opt.SampleWaves)
+	if sample && d.opt.ShortGrids && s.limitBlk == nb {
+		if l := shortWindow(nb, wave, d.opt.SampleWaves); l < nb {
+			s.limitBlk, s.maxLimit, s.short = l, l, true
+		}
+	}
 	// The queues count cycles from the grid's start.
 	d.dram.reset()
 	d.l2q.reset()

@@ -38,8 +38,10 @@ type gridState struct {
 	lastDispatch uint64
 	// wave is the blocks of one full wave; maxLimit is the most blocks a
 	// sampled grid times in detail (the window grows to it while the block
-	// rate has not settled).
+	// rate has not settled); short: a short grid sampled by its first
+	// waves' block times (extrapolateSlots).
 	wave, maxLimit int
+	short          bool
 	// drain is when the grid's last store or atomic has reached the L2:
 	// a grid is complete only then.
 	drain uint64
@@ -389,11 +391,24 @@ func (s *gridState) finish(nb, wave int) {
 	var errPct float64 // a sampled grid's error estimate
 	if sampled && s.limitBlk > 0 {
 		scale = float64(nb) / float64(s.limitBlk)
-		cycles = s.extrapolate(nb, end)
-		errPct = s.sampleErrorPct(nb, cycles)
+		if s.short {
+			cycles, errPct = s.extrapolateSlots(nb, end)
+		} else {
+			cycles = s.extrapolate(nb, end)
+			errPct = s.sampleErrorPct(nb, cycles)
+		}
 		wr = s.sampledWrites(scale)
 		if floor := s.dramFloor(scale, wr); floor > cycles {
-			errPct = max(errPct, 100*float64(floor-cycles)/float64(floor))
+			moved := 100 * float64(floor-cycles) / float64(floor)
+			if s.short {
+				// The floor overrode the block times' estimate:
+				// the grid is held to the DRAM's peak, which a
+				// whole grid seldom sustains, so the move counts
+				// twice (sampling.go, short grids).
+				errPct += 2 * moved
+			} else {
+				errPct = max(errPct, moved)
+			}
 			cycles = floor
 		}
 		tscale = float64(cycles) / float64(max(end, 1))
@@ -421,6 +436,9 @@ func (s *gridState) finish(nb, wave int) {
 	if sampled {
 		tm.DRAMWriteBytes = wr
 		tm.Sampling, tm.SampledBlocks, tm.ErrorPct = SampledWaves, s.limitBlk, errPct
+		if s.short {
+			tm.Sampling = SampledShort
+		}
 	}
 	s.g.Timing = tm
 	// The grids its blocks launched start, unless a synchronization ran

@@ -50,6 +50,10 @@ const (
 	// SampledSimilar: the account of a launch of the same kernel and
 	// configuration with other parameters reused, scaled by instructions.
 	SampledSimilar = "similar"
+	// SampledShort: a short grid (sampling.go's shortWindow) timed for
+	// its first waves, its other blocks placed on the SMs' block slots at
+	// the block times the window measured (extrapolateSlots).
+	SampledShort = "short"
 )
 
 // Repeats remembers, per launch configuration, the last two launches timed

@@ -8,6 +8,8 @@ package timing
 import (
 	"math"
 	"slices"
+
+	"github.com/warpsim/warpsim/internal/engine"
 )
 
 // sampleWindow is how many blocks of a grid of nb blocks in waves of wave
@@ -29,6 +31,9 @@ func sampleWindow(nb, wave int, sample bool, waves int) (limit, maxLimit int) {
 // window's (after the first wave) by more than sampleSettle, up to
 // maxLimit blocks.
 func (s *gridState) extend(t uint64) bool {
+	if s.short {
+		return s.shortDRAMBound(t)
+	}
 	if s.limitBlk+s.wave > s.maxLimit {
 		return false
 	}
@@ -132,4 +137,257 @@ func (s *gridState) dramFloor(scale float64, wr uint64) uint64 {
 		return 0
 	}
 	return uint64((float64(s.dramRd)*scale + float64(wr)) / s.p.DRAMBytesPerCycle)
+}
+
+// Short grids. A grid of 1.5 to SampleWaves+2 waves has too few waves for
+// a block rate to settle (its first wave retires at once, its last one is
+// partial), so when Options.ShortGrids is on it is timed for its first one
+// or two waves (shortWindow), and its other blocks are placed, one at a
+// time, on the SMs' block slots as they free (as the block scheduler hands
+// them out), each taking the time a block of the window took on that SM
+// (extrapolateSlots): the partial last wave then ends when its slowest
+// slot does, not at a rate.
+
+// shortMinWaves2 is twice the fewest waves a grid must have to be sampled
+// as a short grid: below 1.5 waves the blocks of the partial second wave
+// share their SMs with fewer others than the window's did, and run faster
+// than its times say.
+const shortMinWaves2 = 3
+
+// shortWindow is how many blocks of a short grid of nb blocks in waves of
+// wave blocks (at most waves+2 waves) are timed in detail: the first wave
+// and a block under three waves, else the first two; nb when the grid is
+// not a short grid. The first wave's blocks all start at once, their memory latency
+// overlapping nothing, and can take longer than later blocks, which start
+// as others retire: with two waves timed, the untimed blocks take the
+// second wave's times. (A block more per SM instead of a whole second wave
+// does not do: it runs while its SM empties, with fewer blocks beside it
+// than the grid's later blocks have, and a pointer chase over the L2 came
+// out 41% fast.)
+func shortWindow(nb, wave, waves int) int {
+	if wave <= 0 || 2*nb < shortMinWaves2*wave || nb > (waves+2)*wave {
+		return nb
+	}
+	if nb < 3*wave {
+		// (The block after the first wave is dispatched when the
+		// first block retires: shortDRAMBound's evidence.)
+		return wave + 1
+	}
+	return 2 * wave
+}
+
+// shortDRAMShare is the share of the DRAM's peak bandwidth above which a
+// short grid is timed in full: a grid that moves its data at the DRAM's
+// pace builds a queue at the DRAM that its window does not see, and its
+// later blocks take longer than the window's (the short-block copies of
+// the mechanisms' set came out 7-13% fast, the occupancy lesson's
+// streaming kernel 5-8%).
+const shortDRAMShare = 0.5
+
+// shortDRAMBound decides, when a short grid's window has dispatched its
+// last block at cycle t, whether the grid is timed in full after all:
+// when its DRAM reads and writes so far, with the sectors it has left
+// dirty in the L2 when the grid's footprint (the L2's valid sectors,
+// scaled from the blocks started to the grid's) exceeds the L2 (they will
+// be written back), took more than shortDRAMShare of the DRAM's bandwidth
+// over those cycles. Then the window grows to the
+// whole grid and the grid is no longer sampled.
+func (s *gridState) shortDRAMBound(t uint64) bool {
+	if t == 0 || s.p.DRAMBytesPerCycle <= 0 {
+		return false
+	}
+	bytes := float64(s.dramRd + s.dramWr)
+	l2 := s.d.l2
+	if float64(l2.validSectors())*float64(s.g.Blocks())/float64(max(s.nextBlk, 1)) > float64(l2.sectors()) {
+		// The grid's footprint exceeds the L2: what it left dirty
+		// will be written back.
+		bytes += 32 * float64(l2.dirtySectors())
+	}
+	if bytes <= shortDRAMShare*s.p.DRAMBytesPerCycle*float64(t) {
+		return false
+	}
+	s.limitBlk, s.maxLimit, s.short = s.g.Blocks(), s.g.Blocks(), false
+	return true
+}
+
+// shortOneWavePct is the least error estimate of a short grid timed for
+// one wave, in percent: the first wave's blocks start together, and the
+// later blocks, which start as others retire, overlap their memory latency
+// with their neighbours' work, which the window cannot show, so the
+// estimate comes out slow. Measured: the reduce lesson's reduceNeighbored
+// at 1.94 waves +6.28% (TestShortSamplingError), the occupancy lesson's
+// FMA kernel at two waves +3.65%, a pointer chase over the L2 -0.78%
+// (TestLongShortSamplingError); NVIDIA's sortingNetworks' bitonicSortShared
+// +1.6 to +4.5% and bitonicMergeShared +5.9 to +9.1% at 1.94 waves against
+// the same program timed in full (docs/cuda-samples.md).
+const shortOneWavePct = 10
+
+// slotFree is a block slot of an SM free from cycle at.
+type slotFree struct {
+	at uint64
+	sm int
+}
+
+// extrapolateSlots estimates a short grid's cycles (end: the window's
+// end). Each SM's slots free when the window's blocks on it retire (its
+// perSM latest retirements); the untimed blocks, in order, go to the slot
+// free first (ties: the lower SM), are dispatched as the block scheduler
+// would (dispatchCycle) and take, in turn, the times from dispatch to
+// retirement of the SM's window blocks of the second wave (of the first
+// when the window is one wave; of all SMs' where the SM has none); the
+// grid ends when the last of them does, plus
+// the window's own drain after its last retirement (stores reaching the
+// L2).
+//
+// The error estimate, in percent of the estimate, is the window's own
+// evidence: how far the end moves when every untimed block takes the mean
+// time of the faster or the slower half of those blocks (their spread),
+// plus how far it moves between taking the mean time of the earlier
+// dispatched half and of the later half (how much the block time still
+// drifts); at least shortOneWavePct when the window is one wave.
+func (s *gridState) extrapolateSlots(nb int, end uint64) (cycles uint64, errPct float64) {
+	from := 0
+	if s.limitBlk >= 2*s.wave {
+		from = s.wave
+	}
+	later, later1 := s.blockTimes(from)
+	if len(later1) == 0 || s.limitBlk >= nb {
+		return end, 0
+	}
+	perSM := func(times [][]uint64, all []uint64) func(sm, k int) uint64 {
+		return func(sm, k int) uint64 {
+			if w := times[sm]; len(w) > 0 {
+				return w[k%len(w)]
+			}
+			return all[k%len(all)]
+		}
+	}
+	cycles = max(end, s.placeSlots(nb, end, perSM(later, later1)))
+	sorted := slices.Clone(later1)
+	slices.Sort(sorted)
+	fast, slow := meanOf(sorted[:max(len(sorted)/2, 1)]), meanOf(sorted[len(sorted)/2:])
+	lo := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return fast }))
+	hi := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return slow }))
+	// later1 is in dispatch order: its first and second halves are the
+	// blocks that started earlier and later.
+	h := len(later1) / 2
+	early, late := meanOf(later1[:max(h, 1)]), meanOf(later1[h:])
+	e := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return early }))
+	l := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return late }))
+	dev := func(x uint64) float64 { return math.Abs(float64(x) - float64(cycles)) }
+	if cycles > 0 {
+		errPct = 100 * (max(dev(lo), dev(hi)) + math.Abs(float64(e)-float64(l))) / float64(cycles)
+	}
+	if s.limitBlk < 2*s.wave {
+		// A window of one wave cannot show how later blocks differ
+		// from its own.
+		errPct = max(errPct, shortOneWavePct)
+	}
+	return cycles, errPct
+}
+
+// blockTimes are the times from dispatch to retirement of the window's
+// blocks from the from-th on, per SM and all together, in the order they
+// were dispatched.
+func (s *gridState) blockTimes(from int) (perSM [][]uint64, all []uint64) {
+	perSM = make([][]uint64, len(s.sms))
+	spans := slices.Clone(s.spans)
+	slices.SortFunc(spans, func(a, b engine.BlockSpan) int { return a.Block - b.Block })
+	for _, b := range spans {
+		if b.Block < from {
+			continue
+		}
+		var freeAt uint64
+		if b.Block >= s.wave {
+			freeAt = b.Start + uint64(s.p.BlockRetireCycles)
+		}
+		d := dispatchCycle(s.p, b.Start, b.Block, s.wave, freeAt)
+		w := b.End - min(d, b.End)
+		perSM[b.SM] = append(perSM[b.SM], w)
+		all = append(all, w)
+	}
+	return perSM, all
+}
+
+func meanOf(ws []uint64) uint64 {
+	var sum uint64
+	for _, w := range ws {
+		sum += w
+	}
+	return sum / uint64(max(len(ws), 1))
+}
+
+// placeSlots places the grid's untimed blocks on the SMs' slots (see
+// extrapolateSlots), block k of an SM's untimed ones taking time(sm, k),
+// and returns the cycle the last one ends plus the window's drain after
+// its last retirement.
+func (s *gridState) placeSlots(nb int, end uint64, time func(sm, k int) uint64) uint64 {
+	ends := make([][]uint64, len(s.sms))
+	for _, b := range s.spans {
+		ends[b.SM] = append(ends[b.SM], b.End)
+	}
+	h := &slotHeap{}
+	for i, e := range ends {
+		slices.Sort(e)
+		for j := 0; j < s.perSM; j++ {
+			var at uint64
+			if k := len(e) - 1 - j; k >= 0 {
+				at = e[k]
+			} else if len(e) > 0 {
+				at = e[0]
+			}
+			h.s = append(h.s, slotFree{at, i})
+		}
+	}
+	if len(h.s) == 0 {
+		return end
+	}
+	h.init()
+	n := make([]int, len(s.sms))
+	var last uint64
+	for i := s.limitBlk; i < nb; i++ {
+		f := h.s[0]
+		d := dispatchCycle(s.p, f.at, i, s.wave, f.at+uint64(s.p.BlockRetireCycles))
+		e := d + time(f.sm, n[f.sm])
+		n[f.sm]++
+		last = max(last, e)
+		h.s[0].at = e
+		h.down(0)
+	}
+	return last + (end - min(s.lastDone, end))
+}
+
+// slotHeap is a min-heap of block slots by (cycle, SM).
+type slotHeap struct{ s []slotFree }
+
+func (h *slotHeap) less(i, j int) bool {
+	a, b := h.s[i], h.s[j]
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.sm < b.sm
+}
+
+func (h *slotHeap) init() {
+	for i := len(h.s)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *slotHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h.s) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h.s) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h.s[i], h.s[m] = h.s[m], h.s[i]
+		i = m
+	}
 }

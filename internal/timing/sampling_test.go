@@ -1,7 +1,10 @@
 package timing
 
 import (
+	"math"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/engine"
 )
 
 // TestSampleWindow: grids of at most waves+2 waves are timed in full;
@@ -61,5 +64,59 @@ func TestSamplingExtrapolation(t *testing.T) {
 	}
 	if !s2.extend(at) || s2.limitBlk != 44 {
 		t.Errorf("an unsettled window: limit %d, want it grown to 44", s2.limitBlk)
+	}
+}
+
+// TestShortWindow: a grid of 1.5 to waves+2 waves is a short grid, timed
+// for its first wave and a block under three waves, its first two from
+// three on;
+// others are not short grids.
+func TestShortWindow(t *testing.T) {
+	tests := []struct {
+		nb, wave, want int
+	}{
+		{nb: 140, wave: 100, want: 140}, // 1.4 waves: in full
+		{nb: 150, wave: 100, want: 101}, // 1.5 waves
+		{nb: 194, wave: 100, want: 101}, // sortingNetworks' shape
+		{nb: 299, wave: 100, want: 101}, // under three waves
+		{nb: 388, wave: 100, want: 200}, // 3.88 waves: two
+		{nb: 600, wave: 100, want: 200}, // 6 waves
+		{nb: 700, wave: 100, want: 700}, // 7 waves: sampled by waves instead
+		{nb: 1000, wave: 0, want: 1000}, // no wave
+	}
+	for _, tc := range tests {
+		if got := shortWindow(tc.nb, tc.wave, 4); got != tc.want {
+			t.Errorf("%d blocks in waves of %d: window %d, want %d", tc.nb, tc.wave, got, tc.want)
+		}
+	}
+}
+
+// TestExtrapolateSlots: a short grid's untimed blocks go to the slot that
+// frees first and take the time its SM's blocks after the first wave took;
+// the window's drain after its last retirement is added; the estimate is
+// the spread and the drift of those block times.
+func TestExtrapolateSlots(t *testing.T) {
+	// Two SMs of one slot each; blocks 0 and 1 the first wave, 2 and 3
+	// the window's later blocks (90 and 110 cycles).
+	s := &gridState{p: &Params{}, sms: make([]*smT, 2), perSM: 1, wave: 2, limitBlk: 4, lastDone: 210}
+	s.spans = []engine.BlockSpan{
+		{Block: 0, SM: 0, Start: 0, End: 100}, {Block: 1, SM: 1, Start: 0, End: 100},
+		{Block: 2, SM: 0, Start: 100, End: 190}, {Block: 3, SM: 1, Start: 100, End: 210},
+	}
+	// Block 4 goes to SM 0 (free at 190) and ends at 280, block 5 to SM 1
+	// (free at 210) at 320; the drain of 5 cycles after.
+	cycles, errPct := s.extrapolateSlots(6, 215)
+	if cycles != 325 {
+		t.Errorf("extrapolated %d cycles, want 325", cycles)
+	}
+	// Every block at 90 (the faster half) ends the grid at 305, at 110
+	// at 325; the earlier dispatched half's 90 against the later's 110:
+	// 20 + 20 cycles of 325.
+	if want := 100 * 40.0 / 325; math.Abs(errPct-want) > 1e-9 {
+		t.Errorf("estimate ±%.3f%%, want ±%.3f%%", errPct, want)
+	}
+	// One block more: to SM 0 again (free at 280), ending at 370.
+	if cycles, _ := s.extrapolateSlots(7, 215); cycles != 375 {
+		t.Errorf("extrapolated %d cycles with a third untimed block, want 375", cycles)
 	}
 }
