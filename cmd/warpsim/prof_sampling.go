@@ -72,7 +72,7 @@ func samplingNote(p *cudart.Profile) string {
 			how = append(how, fmt.Sprintf("%d timed for the first waves and extrapolated", k.waves))
 		}
 		if k.short > 0 {
-			how = append(how, fmt.Sprintf("%d timed for the first wave and a block more per SM, the other blocks at those blocks' times", k.short))
+			how = append(how, fmt.Sprintf("%d timed for their first one or two waves, the other blocks at the window's block times", k.short))
 		}
 		if k.repeat > 0 {
 			how = append(how, fmt.Sprintf("%d took the time of an identical launch timed in detail", k.repeat))

@@ -37,7 +37,7 @@ func TestSamplingNote(t *testing.T) {
 		{"similar launches", []cudart.Record{rec("sort", full), rec("sort", full), rec("sort", similar), rec("sort", repeat)},
 			[]string{"sort (4 grids): 1 took the time of an identical launch timed in detail, 1 took the time, scaled by instructions, of a launch with other parameters timed in detail (estimated error up to 1.5%)"}},
 		{"short grids", []cudart.Record{rec("bitonic", short), rec("bitonic", short), rec("bitonic", full)},
-			[]string{"bitonic (3 grids): 2 timed for the first wave and a block more per SM, the other blocks at those blocks' times (estimated error up to 2.3%)"}},
+			[]string{"bitonic (3 grids): 2 timed for their first one or two waves, the other blocks at the window's block times (estimated error up to 2.3%)"}},
 		{"one wave grid", []cudart.Record{rec("w", waves)},
 			[]string{"w (1 grid): 1 timed for the first waves and extrapolated (estimated error up to 0.4%)"}},
 	}

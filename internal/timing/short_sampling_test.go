@@ -1,9 +1,11 @@
 package timing_test
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/warpsim/warpsim"
@@ -24,7 +26,7 @@ import (
 // when one was (shortMaxPct); the outputs are full timing's.
 // The streaming kernel, which moves its data at the DRAM's pace, must be
 // timed in full (shortDRAMBound). TestLongShortSamplingError does the same
-// over every calibration and mechanism launch file with a short grid.
+// over every calibration launch file with a short grid.
 func TestShortSamplingError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times grids of up to 4 waves in full detail (seconds of CPU)")
@@ -45,46 +47,53 @@ func TestShortSamplingError(t *testing.T) {
 		}
 		checkShort(t, c.kernel, sampled.res.Grids[0].Timing, full.res.Grids[0].Timing, c.maxPct)
 	}
+	rows := calibRows(t)
 	for _, name := range []string{"occ_fma_r8", "occ_chase_l2_r4", "occ_stream_r4"} {
-		path := filepath.Join(calibDir, "launch", name+".json")
-		full, sampled := shortPair(t, path)
+		r := rows[name]
+		full, sampled := shortPair(t, r.launchFile, r.clockHz)
+		i := r.launchIndex
 		if name == "occ_stream_r4" {
-			if full != nil || sampled[0].Sampled {
-				t.Errorf("%s: sampled (%q), want it timed in full (it moves its data at the DRAM's pace)", name, sampled[0].Sampling)
+			if sampled[i].Sampled {
+				t.Errorf("%s: sampled (%q), want it timed in full (it moves its data at the DRAM's pace)", name, sampled[i].Sampling)
 			}
 			continue
 		}
-		if len(full) != 1 {
-			t.Fatalf("%s: %d launches timed in full, want 1", name, len(full))
-		}
-		checkShort(t, name, sampled[0], full[0], shortMaxPct(sampled[0]))
+		checkShort(t, name, sampled[i], full[i], shortMaxPct(sampled[i]))
 	}
 }
 
 // TestLongShortSamplingError is TestShortSamplingError over every launch of
-// the calibration's and the mechanisms' launch files that is sampled as a
-// short grid: each within its error estimate and shortMaxPct of its full
-// timing.
+// the calibration's launch files that is sampled as a short grid: each
+// within its error estimate and shortMaxPct of its full timing. The full
+// timing is the calibration's own simulation of the file (shared with
+// TestLongCalibration, at the clock the H100 ran it at); a file is run
+// again with short grids sampled only when one of its launches is a short
+// grid (1.5 to 6 waves; the mechanisms' launch files have none that is
+// not timed in full for its DRAM traffic).
 // It logs the mean and worst error.
 func TestLongShortSamplingError(t *testing.T) {
 	testenv.Long(t)
-	var files []string
-	for _, g := range []string{filepath.Join(calibDir, "launch", "*.json"), filepath.Join(mechDir, "launch", "*.json")} {
-		m, err := filepath.Glob(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
+	seen := map[string]bool{}
 	var n int
 	var sum, worst float64
-	for _, f := range files {
-		full, sampled := shortPair(t, f)
+	for _, r := range readCalibration(t) {
+		if seen[r.launchFile] {
+			continue
+		}
+		seen[r.launchFile] = true
+		short := false
+		for _, l := range simulateShared(t, r.launchFile, r.clockHz) {
+			short = short || shortGrid(&l.timing)
+		}
+		if !short {
+			continue
+		}
+		full, sampled := shortPair(t, r.launchFile, r.clockHz)
 		for i := range sampled {
 			if sampled[i].Sampling != timing.SampledShort {
 				continue
 			}
-			e := checkShort(t, filepath.Base(f), sampled[i], full[i], shortMaxPct(sampled[i]))
+			e := checkShort(t, fmt.Sprintf("%s #%d", r.launchFile, i), sampled[i], full[i], shortMaxPct(sampled[i]))
 			n++
 			sum += math.Abs(e)
 			worst = max(worst, math.Abs(e))
@@ -96,34 +105,65 @@ func TestLongShortSamplingError(t *testing.T) {
 	t.Logf("%d short grids: mean error %.2f%%, worst %.2f%%", n, sum/float64(n), worst)
 }
 
-// shortPair runs a launch file on the H100 preset twice: timed in full
-// where sampling would not cut it (the default: grids of at most 6 waves in
-// full) and with short grids sampled; the first grid's account of each
-// launch. A launch file with no short grid is run once (full is nil).
-func shortPair(t *testing.T, path string) (full, sampled []*metrics.Timing) {
+// shortGrid reports whether a grid timed in full has 1.5 to 6 waves (the
+// short grids' range at the default four sampled waves): its blocks over
+// the most any SM held at once, times the SMs it ran on.
+func shortGrid(tm *metrics.Timing) bool {
+	if tm.Sampled || len(tm.Blocks) == 0 {
+		return false
+	}
+	type event struct {
+		at    uint64
+		delta int
+	}
+	perSM := map[int][]event{}
+	for _, b := range tm.Blocks {
+		perSM[b.SM] = append(perSM[b.SM], event{b.Start, +1}, event{b.End, -1})
+	}
+	most := 0
+	for _, evs := range perSM {
+		slices.SortFunc(evs, func(a, b event) int {
+			if a.at != b.at {
+				return cmp.Compare(a.at, b.at)
+			}
+			return cmp.Compare(a.delta, b.delta) // ends first
+		})
+		k := 0
+		for _, e := range evs {
+			k += e.delta
+			most = max(most, k)
+		}
+	}
+	wave := most * len(perSM)
+	nb := len(tm.Blocks)
+	return 2*nb >= 3*wave && nb <= 6*wave
+}
+
+// shortPair is a calibration launch file's first grid of each launch timed
+// in full (the calibration's shared simulation, at the clock the H100 ran
+// it at) and with short grids sampled (TimingOptions.ShortGrids, at the same
+// clock).
+func shortPair(t *testing.T, launchFile string, clockHz float64) (full, sampled []*metrics.Timing) {
 	t.Helper()
-	lf, err := launchfile.Load(path)
+	for _, l := range simulateShared(t, launchFile, clockHz) {
+		tm := l.timing
+		full = append(full, &tm)
+	}
+	lf, err := launchfile.Load(filepath.Join(calibDir, launchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(short bool) []*metrics.Timing {
-		var out []*metrics.Timing
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
-			Timing: warpsim.TimingOptions{ShortGrids: short}})
-		if _, err := lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
-			out = append(out, res.Grids[0].Timing)
-		}}); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		return out
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{ShortGrids: true, ClockMHz: math.Round(clockHz / 1e6)}})
+	if _, err := lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
+		sampled = append(sampled, res.Grids[0].Timing)
+	}}); err != nil {
+		t.Fatalf("%s: %v", launchFile, err)
 	}
-	sampled = run(true)
-	for _, tm := range sampled {
-		if tm.Sampling == timing.SampledShort {
-			return run(false), sampled
-		}
+	if len(sampled) != len(full) {
+		t.Fatalf("%s: %d launches sampled, %d in full", launchFile, len(sampled), len(full))
 	}
-	return nil, sampled
+	return full, sampled
 }
 
 // checkShort holds a short grid's sampled account to its full timing's
