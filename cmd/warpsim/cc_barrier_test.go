@@ -152,7 +152,7 @@ __device__ unsigned long long now() {
   return t;
 }
 
-// Thread 0 arrives 100 us late: the other threads' waits pass the backoff's
+// Thread 0 arrives 50 us late: the other threads' waits pass the backoff's
 // 40 us bound and sleep (nanosleep) between polls.
 __global__ void k(int *out, unsigned long long delay, unsigned long long *waited) {
   __shared__ cuda::barrier<cuda::thread_scope_block> bar;
@@ -174,7 +174,7 @@ __global__ void k(int *out, unsigned long long delay, unsigned long long *waited
 
 int main() {
   const int blocks = 2, threads = 128;
-  const unsigned long long delay = 100000;
+  const unsigned long long delay = 50000;
   int *out, h[blocks * threads];
   unsigned long long *waited, hw[blocks];
   cudaMalloc(&out, sizeof h);
