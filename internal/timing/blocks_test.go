@@ -2,8 +2,10 @@ package timing_test
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -151,6 +153,41 @@ type ncuMetric struct {
 	launch int
 	name   string
 	value  float64
+}
+
+// ncuWideCSV reads path, Nsight Compute's wide CSV (one row a launch, one
+// column a metric) gzipped, without ncu's own "==" lines: its rows (the
+// header first, then the units) and each column's index.
+func ncuWideCSV(t *testing.T, path string) ([][]string, map[string]int) {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if l != "" && !strings.HasPrefix(l, "==") {
+			lines = append(lines, l)
+		}
+	}
+	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	return recs, col
 }
 
 // ncuMetrics reads path, Nsight Compute's long CSV of launches 0 to n-1

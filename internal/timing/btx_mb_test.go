@@ -1,10 +1,7 @@
 package timing_test
 
 import (
-	"compress/gzip"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -43,33 +40,7 @@ func btxRecording(t *testing.T, lines []string) (rounds map[string][]btxRound, t
 // btx_mb.cu (h100/btx_mb.ncu.csv.gz), the mean of its two runs.
 func btxNCU(t *testing.T) map[string]float64 {
 	t.Helper()
-	fh, err := os.Open("../../testdata/timing/btx/h100/btx_mb.ncu.csv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		if l != "" && !strings.HasPrefix(l, "==") {
-			lines = append(lines, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	recs, col := ncuWideCSV(t, "../../testdata/timing/btx/h100/btx_mb.ncu.csv.gz")
 	names := map[string]string{"void k_tx<1>": "k_tx1", "void k_tx<0>": "k_tx0", "k_barrier": "k_barrier", "k_gemm": "k_gemm"}
 	ns, runs := map[string]float64{}, map[string]float64{}
 	for _, r := range recs[2:] {

@@ -1,9 +1,7 @@
 package timing_test
 
 import (
-	"compress/gzip"
 	"encoding/binary"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -59,38 +57,7 @@ func stldRows(t *testing.T, lines []string) []stldRow {
 		}
 		rows = append(rows, r)
 	}
-	fh, err := os.Open("../../testdata/timing/stld/h100/stld_mb.ncu.csv.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := new(strings.Builder)
-	buf := make([]byte, 1<<16)
-	for {
-		n, err := zr.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	var csvLines []string
-	for _, l := range strings.Split(b.String(), "\n") {
-		if !strings.HasPrefix(l, "==") && l != "" {
-			csvLines = append(csvLines, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(csvLines, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	recs, col := ncuWideCSV(t, "../../testdata/timing/stld/h100/stld_mb.ncu.csv.gz")
 	num := func(r []string, name string) float64 {
 		v, err := strconv.ParseFloat(strings.ReplaceAll(r[col[name]], ",", ""), 64)
 		if err != nil {
