@@ -173,9 +173,16 @@ func ncuWideCSV(t *testing.T, path string) ([][]string, map[string]int) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	return csvRows(t, path, string(raw), func(l string) bool { return l != "" && !strings.HasPrefix(l, "==") })
+}
+
+// csvRows parses the lines of text (read from path) that keep accepts as
+// CSV: its rows, the header first, and each header column's index.
+func csvRows(t *testing.T, path, text string, keep func(string) bool) ([][]string, map[string]int) {
+	t.Helper()
 	var lines []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		if l != "" && !strings.HasPrefix(l, "==") {
+	for _, l := range strings.Split(text, "\n") {
+		if keep(l) {
 			lines = append(lines, l)
 		}
 	}
@@ -198,20 +205,7 @@ func ncuMetrics(t *testing.T, path string, n int) []ncuMetric {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "\"") {
-			lines = append(lines, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil || len(recs) == 0 {
-		t.Fatalf("%s: %v", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	recs, col := csvRows(t, path, string(b), func(l string) bool { return strings.HasPrefix(l, "\"") })
 	var out []ncuMetric
 	for _, r := range recs[1:] {
 		id, err := strconv.Atoi(r[col["ID"]])

@@ -128,23 +128,11 @@ func TestRepeatedLaunches(t *testing.T) {
 	// and 6 are timed (5's counts are not 1's) before 7 reuses 6's.
 	want := []string{"", "", timing.SampledRepeat, timing.SampledRepeat, timing.SampledRepeat, "", "", timing.SampledRepeat}
 	for i := range iters {
-		f, s := full[i].t, sampled[i].t
-		if !bytes.Equal(full[i].out, sampled[i].out) {
-			t.Errorf("launch %d: output differs from the full timing's", i)
-		}
-		if f.Sampled {
+		if full[i].t.Sampled {
 			t.Errorf("launch %d: sampled without sampling", i)
 		}
-		if s.Sampling != want[i] || s.Sampled != (want[i] != "") {
-			t.Errorf("launch %d: sampling %q (sampled %v), want %q", i, s.Sampling, s.Sampled, want[i])
-		}
-		e := 100 * (float64(s.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
-		t.Logf("launch %d (%d iterations): full %d cycles, sampled %d (%q): error %+.2f%%, estimated ±%.2f%%",
-			i, iters[i], f.Cycles, s.Cycles, s.Sampling, e, s.ErrorPct)
-		if e > s.ErrorPct+1e-9 || -e > s.ErrorPct+1e-9 {
-			t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
-		}
-		if s.Sampling == timing.SampledRepeat && s.StartCycle <= sampled[i-1].t.StartCycle {
+		checkReused(t, i, iters[i], full[i], sampled[i], want[i])
+		if s := sampled[i].t; s.Sampling == timing.SampledRepeat && s.StartCycle <= sampled[i-1].t.StartCycle {
 			t.Errorf("launch %d starts at cycle %d, not after launch %d's %d", i, s.StartCycle, i-1, sampled[i-1].t.StartCycle)
 		}
 	}
@@ -279,21 +267,30 @@ func TestSimilarLaunches(t *testing.T) {
 	}
 	want := []string{"", "", timing.SampledSimilar, timing.SampledSimilar, timing.SampledSimilar, timing.SampledSimilar, ""}
 	for i := range full {
-		f, s := full[i].t, sampled[i].t
-		if !bytes.Equal(full[i].out, sampled[i].out) {
-			t.Errorf("launch %d: output differs from the full timing's", i)
-		}
-		if s.Sampling != want[i] || s.Sampled != (want[i] != "") {
-			t.Errorf("launch %d: sampling %q (sampled %v), want %q", i, s.Sampling, s.Sampled, want[i])
-		}
-		e := 100 * (float64(s.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
-		t.Logf("launch %d (%d iterations): full %d cycles, sampled %d (%q): error %+.2f%%, estimated ±%.2f%%",
-			i, iters[i], f.Cycles, s.Cycles, s.Sampling, e, s.ErrorPct)
-		if e > s.ErrorPct+1e-9 || -e > s.ErrorPct+1e-9 {
-			t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
-		}
+		checkReused(t, i, iters[i], full[i], sampled[i], want[i])
 	}
 	if s := sampled[5].t; s.ErrorPct < 10 {
 		t.Errorf("launch 5 (more work): estimated ±%.1f%%, want at least 10%%", s.ErrorPct)
+	}
+}
+
+// checkReused holds launch i (iters iterations) of a run with launches'
+// accounts reused to the same launch timed in full: the same output, the
+// sampling want says ("" for timed in detail), and its cycles within the
+// error it states.
+func checkReused(t *testing.T, i int, iters uint32, full, sampled repeatRun, want string) {
+	t.Helper()
+	f, s := full.t, sampled.t
+	if !bytes.Equal(full.out, sampled.out) {
+		t.Errorf("launch %d: output differs from the full timing's", i)
+	}
+	if s.Sampling != want || s.Sampled != (want != "") {
+		t.Errorf("launch %d: sampling %q (sampled %v), want %q", i, s.Sampling, s.Sampled, want)
+	}
+	e := 100 * (float64(s.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
+	t.Logf("launch %d (%d iterations): full %d cycles, sampled %d (%q): error %+.2f%%, estimated ±%.2f%%",
+		i, iters, f.Cycles, s.Cycles, s.Sampling, e, s.ErrorPct)
+	if e > s.ErrorPct+1e-9 || -e > s.ErrorPct+1e-9 {
+		t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
 	}
 }
