@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +23,7 @@ import (
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var reportDir string
+	var only []string
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the classic CUDA lessons from embedded PTX and show what an H100 would show",
@@ -28,6 +31,9 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 coarsening from the PTX nvcc emitted for them (embedded: no clang, no GPU),
 checks each kernel's result, and prints nvprof-style metrics beside what
 Nsight Compute measured on a real H100; then the occupancy lesson.
+--lesson NAME runs only the lessons named (` + "`" + `--lesson time,tensor` + "`" + `; the names:
+` + demoLessonNames() + `). The lessons run at the same time, one per core,
+and print in order.
 With --report DIR it writes instead one HTML report per lesson (timing
 mode, per-line counts; docs/report.md) and its profile JSON.`,
 		Args: cobra.NoArgs,
@@ -35,11 +41,65 @@ mode, per-line counts; docs/report.md) and its profile JSON.`,
 			if reportDir != "" {
 				return runDemoReports(stdout, reportDir)
 			}
-			return runDemo(stdout)
+			chosen, err := pickDemoLessons(only)
+			if err != nil {
+				return err
+			}
+			return runDemo(stdout, chosen)
 		},
 	}
 	cmd.Flags().StringVar(&reportDir, "report", "", "write one HTML report per lesson (and its profile JSON) into DIR instead of the tables")
+	cmd.Flags().StringSliceVar(&only, "lesson", nil, "run only these lessons (comma-separated or repeated): "+demoLessonNames())
 	return cmd
+}
+
+// demoLesson is one lesson of `warpsim demo`, in the order it prints.
+type demoLesson struct {
+	name string
+	run  func(io.Writer, *arch.Arch, ncuData) error
+}
+
+// demoLessons are the demo's lessons; --lesson picks among them by name.
+var demoLessons = []demoLesson{
+	{"divergence", demoDivergence},
+	{"reduce", demoReduce},
+	{"coarsen", demoCoarsen},
+	{"nested", demoNested},
+	{"nested-reduce", func(w io.Writer, a *arch.Arch, _ ncuData) error { return demoNestedReduce(w, a) }},
+	{"time", demoTiming},
+	{"tensor", demoTensor},
+	{"occupancy", func(w io.Writer, _ *arch.Arch, _ ncuData) error { return demoOccupancy(w) }},
+}
+
+func demoLessonNames() string {
+	names := make([]string, len(demoLessons))
+	for i, l := range demoLessons {
+		names[i] = l.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// pickDemoLessons returns the lessons --lesson names, in the demo's order
+// (all of them when none is named), or a bad-input error naming an unknown one.
+func pickDemoLessons(names []string) ([]demoLesson, error) {
+	if len(names) == 0 {
+		return demoLessons, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if !slices.ContainsFunc(demoLessons, func(l demoLesson) bool { return l.name == n }) {
+			return nil, badInputf("--lesson %q: no such lesson (the lessons: %s)", n, demoLessonNames())
+		}
+		want[n] = true
+	}
+	var chosen []demoLesson
+	for _, l := range demoLessons {
+		if want[l.name] {
+			chosen = append(chosen, l)
+		}
+	}
+	return chosen, nil
 }
 
 // demoMetrics are the metrics the lessons are about, in table order.
@@ -52,7 +112,7 @@ var demoMetrics = []string{
 // H100's figure is comparable only when it ran the same size.
 var gridTotals = map[string]bool{"divergent_branch": true, "gld_transactions": true}
 
-func runDemo(w io.Writer) error {
+func runDemo(w io.Writer, chosen []demoLesson) error {
 	h100 := arch.MustLookup("h100")
 	ncu, err := parseNcu(lessons.H100NcuCSV())
 	if err != nil {
@@ -61,13 +121,39 @@ func runDemo(w io.Writer) error {
 	fmt.Fprintf(w, "warpsim demo: CUDA lessons run from the PTX nvcc 13 emitted for them (-O3, sm_90),\n")
 	fmt.Fprintf(w, "simulated as an %s. The H100 column is what Nsight Compute measured on the real GPU.\n", h100.FullName)
 	fmt.Fprintf(w, "warpsim counts PTX instructions, the H100 SASS ones: compare ratios, not raw counts.\n\n")
-	for _, lesson := range []func(io.Writer, *arch.Arch, ncuData) error{demoDivergence, demoReduce, demoCoarsen, demoNested, demoTiming, demoTensor} {
-		if err := lesson(w, h100, ncu); err != nil {
+	// Each lesson runs on devices of its own, so they run at the same time,
+	// at most one per core, each into its own buffer; the buffers print in
+	// the lessons' order as soon as every lesson before has printed.
+	type result struct {
+		out bytes.Buffer
+		err error
+	}
+	results := make([]result, len(chosen))
+	done := make([]chan struct{}, len(chosen))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	go func() { // starts the lessons in order, as cores come free
+		sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+		for i, l := range chosen {
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; close(done[i]) }()
+				results[i].err = l.run(&results[i].out, h100, ncu)
+			}()
+		}
+	}()
+	for i := range chosen {
+		<-done[i]
+		if results[i].err != nil {
+			for _, d := range done[i+1:] { // let the others finish before returning
+				<-d
+			}
+			return results[i].err
+		}
+		if _, err := w.Write(results[i].out.Bytes()); err != nil {
 			return err
 		}
-	}
-	if err := demoOccupancy(w); err != nil {
-		return err
 	}
 	return nil
 }

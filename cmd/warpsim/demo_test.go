@@ -19,55 +19,127 @@ import (
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/examples/lessons"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/metrics"
 )
 
-// TestDemo runs `warpsim demo` and checks each lesson's result against what
-// the H100 printed for the same lesson (h100_seed_runs.txt: `divergence 64
-// 64`; the reduce lesson's own CPU sum, 2^20 × 255·256/2 / 256 = 133693440),
-// then the whole output of the lessons (before the occupancy lesson, which
-// demo_occupancy_test.go covers) against testdata/demo/lessons.golden.
+// TestDemo runs `warpsim demo` with its quick lessons (every lesson but the
+// K40's nested reductions, the timing and the tensor lessons, which
+// TestLongDemo runs) and checks each lesson's result against what the H100
+// printed for the same lesson (h100_seed_runs.txt: `divergence 64 64`; the
+// reduce lesson's own CPU sum, 2^20 × 255·256/2 / 256 = 133693440), then
+// those lessons' output against their part of testdata/demo/lessons.golden.
 //
 // It runs the demo as a newcomer does, a process started in an empty
 // directory (this test binary standing in for warpsim, as for the programs'
 // co-processes), so that the demo needs no file of the checkout: everything
 // it runs is embedded.
 func TestDemo(t *testing.T) {
-	// The longest single test (about 13 CPU seconds, most of it the nested
-	// and timing lessons): it runs beside the CUDA programs' parallel
-	// subtests, which mostly wait on their simulators. The demo reads no
-	// environment a serial test changes.
+	t.Parallel() // beside the CUDA programs' parallel subtests, which mostly wait on their simulators
+	stdout := runDemoProcess(t, "--lesson", "divergence,reduce,coarsen,nested,occupancy")
+	checkDemoLessons(t, stdout, demoQuickWants)
+	lessons, _, _ := strings.Cut(stdout, "== Occupancy")
+	want, _, found := strings.Cut(readDemoGolden(t), "== Lesson 4b")
+	if !found {
+		t.Fatal("lessons.golden has no nested-reduction lesson")
+	}
+	if lessons != want {
+		t.Errorf("the quick lessons differ from testdata/demo/lessons.golden's:\n--- got\n%s--- want\n%s", lessons, want)
+	}
+	for _, absent := range []string{"== Lesson 4b", "== Lesson 5", "== Lesson 6"} {
+		if strings.Contains(stdout, absent) {
+			t.Errorf("--lesson printed %q, which it did not name", absent)
+		}
+	}
+}
+
+// TestLongDemo runs the whole `warpsim demo`, as the README's first command
+// does (about 18 CPU seconds: the K40's 44,000 nested grids, the timing
+// lesson's copy kernel at five occupancies, the tensor lesson), and checks
+// every lesson: results against the H100's, the timing and tensor lessons
+// against the H100's rankings and times, the rest against lessons.golden.
+func TestLongDemo(t *testing.T) {
+	testenv.Long(t)
 	t.Parallel()
+	stdout := runDemoProcess(t)
+	checkDemoLessons(t, stdout, append(slices.Clone(demoQuickWants),
+		"gpuRecursiveReduce         1048576   1/16384        0.061600 s   refused",
+		"gpuRecursiveReduceNosync   1048576   1/16384        0.059202 s   refused",
+		"gpuRecursiveReduce2        1048576   1/8            0.000790 s   refused",
+	))
+	lessons, _, _ := strings.Cut(stdout, "== Occupancy")
+	// The timing lesson's numbers are the model's; checkDemoTiming checks
+	// what they must show.
+	lessons, timingLesson, _ := strings.Cut(lessons, "== Lesson 5")
+	timingLesson, tensorLesson, _ := strings.Cut(timingLesson, "== Lesson 6")
+	checkDemoTiming(t, timingLesson)
+	checkDemoTensor(t, tensorLesson)
+	path := filepath.Join("testdata", "demo", "lessons.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(lessons), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want := readDemoGolden(t); lessons != want {
+		t.Errorf("demo lessons differ from %s:\n--- got\n%s--- want\n%s", path, lessons, want)
+	}
+}
+
+// TestDemoUnknownLesson: a lesson name the demo does not have is bad input
+// (exit 2), and the message lists the lessons there are.
+func TestDemoUnknownLesson(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"demo", "--lesson", "reduce,warps"}, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), `--lesson "warps": no such lesson`) || !strings.Contains(errb.String(), "nested-reduce, time, tensor, occupancy") {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the lesson and listing the lessons", code, errb.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q before refusing", out.String())
+	}
+}
+
+// demoQuickWants are lines the quick lessons must print: each kernel's
+// result as the H100 printed it, the nested lesson's order check.
+var demoQuickWants = []string{
+	"Kernel: warmingup    sum 9600.0 first8: 100 100 100 100 100 100 100 100  OK, as on the H100",
+	"Kernel: mathKernel1    sum 9600.0 first8: 100 200 100 200 100 200 100 200  OK, as on the H100",
+	"Kernel: mathKernel2    sum 9600.0 first8: 100 100 100 100 100 100 100 100  OK, as on the H100",
+	"Kernel: mathKernel3    sum 9600.0 first8: 100 200 100 200 100 200 100 200  OK, as on the H100",
+	"Kernel: mathKernel4    sum 12800.0 first8: 200 200 200 200 200 200 200 200  OK, as on the H100",
+	"array 1048576 grid 2048 block 512 cpu_sum 133693440",
+	"Kernel: reduceNeighbored    gpu_sum 133693440 OK",
+	"Kernel: reduceNeighboredLess    gpu_sum 133693440 OK",
+	"Kernel: reduceInterleaved    gpu_sum 133693440 OK",
+	"OK, the 18 lines the H100 printed, in its order",
+	"OK, the 36 lines the H100 printed, in its order",
+	"== Occupancy",
+}
+
+// runDemoProcess runs `warpsim demo ARGS` as a process in an empty
+// directory and returns its standard output.
+func runDemoProcess(t *testing.T, args ...string) string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var outb, errb bytes.Buffer
-	cmd := exec.Command(exe, "demo")
+	cmd := exec.Command(exe, append([]string{"demo"}, args...)...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1")
 	cmd.Stdout, cmd.Stderr = &outb, &errb
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("warpsim demo in an empty directory: %v: %s", err, errb.String())
+		t.Fatalf("warpsim demo %s in an empty directory: %v: %s", strings.Join(args, " "), err, errb.String())
 	}
-	stdout := outb.String()
-	for _, want := range []string{
-		"Kernel: warmingup    sum 9600.0 first8: 100 100 100 100 100 100 100 100  OK, as on the H100",
-		"Kernel: mathKernel1    sum 9600.0 first8: 100 200 100 200 100 200 100 200  OK, as on the H100",
-		"Kernel: mathKernel2    sum 9600.0 first8: 100 100 100 100 100 100 100 100  OK, as on the H100",
-		"Kernel: mathKernel3    sum 9600.0 first8: 100 200 100 200 100 200 100 200  OK, as on the H100",
-		"Kernel: mathKernel4    sum 12800.0 first8: 200 200 200 200 200 200 200 200  OK, as on the H100",
-		"array 1048576 grid 2048 block 512 cpu_sum 133693440",
-		"Kernel: reduceNeighbored    gpu_sum 133693440 OK",
-		"Kernel: reduceNeighboredLess    gpu_sum 133693440 OK",
-		"Kernel: reduceInterleaved    gpu_sum 133693440 OK",
-		"OK, the 18 lines the H100 printed, in its order",
-		"OK, the 36 lines the H100 printed, in its order",
-		"gpuRecursiveReduce         1048576   1/16384        0.061600 s   refused",
-		"gpuRecursiveReduceNosync   1048576   1/16384        0.059202 s   refused",
-		"gpuRecursiveReduce2        1048576   1/8            0.000790 s   refused",
-		"== Occupancy",
-	} {
+	return outb.String()
+}
+
+// checkDemoLessons checks that the demo printed every line of wants, no
+// MISMATCH, and an OK result for each coarsening factor.
+func checkDemoLessons(t *testing.T, stdout string, wants []string) {
+	t.Helper()
+	for _, want := range wants {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q", want)
 		}
@@ -82,27 +154,15 @@ func TestDemo(t *testing.T) {
 			t.Errorf("coarsening CF=%s: no OK result", cf)
 		}
 	}
-	lessons, _, _ := strings.Cut(stdout, "== Occupancy")
-	// The timing lesson's numbers are the model's; TestDemoTiming checks
-	// what they must show.
-	lessons, timingLesson, _ := strings.Cut(lessons, "== Lesson 5")
-	timingLesson, tensorLesson, _ := strings.Cut(timingLesson, "== Lesson 6")
-	checkDemoTiming(t, timingLesson)
-	checkDemoTensor(t, tensorLesson)
-	path := filepath.Join("testdata", "demo", "lessons.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(lessons), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
+}
+
+func readDemoGolden(t *testing.T) string {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join("testdata", "demo", "lessons.golden"))
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if lessons != string(want) {
-		t.Errorf("demo lessons differ from %s:\n--- got\n%s--- want\n%s", path, lessons, want)
-	}
+	return string(want)
 }
 
 // TestLessonsAgainstH100 compares the memory counts of the demo's lesson
