@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/internal/tmap"
 )
 
@@ -157,21 +158,35 @@ func TestTMAMatchesH100(t *testing.T) { runTMACases(t, "cases.txt") }
 // interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B/32B), as the H100 ran
 // them: the shared memory after a load and the transaction bytes it
 // completed (measured by tma_probe.cu's kind I), the tensor after a store
-// (kind T), and the driver's cuTensorMapEncodeTiled verdicts.
-func TestTMAInterleaveMatchesH100(t *testing.T) { runTMACases(t, "il_cases.txt") }
+// (kind T), and the driver's cuTensorMapEncodeTiled verdicts. A measured
+// load (kind I) spins 4,000,000 clock64 cycles and then counts its bytes
+// down one by one (about a CPU second in the engine), so the plain run
+// takes every fourth case; TestLongTMAInterleaveMatchesH100 takes all 48.
+func TestTMAInterleaveMatchesH100(t *testing.T) { runTMACasesEvery(t, "il_cases.txt", 4) }
+
+// TestLongTMAInterleaveMatchesH100 is TestTMAInterleaveMatchesH100 over
+// every case.
+func TestLongTMAInterleaveMatchesH100(t *testing.T) {
+	testenv.Long(t)
+	runTMACasesEvery(t, "il_cases.txt", 1)
+}
 
 // runTMACases runs one case file of testdata/tma through tma_probe.cu's
 // PTX and compares every byte with the H100's recording. Under -short (CI's
 // race step, where an interleaved case's mbarrier wait loop takes seconds)
 // every fourth case; the plain run takes them all.
-func runTMACases(t *testing.T, file string) {
+func runTMACases(t *testing.T, file string) { runTMACasesEvery(t, file, 1) }
+
+// runTMACasesEvery is runTMACases over every k-th case of file (the first,
+// the k+1-th, …), and under -short every 4k-th.
+func runTMACasesEvery(t *testing.T, file string, k int) {
 	src, err := os.ReadFile(filepath.Join(tmaRec, "ptx", "tma_probe.ptx"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := testModule(t, string(src))
 	for i, c := range readTMACases(t, file) {
-		if testing.Short() && i%4 != 0 {
+		if i%k != 0 || testing.Short() && i%(4*k) != 0 {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
