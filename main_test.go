@@ -1,0 +1,13 @@
+package warpsim_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	testenv.TuneGC()
+	os.Exit(m.Run())
+}
