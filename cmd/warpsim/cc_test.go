@@ -21,6 +21,7 @@ import (
 // programs `warpsim cc` builds in these tests start it (it is
 // os.Executable()) as `__runtime`, with WARPSIM_TEST_AS_CLI set.
 func TestMain(m *testing.M) {
+	testenv.TuneGC() // the simulator's processes too (this binary stands in for warpsim)
 	if os.Getenv("WARPSIM_TEST_AS_CLI") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
