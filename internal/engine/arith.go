@@ -536,7 +536,7 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 		d1 = wp.r(in.D[1])
 	}
 	// setp on 32-bit integers with one predicate and no boolean operation
-	// never gets here: ir gives it a fast form (warp.fast, setpFull32).
+	// never gets here: ir gives it a fast form (warp.fastRun, setpMask32).
 	t2 := in.Type2
 	if t2 == ptxtype.F16x2 || t2 == ptxtype.BF16x2 {
 		wp.setpPacked(in, exec, a, b, c, d0, d1)
@@ -596,19 +596,10 @@ func setResult(t ptxtype.Type, p bool) uint64 {
 	return 0
 }
 
-// setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
-// own; setp writes the low half's result to the first predicate and the
-// high half's to the second, set writes each half's result in its half.
-// setpFull32 is setp on 32-bit integers for a full warp, one loop per
-// comparison so the lane loop holds no switch (setpMask32). It reports
-// false for a comparison it does not handle.
-func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
-	_, ok := setpMask32(cmp, signed, a, b, d)
-	return ok
-}
-
-// setpMask32 is setpFull32 that also returns the lanes whose predicate it
-// set, as a mask. Each comparison is a sign or a zero test of a 64-bit
+// setpMask32 is setp on 32-bit integers for a full warp, one loop per
+// comparison so the lane loop holds no switch; it returns the lanes whose
+// predicate it set, as a mask, and reports false for a comparison it does
+// not handle. Each comparison is a sign or a zero test of a 64-bit
 // difference of the operands widened from 32 bits (zero-extended, or
 // sign-extended when signed), which cannot overflow: a < b is the sign of
 // a-b, a > b that of b-a, a >= b and a <= b their negations, a == b the
@@ -677,6 +668,81 @@ func setpSubS32(a, b, d *[32]uint64, inv uint64) uint32 {
 	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
+// setpMask32Imm is setpMask32 with a constant second operand c (an
+// immediate, ir.FastSetp32Imm): lane l compares a[l] with c. The sign
+// tests are those of setpMask32; a > c, the sign of c - a, is that of
+// ^a + (c + 1), so both orders are one complement mask and one addend.
+func setpMask32Imm(cmp uint8, signed bool, a *[32]uint64, c uint64, d *[32]uint64) uint32 {
+	var inv uint64
+	switch cmp {
+	case ir.CmpGe, ir.CmpHs, ir.CmpLe, ir.CmpLs, ir.CmpNe:
+		inv = 1
+	}
+	if cmp == ir.CmpEq || cmp == ir.CmpNe {
+		return setpEq32Imm(a, uint32(c), d, inv)
+	}
+	cw := uint64(uint32(c))
+	if signed {
+		cw = uint64(int64(int32(c)))
+	}
+	// a < c: sign of a + (-c); a > c: sign of ^a + (c + 1).
+	flip, k := uint64(0), -cw
+	switch cmp {
+	case ir.CmpGt, ir.CmpHi, ir.CmpLe, ir.CmpLs:
+		flip, k = ^uint64(0), cw+1
+	}
+	if signed {
+		return setpSubS32Imm(a, flip, k, d, inv)
+	}
+	return setpSubU32Imm(a, flip, k, d, inv)
+}
+
+// setpEq32Imm sets d[l] to (a[l] == c) ^ inv on the low 32 bits.
+func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64, inv uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(uint32(a[l])^c)-1)>>63 ^ inv
+		p1 := (uint64(uint32(a[l+1])^c)-1)>>63 ^ inv
+		p2 := (uint64(uint32(a[l+2])^c)-1)>>63 ^ inv
+		p3 := (uint64(uint32(a[l+3])^c)-1)>>63 ^ inv
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSubU32Imm sets d[l] to the sign of (a[l] ^ flip) + k, a[l]
+// zero-extended from 32 bits, xor inv.
+func setpSubU32Imm(a *[32]uint64, flip, k uint64, d *[32]uint64, inv uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(uint32(a[l]))^flip+k)>>63 ^ inv
+		p1 := (uint64(uint32(a[l+1]))^flip+k)>>63 ^ inv
+		p2 := (uint64(uint32(a[l+2]))^flip+k)>>63 ^ inv
+		p3 := (uint64(uint32(a[l+3]))^flip+k)>>63 ^ inv
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSubS32Imm is setpSubU32Imm with a[l] sign-extended from 32 bits.
+func setpSubS32Imm(a *[32]uint64, flip, k uint64, d *[32]uint64, inv uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(int64(int32(a[l])))^flip+k)>>63 ^ inv
+		p1 := (uint64(int64(int32(a[l+1])))^flip+k)>>63 ^ inv
+		p2 := (uint64(int64(int32(a[l+2])))^flip+k)>>63 ^ inv
+		p3 := (uint64(int64(int32(a[l+3])))^flip+k)>>63 ^ inv
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
+// own; setp writes the low half's result to the first predicate and the
+// high half's to the second, set writes each half's result in its half.
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {
 	et := ptxtype.F16
 	if in.Type2 == ptxtype.BF16x2 {
