@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -299,5 +300,48 @@ func TestSetpImmFastForm(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRegStagger: the register files of a block's warps start at distinct
+// cache lines modulo 4 KiB (regStagger), so the same slot of each warp
+// does not fall in the same sets of the L1 data cache, and the stagger
+// moves nothing else: the constant slots hold their values.
+func TestRegStagger(t *testing.T) {
+	m := testModule(t, sharedReducePTX)
+	k := m.Prog.FuncByName["sred"]
+	f := m.Prog.Funcs[k]
+	if f.NumSlots*32*8 < 4096 {
+		t.Fatalf("%d slots: a register file under 4 KiB does not show the aliasing", f.NumSlots)
+	}
+	in, _ := m.Mem.Alloc(4 * 256)
+	out, _ := m.Mem.Alloc(4)
+	l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: u64p(in, out)},
+		fn: f, nblocks: 1, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k], limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
+	w := newWorker(l)
+	w.runBlock(0)
+	if w.fault != nil {
+		t.Fatal(w.fault)
+	}
+	seen := map[uintptr]int{}
+	for _, wp := range w.blk.warps {
+		at := uintptr(unsafe.Pointer(&wp.regs[0])) % 4096
+		if at%64 != 0 {
+			t.Errorf("warp %d: register file at %#x past a 4 KiB boundary, not on a cache line", wp.idx, at)
+		}
+		if o, ok := seen[at]; ok {
+			t.Errorf("warps %d and %d: both register files at %#x past a 4 KiB boundary", o, wp.idx, at)
+		}
+		seen[at] = wp.idx
+		for _, c := range f.Consts {
+			for l, v := range wp.r(c.Slot) {
+				if v != c.Value {
+					t.Fatalf("warp %d: constant slot %d lane %d holds %#x, want %#x", wp.idx, c.Slot, l, v, c.Value)
+				}
+			}
+		}
+	}
+	if len(seen) != 8 {
+		t.Errorf("%d warps, want 8", len(seen))
 	}
 }
