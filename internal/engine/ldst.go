@@ -685,9 +685,7 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			} else {
 				v = atomic.LoadUint64((*uint64)(unsafe.Pointer(&b[0])))
 			}
-			for l := range d {
-				d[l] = v
-			}
+			fill32(d, v)
 			c := &wp.w.c
 			c.GldRequests++
 			c.GldTransactions++
@@ -695,15 +693,9 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			return true
 		}
 		if n == 4 {
-			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-			for l := range d {
-				d[l] = uint64(atomic.LoadUint32(&s[l]))
-			}
+			loadWords32(d, (*[32]uint32)(unsafe.Pointer(&b[0])))
 		} else {
-			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
-			for l := range d {
-				d[l] = atomic.LoadUint64(&s[l])
-			}
+			loadWords64(d, (*[32]uint64)(unsafe.Pointer(&b[0])))
 		}
 		wp.countGlobalRange(first, n, false)
 		return true
@@ -738,15 +730,9 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	if b, first, _ := wp.globalRange(in, exec, base, n, false); b != nil {
 		v := wp.r(in.A[1])
 		if n == 4 {
-			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-			for l := range v {
-				s[l] = uint32(v[l])
-			}
+			narrow32((*[32]uint32)(unsafe.Pointer(&b[0])), v)
 		} else {
-			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
-			for l := range v {
-				s[l] = v[l]
-			}
+			*(*[32]uint64)(unsafe.Pointer(&b[0])) = *v
 		}
 		wp.countGlobalRange(first, n, true)
 		return true
@@ -873,15 +859,9 @@ func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
 		d := wp.r(in.D[0])
 		if bcast {
 			// One word for all lanes: one wavefront, as sharedWarp counts it.
-			v := uint64(binary.LittleEndian.Uint32(b))
-			for l := range d {
-				d[l] = v
-			}
+			fill32(d, uint64(binary.LittleEndian.Uint32(b)))
 		} else {
-			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-			for l := range d {
-				d[l] = uint64(s[l])
-			}
+			widen32(d, (*[32]uint32)(unsafe.Pointer(&b[0])))
 		}
 		wp.flushShared(false)
 		return true
@@ -915,11 +895,7 @@ func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
 // storeShared is a 1-, 2- or 4-byte shared store.
 func (wp *warp) storeShared(in *ir.Inst, exec uint32, base, n uint64) bool {
 	if b, bcast := wp.sharedRange(in, exec, base, n); b != nil && !bcast {
-		v := wp.r(in.A[1])
-		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-		for l := range v {
-			s[l] = uint32(v[l])
-		}
+		narrow32((*[32]uint32)(unsafe.Pointer(&b[0])), wp.r(in.A[1]))
 		wp.blk.sharedDirty = true
 		wp.flushShared(true)
 		return true
@@ -966,9 +942,7 @@ func (wp *warp) loadParamUniform(in *ir.Inst, exec uint32, base uint64, size int
 		}
 		d := wp.r(in.D[v])
 		if exec == fullMask {
-			for l := range d {
-				d[l] = x
-			}
+			fill32(d, x)
 			continue
 		}
 		for l := range d {

@@ -86,10 +86,7 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 	}
 	m := typeMask(in.Type)
 	if uniform {
-		v &= m
-		for l := range o {
-			o[l] = v
-		}
+		fill32(o, v&m)
 	} else {
 		for l := range o {
 			o[l] &= m
