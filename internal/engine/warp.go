@@ -446,6 +446,18 @@ func (wp *warp) run(budget int) int {
 					}
 					continue
 				}
+				if in.Op == ir.OpBar && exec != 0 {
+					// A barrier, as the general path runs it: a warp that
+					// must wait (or a checker's stop) ends the run here,
+					// without going back through the general path.
+					pc++
+					k++
+					top.pc = pc
+					if wp.barrier(int(pc-1), in, exec) {
+						break
+					}
+					continue
+				}
 				if in.Op != ir.OpBra || exec != 0 && exec != mask {
 					break
 				}
