@@ -669,71 +669,127 @@ func setpSubS32(a, b, d *[32]uint64, inv uint64) uint32 {
 }
 
 // setpMask32Imm is setpMask32 with a constant second operand c (an
-// immediate, ir.FastSetp32Imm): lane l compares a[l] with c. The sign
-// tests are those of setpMask32; a > c, the sign of c - a, is that of
-// ^a + (c + 1), so both orders are one complement mask and one addend.
+// immediate, ir.FastSetp32Imm): lane l compares a[l] with c. Every
+// comparison is one sign test with nothing to invert after it, the
+// operands widened from 32 bits as in setpMask32: a < c is the sign of
+// a - c, a <= c that of a - (c + 1), a > c that of c - a = ^a + (c + 1),
+// a >= c that of c - 1 - a = ^a + c; a == c is the sign of (a ^ c) - 1 and
+// a != c that of -(a ^ c).
 func setpMask32Imm(cmp uint8, signed bool, a *[32]uint64, c uint64, d *[32]uint64) uint32 {
-	var inv uint64
 	switch cmp {
-	case ir.CmpGe, ir.CmpHs, ir.CmpLe, ir.CmpLs, ir.CmpNe:
-		inv = 1
-	}
-	if cmp == ir.CmpEq || cmp == ir.CmpNe {
-		return setpEq32Imm(a, uint32(c), d, inv)
+	case ir.CmpEq:
+		return setpEq32Imm(a, uint32(c), d)
+	case ir.CmpNe:
+		return setpNe32Imm(a, uint32(c), d)
 	}
 	cw := uint64(uint32(c))
 	if signed {
 		cw = uint64(int64(int32(c)))
 	}
-	// a < c: sign of a + (-c); a > c: sign of ^a + (c + 1).
-	flip, k := uint64(0), -cw
+	var k uint64
+	flip := false
 	switch cmp {
-	case ir.CmpGt, ir.CmpHi, ir.CmpLe, ir.CmpLs:
-		flip, k = ^uint64(0), cw+1
+	case ir.CmpLt, ir.CmpLo:
+		k = -cw
+	case ir.CmpLe, ir.CmpLs:
+		k = -(cw + 1)
+	case ir.CmpGt, ir.CmpHi:
+		k, flip = cw+1, true
+	default: // ge, hs
+		k, flip = cw, true
 	}
 	if signed {
-		return setpSubS32Imm(a, flip, k, d, inv)
+		if flip {
+			return setpSignS32Flip(a, k, d)
+		}
+		return setpSignS32(a, k, d)
 	}
-	return setpSubU32Imm(a, flip, k, d, inv)
+	if flip {
+		return setpSignU32Flip(a, k, d)
+	}
+	return setpSignU32(a, k, d)
 }
 
-// setpEq32Imm sets d[l] to (a[l] == c) ^ inv on the low 32 bits.
-func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64, inv uint64) uint32 {
+// setpEq32Imm sets d[l] to a[l] == c on the low 32 bits.
+func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(uint32(a[l])^c)-1)>>63 ^ inv
-		p1 := (uint64(uint32(a[l+1])^c)-1)>>63 ^ inv
-		p2 := (uint64(uint32(a[l+2])^c)-1)>>63 ^ inv
-		p3 := (uint64(uint32(a[l+3])^c)-1)>>63 ^ inv
+		p0 := (uint64(uint32(a[l])^c) - 1) >> 63
+		p1 := (uint64(uint32(a[l+1])^c) - 1) >> 63
+		p2 := (uint64(uint32(a[l+2])^c) - 1) >> 63
+		p3 := (uint64(uint32(a[l+3])^c) - 1) >> 63
 		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
 		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 	}
 	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
-// setpSubU32Imm sets d[l] to the sign of (a[l] ^ flip) + k, a[l]
-// zero-extended from 32 bits, xor inv.
-func setpSubU32Imm(a *[32]uint64, flip, k uint64, d *[32]uint64, inv uint64) uint32 {
+// setpNe32Imm sets d[l] to a[l] != c on the low 32 bits.
+func setpNe32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(uint32(a[l]))^flip+k)>>63 ^ inv
-		p1 := (uint64(uint32(a[l+1]))^flip+k)>>63 ^ inv
-		p2 := (uint64(uint32(a[l+2]))^flip+k)>>63 ^ inv
-		p3 := (uint64(uint32(a[l+3]))^flip+k)>>63 ^ inv
+		p0 := -uint64(uint32(a[l])^c) >> 63
+		p1 := -uint64(uint32(a[l+1])^c) >> 63
+		p2 := -uint64(uint32(a[l+2])^c) >> 63
+		p3 := -uint64(uint32(a[l+3])^c) >> 63
 		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
 		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 	}
 	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
-// setpSubS32Imm is setpSubU32Imm with a[l] sign-extended from 32 bits.
-func setpSubS32Imm(a *[32]uint64, flip, k uint64, d *[32]uint64, inv uint64) uint32 {
+// setpSignU32 sets d[l] to the sign of a[l] + k, a[l] zero-extended from
+// 32 bits.
+func setpSignU32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(int64(int32(a[l])))^flip+k)>>63 ^ inv
-		p1 := (uint64(int64(int32(a[l+1])))^flip+k)>>63 ^ inv
-		p2 := (uint64(int64(int32(a[l+2])))^flip+k)>>63 ^ inv
-		p3 := (uint64(int64(int32(a[l+3])))^flip+k)>>63 ^ inv
+		p0 := (uint64(uint32(a[l])) + k) >> 63
+		p1 := (uint64(uint32(a[l+1])) + k) >> 63
+		p2 := (uint64(uint32(a[l+2])) + k) >> 63
+		p3 := (uint64(uint32(a[l+3])) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignU32Flip sets d[l] to the sign of ^a[l] + k, a[l] zero-extended
+// from 32 bits.
+func setpSignU32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (^uint64(uint32(a[l])) + k) >> 63
+		p1 := (^uint64(uint32(a[l+1])) + k) >> 63
+		p2 := (^uint64(uint32(a[l+2])) + k) >> 63
+		p3 := (^uint64(uint32(a[l+3])) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignS32 is setpSignU32 with a[l] sign-extended from 32 bits.
+func setpSignS32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(int64(int32(a[l]))) + k) >> 63
+		p1 := (uint64(int64(int32(a[l+1]))) + k) >> 63
+		p2 := (uint64(int64(int32(a[l+2]))) + k) >> 63
+		p3 := (uint64(int64(int32(a[l+3]))) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignS32Flip is setpSignU32Flip with a[l] sign-extended from 32 bits.
+func setpSignS32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (^uint64(int64(int32(a[l]))) + k) >> 63
+		p1 := (^uint64(int64(int32(a[l+1]))) + k) >> 63
+		p2 := (^uint64(int64(int32(a[l+2]))) + k) >> 63
+		p3 := (^uint64(int64(int32(a[l+3]))) + k) >> 63
 		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
 		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
 	}
