@@ -173,12 +173,13 @@ const regStaggerPad = 4096 / 8
 
 // regStagger returns where in buf the register file of the warp at index
 // idx of a block starts, in uint64s: at idx·5 cache lines past a 4 KiB
-// boundary, modulo 4 KiB. The allocator gives a register file of 4 KiB or
-// more a 4 KiB-aligned buffer, so unstaggered the same slot of every warp
-// falls in the same sets of a 4 KiB-periodic L1 data cache, and a block's
-// warps taking turns (a barrier every few instructions) evict each other's
-// registers: 8 warps of sharedReducePTX on 8 ways, about four L1 misses
-// per warp instruction in cachegrind. Only where data lies changes.
+// boundary, modulo 4 KiB. Go's allocator gave register files of 4 KiB and
+// more 4 KiB-aligned buffers (sharedReducePTX's 7.75 KiB: every warp's),
+// so unstaggered the same slot of every warp fell in the same sets of a
+// 4 KiB-periodic L1 data cache, and a block's warps taking turns (a
+// barrier every few instructions) evicted each other's registers: 8 warps
+// of sharedReducePTX on 8 ways, about four L1 misses per warp instruction
+// in cachegrind. Only where data lies changes.
 func regStagger(buf []uint64, idx int) int {
 	at := int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))) % 4096)
 	want := idx * 5 % 64 * 64
