@@ -536,7 +536,7 @@ func (wp *warp) setp(in *ir.Inst, exec uint32) {
 		d1 = wp.r(in.D[1])
 	}
 	// setp on 32-bit integers with one predicate and no boolean operation
-	// never gets here: ir gives it a fast form (warp.fast, setpFull32).
+	// never gets here: ir gives it a fast form (warp.fastRun, setpMask32).
 	t2 := in.Type2
 	if t2 == ptxtype.F16x2 || t2 == ptxtype.BF16x2 {
 		wp.setpPacked(in, exec, a, b, c, d0, d1)
@@ -596,19 +596,10 @@ func setResult(t ptxtype.Type, p bool) uint64 {
 	return 0
 }
 
-// setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
-// own; setp writes the low half's result to the first predicate and the
-// high half's to the second, set writes each half's result in its half.
-// setpFull32 is setp on 32-bit integers for a full warp, one loop per
-// comparison so the lane loop holds no switch (setpMask32). It reports
-// false for a comparison it does not handle.
-func setpFull32(cmp uint8, signed bool, a, b, d *[32]uint64) bool {
-	_, ok := setpMask32(cmp, signed, a, b, d)
-	return ok
-}
-
-// setpMask32 is setpFull32 that also returns the lanes whose predicate it
-// set, as a mask. Each comparison is a sign or a zero test of a 64-bit
+// setpMask32 is setp on 32-bit integers for a full warp, one loop per
+// comparison so the lane loop holds no switch; it returns the lanes whose
+// predicate it set, as a mask, and reports false for a comparison it does
+// not handle. Each comparison is a sign or a zero test of a 64-bit
 // difference of the operands widened from 32 bits (zero-extended, or
 // sign-extended when signed), which cannot overflow: a < b is the sign of
 // a-b, a > b that of b-a, a >= b and a <= b their negations, a == b the
@@ -677,6 +668,137 @@ func setpSubS32(a, b, d *[32]uint64, inv uint64) uint32 {
 	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
+// setpMask32Imm is setpMask32 with a constant second operand c (an
+// immediate, ir.FastSetp32Imm): lane l compares a[l] with c. Every
+// comparison is one sign test with nothing to invert after it, the
+// operands widened from 32 bits as in setpMask32: a < c is the sign of
+// a - c, a <= c that of a - (c + 1), a > c that of c - a = ^a + (c + 1),
+// a >= c that of c - 1 - a = ^a + c; a == c is the sign of (a ^ c) - 1 and
+// a != c that of -(a ^ c).
+func setpMask32Imm(cmp uint8, signed bool, a *[32]uint64, c uint64, d *[32]uint64) uint32 {
+	switch cmp {
+	case ir.CmpEq:
+		return setpEq32Imm(a, uint32(c), d)
+	case ir.CmpNe:
+		return setpNe32Imm(a, uint32(c), d)
+	}
+	cw := uint64(uint32(c))
+	if signed {
+		cw = uint64(int64(int32(c)))
+	}
+	var k uint64
+	flip := false
+	switch cmp {
+	case ir.CmpLt, ir.CmpLo:
+		k = -cw
+	case ir.CmpLe, ir.CmpLs:
+		k = -(cw + 1)
+	case ir.CmpGt, ir.CmpHi:
+		k, flip = cw+1, true
+	default: // ge, hs
+		k, flip = cw, true
+	}
+	if signed {
+		if flip {
+			return setpSignS32Flip(a, k, d)
+		}
+		return setpSignS32(a, k, d)
+	}
+	if flip {
+		return setpSignU32Flip(a, k, d)
+	}
+	return setpSignU32(a, k, d)
+}
+
+// setpEq32Imm sets d[l] to a[l] == c on the low 32 bits.
+func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(uint32(a[l])^c) - 1) >> 63
+		p1 := (uint64(uint32(a[l+1])^c) - 1) >> 63
+		p2 := (uint64(uint32(a[l+2])^c) - 1) >> 63
+		p3 := (uint64(uint32(a[l+3])^c) - 1) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpNe32Imm sets d[l] to a[l] != c on the low 32 bits.
+func setpNe32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := -uint64(uint32(a[l])^c) >> 63
+		p1 := -uint64(uint32(a[l+1])^c) >> 63
+		p2 := -uint64(uint32(a[l+2])^c) >> 63
+		p3 := -uint64(uint32(a[l+3])^c) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignU32 sets d[l] to the sign of a[l] + k, a[l] zero-extended from
+// 32 bits.
+func setpSignU32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(uint32(a[l])) + k) >> 63
+		p1 := (uint64(uint32(a[l+1])) + k) >> 63
+		p2 := (uint64(uint32(a[l+2])) + k) >> 63
+		p3 := (uint64(uint32(a[l+3])) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignU32Flip sets d[l] to the sign of ^a[l] + k, a[l] zero-extended
+// from 32 bits.
+func setpSignU32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (^uint64(uint32(a[l])) + k) >> 63
+		p1 := (^uint64(uint32(a[l+1])) + k) >> 63
+		p2 := (^uint64(uint32(a[l+2])) + k) >> 63
+		p3 := (^uint64(uint32(a[l+3])) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignS32 is setpSignU32 with a[l] sign-extended from 32 bits.
+func setpSignS32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (uint64(int64(int32(a[l]))) + k) >> 63
+		p1 := (uint64(int64(int32(a[l+1]))) + k) >> 63
+		p2 := (uint64(int64(int32(a[l+2]))) + k) >> 63
+		p3 := (uint64(int64(int32(a[l+3]))) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignS32Flip is setpSignU32Flip with a[l] sign-extended from 32 bits.
+func setpSignS32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := (^uint64(int64(int32(a[l]))) + k) >> 63
+		p1 := (^uint64(int64(int32(a[l+1]))) + k) >> 63
+		p2 := (^uint64(int64(int32(a[l+2]))) + k) >> 63
+		p3 := (^uint64(int64(int32(a[l+3]))) + k) >> 63
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpPacked is setp/set on f16x2 or bf16x2: each half compares on its
+// own; setp writes the low half's result to the first predicate and the
+// high half's to the second, set writes each half's result in its half.
 func (wp *warp) setpPacked(in *ir.Inst, exec uint32, a, b, c, d0, d1 *[32]uint64) {
 	et := ptxtype.F16
 	if in.Type2 == ptxtype.BF16x2 {

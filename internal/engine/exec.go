@@ -32,9 +32,7 @@ func (wp *warp) exec(pc int, in *ir.Inst, exec uint32) {
 		v := wp.symBase(in) + uint64(in.Imm)
 		v &= typeMask(in.Type)
 		o := wp.out(in.D[0], exec)
-		for l := range o {
-			o[l] = v
-		}
+		fill32(o, v)
 		wp.commit(in.D[0], exec)
 	case ir.OpPack:
 		es := uint(ir.TypeSize(in.Type2) * 8)

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
@@ -203,5 +204,144 @@ func TestCheckFastSlots(t *testing.T) {
 		if tc.bad && !strings.Contains(why, "instruction 0") {
 			t.Errorf("%s: %q does not name the instruction", tc.name, why)
 		}
+	}
+}
+
+// TestImmFastForms: the fast forms with a constant second operand (read
+// once, from lane 0 of its slot) give each lane its definition, for the
+// whole warp and, leaving the other lanes alone, for some of it; shifts by
+// 32 or more give 0, as scalar's shifts do.
+func TestImmFastForms(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	consts := []uint64{0, 1, 2, 3, 5, 31, 32, 33, 63, 64, 0x5555, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe,
+		1 << 40, 0xffffffff00000001, ^uint64(0)}
+	for i := 0; i < 8; i++ {
+		consts = append(consts, rng.Uint64(), uint64(rng.Uint32()))
+	}
+	forms := []struct {
+		fast ir.Fast
+		def  func(a, c uint64) uint64
+	}{
+		{ir.FastAdd32Imm, func(a, c uint64) uint64 { return uint64(uint32(a) + uint32(c)) }},
+		{ir.FastSub32Imm, func(a, c uint64) uint64 { return uint64(uint32(a) - uint32(c)) }},
+		{ir.FastAdd64Imm, func(a, c uint64) uint64 { return a + c }},
+		{ir.FastMulLo32Imm, func(a, c uint64) uint64 { return uint64(uint32(a) * uint32(c)) }},
+		{ir.FastMulWideU32Imm, func(a, c uint64) uint64 { return uint64(uint32(a)) * uint64(uint32(c)) }},
+		{ir.FastMulWideS32Imm, func(a, c uint64) uint64 { return uint64(int64(int32(a)) * int64(int32(c))) }},
+		{ir.FastShl32Imm, func(a, c uint64) uint64 { return uint64(scalar.Shl32(uint32(a), uint32(c))) }},
+		{ir.FastShrU32Imm, func(a, c uint64) uint64 { return uint64(scalar.ShrU32(uint32(a), uint32(c))) }},
+		{ir.FastAnd32Imm, func(a, c uint64) uint64 { return uint64(uint32(a) & uint32(c)) }},
+		{ir.FastOr32Imm, func(a, c uint64) uint64 { return uint64(uint32(a) | uint32(c)) }},
+		{ir.FastXor32Imm, func(a, c uint64) uint64 { return uint64(uint32(a) ^ uint32(c)) }},
+	}
+	// Slots: 0 a, 1 the constant, 2 the result.
+	wp := &warp{regs: make([]uint64, 3*32)}
+	for _, f := range forms {
+		in := &ir.Inst{Fast: f.fast, Guard: -1, D: [4]int32{2, -1, -1, -1}, A: [5]int32{0, 1, -1, -1, -1}}
+		for _, c := range consts {
+			for _, exec := range []uint32{fullMask, 0x5555aaaa} {
+				old := [32]uint64{}
+				for l := 0; l < 32; l++ {
+					wp.r(0)[l] = rng.Uint64()
+					if l < 4 {
+						wp.r(0)[l] = []uint64{0, 0xffffffff, 0x80000000, 1 << 32}[l]
+					}
+					wp.r(1)[l] = c
+					old[l] = rng.Uint64()
+					wp.r(2)[l] = old[l]
+				}
+				wp.fast(in, exec)
+				for l := 0; l < 32; l++ {
+					want := old[l]
+					if exec>>l&1 != 0 {
+						want = f.def(wp.r(0)[l], c)
+					}
+					if got := wp.r(2)[l]; got != want {
+						t.Fatalf("fast form %d, constant %#x, exec %#x: lane %d of %#x gives %#x, want %#x", f.fast, c, exec, l, wp.r(0)[l], got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSetpImmFastForm: setp on 32-bit integers against a constant
+// (ir.FastSetp32Imm) agrees with the general comparison for every
+// comparison and sign, on constants and lanes at the edges of both
+// signs; its lane mask is the predicates'.
+func TestSetpImmFastForm(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	vals := []uint64{0, 1, 2, 999, 1000, 1001, 0x7ffffffe, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff, 0xfffffffe, 1 << 40, 0xffffffff00000000}
+	for i := 0; i < 18; i++ {
+		vals = append(vals, uint64(rng.Uint32()))
+	}
+	for _, t2 := range []ptxtype.Type{ptxtype.S32, ptxtype.U32, ptxtype.B32} {
+		for _, cmp := range []uint8{ir.CmpEq, ir.CmpNe, ir.CmpLt, ir.CmpLe, ir.CmpGt, ir.CmpGe, ir.CmpLo, ir.CmpLs, ir.CmpHi, ir.CmpHs} {
+			for _, c := range vals {
+				var a, d [32]uint64
+				for l := range a {
+					a[l] = vals[l%len(vals)]
+					if l >= len(vals) {
+						a[l] = c + uint64(l%3) - 1 // c-1, c, c+1
+					}
+				}
+				m := setpMask32Imm(cmp, t2 == ptxtype.S32, &a, c, &d)
+				var want uint32
+				for l := range d {
+					want |= uint32(d[l]&1) << l
+				}
+				if m != want {
+					t.Fatalf("setp %d.%v against %#x: lane mask %#x, the predicates say %#x", cmp, t2, c, m, want)
+				}
+				for l := range d {
+					if want := b2u(compare(cmp, t2, a[l]&0xffffffff, c&0xffffffff)); d[l] != want {
+						t.Fatalf("setp %d.%v %#x, %#x = %d, want %d", cmp, t2, a[l], c, d[l], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRegStagger: the register files of a block's warps start at distinct
+// cache lines modulo 4 KiB (regStagger), so the same slot of each warp
+// does not fall in the same sets of the L1 data cache, and the stagger
+// moves nothing else: the constant slots hold their values.
+func TestRegStagger(t *testing.T) {
+	m := testModule(t, sharedReducePTX)
+	k := m.Prog.FuncByName["sred"]
+	f := m.Prog.Funcs[k]
+	if f.NumSlots*32*8 < 4096 {
+		t.Fatalf("%d slots: a register file under 4 KiB does not show the aliasing", f.NumSlots)
+	}
+	in, _ := m.Mem.Alloc(4 * 256)
+	out, _ := m.Mem.Alloc(4)
+	l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: u64p(in, out)},
+		fn: f, nblocks: 1, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k], limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
+	w := newWorker(l)
+	w.runBlock(0)
+	if w.fault != nil {
+		t.Fatal(w.fault)
+	}
+	seen := map[uintptr]int{}
+	for _, wp := range w.blk.warps {
+		at := uintptr(unsafe.Pointer(&wp.regs[0])) % 4096
+		if at%64 != 0 {
+			t.Errorf("warp %d: register file at %#x past a 4 KiB boundary, not on a cache line", wp.idx, at)
+		}
+		if o, ok := seen[at]; ok {
+			t.Errorf("warps %d and %d: both register files at %#x past a 4 KiB boundary", o, wp.idx, at)
+		}
+		seen[at] = wp.idx
+		for _, c := range f.Consts {
+			for l, v := range wp.r(c.Slot) {
+				if v != c.Value {
+					t.Fatalf("warp %d: constant slot %d lane %d holds %#x, want %#x", wp.idx, c.Slot, l, v, c.Value)
+				}
+			}
+		}
+	}
+	if len(seen) != 8 {
+		t.Errorf("%d warps, want 8", len(seen))
 	}
 }

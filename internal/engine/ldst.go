@@ -685,9 +685,7 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			} else {
 				v = atomic.LoadUint64((*uint64)(unsafe.Pointer(&b[0])))
 			}
-			for l := range d {
-				d[l] = v
-			}
+			fill32(d, v)
 			c := &wp.w.c
 			c.GldRequests++
 			c.GldTransactions++
@@ -695,15 +693,9 @@ func (wp *warp) loadGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 			return true
 		}
 		if n == 4 {
-			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-			for l := range d {
-				d[l] = uint64(atomic.LoadUint32(&s[l]))
-			}
+			loadWords32(d, (*[32]uint32)(unsafe.Pointer(&b[0])))
 		} else {
-			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
-			for l := range d {
-				d[l] = atomic.LoadUint64(&s[l])
-			}
+			loadWords64(d, (*[32]uint64)(unsafe.Pointer(&b[0])))
 		}
 		wp.countGlobalRange(first, n, false)
 		return true
@@ -738,15 +730,9 @@ func (wp *warp) storeGlobalWarp(in *ir.Inst, exec uint32, base, n uint64) bool {
 	if b, first, _ := wp.globalRange(in, exec, base, n, false); b != nil {
 		v := wp.r(in.A[1])
 		if n == 4 {
-			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-			for l := range v {
-				s[l] = uint32(v[l])
-			}
+			narrow32((*[32]uint32)(unsafe.Pointer(&b[0])), v)
 		} else {
-			s := (*[32]uint64)(unsafe.Pointer(&b[0]))
-			for l := range v {
-				s[l] = v[l]
-			}
+			*(*[32]uint64)(unsafe.Pointer(&b[0])) = *v
 		}
 		wp.countGlobalRange(first, n, true)
 		return true
@@ -867,21 +853,76 @@ func (wp *warp) sharedRange(in *ir.Inst, exec uint32, base, n uint64) (b []byte,
 	return sh[first : first+size : first+size], bcast
 }
 
+// sharedPart is sharedRange for part of a warp (exec not the whole warp,
+// no step record to fill): a 4-byte request whose executing lanes read
+// consecutive words (lane l at at+4l) or all one word (bcast: lane l at
+// at), aligned and inside the block's shared memory. Such a request is
+// one wavefront without a conflict, as sharedWarp and flushStats count it
+// (one word, or consecutive increasing words). ok is false otherwise.
+func (wp *warp) sharedPart(in *ir.Inst, exec uint32, base, n uint64) (at uint64, bcast, ok bool) {
+	if n != 4 || exec == 0 || wp.rec != nil {
+		return 0, false, false
+	}
+	l0, lh := bits.TrailingZeros32(exec), 31-bits.LeadingZeros32(exec)
+	lo := base + uint64(in.Imm)
+	hi := lo
+	if in.A[0] >= 0 {
+		r := wp.r(in.A[0])
+		r0 := r[l0]
+		var gs, gc uint64
+		for m := exec &^ (1 << l0); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			gs |= r[l] ^ r0
+			gc |= r[l] ^ (r0 + 4*uint64(l-l0))
+		}
+		switch {
+		case gs == 0:
+			bcast = true
+		case gc != 0:
+			return 0, false, false
+		}
+		lo += r0
+		hi = lo
+		if !bcast {
+			hi = lo + 4*uint64(lh-l0)
+		}
+	} else {
+		bcast = true
+	}
+	if lo&3 != 0 || hi < lo || hi >= uint64(len(wp.blk.shared)) || hi+4 > uint64(len(wp.blk.shared)) {
+		return 0, false, false
+	}
+	if bcast {
+		return lo, true, true
+	}
+	return lo - 4*uint64(l0), false, true
+}
+
 // loadShared is a 1-, 2- or 4-byte unsigned shared load.
 func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
+	if exec != fullMask {
+		if at, bcast, ok := wp.sharedPart(in, exec, base, n); ok {
+			d, sh := wp.r(in.D[0]), wp.blk.shared
+			step := uint64(4)
+			if bcast {
+				step = 0
+			}
+			for m := exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				a := at + step*uint64(l)
+				d[l] = uint64(binary.LittleEndian.Uint32(sh[a : a+4]))
+			}
+			wp.flushShared(false)
+			return true
+		}
+	}
 	if b, bcast := wp.sharedRange(in, exec, base, n); b != nil {
 		d := wp.r(in.D[0])
 		if bcast {
 			// One word for all lanes: one wavefront, as sharedWarp counts it.
-			v := uint64(binary.LittleEndian.Uint32(b))
-			for l := range d {
-				d[l] = v
-			}
+			fill32(d, uint64(binary.LittleEndian.Uint32(b)))
 		} else {
-			s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-			for l := range d {
-				d[l] = uint64(s[l])
-			}
+			widen32(d, (*[32]uint32)(unsafe.Pointer(&b[0])))
 		}
 		wp.flushShared(false)
 		return true
@@ -914,12 +955,21 @@ func (wp *warp) loadShared(in *ir.Inst, exec uint32, base, n uint64) bool {
 
 // storeShared is a 1-, 2- or 4-byte shared store.
 func (wp *warp) storeShared(in *ir.Inst, exec uint32, base, n uint64) bool {
-	if b, bcast := wp.sharedRange(in, exec, base, n); b != nil && !bcast {
-		v := wp.r(in.A[1])
-		s := (*[32]uint32)(unsafe.Pointer(&b[0]))
-		for l := range v {
-			s[l] = uint32(v[l])
+	if exec != fullMask {
+		if at, bcast, ok := wp.sharedPart(in, exec, base, n); ok && !bcast {
+			v, sh := wp.r(in.A[1]), wp.blk.shared
+			for m := exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				a := at + 4*uint64(l)
+				binary.LittleEndian.PutUint32(sh[a:a+4], uint32(v[l]))
+			}
+			wp.blk.sharedDirty = true
+			wp.flushShared(true)
+			return true
 		}
+	}
+	if b, bcast := wp.sharedRange(in, exec, base, n); b != nil && !bcast {
+		narrow32((*[32]uint32)(unsafe.Pointer(&b[0])), wp.r(in.A[1]))
 		wp.blk.sharedDirty = true
 		wp.flushShared(true)
 		return true
@@ -966,9 +1016,7 @@ func (wp *warp) loadParamUniform(in *ir.Inst, exec uint32, base uint64, size int
 		}
 		d := wp.r(in.D[v])
 		if exec == fullMask {
-			for l := range d {
-				d[l] = x
-			}
+			fill32(d, x)
 			continue
 		}
 		for l := range d {

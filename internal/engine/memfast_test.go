@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -514,5 +515,122 @@ func TestLaneSteps(t *testing.T) {
 		if seen[k] == 0 {
 			t.Errorf("no case with consecutive %v uniform %v", k[0], k[1])
 		}
+	}
+}
+
+// partPTX: a warp fills 64 shared words (word i holds i*3+7), then its
+// lanes lo <= l < hi load word (base + l*step)/4, store l+100 there when
+// store is set, and every lane writes what it loaded (0xdead if it did
+// not) to out[l] and the 64 words after it to out[32...].
+const partPTX = `
+.visible .entry part(.param .u64 out, .param .u32 lo, .param .u32 hi, .param .u32 base, .param .u32 step, .param .u32 store)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b8 sm[256];
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [lo];
+	ld.param.u32 %r2, [hi];
+	ld.param.u32 %r3, [base];
+	ld.param.u32 %r11, [step];
+	ld.param.u32 %r12, [store];
+	mov.u32 %r4, %tid.x;
+	mov.u32 %r5, sm;
+	shl.b32 %r6, %r4, 2;
+	add.s32 %r6, %r5, %r6;
+	mad.lo.s32 %r7, %r4, 3, 7;
+	st.shared.u32 [%r6], %r7;
+	add.s32 %r7, %r7, 96;
+	st.shared.u32 [%r6+128], %r7;
+	bar.sync 0;
+	setp.ge.u32 %p1, %r4, %r1;
+	setp.lt.and.u32 %p2, %r4, %r2, %p1;
+	setp.ne.and.u32 %p3, %r12, 0, %p2;
+	mad.lo.s32 %r8, %r4, %r11, %r3;
+	add.s32 %r8, %r8, %r5;
+	mov.u32 %r9, 0xdead;
+	@%p2 ld.shared.u32 %r9, [%r8];
+	add.s32 %r10, %r4, 100;
+	@%p3 st.shared.u32 [%r8], %r10;
+	bar.sync 0;
+	mul.wide.u32 %rd2, %r4, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r9;
+	ld.shared.u32 %r13, [%r6];
+	st.global.u32 [%rd3+128], %r13;
+	ld.shared.u32 %r13, [%r6+128];
+	st.global.u32 [%rd3+256], %r13;
+	ret;
+}
+`
+
+// TestSharedPartialWarp: a part of a warp loading or storing consecutive
+// shared words, or loading one word for all its lanes (sharedPart), moves
+// the words a lane-by-lane reference says, counts one request and one
+// wavefront without a bank conflict each, for windows of lanes anywhere in
+// the warp and for every other lane; a window running past the end of
+// shared memory faults at its first lane outside it.
+func TestSharedPartialWarp(t *testing.T) {
+	m := testModule(t, partPTX)
+	out := m.buffer(t, 4*96)
+	for _, tc := range []struct {
+		name                      string
+		lo, hi, base, step, store uint32
+		faultLane                 int // -1: none
+	}{
+		{"lanes 5-20 consecutive", 5, 21, 0, 4, 1, -1},
+		{"lanes 16-31 consecutive, offset", 16, 32, 40, 4, 1, -1},
+		{"lane 31 alone", 31, 32, 8, 4, 1, -1},
+		{"lanes 3-29 one word", 3, 30, 60, 0, 0, -1},
+		{"lanes 1-31 at the end", 1, 32, 256 - 4*32, 4, 1, -1},
+		{"lanes 2-9 one past the end", 2, 10, 256 - 4*9, 4, 0, 9},
+		{"lanes 10-12 misaligned", 10, 13, 2, 4, 0, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			params := u64p(out)
+			for _, v := range []uint32{tc.lo, tc.hi, tc.base, tc.step, tc.store} {
+				params = append(params, u32p(v)...)
+			}
+			c, _, err := m.launchTest(t, run{kernel: "part", block: [3]uint32{32}, params: params})
+			if tc.faultLane >= 0 {
+				f, ok := err.(*Fault)
+				if !ok || f.Thread[0] != uint32(tc.faultLane) || f.Addr != uint64(tc.base+uint32(tc.faultLane)*tc.step) {
+					t.Fatalf("err = %v, want a fault at thread %d, address %#x", err, tc.faultLane, tc.base+uint32(tc.faultLane)*tc.step)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var words [64]uint32
+			for i := range words {
+				words[i] = uint32(i*3 + 7)
+			}
+			var want [96]uint32
+			for l := uint32(0); l < 32; l++ {
+				want[l] = 0xdead
+				if l >= tc.lo && l < tc.hi {
+					want[l] = words[(tc.base+l*tc.step)/4]
+				}
+			}
+			for l := tc.lo; l < tc.hi && tc.store != 0; l++ {
+				words[(tc.base+l*tc.step)/4] = l + 100
+			}
+			copy(want[32:], words[:])
+			got, _ := m.Mem.Bytes(out, 4*96)
+			for i := range want {
+				if g := binary.LittleEndian.Uint32(got[4*i:]); g != want[i] {
+					t.Errorf("out[%d] = %d, want %d", i, g, want[i])
+				}
+			}
+			wantSt := uint64(2 + tc.store)
+			if c.SharedLoadRequests != 3 || c.SharedLoadTransactions != 3 || c.SharedStoreRequests != wantSt || c.SharedStoreTransactions != wantSt ||
+				c.SharedLdBankConflict != 0 || c.SharedStBankConflict != 0 {
+				t.Errorf("shared loads %d requests, %d wavefronts, %d conflicts; stores %d, %d, %d; want 3, 3, 0; %d, %d, 0",
+					c.SharedLoadRequests, c.SharedLoadTransactions, c.SharedLdBankConflict,
+					c.SharedStoreRequests, c.SharedStoreTransactions, c.SharedStBankConflict, wantSt, wantSt)
+			}
+		})
 	}
 }

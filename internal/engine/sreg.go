@@ -16,8 +16,8 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 	case ir.SregTidX, ir.SregTidY, ir.SregTidZ:
 		t := &wp.tid[in.Imm-int64(ir.SregTidX)]
 		m := typeMask(in.Type)
-		for l := range o {
-			o[l] = uint64(t[l]) & m
+		for l := 0; l < 32; l += 4 {
+			o[l], o[l+1], o[l+2], o[l+3] = uint64(t[l])&m, uint64(t[l+1])&m, uint64(t[l+2])&m, uint64(t[l+3])&m
 		}
 		wp.commit(in.D[0], exec)
 		return
@@ -86,10 +86,7 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 	}
 	m := typeMask(in.Type)
 	if uniform {
-		v &= m
-		for l := range o {
-			o[l] = v
-		}
+		fill32(o, v&m)
 	} else {
 		for l := range o {
 			o[l] &= m

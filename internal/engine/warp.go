@@ -66,6 +66,9 @@ type warp struct {
 
 	regPool   [][]uint64
 	regPoolFn []*ir.Func
+	// regPoolOff is where in each of regPool's buffers the register file
+	// starts (regStagger).
+	regPoolOff []int
 
 	tmp   [32]uint64
 	cache *Alloc
@@ -164,23 +167,44 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.pushFrame(fn, wp.w.l.cfg.Kernel, 0, 0, nil)
 }
 
+// regStaggerPad is how many uint64s a register file's buffer has beyond
+// its slots, for regStagger to choose where it starts.
+const regStaggerPad = 4096 / 8
+
+// regStagger returns where in buf the register file of the warp at index
+// idx of a block starts, in uint64s: at idx·5 cache lines past a 4 KiB
+// boundary, modulo 4 KiB. Go's allocator gave register files of 4 KiB and
+// more 4 KiB-aligned buffers (sharedReducePTX's 7.75 KiB: every warp's),
+// so unstaggered the same slot of every warp fell in the same sets of a
+// 4 KiB-periodic L1 data cache, and a block's warps taking turns (a
+// barrier every few instructions) evicted each other's registers: 8 warps
+// of sharedReducePTX on 8 ways, about four L1 misses per warp instruction
+// in cachegrind. Only where data lies changes.
+func regStagger(buf []uint64, idx int) int {
+	at := int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))) % 4096)
+	want := idx * 5 % 64 * 64
+	return (want - at + 4096) % 4096 / 8
+}
+
 // pushFrame makes fn the executing function with a fresh register file.
 func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call *ir.CallSite) {
 	d := len(wp.frames)
 	for len(wp.regPool) <= d {
 		wp.regPool = append(wp.regPool, nil)
 		wp.regPoolFn = append(wp.regPoolFn, nil)
+		wp.regPoolOff = append(wp.regPoolOff, 0)
 	}
 	need := fn.NumSlots * 32
-	regs := wp.regPool[d]
+	buf, off := wp.regPool[d], wp.regPoolOff[d]
 	fresh := false
-	if cap(regs) < need {
-		regs = make([]uint64, need) // zeroed by make
-		wp.regPool[d] = regs
+	if cap(buf)-off < need {
+		buf = make([]uint64, need+regStaggerPad) // zeroed by make
+		off = regStagger(buf, wp.idx)
+		wp.regPool[d], wp.regPoolOff[d] = buf, off
 		wp.regPoolFn[d] = nil
 		fresh = true
 	}
-	regs = regs[:need]
+	regs := buf[off : off+need : off+need]
 	if wp.regPoolFn[d] != fn {
 		if !fresh {
 			clear(regs)
@@ -393,20 +417,16 @@ func (wp *warp) run(budget int) int {
 					}
 				}
 				if in.Fast != ir.FastNone {
-					if in.Fast == ir.FastSetp32 && exec == fullMask {
-						pm, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, wp.ru(in.A[0]), wp.ru(in.A[1]), wp.ru(in.D[0]))
-						ps = in.D[0]
-					} else {
-						ps = -1
-						if exec != 0 {
-							// This one and, for the whole warp, the
-							// unguarded fast forms after it.
-							n := wp.fastRun(code, pc, rpc, lim-k, exec)
-							pc += int32(n)
-							k += n
-							continue
-						}
+					if exec != 0 {
+						// This one and, for the whole warp, the
+						// unguarded fast forms after it, up to a setp.
+						var n int
+						n, ps, pm = wp.fastRun(code, pc, rpc, lim-k, exec)
+						pc += int32(n)
+						k += n
+						continue
 					}
+					ps = -1
 					pc++
 					k++
 					continue
@@ -424,6 +444,18 @@ func (wp *warp) run(budget int) int {
 							// Done, or a checker stopped lanes (check.go).
 							break
 						}
+					}
+					continue
+				}
+				if in.Op == ir.OpBar && exec != 0 {
+					// A barrier, as the general path runs it: a warp that
+					// must wait (or a checker's stop) ends the run here,
+					// without going back through the general path.
+					pc++
+					k++
+					top.pc = pc
+					if wp.barrier(int(pc-1), in, exec) {
+						break
 					}
 					continue
 				}
@@ -978,12 +1010,13 @@ func (wp *warp) fast(in *ir.Inst, exec uint32) {
 }
 
 // fastRun runs the fast form at code[pc] for lanes exec and, when exec is
-// the whole warp, the unguarded fast forms that follow it but setp (whose
-// lane mask the straight run hands to the next guard), up to n in all and
-// not past rpc; it returns how many it ran. One call, one loop and one
-// switch for a run of them, instead of a call each.
-func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) int {
-	k := 0
+// the whole warp, the unguarded fast forms that follow it, up to n in all
+// and not past rpc; it returns how many it ran. One call, one loop and one
+// switch for a run of them, instead of a call each. A whole-warp setp ends
+// the run: it returns the predicate slot it set and its lanes as a mask
+// (ps, pm), which the straight run hands to the next guard; ps is -1 when
+// the run did not end so.
+func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) (k int, ps int32, pm uint32) {
 	for {
 		in := &code[pc]
 		a := wp.ru(in.A[0])
@@ -992,6 +1025,119 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) int {
 			o = wp.ru(in.D[0])
 		}
 		switch in.Fast {
+		case ir.FastSetp32, ir.FastSetp32Imm:
+			var m uint32
+			if in.Fast == ir.FastSetp32 {
+				m, _ = setpMask32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.ru(in.A[1]), o)
+			} else {
+				m = setpMask32Imm(in.Cmp, in.Type2 == ptxtype.S32, a, wp.ru(in.A[1])[0], o)
+			}
+			k++
+			if exec != fullMask {
+				wp.commit(in.D[0], exec)
+				return k, -1, 0
+			}
+			return k, in.D[0], m
+		case ir.FastAdd32Imm:
+			b := uint32(wp.ru(in.A[1])[0])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) + b)
+				o[l+1] = uint64(uint32(a[l+1]) + b)
+				o[l+2] = uint64(uint32(a[l+2]) + b)
+				o[l+3] = uint64(uint32(a[l+3]) + b)
+			}
+		case ir.FastSub32Imm:
+			b := uint32(wp.ru(in.A[1])[0])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) - b)
+				o[l+1] = uint64(uint32(a[l+1]) - b)
+				o[l+2] = uint64(uint32(a[l+2]) - b)
+				o[l+3] = uint64(uint32(a[l+3]) - b)
+			}
+		case ir.FastAdd64Imm:
+			b := wp.ru(in.A[1])[0]
+			for l := 0; l < 32; l += 4 {
+				o[l] = a[l] + b
+				o[l+1] = a[l+1] + b
+				o[l+2] = a[l+2] + b
+				o[l+3] = a[l+3] + b
+			}
+		case ir.FastMulLo32Imm:
+			b := uint32(wp.ru(in.A[1])[0])
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) * b)
+				o[l+1] = uint64(uint32(a[l+1]) * b)
+				o[l+2] = uint64(uint32(a[l+2]) * b)
+				o[l+3] = uint64(uint32(a[l+3]) * b)
+			}
+		case ir.FastMulWideU32Imm:
+			b := uint64(uint32(wp.ru(in.A[1])[0]))
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l])) * b
+				o[l+1] = uint64(uint32(a[l+1])) * b
+				o[l+2] = uint64(uint32(a[l+2])) * b
+				o[l+3] = uint64(uint32(a[l+3])) * b
+			}
+		case ir.FastMulWideS32Imm:
+			b := int64(int32(wp.ru(in.A[1])[0]))
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(int64(int32(a[l])) * b)
+				o[l+1] = uint64(int64(int32(a[l+1])) * b)
+				o[l+2] = uint64(int64(int32(a[l+2])) * b)
+				o[l+3] = uint64(int64(int32(a[l+3])) * b)
+			}
+		case ir.FastShl32Imm:
+			// Shifts of 32 or more give 0 (scalar.Shl32); below that the
+			// amount needs no test per lane.
+			sh := uint32(wp.ru(in.A[1])[0])
+			if sh >= 32 {
+				*o = [32]uint64{}
+				break
+			}
+			sh &= 31
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) << sh)
+				o[l+1] = uint64(uint32(a[l+1]) << sh)
+				o[l+2] = uint64(uint32(a[l+2]) << sh)
+				o[l+3] = uint64(uint32(a[l+3]) << sh)
+			}
+		case ir.FastShrU32Imm:
+			sh := uint32(wp.ru(in.A[1])[0])
+			if sh >= 32 {
+				*o = [32]uint64{}
+				break
+			}
+			sh &= 31
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) >> sh)
+				o[l+1] = uint64(uint32(a[l+1]) >> sh)
+				o[l+2] = uint64(uint32(a[l+2]) >> sh)
+				o[l+3] = uint64(uint32(a[l+3]) >> sh)
+			}
+		case ir.FastAnd32Imm:
+			b := wp.ru(in.A[1])[0] & 0xffffffff
+			for l := 0; l < 32; l += 4 {
+				o[l] = a[l] & b
+				o[l+1] = a[l+1] & b
+				o[l+2] = a[l+2] & b
+				o[l+3] = a[l+3] & b
+			}
+		case ir.FastOr32Imm:
+			b := wp.ru(in.A[1])[0]
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) | uint32(b))
+				o[l+1] = uint64(uint32(a[l+1]) | uint32(b))
+				o[l+2] = uint64(uint32(a[l+2]) | uint32(b))
+				o[l+3] = uint64(uint32(a[l+3]) | uint32(b))
+			}
+		case ir.FastXor32Imm:
+			b := wp.ru(in.A[1])[0]
+			for l := 0; l < 32; l += 4 {
+				o[l] = uint64(uint32(a[l]) ^ uint32(b))
+				o[l+1] = uint64(uint32(a[l+1]) ^ uint32(b))
+				o[l+2] = uint64(uint32(a[l+2]) ^ uint32(b))
+				o[l+3] = uint64(uint32(a[l+3]) ^ uint32(b))
+			}
 		case ir.FastMov:
 			*o = *a
 		case ir.FastAdd32:
@@ -1132,20 +1278,18 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) int {
 					o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
 				}
 			}
-		case ir.FastSetp32:
-			setpFull32(in.Cmp, in.Type2 == ptxtype.S32, a, wp.ru(in.A[1]), o)
 		}
 		k++
 		if exec != fullMask {
 			wp.commit(in.D[0], exec)
-			return k
+			return k, -1, 0
 		}
 		pc++
 		if k == n || pc == rpc {
-			return k
+			return k, -1, 0
 		}
-		if next := &code[pc]; next.Fast == ir.FastNone || next.Fast == ir.FastSetp32 || next.Guard >= 0 {
-			return k
+		if next := &code[pc]; next.Fast == ir.FastNone || next.Guard >= 0 {
+			return k, -1, 0
 		}
 	}
 }

@@ -27,13 +27,47 @@ const (
 	FastMulF32
 	FastSetp32 // setp on 32-bit integers, one predicate, no boolean op
 	FastFmaF32 // fma.rn.f32 without ftz, sat or relu
+
+	// The forms below are those above whose second source A[1] is a
+	// constant slot (an immediate, Func.Consts): every lane of it holds
+	// the same value, so the engine reads it once, from lane 0.
+	FastAdd32Imm
+	FastAdd64Imm
+	FastSub32Imm
+	FastMulLo32Imm
+	FastMulWideU32Imm
+	FastMulWideS32Imm
+	FastShl32Imm
+	FastShrU32Imm
+	FastAnd32Imm
+	FastOr32Imm
+	FastXor32Imm
+	FastSetp32Imm
 )
+
+// immForm maps a fast form to its form with a constant second source.
+var immForm = map[Fast]Fast{
+	FastAdd32: FastAdd32Imm, FastAdd64: FastAdd64Imm, FastSub32: FastSub32Imm, FastMulLo32: FastMulLo32Imm,
+	FastMulWideU32: FastMulWideU32Imm, FastMulWideS32: FastMulWideS32Imm, FastShl32: FastShl32Imm,
+	FastShrU32: FastShrU32Imm, FastAnd32: FastAnd32Imm, FastOr32: FastOr32Imm, FastXor32: FastXor32Imm,
+	FastSetp32: FastSetp32Imm,
+}
+
+// IsSetp32 reports whether f is a setp form (FastSetp32 or FastSetp32Imm).
+func (f Fast) IsSetp32() bool { return f == FastSetp32 || f == FastSetp32Imm }
 
 // specialize sets Inst.Fast where an instruction has a specialized form.
 func specialize(f *Func) {
+	isConst := make(map[int32]bool, len(f.Consts))
+	for _, c := range f.Consts {
+		isConst[c.Slot] = true
+	}
 	for i := range f.Code {
 		in := &f.Code[i]
 		in.Fast = fastForm(in)
+		if imm, ok := immForm[in.Fast]; ok && isConst[in.A[1]] {
+			in.Fast = imm
+		}
 		in.Class = ClassOf(in)
 	}
 }

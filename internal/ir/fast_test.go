@@ -8,7 +8,8 @@ import (
 
 // TestFastForms: the instructions whose general paths the engine no longer
 // has (32-bit integer and, or, xor, shl, unsigned shr and setp) always get
-// a fast form; the others keep the general path.
+// a fast form, its constant-operand form where the second source is an
+// immediate; the others keep the general path.
 func TestFastForms(t *testing.T) {
 	src := `.version 8.0
 .target sm_90
@@ -29,6 +30,9 @@ func TestFastForms(t *testing.T) {
 	setp.hs.u32 %p1, %r2, 5;
 	setp.ne.b32 %p1, %r2, %r3;
 	fma.rn.f32 %f1, %f2, %f3, %f1;
+	add.s32 %r1, %r2, -1;
+	mul.lo.s32 %r1, %r2, 3;
+	add.s32 %r1, 1, %r2;
 	shr.s32 %r1, %r2, %r3;
 	setp.lt.s32 %p1|%p2, %r2, %r3;
 	setp.lt.and.s32 %p1, %r2, %r3, %p2;
@@ -46,8 +50,8 @@ func TestFastForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Fast{FastAnd32, FastOr32, FastXor32, FastAnd32, FastShl32, FastShrU32, FastShrU32,
-		FastSetp32, FastSetp32, FastSetp32, FastFmaF32,
+	want := []Fast{FastAnd32, FastOr32Imm, FastXor32, FastAnd32, FastShl32, FastShrU32Imm, FastShrU32,
+		FastSetp32, FastSetp32Imm, FastSetp32, FastFmaF32, FastAdd32Imm, FastMulLo32Imm, FastAdd32,
 		FastNone, FastNone, FastNone, FastNone, FastNone, FastNone, FastNone}
 	code := p.Funcs[p.FuncByName["k"]].Code
 	for i, w := range want {
