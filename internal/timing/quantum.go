@@ -356,9 +356,10 @@ func quantumFor(p *Params) uint64 {
 // memory operations interleave with another's. It refuses kernels (with
 // their callees) with atomics or reductions outside shared memory (TMA and
 // bulk ones included), fences, strong (volatile, relaxed, acquire) loads
-// that could poll another block, %clock, %clock64 and %globaltimer reads,
-// printf, device-side malloc/free and launches; cooperative and cluster
-// grids; and a sanitizer's launches.
+// that could poll another block, printf, device-side malloc/free and
+// launches; cooperative and cluster grids; and a sanitizer's launches.
+// Clock reads (%clock, %clock64, %globaltimer) are allowed: each reads its
+// own SM's simulated cycle (and the launch's start), whatever the threads.
 func (d *Driver) parallelSafe(g *engine.GridRun) bool {
 	if g.Cooperative() || g.Checked() {
 		return false
@@ -430,12 +431,11 @@ func orderFree(f *ir.Func) bool {
 			if in.Flags&ir.FlagStrong != 0 {
 				return false
 			}
-		case ir.OpMovSreg:
-			switch ir.Sreg(in.Imm) {
-			case ir.SregClock, ir.SregClock64, ir.SregGlobaltimer, ir.SregGlobaltimerLo, ir.SregGlobaltimerHi:
-				return false
-			}
 		}
+		// (%clock, %clock64 and %globaltimer may be read: the value is
+		// the reading SM's own cycle, sm.now, set just before the read
+		// (execute), which a quantum computes from the SM's state alone,
+		// so it is the same on any number of threads.)
 	}
 	return true
 }

@@ -112,8 +112,8 @@ func TestParallelSafe(t *testing.T) {
 		{"fence", kernel("membar.gl;"), false},
 		{"volatile global load", kernel("ld.volatile.global.u32 %r1, [%rd1];"), false},
 		{"relaxed generic load", kernel("ld.relaxed.gpu.u32 %r1, [%rd1];"), false},
-		{"clock", kernel("mov.u32 %r1, %clock;"), false},
-		{"globaltimer", kernel("mov.u64 %rd2, %globaltimer;"), false},
+		{"clock", kernel("mov.u32 %r1, %clock;"), true},
+		{"globaltimer", kernel("mov.u64 %rd2, %globaltimer;\nmov.u32 %r1, %globaltimer_lo;\nmov.u32 %r2, %globaltimer_hi;\nmov.u64 %rd3, %clock64;"), true},
 		{"callee with an atomic", ".func f(.param .u64 a)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [a];\natom.global.add.u32 %r1, [%rd1], 1;\nret;\n}\n" +
 			kernel("{\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\ncall f, (a0);\n}"), false},
 	}
