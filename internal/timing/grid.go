@@ -128,7 +128,7 @@ func (s *gridState) run() error {
 			sm.retired = append(sm.retired[:0], sm.aheadRetired...)
 			return
 		}
-		s.begin(sm, k)
+		s.beginAt(sm, k, t)
 		s.startPending(sm)
 		sm.end = t + quantum
 		sm.mayIssue = s.runSM(sm, t+quantum)
@@ -283,7 +283,7 @@ func (s *gridState) runAhead(sm *smT, k int, t uint64) {
 		return
 	}
 	sm.ahead, sm.aheadWake, sm.aheadSteps = true, sm.wake, sm.steps
-	s.begin(sm, k+1)
+	s.beginAt(sm, k+1, t+q)
 	s.startPending(sm)
 	sm.end = t + 2*q
 	sm.mayIssue = s.runSM(sm, t+2*q)
