@@ -297,11 +297,42 @@ func (s *gridState) replay(k int, t uint64) {
 	i := k % 3
 	// The stores' mean wait for the L2 (storeGate reads it two quanta on).
 	var lag storeLag
-	// The order: a counting sort by cycle of the requests taken SM by SM,
-	// each SM's in its order. The counts by cycle are the SMs' own (log),
-	// where each counted all its requests from t; else they are counted
-	// here, or (cycles spread wider than 4096, as unit tests make them) a
-	// comparison sort.
+	keys := s.orderRequests(i, t)
+	for _, key := range keys {
+		sm := s.sms[key>>24&(1<<20-1)]
+		a := &sm.ar[i]
+		r := &a.reqs[key&(1<<24-1)]
+		switch r.kind {
+		case reqLoad:
+			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost))
+		case reqStore:
+			t0 := sm.val(r.at)
+			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per))
+			sm.answer(r.leaf, taken)
+			lag.sum += float64(taken - t0)
+			lag.n++
+		case reqAtomic:
+			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup)+uint64(s.p.AtomicReturnCycles))
+		case reqAtomicAck:
+			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup))
+		}
+	}
+	for _, sm := range s.sms {
+		sm.settle(i)
+	}
+	s.lastLag[i] = lag
+	if lag.n == 0 && k > 0 {
+		s.lastLag[i] = s.lastLag[(k-1)%3]
+	}
+}
+
+// orderRequests returns the requests of arena i (a quantum starting at
+// cycle t) in (cycle, SM, index) order, each as SM<<24 | index: a counting
+// sort by cycle of the requests taken SM by SM, each SM's in its order. The
+// counts by cycle are the SMs' own (log), where each counted all its
+// requests from t; else they are counted here, or (cycles spread wider
+// than 4096, as unit tests make them) a comparison sort.
+func (s *gridState) orderRequests(i int, t uint64) []uint64 {
 	n, counted := 0, true
 	for _, sm := range s.sms {
 		a := &sm.ar[i]
@@ -359,33 +390,8 @@ func (s *gridState) replay(k int, t uint64) {
 		}
 		slices.Sort(keys)
 	}
-	for _, key := range keys {
-		sm := s.sms[key>>24&(1<<20-1)]
-		a := &sm.ar[i]
-		r := &a.reqs[key&(1<<24-1)]
-		switch r.kind {
-		case reqLoad:
-			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost))
-		case reqStore:
-			t0 := sm.val(r.at)
-			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per))
-			sm.answer(r.leaf, taken)
-			lag.sum += float64(taken - t0)
-			lag.n++
-		case reqAtomic:
-			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup)+uint64(s.p.AtomicReturnCycles))
-		case reqAtomicAck:
-			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup))
-		}
-	}
-	for _, sm := range s.sms {
-		sm.settle(i)
-	}
-	s.lastLag[i] = lag
-	if lag.n == 0 && k > 0 {
-		s.lastLag[i] = s.lastLag[(k-1)%3]
-	}
 	s.order = keys
+	return keys
 }
 
 // quantumFor is the quantum of a preset: at most 256 cycles and no longer
