@@ -128,7 +128,7 @@ func (s *gridState) run() error {
 			sm.retired = append(sm.retired[:0], sm.aheadRetired...)
 			return
 		}
-		s.begin(sm, k)
+		s.beginAt(sm, k, t)
 		s.startPending(sm)
 		sm.end = t + quantum
 		sm.mayIssue = s.runSM(sm, t+quantum)
@@ -265,7 +265,7 @@ const aheadWorkers = 2
 // quantum k+1 at once, while its state is still in the host's caches,
 // when nothing that happens between the two quanta can change what it
 // does in the next: the grid's SMs are independent within a quantum
-// (parallelSafe: no global atomics, clocks, printf, device launches, no
+// (parallelSafe: no global atomics, printf, device launches, no
 // clusters or grid barriers), the requests of quantum k-1 have been
 // replayed (overlap's replayed; an SM never waits for it), the SM retired
 // no block in quantum k (dispense gives new blocks only to SMs that did),
@@ -283,7 +283,7 @@ func (s *gridState) runAhead(sm *smT, k int, t uint64) {
 		return
 	}
 	sm.ahead, sm.aheadWake, sm.aheadSteps = true, sm.wake, sm.steps
-	s.begin(sm, k+1)
+	s.beginAt(sm, k+1, t+q)
 	s.startPending(sm)
 	sm.end = t + 2*q
 	sm.mayIssue = s.runSM(sm, t+2*q)

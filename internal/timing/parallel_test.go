@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -264,6 +265,132 @@ func TestFaultEarliestAnyWorkers(t *testing.T) {
 					t.Errorf("n0 = %d, n1 = %d, %d workers: fault in block %v, want block 1 (the earlier fault)", n1+d, n1, workers, f.Block)
 				}
 			}
+		}
+	}
+}
+
+// clockPTX: every thread reads %globaltimer and %clock64, runs a chain of
+// dependent global loads (a few rounds more in each block of a group of
+// seven, so blocks end at different times), then reads %globaltimer_lo,
+// %globaltimer_hi and %clock64 again, and stores the four values at
+// out[4*i ...] (i its global index).
+const clockPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry clk(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<16>;
+	mov.u64 %rd1, %globaltimer;
+	mov.u64 %rd2, %clock64;
+	ld.param.u64 %rd3, [in];
+	ld.param.u64 %rd4, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.u32 %r4, %r2, %r3, %r1;
+	rem.u32 %r5, %r2, 7;
+	mad.lo.u32 %r5, %r5, 3, 4;
+	and.b32 %r6, %r4, 1023;
+	mov.u32 %r7, 0;
+LOOP:
+	mul.wide.u32 %rd5, %r6, 4;
+	add.u64 %rd6, %rd3, %rd5;
+	ld.global.u32 %r8, [%rd6];
+	add.u32 %r6, %r8, %r6;
+	and.b32 %r6, %r6, 1023;
+	add.u32 %r7, %r7, 1;
+	setp.lt.u32 %p1, %r7, %r5;
+	@%p1 bra LOOP;
+	mov.u32 %r9, %globaltimer_lo;
+	mov.u32 %r10, %globaltimer_hi;
+	mov.u64 %rd7, %clock64;
+	mov.b64 %rd8, {%r9, %r10};
+	mul.wide.u32 %rd9, %r4, 32;
+	add.u64 %rd10, %rd4, %rd9;
+	st.global.v2.u64 [%rd10], {%rd1, %rd2};
+	st.global.v2.u64 [%rd10+16], {%rd8, %rd7};
+	ret;
+}
+`
+
+// TestParallelClockReads: a grid that reads %globaltimer (whole and as
+// _lo/_hi) and %clock64 runs its SMs on several threads, and every value
+// it reads, its timing account and every block's SM, start and end are
+// the same on 1, 2, 4, 8 and 16 workers; the values are times: each
+// thread's second reading is later than its first by what its clock
+// counted at the H100 preset's clock, and the second launch's first
+// reading comes after the first launch's last one.
+func TestParallelClockReads(t *testing.T) {
+	const blocks, threads = 600, 128
+	const n = blocks * threads
+	khz := float64(arch.MustLookup("h100").ClockKHz)
+	var first, firstVals string
+	for _, workers := range []int{1, 2, 4, 8, 16} {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{NoSampling: true}})
+		mod, err := dev.LoadModule("clk.ptx", []byte(clockPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("clk")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := dev.Malloc(4 * 1024)
+		src := make([]byte, 4*1024)
+		for i := range 1024 {
+			binary.LittleEndian.PutUint32(src[4*i:], uint32(i*37+11))
+		}
+		if err := dev.Write(in, src); err != nil {
+			t.Fatal(err)
+		}
+		var accounts, vals strings.Builder
+		var lastEnd uint64
+		for launch := range 2 {
+			out, _ := dev.Malloc(32 * n)
+			res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+				params(in, out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&accounts, "%+v\n", *res.Grids[0].Timing)
+			b := make([]byte, 32*n)
+			if err := dev.Read(out, b); err != nil {
+				t.Fatal(err)
+			}
+			vals.Write(b)
+			var minStart, maxEnd uint64 = ^uint64(0), 0
+			for i := range n {
+				t0, c0 := binary.LittleEndian.Uint64(b[32*i:]), binary.LittleEndian.Uint64(b[32*i+8:])
+				t1, c1 := binary.LittleEndian.Uint64(b[32*i+16:]), binary.LittleEndian.Uint64(b[32*i+24:])
+				minStart, maxEnd = min(minStart, t0), max(maxEnd, t1)
+				if t1 <= t0 || c1 <= c0 {
+					t.Fatalf("%d workers, launch %d, thread %d: times %d then %d ns, clocks %d then %d", workers, launch, i, t0, t1, c0, c1)
+				}
+				// The timer ticks at the SM clock's rate, the preset's
+				// (the reads of the timer and the clock are an
+				// instruction apart).
+				if want := float64(c1-c0) * 1e6 / khz; math.Abs(float64(t1-t0)-want) > 8 {
+					t.Fatalf("%d workers, launch %d, thread %d: %d ns between the timer's reads, %d cycles (%.0f ns) between the clock's",
+						workers, launch, i, t1-t0, c1-c0, want)
+				}
+			}
+			if minStart < lastEnd {
+				t.Errorf("%d workers: launch %d's first timer reading %d ns is before the last launch's last %d ns", workers, launch, minStart, lastEnd)
+			}
+			lastEnd = maxEnd
+		}
+		if first == "" {
+			first, firstVals = accounts.String(), vals.String()
+			continue
+		}
+		if accounts.String() != first {
+			t.Errorf("%d workers: timing\n%s\nwant (1 worker)\n%s", workers, accounts.String(), first)
+		}
+		if vals.String() != firstVals {
+			t.Errorf("%d workers: the values read differ from 1 worker's", workers)
 		}
 	}
 }

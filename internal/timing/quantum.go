@@ -69,12 +69,19 @@ type hold struct {
 }
 
 // arena is what an SM produced in one quantum: its futures, the places
-// that hold them, its requests to the L2 side (and their sectors).
+// that hold them, its requests to the L2 side (and their sectors). hist
+// counts the requests by cycle from lo, the quantum's first (counted of
+// them; those outside the quantum are not), so that the replay, which
+// runs on one thread, orders the quantum's requests without reading them
+// all twice more (replay).
 type arena struct {
-	nodes []fnode
-	holds []hold
-	reqs  []memReq
-	secs  []uint64
+	nodes   []fnode
+	holds   []hold
+	reqs    []memReq
+	secs    []uint64
+	hist    []int32
+	lo      uint64
+	counted int
 }
 
 // smQuantum is an SM's state of the quantum model: the current quantum's
@@ -148,6 +155,10 @@ func (q *smQuantum) log(r memReq, sectors []uint64) {
 		r.hi = int32(len(a.secs))
 	}
 	a.reqs = append(a.reqs, r)
+	if off := r.cycle - a.lo; off < uint64(len(a.hist)) {
+		a.hist[off]++
+		a.counted++
+	}
 }
 
 func (q *smQuantum) node(n fnode) uint64 {
@@ -259,6 +270,19 @@ func (s *gridState) begin(sm *smT, k int) {
 	q.cur = k % 3
 	a := &q.ar[q.cur]
 	a.nodes, a.holds, a.reqs, a.secs = a.nodes[:0], a.holds[:0], a.reqs[:0], a.secs[:0]
+	if len(a.hist) != int(s.quantum) {
+		a.hist = make([]int32, s.quantum)
+	} else if a.counted > 0 {
+		clear(a.hist)
+	}
+	a.counted = 0
+}
+
+// beginAt is begin for quantum k starting at cycle t, which the SM then
+// runs: its requests are counted by cycle from t.
+func (s *gridState) beginAt(sm *smT, k int, t uint64) {
+	s.begin(sm, k)
+	sm.ar[sm.cur].lo = t
 }
 
 // replay runs the requests every SM made in quantum k (starting at cycle
@@ -273,44 +297,7 @@ func (s *gridState) replay(k int, t uint64) {
 	i := k % 3
 	// The stores' mean wait for the L2 (storeGate reads it two quanta on).
 	var lag storeLag
-	// The order: a counting sort by cycle of the requests taken SM by SM,
-	// each SM's in its order (a comparison sort when the cycles spread
-	// wider than a quantum, as unit tests make them).
-	n, span := 0, uint64(0)
-	for _, sm := range s.sms {
-		for _, r := range sm.ar[i].reqs {
-			n++
-			span = max(span, r.cycle-t+1)
-		}
-	}
-	keys := slices.Grow(s.order[:0], n)[:n]
-	if span <= 1<<12 {
-		at := slices.Grow(s.at[:0], int(span)+1)[:span+1]
-		clear(at)
-		for _, sm := range s.sms {
-			for _, r := range sm.ar[i].reqs {
-				at[r.cycle-t+1]++
-			}
-		}
-		for c := 1; c < len(at); c++ {
-			at[c] += at[c-1]
-		}
-		for _, sm := range s.sms {
-			for j, r := range sm.ar[i].reqs {
-				keys[at[r.cycle-t]] = uint64(sm.id)<<24 | uint64(j)
-				at[r.cycle-t]++
-			}
-		}
-		s.at = at
-	} else {
-		keys = keys[:0]
-		for _, sm := range s.sms {
-			for j, r := range sm.ar[i].reqs {
-				keys = append(keys, (r.cycle-t)<<44|uint64(sm.id)<<24|uint64(j))
-			}
-		}
-		slices.Sort(keys)
-	}
+	keys := s.orderRequests(i, t)
 	for _, key := range keys {
 		sm := s.sms[key>>24&(1<<20-1)]
 		a := &sm.ar[i]
@@ -337,7 +324,74 @@ func (s *gridState) replay(k int, t uint64) {
 	if lag.n == 0 && k > 0 {
 		s.lastLag[i] = s.lastLag[(k-1)%3]
 	}
+}
+
+// orderRequests returns the requests of arena i (a quantum starting at
+// cycle t) in (cycle, SM, index) order, each as SM<<24 | index: a counting
+// sort by cycle of the requests taken SM by SM, each SM's in its order. The
+// counts by cycle are the SMs' own (log), where each counted all its
+// requests from t; else they are counted here, or (cycles spread wider
+// than 4096, as unit tests make them) a comparison sort.
+func (s *gridState) orderRequests(i int, t uint64) []uint64 {
+	n, counted := 0, true
+	for _, sm := range s.sms {
+		a := &sm.ar[i]
+		n += len(a.reqs)
+		counted = counted && (len(a.reqs) == 0 || a.lo == t && a.counted == len(a.reqs))
+	}
+	keys := slices.Grow(s.order[:0], n)[:n]
+	span := uint64(0)
+	if counted {
+		span = s.quantum
+		at := slices.Grow(s.at[:0], int(span)+1)[:span+1]
+		clear(at)
+		for _, sm := range s.sms {
+			if a := &sm.ar[i]; len(a.reqs) > 0 {
+				for c, v := range a.hist {
+					at[c+1] += int(v)
+				}
+			}
+		}
+		s.at = at
+	} else {
+		for _, sm := range s.sms {
+			for _, r := range sm.ar[i].reqs {
+				span = max(span, r.cycle-t+1)
+			}
+		}
+		if span <= 1<<12 {
+			at := slices.Grow(s.at[:0], int(span)+1)[:span+1]
+			clear(at)
+			for _, sm := range s.sms {
+				for _, r := range sm.ar[i].reqs {
+					at[r.cycle-t+1]++
+				}
+			}
+			s.at = at
+		}
+	}
+	if span <= 1<<12 {
+		at := s.at
+		for c := 1; c < len(at); c++ {
+			at[c] += at[c-1]
+		}
+		for _, sm := range s.sms {
+			for j, r := range sm.ar[i].reqs {
+				keys[at[r.cycle-t]] = uint64(sm.id)<<24 | uint64(j)
+				at[r.cycle-t]++
+			}
+		}
+	} else {
+		keys = keys[:0]
+		for _, sm := range s.sms {
+			for j, r := range sm.ar[i].reqs {
+				keys = append(keys, (r.cycle-t)<<44|uint64(sm.id)<<24|uint64(j))
+			}
+		}
+		slices.Sort(keys)
+	}
 	s.order = keys
+	return keys
 }
 
 // quantumFor is the quantum of a preset: at most 256 cycles and no longer
@@ -356,9 +410,10 @@ func quantumFor(p *Params) uint64 {
 // memory operations interleave with another's. It refuses kernels (with
 // their callees) with atomics or reductions outside shared memory (TMA and
 // bulk ones included), fences, strong (volatile, relaxed, acquire) loads
-// that could poll another block, %clock, %clock64 and %globaltimer reads,
-// printf, device-side malloc/free and launches; cooperative and cluster
-// grids; and a sanitizer's launches.
+// that could poll another block, printf, device-side malloc/free and
+// launches; cooperative and cluster grids; and a sanitizer's launches.
+// Clock reads (%clock, %clock64, %globaltimer) are allowed: each reads its
+// own SM's simulated cycle (and the launch's start), whatever the threads.
 func (d *Driver) parallelSafe(g *engine.GridRun) bool {
 	if g.Cooperative() || g.Checked() {
 		return false
@@ -430,12 +485,11 @@ func orderFree(f *ir.Func) bool {
 			if in.Flags&ir.FlagStrong != 0 {
 				return false
 			}
-		case ir.OpMovSreg:
-			switch ir.Sreg(in.Imm) {
-			case ir.SregClock, ir.SregClock64, ir.SregGlobaltimer, ir.SregGlobaltimerLo, ir.SregGlobaltimerHi:
-				return false
-			}
 		}
+		// (%clock, %clock64 and %globaltimer may be read: the value is
+		// the reading SM's own cycle, sm.now, set just before the read
+		// (execute), which a quantum computes from the SM's state alone,
+		// so it is the same on any number of threads.)
 	}
 	return true
 }

@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -112,8 +113,8 @@ func TestParallelSafe(t *testing.T) {
 		{"fence", kernel("membar.gl;"), false},
 		{"volatile global load", kernel("ld.volatile.global.u32 %r1, [%rd1];"), false},
 		{"relaxed generic load", kernel("ld.relaxed.gpu.u32 %r1, [%rd1];"), false},
-		{"clock", kernel("mov.u32 %r1, %clock;"), false},
-		{"globaltimer", kernel("mov.u64 %rd2, %globaltimer;"), false},
+		{"clock", kernel("mov.u32 %r1, %clock;"), true},
+		{"globaltimer", kernel("mov.u64 %rd2, %globaltimer;\nmov.u32 %r1, %globaltimer_lo;\nmov.u32 %r2, %globaltimer_hi;\nmov.u64 %rd3, %clock64;"), true},
 		{"callee with an atomic", ".func f(.param .u64 a)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\nld.param.u64 %rd1, [a];\natom.global.add.u32 %r1, [%rd1], 1;\nret;\n}\n" +
 			kernel("{\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\ncall f, (a0);\n}"), false},
 	}
@@ -135,6 +136,61 @@ func TestParallelSafe(t *testing.T) {
 		}
 		if got := d.orderFreeFrom(prog.Funcs, k); got != tc.want {
 			t.Errorf("%s: parallel %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReplayOrder: the replay takes a quantum's requests in (cycle, SM,
+// index) order whether it orders them from the counts by cycle the SMs
+// kept as they logged them (log), counts them itself (the counts kept from
+// another cycle, or a request outside the quantum), or sorts them (cycles
+// spread wider than 4096).
+func TestReplayOrder(t *testing.T) {
+	const t0 = 1120
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name  string
+		extra uint64 // one more request, this far from the quantum's start (0: none)
+		lo    uint64 // where the SMs' counts start
+	}{
+		{"counted by the SMs", 0, t0},
+		{"counts from another cycle", 0, t0 + 1},
+		{"a request after the quantum", 300, t0},
+		{"cycles wider than 4096", 5000, t0},
+	} {
+		s := &gridState{quantum: 112}
+		for id := range 4 {
+			sm := &smT{id: id}
+			s.sms = append(s.sms, sm)
+			s.beginAt(sm, 0, tc.lo)
+			for range 50 + 20*id {
+				sm.log(memReq{cycle: t0 + rng.Uint64N(112)}, nil)
+			}
+			if tc.extra > 0 && id == 2 {
+				sm.log(memReq{cycle: t0 + tc.extra}, nil)
+			}
+		}
+		keys := s.orderRequests(0, t0)
+		n := 0
+		for _, sm := range s.sms {
+			n += len(sm.ar[0].reqs)
+		}
+		if len(keys) != n {
+			t.Fatalf("%s: %d requests ordered, want %d", tc.name, len(keys), n)
+		}
+		seen := map[uint64]bool{}
+		var last [3]uint64
+		for k, key := range keys {
+			sm, j := key>>24&(1<<20-1), key&(1<<24-1) // as the replay reads them
+			cur := [3]uint64{s.sms[sm].ar[0].reqs[j].cycle, sm, j}
+			if seen[key] {
+				t.Fatalf("%s: request %d of SM %d ordered twice", tc.name, j, sm)
+			}
+			seen[key] = true
+			if k > 0 && (cur[0] < last[0] || cur[0] == last[0] && (cur[1] < last[1] || cur[1] == last[1] && cur[2] < last[2])) {
+				t.Fatalf("%s: (cycle, SM, index) %v after %v", tc.name, cur, last)
+			}
+			last = cur
 		}
 	}
 }

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCCBarrierClockWorkers builds testdata/timing/parallel3/barrier_clock.cu
+// (a cuda::barrier kernel, whose waits read %globaltimer as libcu++'s do,
+// stamping each block's start and end with %globaltimer) and runs it timed
+// in full on 1, 2, 4, 8 and 16 workers: since %globaltimer reads the
+// reading SM's own simulated cycle, its SMs run in parallel and what it
+// prints (a checksum of the stamps, the launch's span by them and by CUDA
+// events) is the same for every worker count; its results' checksum is
+// also the functional driver's, and every block ends after it starts.
+func TestCCBarrierClockWorkers(t *testing.T) {
+	needClang(t)
+	prog := buildCU(t, "../../testdata/timing/parallel3/barrier_clock.cu")
+	fn, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if err != nil {
+		t.Fatalf("functional: %v\n%s", err, stderr)
+	}
+	var first string
+	for _, w := range []string{"1", "2", "4", "8", "16"} {
+		got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=timing", "WARPSIM_SAMPLING=0", "WARPSIM_WORKERS=" + w})
+		if err != nil {
+			t.Fatalf("%s workers: %v\n%s", w, err, stderr)
+		}
+		if !strings.Contains(got, "every block ends after it starts: yes") {
+			t.Errorf("%s workers: a block's end stamp is not after its start:\n%s", w, got)
+		}
+		if line := strings.SplitN(got, "\n", 2)[0]; !strings.HasPrefix(fn, line+"\n") {
+			t.Errorf("%s workers: %q, the functional driver's %q", w, line, strings.SplitN(fn, "\n", 2)[0])
+		}
+		if first == "" {
+			first = got
+			t.Logf("1 worker:\n%s", got)
+		} else if got != first {
+			t.Errorf("%s workers:\n%s\nwant (1 worker)\n%s", w, got, first)
+		}
+	}
+}
