@@ -3,17 +3,29 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // TestCCBarrierClockWorkers builds testdata/timing/parallel3/barrier_clock.cu
 // (a cuda::barrier kernel, whose waits read %globaltimer as libcu++'s do,
 // stamping each block's start and end with %globaltimer) and runs it timed
-// in full on 1, 2, 4, 8 and 16 workers: since %globaltimer reads the
+// in full on 1 and 16 workers (TestLongCCBarrierClockWorkers: 2, 4, 8 and 1
+// again): since %globaltimer reads the
 // reading SM's own simulated cycle, its SMs run in parallel and what it
 // prints (a checksum of the stamps, the launch's span by them and by CUDA
 // events) is the same for every worker count; its results' checksum is
 // also the functional driver's, and every block ends after it starts.
-func TestCCBarrierClockWorkers(t *testing.T) {
+func TestCCBarrierClockWorkers(t *testing.T) { checkCCBarrierClockWorkers(t, "1", "16") }
+
+// TestLongCCBarrierClockWorkers is TestCCBarrierClockWorkers on the powers
+// of two between and on 1 again.
+func TestLongCCBarrierClockWorkers(t *testing.T) {
+	testenv.Long(t)
+	checkCCBarrierClockWorkers(t, "2", "4", "8", "1")
+}
+
+func checkCCBarrierClockWorkers(t *testing.T, workers ...string) {
 	needClang(t)
 	prog := buildCU(t, "../../testdata/timing/parallel3/barrier_clock.cu")
 	fn, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
@@ -21,7 +33,7 @@ func TestCCBarrierClockWorkers(t *testing.T) {
 		t.Fatalf("functional: %v\n%s", err, stderr)
 	}
 	var first string
-	for _, w := range []string{"1", "2", "4", "8", "16"} {
+	for _, w := range workers {
 		got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=timing", "WARPSIM_SAMPLING=0", "WARPSIM_WORKERS=" + w})
 		if err != nil {
 			t.Fatalf("%s workers: %v\n%s", w, err, stderr)
@@ -34,9 +46,9 @@ func TestCCBarrierClockWorkers(t *testing.T) {
 		}
 		if first == "" {
 			first = got
-			t.Logf("1 worker:\n%s", got)
+			t.Logf("%s workers:\n%s", w, got)
 		} else if got != first {
-			t.Errorf("%s workers:\n%s\nwant (1 worker)\n%s", w, got, first)
+			t.Errorf("%s workers:\n%s\nwant (%s workers)\n%s", w, got, workers[0], first)
 		}
 	}
 }
