@@ -329,11 +329,15 @@ func TestShortOccFarPartition(t *testing.T) {
 	}
 }
 
-// The fresh2 set's bounds (FRESH2.md): the targets for a held-out
-// family (achieved occupancy within 3 points on average, duration MAE at
-// most 25%) where the set meets them, else what it measured when the far
-// partition went in, rounded up (docs/calibration.md).
-const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.25
+// The fresh2 set's bounds (FRESH2.md's rule: the targets where the
+// set meets them, else what it measured when the far partition went in,
+// rounded up). Measured then: achieved occupancy 6.8 points off on average
+// (before the partition 8.4), duration MAE 11.9% (13.7%); the issue's
+// targets, 3 points and 10%, are not met: the sums' blocks are 29-34
+// points too full (ptxas gives g_sum 34 registers, so 48 warps an SM at
+// most, where the model's estimate lets 64 in), the fill's 10 points too
+// empty (docs/calibration.md).
+const fresh2OccupancyError, fresh2DurationMAE = 7.0, 0.12
 
 // TestLongFresh2ShortBlocks runs the second fresh held-out set (FRESH2.md:
 // streaming kernels of short blocks at other block sizes, lengths, grid
