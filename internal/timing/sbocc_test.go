@@ -293,10 +293,11 @@ func checkWarpSpread(t *testing.T, names []string, reportOnly map[string]bool) {
 
 // The fresh set's bounds (FRESH.md; at the change that added the DRAM's
 // service order: occupancy 4.1 points off on average, duration MAE 7.3%;
-// before it 7.3 points and 6.5%). The 3 points are not reached:
-// blocks of 128 threads copying 8 floats and of 64 copying 16 are 10 and
-// 14 points too full (docs/calibration.md).
-const freshOccupancyError, freshDurationMAE = 5.0, 0.25
+// before it 7.3 points and 6.5%). Blocks of 128 threads copying 8 floats
+// and of 64 copying 16 were then 10 and 14 points too full; with the L2's
+// far partition (testdata/timing/shortocc) the set is 2.3 points off,
+// within the 3, and its duration MAE 8.5% (docs/calibration.md).
+const freshOccupancyError, freshDurationMAE = 3.0, 0.25
 
 // TestLongFreshShortBlocks runs the fresh held-out set of FRESH.md
 // (shortcopy at block sizes and lengths no recording had, recorded after

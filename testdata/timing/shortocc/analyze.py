@@ -23,12 +23,17 @@ ncu = defaultdict(dict)
 for r in rows[1:]:
     ncu[names[int(r[c['ID']])]][r[c['Metric Name']]] = float(r[c['Metric Value']].replace(',', ''))
 
-stamps = {}
-with tarfile.open(D + '/stamps_ncu.tar.gz') as tf:
-    for m in tf.getmembers():
-        if m.name.endswith('.csv'):
-            n = m.name.rsplit('/', 1)[-1][:-4]
-            stamps[n] = [[int(x) for x in r] for r in list(csv.reader(io.TextIOWrapper(tf.extractfile(m))))[1:]]
+def read_stamps(path):
+    out = {}
+    with tarfile.open(path) as tf:
+        for m in tf.getmembers():
+            if m.name.endswith('.csv'):
+                n = m.name.rsplit('/', 1)[-1][:-4]
+                out[n] = [[int(x) for x in r] for r in list(csv.reader(io.TextIOWrapper(tf.extractfile(m))))[1:]]
+    return out
+
+
+stamps = read_stamps(D + '/stamps_ncu.tar.gz')
 
 
 def q(v, f):
@@ -99,20 +104,21 @@ for b in blk:
 bad = [k for k, (n, m) in sorted(mis.items()) if m > n / 2]
 print('  256 KiB ranges the mask gets wrong: %s' % (', '.join('pages %d-%d' % (64 * k, 64 * k + 63) for k in bad) or 'none'))
 
-# 4. near and far iterations
-print('\n| config | near: iterations | mean | p10 | p50 | p90 | far: mean | p10 | p50 | p90 | far - near (mean) |')
-print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
-for n in names:
-    if not n.startswith('m_i_') or n not in stamps:
-        continue
-    B, L = int(cfg[n]['block']), int(cfg[n]['args'].split('u32:')[-1])
-    wpb = B // 32
-    near, far = [], []
-    for r in stamps[n]:
-        w, sm, c0, t = r[0], r[1], r[2], r[6:]
-        b, k = divmod(w, wpb)
-        for j in range(1, L):
-            page = (b * B * L + j * B + k * 32) * 4 >> 12
-            (far if par[page & 0xfff & MASK] == side[sm] else near).append(t[j] - t[j - 1])
-    print('| %s | %d | %.0f | %d | %d | %d | %.0f | %d | %d | %d | %.0f |' % (n, len(near), st.mean(near), q(near, .1), q(near, .5), q(near, .9),
-          st.mean(far), q(far, .1), q(far, .5), q(far, .9), st.mean(far) - st.mean(near)))
+# 4. near and far iterations (Nsight Compute's run: caches flushed, DRAM misses; the events run: the L2 warm, hits)
+for title, S in (('ncu', stamps), ('events (L2 warm)', read_stamps(D + '/stamps_ev.tar.gz'))):
+    print('\n%s:\n| config | near: iterations | mean | p10 | p50 | p90 | far: mean | p10 | p50 | p90 | far - near (mean) |' % title)
+    print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+    for n in names:
+        if not n.startswith('m_i_') or n not in S:
+            continue
+        B, L = int(cfg[n]['block']), int(cfg[n]['args'].split('u32:')[-1])
+        wpb = B // 32
+        near, far = [], []
+        for r in S[n]:
+            w, sm, c0, t = r[0], r[1], r[2], r[6:]
+            b, k = divmod(w, wpb)
+            for j in range(1, L):
+                page = (b * B * L + j * B + k * 32) * 4 >> 12
+                (far if par[page & 0xfff & MASK] == side[sm] else near).append(t[j] - t[j - 1])
+        print('| %s | %d | %.0f | %d | %d | %d | %.0f | %d | %d | %d | %.0f |' % (n, len(near), st.mean(near), q(near, .1), q(near, .5),
+              q(near, .9), st.mean(far), q(far, .1), q(far, .5), q(far, .9), st.mean(far) - st.mean(near)))
