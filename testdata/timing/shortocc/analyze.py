@@ -122,3 +122,21 @@ for title, S in (('ncu', stamps), ('events (L2 warm)', read_stamps(D + '/stamps_
                 (far if par[page & 0xfff & MASK] == side[sm] else near).append(t[j] - t[j - 1])
         print('| %s | %d | %.0f | %d | %d | %d | %.0f | %d | %d | %d | %.0f |' % (n, len(near), st.mean(near), q(near, .1), q(near, .5),
               q(near, .9), st.mean(far), q(far, .1), q(far, .5), q(far, .9), st.mean(far) - st.mean(near)))
+
+# 5. blocks retiring together: on each SM, the second wave's blocks' starts, sorted, and how far apart they come
+print('\n| config | blocks an SM | 2nd wave: start spacing on an SM (median over SMs, cycles) |')
+print('|---|---:|---:|')
+for n in names:
+    if not n.startswith('m_s') or n.endswith('_x1'):
+        continue
+    per = defaultdict(list)
+    for b, (sm, c0, c1) in blocks_of(n).items():
+        per[sm].append(c0)
+    R = min(32, 2048 // int(cfg[n]['block']))
+    sp = []
+    for v in per.values():
+        v.sort()
+        w2 = v[R:2 * R]
+        if len(w2) > 1:
+            sp.append((w2[-1] - w2[0]) / (len(w2) - 1))
+    print('| %s | %d | %.1f |' % (n, R, st.median(sp)))
