@@ -270,6 +270,9 @@ func (s *gridState) replay(k int, t uint64) {
 	s.d.dram.advance(t)
 	s.d.l2q.advance(t)
 	s.d.atomQ.advance(t)
+	if s.d.far != nil {
+		s.d.far.advance(t)
+	}
 	i := k % 3
 	// The stores' mean wait for the L2 (storeGate reads it two quanta on).
 	var lag storeLag
@@ -317,10 +320,10 @@ func (s *gridState) replay(k int, t uint64) {
 		r := &a.reqs[key&(1<<24-1)]
 		switch r.kind {
 		case reqLoad:
-			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost))
+			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost, sm.id))
 		case reqStore:
 			t0 := sm.val(r.at)
-			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per))
+			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per), sm.id)
 			sm.answer(r.leaf, taken)
 			lag.sum += float64(taken - t0)
 			lag.n++
