@@ -51,7 +51,11 @@ func (s *gridState) loadTaking(sm *smT, rec *engine.StepRecord, l1 float64) uint
 			}
 		}
 		at := sm.leaf()
-		sm.log(memReq{cycle: sm.now, at: t0, kind: reqLoad, sec: sec, leaf: at, cost: 32 + extra}, nil)
+		kind := reqLoad
+		if sm.inConst {
+			kind = reqConstLoad
+		}
+		sm.log(memReq{cycle: sm.now, at: t0, kind: kind, sec: sec, leaf: at, cost: 32 + extra}, nil)
 		if sm.l1 != nil {
 			sm.l1.fill(sec, sm.fmax(sm.l1.readyOf(sec), at), false)
 			sm.keep(sm.l1.readyAt(sec))
@@ -88,7 +92,7 @@ func l1DataBytes(p *Params, sectors []uint64) float64 {
 }
 
 // fromL2 is when sector sec, requested from L2 at cycle t by SM sm (-1:
-// no SM's side, as the L2's atomic units ask), arrives back at the SM: an
+// no SM's side, as the L2's atomic units and the constant caches ask), arrives back at the SM: an
 // L2 hit, or a DRAM fetch of the sector with its neighbours, through the
 // far L2 partition when the line's page is homed there (DRAMFarCycles).
 func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
@@ -152,13 +156,26 @@ func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 
 // farPage is the L2 partition that is the home of the 4 KiB page page
 // (an address over 4096): the parity of its address bits 12, 13, 16, 17,
-// 19, 23 and those from 24 on. Fitted on the H100's stamps
-// (testdata/timing/shortocc: 4096 blocks of 64 threads each copying its own
-// 4 KiB page; a block's warps live 11 500 or 15 000 cycles by its page and
-// its SM, as this parity and smSide say for 87% of the blocks, the rest
-// in one 2 MiB range: the H100's hash is not linear there).
+// 19 and 23 to 30. Fitted on the H100's stamps (testdata/timing/shortocc:
+// 4096 blocks of 64 threads each copying its own 4 KiB page of a 16 MiB
+// buffer; a block's warps live 11 500 or 15 000 cycles by its page and its
+// SM, as this parity and smSide say for 87% of the blocks, all but those
+// of one 2 MiB range).
+//
+// The H100's driver maps memory in 2 MiB pages, so an address's bits
+// below 21 are its physical address's and the hash's part from them
+// (bits 12, 13, 16, 17, 19) is the hardware's; the part from the bits
+// above is the physical frame's, which no pointer tells (the one 2 MiB
+// range the parity missed is a frame whose parity was not its virtual
+// address's). The model takes it from the address's offset in its 2 GiB
+// slot (bits 23 to 30: every allocation starts a slot, engine.Memory),
+// as the H100's frames followed the buffer's offset for 7 of its 8: so a
+// page's partition depends on where it lies in its allocation, never on
+// which slot the allocator gave it, and every allocation's first page is
+// homed on side 0 (SM 0's, where a lone block runs). A footprint of two
+// pages or more is half near and half far from any SM.
 func farPage(page uint64) int {
-	return bits.OnesCount64(page&(0x8b3|^uint64(0xfff))) & 1
+	return bits.OnesCount64(page&0x7f8b3) & 1
 }
 
 // smSide is the L2 partition an SM is near: SMs go by pairs (a TPC), the
