@@ -307,3 +307,65 @@ func TestL2Access(t *testing.T) {
 		}
 	}
 }
+
+// TestFarPageFollowsOffset: a page's L2 partition (farPage) follows its
+// offset within its allocation's 2 GiB slot, never the slot (the
+// physical frame's part of the H100's hash is unknown: the model takes
+// the offset's bits 23 to 30), so a buffer's partitions do not depend on
+// where the allocator put it; every slot's first page is homed on side 0,
+// and two neighbouring pages are homed apart.
+func TestFarPageFollowsOffset(t *testing.T) {
+	const slot = 2 << 30 // engine.Memory's allocation slots
+	offsets := []uint64{0, 4096, 8192, 12288, 64 << 10, 1 << 21, 3 << 21, 1 << 23, 5 << 23, slot - 4096}
+	for _, k := range []uint64{0, 1, 2, 3, 7, 1000} {
+		base := engine.GlobalBase + k*slot
+		if got := farPage(base >> 12); got != 0 {
+			t.Errorf("slot %d: its first page homed on side %d, want 0", k, got)
+		}
+		for _, off := range offsets {
+			if got, want := farPage((base+off)>>12), farPage((engine.GlobalBase+off)>>12); got != want {
+				t.Errorf("slot %d, offset %#x: side %d, the first slot's %d", k, off, got, want)
+			}
+		}
+	}
+	for page := uint64(0); page < 1<<19; page += 2 {
+		if farPage(page) == farPage(page+1) {
+			t.Fatalf("pages %d and %d homed together", page, page+1)
+		}
+	}
+}
+
+// TestConstMissTakesNoSide: a constant cache's miss (constLoad's,
+// reqConstLoad) takes the DRAM latency's mean whether its page is homed
+// near the SM or far, as the H100's const_mb showed (132 SMs chasing
+// through one cold page of __constant__ memory no slower than one).
+func TestConstMissTakesNoSide(t *testing.T) {
+	s := memFixture()
+	// Pages near and far from SM 0, a pair for the constant misses and
+	// one for the global ones (every line cold).
+	var near, far []uint64
+	for page := uint64(16); len(near) < 2 || len(far) < 2; page++ {
+		if farPage(page) == smSide(0) {
+			near = append(near, page)
+		} else {
+			far = append(far, page)
+		}
+	}
+	one := func(page uint64, constant bool) uint64 {
+		s.sms[0].now += 100000 // every queue empty
+		s.sms[0].inConst = constant
+		defer func() { s.sms[0].inConst = false }()
+		return loadCycles(s, s.sms[0], &engine.StepRecord{Sectors: []uint64{page<<7 | 4}})
+	}
+	cn, cf := one(near[0], true), one(far[0], true)
+	gn, gf := one(near[1], false), one(far[1], false)
+	if cn != cf {
+		t.Errorf("constant misses: near %d cycles, far %d: want the same", cn, cf)
+	}
+	if gf <= gn {
+		t.Errorf("global misses: near %d cycles, far %d: want far later", gn, gf)
+	}
+	if mean := (float64(gn) + float64(gf)) / 2; math.Abs(float64(cn)-mean) > 2 {
+		t.Errorf("constant miss %d cycles: not the mean %.0f of a near and a far global miss", cn, mean)
+	}
+}
