@@ -164,7 +164,9 @@ func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 //
 // The H100's driver maps memory in 2 MiB pages, so an address's bits
 // below 21 are its physical address's and the hash's part from them
-// (bits 12, 13, 16, 17, 19) is the hardware's; the part from the bits
+// (bits 12, 13, 16, 17, 19) is the hardware's (testdata/timing/shortocc2
+// measured it page by page from one SM: TestFarPageAgainstH100); the part
+// from the bits
 // above is the physical frame's, which no pointer tells (the one 2 MiB
 // range the parity missed is a frame whose parity was not its virtual
 // address's). The model takes it from the address's offset in its 2 GiB
