@@ -320,7 +320,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		} else if in.Space == ptx.SpaceConst && p.ConstBlockBytes > 32 {
 			mem = s.constLoad(sm, rec)
 		} else {
-			mem = s.load(sm, rec)
+			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors))
 		}
 		kind = prodLong
 	case engine.SpaceShared:
@@ -524,6 +524,37 @@ func missingLines(c *cache, sectors []uint64) int {
 		}
 	}
 	return n
+}
+
+// loadL1Bytes is what a global load into registers takes of the L1's
+// data path (in bytes of L1BytesPerCycle): LoadMissLineCycles for each
+// line it misses in the L1 (every line with no L1), or its bytes and
+// wavefronts (l1DataBytes) when more. Measured on the H100
+// (testdata/timing/coldlines, coldlines_mb.cu's k_burst: one block of 1
+// to 8 warps reading 4 to 256 128-byte lines at once, 16 bytes a lane):
+// after the first few dozen requests an SM's loads leave at about two
+// cycles a line, from the L2 and from DRAM alike (eight warps' 64 loads
+// of four lines issue in 345-404 cycles, the last value of 256 lines from
+// the L2 is back 871-942 cycles in where one line takes 348), where a hit
+// takes one (testdata/timing/mechanisms2: l1wave); the model had a
+// block's 256 lines leave in 256 cycles. cp.async (cpAsyncL1Bytes) and
+// the TMA unit's copies have their own rates.
+func loadL1Bytes(p *Params, l1 *cache, sectors []uint64) float64 {
+	n := l1DataBytes(p, sectors)
+	if p.LoadMissLineCycles <= 0 || len(sectors) == 0 {
+		return n
+	}
+	m := 0
+	if l1 != nil {
+		m = missingLines(l1, sectors)
+	} else {
+		for i := 0; i < len(sectors); m++ {
+			line := sectors[i] >> 2
+			for ; i < len(sectors) && sectors[i]>>2 == line; i++ {
+			}
+		}
+	}
+	return max(n, float64(m)*p.LoadMissLineCycles*float64(p.L1BytesPerCycle))
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
