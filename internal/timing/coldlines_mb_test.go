@@ -68,11 +68,11 @@ func coldLinesRecording(t *testing.T, dir string) (map[string]float64, float64) 
 // lines at once, each row within 37%, the eight rows of 4 and 8 warps
 // reading 64 to 256 lines a block within 25% on the mean (the SM's miss
 // path, LoadMissLineCycles: 32.2% without it, 20.9% with it; the whole
-// set 22.2% and 17.4%). What is left is the last line's DRAM latency
-// (the H100's lines from DRAM spread 460-950 cycles at 1.589 GHz, half of
-// them about 100 ns apart by where they live) and one warp's loads, which
-// the H100 issues every 11-14 cycles (four lines each) and the model
-// every 5.
+// set 22.2% before, 16.8% with it and one warp's load rate,
+// LoadWarpCycles). What is left is the last line's DRAM latency (the
+// H100's lines from DRAM spread 460-950 cycles at 1.589 GHz, half of them
+// about 100 ns apart by where they live: the one-warp rows of 32 and 64
+// lines are 21-33% short).
 func TestColdLinesMicrobenchmarks(t *testing.T) {
 	dir := "../../testdata/timing/coldlines/"
 	want, chase := coldLinesRecording(t, dir)

@@ -156,6 +156,10 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = uint64(q), stallLGThrottle
 		}
 	}
+	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && w.loadNext > t && fut == 0 {
+		// The LSU takes a warp's load a line at a time (LoadWarpCycles).
+		t, why = w.loadNext, stallLGThrottle
+	}
 	gated := false
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
 		if g := s.cpAsyncGate(w); g > t {
@@ -321,6 +325,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			mem = s.constLoad(sm, rec)
 		} else {
 			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors))
+			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
+				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
+			}
 		}
 		kind = prodLong
 	case engine.SpaceShared:
@@ -544,17 +551,23 @@ func loadL1Bytes(p *Params, l1 *cache, sectors []uint64) float64 {
 	if p.LoadMissLineCycles <= 0 || len(sectors) == 0 {
 		return n
 	}
-	m := 0
+	m := countLines(sectors)
 	if l1 != nil {
 		m = missingLines(l1, sectors)
-	} else {
-		for i := 0; i < len(sectors); m++ {
-			line := sectors[i] >> 2
-			for ; i < len(sectors) && sectors[i]>>2 == line; i++ {
-			}
-		}
 	}
 	return max(n, float64(m)*p.LoadMissLineCycles*float64(p.L1BytesPerCycle))
+}
+
+// countLines is the number of 128-byte lines sectors (in line order, as
+// a request's are) touch.
+func countLines(sectors []uint64) int {
+	m := 0
+	for i := 0; i < len(sectors); m++ {
+		line := sectors[i] >> 2
+		for ; i < len(sectors) && sectors[i]>>2 == line; i++ {
+		}
+	}
+	return m
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
