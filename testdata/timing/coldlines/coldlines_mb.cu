@@ -103,6 +103,8 @@ typedef void (*burstfn)(long long *, const char *);
 
 int main(int argc, char **argv) {
   bool ncu = argc > 1 && !strcmp(argv[1], "ncu");
+  // fresh: run2.sh's held-out bursts (FRESH.md), no chase.
+  bool fresh = argc > 1 && !strcmp(argv[1], "fresh");
   const size_t FLUSH = 256 << 20, SRC = (size_t)4 << 30;
   char *flush, *src;
   long long *out;
@@ -117,7 +119,7 @@ int main(int argc, char **argv) {
   static long long h[132 * 8 * 4];
   const unsigned long long strides[] = {128, 4096ull * 2, 65536, 2ull << 20, 32ull << 20};
   for (unsigned long long s : strides)
-    for (int cold = 1; cold >= 0; cold--) {
+    for (int cold = 1; cold >= 0 && !fresh; cold--) {
       double lat[STEPS] = {0};
       for (int rep = 0; rep < reps + (cold ? 0 : 1); rep++) {
         if (cold) {
@@ -137,11 +139,14 @@ int main(int argc, char **argv) {
       printf("\n");
       fflush(stdout);
     }
-  const int cfg[][2] = {{32, 1}, {32, 2}, {32, 4}, {32, 8}, {32, 16}, {128, 1}, {128, 4}, {128, 16}, {256, 4}, {256, 8}};
-  const int grids[] = {1, 4, 132};
-  for (auto &c : cfg)
-    for (int g : grids)
+  const int cfg0[][2] = {{32, 1}, {32, 2}, {32, 4}, {32, 8}, {32, 16}, {128, 1}, {128, 4}, {128, 16}, {256, 4}, {256, 8}};
+  const int cfg1[][2] = {{64, 8}, {64, 16}, {192, 4}, {192, 8}, {512, 2}, {512, 4}, {1024, 1}, {1024, 2}, {96, 16}, {384, 4}};
+  const int grids0[] = {1, 4, 132}, grids1[] = {1, 2};
+  for (int ci = 0; ci < 10; ci++)
+    for (int gi = 0; gi < (fresh ? 2 : 3); gi++)
       for (int cold = 1; cold >= 0; cold--) {
+        const int *c = fresh ? cfg1[ci] : cfg0[ci];
+        int g = fresh ? grids1[gi] : grids0[gi];
         int threads = c[0], n = c[1], nw = threads / 32;
         burstfn fn = n == 1 ? k_burst<1> : n == 2 ? k_burst<2> : n == 4 ? k_burst<4> : n == 8 ? k_burst<8> : k_burst<16>;
         double is = 0, im = 0, ds = 0, dm = 0;
