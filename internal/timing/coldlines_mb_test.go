@@ -68,7 +68,7 @@ func coldLinesRecording(t *testing.T, dir string) (map[string]float64, float64) 
 // lines at once, each row within 45% (a warp's few pages may all lie on
 // one side of the L2 where the H100's did not), the eight rows of 4 and 8
 // warps reading 64 to 256 lines a block within 25% on the mean (the SM's
-// miss path, LoadMissLineCycles: 32.2% without it, 20.9% with it; the
+// miss path, LoadMissBytesPerCycle: 32.2% without it, 20.9% with it; the
 // whole set 22.2% before, 16.8% with it and one warp's load rate,
 // LoadWarpCycles). What is left is the last line's DRAM latency (the
 // H100's lines from DRAM spread 460-950 cycles at 1.589 GHz, half of them

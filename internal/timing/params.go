@@ -132,10 +132,10 @@ type Params struct {
 	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
 	TensormapGuardCycles                                                uint32
 	L1BytesPerCycle                                                     uint32 // per SM: the L1 data path
-	// LoadMissLineCycles is the L1 data path's cycles a global load into
-	// registers takes for each line it misses in the L1 (scoreboard.go,
-	// loadL1Bytes; 0: its bytes, as a hit).
-	LoadMissLineCycles float64
+	// LoadMissBytesPerCycle is the rate at which a global load into
+	// registers takes the L1 data path for its sectors that miss the L1
+	// (scoreboard.go, loadL1Bytes; 0: its bytes, as a hit).
+	LoadMissBytesPerCycle float64
 	// LoadWarpCycles: a warp's next global load waits this many cycles
 	// for each line of its last one, and one more (scoreboard.go; 0: none).
 	LoadWarpCycles float64

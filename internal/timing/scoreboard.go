@@ -534,8 +534,8 @@ func missingLines(c *cache, sectors []uint64) int {
 }
 
 // loadL1Bytes is what a global load into registers takes of the L1's
-// data path (in bytes of L1BytesPerCycle): LoadMissLineCycles for each
-// line it misses in the L1 (every line with no L1), or its bytes and
+// data path (in bytes of L1BytesPerCycle): its sectors that miss the L1
+// (every sector with no L1) at LoadMissBytesPerCycle, or its bytes and
 // wavefronts (l1DataBytes) when more. Measured on the H100
 // (testdata/timing/coldlines, coldlines_mb.cu's k_burst: one block of 1
 // to 8 warps reading 4 to 256 128-byte lines at once, 16 bytes a lane):
@@ -544,18 +544,26 @@ func missingLines(c *cache, sectors []uint64) int {
 // of four lines issue in 345-404 cycles, the last value of 256 lines from
 // the L2 is back 871-942 cycles in where one line takes 348), where a hit
 // takes one (testdata/timing/mechanisms2: l1wave); the model had a
-// block's 256 lines leave in 256 cycles. cp.async (cpAsyncL1Bytes) and
+// block's 256 lines leave in 256 cycles. Charged by the sector, not the
+// line: the calibration's tiled matmuls, whose loads read half lines,
+// were 2 points slower at two cycles a line (the bursts read whole
+// lines and cannot tell). cp.async (cpAsyncL1Bytes) and
 // the TMA unit's copies have their own rates.
 func loadL1Bytes(p *Params, l1 *cache, sectors []uint64) float64 {
 	n := l1DataBytes(p, sectors)
-	if p.LoadMissLineCycles <= 0 || len(sectors) == 0 {
+	if p.LoadMissBytesPerCycle <= 0 || len(sectors) == 0 {
 		return n
 	}
-	m := countLines(sectors)
+	m := len(sectors)
 	if l1 != nil {
-		m = missingLines(l1, sectors)
+		m = 0
+		for _, sec := range sectors {
+			if !l1.holds(sec) {
+				m++
+			}
+		}
 	}
-	return max(n, float64(m)*p.LoadMissLineCycles*float64(p.L1BytesPerCycle))
+	return max(n, float64(m*32)/p.LoadMissBytesPerCycle*float64(p.L1BytesPerCycle))
 }
 
 // countLines is the number of 128-byte lines sectors (in line order, as
