@@ -54,6 +54,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"bandwidth.l2_link":                 func(p *Params, v float64) { p.FarBytesPerNS = v },
 	"latency.barrier":                   func(p *Params, v float64) { p.BarrierLatency = uint32(v) },
 	"latency.store_to_load":             func(p *Params, v float64) { p.StoreToLoad = uint32(v) },
+	"latency.int_div":                   func(p *Params, v float64) { p.DivChain = uint32(v) },
 	"latency.cluster_barrier":           func(p *Params, v float64) { p.ClusterBarrier = uint32(v) },
 	"latency.cluster_barrier_per_block": func(p *Params, v float64) { p.ClusterBarrierPerBlock = uint32(v) },
 	"latency.dsmem":                     func(p *Params, v float64) { p.DSMEMLatency = uint32(v) },

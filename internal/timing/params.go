@@ -169,6 +169,15 @@ type Params struct {
 	// store left the SM with its data.
 	StoreInvalidatesL1 bool
 	StoreToLoad        uint32
+	// DivChain: a 32-bit integer division or remainder (ptxas's sequence:
+	// I2F, MUFU.RCP, F2I and a dozen dependent integer steps) has its
+	// result this many cycles after the sequence starts (0: the class
+	// latencies' chain, chainLatency). DivXU: the sequence's two
+	// conversions and its MUFU go through the sub-partition's XU pipe (the
+	// conversion and MUFU pipes, Interval each, one after another), and the
+	// sequence starts when that pipe takes them (slots.go, intDivXU).
+	DivChain uint32
+	DivXU    bool
 	// StoreDrain: a warp that exited stays resident, and its block's place
 	// taken, until the L2 has taken its global stores (ncu's drain stall;
 	// scheduler.go, drainEnd).

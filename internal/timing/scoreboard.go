@@ -378,7 +378,17 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if mem != 0 {
 		done = sm.fadd(mem, slots-1)
 	}
-	if slots > 1 {
+	if xu := intDivXU(in, p); xu > 0 {
+		// The sequence starts when the XU takes its I2F: after the XU
+		// work of the sub-partition's earlier divisions, MUFU and
+		// conversions.
+		at := max(sm.now, sp.pipe[ir.ClassConv], sp.pipe[ir.ClassSFU])
+		if !isFut(start) {
+			at = max(at, start)
+		}
+		sp.pipe[ir.ClassConv], sp.pipe[ir.ClassSFU] = at+xu, at+xu
+		done = sm.fmax(done, sm.fadd(at, uint64(chainLatency(in, p))))
+	} else if slots > 1 {
 		done = sm.fmax(done, sm.fadd(start, uint64(chainLatency(in, p))))
 	}
 	if start != sm.now {

@@ -96,6 +96,9 @@ func chainLatency(in *ir.Inst, p *Params) uint32 {
 		case ir.TypeSize(in.Type) == 8:
 			return fma + sfu + conv + 30*alu
 		}
+		if p.DivChain > 0 {
+			return p.DivChain
+		}
 		return fma + sfu + alu + conv + 11*alu
 	case ir.OpSqrt, ir.OpRcp:
 		if in.Flags&ir.FlagApprox != 0 {
@@ -107,4 +110,20 @@ func chainLatency(in *ir.Inst, p *Params) uint32 {
 		return sfu + 4*fma
 	}
 	return 0
+}
+
+// intDivXU is the cycles a 32-bit integer division or remainder holds its
+// sub-partition's XU pipe with its sequence's I2F, MUFU.RCP and F2I (the
+// pipe the conversions and MUFU share: two conversion intervals and a
+// MUFU one), where the preset models it (DivXU); 0 for every other
+// instruction. Measured on the H100 (testdata/timing/rncost): the reduce
+// lesson's loop with nvcc's rem.u32 takes 122 cycles a step more than
+// with clang's mask for one warp, 131 for two warps a sub-partition, 244
+// for eight and 266 for sixteen (two blocks): the sequence's latency
+// (DivChain), and its XU operations queueing behind the other warps'.
+func intDivXU(in *ir.Inst, p *Params) uint64 {
+	if !p.DivXU || (in.Op != ir.OpDiv && in.Op != ir.OpRem) || ir.IsFloat(in.Type) || ir.TypeSize(in.Type) == 8 {
+		return 0
+	}
+	return uint64(2*p.Interval[ir.ClassConv] + p.Interval[ir.ClassSFU])
 }
