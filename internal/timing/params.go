@@ -171,8 +171,8 @@ type Params struct {
 	StoreToLoad        uint32
 	// DivChain: a 32-bit integer division or remainder (ptxas's sequence:
 	// I2F, MUFU.RCP, F2I and a dozen dependent integer steps) has its
-	// result this many cycles after the sequence starts (0: the class
-	// latencies' chain, chainLatency). DivXU: the sequence's two
+	// result this many cycles after the sequence starts (0, every preset:
+	// the class latencies' chain, chainLatency; latency.int_div sets it). DivXU: the sequence's two
 	// conversions and its MUFU go through the sub-partition's XU pipe (the
 	// conversion and MUFU pipes, Interval each, one after another), and the
 	// sequence starts when that pipe takes them (slots.go, intDivXU).

@@ -488,13 +488,15 @@ var measured = map[string]*Params{
 		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		// [RN] testdata/timing/rncost (gen.py's PTX, run.py, run.sh; one
 		// device call, %clock64 a step): the reduce lesson's loop with
-		// nvcc's rem.u32 against clang's mask, one warp: 229 against 107
-		// cycles a step, so ptxas's division sequence has its result 130
-		// cycles after it starts (the mask's 8 included): DivChain. Eight
-		// and sixteen warps a sub-partition: 244 and 266 cycles a step
-		// more (ncu: math_pipe_throttle and mio_throttle on its I2F,
-		// MUFU.RCP and F2I): DivXU, the XU's intervals above.
-		DivChain: 130, DivXU: true,
+		// nvcc's rem.u32 takes 122 cycles a step more than with clang's
+		// mask for one warp, 244 and 266 for eight and sixteen warps a
+		// sub-partition (ncu: the XU 37% busy, math_pipe_throttle and
+		// mio_throttle on its I2F, MUFU.RCP and F2I): DivXU, the XU's
+		// intervals above. Its chain stays the class latencies' (I2F, MUFU,
+		// VIADD, F2I and eleven integer steps: 103): the 130 cycles one
+		// warp's step shows made syncmem's k_bulk, whose (i*3+r) % words
+		// ptxas interleaves across unrolled iterations, 40% slow.
+		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,

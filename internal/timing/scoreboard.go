@@ -379,15 +379,17 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		done = sm.fadd(mem, slots-1)
 	}
 	if xu := intDivXU(in, p); xu > 0 {
-		// The sequence starts when the XU takes its I2F: after the XU
-		// work of the sub-partition's earlier divisions, MUFU and
-		// conversions.
+		// Its XU operations queue behind the sub-partition's earlier XU
+		// work (divisions, MUFU, conversions); the result is the chain's
+		// after the sequence starts, and no sooner than the steps after
+		// its last XU operation (divTail) after that operation.
 		at := max(sm.now, sp.pipe[ir.ClassConv], sp.pipe[ir.ClassSFU])
 		if !isFut(start) {
 			at = max(at, start)
 		}
 		sp.pipe[ir.ClassConv], sp.pipe[ir.ClassSFU] = at+xu, at+xu
-		done = sm.fmax(done, sm.fadd(at, uint64(chainLatency(in, p))))
+		done = sm.fmax(done, sm.fadd(start, uint64(chainLatency(in, p))))
+		done = sm.fmax(done, at+xu+divTail(in, p))
 	} else if slots > 1 {
 		done = sm.fmax(done, sm.fadd(start, uint64(chainLatency(in, p))))
 	}

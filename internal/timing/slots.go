@@ -99,7 +99,7 @@ func chainLatency(in *ir.Inst, p *Params) uint32 {
 		if p.DivChain > 0 {
 			return p.DivChain
 		}
-		return fma + sfu + alu + conv + 11*alu
+		return conv + sfu + alu + conv + 11*alu
 	case ir.OpSqrt, ir.OpRcp:
 		if in.Flags&ir.FlagApprox != 0 {
 			return 0
@@ -119,11 +119,20 @@ func chainLatency(in *ir.Inst, p *Params) uint32 {
 // instruction. Measured on the H100 (testdata/timing/rncost): the reduce
 // lesson's loop with nvcc's rem.u32 takes 122 cycles a step more than
 // with clang's mask for one warp, 131 for two warps a sub-partition, 244
-// for eight and 266 for sixteen (two blocks): the sequence's latency
-// (DivChain), and its XU operations queueing behind the other warps'.
+// for eight and 266 for sixteen (two blocks): the sequence's latency, and
+// its XU operations queueing behind the other warps'.
 func intDivXU(in *ir.Inst, p *Params) uint64 {
 	if !p.DivXU || (in.Op != ir.OpDiv && in.Op != ir.OpRem) || ir.IsFloat(in.Type) || ir.TypeSize(in.Type) == 8 {
 		return 0
 	}
 	return uint64(2*p.Interval[ir.ClassConv] + p.Interval[ir.ClassSFU])
+}
+
+// divTail is the part of a 32-bit division's chain after its last XU
+// operation has left the XU: the chain less the I2F's, MUFU's and the
+// VIADD's latencies before the F2I.
+func divTail(in *ir.Inst, p *Params) uint64 {
+	c := uint64(chainLatency(in, p))
+	before := uint64(p.Latency[ir.ClassConv] + p.Latency[ir.ClassSFU] + p.Latency[ir.ClassALU])
+	return c - min(c, before)
 }
