@@ -17,10 +17,19 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
 			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout, Lines: set.ProfileLines, Replay: !set.NoReplay,
 			Timing: warpsim.TimingOptions{PCStalls: set.ProfileLines, NoSampling: set.NoSampling, Similar: !set.NoSampling,
-				ShortGrids: !set.NoSampling}}
+				ShortGrids: !set.NoSampling, Budget: ProgramBudget}}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
 }
+
+// ProgramBudget is the warp instructions a program's launches may time in
+// detail before a configuration or a shape timed once is enough for its
+// later launches (warpsim.TimingOptions.Budget): about 20–40 CPU-seconds
+// of the timing model on the project's 2-core machine, so that a program
+// whose launches all differ a little (a sort's passes) spends at most that
+// on detail beyond its first launch of each configuration
+// (docs/performance.md, "A budget of detail").
+const ProgramBudget = 40_000_000
 
 // simDevice, simModule and simKernel give warpsim's types the runtime's
 // interfaces (whose methods return interfaces, so that tests can fake them).

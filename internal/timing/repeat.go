@@ -20,6 +20,22 @@
 // counts are from the timed launch's; counts further than shapeSettle make
 // the next launch of the shape timed in detail, and every shapeCheck-th
 // launch is timed in detail regardless, to check the reuse.
+//
+// A budget of detail (Repeats.SetBudget, set by the CUDA runtime): once a
+// program has timed its budget of warp instructions in detail (the part of
+// each launch the timing model simulated: all of it, or the blocks of a
+// sampled grid's window), a configuration timed once is enough for its
+// repeats, and a shape timed once is enough for its launches with other
+// parameters, without the agreement of two timed launches, the words shown
+// not to matter or the periodic check. Their accounts are the same reuse,
+// and the error estimate is the same formula: the timed account's own, the
+// count spread, the scaling, and the shape's last two timed launches'
+// difference in cycles per instruction times the reuses since the last
+// timed one, and at least budgetShapePct where the rule for similar
+// launches would have timed the launch. A
+// launch whose counts differ beyond shapeSettle still has the next launch
+// of its shape timed in detail. What a program times in detail is then
+// bounded by the budget plus its first launch of each configuration.
 
 package timing
 
@@ -69,7 +85,31 @@ type Repeats struct {
 	free map[*ir.Func]bool
 	// progs numbers the programs seen, so that a key holds no pointer.
 	progs map[*ir.Program]int
+	// budget is the warp instructions the launches may time in detail
+	// before the looser reuse applies (0: no budget); timed counts them.
+	budget, timed uint64
 }
+
+// budgetShapePct is the error a launch states that takes, over the budget,
+// the account of the only launch of its shape timed in detail: the spread
+// of cycles per instruction between the launches of one shape measured on
+// NVIDIA's samples (sortingNetworks' similar launches within 0.8%,
+// mergeSort's merge passes 1–2% apart, three reused in a row 4.8% off:
+// docs/cuda-samples.md), rounded up.
+const budgetShapePct = 5
+
+// SetBudget sets the warp instructions the launches may time in detail
+// before a configuration or a shape timed once is enough (0: no budget,
+// the default).
+func (r *Repeats) SetBudget(warpInst uint64) { r.budget = warpInst }
+
+// OverBudget reports whether the launches timed in detail have used the
+// budget.
+func (r *Repeats) OverBudget() bool { return r.budget > 0 && r.timed >= r.budget }
+
+// TimedInst is the warp instructions the launches recorded by Timed were
+// timed in detail for.
+func (r *Repeats) TimedInst() uint64 { return r.timed }
 
 type repeatRuns struct {
 	last repeatRun
@@ -93,6 +133,9 @@ type shapeRuns struct {
 	agree            bool // last and prev: other parameters, similar counts and cycles
 	stale            bool // a reused launch's counts differed: time the next one
 	reused           int  // launches reused since the last timed one
+	// loose: ReuseShape let the next launch reuse the account only
+	// because the launches were over the budget.
+	loose bool
 	// free are the 4-byte words of the parameters shown not to matter:
 	// two launches timed in detail that differed in them agreed (and no
 	// two that differed in them have disagreed since). A launch whose
@@ -260,6 +303,9 @@ func eligibleFunc(f *ir.Func) bool {
 // differed in its counts since.
 func (r *Repeats) Reuse(key string) bool {
 	h := r.runs[key]
+	if h != nil && h.n >= 1 && !h.stale && r.OverBudget() {
+		return true
+	}
 	if h == nil || h.n < 2 || h.stale || h.prev != h.last.c {
 		return false
 	}
@@ -279,12 +325,15 @@ func (r *Repeats) ReuseShape(key string) bool {
 		return false
 	}
 	h := r.shapes[sh]
-	if h == nil || !h.agree || h.stale || h.reused >= h.reuses() {
+	if h == nil || h.last.t == nil || h.stale {
 		return false
 	}
-	ok := true
+	ok := h.agree && h.reused < h.reuses()
 	paramWords(h.lastKey, key, func(w int) { ok = ok && w < len(h.free) && h.free[w] })
-	return ok
+	// Over the budget the rule's other conditions are waived; the
+	// reused account then states at least budgetShapePct (ReusedShape).
+	h.loose = !ok && r.OverBudget()
+	return ok || h.loose
 }
 
 // shapeAgree reports whether two launches of a shape timed in detail stand
@@ -359,6 +408,16 @@ func (r *Repeats) ReusedShape(key string, c metrics.Counters, start uint64) *met
 	cpi := 100 * float64(h.reused+1) * h.cpiSpread()
 	d := countSpread(c, h.last.c)
 	t.ErrorPct = max(src.ErrorPct, cpi, 100*d)
+	if h.loose {
+		// Over the budget (ReuseShape), where the rule for similar
+		// launches would have timed this one: at least budgetShapePct,
+		// and the shape's two timed launches' count spread.
+		t.ErrorPct = max(t.ErrorPct, budgetShapePct)
+		if h.prev.t != nil {
+			t.ErrorPct = max(t.ErrorPct, 100*countSpread(h.prev.c, h.last.c))
+		}
+		h.loose = false
+	}
 	if d > shapeSettle {
 		h.stale = true
 	}
@@ -393,6 +452,11 @@ func spread(a, b uint64) float64 {
 
 // Timed records a launch of key timed in detail: its counts and account.
 func (r *Repeats) Timed(key string, c metrics.Counters, t *metrics.Timing) {
+	detail := c.InstExecuted
+	if t.Sampled && t.SampledBlocks > 0 && c.BlocksLaunched > 0 {
+		detail = uint64(float64(c.InstExecuted) * min(1, float64(t.SampledBlocks)/float64(c.BlocksLaunched)))
+	}
+	r.timed += detail
 	h := r.runs[key]
 	if h == nil {
 		if len(r.runs) >= repeatKeys {
@@ -451,7 +515,11 @@ func (r *Repeats) Reused(key string, c metrics.Counters, start uint64) *metrics.
 	t.StartCycle = start
 	t.Stalls = append([]uint64(nil), src.Stalls...)
 	t.Sampled, t.Sampling = true, SampledRepeat
-	t.ErrorPct = max(src.ErrorPct, 100*spread(h.prevCycles, src.Cycles))
+	t.ErrorPct = src.ErrorPct
+	if h.n >= 2 {
+		// (Over the budget a configuration timed once is reused.)
+		t.ErrorPct = max(t.ErrorPct, 100*spread(h.prevCycles, src.Cycles))
+	}
 	if c != h.last.c {
 		h.stale = true
 		f := scaleTiming(&t, c, h.last.c)
