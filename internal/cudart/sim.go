@@ -29,7 +29,7 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 // whose launches all differ a little (a sort's passes) spends at most that
 // on detail beyond its first launch of each configuration
 // (docs/performance.md, "A budget of detail").
-const ProgramBudget = 40_000_000
+const ProgramBudget = 8_000_000
 
 // simDevice, simModule and simKernel give warpsim's types the runtime's
 // interfaces (whose methods return interfaces, so that tests can fake them).
