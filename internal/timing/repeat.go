@@ -25,9 +25,12 @@
 // program has timed its budget of warp instructions in detail (the part of
 // each launch the timing model simulated: all of it, or the blocks of a
 // sampled grid's window), a configuration timed once is enough for its
-// repeats, and a shape timed once is enough for its launches with other
-// parameters, without the agreement of two timed launches, the words shown
-// not to matter or the periodic check. Their accounts are the same reuse,
+// repeats, and a shape's last launch timed in detail for its launches with
+// other parameters, without the agreement of two timed launches in cycles
+// or the periodic check, where their parameters differ from the timed
+// launch's only in words shown not to change the counts (two timed
+// launches that differed in them had counts within shapeSettle: a sort's
+// stride, not a scan's size). Their accounts are the same reuse,
 // and the error estimate is the same formula: the timed account's own, the
 // count spread, the scaling, and the shape's last two timed launches'
 // difference in cycles per instruction times the reuses since the last
@@ -142,6 +145,10 @@ type shapeRuns struct {
 	// parameters differ from the last timed one's in another word is
 	// timed in detail.
 	free []bool
+	// sameCounts are the words shown not to change the counts: two
+	// launches timed in detail that differed in them had counts within
+	// shapeSettle (and no two that differed in them had not, since).
+	sameCounts []bool
 }
 
 // cpiSpread is the relative difference in cycles per instruction of the
@@ -330,10 +337,17 @@ func (r *Repeats) ReuseShape(key string) bool {
 	}
 	ok := h.agree && h.reused < h.reuses()
 	paramWords(h.lastKey, key, func(w int) { ok = ok && w < len(h.free) && h.free[w] })
-	// Over the budget the rule's other conditions are waived; the
-	// reused account then states at least budgetShapePct (ReusedShape).
-	h.loose = !ok && r.OverBudget()
-	return ok || h.loose
+	if ok || !r.OverBudget() {
+		return ok
+	}
+	// Over the budget the agreement in cycles and the periodic check are
+	// waived, not the counts: the parameters may differ from the timed
+	// launch's only in words shown not to change the counts (a stride,
+	// not a size). The reused account then states at least
+	// budgetShapePct (ReusedShape).
+	h.loose = true
+	paramWords(h.lastKey, key, func(w int) { h.loose = h.loose && w < len(h.sameCounts) && h.sameCounts[w] })
+	return h.loose
 }
 
 // shapeAgree reports whether two launches of a shape timed in detail stand
@@ -491,11 +505,14 @@ func (r *Repeats) Timed(key string, c metrics.Counters, t *metrics.Timing) {
 	if s.prev.t != nil && s.prevKey != key {
 		// The words these two launches differ in are shown not to matter
 		// when they agree, and to matter (at least at times) when not.
+		same := countSpread(s.prev.c, s.last.c) <= shapeSettle
 		paramWords(s.prevKey, key, func(w int) {
 			for len(s.free) <= w {
 				s.free = append(s.free, false)
+				s.sameCounts = append(s.sameCounts, false)
 			}
 			s.free[w] = s.agree
+			s.sameCounts[w] = same
 		})
 	}
 }
