@@ -37,8 +37,7 @@
 // timed one, and at least budgetShapePct where the rule for similar
 // launches would have timed the launch. A
 // launch whose counts differ beyond shapeSettle still has the next launch
-// of its shape timed in detail. What a program times in detail is then
-// bounded by the budget plus its first launch of each configuration.
+// of its shape timed in detail.
 
 package timing
 
