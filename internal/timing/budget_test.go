@@ -79,8 +79,8 @@ func TestBudgetLaunches(t *testing.T) {
 		}
 	}
 	for _, i := range []int{18, 19} {
-		if s := sampled[i].t; s.ErrorPct < 5 {
-			t.Errorf("launch %d (reused over the budget): estimated ±%.1f%%, want at least ±5%%", i, s.ErrorPct)
+		if s := sampled[i].t; s.ErrorPct < 10 {
+			t.Errorf("launch %d (reused over the budget): estimated ±%.1f%%, want at least ±10%%", i, s.ErrorPct)
 		}
 	}
 	// A budget never reached changes nothing: launch 18 is timed in

@@ -93,12 +93,12 @@ type Repeats struct {
 }
 
 // budgetShapePct is the error a launch states that takes, over the budget,
-// the account of the only launch of its shape timed in detail: the spread
-// of cycles per instruction between the launches of one shape measured on
-// NVIDIA's samples (sortingNetworks' similar launches within 0.8%,
-// mergeSort's merge passes 1–2% apart, three reused in a row 4.8% off:
-// docs/cuda-samples.md), rounded up.
-const budgetShapePct = 5
+// an account the similar-launch rule would not have let it take: measured
+// on NVIDIA's mergeSort, whose merge passes' cycles per instruction follow a
+// trend, such launches came out 6.0% and 7.8% off timing them (against
+// estimates of ±5% and ±6.4% with a floor of 5%: docs/cuda-samples.md),
+// rounded up.
+const budgetShapePct = 10
 
 // SetBudget sets the warp instructions the launches may time in detail
 // before a configuration or a shape timed once is enough (0: no budget,
