@@ -23,12 +23,13 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 }
 
 // ProgramBudget is the warp instructions a program's launches may time in
-// detail before a configuration or a shape timed once is enough for its
-// later launches (warpsim.TimingOptions.Budget): about 20–40 CPU-seconds
-// of the timing model on the project's 2-core machine, so that a program
-// whose launches all differ a little (a sort's passes) spends at most that
-// on detail beyond its first launch of each configuration
-// (docs/performance.md, "A budget of detail").
+// detail before a configuration timed once is enough for its repeats and a
+// shape's timed launch for its launches whose parameters differ only in
+// words shown not to change the counts (warpsim.TimingOptions.Budget,
+// internal/timing/repeat.go): about 5–10 CPU-seconds of the timing model on
+// the project's 2-core machine, under a single launch of
+// convolutionSeparable's kernels (11–13 M), whose second launches then
+// repeat the first's account (docs/performance.md, "A budget of detail").
 const ProgramBudget = 8_000_000
 
 // simDevice, simModule and simKernel give warpsim's types the runtime's
