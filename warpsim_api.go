@@ -117,6 +117,13 @@ type TimingOptions struct {
 	// turns it on with Similar; launch files and the Go API time such
 	// grids in full unless asked.
 	ShortGrids bool
+	// Budget, when not 0 (and not with NoSampling), is the warp
+	// instructions a device's launches may time in detail before a
+	// configuration or a shape timed once is enough for its later launches
+	// (internal/timing/repeat.go, "A budget of detail"). The CUDA runtime
+	// sets it (ProgramBudget); launch files and the Go API have none
+	// unless asked.
+	Budget uint64
 }
 
 // Dim3 is a grid or block shape.
@@ -187,6 +194,7 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids})
 		if !opt.Timing.NoSampling {
 			d.repeats = timing.NewRepeats()
+			d.repeats.SetBudget(opt.Timing.Budget)
 		}
 	}
 	return d

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -118,6 +120,12 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 					}
 				}
 			}
+			// WARPSIM_MEMPROFILE=FILE: a Go heap profile of this process,
+			// written every 10 s while it runs (so a runtime that is killed
+			// leaves its latest) and at its end, for `go tool pprof`.
+			if path := os.Getenv("WARPSIM_MEMPROFILE"); path != "" {
+				defer writeHeapProfileEvery(path, 10*time.Second)()
+			}
 			srv := cudart.NewServer(opt)
 			// Ctrl-C reaches the program and this process alike: when the
 			// program dies of it, a kernel running now stops and its report
@@ -145,4 +153,42 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writeHeapProfileEvery writes a Go heap profile of this process to path
+// every period and once more when the returned stop is called. Each write
+// goes to a temporary file renamed over path, so path always holds a whole
+// profile.
+func writeHeapProfileEvery(path string, period time.Duration) (stop func()) {
+	write := func() {
+		runtime.GC() // the profile's in-use figures are as of the last GC
+		f, err := os.Create(path + ".tmp")
+		if err != nil {
+			return
+		}
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		if f.Close() == nil && err == nil {
+			os.Rename(path+".tmp", path)
+		}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				write()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		write()
+	}
 }

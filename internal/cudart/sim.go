@@ -17,10 +17,20 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
 			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout, Lines: set.ProfileLines, Replay: !set.NoReplay,
 			Timing: warpsim.TimingOptions{PCStalls: set.ProfileLines, NoSampling: set.NoSampling, Similar: !set.NoSampling,
-				ShortGrids: !set.NoSampling}}
+				ShortGrids: !set.NoSampling, Budget: ProgramBudget}}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
 }
+
+// ProgramBudget is the warp instructions a program's launches may time in
+// detail before a configuration timed once is enough for its repeats and a
+// shape's timed launch for its launches whose parameters differ only in
+// words shown not to change the counts (warpsim.TimingOptions.Budget,
+// internal/timing/repeat.go): about 5–10 CPU-seconds of the timing model on
+// the project's 2-core machine, under a single launch of
+// convolutionSeparable's kernels (11–13 M), whose second launches then
+// repeat the first's account (docs/performance.md, "A budget of detail").
+const ProgramBudget = 8_000_000
 
 // simDevice, simModule and simKernel give warpsim's types the runtime's
 // interfaces (whose methods return interfaces, so that tests can fake them).

@@ -76,6 +76,8 @@ type worker struct {
 
 	lt *lineTab     // per-instruction counts (Config.Lines); nil until the first issue
 	cb clusterBlock // the block's place in its cluster (cluster.go)
+
+	held int64 // heldBytes when the worker was last pooled (slotpool.go)
 }
 
 func newWorker(l *launch) *worker {

@@ -259,11 +259,7 @@ func (m *Module) runCooperative(l *launch) (Counters, *launch, *GridTiming, erro
 		w.setupBlock(i)
 		w.gs = gridSyncBlock{}
 	}
-	defer func() {
-		m.slotMu.Lock()
-		m.slots = append(m.slots, blocks...)
-		m.slotMu.Unlock()
-	}()
+	defer m.keepSlots(blocks)
 	finished := make([]bool, n)
 	workers := l.cfg.Workers
 	if workers <= 0 {

@@ -557,11 +557,11 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 		if !crashed {
 			// (The slots of a driver that panicked may hold any state:
 			// they are not reused.)
-			m.slotMu.Lock()
-			for _, s := range g.slots {
-				m.slots = append(m.slots, s.w)
+			ws := make([]*worker, len(g.slots))
+			for i, s := range g.slots {
+				ws[i] = s.w
 			}
-			m.slotMu.Unlock()
+			m.keepSlots(ws)
 		}
 		if f != nil {
 			return total, l, g.Timing, f

@@ -9,7 +9,9 @@
 # (WARPSIM_PROFILE) the launches, how many were sampled by waves or as short
 # grids (1.5 to 6 waves: docs/timing-model.md#sampling), took an
 # identical launch's time ("repeat"), a similar launch's ("similar"), or
-# were replayed, and the kernels' simulated µs. TIMEOUT (default 900)
+# were replayed, the kernels' simulated µs, and the largest resident set
+# (GNU time's %M: the program or its runtime, whichever was larger, in MB).
+# TIMEOUT (default 900)
 # bounds each run; a run that ran out shows ">TIMEOUT" and no CPU seconds.
 # WARPSIM_BIN (default WARPSIM) is the runtime the programs use. Logs,
 # profiles and the runtime's Go CPU profile (WARPSIM_CPUPROFILE, for
@@ -26,8 +28,8 @@ out=${OUT:-/tmp/slow-samples}
 mkdir -p "$out"
 export WARPSIM_PROGRESS=0 WARPSIM_BIN=${WARPSIM_BIN:-$warpsim}
 to=${TIMEOUT:-900}
-echo "| sample | wall s | CPU s | load | exit | launches | waves | short | repeat | similar | replayed | simulated µs |"
-echo "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| sample | wall s | CPU s | load | exit | launches | waves | short | repeat | similar | replayed | simulated µs | max RSS MB |"
+echo "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for name in "$@"; do
   dir=$(ls -d "$root"/Samples/*/"$name" 2>/dev/null | head -n 1)
   if [ -z "$dir" ]; then
@@ -46,11 +48,11 @@ for name in "$@"; do
   fi
   rm -f "$exe.profile.json"
   l0=$(cut -d' ' -f1 /proc/loadavg)
-  /usr/bin/time -f "%e %U %S" -o "$exe.time" env WARPSIM_PROFILE="$exe.profile.json" WARPSIM_CPUPROFILE="$exe.cpu" \
+  /usr/bin/time -f "%e %U %S %M" -o "$exe.time" env WARPSIM_PROFILE="$exe.profile.json" WARPSIM_CPUPROFILE="$exe.cpu" \
     timeout "$to" bash -c "cd '$dir' && '$exe' < /dev/null" > "$exe.out" 2>&1
   st=$?
   l1=$(cut -d' ' -f1 /proc/loadavg)
-  read -r e u s < <(tail -n 1 "$exe.time")
+  read -r e u s m < <(tail -n 1 "$exe.time")
   if [ "$st" -eq 124 ]; then
     wall=">$to" cpu=""
   else
@@ -75,5 +77,5 @@ for l in p.get("launches") or []:
 print("%d | %d | %d | %d | %d | %d | %.1f" % (n, waves, short, rep, sim, replayed, ns / 1000))
 PY
 )
-  echo "| $name | $wall | $cpu | $l0–$l1 | $st | $sums |"
+  echo "| $name | $wall | $cpu | $l0–$l1 | $st | $sums | $(( ${m:-0} / 1024 )) |"
 done
