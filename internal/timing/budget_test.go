@@ -68,9 +68,9 @@ func TestBudgetLaunches(t *testing.T) {
 			continue
 		}
 		// The similar-launch rule's own reuses (TestSimilarLaunches):
-		// their estimates (the timed pair's 0.017% apart, times the
-		// reuses) are as tight as the buffers' addresses move the time
-		// (up to 0.1%), so they are held to them within 0.01 points.
+		// their estimates (the timed pair's difference times the reuses,
+		// at least similarAddressPct, as far as the buffers' addresses
+		// move the time) are held within 0.01 points.
 		f, g := full[i].t, sampled[i].t
 		e := 100 * (float64(g.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
 		if g.Sampling != want[i] || e > g.ErrorPct+0.01 || -e > g.ErrorPct+0.01 {
