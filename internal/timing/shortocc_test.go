@@ -389,21 +389,9 @@ func TestLongFresh2ShortBlocks(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "| configuration | H100 ns | warpsim ns | error | H100 occupancy | warpsim occupancy |\n|---|---:|---:|---:|---:|---:|\n")
-	var dur, occ float64
+	held := make([]heldOutRow, len(rows))
 	for i, r := range rows {
-		e := (res[i].ns - r.durationNS) / r.durationNS
-		dur += math.Abs(e)
-		occ += math.Abs(res[i].occ - r.occ)
-		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %+.1f%% | %.1f%% | %.1f%% |\n", r.name, r.durationNS, res[i].ns, 100*e, r.occ, res[i].occ)
+		held[i] = heldOutRow{r.name, r.durationNS, r.occ, res[i].ns, res[i].occ}
 	}
-	n := float64(len(rows))
-	t.Logf("\n%s%d held-out configurations: duration MAE %.1f%%, occupancy error %.1f points", b.String(), len(rows), 100*dur/n, occ/n)
-	if occ/n > fresh2OccupancyError {
-		t.Errorf("fresh2: achieved occupancy %.1f points off on average (at most %.1f)", occ/n, fresh2OccupancyError)
-	}
-	if dur/n > fresh2DurationMAE {
-		t.Errorf("fresh2: duration MAE %.1f%% (at most %.0f%%)", 100*dur/n, 100*fresh2DurationMAE)
-	}
+	checkHeldOut(t, "fresh2", held, fresh2OccupancyError, fresh2DurationMAE)
 }
