@@ -745,16 +745,18 @@ func (k *Kernel) ParamBytes() int { return k.fn.ParamBytes }
 // registers per thread (ptxas spills rather than exceed it), and by the
 // kernel's own bound on threads per block (.maxntid or .reqntid, from
 // __launch_bounds__: ptxas allocates so that a block of that size fits).
-func (k *Kernel) RegsPerThread() int {
-	r := k.fn.RegEstimate
-	if k.fn.MaxNReg > 0 && r > k.fn.MaxNReg {
-		r = k.fn.MaxNReg
+func (k *Kernel) RegsPerThread() int { return regsPerThread(k.fn, k.m.dev.arch) }
+
+// regsPerThread is Kernel.RegsPerThread of function fn on a GPU a.
+func regsPerThread(fn *ir.Func, a *arch.Arch) int {
+	r := fn.RegEstimate
+	if fn.MaxNReg > 0 && r > fn.MaxNReg {
+		r = fn.MaxNReg
 	}
-	a := k.m.dev.arch
 	if a.RegsPerThread > 0 && r > a.RegsPerThread {
 		r = a.RegsPerThread
 	}
-	if bound := k.BoundThreads(); bound > 0 {
+	if bound := boundThreads(fn); bound > 0 {
 		for r > 1 && a.MaxThreadsPerBlockFor(r) < bound {
 			r--
 		}
@@ -762,10 +764,33 @@ func (k *Kernel) RegsPerThread() int {
 	return r
 }
 
+// RegsPerThreadOn is the registers per thread the kernel named kernel (its
+// PTX name) of the PTX module src takes on a GPU a, as Kernel.RegsPerThread
+// says once the module is loaded: for the occupancy calculator, which
+// answers for any GPU, one the module's target is too new for included.
+func RegsPerThreadOn(a *arch.Arch, filename string, src []byte, kernel string) (int, error) {
+	pm, err := ptx.Parse(filename, src)
+	if err != nil {
+		return 0, err
+	}
+	prog, err := ir.Lower(pm, knownExtern)
+	if el, ok := err.(ptx.ErrorList); err != nil && (!ok || len(el) != len(prog.Unsupported)) {
+		return 0, err
+	}
+	for _, fn := range prog.Funcs {
+		if fn.Name == kernel {
+			return regsPerThread(fn, a), nil
+		}
+	}
+	return 0, fmt.Errorf("%s: no kernel %q", filename, kernel)
+}
+
 // BoundThreads is the most threads per block the kernel's own bounds
 // allow (.maxntid or .reqntid, from __launch_bounds__), 0 when it has none.
-func (k *Kernel) BoundThreads() int {
-	for _, b := range [][3]int{k.fn.MaxNTID, k.fn.ReqNTID} {
+func (k *Kernel) BoundThreads() int { return boundThreads(k.fn) }
+
+func boundThreads(fn *ir.Func) int {
+	for _, b := range [][3]int{fn.MaxNTID, fn.ReqNTID} {
 		if b[0] > 0 {
 			return b[0] * max(b[1], 1) * max(b[2], 1)
 		}

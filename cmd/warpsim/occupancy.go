@@ -146,16 +146,17 @@ func buildOccupancyQuery(f *occupancyFlags) (*occupancyQuery, error) {
 		q.regsFrom = "not given"
 	}
 	if f.ptxFile != "" {
-		k, err := kernelResourcesFromPTX(f.ptxFile, f.kernel)
+		k, err := kernelResourcesFromPTX(a, f.ptxFile, f.kernel)
 		if err != nil {
 			return nil, badInput(err)
 		}
 		q.kernel = k.name
 		if !f.regsSet {
-			q.in.RegsPerThread = min(k.regs, a.RegsPerThread)
+			q.in.RegsPerThread = k.regs
 			q.regsFrom = "PTX estimate"
-			q.ptxNotes = append(q.ptxNotes, fmt.Sprintf("registers estimated from the kernel's .reg declarations (%d 32-bit registers%s); ptxas's real allocation may differ: give it with --regs",
-				k.regs, cappedNote(k.regs, a.RegsPerThread)))
+			q.ptxNotes = append(q.ptxNotes, fmt.Sprintf("registers estimated from the PTX as warpsim's launches take them: the most register values live at once, "+
+				"capped as ptxas caps them (%d; the .reg declarations name %d); ptxas's real allocation may differ: give it with --regs",
+				k.regs, k.declared))
 		}
 		if f.smem != 0 {
 			q.ptxNotes = append(q.ptxNotes, fmt.Sprintf("--smem %d added to the PTX's %d bytes of static shared memory", f.smem, k.staticShared))
@@ -189,13 +190,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func cappedNote(regs, max int) string {
-	if regs > max {
-		return fmt.Sprintf(", capped at %d", max)
-	}
-	return ""
 }
 
 func limitString(n int) string {

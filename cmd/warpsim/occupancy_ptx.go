@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -12,19 +14,24 @@ import (
 // read from its PTX.
 type ptxKernelResources struct {
 	name         string
-	regs         int // 32-bit-equivalent registers declared with .reg
+	regs         int // registers per thread, as warpsim's launches take them (Kernel.RegsPerThread)
+	declared     int // 32-bit-equivalent registers declared with .reg
 	staticShared int // bytes of .shared variables the kernel declares or uses
 }
 
 // kernelResourcesFromPTX parses file and finds kernel (an .entry, by PTX
-// name). The register count is an estimate: the sum of the kernel's .reg
-// declarations counted in 32-bit registers (a 64-bit register is two,
-// predicates none), which is what a naive allocation would take; ptxas
-// usually needs fewer (nvcc's PTX numbers virtual registers freely) and
-// sometimes more. Static shared memory is the size of every .shared variable
-// declared in the kernel or at module scope and named by one of its
-// instructions, each placed at its alignment, as ptxas lays them out.
-func kernelResourcesFromPTX(file, kernel string) (ptxKernelResources, error) {
+// name) for a GPU a. The register count is an estimate, the one warpsim's
+// launches use (Kernel.RegsPerThread): the most 32-bit register values live
+// at once, capped by .maxnreg, the GPU's limit and the kernel's bound on
+// threads per block, as ptxas caps its allocation
+// (TestOccupancyPTXRegistersNearPtxas holds it to ptxas's counts). The sum
+// of the .reg declarations (a 64-bit register is two, predicates none) is
+// kept for the note: nvcc's PTX numbers virtual registers freely, so it is
+// several times what ptxas allocates. Static shared memory is the size of
+// every .shared variable declared in the kernel or at module scope and named
+// by one of its instructions, each placed at its alignment, as ptxas lays
+// them out.
+func kernelResourcesFromPTX(a *arch.Arch, file, kernel string) (ptxKernelResources, error) {
 	var res ptxKernelResources
 	// A PTX file, not an endless stream (/dev/zero was read forever).
 	if err := cc.CheckSource(file); err != nil {
@@ -70,7 +77,7 @@ func kernelResourcesFromPTX(file, kernel string) (ptxKernelResources, error) {
 			case ptx.StmtDecl:
 				switch s.Decl.Space {
 				case ptx.SpaceReg:
-					res.regs += regWords(s.Decl)
+					res.declared += regWords(s.Decl)
 				case ptx.SpaceShared:
 					shared = append(shared, s.Decl)
 				}
@@ -92,6 +99,9 @@ func kernelResourcesFromPTX(file, kernel string) (ptxKernelResources, error) {
 	for _, v := range shared {
 		align := max(v.Align, typeBytes(v.Type))
 		res.staticShared = alignUp(res.staticShared, align) + varBytes(v)
+	}
+	if res.regs, err = warpsim.RegsPerThreadOn(a, file, src, fn.Name); err != nil {
+		return res, err
 	}
 	return res, nil
 }

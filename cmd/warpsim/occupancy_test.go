@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,5 +227,56 @@ func TestArchs(t *testing.T) {
 	}
 	if code, _, errOut := occRun("archs", "extra"); code != 2 || !strings.Contains(errOut, "unknown command") && !strings.Contains(errOut, "accepts 0 arg") {
 		t.Errorf("archs extra: exit %d, %q", code, errOut)
+	}
+}
+
+// TestOccupancyPTXRegistersNearPtxas: `warpsim occupancy --ptx` estimates a
+// kernel's registers as warpsim's launches take them, and the estimate is
+// held to what ptxas allocated for the same PTX on the H100
+// (testdata/timing/shortocc/h100/env.txt: `ptxas -v` of shortocc_nvcc.ptx,
+// 18 to 34 registers): each within 45%, their mean |error| within 20%. The
+// .reg declarations, which the command used to sum, name 115 to 177.
+func TestOccupancyPTXRegistersNearPtxas(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "timing", "shortocc", "h100")
+	env, err := os.ReadFile(filepath.Join(dir, "env.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptxas := map[string]int{}
+	var kernel string
+	for _, line := range strings.Split(string(env), "\n") {
+		if _, k, ok := strings.Cut(line, "Compiling entry function '"); ok {
+			kernel, _, _ = strings.Cut(k, "'")
+		}
+		var n int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(line, "ptxas info    : "), "Used %d registers", &n); err == nil && kernel != "" {
+			ptxas[kernel] = n
+		}
+	}
+	if len(ptxas) != 8 {
+		t.Fatalf("env.txt: ptxas counts for %d kernels, want 8: %v", len(ptxas), ptxas)
+	}
+	var sum float64
+	for k, want := range ptxas {
+		var out, errb bytes.Buffer
+		if code := run([]string{"occupancy", "--arch", "h100", "--ptx", filepath.Join(dir, "shortocc_nvcc.ptx"), "--kernel", k, "--block", "128", "--json"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", k, code, errb.String())
+		}
+		var got struct {
+			Regs   int    `json:"regs_per_thread"`
+			Source string `json:"regs_source"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		e := float64(got.Regs-want) / float64(want)
+		sum += math.Abs(e)
+		t.Logf("%-8s warpsim %2d, ptxas %2d (%+.0f%%)", k, got.Regs, want, 100*e)
+		if got.Source != "PTX estimate" || math.Abs(e) > 0.45 {
+			t.Errorf("%s: %d registers (%s), ptxas %d: more than 45%% off", k, got.Regs, got.Source, want)
+		}
+	}
+	if mean := sum / float64(len(ptxas)); mean > 0.20 {
+		t.Errorf("mean |error| %.0f%% against ptxas, want at most 20%%", 100*mean)
 	}
 }
