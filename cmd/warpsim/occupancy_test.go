@@ -233,12 +233,12 @@ func TestArchs(t *testing.T) {
 // TestOccupancyPTXRegistersNearPtxas: `warpsim occupancy --ptx` estimates a
 // kernel's registers as warpsim's launches take them, and the estimate is
 // held to what ptxas allocated for the same PTX on the H100
-// (testdata/timing/shortocc/h100/env.txt: `ptxas -v` of shortocc_nvcc.ptx,
+// (testdata/occupancy/ptxas: `ptxas -v` of shortocc_nvcc.ptx,
 // 18 to 34 registers): each within 45%, their mean |error| within 20%. The
 // .reg declarations, which the command used to sum, name 115 to 177.
 func TestOccupancyPTXRegistersNearPtxas(t *testing.T) {
-	dir := filepath.Join("..", "..", "testdata", "timing", "shortocc", "h100")
-	env, err := os.ReadFile(filepath.Join(dir, "env.txt"))
+	dir := filepath.Join("..", "..", "testdata", "occupancy", "ptxas")
+	env, err := os.ReadFile(filepath.Join(dir, "ptxas_v.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestOccupancyPTXRegistersNearPtxas(t *testing.T) {
 		}
 	}
 	if len(ptxas) != 8 {
-		t.Fatalf("env.txt: ptxas counts for %d kernels, want 8: %v", len(ptxas), ptxas)
+		t.Fatalf("ptxas_v.txt: ptxas counts for %d kernels, want 8: %v", len(ptxas), ptxas)
 	}
 	var sum float64
 	for k, want := range ptxas {
