@@ -163,6 +163,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	nanos("latency.l2_hit_ns", "a global load hitting L2, its part beyond the SM clock")
 	cycles("latency.dram_cycles", "a global load missing L2 (unloaded), its SM-clock part")
 	nanos("latency.dram_ns", "a global load missing L2 (unloaded), its part beyond the SM clock")
+	nanos("latency.dram_far", "what a miss on a line homed in the L2 partition far from the SM takes beyond a near one (the DRAM latency is their mean; 0: one partition)")
 	cycles("latency.barrier", "from the last warp's arrival at a barrier to the first warp's issue")
 	cycles("latency.store_to_load", "a stored sector is readable from L1 after this many cycles")
 	cycles("latency.int_div", "a 32-bit integer division or remainder (ptxas's I2F, MUFU.RCP, F2I sequence) has its result this long after it starts (0: its class latencies' chain)")
@@ -189,6 +190,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 		timing(key, help+" (2.1TB/s, 900GB/s, or GB/s)", ParseBandwidth, 1e-9, func(v float64) string { return formatFloat(v) + "GB/s" })
 	}
 	bw("bandwidth.l2", "device-wide L2 bandwidth")
+	bw("bandwidth.l2_link", "the link between the L2's partitions that far misses' lines take (0: not limited)")
 	bw("bandwidth.dram", "achievable device-wide DRAM bandwidth (default: scaled with memory.clock and memory.bus_width)")
 	timing("memory.fetch", "bytes DRAM delivers per L2 miss (a size)", size, 1, func(v float64) string { return formatSize(int64(v)) })
 	nanos("launch.kernel", "a kernel's fixed duration beyond its blocks' work")

@@ -79,6 +79,9 @@ type Driver struct {
 	dram     *bucketQueue
 	atomQ    *bucketQueue // the L2's atomic units, in updates per cycle
 	l2q      *bucketQueue
+	// far is the link between the L2's partitions (FarBytesPerNS; nil:
+	// not limited).
+	far *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
 	// grids are the grids of the current host launch with when each
@@ -112,8 +115,16 @@ type gridSpan struct {
 
 // queueSet is the device-wide queues a grid's memory requests take.
 type queueSet struct {
-	dram, l2q, atomQ *bucketQueue
-	atomBusy         map[uint64]float64
+	dram, l2q, atomQ, far *bucketQueue
+	atomBusy              map[uint64]float64
+}
+
+// newFar is the link between the L2's partitions, nil when not limited.
+func newFar(p *Params) *bucketQueue {
+	if p.FarBytesPerCycle <= 0 {
+		return nil
+	}
+	return newQueue(p.FarBytesPerCycle)
 }
 
 // New returns a timing driver for a preset.
@@ -130,8 +141,8 @@ func New(a *arch.Arch, opt Options) *Driver {
 	}
 	return &Driver{arch: a, p: p, opt: opt, lrr: opt.Scheduler == LRR,
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
-		dram: newQueue(p.DRAMBytesPerCycle),
-		l2q:  newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
+		dram: newQueue(p.DRAMBytesPerCycle), far: newFar(p),
+		l2q: newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
 		devrt: map[*ir.Func]bool{}, orderFree: map[*ir.Func]bool{}}
 }
 
@@ -181,12 +192,14 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		// The synchronizing grid's queues stay as they are.
 		for len(d.pools) < d.depth-1 {
 			d.pools = append(d.pools, &queueSet{dram: newQueue(d.p.DRAMBytesPerCycle), l2q: newQueue(d.p.L2BytesPerCycle),
-				atomQ: newQueue(d.p.AtomicOpsPerNS / (d.p.ClockHz / 1e9)), atomBusy: map[uint64]float64{}})
+				atomQ: newQueue(d.p.AtomicOpsPerNS / (d.p.ClockHz / 1e9)), far: newFar(d.p), atomBusy: map[uint64]float64{}})
 		}
-		saved := &queueSet{dram: d.dram, l2q: d.l2q, atomQ: d.atomQ, atomBusy: d.atomBusy}
+		saved := &queueSet{dram: d.dram, l2q: d.l2q, atomQ: d.atomQ, far: d.far, atomBusy: d.atomBusy}
 		q := d.pools[d.depth-2]
-		d.dram, d.l2q, d.atomQ, d.atomBusy = q.dram, q.l2q, q.atomQ, q.atomBusy
-		defer func() { d.dram, d.l2q, d.atomQ, d.atomBusy = saved.dram, saved.l2q, saved.atomQ, saved.atomBusy }()
+		d.dram, d.l2q, d.atomQ, d.far, d.atomBusy = q.dram, q.l2q, q.atomQ, q.far, q.atomBusy
+		defer func() {
+			d.dram, d.l2q, d.atomQ, d.far, d.atomBusy = saved.dram, saved.l2q, saved.atomQ, saved.far, saved.atomBusy
+		}()
 	}
 	prevSync := d.syncEnd
 	idx := len(d.grids)
@@ -338,6 +351,9 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	d.dram.reset()
 	d.l2q.reset()
 	d.atomQ.reset()
+	if d.far != nil {
+		d.far.reset()
+	}
 	clear(d.atomBusy)
 	err := s.run()
 	if err == nil && s.limitBlk < nb {

@@ -11,6 +11,8 @@
 package timing
 
 import (
+	"math/bits"
+
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
@@ -49,7 +51,11 @@ func (s *gridState) loadTaking(sm *smT, rec *engine.StepRecord, l1 float64) uint
 			}
 		}
 		at := sm.leaf()
-		sm.log(memReq{cycle: sm.now, at: t0, kind: reqLoad, sec: sec, leaf: at, cost: 32 + extra}, nil)
+		kind := reqLoad
+		if sm.inConst {
+			kind = reqConstLoad
+		}
+		sm.log(memReq{cycle: sm.now, at: t0, kind: kind, sec: sec, leaf: at, cost: 32 + extra}, nil)
 		if sm.l1 != nil {
 			sm.l1.fill(sec, sm.fmax(sm.l1.readyOf(sec), at), false)
 			sm.keep(sm.l1.readyAt(sec))
@@ -85,9 +91,11 @@ func l1DataBytes(p *Params, sectors []uint64) float64 {
 	return max(n, float64(wf)*float64(p.L1BytesPerCycle))
 }
 
-// fromL2 is when sector sec, requested from L2 at cycle t, arrives back at
-// the SM: an L2 hit, or a DRAM fetch of the sector with its neighbours.
-func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
+// fromL2 is when sector sec, requested from L2 at cycle t by SM sm (-1:
+// no SM's side, as the L2's atomic units and the constant caches ask), arrives back at the SM: an
+// L2 hit, or a DRAM fetch of the sector with its neighbours, through the
+// far L2 partition when the line's page is homed there (DRAMFarCycles).
+func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 	d, p := s.d, s.p
 	if hit, ready := d.l2.lookup(sec); hit {
 		s.l2Hit++
@@ -97,6 +105,19 @@ func (s *gridState) fromL2(t, sec uint64, cost float64) uint64 {
 	n := uint64(max(p.DRAMFetch/32, 1))
 	first := sec / n * n
 	at := s.dramAnswer(t, first, d.dram.take(t, float64(n*32)))
+	if f := p.DRAMFarCycles; f > 0 {
+		switch {
+		case sm < 0:
+			// No side: the mean of near and far.
+		case farPage(first>>7) != smSide(sm):
+			if d.far != nil {
+				at = d.far.take(at, float64(n*32))
+			}
+			at += uint64(f / 2)
+		default:
+			at -= uint64(f / 2)
+		}
+	}
 	s.dramRd += n * 32
 	for k := first; k < first+n; k++ {
 		if hit, _ := d.l2.lookup(k); hit && k != sec {
@@ -132,6 +153,38 @@ func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 	d := w * min(p.DRAMWaitSpread, 1) * (2*uniVariate(first>>2) - 1)
 	return uint64(float64(q) + d + p.DRAMLatency)
 }
+
+// farPage is the L2 partition that is the home of the 4 KiB page page
+// (an address over 4096): the parity of its address bits 12, 13, 16, 17,
+// 19 and 23 to 30. Fitted on the H100's stamps (testdata/timing/shortocc:
+// 4096 blocks of 64 threads each copying its own 4 KiB page of a 16 MiB
+// buffer; a block's warps live 11 500 or 15 000 cycles by its page and its
+// SM, as this parity and smSide say for 87% of the blocks, all but those
+// of one 2 MiB range).
+//
+// The H100's driver maps memory in 2 MiB pages, so an address's bits
+// below 21 are its physical address's and the hash's part from them
+// (bits 12, 13, 16, 17, 19) is the hardware's (testdata/timing/shortocc2
+// measured it page by page from one SM: TestFarPageAgainstH100); the part
+// from the bits
+// above is the physical frame's, which no pointer tells (the one 2 MiB
+// range the parity missed is a frame whose parity was not its virtual
+// address's). The model takes it from the address's offset in its 2 GiB
+// slot (bits 23 to 30: every allocation starts a slot, engine.Memory),
+// as the H100's frames followed the buffer's offset for 7 of its 8: so a
+// page's partition depends on where it lies in its allocation, never on
+// which slot the allocator gave it, and every allocation's first page is
+// homed on side 0 (SM 0's, where a lone block runs). A footprint of two
+// pages or more is half near and half far from any SM.
+func farPage(page uint64) int {
+	return bits.OnesCount64(page&0x7f8b3) & 1
+}
+
+// smSide is the L2 partition an SM is near: SMs go by pairs (a TPC), the
+// pairs alternating (the H100's 132 SMs are 66 and 66, in runs of 2 and 6
+// pairs by %smid; which SM is which does not matter to the model, as
+// blocks are placed on SMs in their own order).
+func smSide(sm int) int { return sm >> 1 & 1 }
 
 // uniVariate is a variate uniform in [0, 1) drawn from a line's address
 // by a 64-bit mix (splitmix64's finalizer).
@@ -267,9 +320,10 @@ func (sm *smT) noteStoreLines(p *Params, sectors []uint64, left uint64) {
 }
 
 // storeL2 is a store's L2 side: its sectors, per bytes of each written,
-// reach the L2 at cycle t0; it returns when the L2 has taken the last of
-// them (its bandwidth, and the write-back of a partial line it evicted).
-func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) uint64 {
+// reach the L2 at cycle t0 from SM sm; it returns when the L2 has taken
+// the last of them (its bandwidth, the link to the far partition for a
+// sector homed there, and the write-back of a partial line it evicted).
+func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int, sm int) uint64 {
 	d, p := s.d, s.p
 	full := per == 32
 	taken := t0
@@ -284,6 +338,9 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int) uint64 {
 			cost = 32
 		}
 		at := d.l2q.take(t0, cost)
+		if d.far != nil && farPage(sec>>7) != smSide(sm) {
+			at = max(at, d.far.take(t0, float64(per)))
+		}
 		if ev, part := d.l2.write(sec, at, per); ev > 0 {
 			if done := s.writeBack(t0, ev, part); part > 0 {
 				at = max(at, done)
@@ -342,7 +399,7 @@ func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) u
 	pool := d.atomQ.take(t0, ops)
 	done := t0
 	for _, sec := range sectors {
-		at := max(s.fromL2(t0, sec, 32), pool)
+		at := max(s.fromL2(t0, sec, 32, -1), pool)
 		start := max(float64(at), d.atomBusy[sec])
 		end := start + serial*p.AtomicCycles
 		d.atomBusy[sec] = end

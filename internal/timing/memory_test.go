@@ -52,8 +52,14 @@ func TestMemoryLoadLatencies(t *testing.T) {
 	p := s.p
 	rec := &engine.StepRecord{Sectors: []uint64{1000}}
 	miss := loadCycles(s, s.sms[0], rec)
-	if lo := uint64(p.DRAMLatency); miss < lo || miss > lo+uint64(p.L1HitLatency)+2 {
-		t.Errorf("cold load: %d cycles, want DRAM's %.0f (+ the L1's %d at most)", miss, p.DRAMLatency, p.L1HitLatency)
+	// Sector 1000's page is homed in the L2 partition near SM 0: half the
+	// far partition's extra less than the DRAM latency (their mean).
+	dram := p.DRAMLatency - p.DRAMFarCycles/2
+	if farPage(1000>>7) != smSide(0) {
+		t.Fatal("sector 1000 is far from SM 0")
+	}
+	if lo := uint64(dram); miss < lo || miss > lo+uint64(p.L1HitLatency)+2 {
+		t.Errorf("cold load: %d cycles, want DRAM's %.0f (+ the L1's %d at most)", miss, dram, p.L1HitLatency)
 	}
 	if s.l2Miss != 1 || s.dramRd != uint64(p.DRAMFetch) {
 		t.Errorf("cold load: %d L2 misses, %d DRAM bytes; want 1, %d", s.l2Miss, s.dramRd, p.DRAMFetch)
@@ -76,6 +82,69 @@ func TestMemoryLoadLatencies(t *testing.T) {
 	loadCycles(s, s.sms[1], &engine.StepRecord{Sectors: []uint64{1001}})
 	if s.l2Hit != 2 {
 		t.Errorf("the fetched neighbour sector missed L2 (hits %d)", s.l2Hit)
+	}
+}
+
+// TestMemoryFarPartition: an L2 miss on a line whose page is homed in
+// the L2 partition far from the SM (farPage, smSide) is answered
+// DRAMFarCycles after a near one, the DRAM latency their mean; a burst of
+// far misses is no faster than the link between the partitions
+// (FarBytesPerNS) carries their bytes, while the same burst of near ones
+// is the DRAM's; an L2 hit does not cross.
+func TestMemoryFarPartition(t *testing.T) {
+	s := memFixture()
+	p := s.p
+	if p.DRAMFarCycles <= 0 || s.d.far == nil {
+		t.Fatal("the H100 preset has no far L2 partition")
+	}
+	// Pages of parity 0 are near SM 0 (side 0), of parity 1 far.
+	var near, far []uint64
+	for page := uint64(0); len(near) < 256 || len(far) < 256; page++ {
+		if farPage(page) == smSide(0) {
+			near = append(near, page)
+		} else {
+			far = append(far, page)
+		}
+	}
+	one := func(page uint64) uint64 {
+		s.sms[0].now += 100000 // every queue empty
+		return loadCycles(s, s.sms[0], &engine.StepRecord{Sectors: []uint64{page << 7}})
+	}
+	n, f := one(near[0]), one(far[0])
+	if d := float64(f) - float64(n); math.Abs(d-p.DRAMFarCycles) > 2 {
+		t.Errorf("a far miss takes %d cycles, a near one %d: %.0f apart, want DRAMFarCycles %.0f", f, n, d, p.DRAMFarCycles)
+	}
+	if mean := (float64(n) + float64(f)) / 2; math.Abs(mean-p.DRAMLatency) > float64(p.L1HitLatency)+2 {
+		t.Errorf("near and far misses %d and %d cycles: their mean is not the DRAM latency %.0f", n, f, p.DRAMLatency)
+	}
+	if hit := one(far[0]); hit > uint64(p.L1HitLatency)+1 {
+		// The L1 hits; from the other SM's side the L2 hits.
+		t.Errorf("the far line again: %d cycles", hit)
+	}
+	s.sms[1].now = s.sms[0].now
+	if l2 := loadCycles(s, s.sms[1], &engine.StepRecord{Sectors: []uint64{far[0] << 7}}); l2 > uint64(p.L2HitLatency)+1 {
+		t.Errorf("an L2 hit on a far line: %d cycles, want the L2's %.0f", l2, p.L2HitLatency)
+	}
+	// The L2's side of a burst of misses all at cycle t0, one sector a line
+	// (the L1's data path would otherwise be the limit), DRAM's bandwidth
+	// made ample so that the link is what the far burst waits for.
+	s.d.dram = newQueue(1e6)
+	t0 := s.sms[0].now + 100000
+	burst := func(pages []uint64) uint64 {
+		t0 += 100000
+		last := t0
+		for _, page := range pages[1:] {
+			for k := uint64(0); k < 128; k += 4 {
+				last = max(last, s.fromL2(t0, page<<7+k, 32, 0))
+			}
+		}
+		return last - t0
+	}
+	bytes := float64(255 * 32 * uint64(max(p.DRAMFetch, 32)))
+	nb, fb := burst(near), burst(far)
+	if link := bytes / p.FarBytesPerCycle; float64(fb) < float64(nb)+p.DRAMFarCycles+0.9*link {
+		t.Errorf("%.0f bytes of far misses took %d cycles, of near ones %d: want the far partition's %.0f and the link's %.0f more",
+			bytes, fb, nb, p.DRAMFarCycles, link)
 	}
 }
 
@@ -236,5 +305,67 @@ func TestL2Access(t *testing.T) {
 		if math.Abs(used-tc.bytes) > 0.01 {
 			t.Errorf("%s: %.1f bytes of the L2's bandwidth, want %.1f", tc.name, used, tc.bytes)
 		}
+	}
+}
+
+// TestFarPageFollowsOffset: a page's L2 partition (farPage) follows its
+// offset within its allocation's 2 GiB slot, never the slot (the
+// physical frame's part of the H100's hash is unknown: the model takes
+// the offset's bits 23 to 30), so a buffer's partitions do not depend on
+// where the allocator put it; every slot's first page is homed on side 0,
+// and two neighbouring pages are homed apart.
+func TestFarPageFollowsOffset(t *testing.T) {
+	const slot = 2 << 30 // engine.Memory's allocation slots
+	offsets := []uint64{0, 4096, 8192, 12288, 64 << 10, 1 << 21, 3 << 21, 1 << 23, 5 << 23, slot - 4096}
+	for _, k := range []uint64{0, 1, 2, 3, 7, 1000} {
+		base := engine.GlobalBase + k*slot
+		if got := farPage(base >> 12); got != 0 {
+			t.Errorf("slot %d: its first page homed on side %d, want 0", k, got)
+		}
+		for _, off := range offsets {
+			if got, want := farPage((base+off)>>12), farPage((engine.GlobalBase+off)>>12); got != want {
+				t.Errorf("slot %d, offset %#x: side %d, the first slot's %d", k, off, got, want)
+			}
+		}
+	}
+	for page := uint64(0); page < 1<<19; page += 2 {
+		if farPage(page) == farPage(page+1) {
+			t.Fatalf("pages %d and %d homed together", page, page+1)
+		}
+	}
+}
+
+// TestConstMissTakesNoSide: a constant cache's miss (constLoad's,
+// reqConstLoad) takes the DRAM latency's mean whether its page is homed
+// near the SM or far, as the H100's const_mb showed (132 SMs chasing
+// through one cold page of __constant__ memory no slower than one).
+func TestConstMissTakesNoSide(t *testing.T) {
+	s := memFixture()
+	// Pages near and far from SM 0, a pair for the constant misses and
+	// one for the global ones (every line cold).
+	var near, far []uint64
+	for page := uint64(16); len(near) < 2 || len(far) < 2; page++ {
+		if farPage(page) == smSide(0) {
+			near = append(near, page)
+		} else {
+			far = append(far, page)
+		}
+	}
+	one := func(page uint64, constant bool) uint64 {
+		s.sms[0].now += 100000 // every queue empty
+		s.sms[0].inConst = constant
+		defer func() { s.sms[0].inConst = false }()
+		return loadCycles(s, s.sms[0], &engine.StepRecord{Sectors: []uint64{page<<7 | 4}})
+	}
+	cn, cf := one(near[0], true), one(far[0], true)
+	gn, gf := one(near[1], false), one(far[1], false)
+	if cn != cf {
+		t.Errorf("constant misses: near %d cycles, far %d: want the same", cn, cf)
+	}
+	if gf <= gn {
+		t.Errorf("global misses: near %d cycles, far %d: want far later", gn, gf)
+	}
+	if mean := (float64(gn) + float64(gf)) / 2; math.Abs(float64(cn)-mean) > 2 {
+		t.Errorf("constant miss %d cycles: not the mean %.0f of a near and a far global miss", cn, mean)
 	}
 }

@@ -194,6 +194,18 @@ type Params struct {
 	// what its controllers hold; a longer wait is a line in the L2's miss
 	// queue, served in order (0: no bound).
 	DRAMReorderNS float64
+	// DRAMFarNS: the L2 is two partitions, each the home of half the
+	// memory's 4 KiB pages (farPage: a hash of the page's address bits);
+	// an L2 miss of an SM on a line homed in the partition far from the
+	// SM's side (smSide) crosses to that partition and back, this much
+	// later than a near one (memory.go, fromL2; 0: one partition). The
+	// DRAM latency (DRAMCycles, DRAMNS) is the mean over both, as a chase
+	// over many pages measures it: a near miss takes half of DRAMFarNS
+	// less, a far one half more.
+	DRAMFarNS float64
+	// FarBytesPerNS is the bandwidth of the link between the partitions
+	// that a far miss's line takes on its way back (0: not limited).
+	FarBytesPerNS float64
 	// HoistLoads: ptxas schedules a basic block's global and local loads
 	// above the arithmetic that consumes earlier loads, so a warp has all
 	// of a block's loads in flight at once; the model issues the PTX in
@@ -235,10 +247,10 @@ type Params struct {
 
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
-	DRAMReorderCycles                                                     float64
+	DRAMReorderCycles, DRAMFarCycles                                      float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
-	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
+	L2BytesPerCycle, DRAMBytesPerCycle, FarBytesPerCycle                  float64
 }
 
 // ForArch returns the timing parameters of a preset at its clock (or at
@@ -279,6 +291,8 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.L2HitLatency = float64(p.L2HitCycles) + p.L2HitNS*ghz
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz
 	p.DRAMReorderCycles = p.DRAMReorderNS * ghz
+	p.DRAMFarCycles = p.DRAMFarNS * ghz
+	p.FarBytesPerCycle = p.FarBytesPerNS / ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz
 	p.TensorMapFetchCycles = p.TensorMapFetchNS * ghz

@@ -113,6 +113,9 @@ type smT struct {
 	mbars               mbarsT   // mbarrier completions (mbarrier.go)
 	fetch               *fetchT  // its instruction cache (fetch.go; nil: not modelled)
 	constSecs           []uint64 // scratch: a constant load's blocks' sectors (constLoad)
+	// inConst: the load being logged is a constant cache's miss
+	// (constLoad), whose answer takes no side of the L2 (reqConstLoad).
+	inConst bool
 
 	// stLines are the 128-byte lines the store port's last stores wrote
 	// (the line's number plus 1, shifted 4 bits, over a mask of its sectors

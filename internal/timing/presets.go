@@ -151,6 +151,25 @@ var measured = map[string]*Params{
 		// reduceInterleaved slower than reduceNeighboredLess. The
 		// load-independent part of the spread (145 cycles alone on the SM)
 		// is not modelled: see docs/calibration.md.
+		// [SHORTOCC] testdata/timing/shortocc (shortocc.cu, run.sh: one
+		// device call, nvcc 13.0 -O3 -arch=sm_90, every warp's clock64 at
+		// entry, after each copy and at exit, ncu --clock-control base at
+		// 1.58 GHz, caches flushed; analyze.py h100 prints the tables):
+		// DRAMFarNS 98, FarBytesPerNS 1750. A wave of 4096 blocks of 64
+		// threads each copying its own 4 KiB page (m_w_b64_l16) has blocks
+		// of two kinds, 11 500 and 15 000 cycles, by the parity of address
+		// bits 12, 13, 16, 17, 19, 23 and the SM's side (86.5% of the
+		// blocks; farPage, smSide): the L2's two partitions. One block an
+		// SM (m_i_b256_l16_g132), a far miss's iteration takes 709 cycles
+		// on average, a near one 560: 149 cycles, 94 ns at 1.58 GHz (98
+		// taken: the medians, 687 and 532, differ by 155); the DRAM
+		// latency stays the mean of the two (a chase measured it over many
+		// pages). With every SM full the difference grows to 244-385
+		// cycles (m_i_b64_l16_g4096, m_i_b256_l16_g1024): the link between
+		// the partitions, which half a copy's reads and half its writes
+		// cross. Its bandwidth was chosen on m_w_b64_l16's two kinds of
+		// blocks, p25 and p75 of their lifetimes 11 763 and 15 301 cycles
+		// (3538 apart): 1700, 1750, 1800 GB/s gave 4122, 3616, 3170 apart.
 		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
 		// after storing through pointers that may alias, so ptxas keeps
 		// each iteration's load after the last one's store, which waits
@@ -396,8 +415,11 @@ var measured = map[string]*Params{
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,
 		// with no tensor map, do not): the TMA unit fetches the tensor map
-		// first, about 500 cycles at 1.98 GHz.
-		TensorMapFetchNS: 250,
+		// first, about 500 cycles at 1.98 GHz (250 ns). Since the L2's far
+		// partition (DRAMFarNS), the model's copy of a box's rows from 8
+		// pages or more waits for its far half, 49 ns later than the mean
+		// the excess was measured over: 200.
+		TensorMapFetchNS: 200,
 		// [BULK] A bulk store's group wait, MEASURED on this H100
 		// (testdata/timing/bulkwait: bulkwait_mb.cu, run2.sh in
 		// triton_stamps; one warp): a TMA store of a 4 KiB box through a
@@ -469,7 +491,7 @@ var measured = map[string]*Params{
 		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
-		DRAMWaitSpread: 0.75, DRAMReorderNS: 300,
+		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		// [COPY] testdata/timing/wgmma/h100b (mb.cu's bulk and tile: one

@@ -143,6 +143,12 @@ const (
 	reqStore
 	reqAtomic
 	reqAtomicAck // an atomic whose answer is its write's acknowledgement, not a value (atomicAck)
+	// reqConstLoad is a constant cache's miss: a reqLoad whose DRAM fetch
+	// takes the mean of the L2's near and far partitions, whatever its
+	// SM (the H100's const_mb: 132 SMs chasing through the same cold
+	// 4 KiB page have their slowest a step within 2-15 cycles of a lone
+	// block's at strides 64-256, where the far half would be 40-150 behind).
+	reqConstLoad
 )
 
 // log adds a request (with its sectors, for a store or an atomic) to the
@@ -294,6 +300,9 @@ func (s *gridState) replay(k int, t uint64) {
 	s.d.dram.advance(t)
 	s.d.l2q.advance(t)
 	s.d.atomQ.advance(t)
+	if s.d.far != nil {
+		s.d.far.advance(t)
+	}
 	i := k % 3
 	// The stores' mean wait for the L2 (storeGate reads it two quanta on).
 	var lag storeLag
@@ -304,10 +313,12 @@ func (s *gridState) replay(k int, t uint64) {
 		r := &a.reqs[key&(1<<24-1)]
 		switch r.kind {
 		case reqLoad:
-			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost))
+			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost, sm.id))
+		case reqConstLoad:
+			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost, -1))
 		case reqStore:
 			t0 := sm.val(r.at)
-			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per))
+			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per), sm.id)
 			sm.answer(r.leaf, taken)
 			lag.sum += float64(taken - t0)
 			lag.n++

@@ -502,7 +502,9 @@ func (s *gridState) constLoad(sm *smT, rec *engine.StepRecord) uint64 {
 	sm.constSecs = secs
 	orig := rec.Sectors
 	rec.Sectors = secs
+	sm.inConst = true
 	mem := s.load(sm, rec)
+	sm.inConst = false
 	rec.Sectors = orig
 	return mem
 }
