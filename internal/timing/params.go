@@ -131,11 +131,18 @@ type Params struct {
 	// read-modify-write of the map's word.
 	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
 	TensormapGuardCycles                                                uint32
-	L1BytesPerCycle                                                     uint32  // per SM: the L1 data path
-	L2BytesPerNS                                                        float64 // device-wide L2 bandwidth
-	DRAMBytesPerNS                                                      float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
-	DRAMFetch                                                           int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
-	L1Bytes                                                             int     // L1 data cache per SM available to global loads
+	L1BytesPerCycle                                                     uint32 // per SM: the L1 data path
+	// LoadMissBytesPerCycle is the rate at which a global load into
+	// registers takes the L1 data path for its sectors that miss the L1
+	// (scoreboard.go, loadL1Bytes; 0: its bytes, as a hit).
+	LoadMissBytesPerCycle float64
+	// LoadWarpCycles: a warp's next global load waits this many cycles
+	// for each line of its last one, and one more (scoreboard.go; 0: none).
+	LoadWarpCycles float64
+	L2BytesPerNS   float64 // device-wide L2 bandwidth
+	DRAMBytesPerNS float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
+	DRAMFetch      int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)
+	L1Bytes        int     // L1 data cache per SM available to global loads
 
 	// CopyBytesPerCycle is the rate at which an SM's TMA / bulk-copy unit
 	// writes a copy's bytes into shared memory (0: L1BytesPerCycle).

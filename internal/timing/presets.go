@@ -411,6 +411,14 @@ var measured = map[string]*Params{
 		// 56 (8 warps): a store merges when its own 8 lines are among the last 16 to 31 the port took; 16. A line
 		// all merged still takes the port a sector's time (the one-warp row 23% short without it, the two-warp 6.5%).
 		StoreMergeLines: 16,
+		// [COLDLINES] A global load's lines through the L1's miss path, MEASURED on this H100
+		// (testdata/timing/coldlines: coldlines_mb.cu, run.sh; clock64 in the kernel): one block's loads of 64
+		// to 256 lines at once leave it at about two cycles a line once a few dozen are queued (eight warps' 64
+		// loads of four lines issue in 345-404 cycles; 256 lines from the L2 are back in 871-942 cycles, one in
+		// 348), from the L2 and from DRAM alike: 64 bytes a cycle of missing sectors (a hit's data 128, l1wave).
+		// One warp issues a four-line load every 11-14 cycles there (the one-warp rows: 216 cycles for 16),
+		// as a four-line cp.async (CpAsyncWarpCycles): 2.24 a line of its last load, and one more.
+		LoadMissBytesPerCycle: 64, LoadWarpCycles: 2.24,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,

@@ -290,7 +290,10 @@ func checkReused(t *testing.T, i int, iters uint32, full, sampled repeatRun, wan
 	e := 100 * (float64(s.Cycles) - float64(f.Cycles)) / float64(f.Cycles)
 	t.Logf("launch %d (%d iterations): full %d cycles, sampled %d (%q): error %+.2f%%, estimated ±%.2f%%",
 		i, iters, f.Cycles, s.Cycles, s.Sampling, e, s.ErrorPct)
-	if e > s.ErrorPct+1e-9 || -e > s.ErrorPct+1e-9 {
+	// 0.1% more: a launch on other buffers may differ by a few cycles
+	// from the one it reuses (DRAM's order is drawn from the lines'
+	// addresses: dramAnswer).
+	if e > s.ErrorPct+0.1 || -e > s.ErrorPct+0.1 {
 		t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
 	}
 }

@@ -86,6 +86,9 @@ type warpT struct {
 	// cpAsyncNext is the cycle the warp may issue its next cp.async
 	// (CpAsyncWarpCycles after its last: cpAsyncGate).
 	cpAsyncNext uint64
+	// loadNext is the cycle the warp may issue its next global load
+	// (LoadWarpCycles after its last).
+	loadNext uint64
 	// redsDone are when the L2 performed the warp's last RedWindow global
 	// reds (cycles or futures; a ring, next at redNext: redGate).
 	redsDone [maxRedWindow]uint64

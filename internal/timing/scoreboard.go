@@ -156,6 +156,10 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = uint64(q), stallLGThrottle
 		}
 	}
+	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && w.loadNext > t && fut == 0 {
+		// The LSU takes a warp's load a line at a time (LoadWarpCycles).
+		t, why = w.loadNext, stallLGThrottle
+	}
 	gated := false
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
 		if g := s.cpAsyncGate(w); g > t {
@@ -320,7 +324,10 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		} else if in.Space == ptx.SpaceConst && p.ConstBlockBytes > 32 {
 			mem = s.constLoad(sm, rec)
 		} else {
-			mem = s.load(sm, rec)
+			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors))
+			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
+				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
+			}
 		}
 		kind = prodLong
 	case engine.SpaceShared:
@@ -538,6 +545,51 @@ func missingLines(c *cache, sectors []uint64) int {
 		}
 	}
 	return n
+}
+
+// loadL1Bytes is what a global load into registers takes of the L1's
+// data path (in bytes of L1BytesPerCycle): its sectors that miss the L1
+// (every sector with no L1) at LoadMissBytesPerCycle, or its bytes and
+// wavefronts (l1DataBytes) when more. Measured on the H100
+// (testdata/timing/coldlines, coldlines_mb.cu's k_burst: one block of 1
+// to 8 warps reading 4 to 256 128-byte lines at once, 16 bytes a lane):
+// after the first few dozen requests an SM's loads leave at about two
+// cycles a line, from the L2 and from DRAM alike (eight warps' 64 loads
+// of four lines issue in 345-404 cycles, the last value of 256 lines from
+// the L2 is back 871-942 cycles in where one line takes 348), where a hit
+// takes one (testdata/timing/mechanisms2: l1wave); the model had a
+// block's 256 lines leave in 256 cycles. Charged by the sector, not the
+// line: the calibration's tiled matmuls, whose loads read half lines,
+// were 2 points slower at two cycles a line (the bursts read whole
+// lines and cannot tell). cp.async (cpAsyncL1Bytes) and
+// the TMA unit's copies have their own rates.
+func loadL1Bytes(p *Params, l1 *cache, sectors []uint64) float64 {
+	n := l1DataBytes(p, sectors)
+	if p.LoadMissBytesPerCycle <= 0 || len(sectors) == 0 {
+		return n
+	}
+	m := len(sectors)
+	if l1 != nil {
+		m = 0
+		for _, sec := range sectors {
+			if !l1.holds(sec) {
+				m++
+			}
+		}
+	}
+	return max(n, float64(m*32)/p.LoadMissBytesPerCycle*float64(p.L1BytesPerCycle))
+}
+
+// countLines is the number of 128-byte lines sectors (in line order, as
+// a request's are) touch.
+func countLines(sectors []uint64) int {
+	m := 0
+	for i := 0; i < len(sectors); m++ {
+		line := sectors[i] >> 2
+		for ; i < len(sectors) && sectors[i]>>2 == line; i++ {
+		}
+	}
+	return m
 }
 
 // atomicLanes holds the SM's global atomics while it sends this one's
