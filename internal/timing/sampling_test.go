@@ -29,41 +29,55 @@ func TestSampleWindow(t *testing.T) {
 	}
 }
 
-// TestSamplingExtrapolation: blocks retiring at a steady rate after the
-// first wave give that rate; the window stops growing once it settles;
-// the untimed blocks are charged at it.
+// TestSamplingExtrapolation: a window whose blocks (after the first wave)
+// each live 40 cycles on a wave of 4 slots retires a block every 10 cycles
+// (Little's law), however its retirements bunched; the window stops growing
+// once that settles; the untimed blocks are charged at it; the block
+// scheduler's dispatch rate bounds it.
 func TestSamplingExtrapolation(t *testing.T) {
-	s := &gridState{wave: 4, limitBlk: 40, maxLimit: 80}
-	// The first wave retires at 1000; then one block every 10 cycles.
-	for i := 0; i < 4; i++ {
-		s.retires = append(s.retires, 1000)
+	// Four slots; the first wave lives 100 cycles, every later block 40,
+	// each slot's blocks back to back: the retirements come in bunches of
+	// four, 40 cycles apart.
+	s := &gridState{p: &Params{}, wave: 4, limitBlk: 40, maxLimit: 80}
+	for i := 0; i < 40; i++ {
+		start := uint64(0)
+		if i >= 4 {
+			start = 100 + 40*uint64(i/4-1)
+		}
+		d := uint64(100)
+		if i >= 4 {
+			d = 40
+		}
+		s.spans = append(s.spans, engine.BlockSpan{Block: i, SM: i % 4, Start: start, End: start + d})
 	}
-	for i := 1; i <= 36; i++ {
-		s.retires = append(s.retires, 1000+uint64(10*i))
-	}
-	whole, half, ok := s.rates(1360)
+	whole, half, ok := s.rates(36, 500)
 	if !ok || whole != 10 || half != 10 {
 		t.Fatalf("rates: %v %v %v, want 10, 10 cycles per block", whole, half, ok)
 	}
-	if s.extend(1360) {
+	if s.extend(460) {
 		t.Error("a settled window grew")
 	}
-	s.lastDispatch = 1360
-	if got := s.extrapolate(100, 1500); got != 1500+10*60 {
-		t.Errorf("extrapolated %d cycles, want %d", got, 1500+10*60)
+	if got := s.extrapolate(100, 500); got != 500+10*60 {
+		t.Errorf("extrapolated %d cycles, want %d", got, 500+10*60)
 	}
-	// A rate that is still changing (blocks retiring faster and faster)
-	// grows the window by a wave.
-	s2 := &gridState{wave: 4, limitBlk: 40, maxLimit: 80}
-	at := uint64(1000)
+	// The block scheduler dispatches a block every 12 cycles at most:
+	// the slots cannot be kept full.
+	s.p = &Params{DispatchCycles: 12}
+	if got := s.extrapolate(100, 500); got != 500+12*60 {
+		t.Errorf("extrapolated %d cycles at a dispatch every 12, want %d", got, 500+12*60)
+	}
+	// Block times still changing (each later block shorter) grow the
+	// window by a wave.
+	s2 := &gridState{p: &Params{}, wave: 4, limitBlk: 40, maxLimit: 80}
 	for i := 0; i < 40; i++ {
-		s2.retires = append(s2.retires, at)
-		if i >= 4 {
-			at += uint64(40 - i)
-		}
+		s2.spans = append(s2.spans, engine.BlockSpan{Block: i, Start: 0, End: uint64(200 - 2*i)})
 	}
-	if !s2.extend(at) || s2.limitBlk != 44 {
+	if !s2.extend(1000) || s2.limitBlk != 44 {
 		t.Errorf("an unsettled window: limit %d, want it grown to 44", s2.limitBlk)
+	}
+	// Too few of the blocks ended: no rate.
+	if _, _, ok := s2.rates(36, 100); ok {
+		t.Error("a rate from a window whose blocks had mostly not ended")
 	}
 }
 
@@ -109,7 +123,7 @@ func TestExtrapolateSlots(t *testing.T) {
 	if cycles != 325 {
 		t.Errorf("extrapolated %d cycles, want 325", cycles)
 	}
-	// Every block at 90 (the faster half) ends the grid at 305, at 110
+	// Every block at 90 (the 10th percentile) ends the grid at 305, at 110 (the 90th)
 	// at 325; the earlier dispatched half's 90 against the later's 110:
 	// 20 + 20 cycles of 325.
 	if want := 100 * 40.0 / 325; math.Abs(errPct-want) > 1e-9 {
