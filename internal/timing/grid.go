@@ -398,7 +398,7 @@ func (s *gridState) finish(nb, wave int) {
 			errPct = s.sampleErrorPct(nb, cycles)
 		}
 		wr = s.sampledWrites(scale)
-		if floor := s.dramFloor(scale, wr); floor > cycles {
+		if floor := s.dramFloor(end, scale, wr); floor > cycles {
 			moved := 100 * float64(floor-cycles) / float64(floor)
 			if s.short {
 				// The floor overrode the block times' estimate:

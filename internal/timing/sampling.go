@@ -162,18 +162,22 @@ func (s *gridState) sampleErrorPct(nb int, cycles uint64) float64 {
 	return 100 * math.Abs(whole-half) * float64(nb-s.limitBlk) / float64(cycles)
 }
 
-// dramFloor is the fewest cycles a sampled grid can take by its DRAM
-// traffic: its reads and its write-backs (wr, sampledWrites), extrapolated
-// from the window, at the DRAM's bandwidth. The window may see fewer
-// write-backs than the grid's later waves cause (its dirty lines still fit
-// in the L2), so its block rate can be faster than the whole grid's: a
-// streaming grid that writes more than the L2 holds is then held to the
-// DRAM's pace.
-func (s *gridState) dramFloor(scale float64, wr uint64) uint64 {
+// dramFloor is the fewest cycles a sampled grid whose window ended at
+// cycle end can take by its DRAM traffic: the window's own time, then the
+// untimed blocks' reads and the write-backs the window did not make (wr,
+// sampledWrites, less the window's), extrapolated, at the DRAM's
+// bandwidth. The window may see fewer write-backs than the grid's later
+// waves cause (its dirty lines still fit in the L2), so its block rate can
+// be faster than the whole grid's: a streaming grid that writes more than
+// the L2 holds is then held to the DRAM's pace. (The window itself ran
+// below that pace while its first wave ramped up: a floor over the whole
+// grid's traffic let a copy of 32 MiB in 21 waves come out 11.6% fast.)
+func (s *gridState) dramFloor(end uint64, scale float64, wr uint64) uint64 {
 	if s.p.DRAMBytesPerCycle <= 0 {
 		return 0
 	}
-	return uint64((float64(s.dramRd)*scale + float64(wr)) / s.p.DRAMBytesPerCycle)
+	rest := float64(s.dramRd)*(scale-1) + float64(wr) - min(float64(s.dramWr), float64(wr))
+	return end + uint64(max(rest, 0)/s.p.DRAMBytesPerCycle)
 }
 
 // Short grids. A grid of 1.5 to SampleWaves+2 waves has too few waves for
