@@ -136,9 +136,12 @@ type smQuantum struct {
 	tensorBusy uint64
 	stalls     [numStalls]uint64
 	ar         [3]arena
-	cur        int
-	retired    []retired
-	mayIssue   bool // runSM's answer for the quantum: some warp can still issue
+	// depWarps are, per arena, the warps depReady gave a future of that
+	// arena as their readiness (begin looks at them, not at every warp).
+	depWarps [3][]*warpT
+	cur      int
+	retired  []retired
+	mayIssue bool // runSM's answer for the quantum: some warp can still issue
 	// hostNS is the host time the SM's last quantum took on a worker
 	// thread (overlap's order; never read by the model).
 	hostNS int64
@@ -294,14 +297,17 @@ func (s *gridState) begin(sm *smT, k int) {
 			}
 		}
 		// (A warp's cached readiness that is a cycle did not depend on a
-		// future; one that is a later quantum's future stands.)
-		for _, b := range sm.blocks {
-			for _, w := range b.warps {
-				if isFut(w.dep) && arenaOf(w.dep) == (k-2)%3 {
-					w.depValid = false
-				}
+		// future; one that is a later quantum's future stands.) The warps
+		// whose readiness is one of this arena's futures are among those
+		// depReady listed for it.
+		deps := q.depWarps[(k-2)%3]
+		for _, w := range deps {
+			if isFut(w.dep) && arenaOf(w.dep) == (k-2)%3 {
+				w.depValid = false
 			}
 		}
+		clear(deps)
+		q.depWarps[(k-2)%3] = deps[:0]
 		a.holds = a.holds[:0]
 	}
 	q.cur = k % 3
