@@ -30,6 +30,13 @@ type cache struct {
 	ready []uint64 // cycle the line's last fill completes
 	used  []uint64 // last use, for LRU
 	tick  uint64
+	// memoTag and memoWay are find's last answer (the tag it looked for
+	// and its way, or -1): a load's or a store's sectors ask for the same
+	// line several times in a row (lookup, readyOf, fill, readyAt). Only
+	// alloc changes a tag, and it sets the memo to the line it placed;
+	// invalidate clears it.
+	memoTag uint64
+	memoWay int
 }
 
 const lineShift = 7 // 128-byte lines of four 32-byte sectors
@@ -102,10 +109,15 @@ func fastmod(a uint32, m uint64, d uint32) uint64 {
 
 // find returns the way holding line, or -1.
 func (c *cache) find(line uint64) int {
-	base := c.setOf(line) * c.ways
 	t := line + 1
+	if t == c.memoTag {
+		return c.memoWay
+	}
+	c.memoTag, c.memoWay = t, -1
+	base := c.setOf(line) * c.ways
 	for w := base; w < base+c.ways; w++ {
 		if c.tag[w] == t {
+			c.memoWay = w
 			return w
 		}
 	}
@@ -197,6 +209,7 @@ func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
 			}
 		}
 		c.tag[w], c.valid[w], c.dirty[w], c.ready[w] = line+1, 0, 0, 0
+		c.memoTag, c.memoWay = line+1, w
 	}
 	return w, evictedDirty, evictedPartial
 }
@@ -276,6 +289,7 @@ func (c *cache) invalidate() {
 	clear(c.ready)
 	clear(c.used)
 	c.tick = 0
+	c.memoTag, c.memoWay = 0, -1
 }
 
 // dirtySectors counts the dirty sectors in the cache (written back to DRAM

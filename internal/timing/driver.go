@@ -105,6 +105,9 @@ type Driver struct {
 	orderFree map[*ir.Func]bool
 	// l1s are the L1 caches of finished grids, reused by the next ones.
 	l1s cachePool
+	// arenas are the quantum arenas of finished grids' SMs, reused by the
+	// next ones' (arenaPool).
+	arenas arenaPool
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -336,6 +339,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	for i := range s.sms {
 		s.sms[i] = &smT{id: i, sps: make([]spT, d.p.SubPartitions),
 			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}, stq: queue{bytesPerCycle: 1}}
+		d.arenas.take(&s.sms[i].ar)
 	}
 	nb := g.Blocks()
 	wave := perSM * nsm
@@ -364,6 +368,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		if sm.l1 != nil {
 			d.l1s.put(sm.l1, nsm)
 		}
+		d.arenas.put(&sm.ar, nsm)
 	}
 	return err
 }

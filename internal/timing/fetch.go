@@ -61,7 +61,8 @@ type codeRange struct {
 	line       int
 }
 
-var instSize = unsafe.Sizeof(ir.Inst{})
+// instSize is a constant, so that lineOf divides by a multiply.
+const instSize = unsafe.Sizeof(ir.Inst{})
 
 // newCodeMap lays out kernel and then the other functions of fns with
 // instBytes bytes an instruction.

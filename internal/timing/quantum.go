@@ -84,6 +84,43 @@ type arena struct {
 	counted int
 }
 
+// arenaPool keeps the arenas of finished grids' SMs for the SMs of the
+// next grids, so that each grid's SMs do not grow their arenas' slices
+// from nothing again (a test's thousands of small grids spent a few
+// percent of their time there). An arena taken from it is as good as a
+// new one: begin empties each arena before its quantum uses it (and
+// clears its counts by cycle when it counted any).
+type arenaPool struct {
+	mu   sync.Mutex
+	free [][3]arena
+}
+
+// take gives ar the arenas of a finished grid's SM, if any are kept.
+func (p *arenaPool) take(ar *[3]arena) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		*ar = p.free[n-1]
+		p.free[n-1] = [3]arena{}
+		p.free = p.free[:n-1]
+	}
+	p.mu.Unlock()
+}
+
+// put keeps a finished grid's SM's arenas; at most max are kept.
+func (p *arenaPool) put(ar *[3]arena, max int) {
+	p.mu.Lock()
+	if len(p.free) < max {
+		for i := range ar {
+			// (The places held were the grid's: not kept alive.)
+			h := ar[i].holds
+			clear(h[:cap(h)])
+		}
+		p.free = append(p.free, *ar)
+		*ar = [3]arena{}
+	}
+	p.mu.Unlock()
+}
+
 // smQuantum is an SM's state of the quantum model: the current quantum's
 // end, counts that are summed at the grid's end, its step record, and the
 // arenas of the last three quanta (cur: the current one's). Quantum k's
@@ -99,9 +136,12 @@ type smQuantum struct {
 	tensorBusy uint64
 	stalls     [numStalls]uint64
 	ar         [3]arena
-	cur        int
-	retired    []retired
-	mayIssue   bool // runSM's answer for the quantum: some warp can still issue
+	// depWarps are, per arena, the warps depReady gave a future of that
+	// arena as their readiness (begin looks at them, not at every warp).
+	depWarps [3][]*warpT
+	cur      int
+	retired  []retired
+	mayIssue bool // runSM's answer for the quantum: some warp can still issue
 	// hostNS is the host time the SM's last quantum took on a worker
 	// thread (overlap's order; never read by the model).
 	hostNS int64
@@ -263,14 +303,17 @@ func (s *gridState) begin(sm *smT, k int) {
 			}
 		}
 		// (A warp's cached readiness that is a cycle did not depend on a
-		// future; one that is a later quantum's future stands.)
-		for _, b := range sm.blocks {
-			for _, w := range b.warps {
-				if isFut(w.dep) && arenaOf(w.dep) == (k-2)%3 {
-					w.depValid = false
-				}
+		// future; one that is a later quantum's future stands.) The warps
+		// whose readiness is one of this arena's futures are among those
+		// depReady listed for it.
+		deps := q.depWarps[(k-2)%3]
+		for _, w := range deps {
+			if isFut(w.dep) && arenaOf(w.dep) == (k-2)%3 {
+				w.depValid = false
 			}
 		}
+		clear(deps)
+		q.depWarps[(k-2)%3] = deps[:0]
 		a.holds = a.holds[:0]
 	}
 	q.cur = k % 3

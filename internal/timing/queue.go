@@ -37,6 +37,11 @@ type bucketQueue struct {
 	// 65,536 of each queue: most of the time of 44,000 tiny device-launched
 	// grids).
 	top uint64
+	// fullLo and fullHi are a run of buckets [fullLo, fullHi) known to
+	// be full (a bucket stays full until advance or reset clears it), so
+	// that take skips them instead of looking at each again: a saturated
+	// queue's requests each passed the same hundreds of full buckets.
+	fullLo, fullHi uint64
 }
 
 const (
@@ -56,6 +61,7 @@ func (q *bucketQueue) reset() {
 	}
 	q.cleared = 0
 	q.top = 0
+	q.fullLo, q.fullHi = 0, 0
 }
 
 // advance frees the buckets before cycle t: no request arrives before t
@@ -73,19 +79,36 @@ func (q *bucketQueue) advance(t uint64) {
 		}
 	}
 	q.cleared = b
+	q.fullLo, q.fullHi = 0, 0
 }
 
 // take serves n bytes arriving at cycle t and returns the cycle they have
 // passed through.
 func (q *bucketQueue) take(t uint64, n float64) uint64 {
-	k := t >> bucketShift
-	for i := 0; i < bucketRing-1; i++ {
+	k0 := t >> bucketShift
+	k, i := k0, 0
+	if k >= q.fullLo && k < q.fullHi {
+		// (What the loop below would find, bucket by bucket.)
+		i = int(q.fullHi - k)
+		k = q.fullHi
+	}
+	for ; i < bucketRing-1; i++ {
 		u := &q.used[k%bucketRing]
 		if *u < q.perBucket {
 			*u += n
 			q.top = max(q.top, k+1)
 			start := k << bucketShift
 			at := start + uint64(*u/q.perBucket*(1<<bucketShift))
+			// Buckets k0 up to k (and k itself, now full) are full.
+			hi := k
+			if *u >= q.perBucket {
+				hi = k + 1
+			}
+			if k0 >= q.fullLo && k0 <= q.fullHi {
+				q.fullHi = max(q.fullHi, hi)
+			} else if hi > k0 {
+				q.fullLo, q.fullHi = k0, hi
+			}
 			return max(at, t)
 		}
 		k++

@@ -45,23 +45,18 @@ type warpT struct {
 	dep  uint64 // cached: max(ready, the next instruction's sources' ready cycles)
 	// fetchIn is the instruction the warp last looked up in its SM's
 	// instruction cache, there from cycle fetchAt (fetch.go).
-	fetchIn  *ir.Inst
-	fetchAt  uint64
-	done     bool
-	atBar    bool
-	draining bool
-	depValid bool
-	depWhy   uint8
-	blk      *blockT
-	sp       *spT
-	idx      int
-	age      uint64
-	ready    uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
-	// tmapRelease is when the warp's last tensormap.cp_fenceproxy reached
-	// global memory (a fence.proxy.tensormap acquire waits for it).
-	tmapRelease uint64
-	// readyWhy is the stall reason while ready binds.
-	readyWhy  uint8
+	fetchIn   *ir.Inst
+	fetchAt   uint64
+	done      bool
+	atBar     bool
+	draining  bool
+	depValid  bool
+	depWhy    uint8
+	readyWhy  uint8 // the stall reason while ready binds
+	blk       *blockT
+	sp        *spT
+	idx       int
+	ready     uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
 	lastIssue uint64
 	// fn and pc are the function (index in the program) and instruction
 	// the warp issued last, for the stalls by instruction; barWait is the
@@ -73,6 +68,16 @@ type warpT struct {
 	storeData uint64 // when the data of the warp's stores issued so far is ready
 	// gstoreData is storeData of its global stores (LoadAfterStore).
 	gstoreData uint64
+	// tensorLast is when the warp's MMAs issued so far are counted done
+	// (TensorPipe.Release): its branches and barriers wait for it.
+	tensorLast uint64
+	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
+	// (The fields above are those the scheduler and the scoreboard read
+	// for most instructions: the first four of the host's cache lines.)
+	age uint64
+	// tmapRelease is when the warp's last tensormap.cp_fenceproxy reached
+	// global memory (a fence.proxy.tensormap acquire waits for it).
+	tmapRelease uint64
 	// stored is when the L2 has taken the warp's global stores issued so
 	// far (a future until the replay answers; 0: none); draining, after
 	// the warp exited at exitAt, that it stays resident until then (drain).
@@ -97,10 +102,6 @@ type warpT struct {
 	// commit groups, bulk its bulk-async groups (copies and reductions out
 	// of shared memory); their wait_group instructions wait there.
 	wgmma, cpAsync, bulk groupsT
-	// tensorLast is when the warp's MMAs issued so far are counted done
-	// (TensorPipe.Release): its branches and barriers wait for it.
-	tensorLast uint64
-	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
 }
 
 type spT struct {
@@ -381,6 +382,14 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		sp.busy = sm.now + slots
 	}
 	w.next, w.depValid = nil, false
+	if rec.Event == engine.EventNone {
+		// Its next instruction, asked now while the warp's state is in
+		// the host's caches (readyAtSlow would ask when the scheduler next
+		// looks at it: the same answer, since only the warp's own steps
+		// change what a running warp executes next). nil: readyAtSlow
+		// asks again, and handles a warp that stopped.
+		w.next = slot.Next(w.idx)
+	}
 	sp.last = w
 	s.complete(sm, sp, w, in, rec, slots)
 	s.event(sm, w, in, rec)

@@ -189,6 +189,11 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		t = fut
 	}
 	w.dep, w.depWhy, w.depValid = t, why, !gated
+	if isFut(t) && w.blk != nil {
+		// (begin recomputes it when the future's arena is resolved.)
+		q := &w.blk.sm.smQuantum
+		q.depWarps[arenaOf(t)] = append(q.depWarps[arenaOf(t)], w)
+	}
 	return t, why
 }
 
