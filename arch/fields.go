@@ -190,6 +190,10 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	}
 	bw("bandwidth.l2", "device-wide L2 bandwidth")
 	bw("bandwidth.dram", "achievable device-wide DRAM bandwidth (default: scaled with memory.clock and memory.bus_width)")
+	timing("tlb.region_bytes", "address translation's region (a size; 0: no translation cost)", size, 0, func(v float64) string { return formatSize(int64(v)) })
+	nanos("tlb.walk_ns", "a translation walk: with tlb.cold, a host launch's first request to a region the launch before did not touch waits this long more")
+	timing("tlb.cold", "1: translations as Nsight Compute leaves them (a region the launch before did not touch is walked); 0: as a plain run finds them (none walked)", count, 0, formatFloat)
+	nanos("tlb.miss_ns", "an SM's first request to a region in a grid waits this long more (the shared translation)")
 	timing("memory.fetch", "bytes DRAM delivers per L2 miss (a size)", size, 1, func(v float64) string { return formatSize(int64(v)) })
 	nanos("launch.kernel", "a kernel's fixed duration beyond its blocks' work")
 	nanos("launch.block_dispatch", "the block scheduler hands out one block per this, GPU-wide")

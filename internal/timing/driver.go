@@ -102,6 +102,8 @@ type Driver struct {
 	orderFree map[*ir.Func]bool
 	// l1s are the L1 caches of finished grids, reused by the next ones.
 	l1s cachePool
+	// tlb is the address translation's state (tlb.go).
+	tlb tlbT
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -165,6 +167,7 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		// flushes them), so a kernel's time does not depend on what ran
 		// before it.
 		d.l2.invalidate()
+		d.tlb.hostLaunch()
 	} else {
 		ready := d.Now // launched by a block no driver timed: after what ran so far
 		if tag != nil && tag.Timed {
@@ -333,6 +336,10 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		if l := shortWindow(nb, wave, d.opt.SampleWaves); l < nb {
 			s.limitBlk, s.maxLimit, s.short = l, l, true
 		}
+	}
+	d.tlb.grid(nsm)
+	if s.limitBlk < nb {
+		d.tlb.sampled = true
 	}
 	// The queues count cycles from the grid's start.
 	d.dram.reset()

@@ -212,6 +212,15 @@ type Params struct {
 	// more: the L2's lookups per ns bound random 4-byte loads.
 	L2AccessBytes float64
 	L2Bytes       int
+	// Address translation (tlb.go): requests leaving an SM are translated
+	// in regions of TLBRegionBytes; an SM's first request to a region in a
+	// grid asks the shared translation, TLBMissNS; with TLBCold (Nsight
+	// Compute's conditions), a host launch's first request to a region the
+	// launch before did not touch walks, TLBWalkNS. TLBRegionBytes 0: no
+	// translation cost.
+	TLBRegionBytes       uint64
+	TLBWalkNS, TLBMissNS float64
+	TLBCold              bool
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide
@@ -238,6 +247,7 @@ type Params struct {
 	DRAMReorderCycles                                                     float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
+	TLBWalkCycles, TLBMissCycles                                          float64
 	L2BytesPerCycle, DRAMBytesPerCycle                                    float64
 }
 
@@ -286,6 +296,8 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DispatchCycles = p.BlockDispatchNS * ghz
 	p.FirstDispatchCycles = p.FirstDispatchNS * ghz
 	p.BlockRetireCycles = p.BlockRetireNS * ghz
+	p.TLBWalkCycles = p.TLBWalkNS * ghz
+	p.TLBMissCycles = p.TLBMissNS * ghz
 	p.L2BytesPerCycle = p.L2BytesPerNS / ghz
 	p.DRAMBytesPerCycle = p.DRAMBytesPerNS / ghz
 	return &p
