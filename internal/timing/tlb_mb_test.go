@@ -72,7 +72,8 @@ func readChase(t *testing.T, path string) map[string]chaseSteps {
 // cold rows' first step walks (the H100 1,219-1,584 cycles where the warm
 // rows take 582-720), and at 32 MiB steps every one of steps 0-15 does
 // (1,333 on the mean; steps 16-31, the same regions again, 552), where 2
-// MiB steps pay once (a region is 32 MiB).
+// MiB steps pay once (a region is 32 MiB). The plain runs' cold launches
+// pay no walk, as the preset's default (tlb.cold 0) has it.
 func TestTLBMicrobenchmarks(t *testing.T) {
 	dir := "../../testdata/timing/tlb/coldlines/"
 	want := readChase(t, dir+"h100/coldlines_mb.ncu.txt")
@@ -141,9 +142,42 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 			}
 		}
 	}
+	// Plain runs (h100/coldlines_mb.h100.txt and .repeats.txt: the boost
+	// clock, the L2 flushed by a memset) pay no walk: the preset's
+	// default (tlb.cold 0) on a fresh device, its first step against the
+	// cold rows' (the mean of the two runs and the five strides: the
+	// H100's 801 cycles against 1,400-1,700 with a walk).
+	plain := [2]map[string]chaseSteps{readChase(t, dir+"h100/coldlines_mb.h100.txt"), readChase(t, dir+"h100/coldlines_mb.repeats.txt")}
+	var plainGot, plainWant float64
+	for _, stride := range []uint64{128, 8192, 65536, 2 << 20, 32 << 20} {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
+		mod, err := dev.LoadModule("coldlines_mb.nvcc.ptx", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("_Z7k_chasePxPKcy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := dev.Malloc(33 * 8)
+		buf, _ := dev.Malloc(16*stride + 8192)
+		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}}
+		if _, err := dev.Launch(k, cfg, params(out, buf, stride)); err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 8)
+		if err := dev.Read(out, b); err != nil {
+			t.Fatal(err)
+		}
+		plainGot += float64(int64(binary.LittleEndian.Uint64(b))) / 5
+		for _, r := range plain {
+			plainWant += r[fmt.Sprintf("%d 1", stride)][0] / 10
+		}
+	}
+	c.check("plain runs: a cold launch's first read, mean of 5 strides", plainGot, plainWant, 0.15)
 	c.check("a cold region's first read over a warm one's, mean of 5 strides", walkGot, walkWant, 0.15)
 	c.check("a new region's read over a read region's, 32 MiB steps", regionGot, regionWant, 0.15)
-	if c.rows != 22 {
-		t.Errorf("%d rows compared, want 22", c.rows)
+	if c.rows != 23 {
+		t.Errorf("%d rows compared, want 23", c.rows)
 	}
 }
