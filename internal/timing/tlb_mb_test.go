@@ -181,3 +181,47 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 		t.Errorf("%d rows compared, want 23", c.rows)
 	}
 }
+
+// TestTLBColdDeterminism: with walks (tlb.cold), 132 blocks reading their
+// own 1 MiB of one buffer at once (coldlines_mb.cu's k_burst<4>) wait for
+// one walk of the buffer's region, in the same cycles on 1 and 3 workers;
+// the launch takes about the walk longer than without it.
+func TestTLBColdDeterminism(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/timing/tlb/coldlines/h100/coldlines_mb.nvcc.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := arch.Override(arch.MustLookup("h100"), []string{"tlb.cold=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(a *arch.Arch, workers int) uint64 {
+		dev := warpsim.NewDevice(a, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming, Workers: workers})
+		mod, err := dev.LoadModule("coldlines_mb.nvcc.ptx", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("_Z7k_burstILi4EEvPxPKc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := dev.Malloc(132 * 4 * 4 * 8)
+		buf, _ := dev.Malloc(132 << 20)
+		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 132, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 128, Y: 1, Z: 1}}
+		r, err := dev.Launch(k, cfg, params(out, buf))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Grids[0].Timing.Cycles
+	}
+	one, three, plain := run(cold, 1), run(cold, 3), run(arch.MustLookup("h100"), 1)
+	walk := 450 * 1.98 // TLBWalkNS at the preset's clock
+	t.Logf("walks: %d cycles on 1 worker, %d on 3; no walks %d", one, three, plain)
+	if one != three {
+		t.Errorf("walks: %d cycles on 1 worker, %d on 3", one, three)
+	}
+	// The buffer's regions: 132 MiB in 5 regions of 32 MiB, walked at once.
+	if d := float64(one) - float64(plain); d < 0.8*walk || d > 1.5*walk {
+		t.Errorf("walks add %.0f cycles, want about one walk (%.0f)", d, walk)
+	}
+}
