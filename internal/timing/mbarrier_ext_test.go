@@ -122,10 +122,9 @@ func TestBulkCopyMbarrierWait(t *testing.T) {
 // tile kernel: cp.async.bulk.tensor.2d of one box (16x16 to 256x128 f16)
 // of a 1024x1024 f16 tensor map, then mbarrier.try_wait.parity. Each
 // steady round within 15% (mean under 8%; measured 3.2%), each first
-// within 40% (the TMA unit fetches the tensor map first, TensorMapFetchNS:
-// -6% to +4%, and +36% for the 64x32 box, whose first round the H100 took
-// 300 cycles faster than its neighbours'; +29% before the SM's first
-// translation, TLBMissNS, added 69 cycles to every first round).
+// within 35% (the TMA unit fetches the tensor map first, TensorMapFetchNS:
+// -6% to +4%, and +29% for the 64x32 box, whose first round the H100 took
+// 300 cycles faster than its neighbours').
 func TestTensorCopyMbarrierWait(t *testing.T) {
 	dev, k := wgmmaKernel(t, "tile")
 	out, _ := dev.Malloc(16)
@@ -148,7 +147,7 @@ func TestTensorCopyMbarrierWait(t *testing.T) {
 		binary.LittleEndian.PutUint32(prm[192:], iters)
 		binary.LittleEndian.PutUint32(prm[196:], uint32(r.bytes))
 		first, steady := runCopy(t, dev, k, out, 65536, prm, iters)
-		copyErrs(t, fmt.Sprintf("cp.async.bulk.tensor.2d box %dx%d (%5d bytes)", r.boxW, r.boxH, r.bytes), r, first, steady, 0.40, 0.15, &sum, &n)
+		copyErrs(t, fmt.Sprintf("cp.async.bulk.tensor.2d box %dx%d (%5d bytes)", r.boxW, r.boxH, r.bytes), r, first, steady, 0.35, 0.15, &sum, &n)
 	}
 	if mean := sum / float64(n); n != 9 || mean > 0.08 {
 		t.Errorf("steady rounds: mean |error| %.1f%% over %d boxes, want under 8%% over 9", 100*mean, n)

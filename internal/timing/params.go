@@ -212,12 +212,12 @@ type Params struct {
 	// more: the L2's lookups per ns bound random 4-byte loads.
 	L2AccessBytes float64
 	L2Bytes       int
-	// Address translation (tlb.go): requests leaving an SM are translated
-	// in regions of TLBRegionBytes; an SM's first request to a region in a
-	// grid asks the shared translation, TLBMissNS; with TLBCold (Nsight
-	// Compute's conditions), a host launch's first request to a region the
-	// launch before did not touch walks, TLBWalkNS. TLBRegionBytes 0: no
-	// translation cost.
+	// Address translation (tlb.go), with TLBCold (Nsight Compute's
+	// conditions; off: no translation cost): requests leaving an SM are
+	// translated in regions of TLBRegionBytes; an SM's first request to a
+	// region in a grid asks the shared translation, TLBMissNS; a host
+	// launch's first request to a region the launch before did not touch
+	// walks, TLBWalkNS.
 	TLBRegionBytes       uint64
 	TLBWalkNS, TLBMissNS float64
 	TLBCold              bool

@@ -21,6 +21,11 @@
 //     TLBMissNS; later ones nothing (an SM's TLB holds every region the
 //     grid touches: the recordings saw no second miss).
 //
+// All of it only with TLBCold (arch key tlb.cold): plain runs of the same
+// program pay no walk (and 40 ns on a launch's first read, which the
+// default leaves out with the rest: the sampler takes a grid's first wave
+// for its later ones, and these costs fall on the first wave only).
+//
 // The translation is taken on the L2's side of the quantum model, in the
 // replay's order (cycle, SM, index), so it is the same on any number of
 // workers. Device-launched grids find the translations their parent made.
@@ -50,8 +55,11 @@ type tlbT struct {
 
 type tlbEntry struct{ region, ready uint64 }
 
-// on says whether the preset translates addresses.
-func (p *Params) tlbOn() bool { return p.TLBRegionBytes > 0 && (p.TLBWalkNS > 0 || p.TLBMissNS > 0) }
+// tlbOn says whether the model times translations: under Nsight
+// Compute's conditions (TLBCold), with a region size and a cost.
+func (p *Params) tlbOn() bool {
+	return p.TLBCold && p.TLBRegionBytes > 0 && (p.TLBWalkNS > 0 || p.TLBMissNS > 0)
+}
 
 // hostLaunch starts a host launch's translations: the regions the launch
 // before touched are warm.
@@ -122,7 +130,7 @@ func (s *gridState) translate(sm int, at, sec uint64) uint64 {
 	if w, ok := t.ready[region]; ok {
 		ready = max(ready, w)
 	} else {
-		if p.TLBCold && !t.allWarm && !t.warm[region] {
+		if !t.allWarm && !t.warm[region] {
 			ready += uint64(p.TLBWalkCycles)
 		}
 		t.ready[region] = ready

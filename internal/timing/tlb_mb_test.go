@@ -144,9 +144,9 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 	}
 	// Plain runs (h100/coldlines_mb.h100.txt and .repeats.txt: the boost
 	// clock, the L2 flushed by a memset) pay no walk: the preset's
-	// default (tlb.cold 0) on a fresh device, its first step against the
-	// cold rows' (the mean of the two runs and the five strides: the
-	// H100's 801 cycles against 1,400-1,700 with a walk).
+	// default (tlb.cold 0: no translation cost) on a fresh device, its
+	// first step against the cold rows' (the mean of the two runs and the
+	// five strides: the H100's 801 cycles against 1,700 with a walk).
 	plain := [2]map[string]chaseSteps{readChase(t, dir+"h100/coldlines_mb.h100.txt"), readChase(t, dir+"h100/coldlines_mb.repeats.txt")}
 	var plainGot, plainWant float64
 	for _, stride := range []uint64{128, 8192, 65536, 2 << 20, 32 << 20} {
