@@ -22,8 +22,8 @@
 // replay, the threads), placement.go the block scheduler,
 // scheduler.go the warp schedulers and stall accounting, scoreboard.go and
 // slots.go the scoreboard and pipes, memory.go, cache.go and queue.go the
-// memory system, sampling.go the sampling of large grids; params.go and
-// presets.go the figures.
+// memory system, tlb.go address translation, sampling.go the sampling of
+// large grids; params.go and presets.go the figures.
 package timing
 
 import (
