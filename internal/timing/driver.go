@@ -165,7 +165,8 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		// Every host launch's grid starts with cold caches, as Nsight
 		// Compute measures a kernel (its default --cache-control all
 		// flushes them), so a kernel's time does not depend on what ran
-		// before it.
+		// before it; but for its address translations, which with
+		// tlb.cold are those the launch before left (tlb.go).
 		d.l2.invalidate()
 		d.tlb.hostLaunch()
 	} else {
