@@ -22,8 +22,8 @@
 // replay, the threads), placement.go the block scheduler,
 // scheduler.go the warp schedulers and stall accounting, scoreboard.go and
 // slots.go the scoreboard and pipes, memory.go, cache.go and queue.go the
-// memory system, sampling.go the sampling of large grids; params.go and
-// presets.go the figures.
+// memory system, tlb.go address translation, sampling.go the sampling of
+// large grids; params.go and presets.go the figures.
 package timing
 
 import (
@@ -108,6 +108,8 @@ type Driver struct {
 	// arenas are the quantum arenas of finished grids' SMs, reused by the
 	// next ones' (arenaPool).
 	arenas arenaPool
+	// tlb is the address translation's state (tlb.go).
+	tlb tlbT
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -177,8 +179,10 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 		// Every host launch's grid starts with cold caches, as Nsight
 		// Compute measures a kernel (its default --cache-control all
 		// flushes them), so a kernel's time does not depend on what ran
-		// before it.
+		// before it; but for its address translations, which with
+		// tlb.cold are those the launch before left (tlb.go).
 		d.l2.invalidate()
+		d.tlb.hostLaunch()
 	} else {
 		ready := d.Now // launched by a block no driver timed: after what ran so far
 		if tag != nil && tag.Timed {
@@ -350,6 +354,10 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		if l := shortWindow(nb, wave, d.opt.SampleWaves); l < nb {
 			s.limitBlk, s.maxLimit, s.short = l, l, true
 		}
+	}
+	d.tlb.grid(nsm)
+	if s.limitBlk < nb {
+		d.tlb.sampled = true
 	}
 	// The queues count cycles from the grid's start.
 	d.dram.reset()

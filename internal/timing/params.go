@@ -231,6 +231,15 @@ type Params struct {
 	// more: the L2's lookups per ns bound random 4-byte loads.
 	L2AccessBytes float64
 	L2Bytes       int
+	// Address translation (tlb.go), with TLBCold (Nsight Compute's
+	// conditions; off: no translation cost): requests leaving an SM are
+	// translated in regions of TLBRegionBytes; an SM's first request to a
+	// region in a grid asks the shared translation, TLBMissNS; a host
+	// launch's first request to a region the launch before did not touch
+	// walks, TLBWalkNS.
+	TLBRegionBytes       uint64
+	TLBWalkNS, TLBMissNS float64
+	TLBCold              bool
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide
@@ -257,6 +266,7 @@ type Params struct {
 	DRAMReorderCycles, DRAMFarCycles                                      float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
+	TLBWalkCycles, TLBMissCycles                                          float64
 	L2BytesPerCycle, DRAMBytesPerCycle, FarBytesPerCycle                  float64
 }
 
@@ -307,6 +317,8 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DispatchCycles = p.BlockDispatchNS * ghz
 	p.FirstDispatchCycles = p.FirstDispatchNS * ghz
 	p.BlockRetireCycles = p.BlockRetireNS * ghz
+	p.TLBWalkCycles = p.TLBWalkNS * ghz
+	p.TLBMissCycles = p.TLBMissNS * ghz
 	p.L2BytesPerCycle = p.L2BytesPerNS / ghz
 	p.DRAMBytesPerCycle = p.DRAMBytesPerNS / ghz
 	return &p

@@ -500,6 +500,22 @@ var measured = map[string]*Params{
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
+		// [TLB] Address translation, MEASURED on this H100 (helper
+		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at
+		// 1.589 GHz, the L2 flushed: testdata/timing/tlb/coldlines, copied
+		// with its script): a launch's first read of a 32 MiB region the
+		// launch before did not read takes 1,219-1,584 cycles where the
+		// same read of a region it read takes 582-720 (+731 on the mean:
+		// 460 ns), and at 32 MiB steps each of the 15 new regions 1,333
+		// where read the launch before 636 (+697: 439 ns), while 2 MiB
+		// steps pay once in 32 MiB: TLBRegionBytes 32 MiB, TLBWalkNS 450.
+		// The launch's first read of a region the launch before read
+		// costs 48 cycles (30 ns) more than the rest, a new region's first
+		// read 68 (43 ns): TLBMissNS 35. Plain runs (boost clock, the
+		// pages all written at the program's start) pay no walk and 80
+		// cycles (40 ns) on the launch's first read: the model times as
+		// Nsight Compute does.
+		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35,
 		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		// [COPY] testdata/timing/wgmma/h100b (mb.cu's bulk and tile: one
@@ -542,7 +558,11 @@ var measured = map[string]*Params{
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 276, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 3800, DRAMFetch: 64,
-		L1Bytes:  164 * 1024,
+		L1Bytes: 164 * 1024,
+		// [TLB] the H100's address translation (no source at hand measured
+		// this GPU's under Nsight Compute; Jia et al. 2018 give the V100's
+		// TLB reach, not a launch's walks): [GEN].
+		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35,
 		KernelNS: 2500, BlockDispatchNS: 0.6, BlockLaunch: 64, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1489, ConcurrentKernels: 128,
@@ -577,7 +597,11 @@ var measured = map[string]*Params{
 		SharedLatency: 20, SharedConflict: 2, SregLatency: 20, L1HitLatency: 20,
 		L2HitCycles: 160, DRAMCycles: 260, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 2100, DRAMFetch: 64,
-		L1Bytes:  128 * 1024,
+		L1Bytes: 128 * 1024,
+		// [TLB] the H100's address translation (no source at hand measured
+		// this GPU's under Nsight Compute; Jia et al. 2018 give the V100's
+		// TLB reach, not a launch's walks): [GEN].
+		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35,
 		KernelNS: 3500, BlockDispatchNS: 0.8, BlockLaunch: 64, LaunchGapNS: 5000,
 		DeviceLaunch: 2000, ChildStartNS: 3000, DeviceSyncNS: 10000,
 		ChildLaunchNS: 1373, ConcurrentKernels: 128,

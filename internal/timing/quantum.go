@@ -356,19 +356,23 @@ func (s *gridState) replay(k int, t uint64) {
 		r := &a.reqs[key&(1<<24-1)]
 		switch r.kind {
 		case reqLoad:
-			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost, sm.id))
+			sm.answer(r.leaf, s.fromL2(s.translate(sm.id, r.at, r.sec), r.sec, r.cost, sm.id))
 		case reqConstLoad:
 			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost, -1))
 		case reqStore:
-			t0 := sm.val(r.at)
+			// The lag is the L2's: a store waiting for its translation
+			// is not behind the L2's other work (tlb.go).
+			t0 := s.translateAll(sm.id, sm.val(r.at), a.secs[r.lo:r.hi])
 			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per), sm.id)
 			sm.answer(r.leaf, taken)
 			lag.sum += float64(taken - t0)
 			lag.n++
 		case reqAtomic:
-			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup)+uint64(s.p.AtomicReturnCycles))
+			at := s.translateAll(sm.id, r.at, a.secs[r.lo:r.hi])
+			sm.answer(r.leaf, s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup)+uint64(s.p.AtomicReturnCycles))
 		case reqAtomicAck:
-			sm.answer(r.leaf, s.atomicL2(r.at, a.secs[r.lo:r.hi], r.ops, r.dup))
+			at := s.translateAll(sm.id, r.at, a.secs[r.lo:r.hi])
+			sm.answer(r.leaf, s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup))
 		}
 	}
 	for _, sm := range s.sms {
