@@ -191,7 +191,12 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	}
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
-			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids})
+			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids,
+			// The block scheduler counts the registers the launch check and
+			// the metrics count (Kernel.RegsPerThread: the estimate capped by
+			// .maxnreg, the GPU's limit and __launch_bounds__), not the bare
+			// estimate.
+			RegsPerThread: func(fn *ir.Func) int { return regsPerThread(fn, a) }})
 		if !opt.Timing.NoSampling {
 			d.repeats = timing.NewRepeats()
 			d.repeats.SetBudget(opt.Timing.Budget)
