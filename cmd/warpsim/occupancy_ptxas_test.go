@@ -21,10 +21,14 @@ import (
 )
 
 // The bounds TestRegEstimateAgainstPtxas holds the estimate to (mean
-// |relative error|; measured: docs/occupancy-and-presets.md).
+// |relative error|; measured 14.2% held out, 7.4% tuned; before the
+// estimate followed ptxas's allocation, 16.9% and 20.6%:
+// docs/occupancy-and-presets.md), and the held-out half's theoretical
+// occupancy error (6.0 points measured, 10.1 before).
 const (
-	regEstimateHeldOutBound = 0.18
-	regEstimateTunedBound   = 0.10
+	regEstimateHeldOutBound  = 0.16
+	regEstimateTunedBound    = 0.09
+	regEstimateHeldOutOccPts = 7.0
 )
 
 // ptxasRow is one row of testdata/occupancy/ptxas/recorded.tsv: the
@@ -109,6 +113,10 @@ type ptxasComparison struct {
 	row     ptxasRow
 	warpsim int
 	heldOut bool
+	// occPts is the theoretical occupancy's difference on the H100, in
+	// points, between warpsim's count and ptxas's, the mean over blocks of
+	// 128 and 256 threads: what a register error costs the occupancy.
+	occPts float64
 }
 
 func (c ptxasComparison) relErr() float64 {
@@ -136,7 +144,14 @@ func comparePtxasTable(t *testing.T, rows []ptxasRow) []ptxasComparison {
 		if err != nil {
 			t.Fatalf("%s %s: %v", r.file, r.kernel, err)
 		}
-		cmp = append(cmp, ptxasComparison{row: r, warpsim: n, heldOut: ptxasHeldOut(r)})
+		var pts float64
+		for _, block := range []int{128, 256} {
+			occ := func(regs int) float64 {
+				return 100 * h100.Occupancy(arch.OccupancyInput{BlockSize: block, RegsPerThread: min(regs, h100.RegsPerThread)}).Occupancy
+			}
+			pts += math.Abs(occ(n)-occ(r.regs)) / 2
+		}
+		cmp = append(cmp, ptxasComparison{row: r, warpsim: n, heldOut: ptxasHeldOut(r), occPts: pts})
 	}
 	return cmp
 }
@@ -147,6 +162,7 @@ type ptxasSummary struct {
 	n                  int
 	meanAbs, meanSign  float64
 	within10, within20 int
+	occPts             float64 // mean theoretical occupancy error, points
 }
 
 func summarize(cmp []ptxasComparison, heldOut bool) ptxasSummary {
@@ -157,6 +173,7 @@ func summarize(cmp []ptxasComparison, heldOut bool) ptxasSummary {
 		}
 		e := c.relErr()
 		s.n++
+		s.occPts += c.occPts
 		s.meanAbs += math.Abs(e)
 		s.meanSign += e
 		if math.Abs(e) <= 0.10 {
@@ -169,13 +186,14 @@ func summarize(cmp []ptxasComparison, heldOut bool) ptxasSummary {
 	if s.n > 0 {
 		s.meanAbs /= float64(s.n)
 		s.meanSign /= float64(s.n)
+		s.occPts /= float64(s.n)
 	}
 	return s
 }
 
 func (s ptxasSummary) String() string {
-	return fmt.Sprintf("%d kernels, mean |error| %.1f%% (signed %+.1f%%), %d within 10%%, %d within 20%%",
-		s.n, 100*s.meanAbs, 100*s.meanSign, s.within10, s.within20)
+	return fmt.Sprintf("%d kernels, mean |error| %.1f%% (signed %+.1f%%), %d within 10%%, %d within 20%%; theoretical occupancy %.1f points off",
+		s.n, 100*s.meanAbs, 100*s.meanSign, s.within10, s.within20, s.occPts)
 }
 
 // TestRegEstimateAgainstPtxas holds warpsim's register estimate to what
@@ -212,6 +230,9 @@ func TestRegEstimateAgainstPtxas(t *testing.T) {
 	t.Logf("held out: %v", held)
 	if tuned.n < 60 || held.n < 30 {
 		t.Fatalf("only %d tuned and %d held-out kernels compared", tuned.n, held.n)
+	}
+	if held.occPts > regEstimateHeldOutOccPts {
+		t.Errorf("held out: theoretical occupancy %.1f points off on the mean, want at most %.1f", held.occPts, regEstimateHeldOutOccPts)
 	}
 	for _, b := range []struct {
 		name  string
