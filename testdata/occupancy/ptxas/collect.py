@@ -12,7 +12,9 @@ driver compiled):
            beyond them: on the 8 kernels with both SASS and an ncu count (btx_mb, merge_mb) that rule gives ncu's
            count for 7 (the 8th, merge_mb's k_st<16,32>, is left to ncu); and at least 16, the fewest any kernel
            has in the ncu recordings (ten kernels whose SASS names fewer registers have exactly 16).
-A kernel with an ncu or ptxas-v count is not taken from SASS.
+  ptxas    ptxas -v's count from h100/ptxas_table.tsv (run.sh: every PTX of the repository compiled on the H100
+           machine), raised to 16; it replaces every SASS-derived count it covers (83 of 83).
+A kernel with an ncu or ptxas-v count is not taken from SASS or the table.
 """
 import csv, gzip, os, re, sys
 
@@ -163,6 +165,31 @@ for sass, ptx in pairs:
     for k, n in sass_counts(sass).items():
         if k in names:
             add(ptx, k, n, "sass", sass)
+
+# ptxas -v of every PTX in the repository (h100/ptxas_table.tsv, run.sh on the H100): where it has the kernel's sm_90
+# build, its count replaces a SASS-derived one (raised to 16, what the five kernels with both a table row below 16 and
+# an Nsight Compute count launch with); an ncu or ptxas-v count that disagrees is reported and kept.
+TABLE = "testdata/occupancy/ptxas/h100/ptxas_table.tsv"
+table = {}
+for line in read(TABLE).splitlines()[1:]:
+    f = line.split("\t")
+    if f[1] in ("sm_90", "sm_90a"):
+        table[(f[0], f[2])] = int(f[3])
+changed = replaced = 0
+for key, (regs, truth, source) in sorted(rows.items()):
+    if key not in table:
+        continue
+    n = max(16, table[key])
+    if truth != "sass":
+        if n != regs:
+            print(f"# {key[0]} {key[1]}: ptxas_table {table[key]} against {truth} {regs} (kept)", file=sys.stderr)
+        continue
+    replaced += 1
+    if n != regs:
+        changed += 1
+        print(f"# {key[0]} {key[1]}: SASS's {regs} -> ptxas's {n}", file=sys.stderr)
+    rows[key] = (n, "ptxas", TABLE)
+print(f"# {replaced} SASS-derived counts replaced by ptxas_table's, {changed} changed", file=sys.stderr)
 
 print("file\tkernel\tregs\ttruth\tsource")
 for (ptx, k), (regs, truth, source) in sorted(rows.items()):
