@@ -21,8 +21,9 @@ import (
 )
 
 // The bounds TestRegEstimateAgainstPtxas holds the estimate to (mean
-// |relative error|; measured 13.8% held out, 7.3% tuned since ptxas_table's
-// counts replaced the SASS-derived ones, 14.2% and 7.4% before; before the
+// |relative error|; measured 13.6% held out, 6.8% tuned — 13.8% and 7.3%
+// before sinkAddresses and immediateWidths, 14.2% and 7.4% before
+// ptxas_table's counts replaced the SASS-derived ones; before the
 // estimate followed ptxas's allocation, 16.9% and 20.6%:
 // docs/occupancy-and-presets.md), and the held-out half's theoretical
 // occupancy error (4.6 points measured; 6.0 on the SASS-derived truth, 10.1

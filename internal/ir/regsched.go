@@ -53,8 +53,14 @@ const regSqueezeMax = 48
 // order needs a little more than regTarget (up to regSqueezeMax) is
 // brought down to it.
 func regEstimate(f *Func, width []uint8) int {
+	width = immediateWidths(f, width)
 	f = foldAddresses(f)
 	plain := estimateRegs(f, width)
+	if plain > regSqueezeMax {
+		// Short of registers, ptxas schedules for pressure: addresses
+		// are computed where they are used (sinkAddresses).
+		plain = estimateRegs(sinkAddresses(f), width)
+	}
 	sched := estimateRegs(scheduleForRegs(f), width)
 	if plain > regTarget && plain <= regSqueezeMax {
 		return regTarget
@@ -530,4 +536,190 @@ func foldAddresses(f *Func) *Func {
 		}
 	}
 	return out
+}
+
+// sinkAddresses is f with the 64-bit address sums that ptxas computes next
+// to their accesses taken out, for the register estimate of a kernel short
+// of registers only: a value written once as the sum of two registers that
+// stay live past the sum anyway (read again later, or defined before a
+// loop around it), and read only as the address of loads, stores and
+// atomics. Where the PTX computes many such addresses ahead of their
+// accesses (Triton's masked matmul: 32 pointer sums, then the 32 masked
+// loads), ptxas computes each into a scratch register just before its
+// access (its SASS reuses three address registers for the 32 loads) rather
+// than keep them all live. The accesses read the sum's first operand
+// instead; the scratch register is among the two estimateRegs adds.
+func sinkAddresses(f *Func) *Func {
+	n := f.NumSlots
+	if n == 0 || len(f.Code) == 0 {
+		return f
+	}
+	valid := func(s int32) bool { return s >= 0 && int(s) < n }
+	defs := make([]int32, n)
+	maxDef := make([]int32, n)   // the highest pc writing each slot
+	lastRead := make([]int32, n) // the highest pc reading it
+	addrOnly := make([]bool, n)
+	for i := range addrOnly {
+		addrOnly[i] = true
+		maxDef[i], lastRead[i] = -1, -1
+	}
+	type loop struct{ head, tail int32 }
+	var loops []loop
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		for _, d := range in.D {
+			if valid(d) {
+				defs[d]++
+				maxDef[d] = int32(pc)
+			}
+		}
+		for i, a := range in.A {
+			if !valid(a) {
+				continue
+			}
+			lastRead[a] = int32(pc)
+			if i != 0 || in.Op != OpLd && in.Op != OpSt && in.Op != OpAtom && in.Op != OpRed {
+				addrOnly[a] = false
+			}
+		}
+		if valid(in.Guard) {
+			addrOnly[in.Guard] = false
+			lastRead[in.Guard] = int32(pc)
+		}
+		if in.Op == OpBra && int(in.Target) <= pc {
+			loops = append(loops, loop{in.Target, int32(pc)})
+		}
+	}
+	konst := map[int32]bool{}
+	for _, c := range f.Consts {
+		konst[c.Slot] = true
+	}
+	liveAfter := func(x int32, pc int32) bool {
+		if lastRead[x] > pc {
+			return true
+		}
+		for _, l := range loops {
+			if l.head <= pc && pc <= l.tail && maxDef[x] < l.head {
+				return true
+			}
+		}
+		return false
+	}
+	sunk := make([]int32, n) // the operand an access reads instead, +1
+	any := false
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		d, a, b := in.D[0], in.A[0], in.A[1]
+		if in.Op != OpAdd || TypeSize(in.Type) != 8 || IsFloat(in.Type) || in.Guard >= 0 || in.D[1] >= 0 ||
+			!valid(d) || !valid(a) || !valid(b) || defs[d] != 1 || !addrOnly[d] || konst[a] || konst[b] {
+			continue
+		}
+		if !liveAfter(a, int32(pc)) || !liveAfter(b, int32(pc)) {
+			continue
+		}
+		sunk[d] = a + 1
+		any = true
+	}
+	if !any {
+		return f
+	}
+	out := &Func{}
+	*out = *f
+	out.Code = append([]Inst(nil), f.Code...)
+	for pc := range out.Code {
+		in := &out.Code[pc]
+		if d := in.D[0]; valid(d) && sunk[d] > 0 && in.Op == OpAdd {
+			*in = Inst{Op: OpNop, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Target: -1}
+			continue
+		}
+		if a := in.A[0]; valid(a) && sunk[a] > 0 {
+			in.A[0] = sunk[a] - 1
+		}
+	}
+	return out
+}
+
+// immediateWidths is width with the registers ptxas turns into immediate
+// operands taken out (width 0), for the register estimate only: a 32-bit
+// register written once, by a mov of a constant (mov.b32 %r9, 0f3DC6B27F,
+// as Triton's PTX writes a polynomial's coefficients), and read only by
+// arithmetic that takes an immediate operand and reads no other constant.
+// ptxas folds the constant into each reader (Triton's math_f32 SASS:
+// FFMA.FTZ R0, R7, R0, 0.1398...), so it needs no register.
+func immediateWidths(f *Func, width []uint8) []uint8 {
+	n := f.NumSlots
+	if n == 0 || len(f.Code) == 0 {
+		return width
+	}
+	valid := func(s int32) bool { return s >= 0 && int(s) < n && int(s) < len(width) }
+	isConst := make([]bool, n)
+	for _, c := range f.Consts {
+		if valid(c.Slot) {
+			isConst[c.Slot] = true
+		}
+	}
+	// cand: written once, by an unguarded mov of a constant, 32 bits wide.
+	defs := make([]int32, n)
+	cand := make([]bool, n)
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		for _, d := range in.D {
+			if valid(d) {
+				defs[d]++
+			}
+		}
+		if d := in.D[0]; in.Op == OpMov && valid(d) && in.Guard < 0 && in.D[1] < 0 && valid(in.A[0]) && isConst[in.A[0]] && width[d] == 1 {
+			cand[d] = true
+		}
+	}
+	for s := range cand {
+		if cand[s] && defs[s] != 1 {
+			cand[s] = false
+		}
+	}
+	// A reader keeps its operands registers unless it takes an immediate
+	// and reads only this one constant.
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		consts := 0
+		for _, a := range in.A {
+			if valid(a) && (isConst[a] || cand[a]) {
+				consts++
+			}
+		}
+		ok := consts <= 1 && immediateReader(in.Op)
+		for _, a := range in.A {
+			if !ok && valid(a) && cand[a] {
+				cand[a] = false
+			}
+		}
+		if valid(in.Guard) {
+			cand[in.Guard] = false
+		}
+	}
+	var out []uint8
+	for s, c := range cand {
+		if !c {
+			continue
+		}
+		if out == nil {
+			out = append([]uint8(nil), width...)
+		}
+		out[s] = 0
+	}
+	if out == nil {
+		return width
+	}
+	return out
+}
+
+// immediateReader reports whether ptxas gives op's SASS an immediate
+// source operand.
+func immediateReader(op Op) bool {
+	switch op {
+	case OpAdd, OpSub, OpMul, OpMad, OpFma, OpMin, OpMax, OpAnd, OpOr, OpXor, OpShl, OpShr,
+		OpSelp, OpSetp, OpSet, OpSlct, OpLop3, OpPrmt, OpShf, OpBfe, OpBfi:
+		return true
+	}
+	return false
 }

@@ -136,3 +136,83 @@ func TestRegEstimateFoldsAddresses(t *testing.T) {
 		t.Errorf("8 folded addresses: %d registers, the same kept as values %d: want at least 14 fewer", folded.RegEstimate, kept.RegEstimate)
 	}
 }
+
+// TestRegEstimateImmediates: constants the PTX moves into registers first
+// (mov.b32 %r, 0f...; Triton's polynomial coefficients) cost what the same
+// constants written as immediates cost — ptxas folds them into the FFMAs —
+// unless a reader takes no immediate (a store of the constant).
+func TestRegEstimateImmediates(t *testing.T) {
+	const k = 12
+	body := func(form string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, ".reg .b32 %%r<%d>;\n.reg .b64 %%rd<4>;\nld.param.u64 %%rd0, [p0];\nld.param.u64 %%rd1, [p1];\n", 2*k+4)
+		if form != "imm" {
+			for i := 0; i < k; i++ {
+				fmt.Fprintf(&b, "mov.b32 %%r%d, 0f3F8%05X;\n", k+i, i+1)
+			}
+		}
+		b.WriteString("ld.global.f32 %r0, [%rd0];\nmov.b32 %r1, %r0;\n")
+		for i := 0; i < k; i++ {
+			if form == "imm" {
+				fmt.Fprintf(&b, "fma.rn.f32 %%r1, %%r1, %%r0, 0f3F8%05X;\n", i+1)
+			} else {
+				fmt.Fprintf(&b, "fma.rn.f32 %%r1, %%r1, %%r0, %%r%d;\n", k+i)
+			}
+		}
+		if form == "stored" {
+			for i := 0; i < k; i++ {
+				fmt.Fprintf(&b, "st.global.f32 [%%rd1+%d], %%r%d;\n", 4*i+4, k+i)
+			}
+		}
+		b.WriteString("st.global.f32 [%rd1], %r1;\nret;")
+		return b.String()
+	}
+	imm, reg, stored := lowerOne(t, body("imm")), lowerOne(t, body("reg")), lowerOne(t, body("stored"))
+	if reg.RegEstimate != imm.RegEstimate {
+		t.Errorf("%d constants in registers: %d registers, as immediates %d: want the same", k, reg.RegEstimate, imm.RegEstimate)
+	}
+	if stored.RegEstimate < imm.RegEstimate+k-2 {
+		t.Errorf("%d constants also stored: %d registers, as immediates %d: want about %d more", k, stored.RegEstimate, imm.RegEstimate, k)
+	}
+}
+
+// TestRegEstimateSinksAddresses: a loop that first computes 24 addresses
+// (24 loop-invariant pointers plus one offset) and then loads through them
+// needs, once short of registers, what the same loop computing each address
+// right before its load needs: ptxas computes them where they are used.
+func TestRegEstimateSinksAddresses(t *testing.T) {
+	const k = 24
+	body := func(ahead bool) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, ".reg .pred %%p<2>;\n.reg .b32 %%r<%d>;\n.reg .b64 %%rd<%d>;\n", k+8, 2*k+8)
+		b.WriteString("ld.param.u64 %rd0, [p0];\nld.param.u64 %rd1, [p1];\nmov.u32 %r0, %tid.x;\nmov.b64 %rd2, 0;\nmov.b32 %r1, 0;\nmov.b32 %r2, 0;\n")
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "add.s32 %%r%d, %%r0, %d;\nmad.wide.s32 %%rd%d, %%r%d, 4, %%rd0;\n", i+4, 97*i, i+4, i+4)
+		}
+		b.WriteString("LOOP:\n")
+		addr := func(i int) string { return fmt.Sprintf("add.s64 %%rd%d, %%rd%d, %%rd2;\n", k+4+i, i+4) }
+		if ahead {
+			for i := 0; i < k; i++ {
+				b.WriteString(addr(i))
+			}
+		}
+		for i := 0; i < k; i++ {
+			if !ahead {
+				b.WriteString(addr(i))
+			}
+			fmt.Fprintf(&b, "ld.global.u32 %%r3, [%%rd%d];\nadd.s32 %%r1, %%r1, %%r3;\n", k+4+i)
+		}
+		b.WriteString("add.s64 %rd2, %rd2, 4096;\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p0, %r2, 64;\n@%p0 bra LOOP;\nst.global.u32 [%rd1], %r1;\nret;")
+		return b.String()
+	}
+	ahead, next := lowerOne(t, body(true)), lowerOne(t, body(false))
+	if p := estimateRegs(ahead, ahead.slotWidths); p < next.RegEstimate+2*k-4 {
+		t.Fatalf("the PTX's order: %d registers with the addresses ahead, %d each before its load: the test needs the first to hold them all", p, next.RegEstimate)
+	}
+	if ahead.RegEstimate > regSqueezeMax && ahead.RegEstimate > next.RegEstimate+2 {
+		t.Errorf("%d addresses ahead of their loads: %d registers, each before its load %d: want them computed where used", k, ahead.RegEstimate, next.RegEstimate)
+	}
+	if next.RegEstimate <= regSqueezeMax {
+		t.Errorf("each address before its load: %d registers, want above %d (the test needs a kernel short of registers)", next.RegEstimate, regSqueezeMax)
+	}
+}
