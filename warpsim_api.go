@@ -191,7 +191,12 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 	}
 	if opt.Mode == ModeTiming {
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
-			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids})
+			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids,
+			// The block scheduler counts the registers the launch check and
+			// the metrics count (Kernel.RegsPerThread: the estimate capped by
+			// .maxnreg, the GPU's limit and __launch_bounds__), not the bare
+			// estimate.
+			RegsPerThread: func(fn *ir.Func) int { return regsPerThread(fn, a) }})
 		if !opt.Timing.NoSampling {
 			d.repeats = timing.NewRepeats()
 			d.repeats.SetBudget(opt.Timing.Budget)
@@ -750,6 +755,9 @@ func (k *Kernel) RegsPerThread() int { return regsPerThread(k.fn, k.m.dev.arch) 
 // regsPerThread is Kernel.RegsPerThread of function fn on a GPU a.
 func regsPerThread(fn *ir.Func, a *arch.Arch) int {
 	r := fn.RegEstimate
+	if a.ComputeCapability() >= 90 && r < hopperMinRegs {
+		r = hopperMinRegs
+	}
 	if fn.MaxNReg > 0 && r > fn.MaxNReg {
 		r = fn.MaxNReg
 	}
@@ -763,6 +771,13 @@ func regsPerThread(fn *ir.Func, a *arch.Arch) int {
 	}
 	return r
 }
+
+// hopperMinRegs is the fewest registers a kernel is given on sm_90: every
+// kernel of the recordings whose PTX needs fewer (an empty kernel, an
+// element-wise add, Triton's fused element-wise kernels: ten kernels of
+// testdata/occupancy/ptxas/recorded.tsv) has cudaFuncAttributes.numRegs
+// 16 on the H100, none fewer.
+const hopperMinRegs = 16
 
 // RegsPerThreadOn is the registers per thread the kernel named kernel (its
 // PTX name) of the PTX module src takes on a GPU a, as Kernel.RegsPerThread

@@ -234,8 +234,11 @@ func TestArchs(t *testing.T) {
 // kernel's registers as warpsim's launches take them, and the estimate is
 // held to what ptxas allocated for the same PTX on the H100
 // (testdata/occupancy/ptxas: `ptxas -v` of shortocc_nvcc.ptx,
-// 18 to 34 registers): each within 45%, their mean |error| within 20%. The
-// .reg declarations, which the command used to sum, name 115 to 177.
+// 18 to 34 registers): each within 25%, their mean |error| within 10%
+// (measured 0-20%, mean 7.9%; the liveness of the PTX's own order was
+// 4-40% off, mean 17%). The .reg declarations, which the command used to
+// sum, name 115 to 177. TestRegEstimateAgainstPtxas holds the estimate to
+// every recorded kernel.
 func TestOccupancyPTXRegistersNearPtxas(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "occupancy", "ptxas")
 	env, err := os.ReadFile(filepath.Join(dir, "ptxas_v.txt"))
@@ -272,11 +275,11 @@ func TestOccupancyPTXRegistersNearPtxas(t *testing.T) {
 		e := float64(got.Regs-want) / float64(want)
 		sum += math.Abs(e)
 		t.Logf("%-8s warpsim %2d, ptxas %2d (%+.0f%%)", k, got.Regs, want, 100*e)
-		if got.Source != "PTX estimate" || math.Abs(e) > 0.45 {
-			t.Errorf("%s: %d registers (%s), ptxas %d: more than 45%% off", k, got.Regs, got.Source, want)
+		if got.Source != "PTX estimate" || math.Abs(e) > 0.25 {
+			t.Errorf("%s: %d registers (%s), ptxas %d: more than 25%% off", k, got.Regs, got.Source, want)
 		}
 	}
-	if mean := sum / float64(len(ptxas)); mean > 0.20 {
-		t.Errorf("mean |error| %.0f%% against ptxas, want at most 20%%", 100*mean)
+	if mean := sum / float64(len(ptxas)); mean > 0.10 {
+		t.Errorf("mean |error| %.1f%% against ptxas, want at most 10%%", 100*mean)
 	}
 }

@@ -476,6 +476,9 @@ type Func struct {
 	ClusterDims [3]int
 	calls       []int32
 	sharedUsed  []int32
+	// slotWidths is each register slot's width in 32-bit registers, as
+	// the register estimate counts them (tests).
+	slotWidths []uint8
 }
 
 // Var is a module-scope variable.

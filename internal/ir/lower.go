@@ -585,7 +585,8 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	computeReconvergence(f)
 	markWarpAggregated(f)
 	specialize(f)
-	f.RegEstimate = estimateRegs(f, fl.slotW)
+	f.slotWidths = fl.slotW
+	f.RegEstimate = regEstimate(f, fl.slotW)
 }
 
 func endsFlow(in Inst) bool {

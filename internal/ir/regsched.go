@@ -1,0 +1,725 @@
+package ir
+
+import "github.com/warpsim/warpsim/ptx"
+
+// Before ptxas allocates registers it schedules each basic block for
+// latency, and that order, not the PTX's, sets how many values are live at
+// once. The register estimate (estimateRegs) therefore measures liveness
+// on the order scheduleForRegs gives: ptxas's two steps as they are seen
+// in its SASS (testdata/occupancy/ptxas):
+//
+//   - If-conversion. A conditional forward branch over a short stretch of
+//     straight code (`if (i < n) b[i] = v;`) becomes predicated code, so the
+//     stretch joins the blocks around it and is scheduled with them.
+//   - List scheduling by critical path. Within a block an instruction is
+//     issued as soon as its operands are ready, the one heading the longest
+//     latency path first: loads from memory and the address arithmetic
+//     they need move up, together with the loads of the other unrolled
+//     iterations, and stores and the arithmetic on loaded values move
+//     down. Memory order is kept: a load does not pass a store unless it
+//     reads memory no store writes (ld.global.nc, constant and parameter
+//     space), nor a store a load; barriers, atomics, warp-wide operations,
+//     clock reads and calls stay in place relative to every memory access.
+//
+// The loaded values of a block and their addresses are then live at once,
+// as in ptxas's SASS (occ_stream, testdata/timing/h100/sass: its four
+// loads, their four 64-bit addresses and the four store addresses live
+// together, 32 registers by ptxas's count where the PTX's order needs 16).
+
+// regTarget is the registers a thread may have with every warp slot of an
+// SM full (65,536 registers over 2,048 threads on sm_70 to sm_90): ptxas's
+// scheduler reorders for latency only as far as this, trading latency
+// hiding for occupancy. matmulCoarse's seven variants need 22 to 30
+// registers in the PTX's order and up to 255 with every shared load
+// hoisted; ptxas gives each 30 or 32.
+const regTarget = 32
+
+// regSqueezeMax is the most registers the PTX's order may need for ptxas
+// to still bring the kernel down to regTarget — rematerializing values,
+// scheduling for pressure rather than latency, moving warp-uniform values
+// to uniform registers — rather than give up occupancy. Every kernel of the
+// tuned half whose PTX order needs 33 to 44 registers (matmulCoarse's
+// widest variants, btx_mb's k_tx, cluster_sregs, Triton's f16 layer norm)
+// has 25 to 32 on the H100, and every one needing 58 or more keeps more
+// than 32; 48 is between, fitted, no more.
+const regSqueezeMax = 48
+
+// regEstimate is the register estimate of f: the most 32-bit values live
+// at once (plus the two registers ptxas counts beyond them, estimateRegs),
+// with the address arithmetic ptxas folds into memory instructions taken
+// out (foldAddresses), in the PTX's order, or in ptxas's scheduled order
+// (scheduleForRegs) as far as regTarget allows: reordering for latency
+// only ever raises the count, and not past regTarget; a kernel whose PTX
+// order needs a little more than regTarget (up to regSqueezeMax) is
+// brought down to it.
+func regEstimate(f *Func, width []uint8) int {
+	width = immediateWidths(f, width)
+	f = foldAddresses(f)
+	plain := estimateRegs(f, width)
+	if plain > regSqueezeMax {
+		// Short of registers, ptxas schedules for pressure: addresses
+		// are computed where they are used (sinkAddresses).
+		plain = estimateRegs(sinkAddresses(f), width)
+	}
+	sched := estimateRegs(scheduleForRegs(f), width)
+	if plain > regTarget && plain <= regSqueezeMax {
+		return regTarget
+	}
+	return max(plain, min(sched, regTarget))
+}
+
+// ifConvertMax is the longest stretch (in IR instructions) a conditional
+// forward branch may skip and still be turned into predicated code.
+const ifConvertMax = 12
+
+// schedLatency is an instruction's latency for the critical-path priority,
+// in cycles: what the H100's pipes take (docs/timing-model.md), rounded.
+func schedLatency(in *Inst) int {
+	switch in.Class {
+	case ClassLdGlobal, ClassLocal:
+		if in.Op == OpSt || in.Op == OpSust {
+			return 1
+		}
+		return 400
+	case ClassShared:
+		if in.Op == OpSt {
+			return 1
+		}
+		return 30
+	case ClassConst:
+		return 8
+	case ClassSFU:
+		return 20
+	case ClassFP64:
+		return 8
+	case ClassIMul:
+		return 5
+	case ClassStGlobal:
+		return 1
+	}
+	return 4
+}
+
+// memKind sorts instructions for the memory-order edges.
+type memKind uint8
+
+const (
+	memNone  memKind = iota // no memory effect: moves with its operands
+	memLoad                 // reads memory a store may write
+	memRO                   // reads memory no store writes: moves freely
+	memStore                // writes memory
+	memFixed                // keeps its place among all memory accesses
+)
+
+func memKindOf(in *Inst) memKind {
+	switch in.Op {
+	case OpLd:
+		if in.Flags&FlagStrong != 0 {
+			return memFixed
+		}
+		if in.Flags&FlagNC != 0 || in.Space == ptx.SpaceConst || in.Space == ptx.SpaceParam {
+			return memRO
+		}
+		return memLoad
+	case OpTex:
+		return memRO
+	case OpSuld, OpPrefetch:
+		return memLoad
+	case OpSt, OpSust:
+		return memStore
+	case OpMovSreg:
+		switch Sreg(in.Imm) {
+		case SregClock, SregClock64, SregGlobaltimer, SregGlobaltimerLo, SregGlobaltimerHi:
+			return memFixed
+		}
+		return memNone
+	}
+	switch in.Class {
+	case ClassAtomic, ClassBranch, ClassBarrier, ClassWarp, ClassDevRT, ClassTensor:
+		return memFixed
+	}
+	if in.Op == OpAsync || in.Op == OpTensor || in.Op == OpCall || in.Op == OpVprintf || in.Op == OpLibcall || in.Op == OpExt {
+		return memFixed
+	}
+	return memNone
+}
+
+// scheduleForRegs is f with each basic block's instructions in the order
+// ptxas's scheduler would issue them (short forward branches turned into
+// predicated code first), for the register estimate only: the copy shares
+// everything with f but Code.
+func scheduleForRegs(f *Func) *Func {
+	n := len(f.Code)
+	if n == 0 {
+		return f
+	}
+	code := append([]Inst(nil), f.Code...)
+	// Leaders: every branch target and the instruction after a block's
+	// end, as estimateRegs splits blocks.
+	targeted := make([]int, n+1) // how many branches (and fall-throughs after them) lead to pc
+	var buf []int32
+	for pc := 0; pc < n; pc++ {
+		buf = successors(f, pc, buf)
+		for _, s := range buf {
+			if int(s) != pc+1 {
+				targeted[s]++
+			}
+		}
+	}
+	// extraUse[pc]: the predicate a converted stretch's instruction now
+	// depends on (-1: none).
+	extraUse := make([]int32, n)
+	for i := range extraUse {
+		extraUse[i] = -1
+	}
+	for pc := 0; pc < n; pc++ {
+		in := &code[pc]
+		if in.Op != OpBra || in.Guard < 0 || in.Backward || int(in.Target) <= pc+1 || int(in.Target)-pc-1 > ifConvertMax {
+			continue
+		}
+		ok := targeted[in.Target] == 1
+		for q := pc + 1; ok && q < int(in.Target); q++ {
+			r := &code[q]
+			if targeted[q] > 0 || r.Op == OpBra || r.Op == OpBrx || r.Op == OpRet || r.Op == OpExit || r.Op == OpTrap ||
+				memKindOf(r) == memFixed {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		for q := pc + 1; q < int(in.Target); q++ {
+			extraUse[q] = in.Guard
+		}
+		extraUse[pc] = in.Guard
+		targeted[in.Target]--
+		*in = Inst{Op: OpNop, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Target: -1}
+		pc = int(f.Code[pc].Target) - 1
+	}
+	// Blocks after the conversion.
+	leader := make([]bool, n+1)
+	leader[0] = true
+	for pc := 0; pc < n; pc++ {
+		if targeted[pc] > 0 {
+			leader[pc] = true
+		}
+		in := &code[pc]
+		if in.Op == OpBra || in.Op == OpBrx || in.Op == OpRet || in.Op == OpExit || in.Op == OpTrap {
+			leader[pc+1] = true
+		}
+	}
+	out := &Func{}
+	*out = *f
+	out.Code = code
+	s := newBlockScheduler(f.NumSlots)
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n && !leader[end] {
+			end++
+		}
+		s.schedule(code, extraUse, start, end)
+		start = end
+	}
+	return out
+}
+
+// blockScheduler is the list scheduler's scratch space.
+type blockScheduler struct {
+	lastDef  []int32 // per slot, the block instruction that last wrote it (-1)
+	lastUses [][]int32
+	succ     [][]int32
+	npred    []int
+	prio     []int
+	ready    []int32 // a heap: highest priority first, then the earliest
+	order    []int32
+	tmp      []Inst
+}
+
+func newBlockScheduler(slots int) *blockScheduler {
+	s := &blockScheduler{lastDef: make([]int32, slots), lastUses: make([][]int32, slots)}
+	for i := range s.lastDef {
+		s.lastDef[i] = -1
+	}
+	return s
+}
+
+// schedule reorders code[start:end] (one block; its last instruction, a
+// branch or return, stays last) by critical-path list scheduling.
+func (s *blockScheduler) schedule(code []Inst, extraUse []int32, start, end int) {
+	m := end - start
+	if m < 3 {
+		return
+	}
+	last := end
+	if t := &code[end-1]; t.Op == OpBra || t.Op == OpBrx || t.Op == OpRet || t.Op == OpExit || t.Op == OpTrap {
+		last = end - 1 // the terminator keeps its place
+	}
+	k := last - start
+	if k < 2 {
+		return
+	}
+	s.succ = s.succ[:0]
+	for i := 0; i < k; i++ {
+		s.succ = append(s.succ, nil)
+	}
+	s.npred = append(s.npred[:0], make([]int, k)...)
+	edge := func(from, to int32) {
+		if from >= 0 && from != to {
+			s.succ[from] = append(s.succ[from], to)
+			s.npred[to]++
+		}
+	}
+	var touched []int32
+	var lastStore, lastFixed int32 = -1, -1
+	var loadsSince []int32 // loads after the last store or fixed instruction
+	var memSince []int32   // memory accesses after the last fixed instruction
+	valid := func(x int32) bool { return x >= 0 && int(x) < len(s.lastDef) }
+	for i := 0; i < k; i++ {
+		in := &code[start+i]
+		me := int32(i)
+		use := func(a int32) {
+			if !valid(a) {
+				return
+			}
+			edge(s.lastDef[a], me)
+			s.lastUses[a] = append(s.lastUses[a], me)
+			touched = append(touched, a)
+		}
+		for _, a := range in.A {
+			use(a)
+		}
+		use(in.Guard)
+		if extraUse[start+i] >= 0 {
+			use(extraUse[start+i])
+		}
+		for _, d := range in.D {
+			if !valid(d) {
+				continue
+			}
+			if in.Guard >= 0 {
+				use(d) // a predicated write keeps the old value
+			}
+			edge(s.lastDef[d], me) // write after write
+			for _, u := range s.lastUses[d] {
+				edge(u, me) // write after read
+			}
+			s.lastUses[d] = s.lastUses[d][:0]
+			s.lastDef[d] = me
+			touched = append(touched, d)
+		}
+		switch memKindOf(in) {
+		case memLoad:
+			edge(lastStore, me)
+			edge(lastFixed, me)
+			loadsSince = append(loadsSince, me)
+			memSince = append(memSince, me)
+		case memRO:
+			edge(lastFixed, me)
+			memSince = append(memSince, me)
+		case memStore:
+			edge(lastStore, me)
+			edge(lastFixed, me)
+			for _, l := range loadsSince {
+				edge(l, me)
+			}
+			loadsSince = loadsSince[:0]
+			lastStore = me
+			memSince = append(memSince, me)
+		case memFixed:
+			edge(lastFixed, me)
+			for _, x := range memSince {
+				edge(x, me)
+			}
+			memSince = memSince[:0]
+			loadsSince = loadsSince[:0]
+			lastFixed, lastStore = me, me
+		}
+	}
+	for _, a := range touched {
+		s.lastDef[a] = -1
+		s.lastUses[a] = s.lastUses[a][:0]
+	}
+	// Priorities: the latency-weighted longest path to the block's end.
+	s.prio = append(s.prio[:0], make([]int, k)...)
+	for i := k - 1; i >= 0; i-- {
+		p := 0
+		for _, j := range s.succ[i] {
+			p = max(p, s.prio[j])
+		}
+		s.prio[i] = p + schedLatency(&code[start+i])
+	}
+	// Issue: the ready instruction of highest priority, the earliest on ties.
+	s.order = s.order[:0]
+	s.ready = s.ready[:0]
+	for i := 0; i < k; i++ {
+		if s.npred[i] == 0 {
+			s.push(int32(i))
+		}
+	}
+	for len(s.ready) > 0 {
+		best := s.pop()
+		s.order = append(s.order, best)
+		for _, j := range s.succ[best] {
+			if s.npred[j]--; s.npred[j] == 0 {
+				s.push(j)
+			}
+		}
+	}
+	s.tmp = append(s.tmp[:0], code[start:last]...)
+	for i, j := range s.order {
+		code[start+i] = s.tmp[j]
+	}
+}
+
+// before orders the ready heap: higher priority first, then program order.
+func (s *blockScheduler) before(a, b int32) bool {
+	if s.prio[a] != s.prio[b] {
+		return s.prio[a] > s.prio[b]
+	}
+	return a < b
+}
+
+func (s *blockScheduler) push(x int32) {
+	s.ready = append(s.ready, x)
+	for i := len(s.ready) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s.before(s.ready[i], s.ready[p]) {
+			break
+		}
+		s.ready[i], s.ready[p] = s.ready[p], s.ready[i]
+		i = p
+	}
+}
+
+func (s *blockScheduler) pop() int32 {
+	h := s.ready
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && s.before(h[l], h[m]) {
+			m = l
+		}
+		if r < n && s.before(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	s.ready = h
+	return top
+}
+
+// foldAddresses is f with the address arithmetic ptxas folds into memory
+// instructions taken out, for the register estimate only: a 64-bit value
+// written once as another value written once plus a constant (add.s64
+// %rd2, %rd1, 256), or as a copy of one (mov, cvta), and read only as the
+// address of loads, stores and atomics, needs no register of its own —
+// SASS addresses are a register plus a 24-bit immediate ([R2.64+0x100]),
+// so ptxas reads the base and the offset where the access is. The uses
+// read the base instead, and the instruction writing the folded value
+// does nothing.
+func foldAddresses(f *Func) *Func {
+	n := f.NumSlots
+	if n == 0 || len(f.Code) == 0 {
+		return f
+	}
+	defs := make([]int32, n) // how many instructions write each slot
+	defAt := make([]int32, n)
+	addrOnly := make([]bool, n)
+	for i := range addrOnly {
+		addrOnly[i] = true
+	}
+	valid := func(s int32) bool { return s >= 0 && int(s) < n }
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		for _, d := range in.D {
+			if valid(d) {
+				defs[d]++
+				defAt[d] = int32(pc)
+			}
+		}
+		for i, a := range in.A {
+			if !valid(a) {
+				continue
+			}
+			if i == 0 && (in.Op == OpLd || in.Op == OpSt || in.Op == OpAtom || in.Op == OpRed) {
+				continue
+			}
+			addrOnly[a] = false
+		}
+		if valid(in.Guard) {
+			addrOnly[in.Guard] = false
+		}
+	}
+	konst := map[int32]int64{}
+	for _, c := range f.Consts {
+		konst[c.Slot] = int64(c.Value)
+	}
+	// base[s], off[s]: a folded slot's base and offset.
+	base := make([]int32, n)
+	off := make([]int64, n)
+	for i := range base {
+		base[i] = -1
+	}
+	var resolve func(s int32) (int32, int64)
+	resolve = func(s int32) (int32, int64) {
+		if base[s] < 0 {
+			return s, 0
+		}
+		b, o := resolve(base[s])
+		return b, o + off[s]
+	}
+	const maxOff = 1 << 23
+	folded := false
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		d := in.D[0]
+		if !valid(d) || in.Guard >= 0 || defs[d] != 1 || !addrOnly[d] || in.D[1] >= 0 {
+			continue
+		}
+		var src int32 = -1
+		var c int64
+		switch in.Op {
+		case OpAdd, OpSub:
+			if TypeSize(in.Type) != 8 || IsFloat(in.Type) || !valid(in.A[0]) || !valid(in.A[1]) {
+				continue
+			}
+			v, ok := konst[in.A[1]]
+			if !ok {
+				continue
+			}
+			if in.Op == OpSub {
+				v = -v
+			}
+			src, c = in.A[0], v
+		case OpMov, OpCvta:
+			if !valid(in.A[0]) || TypeSize(in.Type) != 8 {
+				continue
+			}
+			if _, ok := konst[in.A[0]]; ok {
+				continue
+			}
+			src = in.A[0]
+		default:
+			continue
+		}
+		if defs[src] != 1 || int(defAt[src]) > pc {
+			continue
+		}
+		b, o := resolve(src)
+		if o+c <= -maxOff || o+c >= maxOff {
+			continue
+		}
+		base[d], off[d] = b, o+c
+		folded = true
+	}
+	if !folded {
+		return f
+	}
+	out := &Func{}
+	*out = *f
+	out.Code = append([]Inst(nil), f.Code...)
+	for pc := range out.Code {
+		in := &out.Code[pc]
+		if d := in.D[0]; valid(d) && base[d] >= 0 {
+			*in = Inst{Op: OpNop, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Target: -1}
+			continue
+		}
+		if a := in.A[0]; valid(a) && base[a] >= 0 {
+			in.A[0], _ = resolve(a)
+		}
+	}
+	return out
+}
+
+// sinkAddresses is f with the 64-bit address sums that ptxas computes next
+// to their accesses taken out, for the register estimate of a kernel short
+// of registers only: a value written once as the sum of two registers that
+// stay live past the sum anyway (read again later, or defined before a
+// loop around it), and read only as the address of loads, stores and
+// atomics. Where the PTX computes many such addresses ahead of their
+// accesses (Triton's masked matmul: 32 pointer sums, then the 32 masked
+// loads), ptxas computes each into a scratch register just before its
+// access (its SASS reuses three address registers for the 32 loads) rather
+// than keep them all live. The accesses read the sum's first operand
+// instead; the scratch register is among the two estimateRegs adds.
+func sinkAddresses(f *Func) *Func {
+	n := f.NumSlots
+	if n == 0 || len(f.Code) == 0 {
+		return f
+	}
+	valid := func(s int32) bool { return s >= 0 && int(s) < n }
+	defs := make([]int32, n)
+	maxDef := make([]int32, n)   // the highest pc writing each slot
+	lastRead := make([]int32, n) // the highest pc reading it
+	addrOnly := make([]bool, n)
+	for i := range addrOnly {
+		addrOnly[i] = true
+		maxDef[i], lastRead[i] = -1, -1
+	}
+	type loop struct{ head, tail int32 }
+	var loops []loop
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		for _, d := range in.D {
+			if valid(d) {
+				defs[d]++
+				maxDef[d] = int32(pc)
+			}
+		}
+		for i, a := range in.A {
+			if !valid(a) {
+				continue
+			}
+			lastRead[a] = int32(pc)
+			if i != 0 || in.Op != OpLd && in.Op != OpSt && in.Op != OpAtom && in.Op != OpRed {
+				addrOnly[a] = false
+			}
+		}
+		if valid(in.Guard) {
+			addrOnly[in.Guard] = false
+			lastRead[in.Guard] = int32(pc)
+		}
+		if in.Op == OpBra && int(in.Target) <= pc {
+			loops = append(loops, loop{in.Target, int32(pc)})
+		}
+	}
+	konst := map[int32]bool{}
+	for _, c := range f.Consts {
+		konst[c.Slot] = true
+	}
+	liveAfter := func(x int32, pc int32) bool {
+		if lastRead[x] > pc {
+			return true
+		}
+		for _, l := range loops {
+			if l.head <= pc && pc <= l.tail && maxDef[x] < l.head {
+				return true
+			}
+		}
+		return false
+	}
+	sunk := make([]int32, n) // the operand an access reads instead, +1
+	any := false
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		d, a, b := in.D[0], in.A[0], in.A[1]
+		if in.Op != OpAdd || TypeSize(in.Type) != 8 || IsFloat(in.Type) || in.Guard >= 0 || in.D[1] >= 0 ||
+			!valid(d) || !valid(a) || !valid(b) || defs[d] != 1 || !addrOnly[d] || konst[a] || konst[b] {
+			continue
+		}
+		if !liveAfter(a, int32(pc)) || !liveAfter(b, int32(pc)) {
+			continue
+		}
+		sunk[d] = a + 1
+		any = true
+	}
+	if !any {
+		return f
+	}
+	out := &Func{}
+	*out = *f
+	out.Code = append([]Inst(nil), f.Code...)
+	for pc := range out.Code {
+		in := &out.Code[pc]
+		if d := in.D[0]; valid(d) && sunk[d] > 0 && in.Op == OpAdd {
+			*in = Inst{Op: OpNop, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Target: -1}
+			continue
+		}
+		if a := in.A[0]; valid(a) && sunk[a] > 0 {
+			in.A[0] = sunk[a] - 1
+		}
+	}
+	return out
+}
+
+// immediateWidths is width with the registers ptxas turns into immediate
+// operands taken out (width 0), for the register estimate only: a 32-bit
+// register written once, by a mov of a constant (mov.b32 %r9, 0f3DC6B27F,
+// as Triton's PTX writes a polynomial's coefficients), and read only by
+// arithmetic that takes an immediate operand and reads no other constant.
+// ptxas folds the constant into each reader (Triton's math_f32 SASS:
+// FFMA.FTZ R0, R7, R0, 0.1398...), so it needs no register.
+func immediateWidths(f *Func, width []uint8) []uint8 {
+	n := f.NumSlots
+	if n == 0 || len(f.Code) == 0 {
+		return width
+	}
+	valid := func(s int32) bool { return s >= 0 && int(s) < n && int(s) < len(width) }
+	isConst := make([]bool, n)
+	for _, c := range f.Consts {
+		if valid(c.Slot) {
+			isConst[c.Slot] = true
+		}
+	}
+	// cand: written once, by an unguarded mov of a constant, 32 bits wide.
+	defs := make([]int32, n)
+	cand := make([]bool, n)
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		for _, d := range in.D {
+			if valid(d) {
+				defs[d]++
+			}
+		}
+		if d := in.D[0]; in.Op == OpMov && valid(d) && in.Guard < 0 && in.D[1] < 0 && valid(in.A[0]) && isConst[in.A[0]] && width[d] == 1 {
+			cand[d] = true
+		}
+	}
+	for s := range cand {
+		if cand[s] && defs[s] != 1 {
+			cand[s] = false
+		}
+	}
+	// A reader keeps its operands registers unless it takes an immediate
+	// and reads only this one constant.
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		consts := 0
+		for _, a := range in.A {
+			if valid(a) && (isConst[a] || cand[a]) {
+				consts++
+			}
+		}
+		ok := consts <= 1 && immediateReader(in.Op)
+		for _, a := range in.A {
+			if !ok && valid(a) && cand[a] {
+				cand[a] = false
+			}
+		}
+		if valid(in.Guard) {
+			cand[in.Guard] = false
+		}
+	}
+	var out []uint8
+	for s, c := range cand {
+		if !c {
+			continue
+		}
+		if out == nil {
+			out = append([]uint8(nil), width...)
+		}
+		out[s] = 0
+	}
+	if out == nil {
+		return width
+	}
+	return out
+}
+
+// immediateReader reports whether ptxas gives op's SASS an immediate
+// source operand.
+func immediateReader(op Op) bool {
+	switch op {
+	case OpAdd, OpSub, OpMul, OpMad, OpFma, OpMin, OpMax, OpAnd, OpOr, OpXor, OpShl, OpShr,
+		OpSelp, OpSetp, OpSet, OpSlct, OpLop3, OpPrmt, OpShf, OpBfe, OpBfi:
+		return true
+	}
+	return false
+}
