@@ -11,6 +11,7 @@ import (
 
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/timing"
 )
 
 // chaseSteps are a k_chase row's 32 step times (cycles).
@@ -174,7 +175,13 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 			plainWant += r[fmt.Sprintf("%d 1", stride)][0] / 10
 		}
 	}
-	c.check("plain runs: a cold launch's first read, mean of 5 strides", plainGot, plainWant, 0.15)
+	// A lone block on SM 0 reads its buffer's first page, which the L2's
+	// far partition homes on SM 0's side (farPage): the model's read is a
+	// near one, half DRAMFarNS under the DRAM latency, the mean of near and
+	// far. Which side the H100 run's page had is not known (its physical
+	// frame's), so the H100's read is held to the model's side-free one.
+	half := timing.ForArch(arch.MustLookup("h100"), 0).DRAMFarCycles / 2
+	c.check("plain runs: a cold launch's first read (side-free: near plus half the far partition's), mean of 5 strides", plainGot+half, plainWant, 0.15)
 	c.check("a cold region's first read over a warm one's, mean of 5 strides", walkGot, walkWant, 0.15)
 	c.check("a new region's read over a read region's, 32 MiB steps", regionGot, regionWant, 0.15)
 	if c.rows != 23 {
