@@ -752,12 +752,25 @@ func (k *Kernel) ParamBytes() int { return k.fn.ParamBytes }
 // __launch_bounds__: ptxas allocates so that a block of that size fits).
 func (k *Kernel) RegsPerThread() int { return regsPerThread(k.fn, k.m.dev.arch) }
 
+// CompiledRegs is the registers per thread ptxas is taken to have
+// allocated, what cudaFuncAttributes.numRegs reports: RegsPerThread
+// without the least a launch is given on sm_90 (an empty kernel reports 8
+// there, and Nsight Compute's registers per thread 16 for its launch:
+// testdata/clusters/cluster_launch.h100.txt).
+func (k *Kernel) CompiledRegs() int { return capRegs(k.fn, k.fn.RegEstimate, k.m.dev.arch) }
+
 // regsPerThread is Kernel.RegsPerThread of function fn on a GPU a.
 func regsPerThread(fn *ir.Func, a *arch.Arch) int {
 	r := fn.RegEstimate
 	if a.ComputeCapability() >= 90 && r < hopperMinRegs {
 		r = hopperMinRegs
 	}
+	return capRegs(fn, r, a)
+}
+
+// capRegs caps r registers per thread of function fn as ptxas caps its
+// allocation on a GPU a (see Kernel.RegsPerThread).
+func capRegs(fn *ir.Func, r int, a *arch.Arch) int {
 	if fn.MaxNReg > 0 && r > fn.MaxNReg {
 		r = fn.MaxNReg
 	}
@@ -772,11 +785,12 @@ func regsPerThread(fn *ir.Func, a *arch.Arch) int {
 	return r
 }
 
-// hopperMinRegs is the fewest registers a kernel is given on sm_90: every
-// kernel of the recordings whose PTX needs fewer (an empty kernel, an
-// element-wise add, Triton's fused element-wise kernels: ten kernels of
-// testdata/occupancy/ptxas/recorded.tsv) has cudaFuncAttributes.numRegs
-// 16 on the H100, none fewer.
+// hopperMinRegs is the fewest registers a kernel's launch is given on
+// sm_90: every kernel of the recordings whose PTX needs fewer (an empty
+// kernel, an element-wise add, Triton's fused element-wise kernels: ten
+// kernels of testdata/occupancy/ptxas/recorded.tsv) has 16 registers per
+// thread under Nsight Compute on the H100, none fewer (its
+// cudaFuncAttributes.numRegs, ptxas's count, may be fewer: CompiledRegs).
 const hopperMinRegs = 16
 
 // RegsPerThreadOn is the registers per thread the kernel named kernel (its

@@ -37,6 +37,9 @@ type Kernel interface {
 	Params() []Param
 	ParamBytes() int
 	RegsPerThread() int
+	// CompiledRegs is what cudaFuncAttributes.numRegs reports (ptxas's
+	// count; a launch may be given more: RegsPerThread).
+	CompiledRegs() int
 	StaticSharedBytes() int
 	LocalBytes() int
 	// BoundThreads is the kernel's own limit on threads per block

@@ -778,7 +778,7 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		cd := kernelClusterDims(k)
 		return reply{data: putU64s(uint64(k.StaticSharedBytes()), 0, uint64(k.LocalBytes()), uint64(maxThreads),
-			uint64(k.RegsPerThread()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn),
+			uint64(k.CompiledRegs()), uint64(a.ComputeCapability()), uint64(a.ComputeCapability()), uint64(maxDyn),
 			uint64(cd.X), uint64(cd.Y), uint64(cd.Z), b2u64(s.isNonPortable(int(kid))))}
 	}
 	return reply{code: ErrorNotSupported, diag: fmt.Appendf(nil, "warpsim runtime: unknown operation %d (the program and warpsim are from different versions?)\n", req.op)}

@@ -166,6 +166,7 @@ func (k *fakeKernel) DemangledName() string  { return k.name }
 func (k *fakeKernel) Params() []Param        { return k.params }
 func (k *fakeKernel) ParamBytes() int        { return k.bytes }
 func (k *fakeKernel) RegsPerThread() int     { return 16 }
+func (k *fakeKernel) CompiledRegs() int      { return 16 }
 func (k *fakeKernel) StaticSharedBytes() int { return 0 }
 func (k *fakeKernel) LocalBytes() int        { return 0 }
 func (k *fakeKernel) BoundThreads() int      { return 0 }

@@ -1,6 +1,10 @@
 package ir
 
-import "github.com/warpsim/warpsim/ptx"
+import (
+	"sync"
+
+	"github.com/warpsim/warpsim/ptx"
+)
 
 // Before ptxas allocates registers it schedules each basic block for
 // latency, and that order, not the PTX's, sets how many values are live at
@@ -61,7 +65,11 @@ func regEstimate(f *Func, width []uint8) int {
 		// are computed where they are used (sinkAddresses).
 		plain = estimateRegs(sinkAddresses(f), width)
 	}
-	sched := estimateRegs(scheduleForRegs(f), width)
+	sf := scheduleForRegs(f)
+	sched := estimateRegs(sf, width)
+	if sf != f {
+		instScratch.Put(&sf.Code)
+	}
 	if plain > regTarget && plain <= regSqueezeMax {
 		return regTarget
 	}
@@ -144,6 +152,11 @@ func memKindOf(in *Inst) memKind {
 	return memNone
 }
 
+// instScratch holds the instruction copies scheduleForRegs makes, which
+// regEstimate drops once it has counted them: loading a module of many
+// functions reuses them (TestModuleMemoryBound).
+var instScratch sync.Pool
+
 // scheduleForRegs is f with each basic block's instructions in the order
 // ptxas's scheduler would issue them (short forward branches turned into
 // predicated code first), for the register estimate only: the copy shares
@@ -153,7 +166,13 @@ func scheduleForRegs(f *Func) *Func {
 	if n == 0 {
 		return f
 	}
-	code := append([]Inst(nil), f.Code...)
+	var code []Inst
+	if b, ok := instScratch.Get().(*[]Inst); ok && cap(*b) >= n {
+		code = (*b)[:n]
+	} else {
+		code = make([]Inst, n)
+	}
+	copy(code, f.Code)
 	// Leaders: every branch target and the instruction after a block's
 	// end, as estimateRegs splits blocks.
 	targeted := make([]int, n+1) // how many branches (and fall-throughs after them) lead to pc
