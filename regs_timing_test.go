@@ -17,7 +17,7 @@ import (
 func bigRegsPTX() string {
 	var b strings.Builder
 	b.WriteString(".version 8.0\n.target sm_90\n.address_size 64\n\n")
-	b.WriteString(".visible .entry big(.param .u64 p) .maxntid 128, 1, 1\n{\n\t.reg .b32 %r<302>;\n\t.reg .b64 %rd<2>;\n")
+	b.WriteString(".visible .entry big(.param .u64 p) .maxntid 128, 1, 1\n{\n\t.reg .b32 %r<304>;\n\t.reg .b64 %rd<4>;\n")
 	b.WriteString("\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd1, %rd1;\n")
 	for i := 0; i < 300; i++ {
 		fmt.Fprintf(&b, "\tld.global.u32 %%r%d, [%%rd1+%d];\n", i, 4*i)
@@ -26,7 +26,11 @@ func bigRegsPTX() string {
 	for i := 299; i >= 0; i-- {
 		fmt.Fprintf(&b, "\tadd.u32 %%r300, %%r300, %%r%d;\n", i)
 	}
-	b.WriteString("\tst.global.u32 [%rd1], %r300;\n\tret;\n}\n")
+	// Each thread stores its sum to its own word after the 300 it read
+	// (one word for all would be a race between blocks on other SMs).
+	b.WriteString("\tmov.u32 %r301, %ctaid.x;\n\tmov.u32 %r302, %tid.x;\n\tmad.lo.u32 %r303, %r301, 128, %r302;\n")
+	b.WriteString("\tmul.wide.u32 %rd2, %r303, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n")
+	b.WriteString("\tst.global.u32 [%rd3+1200], %r300;\n\tret;\n}\n")
 	return b.String()
 }
 
@@ -54,7 +58,7 @@ func TestTimingCountsCappedRegisters(t *testing.T) {
 	if occ.BlocksPerSM != 2 {
 		t.Fatalf("occupancy calculator: %d blocks an SM at %d registers, want 2", occ.BlocksPerSM, k.RegsPerThread())
 	}
-	buf, err := dev.Malloc(4 * 300)
+	buf, err := dev.Malloc(4*300 + 4*128*8*uint64(a.SMs))
 	if err != nil {
 		t.Fatal(err)
 	}

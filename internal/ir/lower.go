@@ -69,6 +69,9 @@ type lowerer struct {
 	externs  ExternResolver
 	errs     ptx.ErrorList
 	srcFuncs []*ptx.Func
+	// regScratch is regEstimate's scheduled copy of a function's code,
+	// reused for every function lowered.
+	regScratch []Inst
 }
 
 func (l *lowerer) pos(p ptx.Pos) ptx.Position {
@@ -586,7 +589,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	markWarpAggregated(f)
 	specialize(f)
 	f.slotWidths = fl.slotW
-	f.RegEstimate = regEstimate(f, fl.slotW)
+	f.RegEstimate = regEstimate(f, fl.slotW, &fl.l.regScratch)
 }
 
 func endsFlow(in Inst) bool {

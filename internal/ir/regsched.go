@@ -1,10 +1,6 @@
 package ir
 
-import (
-	"sync"
-
-	"github.com/warpsim/warpsim/ptx"
-)
+import "github.com/warpsim/warpsim/ptx"
 
 // Before ptxas allocates registers it schedules each basic block for
 // latency, and that order, not the PTX's, sets how many values are live at
@@ -56,7 +52,11 @@ const regSqueezeMax = 48
 // only ever raises the count, and not past regTarget; a kernel whose PTX
 // order needs a little more than regTarget (up to regSqueezeMax) is
 // brought down to it.
-func regEstimate(f *Func, width []uint8) int {
+//
+// scratch, when not nil, holds the scheduled copy of the code between
+// calls (lowering a module reuses one for all its functions:
+// TestModuleMemoryBound).
+func regEstimate(f *Func, width []uint8, scratch *[]Inst) int {
 	width = immediateWidths(f, width)
 	f = foldAddresses(f)
 	plain := estimateRegs(f, width)
@@ -65,11 +65,7 @@ func regEstimate(f *Func, width []uint8) int {
 		// are computed where they are used (sinkAddresses).
 		plain = estimateRegs(sinkAddresses(f), width)
 	}
-	sf := scheduleForRegs(f)
-	sched := estimateRegs(sf, width)
-	if sf != f {
-		instScratch.Put(&sf.Code)
-	}
+	sched := estimateRegs(scheduleForRegsInto(f, scratch), width)
 	if plain > regTarget && plain <= regSqueezeMax {
 		return regTarget
 	}
@@ -152,23 +148,25 @@ func memKindOf(in *Inst) memKind {
 	return memNone
 }
 
-// instScratch holds the instruction copies scheduleForRegs makes, which
-// regEstimate drops once it has counted them: loading a module of many
-// functions reuses them (TestModuleMemoryBound).
-var instScratch sync.Pool
-
 // scheduleForRegs is f with each basic block's instructions in the order
 // ptxas's scheduler would issue them (short forward branches turned into
 // predicated code first), for the register estimate only: the copy shares
 // everything with f but Code.
-func scheduleForRegs(f *Func) *Func {
+func scheduleForRegs(f *Func) *Func { return scheduleForRegsInto(f, nil) }
+
+// scheduleForRegsInto is scheduleForRegs with the copy of the code in
+// *scratch (grown as needed) when scratch is not nil.
+func scheduleForRegsInto(f *Func, scratch *[]Inst) *Func {
 	n := len(f.Code)
 	if n == 0 {
 		return f
 	}
 	var code []Inst
-	if b, ok := instScratch.Get().(*[]Inst); ok && cap(*b) >= n {
-		code = (*b)[:n]
+	if scratch != nil {
+		if cap(*scratch) < n {
+			*scratch = make([]Inst, n, n+n/4)
+		}
+		code = (*scratch)[:n]
 	} else {
 		code = make([]Inst, n)
 	}
