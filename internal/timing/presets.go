@@ -502,8 +502,8 @@ var measured = map[string]*Params{
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at
-		// 1.589 GHz, the L2 flushed: testdata/timing/tlb/coldlines, copied
-		// with its script): a launch's first read of a 32 MiB region the
+		// 1.589 GHz, the L2 flushed: testdata/timing/coldlines, with
+		// its script): a launch's first read of a 32 MiB region the
 		// launch before did not read takes 1,219-1,584 cycles where the
 		// same read of a region it read takes 582-720 (+731 on the mean:
 		// 460 ns), and at 32 MiB steps each of the 15 new regions 1,333

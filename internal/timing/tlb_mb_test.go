@@ -64,7 +64,7 @@ func readChase(t *testing.T, path string) map[string]chaseSteps {
 }
 
 // TestTLBMicrobenchmarks runs nvcc's PTX of coldlines_mb.cu's k_chase
-// (testdata/timing/tlb/coldlines: one lane, 32 dependent ld.global.cg,
+// (testdata/timing/coldlines: one lane, 32 dependent ld.global.cg,
 // steps 0-15 at a stride, 16-31 another line of the same pages) through
 // the timing model at Nsight Compute's clock and compares it with the
 // H100's run under Nsight Compute (h100/coldlines_mb.ncu.txt: the L2
@@ -76,7 +76,7 @@ func readChase(t *testing.T, path string) map[string]chaseSteps {
 // MiB steps pay once (a region is 32 MiB). The plain runs' cold launches
 // pay no walk, as the preset's default (tlb.cold 0) has it.
 func TestTLBMicrobenchmarks(t *testing.T) {
-	dir := "../../testdata/timing/tlb/coldlines/"
+	dir := "../../testdata/timing/coldlines/"
 	want := readChase(t, dir+"h100/coldlines_mb.ncu.txt")
 	if len(want) != 10 {
 		t.Fatalf("%d chase rows in the recording, want 10", len(want))
@@ -194,7 +194,7 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 // one walk of the buffer's region, in the same cycles on 1 and 3 workers;
 // the launch takes about the walk longer than without it.
 func TestTLBColdDeterminism(t *testing.T) {
-	src, err := os.ReadFile("../../testdata/timing/tlb/coldlines/h100/coldlines_mb.nvcc.ptx")
+	src, err := os.ReadFile("../../testdata/timing/coldlines/h100/coldlines_mb.nvcc.ptx")
 	if err != nil {
 		t.Fatal(err)
 	}
