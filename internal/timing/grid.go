@@ -395,7 +395,7 @@ func (s *gridState) finish(nb, wave int) {
 			cycles, errPct = s.extrapolateSlots(nb, end)
 		} else {
 			cycles = s.extrapolate(nb, end)
-			errPct = s.sampleErrorPct(nb, cycles)
+			errPct = max(s.sampleErrorPct(nb, cycles), wavesMinPct)
 		}
 		wr = s.sampledWrites(scale)
 		if floor := s.dramFloor(end, scale, wr); floor > cycles {

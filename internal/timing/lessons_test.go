@@ -3,6 +3,7 @@ package timing_test
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -390,6 +391,9 @@ func checkSamplingError(t *testing.T, logn int, kernels []string) {
 			k, full.ns/1000, sampled.ns/1000, 100*e, sampled.res.Grids[0].Timing.ErrorPct, sampled.res.Grids[0].Timing.SampledBlocks)
 		if e > 0.03 || e < -0.03 {
 			t.Errorf("%s: sampled %.1f us is %.1f%% off the full timing's %.1f us", k, sampled.ns/1000, 100*e, full.ns/1000)
+		}
+		if st := sampled.res.Grids[0].Timing.ErrorPct; math.Abs(100*e) > st {
+			t.Errorf("%s: sampled %.1f us is %+.2f%% off the full timing, beyond its stated ±%.2f%%", k, sampled.ns/1000, 100*e, st)
 		}
 	}
 }
