@@ -466,11 +466,13 @@ type Func struct {
 	// Shared lists the module shared variables this function (with its
 	// callees) uses; kernels lay them out in this order.
 	UsesDynShared bool
-	RegEstimate   int
-	ReqNTID       [3]int
-	MaxNTID       [3]int
-	MinBlocks     int
-	MaxNReg       int
+	// RegEstimate is a kernel's registers per thread as ptxas would
+	// allocate them (regsched.go); 0 for a device function.
+	RegEstimate int
+	ReqNTID     [3]int
+	MaxNTID     [3]int
+	MinBlocks   int
+	MaxNReg     int
 	// ClusterDims is .reqnctapercluster (__cluster_dims__); zero when the
 	// kernel does not fix its cluster shape.
 	ClusterDims [3]int

@@ -589,7 +589,11 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	markWarpAggregated(f)
 	specialize(f)
 	f.slotWidths = fl.slotW
-	f.RegEstimate = regEstimate(f, fl.slotW, &fl.l.regScratch)
+	if f.Entry {
+		// Only a kernel's count is asked for (occupancy, the launch
+		// check): a device function's would be scheduled for nothing.
+		f.RegEstimate = regEstimate(f, fl.slotW, &fl.l.regScratch)
+	}
 }
 
 func endsFlow(in Inst) bool {
