@@ -117,11 +117,13 @@ func (c freshComparison) relErr() float64 {
 	return float64(c.warpsim-c.truth) / float64(c.truth)
 }
 
-// repoFile is a ptxas_table.tsv path from cmd/warpsim: run.sh put the
-// shared lessons' PTX under shared/, which is ../shared from the repository.
+// repoFile is a ptxas_table.tsv path from cmd/warpsim. The table names the
+// course's lesson PTX that ptx.tar.gz carried as shared/lessons/ptx/NAME;
+// the repository has the same bytes as examples/lessons/NAME (the three
+// that ptxas compiled: README).
 func repoFile(file string) string {
-	if strings.HasPrefix(file, "shared/") {
-		return filepath.Join("..", "..", "..", filepath.FromSlash(file))
+	if name, ok := strings.CutPrefix(file, "shared/lessons/ptx/"); ok {
+		file = "examples/lessons/" + name
 	}
 	return filepath.Join("..", "..", filepath.FromSlash(file))
 }

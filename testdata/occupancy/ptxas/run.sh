@@ -4,7 +4,7 @@
 # Made on the device machine (H100 80GB HBM3, CUDA 13.0's ptxas) from the
 # folder holding ptx.tar.gz (the repository's *.ptx, less the deliberately
 # malformed ptx/testdata/errors and internal/ir/testdata/check, plus
-# ../shared/lessons/ptx/*.ptx under shared/lessons/ptx), with
+# the lessons' PTX under shared/lessons/ptx: README.md), with
 #   tar -czf ptx.tar.gz <files>;  OUT=<folder> bash run.sh
 # Every file is compiled by `ptxas -v -O3` for sm_90 (sm_90a where its
 # .target is sm_90a), and also for sm_80 where its .target is sm_8x; the
