@@ -117,44 +117,21 @@ func (c freshComparison) relErr() float64 {
 	return float64(c.warpsim-c.truth) / float64(c.truth)
 }
 
-// repoFile is a ptxas_table.tsv path from cmd/warpsim. The table names the
-// course's lesson PTX that ptx.tar.gz carried as shared/lessons/ptx/NAME;
-// the repository has the same bytes as examples/lessons/NAME (the three
-// that ptxas compiled: README).
-func repoFile(file string) string {
-	if name, ok := strings.CutPrefix(file, "shared/lessons/ptx/"); ok {
-		file = "examples/lessons/" + name
-	}
-	return filepath.Join("..", "..", filepath.FromSlash(file))
-}
-
 // compareFresh estimates every fresh row (warpsim.RegsPerThreadOn, what
 // `warpsim occupancy --ptx` shows) on the H100, or the A100 for sm_80
 // builds; a kernel warpsim cannot load is returned in failed, with why.
 func compareFresh(t *testing.T, fresh []freshRow) (cmp []freshComparison, failed []string) {
 	t.Helper()
-	srcs := map[string][]byte{}
+	srcs := ptxCache{}
 	for _, r := range fresh {
-		src, ok := srcs[r.file]
-		if !ok {
-			var err error
-			if src, err = os.ReadFile(repoFile(r.file)); err != nil {
-				t.Fatalf("%s: %v", r.file, err)
-			}
-			srcs[r.file] = src
-		}
 		truth, a := freshTruth(r)
-		n, err := warpsim.RegsPerThreadOn(a, r.file, src, r.kernel)
+		n, err := warpsim.RegsPerThreadOn(a, r.file, srcs.read(t, r.file), r.kernel)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s %s %s: %v", r.file, r.arch, r.kernel, firstLine(err.Error())))
 			continue
 		}
 		c := freshComparison{row: r, truth: truth, warpsim: n}
-		occ := func(block, regs int) float64 {
-			return 100 * a.Occupancy(arch.OccupancyInput{BlockSize: block, RegsPerThread: min(regs, a.RegsPerThread)}).Occupancy
-		}
-		c.occ128 = math.Abs(occ(128, n) - occ(128, truth))
-		c.occ256 = math.Abs(occ(256, n) - occ(256, truth))
+		c.occ128, c.occ256 = occupancyError(a, n, truth)
 		cmp = append(cmp, c)
 	}
 	return cmp, failed
@@ -167,45 +144,13 @@ func firstLine(s string) string {
 	return s
 }
 
-// freshSummary is the fresh set's figures.
-type freshSummary struct {
-	n, within10        int
-	meanAbs, meanSign  float64
-	occ128, occ256     float64 // mean theoretical occupancy error, points
-	spilled, spilledOK int     // kernels ptxas spilled, and of them within 10%
-}
-
-func summarizeFresh(cmp []freshComparison) freshSummary {
-	var s freshSummary
+// summarizeFresh is a set of fresh kernels' figures.
+func summarizeFresh(cmp []freshComparison) regSummary {
+	var s regSummary
 	for _, c := range cmp {
-		e := c.relErr()
-		s.n++
-		s.meanAbs += math.Abs(e)
-		s.meanSign += e
-		s.occ128 += c.occ128
-		s.occ256 += c.occ256
-		if math.Abs(e) <= 0.10 {
-			s.within10++
-		}
-		if c.row.spills > 0 {
-			s.spilled++
-			if math.Abs(e) <= 0.10 {
-				s.spilledOK++
-			}
-		}
+		s.add(c.relErr(), c.occ128, c.occ256, c.row.spills)
 	}
-	if s.n > 0 {
-		s.meanAbs /= float64(s.n)
-		s.meanSign /= float64(s.n)
-		s.occ128 /= float64(s.n)
-		s.occ256 /= float64(s.n)
-	}
-	return s
-}
-
-func (s freshSummary) String() string {
-	return fmt.Sprintf("%d kernels, mean |error| %.1f%% (signed %+.1f%%), %d within 10%% (%.0f%%); theoretical occupancy %.1f points off at 128 threads, %.1f at 256; %d spilled (%d within 10%%)",
-		s.n, 100*s.meanAbs, 100*s.meanSign, s.within10, 100*float64(s.within10)/float64(max(s.n, 1)), s.occ128, s.occ256, s.spilled, s.spilledOK)
+	return s.means()
 }
 
 // TestRegEstimateFreshPtxas holds warpsim's register estimate to ptxas -v's
