@@ -111,19 +111,7 @@ func TestColdLinesMicrobenchmarks(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, g := range []int{1, 4} {
-			cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(g), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(cf[0]), Y: 1, Z: 1}}
-			if _, err := dev.Launch(kb, cfg, params(out, src)); err != nil {
-				t.Fatal(err)
-			}
-			nw := g * cf[0] / 32
-			b := make([]byte, nw*32)
-			if err := dev.Read(out, b); err != nil {
-				t.Fatal(err)
-			}
-			d := 0.0
-			for w := 0; w < nw; w++ {
-				d += float64(int64(binary.LittleEndian.Uint64(b[32*w+8:]))) / float64(nw)
-			}
+			d := burstDone(t, dev, kb, out, src, cf[0], g)
 			h := want[fmt.Sprintf("%d %d %d", cf[0], cf[1], g)]
 			c.check(fmt.Sprintf("burst threads=%d n=%d grid=%d (%d lines a block) done", cf[0], cf[1], g, cf[0]*cf[1]/8), d, h, 0.45)
 			sum += math.Abs(d-h) / h
@@ -183,19 +171,7 @@ func TestColdLinesFresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, g := range []int{1, 2} {
-			cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(g), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(cf[0]), Y: 1, Z: 1}}
-			if _, err := dev.Launch(kb, cfg, params(out, src)); err != nil {
-				t.Fatal(err)
-			}
-			nw := g * cf[0] / 32
-			b := make([]byte, nw*32)
-			if err := dev.Read(out, b); err != nil {
-				t.Fatal(err)
-			}
-			d := 0.0
-			for w := 0; w < nw; w++ {
-				d += float64(int64(binary.LittleEndian.Uint64(b[32*w+8:]))) / float64(nw)
-			}
+			d := burstDone(t, dev, kb, out, src, cf[0], g)
 			k := [3]int{cf[0], cf[1], g}
 			h := want[k] / float64(runs[k])
 			c.check(fmt.Sprintf("fresh burst %d warps x %d, %d blocks (%d lines a block) done", cf[0]/32, cf[1], g, cf[0]*cf[1]/8), d, h, 0.35)
@@ -207,4 +183,26 @@ func TestColdLinesFresh(t *testing.T) {
 	} else {
 		t.Logf("mean |error| %.1f%% over 20 rows", 100*mean)
 	}
+}
+
+// burstDone launches a k_burst kernel kb in grid blocks of threads
+// threads (stamps to out, lines from src) and returns the mean over its
+// warps of the cycle each saw its last line back (the warp's second
+// stamp).
+func burstDone(t *testing.T, dev *warpsim.Device, kb *warpsim.Kernel, out, src uint64, threads, grid int) float64 {
+	t.Helper()
+	cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: uint32(grid), Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(threads), Y: 1, Z: 1}}
+	if _, err := dev.Launch(kb, cfg, params(out, src)); err != nil {
+		t.Fatal(err)
+	}
+	nw := grid * threads / 32
+	b := make([]byte, nw*32)
+	if err := dev.Read(out, b); err != nil {
+		t.Fatal(err)
+	}
+	d := 0.0
+	for w := 0; w < nw; w++ {
+		d += float64(int64(binary.LittleEndian.Uint64(b[32*w+8:]))) / float64(nw)
+	}
+	return d
 }

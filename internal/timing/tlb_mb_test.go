@@ -99,35 +99,7 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 		for _, cold := range []int{1, 0} {
 			// A device of its own: the first launch on a buffer no launch
 			// touched (cold); for a warm row, the same launch again.
-			dev := warpsim.NewDevice(a, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
-				Timing: warpsim.TimingOptions{ClockMHz: 1589}})
-			mod, err := dev.LoadModule("coldlines_mb.nvcc.ptx", src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k, err := mod.Kernel("_Z7k_chasePxPKcy")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, _ := dev.Malloc(33 * 8)
-			buf, err := dev.Malloc(16*stride + 8192)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}}
-			var got chaseSteps
-			for rep := 0; rep <= 1-cold; rep++ {
-				if _, err := dev.Launch(k, cfg, params(out, buf, stride)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			b := make([]byte, 32*8)
-			if err := dev.Read(out, b); err != nil {
-				t.Fatal(err)
-			}
-			for j := range got {
-				got[j] = float64(int64(binary.LittleEndian.Uint64(b[8*j:])))
-			}
+			got := chaseOnDevice(t, a, 1589, src, stride, 2-cold)
 			h := want[fmt.Sprintf("%d %d", stride, cold)]
 			g0, g1, g2 := got.parts()
 			h0, h1, h2 := h.parts()
@@ -151,26 +123,7 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 	plain := [2]map[string]chaseSteps{readChase(t, dir+"h100/coldlines_mb.h100.txt"), readChase(t, dir+"h100/coldlines_mb.repeats.txt")}
 	var plainGot, plainWant float64
 	for _, stride := range []uint64{128, 8192, 65536, 2 << 20, 32 << 20} {
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-		mod, err := dev.LoadModule("coldlines_mb.nvcc.ptx", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := mod.Kernel("_Z7k_chasePxPKcy")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _ := dev.Malloc(33 * 8)
-		buf, _ := dev.Malloc(16*stride + 8192)
-		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}}
-		if _, err := dev.Launch(k, cfg, params(out, buf, stride)); err != nil {
-			t.Fatal(err)
-		}
-		b := make([]byte, 8)
-		if err := dev.Read(out, b); err != nil {
-			t.Fatal(err)
-		}
-		plainGot += float64(int64(binary.LittleEndian.Uint64(b))) / 5
+		plainGot += chaseOnDevice(t, arch.MustLookup("h100"), 0, src, stride, 1)[0] / 5
 		for _, r := range plain {
 			plainWant += r[fmt.Sprintf("%d 1", stride)][0] / 10
 		}
@@ -187,6 +140,44 @@ func TestTLBMicrobenchmarks(t *testing.T) {
 	if c.rows != 23 {
 		t.Errorf("%d rows compared, want 23", c.rows)
 	}
+}
+
+// chaseOnDevice runs coldlines_mb's k_chase (its PTX src) launches times
+// with the given stride on a new device of GPU a in timing mode (at
+// clockMHz; 0: the preset's clock), one warp over a buffer of its own,
+// and returns the last launch's 32 stamped steps.
+func chaseOnDevice(t *testing.T, a *arch.Arch, clockMHz float64, src []byte, stride uint64, launches int) chaseSteps {
+	t.Helper()
+	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{ClockMHz: clockMHz}})
+	mod, err := dev.LoadModule("coldlines_mb.nvcc.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("_Z7k_chasePxPKcy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := dev.Malloc(33 * 8)
+	buf, err := dev.Malloc(16*stride + 8192)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}}
+	for range launches {
+		if _, err := dev.Launch(k, cfg, params(out, buf, stride)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := make([]byte, 32*8)
+	if err := dev.Read(out, b); err != nil {
+		t.Fatal(err)
+	}
+	var got chaseSteps
+	for j := range got {
+		got[j] = float64(int64(binary.LittleEndian.Uint64(b[8*j:])))
+	}
+	return got
 }
 
 // TestTLBColdDeterminism: with walks (tlb.cold), 132 blocks reading their
