@@ -125,10 +125,14 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// (a copy loop's iterations do not overlap).
 		why = stallLongScoreboard
 	}
-	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier {
+	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier || readsClock(in) {
 		// ptxas moves loads above stores, and above the arithmetic that
 		// consumes earlier loads, only within a basic block: at its end
 		// the stores' data and that arithmetic's results must be there.
+		// Nor across a clock read (volatile: CS2R SR_CLOCKLO stays after
+		// the stores before it, which issue once their data is there:
+		// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
+		// takes the load's latency between its clocks on the H100).
 		for _, end := range [2]uint64{w.storeData, w.hoisted} {
 			if end > t {
 				if isFut(end) {
@@ -329,7 +333,16 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		} else if in.Space == ptx.SpaceConst && p.ConstBlockBytes > 32 {
 			mem = s.constLoad(sm, rec)
 		} else {
+			// A load the L1 does not keep (.cg, .cv, a strong load beyond
+			// the CTA: ir.LdL2Only) is read from the L2 every time
+			// (testdata/timing/tlb: the H100's ld.global.cg chase over 16
+			// lines takes an L2 hit's ~290 cycles a step).
+			l1 := sm.l1
+			if in.Op == ir.OpLd && in.Mode == ir.LdL2Only {
+				sm.l1 = nil
+			}
 			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors))
+			sm.l1 = l1
 			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
 				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
 			}
@@ -692,6 +705,18 @@ func srcReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
 		}
 	}
 	return t
+}
+
+// readsClock reports whether in reads the SM's clock or the global timer.
+func readsClock(in *ir.Inst) bool {
+	if in.Op != ir.OpMovSreg {
+		return false
+	}
+	switch ir.Sreg(in.Imm) {
+	case ir.SregClock, ir.SregClock64, ir.SregGlobaltimer, ir.SregGlobaltimerLo, ir.SregGlobaltimerHi:
+		return true
+	}
+	return false
 }
 
 // dataReady is when the registers a store writes out are ready.
