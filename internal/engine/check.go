@@ -159,6 +159,12 @@ type CheckAccess struct {
 	// Async: the bytes of an asynchronous copy landing (cp.async at its
 	// wait), which a race checker follows through AsyncChecker instead.
 	Async bool
+	// Same: for a shared-memory store, per lane, the bytes of its access
+	// (bit i: byte i) that write the value already there; compute-
+	// sanitizer's racecheck raises no hazard for a write that changes
+	// nothing (testdata/sanitize/race_waw_same.cu, race_waw_mixed.cu,
+	// race_raw_same.cu).
+	Same  [32]uint16
 	Space [32]uint8
 	Addr  [32]uint64
 }
@@ -267,6 +273,10 @@ func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op
 			}
 		}
 		a.Space[l], a.Addr[l] = sp, addr
+		a.Same[l] = 0
+		if op == CheckStore && sp == SpaceShared {
+			a.Same[l] = wp.sameBytes(in, l, addr)
+		}
 	}
 	if exec == 0 {
 		return true
@@ -276,6 +286,30 @@ func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op
 	}
 	wp.sanitizerStop(pc, exec)
 	return false
+}
+
+// sameBytes is the mask of the bytes of lane l's store in, at shared
+// offset addr, that write what the block's shared memory holds there.
+func (wp *warp) sameBytes(in *ir.Inst, l int, addr uint64) uint16 {
+	if in.Op != ir.OpSt {
+		return 0
+	}
+	size := ir.TypeSize(in.Type)
+	sh := wp.blk.shared
+	if n := uint64(size * int(in.Vec)); n > 16 || addr+n > uint64(len(sh)) {
+		return 0
+	}
+	var b [8]byte
+	var same uint16
+	for v := 0; v < int(in.Vec); v++ {
+		storeLE(b[:size], size, wp.regs[int(in.A[1+v])*32+l])
+		for i := 0; i < size; i++ {
+			if b[i] == sh[addr+uint64(v*size+i)] {
+				same |= 1 << (v*size + i)
+			}
+		}
+	}
+	return same
 }
 
 // checkBarrier hands a barrier arrival to the checker.

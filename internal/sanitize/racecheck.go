@@ -16,7 +16,15 @@ import (
 // no __syncwarp either): RAW, WAR or WAW. Between warps that is an error,
 // within a warp a warning (compute-sanitizer's "Warp Level Programming").
 // Atomics are never hazards. Lanes of one instruction writing the same
-// byte are not a hazard (the hardware serializes them).
+// byte are not a hazard (the hardware serializes them). Nor is a write of
+// what is there already (engine.CheckAccess.Same), as the H100's
+// racecheck sees it: two writes race only on the bytes the second changes
+// (race_waw_mixed.cu: 7 then 9 in an int, one hazard, at its low byte), a
+// write and a read on every byte of the write's access if it changes any
+// (race_raw_same.cu: 1 then 6, four hazards; 5 then 5, none), and a store
+// that changes nothing is no hazard at all, though it is the last write a
+// later one races with (testdata/sanitize/race_waw_same.cu and the two
+// above).
 //
 // A warp's barrier interval is the number of barriers it has passed: two
 // warps in the same interval have no barrier between their accesses, as
@@ -60,6 +68,9 @@ type rcEntry struct {
 	async   uint8
 	pending bool
 	mbar    uint32
+	// silent: a write of the bytes that were there already, which raises
+	// no hazard (but is the last write for the accesses after it).
+	silent bool
 }
 
 // rcWaits are a block's successful waits on one mbarrier: each thread's
@@ -203,25 +214,42 @@ func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.Chec
 		}
 		cur := rcEntry{epoch: rc.epoch, gen: rc.gen[site.Warp] + 1, wgen: rc.wgen[site.Warp], tid: uint32(site.Warp*32 + l),
 			block: uint32(site.BlockLinear), site: siteI, inst: rc.inst}
+		// A store that changes none of its bytes raises no hazard; one
+		// that changes any races with reads on all of them, and with
+		// writes on those it changes. A byte the block has not written
+		// counts as changed (the GPU's shared memory starts with whatever
+		// was there; warpsim's with zeros).
+		same := uint16(0)
+		if a.Op == engine.CheckStore && n <= 16 && a.Same[l] != 0 {
+			same = a.Same[l]
+			for b := a.Addr[l]; b < a.Addr[l]+n; b++ {
+				if w, _ := rc.slot(b); w == nil || w.epoch != rc.epoch {
+					same &^= 1 << (b - a.Addr[l])
+				}
+			}
+		}
+		silent := n <= 16 && same == uint16(1<<n-1)
 		for b := a.Addr[l]; b < a.Addr[l]+n; b++ {
 			w, r := rc.slot(b)
 			if w == nil {
 				break
 			}
 			if a.Op == engine.CheckLoad {
-				if rc.unordered(w, &cur) {
+				if rc.unordered(w, &cur) && !w.silent {
 					rc.hazard(s, hazRAW, b, *w, cur, false)
 				}
 				*r = cur
 				continue
 			}
-			if rc.unordered(w, &cur) && w.inst != cur.inst {
+			wr := cur
+			wr.silent = silent
+			if same>>(b-a.Addr[l])&1 == 0 && rc.unordered(w, &cur) && w.inst != cur.inst {
 				rc.hazard(s, hazWAW, b, cur, *w, true)
 			}
-			if rc.conflict(r, &cur) {
+			if !wr.silent && rc.conflict(r, &cur) {
 				rc.hazard(s, hazWAR, b, cur, *r, false)
 			}
-			*w = cur
+			*w = wr
 		}
 	}
 }

@@ -1,0 +1,94 @@
+package sanitize_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/sanitize"
+)
+
+// equalValueKernels write shared words with the values already there, as
+// testdata/sanitize's race_waw_same.cu, race_waw_mixed.cu and
+// race_raw_same.cu do on the H100 (64 threads: warps 0 and 1).
+const equalValueKernels = header + `
+// Every thread writes 7 to one word (race_waw_same.cu).
+.visible .entry wawSame(.param .u64 out)
+{
+	.shared .align 4 .b32 s;
+	st.shared.u32 [s], 7;
+	ret;
+}
+// Warp 0 writes 7, then warp 1 writes 9 (race_waw_mixed.cu).
+.visible .entry wawMixed(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .pred %p;
+	.shared .align 4 .b32 s;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p, %r1, 32;
+	selp.u32 %r2, 7, 9, %p;
+	st.shared.u32 [s], %r2;
+	ret;
+}
+// a = 5 and b = 1; a barrier; then thread 0 writes 5 to a (what is there)
+// and 6 to b, and warp 1 reads both with no barrier between
+// (race_raw_same.cu).
+.visible .entry rawSame(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .pred %p<3>;
+	.shared .align 4 .b32 a;
+	.shared .align 4 .b32 b;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 st.shared.u32 [a], 5;
+	@%p1 st.shared.u32 [b], 1;
+	bar.sync 0;
+	@%p1 st.shared.u32 [a], 5;
+	@%p1 st.shared.u32 [b], 6;
+	setp.ge.u32 %p2, %r1, 32;
+	@%p2 ld.shared.u32 %r2, [a];
+	@%p2 ld.shared.u32 %r3, [b];
+	ret;
+}
+`
+
+// TestEqualValueWrites: racecheck raises no hazard for a write of what a
+// shared word holds, as the H100's compute-sanitizer does (recorded in
+// testdata/sanitize/recorded: race_waw_same 0 hazards, race_waw_mixed one
+// WAW hazard at the int's low byte, race_raw_same four hazards for b's
+// 1 → 6 and none for a's 5 → 5).
+func TestEqualValueWrites(t *testing.T) {
+	hazard := sanitize.Options{Tool: sanitize.Racecheck, RaceReport: sanitize.ReportHazard}
+	analysis := sanitize.Options{Tool: sanitize.Racecheck}
+	tests := []struct {
+		kernel string
+		opt    sanitize.Options
+		want   []string
+		not    []string
+	}{
+		{"wawSame", analysis, []string{"RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"}, nil},
+		{"wawMixed", hazard, []string{"Potential WAW hazard detected at __shared__ 0x400 in block (0,0,0)",
+			"RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"}, []string{"0x401", "0x402", "0x403"}},
+		{"rawSame", analysis, []string{"Write access at rawSame+0x60 in t.ptx:39", "Read access at rawSame+0x90 in t.ptx:42 [128 hazards]", "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"},
+			[]string{"t.ptx:38", "t.ptx:41"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kernel, func(t *testing.T) {
+			out, _, err := runKernel(t, tc.opt, equalValueKernels, tc.kernel, 1, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("report lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(out, w) {
+					t.Errorf("report has %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
