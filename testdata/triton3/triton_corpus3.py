@@ -299,16 +299,20 @@ def clamp_kernel(x_ptr, y_ptr, o_ptr, n, lo, hi, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def cache_hints_kernel(x_ptr, y_ptr, o_ptr, o2_ptr, n, BLOCK: tl.constexpr):
+def cache_hints_kernel(x_ptr, y_ptr, o_ptr, o2_ptr, o3_ptr, n, BLOCK: tl.constexpr):
+    # (ptxas refuses an eviction priority beside .cg/.ca/.wt, so each hint comes alone)
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
-    x = tl.load(x_ptr + offs, mask=m, cache_modifier=".cg", eviction_policy="evict_last")
-    y = tl.load(y_ptr + offs, mask=m, cache_modifier=".ca", eviction_policy="evict_first")
+    x = tl.load(x_ptr + offs, mask=m, cache_modifier=".cg")
+    y = tl.load(y_ptr + offs, mask=m, eviction_policy="evict_first")
     z = tl.load(x_ptr + offs, mask=m, volatile=True)
     w = tl.load(y_ptr + offs, mask=m, cache_modifier=".cv")
+    v = tl.load(x_ptr + offs + 1, mask=m, eviction_policy="evict_last")
+    u = tl.load(y_ptr + offs + 1, mask=m, cache_modifier=".ca")
     tl.store(o_ptr + offs, x * y + z - w, mask=m, cache_modifier=".cs")
-    tl.store(o2_ptr + offs, x - y, mask=m, cache_modifier=".wt", eviction_policy="evict_first")
+    tl.store(o2_ptr + offs, x - y, mask=m, cache_modifier=".wt")
+    tl.store(o3_ptr + offs, v * u, mask=m, eviction_policy="evict_first")
 
 
 @triton.jit
@@ -676,10 +680,11 @@ def cases():
 
     n = 2000
     out.append(Case("cache_hints_f32", cache_hints_kernel, (8,),
-                    [("x", randn(n, f32, g)), ("y", randn(n, f32, g)), ("o", torch.zeros(n)), ("o2", torch.zeros(n)),
-                     ("n", n)],
-                    dict(BLOCK=256), 4, 3, ["o", "o2"],
-                    "loads .cg/.ca/.cv/volatile with evict_last/evict_first, stores .cs/.wt"))
+                    [("x", torch.cat([randn(n, f32, g), torch.ones(1)])),
+                     ("y", torch.cat([randn(n, f32, g), torch.ones(1)])), ("o", torch.zeros(n)),
+                     ("o2", torch.zeros(n)), ("o3", torch.zeros(n)), ("n", n)],
+                    dict(BLOCK=256), 4, 3, ["o", "o2", "o3"],
+                    "loads .cg/.ca/.cv/volatile/evict_last/evict_first, stores .cs/.wt/evict_first"))
 
     M, N, K = 100, 80, 72
     a, b = randn((M, K), f16, g), randn((K, N), f16, g)
@@ -866,6 +871,10 @@ def record_case(drv, case, root):
                 log("  " + meta["archs"][arch]["error"])
                 continue
         lf, nextra = tc.launch_for(case, kept, params, k.metadata, arch + ".ptx", bufs)
+        nct = int(getattr(k.metadata, "num_ctas", 1) or 1)
+        if nct > 1:  # Triton launches gridX * num_ctas CTAs in clusters of num_ctas
+            lf["launches"][0]["grid"][0] *= nct
+            lf["launches"][0]["cluster"] = [nct, 1, 1]
         json.dump(lf, open(os.path.join(d, lname), "w"), indent=1)
         am = {"shared": int(k.metadata.shared), "ptx_params": len(params), "extra_params": nextra,
               "launch": lname}
