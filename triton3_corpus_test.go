@@ -11,9 +11,17 @@ package warpsim_test
 // fails the test.
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/launchfile"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 const triton3Dir = "testdata/triton3"
@@ -146,3 +154,78 @@ func TestTriton3Corpus(t *testing.T) {
 		}
 	}
 }
+
+// TestTriton3Workers runs the batch's kernels whose blocks meet in global
+// memory (atomics, the layer-norm backward's spin locks, the split-K sums,
+// the cluster matmul) with one worker and with eight: the bytes must be the
+// H100's either way (results never depend on the number of workers).
+func TestTriton3Workers(t *testing.T) {
+	for _, name := range []string{"ln_bwd_lock_f32", "splitk_f16_atomic", "atomic_f16_bf16", "atomic_minmax_f32",
+		"atomic_sem", "histogram_i32", "cluster_mm_f16"} {
+		for _, workers := range []int{1, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
+				dir := filepath.Join(triton3Dir, name)
+				f, err := launchfile.Load(filepath.Join(dir, "launch.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Workers: workers})
+				out, err := f.Execute(dev, launchfile.ExecOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				files, _ := filepath.Glob(filepath.Join(dir, "expected", "sm90", "*.bin"))
+				if len(files) == 0 {
+					t.Fatal("no recordings")
+				}
+				for _, wf := range files {
+					buf := strings.TrimSuffix(filepath.Base(wf), ".bin")
+					want, err := os.ReadFile(wf)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := out.Buffer(buf)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("buffer %s: %s", buf, describeByteDiff(got, want))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTriton3RoundTrip parses every PTX file of the batch, prints it and
+// parses the print again: no errors, and the second print equals the first
+// (the parser's round trip, as ptx/ checks it for the first corpus).
+func TestTriton3RoundTrip(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(triton3Dir, "*", "sm*.ptx"))
+	if len(files) != triton3PTXFiles {
+		t.Fatalf("%d PTX files, want %d", len(files), triton3PTXFiles)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ptx.Parse(f, src)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		out := ptx.Format(m)
+		m2, err := ptx.Parse(f, out)
+		if err != nil {
+			t.Errorf("%s: the printed module does not parse: %v", f, err)
+			continue
+		}
+		if out2 := ptx.Format(m2); !bytes.Equal(out2, out) {
+			t.Errorf("%s: printing the reparsed module differs", f)
+		}
+	}
+}
+
+// triton3PTXFiles is the batch's PTX files: 48 sm_90 and 43 sm_80.
+const triton3PTXFiles = 91

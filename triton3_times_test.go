@@ -23,9 +23,10 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // TestLongTriton3TimesAgainstH100 times every kernel of the batch in timing
 // mode at ncu's clock and reports the duration error against the H100: the
 // mean absolute error, how many kernels are within 15%, and the worst rows.
-// The bounds are what the model reaches on this held-out batch (measured:
-// see docs/triton.md), kept so that a regression shows; the goal, 15% for
-// every kernel, is not met.
+// The bounds sit just above what the model reaches on this held-out batch
+// (measured at the recording: 19.2% mean over the 91, 61 within 15%, the
+// worst +154%; docs/ptx-support.md says where it misses), so that a
+// regression shows; the goal, 15% for every kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	rows, err := testenv.ReadNCUTimes(triton3Times)
@@ -92,6 +93,6 @@ func TestLongTriton3TimesAgainstH100(t *testing.T) {
 
 const (
 	triton3TimedKernels  = 91
-	triton3TimeRowBound  = 10.0
-	triton3TimeMeanBound = 10.0
+	triton3TimeRowBound  = 1.75
+	triton3TimeMeanBound = 0.22
 )

@@ -55,6 +55,7 @@ def ld_round_kernel(x_ptr, y_ptr, o_ptr, oi_ptr, ol_ptr, n, BLOCK: tl.constexpr)
     tl.store(ol_ptr + offs, libdevice.float2ll_rz(x * 1.0e12), mask=m)
 
 
+# Not recorded: Triton 3.6's libdevice has no mul64hi (AttributeError at compile; logs/record2.log).
 @triton.jit
 def ld_bits_kernel(x_ptr, y_ptr, o_ptr, ol_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
@@ -232,6 +233,8 @@ def atomic_sem_kernel(x_ptr, acc_ptr, mx_ptr, xf_ptr, old_ptr, l_ptr, cas_ptr, c
     tl.store(casold_ptr + offs, o, mask=m)
 
 
+# Not recorded: Triton 3.6 fails its own pass pipeline (make_ttgir) on this loop for sm_90
+# (logs/record2.log).
 @triton.jit
 def ws_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pid_m = tl.program_id(0)
