@@ -10,51 +10,67 @@ import (
 	"github.com/warpsim/warpsim/ptx"
 )
 
-// TestCacheModsAgainstPtxas checks Check against ptxas's verdict on Triton's
-// own PTX for tl.load/tl.store with both a cache modifier and an eviction
-// policy (testdata/triton3/ptxas: the PTX Triton 3.6 printed when ptxas
-// refused it on the H100, and ptxas's errors, from logs/record1.log there):
-// Check must refuse exactly the lines ptxas refused, and nothing else.
-func TestCacheModsAgainstPtxas(t *testing.T) {
+// TestCheckTriton3AgainstPtxas checks Check against ptxas's verdicts on
+// Triton's own PTX that ptxas refused on the H100 (testdata/triton3/ptxas:
+// the PTX Triton 3.6 printed with ptxas's errors, from logs/record1.log
+// there): tl.load/tl.store with both a cache modifier and an eviction
+// policy, and griddepcontrol (gdc_wait) in sm_80 PTX. Check must refuse
+// exactly the lines ptxas refused, quoting one of ptxas's messages for
+// each, and nothing else.
+func TestCheckTriton3AgainstPtxas(t *testing.T) {
 	const dir = "../../testdata/triton3/ptxas/"
-	src, err := os.ReadFile(dir + "cache_hints_sm90.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
 	verdict, err := os.ReadFile(dir + "ptxas.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int]string{} // line → ptxas's message
-	re := regexp.MustCompile(`line (\d+); error\s+: (.*)`)
+	want := map[string]map[int][]string{} // file → line → ptxas's messages
+	re := regexp.MustCompile(`^ptxas (\S+), line (\d+); error\s+: (.*)`)
 	for _, l := range strings.Split(string(verdict), "\n") {
 		if m := re.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			want[n] = m[2]
+			n, _ := strconv.Atoi(m[2])
+			if want[m[1]] == nil {
+				want[m[1]] = map[int][]string{}
+			}
+			want[m[1]][n] = append(want[m[1]][n], m[3])
 		}
 	}
-	if len(want) != 3 {
-		t.Fatalf("%d ptxas errors in ptxas.txt, want 3", len(want))
+	if len(want) != 2 || len(want["cache_hints_sm90.ptx"]) != 3 || len(want["gdc_sm80.ptx"]) != 2 {
+		t.Fatalf("ptxas.txt: %v, want 3 lines of cache_hints_sm90.ptx and 2 of gdc_sm80.ptx", want)
 	}
-	m, err := ptx.Parse("cache_hints_sm90.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[int]string{}
-	for _, e := range Check(m) {
-		got[e.Pos.Line] = e.Msg
-	}
-	for line, msg := range want {
-		if g, ok := got[line]; !ok {
-			t.Errorf("line %d: ptxas says %q; Check accepts it", line, msg)
-		} else if !strings.Contains(g, msg) {
-			t.Errorf("line %d: Check says %q, which does not quote ptxas's %q", line, g, msg)
-		}
-	}
-	for line, msg := range got {
-		if _, ok := want[line]; !ok {
-			t.Errorf("line %d: Check says %q; ptxas accepts it", line, msg)
-		}
+	for file, lines := range want {
+		t.Run(file, func(t *testing.T) {
+			src, err := os.ReadFile(dir + file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := ptx.Parse(file, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[int]string{}
+			for _, e := range Check(m) {
+				got[e.Pos.Line] = e.Msg
+			}
+			for line, msgs := range lines {
+				g, ok := got[line]
+				if !ok {
+					t.Errorf("line %d: ptxas says %q; Check accepts it", line, msgs)
+					continue
+				}
+				quoted := false
+				for _, msg := range msgs {
+					quoted = quoted || strings.Contains(g, msg)
+				}
+				if !quoted {
+					t.Errorf("line %d: Check says %q, which quotes none of ptxas's %q", line, g, msgs)
+				}
+			}
+			for line, msg := range got {
+				if _, ok := lines[line]; !ok {
+					t.Errorf("line %d: Check says %q; ptxas accepts it", line, msg)
+				}
+			}
+		})
 	}
 }
 
@@ -87,6 +103,30 @@ func TestCacheMods(t *testing.T) {
 			t.Errorf("%s: errors %v, want rejected=%v", c.instr, errs, c.bad)
 		} else if bad && (errs[0].Pos.Line != 8 || !strings.Contains(errs[0].Msg, "cannot be combined")) {
 			t.Errorf("%s: %v, want line 8 saying the qualifiers cannot be combined", c.instr, errs)
+		}
+	}
+}
+
+// TestMinTarget: griddepcontrol under each .target (ptxas: sm_90 or higher).
+func TestMinTarget(t *testing.T) {
+	for _, c := range []struct {
+		target string
+		bad    bool
+	}{{"sm_80", true}, {"sm_89", true}, {"sm_90", false}, {"sm_90a", false}, {"sm_100", false}} {
+		src := ".version 8.7\n.target " + c.target + "\n.address_size 64\n.visible .entry k()\n{\n\tgriddepcontrol.wait;\n\tret;\n}\n"
+		m, err := ptx.Parse("k.ptx", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: parse: %v", c.target, err)
+		}
+		errs := Check(m)
+		var here []string
+		for _, e := range errs {
+			if e.Pos.Line == 6 {
+				here = append(here, e.Msg)
+			}
+		}
+		if bad := len(here) > 0; bad != c.bad {
+			t.Errorf(".target %s: errors %v, want griddepcontrol refused=%v", c.target, errs, c.bad)
 		}
 	}
 }
