@@ -229,3 +229,29 @@ func TestTriton3RoundTrip(t *testing.T) {
 
 // triton3PTXFiles is the batch's PTX files: 48 sm_90 and 43 sm_80.
 const triton3PTXFiles = 91
+
+// TestTriton3TimingWorkers: in timing mode the same kernels take the same
+// simulated time with 1 worker as with 8.
+func TestTriton3TimingWorkers(t *testing.T) {
+	for _, name := range []string{"ln_bwd_lock_f32", "splitk_f16_atomic", "atomic_sem", "cluster_mm_f16", "persistent_tma_f16"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := launchfile.Load(filepath.Join(triton3Dir, name, "launch.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ns [2]float64
+			for i, workers := range []int{1, 8} {
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Workers: workers,
+					Mode: warpsim.ModeTiming, Timing: warpsim.TimingOptions{ClockMHz: ncuClockMHz}})
+				out, err := f.Execute(dev, launchfile.ExecOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ns[i] = out.Launches[0].DurationNS
+			}
+			if ns[0] != ns[1] || ns[0] <= 0 {
+				t.Errorf("%.1f ns with 1 worker, %.1f ns with 8", ns[0], ns[1])
+			}
+		})
+	}
+}
