@@ -294,6 +294,8 @@ var opLayouts = map[string][]want{
 // instr checks one instruction's guard and register operands.
 func (c *checker) instr(in *ptx.Instr) {
 	in = withoutCachePolicy(in) // cachehint.go
+	c.cacheMods(in)             // cachemods.go
+	c.minTarget(in)             // mintarget.go
 	if in.Guard != "" {
 		g := ptx.Operand{Kind: ptx.OpdReg, Name: in.Guard, Pos: in.Pos}
 		if t, ok := c.regType(&g); ok && t != ptx.Pred {

@@ -1,0 +1,98 @@
+package warpsim_test
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/testenv"
+	"github.com/warpsim/warpsim/launchfile"
+)
+
+// triton3Times is Nsight Compute's time of every launch file of the third
+// Triton batch on an H100 (testdata/triton3/h100: time_triton3.py under
+// ncu, 3 runs each, reduced by summarize3.py). Held out: none of these
+// kernels was used to fit the timing model.
+const triton3Times = "testdata/triton3/h100/times.tsv"
+
+// TestLongTriton3TimesAgainstH100 times every kernel of the batch in timing
+// mode at ncu's clock and reports the duration error against the H100: the
+// mean absolute error, how many kernels are within 15%, and the worst rows.
+// The bounds sit just above what the model reaches on this held-out batch
+// (measured at the recording: 19.2% mean over the 91, 61 within 15%, the
+// worst +154%; docs/ptx-support.md says where it misses), so that a
+// regression shows; the goal, 15% for every kernel, is not met.
+func TestLongTriton3TimesAgainstH100(t *testing.T) {
+	testenv.Long(t)
+	rows, err := testenv.ReadNCUTimes(triton3Times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type res struct {
+		name      string
+		got, want float64
+	}
+	var all []res
+	for _, r := range rows {
+		c := strings.Split(r.Workload, "/")
+		if len(c) != 3 || c[0] != "triton3" {
+			t.Fatalf("%s: not a triton3/<case>/<arch> row", r.Workload)
+		}
+		lf := "launch.json"
+		if c[2] == "sm80" {
+			lf = "launch_sm80.json"
+		}
+		f, err := launchfile.Load(filepath.Join(triton3Dir, c[1], lf))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{ClockMHz: ncuClockMHz}})
+		out, err := f.Execute(dev, launchfile.ExecOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", r.Workload, err)
+		}
+		all = append(all, res{r.Workload, out.Launches[r.Launch].DurationNS, r.NS})
+	}
+	if len(all) != triton3TimedKernels {
+		t.Fatalf("%d kernels timed, want %d", len(all), triton3TimedKernels)
+	}
+	var names []string
+	var got, want []float64
+	within := 0
+	for _, r := range all {
+		names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
+		e := (r.got - r.want) / r.want
+		if math.Abs(e) <= 0.15 {
+			within++
+		}
+		t.Logf("%-40s %8.0f ns, H100 %8.0f (%+.1f%%)", r.name, r.got, r.want, 100*e)
+	}
+	mean, over := testenv.TimeErrors(names, got, want, triton3TimeRowBound)
+	sort.Slice(all, func(i, j int) bool {
+		return math.Abs(all[i].got/all[i].want-1) > math.Abs(all[j].got/all[j].want-1)
+	})
+	var worst []string
+	for _, r := range all[:5] {
+		worst = append(worst, fmt.Sprintf("%s %+.1f%%", r.name, 100*(r.got/r.want-1)))
+	}
+	t.Logf("mean |error| %.1f%% over %d kernels, %d within 15%%; worst: %s", 100*mean, len(all), within,
+		strings.Join(worst, ", "))
+	for _, o := range over {
+		t.Errorf("%s: more than %.0f%% off", o, 100*triton3TimeRowBound)
+	}
+	if mean > triton3TimeMeanBound {
+		t.Errorf("mean |error| %.1f%%, want under %.0f%%", 100*mean, 100*triton3TimeMeanBound)
+	}
+}
+
+const (
+	triton3TimedKernels  = 91
+	triton3TimeRowBound  = 1.75
+	triton3TimeMeanBound = 0.22
+)
