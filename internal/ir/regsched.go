@@ -70,7 +70,33 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) int {
 	if plain > regTarget && plain <= regSqueezeMax && !hasWgmma(f) {
 		return regTarget
 	}
-	return max(plain, min(sched, regTarget))
+	return max(plain, min(sched, regTarget), wgmmaFloor(f))
+}
+
+// wgmmaAccBase is the register at which ptxas starts a wgmma's accumulator
+// block: R24 in every sm_90a SASS of the repository's PTX that issues
+// wgmma (testdata/occupancy/ptxas/h100/sass.tar.xz: Triton's sm_90
+// matmuls, attention and grouped GEMM, the tensor probes, wgmma.ptx), the
+// registers below it holding everything else.
+const wgmmaAccBase = 24
+
+// wgmmaFloor is the fewest registers ptxas gives a kernel issuing wgmma:
+// its widest accumulator block from wgmmaAccBase, plus the two registers
+// ptxas counts beyond the highest (estimateRegs) — Triton's tma_matmul,
+// 32 accumulators, 58 by ptxas's count; wgmma.ptx's m64n8 to m64n256
+// kernels, 4 to 128 accumulators, 30 to 154. 0 for other kernels.
+func wgmmaFloor(f *Func) int {
+	acc := 0
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		if in.Op == OpTensor && in.Mode == TensorWgmma && in.Imm >= 0 && int(in.Imm) < len(f.TensorOps) {
+			acc = max(acc, len(f.TensorOps[in.Imm].D))
+		}
+	}
+	if acc == 0 {
+		return 0
+	}
+	return wgmmaAccBase + acc + 2
 }
 
 // hasWgmma reports whether f issues wgmma.mma_async: its accumulators stay
