@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,9 +21,9 @@ import (
 // recorded.tsv does not hold, which nobody tuned on), a little above what
 // was measured (docs/occupancy-and-presets.md).
 const (
-	freshMeanBound  = 0.17 // mean |relative error| (measured 15.0%; main's estimate, e145188: 35.2%)
-	freshOccBound   = 5.5  // mean theoretical occupancy error, points, blocks of 128 and 256 threads (4.8, 5.0; main: 5.3, 5.5)
-	freshMinWithin  = 0.60 // the fraction of kernels within 10%, at least (62%; main: 12%)
+	freshMeanBound  = 0.10 // mean |relative error| (measured 8.2%, 8.7% without examinedFresh; 11.6% before wgmmaFloor, 15.0% before the wgmma accumulators and the folded cp.async addresses; main's estimate, e145188: 35.2%)
+	freshOccBound   = 1.2  // mean theoretical occupancy error, points, blocks of 128 and 256 threads (0.8, 0.8; 1.8, 1.9 before wgmmaFloor; 4.8, 5.0 before the wgmma accumulators; main: 5.3, 5.5)
+	freshMinWithin  = 0.70 // the fraction of kernels within 10%, at least (73%; 63% before wgmmaFloor, 62% before that; main: 12%)
 	freshMinCompare = 760  // kernels compared, at least (771 of 771)
 )
 
@@ -153,6 +154,13 @@ func summarizeFresh(cmp []freshComparison) regSummary {
 	return s.means()
 }
 
+// examinedFresh are the fresh set's files whose kernels were looked at by
+// name while the estimate was changed (2026-11-27, regest3: `wgmma.ptx`'s
+// accumulators and `ldgsts_mb`'s cp.async addresses, which that round's
+// brief named): no longer untouched, so TestRegEstimateFreshPtxas also
+// reports the fresh set without them.
+var examinedFresh = []string{"testdata/timing/wgmma/wgmma.ptx", "testdata/timing/ldgsts/h100/ldgsts_mb.nvcc.ptx"}
+
 // TestRegEstimateFreshPtxas holds warpsim's register estimate to ptxas -v's
 // count (CUDA 13.0, recorded on the H100 machine by
 // testdata/occupancy/ptxas/run.sh) for every kernel of the repository's PTX
@@ -187,6 +195,13 @@ func TestRegEstimateFreshPtxas(t *testing.T) {
 	for _, a := range []string{"sm_90", "sm_80"} {
 		t.Logf("fresh %s: %v", a, summarizeFresh(byArch[a]))
 	}
+	var rest []freshComparison
+	for _, c := range cmp {
+		if !slices.Contains(examinedFresh, c.row.file) {
+			rest = append(rest, c)
+		}
+	}
+	t.Logf("fresh but the files examined by name (%s): %v", strings.Join(examinedFresh, ", "), summarizeFresh(rest))
 	s := summarizeFresh(cmp)
 	t.Logf("fresh: %v (of %d rows; %d not loaded)", s, len(fresh), len(failed))
 	if s.n < freshMinCompare {

@@ -197,7 +197,7 @@ func estimateRegs(f *Func, width []uint8) int {
 		for b := nb - 1; b >= 0; b-- {
 			liveOut(b)
 			for pc := end(b) - 1; pc >= int(starts[b]); pc-- {
-				liveStep(&f.Code[pc], tmp, nil, nil)
+				liveStepIn(f, &f.Code[pc], tmp, nil, nil)
 			}
 			r := in(b)
 			for i := range tmp {
@@ -225,7 +225,7 @@ func estimateRegs(f *Func, width []uint8) int {
 			}
 		}
 		for pc := end(b) - 1; pc >= int(starts[b]); pc-- {
-			liveStep(&f.Code[pc], tmp, &sum, w)
+			liveStepIn(f, &f.Code[pc], tmp, &sum, w)
 			best = max(best, sum)
 		}
 	}

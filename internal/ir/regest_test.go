@@ -11,7 +11,8 @@ import (
 
 // estimateRegsRef is the per-instruction liveness estimateRegs solved
 // before it went per basic block (one bit set an instruction, quadratic in
-// memory): the reference the block form must agree with exactly.
+// memory), with a wgmma's full operand lists (tensorRegs): the reference
+// the block form must agree with exactly.
 func estimateRegsRef(f *Func, width []uint8) int {
 	n := len(f.Code)
 	words := (f.NumSlots + 63) / 64
@@ -39,14 +40,19 @@ func estimateRegsRef(f *Func, width []uint8) int {
 				}
 			}
 			in := &f.Code[pc]
-			if in.Guard < 0 {
-				for _, d := range in.D {
-					if d >= 0 {
-						tmp[d/64] &^= 1 << (d % 64)
-					}
+			kill := func(d int32) {
+				if in.Guard < 0 && d >= 0 {
+					tmp[d/64] &^= 1 << (d % 64)
 				}
 			}
-			for _, a := range in.A {
+			for _, d := range in.D {
+				kill(d)
+			}
+			// a wgmma's full operand lists (tensorRegs): its accumulators
+			// die, then its sources come alive with the rest
+			var uses []int32
+			tensorRegs(f, in, kill, func(a int32) { uses = append(uses, a) })
+			for _, a := range append(uses, in.A[:]...) {
 				if a >= 0 {
 					tmp[a/64] |= 1 << (a % 64)
 				}

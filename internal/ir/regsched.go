@@ -51,7 +51,8 @@ const regSqueezeMax = 48
 // (scheduleForRegs) as far as regTarget allows: reordering for latency
 // only ever raises the count, and not past regTarget; a kernel whose PTX
 // order needs a little more than regTarget (up to regSqueezeMax) is
-// brought down to it.
+// brought down to it, unless its wgmma accumulators hold it (hasWgmma).
+// Liveness sees every register of a wgmma.mma_async (tensorRegs).
 //
 // scratch, when not nil, holds the scheduled copy of the code between
 // calls (lowering a module reuses one for all its functions:
@@ -66,10 +67,50 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) int {
 		plain = estimateRegs(sinkAddresses(f), width)
 	}
 	sched := estimateRegs(scheduleForRegsInto(f, scratch), width)
-	if plain > regTarget && plain <= regSqueezeMax {
+	if plain > regTarget && plain <= regSqueezeMax && !hasWgmma(f) {
 		return regTarget
 	}
-	return max(plain, min(sched, regTarget))
+	return max(plain, min(sched, regTarget), wgmmaFloor(f))
+}
+
+// wgmmaAccBase is the register at which ptxas starts a wgmma's accumulator
+// block: R24 in every sm_90a SASS of the repository's PTX that issues
+// wgmma (testdata/occupancy/ptxas/h100/sass.tar.xz: Triton's sm_90
+// matmuls, attention and grouped GEMM, the tensor probes, wgmma.ptx), the
+// registers below it holding everything else.
+const wgmmaAccBase = 24
+
+// wgmmaFloor is the fewest registers ptxas gives a kernel issuing wgmma:
+// its widest accumulator block from wgmmaAccBase, plus the two registers
+// ptxas counts beyond the highest (estimateRegs) — Triton's tma_matmul,
+// 32 accumulators, 58 by ptxas's count; wgmma.ptx's m64n8 to m64n256
+// kernels, 4 to 128 accumulators, 30 to 154. 0 for other kernels.
+func wgmmaFloor(f *Func) int {
+	acc := 0
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		if in.Op == OpTensor && in.Mode == TensorWgmma && in.Imm >= 0 && int(in.Imm) < len(f.TensorOps) {
+			acc = max(acc, len(f.TensorOps[in.Imm].D))
+		}
+	}
+	if acc == 0 {
+		return 0
+	}
+	return wgmmaAccBase + acc + 2
+}
+
+// hasWgmma reports whether f issues wgmma.mma_async: its accumulators stay
+// in registers while the tensor cores work on them, so ptxas cannot bring
+// the kernel down to regTarget by recomputing values (wgmma.ptx's m64n64
+// kernels: 32 accumulators a thread, 58 registers by ptxas's count, where
+// the PTX's order needs 41).
+func hasWgmma(f *Func) bool {
+	for pc := range f.Code {
+		if in := &f.Code[pc]; in.Op == OpTensor && in.Mode == TensorWgmma {
+			return true
+		}
+	}
+	return false
 }
 
 // ifConvertMax is the longest stretch (in IR instructions) a conditional
@@ -229,6 +270,7 @@ func scheduleForRegsInto(f *Func, scratch *[]Inst) *Func {
 	*out = *f
 	out.Code = code
 	s := newBlockScheduler(f.NumSlots)
+	s.f = f
 	for start := 0; start < n; {
 		end := start + 1
 		for end < n && !leader[end] {
@@ -250,6 +292,8 @@ type blockScheduler struct {
 	ready    []int32 // a heap: highest priority first, then the earliest
 	order    []int32
 	tmp      []Inst
+	tdefs    []int32
+	f        *Func // for the full operand lists of tensor instructions (tensorRegs)
 }
 
 func newBlockScheduler(slots int) *blockScheduler {
@@ -309,9 +353,9 @@ func (s *blockScheduler) schedule(code []Inst, extraUse []int32, start, end int)
 		if extraUse[start+i] >= 0 {
 			use(extraUse[start+i])
 		}
-		for _, d := range in.D {
+		def := func(d int32) {
 			if !valid(d) {
-				continue
+				return
 			}
 			if in.Guard >= 0 {
 				use(d) // a predicated write keeps the old value
@@ -323,6 +367,17 @@ func (s *blockScheduler) schedule(code []Inst, extraUse []int32, start, end int)
 			s.lastUses[d] = s.lastUses[d][:0]
 			s.lastDef[d] = me
 			touched = append(touched, d)
+		}
+		if s.f != nil {
+			s.tdefs = s.tdefs[:0]
+			if tensorRegs(s.f, in, func(d int32) { s.tdefs = append(s.tdefs, d) }, use) {
+				for _, d := range s.tdefs {
+					def(d)
+				}
+			}
+		}
+		for _, d := range in.D {
+			def(d)
 		}
 		switch memKindOf(in) {
 		case memLoad:
@@ -433,14 +488,22 @@ func (s *blockScheduler) pop() int32 {
 }
 
 // foldAddresses is f with the address arithmetic ptxas folds into memory
-// instructions taken out, for the register estimate only: a 64-bit value
-// written once as another value written once plus a constant (add.s64
-// %rd2, %rd1, 256), or as a copy of one (mov, cvta), and read only as the
-// address of loads, stores and atomics, needs no register of its own —
-// SASS addresses are a register plus a 24-bit immediate ([R2.64+0x100]),
-// so ptxas reads the base and the offset where the access is. The uses
-// read the base instead, and the instruction writing the folded value
-// does nothing.
+// instructions taken out, for the register estimate only: a value written
+// once as another value written once plus a constant (add.s64 %rd2, %rd1,
+// 256), or as a copy of one (mov, cvta), and read only as the address of
+// loads, stores, atomics, cp.async copies and ldmatrix/stmatrix/wmma
+// accesses, needs no register of its own — SASS addresses are a register
+// plus a 24-bit immediate ([R2.64+0x100], [R9+0x4120]), so ptxas reads
+// the base and the offset where the access is. The uses read the base
+// instead, and the instruction writing the folded value does nothing.
+// 64-bit (global and generic) and 32-bit (shared window) addresses fold
+// alike, and a constant is an immediate, a register written once by a mov
+// of one, a shared variable's address (its offset in the block's window:
+// SASS adds it as an immediate) or the sum of two constants: nvcc hoists
+// cp.async's addresses out of the loop as base-plus-offset registers
+// (ldgsts_mb's k_tri: `add.s32 %r3, %r42, %r49` with %r49 the buffer's
+// address plus 16672, `add.s64 %rd2, %rd1, 8`), and ptxas's SASS reads
+// them as [R9+0x4120] and [R2.64+0x8].
 func foldAddresses(f *Func) *Func {
 	n := f.NumSlots
 	if n == 0 || len(f.Code) == 0 {
@@ -462,10 +525,7 @@ func foldAddresses(f *Func) *Func {
 			}
 		}
 		for i, a := range in.A {
-			if !valid(a) {
-				continue
-			}
-			if i == 0 && (in.Op == OpLd || in.Op == OpSt || in.Op == OpAtom || in.Op == OpRed) {
+			if !valid(a) || addressOperand(in, i) {
 				continue
 			}
 			addrOnly[a] = false
@@ -473,10 +533,43 @@ func foldAddresses(f *Func) *Func {
 		if valid(in.Guard) {
 			addrOnly[in.Guard] = false
 		}
+		tensorRegs(f, in, func(d int32) {
+			if valid(d) {
+				defs[d]++
+			}
+		}, func(a int32) {
+			if valid(a) {
+				addrOnly[a] = false
+			}
+		})
 	}
-	konst := map[int32]int64{}
+	// konst[s]: s holds a constant (value v[s]; a shared variable's
+	// address counts as 0, SASS adds it as an immediate).
+	konst := make([]bool, n)
+	kval := make([]int64, n)
 	for _, c := range f.Consts {
-		konst[c.Slot] = int64(c.Value)
+		if valid(c.Slot) {
+			konst[c.Slot], kval[c.Slot] = true, int64(c.Value)
+		}
+	}
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		d := in.D[0]
+		if !valid(d) || in.Guard >= 0 || defs[d] != 1 || in.D[1] >= 0 || IsFloat(in.Type) {
+			continue
+		}
+		switch {
+		case in.Op == OpMovAddr && in.SymKind == SymShared:
+			konst[d], kval[d] = true, 0
+		case in.Op == OpMov && valid(in.A[0]) && konst[in.A[0]] && in.A[0] != d:
+			konst[d], kval[d] = true, kval[in.A[0]]
+		case (in.Op == OpAdd || in.Op == OpSub) && valid(in.A[0]) && valid(in.A[1]) && konst[in.A[0]] && konst[in.A[1]] && in.A[0] != d && in.A[1] != d:
+			v := kval[in.A[1]]
+			if in.Op == OpSub {
+				v = -v
+			}
+			konst[d], kval[d] = true, kval[in.A[0]]+v
+		}
 	}
 	// base[s], off[s]: a folded slot's base and offset.
 	base := make([]int32, n)
@@ -504,22 +597,26 @@ func foldAddresses(f *Func) *Func {
 		var c int64
 		switch in.Op {
 		case OpAdd, OpSub:
-			if TypeSize(in.Type) != 8 || IsFloat(in.Type) || !valid(in.A[0]) || !valid(in.A[1]) {
+			if sz := TypeSize(in.Type); sz != 8 && sz != 4 || IsFloat(in.Type) || !valid(in.A[0]) || !valid(in.A[1]) {
 				continue
 			}
-			v, ok := konst[in.A[1]]
-			if !ok {
+			a, b := in.A[0], in.A[1]
+			switch {
+			case konst[b] && !konst[a]:
+				src, c = a, kval[b]
+				if in.Op == OpSub {
+					c = -c
+				}
+			case konst[a] && !konst[b] && in.Op == OpAdd:
+				src, c = b, kval[a]
+			default:
 				continue
 			}
-			if in.Op == OpSub {
-				v = -v
-			}
-			src, c = in.A[0], v
 		case OpMov, OpCvta:
 			if !valid(in.A[0]) || TypeSize(in.Type) != 8 {
 				continue
 			}
-			if _, ok := konst[in.A[0]]; ok {
+			if konst[in.A[0]] {
 				continue
 			}
 			src = in.A[0]
@@ -548,11 +645,32 @@ func foldAddresses(f *Func) *Func {
 			*in = Inst{Op: OpNop, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Target: -1}
 			continue
 		}
-		if a := in.A[0]; valid(a) && base[a] >= 0 {
-			in.A[0], _ = resolve(a)
+		for i, a := range in.A {
+			if valid(a) && base[a] >= 0 && addressOperand(in, i) {
+				in.A[i], _ = resolve(a)
+			}
 		}
 	}
 	return out
+}
+
+// addressOperand reports whether in's source A[i] is an address only (SASS
+// takes a register plus an immediate there): the address of a load, store
+// or atomic, of a cp.async copy's destination and source, of an ldmatrix,
+// stmatrix or wmma load or store.
+func addressOperand(in *Inst, i int) bool {
+	switch in.Op {
+	case OpLd, OpSt, OpAtom, OpRed:
+		return i == 0
+	case OpAsync:
+		return in.Mode == AsyncCopy && i <= 1
+	case OpTensor:
+		switch in.Mode {
+		case TensorLdmatrix, TensorStmatrix, TensorWmmaLoad, TensorWmmaStore:
+			return i == 0
+		}
+	}
+	return false
 }
 
 // sinkAddresses is f with the 64-bit address sums that ptxas computes next
@@ -710,6 +828,12 @@ func immediateWidths(f *Func, width []uint8) []uint8 {
 				cand[a] = false
 			}
 		}
+		// A tensor instruction's fragments and accumulators are registers.
+		tensorRegs(f, in, func(d int32) {}, func(a int32) {
+			if valid(a) {
+				cand[a] = false
+			}
+		})
 		if valid(in.Guard) {
 			cand[in.Guard] = false
 		}
@@ -739,4 +863,82 @@ func immediateReader(op Op) bool {
 		return true
 	}
 	return false
+}
+
+// tensorRegs calls def for every register an OpTensor or OpAsync
+// instruction writes and use for every one it reads, from its full operand
+// lists (Func.TensorOps): Inst.D and Inst.A hold only the first four
+// destinations and five sources, and an MMA's fragments are more — an
+// m16n8k16 mma.sync reads ten registers and its accumulator, a
+// wgmma.mma_async m64n256 writes and reads 128 accumulators. The
+// accumulators of a wgmma that accumulates (scale-d not the immediate 0)
+// are read as well as written: they are live from the instruction that
+// set them up to the wgmma, and from it to the reads after its
+// wgmma.wait_group, as ptxas must keep them (wgmma.ptx's m64n256 kernels:
+// 154 registers by ptxas's count). It reports false for other
+// instructions.
+func tensorRegs(f *Func, in *Inst, def, use func(int32)) bool {
+	if in.Op != OpTensor || in.Mode != TensorWgmma || in.Imm < 0 || int(in.Imm) >= len(f.TensorOps) {
+		return false
+	}
+	to := &f.TensorOps[in.Imm]
+	for _, d := range to.D {
+		def(d)
+	}
+	for _, l := range [][]int32{to.A, to.B, to.C} {
+		for _, a := range l {
+			use(a)
+		}
+	}
+	if in.Op == OpTensor && in.Mode == TensorWgmma && (to.ScaleD >= 0 || to.Num != 0) {
+		for _, d := range to.D {
+			use(d)
+		}
+	}
+	if in.Op == OpTensor && to.MMA != nil && to.MMA.Sparse {
+		use(to.Meta)
+	}
+	return true
+}
+
+// liveStepIn is liveStep with an OpTensor or OpAsync instruction's full
+// operand lists (tensorRegs): its destinations die (when unguarded), then
+// its sources, guard and accumulators come alive.
+func liveStepIn(f *Func, in *Inst, live []uint64, sum *int, w func(int32) int) {
+	if in.Op != OpTensor && in.Op != OpAsync {
+		liveStep(in, live, sum, w)
+		return
+	}
+	nslots := int32(len(live) * 64)
+	kill := func(d int32) {
+		if in.Guard < 0 && d >= 0 && d < nslots && live[d/64]&(1<<(d%64)) != 0 {
+			live[d/64] &^= 1 << (d % 64)
+			if sum != nil {
+				*sum -= w(d)
+			}
+		}
+	}
+	gen := func(a int32) {
+		if a >= 0 && a < nslots && live[a/64]&(1<<(a%64)) == 0 {
+			live[a/64] |= 1 << (a % 64)
+			if sum != nil {
+				*sum += w(a)
+			}
+		}
+	}
+	for _, d := range in.D {
+		kill(d)
+	}
+	var uses []int32
+	if !tensorRegs(f, in, kill, func(a int32) { uses = append(uses, a) }) {
+		liveStep(in, live, sum, w)
+		return
+	}
+	for _, a := range in.A {
+		gen(a)
+	}
+	for _, a := range uses {
+		gen(a)
+	}
+	gen(in.Guard)
 }

@@ -216,3 +216,79 @@ func TestRegEstimateSinksAddresses(t *testing.T) {
 		t.Errorf("each address before its load: %d registers, want above %d (the test needs a kernel short of registers)", next.RegEstimate, regSqueezeMax)
 	}
 }
+
+// wgmmaBody is a kernel issuing wgmma.mma_async m64nNk16 (f32 += f16 ×
+// f16, A and B from shared-memory descriptors) in a loop, its N/2
+// accumulators set to zero before it and only the first read after
+// wgmma.wait_group 0.
+func wgmmaBody(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, ".reg .f32 %%d<%d>;\n.reg .b64 %%rd<4>;\n.reg .b32 %%r<4>;\n.reg .pred %%p<2>;\n", n/2)
+	b.WriteString("ld.param.u64 %rd0, [p0];\nmov.b64 %rd1, 4611686293305294848;\nmov.b64 %rd2, 4611686293305295360;\n")
+	for i := 0; i < n/2; i++ {
+		fmt.Fprintf(&b, "mov.f32 %%d%d, 0f00000000;\n", i)
+	}
+	b.WriteString("mov.u32 %r0, 0;\nwgmma.fence.sync.aligned;\nLOOP:\n")
+	fmt.Fprintf(&b, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.f16.f16 {", n)
+	for i := 0; i < n/2; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%%d%d", i)
+	}
+	b.WriteString("}, %rd1, %rd2, 1, 1, 1, 0, 0;\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n")
+	b.WriteString("add.u32 %r0, %r0, 1;\nsetp.lt.u32 %p0, %r0, 8;\n@%p0 bra LOOP;\nst.global.f32 [%rd0], %d0;\nret;")
+	return b.String()
+}
+
+// TestRegEstimateWgmmaAccumulators: the accumulators of a wgmma.mma_async
+// are live from their setup to the wgmma and around its loop, though the
+// instruction holds more registers than Inst's slots and only one is read
+// after the loop; and the kernel gets what ptxas gives it, the accumulator
+// block from R24 (wgmmaFloor: wgmma.ptx's m64n8 to m64n256 kernels, 30 to
+// 154 registers), not brought down to regTarget.
+func TestRegEstimateWgmmaAccumulators(t *testing.T) {
+	for _, c := range []struct{ n, acc int }{{8, 4}, {64, 32}, {128, 64}, {256, 128}} {
+		f := lowerOne(t, wgmmaBody(c.n))
+		if live := estimateRegs(foldAddresses(f), f.slotWidths); live < c.acc+4 || live > c.acc+12 {
+			t.Errorf("m64n%dk16: %d registers live, want its %d accumulators, the descriptors and a few more (%d to %d)", c.n, live, c.acc, c.acc+4, c.acc+12)
+		}
+		if want := wgmmaAccBase + c.acc + 2; f.RegEstimate != want {
+			t.Errorf("m64n%dk16: %d registers, want %d (the accumulators from R%d)", c.n, f.RegEstimate, want, wgmmaAccBase)
+		}
+	}
+}
+
+// TestRegEstimateFoldsAsyncAddresses: cp.async's shared and global
+// addresses that are a base plus a constant — the shared one through a
+// shared variable's address plus an offset, 32 bits wide — take no
+// registers of their own (ldgsts_mb's SASS: LDGSTS [R9+0x4120],
+// [R2.64+0x8]), where the same sums also stored as values do.
+func TestRegEstimateFoldsAsyncAddresses(t *testing.T) {
+	const k = 8
+	body := func(storeSums bool) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, ".shared .align 16 .b8 buf[8192];\n.reg .b32 %%r<%d>;\n.reg .b64 %%rd<%d>;\n", 3*k+8, 2*k+8)
+		b.WriteString("ld.param.u64 %rd0, [p0];\nld.param.u64 %rd1, [p1];\nmov.u32 %r0, %tid.x;\nshl.b32 %r1, %r0, 4;\nmov.u32 %r2, buf;\n")
+		b.WriteString("cvt.u64.u32 %rd2, %r1;\nadd.s64 %rd3, %rd1, %rd2;\n")
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "add.s32 %%r%d, %%r2, %d;\nadd.s32 %%r%d, %%r1, %%r%d;\nadd.s64 %%rd%d, %%rd3, %d;\n", 8+i, 512*i, 8+k+i, 8+i, 8+i, 16*i+16)
+		}
+		b.WriteString("bar.sync 0;\n")
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "cp.async.cg.shared.global [%%r%d], [%%rd%d], 16;\n", 8+k+i, 8+i)
+		}
+		b.WriteString("cp.async.wait_all;\nbar.sync 0;\n")
+		if storeSums {
+			for i := 0; i < k; i++ {
+				fmt.Fprintf(&b, "st.global.u32 [%%rd0+%d], %%r%d;\nst.global.u64 [%%rd0+%d], %%rd%d;\n", 4*i, 8+k+i, 64+8*i, 8+i)
+			}
+		}
+		b.WriteString("ret;")
+		return b.String()
+	}
+	folded, kept := lowerOne(t, body(false)), lowerOne(t, body(true))
+	if folded.RegEstimate+2*k > kept.RegEstimate {
+		t.Errorf("%d folded cp.async address pairs: %d registers, the same kept as values %d: want at least %d fewer", k, folded.RegEstimate, kept.RegEstimate, 2*k)
+	}
+}
