@@ -374,8 +374,15 @@ class cluster_group : public thread_group {
 public:
   __device__ cluster_group() : thread_group(__warpsim_kind_block, 0, 0, 0, 1) {}
   __device__ void sync() const { asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"); }
-  __device__ void barrier_arrive() const { asm volatile("barrier.cluster.arrive.aligned;" ::: "memory"); }
+  /* Split arrive/wait: barrier_arrive returns the token CUDA 12+ passes
+   * to barrier_wait (a call may also drop it and wait with no token). */
+  struct arrival_token {};
+  __device__ arrival_token barrier_arrive() const {
+    asm volatile("barrier.cluster.arrive.aligned;" ::: "memory");
+    return arrival_token();
+  }
   __device__ void barrier_wait() const { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+  __device__ void barrier_wait(arrival_token &&) const { barrier_wait(); }
   __device__ unsigned block_rank() const { return __warpsim_sreg_cluster(0); }
   __device__ unsigned num_blocks() const { return __warpsim_sreg_cluster(1); }
   __device__ dim3 block_index() const { return dim3(__warpsim_sreg_cluster(2), __warpsim_sreg_cluster(3), __warpsim_sreg_cluster(4)); }
