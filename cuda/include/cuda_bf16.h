@@ -25,6 +25,7 @@ __WARPSIM_HDI__ unsigned short __warpsim_f2bf(float f) {
 }
 
 struct __nv_bfloat16_raw { unsigned short x; };
+struct __nv_bfloat162_raw { unsigned short x, y; };
 
 struct __align__(2) __nv_bfloat16 {
   unsigned short __x;
@@ -34,6 +35,7 @@ struct __align__(2) __nv_bfloat16 {
   __host__ __device__ __nv_bfloat16(float f) : __x(__warpsim_f2bf(f)) {}
   __host__ __device__ __nv_bfloat16(double f) : __x(__warpsim_f2bf((float)f)) {}
   __host__ __device__ operator float() const { return __builtin_bit_cast(float, (unsigned)__x << 16); }
+  __host__ __device__ operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
 #endif
 };
 
@@ -42,6 +44,8 @@ struct __align__(4) __nv_bfloat162 {
 #ifdef __cplusplus
   __nv_bfloat162() = default;
   __host__ __device__ __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
+  __host__ __device__ __nv_bfloat162(__nv_bfloat162_raw r) : x(__nv_bfloat16_raw{r.x}), y(__nv_bfloat16_raw{r.y}) {}
+  __host__ __device__ operator __nv_bfloat162_raw() const { return __nv_bfloat162_raw{x.__x, y.__x}; }
 #endif
 };
 typedef struct __nv_bfloat16 nv_bfloat16;

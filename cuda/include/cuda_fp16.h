@@ -35,6 +35,7 @@ struct __align__(4) __half2 {
   __half2() = default;
   __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
   __host__ __device__ __half2(__half2_raw r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
+  __host__ __device__ operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
 #endif
 };
 typedef struct __half half;
