@@ -24,7 +24,7 @@ const programs3Dir = "../../testdata/programs3"
 // README.
 var programs3 = []string{
 	"barrier_bulk", "cg_memcpy_async", "cluster_hist", "cluster_ring", "cp_async_stages", "cuda_pipeline_pc",
-	"fp8_convert", "mma_ldmatrix", "streams_events", "warp_reduce_match", "wmma_bf16",
+	"fp8_convert", "half_bf16_math", "mma_ldmatrix", "streams_events", "warp_reduce_match", "wmma_bf16",
 	"wmma_f64", "wmma_int8", "wmma_smem_gemm", "wmma_tf32",
 }
 
@@ -180,5 +180,56 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	}
 	if mean > 0.40 {
 		t.Errorf("mean |error| %.1f%%, want under 40%%", 100*mean)
+	}
+}
+
+// TestCCHalfBF16HostMatchesDevice: cuda_fp16.h and cuda_bf16.h round with
+// PTX (cvt.rz/rm/rp.f16.f32, add.sat.f16, fma.rn.relu.f16, max.NaN.f16) in
+// device code and in software on the host; 4096 floats spread over every
+// exponent, NaN and infinities included, must give the same bits both ways.
+func TestCCHalfBF16HostMatchesDevice(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "h16sweep.cu")
+	const code = `#include <cstdio>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#define N 4096
+__host__ __device__ void conv(unsigned i, unsigned *o) {
+  float f = __uint_as_float(i * 1048573u);
+  __half h = __float2half(f), g = __float2half(1.0f - f * 0.001f);
+  __nv_bfloat16 b = __float2bfloat16(f);
+  o[0] = __half_as_ushort(__float2half_rz(f)) | __half_as_ushort(__float2half_rd(f)) << 16;
+  o[1] = __half_as_ushort(__float2half_ru(f)) | __bfloat16_as_ushort(__float2bfloat16_rz(f)) << 16;
+  o[2] = __bfloat16_as_ushort(__float2bfloat16_rd(f)) | __bfloat16_as_ushort(__float2bfloat16_ru(f)) << 16;
+  o[3] = __half_as_ushort(__hadd_sat(h, g)) | __half_as_ushort(__hfma_relu(h, g, h)) << 16;
+  o[4] = __half_as_ushort(__hmax_nan(h, g)) | (unsigned)__half2int_rn(g) << 16;
+  o[5] = __bfloat16_as_ushort(__hmax(b, __float2bfloat16(0.5f))) | (unsigned)__bfloat162int_rn(b) << 16;
+}
+__global__ void k(unsigned *o) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  conv(i, o + 6 * i);
+}
+int main() {
+  unsigned *d, *h = new unsigned[6 * N], w[6];
+  cudaMalloc(&d, 6 * N * 4);
+  k<<<N / 128, 128>>>(d);
+  cudaMemcpy(h, d, 6 * N * 4, cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (unsigned i = 0; i < N; i++) {
+    conv(i, w);
+    for (int j = 0; j < 6; j++)
+      if (w[j] != h[6 * i + j] && bad++ < 8) printf("i %u o[%d]: host %08x device %08x\n", i, j, w[j], h[6 * i + j]);
+  }
+  printf("%d differ\n", bad);
+  return bad != 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if err != nil || out != "0 differ\n" {
+		t.Errorf("got %q (%v)\n%s", out, err, stderr)
 	}
 }
