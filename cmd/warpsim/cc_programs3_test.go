@@ -233,3 +233,69 @@ int main() {
 		t.Errorf("got %q (%v)\n%s", out, err, stderr)
 	}
 }
+
+// TestCCHalfPairOperatorsAndClusterIndex: what users write with CUDA 12's
+// headers beyond the recorded programs: compound operators and comparisons
+// of __half2 and __nv_bfloat162, ++/-- on __half, integer constructors
+// (`__nv_bfloat16 z = 0`), make_half2/make_bfloat162, __ldg of pairs, and
+// grid_group's cluster queries. The expected values are exact small-integer
+// arithmetic (worked out by hand in the comments), and a grid of 6 blocks in
+// clusters of 2 has 3 clusters, block b in cluster b/2.
+func TestCCHalfPairOperatorsAndClusterIndex(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "pairs.cu")
+	const code = `#include <cstdio>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void __cluster_dims__(2, 1, 1) k(float *o, const __half2 *hp, const __nv_bfloat162 *bp) {
+  cg::grid_group g = cg::this_grid();
+  if (threadIdx.x == 0)
+    o[8 + blockIdx.x] = g.num_clusters() * 100 + g.cluster_rank() * 10 + g.dim_clusters().x + g.cluster_index().x * 1000;
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  __half2 a = make_half2(__float2half(1.0f), __float2half(2.0f)), b = __floats2half2_rn(3, 4);
+  a += b; /* (4,6) */ a *= b; /* (12,24) */ a -= b; /* (9,20) */ a /= b; /* (3,5) */
+  o[0] = __low2float(a) * 10 + __high2float(a);                 /* 35 */
+  o[1] = (a == b) + 2 * (a != b) + 4 * (a < b) + 8 * (a >= b) + 16 * (-a < a); /* == 0; != (both unequal) 0; < 0; >= (3>=3, 5>=4) 8; -a < a 16 */
+  __half h = 0, h1 = 1.5f;
+  h += h1; h++; ++h; h--;                                     /* 2.5 */
+  o[2] = __half2float(h);
+  __nv_bfloat16 z = 0, bz = 2;
+  z += bz; z = -z;                                            /* -2 */
+  __nv_bfloat162 p = __floats2bfloat162_rn(1, 2), q = make_bfloat162(z, bz);
+  p += q; /* (-1,4) */ p *= q; /* (2,8) */
+  o[3] = __low2float(p) * 10 + __high2float(p);               /* 28 */
+  o[4] = (p == q) + 2 * (p > q);                              /* 2 */
+  o[5] = __low2float(__ldg(hp)) + __high2float(__ldg(bp));    /* 0.5 + 7 */
+  __half s = (short)3, l = 5LL;
+  o[6] = __half2float(s) * __half2float(l);                   /* 15 */
+  __nv_bfloat16 u = 9u;
+  o[7] = __bfloat162float(u++) + __bfloat162float(u);         /* 9 + 10 */
+}
+int main() {
+  float *o, h[14];
+  __half2 *hp; __nv_bfloat162 *bp;
+  cudaMalloc(&o, sizeof h); cudaMalloc(&hp, 4); cudaMalloc(&bp, 4);
+  __half2 hv = __floats2half2_rn(0.5f, 1.0f);
+  __nv_bfloat162 bv = __floats2bfloat162_rn(3.0f, 7.0f);
+  cudaMemcpy(hp, &hv, 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(bp, &bv, 4, cudaMemcpyHostToDevice);
+  k<<<6, 32>>>(o, hp, bp);
+  cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 14; i++) printf("%g ", h[i]);
+  printf("\n");
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	// Blocks 0..5: 3 clusters (300), rank b/2 (x10), 3 clusters along x (+3), index b/2 (x1000).
+	want := "35 24 2.5 28 2 7.5 15 19 303 303 1313 1313 2323 2323 \n"
+	if err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}

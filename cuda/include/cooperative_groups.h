@@ -334,6 +334,18 @@ __device__ __forceinline__ coalesced_group labeled_partition(const thread_block_
 }
 
 /* The whole grid. */
+__device__ __forceinline__ unsigned __warpsim_sreg_grid_cluster(int i) {
+  unsigned v;
+  switch (i) {
+  case 0: asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(v)); break;
+  case 1: asm volatile("mov.u32 %0, %%clusterid.y;" : "=r"(v)); break;
+  case 2: asm volatile("mov.u32 %0, %%clusterid.z;" : "=r"(v)); break;
+  case 3: asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(v)); break;
+  case 4: asm volatile("mov.u32 %0, %%nclusterid.y;" : "=r"(v)); break;
+  default: asm volatile("mov.u32 %0, %%nclusterid.z;" : "=r"(v)); break;
+  }
+  return v;
+}
 class grid_group : public thread_group {
 public:
   __device__ grid_group() : thread_group(__warpsim_kind_grid, 0, 0, 0, 1) {}
@@ -350,6 +362,17 @@ public:
   /* True once the context has a grid workspace (above). */
   __device__ bool is_valid() const { return __warpsim_grid_workspace() != 0; }
   __device__ void sync() const { __warpsim_grid_sync(); }
+  /* Clusters of the grid (sm_90; a launch without clusters has 1x1x1). */
+  __device__ dim3 dim_clusters() const { return dim3(__warpsim_sreg_grid_cluster(3), __warpsim_sreg_grid_cluster(4), __warpsim_sreg_grid_cluster(5)); }
+  __device__ dim3 cluster_index() const { return dim3(__warpsim_sreg_grid_cluster(0), __warpsim_sreg_grid_cluster(1), __warpsim_sreg_grid_cluster(2)); }
+  __device__ unsigned long long num_clusters() const {
+    dim3 d = dim_clusters();
+    return (unsigned long long)d.x * d.y * d.z;
+  }
+  __device__ unsigned long long cluster_rank() const {
+    dim3 i = cluster_index(), d = dim_clusters();
+    return ((unsigned long long)i.z * d.y + i.y) * d.x + i.x;
+  }
 };
 
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }

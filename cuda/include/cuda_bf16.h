@@ -34,6 +34,14 @@ struct __align__(2) __nv_bfloat16 {
   __host__ __device__ __nv_bfloat16(__nv_bfloat16_raw r) : __x(r.x) {}
   __host__ __device__ __nv_bfloat16(float f) : __x(__warpsim_f2bf(f)) {}
   __host__ __device__ __nv_bfloat16(double f) : __x(__warpsim_f2bf((float)f)) {}
+  __host__ __device__ __nv_bfloat16(short i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(unsigned short i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(int i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(unsigned i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(long i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(unsigned long i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(long long i) : __x(__warpsim_f2bf((float)i)) {}
+  __host__ __device__ __nv_bfloat16(unsigned long long i) : __x(__warpsim_f2bf((float)i)) {}
   __host__ __device__ operator float() const { return __builtin_bit_cast(float, (unsigned)__x << 16); }
   __host__ __device__ operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
 #endif
@@ -252,7 +260,25 @@ __WARPSIM_HDI__ __nv_bfloat162 operator+(__nv_bfloat162 a, __nv_bfloat162 b) { r
 __WARPSIM_HDI__ __nv_bfloat162 operator-(__nv_bfloat162 a, __nv_bfloat162 b) { return __hsub2(a, b); }
 __WARPSIM_HDI__ __nv_bfloat162 operator*(__nv_bfloat162 a, __nv_bfloat162 b) { return __hmul2(a, b); }
 __WARPSIM_HDI__ __nv_bfloat162 operator/(__nv_bfloat162 a, __nv_bfloat162 b) { return __h2div(a, b); }
+__WARPSIM_HDI__ __nv_bfloat162 &operator+=(__nv_bfloat162 &a, __nv_bfloat162 b) { return a = __hadd2(a, b); }
+__WARPSIM_HDI__ __nv_bfloat162 &operator-=(__nv_bfloat162 &a, __nv_bfloat162 b) { return a = __hsub2(a, b); }
+__WARPSIM_HDI__ __nv_bfloat162 &operator*=(__nv_bfloat162 &a, __nv_bfloat162 b) { return a = __hmul2(a, b); }
+__WARPSIM_HDI__ __nv_bfloat162 &operator/=(__nv_bfloat162 &a, __nv_bfloat162 b) { return a = __h2div(a, b); }
+__WARPSIM_HDI__ __nv_bfloat162 operator-(__nv_bfloat162 a) { return __hneg2(a); }
+__WARPSIM_HDI__ __nv_bfloat162 operator+(__nv_bfloat162 a) { return a; }
+__WARPSIM_HDI__ __nv_bfloat16 operator+(__nv_bfloat16 a) { return a; }
+__WARPSIM_HDI__ __nv_bfloat16 &operator++(__nv_bfloat16 &a) { return a = __hadd(a, __nv_bfloat16(1.0f)); }
+__WARPSIM_HDI__ __nv_bfloat16 &operator--(__nv_bfloat16 &a) { return a = __hsub(a, __nv_bfloat16(1.0f)); }
+__WARPSIM_HDI__ __nv_bfloat16 operator++(__nv_bfloat16 &a, int) { __nv_bfloat16 o = a; ++a; return o; }
+__WARPSIM_HDI__ __nv_bfloat16 operator--(__nv_bfloat16 &a, int) { __nv_bfloat16 o = a; --a; return o; }
+__WARPSIM_HDI__ bool operator==(__nv_bfloat162 a, __nv_bfloat162 b) { return __hbeq2(a, b); }
+__WARPSIM_HDI__ bool operator!=(__nv_bfloat162 a, __nv_bfloat162 b) { return __hbneu2(a, b); }
+__WARPSIM_HDI__ bool operator<(__nv_bfloat162 a, __nv_bfloat162 b) { return __hblt2(a, b); }
+__WARPSIM_HDI__ bool operator<=(__nv_bfloat162 a, __nv_bfloat162 b) { return __hble2(a, b); }
+__WARPSIM_HDI__ bool operator>(__nv_bfloat162 a, __nv_bfloat162 b) { return __hbgt2(a, b); }
+__WARPSIM_HDI__ bool operator>=(__nv_bfloat162 a, __nv_bfloat162 b) { return __hbge2(a, b); }
 #endif
+__WARPSIM_HDI__ __nv_bfloat162 make_bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) { return __nv_bfloat162(x, y); }
 
 #if defined(__cplusplus) && defined(__CUDA__) && !defined(__WARPSIM_HOST_ONLY__)
 extern "C" __device__ float __nv_sinf(float);
@@ -320,6 +346,8 @@ __WARPSIM_BSHFL(__shfl_up_sync, unsigned)
 __WARPSIM_BSHFL(__shfl_down_sync, unsigned)
 __WARPSIM_BSHFL(__shfl_xor_sync, int)
 #undef __WARPSIM_BSHFL
+__WARPSIM_DI__ __nv_bfloat16 __ldg(const __nv_bfloat16 *p) { return __ushort_as_bfloat16(__ldg((const unsigned short *)p)); }
+__WARPSIM_DI__ __nv_bfloat162 __ldg(const __nv_bfloat162 *p) { return __builtin_bit_cast(__nv_bfloat162, __ldg((const unsigned *)p)); }
 #endif
 
 #if defined(__cplusplus) && defined(__CUDA__) && !defined(__WARPSIM_HOST_ONLY__)

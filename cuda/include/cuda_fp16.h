@@ -24,6 +24,12 @@ struct __align__(2) __half {
   __host__ __device__ __half(double f) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)f)) {}
   __host__ __device__ __half(int i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
   __host__ __device__ __half(unsigned i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
+  __host__ __device__ __half(short i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
+  __host__ __device__ __half(unsigned short i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
+  __host__ __device__ __half(long i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
+  __host__ __device__ __half(unsigned long i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
+  __host__ __device__ __half(long long i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
+  __host__ __device__ __half(unsigned long long i) : __x(__builtin_bit_cast(unsigned short, (__warpsim_f16)i)) {}
   __host__ __device__ operator float() const { return (float)__builtin_bit_cast(__warpsim_f16, __x); }
   __host__ __device__ operator __half_raw() const { return __half_raw{__x}; }
 #endif
@@ -131,6 +137,17 @@ __WARPSIM_HDI__ __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); 
 __WARPSIM_HDI__ __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
 __WARPSIM_HDI__ __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
 __WARPSIM_HDI__ __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
+__WARPSIM_HDI__ __half2 &operator+=(__half2 &a, __half2 b) { return a = __hadd2(a, b); }
+__WARPSIM_HDI__ __half2 &operator-=(__half2 &a, __half2 b) { return a = __hsub2(a, b); }
+__WARPSIM_HDI__ __half2 &operator*=(__half2 &a, __half2 b) { return a = __hmul2(a, b); }
+__WARPSIM_HDI__ __half2 &operator/=(__half2 &a, __half2 b) { return a = __h2div(a, b); }
+__WARPSIM_HDI__ __half2 operator-(__half2 a) { return __hneg2(a); }
+__WARPSIM_HDI__ __half2 operator+(__half2 a) { return a; }
+__WARPSIM_HDI__ __half operator+(__half a) { return a; }
+__WARPSIM_HDI__ __half &operator++(__half &a) { return a = __hadd(a, __half(1.0f)); }
+__WARPSIM_HDI__ __half &operator--(__half &a) { return a = __hsub(a, __half(1.0f)); }
+__WARPSIM_HDI__ __half operator++(__half &a, int) { __half o = a; ++a; return o; }
+__WARPSIM_HDI__ __half operator--(__half &a, int) { __half o = a; --a; return o; }
 #endif
 
 /* More of cuda_fp16.h: rounding-mode conversions, saturating, ReLU and
@@ -332,6 +349,16 @@ __WARPSIM_HCMP2(leu, !(x > y))
 __WARPSIM_HCMP2(gtu, !(x <= y))
 __WARPSIM_HCMP2(geu, !(x < y))
 #undef __WARPSIM_HCMP2
+#ifdef __cplusplus
+/* __half2 comparisons: true when both halves compare true (__hbeq2 …). */
+__WARPSIM_HDI__ bool operator==(__half2 a, __half2 b) { return __hbeq2(a, b); }
+__WARPSIM_HDI__ bool operator!=(__half2 a, __half2 b) { return __hbneu2(a, b); }
+__WARPSIM_HDI__ bool operator<(__half2 a, __half2 b) { return __hblt2(a, b); }
+__WARPSIM_HDI__ bool operator<=(__half2 a, __half2 b) { return __hble2(a, b); }
+__WARPSIM_HDI__ bool operator>(__half2 a, __half2 b) { return __hbgt2(a, b); }
+__WARPSIM_HDI__ bool operator>=(__half2 a, __half2 b) { return __hbge2(a, b); }
+#endif
+__WARPSIM_HDI__ __half2 make_half2(__half x, __half y) { return __half2(x, y); }
 __WARPSIM_HDI__ __half2 __hisnan2(__half2 a) {
   return __half2(__ushort_as_half(__hisnan(a.x) ? 0x3c00 : 0), __ushort_as_half(__hisnan(a.y) ? 0x3c00 : 0));
 }
@@ -433,6 +460,7 @@ __WARPSIM_DI__ __half2 atomicAdd(__half2 *p, __half2 v) {
   return __builtin_bit_cast(__half2, old);
 }
 __WARPSIM_DI__ __half __ldg(const __half *p) { return __ushort_as_half(__ldg((const unsigned short *)p)); }
+__WARPSIM_DI__ __half2 __ldg(const __half2 *p) { return __builtin_bit_cast(__half2, __ldg((const unsigned *)p)); }
 #endif
 
 #endif
