@@ -299,3 +299,73 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCClusterIntrinsicsAndCacheHints: sm_90_rt.h's cluster intrinsics
+// (__clusterDimIsSpecified … __cluster_map_shared_rank, the split cluster
+// barrier) on a grid of 4 blocks in clusters of 2, and the cache-hinted
+// loads and stores (__ldcg … __stwt) of 1- to 16-byte types copying values
+// unchanged. Block b is rank b%2 of cluster b/2 and reads its partner's
+// shared word b^1 (10 + partner).
+func TestCCClusterIntrinsicsAndCacheHints(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "cintr.cu")
+	const code = `#include <cstdio>
+__global__ void __cluster_dims__(2, 1, 1) k(unsigned *o, const float4 *f4, float4 *g4, const char *c, short *s, double *d) {
+  __shared__ unsigned word;
+  if (threadIdx.x == 0) word = 10 + blockIdx.x;
+  __cluster_barrier_arrive();
+  __cluster_barrier_wait();
+  if (threadIdx.x == 0) {
+    unsigned *peer = __cluster_map_shared_rank(&word, __clusterRelativeBlockRank() ^ 1);
+    unsigned *r = o + 8 * blockIdx.x;
+    r[0] = __clusterDimIsSpecified(); r[1] = __clusterRelativeBlockRank(); r[2] = __clusterSizeInBlocks();
+    r[3] = __clusterIdx().x; r[4] = __clusterGridDimInClusters().x; r[5] = __clusterRelativeBlockIdx().x;
+    r[6] = __clusterDim().x; r[7] = *peer;
+  }
+  __cluster_barrier_arrive_relaxed();
+  __cluster_barrier_wait();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    __stcg(g4, __ldcs(f4)); __stcs(g4 + 1, __ldcg(f4 + 1)); __stwt(g4 + 2, __ldlu(f4 + 2)); __stwb(g4 + 3, __ldca(f4 + 3));
+    __stcg(s, (short)(__ldcv(c) * 3)); __stwt(d, __ldcg(d) * 2.0);
+  }
+}
+int main() {
+  unsigned *o, h[32];
+  float4 hf[4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}}, hg[4];
+  char hc = 7; short hs = 0; double hd = 1.25;
+  float4 *f, *g; char *c; short *s; double *d;
+  cudaMalloc(&o, sizeof h); cudaMalloc(&f, sizeof hf); cudaMalloc(&g, sizeof hg);
+  cudaMalloc(&c, 1); cudaMalloc(&s, 2); cudaMalloc(&d, 8);
+  cudaMemcpy(f, hf, sizeof hf, cudaMemcpyHostToDevice);
+  cudaMemcpy(c, &hc, 1, cudaMemcpyHostToDevice);
+  cudaMemcpy(d, &hd, 8, cudaMemcpyHostToDevice);
+  k<<<4, 64>>>(o, f, g, c, s, d);
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);
+  cudaMemcpy(hg, g, sizeof hg, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hs, s, 2, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hd, d, 8, cudaMemcpyDeviceToHost);
+  printf("%s\n", cudaGetErrorName(e));
+  for (int b = 0; b < 4; b++) {
+    for (int i = 0; i < 8; i++) printf("%u ", h[8 * b + i]);
+    printf("\n");
+  }
+  printf("%g %g %g %g %d %g\n", hg[0].x, hg[1].y, hg[2].z, hg[3].w, hs, hd);
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	want := "cudaSuccess\n" +
+		"1 0 2 0 2 0 2 11 \n" +
+		"1 1 2 0 2 1 2 10 \n" +
+		"1 0 2 1 2 0 2 13 \n" +
+		"1 1 2 1 2 1 2 12 \n" +
+		"1 6 11 16 21 2.5\n"
+	if err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}
