@@ -369,3 +369,64 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCTensorMapThroughDriverEntryPoint: a TMA program as CUDA 12/13 users
+// write it without linking libcuda: cudaTypedefs.h's
+// PFN_cuTensorMapEncodeTiled_v12000 from cudaGetDriverEntryPointByVersion,
+// a 16x16 box at column 16 of a 64x64 float matrix holding its own indices,
+// loaded by cuda::ptx::cp_async_bulk_tensor onto a cuda::barrier: element
+// (r, c) of the box is 64r + 16 + c (0,0 -> 16; 1,1 -> 81; 15,15 -> 991).
+func TestCCTensorMapThroughDriverEntryPoint(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "tmaentry.cu")
+	const code = `#include <cstdio>
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
+using barrier = cuda::barrier<cuda::thread_scope_block>;
+namespace ptx = cuda::ptx;
+
+__global__ void k(const __grid_constant__ CUtensorMap tm, float* o) {
+  __shared__ alignas(128) float s[16 * 16];
+  __shared__ barrier bar;
+  if (threadIdx.x == 0) { init(&bar, blockDim.x); ptx::fence_proxy_async(ptx::space_shared); }
+  __syncthreads();
+  barrier::arrival_token tok;
+  if (threadIdx.x == 0) {
+    int c[2] = {16, 0};
+    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, s, &tm, c, cuda::device::barrier_native_handle(bar));
+    tok = cuda::device::barrier_arrive_tx(bar, 1, sizeof(s));
+  } else tok = bar.arrive();
+  bar.wait(std::move(tok));
+  o[threadIdx.x] = s[threadIdx.x];
+}
+int main() {
+  float* g; cudaMalloc(&g, 64 * 64 * 4);
+  float h[64 * 64]; for (int i = 0; i < 64 * 64; i++) h[i] = i;
+  cudaMemcpy(g, h, sizeof h, cudaMemcpyHostToDevice);
+  PFN_cuTensorMapEncodeTiled_v12000 enc = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void**)&enc, 12000, cudaEnableDefault, &q);
+  printf("entry %s %d\n", cudaGetErrorName(e), q == cudaDriverEntryPointSuccess);
+  CUtensorMap tm;
+  cuuint64_t dims[2] = {64, 64}, strides[1] = {64 * 4};
+  cuuint32_t box[2] = {16, 16}, es[2] = {1, 1};
+  CUresult r = enc(&tm, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  float* o; cudaMalloc(&o, 256 * 4);
+  k<<<1, 256>>>(tm, o);
+  float out[256]; cudaMemcpy(out, o, sizeof out, cudaMemcpyDeviceToHost);
+  printf("%d %s %g %g %g\n", (int)r, cudaGetErrorString(cudaDeviceSynchronize()), out[0], out[17], out[255]);
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if want := "entry cudaSuccess 1\n0 no error 16 81 991\n"; err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}
