@@ -430,3 +430,23 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCXptxasValueIsNotVerbose: in `warpsim cc -Xptxas -v k.cu`, -v is
+// -Xptxas's value (nvcc's usual "print register usage"), not the cc
+// command's own -v; the build succeeds with a note that -Xptxas has no
+// effect here.
+func TestCCXptxasValueIsNotVerbose(t *testing.T) {
+	needClang(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.cu")
+	if err := os.WriteFile(src, []byte("__global__ void k(int *p) { *p = 1; }\nint main() { return 0; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	if code := run([]string{"cc", "-arch=sm_90a", "-Xptxas", "-v", src, "-o", filepath.Join(dir, "k")}, &o, &e); code != 0 {
+		t.Fatalf("exit %d\n%s", code, e.String())
+	}
+	if !strings.Contains(e.String(), "-Xptxas has no effect here") || strings.Contains(e.String(), "clang-22 ") {
+		t.Errorf("stderr %q: want the -Xptxas note and no verbose command lines", e.String())
+	}
+}

@@ -41,6 +41,17 @@ var ignoredWithValue = map[string]bool{
 	"-Xnvlink": true, "--nvlink-options": true, "-t": true, "--threads": true,
 }
 
+// TakesValue reports whether nvcc flag a, written alone, takes the next
+// argument as its value (so that `-Xptxas -v` is not read as -v).
+func TakesValue(a string) bool {
+	switch a {
+	case "-o", "--output-file", "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "-I", "-D", "-U",
+		"-std", "-x", "--x", "-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-l", "-L", "--device-ptx":
+		return true
+	}
+	return ignoredWithValue[a]
+}
+
 // nvcc flags without a value that change nothing here.
 var ignored = map[string]bool{
 	"-m64": true, "--expt-relaxed-constexpr": true, "--expt-extended-lambda": true, "--extended-lambda": true,
@@ -229,8 +240,13 @@ func ParseArgs(args []string) (*Options, error) {
 	return o, nil
 }
 
-// smName accepts sm_90, compute_90, sm_90a, 90.
+// smName accepts sm_90, compute_90, sm_90a, 90; native, all and
+// all-major (nvcc's: the installed GPU, every arch) are the simulated
+// H100's sm_90.
 func smName(v string) (string, error) {
+	if v == "native" || v == "all" || v == "all-major" {
+		return "sm_90", nil
+	}
 	s := strings.TrimSuffix(strings.TrimSuffix(v, "a"), "f")
 	for _, p := range []string{"sm_", "compute_", "lto_"} {
 		s = strings.TrimPrefix(s, p)

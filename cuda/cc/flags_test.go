@@ -26,6 +26,9 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"-c", "a.cu", "-o", "a.o"}, Options{Inputs: []string{"a.cu"}, Output: "a.o", OptLevel: "-O3", Arch: "sm_90", CompileOnly: true}},
 		{[]string{"-fatbin", "k.cu", "-o", "k.fatbin"}, Options{Inputs: []string{"k.cu"}, Output: "k.fatbin", OptLevel: "-O3", Arch: "sm_90", DeviceOnly: "fatbin"}},
 		{[]string{"--ptx", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", DeviceOnly: "ptx"}},
+		// nvcc's -arch=native (the installed GPU) is the simulated H100's sm_90.
+		{[]string{"-arch=native", "-Xptxas", "-v", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", Warnings: []string{"-Xptxas"}}},
+		{[]string{"-arch", "sm_80", "-arch=all-major", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90"}},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
@@ -58,5 +61,18 @@ func TestParseArgsErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestTakesValue: the flags whose value is the next argument, which the cc
+// command must not read as its own -v (`-Xptxas -v`).
+func TestTakesValue(t *testing.T) {
+	for _, c := range []struct {
+		flag string
+		want bool
+	}{{"-Xptxas", true}, {"-Xcompiler", true}, {"-o", true}, {"-ccbin", true}, {"-arch", true}, {"-v", false}, {"-O3", false}, {"-arch=sm_90", false}, {"a.cu", false}} {
+		if got := TakesValue(c.flag); got != c.want {
+			t.Errorf("TakesValue(%q) = %v, want %v", c.flag, got, c.want)
+		}
 	}
 }
