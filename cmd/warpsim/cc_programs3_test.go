@@ -450,3 +450,46 @@ func TestCCXptxasValueIsNotVerbose(t *testing.T) {
 		t.Errorf("stderr %q: want the -Xptxas note and no verbose command lines", e.String())
 	}
 }
+
+// TestCCNumericsFlags: nvcc's --fmad=false and --ftz=true reach the device
+// code. With a = 1 + 2^-12, a*a - (1 + 2^-11) is exactly 2^-24: an FMA keeps
+// it (nvcc's default contracts the multiply-add), a separate multiply rounds
+// it away (0). 1e-40 * a is a single-precision denormal, flushed to 0 under
+// --ftz=true. -maxrregcount puts .maxnreg on the kernel.
+func TestCCNumericsFlags(t *testing.T) {
+	needClang(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "fm.cu")
+	const code = `#include <cstdio>
+__global__ void k(float *o, float a, float b, float c) { o[0] = a * b + c; o[1] = 1e-40f * a; }
+int main() {
+  float *d, h[2];
+  cudaMalloc(&d, 8);
+  float a = 1.0f + 1.0f / (1 << 12);
+  k<<<1, 1>>>(d, a, a, -(1.0f + 1.0f / (1 << 11)));
+  cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost);
+  printf("%a %d\n", h[0], h[1] != 0.0f);
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flag, want string
+	}{{"-O3", "0x1p-24 1\n"}, {"--fmad=false", "0x0p+0 1\n"}, {"--ftz=true", "0x1p-24 0\n"}} {
+		prog := buildCUIn(t, t.TempDir(), src, c.flag)
+		out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+		if err != nil || out != c.want {
+			t.Errorf("%s: got %q (%v), want %q\n%s", c.flag, out, err, c.want, stderr)
+		}
+	}
+	var o, e bytes.Buffer
+	ptx := filepath.Join(dir, "fm.ptx")
+	if code := run([]string{"cc", "-ptx", "-maxrregcount=32", src, "-o", ptx}, &o, &e); code != 0 {
+		t.Fatalf("-ptx: exit %d\n%s", code, e.String())
+	}
+	if b, err := os.ReadFile(ptx); err != nil || !strings.Contains(string(b), ".maxnreg 32\n{") {
+		t.Errorf("-maxrregcount=32: no .maxnreg 32 before the kernel's body (%v)", err)
+	}
+}
