@@ -493,3 +493,41 @@ int main() {
 		t.Errorf("-maxrregcount=32: no .maxnreg 32 before the kernel's body (%v)", err)
 	}
 }
+
+// TestCCVectorAtomicAdd: sm_90's atomicAdd on float2 and float4 from 64
+// threads adding (1, 2) and (1, 2, 3, 4): the sums are exact, (64, 128) and
+// (64, 128, 192, 256), and the old values returned are 64 distinct
+// multiples of the increment, so their sum is 0+1+…+63 = 2016 times it.
+func TestCCVectorAtomicAdd(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "vatom.cu")
+	const code = `#include <cstdio>
+__global__ void k(float2 *a, float4 *b, float *olds) {
+  float2 o2 = atomicAdd(a, make_float2(1, 2));
+  float4 o4 = atomicAdd(b, make_float4(1, 2, 3, 4));
+  atomicAdd(olds, o2.x + o2.y);
+  atomicAdd(olds + 1, o4.x + o4.y + o4.z + o4.w);
+}
+int main() {
+  float2 *a; float4 *b; float *o, h[8];
+  cudaMalloc(&a, 8); cudaMalloc(&b, 16); cudaMalloc(&o, 8);
+  cudaMemset(a, 0, 8); cudaMemset(b, 0, 16); cudaMemset(o, 0, 8);
+  k<<<2, 32>>>(a, b, o);
+  cudaMemcpy(h, a, 8, cudaMemcpyDeviceToHost);
+  cudaMemcpy(h + 2, b, 16, cudaMemcpyDeviceToHost);
+  cudaMemcpy(h + 6, o, 8, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 8; i++) printf("%g ", h[i]);
+  printf("\n");
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	// 2016*3 = 6048, 2016*10 = 20160.
+	if want := "64 128 64 128 192 256 6048 20160 \n"; err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}

@@ -122,6 +122,29 @@ __WARPSIM_ATOM3(atomicXor, unsigned int, xor, i, int)
 __WARPSIM_ATOM3(atomicXor, unsigned long long, xor, ll, long long)
 #undef __WARPSIM_ATOM3
 
+/* sm_90's atomicAdd on float2 and float4: PTX performs a vector atom as
+ * independent scalar atomics on its elements, so these are the elements'
+ * float atomics; each returns the old values. */
+#define __WARPSIM_VATOM(SUFFIX)                                                                        \
+  __WARPSIM_DI__ float2 atomicAdd##SUFFIX(float2 *p, float2 v) {                                     \
+    float2 r;                                                                                        \
+    r.x = atomicAdd##SUFFIX(&p->x, v.x);                                                             \
+    r.y = atomicAdd##SUFFIX(&p->y, v.y);                                                             \
+    return r;                                                                                        \
+  }                                                                                                  \
+  __WARPSIM_DI__ float4 atomicAdd##SUFFIX(float4 *p, float4 v) {                                     \
+    float4 r;                                                                                        \
+    r.x = atomicAdd##SUFFIX(&p->x, v.x);                                                             \
+    r.y = atomicAdd##SUFFIX(&p->y, v.y);                                                             \
+    r.z = atomicAdd##SUFFIX(&p->z, v.z);                                                             \
+    r.w = atomicAdd##SUFFIX(&p->w, v.w);                                                             \
+    return r;                                                                                        \
+  }
+__WARPSIM_VATOM()
+__WARPSIM_VATOM(_block)
+__WARPSIM_VATOM(_system)
+#undef __WARPSIM_VATOM
+
 __WARPSIM_DI__ float atomicExch(float *p, float v) {
   return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i((int *)p, __builtin_bit_cast(int, v)));
 }
