@@ -106,8 +106,9 @@ int main() {
 // clock, 1589 MHz, where Nsight Compute locks it) with Nsight Compute's on
 // the H100 (testdata/programs3/times.tsv). Held out: none of these kernels
 // was used to fit the timing model. It reports the mean |error|, how many
-// kernels are within 15% and the worst rows, and fails when a kernel is
-// more than 100% off or the mean passes 40%.
+// kernels are within 15% and the worst rows (16.3% mean, 20 of 32 within
+// 15%, the FP8 dot product's unrolled-by-nvcc loop worst at +83%), and
+// fails when a kernel is more than 100% off or the mean passes 20%.
 func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -178,8 +179,8 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	for _, o := range over {
 		t.Errorf("%s: more than 100%% off", o)
 	}
-	if mean > 0.40 {
-		t.Errorf("mean |error| %.1f%%, want under 40%%", 100*mean)
+	if mean > 0.20 {
+		t.Errorf("mean |error| %.1f%%, want under 20%%", 100*mean)
 	}
 }
 
