@@ -45,7 +45,11 @@ func newCCCmd(stdout, stderr io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			verbose := false
 			var rest []string
-			for _, a := range args {
+			for i, a := range args {
+				if i > 0 && cc.TakesValue(args[i-1]) {
+					rest = append(rest, a) // a value: -Xptxas -v
+					continue
+				}
 				switch a {
 				case "-h", "--help":
 					return cmd.Help()

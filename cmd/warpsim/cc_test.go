@@ -402,8 +402,8 @@ func TestCCCompileError(t *testing.T) {
 // TestCCUnknownFlag names the flag.
 func TestCCUnknownFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"cc", "--maxrregcount=32", "x.cu"}, &stdout, &stderr)
-	if code != exitBadInput || !strings.Contains(stderr.String(), "unknown flag --maxrregcount=32") {
+	code := run([]string{"cc", "--prec-div=false", "x.cu"}, &stdout, &stderr)
+	if code != exitBadInput || !strings.Contains(stderr.String(), "unknown flag --prec-div=false") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }

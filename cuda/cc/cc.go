@@ -155,6 +155,11 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 	}
 	if o.FastMath {
 		f = append(f, "-fcuda-approx-transcendentals", "-fgpu-flush-denormals-to-zero")
+	} else if o.FTZ {
+		f = append(f, "-fgpu-flush-denormals-to-zero")
+	}
+	if o.NoFMAD {
+		f = append(f, "-ffp-contract=off")
 	}
 	if quiet {
 		f = append(f, "-w")
@@ -183,7 +188,7 @@ func (d *Driver) CompilePTX(o *Options, src, out string) error {
 	if err != nil {
 		return err
 	}
-	fixed := escapeControlBytes(addClusterDims(clusters, b))
+	fixed := escapeControlBytes(addMaxNReg(o.MaxRegCount, addClusterDims(clusters, b)))
 	if o.RDC {
 		// With -fgpu-rdc clang keeps template kernels alive for a device
 		// linker with a table of their addresses,

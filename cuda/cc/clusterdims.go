@@ -77,6 +77,7 @@ var quotedIncludeRE = regexp.MustCompile(`(?m)^\s*#\s*include\s*"([^"]+)"`)
 func scanClusterDims(pre []byte) ([]clusterDim, error) {
 	var out []clusterDim
 	s := string(pre)
+	consts := namedConsts(s)
 	for {
 		i := strings.Index(s, clusterMarker)
 		if i < 0 {
@@ -98,9 +99,9 @@ func scanClusterDims(pre []byte) ([]clusterDim, error) {
 			return nil, fmt.Errorf("kernel %s: __cluster_dims__(%s): want one to three sizes", name, args)
 		}
 		for k, a := range parts {
-			v, err := evalConst(a)
+			v, err := evalConstNamed(a, consts, 0)
 			if err != nil || v < 1 {
-				return nil, fmt.Errorf("kernel %s: __cluster_dims__(%s): warpsim cc takes sizes that are integer constants (macros and constant arithmetic included), not %q", name, args, strings.TrimSpace(a))
+				return nil, fmt.Errorf("kernel %s: __cluster_dims__(%s): warpsim cc takes sizes that are integer constants (macros, constant arithmetic and const/constexpr integers included), not %q", name, args, strings.TrimSpace(a))
 			}
 			c.dims[k] = int(v)
 		}
@@ -221,10 +222,43 @@ func splitArgs(s string) []string {
 	return append(parts, s[start:])
 }
 
+// constDeclRE matches a namespace- or block-scope integer constant
+// declaration as users size clusters with: `constexpr int CSIZE = 4;`,
+// `const unsigned kN{2};`, `static constexpr int A = 2, B = A * 2;`.
+var constDeclRE = regexp.MustCompile(`\b(?:constexpr|const)\s+(?:static\s+)?(?:(?:unsigned|signed|int|long|short|size_t|u?int(?:8|16|32|64)_t|auto)\s+)+([A-Za-z_]\w*\s*(?:=[^;{}]+|\{[^;{}]+\})(?:,\s*[A-Za-z_]\w*\s*(?:=[^;{},]+|\{[^;{}]+\}))*)\s*;`)
+
+// constInitRE is one declarator of such a declaration.
+var constInitRE = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*(?:=\s*(.+?)|\{(.+)\})\s*$`)
+
+// namedConsts maps the names of the integer constants declared in the
+// preprocessed source to their initializers; a name declared twice with
+// different initializers (two scopes) maps to "" and is not resolved.
+func namedConsts(s string) map[string]string {
+	m := map[string]string{}
+	for _, d := range constDeclRE.FindAllStringSubmatch(s, -1) {
+		for _, part := range splitArgs(d[1]) {
+			p := constInitRE.FindStringSubmatch(part)
+			if p == nil {
+				continue
+			}
+			v := strings.TrimSpace(p[2] + p[3])
+			if old, ok := m[p[1]]; ok && old != v {
+				v = ""
+			}
+			m[p[1]] = v
+		}
+	}
+	return m
+}
+
 // evalConst evaluates an integer constant expression of C's arithmetic
 // (literals with or without u/l suffixes, + - * / % << >>, parentheses,
 // casts to an integer type are not taken).
-func evalConst(s string) (int64, error) {
+func evalConst(s string) (int64, error) { return evalConstNamed(s, nil, 0) }
+
+// evalConstNamed is evalConst where an identifier is one of consts'
+// integer constants (evaluated in turn, 8 levels at most).
+func evalConstNamed(s string, consts map[string]string, depth int) (int64, error) {
 	s = intSuffixRE.ReplaceAllString(strings.TrimSpace(s), "$1")
 	e, err := parser.ParseExpr(s)
 	if err != nil {
@@ -244,6 +278,10 @@ func evalConst(s string) (int64, error) {
 			return v, err
 		case *ast.ParenExpr:
 			return eval(e.X)
+		case *ast.Ident:
+			if v := consts[e.Name]; v != "" && depth < 8 {
+				return evalConstNamed(v, consts, depth+1)
+			}
 		case *ast.UnaryExpr:
 			v, err := eval(e.X)
 			switch {

@@ -21,6 +21,9 @@ func TestScanClusterDims(t *testing.T) {
 		{src: "template <int N> __attribute__((global)) void\n# 12 \"x.cu\"\n__warpsim_cluster_dims__(0x2, 1, 1)\n tk(int *p) {}", want: []clusterDim{{"tk", [3]int{2, 1, 1}}}},
 		{src: `__attribute__((global)) void plain(int *p) {}`},
 		{src: `template <int N> __attribute__((global)) void __warpsim_cluster_dims__(N, 1, 1) tn(int *p) {}`, err: `kernel tn: __cluster_dims__(N, 1, 1): warpsim cc takes sizes that are integer constants`},
+		{src: "constexpr int NBINS = 512, CSIZE = 4, BPB = NBINS / CSIZE;\nconstexpr int X = 1;\nconst unsigned kY{2 * 1};\n__attribute__((global)) void __warpsim_cluster_dims__(CSIZE, kY, 1) hist(int *p) {}", want: []clusterDim{{"hist", [3]int{4, 2, 1}}}},
+		{src: "static constexpr int H = 2;\nconstexpr int W = H * 2;\n__attribute__((global)) void __warpsim_cluster_dims__(W) kw() {}", want: []clusterDim{{"kw", [3]int{4, 1, 1}}}},
+		{src: "void f() { const int C = 2; }\nvoid g() { const int C = 4; }\n__attribute__((global)) void __warpsim_cluster_dims__(C) kc() {}", err: `not "C"`},
 		{src: `__attribute__((global)) void __warpsim_cluster_dims__(1, 2, 3, 4) k4() {}`, err: `want one to three sizes`},
 		{src: `__attribute__((global)) void __warpsim_cluster_dims__(0) k0() {}`, err: `not "0"`},
 	} {

@@ -3,6 +3,7 @@ package cc
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,9 @@ type Options struct {
 	DeviceLink  bool     // -dlink: only the device link, to an object
 	ForceCU     bool     // -x cu: every source input is CUDA
 	FastMath    bool     // --use_fast_math
+	NoFMAD      bool     // --fmad=false: no mul+add contraction in device code
+	FTZ         bool     // --ftz=true: single-precision denormals flushed in device code
+	MaxRegCount int      // -maxrregcount N: .maxnreg N on kernels without launch bounds
 	HostFlags   []string // -Xcompiler …, -W…, -f…, -g, -pthread
 	LinkFlags   []string // -l…, -L…, -Xlinker …
 	Warnings    []string // flags accepted and ignored, for a note
@@ -39,6 +43,20 @@ type Options struct {
 var ignoredWithValue = map[string]bool{
 	"-ccbin": true, "--compiler-bindir": true, "-Xptxas": true, "--ptxas-options": true,
 	"-Xnvlink": true, "--nvlink-options": true, "-t": true, "--threads": true,
+	// Front-end diagnostics and warnings, which clang reports its own way.
+	"-diag-suppress": true, "--diag-suppress": true, "-diag-warn": true, "--diag-warn": true, "-Xcudafe": true,
+	"--cudafe-options": true, "-Werror": true, "--Werror": true,
+}
+
+// TakesValue reports whether nvcc flag a, written alone, takes the next
+// argument as its value (so that `-Xptxas -v` is not read as -v).
+func TakesValue(a string) bool {
+	switch a {
+	case "-o", "--output-file", "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "-I", "-D", "-U",
+		"-std", "--std", "-x", "--x", "-maxrregcount", "--maxrregcount", "-Xcompiler", "--compiler-options", "-Xlinker", "--linker-options", "-l", "-L", "--device-ptx":
+		return true
+	}
+	return ignoredWithValue[a]
 }
 
 // nvcc flags without a value that change nothing here.
@@ -46,7 +64,10 @@ var ignored = map[string]bool{
 	"-m64": true, "--expt-relaxed-constexpr": true, "--expt-extended-lambda": true, "--extended-lambda": true,
 	"-res-usage": true, "--resource-usage": true, "-lcudadevrt": true, "-lcudart": true, "-lcuda": true, "-cudart=static": true,
 	"--cudart=static": true, "-cudart=shared": true, "--cudart=shared": true, "-Wno-deprecated-gpu-targets": true,
-	"--keep": true, "-keep": true,
+	"--keep": true, "-keep": true, "-restrict": true, "--restrict": true, "-src-in-ptx": true, "--source-in-ptx": true,
+	"--forward-unknown-to-host-compiler": true, "-forward-unknown-to-host-compiler": true,
+	"-allow-unsupported-compiler": true, "--allow-unsupported-compiler": true, "--fmad=true": true, "-fmad=true": true,
+	"--ftz=false": true, "-ftz=false": true, "--display-error-number": true, "--no-display-error-number": true,
 }
 
 // ParseArgs reads nvcc-style arguments.
@@ -139,8 +160,8 @@ func ParseArgs(args []string) (*Options, error) {
 			o.Defines = append(o.Defines, a[:2]+v)
 		case strings.HasPrefix(a, "-std=") || strings.HasPrefix(a, "--std="):
 			o.Std = "-std=" + a[strings.Index(a, "=")+1:]
-		case a == "-std":
-			v, err := value(&i, "-std")
+		case a == "-std" || a == "--std":
+			v, err := value(&i, a)
 			if err != nil {
 				return nil, err
 			}
@@ -173,6 +194,25 @@ func ParseArgs(args []string) (*Options, error) {
 			o.ForceCU = true
 		case a == "--use_fast_math" || a == "-use_fast_math":
 			o.FastMath = true
+		case a == "--fmad=false" || a == "-fmad=false":
+			o.NoFMAD = true
+		case a == "--ftz=true" || a == "-ftz=true":
+			o.FTZ = true
+		case a == "-maxrregcount" || a == "--maxrregcount" || strings.HasPrefix(a, "-maxrregcount=") || strings.HasPrefix(a, "--maxrregcount="):
+			name := strings.SplitN(a, "=", 2)[0]
+			v, err := value(&i, name)
+			if err != nil {
+				return nil, err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("%s %s: expected a register count", name, v)
+			}
+			o.MaxRegCount = n
+		case strings.HasPrefix(a, "-diag-suppress=") || strings.HasPrefix(a, "--diag-suppress=") ||
+			strings.HasPrefix(a, "-diag-warn=") || strings.HasPrefix(a, "--diag-warn=") || strings.HasPrefix(a, "-Xcudafe=") ||
+			strings.HasPrefix(a, "-Werror=") || strings.HasPrefix(a, "--Werror="):
+			o.Warnings = append(o.Warnings, a)
 		case a == "-Xcompiler" || strings.HasPrefix(a, "-Xcompiler=") || a == "--compiler-options" || strings.HasPrefix(a, "--compiler-options="):
 			name := "-Xcompiler"
 			if strings.HasPrefix(a, "--") {
@@ -217,7 +257,7 @@ func ParseArgs(args []string) (*Options, error) {
 			strings.HasPrefix(a, "-march=") || strings.HasPrefix(a, "-mtune="):
 			o.HostFlags = append(o.HostFlags, a)
 		default:
-			return nil, fmt.Errorf("unknown flag %s: warpsim cc accepts nvcc's -o, -O*, -arch=sm_XX, -gencode, -I, -D, -U, -std=, -rdc=true, -dc, -dlink, -c, -ptx, -fatbin, -cubin, -x cu, -lineinfo, -G, -g, --use_fast_math, -Xcompiler, -Xlinker, -l, -L, and clang's -W…/-f… (passed to the host compiler)", a)
+			return nil, fmt.Errorf("unknown flag %s: warpsim cc accepts nvcc's -o, -O*, -arch=sm_XX, -gencode, -I, -D, -U, -std=, -rdc=true, -dc, -dlink, -c, -ptx, -fatbin, -cubin, -x cu, -lineinfo, -G, -g, --use_fast_math, --fmad=false, --ftz=true, -maxrregcount, -Xcompiler, -Xlinker, -l, -L, and clang's -W…/-f… (passed to the host compiler)", a)
 		}
 	}
 	if len(o.Inputs) == 0 {
@@ -229,8 +269,13 @@ func ParseArgs(args []string) (*Options, error) {
 	return o, nil
 }
 
-// smName accepts sm_90, compute_90, sm_90a, 90.
+// smName accepts sm_90, compute_90, sm_90a, 90; native, all and
+// all-major (nvcc's: the installed GPU, every arch) are the simulated
+// H100's sm_90.
 func smName(v string) (string, error) {
+	if v == "native" || v == "all" || v == "all-major" {
+		return "sm_90", nil
+	}
 	s := strings.TrimSuffix(strings.TrimSuffix(v, "a"), "f")
 	for _, p := range []string{"sm_", "compute_", "lto_"} {
 		s = strings.TrimPrefix(s, p)

@@ -26,6 +26,13 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"-c", "a.cu", "-o", "a.o"}, Options{Inputs: []string{"a.cu"}, Output: "a.o", OptLevel: "-O3", Arch: "sm_90", CompileOnly: true}},
 		{[]string{"-fatbin", "k.cu", "-o", "k.fatbin"}, Options{Inputs: []string{"k.cu"}, Output: "k.fatbin", OptLevel: "-O3", Arch: "sm_90", DeviceOnly: "fatbin"}},
 		{[]string{"--ptx", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", DeviceOnly: "ptx"}},
+		// nvcc's -arch=native (the installed GPU) is the simulated H100's sm_90.
+		{[]string{"-arch=native", "-Xptxas", "-v", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", Warnings: []string{"-Xptxas"}}},
+		{[]string{"-arch", "sm_80", "-arch=all-major", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90"}},
+		{[]string{"-maxrregcount=64", "--fmad=false", "--ftz=true", "--std", "c++17", "-diag-suppress", "20054", "-Xcudafe", "--diag_suppress=177", "-restrict", "k.cu"},
+			Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", MaxRegCount: 64, NoFMAD: true, FTZ: true, Std: "-std=c++17",
+				Warnings: []string{"-diag-suppress", "-Xcudafe", "-restrict"}}},
+		{[]string{"--maxrregcount", "40", "k.cu"}, Options{Inputs: []string{"k.cu"}, OptLevel: "-O3", Arch: "sm_90", MaxRegCount: 40}},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
@@ -45,7 +52,8 @@ func TestParseArgsErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-maxrregcount=32", "a.cu"}, "unknown flag -maxrregcount=32"},
+		{[]string{"--prec-div=false", "a.cu"}, "unknown flag --prec-div=false"},
+		{[]string{"-maxrregcount=lots", "a.cu"}, "-maxrregcount lots: expected a register count"},
 		{[]string{"-arch=kepler", "a.cu"}, "-arch kepler: expected sm_XX"},
 		{[]string{"-o"}, "-o needs a value"},
 		{[]string{"-O3"}, "no input files"},
@@ -58,5 +66,18 @@ func TestParseArgsErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestTakesValue: the flags whose value is the next argument, which the cc
+// command must not read as its own -v (`-Xptxas -v`).
+func TestTakesValue(t *testing.T) {
+	for _, c := range []struct {
+		flag string
+		want bool
+	}{{"-Xptxas", true}, {"-maxrregcount", true}, {"-diag-suppress", true}, {"-Xcompiler", true}, {"-o", true}, {"-ccbin", true}, {"-arch", true}, {"-v", false}, {"-O3", false}, {"-arch=sm_90", false}, {"a.cu", false}} {
+		if got := TakesValue(c.flag); got != c.want {
+			t.Errorf("TakesValue(%q) = %v, want %v", c.flag, got, c.want)
+		}
 	}
 }

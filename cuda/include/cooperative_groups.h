@@ -334,6 +334,18 @@ __device__ __forceinline__ coalesced_group labeled_partition(const thread_block_
 }
 
 /* The whole grid. */
+__device__ __forceinline__ unsigned __warpsim_sreg_grid_cluster(int i) {
+  unsigned v;
+  switch (i) {
+  case 0: asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(v)); break;
+  case 1: asm volatile("mov.u32 %0, %%clusterid.y;" : "=r"(v)); break;
+  case 2: asm volatile("mov.u32 %0, %%clusterid.z;" : "=r"(v)); break;
+  case 3: asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(v)); break;
+  case 4: asm volatile("mov.u32 %0, %%nclusterid.y;" : "=r"(v)); break;
+  default: asm volatile("mov.u32 %0, %%nclusterid.z;" : "=r"(v)); break;
+  }
+  return v;
+}
 class grid_group : public thread_group {
 public:
   __device__ grid_group() : thread_group(__warpsim_kind_grid, 0, 0, 0, 1) {}
@@ -350,6 +362,17 @@ public:
   /* True once the context has a grid workspace (above). */
   __device__ bool is_valid() const { return __warpsim_grid_workspace() != 0; }
   __device__ void sync() const { __warpsim_grid_sync(); }
+  /* Clusters of the grid (sm_90; a launch without clusters has 1x1x1). */
+  __device__ dim3 dim_clusters() const { return dim3(__warpsim_sreg_grid_cluster(3), __warpsim_sreg_grid_cluster(4), __warpsim_sreg_grid_cluster(5)); }
+  __device__ dim3 cluster_index() const { return dim3(__warpsim_sreg_grid_cluster(0), __warpsim_sreg_grid_cluster(1), __warpsim_sreg_grid_cluster(2)); }
+  __device__ unsigned long long num_clusters() const {
+    dim3 d = dim_clusters();
+    return (unsigned long long)d.x * d.y * d.z;
+  }
+  __device__ unsigned long long cluster_rank() const {
+    dim3 i = cluster_index(), d = dim_clusters();
+    return ((unsigned long long)i.z * d.y + i.y) * d.x + i.x;
+  }
 };
 
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
@@ -374,8 +397,15 @@ class cluster_group : public thread_group {
 public:
   __device__ cluster_group() : thread_group(__warpsim_kind_block, 0, 0, 0, 1) {}
   __device__ void sync() const { asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"); }
-  __device__ void barrier_arrive() const { asm volatile("barrier.cluster.arrive.aligned;" ::: "memory"); }
+  /* Split arrive/wait: barrier_arrive returns the token CUDA 12+ passes
+   * to barrier_wait (a call may also drop it and wait with no token). */
+  struct arrival_token {};
+  __device__ arrival_token barrier_arrive() const {
+    asm volatile("barrier.cluster.arrive.aligned;" ::: "memory");
+    return arrival_token();
+  }
   __device__ void barrier_wait() const { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+  __device__ void barrier_wait(arrival_token &&) const { barrier_wait(); }
   __device__ unsigned block_rank() const { return __warpsim_sreg_cluster(0); }
   __device__ unsigned num_blocks() const { return __warpsim_sreg_cluster(1); }
   __device__ dim3 block_index() const { return dim3(__warpsim_sreg_cluster(2), __warpsim_sreg_cluster(3), __warpsim_sreg_cluster(4)); }

@@ -15,6 +15,11 @@
 #include "cuda_runtime.h"
 #include "__warpsim_driver_types.h"
 #include "__warpsim_tensormap.h"
+/* The calling-convention macro of NVIDIA's cuda.h (empty on Linux), which programs
+ * spell in their own function-pointer types. */
+#ifndef CUDAAPI
+#define CUDAAPI
+#endif
 typedef cudaStream_t CUstream;
 typedef cudaEvent_t CUevent;
 

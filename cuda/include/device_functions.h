@@ -122,6 +122,29 @@ __WARPSIM_ATOM3(atomicXor, unsigned int, xor, i, int)
 __WARPSIM_ATOM3(atomicXor, unsigned long long, xor, ll, long long)
 #undef __WARPSIM_ATOM3
 
+/* sm_90's atomicAdd on float2 and float4: PTX performs a vector atom as
+ * independent scalar atomics on its elements, so these are the elements'
+ * float atomics; each returns the old values. */
+#define __WARPSIM_VATOM(SUFFIX)                                                                        \
+  __WARPSIM_DI__ float2 atomicAdd##SUFFIX(float2 *p, float2 v) {                                     \
+    float2 r;                                                                                        \
+    r.x = atomicAdd##SUFFIX(&p->x, v.x);                                                             \
+    r.y = atomicAdd##SUFFIX(&p->y, v.y);                                                             \
+    return r;                                                                                        \
+  }                                                                                                  \
+  __WARPSIM_DI__ float4 atomicAdd##SUFFIX(float4 *p, float4 v) {                                     \
+    float4 r;                                                                                        \
+    r.x = atomicAdd##SUFFIX(&p->x, v.x);                                                             \
+    r.y = atomicAdd##SUFFIX(&p->y, v.y);                                                             \
+    r.z = atomicAdd##SUFFIX(&p->z, v.z);                                                             \
+    r.w = atomicAdd##SUFFIX(&p->w, v.w);                                                             \
+    return r;                                                                                        \
+  }
+__WARPSIM_VATOM()
+__WARPSIM_VATOM(_block)
+__WARPSIM_VATOM(_system)
+#undef __WARPSIM_VATOM
+
 __WARPSIM_DI__ float atomicExch(float *p, float v) {
   return __builtin_bit_cast(float, __nvvm_atom_xchg_gen_i((int *)p, __builtin_bit_cast(int, v)));
 }
@@ -407,6 +430,117 @@ __WARPSIM_LDG(double, __nvvm_ldg_d)
 #undef __WARPSIM_LDG
 /* Vector types: a plain load through the read-only path's generic form. */
 template <class T> __WARPSIM_DI__ T __ldg(const T *p) { return *p; }
+
+/* ---- Cache-hinted global loads and stores (CUDA's __ldca … __stwt):
+ * ld.global.{ca,cg,cs,lu,cv} and st.global.{wb,cg,cs,wt} of a 1-, 2-, 4-,
+ * 8- or 16-byte value (scalars and CUDA's vector types). ---- */
+#define __WARPSIM_LDHINT(NAME, Q)                                                                         \
+  template <class T> __WARPSIM_DI__ T NAME(const T *p) {                                                   \
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, \
+                  #NAME " takes 1-, 2-, 4-, 8- or 16-byte types");                                       \
+    T r;                                                                                                  \
+    if (sizeof(T) == 1) {                                                                                 \
+      unsigned short v;                                                                                   \
+      asm volatile("ld.global." Q ".b8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");                         \
+      unsigned char c = (unsigned char)v;                                                                 \
+      __builtin_memcpy(&r, &c, 1);                                                                        \
+    } else if (sizeof(T) == 2) {                                                                          \
+      unsigned short v;                                                                                   \
+      asm volatile("ld.global." Q ".b16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");                        \
+      __builtin_memcpy(&r, &v, 2);                                                                        \
+    } else if (sizeof(T) == 4) {                                                                          \
+      unsigned v;                                                                                         \
+      asm volatile("ld.global." Q ".b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");                        \
+      __builtin_memcpy(&r, &v, 4);                                                                        \
+    } else if (sizeof(T) == 8) {                                                                          \
+      unsigned long long v;                                                                               \
+      asm volatile("ld.global." Q ".b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");                        \
+      __builtin_memcpy(&r, &v, 8);                                                                        \
+    } else {                                                                                              \
+      unsigned v[4];                                                                                      \
+      asm volatile("ld.global." Q ".v4.b32 {%0, %1, %2, %3}, [%4];"                                       \
+                   : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "l"(p) : "memory");                 \
+      __builtin_memcpy(&r, v, 16);                                                                        \
+    }                                                                                                     \
+    return r;                                                                                             \
+  }
+__WARPSIM_LDHINT(__ldca, "ca")
+__WARPSIM_LDHINT(__ldcg, "cg")
+__WARPSIM_LDHINT(__ldcs, "cs")
+__WARPSIM_LDHINT(__ldlu, "lu")
+__WARPSIM_LDHINT(__ldcv, "cv")
+#undef __WARPSIM_LDHINT
+#define __WARPSIM_STHINT(NAME, Q)                                                                         \
+  template <class T> __WARPSIM_DI__ void NAME(T *p, T x) {                                                 \
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, \
+                  #NAME " takes 1-, 2-, 4-, 8- or 16-byte types");                                       \
+    if (sizeof(T) == 1) {                                                                                 \
+      unsigned char c;                                                                                    \
+      __builtin_memcpy(&c, &x, 1);                                                                        \
+      asm volatile("st.global." Q ".b8 [%0], %1;" ::"l"(p), "h"((unsigned short)c) : "memory");           \
+    } else if (sizeof(T) == 2) {                                                                          \
+      unsigned short v;                                                                                   \
+      __builtin_memcpy(&v, &x, 2);                                                                        \
+      asm volatile("st.global." Q ".b16 [%0], %1;" ::"l"(p), "h"(v) : "memory");                          \
+    } else if (sizeof(T) == 4) {                                                                          \
+      unsigned v;                                                                                         \
+      __builtin_memcpy(&v, &x, 4);                                                                        \
+      asm volatile("st.global." Q ".b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");                          \
+    } else if (sizeof(T) == 8) {                                                                          \
+      unsigned long long v;                                                                               \
+      __builtin_memcpy(&v, &x, 8);                                                                        \
+      asm volatile("st.global." Q ".b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");                          \
+    } else {                                                                                              \
+      unsigned v[4];                                                                                      \
+      __builtin_memcpy(v, &x, 16);                                                                        \
+      asm volatile("st.global." Q ".v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v[0]), "r"(v[1]),       \
+                   "r"(v[2]), "r"(v[3]) : "memory");                                                      \
+    }                                                                                                     \
+  }
+__WARPSIM_STHINT(__stwb, "wb")
+__WARPSIM_STHINT(__stcg, "cg")
+__WARPSIM_STHINT(__stcs, "cs")
+__WARPSIM_STHINT(__stwt, "wt")
+#undef __WARPSIM_STHINT
+
+/* ---- sm_90's cluster intrinsics (CUDA's sm_90_rt.h) ---- */
+__WARPSIM_DI__ unsigned __warpsim_csreg(int i) {
+  unsigned v;
+  switch (i) {
+  case 0: asm volatile("mov.u32 %0, %%is_explicit_cluster;" : "=r"(v)); break;
+  case 1: asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(v)); break;
+  case 2: asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(v)); break;
+  case 3: asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(v)); break;
+  case 4: asm volatile("mov.u32 %0, %%clusterid.y;" : "=r"(v)); break;
+  case 5: asm volatile("mov.u32 %0, %%clusterid.z;" : "=r"(v)); break;
+  case 6: asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(v)); break;
+  case 7: asm volatile("mov.u32 %0, %%nclusterid.y;" : "=r"(v)); break;
+  case 8: asm volatile("mov.u32 %0, %%nclusterid.z;" : "=r"(v)); break;
+  case 9: asm volatile("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(v)); break;
+  case 10: asm volatile("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(v)); break;
+  case 11: asm volatile("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(v)); break;
+  case 12: asm volatile("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(v)); break;
+  case 13: asm volatile("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(v)); break;
+  default: asm volatile("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(v)); break;
+  }
+  return v;
+}
+__WARPSIM_DI__ unsigned __clusterDimIsSpecified() { return __warpsim_csreg(0); }
+__WARPSIM_DI__ unsigned __clusterRelativeBlockRank() { return __warpsim_csreg(1); }
+__WARPSIM_DI__ unsigned __clusterSizeInBlocks() { return __warpsim_csreg(2); }
+__WARPSIM_DI__ dim3 __clusterIdx() { return dim3(__warpsim_csreg(3), __warpsim_csreg(4), __warpsim_csreg(5)); }
+__WARPSIM_DI__ dim3 __clusterGridDimInClusters() { return dim3(__warpsim_csreg(6), __warpsim_csreg(7), __warpsim_csreg(8)); }
+__WARPSIM_DI__ dim3 __clusterRelativeBlockIdx() { return dim3(__warpsim_csreg(9), __warpsim_csreg(10), __warpsim_csreg(11)); }
+__WARPSIM_DI__ dim3 __clusterDim() { return dim3(__warpsim_csreg(12), __warpsim_csreg(13), __warpsim_csreg(14)); }
+__WARPSIM_DI__ void __cluster_barrier_arrive() { asm volatile("barrier.cluster.arrive;" ::: "memory"); }
+__WARPSIM_DI__ void __cluster_barrier_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
+__WARPSIM_DI__ void __cluster_barrier_wait() { asm volatile("barrier.cluster.wait;" ::: "memory"); }
+/* The address of *p's copy in the shared memory of cluster block rank (mapa). */
+template <class T> __WARPSIM_DI__ T *__cluster_map_shared_rank(T *p, unsigned rank) {
+  unsigned long long r;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"((unsigned long long)p), "r"(rank));
+  return (T *)r;
+}
 
 #endif /* __WARPSIM_HOST_ONLY__ */
 #endif

@@ -302,5 +302,13 @@ static __host__ __device__ inline float __float_to_tf32(float f) {
   if ((v.u & 0x7f800000u) != 0x7f800000u) v.u = (v.u + 0x1000u) & 0xffffe000u;
   return v.f;
 }
+#ifdef __cplusplus
+/* CUDA declares it in nvcuda::wmma (NVIDIA's samples call wmma::__float_to_tf32). */
+namespace nvcuda {
+namespace wmma {
+using ::__float_to_tf32;
+}  // namespace wmma
+}  // namespace nvcuda
+#endif
 
 #endif /* __WARPSIM_MMA_H__ */
