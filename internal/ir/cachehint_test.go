@@ -99,3 +99,48 @@ func TestCreatePolicyValue(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadsTheL1DoesNotKeep: .cg and .cv loads and strong loads beyond the
+// CTA (ptxas's LDG.E.STRONG.GPU/SYS: testdata/timing/tlb/h100/tlb_mb.sass.txt
+// has ld.global.cg as LDG.E.64.STRONG.GPU) are marked LdL2Only; the default,
+// .ca, .cs, .lu, .nc and CTA-scoped strong loads are not.
+func TestLoadsTheL1DoesNotKeep(t *testing.T) {
+	cases := []struct {
+		instr  string
+		l2Only bool
+	}{
+		{"ld.global.cg.u64 %rd3, [%rd1];", true},
+		{"ld.global.cv.u32 %r1, [%rd1];", true},
+		{"ld.cg.u32 %r1, [%rd1];", true},
+		{"ld.volatile.global.u32 %r1, [%rd1];", true},
+		{"ld.relaxed.gpu.global.u32 %r1, [%rd1];", true},
+		{"ld.acquire.sys.global.u32 %r1, [%rd1];", true},
+		{"ld.global.u32 %r1, [%rd1];", false},
+		{"ld.global.ca.u32 %r1, [%rd1];", false},
+		{"ld.global.cs.v4.u32 {%r1,%r2,%r3,%r4}, [%rd1];", false},
+		{"ld.global.lu.u32 %r1, [%rd1];", false},
+		{"ld.global.nc.u32 %r1, [%rd1];", false},
+		{"ld.relaxed.cta.global.u32 %r1, [%rd1];", false},
+		{"ld.global.L1::no_allocate.u32 %r1, [%rd1];", false},
+	}
+	for _, c := range cases {
+		t.Run(c.instr, func(t *testing.T) {
+			p, err := lowerBody(c.instr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ld *Inst
+			for i, in := range p.Funcs[p.FuncByName["k"]].Code {
+				if in.Op == OpLd {
+					ld = &p.Funcs[p.FuncByName["k"]].Code[i]
+				}
+			}
+			if ld == nil {
+				t.Fatal("no load lowered")
+			}
+			if got := ld.Mode == LdL2Only; got != c.l2Only {
+				t.Errorf("LdL2Only %v, want %v", got, c.l2Only)
+			}
+		})
+	}
+}

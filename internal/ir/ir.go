@@ -181,6 +181,13 @@ const (
 // LdWideDest in Inst.Cmp of an OpLd marks 64-bit destination registers.
 const LdWideDest uint8 = 1
 
+// LdL2Only in Inst.Mode of an OpLd: a global load whose line does not stay
+// in the SM's L1 and is read from the L2 each time — the .cg and .cv cache
+// operators, and a strong load beyond the CTA (FlagStrong: the L1 is not
+// coherent across SMs, so such a load is served at the L2). Results do not
+// depend on it; the timing model reads such a load around the L1.
+const LdL2Only uint8 = 1
+
 // Boolean combination of set/setp (Inst.BoolOp).
 const (
 	BoolNone uint8 = iota

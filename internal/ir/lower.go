@@ -1687,6 +1687,9 @@ func (fl *fnLowerer) lowerLd(src *ptx.Instr, m *mods) {
 	if slices.Contains(src.Mods, "nc") {
 		in.Flags |= FlagNC
 	}
+	if in.Flags&FlagStrong != 0 || slices.Contains(src.Mods, "cg") || slices.Contains(src.Mods, "cv") {
+		in.Mode = LdL2Only
+	}
 	fl.emit(in, src)
 }
 

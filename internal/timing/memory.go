@@ -22,26 +22,27 @@ import (
 // data is there (the cycle it returns, a future when a sector missed L1)
 // when the last sector arrives.
 func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
-	return s.loadTaking(sm, rec, l1DataBytes(s.p, rec.Sectors))
+	return s.loadTaking(sm, rec, l1DataBytes(s.p, rec.Sectors), s.p.L2AccessBytes)
 }
 
 // loadTaking is load with the L1 data path taken for l1 bytes' worth of
-// its cycles.
-func (s *gridState) loadTaking(sm *smT, rec *engine.StepRecord, l1 float64) uint64 {
+// its cycles, each line it asks the L2 for taking at least lookup bytes of
+// the L2's bandwidth.
+func (s *gridState) loadTaking(sm *smT, rec *engine.StepRecord, l1, lookup float64) uint64 {
 	p := s.p
 	t0 := sm.l1q.take(sm.now, l1)
 	done := t0 + uint64(p.L1HitLatency)
 	run := 0 // sectors left in the current line's run
 	for i, sec := range rec.Sectors {
 		// The L2 looks each line a request touches up once: a line's run
-		// of sectors takes at least L2AccessBytes of its bandwidth.
+		// of sectors takes at least lookup bytes of its bandwidth.
 		extra := 0.0
 		if run == 0 {
 			run = 1
 			for i+run < len(rec.Sectors) && rec.Sectors[i+run]>>2 == sec>>2 {
 				run++
 			}
-			extra = max(p.L2AccessBytes-float64(run*32), 0)
+			extra = max(lookup-float64(run*32), 0)
 		}
 		run--
 		if sm.l1 != nil {

@@ -125,10 +125,14 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// (a copy loop's iterations do not overlap).
 		why = stallLongScoreboard
 	}
-	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier {
+	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier || readsClock(in) {
 		// ptxas moves loads above stores, and above the arithmetic that
 		// consumes earlier loads, only within a basic block: at its end
 		// the stores' data and that arithmetic's results must be there.
+		// Nor across a clock read (volatile: CS2R SR_CLOCKLO stays after
+		// the stores before it, which issue once their data is there:
+		// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
+		// takes the load's latency between its clocks on the H100).
 		for _, end := range [2]uint64{w.storeData, w.hoisted} {
 			if end > t {
 				if isFut(end) {
@@ -314,7 +318,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 				funcs[rec.Func].TensorOps[in.Imm].BypassL1 {
 				sm.l1 = nil
 			}
-			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec, sm.l1 == nil, missingLines(sm.l1, rec.Sectors)))
+			mem = s.loadTaking(sm, rec, cpAsyncL1Bytes(p, rec, sm.l1 == nil, missingLines(sm.l1, rec.Sectors)), p.L2AccessBytes)
 			sm.l1 = l1
 		} else if in.Op == ir.OpAsync {
 			// A TMA or bulk copy into shared memory reads through the
@@ -329,7 +333,22 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		} else if in.Space == ptx.SpaceConst && p.ConstBlockBytes > 32 {
 			mem = s.constLoad(sm, rec)
 		} else {
-			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors))
+			// A load the L1 does not keep (.cg, .cv, a strong load beyond
+			// the CTA: ir.LdL2Only; ptxas's LDG.E.STRONG.GPU) is read from
+			// the L2 every time (testdata/timing/tlb: the H100's
+			// ld.global.cg chase over 16 lines takes an L2 hit's ~290
+			// cycles a step), its lines taking the L2 their sectors'
+			// bytes: mech.cu's rowreuse_cg, whose every request re-reads 32
+			// lines from the L2, takes the H100 what the plain rowreuse
+			// takes from its L1 (16.1 µs at k32, 49.8 at k128 against 53.5;
+			// testdata/timing/mechanisms), where L2AccessBytes a line would
+			// make it 50–75% slower.
+			l1, lookup := sm.l1, p.L2AccessBytes
+			if in.Op == ir.OpLd && in.Mode == ir.LdL2Only {
+				sm.l1, lookup = nil, 0
+			}
+			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup)
+			sm.l1 = l1
 			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
 				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
 			}
@@ -692,6 +711,18 @@ func srcReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
 		}
 	}
 	return t
+}
+
+// readsClock reports whether in reads the SM's clock or the global timer.
+func readsClock(in *ir.Inst) bool {
+	if in.Op != ir.OpMovSreg {
+		return false
+	}
+	switch ir.Sreg(in.Imm) {
+	case ir.SregClock, ir.SregClock64, ir.SregGlobaltimer, ir.SregGlobaltimerLo, ir.SregGlobaltimerHi:
+		return true
+	}
+	return false
 }
 
 // dataReady is when the registers a store writes out are ready.
