@@ -28,10 +28,14 @@
 // start, as under Nsight Compute's --cache-control all, which the held-out
 // recordings use.
 //
-// The model runs PTX, not SASS: PTX instruction i of a function stands at
-// byte i × InstBytes of it, InstBytes being the SASS bytes a PTX
-// instruction takes (16 × 1.24: the median ratio of SASS to PTX
-// instructions over the Triton corpus's 48 kernels).
+// The model runs PTX, not SASS: a function's PTX instructions are laid out
+// one after another, each taking the SASS bytes ptxas makes of it
+// (codeBytes): InstBytes for most, the sequence issueSlots counts for one
+// that ptxas expands (an IEEE division or square root, an integer
+// division, an aggregated atomic), and MovBytes for a mov, which ptxas
+// mostly folds away (an immediate becomes its users' operand, a copy
+// vanishes in register allocation). With MovBytes 0, every instruction
+// takes InstBytes (the layout before the third Triton batch).
 
 package timing
 
@@ -55,31 +59,59 @@ type codeMap struct {
 }
 
 // codeRange is one function's instructions: the addresses of Code[0] and
-// past its end, and the line it starts at.
+// past its end, and the line each instruction is on.
 type codeRange struct {
 	first, end uintptr
-	line       int
+	lineOf     []int32
 }
 
 // instSize is a constant, so that lineOf divides by a multiply.
 const instSize = unsafe.Sizeof(ir.Inst{})
 
-// newCodeMap lays out kernel and then the other functions of fns with
-// instBytes bytes an instruction.
-func newCodeMap(kernel *ir.Func, fns []*ir.Func, instBytes float64) *codeMap {
+// newCodeMap lays out kernel and then the other functions of fns, each
+// instruction taking codeBytes of p.
+func newCodeMap(kernel *ir.Func, fns []*ir.Func, p *Params) *codeMap {
 	c := &codeMap{}
 	for i, f := range append([]*ir.Func{kernel}, fns...) {
 		if f == nil || len(f.Code) == 0 || i > 0 && f == kernel {
 			continue
 		}
 		first := uintptr(unsafe.Pointer(&f.Code[0]))
-		c.funcs = append(c.funcs, codeRange{first: first, end: first + uintptr(len(f.Code))*instSize, line: c.lines})
-		c.lines += int(math.Ceil(float64(len(f.Code)) * instBytes / fetchLineBytes))
+		r := codeRange{first: first, end: first + uintptr(len(f.Code))*instSize, lineOf: make([]int32, len(f.Code))}
+		at := 0.0
+		for j := range f.Code {
+			r.lineOf[j] = int32(c.lines + int(at/fetchLineBytes))
+			at += codeBytes(&f.Code[j], p)
+		}
+		c.funcs = append(c.funcs, r)
+		c.lines += int(math.Ceil(at / fetchLineBytes))
 		if i == 0 {
 			c.kernelLines = c.lines
 		}
 	}
 	return c
+}
+
+// codeBytes is the SASS bytes PTX instruction in takes in code memory.
+// Measured with ptxas 13 (sm_90) on the third Triton batch's study half
+// (testdata/triton3/study: ptxops.py, h100/sass_counts.txt): its libdevice
+// kernels have fewer SASS than PTX instructions (ld_special_f32: 10,901
+// PTX, 8,976 SASS), their 2,628 movs becoming 958 MOV, HFMA2 and UMOV
+// (MovBytes 0.36 × 16), where a division's or square root's inline
+// sequence is its issue slots (clamp_nan_f32: 15 SASS a div.rn.f32 and a
+// sqrt.rn.f32 call site, their slow paths a subroutine after the EXIT that
+// a normal operand never fetches). printf's call is one instruction here.
+func codeBytes(in *ir.Inst, p *Params) float64 {
+	if p.MovBytes <= 0 {
+		return p.InstBytes
+	}
+	if in.Op == ir.OpMov {
+		return p.MovBytes
+	}
+	if in.Op == ir.OpVprintf {
+		return p.InstBytes
+	}
+	return float64(issueSlots(in)) * p.InstBytes
 }
 
 // launchCycles is what fetching the kernel's first FetchLaunchBytes of
@@ -92,12 +124,12 @@ func (c *codeMap) launchCycles(p *Params) float64 {
 }
 
 // lineOf is the code line of instruction in (-1: not in the grid's code).
-func (c *codeMap) lineOf(in *ir.Inst, instBytes float64) int {
+func (c *codeMap) lineOf(in *ir.Inst) int {
 	p := uintptr(unsafe.Pointer(in))
 	for i := range c.funcs {
 		f := &c.funcs[i]
 		if p >= f.first && p < f.end {
-			return f.line + int(float64((p-f.first)/instSize)*instBytes/fetchLineBytes)
+			return int(f.lineOf[(p-f.first)/instSize])
 		}
 	}
 	return -1
