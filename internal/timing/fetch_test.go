@@ -52,13 +52,16 @@ func TestFetchStage(t *testing.T) {
 
 // TestCodeMapSASSBytes: with MovBytes, a mov takes MovBytes of code, an
 // instruction ptxas expands its issue slots' InstBytes (an IEEE fp32
-// division 10 SASS instructions, a 32-bit integer remainder 19), any other
-// InstBytes; without, every instruction InstBytes.
+// division 10 SASS instructions, a 32-bit integer remainder 19), a 64-bit
+// integer add two, any other InstBytes; without, every instruction
+// InstBytes.
 func TestCodeMapSASSBytes(t *testing.T) {
 	mov := ir.Inst{Op: ir.OpMov, Type: ptxtype.B32}
 	add := ir.Inst{Op: ir.OpAdd, Type: ptxtype.F32}
 	div := ir.Inst{Op: ir.OpDiv, Type: ptxtype.F32}
 	rem := ir.Inst{Op: ir.OpRem, Type: ptxtype.U32}
+	add64 := ir.Inst{Op: ir.OpAdd, Type: ptxtype.S64}
+	fadd64 := ir.Inst{Op: ir.OpAdd, Type: ptxtype.F64}
 	for _, tt := range []struct {
 		name       string
 		code       []ir.Inst
@@ -75,6 +78,9 @@ func TestCodeMapSASSBytes(t *testing.T) {
 		{"div, MovBytes 0", []ir.Inst{div, add}, 0, 1, 0},    // 32 bytes
 		{"rem then add", []ir.Inst{rem, add}, 4, 3, 2},       // 304 bytes: the add at 304, line 2; 320 in all
 		{"add, rem, add", []ir.Inst{add, rem, add}, 4, 3, 2}, // the last add at byte 320: line 2
+		{"8 64-bit adds", repeatInst(add64, 8), 4, 2, 1},
+		{"8 64-bit adds, MovBytes 0", repeatInst(add64, 8), 0, 1, 0},
+		{"8 64-bit fp adds", repeatInst(fadd64, 8), 4, 1, 0},
 	} {
 		f := &ir.Func{Code: tt.code}
 		c := newCodeMap(f, nil, &Params{InstBytes: 16, MovBytes: tt.movBytes})
