@@ -92,3 +92,69 @@ func TestVectorAtomicOrder(t *testing.T) {
 		t.Errorf("vector atomics %.0f ns, scalar %.0f: a vector atomic cheaper than a scalar one", ns[1], ns[0])
 	}
 }
+
+// f16AtomPTX is one warp's f16 atomic add of 1.0 (acq_rel, gpu scope), lane
+// l's at half l*s of p: with s 1, two lanes a 4-byte word.
+const f16AtomPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 s)
+{
+	.reg .b16 %h<4>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u32 %r2, [s];
+	mov.u32 %r1, %tid.x;
+	mul.lo.u32 %r3, %r1, %r2;
+	mul.wide.u32 %rd2, %r3, 2;
+	add.s64 %rd3, %rd1, %rd2;
+	mov.b16 %h1, 0x3C00;
+	atom.global.gpu.acq_rel.add.noftz.f16 %h2, [%rd3], %h1;
+	ret;
+}
+`
+
+// TestF16AtomicCASLoop: a 16-bit float atomic is a compare-and-swap loop on
+// its 4-byte word (casLoop16, as ptxas compiles it: atomic_f16_bf16's
+// SASS), so a warp whose lanes pair up on words (stride 1) takes a round
+// more, a fence and a CAS round trip, than one whose lanes have words of
+// their own (stride 2); and the sums are right either way.
+func TestF16AtomicCASLoop(t *testing.T) {
+	var ns [2]float64
+	for i, stride := range []uint32{2, 1} {
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming})
+		mod, err := dev.LoadModule("f16atom.ptx", []byte(f16AtomPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf, err := dev.Malloc(256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 32, Y: 1, Z: 1}}
+		r, err := dev.Launch(k, cfg, params(buf, stride))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns[i] = r.DurationNS
+		b := make([]byte, 2*32*stride)
+		if err := dev.Read(buf, b); err != nil {
+			t.Fatal(err)
+		}
+		for l := uint32(0); l < 32; l++ {
+			if got := uint16(b[2*l*stride]) | uint16(b[2*l*stride+1])<<8; got != 0x3C00 {
+				t.Fatalf("stride %d: lane %d's half is %#x, want 1.0 (0x3c00)", stride, l, got)
+			}
+		}
+	}
+	t.Logf("lanes on words of their own %.0f ns, two lanes a word %.0f ns", ns[0], ns[1])
+	fence := 660 / 1.755 // FenceGPU at the H100's clock
+	if ns[1]-ns[0] < fence {
+		t.Errorf("two lanes a word %.0f ns, a word a lane %.0f: want a round (a fence, %.0f ns, and a CAS) more", ns[1], ns[0], fence)
+	}
+}
