@@ -641,8 +641,8 @@ var measured = map[string]*Params{
 		ChildLaunchNS: 3600, ConcurrentKernels: 32,
 		// the H100's instruction fetch (fetch.go, [FETCH]) in K40 cycles,
 		// not measured on the K40; Kepler's SASS is 8 bytes an instruction
-		// and a scheduling word every 7 (9.1 bytes), × 1.24 SASS
-		// instructions a PTX one: InstBytes 11.3.
+		// and a scheduling word every 7: InstBytes 9.1 a SASS
+		// instruction, a mov 0.36 of one as on the H100 (MovBytes 3.3).
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
 		IcacheBytes: 40 << 10, InstBytes: 9.1, MovBytes: 3.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
