@@ -3,6 +3,7 @@ package warpsim_test
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,11 +23,15 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 
 // TestLongTriton3TimesAgainstH100 times every kernel of the batch in timing
 // mode at ncu's clock and reports the duration error against the H100: the
-// mean absolute error, how many kernels are within 15%, and the worst rows.
-// The bounds sit just above what the model reaches on this held-out batch
-// (measured at the recording: 19.2% mean over the 91, 61 within 15%, the
-// worst +154%; docs/ptx-support.md says where it misses), so that a
-// regression shows; the goal, 15% for every kernel, is not met.
+// mean absolute error, how many kernels are within 15%, and the worst rows,
+// over the whole batch and over each half of SPLIT.md (the study half, which
+// the ninth round took apart, and the held-out half, only measured). The
+// bounds sit just above what the model reaches (docs/calibration.md, "The
+// third Triton batch"): at the recording 19.2% mean over the 91, 61 within
+// 15%, the worst +154% (study half 24.6% and 35 of 48, held-out half 13.2%
+// and 27 of 43); after the ninth round's mechanisms 12.5%, 65 within 15%,
+// the worst +44% (study 11.6% and 37 of 48, held out 13.4% and 28 of 43).
+// The goal, 15% for every kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	rows, err := testenv.ReadNCUTimes(triton3Times)
@@ -89,10 +94,84 @@ func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	if mean > triton3TimeMeanBound {
 		t.Errorf("mean |error| %.1f%%, want under %.0f%%", 100*mean, 100*triton3TimeMeanBound)
 	}
+	// The two halves SPLIT.md fixed before any mechanism was chosen: the
+	// study half may be taken apart, the held-out half only measured.
+	half, err := triton3Split()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []struct {
+		name          string
+		meanBound     float64
+		withinAtLeast int
+	}{{"study", triton3StudyMeanBound, triton3StudyWithin}, {"held out", triton3HeldMeanBound, triton3HeldWithin}} {
+		var n, within int
+		var sum float64
+		for _, r := range all {
+			if half[strings.Split(r.name, "/")[1]] != h.name {
+				continue
+			}
+			e := math.Abs(r.got/r.want - 1)
+			n, sum = n+1, sum+e
+			if e <= 0.15 {
+				within++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no kernel of the %s half", h.name)
+		}
+		t.Logf("%s half: mean |error| %.1f%% over %d launch files, %d within 15%%", h.name, 100*sum/float64(n), n, within)
+		if sum/float64(n) > h.meanBound || within < h.withinAtLeast {
+			t.Errorf("%s half: mean |error| %.1f%%, %d within 15%%; want under %.0f%% and at least %d", h.name,
+				100*sum/float64(n), within, 100*h.meanBound, h.withinAtLeast)
+		}
+	}
+	for _, r := range all {
+		if half[strings.Split(r.name, "/")[1]] == "" {
+			t.Errorf("%s: in neither half of SPLIT.md", r.name)
+		}
+	}
+}
+
+// triton3Split reads testdata/triton3/SPLIT.md's table: each kernel
+// directory's half, "study" or "held out".
+func triton3Split() (map[string]string, error) {
+	b, err := os.ReadFile(filepath.Join(triton3Dir, "SPLIT.md"))
+	if err != nil {
+		return nil, err
+	}
+	half := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		c := strings.Split(line, "|")
+		if len(c) != 4 {
+			continue
+		}
+		name := strings.TrimSpace(c[1])
+		switch {
+		case strings.HasPrefix(name, "study ("):
+			name = "study"
+		case strings.HasPrefix(name, "held out ("):
+			name = "held out"
+		default:
+			continue
+		}
+		for _, k := range strings.Split(c[2], ",") {
+			half[strings.TrimSpace(k)] = name
+		}
+	}
+	if len(half) != 48 {
+		return nil, fmt.Errorf("SPLIT.md names %d kernels, want 48", len(half))
+	}
+	return half, nil
 }
 
 const (
 	triton3TimedKernels  = 91
-	triton3TimeRowBound  = 1.75
-	triton3TimeMeanBound = 0.22
+	triton3TimeRowBound  = 0.5
+	triton3TimeMeanBound = 0.14
+	// The halves (SPLIT.md).
+	triton3StudyMeanBound = 0.13
+	triton3StudyWithin    = 36
+	triton3HeldMeanBound  = 0.145
+	triton3HeldWithin     = 27
 )

@@ -1157,16 +1157,22 @@ func (wp *warp) atomicShared32(in *ir.Inst, exec uint32, base uint64, bv, cv *[3
 }
 
 // addrMultiplicity counts an atomic's distinct lane addresses and the most
-// lanes on one address (for the timing model's serialization).
+// lanes on one address (for the timing model's serialization). A 16-bit
+// atomic other than cas and exch counts 4-byte words: the SM has no such
+// atomic and ptxas makes it a compare-and-swap loop on the word.
 func addrMultiplicity(wp *warp, in *ir.Inst, base uint64, exec uint32) (distinct, maxDup uint32) {
 	var addrs [32]uint64
 	var dup [32]uint32
+	mask := ^uint64(0)
+	if ir.TypeSize(in.Type) == 2 && in.Mode != ir.AtomCas && in.Mode != ir.AtomExch {
+		mask = ^uint64(3)
+	}
 	n := 0
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
 		}
-		a := wp.laneAddr(in, base, l)
+		a := wp.laneAddr(in, base, l) & mask
 		k := 0
 		for k < n && addrs[k] != a {
 			k++

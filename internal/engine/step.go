@@ -72,7 +72,8 @@ type StepRecord struct {
 	// another block's shared memory (shared::cluster).
 	RemoteLanes uint32
 	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
-	// addresses its lanes named and the most lanes on one address.
+	// addresses its lanes named and the most lanes on one address (a
+	// 16-bit atomic but cas and exch: on one 4-byte word).
 	AddrDistinct, AddrMaxDup uint32
 	// SyncCycles, for EventDevSync, are the cycles the grids a CDP1
 	// device-side cudaDeviceSynchronize ran took (the sum of their

@@ -115,6 +115,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"latency.icache_far_miss":           func(p *Params, v float64) { p.FetchFarMiss = v },
 	"icache.size":                       func(p *Params, v float64) { p.IcacheBytes = int(v) },
 	"icache.inst_bytes":                 func(p *Params, v float64) { p.InstBytes = v },
+	"icache.mov_bytes":                  func(p *Params, v float64) { p.MovBytes = v },
 	"icache.launch_bytes":               func(p *Params, v float64) { p.FetchLaunchBytes = int(v) },
 	"icache.launch_line":                func(p *Params, v float64) { p.FetchLaunchLineNS = v },
 })

@@ -335,7 +335,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		s.nslots = max(s.nslots, f.NumSlots)
 	}
 	if d.p.FetchLineCycles > 0 {
-		s.code = newCodeMap(g.Kernel(), g.Funcs(), d.p.InstBytes)
+		s.code = newCodeMap(g.Kernel(), g.Funcs(), d.p)
 	}
 	nsm := max(a.SMs, 1)
 	s.l1Bytes = l1Bytes(a, d.p, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes())

@@ -28,10 +28,16 @@
 // start, as under Nsight Compute's --cache-control all, which the held-out
 // recordings use.
 //
-// The model runs PTX, not SASS: PTX instruction i of a function stands at
-// byte i × InstBytes of it, InstBytes being the SASS bytes a PTX
-// instruction takes (16 × 1.24: the median ratio of SASS to PTX
-// instructions over the Triton corpus's 48 kernels).
+// The model runs PTX, not SASS: a function's PTX instructions are laid out
+// one after another, each taking the SASS bytes ptxas makes of it
+// (codeBytes): InstBytes for most, the sequence issueSlots counts for one
+// that ptxas expands (an IEEE division or square root, an integer
+// division, an aggregated atomic), and MovBytes for a mov, which ptxas
+// mostly folds away (an immediate becomes its users' operand, a copy
+// vanishes in register allocation), and twice InstBytes for a 64-bit
+// integer add, logic op, shift, compare or select (two SASS instructions
+// of the 32-bit integer units). With MovBytes 0, every instruction takes
+// InstBytes (the layout before the third Triton batch).
 
 package timing
 
@@ -55,31 +61,81 @@ type codeMap struct {
 }
 
 // codeRange is one function's instructions: the addresses of Code[0] and
-// past its end, and the line it starts at.
+// past its end, and the line each instruction is on.
 type codeRange struct {
 	first, end uintptr
-	line       int
+	lineOf     []int32
 }
 
 // instSize is a constant, so that lineOf divides by a multiply.
 const instSize = unsafe.Sizeof(ir.Inst{})
 
-// newCodeMap lays out kernel and then the other functions of fns with
-// instBytes bytes an instruction.
-func newCodeMap(kernel *ir.Func, fns []*ir.Func, instBytes float64) *codeMap {
+// newCodeMap lays out kernel and then the other functions of fns, each
+// instruction taking codeBytes of p.
+func newCodeMap(kernel *ir.Func, fns []*ir.Func, p *Params) *codeMap {
 	c := &codeMap{}
 	for i, f := range append([]*ir.Func{kernel}, fns...) {
 		if f == nil || len(f.Code) == 0 || i > 0 && f == kernel {
 			continue
 		}
 		first := uintptr(unsafe.Pointer(&f.Code[0]))
-		c.funcs = append(c.funcs, codeRange{first: first, end: first + uintptr(len(f.Code))*instSize, line: c.lines})
-		c.lines += int(math.Ceil(float64(len(f.Code)) * instBytes / fetchLineBytes))
+		r := codeRange{first: first, end: first + uintptr(len(f.Code))*instSize, lineOf: make([]int32, len(f.Code))}
+		at := 0.0
+		for j := range f.Code {
+			r.lineOf[j] = int32(c.lines + int(at/fetchLineBytes))
+			at += codeBytes(&f.Code[j], p)
+		}
+		c.funcs = append(c.funcs, r)
+		c.lines += int(math.Ceil(at / fetchLineBytes))
 		if i == 0 {
 			c.kernelLines = c.lines
 		}
 	}
 	return c
+}
+
+// codeBytes is the SASS bytes PTX instruction in takes in code memory.
+// Measured with ptxas 13 (sm_90) on the third Triton batch's study half
+// (testdata/triton3/study: ptxops.py, h100/sass_counts.txt): its libdevice
+// kernels have fewer SASS than PTX instructions (ld_special_f32: 10,901
+// PTX, 8,976 SASS), their 2,628 movs becoming 958 MOV, HFMA2 and UMOV
+// (MovBytes 0.36 × 16), where a division's or square root's inline
+// sequence is its issue slots (clamp_nan_f32: 15 SASS a div.rn.f32 and a
+// sqrt.rn.f32 call site, their slow paths a subroutine after the EXIT that
+// a normal operand never fetches); 64-bit integer adds, logic, shifts,
+// compares and selects two SASS instructions each. Over the 72 kernels of
+// the first corpus and the study half, this layout's code is a median 0.95
+// of cuobjdump's (padding and the slow paths' subroutines after the EXIT
+// included), 0.98–1.07 on the libdevice kernels; the old one's 1.24 a PTX
+// instruction made them 1.26–1.51. printf's call is one instruction here.
+func codeBytes(in *ir.Inst, p *Params) float64 {
+	if p.MovBytes <= 0 {
+		return p.InstBytes
+	}
+	if in.Op == ir.OpMov {
+		return p.MovBytes
+	}
+	if in.Op == ir.OpVprintf {
+		return p.InstBytes
+	}
+	if wide64(in) {
+		return 2 * p.InstBytes
+	}
+	return float64(issueSlots(in)) * p.InstBytes
+}
+
+// wide64 says whether in is a 64-bit integer operation the SM's 32-bit
+// integer units do in two SASS instructions (IADD3 and IADD3.X, ISETP and
+// ISETP.EX, two LOP3, SHF pairs, two SEL): add, sub, neg, logic, shifts,
+// compares, selects, min and max of 64-bit integers. (Multiplies are one
+// IMAD.WIDE or a few IMADs; their issueSlots stand.)
+func wide64(in *ir.Inst) bool {
+	switch in.Op {
+	case ir.OpAdd, ir.OpSub, ir.OpNeg, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNot, ir.OpShl, ir.OpShr,
+		ir.OpSetp, ir.OpSelp, ir.OpMin, ir.OpMax:
+		return ir.TypeSize(in.Type) == 8 && !ir.IsFloat(in.Type)
+	}
+	return false
 }
 
 // launchCycles is what fetching the kernel's first FetchLaunchBytes of
@@ -92,12 +148,12 @@ func (c *codeMap) launchCycles(p *Params) float64 {
 }
 
 // lineOf is the code line of instruction in (-1: not in the grid's code).
-func (c *codeMap) lineOf(in *ir.Inst, instBytes float64) int {
+func (c *codeMap) lineOf(in *ir.Inst) int {
 	p := uintptr(unsafe.Pointer(in))
 	for i := range c.funcs {
 		f := &c.funcs[i]
 		if p >= f.first && p < f.end {
-			return f.line + int(float64((p-f.first)/instSize)*instBytes/fetchLineBytes)
+			return int(f.lineOf[(p-f.first)/instSize])
 		}
 	}
 	return -1
@@ -212,9 +268,10 @@ const ifConverted = 8
 // not fetch past a branch before it resolves (a warp's next line then
 // restarts it, FetchMiss later: jump_1024's forward jumps, and the first
 // pass of icache_N, which the loop's guard starts, 86 cycles over the
-// stream's time). The lines the stream brought by now stay.
+// stream's time). The lines the stream brought by now stay, and beyond
+// FetchNearBytes those it had asked for (inFlight).
 func (f *fetchT) cut(now uint64, p *Params) {
-	for f.next >= 0 && f.next < len(f.at) && f.nextAt <= float64(now) {
+	for f.next >= 0 && f.next < len(f.at) && f.nextAt-inFlight(f.next, p) <= float64(now) {
 		if f.at[f.next] == notHere {
 			f.put(f.next, uint64(math.Ceil(f.nextAt)))
 		}
@@ -222,6 +279,27 @@ func (f *fetchT) cut(now uint64, p *Params) {
 		f.nextAt += p.lineCycles(f.next)
 	}
 	f.next = -1
+}
+
+// inFlight is how long before its arrival the stream asked for line l
+// where a stream's requests overlap: beyond FetchNearBytes, a line comes
+// FetchFarMiss after its request (560 cycles) but the stream brings one
+// every FetchFarLineCycles (103), so about five are on their way at any
+// time, and a branch that stops the stream stops its requests, not the
+// lines already asked for: they arrive, and the warp's next lines after a
+// branch the stream had reached come with them, not a FetchFarMiss
+// later. Measured as the third Triton batch's libdevice kernels (study
+// half): ld_special_f32's 187 SASS branches past 64 KB, each a 560-cycle
+// restart in the model, made its time +67% against the H100's (+44% with
+// the lines in flight kept), while jump_4096's jumps past 64 KB, beyond
+// the lines in flight, still take FetchFarMiss (TestFetchMicrobenchmarks:
+// first pass -3.7% against -6.8% before). Near code keeps its calibration
+// (the first pass's guard costs a restart there: 0).
+func inFlight(l int, p *Params) float64 {
+	if p.FetchNearBytes > 0 && l*fetchLineBytes >= p.FetchNearBytes {
+		return p.FetchFarMiss
+	}
+	return 0
 }
 
 // restart points the stream at line l, which arrives at cycle t.

@@ -116,7 +116,8 @@ func ncuDurations(t *testing.T, path string) []float64 {
 // fetchDevice loads a gzipped nvcc PTX file of the microbenchmarks on a
 // timing-mode H100 whose PTX instructions stand for 16 bytes of SASS each,
 // as cuobjdump counted this code's (h100/sass_counts.txt: 1.00 SASS
-// instructions a PTX instruction).
+// instructions a PTX instruction; its movs too: icache.mov_bytes=0, every
+// instruction InstBytes).
 func fetchDevice(t *testing.T, path string) (*warpsim.Device, *warpsim.Module) {
 	t.Helper()
 	gz, err := os.ReadFile(path)
@@ -147,7 +148,7 @@ func fetchDevice(t *testing.T, path string) (*warpsim.Device, *warpsim.Module) {
 		}
 	}
 	src = []byte(strings.Join(keep, "\n"))
-	a, err := arch.Override(arch.MustLookup("h100"), []string{"icache.inst_bytes=16"})
+	a, err := arch.Override(arch.MustLookup("h100"), []string{"icache.inst_bytes=16", "icache.mov_bytes=0"})
 	if err != nil {
 		t.Fatal(err)
 	}

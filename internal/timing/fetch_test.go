@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // TestFetchStage drives one SM's instruction fetch (fetch.go) through the
@@ -49,20 +50,71 @@ func TestFetchStage(t *testing.T) {
 	}
 }
 
+// TestCodeMapSASSBytes: with MovBytes, a mov takes MovBytes of code, an
+// instruction ptxas expands its issue slots' InstBytes (an IEEE fp32
+// division 10 SASS instructions, a 32-bit integer remainder 19), a 64-bit
+// integer add two, any other InstBytes; without, every instruction
+// InstBytes.
+func TestCodeMapSASSBytes(t *testing.T) {
+	mov := ir.Inst{Op: ir.OpMov, Type: ptxtype.B32}
+	add := ir.Inst{Op: ir.OpAdd, Type: ptxtype.F32}
+	div := ir.Inst{Op: ir.OpDiv, Type: ptxtype.F32}
+	rem := ir.Inst{Op: ir.OpRem, Type: ptxtype.U32}
+	add64 := ir.Inst{Op: ir.OpAdd, Type: ptxtype.S64}
+	fadd64 := ir.Inst{Op: ir.OpAdd, Type: ptxtype.F64}
+	for _, tt := range []struct {
+		name       string
+		code       []ir.Inst
+		movBytes   float64
+		lines      int
+		lastOnLine int32
+	}{
+		{"16 movs at 4 bytes", repeatInst(mov, 16), 4, 1, 0},
+		{"16 movs at 16 bytes", repeatInst(mov, 16), 16, 2, 1},
+		{"16 movs, MovBytes 0", repeatInst(mov, 16), 0, 2, 1},
+		{"8 adds", repeatInst(add, 8), 4, 1, 0},
+		{"9 adds", repeatInst(add, 9), 4, 2, 1},
+		{"div then add", []ir.Inst{div, add}, 4, 2, 1},       // the add at byte 160: line 1; 176 bytes in all
+		{"div, MovBytes 0", []ir.Inst{div, add}, 0, 1, 0},    // 32 bytes
+		{"rem then add", []ir.Inst{rem, add}, 4, 3, 2},       // 304 bytes: the add at 304, line 2; 320 in all
+		{"add, rem, add", []ir.Inst{add, rem, add}, 4, 3, 2}, // the last add at byte 320: line 2
+		{"8 64-bit adds", repeatInst(add64, 8), 4, 2, 1},
+		{"8 64-bit adds, MovBytes 0", repeatInst(add64, 8), 0, 1, 0},
+		{"8 64-bit fp adds", repeatInst(fadd64, 8), 4, 1, 0},
+	} {
+		f := &ir.Func{Code: tt.code}
+		c := newCodeMap(f, nil, &Params{InstBytes: 16, MovBytes: tt.movBytes})
+		if c.lines != tt.lines {
+			t.Errorf("%s: %d lines, want %d", tt.name, c.lines, tt.lines)
+		}
+		if got := c.lineOf(&f.Code[len(f.Code)-1]); got != int(tt.lastOnLine) {
+			t.Errorf("%s: last instruction on line %d, want %d", tt.name, got, tt.lastOnLine)
+		}
+	}
+}
+
+func repeatInst(in ir.Inst, n int) []ir.Inst {
+	s := make([]ir.Inst, n)
+	for i := range s {
+		s[i] = in
+	}
+	return s
+}
+
 // TestCodeMap: the kernel's code comes first and each function starts a
 // line; instructions map to lines at InstBytes each; the launch fetches
 // at most FetchLaunchBytes of the kernel.
 func TestCodeMap(t *testing.T) {
 	k := &ir.Func{Code: make([]ir.Inst, 20)}
 	g := &ir.Func{Code: make([]ir.Inst, 3)}
-	c := newCodeMap(k, []*ir.Func{g, k}, 16)
+	c := newCodeMap(k, []*ir.Func{g, k}, &Params{InstBytes: 16})
 	for _, tt := range []struct {
 		in   *ir.Inst
 		want int
 	}{
 		{&k.Code[0], 0}, {&k.Code[7], 0}, {&k.Code[8], 1}, {&k.Code[19], 2}, {&g.Code[0], 3}, {&g.Code[2], 3}, {&ir.Inst{}, -1},
 	} {
-		if got := c.lineOf(tt.in, 16); got != tt.want {
+		if got := c.lineOf(tt.in); got != tt.want {
 			t.Errorf("line %d, want %d", got, tt.want)
 		}
 	}

@@ -107,10 +107,13 @@ type Params struct {
 	// cycles later; beyond the first FetchNearBytes of code, lines take
 	// FetchFarLineCycles and restarts FetchFarMiss (0: no such limit).
 	// The SM's instruction cache holds IcacheBytes; a PTX instruction
-	// stands for InstBytes of SASS. FetchLineCycles 0: no fetch stage.
+	// stands for InstBytes of SASS (a mov for MovBytes, an instruction
+	// ptxas expands for its issue slots' InstBytes; MovBytes 0: every
+	// instruction InstBytes: fetch.go, codeBytes). FetchLineCycles 0: no
+	// fetch stage.
 	FetchLineCycles, FetchMiss, FetchFarLineCycles, FetchFarMiss float64
 	FetchNearBytes, IcacheBytes                                  int
-	InstBytes                                                    float64
+	InstBytes, MovBytes                                          float64
 	// A kernel's launch takes FetchLaunchLineNS longer per 128-byte line
 	// of its first FetchLaunchBytes of code (fetch.go, launchCycles).
 	FetchLaunchBytes  int

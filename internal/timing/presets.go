@@ -477,15 +477,22 @@ var measured = map[string]*Params{
 		// comes at 12.9 cycles an instruction (icache_8192, icache_32768:
 		// 103 cycles a line) and a jump there takes 720 (jump_4096's
 		// segments past 64 KB; a cold constant-cache miss, constlat,
-		// takes 724). InstBytes 19.8: 16 bytes × 1.24, the median SASS
-		// instructions per PTX instruction of the Triton corpus's 48
-		// kernels (ptxas 13; triton_sass_counts.txt). Nsight Compute's
+		// takes 724). InstBytes 16, a SASS instruction; MovBytes 5.8: a
+		// PTX mov is 0.36 SASS instructions (ptxas 13 folds immediates
+		// into their users and copies away: ld_special_f32's 2,628 movs
+		// became 958 MOV, HFMA2 and UMOV; testdata/triton3/study,
+		// ptxops.py, third Triton batch, issue 18), an instruction ptxas
+		// expands its issue slots (fetch.go, codeBytes). Before: 19.8 for
+		// every PTX instruction, 16 × 1.24, the median SASS per PTX
+		// instruction of the first Triton corpus (triton_sass_counts.txt),
+		// which made the libdevice kernels' code 1.4–1.5 times too long.
+		// Nsight Compute's
 		// duration less the first pass grows by 300 ns from 3 to 17 KB of
 		// code (icache_128 to icache_1024, one warp: 2364, 2512, 2671 ns)
 		// and no further (2654, 2493, 2944 ns at 34, 50, 66 KB): the
 		// launch fetches the first 16 KB, FetchLaunchLineNS 2.7 a line.
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		// [RN] testdata/timing/rncost (gen.py's PTX, run.py, run.sh; one
 		// device call, %clock64 a step): the reduce lesson's loop with
 		// nvcc's rem.u32 takes 122 cycles a step more than with clang's
@@ -568,7 +575,7 @@ var measured = map[string]*Params{
 		ChildLaunchNS: 1489, ConcurrentKernels: 128,
 		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the A100.
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
 	},
 	"v100": {
@@ -607,7 +614,7 @@ var measured = map[string]*Params{
 		ChildLaunchNS: 1373, ConcurrentKernels: 128,
 		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the V100.
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 19.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
 	},
 	"k40": {
@@ -634,10 +641,10 @@ var measured = map[string]*Params{
 		ChildLaunchNS: 3600, ConcurrentKernels: 32,
 		// the H100's instruction fetch (fetch.go, [FETCH]) in K40 cycles,
 		// not measured on the K40; Kepler's SASS is 8 bytes an instruction
-		// and a scheduling word every 7 (9.1 bytes), × 1.24 SASS
-		// instructions a PTX one: InstBytes 11.3.
+		// and a scheduling word every 7: InstBytes 9.1 a SASS
+		// instruction, a mov 0.36 of one as on the H100 (MovBytes 3.3).
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 11.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, InstBytes: 9.1, MovBytes: 3.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }

@@ -238,7 +238,7 @@ func (s *gridState) readyAtSlow(sm *smT, sp *spT, w *warpT) uint64 {
 	if sm.fetch != nil {
 		if w.fetchIn != w.next {
 			w.fetchIn = w.next
-			w.fetchAt = sm.fetch.ready(s.code.lineOf(w.next, s.p.InstBytes), sm.now, s.p)
+			w.fetchAt = sm.fetch.ready(s.code.lineOf(w.next), sm.now, s.p)
 		}
 		t = max(t, w.fetchAt)
 	}

@@ -276,6 +276,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		if in.Op == ir.OpAtom || in.Op == ir.OpRed {
 			mem = s.atomic(sm, in, rec)
 			s.atomicLanes(sm, in, rec)
+			if casLoop16(in) {
+				mem = s.casRounds(sm, w, in, rec, mem)
+			}
 			if n := min(s.p.RedWindow, maxRedWindow); n > 0 && in.Op == ir.OpRed {
 				w.redsDone[w.redNext%n] = mem
 				sm.keep(&w.redsDone[w.redNext%n])
@@ -623,8 +626,8 @@ func countLines(sectors []uint64) int {
 func (s *gridState) atomicLanes(sm *smT, in *ir.Inst, rec *engine.StepRecord) {
 	p := s.p
 	c := p.AtomicLaneCycles
-	if c == 0 {
-		return
+	if c == 0 || vecAtomRest(in) {
+		return // a vector atomic's lanes went with its first element
 	}
 	hold := float64(max(rec.AddrDistinct, 1)) * c
 	agg := warpAggregated(in, rec)
@@ -657,14 +660,8 @@ func (s *gridState) atomicLanes(sm *smT, in *ir.Inst, rec *engine.StepRecord) {
 // result (a cycle or a future); ordering returns it as delayed.
 func (s *gridState) ordering(sm *smT, w *warpT, in *ir.Inst, mem uint64) uint64 {
 	p := s.p
-	fence := uint64(p.FenceCTA)
-	switch {
-	case in.Order&ir.OrderSys != 0:
-		fence = uint64(p.FenceSys)
-	case in.Order&(ir.OrderGPU|ir.OrderCluster) != 0:
-		fence = uint64(p.FenceGPU)
-	}
-	if in.Op == ir.OpMembar || in.Order&ir.OrderRelease != 0 {
+	fence := uint64(fenceCycles(in, p))
+	if in.Op == ir.OpMembar || in.Order&ir.OrderRelease != 0 && !vecAtomRest(in) {
 		from := sm.now
 		if p.StoreSectorCycles > 0 && in.Order&(ir.OrderSys|ir.OrderGPU|ir.OrderCluster) != 0 && w.lastLeft > from && !isFut(w.lastLeft) {
 			// Its fence orders the warp's stores still queued at the SM's
@@ -678,11 +675,80 @@ func (s *gridState) ordering(sm *smT, w *warpT, in *ir.Inst, mem uint64) uint64 
 			mem = sm.fadd(mem, fence)
 		}
 	}
-	if in.Op != ir.OpMembar && in.Order&ir.OrderAcquire != 0 && mem != 0 {
+	if in.Op != ir.OpMembar && in.Order&ir.OrderAcquire != 0 && mem != 0 && !vecAtomMore(w, in) {
 		w.ready, w.readyWhy = sm.fmax(w.ready, mem), stallLongScoreboard
 		sm.keep(&w.ready)
 	}
 	return mem
+}
+
+// A vector atomic (sm_90's atom/red .v2/.v4.f32 on global memory) is one
+// SASS instruction, one request of 8 or 16 bytes a lane, which the
+// lowering makes one scalar element after another (Inst.Vec: the
+// element). Its order applies to the instruction: the release fence before
+// the first element, the acquire wait after the last; and the SM's atomic
+// path sends a lane's address once. Measured on the H100
+// (testdata/triton3/study, ncu over splitk_f16_atomic): sm_90's PTX, 128
+// atom.acq_rel.gpu.add.v4.f32 warp instructions, took 768 L2 atomic
+// requests and 74.6 k warp-cycles of membar stalls where sm_80's, 512
+// scalar atomics over the same addresses, took 3,072 and 326 k: a fence an
+// instruction, not an element (11.6 µs against 29.1).
+
+// casLoop16 says whether in is a 16-bit floating-point atomic that ptxas
+// makes a compare-and-swap loop on the 4-byte word holding it (the SM has
+// no scalar f16 or bf16 atomic; f16x2 and bf16x2 it has). The sm_90 SASS
+// of atom.acq_rel.gpu.add.noftz.f16 (testdata/triton3/study,
+// atomic_f16_bf16): an LDG of the word, then a loop of HADD2, PRMT,
+// MEMBAR.ALL.GPU, ERRBAR, CGAERRBAR, ATOMG.E.CAS.STRONG.GPU, CCTL.IVALL,
+// ISETP and BRA until the word held what the lane read.
+func casLoop16(in *ir.Inst) bool {
+	return in.Op == ir.OpAtom && (in.Type == ptx.F16 || in.Type == ptx.BF16) && in.Mode != ir.AtomCas && in.Mode != ir.AtomExch
+}
+
+// casRounds charges a 16-bit atomic's compare-and-swap loop (casLoop16):
+// the word's load before it (an L2 round trip) and, lanes on one word
+// succeeding one a round (rec.AddrMaxDup: the most lanes on one word), a
+// round more for each further lane, each its release fence (the MEMBAR is
+// in the loop) and its CAS's round trip. The warp waits for the loop
+// whatever the atomic's order: its branch reads the CAS's result. On the
+// H100 the study half's atomic_f16_bf16 took 414 ATOMG requests for 128
+// warp-level atomics (ncu, sm_90 PTX: 3.2 rounds each; rounds another
+// warp's CAS on the word caused are not modelled).
+func (s *gridState) casRounds(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, mem uint64) uint64 {
+	p := s.p
+	per := p.L2HitLatency + p.AtomicReturnCycles
+	if in.Order&ir.OrderRelease != 0 {
+		per += float64(fenceCycles(in, p))
+	}
+	extra := p.L2HitLatency + float64(max(rec.AddrMaxDup, 1)-1)*per
+	mem = sm.fadd(mem, uint64(extra+0.5))
+	w.ready, w.readyWhy = sm.fmax(w.ready, mem), stallLongScoreboard
+	sm.keep(&w.ready)
+	return mem
+}
+
+// fenceCycles is the fence of in's scope (ordering).
+func fenceCycles(in *ir.Inst, p *Params) uint32 {
+	switch {
+	case in.Order&ir.OrderSys != 0:
+		return p.FenceSys
+	case in.Order&(ir.OrderGPU|ir.OrderCluster) != 0:
+		return p.FenceGPU
+	}
+	return p.FenceCTA
+}
+
+// vecAtomRest says whether in is a vector atomic's element after its
+// first.
+func vecAtomRest(in *ir.Inst) bool {
+	return in.Vec > 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed)
+}
+
+// vecAtomMore says whether the warp's next instruction is a later element
+// of the vector atomic whose element in is.
+func vecAtomMore(w *warpT, in *ir.Inst) bool {
+	n := w.next
+	return n != nil && (in.Op == ir.OpAtom || in.Op == ir.OpRed) && n.Op == in.Op && n.Vec == in.Vec+1
 }
 
 // hoistable says whether instructions of class c may issue before the

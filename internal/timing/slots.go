@@ -27,10 +27,18 @@ import (
 //     ISETP that elect the lane depend only on the active mask, and ptxas
 //     hoists them out of loops, as in every recorded kernel); a full
 //     warp's scan: VOTE.ANY, ISETP, five SHFL.UP with their adds, the
-//     ATOM, a SHFL.IDX and an add (15).
+//     ATOM, a SHFL.IDX and an add (15);
+//   - a 16-bit floating-point atomic, a compare-and-swap loop (casLoop16:
+//     17 for its first round).
 func issueSlots(in *ir.Inst) uint32 {
 	switch in.Op {
 	case ir.OpAtom, ir.OpRed:
+		if casLoop16(in) {
+			// LOP3, LDG, ISETP, SEL and moves, then one round of the loop:
+			// HADD2, PRMT, the fence's three, the CAS, CCTL, ISETP, a move,
+			// BRA (testdata/triton3/study, atomic_f16_bf16's SASS).
+			return 17
+		}
 		switch in.Agg {
 		case ir.AggElect:
 			if in.Op == ir.OpAtom {
