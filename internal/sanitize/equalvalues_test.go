@@ -92,3 +92,39 @@ func TestEqualValueWrites(t *testing.T) {
 		})
 	}
 }
+
+// warSameKernel: s = 5, a barrier; then warp 0 reads s and thread 32 writes
+// 5 to it with no barrier between: a WAR although the write changes
+// nothing, as the H100 reports probe2/reduce_war.cu's ("Potential WAR
+// hazard ... Current Value : 0, Incoming Value : 0", on every byte).
+const warSameKernel = header + `
+.visible .entry warSame(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .pred %p<4>;
+	.shared .align 4 .b32 s;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 st.shared.u32 [s], 5;
+	bar.sync 0;
+	setp.lt.u32 %p2, %r1, 32;
+	@%p2 ld.shared.u32 %r2, [s];
+	setp.eq.u32 %p3, %r1, 32;
+	@%p3 st.shared.u32 [s], 5;
+	ret;
+}
+`
+
+func TestEqualValueWAR(t *testing.T) {
+	opt := sanitize.Options{Tool: sanitize.Racecheck, RaceReport: sanitize.ReportHazard}
+	out, _, err := runKernel(t, opt, warSameKernel, "warSame", 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Potential WAR hazard detected at __shared__ 0x400", "Potential WAR hazard detected at __shared__ 0x403",
+		"RACECHECK SUMMARY: 4 hazards displayed (4 errors, 0 warnings)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("report lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -20,11 +20,12 @@ import (
 // what is there already (engine.CheckAccess.Same), as the H100's
 // racecheck sees it: two writes race only on the bytes the second changes
 // (race_waw_mixed.cu: 7 then 9 in an int, one hazard, at its low byte), a
-// write and a read on every byte of the write's access if it changes any
-// (race_raw_same.cu: 1 then 6, four hazards; 5 then 5, none), and a store
-// that changes nothing is no hazard at all, though it is the last write a
-// later one races with (testdata/sanitize/race_waw_same.cu and the two
-// above).
+// write and a later read on every byte of the write's access if it changes
+// any (race_raw_same.cu: 1 then 6, four hazards; 5 then 5, none), and a
+// store that changes nothing raises no RAW or WAW, though it is the last
+// write a later one races with (testdata/sanitize/race_waw_same.cu and the
+// two above). A write after an unordered read is a WAR on every byte even
+// when it changes nothing (probe2/reduce_war.cu: 0 over 0).
 //
 // A warp's barrier interval is the number of barriers it has passed: two
 // warps in the same interval have no barrier between their accesses, as
@@ -246,7 +247,10 @@ func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.Chec
 			if same>>(b-a.Addr[l])&1 == 0 && rc.unordered(w, &cur) && w.inst != cur.inst {
 				rc.hazard(s, hazWAW, b, cur, *w, true)
 			}
-			if !wr.silent && rc.conflict(r, &cur) {
+			// A write after an unordered read is a hazard even when it
+			// changes nothing (reduce_war.cu: "Current Value : 0,
+			// Incoming Value : 0", every byte).
+			if rc.conflict(r, &cur) {
 				rc.hazard(s, hazWAR, b, cur, *r, false)
 			}
 			*w = wr
