@@ -460,7 +460,16 @@ func (rc *racecheck) flush(s *Sanitizer) {
 		for _, g := range rc.groups {
 			groups = append(groups, g)
 		}
-		sort.Slice(groups, func(i, j int) bool { return groups[i].firstFound < groups[j].firstFound })
+		// The H100 lists the pairs with the most hazards first, then in
+		// the order found (probe2's race_bytes.cu: its short array's 256
+		// hazards before its char array's 128; reduce_war.cu,
+		// transpose_nosync.cu).
+		sort.Slice(groups, func(i, j int) bool {
+			if groups[i].count != groups[j].count {
+				return groups[i].count > groups[j].count
+			}
+			return groups[i].firstFound < groups[j].firstFound
+		})
 		for i, g := range groups {
 			if g.err {
 				rc.errors++
