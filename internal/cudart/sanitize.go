@@ -24,13 +24,14 @@ import (
 // --check-local, --check-global-races, and the file the closing report
 // goes to.
 const (
-	EnvSanitize      = "WARPSIM_SANITIZE"
-	EnvSanitizeLeaks = "WARPSIM_SANITIZE_LEAK_CHECK"
-	EnvSanitizeRace  = "WARPSIM_SANITIZE_RACECHECK_REPORT"
-	EnvSanitizeLimit = "WARPSIM_SANITIZE_PRINT_LIMIT"
-	EnvSanitizeLocal = "WARPSIM_SANITIZE_CHECK_LOCAL"
-	EnvSanitizeRaces = "WARPSIM_SANITIZE_GLOBAL_RACES"
-	EnvSanitizeOut   = "WARPSIM_SANITIZE_OUT"
+	EnvSanitize       = "WARPSIM_SANITIZE"
+	EnvSanitizeLeaks  = "WARPSIM_SANITIZE_LEAK_CHECK"
+	EnvSanitizeRace   = "WARPSIM_SANITIZE_RACECHECK_REPORT"
+	EnvSanitizeLimit  = "WARPSIM_SANITIZE_PRINT_LIMIT"
+	EnvSanitizeLocal  = "WARPSIM_SANITIZE_CHECK_LOCAL"
+	EnvSanitizeRaces  = "WARPSIM_SANITIZE_GLOBAL_RACES"
+	EnvSanitizeUnused = "WARPSIM_SANITIZE_TRACK_UNUSED"
+	EnvSanitizeOut    = "WARPSIM_SANITIZE_OUT"
 )
 
 // SanitizeResult is what the runtime leaves for `warpsim sanitize` at exit:
@@ -65,6 +66,7 @@ func SanitizingFromEnv(a *arch.Arch) (*Sanitizing, error) {
 		RaceReport:  os.Getenv(EnvSanitizeRace),
 		CheckLocal:  os.Getenv(EnvSanitizeLocal) == "1",
 		GlobalRaces: os.Getenv(EnvSanitizeRaces) == "1",
+		TrackUnused: os.Getenv(EnvSanitizeUnused) == "1",
 		SharedBase:  uint64(a.ReservedSharedPerBlock),
 	}
 	if v := os.Getenv(EnvSanitizeLimit); v != "" {

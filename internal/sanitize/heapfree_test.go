@@ -90,3 +90,39 @@ func TestHeapFree(t *testing.T) {
 		})
 	}
 }
+
+// TestTrackUnused: with --track-unused-memory, initcheck reports at
+// cudaFree the bytes of an allocation nothing wrote, in the H100's words
+// (probe2/recorded/unused_memory.*, probe3/recorded/unused_gaps.*).
+func TestTrackUnused(t *testing.T) {
+	tests := []struct {
+		size   uint64
+		writes [][2]uint64 // offset, bytes
+		want   string
+	}{
+		{1000, [][2]uint64{{0, 256}}, "=========  Unused memory in allocation 0x1000 of size 1,000 bytes\n=========     Not written 744 bytes at offset 0x100 (0x1100)\n=========     74.4% of allocation were unused.\n"},
+		{1024, [][2]uint64{{0, 64}, {128, 64}}, "=========     Not written 896 bytes between offsets 0x40 (0x1040) and 0x3ff (0x13ff) (inclusive)\n=========     87.5% of allocation were unused.\n"},
+		{512, [][2]uint64{{0, 100}}, "=========     Not written 412 bytes at offset 0x64 (0x1064)\n=========     80.4688% of allocation were unused.\n"},
+		{300, nil, "=========  Unused memory in allocation 0x1000 of size 300 bytes\n=========     Not written any memory.\n=========     100% of allocation were unused.\n"},
+		{64, [][2]uint64{{0, 64}}, ""},
+	}
+	for _, tc := range tests {
+		for _, track := range []bool{false, true} {
+			s := sanitize.New(sanitize.Options{Tool: sanitize.Initcheck, TrackUnused: track})
+			s.HostAlloc(0x1000, tc.size)
+			for _, w := range tc.writes {
+				s.HostWrite(0x1000, 0x1000+w[0], w[1])
+			}
+			s.HostFree(0x1000)
+			out := string(s.Take())
+			switch {
+			case !track || tc.want == "":
+				if out != "" || s.Errors() != 0 {
+					t.Errorf("size %d, track %v: want no report, got %d errors:\n%s", tc.size, track, s.Errors(), out)
+				}
+			case !strings.Contains(out, tc.want) || s.Errors() != 1:
+				t.Errorf("size %d: want %q (1 error), got %d errors:\n%s", tc.size, tc.want, s.Errors(), out)
+			}
+		}
+	}
+}

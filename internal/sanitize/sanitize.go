@@ -63,6 +63,9 @@ type Options struct {
 	CheckLocal bool
 	// GlobalRaces makes racecheck look for races on global memory too.
 	GlobalRaces bool
+	// TrackUnused is initcheck's --track-unused-memory: an allocation
+	// freed with bytes nothing wrote is reported.
+	TrackUnused bool
 	// SharedBase is added to shared-memory offsets in reports: the GPU's
 	// reserved shared memory before the block's own (1 KiB on sm_80+),
 	// so addresses read as compute-sanitizer prints them.
