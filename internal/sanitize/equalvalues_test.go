@@ -171,3 +171,54 @@ func TestRaceGroupOrder(t *testing.T) {
 		t.Errorf("want the 128-hazard pair before the 64-hazard one:\n%s", out)
 	}
 }
+
+// groupKernel: 64 threads store the low then the high half of word t, then
+// read word 63-t twice: each store races with both loads, four pairs.
+const groupKernel = header + `
+.visible .entry grouped(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b16 %h<2>;
+	.shared .align 4 .b8 s[256];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, s;
+	shl.b32 %r3, %r1, 2;
+	add.u32 %r3, %r2, %r3;
+	cvt.u16.u32 %h1, %r1;
+	st.shared.u16 [%r3], %h1;
+	st.shared.u16 [%r3+2], %h1;
+	sub.u32 %r4, 63, %r1;
+	shl.b32 %r4, %r4, 2;
+	add.u32 %r4, %r2, %r4;
+	ld.shared.u32 %r5, [%r4];
+	ld.shared.u32 %r6, [%r4];
+	ret;
+}
+`
+
+// TestRaceFindingGroups: an access in several pairs heads one finding with
+// an "and" line per partner, in code order, as the H100 prints
+// probe2/recorded/transpose_nosync.racecheck (each unrolled store heading
+// its four loads). In warpsim's schedule the second load meets each store
+// on 128 bytes and the first on 64: the second load is in the most
+// hazards (256; each store 192), so it heads the first finding, and the
+// first load, left with both stores, the second.
+func TestRaceFindingGroups(t *testing.T) {
+	out, _, err := runKernel(t, sanitize.Options{Tool: sanitize.Racecheck}, groupKernel, "grouped", 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `========= Error: Race reported between Read access at grouped+0xb0 in t.ptx:21
+=========     and Write access at grouped+0x50 in t.ptx:15 [128 hazards]
+=========     and Write access at grouped+0x60 in t.ptx:16 [128 hazards]
+========= 
+========= Error: Race reported between Read access at grouped+0xa0 in t.ptx:20
+=========     and Write access at grouped+0x50 in t.ptx:15 [64 hazards]
+=========     and Write access at grouped+0x60 in t.ptx:16 [64 hazards]
+========= 
+========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)
+`
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}

@@ -456,35 +456,27 @@ func (rc *racecheck) flush(s *Sanitizer) {
 		rc.shownWarnings += rc.nHazards - rc.errHaz
 	}
 	if mode == ReportAnalysis || mode == ReportAll {
-		groups := make([]*rcGroup, 0, len(rc.groups))
-		for _, g := range rc.groups {
-			groups = append(groups, g)
-		}
-		// The H100 lists the pairs with the most hazards first, then in
-		// the order found (probe2's race_bytes.cu: its short array's 256
-		// hazards before its char array's 128; reduce_war.cu,
-		// transpose_nosync.cu).
-		sort.Slice(groups, func(i, j int) bool {
-			if groups[i].count != groups[j].count {
-				return groups[i].count > groups[j].count
-			}
-			return groups[i].firstFound < groups[j].firstFound
-		})
-		for i, g := range groups {
-			if g.err {
+		for i, f := range rc.findings() {
+			if f.err {
 				rc.errors++
 			}
 			if i >= limit {
 				continue
 			}
 			word := "Warning"
-			if g.err {
+			if f.err {
 				word = "Error"
 			}
-			rc.count(g.err)
-			s.lines(
-				fmt.Sprintf("%s: Race reported between %s access %s", word, accessWord(g.aOp), rc.whereSite(g.a)),
-				fmt.Sprintf("    and %s access %s [%d %s]", accessWord(g.bOp), rc.whereSite(g.b), g.count, plural(g.count, "hazard")))
+			rc.count(f.err)
+			lines := []string{fmt.Sprintf("%s: Race reported between %s access %s", word, accessWord(f.headOp), rc.whereSite(f.head))}
+			for _, g := range f.pairs {
+				site, op := g.b, g.bOp
+				if g.b == f.head {
+					site, op = g.a, g.aOp
+				}
+				lines = append(lines, fmt.Sprintf("    and %s access %s [%d %s]", accessWord(op), rc.whereSite(site), g.count, plural(g.count, "hazard")))
+			}
+			s.lines(lines...)
 		}
 	} else {
 		rc.errors += rc.errHaz
@@ -494,6 +486,82 @@ func (rc *racecheck) flush(s *Sanitizer) {
 	rc.nGroups, rc.nHazards, rc.errHaz = 0, 0, 0
 	rc.grid = nil
 	rc.epoch++
+}
+
+// rcFinding is one finding of the analysis report: an access (its site)
+// and the pairs it heads, each printed as an "and … access" line.
+type rcFinding struct {
+	head   int32
+	headOp uint8
+	pairs  []*rcGroup
+	err    bool
+}
+
+// findings groups the launch's pairs of accesses as the H100's analysis
+// report does: the access in the most hazards (over the pairs not yet
+// printed; a tie goes to the lower code offset) heads a finding with all
+// its pairs, one "and" line each in code order, and so on until every
+// pair is printed. One rule gives both the grouping and the order of
+// every recording: probe2's transpose_nosync (4 stores, each heading its
+// 4 loads), reduce_war (each store heads the loads before and after it;
+// the last pair is headed by its read, at the lower offset), race_bytes
+// and probe3's race_order (the pair with the most hazards first), and
+// race_raw_same (a read heading the write after it).
+func (rc *racecheck) findings() []rcFinding {
+	left := make([]*rcGroup, 0, len(rc.groups))
+	for _, g := range rc.groups {
+		left = append(left, g)
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].firstFound < left[j].firstFound })
+	before := func(i, j int32) bool {
+		if pi, pj := rc.sites[i].pc, rc.sites[j].pc; pi != pj {
+			return pi < pj
+		}
+		return i < j
+	}
+	var out []rcFinding
+	weight := map[int32]int{}
+	for len(left) > 0 {
+		clear(weight)
+		for _, g := range left {
+			weight[g.a] += g.count
+			if g.b != g.a {
+				weight[g.b] += g.count
+			}
+		}
+		head := int32(-1)
+		for site, w := range weight {
+			if head < 0 || w > weight[head] || w == weight[head] && before(site, head) {
+				head = site
+			}
+		}
+		f := rcFinding{head: head}
+		var rest []*rcGroup
+		for _, g := range left {
+			if g.a != head && g.b != head {
+				rest = append(rest, g)
+				continue
+			}
+			if len(f.pairs) == 0 {
+				f.headOp = g.aOp
+				if g.a != head {
+					f.headOp = g.bOp
+				}
+			}
+			f.pairs = append(f.pairs, g)
+			f.err = f.err || g.err
+		}
+		other := func(g *rcGroup) int32 {
+			if g.a == head {
+				return g.b
+			}
+			return g.a
+		}
+		sort.SliceStable(f.pairs, func(i, j int) bool { return before(other(f.pairs[i]), other(f.pairs[j])) })
+		out = append(out, f)
+		left = rest
+	}
+	return out
 }
 
 func (rc *racecheck) count(err bool) {
