@@ -68,8 +68,9 @@ func init() {
 	// Not matched (docs/sanitizer.md, "Probes"), each with what warpsim
 	// prints instead: clang deletes heap_double_free's malloc/free pair
 	// (the block never escapes), so nothing is freed twice; nvcc unrolls
-	// transpose_nosync's loops (4 stores x 4 loads, 16 pairs) where clang
-	// keeps one store and one load (one pair, the same 3968 hazards);
+	// transpose_nosync's loops (4 stores x 4 loads, 16 pairs, grouped by
+	// store) where clang keeps one store and one load (one pair, the same
+	// 3968 hazards);
 	// reduce_war's hazards are the H100's warp schedule (warp 0 a loop
 	// iteration ahead: WAR) where warpsim's finds unchanged values read
 	// after their write (RAW of an equal value: none); nvcc copies
