@@ -26,6 +26,7 @@ type sanitizeFlags struct {
 	tool, leakCheck, raceReport, arch string
 	printLimit, errorExitcode         int
 	checkLocal, globalRaces           bool
+	trackUnused                       bool
 }
 
 const sanitizeHelp = `Runs a program built by warpsim cc the way compute-sanitizer runs one on a
@@ -37,7 +38,8 @@ GPU, and reports in compute-sanitizer's format (lines prefixed "========= "):
              --leak-check full, allocations never freed
   racecheck  shared-memory hazards between barriers (RAW, WAR, WAW); between
              warps errors, within a warp warnings; atomics excluded
-  initcheck  reads of global memory nothing wrote
+  initcheck  reads of global memory nothing wrote; with
+             --track-unused-memory, freed allocations' bytes never written
   synccheck  barriers reached by part of a warp, bad barrier arguments,
              __syncwarp/shfl/vote/match/redux masks leaving out calling lanes
 
@@ -66,6 +68,7 @@ func newSanitizeCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.IntVar(&f.errorExitcode, "error-exitcode", 0, "exit status when errors were found (0: the program's)")
 	fl.BoolVar(&f.checkLocal, "check-local", false, "hold pointer accesses to the executing function's frame to its .local arrays")
 	fl.BoolVar(&f.globalRaces, "check-global-races", false, "racecheck: look for races on global memory too")
+	fl.BoolVar(&f.trackUnused, "track-unused-memory", false, "initcheck: report the bytes of each freed allocation that nothing wrote")
 	fl.StringVar(&f.arch, "arch", "h100", "simulated GPU (see warpsim archs)")
 	addCustomArchFlags(fl, &f.custom)
 	return cmd
@@ -101,6 +104,9 @@ func sanitizeEnv(f sanitizeFlags) ([]string, error) {
 	}
 	if f.globalRaces {
 		env = append(env, cudart.EnvSanitizeRaces+"=1")
+	}
+	if f.trackUnused {
+		env = append(env, cudart.EnvSanitizeUnused+"=1")
 	}
 	return env, nil
 }

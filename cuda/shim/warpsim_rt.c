@@ -572,17 +572,23 @@ static cudaError_t start(void) {
     if (sticky_error) return set_error(refused_sticky(__func__));                 \
   } while (0)
 
+/* report_failed tells the simulator that call returned e on its own,
+ * without it: a sanitizer there reports it as compute-sanitizer does. */
+static void report_failed(const char *call, cudaError_t e) {
+  char msg[4 + 64];
+  uint32_t code = (uint32_t)e;
+  size_t n = strnlen(call, 64);
+  memcpy(msg, &code, 4);
+  memcpy(msg + 4, call, n);
+  simple(93 /* opStickyError */, msg, (uint32_t)(4 + n));
+}
+
 /* refused_sticky tells the simulator that call was refused with the
  * context's sticky error, which a sanitizer there reports as
  * compute-sanitizer does (opStickyError, internal/cudart/protocol.go), and
  * returns that error. */
 static cudaError_t refused_sticky(const char *call) {
-  char msg[4 + 64];
-  uint32_t code = (uint32_t)sticky_error;
-  size_t n = strnlen(call, 64);
-  memcpy(msg, &code, 4);
-  memcpy(msg + 4, call, n);
-  simple(93 /* opStickyError */, msg, (uint32_t)(4 + n));
+  report_failed(call, sticky_error);
   return sticky_error;
 }
 
@@ -922,11 +928,23 @@ cudaError_t cudaGetLastError(void) {
   NOT_IN_HOST_CALL();
   cudaError_t e = last_error;
   last_error = 0;
+  if (e && started && getpid() == owner_pid) {
+    /* compute-sanitizer reports an error returned here as a failed call
+     * ("Program hit ... on CUDA API call to cudaGetLastError"), sticky or
+     * not (testdata/sanitize/probe3/recorded: sticky_calls, bad_config). */
+    LOCK();
+    report_failed(__func__, e);
+  }
   return e;
 }
 cudaError_t cudaPeekAtLastError(void) {
   NOT_IN_HOST_CALL();
-  return last_error;
+  cudaError_t e = last_error;
+  if (e && started && getpid() == owner_pid) {
+    LOCK();
+    report_failed(__func__, e);
+  }
+  return e;
 }
 
 const char *cudaGetErrorString(cudaError_t e) {

@@ -83,8 +83,9 @@ const (
 	opVMUnmap   = 92
 	// opStickyError is uint32 error code, then a runtime call's name: a
 	// call the runtime refused on its own because the context has a sticky
-	// error, which a sanitizer reports as compute-sanitizer does
-	// (sanitize.go). Only the report; nothing else happens.
+	// error, or an error cudaGetLastError/cudaPeekAtLastError returned,
+	// which a sanitizer reports as compute-sanitizer does (sanitize.go).
+	// Only the report; nothing else happens.
 	opStickyError = 93
 )
 

@@ -516,7 +516,7 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		s.mallocs[addr] = true
 		if kind != kindDevice {
-			s.opt.Sanitize.hostMemory(addr, size)
+			s.opt.Sanitize.hostMemory(addr, size, kind == kindManaged)
 		}
 		return reply{data: putU64s(addr)}
 	case opFree:

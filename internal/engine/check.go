@@ -44,6 +44,15 @@ type MbarChecker interface {
 	Mbarrier(s *CheckSite, m *CheckMbar) bool
 }
 
+// HeapChecker is optionally implemented by a Checker: it sees a lane's
+// device-side free() of a pointer that is not a live device-heap block
+// (Double: the block was freed already; otherwise the pointer is outside
+// the device heap) before the engine faults the kernel for it. False
+// stops the kernel (FaultSanitizer) instead of the engine's fault.
+type HeapChecker interface {
+	HeapFree(s *CheckSite, lane int, addr uint64, double bool) bool
+}
+
 // AsyncChecker is optionally implemented by a Checker: it follows the
 // shared-memory writes of asynchronous copies (cp.async, cp.async.bulk into
 // shared memory) from their issue to what orders them for other threads,

@@ -142,7 +142,14 @@ func (wp *warp) builtin(pc int, cs *ir.CallSite, kind uint8, exec uint32) {
 			if p == 0 {
 				continue
 			}
-			switch heap.free(p) {
+			r := heap.free(p)
+			if hc, ok := wp.chk.(HeapChecker); ok && (r == freeOutside || r == freeDouble) {
+				if !hc.HeapFree(wp.site(pc, exec), l, p, r == freeDouble) {
+					wp.sanitizerStop(pc, 1<<uint(l))
+					return
+				}
+			}
+			switch r {
 			case freeOutside:
 				wp.fault(FaultOutOfBounds, pc, l, p, true, "free(%#x): not a pointer into the device heap", p)
 				return

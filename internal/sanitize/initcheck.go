@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/warpsim/warpsim/internal/engine"
 )
@@ -50,10 +51,14 @@ func (s *Sanitizer) HostAlloc(addr, size uint64) {
 	s.init.last = nil
 }
 
-// HostFree forgets an allocation.
+// HostFree forgets an allocation; with --track-unused-memory, its bytes
+// nothing wrote are reported first.
 func (s *Sanitizer) HostFree(addr uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if sh := s.init.shadows[addr]; sh != nil && s.opt.TrackUnused {
+		s.unused(addr, sh)
+	}
 	delete(s.init.shadows, addr)
 	s.init.last = nil
 }
@@ -106,4 +111,45 @@ func (s *Sanitizer) initcheck(site *engine.CheckSite, a *engine.CheckAccess) {
 			sh.mark(addr-base, n)
 		}
 	}
+}
+
+// unused reports the bytes of the allocation at base that nothing wrote,
+// in the H100's words (testdata/sanitize/probe2/recorded/unused_memory.*,
+// probe3/recorded/unused_gaps.*): one range, "at offset"; several, from
+// the first to the last unwritten byte, "between offsets … (inclusive)",
+// with the count of unwritten bytes; none written, "Not written any
+// memory."; then the share unused, to 6 significant digits.
+func (s *Sanitizer) unused(base uint64, sh *shadow) {
+	var n, first, last uint64
+	runs := 0
+	prevSet := true
+	for i := uint64(0); i < sh.size; i++ {
+		set := sh.bits[i>>6]>>(i&63)&1 != 0
+		if !set {
+			if n == 0 {
+				first = i
+			}
+			if prevSet {
+				runs++
+			}
+			n++
+			last = i
+		}
+		prevSet = set
+	}
+	if n == 0 {
+		return
+	}
+	var what string
+	switch {
+	case n == sh.size:
+		what = "Not written any memory."
+	case runs == 1:
+		what = fmt.Sprintf("Not written %d bytes at offset %#x (%#x)", n, first, base+first)
+	default:
+		what = fmt.Sprintf("Not written %d bytes between offsets %#x (%#x) and %#x (%#x) (inclusive)", n, first, base+first, last, base+last)
+	}
+	pct := strconv.FormatFloat(100*float64(n)/float64(sh.size), 'g', 6, 64)
+	s.report(fmt.Sprintf(" Unused memory in allocation %#x of size %s bytes", base, commas(sh.size)),
+		"    "+what, "    "+pct+"% of allocation were unused.")
 }

@@ -163,3 +163,22 @@ func outsideLocals(site *engine.CheckSite, addr, n uint64) []string {
 	}
 	return out
 }
+
+// HeapFree implements engine.HeapChecker: memcheck reports a device-side
+// free() of a block freed already or of a pointer outside the device heap
+// (a cudaMalloc'd one, say) as the H100 does, and stops the kernel
+// (testdata/sanitize/probe2: heap_double_free.cu, heap_free_global.cu).
+// The other tools leave it to the engine, which faults the kernel.
+func (s *Sanitizer) HeapFree(site *engine.CheckSite, lane int, addr uint64, double bool) bool {
+	if s.opt.Tool != Memcheck {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msg := "Malloc/Free Error encountered : Invalid pointer to device-side free"
+	if double {
+		msg = "Malloc/Free Error encountered : Device-side double free"
+	}
+	s.report(msg, "    "+where(site), "    "+byThread(site, lane), fmt.Sprintf("    Address %#x", addr))
+	return s.stop(false)
+}

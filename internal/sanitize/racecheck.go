@@ -20,11 +20,12 @@ import (
 // what is there already (engine.CheckAccess.Same), as the H100's
 // racecheck sees it: two writes race only on the bytes the second changes
 // (race_waw_mixed.cu: 7 then 9 in an int, one hazard, at its low byte), a
-// write and a read on every byte of the write's access if it changes any
-// (race_raw_same.cu: 1 then 6, four hazards; 5 then 5, none), and a store
-// that changes nothing is no hazard at all, though it is the last write a
-// later one races with (testdata/sanitize/race_waw_same.cu and the two
-// above).
+// write and a later read on every byte of the write's access if it changes
+// any (race_raw_same.cu: 1 then 6, four hazards; 5 then 5, none), and a
+// store that changes nothing raises no RAW or WAW, though it is the last
+// write a later one races with (testdata/sanitize/race_waw_same.cu and the
+// two above). A write after an unordered read is a WAR on every byte even
+// when it changes nothing (probe2/reduce_war.cu: 0 over 0).
 //
 // A warp's barrier interval is the number of barriers it has passed: two
 // warps in the same interval have no barrier between their accesses, as
@@ -246,7 +247,10 @@ func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.Chec
 			if same>>(b-a.Addr[l])&1 == 0 && rc.unordered(w, &cur) && w.inst != cur.inst {
 				rc.hazard(s, hazWAW, b, cur, *w, true)
 			}
-			if !wr.silent && rc.conflict(r, &cur) {
+			// A write after an unordered read is a hazard even when it
+			// changes nothing (reduce_war.cu: "Current Value : 0,
+			// Incoming Value : 0", every byte).
+			if rc.conflict(r, &cur) {
 				rc.hazard(s, hazWAR, b, cur, *r, false)
 			}
 			*w = wr
@@ -452,26 +456,27 @@ func (rc *racecheck) flush(s *Sanitizer) {
 		rc.shownWarnings += rc.nHazards - rc.errHaz
 	}
 	if mode == ReportAnalysis || mode == ReportAll {
-		groups := make([]*rcGroup, 0, len(rc.groups))
-		for _, g := range rc.groups {
-			groups = append(groups, g)
-		}
-		sort.Slice(groups, func(i, j int) bool { return groups[i].firstFound < groups[j].firstFound })
-		for i, g := range groups {
-			if g.err {
+		for i, f := range rc.findings() {
+			if f.err {
 				rc.errors++
 			}
 			if i >= limit {
 				continue
 			}
 			word := "Warning"
-			if g.err {
+			if f.err {
 				word = "Error"
 			}
-			rc.count(g.err)
-			s.lines(
-				fmt.Sprintf("%s: Race reported between %s access %s", word, accessWord(g.aOp), rc.whereSite(g.a)),
-				fmt.Sprintf("    and %s access %s [%d %s]", accessWord(g.bOp), rc.whereSite(g.b), g.count, plural(g.count, "hazard")))
+			rc.count(f.err)
+			lines := []string{fmt.Sprintf("%s: Race reported between %s access %s", word, accessWord(f.headOp), rc.whereSite(f.head))}
+			for _, g := range f.pairs {
+				site, op := g.b, g.bOp
+				if g.b == f.head {
+					site, op = g.a, g.aOp
+				}
+				lines = append(lines, fmt.Sprintf("    and %s access %s [%d %s]", accessWord(op), rc.whereSite(site), g.count, plural(g.count, "hazard")))
+			}
+			s.lines(lines...)
 		}
 	} else {
 		rc.errors += rc.errHaz
@@ -481,6 +486,82 @@ func (rc *racecheck) flush(s *Sanitizer) {
 	rc.nGroups, rc.nHazards, rc.errHaz = 0, 0, 0
 	rc.grid = nil
 	rc.epoch++
+}
+
+// rcFinding is one finding of the analysis report: an access (its site)
+// and the pairs it heads, each printed as an "and … access" line.
+type rcFinding struct {
+	head   int32
+	headOp uint8
+	pairs  []*rcGroup
+	err    bool
+}
+
+// findings groups the launch's pairs of accesses as the H100's analysis
+// report does: the access in the most hazards (over the pairs not yet
+// printed; a tie goes to the lower code offset) heads a finding with all
+// its pairs, one "and" line each in code order, and so on until every
+// pair is printed. One rule gives both the grouping and the order of
+// every recording: probe2's transpose_nosync (4 stores, each heading its
+// 4 loads), reduce_war (each store heads the loads before and after it;
+// the last pair is headed by its read, at the lower offset), race_bytes
+// and probe3's race_order (the pair with the most hazards first), and
+// race_raw_same (a read heading the write after it).
+func (rc *racecheck) findings() []rcFinding {
+	left := make([]*rcGroup, 0, len(rc.groups))
+	for _, g := range rc.groups {
+		left = append(left, g)
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].firstFound < left[j].firstFound })
+	before := func(i, j int32) bool {
+		if pi, pj := rc.sites[i].pc, rc.sites[j].pc; pi != pj {
+			return pi < pj
+		}
+		return i < j
+	}
+	var out []rcFinding
+	weight := map[int32]int{}
+	for len(left) > 0 {
+		clear(weight)
+		for _, g := range left {
+			weight[g.a] += g.count
+			if g.b != g.a {
+				weight[g.b] += g.count
+			}
+		}
+		head := int32(-1)
+		for site, w := range weight {
+			if head < 0 || w > weight[head] || w == weight[head] && before(site, head) {
+				head = site
+			}
+		}
+		f := rcFinding{head: head}
+		var rest []*rcGroup
+		for _, g := range left {
+			if g.a != head && g.b != head {
+				rest = append(rest, g)
+				continue
+			}
+			if len(f.pairs) == 0 {
+				f.headOp = g.aOp
+				if g.a != head {
+					f.headOp = g.bOp
+				}
+			}
+			f.pairs = append(f.pairs, g)
+			f.err = f.err || g.err
+		}
+		other := func(g *rcGroup) int32 {
+			if g.a == head {
+				return g.b
+			}
+			return g.a
+		}
+		sort.SliceStable(f.pairs, func(i, j int) bool { return before(other(f.pairs[i]), other(f.pairs[j])) })
+		out = append(out, f)
+		left = rest
+	}
+	return out
 }
 
 func (rc *racecheck) count(err bool) {

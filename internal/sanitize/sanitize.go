@@ -63,6 +63,9 @@ type Options struct {
 	CheckLocal bool
 	// GlobalRaces makes racecheck look for races on global memory too.
 	GlobalRaces bool
+	// TrackUnused is initcheck's --track-unused-memory: an allocation
+	// freed with bytes nothing wrote is reported.
+	TrackUnused bool
 	// SharedBase is added to shared-memory offsets in reports: the GPU's
 	// reserved shared memory before the block's own (1 KiB on sm_80+),
 	// so addresses read as compute-sanitizer prints them.
@@ -196,9 +199,11 @@ func (s *Sanitizer) Summary() string {
 		}
 	}
 	n := s.errors
+	fmt.Fprintf(&b, "%sERROR SUMMARY: %d %s\n", Prefix, n, plural(n, "error"))
 	if hidden := n - s.printed; hidden > 0 && s.opt.PrintLimit > 0 {
 		// As compute-sanitizer says it (testdata/hostile/h100.txt,
-		// sanitize_limits).
+		// sanitize_limits), after the count
+		// (testdata/sanitize/probe2/recorded/many_errors.*).
 		verb := "were"
 		if hidden == 1 {
 			verb = "was"
@@ -206,7 +211,6 @@ func (s *Sanitizer) Summary() string {
 		fmt.Fprintf(&b, "%sERROR SUMMARY: %d %s %s not printed. Use --print-limit option to adjust the number of printed errors\n",
 			Prefix, hidden, plural(hidden, "error"), verb)
 	}
-	fmt.Fprintf(&b, "%sERROR SUMMARY: %d %s\n", Prefix, n, plural(n, "error"))
 	return b.String()
 }
 

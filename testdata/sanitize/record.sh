@@ -2,9 +2,9 @@
 # Records compute-sanitizer's reports for the suite on a real GPU.
 # Compiles every .cu here with nvcc -lineinfo, runs each program plainly and
 # under the tools runs.txt lists, and writes recorded/PROG.TAG.{stdout,stderr,status}
-# (and TOOLS.txt) into $OUT/sanitize.tar.gz. Usage: OUT=dir bash record.sh
+# (and TOOLS.txt) into $OUT/sanitize.tar.gz. Usage: OUT=dir bash record.sh [folder]
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/${1:-.}"  # a suite folder: . or probe2
 OUT=${OUT:-/tmp/sanitize-out}
 export PATH=/usr/local/cuda/bin:$PATH
 R=recorded
