@@ -88,35 +88,41 @@ var tritonExpect = map[string]string{
 // tritonTimeout bounds one kernel (the largest takes a few seconds).
 const tritonTimeout = 3 * time.Minute
 
-func TestTritonCorpus(t *testing.T) {
+func TestTritonCorpus(t *testing.T) { runTritonBatch(t, tritonDir, tritonExpect, "tritonExpect") }
+
+// runTritonBatch runs every launch file (sm_90 and sm_80) of the kernel
+// directories under dir, each as expect (named name) says it must come
+// out, and fails on a kernel expect does not list or an entry the batch
+// does not have.
+func runTritonBatch(t *testing.T, dir string, expect map[string]string, name string) {
 	seen := map[string]bool{}
-	dirs, err := filepath.Glob(filepath.Join(tritonDir, "*", "meta.json"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no Triton kernels under %s (%v)", tritonDir, err)
+	metas, err := filepath.Glob(filepath.Join(dir, "*", "meta.json"))
+	if err != nil || len(metas) == 0 {
+		t.Fatalf("no Triton kernels under %s (%v)", dir, err)
 	}
-	for _, mp := range dirs {
-		dir := filepath.Dir(mp)
-		name := filepath.Base(dir)
+	for _, mp := range metas {
+		kdir := filepath.Dir(mp)
+		kernel := filepath.Base(kdir)
 		for _, a := range []struct{ arch, launch string }{{"sm90", "launch.json"}, {"sm80", "launch_sm80.json"}} {
-			lf := filepath.Join(dir, a.launch)
+			lf := filepath.Join(kdir, a.launch)
 			if _, err := os.Stat(lf); err != nil {
 				continue
 			}
-			key := name + "/" + a.arch
+			key := kernel + "/" + a.arch
 			seen[key] = true
-			want, ok := tritonExpect[key]
+			want, ok := expect[key]
 			t.Run(key, func(t *testing.T) {
 				if !ok {
-					t.Fatalf("%s is not in tritonExpect: add it (%q or the unsupported instruction)", key, tritonExact)
+					t.Fatalf("%s is not in %s: add it (%q or the unsupported instruction)", key, name, tritonExact)
 				}
 				t.Parallel()
-				runTritonKernel(t, dir, lf, a.arch, want)
+				runTritonKernel(t, kdir, lf, a.arch, want)
 			})
 		}
 	}
-	for k := range tritonExpect {
+	for k := range expect {
 		if !seen[k] {
-			t.Errorf("tritonExpect names %s, which the corpus does not have", k)
+			t.Errorf("%s names %s, which %s does not have", name, k, dir)
 		}
 	}
 }
