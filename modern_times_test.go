@@ -62,21 +62,7 @@ func tritonTimes(t *testing.T, all bool) {
 		if c[0] != "triton" || !all && !tritonTimeSubset[r.Workload] {
 			continue
 		}
-		lf := "launch.json"
-		if c[2] == "sm80" {
-			lf = "launch_sm80.json"
-		}
-		f, err := launchfile.Load(filepath.Join(tritonDir, c[1], lf))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming,
-			Timing: warpsim.TimingOptions{ClockMHz: ncuClockMHz}})
-		out, err := f.Execute(dev, launchfile.ExecOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", r.Workload, err)
-		}
-		ns := out.Launches[r.Launch].DurationNS
+		ns := tritonLaunchTime(t, tritonDir, c[1], c[2], r.Launch)
 		names, got, want = append(names, r.Workload), append(got, ns), append(want, r.NS)
 		t.Logf("%-34s %7.0f ns, H100 %7.0f (%+.1f%%)", r.Workload, ns, r.NS, 100*(ns-r.NS)/r.NS)
 	}
@@ -92,4 +78,26 @@ func tritonTimes(t *testing.T, all bool) {
 	} else {
 		t.Logf("mean |error| %.1f%% over %d kernels", 100*mean, len(got))
 	}
+}
+
+// tritonLaunchTime runs the launch file of Triton kernel kcase under dir
+// for archTag (sm90: launch.json, sm80: launch_sm80.json) in timing mode
+// at Nsight Compute's clock and returns launch i's duration in ns.
+func tritonLaunchTime(t *testing.T, dir, kcase, archTag string, i int) float64 {
+	t.Helper()
+	lf := "launch.json"
+	if archTag == "sm80" {
+		lf = "launch_sm80.json"
+	}
+	f, err := launchfile.Load(filepath.Join(dir, kcase, lf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming,
+		Timing: warpsim.TimingOptions{ClockMHz: ncuClockMHz}})
+	out, err := f.Execute(dev, launchfile.ExecOptions{})
+	if err != nil {
+		t.Fatalf("%s/%s: %v", kcase, archTag, err)
+	}
+	return out.Launches[i].DurationNS
 }

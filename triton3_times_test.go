@@ -9,10 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
-	"github.com/warpsim/warpsim/launchfile"
 )
 
 // triton3Times is Nsight Compute's time of every launch file of the third
@@ -48,21 +45,7 @@ func TestLongTriton3TimesAgainstH100(t *testing.T) {
 		if len(c) != 3 || c[0] != "triton3" {
 			t.Fatalf("%s: not a triton3/<case>/<arch> row", r.Workload)
 		}
-		lf := "launch.json"
-		if c[2] == "sm80" {
-			lf = "launch_sm80.json"
-		}
-		f, err := launchfile.Load(filepath.Join(triton3Dir, c[1], lf))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Mode: warpsim.ModeTiming,
-			Timing: warpsim.TimingOptions{ClockMHz: ncuClockMHz}})
-		out, err := f.Execute(dev, launchfile.ExecOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", r.Workload, err)
-		}
-		all = append(all, res{r.Workload, out.Launches[r.Launch].DurationNS, r.NS})
+		all = append(all, res{r.Workload, tritonLaunchTime(t, triton3Dir, c[1], c[2], r.Launch), r.NS})
 	}
 	if len(all) != triton3TimedKernels {
 		t.Fatalf("%d kernels timed, want %d", len(all), triton3TimedKernels)
