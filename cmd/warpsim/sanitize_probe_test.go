@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -24,27 +23,10 @@ func TestSanitizeProbes(t *testing.T) {
 }
 
 func testProbe(t *testing.T, probeDir string) {
-	runs := readSanitizeRunsIn(t, probeDir)
-	var progs []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		if !seen[r.prog] {
-			seen[r.prog] = true
-			progs = append(progs, r.prog)
-		}
-	}
 	srcs, _ := filepath.Glob(filepath.Join(probeDir, "*.[ch]*"))
-	dir := buildSuite(t, "sanitize-"+filepath.Base(probeDir), probeDir, srcs, progs, "-lineinfo")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
-	for _, r := range runs {
-		t.Run(r.prog+"."+r.tag, func(t *testing.T) { checkSanitizeRun(t, dir, probeDir, r) })
-	}
+	runSanitizeRuns(t, probeDir, readSanitizeRunsIn(t, probeDir), func(progs []string) string {
+		return buildSuite(t, "sanitize-"+filepath.Base(probeDir), probeDir, srcs, progs, "-lineinfo")
+	})
 }
 
 var (

@@ -225,7 +225,13 @@ var sanitizeNotYet = map[string]string{}
 // the program's own output.
 func TestSanitizeSuite(t *testing.T) {
 	needClang(t)
-	runs := readSanitizeRuns(t)
+	runSanitizeRuns(t, sanitizeDir, readSanitizeRuns(t), func(progs []string) string { return buildSanitizeSuite(t, progs) })
+}
+
+// runSanitizeRuns builds the programs runs name (build compiles them and
+// returns their directory) and checks each run against suite/recorded.
+func runSanitizeRuns(t *testing.T, suite string, runs []sanitizeRun, build func(progs []string) string) {
+	t.Helper()
 	var progs []string
 	seen := map[string]bool{}
 	for _, r := range runs {
@@ -234,7 +240,7 @@ func TestSanitizeSuite(t *testing.T) {
 			progs = append(progs, r.prog)
 		}
 	}
-	dir := buildSanitizeSuite(t, progs)
+	dir := build(progs)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +249,7 @@ func TestSanitizeSuite(t *testing.T) {
 	t.Setenv("WARPSIM_BIN", exe)
 	t.Setenv("WARPSIM_PROGRESS", "0")
 	for _, r := range runs {
-		t.Run(r.prog+"."+r.tag, func(t *testing.T) { checkSanitizeRun(t, dir, sanitizeDir, r) })
+		t.Run(r.prog+"."+r.tag, func(t *testing.T) { checkSanitizeRun(t, dir, suite, r) })
 	}
 }
 
