@@ -34,3 +34,51 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCTailLaunchAfterParentWork: a grid launched into cudaStreamTailLaunch
+// starts after its parent grid and all the parent's other device work
+// (fire-and-forget children of every block, with their own children) has
+// completed, and a parent's tail launches run in launch order, as in CUDA's
+// programming guide and testdata/programs4/cdp_tail on the H100. Block 0
+// launches both tail grids before the other blocks launch their children:
+// the first tail grid must still see all 4 blocks × 2 generations of
+// children's increments (8 per block: 32), and the second sees the first's
+// mark (1000).
+func TestCCTailLaunchAfterParentWork(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "tail.cu")
+	const code = `#include <cstdio>
+__global__ void grandchild(int *c, int b) { atomicAdd(&c[b], 4); }
+__global__ void child(int *c, int b) {
+  atomicAdd(&c[b], 4);
+  grandchild<<<1, 1, 0, cudaStreamFireAndForget>>>(c, b);
+}
+__global__ void tail1(int *c, int *seen) { seen[0] = c[0] + c[1] + c[2] + c[3]; seen[1] = 1000; }
+__global__ void tail2(int *seen) { seen[2] = seen[1] + 1; }
+__global__ void parent(int *c, int *seen) {
+  if (blockIdx.x == 0) {
+    tail1<<<1, 1, 0, cudaStreamTailLaunch>>>(c, seen);
+    tail2<<<1, 1, 0, cudaStreamTailLaunch>>>(seen);
+  }
+  child<<<1, 1, 0, cudaStreamFireAndForget>>>(c, blockIdx.x);
+}
+int main() {
+  int *c, *seen, h[3];
+  cudaMalloc(&c, 16); cudaMalloc(&seen, 12);
+  cudaMemset(c, 0, 16); cudaMemset(seen, 0, 12);
+  parent<<<4, 1>>>(c, seen);
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaMemcpy(h, seen, 12, cudaMemcpyDeviceToHost);
+  printf("%s %d %d %d\n", cudaGetErrorName(e), h[0], h[1], h[2]);
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17", "-rdc=true", "-lcudadevrt")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if want := "cudaSuccess 32 1000 1001\n"; err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}
