@@ -82,3 +82,38 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCCuComplexScaling: cuComplex.h's division scales by |re| + |im| of
+// the divisor and cuCabsf divides by the larger part, so operands near
+// 1e30 (whose squares overflow a float) give exact results on host and
+// device: (1e30 + 1e30i) / (1e30 + 1e30i) = 1 and |3e30 + 4e30i| = 5e30,
+// where the textbook formulas give NaN and infinity.
+func TestCCCuComplexScaling(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "cplx.cu")
+	const code = `#include <cstdio>
+#include <cuComplex.h>
+__global__ void k(float *o, cuFloatComplex a, cuFloatComplex b) {
+  cuFloatComplex q = cuCdivf(a, a);
+  o[0] = cuCrealf(q); o[1] = cuCimagf(q); o[2] = cuCabsf(b);
+}
+int main() {
+  float *d, h[3];
+  cudaMalloc(&d, 12);
+  cuFloatComplex a = make_cuFloatComplex(1e30f, 1e30f), b = make_cuComplex(3e30f, 4e30f);
+  k<<<1, 1>>>(d, a, b);
+  cudaMemcpy(h, d, 12, cudaMemcpyDeviceToHost);
+  cuFloatComplex q = cuCdivf(a, a);
+  printf("%g %g %g | %g %g %g\n", h[0], h[1], h[2], cuCrealf(q), cuCimagf(q), cuCabsf(b));
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if want := "1 0 5e+30 | 1 0 5e+30\n"; err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}
