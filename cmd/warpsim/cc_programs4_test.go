@@ -117,3 +117,41 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCLibcuxxComplexAndBitCast: Debian's libcu++ 1.8 under warpsim cc
+// gives cuda::std::complex arithmetic in device code (its out-of-line
+// operators are made __host__ __device__, and its NaN checks find device
+// __isnan/__isinf) and cuda::std::bit_cast (CCCL 2's, added where libcu++
+// predates it). (1 + 2i)(3 - i) = 5 + 5i, (5 + 5i) / (1 + 2i) = 3 - i, all
+// exact; bit_cast<unsigned>(1.5f) = 0x3fc00000.
+func TestCCLibcuxxComplexAndBitCast(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "cx.cu")
+	const code = `#include <cstdio>
+#include <cuda/std/complex>
+#include <cuda/std/bit>
+__global__ void k(float *o, unsigned *u) {
+  cuda::std::complex<float> a(1, 2), b(3, -1);
+  cuda::std::complex<float> p = a * b, q = p / a;
+  o[0] = p.real(); o[1] = p.imag(); o[2] = q.real(); o[3] = q.imag();
+  *u = cuda::std::bit_cast<unsigned>(1.5f);
+}
+int main() {
+  float *d, h[4]; unsigned *du, hu;
+  cudaMalloc(&d, 16); cudaMalloc(&du, 4);
+  k<<<1, 1>>>(d, du);
+  cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hu, du, 4, cudaMemcpyDeviceToHost);
+  printf("%g %g %g %g %08x\n", h[0], h[1], h[2], h[3], hu);
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if want := "5 5 3 -1 3fc00000\n"; err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}
