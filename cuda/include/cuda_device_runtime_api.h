@@ -13,8 +13,8 @@
 
 /* CUDA 12 (CDP2): launches into these streams wait for nothing; a tail launch
  * runs when the launching grid completes. */
-#define cudaStreamFireAndForget ((cudaStream_t)0x3)
-#define cudaStreamTailLaunch ((cudaStream_t)0x4)
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
 
 /* A conditional graph node's handle is the device address of the word that
  * holds its value (cuda/shim/warpsim_rt_graphs.c reads it when the launch

@@ -303,7 +303,7 @@ __WARPSIM_DI__ int __ffs(int x) { return __builtin_ffs(x); }
 __WARPSIM_DI__ int __ffsll(long long x) { return __builtin_ffsll(x); }
 __WARPSIM_DI__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
 __WARPSIM_DI__ unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
-__WARPSIM_DI__ unsigned __byte_perm(unsigned a, unsigned b, unsigned s) { return __nvvm_prmt(a, b, s); }
+__WARPSIM_DI__ unsigned __byte_perm(unsigned a, unsigned b, unsigned s) { return __nvvm_prmt(a, b, s & 0x7777u); }
 __WARPSIM_DI__ unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s) {
   unsigned r; asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); return r;
 }

@@ -106,6 +106,15 @@ __WARPSIM_DI__ void sincosf(float a, float *s, float *c) { __nv_sincosf(a, s, c)
 __WARPSIM_DI__ void sincos(double a, double *s, double *c) { __nv_sincos(a, s, c); }
 __WARPSIM_DI__ void sincospif(float a, float *s, float *c) { __nv_sincospif(a, s, c); }
 __WARPSIM_DI__ void sincospi(double a, double *s, double *c) { __nv_sincospi(a, s, c); }
+/* CUDA's classification functions under their glibc-style names, which
+ * libcu++ 1.x's <cuda/std/cmath> calls in device code (its complex
+ * operators); clang would otherwise find only glibc's host functions. */
+__WARPSIM_DI__ int __isnan(double a) { return __builtin_isnan(a); }
+__WARPSIM_DI__ int __isinf(double a) { return __builtin_isinf(a); }
+__WARPSIM_DI__ int __finite(double a) { return __builtin_isfinite(a); }
+__WARPSIM_DI__ int __isnanf(float a) { return __builtin_isnan(a); }
+__WARPSIM_DI__ int __isinff(float a) { return __builtin_isinf(a); }
+__WARPSIM_DI__ int __finitef(float a) { return __builtin_isfinite(a); }
 __WARPSIM_DI__ float remquof(float a, float b, int *q) { return __nv_remquof(a, b, q); }
 __WARPSIM_DI__ double remquo(double a, double b, int *q) { return __nv_remquo(a, b, q); }
 __WARPSIM_DI__ int ilogbf(float a) { return __nv_ilogbf(a); }

@@ -68,11 +68,14 @@ const (
 	cudaErrorLaunchFailure              = 719
 )
 
-// Special device stream handles (CUDA 12's cudaStreamFireAndForget and
-// cudaStreamTailLaunch): launches into them wait for nothing.
+// Special device stream handles, CUDA 12's values (cuda_device_runtime_api.h
+// under CDP2): a launch into cudaStreamFireAndForget waits for nothing; one
+// into cudaStreamTailLaunch waits for its parent grid and everything else
+// the parent launched, with descendants, and for the parent's earlier tail
+// launches (runNode).
 const (
-	streamFireAndForget = 3
-	streamTailLaunch    = 4
+	streamTailLaunch    = 3
+	streamFireAndForget = 4
 	handleBase          = 0x5700_0000_0000
 )
 
@@ -113,6 +116,7 @@ type cdpNode struct {
 	open        int        // launched grids whose trees have not completed
 	ran, done   bool       // done: it and every grid it launched completed
 	kids        []*cdpNode // launched and not started by a sync when it completed
+	tail        bool       // launched into cudaStreamTailLaunch
 	r           *Result
 	index       int       // in r.Grids
 	tag         DevLaunch // when a timing driver saw it launched
@@ -273,10 +277,35 @@ func (m *Module) runNode(base *Config, t *cdpTree, r *Result, n *cdpNode) ([]out
 			}
 		}
 	}
+	tailAfter(n.kids)
 	t.mu.Lock()
 	n.finish()
 	t.mu.Unlock()
 	return out, err
+}
+
+// tailAfter makes each tail launch among a completed grid's kids wait for
+// every other kid's tree (work into fire-and-forget, the NULL stream or
+// created streams, with what it launched) and for the tail launch before it:
+// a tail-launched grid starts when its parent's work is done, in launch order.
+func tailAfter(kids []*cdpNode) {
+	var others []*cdpNode
+	for _, k := range kids {
+		if !k.tail {
+			others = append(others, k)
+		}
+	}
+	var prev *cdpNode
+	for _, k := range kids {
+		if !k.tail {
+			continue
+		}
+		k.deps = append(k.deps, others...)
+		if prev != nil {
+			k.deps = append(k.deps, prev)
+		}
+		prev = k
+	}
 }
 
 // endBlock hands the block's output, unstarted launches and synchronized

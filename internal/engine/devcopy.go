@@ -88,7 +88,7 @@ func (wp *warp) devCopyCall(mode uint8, lane int, arg func(i, size, lane int) ui
 	if c.width == 0 || c.height == 0 {
 		return cudaSuccess
 	}
-	n := &cdpNode{fn: -1, copy: &c, depth: l.depth + 1, warp: wp.idx, parent: l.node}
+	n := &cdpNode{fn: -1, copy: &c, depth: l.depth + 1, warp: wp.idx, parent: l.node, tail: stream == streamTailLaunch}
 	if s != nil {
 		if s.last != nil {
 			n.deps = append(n.deps, s.last)

@@ -198,7 +198,8 @@ func (wp *warp) devLaunch(mode uint8, lane int, arg func(i, size, lane int) uint
 	ch.launched = true
 	l.pending[buf] = ch
 	l.childMu.Unlock()
-	n := &cdpNode{fn: ch.fn, grid: ch.grid, block: ch.block, shmem: ch.shmem, depth: l.depth + 1, warp: wp.idx, parent: l.node}
+	n := &cdpNode{fn: ch.fn, grid: ch.grid, block: ch.block, shmem: ch.shmem, depth: l.depth + 1, warp: wp.idx, parent: l.node,
+		tail: stream == streamTailLaunch}
 	if b, err := l.mod.Mem.Bytes(ch.params, uint64(ch.paramSize)); err == nil {
 		n.params = append([]byte(nil), b...)
 	}
