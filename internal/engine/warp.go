@@ -447,7 +447,7 @@ func (wp *warp) run(budget int) int {
 					}
 					continue
 				}
-				if in.Op == ir.OpBar && exec != 0 {
+				if in.Op == ir.OpBar && exec != 0 && (exec == wp.valid&^wp.exited || !its) {
 					// A barrier, as the general path runs it: a warp that
 					// must wait (or a checker's stop) ends the run here,
 					// without going back through the general path.
@@ -523,7 +523,7 @@ func (wp *warp) run(budget int) int {
 			wp.fast(in, exec)
 			continue
 		}
-		if in.Class == ir.ClassWarp && exec != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
+		if (in.Class == ir.ClassWarp || in.Op == ir.OpBar) && exec != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
 			if wp.syncWait(pc, in, &exec) {
 				inst--
 				threadInst -= uint64(bits.OnesCount32(mask))
@@ -737,7 +737,8 @@ func (wp *warp) yieldWait() bool {
 }
 
 // syncWait makes a warp-synchronous instruction (shfl, vote, match,
-// redux, bar.warp .sync) wait, under independent thread scheduling, for
+// redux, bar.warp .sync) or a block barrier (bar.sync, counted per thread
+// on sm_70+) wait, under independent thread scheduling, for
 // the lanes its member mask names that noteBackEdge let run on another path:
 // the GPU executes it once every named lane has arrived. Lanes parked at
 // this instruction with the same join point are merged into the executing
@@ -745,23 +746,31 @@ func (wp *warp) yieldWait() bool {
 // path below holds them, the top entry parks here and that path runs
 // first. It reports true when the warp parked.
 func (wp *warp) syncWait(pc int, in *ir.Inst, exec *uint32) bool {
-	slot := in.A[1]
-	switch in.Op {
-	case ir.OpShfl:
-		slot = in.A[3]
-	case ir.OpBarWarp:
-		slot = in.A[0]
-	case ir.OpActivemask:
-		return false
-	}
-	if slot < 0 {
-		return false
-	}
-	m := wp.r(slot)
 	var member uint32
-	for l := 0; l < 32; l++ {
-		if *exec>>l&1 != 0 {
-			member |= uint32(m[l])
+	if in.Op == ir.OpBar {
+		// A block barrier counts threads on sm_70+ (the CUDA programming
+		// guide: bar.sync is enforced per thread, and does not succeed until
+		// every non-exited thread reached it): lanes of the warp on another
+		// path arrive with it, not after it.
+		member = wp.valid &^ wp.exited
+	} else {
+		slot := in.A[1]
+		switch in.Op {
+		case ir.OpShfl:
+			slot = in.A[3]
+		case ir.OpBarWarp:
+			slot = in.A[0]
+		case ir.OpActivemask:
+			return false
+		}
+		if slot < 0 {
+			return false
+		}
+		m := wp.r(slot)
+		for l := 0; l < 32; l++ {
+			if *exec>>l&1 != 0 {
+				member |= uint32(m[l])
+			}
 		}
 	}
 	missing := member &^ *exec &^ wp.exited & wp.valid
