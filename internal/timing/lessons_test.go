@@ -67,7 +67,8 @@ func runReduce(t testing.TB, archName, kernel string, logn int, bs uint32, opt w
 // and opt, run once per package run for every test that asks for the same
 // launch (TestDeterminism, TestPCStallsSumToStalls and TestSamplingError
 // share one sampled grid; TestShortSamplingDeterminism and
-// TestShortSamplingError two short ones). A launch's result does not depend
+// TestShortSamplingError two short ones; TestParallelSMsMatchSerial and
+// TestReduceRanking three grids under a wave). A launch's result does not depend
 // on what ran before it or on the number of workers (TestDeterminism);
 // callers must not change the result.
 func sharedReduce(t testing.TB, kernel string, logn int, bs uint32, workers int, opt warpsim.TimingOptions) reduceRun {
@@ -262,7 +263,15 @@ func checkReduceRanking(t *testing.T, configs []reduceConfig) {
 		logn, bs := c.logn, c.bs
 		var ns [3]float64
 		for i, k := range reduceKernels {
-			r := runReduce(t, "h100", k, logn, bs, warpsim.TimingOptions{})
+			var r reduceRun
+			if logn <= 18 {
+				// Under a wave: every block is timed in detail anyway,
+				// as TestParallelSMsMatchSerial's run on one worker
+				// (shared) times them.
+				r = sharedReduce(t, k, logn, bs, 1, warpsim.TimingOptions{NoSampling: true})
+			} else {
+				r = runReduce(t, "h100", k, logn, bs, warpsim.TimingOptions{})
+			}
 			if r.sum != r.want {
 				t.Errorf("2^%d block %d %s: sum %d, want %d", logn, bs, k, r.sum, r.want)
 			}
@@ -320,9 +329,10 @@ func checkDeterminism(t *testing.T, workerCounts []int) {
 	}
 }
 
-// TestParallelSMsMatchSerial: each reduce kernel (2^18 ints, every block
-// timed in detail) gives the same timing account with its SMs on 1 and 7
-// threads (TestLongParallelSMsMatchSerial: 1, 3 and 7). Small enough for
+// TestParallelSMsMatchSerial: each reduce kernel (2^18 ints in blocks of
+// 128, every block timed in detail; the run on one worker is
+// TestReduceRanking's, shared) gives the same timing account with its SMs
+// on 1 and 7 threads (TestLongParallelSMsMatchSerial: 1, 3 and 7). Small enough for
 // the race detector (go test -race), which checks that the SMs of a quantum
 // share nothing.
 func TestParallelSMsMatchSerial(t *testing.T) {
@@ -339,9 +349,14 @@ func TestLongParallelSMsMatchSerial(t *testing.T) {
 func checkParallelSMsMatchSerial(t *testing.T, workerCounts []int) {
 	for _, k := range []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"} {
 		var first *warpsim.GridResult
-		for _, workers := range workerCounts {
-			r := runReduceWith(t, "h100", k, 18, 256, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
-				Timing: warpsim.TimingOptions{NoSampling: true}})
+		for i, workers := range workerCounts {
+			var r reduceRun
+			if i == 0 && workers == 1 {
+				r = sharedReduce(t, k, 18, 128, 1, warpsim.TimingOptions{NoSampling: true})
+			} else {
+				r = runReduceWith(t, "h100", k, 18, 128, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+					Timing: warpsim.TimingOptions{NoSampling: true}})
+			}
 			if r.sum != r.want {
 				t.Errorf("%s, %d workers: sum %d, want %d", k, workers, r.sum, r.want)
 			}
