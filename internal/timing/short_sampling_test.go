@@ -50,7 +50,7 @@ func TestShortSamplingError(t *testing.T) {
 	// timed in full. (Its FMA and pointer-chasing kernels, windows of one
 	// wave and of two, are among TestLongShortSamplingError's.)
 	r := calibRows(t)["occ_stream_r4"]
-	_, sampled := shortPair(t, r.launchFile, r.clockHz)
+	sampled := shortSampled(t, r.launchFile, r.clockHz)
 	if tm := sampled[r.launchIndex]; tm.Sampled {
 		t.Errorf("occ_stream_r4: sampled (%q), want it timed in full (it moves its data at the DRAM's pace)", tm.Sampling)
 	}
@@ -153,6 +153,17 @@ func shortPair(t *testing.T, launchFile string, clockHz float64) (full, sampled 
 		tm := l.timing
 		full = append(full, &tm)
 	}
+	sampled = shortSampled(t, launchFile, clockHz)
+	if len(sampled) != len(full) {
+		t.Fatalf("%s: %d launches sampled, %d in full", launchFile, len(sampled), len(full))
+	}
+	return full, sampled
+}
+
+// shortSampled is a calibration launch file's first grid of each launch
+// timed with short grids sampled, at the clock the H100 ran it at.
+func shortSampled(t *testing.T, launchFile string, clockHz float64) (sampled []*metrics.Timing) {
+	t.Helper()
 	lf, err := launchfile.Load(filepath.Join(calibDir, launchFile))
 	if err != nil {
 		t.Fatal(err)
@@ -164,10 +175,7 @@ func shortPair(t *testing.T, launchFile string, clockHz float64) (full, sampled 
 	}}); err != nil {
 		t.Fatalf("%s: %v", launchFile, err)
 	}
-	if len(sampled) != len(full) {
-		t.Fatalf("%s: %d launches sampled, %d in full", launchFile, len(sampled), len(full))
-	}
-	return full, sampled
+	return sampled
 }
 
 // checkShort holds a short grid's sampled account to its full timing's
