@@ -104,13 +104,14 @@ func TestLongTMAProbeCC(t *testing.T) {
 
 // TestTMAInterleaveProbeCC: the interleaved-layout cases (il_cases.txt),
 // the runtime's cuTensorMapEncodeTiled included, built by warpsim cc: every
-// sixteenth case from the third (the engine's TestTMAInterleaveMatchesH100
-// runs every fourth from the first from PTX, so the plain run covers 15 of
-// the 47; a measured load spins 4,000,000 clock64 cycles);
-// TestLongTMAInterleaveProbeCC all 47, as TestLongTMAInterleaveMatchesH100.
+// sixteenth case from the eleventh: a load, a store and an encode error
+// (the engine's TestTMAInterleaveMatchesH100 runs every fourth from the
+// first from PTX, so the plain run covers 15 of the 47; a measured load
+// spins 4,000,000 clock64 cycles); TestLongTMAInterleaveProbeCC all 47, as
+// TestLongTMAInterleaveMatchesH100.
 func TestTMAInterleaveProbeCC(t *testing.T) {
 	needClang(t)
-	runRecordedProbeFrom(t, 16, 2, "tma_probe.cu", "il_cases.txt", 47, nil)
+	runRecordedProbeFrom(t, 16, 10, "tma_probe.cu", "il_cases.txt", 47, nil)
 }
 
 // TestLongTMAInterleaveProbeCC is TestTMAInterleaveProbeCC over every case.
