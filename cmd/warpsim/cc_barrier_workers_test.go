@@ -16,25 +16,31 @@ import (
 // prints (a checksum of the stamps, the launch's span by them and by CUDA
 // events) is the same for every worker count; its results' checksum is
 // also the functional driver's, and every block ends after it starts.
-func TestCCBarrierClockWorkers(t *testing.T) { checkCCBarrierClockWorkers(t, "1", "16") }
-
-// TestLongCCBarrierClockWorkers is TestCCBarrierClockWorkers on the powers
-// of two between and on 1 again.
-func TestLongCCBarrierClockWorkers(t *testing.T) {
-	testenv.Long(t)
-	checkCCBarrierClockWorkers(t, "2", "4", "8", "1")
+// The plain run's blocks (two an SM, 264) pass through the barrier loop
+// twice; the long one's four times (the program's default).
+func TestCCBarrierClockWorkers(t *testing.T) {
+	checkCCBarrierClockWorkers(t, []string{"264", "2"}, "1", "16")
 }
 
-func checkCCBarrierClockWorkers(t *testing.T, workers ...string) {
+// TestLongCCBarrierClockWorkers is TestCCBarrierClockWorkers at the
+// program's default size on the powers of two between and on 1 again.
+func TestLongCCBarrierClockWorkers(t *testing.T) {
+	testenv.Long(t)
+	checkCCBarrierClockWorkers(t, nil, "2", "4", "8", "1")
+}
+
+// checkCCBarrierClockWorkers runs barrier_clock with args (its blocks and
+// tiles) on each of workers.
+func checkCCBarrierClockWorkers(t *testing.T, args []string, workers ...string) {
 	needClang(t)
 	prog := buildCU(t, "../../testdata/timing/parallel3/barrier_clock.cu")
-	fn, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	fn, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"}, args...)
 	if err != nil {
 		t.Fatalf("functional: %v\n%s", err, stderr)
 	}
 	var first string
 	for _, w := range workers {
-		got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=timing", "WARPSIM_SAMPLING=0", "WARPSIM_WORKERS=" + w})
+		got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=timing", "WARPSIM_SAMPLING=0", "WARPSIM_WORKERS=" + w}, args...)
 		if err != nil {
 			t.Fatalf("%s workers: %v\n%s", w, err, stderr)
 		}

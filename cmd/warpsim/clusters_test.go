@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // clustersDir holds the thread-block-cluster programs and what an H100
@@ -21,8 +23,19 @@ const clustersDir = "../../testdata/clusters"
 // shared memory (a histogram over the cluster's shared memory, a
 // reduction, the PTX forms mapa, ld/st/atom/red.shared::cluster,
 // barrier.cluster), the launch errors and occupancy answers of the
-// driver, and a read of an exited block's shared memory.
-func TestClusterPrograms(t *testing.T) {
+// driver, and a read of an exited block's shared memory. The plain run
+// uses the settings plainCoopRun picks (the functional driver on one
+// worker, the timing driver on four); TestLongClusterPrograms the others.
+func TestClusterPrograms(t *testing.T) { checkClusterPrograms(t, plainCoopRun) }
+
+// TestLongClusterPrograms is TestClusterPrograms under the settings of
+// coopRuns it leaves out.
+func TestLongClusterPrograms(t *testing.T) {
+	testenv.Long(t)
+	checkClusterPrograms(t, func(mode, workers string) bool { return !plainCoopRun(mode, workers) })
+}
+
+func checkClusterPrograms(t *testing.T, keep func(mode, workers string) bool) {
 	needClang(t)
 	srcs, _ := filepath.Glob(filepath.Join(clustersDir, "*.cu"))
 	if len(srcs) < 4 {
@@ -38,6 +51,9 @@ func TestClusterPrograms(t *testing.T) {
 			}
 			prog := buildCU(t, src)
 			for _, r := range coopRuns {
+				if !keep(r.mode, r.workers) {
+					continue
+				}
 				got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=" + r.mode, "WARPSIM_WORKERS=" + r.workers})
 				code, err := exitCode(err)
 				if err != nil {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // coopDir holds the cooperative-launch and __managed__ programs and what
@@ -23,12 +25,29 @@ var coopRuns = []struct{ name, mode, workers string }{
 	{"timing/workers=4", "timing", "4"},
 }
 
+// plainCoopRun says whether the plain run runs a program under one of
+// coopRuns: each driver once and each worker count once (the functional
+// driver on one worker, the timing driver on four); the long twins
+// (TestLongCoopPrograms, TestLongClusterPrograms) run the other two.
+func plainCoopRun(mode, workers string) bool {
+	return mode == "functional" && workers == "1" || mode == "timing" && workers == "4"
+}
+
 // TestCoopPrograms builds each program of testdata/coop with `warpsim cc`
 // (and with -rdc=true) and compares what it prints, its stderr where the
 // GPU wrote any, and its exit status with the H100's recording, under
-// every setting of coopRuns. grid_deadlock hangs a GPU and has its own
-// test.
-func TestCoopPrograms(t *testing.T) {
+// the settings of coopRuns that plainCoopRun picks (TestLongCoopPrograms:
+// the others). grid_deadlock hangs a GPU and has its own test.
+func TestCoopPrograms(t *testing.T) { checkCoopPrograms(t, plainCoopRun) }
+
+// TestLongCoopPrograms is TestCoopPrograms under the settings of coopRuns
+// it leaves out.
+func TestLongCoopPrograms(t *testing.T) {
+	testenv.Long(t)
+	checkCoopPrograms(t, func(mode, workers string) bool { return !plainCoopRun(mode, workers) })
+}
+
+func checkCoopPrograms(t *testing.T, keep func(mode, workers string) bool) {
 	needClang(t)
 	srcs, _ := filepath.Glob(filepath.Join(coopDir, "*.cu"))
 	if len(srcs) < 4 {
@@ -52,7 +71,7 @@ func TestCoopPrograms(t *testing.T) {
 				}
 				prog := buildCU(t, src, flags...)
 				for _, r := range coopRuns {
-					if flags != nil && r.workers != "4" {
+					if flags != nil && r.workers != "4" || !keep(r.mode, r.workers) {
 						continue
 					}
 					got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=" + r.mode, "WARPSIM_WORKERS=" + r.workers})

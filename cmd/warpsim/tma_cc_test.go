@@ -88,11 +88,11 @@ func runRecordedProbeFrom(t *testing.T, k, off int, probe, casesFile string, wan
 // parameters, TMA loads, multicast, stores, reductions) and runs every case
 // of cases.txt as the H100 ran it: each output file must equal the H100's
 // byte for byte, the encode verdicts and CUDA errors included. The plain
-// run takes every fourth case; TestLongTMAProbeCC all 115 (the engine's
+// run takes every eighth case; TestLongTMAProbeCC all 115 (the engine's
 // TMA tests run every case from PTX).
 func TestTMAProbeCC(t *testing.T) {
 	needClang(t)
-	runRecordedProbeEvery(t, 4, "tma_probe.cu", "cases.txt", 115, tmaProbeMask)
+	runRecordedProbeEvery(t, 8, "tma_probe.cu", "cases.txt", 115, tmaProbeMask)
 }
 
 // TestLongTMAProbeCC is TestTMAProbeCC over every case.
@@ -104,13 +104,14 @@ func TestLongTMAProbeCC(t *testing.T) {
 
 // TestTMAInterleaveProbeCC: the interleaved-layout cases (il_cases.txt),
 // the runtime's cuTensorMapEncodeTiled included, built by warpsim cc: every
-// eighth case from the third (the engine's TestTMAInterleaveMatchesH100
-// runs every fourth from the first from PTX, so the plain run covers 18 of
-// the 47; a measured load spins 4,000,000 clock64 cycles);
-// TestLongTMAInterleaveProbeCC all 47, as TestLongTMAInterleaveMatchesH100.
+// sixteenth case from the eleventh: a load, a store and an encode error
+// (the engine's TestTMAInterleaveMatchesH100 runs every fourth from the
+// first from PTX, so the plain run covers 15 of the 47; a measured load
+// spins 4,000,000 clock64 cycles); TestLongTMAInterleaveProbeCC all 47, as
+// TestLongTMAInterleaveMatchesH100.
 func TestTMAInterleaveProbeCC(t *testing.T) {
 	needClang(t)
-	runRecordedProbeFrom(t, 8, 2, "tma_probe.cu", "il_cases.txt", 47, nil)
+	runRecordedProbeFrom(t, 16, 10, "tma_probe.cu", "il_cases.txt", 47, nil)
 }
 
 // TestLongTMAInterleaveProbeCC is TestTMAInterleaveProbeCC over every case.

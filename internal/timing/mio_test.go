@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/internal/timing"
 )
 
@@ -16,8 +17,23 @@ import (
 // integer or fp64 pipes on math_pipe_throttle, as Nsight Compute recorded
 // on the H100 for the throughput microbenchmarks
 // (testdata/timing/h100/calibration.csv, smsp__average_warp_latency_
-// issue_stalled_{mio,math_pipe}_throttle).
-func TestMIOThrottleAsOnH100(t *testing.T) {
+// issue_stalled_{mio,math_pipe}_throttle). The plain run leaves out
+// tput_rsqrt (MUFU, as tput_ex2 is), which TestLongMIOThrottleAsOnH100
+// checks too.
+func TestMIOThrottleAsOnH100(t *testing.T) { checkMIOThrottle(t, false) }
+
+// TestLongMIOThrottleAsOnH100 is TestMIOThrottleAsOnH100 over all seven
+// throughput microbenchmarks that throttle.
+func TestLongMIOThrottleAsOnH100(t *testing.T) {
+	testenv.Long(t)
+	checkMIOThrottle(t, true)
+}
+
+// mioPlainSkips is the throughput microbenchmark the plain run leaves to
+// the long one (seconds of CPU; the MUFU pipe is tput_ex2's too).
+const mioPlainSkips = "tput_rsqrt"
+
+func checkMIOThrottle(t *testing.T, all bool) {
 	f, err := os.Open(filepath.Join(calibDir, "h100", "calibration.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +69,9 @@ func TestMIOThrottleAsOnH100(t *testing.T) {
 		if !strings.HasPrefix(name, "tput_") || name == "tput_fadd" || name == "tput_ffma" {
 			continue // (fadd and ffma throttle on neither)
 		}
+		if name == mioPlainSkips && !all {
+			continue
+		}
 		seen++
 		hwMIO := num(r, strings.Replace(metric, "%s", "mio_throttle", 1))
 		hwMath := num(r, strings.Replace(metric, "%s", "math_pipe_throttle", 1))
@@ -68,7 +87,7 @@ func TestMIOThrottleAsOnH100(t *testing.T) {
 			t.Errorf("%s: the H100 stalls on math_pipe_throttle (%.0f against %.0f), warpsim on mio_throttle (%d against %d)", name, hwMath, hwMIO, mio, mathPipe)
 		}
 	}
-	if seen < 7 {
-		t.Errorf("%d throughput microbenchmarks in calibration.csv, want 7", seen)
+	if want := map[bool]int{false: 6, true: 7}[all]; seen < want {
+		t.Errorf("%d throughput microbenchmarks in calibration.csv, want %d", seen, want)
 	}
 }

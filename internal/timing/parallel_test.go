@@ -12,6 +12,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // copyFaultPTX: every thread copies one word from in to out at its global
@@ -318,16 +319,26 @@ LOOP:
 // TestParallelClockReads: a grid that reads %globaltimer (whole and as
 // _lo/_hi) and %clock64 runs its SMs on several threads, and every value
 // it reads, its timing account and every block's SM, start and end are
-// the same on 1, 2, 4, 8 and 16 workers; the values are times: each
-// thread's second reading is later than its first by what its clock
-// counted at the H100 preset's clock, and the second launch's first
-// reading comes after the first launch's last one.
-func TestParallelClockReads(t *testing.T) {
+// the same on 1 and 16 workers (TestLongParallelClockReads: 2, 4, 8 and 1
+// again); the values are times: each thread's second reading is later
+// than its first by what its clock counted at the H100 preset's clock,
+// and the second launch's first reading comes after the first launch's
+// last one.
+func TestParallelClockReads(t *testing.T) { checkParallelClockReads(t, 1, 16) }
+
+// TestLongParallelClockReads is TestParallelClockReads on the powers of two
+// between and on 1 again.
+func TestLongParallelClockReads(t *testing.T) {
+	testenv.Long(t)
+	checkParallelClockReads(t, 2, 4, 8, 1)
+}
+
+func checkParallelClockReads(t *testing.T, workerCounts ...int) {
 	const blocks, threads = 600, 128
 	const n = blocks * threads
 	khz := float64(arch.MustLookup("h100").ClockKHz)
 	var first, firstVals string
-	for _, workers := range []int{1, 2, 4, 8, 16} {
+	for _, workers := range workerCounts {
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
 			Timing: warpsim.TimingOptions{NoSampling: true}})
 		mod, err := dev.LoadModule("clk.ptx", []byte(clockPTX))
@@ -387,10 +398,10 @@ func TestParallelClockReads(t *testing.T) {
 			continue
 		}
 		if accounts.String() != first {
-			t.Errorf("%d workers: timing\n%s\nwant (1 worker)\n%s", workers, accounts.String(), first)
+			t.Errorf("%d workers: timing\n%s\nwant (%d workers)\n%s", workers, accounts.String(), workerCounts[0], first)
 		}
 		if vals.String() != firstVals {
-			t.Errorf("%d workers: the values read differ from 1 worker's", workers)
+			t.Errorf("%d workers: the values read differ from %d workers'", workers, workerCounts[0])
 		}
 	}
 }

@@ -39,7 +39,8 @@ func TestShortSamplingError(t *testing.T) {
 		{"reduceInterleaved", 20, 1024, 3}, // 3.88 waves: of two
 	} {
 		full := runReduce(t, "h100", c.kernel, c.logn, c.bs, warpsim.TimingOptions{NoSampling: true})
-		sampled := runReduce(t, "h100", c.kernel, c.logn, c.bs, warpsim.TimingOptions{ShortGrids: true})
+		// On one worker: TestShortSamplingDeterminism's first run (shared).
+		sampled := sharedReduce(t, c.kernel, c.logn, c.bs, 1, warpsim.TimingOptions{ShortGrids: true})
 		if sampled.sum != sampled.want || full.sum != full.want {
 			t.Errorf("%s: sums %d and %d, want %d", c.kernel, sampled.sum, full.sum, full.want)
 		}
@@ -49,7 +50,7 @@ func TestShortSamplingError(t *testing.T) {
 	// timed in full. (Its FMA and pointer-chasing kernels, windows of one
 	// wave and of two, are among TestLongShortSamplingError's.)
 	r := calibRows(t)["occ_stream_r4"]
-	_, sampled := shortPair(t, r.launchFile, r.clockHz)
+	sampled := shortSampled(t, r.launchFile, r.clockHz)
 	if tm := sampled[r.launchIndex]; tm.Sampled {
 		t.Errorf("occ_stream_r4: sampled (%q), want it timed in full (it moves its data at the DRAM's pace)", tm.Sampling)
 	}
@@ -152,6 +153,17 @@ func shortPair(t *testing.T, launchFile string, clockHz float64) (full, sampled 
 		tm := l.timing
 		full = append(full, &tm)
 	}
+	sampled = shortSampled(t, launchFile, clockHz)
+	if len(sampled) != len(full) {
+		t.Fatalf("%s: %d launches sampled, %d in full", launchFile, len(sampled), len(full))
+	}
+	return full, sampled
+}
+
+// shortSampled is a calibration launch file's first grid of each launch
+// timed with short grids sampled, at the clock the H100 ran it at.
+func shortSampled(t *testing.T, launchFile string, clockHz float64) (sampled []*metrics.Timing) {
+	t.Helper()
 	lf, err := launchfile.Load(filepath.Join(calibDir, launchFile))
 	if err != nil {
 		t.Fatal(err)
@@ -163,10 +175,7 @@ func shortPair(t *testing.T, launchFile string, clockHz float64) (full, sampled 
 	}}); err != nil {
 		t.Fatalf("%s: %v", launchFile, err)
 	}
-	if len(sampled) != len(full) {
-		t.Fatalf("%s: %d launches sampled, %d in full", launchFile, len(sampled), len(full))
-	}
-	return full, sampled
+	return sampled
 }
 
 // checkShort holds a short grid's sampled account to its full timing's
@@ -209,24 +218,37 @@ func shortMaxPct(tm *metrics.Timing) float64 {
 // run on the functional driver's workers; their placement is computed from
 // the window alone).
 func TestShortSamplingDeterminism(t *testing.T) {
-	for _, logn := range []int{19, 20} { // 1.94 and 3.88 waves of 512
+	for _, c := range []struct {
+		kernel string
+		logn   int
+		bs     uint32
+	}{
+		{"reduceNeighbored", 19, 512},   // 1.94 waves: a window of one
+		{"reduceInterleaved", 20, 1024}, // 3.88 waves: of two
+	} {
 		var first *metrics.Timing
 		for _, workers := range []int{1, 16} {
-			r := runReduceWith(t, "h100", "reduceNeighboredLess", logn, 512, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
-				Timing: warpsim.TimingOptions{ShortGrids: true}})
+			var r reduceRun
+			if workers == 1 {
+				// TestShortSamplingError's sampled run (shared).
+				r = sharedReduce(t, c.kernel, c.logn, c.bs, 1, warpsim.TimingOptions{ShortGrids: true})
+			} else {
+				r = runReduceWith(t, "h100", c.kernel, c.logn, c.bs, warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+					Timing: warpsim.TimingOptions{ShortGrids: true}})
+			}
 			if r.sum != r.want {
-				t.Errorf("2^%d, %d workers: sum %d, want %d", logn, workers, r.sum, r.want)
+				t.Errorf("%s 2^%d, %d workers: sum %d, want %d", c.kernel, c.logn, workers, r.sum, r.want)
 			}
 			tm := r.res.Grids[0].Timing
 			if tm.Sampling != timing.SampledShort {
-				t.Fatalf("2^%d ints in blocks of 512: sampling %q, want %q", logn, tm.Sampling, timing.SampledShort)
+				t.Fatalf("%s, 2^%d ints in blocks of %d: sampling %q, want %q", c.kernel, c.logn, c.bs, tm.Sampling, timing.SampledShort)
 			}
 			if first == nil {
 				first = tm
 				continue
 			}
 			if a, b := fmt.Sprintf("%+v", *first), fmt.Sprintf("%+v", *tm); a != b {
-				t.Errorf("2^%d, %d workers: %s\nwant (1 worker) %s", logn, workers, b, a)
+				t.Errorf("%s 2^%d, %d workers: %s\nwant (1 worker) %s", c.kernel, c.logn, workers, b, a)
 			}
 		}
 	}
