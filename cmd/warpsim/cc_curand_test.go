@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -258,5 +261,34 @@ func TestCCCurandAPI(t *testing.T) {
 				t.Errorf("line %d (%s): %s, want %08x", i+1, what[i], l, want[i])
 			}
 		}
+	}
+}
+
+// TestCCCurandNotOffered: the device states and distributions warpsim's
+// curand_kernel.h does not offer are compile errors naming them, and the
+// host library stays refused.
+func TestCCCurandNotOffered(t *testing.T) {
+	needClang(t)
+	for _, c := range []struct{ name, src, want string }{
+		{"mrg32k3a", "#include <curand_kernel.h>\n__global__ void k(curandStateMRG32k3a_t *s) {}\nint main() { return 0; }\n",
+			"cuRAND's MRG32k3a state is not offered"},
+		{"sobol", "#include <curand_kernel.h>\n__global__ void k(curandStateSobol32_t *s) {}\nint main() { return 0; }\n",
+			"cuRAND's Sobol32 state is not offered"},
+		{"poisson", "#include <curand_kernel.h>\n__global__ void k(unsigned *o) { curandState s; curand_init(1, 0, 0, &s); *o = curand_poisson(&s, 4.0); }\nint main() { return 0; }\n",
+			"cuRAND's Poisson distribution (curand_poisson) is not offered"},
+		{"host", "#include <curand.h>\nint main() { return 0; }\n", "NVIDIA's closed libraries"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, c.name+".cu")
+			if err := os.WriteFile(src, []byte(c.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"cc", "-O3", "-arch=sm_90", "-o", filepath.Join(dir, "prog"), src}, &stdout, &stderr)
+			if code == 0 || !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("exit %d, want an error naming %q:\n%s", code, c.want, stderr.String())
+			}
+		})
 	}
 }

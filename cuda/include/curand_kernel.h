@@ -60,7 +60,7 @@ typedef struct curandStateXORWOW curandState_t;
 typedef struct curandStateXORWOW curandState;
 
 /* The generators warpsim does not offer: any use is a compile error. */
-#define __WARPSIM_CURAND_NO(what) __attribute__((unavailable("warpsim: cuRAND's " what " is not offered (only the Philox4_32_10 and XORWOW device states)")))
+#define __WARPSIM_CURAND_NO(what) __attribute__((unavailable("warpsim: cuRAND's " what " is not offered (curand_kernel.h offers the Philox4_32_10 and XORWOW states, their uniform, normal and log-normal distributions)")))
 struct curandStateMRG32k3a;
 typedef struct curandStateMRG32k3a curandStateMRG32k3a_t __WARPSIM_CURAND_NO("MRG32k3a state");
 struct curandStateSobol32;
@@ -449,6 +449,15 @@ QUALIFIERS double4 curand_normal4_double(curandStatePhilox4_32_10_t *state) {
   return r;
 }
 
+/* ---- not offered ---- */
+
+#define __WARPSIM_CURAND_NOT_OFFERED(S) \
+  QUALIFIERS unsigned int curand_poisson(S *state, double lambda) __WARPSIM_CURAND_NO("Poisson distribution (curand_poisson)"); \
+  QUALIFIERS unsigned int curand_discrete(S *state, curandDiscreteDistribution_t d) __WARPSIM_CURAND_NO("discrete distribution (curand_discrete)");
+__WARPSIM_CURAND_BOTH(__WARPSIM_CURAND_NOT_OFFERED)
+QUALIFIERS uint4 curand_poisson4(curandStatePhilox4_32_10_t *state, double lambda) __WARPSIM_CURAND_NO("Poisson distribution (curand_poisson4)");
+
+#undef __WARPSIM_CURAND_NOT_OFFERED
 #undef __WARPSIM_CURAND_BOTH
 #undef __WARPSIM_CURAND_COMMON
 #endif
