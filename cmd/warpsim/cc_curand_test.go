@@ -292,3 +292,82 @@ func TestCCCurandNotOffered(t *testing.T) {
 		})
 	}
 }
+
+// TestCCCurandSampleShape builds a program shaped as cuda-samples'
+// MC_EstimatePiInlineP: XORWOW states initialised by one kernel (one
+// subsequence a thread), used by another for a Monte Carlo estimate of pi,
+// and a host .cpp file that includes <memory> after cuda_runtime.h
+// (libstdc++'s __attribute__((__noinline__)) must not meet a macro: CUDA
+// defines __noinline__ for CUDA compilers only). The hit count is checked
+// against the XORWOW model of TestCCCurandAPI.
+func TestCCCurandSampleShape(t *testing.T) {
+	needClang(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"pi.cu": `#include <curand_kernel.h>
+__global__ void initRNG(curandState *s, unsigned seed) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  curand_init(seed, tid, 0, &s[tid]);
+}
+__global__ void count(unsigned *hits, curandState *s, int n) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  curandState st = s[tid];
+  unsigned in = 0;
+  for (int i = 0; i < n; i++) {
+    float x = curand_uniform(&st), y = curand_uniform(&st);
+    in += x * x + y * y <= 1.0f;
+  }
+  s[tid] = st;
+  hits[tid] = in;
+}
+unsigned estimate(int blocks, int threads, int n) {
+  curandState *s;
+  unsigned *d, h[1024], sum = 0;
+  cudaMalloc(&s, blocks * threads * sizeof(curandState));
+  cudaMalloc(&d, blocks * threads * sizeof(unsigned));
+  initRNG<<<blocks, threads>>>(s, 1234);
+  count<<<blocks, threads>>>(d, s, n);
+  cudaMemcpy(h, d, blocks * threads * sizeof(unsigned), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < blocks * threads; i++) sum += h[i];
+  return sum;
+}
+`,
+		"main.cpp": `#include <cuda_runtime.h>
+#include <memory>
+#include <cstdio>
+unsigned estimate(int blocks, int threads, int n);
+int main() {
+  std::unique_ptr<int> p(new int(4));
+  printf("%u\n", estimate(*p, 64, 50));
+  return 0;
+}
+`,
+	}
+	var srcs []string
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, filepath.Join(dir, name))
+	}
+	prog := filepath.Join(dir, "pi")
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"cc", "-O3", "-arch=sm_90", "-o", prog}, srcs...), &stdout, &stderr); code != 0 {
+		t.Fatalf("warpsim cc: exit %d\n%s", code, stderr.String())
+	}
+	out, errs := runProgram(t, prog)
+	x := xorwowModel{pow: xwPowers()}
+	var want uint32
+	for tid := uint64(0); tid < 256; tid++ {
+		x.init(1234, tid, 0)
+		for i := 0; i < 50; i++ {
+			u, v := math.Float32frombits(uniformBits(x.next())), math.Float32frombits(uniformBits(x.next()))
+			if float32(u*u)+float32(v*v) <= 1 {
+				want++
+			}
+		}
+	}
+	if out != fmt.Sprintf("%d\n", want) {
+		t.Errorf("got %q, want %d hits\n%s", out, want, errs)
+	}
+}
