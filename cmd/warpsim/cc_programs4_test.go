@@ -36,6 +36,7 @@ var programs4 = []struct {
 	{"cg_tiles", nil, false},
 	{"cpp17_lambda", []string{"--extended-lambda"}, false},
 	{"cucomplex_dft", nil, false},
+	{"curand_states", nil, false},
 	{"error_sticky", nil, false},
 	{"graph_update", nil, false},
 	{"managed_zero_copy", nil, false},

@@ -31,7 +31,8 @@
 #define __managed__
 #define __launch_bounds__(...)
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+/* No __noinline__ here, as in CUDA's header for a host compiler:
+ * libstdc++ writes __attribute__((__noinline__)) (<memory>). */
 #define __align__(n) __attribute__((aligned(n)))
 #define __WARPSIM_DI__ static __inline__
 #define __WARPSIM_HDI__ static __inline__

@@ -36,8 +36,8 @@ skip_reason() {
     simpleMPI) echo "needs MPI" ;;
     simpleMultiGPU|simpleP2P|streamOrderedAllocationP2P|simpleIPC) echo "needs several GPUs or processes sharing one" ;;
     UnifiedMemoryStreams) echo "needs cuBLAS (closed library)" ;;
-    MC_EstimatePiInlineQ|MC_EstimatePiP|MC_EstimatePiQ|MC_EstimatePiInlineP|MC_SingleAsianOptionP)
-      echo "needs cuRAND (closed library; curand_kernel.h)" ;;
+    MC_EstimatePiInlineQ) echo "needs cuRAND's Sobol state and host library (curand.h: closed)" ;;
+    MC_EstimatePiP|MC_EstimatePiQ) echo "needs cuRAND's host library (curand.h: closed)" ;;
   esac
 }
 
