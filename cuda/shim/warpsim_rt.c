@@ -644,6 +644,18 @@ static void fill_props(const char *d, uint32_t n) {
   props.memPitch = 2147483647;
   props.textureAlignment = 512;
   props.texturePitchAlignment = 32;
+  /* As the H100 reported them (testdata/programs5/device_query). */
+  props.surfaceAlignment = 512;
+  props.ECCEnabled = 1;
+  props.computePreemptionSupported = 1;
+  props.clusterLaunch = props.major >= 9;
+  props.ipcEventSupported = 1;
+  props.maxTexture1D = 131072;
+  props.maxTexture2D[0] = 131072;
+  props.maxTexture2D[1] = 65536;
+  props.maxTexture3D[0] = props.maxTexture3D[1] = props.maxTexture3D[2] = 16384;
+  props.maxSurface2D[0] = 131072;
+  props.maxSurface2D[1] = 65536;
   props.deviceOverlap = 1;
   props.concurrentKernels = 1;
   props.asyncEngineCount = 2;
@@ -731,7 +743,14 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 17: case 18: case 20: v = 0; break;
   case 19: v = props.canMapHostMemory; break;
   case 31: v = props.concurrentKernels; break;
-  case 32: case 33: case 34: case 35: v = 0; break;
+  case 32: v = props.ECCEnabled; break;
+  case 33: case 34: case 35: v = 0; break;
+  case 78: v = props.streamPrioritiesSupported; break;
+  case 79: v = props.globalL1CacheSupported; break;
+  case 80: v = props.localL1CacheSupported; break;
+  case 86: v = props.hostNativeAtomicSupported; break;
+  case 87: v = props.singleToDoublePrecisionPerfRatio; break;
+  case 90: v = props.computePreemptionSupported; break;
   case 36: v = props.memoryClockRate; break;
   case 37: v = props.memoryBusWidth; break;
   case 38: v = props.l2CacheSize; break;
@@ -752,8 +771,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 95: v = props.cooperativeLaunch; break;
   case 97: v = (int)props.sharedMemPerBlockOptin; break;
   case 106: v = props.maxBlocksPerMultiProcessor; break;
-  case 107: v = props.persistingL2CacheMaxSize; break;
-  case 108: v = props.accessPolicyMaxWindowSize; break;
+  case 108: v = props.persistingL2CacheMaxSize; break; /* CUDA's values, */
+  case 109: v = props.accessPolicyMaxWindowSize; break; /* as on the H100 */
   case 111: v = (int)props.reservedSharedMemPerBlock; break;
   case 120: v = props.major >= 9; break; /* cudaDevAttrClusterLaunch */
   default: return set_error(1);
