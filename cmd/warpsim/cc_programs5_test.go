@@ -27,7 +27,9 @@ var programs5 = []struct {
 	{"cpp_virtual", nil},
 	{"cub_block", nil},
 	{"cub_device", nil},
+	{"error_strings", nil},
 	{"printf_many", nil},
+	{"stream_events", nil},
 	{"thrust_lambda", []string{"--extended-lambda"}},
 }
 

@@ -1584,7 +1584,9 @@ cudaError_t cudaStreamCreateWithPriority(void **s, unsigned flags, int priority)
   st->magic = STREAM_MAGIC;
   st->id = next_stream_id++;
   st->flags = flags;
-  st->priority = priority;
+  /* Clamped into cudaDeviceGetStreamPriorityRange's [-5, 0], as the H100
+   * did (testdata/programs5/stream_events). */
+  st->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
   st->attrs[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = (enum cudaSynchronizationPolicy)-1;
   uint32_t msg[2] = {st->id, flags};
   cudaError_t e = simple(opStreamCreate, msg, 8);
