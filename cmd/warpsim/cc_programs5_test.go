@@ -79,3 +79,34 @@ int main() {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
 	}
 }
+
+// TestCCDeviceLimits: the printf FIFO (default 8650752 bytes) and the L2
+// fetch granularity (default 64) read back what cudaDeviceSetLimit set, and
+// a limit CUDA does not define is cudaErrorInvalidValue (1), as on the H100
+// in testdata/programs5/limits_heap.
+func TestCCDeviceLimits(t *testing.T) {
+	needClang(t)
+	src := filepath.Join(t.TempDir(), "limits.cu")
+	const code = `#include <cstdio>
+int main() {
+  size_t a = 0, b = 0, c = 0, d = 0;
+  cudaDeviceGetLimit(&a, cudaLimitPrintfFifoSize);
+  cudaDeviceGetLimit(&b, cudaLimitMaxL2FetchGranularity);
+  cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 1 << 20);
+  cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 128);
+  cudaDeviceGetLimit(&c, cudaLimitPrintfFifoSize);
+  cudaDeviceGetLimit(&d, cudaLimitMaxL2FetchGranularity);
+  int e = cudaDeviceSetLimit((cudaLimit)99, 1), f = cudaDeviceGetLimit(&a, (cudaLimit)99);
+  printf("%zu %zu %zu %zu %d %d\n", a, b, c, d, e, f);
+  return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+	if want := "8650752 64 1048576 128 1 1\n"; err != nil || out != want {
+		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
+	}
+}

@@ -871,9 +871,15 @@ cudaError_t cudaDeviceReset(void) {
  * the most (4096 bytes reads back as 3276800) and caps it there. */
 static size_t persisting_l2;
 static int persisting_l2_set;
+/* The printf FIFO and the L2 fetch granularity are remembered (their
+ * defaults as the H100 reported them: testdata/programs5/limits_heap); a
+ * limit CUDA does not define is cudaErrorInvalidValue, as there. */
+static size_t printf_fifo = 8650752, l2_fetch = 64;
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
-  if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
+  if (limit < 0 || limit > 6) return set_error(1);
+  if (limit == 1) { printf_fifo = value; return 0; }
+  if (limit == 5) { l2_fetch = value; return 0; }
   if (limit == 6) {
     size_t most = (size_t)props.persistingL2CacheMaxSize, step = most / 10;
     if (!most) return set_error(cudaErrorUnsupportedLimit);
@@ -898,12 +904,12 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
     return set_error(r.code);
   }
   switch (limit) {
-  case 1: *value = 1 << 20; break;       /* printf FIFO */
-  case 5: *value = 32; break;            /* max L2 fetch granularity */
+  case 1: *value = printf_fifo; break;   /* printf FIFO */
+  case 5: *value = l2_fetch; break;      /* max L2 fetch granularity */
   case 6: /* persisting L2: the H100's default is 3 tenths of the most */
     *value = persisting_l2_set ? persisting_l2 : (size_t)props.persistingL2CacheMaxSize / 10 * 3;
     break;
-  default: return set_error(215);
+  default: return set_error(1);
   }
   return 0;
 }
