@@ -28,6 +28,7 @@ var programs5 = []struct {
 	{"cub_block", nil},
 	{"cub_device", nil},
 	{"error_strings", nil},
+	{"launch_errors", nil},
 	{"printf_many", nil},
 	{"stream_events", nil},
 	{"thrust_lambda", []string{"--extended-lambda"}},

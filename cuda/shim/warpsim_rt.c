@@ -1910,7 +1910,9 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   ENTER();
   if (!valid_stream(stream)) return set_error(400);
   struct function *f = find_function(func);
-  if (!f) return set_error(98); /* cudaErrorInvalidDeviceFunction */
+  /* A pointer that is no kernel: cudaErrorInvalidResourceHandle, as CUDA 13
+   * answered on the H100 (testdata/programs5/launch_errors); null: 98. */
+  if (!f) return set_error(func ? 400 : 98);
   cudaError_t e = resolve(f);
   if (e) return set_error(e);
   char *params = pack(f, args);
@@ -1985,7 +1987,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
   ENTER();
   if (!a) return set_error(1);
   struct function *f = find_function(func);
-  if (!f) return set_error(98);
+  if (!f) return set_error(func ? 400 : 98); /* as cudaLaunchKernel */
   cudaError_t e = resolve(f);
   if (e) return set_error(e);
   uint32_t id = (uint32_t)f->kernel;
