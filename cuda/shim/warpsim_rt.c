@@ -644,6 +644,18 @@ static void fill_props(const char *d, uint32_t n) {
   props.memPitch = 2147483647;
   props.textureAlignment = 512;
   props.texturePitchAlignment = 32;
+  /* As the H100 reported them (testdata/programs5/device_query). */
+  props.surfaceAlignment = 512;
+  props.ECCEnabled = 1;
+  props.computePreemptionSupported = 1;
+  props.clusterLaunch = props.major >= 9;
+  props.ipcEventSupported = 1;
+  props.maxTexture1D = 131072;
+  props.maxTexture2D[0] = 131072;
+  props.maxTexture2D[1] = 65536;
+  props.maxTexture3D[0] = props.maxTexture3D[1] = props.maxTexture3D[2] = 16384;
+  props.maxSurface2D[0] = 131072;
+  props.maxSurface2D[1] = 65536;
   props.deviceOverlap = 1;
   props.concurrentKernels = 1;
   props.asyncEngineCount = 2;
@@ -731,7 +743,14 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 17: case 18: case 20: v = 0; break;
   case 19: v = props.canMapHostMemory; break;
   case 31: v = props.concurrentKernels; break;
-  case 32: case 33: case 34: case 35: v = 0; break;
+  case 32: v = props.ECCEnabled; break;
+  case 33: case 34: case 35: v = 0; break;
+  case 78: v = props.streamPrioritiesSupported; break;
+  case 79: v = props.globalL1CacheSupported; break;
+  case 80: v = props.localL1CacheSupported; break;
+  case 86: v = props.hostNativeAtomicSupported; break;
+  case 87: v = props.singleToDoublePrecisionPerfRatio; break;
+  case 90: v = props.computePreemptionSupported; break;
   case 36: v = props.memoryClockRate; break;
   case 37: v = props.memoryBusWidth; break;
   case 38: v = props.l2CacheSize; break;
@@ -752,8 +771,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 95: v = props.cooperativeLaunch; break;
   case 97: v = (int)props.sharedMemPerBlockOptin; break;
   case 106: v = props.maxBlocksPerMultiProcessor; break;
-  case 107: v = props.persistingL2CacheMaxSize; break;
-  case 108: v = props.accessPolicyMaxWindowSize; break;
+  case 108: v = props.persistingL2CacheMaxSize; break; /* CUDA's values, */
+  case 109: v = props.accessPolicyMaxWindowSize; break; /* as on the H100 */
   case 111: v = (int)props.reservedSharedMemPerBlock; break;
   case 120: v = props.major >= 9; break; /* cudaDevAttrClusterLaunch */
   default: return set_error(1);
@@ -852,9 +871,15 @@ cudaError_t cudaDeviceReset(void) {
  * the most (4096 bytes reads back as 3276800) and caps it there. */
 static size_t persisting_l2;
 static int persisting_l2_set;
+/* The printf FIFO and the L2 fetch granularity are remembered (their
+ * defaults as the H100 reported them: testdata/programs5/limits_heap); a
+ * limit CUDA does not define is cudaErrorInvalidValue, as there. */
+static size_t printf_fifo = 8650752, l2_fetch = 64;
 cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   ENTER();
-  if (limit < 0 || limit > 6) return set_error(cudaErrorUnsupportedLimit);
+  if (limit < 0 || limit > 6) return set_error(1);
+  if (limit == 1) { printf_fifo = value; return 0; }
+  if (limit == 5) { l2_fetch = value; return 0; }
   if (limit == 6) {
     size_t most = (size_t)props.persistingL2CacheMaxSize, step = most / 10;
     if (!most) return set_error(cudaErrorUnsupportedLimit);
@@ -879,12 +904,12 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
     return set_error(r.code);
   }
   switch (limit) {
-  case 1: *value = 1 << 20; break;       /* printf FIFO */
-  case 5: *value = 32; break;            /* max L2 fetch granularity */
+  case 1: *value = printf_fifo; break;   /* printf FIFO */
+  case 5: *value = l2_fetch; break;      /* max L2 fetch granularity */
   case 6: /* persisting L2: the H100's default is 3 tenths of the most */
     *value = persisting_l2_set ? persisting_l2 : (size_t)props.persistingL2CacheMaxSize / 10 * 3;
     break;
-  default: return set_error(215);
+  default: return set_error(1);
   }
   return 0;
 }
@@ -1565,7 +1590,9 @@ cudaError_t cudaStreamCreateWithPriority(void **s, unsigned flags, int priority)
   st->magic = STREAM_MAGIC;
   st->id = next_stream_id++;
   st->flags = flags;
-  st->priority = priority;
+  /* Clamped into cudaDeviceGetStreamPriorityRange's [-5, 0], as the H100
+   * did (testdata/programs5/stream_events). */
+  st->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
   st->attrs[cudaLaunchAttributeSynchronizationPolicy].syncPolicy = (enum cudaSynchronizationPolicy)-1;
   uint32_t msg[2] = {st->id, flags};
   cudaError_t e = simple(opStreamCreate, msg, 8);
@@ -1883,7 +1910,9 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   ENTER();
   if (!valid_stream(stream)) return set_error(400);
   struct function *f = find_function(func);
-  if (!f) return set_error(98); /* cudaErrorInvalidDeviceFunction */
+  /* A pointer that is no kernel: cudaErrorInvalidResourceHandle, as CUDA 13
+   * answered on the H100 (testdata/programs5/launch_errors); null: 98. */
+  if (!f) return set_error(func ? 400 : 98);
   cudaError_t e = resolve(f);
   if (e) return set_error(e);
   char *params = pack(f, args);
@@ -1958,7 +1987,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
   ENTER();
   if (!a) return set_error(1);
   struct function *f = find_function(func);
-  if (!f) return set_error(98);
+  if (!f) return set_error(func ? 400 : 98); /* as cudaLaunchKernel */
   cudaError_t e = resolve(f);
   if (e) return set_error(e);
   uint32_t id = (uint32_t)f->kernel;
