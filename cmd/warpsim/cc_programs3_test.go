@@ -22,10 +22,23 @@ const programs3Dir = "../../testdata/programs3"
 // programs3 are the batch's programs that warpsim runs bit for bit; a
 // program that does not is left out here and listed in the folder's
 // README.
-var programs3 = []string{
-	"barrier_bulk", "cg_memcpy_async", "cluster_hist", "cluster_ring", "cp_async_stages", "cuda_pipeline_pc",
-	"fp8_convert", "half_bf16_math", "mma_ldmatrix", "streams_events", "warp_reduce_match", "wmma_bf16",
-	"wmma_f64", "wmma_int8", "wmma_smem_gemm", "wmma_tf32",
+var programs3 = []recordedProgram{
+	{name: "barrier_bulk"},
+	{name: "cg_memcpy_async"},
+	{name: "cluster_hist"},
+	{name: "cluster_ring"},
+	{name: "cp_async_stages"},
+	{name: "cuda_pipeline_pc"},
+	{name: "fp8_convert"},
+	{name: "half_bf16_math"},
+	{name: "mma_ldmatrix"},
+	{name: "streams_events"},
+	{name: "warp_reduce_match"},
+	{name: "wmma_bf16"},
+	{name: "wmma_f64"},
+	{name: "wmma_int8"},
+	{name: "wmma_smem_gemm"},
+	{name: "wmma_tf32"},
 }
 
 // TestCCPrograms3MatchH100 builds every program of testdata/programs3
@@ -33,18 +46,7 @@ var programs3 = []string{
 // with the H100's. None prints a time, so they run under the functional
 // driver, in parallel.
 func TestCCPrograms3MatchH100(t *testing.T) {
-	needClang(t)
-	abs, err := filepath.Abs(programs3Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range programs3 {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			prog := buildCU(t, filepath.Join(abs, name+".cu"), "-std=c++17")
-			checkAgainstEnv(t, prog, filepath.Join(abs, name), []string{"WARPSIM_MODE=functional"})
-		})
-	}
+	checkRecordedBatch(t, programs3Dir, []string{"-std=c++17"}, programs3, false)
 }
 
 // TestCCFP8HostMatchesDevice: cuda_fp8.h converts in software on the host
@@ -123,7 +125,8 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		t.Fatal(err)
 	}
 	traces := map[string][]float64{}
-	for _, prog := range programs3 {
+	for _, p := range programs3 {
+		prog := p.name
 		bin := buildCU(t, filepath.Join(abs, prog+".cu"), "-std=c++17")
 		var o, e bytes.Buffer
 		if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {

@@ -25,11 +25,7 @@ const programs4Dir = "../../testdata/programs4"
 // default -ffp-contract=on) as a fused multiply-add at compile time, and
 // one texel, a tie in separate roundings, comes out 1 ulp from nvcc's
 // (gcc's) value; with that texel equal, every fetch matches.
-var programs4 = []struct {
-	name  string
-	flags []string
-	long  bool
-}{
+var programs4 = []recordedProgram{
 	{"atomics_all", nil, false},
 	{"cdp_tail", []string{"-rdc=true", "-lcudadevrt"}, false},
 	{"cg_grid_sync", nil, false},
@@ -53,36 +49,19 @@ var programs4 = []struct {
 // unchanged with warpsim cc and compares its stdout, stderr and exit status
 // with the H100's. None prints a time, so they run under the functional
 // driver, in parallel.
-func TestCCPrograms4MatchH100(t *testing.T) { checkPrograms4(t, false) }
+func TestCCPrograms4MatchH100(t *testing.T) {
+	checkRecordedBatch(t, programs4Dir, programs4Base, programs4, false)
+}
 
 // TestLongCCPrograms4MatchH100 is TestCCPrograms4MatchH100's Thrust and
 // CUB program.
 func TestLongCCPrograms4MatchH100(t *testing.T) {
 	testenv.Long(t)
-	checkPrograms4(t, true)
+	checkRecordedBatch(t, programs4Dir, programs4Base, programs4, true)
 }
 
-func checkPrograms4(t *testing.T, long bool) {
-	needClang(t)
-	abs, err := filepath.Abs(programs4Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range programs4 {
-		if p.long != long {
-			continue
-		}
-		t.Run(p.name, func(t *testing.T) {
-			t.Parallel()
-			flags := []string{"-O3", "-arch=sm_90", "-std=c++17"}
-			if len(p.flags) > 0 && p.flags[0] == "-O1" {
-				flags = flags[1:]
-			}
-			prog := buildCU(t, filepath.Join(abs, p.name+".cu"), append(flags, p.flags...)...)
-			checkAgainstEnv(t, prog, filepath.Join(abs, p.name), []string{"WARPSIM_MODE=functional"})
-		})
-	}
-}
+// programs4Base are the flags the batch was built with on the H100.
+var programs4Base = []string{"-O3", "-arch=sm_90", "-std=c++17"}
 
 // TestCCBytePermSelector: __byte_perm uses the low three bits of each
 // selector nibble, as the H100 did for selector 0x7a3c in

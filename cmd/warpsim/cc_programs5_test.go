@@ -19,19 +19,16 @@ const programs5Dir = "../../testdata/programs5"
 // the flags nvcc needed beyond -O3 -arch=sm_90 -std=c++17
 // (testdata/programs5/flags.txt); the others are listed, with what differs,
 // in the folder's README.
-var programs5 = []struct {
-	name  string
-	flags []string
-}{
-	{"cpp_templates", nil},
-	{"cpp_virtual", nil},
-	{"cub_block", nil},
-	{"cub_device", nil},
-	{"error_strings", nil},
-	{"launch_errors", nil},
-	{"printf_many", nil},
-	{"stream_events", nil},
-	{"thrust_lambda", []string{"--extended-lambda"}},
+var programs5 = []recordedProgram{
+	{name: "cpp_templates"},
+	{name: "cpp_virtual"},
+	{name: "cub_block"},
+	{name: "cub_device"},
+	{name: "error_strings"},
+	{name: "launch_errors"},
+	{name: "printf_many"},
+	{name: "stream_events"},
+	{name: "thrust_lambda", flags: []string{"--extended-lambda"}},
 }
 
 // TestCCPrograms5MatchH100 builds every matching program of
@@ -39,19 +36,7 @@ var programs5 = []struct {
 // stderr and exit status with the H100's, under the functional driver (none
 // prints a time), in parallel.
 func TestCCPrograms5MatchH100(t *testing.T) {
-	needClang(t)
-	abs, err := filepath.Abs(programs5Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range programs5 {
-		t.Run(p.name, func(t *testing.T) {
-			t.Parallel()
-			flags := append([]string{"-O3", "-arch=sm_90", "-std=c++17"}, p.flags...)
-			prog := buildCU(t, filepath.Join(abs, p.name+".cu"), flags...)
-			checkAgainstEnv(t, prog, filepath.Join(abs, p.name), []string{"WARPSIM_MODE=functional"})
-		})
-	}
+	checkRecordedBatch(t, programs5Dir, []string{"-O3", "-arch=sm_90", "-std=c++17"}, programs5, false)
 }
 
 // TestCCDeviceAttributeValues: cudaDevAttrMaxPersistingL2CacheSize is 108

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// recordedProgram is one program of a batch recorded on the H100
+// (testdata/programsN), with the flags nvcc needed beyond the batch's own.
+type recordedProgram struct {
+	name  string
+	flags []string
+	long  bool // run by the batch's TestLong* twin instead
+}
+
+// checkRecordedBatch builds each of progs (the ones whose long is long) in
+// dir unchanged with warpsim cc, with base flags then its own (an -O level
+// of its own replaces the base's), and compares its stdout, stderr and
+// exit status with the H100's recording beside it. None prints a time, so
+// they run under the functional driver, in parallel.
+func checkRecordedBatch(t *testing.T, dir string, base []string, progs []recordedProgram, long bool) {
+	t.Helper()
+	needClang(t)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range progs {
+		if p.long != long {
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			flags := base
+			if slices.ContainsFunc(p.flags, func(f string) bool { return strings.HasPrefix(f, "-O") }) {
+				flags = slices.DeleteFunc(slices.Clone(base), func(f string) bool { return strings.HasPrefix(f, "-O") })
+			}
+			prog := buildCU(t, filepath.Join(abs, p.name+".cu"), append(slices.Clone(flags), p.flags...)...)
+			checkAgainstEnv(t, prog, filepath.Join(abs, p.name), []string{"WARPSIM_MODE=functional"})
+		})
+	}
+}
