@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"sort"
@@ -128,19 +127,7 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	for _, p := range programs3 {
 		prog := p.name
 		bin := buildCU(t, filepath.Join(abs, prog+".cu"), "-std=c++17")
-		var o, e bytes.Buffer
-		if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {
-			t.Fatalf("%s: exit %d\n%s", prog, code, e.String())
-		}
-		for _, l := range strings.Split(e.String(), "\n") {
-			f, err := csv.NewReader(strings.NewReader(l)).Read()
-			if err != nil || len(f) < 13 {
-				continue
-			}
-			if ns, err := strconv.ParseFloat(f[1], 64); err == nil && f[0] != "Start" {
-				traces[prog] = append(traces[prog], ns)
-			}
-		}
+		traces[prog] = gpuTraceAtNCUClock(t, prog, bin, false)
 	}
 	type row struct {
 		name      string

@@ -33,20 +33,7 @@ func TestLongProgramTimesAgainstH100(t *testing.T) {
 	traces := map[string][]float64{}
 	for prog, dir := range srcs {
 		bin := buildCU(t, filepath.Join("../../testdata", dir, prog+".cu"), "-std=c++17")
-		var o, e bytes.Buffer
-		// At the clock Nsight Compute locks the H100 at (1589 MHz, its base clock).
-		if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 && prog != "cluster_launch" {
-			t.Fatalf("%s: exit %d\n%s", prog, code, e.String())
-		}
-		for _, l := range strings.Split(e.String(), "\n") {
-			f, err := csv.NewReader(strings.NewReader(l)).Read()
-			if err != nil || len(f) < 13 {
-				continue
-			}
-			if ns, err := strconv.ParseFloat(f[1], 64); err == nil && f[0] != "Start" {
-				traces[prog] = append(traces[prog], ns)
-			}
-		}
+		traces[prog] = gpuTraceAtNCUClock(t, prog, bin, prog == "cluster_launch")
 	}
 	var names []string
 	var got, want []float64
@@ -74,4 +61,27 @@ func TestLongProgramTimesAgainstH100(t *testing.T) {
 	} else {
 		t.Logf("mean |error| %.1f%% over %d kernels", 100*mean, len(got))
 	}
+}
+
+// gpuTraceAtNCUClock runs program bin under `warpsim prof --print-gpu-trace
+// --csv` at the clock Nsight Compute locks the H100 at (1589 MHz, its base
+// clock) and returns its kernels' durations in ns, in launch order; the
+// program must exit 0 unless mayFail.
+func gpuTraceAtNCUClock(t *testing.T, name, bin string, mayFail bool) []float64 {
+	t.Helper()
+	var o, e bytes.Buffer
+	if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 && !mayFail {
+		t.Fatalf("%s: exit %d\n%s", name, code, e.String())
+	}
+	var ns []float64
+	for _, l := range strings.Split(e.String(), "\n") {
+		f, err := csv.NewReader(strings.NewReader(l)).Read()
+		if err != nil || len(f) < 13 {
+			continue
+		}
+		if v, err := strconv.ParseFloat(f[1], 64); err == nil && f[0] != "Start" {
+			ns = append(ns, v)
+		}
+	}
+	return ns
 }
