@@ -265,6 +265,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return uint64(scalar.Sad16(widen16(a, size, signed), widen16(b, size, signed), uint16(c), signed)) & m
 	case ir.OpDp4a:
 		return uint64(scalar.Dp4a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2)))
+	case ir.OpVideo:
+		return uint64(scalar.Video(scalar.VideoOp(in.Mode), scalar.VideoOp2(in.Imm>>ir.VideoOp2Shift&3), uint32(a), uint32(b), uint32(c),
+			in.Imm&ir.VideoASigned != 0, in.Imm&ir.VideoBSigned != 0, in.Imm&ir.VideoDSigned != 0, in.Imm&ir.VideoSat != 0, in.Imm&ir.VideoClamp != 0))
 	case ir.OpDp2a:
 		return uint64(scalar.Dp2a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2), in.Mode == 1))
 	case ir.OpRcp:

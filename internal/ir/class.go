@@ -47,7 +47,7 @@ func (c Class) String() string {
 // or state space.
 var opClass = [NumOps]Class{
 	OpMul: ClassIMul, OpMad: ClassIMul, OpMul24: ClassIMul, OpMad24: ClassIMul, OpDiv: ClassIMul, OpRem: ClassIMul,
-	OpSad: ClassIMul, OpDp4a: ClassIMul, OpDp2a: ClassIMul, OpPopc: ClassALU, OpBrev: ClassALU,
+	OpSad: ClassIMul, OpDp4a: ClassIMul, OpDp2a: ClassIMul, OpVideo: ClassIMul, OpPopc: ClassALU, OpBrev: ClassALU,
 	OpRcp: ClassSFU, OpSqrt: ClassSFU, OpRsqrt: ClassSFU, OpSin: ClassSFU, OpCos: ClassSFU,
 	OpEx2: ClassSFU, OpLg2: ClassSFU, OpTanh: ClassSFU,
 	OpCvt:  ClassConv,

@@ -1324,6 +1324,10 @@ func (fl *fnLowerer) lowerInstr(src *ptx.Instr) {
 	case "tensormap":
 		fl.lowerTensormap(src)
 	default:
+		if vop, ok := videoOps[src.Op]; ok {
+			fl.lowerVideo(src, vop) // video.go
+			return
+		}
 		if fl.lowerSm90(src, &m) || fl.lowerCacheOp(src) {
 			return
 		}
