@@ -145,6 +145,14 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 	// Without a CUDA installation clang assumes PTX ISA 4.2; ask for 8.0
 	// (what sm_90 needs), so every instruction clang knows is available.
 	f = append(f, "-Xclang", "-target-feature", "-Xclang", "+ptx80")
+	// nvcc's optimizer does not take a read of an uninitialized local for
+	// undefined behaviour; clang marks arguments noundef and then deletes
+	// the branch that leaves one uninitialized. CUDA's own warp-aggregated
+	// atomic (int prev; if (g.thread_rank() == 0) prev = atomicAdd(p,
+	// g.size()); prev = g.shfl(prev, 0);) became an atomicAdd in every
+	// lane (testdata/programs6/hist_warp_agg). Without noundef analysis
+	// clang keeps the branch, as nvcc does.
+	f = append(f, "-Xclang", "-no-enable-noundef-analysis")
 	opt := o.OptLevel
 	if o.Debug {
 		opt = "-O0"
