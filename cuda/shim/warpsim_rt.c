@@ -658,14 +658,21 @@ static void fill_props(const char *d, uint32_t n) {
   props.maxSurface2D[1] = 65536;
   props.deviceOverlap = 1;
   props.concurrentKernels = 1;
-  props.asyncEngineCount = 2;
+  /* Three copy engines, as the H100 reports. The timing model runs one copy
+   * per direction at a time (internal/cudart/timing.go): a program that
+   * reads this overlaps host-to-device and device-to-host copies with
+   * kernels, as the model does; a second copy in the same direction would
+   * share the same link. */
+  props.asyncEngineCount = 3;
   props.unifiedAddressing = 1;
   props.managedMemory = 1;
   props.canMapHostMemory = 1;
   props.canUseHostPointerForRegisteredMem = 0;
   props.hostRegisterSupported = 1;
   props.memoryPoolsSupported = 1;
-  props.concurrentManagedAccess = 0;
+  /* 1, as on the H100: the host may touch managed memory while kernels
+   * run (one copy of it, shared with the simulator; see cudaMallocManaged). */
+  props.concurrentManagedAccess = 1;
   props.directManagedMemAccessFromHost = 0;
   props.computeMode = 0;
   props.globalL1CacheSupported = 1;
@@ -943,8 +950,12 @@ cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int p) {
 }
 cudaError_t cudaDeviceEnablePeerAccess(int p, unsigned f) { (void)f; ENTER(); return set_error(p == 0 ? cudaErrorInvalidDevice : cudaErrorInvalidDevice); }
 cudaError_t cudaDeviceDisablePeerAccess(int p) { (void)p; ENTER(); return set_error(cudaErrorPeerAccessNotEnabled); }
-cudaError_t cudaDriverGetVersion(int *v) { if (!v) return set_error(1); *v = 12080; return 0; }
-cudaError_t cudaRuntimeGetVersion(int *v) { if (!v) return set_error(1); *v = 12080; return 0; }
+/* CUDA 13.0, as the H100's driver 580 and runtime 13.0 report it
+ * (testdata/programs5/device_query); the headers' CUDART_VERSION and
+ * CUDA_VERSION say the same (cuda/include/__warpsim_defines.h). */
+enum { warpsimCudaVersion = 13000 };
+cudaError_t cudaDriverGetVersion(int *v) { if (!v) return set_error(1); *v = warpsimCudaVersion; return 0; }
+cudaError_t cudaRuntimeGetVersion(int *v) { if (!v) return set_error(1); *v = warpsimCudaVersion; return 0; }
 cudaError_t cudaProfilerStart(void) { return 0; }
 cudaError_t cudaProfilerStop(void) { return 0; }
 
@@ -1104,10 +1115,9 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e) {
 /* Managed memory is memory of the window, as every allocation: the host
  * reads and writes it where kernels do, so the host sees a kernel's writes
  * once it has synchronized with the kernel, and a kernel sees what the
- * host wrote before the launch. As on a GPU without concurrent managed
- * access (concurrentManagedAccess = 0), the host must not touch it while a
- * kernel that may use it runs; warpsim does not fault on that, the access
- * simply races with the kernel. */
+ * host wrote before the launch. As on the H100 (concurrentManagedAccess =
+ * 1), the host may touch it while a kernel that uses it runs: both see the
+ * one copy, and unsynchronized accesses race as they do on the GPU. */
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags) {
   ENTER();
   if (!p || size == 0) return set_error(1);
@@ -2009,7 +2019,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
   a->requiredClusterDepth = (int)get64(d, r.len, 10);
   a->clusterDimMustBeSet = a->requiredClusterWidth != 0;
   a->nonPortableClusterSizeAllowed = (int)get64(d, r.len, 11);
-  a->preferredShmemCarveout = -1;
+  a->preferredShmemCarveout = (int)(int64_t)get64(d, r.len, 12);
   free(r.data);
   return 0;
 }
@@ -2053,7 +2063,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fu
 }
 
 /* The dynamic shared memory left per block when numBlocks blocks of
- * blockSize threads share an SM. */
+ * blockSize threads share an SM, at most what the function may be launched
+ * with (its maxDynamicSharedSizeBytes: 48 KB less its static shared memory
+ * without the opt-in). When numBlocks such blocks do not fit at all, it is
+ * cudaErrorInvalidValue and *n is left as it was, as on the H100
+ * (testdata/programs5/occupancy_api). */
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *func, int numBlocks, int blockSize) {
   ENTER();
   if (!n || numBlocks <= 0 || blockSize <= 0) return set_error(1);
@@ -2063,12 +2077,12 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
   int b = 0;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, func, blockSize, 0);
   if (e) return e;
-  if (b < numBlocks) { *n = 0; return 0; }
+  if (b < numBlocks) return set_error(cudaErrorInvalidValue);
   size_t per_sm = props.sharedMemPerMultiprocessor, reserved = props.reservedSharedMemPerBlock;
   size_t each = per_sm / (size_t)numBlocks;
   each = each > reserved + a.sharedSizeBytes ? each - reserved - a.sharedSizeBytes : 0;
-  size_t optin = props.sharedMemPerBlockOptin > a.sharedSizeBytes ? props.sharedMemPerBlockOptin - a.sharedSizeBytes : 0;
-  *n = each < optin ? each : optin;
+  size_t cap = a.maxDynamicSharedSizeBytes > 0 ? (size_t)a.maxDynamicSharedSizeBytes : 0;
+  *n = each < cap ? each : cap;
   return 0;
 }
 
