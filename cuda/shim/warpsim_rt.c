@@ -108,11 +108,11 @@ struct fatbin_wrapper { int magic; int version; const char *data; void *unused; 
 struct module { const char *ptx; size_t len; int id; cudaError_t err; int rdc; };
 struct function { const void *stub; int module; const char *name; int kernel; int nparams; unsigned *offsets; unsigned *sizes; unsigned param_bytes; };
 struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; int mapped; };
-struct allocation { uint64_t addr; uint64_t size; int kind; };
+struct allocation { uint64_t addr; uint64_t size; int kind; unsigned host_flags; /* cudaHostAlloc's */ };
 /* A host range registered with cudaHostRegister: its pages now belong to
  * the window allocation alloc (remapped in place), where kernels see them
  * at dev. */
-struct registration { uintptr_t host; size_t size; uintptr_t page; size_t pages; uint64_t alloc; uint64_t dev; };
+struct registration { uintptr_t host; size_t size; uintptr_t page; size_t pages; uint64_t alloc; uint64_t dev; unsigned flags; };
 
 static struct module *modules;
 static int nmodules;
@@ -240,6 +240,12 @@ static int req_fd = -1, resp_fd = -1, cb_fd = -1, cbdone_fd = -1, mem_fd = -1;
 static pid_t server_pid;
 static pid_t owner_pid; /* the process that started the simulator; only it stops it */
 static int started, shut_down;
+/* primary_current: the primary context is current, as the runtime makes it
+ * at its first call (cuCtxGetCurrent is null before: testdata/programs7/
+ * driver_api). device_query marks the driver's device queries, which run
+ * through the runtime's and make no context current. */
+static int primary_current;
+static _Thread_local int device_query;
 static cudaError_t start_error; /* why the simulator could not start, for every later call */
 static uint64_t window_base, window_size;
 
@@ -569,6 +575,7 @@ static cudaError_t start(void) {
     if (started && getpid() != owner_pid) return set_error(cudaErrorInitializationError); \
     cudaError_t e_ = start();                                                     \
     if (e_) return set_error(e_);                                                 \
+    if (!device_query) primary_current = 1;                                       \
     if (sticky_error) return set_error(refused_sticky(__func__));                 \
   } while (0)
 
@@ -844,9 +851,13 @@ static struct event *as_event(void *e) {
 /* A capture in progress in global or thread-local mode forbids
  * synchronizing calls of the program (cudaErrorStreamCaptureUnsupported). */
 static int captures_active;
+static void invalidate_captures(void);
 #define REFUSE_DURING_CAPTURE()                                                   \
   do {                                                                            \
-    if (captures_active) return set_error(cudaErrorStreamCaptureUnsupported);   \
+    if (captures_active) {                                                        \
+      invalidate_captures();                                                      \
+      return set_error(cudaErrorStreamCaptureUnsupported);                        \
+    }                                                                             \
   } while (0)
 
 cudaError_t cudaDeviceSynchronize(void) {
@@ -941,6 +952,17 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
   return 0;
 }
 /* One simulated GPU: no peers. */
+/* Peer attributes need two devices: the one device is no peer of itself
+ * (cudaErrorInvalidDevice, as the H100 answers for 0 and 0:
+ * testdata/programs7/events_flags). */
+cudaError_t cudaDeviceGetP2PAttribute(int *v, int attr, int src, int dst) {
+  ENTER();
+  (void)attr;
+  if (!v) return set_error(cudaErrorInvalidValue);
+  (void)src;
+  (void)dst;
+  return set_error(cudaErrorInvalidDevice);
+}
 cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int p) {
   ENTER();
   if (!can) return set_error(1);
@@ -1043,6 +1065,7 @@ static cudaError_t alloc_kind(void **p, size_t size, int kind) {
 
 cudaError_t cudaMalloc(void **p, size_t size) {
   ENTER();
+  REFUSE_DURING_CAPTURE();
   return alloc_kind(p, size, kindDevice);
 }
 
@@ -1072,6 +1095,8 @@ cudaError_t cudaFree(void *p) {
   if (!p) return 0;
   REFUSE_DURING_CAPTURE();
   if (graph_owned(p)) return 0;
+  int i = find_alloc((uintptr_t)p);
+  if (i >= 0 && allocs[i].kind == kindHost) return set_error(cudaErrorInvalidValue); /* cudaFreeHost's */
   return free_alloc(p, -1, NULL, 0);
 }
 
@@ -1184,7 +1209,10 @@ cudaError_t cudaMallocHost(void **p, size_t size) {
 cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags) {
   ENTER();
   if (flags & ~0x0fu) return set_error(cudaErrorInvalidValue);
-  return alloc_kind(p, size ? size : 1, kindHost);
+  cudaError_t e = alloc_kind(p, size ? size : 1, kindHost);
+  int i = e ? -1 : find_alloc((uintptr_t)*p);
+  if (i >= 0) allocs[i].host_flags = flags;
+  return e;
 }
 cudaError_t cudaMallocHost_flags(void **p, size_t size, unsigned flags) { return cudaHostAlloc(p, size, flags); }
 cudaError_t cudaFreeHost(void *p) {
@@ -1229,7 +1257,7 @@ cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags) {
     return set_error(cudaErrorHostMemoryAlreadyRegistered == 0 ? 1 : cudaErrorInvalidValue);
   }
   regs = grow(regs, nregs, sizeof *regs);
-  regs[nregs++] = (struct registration){h, n, lo, len, (uintptr_t)a, w + (h - lo)};
+  regs[nregs++] = (struct registration){h, n, lo, len, (uintptr_t)a, w + (h - lo), flags};
   return 0;
 }
 
@@ -1263,7 +1291,8 @@ static void forget_registrations(void) {
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned f) {
   ENTER();
   if (!d || f != 0) return set_error(cudaErrorInvalidValue);
-  if (in_window(h) && find_alloc((uintptr_t)h) >= 0) {
+  int a = in_window(h) ? find_alloc((uintptr_t)h) : -1;
+  if (a >= 0 && allocs[a].kind == kindHost) { /* not device or managed memory */
     *d = h;
     return 0;
   }
@@ -1275,9 +1304,16 @@ cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned f) {
 cudaError_t cudaHostGetFlags(unsigned *flags, void *h) {
   ENTER();
   if (!flags) return set_error(1);
+  /* Host memory is always mapped (cudaHostAllocMapped, 2); beside it the
+   * H100 reports cudaHostAllocWriteCombined of cudaHostAlloc's flags (not
+   * Portable) and a registration's own flags, and 2 for managed memory
+   * (testdata/programs7/pointer_attrs). */
   int i = find_alloc((uintptr_t)h);
-  if ((i < 0 || allocs[i].kind != kindHost) && find_registration((uintptr_t)h) < 0) return set_error(cudaErrorInvalidValue);
-  *flags = 0x02; /* cudaHostAllocMapped */
+  if (i >= 0 && allocs[i].kind == kindHost) { *flags = 0x02 | (allocs[i].host_flags & 0x04); return 0; }
+  if (i >= 0 && allocs[i].kind == kindManaged) { *flags = 0x02; return 0; }
+  int r = find_registration((uintptr_t)h);
+  if (r < 0) return set_error(cudaErrorInvalidValue);
+  *flags = 0x02 | regs[r].flags;
   return 0;
 }
 

@@ -113,6 +113,9 @@ struct graph {
   int magic;
   struct gnode **nodes;
   int n;
+  /* A capture into it: its mode, and whether a call the mode forbids
+   * invalidated it (cudaStreamCaptureStatusInvalidated). */
+  int capture_mode, invalidated;
   /* Streams that joined its capture (forked from the origin). */
   struct stream **joined;
   int njoined;
@@ -123,6 +126,7 @@ struct graph {
 
 struct graph_exec {
   int magic;
+  unsigned long long flags; /* cudaGraphInstantiate's */
   struct graph *g; /* a private copy of the instantiated graph */
   struct gnode **order;
 };
@@ -853,6 +857,7 @@ cudaError_t cudaGraphInstantiate(void **out, void *g, unsigned long long flags) 
   if (!out || !o || (flags & ~0x0full)) return set_error(cudaErrorInvalidValue);
   struct graph_exec *x = calloc(1, sizeof *x);
   x->magic = EXEC_MAGIC;
+  x->flags = flags;
   x->g = clone_graph(o);
   x->order = topo_order(x->g);
   if (!x->order || !bodies_ok(x->g, 0)) {
@@ -865,6 +870,13 @@ cudaError_t cudaGraphInstantiate(void **out, void *g, unsigned long long flags) 
   return 0;
 }
 cudaError_t cudaGraphInstantiateWithFlags(void **out, void *g, unsigned long long flags) { return cudaGraphInstantiate(out, g, flags); }
+cudaError_t cudaGraphExecGetFlags(void *exec, unsigned long long *flags) {
+  ENTER();
+  struct graph_exec *x = as_exec(exec);
+  if (!x || !flags) return set_error(cudaErrorInvalidValue);
+  *flags = x->flags;
+  return 0;
+}
 cudaError_t cudaGraphUpload(void *exec, void *stream) {
   ENTER();
   if (!as_exec(exec) || !valid_stream(stream)) return set_error(cudaErrorInvalidValue);
@@ -1009,6 +1021,7 @@ cudaError_t cudaStreamBeginCapture(void *s, int mode) {
   st->capture = new_graph();
   open_captures = grow(open_captures, nopen_captures, sizeof *open_captures);
   open_captures[nopen_captures++] = st->capture;
+  st->capture->capture_mode = mode;
   st->capture_mode = mode;
   st->capture_id = next_capture_id++;
   st->capture_origin = st;
@@ -1087,17 +1100,33 @@ cudaError_t cudaStreamEndCapture(void *s, void **pg) {
     if (j->magic == STREAM_MAGIC && j->capture == g) { j->capture = NULL; j->ndeps = 0; }
   }
   if (st->capture_mode != 2) captures_active--;
+  int to_graph = st->capture_to_graph;
   st->capture = NULL;
   st->ndeps = 0;
   st->capture_to_graph = 0;
+  if (g->invalidated) {
+    if (pg) *pg = NULL;
+    if (!to_graph) destroy_graph(g);
+    return set_error(cudaErrorStreamCaptureInvalidated);
+  }
   if (pg) *pg = g;
   return 0;
+}
+
+/* invalidate_captures: a call that a global or thread-local capture
+ * forbids (cudaMalloc, cudaDeviceSynchronize …) was made; it fails with
+ * cudaErrorStreamCaptureUnsupported and the captures it broke end with
+ * cudaErrorStreamCaptureInvalidated (testdata/programs7/graph_capture). */
+static void invalidate_captures(void) {
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i]->capture_mode != 2) open_captures[i]->invalidated = 1;
 }
 
 cudaError_t cudaStreamIsCapturing(void *s, int *status) {
   ENTER();
   if (!valid_stream(s) || !status) return set_error(!status ? cudaErrorInvalidValue : 400);
-  *status = capturing(s) ? 1 : 0;
+  struct stream *st = capturing(s);
+  *status = st ? (st->capture->invalidated ? 2 : 1) : 0;
   return 0;
 }
 
@@ -1105,7 +1134,7 @@ cudaError_t cudaStreamGetCaptureInfo(void *s, int *status, unsigned long long *i
   ENTER();
   if (!valid_stream(s) || !status) return set_error(!status ? cudaErrorInvalidValue : 400);
   struct stream *st = capturing(s);
-  *status = st ? 1 : 0;
+  *status = st ? (st->capture->invalidated ? 2 : 1) : 0;
   if (id) *id = st ? st->capture_id : 0;
   if (graph) *graph = st ? st->capture : NULL;
   if (deps) *deps = st ? (void *const *)st->deps : NULL;
@@ -1354,6 +1383,14 @@ cudaError_t cudaMemPoolTrimTo(void *pool, size_t keep) {
 cudaError_t cudaMemPoolSetAccess(void *pool, const struct cudaMemAccessDesc *d, size_t n) {
   ENTER();
   if (!as_pool(pool) || (n && !d)) return set_error(cudaErrorInvalidValue);
+  return 0;
+}
+/* The one device reads and writes every pool's memory. */
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, void *pool, struct cudaMemLocation *loc) {
+  ENTER();
+  if (!flags || !as_pool(pool) || !loc) return set_error(cudaErrorInvalidValue);
+  if (loc->type != cudaMemLocationTypeDevice || loc->id != 0) return set_error(cudaErrorInvalidDevice);
+  *flags = cudaMemAccessFlagsProtReadWrite;
   return 0;
 }
 
