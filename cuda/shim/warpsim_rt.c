@@ -782,6 +782,11 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 99: v = props.hostRegisterSupported; break;
   case 101: v = props.directManagedMemAccessFromHost; break;
   case 115: v = props.memoryPoolsSupported; break;
+  /* No handle types (the H100 reports 9, POSIX file descriptors and fabric
+   * handles): a program that reads them shares pools between processes,
+   * which warpsim's one simulated process cannot, as
+   * CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED says. */
+  case 119: v = 0; break;
   case 95: v = props.cooperativeLaunch; break;
   case 97: v = (int)props.sharedMemPerBlockOptin; break;
   case 106: v = props.maxBlocksPerMultiProcessor; break;
@@ -860,9 +865,11 @@ static void invalidate_captures(void);
     }                                                                             \
   } while (0)
 
+static void pools_settle(void);
 cudaError_t cudaDeviceSynchronize(void) {
   ENTER();
   REFUSE_DURING_CAPTURE();
+  pools_settle();
   return set_error(simple(opSync, NULL, 0));
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
@@ -970,7 +977,9 @@ cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int p) {
   *can = 0;
   return 0;
 }
-cudaError_t cudaDeviceEnablePeerAccess(int p, unsigned f) { (void)f; ENTER(); return set_error(p == 0 ? cudaErrorInvalidDevice : cudaErrorInvalidDevice); }
+/* The one device is no peer of itself (cudaErrorPeerAccessUnsupported, as
+ * the H100 answers: testdata/programs7/events_flags); no other exists. */
+cudaError_t cudaDeviceEnablePeerAccess(int p, unsigned f) { (void)f; ENTER(); return set_error(p == 0 ? cudaErrorPeerAccessUnsupported : cudaErrorInvalidDevice); }
 cudaError_t cudaDeviceDisablePeerAccess(int p) { (void)p; ENTER(); return set_error(cudaErrorPeerAccessNotEnabled); }
 /* CUDA 13.0, as the H100's driver 580 and runtime 13.0 report it
  * (testdata/programs5/device_query); the headers' CUDART_VERSION and
@@ -1333,7 +1342,14 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
   memset(a, 0, sizeof *a);
   int i = in_window(p) ? find_alloc((uintptr_t)p) : -1;
   int r = find_registration((uintptr_t)p);
-  if (i >= 0) {
+  int v = -1; /* a __device__ variable whose address the program was given */
+  for (int k = 0; i < 0 && k < nvariables && v < 0; k++)
+    if (variables[k].resolved && (uintptr_t)p - variables[k].addr < variables[k].size) v = k;
+  if (v >= 0) {
+    a->type = 2;
+    a->device = 0;
+    a->devicePointer = (void *)p;
+  } else if (i >= 0) {
     static const int types[] = {2, 1, 3}; /* device, host, managed */
     a->type = types[allocs[i].kind];
     a->device = 0;
@@ -1744,6 +1760,7 @@ cudaError_t cudaStreamSynchronize(void *s) {
   if (!valid_stream(s)) return set_error(400);
   if (capturing(s)) return set_error(cudaErrorStreamCaptureUnsupported);
   uint32_t id = stream_id(s);
+  pools_settle();
   return set_error(simple(opStreamSync, &id, 4));
 }
 cudaError_t cudaStreamQuery(void *s) {
@@ -1776,6 +1793,8 @@ cudaError_t cudaStreamAddCallback(void *s, void (*cb)(void *, cudaError_t, void 
 cudaError_t cudaEventCreateWithFlags(void **e, unsigned f) {
   ENTER();
   if (!e || (f & ~0x07u)) return set_error(1);
+  /* An interprocess event must not time (as on the H100). */
+  if ((f & cudaEventInterprocess) && !(f & cudaEventDisableTiming)) return set_error(cudaErrorInvalidValue);
   struct event *ev = calloc(1, sizeof *ev);
   ev->magic = EVENT_MAGIC;
   ev->id = next_event_id++;
@@ -1802,12 +1821,22 @@ cudaError_t cudaEventRecord(void *e, void *s) {
   ev->recorded = 1;
   return 0;
 }
-cudaError_t cudaEventRecordWithFlags(void *e, void *s, unsigned flags) { (void)flags; return cudaEventRecord(e, s); }
+/* cudaEventRecordExternal is for captures only (cudaErrorIllegalState
+ * outside one, as on the H100); no other flag exists. */
+cudaError_t cudaEventRecordWithFlags(void *e, void *s, unsigned flags) {
+  {
+    ENTER();
+    if (flags & ~(unsigned)cudaEventRecordExternal) return set_error(cudaErrorInvalidValue);
+    if ((flags & cudaEventRecordExternal) && valid_stream(s) && !capturing(s)) return set_error(cudaErrorIllegalState);
+  }
+  return cudaEventRecord(e, s);
+}
 cudaError_t cudaEventSynchronize(void *e) {
   ENTER();
   struct event *ev = as_event(e);
   if (!ev) return set_error(400);
   if (!ev->recorded) return 0;
+  pools_settle();
   return set_error(simple(opEventSync, &ev->id, 4));
 }
 cudaError_t cudaEventQuery(void *e) {
