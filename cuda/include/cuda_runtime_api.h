@@ -227,6 +227,7 @@ __WARPSIM_H cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const
 __WARPSIM_H cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
 __WARPSIM_H cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 __WARPSIM_H cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph);
 __WARPSIM_H cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
 __WARPSIM_H cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
