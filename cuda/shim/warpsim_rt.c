@@ -777,6 +777,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 82: v = props.regsPerMultiprocessor; break;
   case 83: v = props.managedMemory; break;
   case 84: v = 0; break;
+  case 88: v = 0; break; /* cudaDevAttrPageableMemoryAccess: kernels reach the window's memory only */
   case 89: v = props.concurrentManagedAccess; break;
   case 91: v = props.canUseHostPointerForRegisteredMem; break;
   case 99: v = props.hostRegisterSupported; break;
@@ -1078,6 +1079,7 @@ cudaError_t cudaMalloc(void **p, size_t size) {
   return alloc_kind(p, size, kindDevice);
 }
 
+static void drop_advice(uint64_t addr);
 /* free_alloc frees an allocation of kind (or any kind when kind < 0);
  * async puts the free on stream s. */
 static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
@@ -1093,7 +1095,10 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   cudaError_t e = simple(opFree, msg, 16);
   if (e) return set_error(e);
   if (a >> 63) return set_error(cudaErrorInvalidValue);
-  if (allocs[i].kind == kindManaged) no_fork(p, allocs[i].size, 0);
+  if (allocs[i].kind == kindManaged) {
+    no_fork(p, allocs[i].size, 0);
+    drop_advice(allocs[i].addr);
+  }
   allocs[i] = allocs[--nallocs];
   return 0;
 }
@@ -1159,38 +1164,122 @@ cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags) {
   return alloc_kind(p, size, kindManaged);
 }
 
-/* Prefetching and advice change no data here (there is one copy of it). */
-static cudaError_t check_managed_range(const void *p, size_t n) {
+/* Prefetching and advice change no data here (there is one copy of it),
+ * but each is remembered per 4 KiB page of the managed allocation, so that
+ * cudaMemRangeGetAttribute reads back what the H100 answers
+ * (testdata/programs7/managed_advise): a range's read-mostly advice when
+ * every page has it, its preferred and last prefetch location when every
+ * page has the same one (cudaInvalidDeviceId, -2, otherwise; the host is
+ * cudaCpuDeviceId, -1). Advice and prefetches take managed memory only
+ * and at least one byte. */
+struct warpsim_mem_location { int type; int id; };
+enum { advicePage = 4096, locNone = 0, locDevice = 1, locHost = 2 };
+struct advice { uint64_t addr, pages; unsigned char *read_mostly, *preferred, *prefetched; };
+static struct advice *advices;
+static int nadvices;
+
+static struct advice *advice_of(int alloc) {
+  for (int i = 0; i < nadvices; i++)
+    if (advices[i].addr == allocs[alloc].addr) return &advices[i];
+  advices = grow(advices, nadvices, sizeof *advices);
+  struct advice *a = &advices[nadvices++];
+  a->addr = allocs[alloc].addr;
+  a->pages = (allocs[alloc].size + advicePage - 1) / advicePage;
+  a->read_mostly = calloc(a->pages, 1);
+  a->preferred = calloc(a->pages, 1);
+  a->prefetched = calloc(a->pages, 1);
+  return a;
+}
+static void drop_advice(uint64_t addr) {
+  for (int i = 0; i < nadvices; i++)
+    if (advices[i].addr == addr) {
+      free(advices[i].read_mostly);
+      free(advices[i].preferred);
+      free(advices[i].prefetched);
+      advices[i] = advices[--nadvices];
+      return;
+    }
+}
+/* managed_pages finds the pages [*lo, *hi) of the managed allocation that
+ * [p, p+n) covers. */
+static cudaError_t managed_pages(const void *p, size_t n, struct advice **a, uint64_t *lo, uint64_t *hi) {
   int i = find_alloc((uintptr_t)p);
-  if (i < 0) return set_error(cudaErrorInvalidValue);
+  if (i < 0 || allocs[i].kind != kindManaged || n == 0) return set_error(cudaErrorInvalidValue);
   if ((uintptr_t)p + n > allocs[i].addr + allocs[i].size) return set_error(cudaErrorInvalidValue);
+  *a = advice_of(i);
+  *lo = ((uintptr_t)p - allocs[i].addr) / advicePage;
+  *hi = ((uintptr_t)p + n - allocs[i].addr + advicePage - 1) / advicePage;
+  return 0;
+}
+static cudaError_t check_managed_range(const void *p, size_t n) {
+  struct advice *a;
+  uint64_t lo, hi;
+  return managed_pages(p, n, &a, &lo, &hi);
+}
+/* location_of is a cudaMemLocation's place: the device (id 0), the host
+ * (any host kind), or an error. */
+static cudaError_t location_of(struct warpsim_mem_location loc, int *where) {
+  if (loc.type == 1) {
+    if (loc.id != 0) return set_error(cudaErrorInvalidDevice);
+    *where = locDevice;
+    return 0;
+  }
+  if (loc.type < 2 || loc.type > 4) return set_error(cudaErrorInvalidValue);
+  *where = locHost;
+  return 0;
+}
+static cudaError_t prefetch(const void *p, size_t n, int where, void *stream) {
+  if (!valid_stream(stream)) return set_error(400);
+  struct advice *a;
+  uint64_t lo, hi;
+  cudaError_t e = managed_pages(p, n, &a, &lo, &hi);
+  if (e) return e;
+  memset(a->prefetched + lo, where, hi - lo);
+  return 0;
+}
+static cudaError_t advise(const void *p, size_t n, int advice, int where) {
+  if (advice < 1 || advice > 6) return set_error(cudaErrorInvalidValue);
+  struct advice *a;
+  uint64_t lo, hi;
+  cudaError_t e = managed_pages(p, n, &a, &lo, &hi);
+  if (e) return e;
+  switch (advice) {
+  case 1: memset(a->read_mostly + lo, 1, hi - lo); break;    /* cudaMemAdviseSetReadMostly */
+  case 2: memset(a->read_mostly + lo, 0, hi - lo); break;    /* cudaMemAdviseUnsetReadMostly */
+  case 3: memset(a->preferred + lo, where, hi - lo); break;  /* cudaMemAdviseSetPreferredLocation */
+  case 4: memset(a->preferred + lo, locNone, hi - lo); break; /* cudaMemAdviseUnsetPreferredLocation */
+  }
+  return 0; /* cudaMemAdviseSet/UnsetAccessedBy: nothing to remember */
+}
+static cudaError_t legacy_location(int device, int *where) {
+  if (device != 0 && device != -1) return set_error(cudaErrorInvalidDevice);
+  *where = device == 0 ? locDevice : locHost;
   return 0;
 }
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream) {
   ENTER();
-  if (!valid_stream(stream)) return set_error(400);
-  if (device != 0 && device != -1) return set_error(cudaErrorInvalidDevice);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = legacy_location(device, &where);
+  return e ? e : prefetch(p, n, where, stream);
 }
-struct warpsim_mem_location { int type; int id; };
 cudaError_t cudaMemPrefetchAsync_v2(const void *p, size_t n, struct warpsim_mem_location loc, unsigned flags, void *stream) {
   (void)flags;
   ENTER();
-  if (!valid_stream(stream)) return set_error(400);
-  if (loc.type < 1 || loc.type > 4 || (loc.type == 1 && loc.id != 0)) return set_error(cudaErrorInvalidValue);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = location_of(loc, &where);
+  return e ? e : prefetch(p, n, where, stream);
 }
 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device) {
   ENTER();
-  if (advice < 1 || advice > 6) return set_error(cudaErrorInvalidValue);
-  if (device != 0 && device != -1) return set_error(cudaErrorInvalidDevice);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = legacy_location(device, &where);
+  return e ? e : advise(p, n, advice, where);
 }
 cudaError_t cudaMemAdvise_v2(const void *p, size_t n, int advice, struct warpsim_mem_location loc) {
   ENTER();
-  if (advice < 1 || advice > 6) return set_error(cudaErrorInvalidValue);
-  if (loc.type < 1 || loc.type > 4) return set_error(cudaErrorInvalidValue);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = location_of(loc, &where);
+  return e ? e : advise(p, n, advice, where);
 }
 cudaError_t cudaStreamAttachMemAsync(void *stream, void *p, size_t n, unsigned flags) {
   ENTER();
@@ -1199,13 +1288,38 @@ cudaError_t cudaStreamAttachMemAsync(void *stream, void *p, size_t n, unsigned f
   if (n != 0 && check_managed_range(p, n)) return last_error;
   return 0;
 }
+/* same_place is the place every page of [lo, hi) of places has, or -1. */
+static int same_place(const unsigned char *places, uint64_t lo, uint64_t hi) {
+  for (uint64_t i = lo + 1; i < hi; i++)
+    if (places[i] != places[lo]) return -1;
+  return places[lo];
+}
 cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, int attr, const void *p, size_t n) {
   ENTER();
-  if (!data || check_managed_range(p, n)) return set_error(cudaErrorInvalidValue);
-  memset(data, 0, dataSize);
-  if (attr == 1 || attr == 3 /* preferred location, last prefetch location */) {
-    if (dataSize >= 4) { int d = 0; memcpy(data, &d, 4); }
+  struct advice *a;
+  uint64_t lo, hi;
+  if (!data) return set_error(cudaErrorInvalidValue);
+  cudaError_t e = managed_pages(p, n, &a, &lo, &hi);
+  if (e) return e;
+  static const int device_id[] = {-2, 0, -1}, loc_type[] = {0, 1, 2}; /* by locNone, locDevice, locHost */
+  if (attr == 3) { /* cudaMemRangeAttributeAccessedBy: a list of devices, not remembered */
+    for (size_t i = 0; i + 4 <= dataSize; i += 4) memcpy((char *)data + i, &device_id[locNone], 4);
+    return 0;
   }
+  if (dataSize != 4) return set_error(cudaErrorInvalidValue);
+  int v, rm = 1, pref = same_place(a->preferred, lo, hi), last = same_place(a->prefetched, lo, hi);
+  for (uint64_t i = lo; i < hi; i++) rm &= a->read_mostly[i];
+  if (pref < 0) pref = locNone;
+  if (last < 0) last = locNone;
+  switch (attr) {
+  case 1: v = rm; break;                    /* ReadMostly */
+  case 2: case 6: v = device_id[pref]; break; /* PreferredLocation, PreferredLocationId */
+  case 4: case 8: v = device_id[last]; break; /* LastPrefetchLocation, LastPrefetchLocationId */
+  case 5: v = loc_type[pref]; break;          /* PreferredLocationType */
+  case 7: v = loc_type[last]; break;          /* LastPrefetchLocationType */
+  default: return set_error(cudaErrorInvalidValue);
+  }
+  memcpy(data, &v, 4);
   return 0;
 }
 
