@@ -355,6 +355,10 @@ func (d *Device) sanitizer() *Sanitizer { return d.san.Load() }
 // variable. The range must not overlap an allocation.
 func (d *Device) Alias(addr, dev, size uint64) error { return d.mem.Alias(addr, dev, size) }
 
+// Unalias removes the alias made at addr: a later access there is an
+// access to freed memory. The allocation it aliased stays.
+func (d *Device) Unalias(addr uint64) error { return d.mem.FreeAs(addr, "cudaHostUnregister") }
+
 // Free releases an allocation made by Malloc. A later access to it is
 // reported as a use after free naming this call ("cudaFree #N").
 func (d *Device) Free(addr uint64) error {

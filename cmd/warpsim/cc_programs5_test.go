@@ -20,6 +20,7 @@ const programs5Dir = "../../testdata/programs5"
 // (testdata/programs5/flags.txt); the others are listed, with what differs,
 // in the folder's README.
 var programs5 = []recordedProgram{
+	{name: "async_memory"},
 	{name: "cpp_templates"},
 	{name: "cpp_virtual"},
 	{name: "cub_block"},

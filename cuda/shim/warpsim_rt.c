@@ -64,6 +64,7 @@ enum {
   opStreamSync, opEventQuery, opEventSync, opEventElapsed, opStreamWait, opStreamCreate,
   opHostFunc, opMemInfo, opLimit
 };
+enum { opManagedAlias = 65, opUnalias = 94 };
 /* Allocation kinds (internal/cudart/window.go) and copy directions (timing.go). */
 enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };
@@ -112,7 +113,7 @@ struct allocation { uint64_t addr; uint64_t size; int kind; unsigned host_flags;
 /* A host range registered with cudaHostRegister: its pages now belong to
  * the window allocation alloc (remapped in place), where kernels see them
  * at dev. */
-struct registration { uintptr_t host; size_t size; uintptr_t page; size_t pages; uint64_t alloc; uint64_t dev; unsigned flags; };
+struct registration { uintptr_t host; size_t size; uintptr_t page; size_t pages; uint64_t alloc; uint64_t dev; unsigned flags; int aliased; };
 
 static struct module *modules;
 static int nmodules;
@@ -674,7 +675,7 @@ static void fill_props(const char *d, uint32_t n) {
   props.unifiedAddressing = 1;
   props.managedMemory = 1;
   props.canMapHostMemory = 1;
-  props.canUseHostPointerForRegisteredMem = 0;
+  props.canUseHostPointerForRegisteredMem = 1; /* cudaHostRegister aliases the range */
   props.hostRegisterSupported = 1;
   props.memoryPoolsSupported = 1;
   /* 1, as on the H100: the host may touch managed memory while kernels
@@ -1347,9 +1348,11 @@ cudaError_t cudaFreeHost(void *p) {
 /* cudaHostRegister makes the program's own memory visible to kernels: its
  * pages are copied into a window allocation, and that allocation is then
  * mapped over them in place (same addresses, same contents, now shared
- * with the simulator). Kernels reach it at the device pointer
- * cudaHostGetDevicePointer gives (not at the host pointer itself:
- * canUseHostPointerForRegisteredMem = 0). Other data sharing those pages
+ * with the simulator). The simulator makes the host range a device range
+ * of that allocation too (opManagedAlias), so kernels reach it at the host
+ * pointer, which cudaHostGetDevicePointer and cudaPointerGetAttributes
+ * give, as on the H100 (canUseHostPointerForRegisteredMem = 1); copies
+ * go through the window. Other data sharing those pages
  * stays where it was and is unaffected. cudaHostUnregister gives the
  * range private memory with the same contents again. */
 static int find_registration(uintptr_t p) {
@@ -1380,7 +1383,13 @@ cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags) {
     return set_error(cudaErrorHostMemoryAlreadyRegistered == 0 ? 1 : cudaErrorInvalidValue);
   }
   regs = grow(regs, nregs, sizeof *regs);
-  regs[nregs++] = (struct registration){h, n, lo, len, (uintptr_t)a, w + (h - lo), flags};
+  /* Kernels reach the range at its host addresses too, so its device
+   * pointer is the host pointer, as on the H100 (testdata/programs5/
+   * async_memory, programs7/pointer_attrs); copies keep using the window. */
+  uint64_t al[3] = {(uint64_t)h, w + (h - lo), (uint64_t)n};
+  struct reply ar = call(opManagedAlias, al, sizeof al);
+  free(ar.data);
+  regs[nregs++] = (struct registration){h, n, lo, len, (uintptr_t)a, w + (h - lo), flags, ar.code == 0};
   return 0;
 }
 
@@ -1399,6 +1408,11 @@ cudaError_t cudaHostUnregister(void *p) {
   for (int i = 0; i < nregs; i++)
     if (regs[i].host == (uintptr_t)p) {
       uint64_t a = regs[i].alloc;
+      if (regs[i].aliased) {
+        uint64_t h = regs[i].host;
+        struct reply r = call(opUnalias, &h, 8);
+        free(r.data);
+      }
       unregister_at(i);
       return free_alloc((void *)(uintptr_t)a, kindHost, NULL, 0);
     }
@@ -1421,7 +1435,7 @@ cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned f) {
   }
   int i = find_registration((uintptr_t)h);
   if (i < 0) return set_error(cudaErrorInvalidValue);
-  *d = (void *)(uintptr_t)(regs[i].dev + ((uintptr_t)h - regs[i].host));
+  *d = regs[i].aliased ? h : (void *)(uintptr_t)(regs[i].dev + ((uintptr_t)h - regs[i].host));
   return 0;
 }
 cudaError_t cudaHostGetFlags(unsigned *flags, void *h) {
@@ -1472,7 +1486,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
   } else if (r >= 0) {
     a->type = 1;
     a->device = 0;
-    a->devicePointer = (void *)(uintptr_t)device_address(p);
+    a->devicePointer = regs[r].aliased ? (void *)p : (void *)(uintptr_t)device_address(p);
     a->hostPointer = (void *)p;
   } else {
     a->type = 0;

@@ -582,6 +582,8 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.clusterOp(req.op, p) // cluster.go
 	case opManagedAlias:
 		return s.managedAlias(p)
+	case opUnalias:
+		return s.unalias(p)
 	case opVMReserve, opVMMap, opVMUnmap:
 		return s.vmmOp(req.op, p) // vmm.go
 	case opStickyError:
