@@ -232,6 +232,13 @@ const (
 // malloc or free was launched (CUDA's cudaErrorInvalidValue).
 var ErrLimitFixed = errors.New("the malloc heap size cannot change after a kernel that uses malloc or free was launched")
 
+// ErrLimitUnsupported is cudaLimitDevRuntimeSyncDepth on a device without
+// device-side synchronization (sm_90 on, or before sm_35): CUDA 13 refuses
+// it there with cudaErrorUnsupportedLimit, whatever the program was built
+// for (testdata/programs7/diag: sm_90, compute_80 and -rdc=true builds on
+// the H100 alike).
+var ErrLimitUnsupported = errors.New("the device has no device-side synchronization (CDP1): its sync depth limit is not supported")
+
 // SetLimit sets a device limit for the launches that follow.
 func (d *Device) SetLimit(l Limit, v uint64) error {
 	switch l {
@@ -245,6 +252,9 @@ func (d *Device) SetLimit(l Limit, v uint64) error {
 			return ErrLimitFixed
 		}
 	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		if l == LimitDevRuntimeSyncDepth && !d.arch.DeviceSideSync() {
+			return ErrLimitUnsupported
+		}
 		return d.setDevRuntimeLimit(l, v)
 	default:
 		return fmt.Errorf("limit %d is not supported", l)
@@ -260,6 +270,9 @@ func (d *Device) GetLimit(l Limit) (uint64, error) {
 	case LimitMallocHeapSize:
 		return d.mem.Heap().Limit(), nil
 	case LimitDevRuntimeSyncDepth, LimitDevRuntimePendingLaunchCount:
+		if l == LimitDevRuntimeSyncDepth && !d.arch.DeviceSideSync() {
+			return 0, ErrLimitUnsupported
+		}
 		d.devRTMu.Lock()
 		v, ok := d.devRT[l]
 		d.devRTMu.Unlock()
@@ -341,6 +354,10 @@ func (d *Device) sanitizer() *Sanitizer { return d.san.Load() }
 // __managed__ variable, so a kernel given the host's &x reaches the
 // variable. The range must not overlap an allocation.
 func (d *Device) Alias(addr, dev, size uint64) error { return d.mem.Alias(addr, dev, size) }
+
+// Unalias removes the alias made at addr: a later access there is an
+// access to freed memory. The allocation it aliased stays.
+func (d *Device) Unalias(addr uint64) error { return d.mem.FreeAs(addr, "cudaHostUnregister") }
 
 // Free releases an allocation made by Malloc. A later access to it is
 // reported as a use after free naming this call ("cudaFree #N").
@@ -832,6 +849,23 @@ func (k *Kernel) StaticSharedBytes() int { return k.m.mod.Prog.StaticShared[k.id
 
 // LocalBytes is the kernel's local memory per thread (its .local variables).
 func (k *Kernel) LocalBytes() int { return k.fn.LocalBytes }
+
+// ConstBytes is the module's __constant__ data, what
+// cudaFuncAttributes.constSizeBytes reports for every kernel of the module:
+// the .const variables laid out one after another at their alignments.
+func (k *Kernel) ConstBytes() int {
+	n := 0
+	for _, v := range k.m.mod.Prog.Vars {
+		if v.Space != ptx.SpaceConst || v.Extern {
+			continue
+		}
+		if a := max(v.Align, 1); n%a != 0 {
+			n += a - n%a
+		}
+		n += v.Size
+	}
+	return n
+}
 
 // Module is the module the kernel belongs to.
 func (k *Kernel) Module() *Module { return k.m }

@@ -480,3 +480,34 @@ func TestDeviceLaunchBadBlock(t *testing.T) {
 		t.Errorf("codes %v, %d children ran, %d grids; want [9 0], 1, 2", c, r, len(res.Grids))
 	}
 }
+
+// TestSyncDepthLimitNeedsDeviceSideSync: cudaLimitDevRuntimeSyncDepth is
+// refused (ErrLimitUnsupported, the runtime's cudaErrorUnsupportedLimit)
+// where the device has no device-side synchronization — sm_90, as CUDA 13
+// answered on the H100 for sm_90, compute_80 and -rdc builds alike
+// (testdata/programs7/diag/limits_probe) — and kept where CDP1 has it; the
+// pending-launch limit is kept on both.
+func TestSyncDepthLimitNeedsDeviceSideSync(t *testing.T) {
+	for _, c := range []struct {
+		arch string
+		want error
+	}{
+		{"h100", ErrLimitUnsupported},
+		{"a100", nil},
+		{"k40", nil},
+	} {
+		t.Run(c.arch, func(t *testing.T) {
+			d := NewDevice(arch.MustLookup(c.arch), Options{Workers: 1})
+			if err := d.SetLimit(LimitDevRuntimeSyncDepth, 4); !errors.Is(err, c.want) {
+				t.Errorf("SetLimit: %v, want %v", err, c.want)
+			}
+			v, err := d.GetLimit(LimitDevRuntimeSyncDepth)
+			if !errors.Is(err, c.want) || (c.want == nil && v != 4) {
+				t.Errorf("GetLimit: %d, %v; want 4, %v", v, err, c.want)
+			}
+			if err := d.SetLimit(LimitDevRuntimePendingLaunchCount, 4096); err != nil {
+				t.Errorf("pending launch count: %v", err)
+			}
+		})
+	}
+}

@@ -249,7 +249,7 @@ var presets = []*Arch{
 		SharedAllocUnit:    128,                                              // [OCC]
 		SharedCarveoutsKiB: []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, // [PG 9.0] [OCC]
 		ClockKHz:           1980000, MemClockKHz: 2619000, MemBusWidth: 5120, // [GT] CLOCKS line; HBM3, 3352 GB/s
-		L2Bytes: 52428800, L1SharedBytes: 256 * kib, TotalGlobalMem: 80 * gib, ConstMem: 64 * kib, // [GT] l2; [WP]
+		L2Bytes: 52428800, L1SharedBytes: 256 * kib, TotalGlobalMem: 81079 * mib, ConstMem: 64 * kib, // [GT] l2; memory: cuDeviceTotalMem, testdata/programs7/driver_api
 		DevRuntimeMaxDepth: devRuntimeMaxDepth, DevRuntimeSyncDepth: devRuntimeSyncDepth,
 		DevRuntimePendingLaunches: devRuntimePendingLaunches,
 	},

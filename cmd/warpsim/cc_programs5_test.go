@@ -20,12 +20,18 @@ const programs5Dir = "../../testdata/programs5"
 // (testdata/programs5/flags.txt); the others are listed, with what differs,
 // in the folder's README.
 var programs5 = []recordedProgram{
+	{name: "async_memory"},
 	{name: "cpp_templates"},
 	{name: "cpp_virtual"},
 	{name: "cub_block"},
 	{name: "cub_device"},
+	{name: "device_query"},
 	{name: "error_strings"},
+	{name: "func_attrs"},
 	{name: "launch_errors"},
+	{name: "launch_ex"},
+	{name: "limits_heap"},
+	{name: "occupancy_api"},
 	{name: "printf_many"},
 	{name: "stream_events"},
 	{name: "thrust_lambda", flags: []string{"--extended-lambda"}},

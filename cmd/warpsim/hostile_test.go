@@ -68,7 +68,7 @@ func buildHostile(t *testing.T, name string, flags ...string) string {
 // refused by cudaGraphInstantiate (it crashed the runtime), a self edge at
 // once, and the CUDA 13 edge-data forms of AddDependencies,
 // RemoveDependencies and GetEdges compile and work: every line as the H100
-// printed it but CUDART_VERSION (warpsim's headers say 12000).
+// printed it, CUDART_VERSION 13000 included.
 func TestHostileGraphCycle(t *testing.T) {
 	prog := buildHostile(t, "graph_cycle")
 	out, _ := runProgram(t, prog)
@@ -77,7 +77,7 @@ func TestHostileGraphCycle(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("got %d lines, H100 %d:\n%s", len(got), len(want), out)
 	}
-	for i := 1; i < len(want); i++ {
+	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("line %d: got %q, H100 %q", i+1, got[i], want[i])
 		}

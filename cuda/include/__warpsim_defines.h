@@ -40,12 +40,12 @@
 
 #define __WARPSIM__ 1
 #ifndef CUDART_VERSION
-#define CUDART_VERSION 12000
+#define CUDART_VERSION 13000
 #endif
 #ifndef CUDA_VERSION
-#define CUDA_VERSION 12000
+#define CUDA_VERSION 13000
 #endif
-#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
 #ifndef __CUDACC__

@@ -30,6 +30,7 @@ __WARPSIM_H cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 __WARPSIM_H cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
 __WARPSIM_H cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
 __WARPSIM_H cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+__WARPSIM_H cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
 __WARPSIM_H cudaError_t cudaDriverGetVersion(int *driverVersion);
 __WARPSIM_H cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 __WARPSIM_H cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
@@ -226,6 +227,8 @@ __WARPSIM_H cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const
 __WARPSIM_H cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
 __WARPSIM_H cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 __WARPSIM_H cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags __WARPSIM_DEFAULT(0));
+__WARPSIM_H cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph);
+__WARPSIM_H cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
 __WARPSIM_H cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags __WARPSIM_DEFAULT(0));
 __WARPSIM_H cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 __WARPSIM_H cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
@@ -250,6 +253,7 @@ __WARPSIM_H cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cuda
 __WARPSIM_H cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
 __WARPSIM_H cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
 __WARPSIM_H cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count);
+__WARPSIM_H cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -174,6 +174,24 @@ enum cudaFuncAttribute {
   cudaFuncAttributeMax
 };
 
+/* cudaMemRangeGetAttribute's attributes (CUDA 12.2+ numbering). */
+enum cudaMemRangeAttribute {
+  cudaMemRangeAttributeReadMostly = 1,
+  cudaMemRangeAttributePreferredLocation = 2,
+  cudaMemRangeAttributeAccessedBy = 3,
+  cudaMemRangeAttributeLastPrefetchLocation = 4,
+  cudaMemRangeAttributePreferredLocationType = 5,
+  cudaMemRangeAttributePreferredLocationId = 6,
+  cudaMemRangeAttributeLastPrefetchLocationType = 7,
+  cudaMemRangeAttributeLastPrefetchLocationId = 8
+};
+/* cudaDeviceGetP2PAttribute's attributes. */
+enum cudaDeviceP2PAttr {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4
+};
 enum cudaMemoryAdvise {
   cudaMemAdviseSetReadMostly = 1,
   cudaMemAdviseUnsetReadMostly = 2,

@@ -64,6 +64,7 @@ enum {
   opStreamSync, opEventQuery, opEventSync, opEventElapsed, opStreamWait, opStreamCreate,
   opHostFunc, opMemInfo, opLimit
 };
+enum { opManagedAlias = 65, opUnalias = 94 };
 /* Allocation kinds (internal/cudart/window.go) and copy directions (timing.go). */
 enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };
@@ -108,11 +109,11 @@ struct fatbin_wrapper { int magic; int version; const char *data; void *unused; 
 struct module { const char *ptx; size_t len; int id; cudaError_t err; int rdc; };
 struct function { const void *stub; int module; const char *name; int kernel; int nparams; unsigned *offsets; unsigned *sizes; unsigned param_bytes; };
 struct variable { const void *host; int module; const char *name; uint64_t addr; uint64_t size; int resolved; int mapped; };
-struct allocation { uint64_t addr; uint64_t size; int kind; };
+struct allocation { uint64_t addr; uint64_t size; int kind; unsigned host_flags; /* cudaHostAlloc's */ };
 /* A host range registered with cudaHostRegister: its pages now belong to
  * the window allocation alloc (remapped in place), where kernels see them
  * at dev. */
-struct registration { uintptr_t host; size_t size; uintptr_t page; size_t pages; uint64_t alloc; uint64_t dev; };
+struct registration { uintptr_t host; size_t size; uintptr_t page; size_t pages; uint64_t alloc; uint64_t dev; unsigned flags; int aliased; };
 
 static struct module *modules;
 static int nmodules;
@@ -240,6 +241,12 @@ static int req_fd = -1, resp_fd = -1, cb_fd = -1, cbdone_fd = -1, mem_fd = -1;
 static pid_t server_pid;
 static pid_t owner_pid; /* the process that started the simulator; only it stops it */
 static int started, shut_down;
+/* primary_current: the primary context is current, as the runtime makes it
+ * at its first call (cuCtxGetCurrent is null before: testdata/programs7/
+ * driver_api). device_query marks the driver's device queries, which run
+ * through the runtime's and make no context current. */
+static int primary_current;
+static _Thread_local int device_query;
 static cudaError_t start_error; /* why the simulator could not start, for every later call */
 static uint64_t window_base, window_size;
 
@@ -569,6 +576,7 @@ static cudaError_t start(void) {
     if (started && getpid() != owner_pid) return set_error(cudaErrorInitializationError); \
     cudaError_t e_ = start();                                                     \
     if (e_) return set_error(e_);                                                 \
+    if (!device_query) primary_current = 1;                                       \
     if (sticky_error) return set_error(refused_sticky(__func__));                 \
   } while (0)
 
@@ -658,14 +666,21 @@ static void fill_props(const char *d, uint32_t n) {
   props.maxSurface2D[1] = 65536;
   props.deviceOverlap = 1;
   props.concurrentKernels = 1;
-  props.asyncEngineCount = 2;
+  /* Three copy engines, as the H100 reports. The timing model runs one copy
+   * per direction at a time (internal/cudart/timing.go): a program that
+   * reads this overlaps host-to-device and device-to-host copies with
+   * kernels, as the model does; a second copy in the same direction would
+   * share the same link. */
+  props.asyncEngineCount = 3;
   props.unifiedAddressing = 1;
   props.managedMemory = 1;
   props.canMapHostMemory = 1;
-  props.canUseHostPointerForRegisteredMem = 0;
+  props.canUseHostPointerForRegisteredMem = 1; /* cudaHostRegister aliases the range */
   props.hostRegisterSupported = 1;
   props.memoryPoolsSupported = 1;
-  props.concurrentManagedAccess = 0;
+  /* 1, as on the H100: the host may touch managed memory while kernels
+   * run (one copy of it, shared with the simulator; see cudaMallocManaged). */
+  props.concurrentManagedAccess = 1;
   props.directManagedMemAccessFromHost = 0;
   props.computeMode = 0;
   props.globalL1CacheSupported = 1;
@@ -763,11 +778,17 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device) {
   case 82: v = props.regsPerMultiprocessor; break;
   case 83: v = props.managedMemory; break;
   case 84: v = 0; break;
+  case 88: v = 0; break; /* cudaDevAttrPageableMemoryAccess: kernels reach the window's memory only */
   case 89: v = props.concurrentManagedAccess; break;
   case 91: v = props.canUseHostPointerForRegisteredMem; break;
   case 99: v = props.hostRegisterSupported; break;
   case 101: v = props.directManagedMemAccessFromHost; break;
   case 115: v = props.memoryPoolsSupported; break;
+  /* No handle types (the H100 reports 9, POSIX file descriptors and fabric
+   * handles): a program that reads them shares pools between processes,
+   * which warpsim's one simulated process cannot, as
+   * CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED says. */
+  case 119: v = 0; break;
   case 95: v = props.cooperativeLaunch; break;
   case 97: v = (int)props.sharedMemPerBlockOptin; break;
   case 106: v = props.maxBlocksPerMultiProcessor; break;
@@ -837,14 +858,20 @@ static struct event *as_event(void *e) {
 /* A capture in progress in global or thread-local mode forbids
  * synchronizing calls of the program (cudaErrorStreamCaptureUnsupported). */
 static int captures_active;
+static void invalidate_captures(void);
 #define REFUSE_DURING_CAPTURE()                                                   \
   do {                                                                            \
-    if (captures_active) return set_error(cudaErrorStreamCaptureUnsupported);   \
+    if (captures_active) {                                                        \
+      invalidate_captures();                                                      \
+      return set_error(cudaErrorStreamCaptureUnsupported);                        \
+    }                                                                             \
   } while (0)
 
+static void pools_settle(void);
 cudaError_t cudaDeviceSynchronize(void) {
   ENTER();
   REFUSE_DURING_CAPTURE();
+  pools_settle();
   return set_error(simple(opSync, NULL, 0));
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
@@ -934,6 +961,17 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
   return 0;
 }
 /* One simulated GPU: no peers. */
+/* Peer attributes need two devices: the one device is no peer of itself
+ * (cudaErrorInvalidDevice, as the H100 answers for 0 and 0:
+ * testdata/programs7/events_flags). */
+cudaError_t cudaDeviceGetP2PAttribute(int *v, int attr, int src, int dst) {
+  ENTER();
+  (void)attr;
+  if (!v) return set_error(cudaErrorInvalidValue);
+  (void)src;
+  (void)dst;
+  return set_error(cudaErrorInvalidDevice);
+}
 cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int p) {
   ENTER();
   if (!can) return set_error(1);
@@ -941,10 +979,16 @@ cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int p) {
   *can = 0;
   return 0;
 }
-cudaError_t cudaDeviceEnablePeerAccess(int p, unsigned f) { (void)f; ENTER(); return set_error(p == 0 ? cudaErrorInvalidDevice : cudaErrorInvalidDevice); }
+/* The one device is no peer of itself (cudaErrorPeerAccessUnsupported, as
+ * the H100 answers: testdata/programs7/events_flags); no other exists. */
+cudaError_t cudaDeviceEnablePeerAccess(int p, unsigned f) { (void)f; ENTER(); return set_error(p == 0 ? cudaErrorPeerAccessUnsupported : cudaErrorInvalidDevice); }
 cudaError_t cudaDeviceDisablePeerAccess(int p) { (void)p; ENTER(); return set_error(cudaErrorPeerAccessNotEnabled); }
-cudaError_t cudaDriverGetVersion(int *v) { if (!v) return set_error(1); *v = 12080; return 0; }
-cudaError_t cudaRuntimeGetVersion(int *v) { if (!v) return set_error(1); *v = 12080; return 0; }
+/* CUDA 13.0, as the H100's driver 580 and runtime 13.0 report it
+ * (testdata/programs5/device_query); the headers' CUDART_VERSION and
+ * CUDA_VERSION say the same (cuda/include/__warpsim_defines.h). */
+enum { warpsimCudaVersion = 13000 };
+cudaError_t cudaDriverGetVersion(int *v) { if (!v) return set_error(1); *v = warpsimCudaVersion; return 0; }
+cudaError_t cudaRuntimeGetVersion(int *v) { if (!v) return set_error(1); *v = warpsimCudaVersion; return 0; }
 cudaError_t cudaProfilerStart(void) { return 0; }
 cudaError_t cudaProfilerStop(void) { return 0; }
 
@@ -1032,9 +1076,11 @@ static cudaError_t alloc_kind(void **p, size_t size, int kind) {
 
 cudaError_t cudaMalloc(void **p, size_t size) {
   ENTER();
+  REFUSE_DURING_CAPTURE();
   return alloc_kind(p, size, kindDevice);
 }
 
+static void drop_advice(uint64_t addr);
 /* free_alloc frees an allocation of kind (or any kind when kind < 0);
  * async puts the free on stream s. */
 static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
@@ -1050,7 +1096,10 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
   cudaError_t e = simple(opFree, msg, 16);
   if (e) return set_error(e);
   if (a >> 63) return set_error(cudaErrorInvalidValue);
-  if (allocs[i].kind == kindManaged) no_fork(p, allocs[i].size, 0);
+  if (allocs[i].kind == kindManaged) {
+    no_fork(p, allocs[i].size, 0);
+    drop_advice(allocs[i].addr);
+  }
   allocs[i] = allocs[--nallocs];
   return 0;
 }
@@ -1061,6 +1110,8 @@ cudaError_t cudaFree(void *p) {
   if (!p) return 0;
   REFUSE_DURING_CAPTURE();
   if (graph_owned(p)) return 0;
+  int i = find_alloc((uintptr_t)p);
+  if (i >= 0 && allocs[i].kind == kindHost) return set_error(cudaErrorInvalidValue); /* cudaFreeHost's */
   return free_alloc(p, -1, NULL, 0);
 }
 
@@ -1104,10 +1155,9 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e) {
 /* Managed memory is memory of the window, as every allocation: the host
  * reads and writes it where kernels do, so the host sees a kernel's writes
  * once it has synchronized with the kernel, and a kernel sees what the
- * host wrote before the launch. As on a GPU without concurrent managed
- * access (concurrentManagedAccess = 0), the host must not touch it while a
- * kernel that may use it runs; warpsim does not fault on that, the access
- * simply races with the kernel. */
+ * host wrote before the launch. As on the H100 (concurrentManagedAccess =
+ * 1), the host may touch it while a kernel that uses it runs: both see the
+ * one copy, and unsynchronized accesses race as they do on the GPU. */
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags) {
   ENTER();
   if (!p || size == 0) return set_error(1);
@@ -1115,38 +1165,122 @@ cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags) {
   return alloc_kind(p, size, kindManaged);
 }
 
-/* Prefetching and advice change no data here (there is one copy of it). */
-static cudaError_t check_managed_range(const void *p, size_t n) {
+/* Prefetching and advice change no data here (there is one copy of it),
+ * but each is remembered per 4 KiB page of the managed allocation, so that
+ * cudaMemRangeGetAttribute reads back what the H100 answers
+ * (testdata/programs7/managed_advise): a range's read-mostly advice when
+ * every page has it, its preferred and last prefetch location when every
+ * page has the same one (cudaInvalidDeviceId, -2, otherwise; the host is
+ * cudaCpuDeviceId, -1). Advice and prefetches take managed memory only
+ * and at least one byte. */
+struct warpsim_mem_location { int type; int id; };
+enum { advicePage = 4096, locNone = 0, locDevice = 1, locHost = 2 };
+struct advice { uint64_t addr, pages; unsigned char *read_mostly, *preferred, *prefetched; };
+static struct advice *advices;
+static int nadvices;
+
+static struct advice *advice_of(int alloc) {
+  for (int i = 0; i < nadvices; i++)
+    if (advices[i].addr == allocs[alloc].addr) return &advices[i];
+  advices = grow(advices, nadvices, sizeof *advices);
+  struct advice *a = &advices[nadvices++];
+  a->addr = allocs[alloc].addr;
+  a->pages = (allocs[alloc].size + advicePage - 1) / advicePage;
+  a->read_mostly = calloc(a->pages, 1);
+  a->preferred = calloc(a->pages, 1);
+  a->prefetched = calloc(a->pages, 1);
+  return a;
+}
+static void drop_advice(uint64_t addr) {
+  for (int i = 0; i < nadvices; i++)
+    if (advices[i].addr == addr) {
+      free(advices[i].read_mostly);
+      free(advices[i].preferred);
+      free(advices[i].prefetched);
+      advices[i] = advices[--nadvices];
+      return;
+    }
+}
+/* managed_pages finds the pages [*lo, *hi) of the managed allocation that
+ * [p, p+n) covers. */
+static cudaError_t managed_pages(const void *p, size_t n, struct advice **a, uint64_t *lo, uint64_t *hi) {
   int i = find_alloc((uintptr_t)p);
-  if (i < 0) return set_error(cudaErrorInvalidValue);
+  if (i < 0 || allocs[i].kind != kindManaged || n == 0) return set_error(cudaErrorInvalidValue);
   if ((uintptr_t)p + n > allocs[i].addr + allocs[i].size) return set_error(cudaErrorInvalidValue);
+  *a = advice_of(i);
+  *lo = ((uintptr_t)p - allocs[i].addr) / advicePage;
+  *hi = ((uintptr_t)p + n - allocs[i].addr + advicePage - 1) / advicePage;
+  return 0;
+}
+static cudaError_t check_managed_range(const void *p, size_t n) {
+  struct advice *a;
+  uint64_t lo, hi;
+  return managed_pages(p, n, &a, &lo, &hi);
+}
+/* location_of is a cudaMemLocation's place: the device (id 0), the host
+ * (any host kind), or an error. */
+static cudaError_t location_of(struct warpsim_mem_location loc, int *where) {
+  if (loc.type == 1) {
+    if (loc.id != 0) return set_error(cudaErrorInvalidDevice);
+    *where = locDevice;
+    return 0;
+  }
+  if (loc.type < 2 || loc.type > 4) return set_error(cudaErrorInvalidValue);
+  *where = locHost;
+  return 0;
+}
+static cudaError_t prefetch(const void *p, size_t n, int where, void *stream) {
+  if (!valid_stream(stream)) return set_error(400);
+  struct advice *a;
+  uint64_t lo, hi;
+  cudaError_t e = managed_pages(p, n, &a, &lo, &hi);
+  if (e) return e;
+  memset(a->prefetched + lo, where, hi - lo);
+  return 0;
+}
+static cudaError_t advise(const void *p, size_t n, int advice, int where) {
+  if (advice < 1 || advice > 6) return set_error(cudaErrorInvalidValue);
+  struct advice *a;
+  uint64_t lo, hi;
+  cudaError_t e = managed_pages(p, n, &a, &lo, &hi);
+  if (e) return e;
+  switch (advice) {
+  case 1: memset(a->read_mostly + lo, 1, hi - lo); break;    /* cudaMemAdviseSetReadMostly */
+  case 2: memset(a->read_mostly + lo, 0, hi - lo); break;    /* cudaMemAdviseUnsetReadMostly */
+  case 3: memset(a->preferred + lo, where, hi - lo); break;  /* cudaMemAdviseSetPreferredLocation */
+  case 4: memset(a->preferred + lo, locNone, hi - lo); break; /* cudaMemAdviseUnsetPreferredLocation */
+  }
+  return 0; /* cudaMemAdviseSet/UnsetAccessedBy: nothing to remember */
+}
+static cudaError_t legacy_location(int device, int *where) {
+  if (device != 0 && device != -1) return set_error(cudaErrorInvalidDevice);
+  *where = device == 0 ? locDevice : locHost;
   return 0;
 }
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, void *stream) {
   ENTER();
-  if (!valid_stream(stream)) return set_error(400);
-  if (device != 0 && device != -1) return set_error(cudaErrorInvalidDevice);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = legacy_location(device, &where);
+  return e ? e : prefetch(p, n, where, stream);
 }
-struct warpsim_mem_location { int type; int id; };
 cudaError_t cudaMemPrefetchAsync_v2(const void *p, size_t n, struct warpsim_mem_location loc, unsigned flags, void *stream) {
   (void)flags;
   ENTER();
-  if (!valid_stream(stream)) return set_error(400);
-  if (loc.type < 1 || loc.type > 4 || (loc.type == 1 && loc.id != 0)) return set_error(cudaErrorInvalidValue);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = location_of(loc, &where);
+  return e ? e : prefetch(p, n, where, stream);
 }
 cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, int device) {
   ENTER();
-  if (advice < 1 || advice > 6) return set_error(cudaErrorInvalidValue);
-  if (device != 0 && device != -1) return set_error(cudaErrorInvalidDevice);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = legacy_location(device, &where);
+  return e ? e : advise(p, n, advice, where);
 }
 cudaError_t cudaMemAdvise_v2(const void *p, size_t n, int advice, struct warpsim_mem_location loc) {
   ENTER();
-  if (advice < 1 || advice > 6) return set_error(cudaErrorInvalidValue);
-  if (loc.type < 1 || loc.type > 4) return set_error(cudaErrorInvalidValue);
-  return check_managed_range(p, n);
+  int where;
+  cudaError_t e = location_of(loc, &where);
+  return e ? e : advise(p, n, advice, where);
 }
 cudaError_t cudaStreamAttachMemAsync(void *stream, void *p, size_t n, unsigned flags) {
   ENTER();
@@ -1155,13 +1289,38 @@ cudaError_t cudaStreamAttachMemAsync(void *stream, void *p, size_t n, unsigned f
   if (n != 0 && check_managed_range(p, n)) return last_error;
   return 0;
 }
+/* same_place is the place every page of [lo, hi) of places has, or -1. */
+static int same_place(const unsigned char *places, uint64_t lo, uint64_t hi) {
+  for (uint64_t i = lo + 1; i < hi; i++)
+    if (places[i] != places[lo]) return -1;
+  return places[lo];
+}
 cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, int attr, const void *p, size_t n) {
   ENTER();
-  if (!data || check_managed_range(p, n)) return set_error(cudaErrorInvalidValue);
-  memset(data, 0, dataSize);
-  if (attr == 1 || attr == 3 /* preferred location, last prefetch location */) {
-    if (dataSize >= 4) { int d = 0; memcpy(data, &d, 4); }
+  struct advice *a;
+  uint64_t lo, hi;
+  if (!data) return set_error(cudaErrorInvalidValue);
+  cudaError_t e = managed_pages(p, n, &a, &lo, &hi);
+  if (e) return e;
+  static const int device_id[] = {-2, 0, -1}, loc_type[] = {0, 1, 2}; /* by locNone, locDevice, locHost */
+  if (attr == 3) { /* cudaMemRangeAttributeAccessedBy: a list of devices, not remembered */
+    for (size_t i = 0; i + 4 <= dataSize; i += 4) memcpy((char *)data + i, &device_id[locNone], 4);
+    return 0;
   }
+  if (dataSize != 4) return set_error(cudaErrorInvalidValue);
+  int v, rm = 1, pref = same_place(a->preferred, lo, hi), last = same_place(a->prefetched, lo, hi);
+  for (uint64_t i = lo; i < hi; i++) rm &= a->read_mostly[i];
+  if (pref < 0) pref = locNone;
+  if (last < 0) last = locNone;
+  switch (attr) {
+  case 1: v = rm; break;                    /* ReadMostly */
+  case 2: case 6: v = device_id[pref]; break; /* PreferredLocation, PreferredLocationId */
+  case 4: case 8: v = device_id[last]; break; /* LastPrefetchLocation, LastPrefetchLocationId */
+  case 5: v = loc_type[pref]; break;          /* PreferredLocationType */
+  case 7: v = loc_type[last]; break;          /* LastPrefetchLocationType */
+  default: return set_error(cudaErrorInvalidValue);
+  }
+  memcpy(data, &v, 4);
   return 0;
 }
 
@@ -1174,7 +1333,10 @@ cudaError_t cudaMallocHost(void **p, size_t size) {
 cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags) {
   ENTER();
   if (flags & ~0x0fu) return set_error(cudaErrorInvalidValue);
-  return alloc_kind(p, size ? size : 1, kindHost);
+  cudaError_t e = alloc_kind(p, size ? size : 1, kindHost);
+  int i = e ? -1 : find_alloc((uintptr_t)*p);
+  if (i >= 0) allocs[i].host_flags = flags;
+  return e;
 }
 cudaError_t cudaMallocHost_flags(void **p, size_t size, unsigned flags) { return cudaHostAlloc(p, size, flags); }
 cudaError_t cudaFreeHost(void *p) {
@@ -1186,9 +1348,11 @@ cudaError_t cudaFreeHost(void *p) {
 /* cudaHostRegister makes the program's own memory visible to kernels: its
  * pages are copied into a window allocation, and that allocation is then
  * mapped over them in place (same addresses, same contents, now shared
- * with the simulator). Kernels reach it at the device pointer
- * cudaHostGetDevicePointer gives (not at the host pointer itself:
- * canUseHostPointerForRegisteredMem = 0). Other data sharing those pages
+ * with the simulator). The simulator makes the host range a device range
+ * of that allocation too (opManagedAlias), so kernels reach it at the host
+ * pointer, which cudaHostGetDevicePointer and cudaPointerGetAttributes
+ * give, as on the H100 (canUseHostPointerForRegisteredMem = 1); copies
+ * go through the window. Other data sharing those pages
  * stays where it was and is unaffected. cudaHostUnregister gives the
  * range private memory with the same contents again. */
 static int find_registration(uintptr_t p) {
@@ -1219,7 +1383,13 @@ cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags) {
     return set_error(cudaErrorHostMemoryAlreadyRegistered == 0 ? 1 : cudaErrorInvalidValue);
   }
   regs = grow(regs, nregs, sizeof *regs);
-  regs[nregs++] = (struct registration){h, n, lo, len, (uintptr_t)a, w + (h - lo)};
+  /* Kernels reach the range at its host addresses too, so its device
+   * pointer is the host pointer, as on the H100 (testdata/programs5/
+   * async_memory, programs7/pointer_attrs); copies keep using the window. */
+  uint64_t al[3] = {(uint64_t)h, w + (h - lo), (uint64_t)n};
+  struct reply ar = call(opManagedAlias, al, sizeof al);
+  free(ar.data);
+  regs[nregs++] = (struct registration){h, n, lo, len, (uintptr_t)a, w + (h - lo), flags, ar.code == 0};
   return 0;
 }
 
@@ -1238,6 +1408,11 @@ cudaError_t cudaHostUnregister(void *p) {
   for (int i = 0; i < nregs; i++)
     if (regs[i].host == (uintptr_t)p) {
       uint64_t a = regs[i].alloc;
+      if (regs[i].aliased) {
+        uint64_t h = regs[i].host;
+        struct reply r = call(opUnalias, &h, 8);
+        free(r.data);
+      }
       unregister_at(i);
       return free_alloc((void *)(uintptr_t)a, kindHost, NULL, 0);
     }
@@ -1253,21 +1428,29 @@ static void forget_registrations(void) {
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned f) {
   ENTER();
   if (!d || f != 0) return set_error(cudaErrorInvalidValue);
-  if (in_window(h) && find_alloc((uintptr_t)h) >= 0) {
+  int a = in_window(h) ? find_alloc((uintptr_t)h) : -1;
+  if (a >= 0 && allocs[a].kind == kindHost) { /* not device or managed memory */
     *d = h;
     return 0;
   }
   int i = find_registration((uintptr_t)h);
   if (i < 0) return set_error(cudaErrorInvalidValue);
-  *d = (void *)(uintptr_t)(regs[i].dev + ((uintptr_t)h - regs[i].host));
+  *d = regs[i].aliased ? h : (void *)(uintptr_t)(regs[i].dev + ((uintptr_t)h - regs[i].host));
   return 0;
 }
 cudaError_t cudaHostGetFlags(unsigned *flags, void *h) {
   ENTER();
   if (!flags) return set_error(1);
+  /* Host memory is always mapped (cudaHostAllocMapped, 2); beside it the
+   * H100 reports cudaHostAllocWriteCombined of cudaHostAlloc's flags (not
+   * Portable) and a registration's own flags, and 2 for managed memory
+   * (testdata/programs7/pointer_attrs). */
   int i = find_alloc((uintptr_t)h);
-  if ((i < 0 || allocs[i].kind != kindHost) && find_registration((uintptr_t)h) < 0) return set_error(cudaErrorInvalidValue);
-  *flags = 0x02; /* cudaHostAllocMapped */
+  if (i >= 0 && allocs[i].kind == kindHost) { *flags = 0x02 | (allocs[i].host_flags & 0x04); return 0; }
+  if (i >= 0 && allocs[i].kind == kindManaged) { *flags = 0x02; return 0; }
+  int r = find_registration((uintptr_t)h);
+  if (r < 0) return set_error(cudaErrorInvalidValue);
+  *flags = 0x02 | regs[r].flags;
   return 0;
 }
 
@@ -1287,7 +1470,14 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
   memset(a, 0, sizeof *a);
   int i = in_window(p) ? find_alloc((uintptr_t)p) : -1;
   int r = find_registration((uintptr_t)p);
-  if (i >= 0) {
+  int v = -1; /* a __device__ variable whose address the program was given */
+  for (int k = 0; i < 0 && k < nvariables && v < 0; k++)
+    if (variables[k].resolved && (uintptr_t)p - variables[k].addr < variables[k].size) v = k;
+  if (v >= 0) {
+    a->type = 2;
+    a->device = 0;
+    a->devicePointer = (void *)p;
+  } else if (i >= 0) {
     static const int types[] = {2, 1, 3}; /* device, host, managed */
     a->type = types[allocs[i].kind];
     a->device = 0;
@@ -1296,7 +1486,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
   } else if (r >= 0) {
     a->type = 1;
     a->device = 0;
-    a->devicePointer = (void *)(uintptr_t)device_address(p);
+    a->devicePointer = regs[r].aliased ? (void *)p : (void *)(uintptr_t)device_address(p);
     a->hostPointer = (void *)p;
   } else {
     a->type = 0;
@@ -1698,6 +1888,7 @@ cudaError_t cudaStreamSynchronize(void *s) {
   if (!valid_stream(s)) return set_error(400);
   if (capturing(s)) return set_error(cudaErrorStreamCaptureUnsupported);
   uint32_t id = stream_id(s);
+  pools_settle();
   return set_error(simple(opStreamSync, &id, 4));
 }
 cudaError_t cudaStreamQuery(void *s) {
@@ -1730,6 +1921,8 @@ cudaError_t cudaStreamAddCallback(void *s, void (*cb)(void *, cudaError_t, void 
 cudaError_t cudaEventCreateWithFlags(void **e, unsigned f) {
   ENTER();
   if (!e || (f & ~0x07u)) return set_error(1);
+  /* An interprocess event must not time (as on the H100). */
+  if ((f & cudaEventInterprocess) && !(f & cudaEventDisableTiming)) return set_error(cudaErrorInvalidValue);
   struct event *ev = calloc(1, sizeof *ev);
   ev->magic = EVENT_MAGIC;
   ev->id = next_event_id++;
@@ -1756,12 +1949,22 @@ cudaError_t cudaEventRecord(void *e, void *s) {
   ev->recorded = 1;
   return 0;
 }
-cudaError_t cudaEventRecordWithFlags(void *e, void *s, unsigned flags) { (void)flags; return cudaEventRecord(e, s); }
+/* cudaEventRecordExternal is for captures only (cudaErrorIllegalState
+ * outside one, as on the H100); no other flag exists. */
+cudaError_t cudaEventRecordWithFlags(void *e, void *s, unsigned flags) {
+  {
+    ENTER();
+    if (flags & ~(unsigned)cudaEventRecordExternal) return set_error(cudaErrorInvalidValue);
+    if ((flags & cudaEventRecordExternal) && valid_stream(s) && !capturing(s)) return set_error(cudaErrorIllegalState);
+  }
+  return cudaEventRecord(e, s);
+}
 cudaError_t cudaEventSynchronize(void *e) {
   ENTER();
   struct event *ev = as_event(e);
   if (!ev) return set_error(400);
   if (!ev->recorded) return 0;
+  pools_settle();
   return set_error(simple(opEventSync, &ev->id, 4));
 }
 cudaError_t cudaEventQuery(void *e) {
@@ -2009,7 +2212,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
   a->requiredClusterDepth = (int)get64(d, r.len, 10);
   a->clusterDimMustBeSet = a->requiredClusterWidth != 0;
   a->nonPortableClusterSizeAllowed = (int)get64(d, r.len, 11);
-  a->preferredShmemCarveout = -1;
+  a->preferredShmemCarveout = (int)(int64_t)get64(d, r.len, 12);
   free(r.data);
   return 0;
 }
@@ -2053,7 +2256,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fu
 }
 
 /* The dynamic shared memory left per block when numBlocks blocks of
- * blockSize threads share an SM. */
+ * blockSize threads share an SM, at most what the function may be launched
+ * with (its maxDynamicSharedSizeBytes: 48 KB less its static shared memory
+ * without the opt-in). When numBlocks such blocks do not fit at all, it is
+ * cudaErrorInvalidValue and *n is left as it was, as on the H100
+ * (testdata/programs5/occupancy_api). */
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *func, int numBlocks, int blockSize) {
   ENTER();
   if (!n || numBlocks <= 0 || blockSize <= 0) return set_error(1);
@@ -2063,12 +2270,12 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
   int b = 0;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, func, blockSize, 0);
   if (e) return e;
-  if (b < numBlocks) { *n = 0; return 0; }
+  if (b < numBlocks) return set_error(cudaErrorInvalidValue);
   size_t per_sm = props.sharedMemPerMultiprocessor, reserved = props.reservedSharedMemPerBlock;
   size_t each = per_sm / (size_t)numBlocks;
   each = each > reserved + a.sharedSizeBytes ? each - reserved - a.sharedSizeBytes : 0;
-  size_t optin = props.sharedMemPerBlockOptin > a.sharedSizeBytes ? props.sharedMemPerBlockOptin - a.sharedSizeBytes : 0;
-  *n = each < optin ? each : optin;
+  size_t cap = a.maxDynamicSharedSizeBytes > 0 ? (size_t)a.maxDynamicSharedSizeBytes : 0;
+  *n = each < cap ? each : cap;
   return 0;
 }
 

@@ -112,7 +112,9 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
   if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
   if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
   struct cudaDeviceProp p;
+  device_query = 1;
   cudaError_t e = cudaGetDeviceProperties(&p, 0);
+  device_query = 0;
   if (e) return (CUresult)e;
   snprintf(name, (size_t)len, "%s", p.name);
   return CUDA_SUCCESS;
@@ -125,14 +127,19 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice dev) {
   case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: *v = 1; return CUDA_SUCCESS;
   case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: *v = 0; return CUDA_SUCCESS; /* no sharing between processes */
   }
-  return (CUresult)cudaDeviceGetAttribute(v, (int)a, 0);
+  device_query = 1;
+  cudaError_t e = cudaDeviceGetAttribute(v, (int)a, 0);
+  device_query = 0;
+  return (CUresult)e;
 }
 CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev) {
   DRIVER();
   if (!bytes) return CUDA_ERROR_INVALID_VALUE;
   if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
   struct cudaDeviceProp p;
+  device_query = 1;
   cudaError_t e = cudaGetDeviceProperties(&p, 0);
+  device_query = 0;
   if (!e) *bytes = p.totalGlobalMem;
   return (CUresult)e;
 }
@@ -141,7 +148,9 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   if (!major || !minor) return CUDA_ERROR_INVALID_VALUE;
   if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
   struct cudaDeviceProp p;
+  device_query = 1;
   cudaError_t e = cudaGetDeviceProperties(&p, 0);
+  device_query = 0;
   if (!e) *major = p.major, *minor = p.minor;
   return (CUresult)e;
 }
@@ -168,7 +177,9 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
 CUresult cuCtxCreate(CUcontext *c, CUctxCreateParams *params, unsigned int flags, CUdevice dev) {
   (void)params;
   (void)flags;
-  return cuDevicePrimaryCtxRetain(c, dev);
+  CUresult r = cuDevicePrimaryCtxRetain(c, dev);
+  if (!r) primary_current = 1; /* a created context is made current */
+  return r;
 }
 CUresult cuCtxDestroy(CUcontext c) {
   DRIVER();
@@ -178,12 +189,14 @@ CUresult cuCtxDestroy(CUcontext c) {
 CUresult cuCtxGetCurrent(CUcontext *c) {
   DRIVER();
   if (!c) return CUDA_ERROR_INVALID_VALUE;
-  *c = THE_CONTEXT;
+  *c = primary_current ? THE_CONTEXT : NULL;
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSetCurrent(CUcontext c) {
   DRIVER();
-  return c == THE_CONTEXT || !c ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+  if (c != THE_CONTEXT && c) return CUDA_ERROR_INVALID_CONTEXT;
+  primary_current = c != NULL;
+  return CUDA_SUCCESS;
 }
 CUresult cuCtxGetDevice(CUdevice *d) {
   DRIVER();
@@ -374,8 +387,8 @@ CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const c
   uint64_t a[2] = {0, 0};
   if (!r.code && r.len >= 16) memcpy(a, r.data, 16);
   free(r.data);
+  if (dptr) *dptr = a[0]; /* 0 when the name is not found, as the driver writes it */
   if (r.code) return CUDA_ERROR_NOT_FOUND;
-  if (dptr) *dptr = a[0];
   if (bytes) *bytes = (size_t)a[1];
   return CUDA_SUCCESS;
 }

@@ -113,6 +113,14 @@ struct graph {
   int magic;
   struct gnode **nodes;
   int n;
+  /* A capture into it: its mode, and whether a call the mode forbids
+   * invalidated it (cudaStreamCaptureStatusInvalidated). */
+  int capture_mode, invalidated;
+  /* Executable graphs instantiated from it and not yet destroyed. */
+  int live_execs;
+  /* The graph cudaGraphClone copied it from: its nodes are at the same
+   * indices here (cudaGraphNodeFindInClone). */
+  struct graph *cloned_from;
   /* Streams that joined its capture (forked from the origin). */
   struct stream **joined;
   int njoined;
@@ -123,6 +131,8 @@ struct graph {
 
 struct graph_exec {
   int magic;
+  unsigned long long flags; /* cudaGraphInstantiate's */
+  struct graph *origin;     /* the graph it was instantiated from */
   struct graph *g; /* a private copy of the instantiated graph */
   struct gnode **order;
 };
@@ -452,7 +462,17 @@ cudaError_t cudaGraphClone(void **out, void *g) {
   ENTER();
   struct graph *o = as_graph(g);
   if (!out || !o) return set_error(cudaErrorInvalidValue);
-  *out = clone_graph(o);
+  struct graph *c = clone_graph(o);
+  c->cloned_from = o;
+  *out = c;
+  return 0;
+}
+cudaError_t cudaGraphNodeFindInClone(void **out, void *node, void *clone) {
+  ENTER();
+  struct gnode *n = as_node(node);
+  struct graph *c = as_graph(clone);
+  if (!out || !n || !c || c->cloned_from != n->owner || n->index >= c->n) return set_error(cudaErrorInvalidValue);
+  *out = c->nodes[n->index];
   return 0;
 }
 cudaError_t cudaGraphDestroy(void *g) {
@@ -851,8 +871,22 @@ cudaError_t cudaGraphInstantiate(void **out, void *g, unsigned long long flags) 
   ENTER();
   struct graph *o = as_graph(g);
   if (!out || !o || (flags & ~0x0full)) return set_error(cudaErrorInvalidValue);
+  /* A graph with memory nodes has one executable graph at a time
+   * (cudaErrorNotSupported for a second, as the H100 answers); one for
+   * device launch holds only kernel, memcpy, memset and child graph nodes
+   * (testdata/programs7/graph_conditional). */
+  int mem_nodes = 0, device_ok = 1;
+  for (int i = 0; i < o->n; i++) {
+    int t = o->nodes[i]->type;
+    mem_nodes |= t == cudaGraphNodeTypeMemAlloc || t == cudaGraphNodeTypeMemFree;
+    device_ok &= t == cudaGraphNodeTypeKernel || t == cudaGraphNodeTypeMemcpy || t == cudaGraphNodeTypeMemset || t == cudaGraphNodeTypeGraph;
+  }
+  if ((flags & cudaGraphInstantiateFlagDeviceLaunch) && !device_ok) return set_error(cudaErrorInvalidValue);
+  if (mem_nodes && o->live_execs > 0) return set_error(cudaErrorNotSupported);
   struct graph_exec *x = calloc(1, sizeof *x);
   x->magic = EXEC_MAGIC;
+  x->flags = flags;
+  x->origin = o;
   x->g = clone_graph(o);
   x->order = topo_order(x->g);
   if (!x->order || !bodies_ok(x->g, 0)) {
@@ -861,10 +895,18 @@ cudaError_t cudaGraphInstantiate(void **out, void *g, unsigned long long flags) 
     free(x);
     return set_error(cudaErrorInvalidValue);
   }
+  o->live_execs++;
   *out = x;
   return 0;
 }
 cudaError_t cudaGraphInstantiateWithFlags(void **out, void *g, unsigned long long flags) { return cudaGraphInstantiate(out, g, flags); }
+cudaError_t cudaGraphExecGetFlags(void *exec, unsigned long long *flags) {
+  ENTER();
+  struct graph_exec *x = as_exec(exec);
+  if (!x || !flags) return set_error(cudaErrorInvalidValue);
+  *flags = x->flags;
+  return 0;
+}
 cudaError_t cudaGraphUpload(void *exec, void *stream) {
   ENTER();
   if (!as_exec(exec) || !valid_stream(stream)) return set_error(cudaErrorInvalidValue);
@@ -894,6 +936,7 @@ cudaError_t cudaGraphExecDestroy(void *exec) {
   ENTER();
   struct graph_exec *x = as_exec(exec);
   if (!x) return set_error(cudaErrorInvalidValue);
+  if (as_graph(x->origin)) x->origin->live_execs--;
   destroy_graph(x->g);
   free(x->order);
   x->magic = 0;
@@ -956,7 +999,10 @@ cudaError_t cudaGraphExecUpdate(void *exec, void *g, struct cudaGraphExecUpdateR
     if (a->ndeps != b->ndeps) { r.result = cudaGraphExecUpdateErrorTopologyChanged; r.errorNode = (cudaGraphNode_t)a; break; }
     for (int d = 0; d < a->ndeps; d++)
       if (a->deps[d]->index != b->deps[d]->index) { r.result = cudaGraphExecUpdateErrorTopologyChanged; r.errorNode = (cudaGraphNode_t)a; }
-    if (a->type == cudaGraphNodeTypeKernel && a->f != b->f) { r.result = cudaGraphExecUpdateErrorFunctionChanged; r.errorNode = (cudaGraphNode_t)a; }
+    /* A kernel node may change its function (as on the H100:
+     * testdata/programs7/graph_explicit); CUDA's restrictions on that (no
+     * change into dynamic parallelism or device-side graph updates) are
+     * not checked. */
     if ((a->type == cudaGraphNodeTypeMemAlloc || a->type == cudaGraphNodeTypeMemFree) && a->dptr != b->dptr) { r.result = cudaGraphExecUpdateErrorNotSupported; r.errorNode = (cudaGraphNode_t)a; }
   }
   if (info) *info = r;
@@ -1009,6 +1055,7 @@ cudaError_t cudaStreamBeginCapture(void *s, int mode) {
   st->capture = new_graph();
   open_captures = grow(open_captures, nopen_captures, sizeof *open_captures);
   open_captures[nopen_captures++] = st->capture;
+  st->capture->capture_mode = mode;
   st->capture_mode = mode;
   st->capture_id = next_capture_id++;
   st->capture_origin = st;
@@ -1087,17 +1134,33 @@ cudaError_t cudaStreamEndCapture(void *s, void **pg) {
     if (j->magic == STREAM_MAGIC && j->capture == g) { j->capture = NULL; j->ndeps = 0; }
   }
   if (st->capture_mode != 2) captures_active--;
+  int to_graph = st->capture_to_graph;
   st->capture = NULL;
   st->ndeps = 0;
   st->capture_to_graph = 0;
+  if (g->invalidated) {
+    if (pg) *pg = NULL;
+    if (!to_graph) destroy_graph(g);
+    return set_error(cudaErrorStreamCaptureInvalidated);
+  }
   if (pg) *pg = g;
   return 0;
+}
+
+/* invalidate_captures: a call that a global or thread-local capture
+ * forbids (cudaMalloc, cudaDeviceSynchronize …) was made; it fails with
+ * cudaErrorStreamCaptureUnsupported and the captures it broke end with
+ * cudaErrorStreamCaptureInvalidated (testdata/programs7/graph_capture). */
+static void invalidate_captures(void) {
+  for (int i = 0; i < nopen_captures; i++)
+    if (open_captures[i]->capture_mode != 2) open_captures[i]->invalidated = 1;
 }
 
 cudaError_t cudaStreamIsCapturing(void *s, int *status) {
   ENTER();
   if (!valid_stream(s) || !status) return set_error(!status ? cudaErrorInvalidValue : 400);
-  *status = capturing(s) ? 1 : 0;
+  struct stream *st = capturing(s);
+  *status = st ? (st->capture->invalidated ? 2 : 1) : 0;
   return 0;
 }
 
@@ -1105,7 +1168,7 @@ cudaError_t cudaStreamGetCaptureInfo(void *s, int *status, unsigned long long *i
   ENTER();
   if (!valid_stream(s) || !status) return set_error(!status ? cudaErrorInvalidValue : 400);
   struct stream *st = capturing(s);
-  *status = st ? 1 : 0;
+  *status = st ? (st->capture->invalidated ? 2 : 1) : 0;
   if (id) *id = st ? st->capture_id : 0;
   if (graph) *graph = st ? st->capture : NULL;
   if (deps) *deps = st ? (void *const *)st->deps : NULL;
@@ -1207,8 +1270,31 @@ static cudaError_t capture_event_wait(struct stream *st, struct event *ev) {
  * when the call is issued (so at once available, as a pool with memory to
  * spare gives it) and freed in stream order. */
 #define POOL_MAGIC 0x504f4f4c
-struct mem_pool { int magic; uint64_t threshold, used, used_high, reserved_high; int reuse[3]; };
-static struct mem_pool default_pool = {POOL_MAGIC, 0, 0, 0, 0, {1, 1, 1}};
+/* A pool reserves device memory in 32 MiB chunks, as the H100's driver
+ * does (a 1000-byte and a 4 MiB allocation reserved 32 MiB, a 64 MiB one
+ * 64 MiB: testdata/programs7/mempool), and keeps what its allocations no
+ * longer use until a synchronization finds more reserved than its release
+ * threshold (then it keeps the chunks in use, or the threshold's worth) or
+ * cudaMemPoolTrimTo trims it. */
+#define POOL_CHUNK ((uint64_t)32 << 20)
+struct mem_pool { int magic; uint64_t threshold, used, used_high, reserved, reserved_high; int reuse[3]; };
+static struct mem_pool default_pool = {POOL_MAGIC, 0, 0, 0, 0, 0, {1, 1, 1}};
+static struct mem_pool **pools; /* the program's own (cudaMemPoolCreate) */
+static int npools;
+
+static uint64_t pool_chunks(uint64_t n) { return (n + POOL_CHUNK - 1) / POOL_CHUNK * POOL_CHUNK; }
+/* pool_shrink keeps at most keep bytes reserved beyond the chunks in use. */
+static void pool_shrink(struct mem_pool *m, uint64_t keep) {
+  uint64_t floor = pool_chunks(m->used), target = keep / POOL_CHUNK * POOL_CHUNK;
+  if (target < floor) target = floor;
+  if (m->reserved > target) m->reserved = target;
+}
+/* pools_settle: a synchronization releases what each pool holds above its
+ * release threshold. */
+static void pools_settle(void) {
+  pool_shrink(&default_pool, default_pool.threshold);
+  for (int i = 0; i < npools; i++) pool_shrink(pools[i], pools[i]->threshold);
+}
 static struct mem_pool *current_pool = &default_pool;
 struct pooled { uint64_t addr; uint64_t size; struct mem_pool *pool; };
 static struct pooled *pooled;
@@ -1242,12 +1328,14 @@ static cudaError_t pool_alloc(void **p, size_t size, struct mem_pool *pool, void
   pooled[npooled++] = (struct pooled){(uintptr_t)*p, size, pool};
   pool->used += size;
   pool->used_high = pool->used > pool->used_high ? pool->used : pool->used_high;
-  pool->reserved_high = pool->used_high > pool->reserved_high ? pool->used_high : pool->reserved_high;
+  if (pool->used > pool->reserved) pool->reserved = pool_chunks(pool->used);
+  pool->reserved_high = pool->reserved > pool->reserved_high ? pool->reserved : pool->reserved_high;
   return 0;
 }
 
 cudaError_t cudaMallocAsync(void **p, size_t size, void *stream) {
   ENTER();
+  if (p && size == 0 && valid_stream(stream)) { *p = NULL; return 0; } /* as the H100: no memory, no error */
   return pool_alloc(p, size, current_pool, stream);
 }
 cudaError_t cudaMallocFromPoolAsync(void **p, size_t size, void *pool, void *stream) {
@@ -1307,6 +1395,8 @@ cudaError_t cudaMemPoolCreate(void **pool, const struct cudaMemPoolProps *props_
   struct mem_pool *m = calloc(1, sizeof *m);
   m->magic = POOL_MAGIC;
   m->reuse[0] = m->reuse[1] = m->reuse[2] = 1;
+  pools = grow(pools, npools, sizeof *pools);
+  pools[npools++] = m;
   *pool = m;
   return 0;
 }
@@ -1317,6 +1407,8 @@ cudaError_t cudaMemPoolDestroy(void *pool) {
   if (current_pool == m) current_pool = &default_pool;
   for (int i = 0; i < npooled; i++)
     if (pooled[i].pool == m) pooled[i].pool = &default_pool;
+  for (int i = 0; i < npools; i++)
+    if (pools[i] == m) { pools[i] = pools[--npools]; break; }
   m->magic = 0;
   free(m);
   return 0;
@@ -1328,7 +1420,7 @@ cudaError_t cudaMemPoolSetAttribute(void *pool, int attr, void *value) {
   switch (attr) {
   case 1: case 2: case 3: m->reuse[attr - 1] = *(int *)value; return 0;
   case 4: m->threshold = *(uint64_t *)value; return 0;
-  case 6: if (*(uint64_t *)value) return set_error(cudaErrorInvalidValue); m->reserved_high = m->used; return 0;
+  case 6: if (*(uint64_t *)value) return set_error(cudaErrorInvalidValue); m->reserved_high = m->reserved; return 0;
   case 8: if (*(uint64_t *)value) return set_error(cudaErrorInvalidValue); m->used_high = m->used; return 0;
   }
   return set_error(cudaErrorInvalidValue);
@@ -1340,20 +1432,31 @@ cudaError_t cudaMemPoolGetAttribute(void *pool, int attr, void *value) {
   switch (attr) {
   case 1: case 2: case 3: *(int *)value = m->reuse[attr - 1]; return 0;
   case 4: *(uint64_t *)value = m->threshold; return 0;
-  case 5: case 7: *(uint64_t *)value = m->used; return 0;
+  case 5: *(uint64_t *)value = m->reserved; return 0;
+  case 7: *(uint64_t *)value = m->used; return 0;
   case 6: *(uint64_t *)value = m->reserved_high; return 0;
   case 8: *(uint64_t *)value = m->used_high; return 0;
   }
   return set_error(cudaErrorInvalidValue);
 }
 cudaError_t cudaMemPoolTrimTo(void *pool, size_t keep) {
-  (void)keep;
   ENTER();
-  return as_pool(pool) ? 0 : set_error(cudaErrorInvalidValue);
+  struct mem_pool *m = as_pool(pool);
+  if (!m) return set_error(cudaErrorInvalidValue);
+  pool_shrink(m, keep);
+  return 0;
 }
 cudaError_t cudaMemPoolSetAccess(void *pool, const struct cudaMemAccessDesc *d, size_t n) {
   ENTER();
   if (!as_pool(pool) || (n && !d)) return set_error(cudaErrorInvalidValue);
+  return 0;
+}
+/* The one device reads and writes every pool's memory. */
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, void *pool, struct cudaMemLocation *loc) {
+  ENTER();
+  if (!flags || !as_pool(pool) || !loc) return set_error(cudaErrorInvalidValue);
+  if (loc->type != cudaMemLocationTypeDevice || loc->id != 0) return set_error(cudaErrorInvalidDevice);
+  *flags = cudaMemAccessFlagsProtReadWrite;
   return 0;
 }
 
@@ -1363,8 +1466,10 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value) {
   if (device != 0) return set_error(cudaErrorInvalidDevice);
   if (!value) return set_error(cudaErrorInvalidValue);
   switch (attr) {
-  case 0: case 2: *(uint64_t *)value = graph_mem_used; return 0;
-  case 1: case 3: *(uint64_t *)value = graph_mem_high; return 0;
+  /* Graph memory is mapped in the pools' 32 MiB chunks: a 1 MiB
+   * allocation node used and reserved 32 MiB on the H100. */
+  case 0: case 2: *(uint64_t *)value = pool_chunks(graph_mem_used); return 0;
+  case 1: case 3: *(uint64_t *)value = pool_chunks(graph_mem_high); return 0;
   }
   return set_error(cudaErrorInvalidValue);
 }

@@ -23,7 +23,7 @@
 extern char __start_warpsim_managed[] __attribute__((weak));
 __attribute__((section("warpsim_managed"), aligned(4096), used)) char __warpsim_managed_end[1];
 
-enum { managed_page = 4096, opManagedAlias = 65 /* internal/cudart/protocol.go */ };
+enum { managed_page = 4096 };
 
 /* is_managed_shadow reports whether p is the host shadow of a __managed__
  * variable. */

@@ -368,7 +368,8 @@ static cudaError_t new_object(unsigned long long *handle, const struct cudaResou
   case cudaResourceTypeArray: {
     struct cudaArray *a = array_of(r->res.array.array);
     if (!a) return set_error(cudaErrorInvalidValue);
-    if (surface && !(a->flags & cudaArraySurfaceLoadStore)) return set_error(cudaErrorInvalidValue);
+    /* An array without cudaArraySurfaceLoadStore still gets a surface
+     * object, as on the H100 (testdata/programs7/tex_surf). */
     cd = &a->desc;
     d.base = a->base;
     d.pitch = a->pitch;

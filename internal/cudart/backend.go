@@ -42,6 +42,9 @@ type Kernel interface {
 	CompiledRegs() int
 	StaticSharedBytes() int
 	LocalBytes() int
+	// ConstBytes is the module's __constant__ bytes, what
+	// cudaFuncAttributes.constSizeBytes reports.
+	ConstBytes() int
 	// BoundThreads is the kernel's own limit on threads per block
 	// (__launch_bounds__), 0 when it has none.
 	BoundThreads() int

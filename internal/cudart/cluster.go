@@ -48,6 +48,17 @@ func kernelClusterDims(k Kernel) Dim3 {
 	return Dim3{}
 }
 
+// maxClusterSize is the most blocks a cluster of kernel kid may have: the
+// portable 8, or 16 once cudaFuncAttributeNonPortableClusterSizeAllowed is
+// set. Launches and cudaOccupancyMaxActiveClusters both refuse a larger
+// cluster with cudaErrorInvalidClusterSize (testdata/programs5/launch_ex).
+func (s *Server) maxClusterSize(kid int) uint64 {
+	if s.isNonPortable(kid) {
+		return arch.MaxClusterNonPortable
+	}
+	return arch.MaxClusterPortable
+}
+
 // checkCluster is the driver's check of a launch's cluster shape.
 func (s *Server) checkCluster(kid int, k Kernel, cfg LaunchConfig) Error {
 	kd := kernelClusterDims(k)
@@ -63,11 +74,7 @@ func (s *Server) checkCluster(kid int, k Kernel, cfg LaunchConfig) Error {
 	if c.X == 0 || c.Y == 0 || c.Z == 0 {
 		return ErrorInvalidClusterSize
 	}
-	most := uint64(arch.MaxClusterPortable)
-	if s.isNonPortable(kid) {
-		most = arch.MaxClusterNonPortable
-	}
-	if c.Threads() > most {
+	if c.Threads() > s.maxClusterSize(kid) {
 		return ErrorInvalidClusterSize
 	}
 	g := cfg.Grid
@@ -119,6 +126,9 @@ func (s *Server) clusterOp(op uint32, p *payloadReader) reply {
 		c = kernelClusterDims(k)
 	}
 	n := 0
+	if c.Threads() > s.maxClusterSize(int(kid)) {
+		return reply{code: ErrorInvalidClusterSize}
+	}
 	if c != (Dim3{}) {
 		n = a.MaxActiveClusters(per, int(c.Threads()))
 	}

@@ -29,11 +29,13 @@ func (s *Server) blocksPerSM(k Kernel, cfg LaunchConfig) int {
 // of device addresses (warpsim.Device.Alias).
 type aliaser interface {
 	Alias(addr, dev, size uint64) error
+	Unalias(addr uint64) error
 }
 
 // managedAlias is opManagedAlias: the program has mapped the host shadow of
-// a __managed__ variable onto the variable's pages, and kernels that get
-// the host's &x must reach the variable there.
+// a __managed__ variable onto the variable's pages, or a range it
+// registered with cudaHostRegister onto a window allocation, and kernels
+// that get the host's address must reach the bytes there.
 func (s *Server) managedAlias(p *payloadReader) reply {
 	host, dev, size := p.u64(), p.u64(), p.u64()
 	a, ok := s.dev.(aliaser)
@@ -41,7 +43,22 @@ func (s *Server) managedAlias(p *payloadReader) reply {
 		return reply{code: ErrorInvalidValue}
 	}
 	if err := a.Alias(host, dev, size); err != nil {
-		return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim: __managed__ variable at %#x: %v\n", host, err)}
+		return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim: host memory at %#x: %v\n", host, err)}
+	}
+	return reply{}
+}
+
+// unalias is opUnalias: cudaHostUnregister ends the alias at the host
+// address.
+func (s *Server) unalias(p *payloadReader) reply {
+	host := p.u64()
+	a, ok := s.dev.(aliaser)
+	if p.err != nil || !ok {
+		return reply{code: ErrorInvalidValue}
+	}
+	s.waitFor(s.issuedSeq()) // a queued kernel may still use it
+	if err := a.Unalias(host); err != nil {
+		return reply{code: ErrorInvalidValue}
 	}
 	return reply{}
 }

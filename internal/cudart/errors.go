@@ -12,6 +12,7 @@ const (
 	ErrorInvalidConfiguration   Error = 9
 	ErrorInsufficientDriver     Error = 35
 	ErrorInvalidSymbol          Error = 13
+	ErrorUnsupportedLimit       Error = 215
 	ErrorInvalidDevicePointer   Error = 17
 	ErrorInvalidDeviceFunction  Error = 98
 	ErrorNoDevice               Error = 100

@@ -87,6 +87,9 @@ const (
 	// which a sanitizer reports as compute-sanitizer does (sanitize.go).
 	// Only the report; nothing else happens.
 	opStickyError = 93
+	// opUnalias is uint64 address: the alias opManagedAlias made there
+	// (a registered host range) ends (coop.go).
+	opUnalias = 94
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -169,6 +169,7 @@ func (k *fakeKernel) RegsPerThread() int     { return 16 }
 func (k *fakeKernel) CompiledRegs() int      { return 16 }
 func (k *fakeKernel) StaticSharedBytes() int { return 0 }
 func (k *fakeKernel) LocalBytes() int        { return 0 }
+func (k *fakeKernel) ConstBytes() int        { return 0 }
 func (k *fakeKernel) BoundThreads() int      { return 0 }
 func (k *fakeKernel) LaunchLimits() arch.KernelLimits {
 	return arch.KernelLimits{Name: k.name, RegsPerThread: 16, ParamBytes: k.bytes, MaxDynamicShared: -1}

@@ -106,15 +106,22 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 // SetLimit and GetLimit are cudaDeviceSetLimit and cudaDeviceGetLimit of
 // the stack (0) and malloc heap (2) sizes.
 func (d *simDevice) SetLimit(limit uint32, v uint64) Error {
-	if d.Device.SetLimit(warpsim.Limit(limit), v) != nil {
+	err := d.Device.SetLimit(warpsim.Limit(limit), v)
+	switch {
+	case errors.Is(err, warpsim.ErrLimitUnsupported):
+		return ErrorUnsupportedLimit
+	case err != nil:
 		return ErrorInvalidValue // the heap after a kernel used it: testdata/programs/device_malloc.h100.txt
 	}
 	return Success
 }
 
-func (d *simDevice) GetLimit(limit uint32) uint64 {
-	v, _ := d.Device.GetLimit(warpsim.Limit(limit))
-	return v
+func (d *simDevice) GetLimit(limit uint32) (uint64, Error) {
+	v, err := d.Device.GetLimit(warpsim.Limit(limit))
+	if errors.Is(err, warpsim.ErrLimitUnsupported) {
+		return 0, ErrorUnsupportedLimit
+	}
+	return v, Success
 }
 
 // Interrupt stops the launch running now (SIGINT).

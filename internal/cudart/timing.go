@@ -111,9 +111,10 @@ func memsetNanos(a *arch.Arch, n uint64) int64 {
 }
 
 // engine is a part of the GPU that runs one operation at a time: each copy
-// direction has its own copy engine (asyncEngineCount = 2), so a copy in
-// each direction and a kernel can overlap when they are on different
-// streams. The SMs (engineCompute) are not such an engine: kernels share
+// direction has its own copy engine, so a copy in each direction and a
+// kernel can overlap when they are on different streams. (The H100 reports
+// asyncEngineCount = 3; two copies in one direction share one link, so the
+// model queues them on one engine.) The SMs (engineCompute) are not such an engine: kernels share
 // them (timeline.runGrid).
 type engine int
 
