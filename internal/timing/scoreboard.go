@@ -724,8 +724,8 @@ func casLoop16(in *ir.Inst) bool {
 // in the loop) and its CAS's round trip. The warp waits for the loop
 // whatever the atomic's order: its branch reads the CAS's result. On the
 // H100 the study half's atomic_f16_bf16 took 414 ATOMG requests for 128
-// warp-level atomics (ncu, sm_90 PTX: 3.2 rounds each; rounds another
-// warp's CAS on the word caused are not modelled).
+// warp-level atomics (ncu, sm_90 PTX: 3.2 rounds each; the rounds another
+// warp's CAS on the word causes are atomicL2's).
 func (s *gridState) casRounds(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, mem uint64) uint64 {
 	p := s.p
 	extra := p.L2HitLatency + float64(max(rec.AddrMaxDup, 1)-1)*casRound(in, p)
@@ -740,8 +740,9 @@ func (s *gridState) casRounds(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRe
 // next CAS's way to the L2. CAS loops of other warps on a word serialize a
 // round a success (atomicL2): on the H100 (testdata/triton3/study/slow,
 // f16_w1…w8, f16_b2, b4: warps or blocks each with 8 atomics, lane l on
-// word l) two warps take 5.3 µs longer than one, 668 ns (1,062 cycles) a
-// further atomic, alike in one block or two; four 16.7 µs.
+// word l) two warps take 5.5 µs longer than one, 688 ns (1,093 cycles) a
+// further atomic (two blocks 6.6 µs), four 16.8 µs, eight 38.8 µs: about a
+// round a further warp's atomic.
 func casRound(in *ir.Inst, p *Params) float64 {
 	per := p.L2HitLatency + p.AtomicReturnCycles
 	if in.Order&ir.OrderRelease != 0 {
