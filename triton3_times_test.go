@@ -27,8 +27,11 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // third Triton batch"): at the recording 19.2% mean over the 91, 61 within
 // 15%, the worst +154% (study half 24.6% and 35 of 48, held-out half 13.2%
 // and 27 of 43); after the ninth round's mechanisms 12.5%, 65 within 15%,
-// the worst +44% (study 11.6% and 37 of 48, held out 13.4% and 28 of 43).
-// The goal, 15% for every kernel, is not met.
+// the worst +44% (study 11.6% and 37 of 48, held out 13.4% and 28 of 43);
+// after the tenth round's (IEEE division and square root slow paths, f16
+// atomics' CAS retries across warps) 11.4%, 68 within 15%, the worst +44%
+// (study 9.6% and 40 of 48, held out 13.4% and 28 of 43). The goal, 15%
+// for every kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	rows, err := testenv.ReadNCUTimes(triton3Times)
@@ -151,10 +154,10 @@ func triton3Split() (map[string]string, error) {
 const (
 	triton3TimedKernels  = 91
 	triton3TimeRowBound  = 0.5
-	triton3TimeMeanBound = 0.14
+	triton3TimeMeanBound = 0.125
 	// The halves (SPLIT.md).
-	triton3StudyMeanBound = 0.13
-	triton3StudyWithin    = 36
+	triton3StudyMeanBound = 0.105
+	triton3StudyWithin    = 39
 	triton3HeldMeanBound  = 0.145
 	triton3HeldWithin     = 27
 )

@@ -62,6 +62,9 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 		wp.commit(in.D[0], exec)
 		return
 	}
+	if wp.rec != nil && (in.Op == ir.OpDiv || in.Op == ir.OpSqrt) {
+		wp.rec.SlowPaths = slowPaths(in, a, b, exec)
+	}
 	var x, y, z uint64
 	for l := range o {
 		if exec>>l&1 == 0 {

@@ -1180,6 +1180,9 @@ func addrMultiplicity(wp *warp, in *ir.Inst, base uint64, exec uint32) (distinct
 		if k == n {
 			addrs[n] = a
 			n++
+			if mask != ^uint64(0) {
+				wp.rec.Words = append(wp.rec.Words, a>>2)
+			}
 		}
 		dup[k]++
 		maxDup = max(maxDup, dup[k])

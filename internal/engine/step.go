@@ -75,6 +75,14 @@ type StepRecord struct {
 	// addresses its lanes named and the most lanes on one address (a
 	// 16-bit atomic but cas and exch: on one 4-byte word).
 	AddrDistinct, AddrMaxDup uint32
+	// Words, for a 16-bit floating-point atomic (a compare-and-swap loop
+	// on the 4-byte word holding it), are its lanes' distinct words
+	// (address >> 2), in first-touch order.
+	Words []uint64
+	// SlowPaths, for an IEEE f32 division or square root, is the set of
+	// ptxas's out-of-line paths its executing lanes' operands take (bit k:
+	// kind k, slowpath.go); 0: every lane stayed inline.
+	SlowPaths uint32
 	// SyncCycles, for EventDevSync, are the cycles the grids a CDP1
 	// device-side cudaDeviceSynchronize ran took (the sum of their
 	// GridTiming.Cycles; 0 when no timing driver ran them). They ran
@@ -106,8 +114,10 @@ func (r *StepRecord) reset() {
 	r.GridReleased = false
 	r.Mbar = 0
 	r.AddrDistinct, r.AddrMaxDup = 0, 0
+	r.SlowPaths = 0
 	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]
+	r.Words = r.Words[:0]
 }
 
 // Driver runs a grid's blocks. The functional driver is used when a

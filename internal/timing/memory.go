@@ -385,16 +385,28 @@ func (s *gridState) atomicReq(sm *smT, in *ir.Inst, rec *engine.StepRecord, kind
 	if kind == reqAtomic && in.Mode == ir.AtomAdd && ir.IsFloat(in.Type) && s.p.AtomicFloatNS > 0 {
 		serial *= s.p.AtomicFloatNS / s.p.AtomicNS
 	}
-	done := sm.leaf()
-	sm.log(memReq{cycle: sm.now, at: t0, kind: kind, leaf: done, ops: ops, dup: serial}, rec.Sectors)
-	return done
+	r := memReq{cycle: sm.now, at: t0, kind: kind, ops: ops, dup: serial}
+	secs := rec.Sectors
+	if kind == reqAtomic && casLoop16(in) && len(rec.Words) > 0 {
+		r.cost, r.words = casRound(in, s.p), int32(len(rec.Words))
+		secs = append(append(sm.casScratch[:0], rec.Sectors...), rec.Words...)
+		sm.casScratch = secs
+	}
+	r.leaf = sm.leaf()
+	sm.log(r, secs)
+	return r.leaf
 }
 
 // atomicL2 is an atomic's L2 side: its sectors' updates, ops in all and
 // serial at one address, from cycle t0; it returns when the last one is
 // done (its result is back at the SM AtomicReturnCycles later; an
-// acknowledgement, atomicAck, at once).
-func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) uint64 {
+// acknowledgement, atomicAck, at once). A CAS loop (round > 0) succeeds on
+// each of its words no sooner than a round after the last CAS loop's
+// success there: a warp whose compare-and-swap reached the L2 before then
+// had read the word before that success, so its CAS failed and it read
+// again (casRound). The successes are kept in atomBusy under the word
+// (address >> 2) with bit 63 set.
+func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial, round float64, words []uint64) uint64 {
 	d, p := s.d, s.p
 	// The pool serves ops at its rate: take them as bytes of a queue.
 	pool := d.atomQ.take(t0, ops)
@@ -406,6 +418,17 @@ func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial float64) u
 		d.atomBusy[sec] = end
 		d.l2.fill(sec, uint64(end), true)
 		done = max(done, uint64(end+0.999))
+	}
+	if round > 0 {
+		natural := float64(done)
+		for _, w := range words {
+			ok := natural
+			if last, seen := d.atomBusy[w|casKey]; seen {
+				ok = max(ok, last+round)
+			}
+			d.atomBusy[w|casKey] = ok
+			done = max(done, uint64(ok+0.999))
+		}
 	}
 	s.drain = max(s.drain, done)
 	return done
@@ -454,3 +477,7 @@ func l1Bytes(a *arch.Arch, p *Params, blockThreads, regs, shared int) int {
 	}
 	return a.L1SharedBytes - occ.SharedCapacity
 }
+
+// casKey marks a word's key in atomBusy that holds its last CAS loop's
+// success (atomicL2).
+const casKey = 1 << 63

@@ -2,6 +2,7 @@ package timing
 
 import (
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 )
 
@@ -134,7 +135,18 @@ type Params struct {
 	// read-modify-write of the map's word.
 	TensormapReplaceCycles, TensormapCopyCycles, TensormapAcquireCycles uint32
 	TensormapGuardCycles                                                uint32
-	L1BytesPerCycle                                                     uint32 // per SM: the L1 data path
+	// SlowPathCycles are what an IEEE f32 division's or square root's
+	// out-of-line path adds to its warp, per kind of operand
+	// (engine.SlowDivNaN …; slowpath.go): the warp runs ptxas's
+	// subroutine, a few dozen dependent instructions and branches, one
+	// after another. SlowPathAllDiv and SlowPathAllSqrt are what it saves
+	// when no lane stayed inline (the inline sequence's tail is skipped);
+	// SlowPathSharedDiv and SlowPathSharedSqrt what lanes on different
+	// paths share (the call, the first checks, the return).
+	SlowPathCycles                        [engine.SlowPaths]uint32
+	SlowPathAllDiv, SlowPathAllSqrt       uint32
+	SlowPathSharedDiv, SlowPathSharedSqrt uint32
+	L1BytesPerCycle                       uint32 // per SM: the L1 data path
 	// LoadMissBytesPerCycle is the rate at which a global load into
 	// registers takes the L1 data path for its sectors that miss the L1
 	// (scoreboard.go, loadL1Bytes; 0: its bytes, as a hit).

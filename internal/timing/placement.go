@@ -78,26 +78,27 @@ type blockT struct {
 // smT is one SM: its sub-partitions, resident blocks, L1 and clock.
 type smT struct {
 	smQuantum
-	id       int
-	sps      []spT
-	blocks   []*blockT
-	free     []*blockT
-	l1       *cache // nil: no L1 (or no block yet: used)
-	l1q      queue
-	used     bool      // the SM has had a block of the grid (useSM)
-	stq      queue     // the port global stores leave by (StoreSectorCycles)
-	shared   uint64    // cycle the shared-memory pipe is free
-	dsmem    uint64    // cycle the path to the cluster's other SMs takes the next remote atomic lane
-	atomics  uint64    // cycle the SM can send the next global atomic's addresses
-	tmaps    [8]uint64 // the tensor maps the SM's TMA unit holds (StepRecord.TensorMap), round robin
-	tmapNext int
-	resident int    // resident warps
-	now      uint64 // the SM's own clock (it runs a quantum at a time)
-	wake     uint64 // the first cycle after its last quantum it can issue at
-	retire   bool   // a warp finished: look for finished blocks
-	lastT    uint64
-	warpCyc  uint64
-	activeCy uint64
+	id         int
+	sps        []spT
+	blocks     []*blockT
+	free       []*blockT
+	l1         *cache // nil: no L1 (or no block yet: used)
+	l1q        queue
+	used       bool      // the SM has had a block of the grid (useSM)
+	stq        queue     // the port global stores leave by (StoreSectorCycles)
+	shared     uint64    // cycle the shared-memory pipe is free
+	dsmem      uint64    // cycle the path to the cluster's other SMs takes the next remote atomic lane
+	atomics    uint64    // cycle the SM can send the next global atomic's addresses
+	casScratch []uint64  // a CAS loop's sectors and words, as atomicReq logs them
+	tmaps      [8]uint64 // the tensor maps the SM's TMA unit holds (StepRecord.TensorMap), round robin
+	tmapNext   int
+	resident   int    // resident warps
+	now        uint64 // the SM's own clock (it runs a quantum at a time)
+	wake       uint64 // the first cycle after its last quantum it can issue at
+	retire     bool   // a warp finished: look for finished blocks
+	lastT      uint64
+	warpCyc    uint64
+	activeCy   uint64
 	// pending are the SM's blocks waiting for the block scheduler's
 	// dispatch (in dispatch order, from pendHead on) and waiting their
 	// warps: resident, but not yet launched, so not active.

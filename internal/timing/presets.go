@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/tensor"
 )
@@ -461,6 +462,28 @@ var measured = map[string]*Params{
 		// four making the map): 33 a replace, the guard's setp 3.5 of it
 		// in the model.
 		TensormapReplaceCycles: 10, TensormapCopyCycles: 15, TensormapAcquireCycles: 11, TensormapGuardCycles: 29,
+		// [SLOW] The out-of-line paths of div.rn.f32 and sqrt.rn.f32,
+		// MEASURED on this H100 (testdata/triton3/study/slow: gen_slow.py,
+		// run_slow.sh; one warp, 16 independent operations, lane 0's
+		// operands of one kind, the other lanes' normal; Nsight Compute's
+		// sm__cycles_elapsed.max less the all-normal case's, over 16, base
+		// clock): per kind, in engine.SlowDivNaN … order, 180 (NaN), 268
+		// (Inf/x), 239 (x/Inf), 266 (x/0), 239 (0/x), 198 (0/0), 485
+		// (subnormal/x), 419 (x/subnormal), 359 (1/2^127), 290 (a quotient
+		// of 2^130), 269 (2^-125/1.5), 361 (a quotient of 2^-130); sqrt of
+		// 0 119, of -2 140, of NaN 163, of +Inf 212, of a subnormal 212,
+		// of 2^-103 207. With every lane's operands special, 0/0 costs 182
+		// and sqrt(-2) 116: 16 and 24 less (SlowPathAll*). Two lanes on
+		// two paths cost both less what they share: NaN with subnormal/x
+		// 547 (118 shared), 0/0 with a quotient of 2^130 401 (87), sqrt of
+		// -2 with a subnormal 321 (31): SlowPathSharedDiv 102 (the two
+		// divisions' mean), SlowPathSharedSqrt 31. Four and eight warps
+		// with 0/0 in lane 0 take 194 and 201 a call, as one warp: the
+		// sub-partitions run their warps' subroutines side by side.
+		SlowPathCycles:    [engine.SlowPaths]uint32{180, 268, 239, 266, 239, 198, 485, 419, 359, 290, 269, 361, 119, 140, 163, 212, 212, 207},
+		SlowPathAllDiv:    16,
+		SlowPathAllSqrt:   24,
+		SlowPathSharedDiv: 102, SlowPathSharedSqrt: 31,
 		// [FETCH] Instruction fetch, MEASURED on this H100
 		// (testdata/timing/icache: gen.py's icache_mb.cu and
 		// icache_jump.cu, run.sh and run2.sh; one warp's %clock64 per pass

@@ -169,13 +169,14 @@ type memReq struct {
 	at    uint64 // when it leaves the SM (a store: when its data is ready): a cycle or a future
 	kind  uint8
 	sec   uint64  // reqLoad: its sector
-	cost  float64 // reqLoad: the bytes of the L2's bandwidth it takes (L2AccessBytes)
+	cost  float64 // reqLoad: the bytes of the L2's bandwidth it takes (L2AccessBytes); reqAtomic: a CAS loop's round (casRound), 0: none
 	leaf  uint64  // the future its answer fills (a store's: when the L2 took it)
 	lo    int32   // reqStore, reqAtomic(Ack): its sectors, secs[lo:hi]
 	hi    int32
 	per   int32   // reqStore: bytes written per sector
 	ops   float64 // reqAtomic: updates the atomic units perform
 	dup   float64 // reqAtomic: updates serialized at one address
+	words int32   // reqAtomic, a CAS loop: its words (address >> 2), the last words of secs[lo:hi]
 }
 
 const (
@@ -368,11 +369,12 @@ func (s *gridState) replay(k int, t uint64) {
 			lag.sum += float64(taken - t0)
 			lag.n++
 		case reqAtomic:
-			at := s.translateAll(sm.id, r.at, a.secs[r.lo:r.hi])
-			sm.answer(r.leaf, s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup)+uint64(s.p.AtomicReturnCycles))
+			secs, words := a.secs[r.lo:r.hi-r.words], a.secs[r.hi-r.words:r.hi]
+			at := s.translateAll(sm.id, r.at, secs)
+			sm.answer(r.leaf, s.atomicL2(at, secs, r.ops, r.dup, r.cost, words)+uint64(s.p.AtomicReturnCycles))
 		case reqAtomicAck:
 			at := s.translateAll(sm.id, r.at, a.secs[r.lo:r.hi])
-			sm.answer(r.leaf, s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup))
+			sm.answer(r.leaf, s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup, 0, nil))
 		}
 	}
 	for _, sm := range s.sms {

@@ -72,6 +72,7 @@ type warpT struct {
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
 	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
+	slowEnd    uint64 // when its last out-of-line division or square root returns (slowpath.go)
 	// (The fields above are those the scheduler and the scoreboard read
 	// for most instructions: the first four of the host's cache lines.)
 	age uint64

@@ -420,6 +420,18 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	} else if slots > 1 {
 		done = sm.fmax(done, sm.fadd(start, uint64(chainLatency(in, p))))
 	}
+	if slow := slowPathCycles(p, rec.SlowPaths); slow > 0 {
+		// ptxas's subroutine for the lanes the inline sequence cannot
+		// serve: once its operands are there (start: a hoisted division
+		// waits for its loads first) and the warp's earlier calls have
+		// returned, the warp runs it before it goes on, and the result
+		// comes from it.
+		w.slowEnd = sm.fadd(sm.fmax(start, w.slowEnd), slots+slow)
+		sm.keep(&w.slowEnd)
+		w.ready = sm.fmax(w.ready, w.slowEnd)
+		sm.keep(&w.ready)
+		done = sm.fmax(sm.fadd(done, slow), w.slowEnd)
+	}
 	if start != sm.now {
 		w.hoisted = sm.fmax(w.hoisted, done)
 		sm.keep(&w.hoisted)
@@ -712,19 +724,31 @@ func casLoop16(in *ir.Inst) bool {
 // in the loop) and its CAS's round trip. The warp waits for the loop
 // whatever the atomic's order: its branch reads the CAS's result. On the
 // H100 the study half's atomic_f16_bf16 took 414 ATOMG requests for 128
-// warp-level atomics (ncu, sm_90 PTX: 3.2 rounds each; rounds another
-// warp's CAS on the word caused are not modelled).
+// warp-level atomics (ncu, sm_90 PTX: 3.2 rounds each; the rounds another
+// warp's CAS on the word causes are atomicL2's).
 func (s *gridState) casRounds(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, mem uint64) uint64 {
 	p := s.p
-	per := p.L2HitLatency + p.AtomicReturnCycles
-	if in.Order&ir.OrderRelease != 0 {
-		per += float64(fenceCycles(in, p))
-	}
-	extra := p.L2HitLatency + float64(max(rec.AddrMaxDup, 1)-1)*per
+	extra := p.L2HitLatency + float64(max(rec.AddrMaxDup, 1)-1)*casRound(in, p)
 	mem = sm.fadd(mem, uint64(extra+0.5))
 	w.ready, w.readyWhy = sm.fmax(w.ready, mem), stallLongScoreboard
 	sm.keep(&w.ready)
 	return mem
+}
+
+// casRound is a 16-bit atomic's compare-and-swap round: the CAS's answer
+// back at the SM, its release fence (the MEMBAR is in the loop) and the
+// next CAS's way to the L2. CAS loops of other warps on a word serialize a
+// round a success (atomicL2): on the H100 (testdata/triton3/study/slow,
+// f16_w1…w8, f16_b2, b4: warps or blocks each with 8 atomics, lane l on
+// word l) two warps take 5.5 µs longer than one, 688 ns (1,093 cycles) a
+// further atomic (two blocks 6.6 µs), four 16.8 µs, eight 38.8 µs: about a
+// round a further warp's atomic.
+func casRound(in *ir.Inst, p *Params) float64 {
+	per := p.L2HitLatency + p.AtomicReturnCycles
+	if in.Order&ir.OrderRelease != 0 {
+		per += float64(fenceCycles(in, p))
+	}
+	return per
 }
 
 // fenceCycles is the fence of in's scope (ordering).
