@@ -25,8 +25,9 @@ export PATH=/usr/local/cuda/bin:$PATH
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; nvcc --version | tail -2;
   ncu --version | tail -1; } > "$R/GPU.txt" 2>&1
 F="-O3 -arch=sm_90a -std=c++17"
-progs=$(ls *.cu | sed 's/\.cu$//' | grep -v '^mb2$')
-(timeout 240 nvcc $F -o bin/mb2 mb2.cu > "$R/build_mb2.txt" 2>&1 || echo "BUILD FAIL mb2"; timeout 200 nvcc $F -ptx -o "$R/ptx/mb2.nvcc.ptx" mb2.cu) &
+# PROGS, when set, limits the programs; MB2=0 skips mb2.
+progs=${PROGS:-$(ls *.cu | sed 's/\.cu$//' | grep -v '^mb2$')}
+[ "${MB2:-1}" = 1 ] && (timeout 240 nvcc $F -o bin/mb2 mb2.cu > "$R/build_mb2.txt" 2>&1 || echo "BUILD FAIL mb2"; timeout 200 nvcc $F -ptx -o "$R/ptx/mb2.nvcc.ptx" mb2.cu) &
 build() { # $1 program
   local p=$1 ptx
   timeout 200 nvcc $F -o "bin/$p.nvcc" "$p.cu" > "$R/build_$p.nvcc.txt" 2>&1 || echo "BUILD FAIL nvcc $p"
@@ -54,8 +55,8 @@ done
   cmp -s <(grep -v 'code version' "$R/sass/$p.nvcc.sass") <(grep -v 'code version' "$R/sass/$p.clang.sass") && {
     echo "clang build of $p has nvcc's SASS: dropped"; rm -f "bin/$p.clang" "$R/sass/$p.clang.sass"; }
 done
-timeout 30 cuobjdump -sass bin/mb2 | grep -E 'Function|MMA' > "$R/sass/mb2.mma.sass"
-timeout 60 ./bin/mb2 > "$R/mb2.txt" 2>&1; echo "mb2 rc=$?"
+[ "${MB2:-1}" = 1 ] && timeout 30 cuobjdump -sass bin/mb2 | grep -E 'Function|MMA' > "$R/sass/mb2.mma.sass"
+[ "${MB2:-1}" = 1 ] && { timeout 60 ./bin/mb2 > "$R/mb2.txt" 2>&1; echo "mb2 rc=$?"; }
 S=long_scoreboard,short_scoreboard,wait,math_pipe_throttle,mio_throttle,lg_throttle,barrier,membar,no_instruction,branch_resolving,dispatch_stall,drain,imc_miss,misc,not_selected,selected,sleeping,tex_throttle
 M=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__cycles_active.max
 for s in ${S//,/ }; do M=$M,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio; done
