@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reduces record.sh's Nsight Compute CSVs to compilers.tsv (the second call,
+"""Reduces record.sh's Nsight Compute CSVs to compilers.tsv (the second and third calls,
 h100/ncu/P.{nvcc,clang}.csv.gz): one row per kernel launch of each programs3
 program, in launch order, with both builds' gpu__time_duration.sum (base
 clock, caches flushed) and smsp__inst_executed.sum (warp instructions
