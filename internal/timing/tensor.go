@@ -64,6 +64,12 @@ type TensorPipe struct {
 	// and 3 × 4.25 after their last m16n8k8 f16, m16n8k16 s8 or m16n8k4
 	// tf32). wgmma keeps Release.
 	ReleaseMMAs uint32
+	// WmmaReleaseMMAs, when not 0, replaces ReleaseMMAs for wmma.mma: the
+	// H100's one-warp wmma loops end later after their last MMA than
+	// mma.sync loops of the same hardware MMAs (testdata/programs3/nvcc's
+	// mb2.txt: about 31 cycles after the last of 8 or 16 HMMA.16816, 5 ×
+	// 6.25, where mma.sync's take 19).
+	WmmaReleaseMMAs uint32
 }
 
 // TensorFrac is the tensor pipe's time unit: 1/TensorFrac cycle.
@@ -115,7 +121,11 @@ func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) 
 			n = (uint64(macs) + uint64(im) - 1) / uint64(im)
 		}
 		cost += n * uint64(p.Tensor.Overhead[elem])
-		if k := uint64(p.Tensor.ReleaseMMAs); k != 0 && p.Tensor.Release[elem] != 0 {
+		k := uint64(p.Tensor.ReleaseMMAs)
+		if w := p.Tensor.WmmaReleaseMMAs; w != 0 && in.Mode == ir.TensorWmmaMMA {
+			k = uint64(w)
+		}
+		if k != 0 && p.Tensor.Release[elem] != 0 {
 			// k hardware MMAs' pipe time, less the branch's latency.
 			r := (k*cost/n + TensorFrac - 1) / TensorFrac
 			return cost, p.Tensor.Latency[elem], uint32(r - min(r, uint64(p.Latency[ir.ClassBranch])))
