@@ -115,9 +115,9 @@ int main() {
 // over each half of testdata/programs3/SPLIT.md (the study half, which
 // the timing model may be tuned on, and the held-out half), how many
 // kernels are within 15%, and the worst rows. On 2026-11-27 (tenth round):
-// clang's code 15.3% mean, 21 of 32 within 15% (study half 16.9%, held out
-// 13.8%), the FP8 dot product's loop worst at +83% (nvcc unrolls it, clang
-// does not); nvcc's PTX 12.1%, 23 of 32 (study 10.5%, held out 13.7%), its
+// clang's code 15.3% mean, 21 of 32 within 15% (study half 16.8%, held out
+// 13.7%), the FP8 dot product's loop worst at +83% (nvcc unrolls it, clang
+// does not); nvcc's PTX 12.1%, 23 of 32 (study 10.4%, held out 13.7%), its
 // worst the wmma tf32 and s8 GEMMs (-45%, -40%: held out) and the f64 one
 // (+34%). Before this round nvcc's PTX of two programs did not run (the f64
 // wmma's .rn, half_bf16_math's ".reg.b32"). It fails when a kernel is more
