@@ -756,6 +756,14 @@ func (p *parser) parseVarDecl(l Linkage, multi bool) []*Var {
 	ptr := false
 	for p.tok == tDirective {
 		d := string(p.lit)
+		if sp, t, ok := spaceAndType(d); ok && !ptr && v.Space == SpaceNone && v.Type == TypeNone {
+			// ".reg.b32": a state space and a type written as one word, as
+			// nvcc's cuda_fp16.hpp writes them in inline assembly (ptxas
+			// accepts it).
+			v.Space, v.Type = sp, t
+			p.next()
+			continue
+		}
 		if sp, ok := spaces[d]; ok {
 			switch {
 			case ptr:
@@ -1183,7 +1191,7 @@ func (p *parser) parseStmt() {
 			}
 		case d == ".file":
 			p.parseFileDirective()
-		case spaces[d] != SpaceNone || linkages[d] != LinkNone:
+		case spaces[d] != SpaceNone || linkages[d] != LinkNone || isSpaceAndType(d):
 			pos := p.pos()
 			vars := p.parseVarDecl(LinkNone, true)
 			if vars == nil {
@@ -1498,4 +1506,24 @@ func (p *parser) parseOperand(ctx operandContext) (Operand, bool) {
 		return o, false
 	}
 	return o, true
+}
+
+// spaceAndType splits a directive that joins a state space and a type
+// (".reg.b32") into the two.
+func spaceAndType(d string) (Space, Type, bool) {
+	i := strings.IndexByte(d[1:], '.')
+	if i < 0 {
+		return SpaceNone, TypeNone, false
+	}
+	sp, ok := spaces[d[:i+1]]
+	t, tok := types[d[i+1:]]
+	if !ok || !tok || sp == SpaceNone {
+		return SpaceNone, TypeNone, false
+	}
+	return sp, t, true
+}
+
+func isSpaceAndType(d string) bool {
+	_, _, ok := spaceAndType(d)
+	return ok
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -105,11 +107,21 @@ int main() {
 // TestLongPrograms3TimesAgainstH100 compares each kernel's time of the
 // programs3 batch in `warpsim prof --print-gpu-trace` (at the H100's base
 // clock, 1589 MHz, where Nsight Compute locks it) with Nsight Compute's on
-// the H100 (testdata/programs3/times.tsv). Held out: none of these kernels
-// was used to fit the timing model. It reports the mean |error|, how many
-// kernels are within 15% and the worst rows (15.2% mean, 21 of 32 within
-// 15%, the FP8 dot product's unrolled-by-nvcc loop worst at +83%), and
-// fails when a kernel is more than 100% off or the mean passes 20%.
+// the H100 (testdata/programs3/times.tsv: nvcc's build), twice: built by
+// `warpsim cc` with clang's device code (what a user sees) and with nvcc
+// 13's PTX of the same program linked in its place (`--device-ptx
+// testdata/programs3/nvcc/ptx/P.nvcc.ptx`: the H100's own program, so the
+// difference is the model's). It reports both errors over all kernels and
+// over each half of testdata/programs3/SPLIT.md (the study half, which
+// the timing model may be tuned on, and the held-out half), how many
+// kernels are within 15%, and the worst rows. On 2026-11-27 (tenth round):
+// clang's code 15.3% mean, 21 of 32 within 15% (study half 16.8%, held out
+// 13.7%), the FP8 dot product's loop worst at +83% (nvcc unrolls it, clang
+// does not); nvcc's PTX 12.1%, 23 of 32 (study 10.4%, held out 13.7%), its
+// worst the wmma tf32 and s8 GEMMs (-45%, -40%: held out) and the f64 one
+// (+34%). Before this round nvcc's PTX of two programs did not run (the f64
+// wmma's .rn, half_bf16_math's ".reg.b32"). It fails when a kernel is more
+// than 100% off or either mean passes 18%.
 func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -123,55 +135,81 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	traces := map[string][]float64{}
-	for _, p := range programs3 {
-		prog := p.name
-		bin := buildCU(t, filepath.Join(abs, prog+".cu"), "-std=c++17")
-		traces[prog] = gpuTraceAtNCUClock(t, prog, bin, false)
-	}
 	type row struct {
 		name      string
+		study     bool
 		got, want float64
 	}
-	var all []row
-	for _, r := range rows {
-		tr, ok := traces[r.Workload]
-		if !ok {
-			continue // a program left out of programs3
+	for _, compiler := range []string{"clang", "nvcc"} {
+		traces := map[string][]float64{}
+		for _, p := range programs3 {
+			prog := p.name
+			flags := []string{"-std=c++17"}
+			if compiler == "nvcc" {
+				flags = append(flags, "--device-ptx", filepath.Join(abs, "nvcc", "ptx", prog+".nvcc.ptx"))
+			}
+			bin := buildCU(t, filepath.Join(abs, prog+".cu"), flags...)
+			traces[prog] = gpuTraceAtNCUClock(t, prog+" ("+compiler+")", bin, false)
 		}
-		if r.Launch >= len(tr) {
-			t.Fatalf("%s: %d kernels in warpsim's trace, the H100 ran launch %d", r.Workload, len(tr), r.Launch)
+		var all []row
+		for _, r := range rows {
+			tr, ok := traces[r.Workload]
+			if !ok {
+				continue // a program left out of programs3
+			}
+			if r.Launch >= len(tr) {
+				t.Fatalf("%s (%s): %d kernels in warpsim's trace, the H100 ran launch %d", r.Workload, compiler, len(tr), r.Launch)
+			}
+			all = append(all, row{r.Workload + "#" + strconv.Itoa(r.Launch) + " " + r.Kernel, programs3Study(r.Workload), tr[r.Launch], r.NS})
+			t.Logf("%-5s %-18s %d %-16.16s %7.0f ns, H100 %7.0f (%+.1f%%)", compiler, r.Workload, r.Launch, r.Kernel, tr[r.Launch], r.NS, 100*(tr[r.Launch]-r.NS)/r.NS)
 		}
-		all = append(all, row{r.Workload + "#" + strconv.Itoa(r.Launch) + " " + r.Kernel, tr[r.Launch], r.NS})
-		t.Logf("%-18s %d %-16.16s %7.0f ns, H100 %7.0f (%+.1f%%)", r.Workload, r.Launch, r.Kernel, tr[r.Launch], r.NS, 100*(tr[r.Launch]-r.NS)/r.NS)
-	}
-	if len(all) == 0 {
-		t.Fatal("no kernel compared")
-	}
-	names := make([]string, len(all))
-	got, want := make([]float64, len(all)), make([]float64, len(all))
-	within := 0
-	for i, r := range all {
-		names[i], got[i], want[i] = r.name, r.got, r.want
-		if d := (r.got - r.want) / r.want; d <= 0.15 && d >= -0.15 {
-			within++
+		if len(all) == 0 {
+			t.Fatal("no kernel compared")
+		}
+		var names []string
+		var got, want []float64
+		within := 0
+		var half [2]struct {
+			sum float64
+			n   int
+		}
+		for _, r := range all {
+			names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
+			d := (r.got - r.want) / r.want
+			if d <= 0.15 && d >= -0.15 {
+				within++
+			}
+			h := &half[0]
+			if !r.study {
+				h = &half[1]
+			}
+			h.sum += math.Abs(d)
+			h.n++
+		}
+		mean, over := testenv.TimeErrors(names, got, want, 1.0)
+		sort.Slice(all, func(i, j int) bool {
+			ei, ej := (all[i].got-all[i].want)/all[i].want, (all[j].got-all[j].want)/all[j].want
+			return ei*ei > ej*ej
+		})
+		for _, r := range all[:min(5, len(all))] {
+			t.Logf("%s worst: %s: %.0f ns, H100 %.0f (%+.1f%%)", compiler, r.name, r.got, r.want, 100*(r.got-r.want)/r.want)
+		}
+		t.Logf("%s: mean |error| %.1f%% over %d kernels, %d within 15%%; study half %.1f%% (%d kernels), held-out half %.1f%% (%d kernels)",
+			compiler, 100*mean, len(all), within, 100*half[0].sum/float64(max(1, half[0].n)), half[0].n, 100*half[1].sum/float64(max(1, half[1].n)), half[1].n)
+		for _, o := range over {
+			t.Errorf("%s: %s: more than 100%% off", compiler, o)
+		}
+		if mean > 0.18 {
+			t.Errorf("%s: mean |error| %.1f%%, want under 18%%", compiler, 100*mean)
 		}
 	}
-	mean, over := testenv.TimeErrors(names, got, want, 1.0)
-	sort.Slice(all, func(i, j int) bool {
-		ei, ej := (all[i].got-all[i].want)/all[i].want, (all[j].got-all[j].want)/all[j].want
-		return ei*ei > ej*ej
-	})
-	for _, r := range all[:min(5, len(all))] {
-		t.Logf("worst: %s: %.0f ns, H100 %.0f (%+.1f%%)", r.name, r.got, r.want, 100*(r.got-r.want)/r.want)
-	}
-	t.Logf("mean |error| %.1f%% over %d kernels, %d within 15%%", 100*mean, len(all), within)
-	for _, o := range over {
-		t.Errorf("%s: more than 100%% off", o)
-	}
-	if mean > 0.20 {
-		t.Errorf("mean |error| %.1f%%, want under 20%%", 100*mean)
-	}
+}
+
+// programs3Study says whether a programs3 program is in SPLIT.md's study
+// half: the first hex digit of the SHA-256 of its name in 0-7.
+func programs3Study(name string) bool {
+	h := sha256.Sum256([]byte(name))
+	return h[0]>>4 < 8
 }
 
 // TestCCHalfBF16HostMatchesDevice: cuda_fp16.h and cuda_bf16.h round with
@@ -563,6 +601,41 @@ __global__ void k(const int4 *a, const float *b, float *out) {
 	for _, want := range []string{"cp.async.cg.shared.global [", ", 16;", "cp.async.ca.shared.global [", ", 4;", "cp.async.commit_group", "cp.async.wait_group 1", "cp.async.wait_all"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the PTX lacks %q", want)
+		}
+	}
+}
+
+// TestPrograms3SplitMatchesRule checks that testdata/programs3/SPLIT.md's
+// table lists every program of the batch in the half its rule (the first
+// hex digit of the SHA-256 of the name) puts it in, as programs3Study
+// computes it for TestLongPrograms3TimesAgainstH100.
+func TestPrograms3SplitMatchesRule(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(programs3Dir, "SPLIT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{} // program: in the study half
+	for _, line := range strings.Split(string(data), "\n") {
+		study := strings.HasPrefix(line, "| study")
+		if !study && !strings.HasPrefix(line, "| held out") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		for _, p := range strings.Split(cells[2], ",") {
+			if f := strings.Fields(p); len(f) > 0 {
+				listed[f[0]] = study
+			}
+		}
+	}
+	if len(listed) != len(programs3) {
+		t.Errorf("SPLIT.md lists %d programs, programs3 has %d", len(listed), len(programs3))
+	}
+	for _, p := range programs3 {
+		study, ok := listed[p.name]
+		if !ok {
+			t.Errorf("%s: not in SPLIT.md", p.name)
+		} else if study != programs3Study(p.name) {
+			t.Errorf("%s: SPLIT.md says study=%v, the rule %v", p.name, study, programs3Study(p.name))
 		}
 	}
 }

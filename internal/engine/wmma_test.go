@@ -49,9 +49,23 @@ func TestWMMAMatchesH100(t *testing.T) {
 	if len(entries) != len(vs) {
 		t.Fatalf("%d kernels in wmma_probe.ptx, %d variants", len(entries), len(vs))
 	}
+	// nvcc 13 writes f64 wmma.mma with its optional rounding, .rn
+	// (testdata/programs3/nvcc/ptx/wmma_f64.nvcc.ptx): the same MMA, run
+	// again as the last variant.
+	rn := strings.Replace(string(src), "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn", 1)
+	if rn == string(src) {
+		t.Fatal("no f64 wmma.mma in wmma_probe.ptx")
+	}
+	mrn := testModule(t, rn)
+	vs = append(vs, vs[len(vs)-1])
+	entries = append(entries, entries[len(entries)-1])
 	m := testModule(t, string(src))
 	for i, v := range vs {
-		t.Run(v.name, func(t *testing.T) {
+		m, sub := m, v.name
+		if i == len(vs)-1 {
+			m, sub = mrn, v.name+"_rn"
+		}
+		t.Run(sub, func(t *testing.T) {
 			rec, err := testenv.ReadRecording(filepath.Join(tensorRec, "out", "wmma_"+v.name+".bin"))
 			if err != nil {
 				t.Fatal(err)

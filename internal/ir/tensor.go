@@ -580,10 +580,15 @@ func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
 	var shape, bitop string
 	var types []tensor.Elem
 	var lay []string
-	sat := false
+	sat, rn := false, false
 	for _, m := range ms[1:] {
 		switch {
 		case m == "sync" || m == "aligned" || m == "a" || m == "b" || m == "c" || m == "d" || m == "global" || m == "shared" || strings.HasPrefix(m, "shared::") || m == "popc":
+		case m == "rn" && ms[0] == "mma":
+			// f64 wmma.mma's optional rounding: .rn is round to nearest
+			// even, what it does without one (nvcc 13 writes it); .rz, .rm
+			// and .rp stay unsupported below.
+			rn = true
 		case m == "xor" || m == "and":
 			bitop = m
 		case m == "row" || m == "col":
@@ -648,6 +653,10 @@ func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
 			fl.emitTensor(OpTensor, TensorWmmaStore, src, to, nil, append([]int32{to.Dst, to.Stride}, to.A...))
 		}
 	case "mma":
+		if rn && (len(types) == 0 || types[0] != tensor.F64) {
+			fl.unsupportedf(src.Pos, "%s is not supported yet (modifier .rn: a rounding mode is f64's only)", opText(src))
+			return
+		}
 		w, err := tensor.NewWMMAOp(shape, types, sat, bitop)
 		if err != nil {
 			fl.unsupportedf(src.Pos, "%s", err.Error())

@@ -253,6 +253,39 @@ var measured = map[string]*Params{
 				tensor.F16: 13, tensor.BF16: 13, tensor.TF32: 13, tensor.E4M3: 13, tensor.E5M2: 13,
 				tensor.S8: 13, tensor.U8: 13, tensor.S4: 13, tensor.U4: 13, tensor.B1: 13,
 			}),
+			// [TC-wmma] MEASURED on this H100
+			// (testdata/programs3/nvcc/h100/mb2.txt and mb2.mma.sass:
+			// mb2.cu, nvcc 13's wmma and mma.sync on register fragments,
+			// chains at ILP 1-8, 1-32 warps, clock64 per warp).
+			// nvcc builds wmma tf32 m16n16k8 from four HMMA.1684.F32.TF32
+			// (512 multiply-adds each) and wmma s8/u8 m16n16k16 and
+			// m32n8k16 from two IMMA.16816 (2048 each), where mma.sync
+			// m16n8k8 tf32 and m16n8k32 s8 are single HMMA.1688 and
+			// IMMA.16832: at 4 warps per sub-partition, ILP 8, a wmma tf32
+			// takes 17.15 cycles per sub-partition (4 × 4.25) and an s8 one
+			// 8.42 (2 × 4.25); mma.sync m16n8k4 tf32 and m16n8k16 s8 issue
+			// every 4.47 and 4.42 (1 × 4.25). f16, bf16 (two HMMA.16816) and
+			// f64 (one DMMA.884) wmma are mma.sync's instructions.
+			WmmaInstMACs: tensorTable(map[tensor.Elem]uint32{
+				tensor.TF32: 512, tensor.S8: 2048, tensor.U8: 2048,
+			}),
+			// ReleaseMMAs 3: a one-warp loop of independent MMAs takes, per
+			// iteration, the MMAs' pipe time plus 3 of them after the last
+			// (the Release above with the model's 6-cycle branch: 6.25 ×
+			// ILP + 19 for the 6.25-cycle HMMA.16816), and 4.25 × ILP + 13
+			// for the 4.25-cycle ones: m16n8k8 f16 (tensorlesson's
+			// mb_stdout.txt: 30.1, 46.9 cycles at ILP 4, 8), m16n8k16 s8
+			// and m16n8k4 tf32 (mb2.txt: 31.0, 47.0).
+			ReleaseMMAs: 3,
+			// WmmaReleaseMMAs 5: nvcc's wmma loops (mb2.txt, one warp)
+			// take per iteration their HMMAs' pipe time plus about 31
+			// cycles at ILP 4 and 8 in f16 and bf16 (83.2, 131.3: 8 and 16
+			// HMMA.16816), 17-19 in s8 and tf32 (53.2, 85.3; 87.2, 151.3:
+			// 4.25-cycle IMMA.16816 and HMMA.1684): five MMA times after
+			// the last, less the branch, where mma.sync loops take three.
+			// Why ptxas's wmma code waits longer is not known (the loops'
+			// SASS is the same MMAs and a branch).
+			WmmaReleaseMMAs: 5,
 			// wgmma m64nNk16 f16 → f32, measured on the H100
 			// (testdata/timing/wgmma/h100/mb_stdout.txt, TestWgmmaMicrobenchmarks):
 			// four to a group at N = 64 and 128 run at the dense rate above

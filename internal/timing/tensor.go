@@ -22,6 +22,11 @@ type TensorPipe struct {
 	// 1/TensorFrac cycle, each costs beyond its multiply-adds (mma.sync and
 	// wmma; wgmma has none).
 	InstMACs, Overhead [tensor.S32 + 1]uint32
+	// WmmaInstMACs, where not 0, replaces InstMACs for wmma.mma: the
+	// compiler builds some wmma shapes from smaller hardware MMAs than
+	// mma.sync's (on the H100 wmma tf32 m16n16k8 is four HMMA.1684 of 512
+	// multiply-adds, where mma.sync m16n8k8 tf32 is one HMMA.1688 of 1024).
+	WmmaInstMACs [tensor.S32 + 1]uint32
 	// Latency is the cycles from the end of an MMA's issue interval to
 	// its result.
 	Latency [tensor.S32 + 1]uint32
@@ -51,6 +56,20 @@ type TensorPipe struct {
 	// of independent MMA chains run one after the other, as measured:
 	// ptxas waits for the warp's MMA scoreboard to drain there).
 	Release [tensor.S32 + 1]uint32
+	// ReleaseMMAs, when not 0, makes the release of an mma.sync or
+	// wmma.mma whose type has a Release this many of its hardware MMA's
+	// pipe times after its pipe end, less the branch's own latency (the
+	// class table's): the wait scales with the MMA's size (the H100's
+	// one-warp loops end 3 × 6.25 cycles after their last m16n8k16 f16 MMA
+	// and 3 × 4.25 after their last m16n8k8 f16, m16n8k16 s8 or m16n8k4
+	// tf32). wgmma keeps Release.
+	ReleaseMMAs uint32
+	// WmmaReleaseMMAs, when not 0, replaces ReleaseMMAs for wmma.mma: the
+	// H100's one-warp wmma loops end later after their last MMA than
+	// mma.sync loops of the same hardware MMAs (testdata/programs3/nvcc's
+	// mb2.txt: about 31 cycles after the last of 8 or 16 HMMA.16816, 5 ×
+	// 6.25, where mma.sync's take 19).
+	WmmaReleaseMMAs uint32
 }
 
 // TensorFrac is the tensor pipe's time unit: 1/TensorFrac cycle.
@@ -94,10 +113,23 @@ func (p *Params) tensorCost(in *ir.Inst) (cost uint64, latency, release uint32) 
 		}
 	} else {
 		n := uint64(1)
-		if im := p.Tensor.InstMACs[elem]; im != 0 {
+		im := p.Tensor.InstMACs[elem]
+		if w := p.Tensor.WmmaInstMACs[elem]; w != 0 && in.Mode == ir.TensorWmmaMMA {
+			im = w
+		}
+		if im != 0 {
 			n = (uint64(macs) + uint64(im) - 1) / uint64(im)
 		}
 		cost += n * uint64(p.Tensor.Overhead[elem])
+		k := uint64(p.Tensor.ReleaseMMAs)
+		if w := p.Tensor.WmmaReleaseMMAs; w != 0 && in.Mode == ir.TensorWmmaMMA {
+			k = uint64(w)
+		}
+		if k != 0 && p.Tensor.Release[elem] != 0 {
+			// k hardware MMAs' pipe time, less the branch's latency.
+			r := (k*cost/n + TensorFrac - 1) / TensorFrac
+			return cost, p.Tensor.Latency[elem], uint32(r - min(r, uint64(p.Latency[ir.ClassBranch])))
+		}
 	}
 	return cost, p.Tensor.Latency[elem], p.Tensor.Release[elem]
 }
