@@ -170,3 +170,45 @@ func TestNamedBarrierMisuse(t *testing.T) {
 		})
 	}
 }
+
+// TestITSBarriersSynccheck runs each scenario of its.cu under `warpsim
+// sanitize --tool synccheck` and compares the report with compute-
+// sanitizer's on the H100 (recorded/its.N.synccheck.stdout): no finding
+// where the lanes that do not reach a barrier exit or arrive later, the
+// summary and the program's output; where the H100 hung, the program's
+// first line only, warpsim's reading cudaErrorLaunchTimeout. ifElseCount
+// differs as in TestITSBarriers (the H100 reported the predicated barrier
+// its converged warp ran with half its lanes).
+func TestITSBarriersSynccheck(t *testing.T) {
+	needClang(t)
+	bin := buildSuite(t, "its", itsDir, []string{itsDir + "/its.cu"}, []string{"its"}, "-lineinfo")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	for i := 0; i < itsScenarios; i++ {
+		b, err := os.ReadFile(filepath.Join(itsDir, "recorded", fmt.Sprintf("its.%d.synccheck.stdout", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr strings.Builder
+		run([]string{"sanitize", "--tool", "synccheck", filepath.Join(bin, "its"), fmt.Sprint(i)}, &stdout, &stderr)
+		got, want := parseSanitizerReport(stdout.String(), false), parseSanitizerReport(string(b), false)
+		if want := itsDifferences[i]; want != "" {
+			if len(got.program) == 0 || got.program[0] != want {
+				t.Errorf("scenario %d: expected today's difference %q, got %q", i, want, got.program)
+			}
+			continue
+		}
+		if len(want.program) > 0 && strings.HasSuffix(want.program[0], "-> HANG") {
+			want.program = []string{strings.TrimSuffix(want.program[0], "HANG") + "cudaErrorLaunchTimeout"}
+			got.program = got.program[:min(1, len(got.program))]
+		}
+		compareLists(t, fmt.Sprintf("scenario %d finding", i), got.findings, want.findings)
+		compareLists(t, fmt.Sprintf("scenario %d summary line", i), got.summary, want.summary)
+		compareLists(t, fmt.Sprintf("scenario %d program line", i), got.program, want.program)
+	}
+}
