@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // itsDir holds the barrier probes under independent thread scheduling and
@@ -31,16 +33,18 @@ var itsDifferences = map[int]string{
 // barriers and the reductions' results, bit for bit. Where the H100 hung
 // (a deadlock: lanes of one warp at two different barrier instructions),
 // warpsim must stop the kernel with a barrier deadlock, which the program
-// sees as cudaErrorLaunchTimeout. WARPSIM_LONG=1 also runs the functional
+// sees as cudaErrorLaunchTimeout. TestLongITSBarriers runs the functional
 // driver on one worker and on four.
-func TestITSBarriers(t *testing.T) {
+func TestITSBarriers(t *testing.T) { checkITS(t, [][]string{{"WARPSIM_MODE=timing"}}) }
+
+func TestLongITSBarriers(t *testing.T) {
+	testenv.Long(t)
+	checkITS(t, [][]string{{"WARPSIM_MODE=functional", "WARPSIM_WORKERS=1"}, {"WARPSIM_MODE=functional", "WARPSIM_WORKERS=4"}})
+}
+
+func checkITS(t *testing.T, envs [][]string) {
 	needClang(t)
 	bin := buildSuite(t, "its", itsDir, []string{itsDir + "/its.cu"}, []string{"its"}, "-lineinfo")
-	envs := [][]string{{"WARPSIM_MODE=timing"}}
-	if os.Getenv("WARPSIM_LONG") != "" {
-		envs = append(envs, []string{"WARPSIM_MODE=functional", "WARPSIM_WORKERS=1"},
-			[]string{"WARPSIM_MODE=functional", "WARPSIM_WORKERS=4"})
-	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	type result struct{ got, stderr string }
