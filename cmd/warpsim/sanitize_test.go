@@ -212,6 +212,18 @@ func maskAndSort(findings []string, masks []*regexp.Regexp) []string {
 	return out
 }
 
+// sanitizeProgramDifferences are the program's own output lines where
+// warpsim prints something else than the H100, each line of the recording
+// (first) replaced by what warpsim prints (second): where the H100 hangs,
+// warpsim stops the kernel with a barrier deadlock, which the program sees
+// as cudaErrorLaunchTimeout (docs/simt-core.md).
+var sanitizeProgramDifferences = map[string][][2]string{}
+
+// sanitizeProgramMasks are program output that is not deterministic on the
+// GPU (a host buffer a failed copy left uninitialized): what matches is
+// replaced by "?" on both sides.
+var sanitizeProgramMasks = map[string][]*regexp.Regexp{}
+
 // sanitizeNotYet are recordings warpsim cannot match yet, each with what it
 // does instead (checked, so the test fails once that changes).
 // None today: device_heap.memcheck (device-side malloc) is compared like
@@ -288,6 +300,21 @@ func checkSanitizeRun(t *testing.T, bin, suite string, r sanitizeRun) {
 	}
 	compareLists(t, "finding", got.findings, want.findings)
 	compareLists(t, "summary line", got.summary, want.summary)
+	for _, d := range sanitizeProgramDifferences[name] {
+		for i, l := range want.program {
+			if l == d[0] {
+				want.program[i] = d[1]
+			}
+		}
+	}
+	for _, m := range sanitizeProgramMasks[name] {
+		for i := range got.program {
+			got.program[i] = m.ReplaceAllString(got.program[i], "?")
+		}
+		for i := range want.program {
+			want.program[i] = m.ReplaceAllString(want.program[i], "?")
+		}
+	}
 	compareLists(t, "program output line", got.program, want.program)
 	if t.Failed() {
 		t.Logf("warpsim sanitize printed:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
@@ -353,14 +380,11 @@ func TestRunSanitize(t *testing.T) {
 	}
 }
 
-// badcountReport is synccheck's report of badcount: every thread of the
-// warp that arrived (the kernel stops there), then the summary.
+// badcountReport is synccheck's report of badcount, a thread count that is
+// not a multiple of the warp size: no finding, the kernel fails with an
+// illegal instruction (the H100: testdata/sanitize/probe4/count_odd).
 func badcountReport() string {
-	want := "========= COMPUTE-SANITIZER\n"
-	for l := 0; l < 32; l++ {
-		want += fmt.Sprintf("========= Barrier error detected. Invalid arguments.\n=========     at badcount+0x0 in kernels.ptx:71\n=========     by thread (%d,0,0) in block (0,0,0)\n========= \n", l)
-	}
-	return want + "========= ERROR SUMMARY: 32 errors\n"
+	return "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"
 }
 
 // TestSanitizeBeyond checks what warpsim finds that compute-sanitizer does

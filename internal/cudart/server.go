@@ -614,11 +614,17 @@ func (s *Server) handle(req request) (rep reply) {
 	case opStreamQuery:
 		seq := s.streamSeq(p.u32())
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.done < seq {
+		ready := s.done >= seq
+		s.mu.Unlock()
+		if !ready {
 			return reply{code: ErrorNotReady}
 		}
-		return reply{code: s.sticky}
+		// Done: the stream's launches' errors, as a synchronizing call
+		// returns them (the H100: a faulted kernel's cudaStreamQuery
+		// returns its error, testdata/engine/its).
+		rep = reply{}
+		s.flush(&rep)
+		return rep
 	case opStreamCreate:
 		stream, flags := p.u32(), p.u32()
 		s.mu.Lock()

@@ -25,6 +25,7 @@ const maxBarriers = 16
 type barrier struct {
 	arrived int // warps
 	need    int // warps; 0 = every live warp
+	count   int // the thread count the warps gave; 0: none
 	waiting []*warp
 	popc    uint32
 	and, or bool

@@ -21,6 +21,9 @@ type entry struct {
 	// parked marks lanes waiting at a warp-synchronous instruction for
 	// member lanes on another path (syncWait).
 	parked bool
+	// barPark marks lanes waiting at a block barrier instruction (at pc)
+	// for the warp's other lanes to reach it (barWait).
+	barPark bool
 }
 
 // frame is one call level of a warp: the callee's register file and its
@@ -84,6 +87,13 @@ type warp struct {
 	barRedDst  int32
 	barRedMode uint8
 	barRedMask uint32
+	// A barrier instruction that part of the warp has reached under
+	// independent thread scheduling (barWait): the lanes there (pend) and
+	// those of them whose guard holds (pendExec), its pc, function and
+	// call depth. pend is 0 when none.
+	pend, pendExec uint32
+	pendPC, pendFi int
+	pendDepth      int
 
 	backEdges int // consecutive backward branches without a store (forward-progress detection)
 	stored    bool
@@ -159,6 +169,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.stack = append(wp.stack[:0], entry{pc: 0, rpc: -1, mask: wp.valid})
 	wp.frames = wp.frames[:0]
 	wp.barRedDst = -1
+	wp.pend = 0
 	wp.backEdges = 0
 	wp.waitFailed = false
 	wp.setChecker(cfg.Check)
@@ -387,6 +398,13 @@ func (wp *warp) run(budget int) int {
 			}
 			continue
 		}
+		if top.barPark {
+			// Every other path of the warp waits or has finished.
+			if !wp.barResume() {
+				break
+			}
+			continue
+		}
 		mask := top.mask
 		if wp.rec == nil && lt == nil {
 			// A straight run of fast-form instructions (which never fault
@@ -523,7 +541,13 @@ func (wp *warp) run(budget int) int {
 			wp.fast(in, exec)
 			continue
 		}
-		if (in.Class == ir.ClassWarp || in.Op == ir.OpBar) && exec != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
+		if in.Op == ir.OpBar && mask != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
+			if wp.barWait(pc, in, &exec) {
+				inst--
+				threadInst -= uint64(bits.OnesCount32(mask))
+				continue
+			}
+		} else if in.Class == ir.ClassWarp && exec != wp.valid&^wp.exited && wp.w.l.cfg.ITS {
 			if wp.syncWait(pc, in, &exec) {
 				inst--
 				threadInst -= uint64(bits.OnesCount32(mask))
@@ -737,40 +761,31 @@ func (wp *warp) yieldWait() bool {
 }
 
 // syncWait makes a warp-synchronous instruction (shfl, vote, match,
-// redux, bar.warp .sync) or a block barrier (bar.sync, counted per thread
-// on sm_70+) wait, under independent thread scheduling, for
+// redux, bar.warp .sync) wait, under independent thread scheduling, for
 // the lanes its member mask names that noteBackEdge let run on another path:
 // the GPU executes it once every named lane has arrived. Lanes parked at
 // this instruction with the same join point are merged into the executing
 // ones (exec grows); if named lanes are still missing and an independent
 // path below holds them, the top entry parks here and that path runs
-// first. It reports true when the warp parked.
+// first. It reports true when the warp parked. (Block barriers: barWait.)
 func (wp *warp) syncWait(pc int, in *ir.Inst, exec *uint32) bool {
 	var member uint32
-	if in.Op == ir.OpBar {
-		// A block barrier counts threads on sm_70+ (the CUDA programming
-		// guide: bar.sync is enforced per thread, and does not succeed until
-		// every non-exited thread reached it): lanes of the warp on another
-		// path arrive with it, not after it.
-		member = wp.valid &^ wp.exited
-	} else {
-		slot := in.A[1]
-		switch in.Op {
-		case ir.OpShfl:
-			slot = in.A[3]
-		case ir.OpBarWarp:
-			slot = in.A[0]
-		case ir.OpActivemask:
-			return false
-		}
-		if slot < 0 {
-			return false
-		}
-		m := wp.r(slot)
-		for l := 0; l < 32; l++ {
-			if *exec>>l&1 != 0 {
-				member |= uint32(m[l])
-			}
+	slot := in.A[1]
+	switch in.Op {
+	case ir.OpShfl:
+		slot = in.A[3]
+	case ir.OpBarWarp:
+		slot = in.A[0]
+	case ir.OpActivemask:
+		return false
+	}
+	if slot < 0 {
+		return false
+	}
+	m := wp.r(slot)
+	for l := 0; l < 32; l++ {
+		if *exec>>l&1 != 0 {
+			member |= uint32(m[l])
 		}
 	}
 	missing := member &^ *exec &^ wp.exited & wp.valid
@@ -912,15 +927,28 @@ func (wp *warp) barrier(pc int, in *ir.Inst, exec uint32) bool {
 		return true
 	}
 	lane := bits.TrailingZeros32(exec)
-	id := int(wp.r(in.A[0])[lane])
-	if id < 0 || id >= maxBarriers {
-		wp.fault(FaultIllegal, pc, lane, 0, false, "barrier id %d out of range", id)
-		return true
-	}
+	// The H100 takes the id's low four bits: bar.sync 16, 64 ran as a
+	// valid barrier (testdata/sanitize/probe4/barrier_id16).
+	id := int(uint32(wp.r(in.A[0])[lane]) & (maxBarriers - 1))
 	b := wp.blk
 	br := &b.bars[id]
 	if in.A[1] >= 0 {
 		cnt := int(uint32(wp.r(in.A[1])[lane]))
+		if cnt%32 != 0 {
+			// probe4/count_odd: cudaErrorIllegalInstruction, under
+			// compute-sanitizer too (with no report).
+			wp.fault(FaultIllegal, pc, lane, 0, false, "barrier %d: thread count %d is not a multiple of the warp size", id, cnt)
+			return true
+		}
+		if br.arrived > 0 && br.count != 0 && br.count != cnt && wp.chk == nil {
+			// Warps waiting at one barrier with different thread counts:
+			// an illegal instruction on the H100 (probe2/named_barrier,
+			// probe4/count_interleaved). Under a checker synccheck
+			// reports it (internal/sanitize/synccheck.go).
+			wp.fault(FaultIllegal, pc, lane, 0, false, "barrier %d: warps wait for %d threads, this one for %d", id, br.count, cnt)
+			return true
+		}
+		br.count = cnt
 		br.need = (cnt + 31) / 32
 	}
 	br.arrived++
