@@ -542,7 +542,9 @@ func orderedBits(b uint64, signBit uint) int64 {
 
 // TestConformanceClangPTXUpToDate rebuilds every case's clang.ptx with
 // clang-22, as build_clang.sh does, and checks it is the committed file, so
-// the PTX the GPU ran is the PTX of the committed kernel.cu.
+// the PTX the GPU ran is the PTX of the committed kernel.cu. clang's output
+// is kept between runs (testenv.CachedBuild: the key covers clang's
+// version, kernel.cu and the headers it includes, and the flags).
 func TestConformanceClangPTXUpToDate(t *testing.T) {
 	clang := testenv.NeedClang(t)
 	srcs, _ := filepath.Glob(filepath.Join(conformanceDir, "*", "kernel.cu"))
@@ -550,14 +552,25 @@ func TestConformanceClangPTXUpToDate(t *testing.T) {
 		dir := filepath.Dir(src)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			tmp := filepath.Join(t.TempDir(), "clang.ptx")
-			cmd := exec.Command(clang, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-				"--cuda-gpu-arch=sm_90", "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-O3", "-S",
-				"-I", filepath.Join(conformanceDir, "include"), src, "-o", tmp)
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%v\n%s", err, msg)
+			abs, err := filepath.Abs(src)
+			if err != nil {
+				t.Fatal(err)
 			}
-			got, _ := os.ReadFile(tmp)
+			flags := []string{"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+				"--cuda-gpu-arch=sm_90", "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-O3", "-S",
+				"-I", filepath.Join(filepath.Dir(filepath.Dir(abs)), "include")}
+			ptx, err := testenv.CachedBuild(abs, flags, func(out string) (string, error) {
+				out = filepath.Join(out, "kernel")
+				cmd := exec.Command(clang, append(flags, abs, "-o", out)...)
+				if msg, err := cmd.CombinedOutput(); err != nil {
+					return "", fmt.Errorf("%v\n%s", err, msg)
+				}
+				return out, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(ptx)
 			want, err := os.ReadFile(filepath.Join(dir, "clang.ptx"))
 			if err != nil {
 				t.Fatal(err)

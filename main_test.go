@@ -9,5 +9,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testenv.TuneGC()
-	os.Exit(m.Run())
+	code := m.Run()
+	testenv.CleanPrograms() // TestConformanceClangPTXUpToDate's
+	os.Exit(code)
 }

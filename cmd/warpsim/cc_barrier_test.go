@@ -203,7 +203,7 @@ func TestCCCudaBarrierLongWait(t *testing.T) {
 	if err := os.WriteFile(src, []byte(longWaitCU), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCU(t, src) // cached by its content (progcache_test.go)
+	prog := buildCU(t, src) // cached by its content (testenv.CachedBuild)
 	for _, mode := range []string{"functional", "timing"} {
 		got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=" + mode})
 		if err != nil {

@@ -95,7 +95,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	// 448 and 57344 are the formats' largest finite values (0x7e, 0x7b);
 	// 1/3 rounds to 0.34375 = 1.011b x 2^-2 (0x2b), as the H100 printed.
@@ -256,7 +256,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if err != nil || out != "0 differ\n" {
 		t.Errorf("got %q (%v)\n%s", out, err, stderr)
@@ -320,7 +320,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	// Blocks 0..5: 3 clusters (300), rank b/2 (x10), 3 clusters along x (+3), index b/2 (x1000).
 	want := "35 24 2.5 28 2 7.5 15 19 303 303 1313 1313 2323 2323 \n"
@@ -386,7 +386,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	want := "cudaSuccess\n" +
 		"1 0 2 0 2 0 2 11 \n" +
@@ -453,7 +453,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "entry cudaSuccess 1\n0 no error 16 81 991\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
@@ -507,7 +507,7 @@ int main() {
 	for _, c := range []struct {
 		flag, want string
 	}{{"-O3", "0x1p-24 1\n"}, {"--fmad=false", "0x0p+0 1\n"}, {"--ftz=true", "0x1p-24 0\n"}} {
-		prog := buildCUIn(t, t.TempDir(), src, c.flag)
+		prog := buildCU(t, src, c.flag)
 		out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 		if err != nil || out != c.want {
 			t.Errorf("%s: got %q (%v), want %q\n%s", c.flag, out, err, c.want, stderr)
@@ -553,7 +553,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	// 2016*3 = 6048, 2016*10 = 20160.
 	if want := "64 128 64 128 192 256 6048 20160 \n"; err != nil || out != want {

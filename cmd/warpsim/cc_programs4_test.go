@@ -85,7 +85,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "55221188 55221188\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
@@ -133,7 +133,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17", "-rdc=true", "-lcudadevrt")
+	prog := buildCU(t, src, "-std=c++17", "-rdc=true", "-lcudadevrt")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "cudaSuccess 32 1000 1001\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
@@ -168,7 +168,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "1 0 5e+30 | 1 0 5e+30\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
@@ -206,7 +206,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "5 5 3 -1 3fc00000\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)

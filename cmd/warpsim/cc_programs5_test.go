@@ -65,7 +65,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "108=32768000 109=134217728 78=1 79=1 80=1 90=1 32=1 86=0 87=2 108 109\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)
@@ -96,7 +96,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-std=c++17")
+	prog := buildCU(t, src, "-std=c++17")
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "8650752 64 1048576 128 1 1\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)

@@ -25,12 +25,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("WARPSIM_TEST_AS_CLI") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	// Programs from the cache (progcache_test.go) start this run's binary.
+	// Programs from the cache (testenv.CachedBuild) start this run's binary.
 	if exe, err := os.Executable(); err == nil {
 		os.Setenv("WARPSIM_BIN", exe)
 	}
 	code := m.Run()
-	cleanProgramCache()
+	testenv.CleanPrograms()
 	os.Exit(code)
 }
 
@@ -41,7 +41,7 @@ func needClang(t *testing.T) {
 
 // Programs are built once: every test that asks for the same source with
 // the same flags gets the same executable, built by the first to ask (the
-// others wait for it), and kept between package runs (progcache_test.go).
+// others wait for it), and kept between package runs (testenv.CachedBuild).
 var (
 	builtMu sync.Mutex
 	built   = map[string]*builtProgram{}
@@ -70,7 +70,7 @@ func buildCU(t *testing.T, src string, flags ...string) string {
 	}
 	builtMu.Unlock()
 	b.once.Do(func() {
-		path, err := cachedBuild(abs, flags, func(dir string) (string, error) {
+		path, err := testenv.CachedBuild(abs, flags, func(dir string) (string, error) {
 			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"cc"}, flags...)

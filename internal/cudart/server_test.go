@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,7 +45,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// Programs from the cache (testenv.CachedBuild) start this run's binary.
+	if exe, err := os.Executable(); err == nil {
+		os.Setenv("WARPSIM_BIN", exe)
+	}
+	code := m.Run()
+	testenv.CleanPrograms()
+	os.Exit(code)
 }
 
 // countingReader counts the request bytes the program sent.
@@ -196,23 +203,49 @@ func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launch
 	return &Launched{}, nil
 }
 
+// buildProgram compiles src with the C runtime against this test binary
+// (WARPSIM_BIN), once per package run and kept between runs
+// (testenv.CachedBuild).
 func buildProgram(t *testing.T, src string) string {
 	t.Helper()
 	testenv.NeedClang(t)
-	d, err := cc.NewDriver(os.Stderr)
+	abs, err := filepath.Abs(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	builtMu.Lock()
+	b := built[abs]
+	if b == nil {
+		b = &builtProgram{}
+		built[abs] = b
 	}
-	d.WarpsimBin = exe
-	out := filepath.Join(t.TempDir(), "prog")
-	if err := d.Build(&cc.Options{Inputs: []string{src}, Output: out, OptLevel: "-O2", Arch: "sm_90"}); err != nil {
-		t.Fatal(err)
+	builtMu.Unlock()
+	b.once.Do(func() {
+		b.path, b.err = testenv.CachedBuild(abs, []string{"-O2", "sm_90"}, func(dir string) (string, error) {
+			d, err := cc.NewDriver(os.Stderr)
+			if err != nil {
+				return "", err
+			}
+			d.WarpsimBin = os.Getenv("WARPSIM_BIN")
+			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(abs), ".cu"))
+			return out, d.Build(&cc.Options{Inputs: []string{abs}, Output: out, OptLevel: "-O2", Arch: "sm_90"})
+		})
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return out
+	return b.path
+}
+
+var (
+	builtMu sync.Mutex
+	built   = map[string]*builtProgram{}
+)
+
+type builtProgram struct {
+	once sync.Once
+	path string
+	err  error
 }
 
 // TestSemantics runs a compiled program against the fake device: error

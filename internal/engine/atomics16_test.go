@@ -83,10 +83,6 @@ func TestLongAtomics16MatchH100(t *testing.T) {
 // first, the k+1-th, …).
 func checkAtomics16(t *testing.T, k int) {
 	testenv.NeedClang(t)
-	d, err := cc.NewDriver(os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	src, err := filepath.Abs(filepath.Join(atomics16Dir, "probe.cu"))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +101,7 @@ func checkAtomics16(t *testing.T, k int) {
 			if len(rec) != 5*n {
 				t.Fatalf("recording: %d bytes, want %d", len(rec), 5*n)
 			}
-			ptxText, err := d.PTX(&cc.Options{Arch: "sm_90", OptLevel: "-O2", Defines: []string{fmt.Sprintf("-DFORM=%d", f.n)}}, src)
+			ptxText, err := atomics16PTX(src, f.n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,4 +258,27 @@ func TestVectorAtomicIsOneRequest(t *testing.T) {
 			t.Fatalf("word %d = %#08x, want 0x3c003c00", i, w)
 		}
 	}
+}
+
+// atomics16PTX is clang's PTX of the probe for one form, kept between
+// package runs as cmd/warpsim keeps its programs (testenv.CachedBuild: the
+// key covers clang, warpsim's headers, the probe and forms.h).
+func atomics16PTX(src string, form int) ([]byte, error) {
+	define := fmt.Sprintf("-DFORM=%d", form)
+	path, err := testenv.CachedBuild(src, []string{"-O2", "sm_90", define, "--ptx"}, func(dir string) (string, error) {
+		d, err := cc.NewDriver(os.Stderr)
+		if err != nil {
+			return "", err
+		}
+		ptx, err := d.PTX(&cc.Options{Arch: "sm_90", OptLevel: "-O2", Defines: []string{define}}, src)
+		if err != nil {
+			return "", err
+		}
+		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
+		return out, os.WriteFile(out, ptx, 0o644)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }

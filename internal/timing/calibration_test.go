@@ -113,8 +113,15 @@ var (
 // (TestDeterminism checks that repeated launches agree).
 func simulateShared(t testing.TB, launchFile string, clockHz float64) []sharedLaunch {
 	t.Helper()
+	return simulateSharedBlocks(t, launchFile, clockHz, 0)
+}
+
+// simulateSharedBlocks is simulateShared with every launch's grid cut to
+// its first blocks blocks in x (0: the grids as recorded).
+func simulateSharedBlocks(t testing.TB, launchFile string, clockHz float64, blocks uint32) []sharedLaunch {
+	t.Helper()
 	mhz := math.Round(clockHz / 1e6)
-	key := fmt.Sprintf("%s@%g", launchFile, mhz)
+	key := fmt.Sprintf("%s@%g/%d", launchFile, mhz, blocks)
 	sharedMu.Lock()
 	s := sharedRuns[key]
 	if s == nil {
@@ -127,6 +134,11 @@ func simulateShared(t testing.TB, launchFile string, clockHz float64) []sharedLa
 		if err != nil {
 			s.err = err
 			return
+		}
+		for _, la := range lf.Launches {
+			if blocks > 0 && la.Grid[0] > blocks {
+				la.Grid[0] = blocks
+			}
 		}
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
 			Timing: warpsim.TimingOptions{ClockMHz: mhz}})
@@ -167,16 +179,15 @@ func TestCalibration(t *testing.T) {
 // 2^20 ints, the matrix products at n = 256, the 32 MB streams and the
 // occupancy sweep's pointer chases (seconds of CPU each; the same kernels at
 // smaller sizes, and the sweep's streaming copy, are in), and the rows this
-// package's other tests simulate anyway (simulateShared): the throughput
-// microbenchmarks but mioPlainSkips (TestMIOThrottleAsOnH100),
-// occ_stream_r1 and _r8 (TestLatencyHiding) and the 16x16 coarsened
-// products at n = 128 (TestCoarseningSlowerAtSmallN; its long twin looks
-// at n = 256).
+// package's other tests simulate anyway (simulateShared): occ_stream_r1 and
+// _r8 (TestLatencyHiding) and the 16x16 coarsened products at n = 128
+// (TestCoarseningSlowerAtSmallN; its long twin looks at n = 256). The
+// throughput microbenchmarks are in as every eighth row picks them
+// (tput_fadd); TestMIOThrottleAsOnH100 runs them on a few SMs
+// (mioPlainBlocks), TestLongCalibration in full.
 func plainCalibration(i int, name string) bool {
 	switch {
-	case name == mioPlainSkips:
-		return false
-	case strings.HasPrefix(name, "tput_"), name == "occ_stream_r1", name == "occ_stream_r8",
+	case name == "occ_stream_r1", name == "occ_stream_r8",
 		strings.HasPrefix(name, "lesson_matmulCoarse_T16_") && strings.HasSuffix(name, "_n128"):
 		return true
 	case strings.Contains(name, "_n1048576_"), strings.HasSuffix(name, "_n256"),

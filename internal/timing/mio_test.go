@@ -18,12 +18,15 @@ import (
 // on the H100 for the throughput microbenchmarks
 // (testdata/timing/h100/calibration.csv, smsp__average_warp_latency_
 // issue_stalled_{mio,math_pipe}_throttle). The plain run leaves out
-// tput_rsqrt (MUFU, as tput_ex2 is), which TestLongMIOThrottleAsOnH100
-// checks too.
+// tput_rsqrt (MUFU, as tput_ex2 is), and runs each microbenchmark's first
+// mioPlainBlocks blocks only: one block of 512 threads on each SM, as the
+// recorded grid of 132 has it, on fewer SMs. TestLongMIOThrottleAsOnH100
+// checks all seven at the recorded grid.
 func TestMIOThrottleAsOnH100(t *testing.T) { checkMIOThrottle(t, false) }
 
 // TestLongMIOThrottleAsOnH100 is TestMIOThrottleAsOnH100 over all seven
-// throughput microbenchmarks that throttle.
+// throughput microbenchmarks that throttle, their grids as recorded (the
+// simulations TestLongCalibration makes).
 func TestLongMIOThrottleAsOnH100(t *testing.T) {
 	testenv.Long(t)
 	checkMIOThrottle(t, true)
@@ -32,6 +35,11 @@ func TestLongMIOThrottleAsOnH100(t *testing.T) {
 // mioPlainSkips is the throughput microbenchmark the plain run leaves to
 // the long one (seconds of CPU; the MUFU pipe is tput_ex2's too).
 const mioPlainSkips = "tput_rsqrt"
+
+// mioPlainBlocks is how many of a throughput microbenchmark's 132 blocks
+// the plain run simulates: the pipes throttle within an SM, and each SM
+// runs one block either way.
+const mioPlainBlocks = 4
 
 func checkMIOThrottle(t *testing.T, all bool) {
 	f, err := os.Open(filepath.Join(calibDir, "h100", "calibration.csv"))
@@ -75,8 +83,13 @@ func checkMIOThrottle(t *testing.T, all bool) {
 		seen++
 		hwMIO := num(r, strings.Replace(metric, "%s", "mio_throttle", 1))
 		hwMath := num(r, strings.Replace(metric, "%s", "math_pipe_throttle", 1))
-		// The same simulation as TestCalibration's of this row (shared).
-		tm := simulateShared(t, r[col["launchfile"]], num(r, "sm_clock_hz"))[int(num(r, "launch_index"))].timing
+		// The long run: the same simulation as TestLongCalibration's of
+		// this row (shared).
+		blocks := uint32(mioPlainBlocks)
+		if all {
+			blocks = 0
+		}
+		tm := simulateSharedBlocks(t, r[col["launchfile"]], num(r, "sm_clock_hz"), blocks)[int(num(r, "launch_index"))].timing
 		mio, mathPipe := tm.Stalls[idx["mio_throttle"]], tm.Stalls[idx["math_pipe_throttle"]]
 		t.Logf("%-11s H100 mio %8.1f math %8.1f | warpsim warp-cycles mio %9d math %9d", name, hwMIO, hwMath, mio, mathPipe)
 		if hwMIO > hwMath {

@@ -1,4 +1,4 @@
-package main
+package testenv
 
 import (
 	"crypto/sha256"
@@ -12,21 +12,22 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/warpsim/warpsim/cuda/cc"
 )
 
-// The programs the tests build with `warpsim cc` (buildCU) are kept between
-// package runs, as Go keeps compiled packages: clang is most of this
-// package's CPU time (about 105 of 177 CPU seconds, measured on 2026-11-26),
-// and the programs change far less often than the simulator they run on.
-// A program is found by a key over everything that goes into it:
+// The programs the tests build with clang (`warpsim cc` in cmd/warpsim,
+// cc.Driver in internal/cudart, clang's PTX in internal/engine) are kept
+// between package runs, as Go keeps compiled packages: clang was most of
+// cmd/warpsim's CPU time (about 105 of 177 CPU seconds, measured on
+// 2026-11-26), and the programs change far less often than the simulator
+// they run on. A program is found by a key over everything that goes into
+// it:
 //
 //   - the compiler: clang's path and `--version`, every file of the cuda
 //     tree (headers, the C runtime, the compiler driver cuda/cc, the PTX
-//     linker) and the `warpsim cc` command (cc.go);
+//     linker) and the `warpsim cc` command (cmd/warpsim/cc.go);
 //   - the flags;
 //   - the source, any flag that names a file (another source, a
 //     --device-ptx file), and every file they include with #include "…",
@@ -38,11 +39,11 @@ import (
 // WARPSIM_TEST_CACHE=off once, or delete the cache folder
 // (os.UserCacheDir()/warpsim-test/programs). WARPSIM_TEST_CACHE=off builds
 // every program afresh in a temporary folder, as CI's clean machine does
-// anyway. Entries unused for a week are removed at the end of a run.
+// anyway. Entries unused for a week are removed by CleanPrograms.
 //
-// A cached program was linked against the warpsim executable of the run that
-// built it; TestMain sets WARPSIM_BIN so that every program a test starts
-// runs this run's binary instead.
+// A cached program was linked against the simulator of the run that built
+// it: a package whose programs start a simulator sets WARPSIM_BIN in its
+// TestMain, so that every program runs this run's test binary instead.
 
 // programCacheRoot is the cache folder, or "" when caching is off.
 func programCacheRoot() string {
@@ -56,12 +57,33 @@ func programCacheRoot() string {
 	return filepath.Join(base, "warpsim-test", "programs")
 }
 
-// The cuda tree and the cc command, found from the package's folder when the
-// test binary starts (a test may change the working directory later).
+// The cuda tree and the cc command, found from the module's root above the
+// package's folder when the test binary starts (a test may change the
+// working directory later).
 var (
-	cudaTreeDir, _ = filepath.Abs(filepath.Join("..", "..", "cuda"))
-	ccCommand, _   = filepath.Abs("cc.go")
+	moduleRoot  = findModuleRoot()
+	cudaTreeDir = filepath.Join(moduleRoot, "cuda")
+	ccCommand   = filepath.Join(moduleRoot, "cmd", "warpsim", "cc.go")
 )
+
+// findModuleRoot is the nearest folder at or above the working directory
+// that holds go.mod, or "" (then every key fails: no program is cached).
+func findModuleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && st.Mode().IsRegular() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
 
 var (
 	toolKeyOnce sync.Once
@@ -72,6 +94,10 @@ var (
 // toolKey hashes the compiler: clang and warpsim's side of `warpsim cc`.
 func toolKey() (string, error) {
 	toolKeyOnce.Do(func() {
+		if moduleRoot == "" {
+			toolKeyErr = fmt.Errorf("no go.mod at or above the test's folder")
+			return
+		}
 		h := sha256.New()
 		fmt.Fprintln(h, "warpsim test program cache v1")
 		clang, err := cc.FindClang()
@@ -193,10 +219,14 @@ func programKey(src string, flags []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
 }
 
-// cachedBuild returns the program built from src with flags: from the
-// cache, or built by build into a fresh folder and then published there. Two
-// test runs at once may both build it; the first to publish wins.
-func cachedBuild(src string, flags []string, build func(dir string) (string, error)) (string, error) {
+// CachedBuild returns the program built from src with flags: from the
+// cache, or built by build into a fresh folder and then published there.
+// build must make one file in the folder it is given, named as src's base less a .cu
+// suffix, and return its path. Two test runs at once may both build
+// it; the first to publish wins. Callers build each program once per run
+// (a sync.Once per source and flags) and call CleanPrograms when the run
+// ends.
+func CachedBuild(src string, flags []string, build func(dir string) (string, error)) (string, error) {
 	root := programCacheRoot()
 	if root == "" {
 		return uncachedBuild(build)
@@ -253,7 +283,7 @@ func trackTemp(dir string) {
 	tempMu.Unlock()
 }
 
-// uncachedBuild builds into a temporary folder TestMain removes.
+// uncachedBuild builds into a temporary folder CleanPrograms removes.
 func uncachedBuild(build func(dir string) (string, error)) (string, error) {
 	dir, err := os.MkdirTemp("", "warpsim-cc-test-")
 	if err != nil {
@@ -263,9 +293,9 @@ func uncachedBuild(build func(dir string) (string, error)) (string, error) {
 	return build(dir)
 }
 
-// cleanProgramCache removes this run's temporary folders and the cache
-// entries nobody used for a week.
-func cleanProgramCache() {
+// CleanPrograms removes this run's temporary folders and the cache entries
+// nobody used for a week; TestMain calls it after the tests.
+func CleanPrograms() {
 	tempMu.Lock()
 	for _, d := range tempDirs {
 		os.RemoveAll(d)
@@ -288,61 +318,6 @@ func cleanProgramCache() {
 		old := time.Since(info.ModTime())
 		if old > 7*24*time.Hour || strings.HasPrefix(e.Name(), ".build-") && old > time.Hour {
 			os.RemoveAll(filepath.Join(root, e.Name()))
-		}
-	}
-}
-
-// TestProgramKeyFollowsInputs checks that the cache key changes with each
-// input of a build and with nothing else.
-func TestProgramKeyFollowsInputs(t *testing.T) {
-	needClang(t)
-	dir := t.TempDir()
-	write := func(name, s string) string {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	src := write("p.cu", "#include \"a.h\"\n#include <cstdio>\nint main() {}\n")
-	write("a.h", "#include \"sub/b.h\"\n")
-	write("sub/b.h", "#include \"../c.h\"\n")
-	write("c.h", "// c\n")
-	write("unrelated.h", "// not included\n")
-	ptx := write("dev.ptx", "// ptx\n")
-	key := func(flags ...string) string {
-		t.Helper()
-		k, err := programKey(src, flags)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return k
-	}
-	if key() != key() {
-		t.Fatal("the key of one build differs between two calls")
-	}
-	if key() == key("-rdc=true") {
-		t.Error("a flag does not change the key")
-	}
-	for _, c := range []struct {
-		what   string
-		flags  []string
-		change func()
-		same   bool
-	}{
-		{"an unrelated file", nil, func() { write("unrelated.h", "// changed\n") }, true},
-		{"the source", nil, func() { write("p.cu", "#include \"a.h\"\n#include <cstdio>\nint main() { return 1; }\n") }, false},
-		{"a header two includes down", nil, func() { write("c.h", "// changed\n") }, false},
-		{"a file a flag names", []string{"--device-ptx", ptx}, func() { write("dev.ptx", "// changed\n") }, false},
-	} {
-		before := key(c.flags...)
-		c.change()
-		if after := key(c.flags...); (after == before) != c.same {
-			t.Errorf("%s: key changed %v, want %v", c.what, after != before, !c.same)
 		}
 	}
 }
