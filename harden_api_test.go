@@ -31,7 +31,10 @@ func TestStopBothDrivers(t *testing.T) {
 				want := warpsim.FaultTimeout
 				switch stop {
 				case "timeout":
-					opt.Timeout = 300 * time.Millisecond
+					// Long enough for the grid's first warps to be placed on a
+					// loaded machine (at a load average of 30 on 2 cores 300 ms
+					// could pass before the timing driver placed a block).
+					opt.Timeout = time.Second
 				case "watchdog":
 					opt.StepLimit = 1 << 20
 					want = warpsim.FaultWatchdog
