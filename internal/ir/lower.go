@@ -587,6 +587,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	contractDivFull(f, fl.labelPC)
 	computeReconvergence(f)
 	markWarpAggregated(f)
+	markPredicatedBranches(f)
 	specialize(f)
 	f.slotWidths = fl.slotW
 	if f.Entry {
@@ -703,6 +704,10 @@ func (fl *fnLowerer) lowerBlock(body []ptx.Stmt) {
 					ids[j] = fl.findLabel(n, st.Pos)
 				}
 				fl.tableLabels[t] = ids
+			}
+		case ptx.StmtPragma:
+			if st.StmtData != nil && strings.TrimSpace(st.Text) == "nounroll" {
+				fl.f.noUnroll = append(fl.f.noUnroll, int32(len(fl.f.Code)))
 			}
 		case ptx.StmtBlock:
 			fl.scopes = append(fl.scopes, map[string]symbol{})
