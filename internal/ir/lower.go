@@ -587,8 +587,8 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	contractDivFull(f, fl.labelPC)
 	computeReconvergence(f)
 	markWarpAggregated(f)
-	markPredicatedBranches(f)
 	specialize(f)
+	markPredicatedBranches(f) // after specialize: it reads the classes
 	f.slotWidths = fl.slotW
 	if f.Entry {
 		// Only a kernel's count is asked for (occupancy, the launch

@@ -99,3 +99,34 @@ func TestRegEstimateUnrolledGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestPredicatedBranchesMarked: the lowering marks the branches ptxas
+// if-converts (a guard over a short stretch with a load) BraPredicated, for
+// the timing model, and leaves one whose stretch holds a barrier, or that
+// skips more than ifConvertMax instructions, a plain branch.
+func TestPredicatedBranchesMarked(t *testing.T) {
+	body := func(mid string) string {
+		return ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\nld.param.u64 %rd0, [p0];\nmov.u32 %r0, %tid.x;\n" +
+			"setp.ge.u32 %p0, %r0, 64;\n@%p0 bra SKIP;\nld.global.u32 %r1, [%rd0];\n" + mid + "add.s32 %r2, %r2, %r1;\nSKIP:\nst.global.u32 [%rd0], %r2;\nret;"
+	}
+	long := strings.Repeat("add.s32 %r3, %r3, 1;\n", ifConvertMax)
+	for _, c := range []struct {
+		name, mid string
+		want      bool
+	}{
+		{"a guarded load", "", true},
+		{"a barrier in the stretch", "bar.sync 0;\n", false},
+		{"a stretch too long", long, false},
+	} {
+		f := lowerOne(t, body(c.mid))
+		n := 0
+		for _, in := range f.Code {
+			if in.Op == OpBra && in.Mode == BraPredicated {
+				n++
+			}
+		}
+		if got := n == 1; got != c.want {
+			t.Errorf("%s: %d branches marked predicated, want marked %v", c.name, n, c.want)
+		}
+	}
+}
