@@ -19,9 +19,11 @@ import (
 // says which rows are held out (L = 8) and which studied (L = 16).
 const mlpDir = "../../testdata/timing/mlp"
 
-// mlpHeldOutMAE bounds the held-out rows' duration MAE (SPLIT.md): the
-// issue's 25% for a family. mlpStudyMAE bounds the study rows'.
-const mlpHeldOutMAE, mlpStudyMAE = 0.25, 0.25
+// mlpHeldOutMAE bounds the held-out rows' duration MAE (SPLIT.md) and
+// mlpStudyMAE the study rows': the 10% for held-out kernels (3.2%
+// and 5.3% measured with the loads in flight and DRAM at 2.8 TB/s; 45.7%
+// and 44.7% before).
+const mlpHeldOutMAE, mlpStudyMAE = 0.10, 0.10
 
 // runMLP times the mlp.cu configurations keep accepts at ncu's clock.
 func runMLP(t *testing.T, keep func(name string) bool) []heldOutRow {
