@@ -289,19 +289,7 @@ var measured = map[string]*Params{
 		},
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
-		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2800, DRAMFetch: 64,
-		// [MLP] DRAMBytesPerNS 2800 (was §5's 2.1 TB/s), MEASURED on
-		// this H100 (testdata/timing/mlp: mlp.cu, run.sh, one device
-		// call; Nsight Compute at 1.59 GHz, caches flushed): sums with 4
-		// or 16 loads in flight a warp read 16 MiB in 8.6-9.1 µs and a
-		// dot product 32 MiB in 15.1-15.5 µs at 8 to 16 blocks of 128 an
-		// SM, DRAM 56-69% of its peak over the whole kernel; the H100
-		// keeps a kernel's stores in its L2 (dram__bytes_write 0.1-1.8
-		// MB for 16 MiB copies and fills), so §5's copy and read, with
-		// one load in flight a warp, did not reach the read bandwidth.
-		// Chosen on SPLIT.md's study rows (p_u4, p_u4g, p_dflt, p_dot at
-		// L = 16, 8 or more blocks an SM): 2500, 2700, 2900 gave +9.5%,
-		// +2.7%, -2.1% on the mean.
+		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		// [CL] Clusters, MEASURED on this H100 (testdata/timing/clusters:
 		// cluster_mb.cu, run.sh; clock64 in the kernel): a round of
 		// barrier.cluster.arrive + wait takes 753, 774, 776, 817 and 898
