@@ -349,13 +349,13 @@ func TestShortOccFarPartition(t *testing.T) {
 }
 
 // The fresh2 set's bounds (FRESH2.md's rule: the targets where the
-// set meets them, else what it measured when the far partition went in,
-// rounded up). It meets them since the model keeps guarded loads in
-// flight together, the register estimate gives g_sum ptxas's 34 and DRAM
-// reads at 2.8 TB/s (testdata/timing/mlp, docs/calibration.md): 5.0%
-// and 2.3 points (11.8% and 6.7 before; 11.9% and 6.8 when the far
-// partition went in), so the bounds are the issue's, 3 points and 10%.
-const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.10
+// set meets them, else what it measured when the change went in, rounded
+// up). Since the model keeps guarded loads in flight together and the
+// register estimate gives g_sum ptxas's 34 (testdata/timing/mlp,
+// docs/calibration.md): achieved occupancy 2.3 points off on average
+// (6.7 before), within the 3; duration MAE 11.2% (11.8%), not
+// within its 10%: the sums and triads read DRAM slower than the H100.
+const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.12
 
 // TestLongFresh2ShortBlocks runs the second fresh held-out set (FRESH2.md:
 // streaming kernels of short blocks at other block sizes, lengths, grid
