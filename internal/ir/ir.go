@@ -486,6 +486,10 @@ type Func struct {
 	ClusterDims [3]int
 	calls       []int32
 	sharedUsed  []int32
+	// noUnroll lists the pcs of the function's `.pragma "nounroll"`
+	// statements (the instruction after each): ptxas leaves the loop
+	// holding one as it is (unrolledGuards).
+	noUnroll []int32
 	// slotWidths is each register slot's width in 32-bit registers, as
 	// the register estimate counts them (tests).
 	slotWidths []uint8

@@ -588,6 +588,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	computeReconvergence(f)
 	markWarpAggregated(f)
 	specialize(f)
+	markPredicatedBranches(f) // after specialize: it reads the classes
 	f.slotWidths = fl.slotW
 	if f.Entry {
 		// Only a kernel's count is asked for (occupancy, the launch
@@ -703,6 +704,10 @@ func (fl *fnLowerer) lowerBlock(body []ptx.Stmt) {
 					ids[j] = fl.findLabel(n, st.Pos)
 				}
 				fl.tableLabels[t] = ids
+			}
+		case ptx.StmtPragma:
+			if st.StmtData != nil && strings.TrimSpace(st.Text) == "nounroll" {
+				fl.f.noUnroll = append(fl.f.noUnroll, int32(len(fl.f.Code)))
 			}
 		case ptx.StmtBlock:
 			fl.scopes = append(fl.scopes, map[string]symbol{})

@@ -1,6 +1,10 @@
 package ir
 
-import "github.com/warpsim/warpsim/ptx"
+import (
+	"slices"
+
+	"github.com/warpsim/warpsim/ptx"
+)
 
 // Before ptxas allocates registers it schedules each basic block for
 // latency, and that order, not the PTX's, sets how many values are live at
@@ -58,6 +62,7 @@ const regSqueezeMax = 48
 // calls (lowering a module reuses one for all its functions:
 // TestModuleMemoryBound).
 func regEstimate(f *Func, width []uint8, scratch *[]Inst) int {
+	orig := f
 	width = immediateWidths(f, width)
 	f = foldAddresses(f)
 	plain := estimateRegs(f, width)
@@ -70,7 +75,86 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) int {
 	if plain > regTarget && plain <= regSqueezeMax && !hasWgmma(f) {
 		return regTarget
 	}
-	return max(plain, min(sched, regTarget), wgmmaFloor(f))
+	est := max(plain, min(sched, regTarget), wgmmaFloor(f))
+	if est == regTarget && sched >= regTarget {
+		// The loads fill the target; guards beyond the predicate
+		// registers take general ones on top.
+		est += spilledPredicates(orig)
+	}
+	return est
+}
+
+// predicateRegs is the predicate registers a thread has (P0 to P6; PT is
+// the constant true).
+const predicateRegs = 7
+
+// unrollFactor and unrollMaxInsts: ptxas unrolls an innermost loop again,
+// unrollFactor times, when its body is one block once its guards are
+// if-converted, holds a global load, is at most unrollMaxInsts
+// instructions long and carries no nounroll pragma. In the SASS of
+// testdata/timing/mlp (h100/ldg.txt) and testdata/timing/shortocc: every
+// such loop of nvcc's (its body four iterations long, 20 to 43
+// instructions: guarded and plain sums of floats, ints and doubles, a
+// guarded max, plain copies) has 16 loads where the PTX has 4, every one
+// of 51 instructions or more (guarded copies, a dot product, a restrict
+// copy, a sum with more arithmetic) and every loop with the pragma keeps
+// nvcc's 4; the bound lies between 43 and 51.
+const (
+	unrollFactor   = 4
+	unrollMaxInsts = 48
+)
+
+// spilledPredicates is the general registers ptxas takes for predicates
+// in f's unrolled loops: an unrolled loop's guarded loads are hoisted
+// above the arithmetic they feed, each guard live from its load to its
+// use, so unrollFactor times the body's guards are live at once; those
+// beyond predicateRegs are saved into general registers (P2R), up to
+// predicateRegs a register. The guarded sums and max of testdata/timing/
+// mlp (and shortocc's g_sum), 16 guards live in ptxas's unrolled loop,
+// have P2R in their SASS and 34 registers by ptxas's count, the unguarded
+// sum and every loop not unrolled none and at most 32.
+func spilledPredicates(f *Func) int {
+	extra := 0
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		if in.Op != OpBra || !in.Backward || in.Target < 0 || int(in.Target) > pc {
+			continue
+		}
+		h := int(in.Target)
+		if pc-h+1 > unrollMaxInsts || slices.ContainsFunc(f.noUnroll, func(p int32) bool { return int(p) >= h && int(p) <= pc }) {
+			continue
+		}
+		guards, loads, ok := 0, 0, true
+		for q := h; q < pc && ok; q++ {
+			r := &f.Code[q]
+			switch {
+			case r.Op == OpBra && r.Mode == BraPredicated:
+				for x := q + 1; x < int(r.Target); x++ {
+					if globalLoad(&f.Code[x]) {
+						guards++
+						break
+					}
+				}
+			case r.Class == ClassBranch || r.Class == ClassBarrier:
+				ok = false // not one block: ptxas leaves it
+			case globalLoad(r):
+				loads++
+			}
+		}
+		if !ok || loads == 0 {
+			continue
+		}
+		if live := unrollFactor * guards; live > predicateRegs {
+			extra = max(extra, (live-predicateRegs+predicateRegs-1)/predicateRegs)
+		}
+	}
+	return extra
+}
+
+// globalLoad says whether in reads global memory (a load that is not of
+// the constant or parameter space).
+func globalLoad(in *Inst) bool {
+	return in.Op == OpLd && in.Class == ClassLdGlobal
 }
 
 // wgmmaAccBase is the register at which ptxas starts a wgmma's accumulator
@@ -214,46 +298,21 @@ func scheduleForRegsInto(f *Func, scratch *[]Inst) *Func {
 	copy(code, f.Code)
 	// Leaders: every branch target and the instruction after a block's
 	// end, as estimateRegs splits blocks.
-	targeted := make([]int, n+1) // how many branches (and fall-throughs after them) lead to pc
-	var buf []int32
-	for pc := 0; pc < n; pc++ {
-		buf = successors(f, pc, buf)
-		for _, s := range buf {
-			if int(s) != pc+1 {
-				targeted[s]++
-			}
-		}
-	}
+	targeted := branchTargets(f) // how many branches lead to pc
 	// extraUse[pc]: the predicate a converted stretch's instruction now
 	// depends on (-1: none).
 	extraUse := make([]int32, n)
 	for i := range extraUse {
 		extraUse[i] = -1
 	}
-	for pc := 0; pc < n; pc++ {
+	forEachIfConversion(f, targeted, func(pc int) {
 		in := &code[pc]
-		if in.Op != OpBra || in.Guard < 0 || in.Backward || int(in.Target) <= pc+1 || int(in.Target)-pc-1 > ifConvertMax {
-			continue
-		}
-		ok := targeted[in.Target] == 1
-		for q := pc + 1; ok && q < int(in.Target); q++ {
-			r := &code[q]
-			if targeted[q] > 0 || r.Op == OpBra || r.Op == OpBrx || r.Op == OpRet || r.Op == OpExit || r.Op == OpTrap ||
-				memKindOf(r) == memFixed {
-				ok = false
-			}
-		}
-		if !ok {
-			continue
-		}
 		for q := pc + 1; q < int(in.Target); q++ {
 			extraUse[q] = in.Guard
 		}
 		extraUse[pc] = in.Guard
-		targeted[in.Target]--
 		*in = Inst{Op: OpNop, Guard: -1, D: noSlots4, A: noSlots5, Reconv: -1, Target: -1}
-		pc = int(f.Code[pc].Target) - 1
-	}
+	})
 	// Blocks after the conversion.
 	leader := make([]bool, n+1)
 	leader[0] = true
@@ -280,6 +339,68 @@ func scheduleForRegsInto(f *Func, scratch *[]Inst) *Func {
 		start = end
 	}
 	return out
+}
+
+// forEachIfConversion calls fn with the pc of each conditional forward
+// branch of f that ptxas turns into predicated code: one skipping at most
+// ifConvertMax instructions, none of them a branch, a return, a memory
+// access that keeps its place (memFixed) or the target of another branch,
+// to a target only it branches to. targeted counts the branches (not the
+// fall-throughs) leading to each pc; a conversion takes its branch's out.
+func forEachIfConversion(f *Func, targeted []int, fn func(pc int)) {
+	n := len(f.Code)
+	for pc := 0; pc < n; pc++ {
+		in := &f.Code[pc]
+		if in.Op != OpBra || in.Guard < 0 || in.Backward || int(in.Target) <= pc+1 || int(in.Target)-pc-1 > ifConvertMax {
+			continue
+		}
+		ok := targeted[in.Target] == 1
+		for q := pc + 1; ok && q < int(in.Target); q++ {
+			r := &f.Code[q]
+			if targeted[q] > 0 || r.Op == OpBra || r.Op == OpBrx || r.Op == OpRet || r.Op == OpExit || r.Op == OpTrap ||
+				memKindOf(r) == memFixed {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		targeted[in.Target]--
+		fn(pc)
+		pc = int(in.Target) - 1
+	}
+}
+
+// branchTargets counts, for each pc of f, the branches (not the
+// fall-throughs) that lead to it.
+func branchTargets(f *Func) []int {
+	n := len(f.Code)
+	targeted := make([]int, n+1)
+	var buf []int32
+	for pc := 0; pc < n; pc++ {
+		buf = successors(f, pc, buf)
+		for _, s := range buf {
+			if int(s) != pc+1 {
+				targeted[s]++
+			}
+		}
+	}
+	return targeted
+}
+
+// BraPredicated is the Mode of a bra that ptxas turns into predicated code
+// (forEachIfConversion): the stretch it skips is scheduled with the code
+// around it, so the timing model does not end a scheduling region there
+// (Params.HoistLoads).
+const BraPredicated uint8 = 1
+
+// markPredicatedBranches sets Mode BraPredicated on f's branches that
+// ptxas if-converts.
+func markPredicatedBranches(f *Func) {
+	if len(f.Code) == 0 {
+		return
+	}
+	forEachIfConversion(f, branchTargets(f), func(pc int) { f.Code[pc].Mode = BraPredicated })
 }
 
 // blockScheduler is the list scheduler's scratch space.

@@ -125,10 +125,14 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// (a copy loop's iterations do not overlap).
 		why = stallLongScoreboard
 	}
-	if in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier || readsClock(in) {
+	if in.Class == ir.ClassBranch && !predicatedBranch(s.p, in) || in.Class == ir.ClassBarrier || readsClock(in) {
 		// ptxas moves loads above stores, and above the arithmetic that
 		// consumes earlier loads, only within a basic block: at its end
 		// the stores' data and that arithmetic's results must be there.
+		// A short forward branch that ptxas turns into predicated code
+		// (`if (i < n) s += a[i]`) ends no block: its stretch's loads are
+		// hoisted with the rest (testdata/timing/mlp: four guarded loads
+		// of nvcc's unrolled sum, in flight together on the H100).
 		// Nor across a clock read (volatile: CS2R SR_CLOCKLO stays after
 		// the stores before it, which issue once their data is there:
 		// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
@@ -773,6 +777,12 @@ func vecAtomRest(in *ir.Inst) bool {
 func vecAtomMore(w *warpT, in *ir.Inst) bool {
 	n := w.next
 	return n != nil && (in.Op == ir.OpAtom || in.Op == ir.OpRed) && n.Op == in.Op && n.Vec == in.Vec+1
+}
+
+// predicatedBranch says whether in is a branch ptxas if-converts
+// (ir.BraPredicated), when the model has its scheduling (HoistLoads).
+func predicatedBranch(p *Params, in *ir.Inst) bool {
+	return p != nil && p.HoistLoads && in.Op == ir.OpBra && in.Mode == ir.BraPredicated
 }
 
 // hoistable says whether instructions of class c may issue before the
