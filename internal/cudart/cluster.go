@@ -50,8 +50,8 @@ func kernelClusterDims(k Kernel) Dim3 {
 
 // maxClusterSize is the most blocks a cluster of kernel kid may have: the
 // portable 8, or 16 once cudaFuncAttributeNonPortableClusterSizeAllowed is
-// set. Launches and cudaOccupancyMaxActiveClusters both refuse a larger
-// cluster with cudaErrorInvalidClusterSize (testdata/programs5/launch_ex).
+// set. Launches refuse a larger cluster with cudaErrorInvalidClusterSize
+// (testdata/programs5/launch_ex).
 func (s *Server) maxClusterSize(kid int) uint64 {
 	if s.isNonPortable(kid) {
 		return arch.MaxClusterNonPortable
@@ -126,7 +126,11 @@ func (s *Server) clusterOp(op uint32, p *payloadReader) reply {
 		c = kernelClusterDims(k)
 	}
 	n := 0
-	if c.Threads() > s.maxClusterSize(int(kid)) {
+	// The query refuses a cluster above the portable 8 without the
+	// non-portable attribute (testdata/programs5/launch_ex: 16 refused);
+	// with it, it sets no bound of its own (testdata/clusters/cluster_launch:
+	// 17 answers 16 clusters).
+	if !s.isNonPortable(int(kid)) && c.Threads() > arch.MaxClusterPortable {
 		return reply{code: ErrorInvalidClusterSize}
 	}
 	if c != (Dim3{}) {
