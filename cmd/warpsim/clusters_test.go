@@ -175,13 +175,7 @@ func TestClusterSanitize(t *testing.T) {
 		t.Fatalf("recording: %v", err)
 	}
 	prog := buildCU(t, filepath.Join(clustersDir, "cluster_dsmem.cu"))
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	for _, tool := range []string{"memcheck", "racecheck", "initcheck", "synccheck"} {
 		var out, errb bytes.Buffer
 		code := run([]string{"sanitize", "--tool", tool, prog}, &out, &errb)

@@ -186,13 +186,7 @@ func TestNamedBarrierMisuse(t *testing.T) {
 func TestITSBarriersSynccheck(t *testing.T) {
 	needClang(t)
 	bin := buildSuite(t, "its", itsDir, []string{itsDir + "/its.cu"}, []string{"its"}, "-lineinfo")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	for i := 0; i < itsScenarios; i++ {
 		b, err := os.ReadFile(filepath.Join(itsDir, "recorded", fmt.Sprintf("its.%d.synccheck.stdout", i)))
 		if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,4 +42,18 @@ func checkRecordedBatch(t *testing.T, dir string, base []string, progs []recorde
 			checkAgainstEnv(t, prog, filepath.Join(abs, p.name), []string{"WARPSIM_MODE=functional"})
 		})
 	}
+}
+
+// programsCallThisBinary makes the CUDA programs a test runs call this test
+// binary as their warpsim (WARPSIM_BIN, WARPSIM_TEST_AS_CLI), without a
+// progress line, for the rest of the test.
+func programsCallThisBinary(t *testing.T) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_BIN", exe)
+	t.Setenv("WARPSIM_PROGRESS", "0")
 }

@@ -90,13 +90,7 @@ func TestSanitizeMbarSuite(t *testing.T) {
 		progs = append(progs, strings.TrimSuffix(filepath.Base(s), ".cu"))
 	}
 	dir := buildMbarSuite(t, progs)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	rec := func(t *testing.T, name, ext string) string {
 		b, err := os.ReadFile(filepath.Join(mbarDir, "recorded", name+"."+ext))
 		if err != nil {

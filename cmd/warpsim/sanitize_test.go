@@ -253,13 +253,7 @@ func runSanitizeRuns(t *testing.T, suite string, runs []sanitizeRun, build func(
 		}
 	}
 	dir := build(progs)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	for _, r := range runs {
 		t.Run(r.prog+"."+r.tag, func(t *testing.T) { checkSanitizeRun(t, dir, suite, r) })
 	}
@@ -393,13 +387,7 @@ func badcountReport() string {
 func TestSanitizeBeyond(t *testing.T) {
 	needClang(t)
 	dir := buildSanitizeSuite(t, []string{"beyond/callee_overflow", "beyond/global_race"})
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	tests := []struct {
 		prog  string
 		plain []string // the tool without warpsim's flag
@@ -445,13 +433,7 @@ func TestSanitizeBeyond(t *testing.T) {
 func TestSanitizeExitCode(t *testing.T) {
 	needClang(t)
 	dir := buildSanitizeSuite(t, []string{"oob_global", "clean_reduce"})
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	for _, tc := range []struct {
 		args []string
 		code int

@@ -139,13 +139,7 @@ func TestTMAProbeSanitized(t *testing.T) {
 	needClang(t)
 	dir := "../../testdata/tma"
 	prog := buildCU(t, filepath.Join(dir, "tma_probe.cu"))
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	tmp := t.TempDir()
 	for _, name := range []string{"mc_f32", "sw128_edge", "st_sw128", "r_add_f32"} {
 		for _, tool := range []string{"memcheck", "racecheck", "initcheck", "synccheck"} {

@@ -36,13 +36,7 @@ func TestTMAIm2colProbeSanitized(t *testing.T) {
 	needClang(t)
 	dir := "../../testdata/tma"
 	prog := buildCU(t, filepath.Join(dir, "im2col_probe.cu"))
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_BIN", exe)
-	t.Setenv("WARPSIM_PROGRESS", "0")
+	programsCallThisBinary(t)
 	tmp := t.TempDir()
 	for _, name := range []string{"i4_corner", "i4_sw128", "i5_asym", "i4_prefetch", "i4_base_out"} {
 		for _, tool := range []string{"memcheck", "initcheck"} {

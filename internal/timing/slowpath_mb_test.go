@@ -51,7 +51,14 @@ func slowH100(t *testing.T) map[string]float64 {
 // slowTime times case name's launch file at Nsight Compute's clock.
 func slowTime(t *testing.T, name string) float64 {
 	t.Helper()
-	lf, err := launchfile.Load(filepath.Join(slowDir, "mb", name, "launch.json"))
+	return launchFileTimeAtNCUClock(t, filepath.Join(slowDir, "mb", name, "launch.json"))
+}
+
+// launchFileTimeAtNCUClock times a launch file's last launch on the H100
+// preset at 1589 MHz, where Nsight Compute locks the clock, in ns.
+func launchFileTimeAtNCUClock(t *testing.T, path string) float64 {
+	t.Helper()
+	lf, err := launchfile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +68,7 @@ func slowTime(t *testing.T, name string) float64 {
 	if _, err := lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
 		ns = res.DurationNS
 	}}); err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return ns
 }

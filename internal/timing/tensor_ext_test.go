@@ -97,15 +97,7 @@ func checkTensorPipeMicrobenchmarks(t *testing.T, pick func(mbRow) bool, want in
 			params(out, uint32(iters))); err != nil {
 			t.Fatal(err)
 		}
-		b := make([]byte, 8*r.warps)
-		if err := dev.Read(out, b); err != nil {
-			t.Fatal(err)
-		}
-		var worst float64
-		for w := 0; w < r.warps; w++ {
-			worst = math.Max(worst, float64(binary.LittleEndian.Uint64(b[8*w:])))
-		}
-		got := worst / float64(iters*r.ilp)
+		got := slowestWarpCycles(t, dev, out, r.warps) / float64(iters*r.ilp)
 		e := (got - r.perInst) / r.perInst
 		sum += math.Abs(e)
 		n++
@@ -124,4 +116,20 @@ func checkTensorPipeMicrobenchmarks(t *testing.T, pick func(mbRow) bool, want in
 	} else {
 		t.Logf("mean |error| %.1f%% over %d rows", 100*mean, n)
 	}
+}
+
+// slowestWarpCycles reads the cycle counts a pipe microbenchmark's warps
+// wrote at addr (one uint64 a warp) and returns the largest: the rate is the
+// slowest warp's.
+func slowestWarpCycles(t *testing.T, dev *warpsim.Device, addr uint64, warps int) float64 {
+	t.Helper()
+	b := make([]byte, 8*warps)
+	if err := dev.Read(addr, b); err != nil {
+		t.Fatal(err)
+	}
+	var worst float64
+	for w := range warps {
+		worst = math.Max(worst, float64(binary.LittleEndian.Uint64(b[8*w:])))
+	}
+	return worst
 }

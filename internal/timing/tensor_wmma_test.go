@@ -128,15 +128,7 @@ func checkWmmaPipe(t *testing.T, pick func(mbRow) bool, want int) {
 			params(din, dout, dcyc)); err != nil {
 			t.Fatal(err)
 		}
-		b := make([]byte, 8*r.warps)
-		if err := dev.Read(dcyc, b); err != nil {
-			t.Fatal(err)
-		}
-		var worst float64
-		for w := 0; w < r.warps; w++ {
-			worst = math.Max(worst, float64(binary.LittleEndian.Uint64(b[8*w:])))
-		}
-		got := worst / float64(iters*r.ilp)
+		got := slowestWarpCycles(t, dev, dcyc, r.warps) / float64(iters*r.ilp)
 		e := (got - r.perInst) / r.perInst
 		sum += math.Abs(e)
 		n++

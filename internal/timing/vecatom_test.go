@@ -10,7 +10,6 @@ import (
 	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/testenv"
-	"github.com/warpsim/warpsim/launchfile"
 )
 
 // vecAtomPTX is one warp's n acq_rel f32 atomic adds of 16 bytes a lane:
@@ -182,18 +181,7 @@ func TestAtomicsMicrobenchmarks(t *testing.T) {
 	got, want := map[string]float64{}, map[string]float64{}
 	for _, r := range rows {
 		c := strings.Split(r.Workload, "/")
-		lf, err := launchfile.Load(filepath.Join(dir, "mb", c[1], "launch.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
-			Timing: warpsim.TimingOptions{ClockMHz: 1589}})
-		var ns float64
-		if _, err := lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
-			ns = res.DurationNS
-		}}); err != nil {
-			t.Fatalf("%s: %v", c[1], err)
-		}
+		ns := launchFileTimeAtNCUClock(t, filepath.Join(dir, "mb", c[1], "launch.json"))
 		got[c[1]], want[c[1]] = ns, r.NS
 		e := got[c[1]]/r.NS - 1
 		t.Logf("%-10s %8.0f ns, H100 %8.0f (%+.1f%%)", c[1], got[c[1]], r.NS, 100*e)
