@@ -231,6 +231,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("icache.far_line", "icache.line for code beyond icache.near", number, 0, formatFloat)
 	timing("latency.icache_far_miss", "latency.icache_miss for code beyond icache.near", number, 0, formatFloat)
 	timing("icache.size", "an SM's instruction cache (a size)", size, 0, sz)
+	timing("icache.ahead", "128-byte code lines a sub-partition's fetch stream brings at most past the furthest line its warps asked for", count, 0, formatFloat)
 	timing("icache.inst_bytes", "bytes of SASS one PTX instruction stands for", number, 0, formatFloat)
 	timing("icache.mov_bytes", "bytes of SASS one PTX mov stands for (0: icache.inst_bytes, as every instruction); an instruction ptxas expands takes its issue slots' inst_bytes", number, 0, formatFloat)
 	timing("icache.launch_bytes", "a kernel's launch fetches this much of its code first (a size)", size, 0, sz)

@@ -111,6 +111,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"icache.line":                       func(p *Params, v float64) { p.FetchLineCycles = v },
 	"latency.icache_miss":               func(p *Params, v float64) { p.FetchMiss = v },
 	"icache.near":                       func(p *Params, v float64) { p.FetchNearBytes = int(v) },
+	"icache.ahead":                      func(p *Params, v float64) { p.FetchAhead = int(v) },
 	"icache.far_line":                   func(p *Params, v float64) { p.FetchFarLineCycles = v },
 	"latency.icache_far_miss":           func(p *Params, v float64) { p.FetchFarMiss = v },
 	"icache.size":                       func(p *Params, v float64) { p.IcacheBytes = int(v) },

@@ -343,6 +343,9 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	for i := range s.sms {
 		s.sms[i] = &smT{id: i, sps: make([]spT, d.p.SubPartitions),
 			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}, stq: queue{bytesPerCycle: 1}}
+		for k := range s.sms[i].sps {
+			s.sms[i].sps[k].idx = k
+		}
 		d.arenas.take(&s.sms[i].ar)
 	}
 	nb := g.Blocks()

@@ -5,14 +5,20 @@
 // testdata/timing/icache (straight-line code, loops and forward jumps of
 // growing size, timed with %clock64 under ncu with its caches flushed):
 //
-//   - a stream: from a line it misses on, the SM fetches the following lines
-//     in order, one every FetchLineCycles (17.4 cycles a 128-byte line:
-//     straight-line code runs at 2.17 cycles a 16-byte instruction cold
-//     against 1.04 warm), as long as the warp's code is sequential;
-//   - the stream stops at a branch (not at a short forward one, which
-//     ptxas predicates); a jump to a line the stream would bring later
-//     than a new request restarts it there, the line arriving FetchMiss
-//     cycles later;
+//   - a stream: from a line it misses on, a sub-partition fetches the
+//     following lines in order, one every FetchLineCycles (17.4 cycles a
+//     128-byte line: straight-line code runs at 2.17 cycles a 16-byte
+//     instruction cold against 1.04 warm), at most FetchAhead lines past
+//     the furthest line its warps asked for; the four sub-partitions
+//     stream side by side into the SM's one cache (testdata/triton3/
+//     study/fetch: four warps on four pieces of far code take as long as
+//     one warp on one);
+//   - a branch does not stop the stream, taken or not (the same
+//     recordings: a branch every two lines costs nothing); a jump to a
+//     line the stream would bring later than a new request restarts it
+//     there, the line arriving FetchMiss cycles later (a jump over 1 KB
+//     of near code or 8 lines of far code), one to a line it brings
+//     sooner waits for it (over 1, 2 or 4 lines of far code);
 //   - the cache holds IcacheBytes (a loop of 33 KB runs warm, one of 50 KB
 //     misses on every line); lines are replaced oldest first, so a loop
 //     larger than the cache misses on every line, as measured;
@@ -159,7 +165,8 @@ func (c *codeMap) lineOf(in *ir.Inst) int {
 	return -1
 }
 
-// fetchT is one SM's instruction cache and fetch stream.
+// fetchT is one SM's instruction cache and its sub-partitions' fetch
+// streams.
 type fetchT struct {
 	// at is, per code line, the cycle it arrives (or arrived) in the
 	// cache; absent lines are notHere.
@@ -168,26 +175,39 @@ type fetchT struct {
 	// capacity, head the oldest); n of them.
 	fifo    []int32
 	head, n int
-	// next is the line the stream brings next, at cycle nextAt (no
-	// stream: next < 0); started: the SM has fetched anything.
-	next    int
-	nextAt  float64
+	// streams are the sub-partitions' fetch streams; started: the SM has
+	// fetched anything.
+	streams []streamT
 	started bool
+}
+
+// streamT is one sub-partition's fetch stream: it brings line next at
+// cycle nextAt (no stream: next < 0) and the lines after it one
+// lineCycles apart, but no further than FetchAhead lines past demand, the
+// furthest line its warps have asked for since it started.
+type streamT struct {
+	next   int
+	nextAt float64
+	demand int
 }
 
 const notHere = math.MaxUint64
 
 func newFetch(lines int, p *Params) *fetchT {
-	f := &fetchT{at: make([]uint64, lines), next: -1}
+	f := &fetchT{at: make([]uint64, lines), streams: make([]streamT, max(p.SubPartitions, 1))}
 	for i := range f.at {
 		f.at[i] = notHere
+	}
+	for i := range f.streams {
+		f.streams[i].next = -1
 	}
 	capLines := max(1, p.IcacheBytes/fetchLineBytes)
 	f.fifo = make([]int32, min(capLines, max(lines, 1)))
 	return f
 }
 
-// lineCycles is the stream's time for line l, and miss a restart's at l.
+// lineCycles is the stream's time for line l, and miss a new request's at
+// l.
 func (p *Params) lineCycles(l int) float64 {
 	if p.FetchNearBytes > 0 && l*fetchLineBytes >= p.FetchNearBytes {
 		return p.FetchFarLineCycles
@@ -218,94 +238,107 @@ func (f *fetchT) put(l int, t uint64) {
 	f.at[l] = t
 }
 
-// ready is the cycle line l is in the cache for a warp asking at cycle
-// now: at once when it is there (or on its way), else the stream's or a
-// new request's, whichever is sooner.
-func (f *fetchT) ready(l int, now uint64, p *Params) uint64 {
+// bound is the last line stream s may bring: FetchAhead past its demand.
+func (s *streamT) bound(p *Params) int { return s.demand + max(p.FetchAhead, 1) }
+
+// advance brings stream s's lines that have arrived by cycle now into the
+// cache. A stream that reached its bound waits there: its next line is
+// asked for only when its warps move on (follow), a new request's time
+// after that.
+func (f *fetchT) advance(s *streamT, now uint64, p *Params) {
+	for s.next >= 0 && s.next < len(f.at) && s.next <= s.bound(p) && s.nextAt <= float64(now) {
+		if f.at[s.next] == notHere {
+			f.put(s.next, uint64(math.Ceil(s.nextAt)))
+		}
+		s.next++
+		s.nextAt += p.lineCycles(s.next)
+	}
+}
+
+// follow moves stream s's demand to line l, which a warp of its
+// sub-partition asks for at cycle now, when l is ahead of the demand and
+// within the stream's reach (its warps going on in order; a jump
+// elsewhere, to a line the cache holds, leaves the stream where it is).
+func (s *streamT) follow(l int, now uint64, p *Params) {
+	if s.next < 0 || l <= s.demand || l > s.bound(p)+1 {
+		return
+	}
+	if s.next > s.bound(p) {
+		// Waiting at its bound: the next line is asked for now.
+		s.nextAt = max(s.nextAt, float64(now)+p.missCycles(s.next))
+	}
+	s.demand = l
+}
+
+// streamTime is when stream s brings line l (l at or after its next line,
+// within its bound), with the lines before it.
+func (s *streamT) streamTime(l int, p *Params) float64 {
+	t := s.nextAt
+	for k := s.next + 1; k <= l; k++ {
+		t += p.lineCycles(k)
+	}
+	return t
+}
+
+// ready is the cycle line l is in the cache for a warp of sub-partition sp
+// asking at cycle now: at once when it is there (or on its way), else the
+// soonest of a stream that brings it (the warp's own sub-partition's or
+// another's, each within its bound) and a new request, which points the
+// warp's stream at l.
+//
+// Measured on the H100 (testdata/triton3/study/fetch, eleventh round): a
+// branch does not stop the stream, taken or not (straight code with a
+// branch not taken every two lines fetches as fast as without; a taken
+// branch over 1, 2 or 4 lines of far code waits for the stream to bring
+// its target, one over 8 lines is a new request), and the four
+// sub-partitions fetch side by side (four warps on four pieces of far code
+// take as long as one warp on one).
+func (f *fetchT) ready(l int, now uint64, sp int, p *Params) uint64 {
 	if l < 0 || l >= len(f.at) {
 		return now
 	}
+	s := &f.streams[sp%len(f.streams)]
+	f.advance(s, now, p)
+	s.follow(l, now, p)
 	if t := f.at[l]; t != notHere {
 		return t
 	}
 	if !f.started {
 		// The entry line: fetched during the block's launch.
 		f.started = true
-		return f.restart(l, float64(now), p)
+		return f.restart(s, l, float64(now), p)
 	}
-	restart := float64(now) + p.missCycles(l)
-	if f.next >= 0 && l >= f.next {
-		// The stream's time for l, bringing the lines before it.
-		t := f.nextAt
-		for k := f.next + 1; k <= l && t <= restart; k++ {
-			t += p.lineCycles(k)
+	best, from := float64(now)+p.missCycles(l), (*streamT)(nil)
+	for i := range f.streams {
+		q := &f.streams[i]
+		if q.next < 0 || l < q.next || l > q.bound(p) {
+			continue
 		}
-		if t <= restart || l == f.next {
-			// (A new request does not overtake the stream's next line.)
-			for k := f.next; k <= l; k++ {
-				if f.at[k] == notHere {
-					f.put(k, uint64(math.Ceil(f.nextAt)))
-				}
-				if k < l {
-					f.nextAt += p.lineCycles(k + 1)
-				}
-			}
-			f.next = l + 1
-			f.nextAt += p.lineCycles(l + 1)
-			return f.at[l]
+		if t := q.streamTime(l, p); t < best || t == best && q == s || l == q.next {
+			// (A new request does not overtake a stream's next line.)
+			best, from = t, q
 		}
 	}
-	return f.restart(l, restart, p)
-}
-
-// ifConverted is the longest forward branch (in instructions skipped)
-// taken for one ptxas turns into predicated instructions: it does not stop
-// the fetch stream (icache_mb.cu's lane-0 stores, four instructions, have
-// no branch in SASS).
-const ifConverted = 8
-
-// cut stops the stream at cycle now, as a branch does: the fetch unit does
-// not fetch past a branch before it resolves (a warp's next line then
-// restarts it, FetchMiss later: jump_1024's forward jumps, and the first
-// pass of icache_N, which the loop's guard starts, 86 cycles over the
-// stream's time). The lines the stream brought by now stay, and beyond
-// FetchNearBytes those it had asked for (inFlight).
-func (f *fetchT) cut(now uint64, p *Params) {
-	for f.next >= 0 && f.next < len(f.at) && f.nextAt-inFlight(f.next, p) <= float64(now) {
-		if f.at[f.next] == notHere {
-			f.put(f.next, uint64(math.Ceil(f.nextAt)))
+	if from == nil {
+		return f.restart(s, l, best, p)
+	}
+	for k := from.next; k <= l; k++ {
+		if f.at[k] == notHere {
+			f.put(k, uint64(math.Ceil(from.nextAt)))
 		}
-		f.next++
-		f.nextAt += p.lineCycles(f.next)
+		if k < l {
+			from.nextAt += p.lineCycles(k + 1)
+		}
 	}
-	f.next = -1
+	from.next = l + 1
+	from.nextAt += p.lineCycles(l + 1)
+	return f.at[l]
 }
 
-// inFlight is how long before its arrival the stream asked for line l
-// where a stream's requests overlap: beyond FetchNearBytes, a line comes
-// FetchFarMiss after its request (560 cycles) but the stream brings one
-// every FetchFarLineCycles (103), so about five are on their way at any
-// time, and a branch that stops the stream stops its requests, not the
-// lines already asked for: they arrive, and the warp's next lines after a
-// branch the stream had reached come with them, not a FetchFarMiss
-// later. Measured as the third Triton batch's libdevice kernels (study
-// half): ld_special_f32's 187 SASS branches past 64 KB, each a 560-cycle
-// restart in the model, made its time +67% against the H100's (+44% with
-// the lines in flight kept), while jump_4096's jumps past 64 KB, beyond
-// the lines in flight, still take FetchFarMiss (TestFetchMicrobenchmarks:
-// first pass -3.7% against -6.8% before). Near code keeps its calibration
-// (the first pass's guard costs a restart there: 0).
-func inFlight(l int, p *Params) float64 {
-	if p.FetchNearBytes > 0 && l*fetchLineBytes >= p.FetchNearBytes {
-		return p.FetchFarMiss
-	}
-	return 0
-}
-
-// restart points the stream at line l, which arrives at cycle t.
-func (f *fetchT) restart(l int, t float64, p *Params) uint64 {
+// restart points stream s at line l, which arrives at cycle t.
+func (f *fetchT) restart(s *streamT, l int, t float64, p *Params) uint64 {
 	t = math.Ceil(t)
 	f.put(l, uint64(t))
-	f.next, f.nextAt = l+1, t+p.lineCycles(l+1)
+	s.next, s.nextAt, s.demand = l+1, t+p.lineCycles(l+1), l
 	return uint64(t)
 }

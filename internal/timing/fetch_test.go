@@ -10,40 +10,46 @@ import (
 // TestFetchStage drives one SM's instruction fetch (fetch.go) through the
 // cases the H100 recordings separate: the entry line there at once, the
 // stream's lines one FetchLineCycles apart, a jump beyond what the stream
-// brings sooner restarting it FetchMiss later, a branch stopping it, the
-// cache replacing its oldest line, code beyond FetchNearBytes at the far
-// figures.
+// brings sooner restarting it FetchMiss later, the stream going on past a
+// branch (it has no cut: a warp's next line after a branch comes with
+// it), the stream waiting FetchAhead lines past its warps' furthest line
+// and asking for the next one when they move on, another sub-partition's
+// stream serving a line it brings sooner, the cache replacing its oldest
+// line, code beyond FetchNearBytes at the far figures.
 func TestFetchStage(t *testing.T) {
-	p := &Params{FetchLineCycles: 10, FetchMiss: 50, FetchFarLineCycles: 100, FetchFarMiss: 500, IcacheBytes: 4 * fetchLineBytes}
+	p := &Params{FetchLineCycles: 10, FetchMiss: 50, FetchFarLineCycles: 100, FetchFarMiss: 500, IcacheBytes: 4 * fetchLineBytes,
+		FetchAhead: 3, SubPartitions: 2}
 	type ask struct {
 		line int
 		now  uint64
+		sp   int
 		want uint64
-		cut  bool // cut the stream at now instead of asking
 	}
 	for _, tt := range []struct {
-		name string
-		near int
-		asks []ask
+		name  string
+		near  int
+		cache int
+		asks  []ask
 	}{
-		{"entry line at once, then the stream", 0, []ask{{0, 100, 100, false}, {1, 100, 110, false}, {3, 105, 130, false}, {2, 140, 120, false}}},
-		{"a stream line later than a restart", 0, []ask{{0, 0, 0, false}, {1, 0, 10, false}, {9, 20, 70, false}, {10, 20, 80, false}}},
-		{"a stream line sooner than a restart", 0, []ask{{0, 0, 0, false}, {5, 0, 50, false}, {6, 0, 60, false}}},
-		{"a branch stops the stream", 0, []ask{{0, 0, 0, false}, {0, 25, 0, true}, {1, 30, 10, false}, {2, 30, 20, false}, {3, 30, 80, false}, {4, 30, 90, false}}},
-		{"the oldest line leaves a full cache", 0, []ask{{0, 0, 0, false}, {4, 0, 40, false}, {0, 100, 150, false}, {1, 100, 160, false}, {3, 100, 30, false}, {2, 100, 170, false}}},
-		{"far code", 2 * fetchLineBytes, []ask{{0, 0, 0, false}, {1, 0, 10, false}, {2, 0, 110, false}, {9, 200, 700, false}}},
+		{"entry line at once, then the stream", 0, 0, []ask{{0, 100, 0, 100}, {1, 100, 0, 110}, {3, 105, 0, 130}, {2, 140, 0, 120}}},
+		{"a stream line later than a restart", 0, 0, []ask{{0, 0, 0, 0}, {1, 0, 0, 10}, {9, 20, 0, 70}, {10, 20, 0, 80}}},
+		{"a stream line sooner than a restart", 0, 0, []ask{{0, 0, 0, 0}, {3, 0, 0, 30}, {4, 0, 0, 40}}},
+		{"the stream goes on past a branch", 0, 16, []ask{{0, 0, 0, 0}, {1, 25, 0, 10}, {3, 1000, 0, 30}, {4, 1000, 0, 40}}},
+		{"the stream waits FetchAhead lines ahead", 0, 16, []ask{{0, 0, 0, 0}, {3, 1000, 0, 30}, {4, 1000, 0, 1050}, {5, 1000, 0, 1060}}},
+		{"another sub-partition's stream", 0, 16, []ask{{0, 0, 0, 0}, {2, 0, 1, 20}, {9, 100, 1, 150}, {10, 100, 0, 160}, {11, 100, 0, 170}}},
+		{"the oldest line leaves a full cache", 0, 4, []ask{{0, 0, 0, 0}, {3, 0, 0, 30}, {4, 30, 0, 40}, {0, 35, 0, 85}, {1, 35, 0, 95}, {3, 35, 0, 30}}},
+		{"far code", 2 * fetchLineBytes, 16, []ask{{0, 0, 0, 0}, {1, 0, 0, 10}, {2, 0, 0, 110}, {9, 200, 0, 700}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			q := *p
 			q.FetchNearBytes = tt.near
+			if tt.cache > 0 {
+				q.IcacheBytes = tt.cache * fetchLineBytes
+			}
 			f := newFetch(16, &q)
 			for i, a := range tt.asks {
-				if a.cut {
-					f.cut(a.now, &q)
-					continue
-				}
-				if got := f.ready(a.line, a.now, &q); got != a.want {
-					t.Errorf("ask %d: line %d at %d ready at %d, want %d", i, a.line, a.now, got, a.want)
+				if got := f.ready(a.line, a.now, a.sp, &q); got != a.want {
+					t.Errorf("ask %d: line %d at %d (sub-partition %d) ready at %d, want %d", i, a.line, a.now, a.sp, got, a.want)
 				}
 			}
 		})

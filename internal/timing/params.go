@@ -114,7 +114,10 @@ type Params struct {
 	// fetch stage.
 	FetchLineCycles, FetchMiss, FetchFarLineCycles, FetchFarMiss float64
 	FetchNearBytes, IcacheBytes                                  int
-	InstBytes, MovBytes                                          float64
+	// FetchAhead: a sub-partition's fetch stream brings lines at most
+	// this many past the furthest line its warps asked for (fetch.go).
+	FetchAhead          int
+	InstBytes, MovBytes float64
 	// A kernel's launch takes FetchLaunchLineNS longer per 128-byte line
 	// of its first FetchLaunchBytes of code (fetch.go, launchCycles).
 	FetchLaunchBytes  int

@@ -547,8 +547,20 @@ var measured = map[string]*Params{
 		// code (icache_128 to icache_1024, one warp: 2364, 2512, 2671 ns)
 		// and no further (2654, 2493, 2944 ns at 34, 50, 66 KB): the
 		// launch fetches the first 16 KB, FetchLaunchLineNS 2.7 a line.
+		// MEASURED (testdata/triton3/study/fetch, eleventh round:
+		// gen_fetch.py, run_fetch.sh; one warp's %clock64 around a region,
+		// ncu --cache-control all): a branch does not stop the stream,
+		// taken or not (far code with a branch not taken every two lines:
+		// 99 cycles a line, straight 95; a taken branch over 1, 2 or 4
+		// lines costs the lines it skips, over 8 a restart), and each
+		// sub-partition streams its own (four warps on four pieces of far
+		// code: 6730-8150 cycles, one warp on one 7607). FetchAhead 6:
+		// a stream runs at most ceil(FetchFarMiss / FetchFarLineCycles) =
+		// 6 lines past its warps (the lines of one far request's latency
+		// in flight; a warp slower than the far stream, far_mufu at 136
+		// cycles a line, never waits: at least 5).
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, FetchAhead: 6, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		// [RN] testdata/timing/rncost (gen.py's PTX, run.py, run.sh; one
 		// device call, %clock64 a step): the reduce lesson's loop with
 		// nvcc's rem.u32 takes 122 cycles a step more than with clang's
@@ -631,7 +643,7 @@ var measured = map[string]*Params{
 		ChildLaunchNS: 1489, ConcurrentKernels: 128,
 		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the A100.
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, FetchAhead: 6, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "A100: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100's measurements",
 	},
 	"v100": {
@@ -670,7 +682,7 @@ var measured = map[string]*Params{
 		ChildLaunchNS: 1373, ConcurrentKernels: 128,
 		// the H100's instruction fetch (fetch.go, [FETCH]), not measured on the V100.
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, FetchAhead: 6, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "V100: pipe rates from the CUDA Programming Guide; memory latencies and launch from Accel-Sim's QV100 configuration",
 	},
 	"k40": {
@@ -700,7 +712,7 @@ var measured = map[string]*Params{
 		// and a scheduling word every 7: InstBytes 9.1 a SASS
 		// instruction, a mov 0.36 of one as on the H100 (MovBytes 3.3).
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
-		IcacheBytes: 40 << 10, InstBytes: 9.1, MovBytes: 3.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		IcacheBytes: 40 << 10, FetchAhead: 6, InstBytes: 9.1, MovBytes: 3.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
 }

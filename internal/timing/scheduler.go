@@ -106,6 +106,7 @@ type warpT struct {
 }
 
 type spT struct {
+	idx   int      // its index in the SM (its fetch stream: fetch.go)
 	warps []*warpT // resident, oldest first
 	pipe  [ir.NumClasses]uint64
 	last  *warpT
@@ -239,7 +240,7 @@ func (s *gridState) readyAtSlow(sm *smT, sp *spT, w *warpT) uint64 {
 	if sm.fetch != nil {
 		if w.fetchIn != w.next {
 			w.fetchIn = w.next
-			w.fetchAt = sm.fetch.ready(s.code.lineOf(w.next), sm.now, s.p)
+			w.fetchAt = sm.fetch.ready(s.code.lineOf(w.next), sm.now, sp.idx, s.p)
 		}
 		t = max(t, w.fetchAt)
 	}
@@ -520,9 +521,6 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 	}
 	if in.Class == ir.ClassBranch && rec.Event == engine.EventNone {
 		w.ready, w.readyWhy = sm.now+uint64(p.Latency[ir.ClassBranch]), stallBranchResolving
-		if sm.fetch != nil && (in.Backward || int(in.Target)-int(rec.PC) > ifConverted) {
-			sm.fetch.cut(sm.now, p)
-		}
 	}
 }
 
