@@ -30,8 +30,11 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // the worst +44% (study 11.6% and 37 of 48, held out 13.4% and 28 of 43);
 // after the tenth round's (IEEE division and square root slow paths, f16
 // atomics' CAS retries across warps) 11.4%, 68 within 15%, the worst +44%
-// (study 9.6% and 40 of 48, held out 13.4% and 28 of 43). The goal, 15%
-// for every kernel, is not met.
+// (study 9.6% and 40 of 48, held out 13.4% and 28 of 43); after the
+// eleventh round's (a branch does not stop the instruction fetch stream,
+// a stream per sub-partition: testdata/triton3/study/fetch) 10.7%, 72
+// within 15%, the worst -35% (study 8.0% and 44 of 48, held out 13.7% and
+// 28 of 43). The goal, 15% for every kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	rows, err := testenv.ReadNCUTimes(triton3Times)
@@ -78,7 +81,7 @@ func TestLongTriton3TimesAgainstH100(t *testing.T) {
 		t.Errorf("%s: more than %.0f%% off", o, 100*triton3TimeRowBound)
 	}
 	if mean > triton3TimeMeanBound {
-		t.Errorf("mean |error| %.1f%%, want under %.0f%%", 100*mean, 100*triton3TimeMeanBound)
+		t.Errorf("mean |error| %.1f%%, want under %.1f%%", 100*mean, 100*triton3TimeMeanBound)
 	}
 	// The two halves SPLIT.md fixed before any mechanism was chosen: the
 	// study half may be taken apart, the held-out half only measured.
@@ -108,7 +111,7 @@ func TestLongTriton3TimesAgainstH100(t *testing.T) {
 		}
 		t.Logf("%s half: mean |error| %.1f%% over %d launch files, %d within 15%%", h.name, 100*sum/float64(n), n, within)
 		if sum/float64(n) > h.meanBound || within < h.withinAtLeast {
-			t.Errorf("%s half: mean |error| %.1f%%, %d within 15%%; want under %.0f%% and at least %d", h.name,
+			t.Errorf("%s half: mean |error| %.1f%%, %d within 15%%; want under %.1f%% and at least %d", h.name,
 				100*sum/float64(n), within, 100*h.meanBound, h.withinAtLeast)
 		}
 	}
@@ -154,10 +157,10 @@ func triton3Split() (map[string]string, error) {
 const (
 	triton3TimedKernels  = 91
 	triton3TimeRowBound  = 0.5
-	triton3TimeMeanBound = 0.125
+	triton3TimeMeanBound = 0.115
 	// The halves (SPLIT.md).
-	triton3StudyMeanBound = 0.105
-	triton3StudyWithin    = 39
+	triton3StudyMeanBound = 0.09
+	triton3StudyWithin    = 43
 	triton3HeldMeanBound  = 0.145
 	triton3HeldWithin     = 27
 )
