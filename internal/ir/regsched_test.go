@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -290,5 +291,36 @@ func TestRegEstimateFoldsAsyncAddresses(t *testing.T) {
 	folded, kept := lowerOne(t, body(false)), lowerOne(t, body(true))
 	if folded.RegEstimate+2*k > kept.RegEstimate {
 		t.Errorf("%d folded cp.async address pairs: %d registers, the same kept as values %d: want at least %d fewer", k, folded.RegEstimate, kept.RegEstimate, 2*k)
+	}
+}
+
+// TestLiveWords: Func.LiveWords is, per pc, the 32-bit registers live
+// right after the instruction in the PTX's order (a 64-bit value counts
+// two), the liveness the register estimate starts from: two f64 loads
+// through one pointer, their sum, its store.
+func TestLiveWords(t *testing.T) {
+	f := lowerOne(t, `.reg .b64 %rd<2>;
+.reg .f64 %fd<4>;
+ld.param.u64 %rd1, [p0];
+ld.global.f64 %fd1, [%rd1];
+ld.global.f64 %fd2, [%rd1+8];
+add.f64 %fd3, %fd1, %fd2;
+st.global.f64 [%rd1], %fd3;
+ret;`)
+	var text []string
+	for pc := range f.Code {
+		text = append(text, f.Text[pc])
+	}
+	want := []uint16{2, 4, 6, 4, 0, 0} // %rd1; +%fd1; +%fd2; %rd1, %fd3; nothing
+	if len(f.LiveWords) != len(want) {
+		t.Fatalf("LiveWords %v for %d instructions %q, want %v", f.LiveWords, len(f.Code), text, want)
+	}
+	for pc, w := range want {
+		if f.LiveWords[pc] != w {
+			t.Errorf("pc %d (%s): %d words live after it, want %d", pc, f.Text[pc], f.LiveWords[pc], w)
+		}
+	}
+	if got := int(slices.Max(f.LiveWords)) + 2; got != estimateRegs(foldAddresses(f), f.slotWidths) {
+		t.Errorf("the most live words + 2 = %d, the PTX order's estimate %d", got, estimateRegs(foldAddresses(f), f.slotWidths))
 	}
 }

@@ -10,6 +10,8 @@
 package timing
 
 import (
+	"slices"
+
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
@@ -29,6 +31,18 @@ func kernelRegs(fn *ir.Func, override func(*ir.Func) int) int {
 		}
 	}
 	return regs
+}
+
+// hoistWords is gridState.hoistWords for kernel fn with regs registers a
+// thread: 0 (no bound) when fn has no liveness or regs hold its loads all
+// hoisted (ir.Func.HoistRegs); else regs less the two ptxas counts beyond
+// its values (ir.estimateRegs), and at least what the PTX's order has
+// live at once.
+func hoistWords(fn *ir.Func, regs int) int {
+	if fn == nil || len(fn.LiveWords) == 0 || regs >= fn.HoistRegs {
+		return 0
+	}
+	return max(regs-2, int(slices.Max(fn.LiveWords)))
 }
 
 // blocksPerSM is how many blocks of a grid the block scheduler keeps
