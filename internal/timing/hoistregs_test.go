@@ -137,3 +137,27 @@ func TestHeldGate(t *testing.T) {
 		}
 	}
 }
+
+// TestHoistWords: a kernel hoists every load (no bound) when its registers
+// hold them all, within an eighth (the estimate's own error); otherwise
+// its loads are bounded by its registers less the two ptxas counts beyond
+// its values, never below what its PTX's order needs.
+func TestHoistWords(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		live            []uint16
+		hoistRegs, regs int
+		want            int
+	}{
+		{"no liveness", nil, 64, 32, 0},
+		{"all fit", []uint16{10, 20}, 30, 32, 0},
+		{"within an eighth (mlp's p_dot)", []uint16{10, 27}, 36, 32, 0},
+		{"past an eighth (dgemm_wmma)", []uint16{10, 19}, 39, 32, 30},
+		{"the PTX's order needs more", []uint16{10, 40}, 80, 32, 40},
+	} {
+		f := &ir.Func{LiveWords: tc.live, HoistRegs: tc.hoistRegs}
+		if got := hoistWords(f, tc.regs); got != tc.want {
+			t.Errorf("%s: %d registers for hoisted loads, want %d", tc.name, got, tc.want)
+		}
+	}
+}
