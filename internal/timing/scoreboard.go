@@ -808,12 +808,12 @@ func predicatedBranch(p *Params, in *ir.Inst) bool {
 // hoistable says whether instruction in may issue before the global or
 // local loads it consumes have returned, as ptxas's list scheduling has
 // it (Params.HoistLoads): the arithmetic pipes, whose results only
-// registers see, and — where the kernel's liveness bounds the loads
-// hoisted above them by its registers (hoistMMA) — wmma.mma, which the
-// register estimate's schedule moves as ptxas does (ir.memKindOf; not
-// mma.sync, which it keeps in place). Memory
-// accesses, branches, barriers and warp-wide operations wait for their
-// operands in the warp.
+// registers see, and wmma.mma where the kernel's liveness is known
+// (hoistMMA), so that the loads hoisted above it are bounded by its
+// registers (registerGate) as the register estimate's schedule moves them
+// (ir.memKindOf; not mma.sync, which that schedule keeps in place).
+// Memory accesses, branches, barriers and warp-wide operations wait for
+// their operands in the warp.
 func (s *gridState) hoistable(in *ir.Inst) bool {
 	switch in.Class {
 	case ir.ClassALU, ir.ClassFMA, ir.ClassFP64, ir.ClassSFU, ir.ClassConv, ir.ClassIMul:
