@@ -350,9 +350,18 @@ func SetStepHook(f func(block, warp int, in *ir.Inst)) { stepHook = f }
 // (every lane has reached its end: Finish completes it). It changes
 // nothing: a driver may ask as often as it likes.
 func (s *BlockSlot) Next(i int) *ir.Inst {
+	if f, pc := s.NextAt(i); f != nil {
+		return &f.Code[pc]
+	}
+	return nil
+}
+
+// NextAt is where Next's instruction is: its function and pc (nil, 0 when
+// Next is nil).
+func (s *BlockSlot) NextAt(i int) (*ir.Func, int) {
 	wp := s.w.blk.warps[i]
 	if wp.state != warpRunning {
-		return nil
+		return nil, 0
 	}
 	// What settle would do, read only: pop finished reconvergence entries
 	// and return from finished frames until an entry has work.
@@ -360,7 +369,7 @@ func (s *BlockSlot) Next(i int) *ir.Inst {
 	for {
 		if n == wp.frames[f].stackBase {
 			if f == 0 {
-				return nil
+				return nil, 0
 			}
 			f--
 			continue
@@ -370,7 +379,7 @@ func (s *BlockSlot) Next(i int) *ir.Inst {
 			n--
 			continue
 		}
-		return &wp.frames[f].fn.Code[top.pc]
+		return wp.frames[f].fn, int(top.pc)
 	}
 }
 

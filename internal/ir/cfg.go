@@ -1,6 +1,9 @@
 package ir
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // successors lists the pcs control may reach after pc; n (len(code)) is
 // the virtual exit.
@@ -137,7 +140,12 @@ func computeReconvergence(f *Func) {
 // on sm_70+ in practice. Liveness is solved per basic block (one bit set a
 // block), so a function of 70,000 straight-line instructions and as many
 // registers costs a few megabytes, not gigabytes.
-func estimateRegs(f *Func, width []uint8) int {
+func estimateRegs(f *Func, width []uint8) int { return estimateRegsLive(f, width, nil) }
+
+// estimateRegsLive is estimateRegs, and with after not nil (len(f.Code)
+// long) it also records in after[pc] the 32-bit registers live right
+// after each instruction (saturated at 65,535).
+func estimateRegsLive(f *Func, width []uint8, after []uint16) int {
 	n := len(f.Code)
 	words := (f.NumSlots + 63) / 64
 	if n == 0 || words == 0 {
@@ -225,6 +233,9 @@ func estimateRegs(f *Func, width []uint8) int {
 			}
 		}
 		for pc := end(b) - 1; pc >= int(starts[b]); pc-- {
+			if after != nil {
+				after[pc] = uint16(min(sum, math.MaxUint16))
+			}
 			liveStepIn(f, &f.Code[pc], tmp, &sum, w)
 			best = max(best, sum)
 		}

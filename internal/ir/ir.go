@@ -477,10 +477,24 @@ type Func struct {
 	// RegEstimate is a kernel's registers per thread as ptxas would
 	// allocate them (regsched.go); 0 for a device function.
 	RegEstimate int
-	ReqNTID     [3]int
-	MaxNTID     [3]int
-	MinBlocks   int
-	MaxNReg     int
+	// LiveWords is, per pc, the 32-bit registers live right after the
+	// instruction in the PTX's order, with the address arithmetic ptxas
+	// folds into memory instructions taken out: the liveness the register
+	// estimate starts from (regEstimate). The timing model bounds the
+	// loads a warp hoists above their earlier loads' consumers by what
+	// the kernel's registers leave beside it (Params.HoistLoads). Nil for
+	// a device function.
+	LiveWords []uint16
+	// HoistRegs is the registers (by ptxas's count) the kernel needs with
+	// each block's loads scheduled as early as their operands allow, none
+	// held back (the register estimate's scheduled order): a kernel with
+	// that many hoists them all; one with fewer hoists them while they
+	// fit (Params.HoistLoads). 0 for a device function.
+	HoistRegs int
+	ReqNTID   [3]int
+	MaxNTID   [3]int
+	MinBlocks int
+	MaxNReg   int
 	// ClusterDims is .reqnctapercluster (__cluster_dims__); zero when the
 	// kernel does not fix its cluster shape.
 	ClusterDims [3]int
@@ -493,6 +507,15 @@ type Func struct {
 	// slotWidths is each register slot's width in 32-bit registers, as
 	// the register estimate counts them (tests).
 	slotWidths []uint8
+}
+
+// SlotWords is register slot s's width in 32-bit registers, as the
+// register estimate counts it (0 for a predicate or an unknown slot).
+func (f *Func) SlotWords(s int32) int {
+	if s < 0 || int(s) >= len(f.slotWidths) {
+		return 0
+	}
+	return int(f.slotWidths[s])
 }
 
 // Var is a module-scope variable.

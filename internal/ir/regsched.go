@@ -61,27 +61,33 @@ const regSqueezeMax = 48
 // scratch, when not nil, holds the scheduled copy of the code between
 // calls (lowering a module reuses one for all its functions:
 // TestModuleMemoryBound).
-func regEstimate(f *Func, width []uint8, scratch *[]Inst) int {
+//
+// live is the liveness the count starts from, per pc (Func.LiveWords);
+// hoisted the count of the scheduled order, every load hoisted
+// (Func.HoistRegs).
+func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint16, hoisted int) {
 	orig := f
 	width = immediateWidths(f, width)
 	f = foldAddresses(f)
-	plain := estimateRegs(f, width)
+	live = make([]uint16, len(f.Code))
+	plain := estimateRegsLive(f, width, live)
 	if plain > regSqueezeMax {
 		// Short of registers, ptxas schedules for pressure: addresses
 		// are computed where they are used (sinkAddresses).
 		plain = estimateRegs(sinkAddresses(f), width)
 	}
 	sched := estimateRegs(scheduleForRegsInto(f, scratch), width)
+	hoisted = max(sched, plain)
 	if plain > regTarget && plain <= regSqueezeMax && !hasWgmma(f) {
-		return regTarget
+		return regTarget, live, hoisted
 	}
-	est := max(plain, min(sched, regTarget), wgmmaFloor(f))
+	est = max(plain, min(sched, regTarget), wgmmaFloor(f))
 	if est == regTarget && sched >= regTarget {
 		// The loads fill the target; guards beyond the predicate
 		// registers take general ones on top.
 		est += spilledPredicates(orig)
 	}
-	return est
+	return est, live, hoisted
 }
 
 // predicateRegs is the predicate registers a thread has (P0 to P6; PT is
@@ -262,6 +268,23 @@ func memKindOf(in *Inst) memKind {
 			return memFixed
 		}
 		return memNone
+	case OpTensor:
+		// wmma.mma reads and writes registers only, wmma.load is a load
+		// and wmma.store a store: ptxas moves them as it does those
+		// (testdata/programs3/nvcc, the SASS of wmma_f64, gemm_half_acc
+		// and wmma_sq: fragment loads above the MMAs of earlier
+		// fragments, as far as the registers allow). mma.sync, ldmatrix
+		// and the rest keep their places: the estimate of Triton's
+		// mma.sync kernels was chosen with them so.
+		switch in.Mode {
+		case TensorWmmaMMA:
+			return memNone
+		case TensorWmmaLoad:
+			return memLoad
+		case TensorWmmaStore:
+			return memStore
+		}
+		return memFixed
 	}
 	switch in.Class {
 	case ClassAtomic, ClassBranch, ClassBarrier, ClassWarp, ClassDevRT, ClassTensor:
@@ -996,10 +1019,10 @@ func immediateReader(op Op) bool {
 // are read as well as written: they are live from the instruction that
 // set them up to the wgmma, and from it to the reads after its
 // wgmma.wait_group, as ptxas must keep them (wgmma.ptx's m64n256 kernels:
-// 154 registers by ptxas's count). It reports false for other
-// instructions.
+// 154 registers by ptxas's count). It covers the modes wholeFragments
+// names and reports false for other instructions.
 func tensorRegs(f *Func, in *Inst, def, use func(int32)) bool {
-	if in.Op != OpTensor || in.Mode != TensorWgmma || in.Imm < 0 || int(in.Imm) >= len(f.TensorOps) {
+	if in.Op != OpTensor || !wholeFragments(in.Mode) || in.Imm < 0 || int(in.Imm) >= len(f.TensorOps) {
 		return false
 	}
 	to := &f.TensorOps[in.Imm]
@@ -1020,6 +1043,22 @@ func tensorRegs(f *Func, in *Inst, def, use func(int32)) bool {
 		use(to.Meta)
 	}
 	return true
+}
+
+// wholeFragments says whether tensorRegs gives the full operand lists of
+// an OpTensor instruction of mode m: wgmma.mma_async's, and the wmma
+// forms' (a fragment of wmma.load, wmma.store and wmma.mma is up to
+// eight registers, of which Inst.D and Inst.A hold four and the
+// scoreboard's few). mma.sync's and ldmatrix's stay as Inst.D and Inst.A
+// have them: the estimate of Triton's mma.sync kernels was chosen so
+// (their full fragments make sm_80 matmuls 107 → 147 registers where
+// ptxas has 90).
+func wholeFragments(m uint8) bool {
+	switch m {
+	case TensorWgmma, TensorWmmaLoad, TensorWmmaStore, TensorWmmaMMA:
+		return true
+	}
+	return false
 }
 
 // liveStepIn is liveStep with an OpTensor or OpAsync instruction's full

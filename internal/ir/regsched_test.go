@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -290,5 +291,81 @@ func TestRegEstimateFoldsAsyncAddresses(t *testing.T) {
 	folded, kept := lowerOne(t, body(false)), lowerOne(t, body(true))
 	if folded.RegEstimate+2*k > kept.RegEstimate {
 		t.Errorf("%d folded cp.async address pairs: %d registers, the same kept as values %d: want at least %d fewer", k, folded.RegEstimate, kept.RegEstimate, 2*k)
+	}
+}
+
+// TestLiveWords: Func.LiveWords is, per pc, the 32-bit registers live
+// right after the instruction in the PTX's order (a 64-bit value counts
+// two), the liveness the register estimate starts from: two f64 loads
+// through one pointer, their sum, its store.
+func TestLiveWords(t *testing.T) {
+	f := lowerOne(t, `.reg .b64 %rd<2>;
+.reg .f64 %fd<4>;
+ld.param.u64 %rd1, [p0];
+ld.global.f64 %fd1, [%rd1];
+ld.global.f64 %fd2, [%rd1+8];
+add.f64 %fd3, %fd1, %fd2;
+st.global.f64 [%rd1], %fd3;
+ret;`)
+	var text []string
+	for pc := range f.Code {
+		text = append(text, f.Text[pc])
+	}
+	want := []uint16{2, 4, 6, 4, 0, 0} // %rd1; +%fd1; +%fd2; %rd1, %fd3; nothing
+	if len(f.LiveWords) != len(want) {
+		t.Fatalf("LiveWords %v for %d instructions %q, want %v", f.LiveWords, len(f.Code), text, want)
+	}
+	for pc, w := range want {
+		if f.LiveWords[pc] != w {
+			t.Errorf("pc %d (%s): %d words live after it, want %d", pc, f.Text[pc], f.LiveWords[pc], w)
+		}
+	}
+	if got := int(slices.Max(f.LiveWords)) + 2; got != estimateRegs(foldAddresses(f), f.slotWidths) {
+		t.Errorf("the most live words + 2 = %d, the PTX order's estimate %d", got, estimateRegs(foldAddresses(f), f.slotWidths))
+	}
+}
+
+// TestRegEstimateWmmaFragments: the estimate's liveness reads a wmma
+// form's whole fragments (an f16 A fragment of m16n16k16 is eight
+// registers, not the four an Inst holds), and its schedule moves the
+// fragment loads of a later step above an earlier step's wmma.mma, as
+// ptxas's SASS of wmma_sq and gemm_half_acc has them: the kernel needs
+// more registers with its loads hoisted (HoistRegs) than in the PTX's
+// order.
+func TestRegEstimateWmmaFragments(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(".reg .b64 %rd<2>;\n.reg .b32 %r<80>;\n.reg .f32 %f<40>;\nld.param.u64 %rd1, [p0];\nmov.u32 %r0, 16;\nmov.f32 %f0, 0f00000000;\n")
+	acc := "%f0, %f0, %f0, %f0, %f0, %f0, %f0, %f0"
+	frag := func(base int) string {
+		var s []string
+		for i := 0; i < 8; i++ {
+			s = append(s, fmt.Sprintf("%%r%d", base+i))
+		}
+		return strings.Join(s, ", ")
+	}
+	for k := 0; k < 4; k++ {
+		a, bb := frag(1+16*k), frag(9+16*k)
+		fmt.Fprintf(&b, "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%s}, [%%rd1+%d], %%r0;\n", a, 32*k)
+		fmt.Fprintf(&b, "wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%s}, [%%rd1+%d], %%r0;\n", bb, 1024+32*k)
+		d := fmt.Sprintf("%%f%d, %%f%d, %%f%d, %%f%d, %%f%d, %%f%d, %%f%d, %%f%d", 8*k+1, 8*k+2, 8*k+3, 8*k+4, 8*k+5, 8*k+6, 8*k+7, 8*k+8)
+		fmt.Fprintf(&b, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%s}, {%s}, {%s}, {%s};\n", d, a, bb, acc)
+		acc = d
+	}
+	fmt.Fprintf(&b, "wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%%rd1], {%s}, %%r0;\nret;", acc)
+	f := lowerOne(t, b.String())
+	pc := -1
+	for i := range f.Code {
+		if f.Code[i].Op == OpTensor && f.Code[i].Mode == TensorWmmaLoad {
+			pc = i
+			break
+		}
+	}
+	// After the first A fragment: %rd1, %r0, %f0 and its eight registers.
+	if pc < 0 || f.LiveWords[pc] != 2+1+1+8 {
+		t.Errorf("after the first wmma.load (pc %d): %v words live, want 12 (its whole fragment)", pc, f.LiveWords)
+	}
+	plain := int(slices.Max(f.LiveWords)) + 2
+	if f.HoistRegs < plain+16 {
+		t.Errorf("with the fragment loads hoisted %d registers, in the PTX's order %d: want the later steps' fragments (16 a step) above the MMAs", f.HoistRegs, plain)
 	}
 }

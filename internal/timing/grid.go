@@ -30,6 +30,15 @@ type gridState struct {
 	l2Hit    uint64
 	l2Miss   uint64
 	nslots   int
+	// hoistWords is the registers a thread of the kernel has for values
+	// (its count less the two ptxas counts beyond them, and no fewer than
+	// its PTX's order needs), which bound the loads a warp hoists
+	// (registerGate); 0: unbounded (they all fit, or no liveness).
+	hoistWords int
+	// hoistMMA: the kernel's MMAs issue ahead of their fragments' loads
+	// as its arithmetic does (hoistable): the loads ptxas puts above
+	// them are the registers' to bound (the kernel's liveness is known).
+	hoistMMA bool
 	l1Bytes  int // each SM's L1 for this grid (0: none)
 	lastDone uint64
 	// retires are the cycles blocks finished at; lastDispatch is when the

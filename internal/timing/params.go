@@ -236,7 +236,13 @@ type Params struct {
 	// of a block's loads in flight at once; the model issues the PTX in
 	// order, and reproduces that by letting such arithmetic issue before
 	// its loads returned (it completes once they have; scoreboard.go),
-	// the warp waiting for it at the block's end.
+	// the warp waiting for it at the block's end. As far as the kernel's
+	// registers allow: where they cannot hold every load hoisted
+	// (ir.Func.HoistRegs), a load issues above such arithmetic only while
+	// the registers live at it in the PTX's order (ir.Func.LiveWords) and
+	// those the arithmetic issued ahead still waits for fit (registerGate;
+	// wmma_f64's SASS: ten of sixteen fragment loads above the first
+	// DMMA). wmma.mma issues ahead as arithmetic does.
 	HoistLoads bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:

@@ -72,7 +72,13 @@ type warpT struct {
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
 	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
-	slowEnd    uint64 // when its last out-of-line division or square root returns (slowpath.go)
+	// heldUntil and heldWords are the registers of loads that arithmetic
+	// the warp issued ahead of them (HoistLoads) still waits for: until
+	// when (a cycle or a future) and how many (holdLoads; heldN entries).
+	heldUntil [maxHeld]uint64
+	heldWords [maxHeld]uint16
+	heldN     int
+	slowEnd   uint64 // when its last out-of-line division or square root returns (slowpath.go)
 	// (The fields above are those the scheduler and the scoreboard read
 	// for most instructions: the first four of the host's cache lines.)
 	age uint64

@@ -11,6 +11,7 @@ package timing
 
 import (
 	"math"
+	"slices"
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
@@ -22,6 +23,9 @@ const (
 	prodFixed uint8 = iota
 	prodLong
 	prodShort
+	// prodHoisted: arithmetic issued ahead of the loads it consumes
+	// (HoistLoads), whose consumers wait as for a load.
+	prodHoisted
 )
 
 // maxStoreWindow bounds Params.StoreWindow, maxRedWindow
@@ -94,10 +98,10 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		fut, t = t, 0
 	}
 	in := w.next
-	hoist := s.p != nil && s.p.HoistLoads && hoistable(in.Class)
+	hoist := s.p != nil && s.p.HoistLoads && s.hoistable(in)
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
-			if hoist && w.regKind[r] == prodLong {
+			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted) {
 				// Waits in the pipeline, not in the warp (complete).
 				return
 			}
@@ -107,7 +111,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			}
 			t = w.regReady[r]
 			switch w.regKind[r] {
-			case prodLong:
+			case prodLong, prodHoisted:
 				why = stallLongScoreboard
 			case prodShort:
 				why = stallShortScoreboard
@@ -162,6 +166,16 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// The SM's store port has StoreQueueCycles queued at most.
 		if q := w.blk.sm.stq.free - s.p.StoreQueueCycles; q > float64(t) {
 			t, why = uint64(q), stallLGThrottle
+		}
+	}
+	if s.p != nil && s.p.HoistLoads && s.hoistWords > 0 && w.heldN > 0 && heldLoad(in) {
+		// ptxas puts this load above the consumers of earlier loads that
+		// the warp issued ahead only while the registers they hold
+		// leave it room (registerGate).
+		if g := s.registerGate(w); isFut(g) {
+			fut, why = g, stallLongScoreboard
+		} else if g > t {
+			t, why = g, stallLongScoreboard
 		}
 	}
 	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && w.loadNext > t && fut == 0 {
@@ -396,13 +410,19 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		s.tensormapTiming(sm, w, in, rec, mem)
 	}
 	start := sm.now
-	if p.HoistLoads && hoistable(in.Class) {
+	if p.HoistLoads && s.hoistable(in) {
 		// An arithmetic instruction issued before the loads it consumes
 		// returned (depReady let it: ptxas would have scheduled the
 		// block's later loads above it) starts when they have; its
 		// consumers wait as for a load, and the warp at the block's end.
+		// Till then the loads' registers are held (holdLoads).
 		if r := srcReady(sm, w, in); r > start {
-			start, kind = r, prodLong
+			if s.hoistWords > 0 {
+				if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) {
+					holdLoads(sm, w, in, funcs[rec.Func], r)
+				}
+			}
+			start, kind = r, prodHoisted
 		}
 	}
 	done := sm.fadd(start, slots-1+lat)
@@ -785,17 +805,146 @@ func predicatedBranch(p *Params, in *ir.Inst) bool {
 	return p != nil && p.HoistLoads && in.Op == ir.OpBra && in.Mode == ir.BraPredicated
 }
 
-// hoistable says whether instructions of class c may issue before the
-// global or local loads they consume have returned, as ptxas's list
-// scheduling has it (Params.HoistLoads): the arithmetic pipes, whose
-// results only registers see. Memory accesses, branches, barriers and
-// warp-wide operations wait for their operands in the warp.
-func hoistable(c ir.Class) bool {
-	switch c {
+// hoistable says whether instruction in may issue before the global or
+// local loads it consumes have returned, as ptxas's list scheduling has
+// it (Params.HoistLoads): the arithmetic pipes, whose results only
+// registers see, and wmma.mma where the kernel's liveness is known
+// (hoistMMA), so that the loads hoisted above it are bounded by its
+// registers (registerGate) as the register estimate's schedule moves them
+// (ir.memKindOf; not mma.sync, which that schedule keeps in place).
+// Memory accesses, branches, barriers and warp-wide operations wait for
+// their operands in the warp.
+func (s *gridState) hoistable(in *ir.Inst) bool {
+	switch in.Class {
 	case ir.ClassALU, ir.ClassFMA, ir.ClassFP64, ir.ClassSFU, ir.ClassConv, ir.ClassIMul:
 		return true
+	case ir.ClassTensor:
+		return s.hoistMMA && in.Mode == ir.TensorWmmaMMA
 	}
 	return false
+}
+
+// maxHeld bounds the entries of a warp's held registers (holdLoads).
+const maxHeld = 16
+
+// heldLoad says whether in is a load whose registers ptxas counts when it
+// hoists it above the consumers of earlier loads (registerGate): a global
+// or local ld, a wmma.load.
+func heldLoad(in *ir.Inst) bool {
+	return in.Op == ir.OpLd && (in.Class == ir.ClassLdGlobal || in.Class == ir.ClassLocal) ||
+		in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad
+}
+
+// holdLoads notes that warp w issued in, of function f, ahead of the
+// loads it consumes, which return at until: ptxas's code has the loads
+// the warp issues from now on above in, and the loaded values in reads
+// stay in their registers until then (registerGate). The registers are
+// those of its sources still waiting for a load (a fragment's whole
+// width for an MMA), not those of arithmetic issued ahead.
+func holdLoads(sm *smT, w *warpT, in *ir.Inst, f *ir.Func, until uint64) {
+	pending := func(r int32) bool {
+		return r >= 0 && int(r) < len(w.regReady) && w.regKind[r] == prodLong && w.regReady[r] > sm.now
+	}
+	words := 0
+	if in.Op == ir.OpTensor && int(in.Imm) < len(f.TensorOps) {
+		to := &f.TensorOps[in.Imm]
+		for _, frag := range [2][]int32{to.A, to.B} {
+			if len(frag) > 0 && (pending(frag[0]) || pending(frag[len(frag)-1])) {
+				for _, r := range frag {
+					words += f.SlotWords(r)
+				}
+			}
+		}
+	} else {
+		for i, r := range in.A {
+			if pending(r) && !slices.Contains(in.A[:i], r) {
+				words += f.SlotWords(r)
+			}
+		}
+	}
+	if words == 0 {
+		return
+	}
+	// A free entry (its loads returned), or else the one held longest,
+	// which takes these too.
+	k := -1
+	for i := 0; i < maxHeld; i++ {
+		if i >= w.heldN || !isFut(w.heldUntil[i]) && w.heldUntil[i] <= sm.now {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		k = 0
+		for i := 1; i < maxHeld; i++ {
+			if isFut(w.heldUntil[i]) || !isFut(w.heldUntil[k]) && w.heldUntil[i] > w.heldUntil[k] {
+				k = i
+			}
+		}
+		until = sm.fmax(until, w.heldUntil[k])
+		words += int(w.heldWords[k])
+	}
+	if k >= w.heldN {
+		w.heldN = k + 1
+	}
+	w.heldUntil[k], w.heldWords[k] = until, uint16(min(words, math.MaxUint16))
+	sm.keep(&w.heldUntil[k])
+}
+
+// registerGate is when warp w's next instruction, a load (heldLoad), may
+// issue: when the registers live at it in the PTX's order
+// (ir.Func.LiveWords), with those of the loads the warp's arithmetic
+// issued ahead still holds (holdLoads), fit the kernel's (hoistWords) —
+// the earliest held entries released first. ptxas hoists loads above the
+// arithmetic that consumes earlier ones as far as the registers allow:
+// wmma_f64's SASS (testdata/programs3/nvcc) has ten of its sixteen
+// fragment loads above the first DMMA, the other six each after a DMMA
+// has freed its two; a future when that waits for the L2 side's answer.
+func (s *gridState) registerGate(w *warpT) uint64 {
+	f, pc := w.blk.slot.NextAt(w.idx)
+	if f == nil || pc >= len(f.LiveWords) {
+		return 0
+	}
+	return heldGate(w, int(f.LiveWords[pc]), s.hoistWords)
+}
+
+// heldGate is when warp w's held registers (holdLoads) have shrunk enough
+// for live more registers to fit in budget: the earliest entries released
+// first (cycles before futures); 0 when they fit now, a future when that
+// waits for one.
+func heldGate(w *warpT, live, budget int) uint64 {
+	over := live - budget
+	for i := 0; i < w.heldN; i++ {
+		over += int(w.heldWords[i])
+	}
+	if over <= 0 {
+		return 0
+	}
+	// Release entries earliest first (cycles before futures) until the
+	// rest fit.
+	var done [maxHeld]bool
+	var t uint64
+	for over > 0 {
+		k := -1
+		for i := 0; i < w.heldN; i++ {
+			if done[i] {
+				continue
+			}
+			if k < 0 || !isFut(w.heldUntil[i]) && (isFut(w.heldUntil[k]) || w.heldUntil[i] < w.heldUntil[k]) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		done[k] = true
+		over -= int(w.heldWords[k])
+		if isFut(w.heldUntil[k]) {
+			return w.heldUntil[k]
+		}
+		t = max(t, w.heldUntil[k])
+	}
+	return t
 }
 
 // srcReady is when the registers instruction in reads (its guard too) are

@@ -97,8 +97,8 @@ func TestHoistLoads(t *testing.T) {
 		}
 		sm.now = 1
 		s.complete(sm, sp, w, fma, &engine.StepRecord{}, 1)
-		if want := uint64(400 + s.p.Latency[ir.ClassFMA]); w.regReady[3] != want || w.regKind[3] != prodLong || w.hoisted != want {
-			t.Errorf("the FMA's result: ready %d (kind %d), hoisted %d; want %d (long), %d", w.regReady[3], w.regKind[3], w.hoisted, want, want)
+		if want := uint64(400 + s.p.Latency[ir.ClassFMA]); w.regReady[3] != want || w.regKind[3] != prodHoisted || w.hoisted != want {
+			t.Errorf("the FMA's result: ready %d (kind %d), hoisted %d; want %d (hoisted), %d", w.regReady[3], w.regKind[3], w.hoisted, want, want)
 		}
 		end := w.regReady[3]
 		for _, tc := range []struct {
