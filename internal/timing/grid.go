@@ -72,6 +72,7 @@ type gridState struct {
 	// ansOff on by request index (replayRequests).
 	ans        []uint64
 	ansOff     []int
+	inline     bool // the replay answered the leaves itself (one thread: overlap)
 	retiredAll []retired
 	// safe: the grid's SMs are independent within a quantum
 	// (parallelSafe); mayAhead: this quantum's SMs may run the next one

@@ -401,9 +401,14 @@ func (s *gridState) replay(k int, t uint64) {
 	}
 }
 
-// settleSM answers sm's requests of arena i from the replay's answers and
-// evaluates its futures there.
+// settleSM answers sm's requests of arena i from the replay's answers
+// (unless the replay answered them itself: inline) and evaluates its
+// futures there.
 func (s *gridState) settleSM(sm *smT, i int) {
+	if s.inline {
+		sm.settle(i)
+		return
+	}
 	off := s.ansOff[sm.id]
 	sm.settleWith(i, s.ans[off:off+len(sm.ar[i].reqs)])
 }
@@ -416,7 +421,8 @@ func (s *gridState) settleSM(sm *smT, i int) {
 // rval): it runs while the SMs simulate the next quantum. What is left,
 // answering each SM's leaves and evaluating its futures of the quantum
 // (settleSM), is the SM's own and may run on any thread once this is done
-// (overlap).
+// (overlap). On one thread (s.inline) the answers go to the leaves at
+// once, as there is no other thread to hand them to.
 func (s *gridState) replayRequests(k int, t uint64) {
 	s.d.dram.advance(t)
 	s.d.l2q.advance(t)
@@ -435,11 +441,14 @@ func (s *gridState) replayRequests(k int, t uint64) {
 		n += len(sm.ar[i].reqs)
 	}
 	s.ansOff = off
-	ans := slices.Grow(s.ans[:0], n)[:n]
-	for j := range ans {
-		ans[j] = unanswered
+	ans := s.ans[:0]
+	if !s.inline {
+		ans = slices.Grow(ans, n)[:n]
+		for j := range ans {
+			ans[j] = unanswered
+		}
+		s.ans = ans
 	}
-	s.ans = ans
 	for _, key := range keys {
 		// (The SM's index from the key, not from the SM's state, which
 		// its thread is writing.)
@@ -457,7 +466,13 @@ func (s *gridState) replayRequests(k int, t uint64) {
 		case reqStore:
 			// The lag is the L2's: a store waiting for its translation
 			// is not behind the L2's other work (tlb.go).
-			t0 := s.translateAll(id, sm.rval(r.at, i, ans[off[id]:]), a.secs[r.lo:r.hi])
+			var data uint64
+			if s.inline {
+				data = sm.val(r.at)
+			} else {
+				data = sm.rval(r.at, i, ans[off[id]:])
+			}
+			t0 := s.translateAll(id, data, a.secs[r.lo:r.hi])
 			v = s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per), id)
 			lag.sum += float64(v - t0)
 			lag.n++
@@ -469,7 +484,11 @@ func (s *gridState) replayRequests(k int, t uint64) {
 			at := s.translateAll(id, r.at, a.secs[r.lo:r.hi])
 			v = s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup, 0, nil)
 		}
-		ans[off[id]+j] = v
+		if s.inline {
+			sm.answer(r.leaf, v)
+		} else {
+			ans[off[id]+j] = v
+		}
 	}
 	s.lastLag[i] = lag
 	if lag.n == 0 && k > 0 {
@@ -665,6 +684,8 @@ func orderFree(f *ir.Func) bool {
 func (s *gridState) overlap(replay func() int, f func(sm *smT)) {
 	n := min(s.workers, len(s.active))
 	s.replayed.Store(false)
+	// On one thread the replay answers the leaves itself (settleSM).
+	s.inline = n <= 1
 	if n <= 1 {
 		// One thread, or one SM with blocks (a small grid's): threads
 		// would only cost their start and wake-ups, every quantum. The
