@@ -76,8 +76,8 @@ type hold struct {
 // runs on one thread, orders the quantum's requests without reading them
 // all twice more (replay).
 //
-// While the replay reads an arena's nodes, requests and sectors (and
-// settle its nodes), its SM runs the next quantum on another thread,
+// While the replay reads an arena's nodes, requests and sectors (and a
+// settling thread its nodes: settleSM), its SM runs the next quantum on another thread,
 // appending to the next arena and to this one's holds: the padding keeps
 // what the replay reads off the cache lines the SM's thread writes (false
 // sharing would move those lines between the two cores at every request).
@@ -670,8 +670,8 @@ func orderFree(f *ir.Func) bool {
 // quantum's one chain of work: replay returns the arena it left to settle,
 // -1 for none) and then takes SMs as the others do, so no thread waits
 // for a core and the replay is never queued behind an SM. The replay's
-// other part, evaluating each SM's futures of that arena (settle), is
-// spread over the threads: each takes SMs to settle once the serial part
+// other part, answering each SM's leaves of that arena and evaluating its
+// futures there (settleSM), is spread over the threads: each takes SMs to settle once the serial part
 // is done (a thread out of SMs to simulate waits for it), the SM's own
 // work on its own arena, which no other part of the quantum touches. The
 // SMs are taken costliest first (the host time each took for its last
