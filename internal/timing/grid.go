@@ -25,10 +25,6 @@ type gridState struct {
 	cl       *clusterPlan // nil: no cluster launch (cluster.go)
 	wpb      int
 	age      uint64
-	dramRd   uint64
-	dramWr   uint64
-	l2Hit    uint64
-	l2Miss   uint64
 	nslots   int
 	// hoistWords is the registers a thread of the kernel has for values
 	// (its count less the two ptxas counts beyond them, and no fewer than
@@ -51,9 +47,9 @@ type gridState struct {
 	// waves' block times (extrapolateSlots).
 	wave, maxLimit int
 	short          bool
-	// drain is when the grid's last store or atomic has reached the L2:
-	// a grid is complete only then.
-	drain uint64
+	// The L2 side's counts, which the replay writes request by request
+	// (l2Counts).
+	l2Counts
 	// lastLag is, per quantum modulo 3, the stores of the last replay up
 	// to that quantum's that ran any, and their total wait from leaving
 	// their SM until the L2 took them (storeGate, takenSoon).
@@ -76,11 +72,16 @@ type gridState struct {
 	// L2 side (quantumFor); workers the host threads the SMs of a quantum
 	// are spread over (1 unless parallelSafe). active (the SMs with
 	// blocks in the current quantum), order and retiredAll are reused.
-	quantum    uint64
-	workers    int
-	active     []*smT
-	order      []uint64
-	at         []int
+	quantum uint64
+	workers int
+	active  []*smT
+	order   []uint64
+	at      []int
+	// ans are the last replay's answers to its requests, an SM's from
+	// ansOff on by request index (replayRequests).
+	ans        []uint64
+	ansOff     []int
+	inline     bool // the replay answered the leaves itself (one thread: overlap)
 	retiredAll []retired
 	// safe: the grid's SMs are independent within a quantum
 	// (parallelSafe); mayAhead: this quantum's SMs may run the next one
@@ -89,6 +90,24 @@ type gridState struct {
 	safe, mayAhead bool
 	replayed       atomic.Bool
 	todo           []*smT // overlap's order of the active SMs (reused)
+	hand           handoff
+}
+
+// l2Counts are what the replay adds up request by request (DRAM bytes,
+// L2 hits and misses, the drain) while the SMs run the next quantum on
+// other threads: a cache line of their own (the padding), so that the
+// replay's writes do not take from the SMs' cores the line of the grid's
+// state they read at every step (false sharing).
+type l2Counts struct {
+	_      [64]byte
+	dramRd uint64
+	dramWr uint64
+	l2Hit  uint64
+	l2Miss uint64
+	// drain is when the grid's last store or atomic has reached the L2:
+	// a grid is complete only then.
+	drain uint64
+	_     [64]byte
 }
 
 // storeLag sums the stores' waits for the L2 in one quantum's replay.
@@ -125,10 +144,12 @@ func (s *gridState) run() error {
 	// once, not a closure for every quantum.
 	var t uint64
 	var k int
-	replayLast := func() {
-		if k > 0 {
-			s.replay(k-1, prev)
+	replayLast := func() int {
+		if k == 0 {
+			return -1
 		}
+		s.replayRequests(k-1, prev)
+		return (k - 1) % 3
 	}
 	runQuantum := func(sm *smT) {
 		if sm.ahead {

@@ -293,9 +293,9 @@ func checkReduceRanking(t *testing.T, configs []reduceConfig) {
 }
 
 // TestDeterminism: the same launch gives the same cycles and timing account
-// on every run and for every worker count, 1 to 16 (its SMs run on that
-// many threads; a sampled grid's untimed blocks too): here on 1 and 16;
-// TestLongDeterminism on 2, 4, 8 and 1.
+// (every field) and counters on every run and for every worker count, 1
+// to 16 (its SMs run on that many threads; a sampled grid's untimed blocks
+// too): here on 1 and 16; TestLongDeterminism on 2, 4, 8 and 1.
 func TestDeterminism(t *testing.T) {
 	checkDeterminism(t, []int{1, 16})
 }
@@ -331,11 +331,11 @@ func checkDeterminism(t *testing.T, workerCounts []int) {
 			}
 			continue
 		}
+		// Every field of the timing account (every metric's input) and
+		// the counters.
 		a, b := first.Grids[0].Timing, res.Grids[0].Timing
-		if a.Cycles != b.Cycles || a.WarpCycles != b.WarpCycles || a.DRAMReadBytes != b.DRAMReadBytes || a.IssueCycles != b.IssueCycles ||
-			a.DRAMWriteBytes != b.DRAMWriteBytes || a.L2Hits != b.L2Hits || a.L2Miss != b.L2Miss || a.ActiveSMCycles != b.ActiveSMCycles ||
-			fmt.Sprint(a.Stalls) != fmt.Sprint(b.Stalls) || fmt.Sprint(a.Blocks) != fmt.Sprint(b.Blocks) || first.Counters != res.Counters {
-			t.Errorf("workers %d: cycles %d, warp-cycles %d, stalls %v; first run: %d, %d, %v", workers, b.Cycles, b.WarpCycles, b.Stalls, a.Cycles, a.WarpCycles, a.Stalls)
+		if fa, fb := fmt.Sprintf("%+v", *a), fmt.Sprintf("%+v", *b); fa != fb || first.Counters != res.Counters {
+			t.Errorf("workers %d: timing %s, counters %+v\nfirst run: %s, %+v", workers, fb, res.Counters, fa, first.Counters)
 		}
 	}
 }

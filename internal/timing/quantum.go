@@ -47,8 +47,9 @@ func isFut(v uint64) bool { return v >= futBit && v != math.MaxUint64 }
 
 func arenaOf(v uint64) int { return int(v >> arenaShift & 3) }
 
-// fnode is one future: a leaf the replay fills (an L2 request's answer),
-// or max(a, b) + add of cycles and earlier futures.
+// fnode is one future: a leaf the replay fills (an L2 request's answer;
+// a is the request's index in its arena, log), or max(a, b) + add of
+// cycles and earlier futures.
 type fnode struct {
 	a, b, add uint64
 	val       uint64
@@ -74,11 +75,19 @@ type hold struct {
 // them; those outside the quantum are not), so that the replay, which
 // runs on one thread, orders the quantum's requests without reading them
 // all twice more (replay).
+//
+// While the replay reads an arena's nodes, requests and sectors (and a
+// settling thread its nodes: settleSM), its SM runs the next quantum on another thread,
+// appending to the next arena and to this one's holds: the padding keeps
+// what the replay reads off the cache lines the SM's thread writes (false
+// sharing would move those lines between the two cores at every request).
 type arena struct {
+	_       [64]byte
 	nodes   []fnode
-	holds   []hold
 	reqs    []memReq
 	secs    []uint64
+	_       [64]byte
+	holds   []hold
 	hist    []int32
 	lo      uint64
 	counted int
@@ -201,6 +210,11 @@ func (q *smQuantum) log(r memReq, sectors []uint64) {
 		a.secs = append(a.secs, sectors...)
 		r.hi = int32(len(a.secs))
 	}
+	if isFut(r.leaf) {
+		// The leaf knows its request: the replay answers it by the
+		// request's index (answers).
+		q.nodeOf(r.leaf).a = uint64(len(a.reqs))
+	}
 	a.reqs = append(a.reqs, r)
 	if off := r.cycle - a.lo; off < uint64(len(a.hist)) {
 		a.hist[off]++
@@ -282,6 +296,47 @@ func (q *smQuantum) answer(leaf, v uint64) {
 	n.val, n.state = v, nodeDone
 }
 
+// settleWith answers arena i's leaves from ans (the replay's answers to
+// the arena's requests, by index: replayRequests) and evaluates every
+// future of the arena (settle).
+func (q *smQuantum) settleWith(i int, ans []uint64) {
+	for j := range q.ar[i].reqs {
+		if r := &q.ar[i].reqs[j]; isFut(r.leaf) {
+			if ans[j] == unanswered {
+				panic(fmt.Sprintf("warpsim internal error: request %d of arena %d not replayed", j, i))
+			}
+			q.answer(r.leaf, ans[j])
+		}
+	}
+	q.settle(i)
+}
+
+// unanswered marks an answer the replay has not given yet (replayRequests).
+const unanswered = math.MaxUint64 - 1
+
+// rval is val for the replay of arena i, whose answers so far are in ans
+// (by request index): a leaf of the arena not answered in it yet is
+// answered from ans.
+func (q *smQuantum) rval(v uint64, i int, ans []uint64) uint64 {
+	if !isFut(v) {
+		return v
+	}
+	n := q.nodeOf(v)
+	switch n.state {
+	case nodeDone:
+		return n.val
+	case nodeLeaf:
+		if arenaOf(v) != i || ans[n.a] == unanswered {
+			panic(fmt.Sprintf("warpsim internal error: future %#x read before the replay answered it", v))
+		}
+		n.val, n.state = ans[n.a], nodeDone
+		return n.val
+	}
+	n.val = max(q.rval(n.a, i, ans), q.rval(n.b, i, ans)) + n.add
+	n.state = nodeDone
+	return n.val
+}
+
 // settle evaluates every future of arena i (its leaves answered), so that
 // reading them later never reaches the older arenas they depend on.
 func (q *smQuantum) settle(i int) {
@@ -337,10 +392,38 @@ func (s *gridState) beginAt(sm *smT, k int, t uint64) {
 
 // replay runs the requests every SM made in quantum k (starting at cycle
 // t) through the L2, DRAM and atomic units, in (cycle, SM, index) order,
-// answering and then evaluating the quantum's futures. It touches only
-// the L2 side and the quantum's arenas: it runs while the SMs simulate the
-// next quantum.
+// answering and then evaluating the quantum's futures (replayRequests,
+// then every SM's settle).
 func (s *gridState) replay(k int, t uint64) {
+	s.replayRequests(k, t)
+	for _, sm := range s.sms {
+		s.settleSM(sm, k%3)
+	}
+}
+
+// settleSM answers sm's requests of arena i from the replay's answers
+// (unless the replay answered them itself: inline) and evaluates its
+// futures there.
+func (s *gridState) settleSM(sm *smT, i int) {
+	if s.inline {
+		sm.settle(i)
+		return
+	}
+	off := s.ansOff[sm.id]
+	sm.settleWith(i, s.ans[off:off+len(sm.ar[i].reqs)])
+}
+
+// replayRequests is replay's serial part: the requests in their order,
+// their answers written to s.ans (an SM's from s.ansOff on, by request
+// index: a buffer of the replay's own, not the SMs' arenas, which other
+// threads wrote and are writing next to). It touches only the L2 side and
+// reads the quantum's arenas (and evaluates a store's data time there,
+// rval): it runs while the SMs simulate the next quantum. What is left,
+// answering each SM's leaves and evaluating its futures of the quantum
+// (settleSM), is the SM's own and may run on any thread once this is done
+// (overlap). On one thread (s.inline) the answers go to the leaves at
+// once, as there is no other thread to hand them to.
+func (s *gridState) replayRequests(k int, t uint64) {
 	s.d.dram.advance(t)
 	s.d.l2q.advance(t)
 	s.d.atomQ.advance(t)
@@ -351,34 +434,61 @@ func (s *gridState) replay(k int, t uint64) {
 	// The stores' mean wait for the L2 (storeGate reads it two quanta on).
 	var lag storeLag
 	keys := s.orderRequests(i, t)
+	off := slices.Grow(s.ansOff[:0], len(s.sms))[:len(s.sms)]
+	n := 0
+	for j, sm := range s.sms {
+		off[j] = n
+		n += len(sm.ar[i].reqs)
+	}
+	s.ansOff = off
+	ans := s.ans[:0]
+	if !s.inline {
+		ans = slices.Grow(ans, n)[:n]
+		for j := range ans {
+			ans[j] = unanswered
+		}
+		s.ans = ans
+	}
 	for _, key := range keys {
-		sm := s.sms[key>>24&(1<<20-1)]
+		// (The SM's index from the key, not from the SM's state, which
+		// its thread is writing.)
+		id := int(key >> 24 & (1<<20 - 1))
+		sm := s.sms[id]
 		a := &sm.ar[i]
-		r := &a.reqs[key&(1<<24-1)]
+		j := int(key & (1<<24 - 1))
+		r := &a.reqs[j]
+		var v uint64
 		switch r.kind {
 		case reqLoad:
-			sm.answer(r.leaf, s.fromL2(s.translate(sm.id, r.at, r.sec), r.sec, r.cost, sm.id))
+			v = s.fromL2(s.translate(id, r.at, r.sec), r.sec, r.cost, id)
 		case reqConstLoad:
-			sm.answer(r.leaf, s.fromL2(r.at, r.sec, r.cost, -1))
+			v = s.fromL2(r.at, r.sec, r.cost, -1)
 		case reqStore:
 			// The lag is the L2's: a store waiting for its translation
 			// is not behind the L2's other work (tlb.go).
-			t0 := s.translateAll(sm.id, sm.val(r.at), a.secs[r.lo:r.hi])
-			taken := s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per), sm.id)
-			sm.answer(r.leaf, taken)
-			lag.sum += float64(taken - t0)
+			var data uint64
+			if s.inline {
+				data = sm.val(r.at)
+			} else {
+				data = sm.rval(r.at, i, ans[off[id]:])
+			}
+			t0 := s.translateAll(id, data, a.secs[r.lo:r.hi])
+			v = s.storeL2(t0, a.secs[r.lo:r.hi], int(r.per), id)
+			lag.sum += float64(v - t0)
 			lag.n++
 		case reqAtomic:
 			secs, words := a.secs[r.lo:r.hi-r.words], a.secs[r.hi-r.words:r.hi]
-			at := s.translateAll(sm.id, r.at, secs)
-			sm.answer(r.leaf, s.atomicL2(at, secs, r.ops, r.dup, r.cost, words)+uint64(s.p.AtomicReturnCycles))
+			at := s.translateAll(id, r.at, secs)
+			v = s.atomicL2(at, secs, r.ops, r.dup, r.cost, words) + uint64(s.p.AtomicReturnCycles)
 		case reqAtomicAck:
-			at := s.translateAll(sm.id, r.at, a.secs[r.lo:r.hi])
-			sm.answer(r.leaf, s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup, 0, nil))
+			at := s.translateAll(id, r.at, a.secs[r.lo:r.hi])
+			v = s.atomicL2(at, a.secs[r.lo:r.hi], r.ops, r.dup, 0, nil)
 		}
-	}
-	for _, sm := range s.sms {
-		sm.settle(i)
+		if s.inline {
+			sm.answer(r.leaf, v)
+		} else {
+			ans[off[id]+j] = v
+		}
 	}
 	s.lastLag[i] = lag
 	if lag.n == 0 && k > 0 {
@@ -556,24 +666,35 @@ func orderFree(f *ir.Func) bool {
 
 // overlap runs replay and f for every SM of s.active at once when the
 // grid may run in parallel and more than one SM has blocks, on s.workers
-// threads in all: this one runs the replay first (the quantum's one serial
-// chain of work) and then takes SMs as the others do, so no thread waits
-// for a core and the replay is never queued behind an SM. The SMs are
-// taken costliest first (the host time each took for its last quantum),
-// so that the quantum does not end with one thread running a long SM while
-// the others wait. Else, on one thread, the replay and the SMs one after
-// the other. A panic on any of them is raised again here once all have
-// stopped (the engine turns it into the launch's fault, naming the block
-// whose step it came from). The order SMs are taken in changes nothing
-// they compute.
-func (s *gridState) overlap(replay func(), f func(sm *smT)) {
+// threads in all: this one runs the replay's serial part first (the
+// quantum's one chain of work: replay returns the arena it left to settle,
+// -1 for none) and then takes SMs as the others do, so no thread waits
+// for a core and the replay is never queued behind an SM. The replay's
+// other part, answering each SM's leaves of that arena and evaluating its
+// futures there (settleSM), is spread over the threads: each takes SMs to settle once the serial part
+// is done (a thread out of SMs to simulate waits for it), the SM's own
+// work on its own arena, which no other part of the quantum touches. The
+// SMs are taken costliest first (the host time each took for its last
+// quantum), so that the quantum does not end with one thread running a
+// long SM while the others wait. Else, on one thread, the replay, the
+// settling and the SMs one after the other. A panic on any of them is
+// raised again here once all have stopped (the engine turns it into the
+// launch's fault, naming the block whose step it came from). The order
+// SMs are taken and settled in changes nothing they compute.
+func (s *gridState) overlap(replay func() int, f func(sm *smT)) {
 	n := min(s.workers, len(s.active))
 	s.replayed.Store(false)
+	// On one thread the replay answers the leaves itself (settleSM).
+	s.inline = n <= 1
 	if n <= 1 {
 		// One thread, or one SM with blocks (a small grid's): threads
 		// would only cost their start and wake-ups, every quantum. The
 		// result is the same on any number of threads.
-		replay()
+		if i := replay(); i >= 0 {
+			for _, sm := range s.sms {
+				s.settleSM(sm, i)
+			}
+		}
 		s.replayed.Store(true)
 		for _, sm := range s.active {
 			f(sm)
@@ -583,10 +704,14 @@ func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 	todo := append(s.todo[:0], s.active...)
 	slices.SortStableFunc(todo, func(a, b *smT) int { return cmp.Compare(b.hostNS, a.hostNS) })
 	s.todo = todo
-	var next atomic.Int64
+	var next, nextSettle, settled atomic.Int64
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first any
+	h := &s.hand
+	h.mu.Lock()
+	h.done, h.arena = false, -1
+	h.mu.Unlock()
 	run := func(work func()) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -611,22 +736,86 @@ func (s *gridState) overlap(replay func(), f func(sm *smT)) {
 			sm.hostNS = hostClock() - t0
 		}
 	}
+	// settle settles SMs' futures of arena i until none is left; the
+	// last one done marks the replay done (runAhead's condition).
+	settle := func(i int) {
+		for {
+			j := int(nextSettle.Add(1)) - 1
+			if j >= len(s.sms) {
+				return
+			}
+			s.settleSM(s.sms[j], i)
+			if settled.Add(1) == int64(len(s.sms)) {
+				s.replayed.Store(true)
+			}
+		}
+	}
 	for range n - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			run(sms)
+			// (A panic on the replay's thread marks the hand-off done.)
+			if i := h.wait(); i >= 0 {
+				run(func() { settle(i) })
+			}
 		}()
 	}
 	run(func() {
-		replay()
-		s.replayed.Store(true)
+		i := -1
+		defer func() { h.give(i) }()
+		i = replay()
+		if i < 0 {
+			s.replayed.Store(true)
+		}
+		h.give(i)
+		if i >= 0 {
+			settle(i)
+		}
 		sms()
 	})
 	wg.Wait()
 	if first != nil {
 		panic(first)
 	}
+}
+
+// handoff tells overlap's threads that the replay's serial part is done
+// and which arena it left to settle (-1: none). It is the gridState's,
+// reused every quantum.
+type handoff struct {
+	mu    sync.Mutex
+	cond  sync.Cond
+	done  bool
+	arena int
+}
+
+// give marks the serial part done, leaving arena i to settle (a second
+// call changes nothing).
+func (h *handoff) give(i int) {
+	h.mu.Lock()
+	if !h.done {
+		h.done, h.arena = true, i
+		if h.cond.L == nil {
+			h.cond.L = &h.mu
+		}
+		h.cond.Broadcast()
+	}
+	h.mu.Unlock()
+}
+
+// wait waits for give and returns its arena.
+func (h *handoff) wait() int {
+	h.mu.Lock()
+	if h.cond.L == nil {
+		h.cond.L = &h.mu
+	}
+	for !h.done {
+		h.cond.Wait()
+	}
+	i := h.arena
+	h.mu.Unlock()
+	return i
 }
 
 // hostClock is the host's monotonic clock in nanoseconds: what an SM's
