@@ -91,3 +91,19 @@ func TestVideoMatchesH100(t *testing.T) {
 		t.Errorf("checked %d results, want %d", checked, 27*256)
 	}
 }
+
+// TestVideoFormPack: every field of a VideoForm survives Pack and Form at
+// its extreme values (lowering packs a form into Inst.Imm, the engine
+// unpacks it per lane).
+func TestVideoFormPack(t *testing.T) {
+	for _, f := range []VideoForm{
+		{Op: VMad, Lanes: 1, ASigned: true, NegAB: true, NegC: true, Sat: true, Scale: 15, ASel: VideoH1, BSel: VideoB3},
+		{Op: VAvrg, Lanes: 4, Op2: VAdd2, BSigned: true, DSigned: true, ASel: 07777, BSel: 04567, DSel: 15},
+		{Op: VSet, Lanes: 2, Cmp: VGe, PO: true, Clamp: true, ASel: 0b1111, BSel: 0b0100, DSel: 2},
+		{Op: VShr, Lanes: 1, Op2: VMax2, DSel: uint8(VideoH1)},
+	} {
+		if g := f.Pack().Form(); g != f {
+			t.Errorf("%+v packs and unpacks as %+v", f, g)
+		}
+	}
+}
