@@ -84,6 +84,11 @@ func TestVideoMatchesH100(t *testing.T) {
 			if d := Video(f.op, f.op2, a, bb, c, f.aS, f.bS, f.dS, f.sat, f.cl); d != want {
 				t.Errorf("%s a=%08x b=%08x c=%08x: got %08x, H100 %08x", f.name, a, bb, c, d, want)
 			}
+			// the engine's path: the form packed in the instruction
+			vf := VideoForm{Op: f.op, Lanes: 1, Op2: f.op2, ASigned: f.aS, BSigned: f.bS, DSigned: f.dS, Sat: f.sat, Clamp: f.cl}
+			if d := vf.Pack().Eval(a, bb, c); d != want {
+				t.Errorf("%s (packed) a=%08x b=%08x c=%08x: got %08x, H100 %08x", f.name, a, bb, c, d, want)
+			}
 			checked++
 		}
 	}
