@@ -116,9 +116,10 @@ func videoPrimary(op VideoOp, op2 VideoOp2, ta, tb int64, b uint32, sat, clamp b
 
 // videoSat clamps t to the range of a bits-wide dtype.
 func videoSat(t int64, op VideoOp, aSigned, bSigned, dSigned bool, bits uint) int64 {
-	if bits == 32 && op == VAdd && !aSigned && bSigned && !dSigned {
-		// vadd.u32.u32.s32.sat on the H100 clamps a negative sum to 0 but
-		// lets one above 2^32-1 wrap (testdata/programs6/video_insns)
+	if bits == 32 && op == VAdd && !aSigned && !dSigned {
+		// vadd.u32.u32.{s32,u32}.sat on the H100 clamps a negative sum to 0
+		// but lets one above 2^32-1 wrap (testdata/programs6/video_insns,
+		// testdata/video)
 		return max(t, 0) & (1<<32 - 1)
 	}
 	lo, hi := int64(0), int64(1)<<bits-1

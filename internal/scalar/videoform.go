@@ -133,13 +133,18 @@ func (f *VideoForm) Eval(a, b, c uint32) uint32 {
 		if f.DSel != uint8(VideoWord) {
 			return videoMerge(c, uint16(f.DSel), t)
 		}
-		// the comparison's result, d and c are unsigned
-		switch f.Op2 {
-		case VAdd2:
+		// the ISA says the result, d and c are unsigned; the H100 compares
+		// c signed in .min and .max when atype is signed (testdata/video)
+		switch {
+		case f.Op2 == VAdd2:
 			return t + c
-		case VMin2:
+		case f.Op2 == VMin2 && f.ASigned:
+			return uint32(min(int32(t), int32(c)))
+		case f.Op2 == VMax2 && f.ASigned:
+			return uint32(max(int32(t), int32(c)))
+		case f.Op2 == VMin2:
 			return min(t, c)
-		case VMax2:
+		case f.Op2 == VMax2:
 			return max(t, c)
 		}
 		return t
@@ -187,8 +192,13 @@ func videoPartBits(sel uint16) uint {
 	return 32
 }
 
-// videoMerge is c with its part sel replaced by t's low bits.
+// videoMerge is c with its part sel replaced by t's low bits, except that
+// the H100 takes the upper half of t for .h1 (testdata/video: every .h1
+// merge of the probe; the byte merges take t's low byte).
 func videoMerge(c uint32, sel uint16, t uint32) uint32 {
+	if sel == VideoH1 {
+		return c&0xffff | t&0xffff0000
+	}
 	var shift, mask uint32
 	switch {
 	case sel >= VideoB0 && sel <= VideoB3:
