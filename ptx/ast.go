@@ -243,7 +243,8 @@ const (
 type Operand struct {
 	Pos       Pos
 	Kind      OperandKind
-	Neg       bool
+	Neg       bool  // "!%p": a predicate's complement
+	Minus     bool  // "-%r": a negated register (vmad's operands)
 	FloatBits uint8 // 32 or 64 for OpdFloat
 	Name      string
 	Bits      uint64

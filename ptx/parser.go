@@ -1393,6 +1393,14 @@ func (p *parser) parseOperand(ctx operandContext) (Operand, bool) {
 			p.next()
 		}
 		switch p.tok {
+		case tIdent:
+			if !neg || p.lit[0] != '%' {
+				p.errorExpected("number")
+				return o, false
+			}
+			o.Kind, o.Name, o.Minus = OpdReg, p.intern(p.lit), true // vmad's "-%r1"
+			p.next()
+			return o, true
 		case tInt:
 			n, msg := intValue(p.lit)
 			if msg != "" {

@@ -52,6 +52,9 @@ func (o *Operand) appendTo(b *strings.Builder) {
 		if o.Neg {
 			b.WriteByte('!')
 		}
+		if o.Minus {
+			b.WriteByte('-')
+		}
 		b.WriteString(o.Name)
 	case OpdInt:
 		b.WriteString(strconv.FormatInt(int64(o.Bits), 10))

@@ -269,8 +269,7 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 	case ir.OpDp4a:
 		return uint64(scalar.Dp4a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2)))
 	case ir.OpVideo:
-		return uint64(scalar.Video(scalar.VideoOp(in.Mode), scalar.VideoOp2(in.Imm>>ir.VideoOp2Shift&3), uint32(a), uint32(b), uint32(c),
-			in.Imm&ir.VideoASigned != 0, in.Imm&ir.VideoBSigned != 0, in.Imm&ir.VideoDSigned != 0, in.Imm&ir.VideoSat != 0, in.Imm&ir.VideoClamp != 0))
+		return uint64(scalar.VideoInsn(in.Imm).Eval(uint32(a), uint32(b), uint32(c)))
 	case ir.OpDp2a:
 		return uint64(scalar.Dp2a(uint32(a), uint32(b), uint32(c), ir.IsSigned(in.Type), ir.IsSigned(in.Type2), in.Mode == 1))
 	case ir.OpRcp:

@@ -103,7 +103,7 @@ const (
 	OpExt    // sm_80+ instructions of lower_sm90.go: Mode = Ext*
 	OpTensor // mma, ldmatrix, stmatrix, movmatrix: Mode = Tensor*; Imm = index into Func.TensorOps
 	OpAsync  // cp.async and mbarrier: Mode = Async*/Mbar*; Imm = index into Func.TensorOps
-	OpVideo  // vadd, vsub, vabsdiff, vmin, vmax, vshl, vshr: Mode = scalar.VideoOp; Imm = Video* bits; A2 = c
+	OpVideo  // the video instructions (vadd … vmad, vadd2 … vset4): Imm = scalar.VideoInsn; A2 = c
 	NumOps
 )
 

@@ -888,7 +888,7 @@ func (fl *fnLowerer) reg(src *ptx.Instr, o *ptx.Operand) int32 {
 	if o.Kind == ptx.OpdSink {
 		return fl.sink
 	}
-	if o.Kind != ptx.OpdReg && o.Kind != ptx.OpdSym {
+	if o.Kind != ptx.OpdReg && o.Kind != ptx.OpdSym || o.Minus {
 		fl.bad(src, "expected a register operand")
 		return fl.sink
 	}
@@ -921,6 +921,10 @@ func (fl *fnLowerer) value(src *ptx.Instr, o *ptx.Operand, t ptx.Type) int32 {
 	o = scalarOperand(o)
 	switch o.Kind {
 	case ptx.OpdReg:
+		if o.Minus {
+			fl.bad(src, "a negated register (-%s) is only allowed in vmad", o.Name)
+			return fl.sink
+		}
 		if sr, ok := sregNames[o.Name]; ok {
 			tmp := fl.newSlot(ptx.B64)
 			in := fl.newInst(OpMovSreg, src)
@@ -2471,6 +2475,9 @@ func formatOperand(b *strings.Builder, o *ptx.Operand) {
 	case ptx.OpdReg:
 		if o.Neg {
 			b.WriteByte('!')
+		}
+		if o.Minus {
+			b.WriteByte('-')
 		}
 		b.WriteString(o.Name)
 	case ptx.OpdInt:

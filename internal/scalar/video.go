@@ -1,10 +1,11 @@
 package scalar
 
-// VideoOp is the primary operation of a PTX scalar video instruction
-// (vadd, vsub, vabsdiff, vmin, vmax, vshl, vshr).
+// VideoOp is the primary operation of a PTX video instruction: vadd,
+// vsub, vabsdiff, vmin, vmax, vshl, vshr, vset, vmad and vavrg (the last
+// only in the SIMD forms: vavrg2, vavrg4).
 type VideoOp uint8
 
-// The scalar video operations.
+// The video operations.
 const (
 	VAdd VideoOp = iota
 	VSub
@@ -13,6 +14,9 @@ const (
 	VMax
 	VShl
 	VShr
+	VSet
+	VMad
+	VAvrg
 )
 
 // VideoOp2 is a scalar video instruction's optional secondary operation
@@ -38,15 +42,40 @@ const (
 // as dtype: .add wraps modulo 2^32, .min and .max compare signed when
 // dtype is). Without .sat the result keeps its low 32 bits.
 func Video(op VideoOp, op2 VideoOp2, a, b, c uint32, aSigned, bSigned, dSigned, sat, clamp bool) uint32 {
-	ext := func(v uint32, signed bool) int64 {
-		if signed {
-			return int64(int32(v))
-		}
-		return int64(v)
+	ta, tb := videoExt(a, aSigned), videoExt(b, bSigned)
+	t, wide := videoPrimary(op, op2, ta, tb, b, sat, clamp)
+	if sat {
+		t = videoSat(t, op, aSigned, bSigned, dSigned, 32)
 	}
-	ta, tb := ext(a, aSigned), ext(b, bSigned)
-	var t int64
-	wide := false // a secondary .min or .max compares t at full precision
+	tc := videoExt(c, dSigned)
+	switch op2 {
+	case VAdd2:
+		t += tc
+	case VMin2, VMax2:
+		// after vadd, vsub and vabsdiff tmp is compared as dtype: its low
+		// 32 bits (the H100 agrees on the probe's overflowing sums)
+		if !wide {
+			t = videoExt(uint32(t), dSigned)
+		}
+		if op2 == VMin2 {
+			t = min(t, tc)
+		} else {
+			t = max(t, tc)
+		}
+	}
+	return uint32(t)
+}
+
+func videoExt(v uint32, signed bool) int64 {
+	if signed {
+		return int64(int32(v))
+	}
+	return int64(v)
+}
+
+// videoPrimary is a scalar video instruction's primary operation at full
+// precision; wide says a secondary .min or .max compares all of it.
+func videoPrimary(op VideoOp, op2 VideoOp2, ta, tb int64, b uint32, sat, clamp bool) (t int64, wide bool) {
 	switch op {
 	case VAdd:
 		t = ta + tb
@@ -82,32 +111,20 @@ func Video(op VideoOp, op2 VideoOp2, a, b, c uint32, aSigned, bSigned, dSigned, 
 			t = ta >> n // arithmetic for a signed a, whose sign ta carries
 		}
 	}
-	if sat && op == VAdd && !aSigned && bSigned && !dSigned {
-		// vadd.u32.u32.s32.sat on the H100 clamps a negative sum to 0 but
-		// lets one above 2^32-1 wrap (testdata/programs6/video_insns)
-		t = max(t, 0) & (1<<32 - 1)
-	} else if sat {
-		lo, hi := int64(0), int64(1<<32-1)
-		if dSigned {
-			lo, hi = -1<<31, 1<<31-1
-		}
-		t = max(lo, min(hi, t))
+	return t, wide
+}
+
+// videoSat clamps t to the range of a bits-wide dtype.
+func videoSat(t int64, op VideoOp, aSigned, bSigned, dSigned bool, bits uint) int64 {
+	if bits == 32 && op == VAdd && !aSigned && !dSigned {
+		// vadd.u32.u32.{s32,u32}.sat on the H100 clamps a negative sum to 0
+		// but lets one above 2^32-1 wrap (testdata/programs6/video_insns,
+		// testdata/video)
+		return max(t, 0) & (1<<32 - 1)
 	}
-	tc := ext(c, dSigned)
-	switch op2 {
-	case VAdd2:
-		t += tc
-	case VMin2, VMax2:
-		// after vadd, vsub and vabsdiff tmp is compared as dtype: its low
-		// 32 bits (the H100 agrees on the probe's overflowing sums)
-		if !wide {
-			t = ext(uint32(t), dSigned)
-		}
-		if op2 == VMin2 {
-			t = min(t, tc)
-		} else {
-			t = max(t, tc)
-		}
+	lo, hi := int64(0), int64(1)<<bits-1
+	if dSigned {
+		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
 	}
-	return uint32(t)
+	return max(lo, min(hi, t))
 }

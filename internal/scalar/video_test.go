@@ -84,10 +84,31 @@ func TestVideoMatchesH100(t *testing.T) {
 			if d := Video(f.op, f.op2, a, bb, c, f.aS, f.bS, f.dS, f.sat, f.cl); d != want {
 				t.Errorf("%s a=%08x b=%08x c=%08x: got %08x, H100 %08x", f.name, a, bb, c, d, want)
 			}
+			// the engine's path: the form packed in the instruction
+			vf := VideoForm{Op: f.op, Lanes: 1, Op2: f.op2, ASigned: f.aS, BSigned: f.bS, DSigned: f.dS, Sat: f.sat, Clamp: f.cl}
+			if d := vf.Pack().Eval(a, bb, c); d != want {
+				t.Errorf("%s (packed) a=%08x b=%08x c=%08x: got %08x, H100 %08x", f.name, a, bb, c, d, want)
+			}
 			checked++
 		}
 	}
 	if checked != 27*256 {
 		t.Errorf("checked %d results, want %d", checked, 27*256)
+	}
+}
+
+// TestVideoFormPack: every field of a VideoForm survives Pack and Form at
+// its extreme values (lowering packs a form into Inst.Imm, the engine
+// unpacks it per lane).
+func TestVideoFormPack(t *testing.T) {
+	for _, f := range []VideoForm{
+		{Op: VMad, Lanes: 1, ASigned: true, NegAB: true, NegC: true, Sat: true, Scale: 15, ASel: VideoH1, BSel: VideoB3},
+		{Op: VAvrg, Lanes: 4, Op2: VAdd2, BSigned: true, DSigned: true, ASel: 07777, BSel: 04567, DSel: 15},
+		{Op: VSet, Lanes: 2, Cmp: VGe, PO: true, Clamp: true, ASel: 0b1111, BSel: 0b0100, DSel: 2},
+		{Op: VShr, Lanes: 1, Op2: VMax2, DSel: uint8(VideoH1)},
+	} {
+		if g := f.Pack().Form(); g != f {
+			t.Errorf("%+v packs and unpacks as %+v", f, g)
+		}
 	}
 }

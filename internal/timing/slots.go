@@ -2,6 +2,7 @@ package timing
 
 import (
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
@@ -29,7 +30,10 @@ import (
 //     warp's scan: VOTE.ANY, ISETP, five SHFL.UP with their adds, the
 //     ATOM, a SHFL.IDX and an add (15);
 //   - a 16-bit floating-point atomic, a compare-and-swap loop (casLoop16:
-//     17 for its first round).
+//     17 for its first round);
+//   - the video instructions, which the H100 has no unit for but
+//     VABSDIFF4 and VIMNMX: PRMT, IMAD, ISETP, SEL, LOP3 sequences
+//     (videoSlots).
 func issueSlots(in *ir.Inst) uint32 {
 	switch in.Op {
 	case ir.OpAtom, ir.OpRed:
@@ -71,6 +75,8 @@ func issueSlots(in *ir.Inst) uint32 {
 			return 20
 		}
 		return 8
+	case ir.OpVideo:
+		return videoSlots(scalar.VideoInsn(in.Imm).Form())
 	case ir.OpLibcall:
 		return 24
 	case ir.OpVprintf:
@@ -143,4 +149,30 @@ func divTail(in *ir.Inst, p *Params) uint64 {
 	c := uint64(chainLatency(in, p))
 	before := uint64(p.Latency[ir.ClassConv] + p.Latency[ir.ClassSFU] + p.Latency[ir.ClassALU])
 	return c - min(c, before)
+}
+
+// videoSlots is the SASS length of a video instruction: the mean, per
+// operation and lane count, of the 1512 forms of testdata/video's probe
+// (nvcc 13, sm_90, each form a function of its own; the call's two moves
+// left out), rounded. vabsdiff4.u32.u32.u32 alone is one VABSDIFF4.U8.
+func videoSlots(f scalar.VideoForm) uint32 {
+	type key struct {
+		op    scalar.VideoOp
+		lanes uint8
+	}
+	if f.Op == scalar.VAbsdiff && f.Lanes == 4 && !f.ASigned && !f.BSigned && !f.DSigned && !f.Sat && f.Op2 == scalar.VNone2 && f.DSel == 15 {
+		return 1
+	}
+	n, ok := map[key]uint32{
+		{scalar.VAdd, 1}: 7, {scalar.VSub, 1}: 9, {scalar.VAbsdiff, 1}: 13, {scalar.VMin, 1}: 10, {scalar.VMax, 1}: 11,
+		{scalar.VShl, 1}: 13, {scalar.VShr, 1}: 11, {scalar.VSet, 1}: 11, {scalar.VMad, 1}: 10,
+		{scalar.VAdd, 2}: 14, {scalar.VSub, 2}: 14, {scalar.VAvrg, 2}: 19, {scalar.VAbsdiff, 2}: 17, {scalar.VMin, 2}: 14,
+		{scalar.VMax, 2}: 14, {scalar.VSet, 2}: 17,
+		{scalar.VAdd, 4}: 22, {scalar.VSub, 4}: 23, {scalar.VAvrg, 4}: 37, {scalar.VAbsdiff, 4}: 29, {scalar.VMin, 4}: 27,
+		{scalar.VMax, 4}: 27, {scalar.VSet, 4}: 30,
+	}[key{f.Op, f.Lanes}]
+	if !ok {
+		return 1
+	}
+	return n
 }
