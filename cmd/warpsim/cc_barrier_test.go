@@ -52,10 +52,9 @@ func TestCCCudaBarrierUnsupportedScope(t *testing.T) {
 		if err := os.WriteFile(src, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var stdout, stderr bytes.Buffer
-		code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "k")}, &stdout, &stderr)
-		if code == 0 || !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("%s: exit %d, stderr %q; want a failure saying %q", c.decl, code, stderr.String(), c.want)
+		code, stderr := ccOutcome(t, src)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want a failure saying %q", c.decl, code, stderr, c.want)
 		}
 	}
 }

@@ -284,10 +284,9 @@ func TestCCCurandNotOffered(t *testing.T) {
 			if err := os.WriteFile(src, []byte(c.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			code := run([]string{"cc", "-O3", "-arch=sm_90", "-o", filepath.Join(dir, "prog"), src}, &stdout, &stderr)
-			if code == 0 || !strings.Contains(stderr.String(), c.want) {
-				t.Errorf("exit %d, want an error naming %q:\n%s", code, c.want, stderr.String())
+			code, stderr := ccOutcome(t, src, "-O3", "-arch=sm_90")
+			if code == 0 || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, want an error naming %q:\n%s", code, c.want, stderr)
 			}
 		})
 	}

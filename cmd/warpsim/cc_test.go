@@ -92,6 +92,45 @@ func buildCU(t *testing.T, src string, flags ...string) string {
 	return b.path
 }
 
+// ccOutcome runs `warpsim cc` on src with flags and returns its exit
+// status and what it printed on stderr: for the tests of what warpsim cc
+// says about a source it refuses. The outcome is kept between package runs
+// as a program is (testenv.CachedBuild, under a key over the same inputs
+// and a marker of its own), so that a refusal clang takes seconds to reach
+// is not compiled again while nothing that goes into it changed. A source
+// the refusal names by path is named as it was when the outcome was made.
+func ccOutcome(t *testing.T, src string, flags ...string) (code int, stderr string) {
+	t.Helper()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimSuffix(filepath.Base(abs), ".cu")
+	keyFlags := append([]string{"--test-outcome"}, flags...)
+	path, err := testenv.CachedBuild(abs, keyFlags, func(dir string) (string, error) {
+		var o, e bytes.Buffer
+		args := append([]string{"cc"}, flags...)
+		args = append(args, abs, "-o", filepath.Join(dir, name+".out"))
+		c := run(args, &o, &e)
+		os.Remove(filepath.Join(dir, name+".out"))
+		out := filepath.Join(dir, name)
+		return out, os.WriteFile(out, []byte(strconv.Itoa(c)+"\n"+e.String()), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	code, err = strconv.Atoi(first)
+	if err != nil {
+		t.Fatalf("outcome %s: %v", path, err)
+	}
+	return code, rest
+}
+
 // buildCUIn compiles src into dir, uncached: for sources a test writes.
 func buildCUIn(t *testing.T, dir, src string, flags ...string) string {
 	t.Helper()
@@ -389,13 +428,12 @@ func TestCCCompileError(t *testing.T) {
 	if err := os.WriteFile(src, []byte("__global__ void k() { undeclared_thing = 1; }\nint main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "bad")}, &stdout, &stderr)
+	code, stderr := ccOutcome(t, src)
 	if code != exitBadInput {
 		t.Errorf("exit %d, want %d", code, exitBadInput)
 	}
-	if !strings.Contains(stderr.String(), "bad.cu:1:23: error: use of undeclared identifier 'undeclared_thing'") {
-		t.Errorf("clang's message missing:\n%s", stderr.String())
+	if !strings.Contains(stderr, "bad.cu:1:23: error: use of undeclared identifier 'undeclared_thing'") {
+		t.Errorf("clang's message missing:\n%s", stderr)
 	}
 }
 
