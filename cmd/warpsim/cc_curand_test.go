@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -342,18 +341,13 @@ int main() {
 }
 `,
 	}
-	var srcs []string
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		srcs = append(srcs, filepath.Join(dir, name))
 	}
-	prog := filepath.Join(dir, "pi")
-	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"cc", "-O3", "-arch=sm_90", "-o", prog}, srcs...), &stdout, &stderr); code != 0 {
-		t.Fatalf("warpsim cc: exit %d\n%s", code, stderr.String())
-	}
+	// Built once, kept between runs under a key over both sources' content.
+	prog := buildCU(t, filepath.Join(dir, "pi.cu"), "-O3", "-arch=sm_90", filepath.Join(dir, "main.cpp"))
 	out, errs := runProgram(t, prog)
 	x := xorwowModel{pow: xwPowers()}
 	var want uint32

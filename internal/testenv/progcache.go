@@ -426,9 +426,17 @@ func (k *keyer) programKey(src string, flags []string) (string, error) {
 	var includeDirs []string
 	queue := []string{src}
 	for i, f := range flags {
-		fmt.Fprintf(h, "flag\x00%s\x00", k.flagLabel(f))
 		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
-			queue = append(queue, f) // another source, a PTX file: hashed below
+			// Another source, a PTX file: named as a source is, and
+			// hashed below.
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "flag file\x00%s\x00", k.label(abs))
+			queue = append(queue, f)
+		} else {
+			fmt.Fprintf(h, "flag\x00%s\x00", k.flagLabel(f))
 		}
 		switch {
 		case (f == "-I" || f == "-isystem") && i+1 < len(flags):
