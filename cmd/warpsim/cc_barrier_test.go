@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,11 +93,7 @@ func TestCCCudaBarrierWaitPollsAsNVCC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "btx_mb.ptx")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"compile", filepath.Join(dir, "btx_mb.cu"), "-o", out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("warpsim compile: exit %d\n%s", code, stderr.String())
-	}
+	out := compileCU(t, filepath.Join(dir, "btx_mb.cu")) // kept between runs
 	clang, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
