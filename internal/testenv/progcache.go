@@ -417,9 +417,15 @@ func programKey(src string, flags []string) (string, error) {
 }
 
 func (k *keyer) programKey(src string, flags []string) (string, error) {
+	key, _, err := k.programKeyFiles(src, flags)
+	return key, err
+}
+
+// programKeyFiles is programKey and the files hashed in it, by label.
+func (k *keyer) programKeyFiles(src string, flags []string) (string, []string, error) {
 	tk, err := k.toolKey()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00", tk)
@@ -431,7 +437,7 @@ func (k *keyer) programKey(src string, flags []string) (string, error) {
 			// hashed below.
 			abs, err := filepath.Abs(f)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			fmt.Fprintf(h, "flag file\x00%s\x00", k.label(abs))
 			queue = append(queue, f)
@@ -450,6 +456,7 @@ func (k *keyer) programKey(src string, flags []string) (string, error) {
 	// The sources and what they can include, breadth first, each file once.
 	seen := map[string]bool{}
 	macro := false
+	var files []string
 	for len(queue) > 0 {
 		p := filepath.Clean(queue[0])
 		queue = queue[1:]
@@ -459,9 +466,10 @@ func (k *keyer) programKey(src string, flags []string) (string, error) {
 		seen[p] = true
 		f, err := k.scan(p)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		fmt.Fprintf(h, "file\x00%s\x00%x\x00", k.label(p), f.sum)
+		files = append(files, k.label(p))
 		macro = macro || f.macro
 		for _, d := range f.includes {
 			queue = append(queue, k.candidates(p, d, includeDirs)...)
@@ -471,10 +479,11 @@ func (k *keyer) programKey(src string, flags []string) (string, error) {
 		// A name this scan cannot follow: every header warpsim has.
 		fmt.Fprintf(h, "every header\x00")
 		if err := k.hashTree(h, k.cudaInclude(), ""); err != nil {
-			return "", err
+			return "", nil, err
 		}
+		files = append(files, "module/cuda/include/...")
 	}
-	return hex.EncodeToString(h.Sum(nil))[:24], nil
+	return hex.EncodeToString(h.Sum(nil))[:24], files, nil
 }
 
 // flagLabel is a flag as the key holds it: a path inside the module (alone

@@ -94,3 +94,43 @@ func TestProgramKeyFollowsInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramKeyHeadersOfTheTree checks, on the repository's own programs,
+// that a key holds the headers of cuda/include a program can reach and not
+// the others: a program without cuRAND is not rebuilt when curand_kernel.h
+// changes, a cuRAND program is, and both when cuda_runtime.h does.
+func TestProgramKeyHeadersOfTheTree(t *testing.T) {
+	NeedClang(t)
+	k, err := defaultKeyer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const curand, runtime = "module/cuda/include/curand_kernel.h", "module/cuda/include/cuda_runtime.h"
+	for _, c := range []struct {
+		src        string
+		wantCurand bool
+	}{
+		{"../../testdata/programs/vector_add.cu", false},
+		{"../../testdata/programs/histogram.cu", false},
+		{"../../testdata/curand/curand_api.cu", true},
+		{"../../testdata/programs4/curand_states.cu", true},
+	} {
+		_, files, err := k.programKeyFiles(c.src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := map[string]bool{}
+		for _, f := range files {
+			has[f] = true
+		}
+		if !has[runtime] {
+			t.Errorf("%s: the key lacks %s", c.src, runtime)
+		}
+		if has[curand] != c.wantCurand {
+			t.Errorf("%s: %s in the key %v, want %v", c.src, curand, has[curand], c.wantCurand)
+		}
+		if has["module/cuda/include/..."] {
+			t.Errorf("%s: keyed on every header (an #include of a macro reached)", c.src)
+		}
+	}
+}
