@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,30 @@ import (
 func TestProgramSweep(t *testing.T) {
 	testenv.NeedClang(t)
 	dir := t.TempDir()
-	prog := filepath.Join(dir, "reduce")
-	if out, err := exec.Command(warpsim, "cc", "../examples/lessons/reduce.cu", "-o", prog).CombinedOutput(); err != nil {
-		t.Fatalf("warpsim cc: %v\n%s", err, out)
+	// Built once and kept between runs (testenv.CachedBuild: the key covers
+	// the source, what it includes and warpsim cc's own code); the program
+	// starts this run's warpsim (TestMain sets WARPSIM_BIN).
+	src, err := filepath.Abs("../examples/lessons/reduce.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := testenv.CachedBuild(src, nil, func(out string) (string, error) {
+		out = filepath.Join(out, "reduce")
+		if msg, err := exec.Command(warpsim, "cc", src, "-o", out).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("warpsim cc: %v\n%s", err, msg)
+		}
+		return out, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The spec names the program by its base name, in the spec's folder.
+	b, err := os.ReadFile(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "reduce"), b, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	spec := filepath.Join(dir, "prog.yaml")
 	os.WriteFile(spec, []byte(`

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // warpsim is the binary the tests run sweeps with, built once by TestMain;
@@ -37,7 +39,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building warpsim: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	// Programs from the program cache (testenv.CachedBuild) start this
+	// run's warpsim, not the one that built them.
+	os.Setenv("WARPSIM_BIN", warpsim)
 	code := m.Run()
+	testenv.CleanPrograms()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,10 +51,9 @@ func TestCCCudaBarrierUnsupportedScope(t *testing.T) {
 		if err := os.WriteFile(src, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var stdout, stderr bytes.Buffer
-		code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "k")}, &stdout, &stderr)
-		if code == 0 || !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("%s: exit %d, stderr %q; want a failure saying %q", c.decl, code, stderr.String(), c.want)
+		code, stderr := ccOutcome(t, src)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want a failure saying %q", c.decl, code, stderr, c.want)
 		}
 	}
 }
@@ -95,11 +93,7 @@ func TestCCCudaBarrierWaitPollsAsNVCC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "btx_mb.ptx")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"compile", filepath.Join(dir, "btx_mb.cu"), "-o", out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("warpsim compile: exit %d\n%s", code, stderr.String())
-	}
+	out := compileCU(t, filepath.Join(dir, "btx_mb.cu")) // kept between runs
 	clang, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -284,10 +283,9 @@ func TestCCCurandNotOffered(t *testing.T) {
 			if err := os.WriteFile(src, []byte(c.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			code := run([]string{"cc", "-O3", "-arch=sm_90", "-o", filepath.Join(dir, "prog"), src}, &stdout, &stderr)
-			if code == 0 || !strings.Contains(stderr.String(), c.want) {
-				t.Errorf("exit %d, want an error naming %q:\n%s", code, c.want, stderr.String())
+			code, stderr := ccOutcome(t, src, "-O3", "-arch=sm_90")
+			if code == 0 || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, want an error naming %q:\n%s", code, c.want, stderr)
 			}
 		})
 	}
@@ -343,18 +341,13 @@ int main() {
 }
 `,
 	}
-	var srcs []string
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		srcs = append(srcs, filepath.Join(dir, name))
 	}
-	prog := filepath.Join(dir, "pi")
-	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"cc", "-O3", "-arch=sm_90", "-o", prog}, srcs...), &stdout, &stderr); code != 0 {
-		t.Fatalf("warpsim cc: exit %d\n%s", code, stderr.String())
-	}
+	// Built once, kept between runs under a key over both sources' content.
+	prog := buildCU(t, filepath.Join(dir, "pi.cu"), "-O3", "-arch=sm_90", filepath.Join(dir, "main.cpp"))
 	out, errs := runProgram(t, prog)
 	x := xorwowModel{pow: xwPowers()}
 	var want uint32

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,39 +145,61 @@ func TestCCSeparateCompilation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	main, lib := filepath.Join(src, "main.cu"), filepath.Join(src, "lib.cu")
-	in := func(name string) string { return filepath.Join(dir, name) }
-	buildCUArgs(t, "-dc", main, "-o", in("main.o"))
-	buildCUArgs(t, "-dc", lib, "-o", in("lib.o"))
 	ar, err := exec.LookPath("ar")
 	if err != nil {
 		t.Fatal("ar (binutils) is needed to make a static library")
 	}
-	if out, err := exec.Command(ar, "rcs", in("libdev.a"), in("lib.o")).CombinedOutput(); err != nil {
-		t.Fatalf("ar: %v\n%s", err, out)
-	}
+	// The objects, the library and the four programs are built once and
+	// kept between runs (cachedBuildDir): the key is the sources and these
+	// steps ("@" is the build folder).
+	objects := [][]string{{"-dc", main, "-o", "@/main.o"}, {"-dc", lib, "-o", "@/lib.o"}}
 	ways := []struct {
 		name  string
 		steps [][]string
 	}{
-		{"dc_then_link", [][]string{{in("main.o"), in("lib.o"), "-o", in("prog_dc")}}},
-		{"dlink", [][]string{{"-dlink", in("main.o"), in("lib.o"), "-o", in("dl.o")}, {in("main.o"), in("lib.o"), in("dl.o"), "-o", in("prog_dlink")}}},
-		{"static_library", [][]string{{"-rdc=true", main, "-L" + dir, "-ldev", "-o", in("prog_lib")}}},
-		{"archive_input", [][]string{{in("main.o"), in("libdev.a"), "-o", in("prog_ar")}}},
+		{"dc_then_link", [][]string{{"@/main.o", "@/lib.o", "-o", "@/prog_dc"}}},
+		{"dlink", [][]string{{"-dlink", "@/main.o", "@/lib.o", "-o", "@/dl.o"}, {"@/main.o", "@/lib.o", "@/dl.o", "-o", "@/prog_dlink"}}},
+		{"static_library", [][]string{{"-rdc=true", main, "-L@", "-ldev", "-o", "@/prog_lib"}}},
+		{"archive_input", [][]string{{"@/main.o", "@/libdev.a", "-o", "@/prog_ar"}}},
 	}
+	inputs := []string{lib}
+	step := func(s []string) string { // the same in every checkout
+		return strings.ReplaceAll(strings.Join(s, " "), src, "<testdata/headers/rdc>")
+	}
+	for _, s := range objects {
+		inputs = append(inputs, "step", step(s))
+	}
+	inputs = append(inputs, "step", "ar rcs @/libdev.a @/lib.o")
+	for _, w := range ways {
+		for _, s := range w.steps {
+			inputs = append(inputs, "step", step(s))
+		}
+	}
+	dir := cachedBuildDir(t, main, inputs, func(dir string) error {
+		if err := ccSteps(dir, objects...); err != nil {
+			return err
+		}
+		if out, err := exec.Command(ar, "rcs", filepath.Join(dir, "libdev.a"), filepath.Join(dir, "lib.o")).CombinedOutput(); err != nil {
+			return fmt.Errorf("ar: %v\n%s", err, out)
+		}
+		for _, w := range ways {
+			if err := ccSteps(dir, w.steps...); err != nil {
+				return fmt.Errorf("%s: %v", w.name, err)
+			}
+		}
+		return nil
+	})
+	in := func(name string) string { return filepath.Join(dir, name) }
 	for _, w := range ways {
 		t.Run(w.name, func(t *testing.T) {
-			for _, s := range w.steps {
-				buildCUArgs(t, s...)
-			}
 			last := w.steps[len(w.steps)-1]
-			checkAgainst(t, last[len(last)-1], filepath.Join(src, "rdc"))
+			checkAgainst(t, in(strings.TrimPrefix(last[len(last)-1], "@/")), filepath.Join(src, "rdc"))
 		})
 	}
 	t.Run("multiple_definition", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"cc", in("main.o"), in("lib.o"), in("lib.o"), "-o", in("dup")}, &stdout, &stderr); code == 0 {
+		if code := run([]string{"cc", in("main.o"), in("lib.o"), in("lib.o"), "-o", filepath.Join(t.TempDir(), "dup")}, &stdout, &stderr); code == 0 {
 			t.Fatal("linking lib.o twice succeeded")
 		}
 		if !strings.Contains(stderr.String(), "multiple definition of") {
@@ -193,11 +216,7 @@ func TestCCAssertDeclaration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	ptx := filepath.Join(t.TempDir(), "a.ptx")
-	if code := run([]string{"compile", filepath.Join(headersDir, "assert_device.cu"), "-o", ptx}, &stdout, &stderr); code != 0 {
-		t.Fatalf("warpsim compile: %s", stderr.String())
-	}
+	ptx := compileCU(t, filepath.Join(headersDir, "assert_device.cu")) // kept between runs
 	ours, err := os.ReadFile(ptx)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"math"
 	"os"
@@ -471,12 +470,12 @@ func TestCCXptxasValueIsNotVerbose(t *testing.T) {
 	if err := os.WriteFile(src, []byte("__global__ void k(int *p) { *p = 1; }\nint main() { return 0; }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var o, e bytes.Buffer
-	if code := run([]string{"cc", "-arch=sm_90a", "-Xptxas", "-v", src, "-o", filepath.Join(dir, "k")}, &o, &e); code != 0 {
-		t.Fatalf("exit %d\n%s", code, e.String())
+	code, stderr := ccOutcome(t, src, "-arch=sm_90a", "-Xptxas", "-v") // kept between runs
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(e.String(), "-Xptxas has no effect here") || strings.Contains(e.String(), "clang-22 ") {
-		t.Errorf("stderr %q: want the -Xptxas note and no verbose command lines", e.String())
+	if !strings.Contains(stderr, "-Xptxas has no effect here") || strings.Contains(stderr, "clang-22 ") {
+		t.Errorf("stderr %q: want the -Xptxas note and no verbose command lines", stderr)
 	}
 }
 
@@ -513,11 +512,7 @@ int main() {
 			t.Errorf("%s: got %q (%v), want %q\n%s", c.flag, out, err, c.want, stderr)
 		}
 	}
-	var o, e bytes.Buffer
-	ptx := filepath.Join(dir, "fm.ptx")
-	if code := run([]string{"cc", "-ptx", "-maxrregcount=32", src, "-o", ptx}, &o, &e); code != 0 {
-		t.Fatalf("-ptx: exit %d\n%s", code, e.String())
-	}
+	ptx := buildCU(t, src, "-ptx", "-maxrregcount=32") // the PTX, kept between runs
 	if b, err := os.ReadFile(ptx); err != nil || !strings.Contains(string(b), ".maxnreg 32\n{") {
 		t.Errorf("-maxrregcount=32: no .maxnreg 32 before the kernel's body (%v)", err)
 	}
@@ -589,11 +584,7 @@ __global__ void k(const int4 *a, const float *b, float *out) {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var o, e bytes.Buffer
-	ptx := filepath.Join(dir, "cgm.ptx")
-	if code := run([]string{"cc", "-ptx", src, "-o", ptx}, &o, &e); code != 0 {
-		t.Fatalf("-ptx: exit %d\n%s", code, e.String())
-	}
+	ptx := buildCU(t, src, "-ptx") // the PTX, kept between runs
 	b, err := os.ReadFile(ptx)
 	if err != nil {
 		t.Fatal(err)

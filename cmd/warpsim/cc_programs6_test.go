@@ -94,7 +94,7 @@ int main() {
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog := buildCUIn(t, t.TempDir(), src, "-O3", "-std=c++17")
+	prog := buildCU(t, src, "-O3", "-std=c++17") // keyed by the source's content
 	out, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
 	if want := "66 2145\n"; err != nil || out != want {
 		t.Errorf("got %q (%v), want %q\n%s", out, err, want, stderr)

@@ -92,6 +92,113 @@ func buildCU(t *testing.T, src string, flags ...string) string {
 	return b.path
 }
 
+// ccOutcome runs `warpsim cc` on src with flags and returns its exit
+// status and what it printed on stderr: for the tests of what warpsim cc
+// says about a source it refuses. The outcome is kept between package runs
+// as a program is (testenv.CachedBuild, under a key over the same inputs
+// and a marker of its own), so that a refusal clang takes seconds to reach
+// is not compiled again while nothing that goes into it changed. A source
+// the refusal names by path is named as it was when the outcome was made.
+func ccOutcome(t *testing.T, src string, flags ...string) (code int, stderr string) {
+	t.Helper()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimSuffix(filepath.Base(abs), ".cu")
+	keyFlags := append([]string{"--test-outcome"}, flags...)
+	path, err := testenv.CachedBuild(abs, keyFlags, func(dir string) (string, error) {
+		var o, e bytes.Buffer
+		args := append([]string{"cc"}, flags...)
+		args = append(args, abs, "-o", filepath.Join(dir, name+".out"))
+		c := run(args, &o, &e)
+		os.Remove(filepath.Join(dir, name+".out"))
+		out := filepath.Join(dir, name)
+		return out, os.WriteFile(out, []byte(strconv.Itoa(c)+"\n"+e.String()), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	code, err = strconv.Atoi(first)
+	if err != nil {
+		t.Fatalf("outcome %s: %v", path, err)
+	}
+	return code, rest
+}
+
+// compileCU is the PTX `warpsim compile` makes of src with flags, kept
+// between package runs as buildCU's programs are (testenv.CachedBuild).
+func compileCU(t *testing.T, src string, flags ...string) string {
+	t.Helper()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := testenv.CachedBuild(abs, append([]string{"--test-compile"}, flags...), func(dir string) (string, error) {
+		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(abs), ".cu"))
+		var stdout, stderr bytes.Buffer
+		args := append(append([]string{"compile"}, flags...), abs, "-o", out)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			return "", fmt.Errorf("warpsim compile %s: exit %d\n%s", src, code, stderr.String())
+		}
+		return out, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// cachedBuildDir calls build once for a folder and keeps the folder
+// between package runs as a program is kept (testenv.CachedBuild): for
+// builds of several steps (objects, a library, then links). The key is
+// over src and inputs (a file by its content and what it includes, a word
+// as it is), which must say everything build does. build leaves its
+// outputs in the folder it is given; tests must not change them.
+func cachedBuildDir(t *testing.T, src string, inputs []string, build func(dir string) error) string {
+	t.Helper()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimSuffix(filepath.Base(abs), ".cu")
+	path, err := testenv.CachedBuild(abs, append([]string{"--test-steps"}, inputs...), func(dir string) (string, error) {
+		if err := build(dir); err != nil {
+			return "", err
+		}
+		marker := filepath.Join(dir, name) // what CachedBuild looks for
+		if _, err := os.Stat(marker); err != nil {
+			return marker, os.WriteFile(marker, []byte("built by cachedBuildDir\n"), 0o644)
+		}
+		return marker, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(path)
+}
+
+// ccSteps runs `warpsim cc` with each step's arguments, "@" in an argument
+// standing for dir.
+func ccSteps(dir string, steps ...[]string) error {
+	for _, s := range steps {
+		args := []string{"cc"}
+		for _, a := range s {
+			args = append(args, strings.ReplaceAll(a, "@", dir))
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			return fmt.Errorf("warpsim %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+	return nil
+}
+
 // buildCUIn compiles src into dir, uncached: for sources a test writes.
 func buildCUIn(t *testing.T, dir, src string, flags ...string) string {
 	t.Helper()
@@ -389,13 +496,12 @@ func TestCCCompileError(t *testing.T) {
 	if err := os.WriteFile(src, []byte("__global__ void k() { undeclared_thing = 1; }\nint main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"cc", src, "-o", filepath.Join(t.TempDir(), "bad")}, &stdout, &stderr)
+	code, stderr := ccOutcome(t, src)
 	if code != exitBadInput {
 		t.Errorf("exit %d, want %d", code, exitBadInput)
 	}
-	if !strings.Contains(stderr.String(), "bad.cu:1:23: error: use of undeclared identifier 'undeclared_thing'") {
-		t.Errorf("clang's message missing:\n%s", stderr.String())
+	if !strings.Contains(stderr, "bad.cu:1:23: error: use of undeclared identifier 'undeclared_thing'") {
+		t.Errorf("clang's message missing:\n%s", stderr)
 	}
 }
 
@@ -472,22 +578,32 @@ int main() {
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(dir)
-	cc := func(args ...string) {
-		t.Helper()
-		var stdout, stderr bytes.Buffer
-		if code := run(append([]string{"cc"}, args...), &stdout, &stderr); code != 0 {
-			t.Fatalf("warpsim cc %v: exit %d\n%s", args, code, stderr.String())
-		}
+	// Built once, in its own folder, and kept between runs: the sources
+	// written above, with each build step, are the key.
+	steps := [][]string{
+		append(append([]string{}, rdc...), "a.cu", "b.cu", "main.cpp", "-o", "whole"),
+		append(append([]string{}, rdc...), "-c", "a.cu"), // a.o, nvcc's default name
+		append(append([]string{}, rdc...), "-c", "b.cu", "-o", "b.o"),
+		{"-c", "main.cpp"},
+		{"a.o", "b.o", "main.o", "-o", "linked"},
 	}
+	inputs := []string{filepath.Join(dir, "b.cu"), filepath.Join(dir, "main.cpp")}
+	for _, s := range steps {
+		inputs = append(inputs, "step", strings.Join(s, " "))
+	}
+	out := cachedBuildDir(t, filepath.Join(dir, "a.cu"), inputs, func(bdir string) error {
+		// The sources beside the outputs, built by their names there.
+		for name, src := range files {
+			if err := os.WriteFile(filepath.Join(bdir, name), []byte(src), 0o644); err != nil {
+				return err
+			}
+		}
+		t.Chdir(bdir)
+		return ccSteps(bdir, steps...)
+	})
 	const want = "7 9 11 13 no error\n"
-	cc(append(rdc, "a.cu", "b.cu", "main.cpp", "-o", "whole")...)
-	cc(append(rdc, "-c", "a.cu")...)
-	cc(append(rdc, "-c", "b.cu", "-o", "b.o")...)
-	cc("-c", "main.cpp")
-	cc("a.o", "b.o", "main.o", "-o", "linked")
-	for _, prog := range []string{"./whole", "./linked"} {
-		if got, stderr := runProgram(t, prog); got != want {
+	for _, prog := range []string{"whole", "linked"} {
+		if got, stderr := runProgram(t, filepath.Join(out, prog)); got != want {
 			t.Errorf("%v %s: got %q, want %q\n%s", rdc, prog, got, want, stderr)
 		}
 	}

@@ -144,13 +144,11 @@ func TestLongDevicePTXTracksNVCC(t *testing.T) {
 func TestDevicePTXMissingKernel(t *testing.T) {
 	needClang(t)
 	dir := t.TempDir()
-	var o, e bytes.Buffer
-	code := run([]string{"cc", "--device-ptx", lessonsDir + "/divergence.sm90.ptx", lessonsDir + "/reduce.cu", "-o", filepath.Join(dir, "r")}, &o, &e)
-	if code != 2 || !strings.Contains(e.String(), "lacks kernel(s) reduceNeighbored, reduceNeighboredLess, reduceInterleaved") {
-		t.Errorf("exit %d, stderr:\n%s", code, e.String())
+	code, stderr := ccOutcome(t, lessonsDir+"/reduce.cu", "--device-ptx", lessonsDir+"/divergence.sm90.ptx") // kept between runs
+	if code != 2 || !strings.Contains(stderr, "lacks kernel(s) reduceNeighbored, reduceNeighboredLess, reduceInterleaved") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
-	o.Reset()
-	e.Reset()
+	var o, e bytes.Buffer
 	code = run([]string{"cc", "--device-ptx", lessonsDir + "/reduce.sm90.ptx", "--device-ptx", lessonsDir + "/reduce.sm90.ptx", lessonsDir + "/reduce.cu", "-o", filepath.Join(dir, "r")}, &o, &e)
 	if code != 2 || !strings.Contains(e.String(), "--device-ptx given 2 time(s) for 1 CUDA input(s)") {
 		t.Errorf("exit %d, stderr:\n%s", code, e.String())

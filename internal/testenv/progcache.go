@@ -1,14 +1,15 @@
 package testenv
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -18,28 +19,40 @@ import (
 )
 
 // The programs the tests build with clang (`warpsim cc` in cmd/warpsim,
-// cc.Driver in internal/cudart, clang's PTX in internal/engine) are kept
-// between package runs, as Go keeps compiled packages: clang was most of
-// cmd/warpsim's CPU time (about 105 of 177 CPU seconds, measured on
-// 2026-11-26), and the programs change far less often than the simulator
-// they run on. A program is found by a key over everything that goes into
-// it:
+// cc.Driver in internal/cudart, clang's PTX in internal/engine and the root
+// package) are kept between package runs, as Go keeps compiled packages:
+// clang was most of cmd/warpsim's CPU time (about 105 of 177 CPU seconds,
+// measured on 2026-11-26), and the programs change far less often than the
+// simulator they run on. A program is found by a key over what goes into
+// it, and nothing else, so that a change elsewhere in the tree (another
+// header, the simulator) reuses it:
 //
-//   - the compiler: clang's path and `--version`, every file of the cuda
-//     tree (headers, the C runtime, the compiler driver cuda/cc, the PTX
-//     linker) and the `warpsim cc` command (cmd/warpsim/cc.go);
-//   - the flags;
-//   - the source, any flag that names a file (another source, a
-//     --device-ptx file), and every file they include with #include "…",
-//     followed recursively (relative to the including file, then to -I
-//     folders).
+//   - the compiler: clang's path and `--version`, and warpsim's side of
+//     `warpsim cc` — every file of the cuda tree outside cuda/include (the
+//     compiler driver cuda/cc, the PTX linker, the C runtime cuda/shim that
+//     every program links, cuda.go) and cmd/warpsim/cc.go;
+//   - the flags, a path inside the module named by its place in the module
+//     (so that two checkouts of one tree share their programs);
+//   - the sources, any flag that names a file (another source, a
+//     --device-ptx file), and every header they can include, followed
+//     recursively from them and from cuda_runtime.h (which `warpsim cc`
+//     includes in every CUDA source): each #include "…", <…> and
+//     #include_next is looked up where clang would look (beside the
+//     including file for "…", the -I folders, warpsim's cuda/include, then
+//     clang's own system folders: the C and C++ libraries, Debian's CCCL),
+//     and every file found under that name is hashed by content, whatever
+//     #if around it would choose. A header of cuda/include that no program
+//     source can reach (curand_kernel.h for a program without cuRAND) is not
+//     in its key; a system header that changes (an upgraded CCCL) is.
 //
-// Headers in <…> outside the cuda tree (the C and C++ libraries, Debian's
-// CCCL) are covered by clang's version only: after upgrading them, set
-// WARPSIM_TEST_CACHE=off once, or delete the cache folder
-// (os.UserCacheDir()/warpsim-test/programs). WARPSIM_TEST_CACHE=off builds
-// every program afresh in a temporary folder, as CI's clean machine does
-// anyway. Entries unused for a week are removed by CleanPrograms.
+// An #include whose name is a macro cannot be followed: a program that
+// reaches one is keyed on the whole of cuda/include instead (system headers
+// reached only through such a macro are covered by clang's version:
+// WARPSIM_TEST_CACHE=off, or deleting the cache folder
+// os.UserCacheDir()/warpsim-test/programs, builds everything afresh).
+// WARPSIM_TEST_CACHE=off builds every program in a temporary folder, as a
+// clean CI machine does anyway. Entries unused for a week are removed by
+// CleanPrograms.
 //
 // A cached program was linked against the simulator of the run that built
 // it: a package whose programs start a simulator sets WARPSIM_BIN in its
@@ -56,15 +69,6 @@ func programCacheRoot() string {
 	}
 	return filepath.Join(base, "warpsim-test", "programs")
 }
-
-// The cuda tree and the cc command, found from the module's root above the
-// package's folder when the test binary starts (a test may change the
-// working directory later).
-var (
-	moduleRoot  = findModuleRoot()
-	cudaTreeDir = filepath.Join(moduleRoot, "cuda")
-	ccCommand   = filepath.Join(moduleRoot, "cmd", "warpsim", "cc.go")
-)
 
 // findModuleRoot is the nearest folder at or above the working directory
 // that holds go.mod, or "" (then every key fails: no program is cached).
@@ -85,52 +89,134 @@ func findModuleRoot() string {
 	}
 }
 
-var (
-	toolKeyOnce sync.Once
-	toolKeyVal  string
-	toolKeyErr  error
-)
+// A keyer computes program keys for one module tree with one compiler.
+type keyer struct {
+	module  string   // the module's root folder
+	clang   string   // the compiler's path
+	sysDirs []string // clang's own include folders, in its search order
 
-// toolKey hashes the compiler: clang and warpsim's side of `warpsim cc`.
-func toolKey() (string, error) {
-	toolKeyOnce.Do(func() {
-		if moduleRoot == "" {
-			toolKeyErr = fmt.Errorf("no go.mod at or above the test's folder")
-			return
-		}
-		h := sha256.New()
-		fmt.Fprintln(h, "warpsim test program cache v1")
-		clang, err := cc.FindClang()
-		if err != nil {
-			toolKeyErr = err
-			return
-		}
-		out, err := exec.Command(clang, "--version").Output()
-		if err != nil {
-			toolKeyErr = fmt.Errorf("%s --version: %v", clang, err)
-			return
-		}
-		fmt.Fprintf(h, "%s\x00%s\x00", clang, out)
-		if err := hashTree(h, cudaTreeDir); err != nil {
-			toolKeyErr = err
-			return
-		}
-		if err := hashFile(h, ccCommand); err != nil {
-			toolKeyErr = err
-			return
-		}
-		toolKeyVal = hex.EncodeToString(h.Sum(nil))
-	})
-	return toolKeyVal, toolKeyErr
+	toolOnce sync.Once
+	toolSum  string
+	toolErr  error
+
+	scanMu  sync.Mutex
+	scanned map[string]*scannedFile
+	found   map[string][]string // candidates' answers
 }
 
-// hashTree hashes every regular file under dir except Go tests, by name
-// and content.
-func hashTree(h interface{ Write([]byte) (int, error) }, dir string) error {
+// The keyer of this test binary: the module found above the package's
+// folder when the binary starts (a test may change the working directory
+// later), clang as cuda/cc finds it.
+var (
+	defaultKeyerOnce sync.Once
+	defaultKeyerVal  *keyer
+	defaultKeyerErr  error
+)
+
+func defaultKeyer() (*keyer, error) {
+	defaultKeyerOnce.Do(func() {
+		if startModule == "" {
+			defaultKeyerErr = fmt.Errorf("no go.mod at or above the test's folder")
+			return
+		}
+		clang, err := cc.FindClang()
+		if err != nil {
+			defaultKeyerErr = err
+			return
+		}
+		dirs, err := clangSystemDirs(clang)
+		if err != nil {
+			defaultKeyerErr = err
+			return
+		}
+		defaultKeyerVal = newKeyer(startModule, clang, dirs)
+	})
+	return defaultKeyerVal, defaultKeyerErr
+}
+
+var startModule = findModuleRoot()
+
+func newKeyer(module, clang string, sysDirs []string) *keyer {
+	return &keyer{module: module, clang: clang, sysDirs: sysDirs, scanned: map[string]*scannedFile{}, found: map[string][]string{}}
+}
+
+func (k *keyer) cudaTree() string    { return filepath.Join(k.module, "cuda") }
+func (k *keyer) cudaInclude() string { return filepath.Join(k.module, "cuda", "include") }
+
+// clangSystemDirs asks clang for its <…> search list in CUDA mode (the
+// CUDA wrappers, libstdc++, clang's resource headers, /usr/include …).
+func clangSystemDirs(clang string) ([]string, error) {
+	cmd := exec.Command(clang, "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-E", "-v", "-o", os.DevNull, os.DevNull)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("%s -E -v: %v\n%s", clang, err, out)
+	}
+	var dirs []string
+	in := false
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(line, "#include <...> search starts here"):
+			in = true
+		case strings.HasPrefix(line, "End of search list"):
+			in = false
+		case in && strings.HasPrefix(line, " "):
+			dirs = append(dirs, filepath.Clean(strings.TrimSpace(line)))
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s -E -v listed no include folders:\n%s", clang, out)
+	}
+	return dirs, nil
+}
+
+var clangVersions sync.Map // clang's path → its --version output
+
+func clangVersion(clang string) ([]byte, error) {
+	if v, ok := clangVersions.Load(clang); ok {
+		return v.([]byte), nil
+	}
+	out, err := exec.Command(clang, "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s --version: %v", clang, err)
+	}
+	clangVersions.Store(clang, out)
+	return out, nil
+}
+
+// toolKey hashes the compiler: clang and warpsim's side of `warpsim cc`.
+func (k *keyer) toolKey() (string, error) {
+	k.toolOnce.Do(func() {
+		h := sha256.New()
+		fmt.Fprintln(h, "warpsim test program cache v2")
+		out, err := clangVersion(k.clang)
+		if err != nil {
+			k.toolErr = err
+			return
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", k.clang, out)
+		if err := k.hashTree(h, k.cudaTree(), k.cudaInclude()); err != nil {
+			k.toolErr = err
+			return
+		}
+		if err := k.hashFile(h, filepath.Join(k.module, "cmd", "warpsim", "cc.go")); err != nil {
+			k.toolErr = err
+			return
+		}
+		k.toolSum = hex.EncodeToString(h.Sum(nil))
+	})
+	return k.toolSum, k.toolErr
+}
+
+// hashTree hashes every regular file under dir except Go tests and the
+// folder skip ("" for none), by name and content.
+func (k *keyer) hashTree(h io.Writer, dir, skip string) error {
 	var names []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && p == skip {
+			return filepath.SkipDir
 		}
 		if d.Type().IsRegular() && !strings.HasSuffix(p, "_test.go") {
 			names = append(names, p)
@@ -142,81 +228,277 @@ func hashTree(h interface{ Write([]byte) (int, error) }, dir string) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := hashFile(h, n); err != nil {
+		if err := k.hashFile(h, n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func hashFile(h interface{ Write([]byte) (int, error) }, path string) error {
-	b, err := os.ReadFile(path)
+func (k *keyer) hashFile(h io.Writer, path string) error {
+	f, err := k.scan(path)
 	if err != nil {
 		return err
 	}
-	name := filepath.Base(path)
-	if rel, err := filepath.Rel(cudaTreeDir, path); err == nil && !strings.HasPrefix(rel, "..") {
-		name = rel // the cuda tree's files by their place in it
-	}
-	fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(name), len(b))
-	h.Write(b)
+	fmt.Fprintf(h, "%s\x00%x\x00", k.label(path), f.sum)
 	return nil
 }
 
-var quotedInclude = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"`)
+// label names a file in a key: by its place in the module, by its path
+// when it is one of clang's system headers, otherwise by its base name (a
+// source a test wrote into a temporary folder).
+func (k *keyer) label(path string) string {
+	if rel, ok := within(k.module, path); ok {
+		return "module/" + rel
+	}
+	if k.isSystem(path) {
+		return filepath.ToSlash(path)
+	}
+	return filepath.Base(path)
+}
+
+// within reports whether path is inside dir, and its slash-separated
+// place there.
+func within(dir, path string) (string, bool) {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// A scannedFile is one file's content hash and its #include directives.
+type scannedFile struct {
+	size     int64
+	modTime  time.Time
+	sum      [sha256.Size]byte
+	includes []includeDirective
+	macro    bool // an #include of a macro's expansion
+}
+
+type includeDirective struct {
+	name   string
+	quoted bool // "…": looked up beside the including file first
+}
+
+// parseIncludes returns the #include, #include_next and #import directives
+// of a C or C++ file, and whether one of them names a macro instead of
+// a "…" or <…> file. Directives inside comments or #if 0 count too.
+func parseIncludes(b []byte) (out []includeDirective, macro bool) {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) == 0 || line[0] != '#' {
+			continue
+		}
+		line = bytes.TrimLeft(line[1:], " \t")
+		var rest []byte
+		for _, kw := range []string{"include_next", "include", "import"} {
+			if bytes.HasPrefix(line, []byte(kw)) {
+				rest = bytes.TrimLeft(line[len(kw):], " \t")
+				break
+			}
+		}
+		if len(rest) == 0 {
+			continue
+		}
+		switch rest[0] {
+		case '"', '<':
+			end := byte('"')
+			if rest[0] == '<' {
+				end = '>'
+			}
+			if j := bytes.IndexByte(rest[1:], end); j > 0 {
+				out = append(out, includeDirective{name: string(rest[1 : 1+j]), quoted: rest[0] == '"'})
+			}
+		default:
+			if c := rest[0]; c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+				macro = true
+			}
+		}
+	}
+	return out, macro
+}
+
+// scan reads a file. Headers of cuda/include and clang's system folders,
+// which no test writes, are read once per run (again if their size or time
+// changed); any other file (a source, perhaps written by the test a moment
+// ago) every time.
+func (k *keyer) scan(path string) (*scannedFile, error) {
+	keep := k.isSystem(path)
+	if _, ok := within(k.cudaInclude(), path); ok {
+		keep = true
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if keep {
+		k.scanMu.Lock()
+		f, ok := k.scanned[path]
+		k.scanMu.Unlock()
+		if ok && f.size == st.Size() && f.modTime.Equal(st.ModTime()) {
+			return f, nil
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f := &scannedFile{size: st.Size(), modTime: st.ModTime(), sum: sha256.Sum256(b)}
+	f.includes, f.macro = parseIncludes(b)
+	if keep {
+		k.scanMu.Lock()
+		k.scanned[path] = f
+		k.scanMu.Unlock()
+	}
+	return f, nil
+}
+
+// isSystem reports whether path is under one of clang's system folders.
+func (k *keyer) isSystem(path string) bool {
+	for _, d := range k.sysDirs {
+		if _, ok := within(d, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// candidates are the files an #include of d in the file at from can open:
+// every existing file of that name along clang's search (beside from for
+// "…", the -I folders, warpsim's headers, clang's system folders). All of
+// them, not only the first: #include_next and #if choose among them in
+// ways a key need not follow.
+func (k *keyer) candidates(from string, d includeDirective, includeDirs []string) []string {
+	var dirs []string
+	if d.quoted {
+		dirs = append(dirs, filepath.Dir(from))
+	}
+	memo := strings.Join(append(dirs, d.name, strings.Join(includeDirs, "\x00")), "\x01")
+	k.scanMu.Lock()
+	out, ok := k.found[memo]
+	k.scanMu.Unlock()
+	if ok {
+		return out
+	}
+	defer func() {
+		k.scanMu.Lock()
+		k.found[memo] = out
+		k.scanMu.Unlock()
+	}()
+	dirs = append(dirs, includeDirs...)
+	dirs = append(dirs, k.cudaInclude())
+	dirs = append(dirs, k.sysDirs...)
+	for _, dir := range dirs {
+		p := filepath.Clean(filepath.Join(dir, d.name))
+		if filepath.IsAbs(d.name) {
+			p = filepath.Clean(d.name)
+		}
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // programKey is the cache key of src built with flags.
 func programKey(src string, flags []string) (string, error) {
-	tk, err := toolKey()
+	k, err := defaultKeyer()
 	if err != nil {
 		return "", err
+	}
+	return k.programKey(src, flags)
+}
+
+func (k *keyer) programKey(src string, flags []string) (string, error) {
+	key, _, err := k.programKeyFiles(src, flags)
+	return key, err
+}
+
+// programKeyFiles is programKey and the files hashed in it, by label.
+func (k *keyer) programKeyFiles(src string, flags []string) (string, []string, error) {
+	tk, err := k.toolKey()
+	if err != nil {
+		return "", nil, err
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00", tk)
 	var includeDirs []string
 	queue := []string{src}
 	for i, f := range flags {
-		fmt.Fprintf(h, "flag\x00%s\x00", f)
 		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
-			queue = append(queue, f) // another source, a PTX file: hashed below
+			// Another source, a PTX file: named as a source is, and
+			// hashed below.
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				return "", nil, err
+			}
+			fmt.Fprintf(h, "flag file\x00%s\x00", k.label(abs))
+			queue = append(queue, f)
+		} else {
+			fmt.Fprintf(h, "flag\x00%s\x00", k.flagLabel(f))
 		}
 		switch {
-		case f == "-I" && i+1 < len(flags):
+		case (f == "-I" || f == "-isystem") && i+1 < len(flags):
 			includeDirs = append(includeDirs, flags[i+1])
 		case strings.HasPrefix(f, "-I") && len(f) > 2:
 			includeDirs = append(includeDirs, f[2:])
 		}
 	}
-	// The sources and what they include, breadth first, each file once.
+	// warpsim cc includes cuda_runtime.h in every CUDA source.
+	queue = append(queue, filepath.Join(k.cudaInclude(), "cuda_runtime.h"))
+	// The sources and what they can include, breadth first, each file once.
 	seen := map[string]bool{}
+	macro := false
+	var files []string
 	for len(queue) > 0 {
-		p := queue[0]
+		p := filepath.Clean(queue[0])
 		queue = queue[1:]
 		if seen[p] {
 			continue
 		}
 		seen[p] = true
-		b, err := os.ReadFile(p)
+		f, err := k.scan(p)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		fmt.Fprintf(h, "file\x00%s\x00%d\x00", filepath.Base(p), len(b))
-		h.Write(b)
-		for _, m := range quotedInclude.FindAllSubmatch(b, -1) {
-			name := string(m[1])
-			for _, dir := range append([]string{filepath.Dir(p)}, includeDirs...) {
-				q := filepath.Clean(filepath.Join(dir, name))
-				if st, err := os.Stat(q); err == nil && st.Mode().IsRegular() {
-					queue = append(queue, q)
-					break
-				}
-			}
-			// Not found beside it: one of the cuda tree's headers (in the
-			// tool key) or a system header (clang's version).
-			fmt.Fprintf(h, "include\x00%s\x00", name)
+		fmt.Fprintf(h, "file\x00%s\x00%x\x00", k.label(p), f.sum)
+		files = append(files, k.label(p))
+		macro = macro || f.macro
+		for _, d := range f.includes {
+			queue = append(queue, k.candidates(p, d, includeDirs)...)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))[:24], nil
+	if macro {
+		// A name this scan cannot follow: every header warpsim has.
+		fmt.Fprintf(h, "every header\x00")
+		if err := k.hashTree(h, k.cudaInclude(), ""); err != nil {
+			return "", nil, err
+		}
+		files = append(files, "module/cuda/include/...")
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24], files, nil
+}
+
+// flagLabel is a flag as the key holds it: a path inside the module (alone
+// or after -I) by its place there.
+func (k *keyer) flagLabel(f string) string {
+	prefix, p := "", f
+	if strings.HasPrefix(f, "-I") && len(f) > 2 {
+		prefix, p = "-I", f[2:]
+	}
+	if filepath.IsAbs(p) {
+		if rel, ok := within(k.module, filepath.Clean(p)); ok {
+			return prefix + "module/" + rel
+		}
+	}
+	return f
 }
 
 // CachedBuild returns the program built from src with flags: from the

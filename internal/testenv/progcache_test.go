@@ -7,13 +7,15 @@ import (
 )
 
 // TestProgramKeyFollowsInputs checks that the cache key changes with each
-// input of a build and with nothing else.
+// input of a build and with nothing else: a module tree with its own
+// cuda/include, C runtime and compiler driver, a system folder, and a
+// program that includes a header of each.
 func TestProgramKeyFollowsInputs(t *testing.T) {
-	NeedClang(t)
-	dir := t.TempDir()
+	clang := NeedClang(t)
+	root := t.TempDir()
 	write := func(name, s string) string {
 		t.Helper()
-		p := filepath.Join(dir, name)
+		p := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -22,41 +24,113 @@ func TestProgramKeyFollowsInputs(t *testing.T) {
 		}
 		return p
 	}
-	src := write("p.cu", "#include \"a.h\"\n#include <cstdio>\nint main() {}\n")
-	write("a.h", "#include \"sub/b.h\"\n")
-	write("sub/b.h", "#include \"../c.h\"\n")
-	write("c.h", "// c\n")
-	write("unrelated.h", "// not included\n")
-	ptx := write("dev.ptx", "// ptx\n")
-	key := func(flags ...string) string {
+	// Two checkouts of one module, and clang's system folder.
+	for _, mod := range []string{"mod", "copy"} {
+		write(mod+"/go.mod", "module m\n")
+		write(mod+"/cmd/warpsim/cc.go", "package main\n")
+		write(mod+"/cuda/cc/cc.go", "package cc\n")
+		write(mod+"/cuda/shim/rt.c", "int rt;\n")
+		write(mod+"/cuda/include/cuda_runtime.h", "#include \"rt_api.h\"\n")
+		write(mod+"/cuda/include/rt_api.h", "// api\n")
+		write(mod+"/cuda/include/curand_kernel.h", "// curand\n")
+		write(mod+"/cuda/include/used.h", "#include <stdio.h>\n")
+		write(mod+"/inc/flagged.h", "// flagged\n")
+	}
+	write("sys/stdio.h", "#include <bits/io.h>\n")
+	write("sys/bits/io.h", "// io\n")
+	mod, sys := filepath.Join(root, "mod"), filepath.Join(root, "sys")
+	src := write("prog/p.cu", "#include \"a.h\"\n#include <used.h>\n#include <flagged.h>\nint main() {}\n")
+	write("prog/a.h", "#include \"sub/b.h\"\n")
+	write("prog/sub/b.h", "#include \"../c.h\"\n")
+	write("prog/c.h", "// c\n")
+	write("prog/unrelated.h", "// not included\n")
+	ptx := write("prog/dev.ptx", "// ptx\n")
+	keyIn := func(module string, flags ...string) string {
 		t.Helper()
-		k, err := programKey(src, flags)
+		k, err := newKeyer(module, clang, []string{sys}).programKey(src, flags)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
+	key := func(flags ...string) string { return keyIn(mod, flags...) }
 	if key() != key() {
 		t.Fatal("the key of one build differs between two calls")
 	}
 	if key() == key("-rdc=true") {
 		t.Error("a flag does not change the key")
 	}
+	if a, b := keyIn(mod, "-I", filepath.Join(mod, "inc")), keyIn(filepath.Join(root, "copy"), "-I", filepath.Join(root, "copy", "inc")); a != b {
+		t.Error("two checkouts of one tree, a -I folder inside each, have different keys")
+	}
+	inc := []string{"-I", filepath.Join(mod, "inc")}
 	for _, c := range []struct {
 		what   string
 		flags  []string
 		change func()
 		same   bool
 	}{
-		{"an unrelated file", nil, func() { write("unrelated.h", "// changed\n") }, true},
-		{"the source", nil, func() { write("p.cu", "#include \"a.h\"\n#include <cstdio>\nint main() { return 1; }\n") }, false},
-		{"a header two includes down", nil, func() { write("c.h", "// changed\n") }, false},
-		{"a file a flag names", []string{"--device-ptx", ptx}, func() { write("dev.ptx", "// changed\n") }, false},
+		{"an unrelated file beside the source", nil, func() { write("prog/unrelated.h", "// changed\n") }, true},
+		{"a header of cuda/include the program cannot reach", nil, func() { write("mod/cuda/include/curand_kernel.h", "// changed\n") }, true},
+		{"the source", nil, func() {
+			write("prog/p.cu", "#include \"a.h\"\n#include <used.h>\n#include <flagged.h>\nint main() { return 1; }\n")
+		}, false},
+		{"a header two includes down", nil, func() { write("prog/c.h", "// changed\n") }, false},
+		{"a file a flag names", []string{"--device-ptx", ptx}, func() { write("prog/dev.ptx", "// changed\n") }, false},
+		{"a header in a -I folder", inc, func() { write("mod/inc/flagged.h", "// changed\n") }, false},
+		{"a header of cuda/include the source includes", nil, func() { write("mod/cuda/include/used.h", "#include <stdio.h>\n// changed\n") }, false},
+		{"a header cuda_runtime.h includes", nil, func() { write("mod/cuda/include/rt_api.h", "// changed\n") }, false},
+		{"a system header two includes down", nil, func() { write("sys/bits/io.h", "// changed\n") }, false},
+		{"the C runtime", nil, func() { write("mod/cuda/shim/rt.c", "int rt, changed;\n") }, false},
+		{"the compiler driver", nil, func() { write("mod/cuda/cc/cc.go", "package cc // changed\n") }, false},
+		{"the cc command", nil, func() { write("mod/cmd/warpsim/cc.go", "package main // changed\n") }, false},
+		{"an include of a macro: then every header counts", nil, func() { write("prog/c.h", "#include HEADER\n") }, false},
+		{"a header it cannot reach, after an include of a macro", nil, func() { write("mod/cuda/include/curand_kernel.h", "// changed again\n") }, false},
 	} {
 		before := key(c.flags...)
 		c.change()
 		if after := key(c.flags...); (after == before) != c.same {
 			t.Errorf("%s: key changed %v, want %v", c.what, after != before, !c.same)
+		}
+	}
+}
+
+// TestProgramKeyHeadersOfTheTree checks, on the repository's own programs,
+// that a key holds the headers of cuda/include a program can reach and not
+// the others: a program without cuRAND is not rebuilt when curand_kernel.h
+// changes, a cuRAND program is, and both when cuda_runtime.h does.
+func TestProgramKeyHeadersOfTheTree(t *testing.T) {
+	NeedClang(t)
+	k, err := defaultKeyer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const curand, runtime = "module/cuda/include/curand_kernel.h", "module/cuda/include/cuda_runtime.h"
+	for _, c := range []struct {
+		src        string
+		wantCurand bool
+	}{
+		{"../../testdata/programs/vector_add.cu", false},
+		{"../../testdata/programs/histogram.cu", false},
+		{"../../testdata/curand/curand_api.cu", true},
+		{"../../testdata/programs4/curand_states.cu", true},
+	} {
+		_, files, err := k.programKeyFiles(c.src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := map[string]bool{}
+		for _, f := range files {
+			has[f] = true
+		}
+		if !has[runtime] {
+			t.Errorf("%s: the key lacks %s", c.src, runtime)
+		}
+		if has[curand] != c.wantCurand {
+			t.Errorf("%s: %s in the key %v, want %v", c.src, curand, has[curand], c.wantCurand)
+		}
+		if has["module/cuda/include/..."] {
+			t.Errorf("%s: keyed on every header (an #include of a macro reached)", c.src)
 		}
 	}
 }
