@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/cuda"
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // sanitizeDir holds the sanitizer suite: CUDA programs with one bug each
@@ -60,12 +61,17 @@ func buildSanitizeSuite(t *testing.T, progs []string) string {
 
 // buildSuite compiles programs progs (paths under dir without ".cu") with
 // `warpsim cc` and flags into a cache directory named for the suite and
-// keyed by the runtime and every file of srcs, skipping those already
-// built there.
+// keyed by the runtime, the compiler (testenv.ToolKey: clang and `warpsim
+// cc`'s own code) and every file of srcs, skipping those already built
+// there.
 func buildSuite(t *testing.T, name, dir string, srcs, progs []string, flags ...string) string {
 	t.Helper()
 	h := sha256.New()
-	fmt.Fprintln(h, cuda.Version())
+	tool, err := testenv.ToolKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(h, cuda.Version(), tool)
 	fmt.Fprintln(h, flags)
 	sort.Strings(srcs)
 	for _, s := range srcs {

@@ -183,6 +183,19 @@ func clangVersion(clang string) ([]byte, error) {
 	return out, nil
 }
 
+// ToolKey is the digest of the compiler programs are built with: clang's
+// path and version and warpsim's side of `warpsim cc` (everything under
+// cuda/ outside cuda/include, and cmd/warpsim/cc.go). A cache of builds
+// kept outside CachedBuild keys on it, so a change to `warpsim cc`'s flags
+// rebuilds it too.
+func ToolKey() (string, error) {
+	k, err := defaultKeyer()
+	if err != nil {
+		return "", err
+	}
+	return k.toolKey()
+}
+
 // toolKey hashes the compiler: clang and warpsim's side of `warpsim cc`.
 func (k *keyer) toolKey() (string, error) {
 	k.toolOnce.Do(func() {
