@@ -19,6 +19,13 @@ import "github.com/warpsim/warpsim/ptx"
 // result is c - x/y (sub with the quotient second), bit 1: x/y - c.
 const ExtDivFullAdd uint8 = 16
 
+// contract runs both contractions of ptxas that change a result: the
+// multiply of div.full with an add, and a multiply with an add (contractMulAdd).
+func contract(f *Func, labelPCs []int32) {
+	contractDivFull(f, labelPCs)
+	contractMulAdd(f, labelPCs)
+}
+
 func contractDivFull(f *Func, labelPCs []int32) {
 	hasDiv := false
 	for i := range f.Code {
@@ -119,6 +126,127 @@ func writes(in *Inst, s int32) bool {
 func isFlow(op Op) bool {
 	switch op {
 	case OpBra, OpBrx, OpCall, OpRet, OpExit, OpTrap, OpBar:
+		return true
+	}
+	return false
+}
+
+// ptxas contracts a multiply and an add (or sub) that carry no rounding
+// modifier into one fused multiply-add, as the PTX ISA allows ("mul/add
+// sequences with no rounding modifiers may be optimized to use
+// fused-multiply-add instructions on the target device"); an explicit .rn
+// on either keeps both roundings. The H100's recordings show it on nvcc's
+// PTX: `mul.f32 %f3, %f2, %f1; sub.f32 %f5, %f4, %f3` became
+// `FFMA R11, R6, -R5, R3` (testdata/programs3 streams_events' combine, whose
+// output is the fused one), and testdata/contract's probes on both
+// compilers' PTX. A product with another reader stays a product: ptxas does
+// not duplicate it (llm.c's softmax, testdata/programs6: sumval·e is
+// shuffled and added, and the H100 adds the rounded product).
+//
+// contractMulAdd finds such pairs under the rules contractDivFull follows
+// (both unguarded, no label or branch between, the product written only by
+// the multiply and read only by the add, its operands not rewritten in
+// between, .ftz alike and nothing else on either) for f32, f64, f16, bf16
+// and their x2 forms, and rewrites the add: an add becomes OpFma of the
+// multiply's operands and the addend; a sub becomes OpExt/ExtMulAdd, which
+// negates the product or the addend. The multiply stays (its result dead).
+
+// ExtMulAdd is a multiply and a sub that ptxas contracted: A0·A1 + A2
+// rounded once, with Cmp bit 0 negating the product (c - a·b) and bit 1
+// the addend (a·b - c); Type is the sub's.
+const ExtMulAdd uint8 = 17
+
+func contractMulAdd(f *Func, labelPCs []int32) {
+	isMul := func(in *Inst) bool {
+		return in.Op == OpMul && contractible(in.Type) && in.Guard < 0 && in.Rnd == RndNone && in.Flags&^FlagFtz == 0
+	}
+	has := false
+	for i := range f.Code {
+		if isMul(&f.Code[i]) {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return
+	}
+	for i := range f.Code {
+		switch f.Code[i].Op {
+		case OpTex, OpSuld, OpSust, OpCall:
+			return // operands outside Inst: keep it simple
+		}
+	}
+	isLabel := make(map[int32]bool, len(labelPCs))
+	for _, pc := range labelPCs {
+		isLabel[pc] = true
+	}
+	uses := map[int32]int{}
+	defs := map[int32]int{}
+	for i := range f.Code {
+		in := &f.Code[i]
+		for _, a := range in.A {
+			if a >= 0 {
+				uses[a]++
+			}
+		}
+		if in.Guard >= 0 {
+			uses[in.Guard]++
+		}
+		for _, d := range in.D {
+			if d >= 0 {
+				defs[d]++
+			}
+		}
+	}
+	for i := range f.Code {
+		mv := &f.Code[i]
+		if !isMul(mv) {
+			continue
+		}
+		d, x, y := mv.D[0], mv.A[0], mv.A[1]
+		if d < 0 || x < 0 || y < 0 || uses[d] != 1 || defs[d] != 1 || d == x || d == y {
+			continue
+		}
+		for j := i + 1; j < len(f.Code); j++ {
+			if isLabel[int32(j)] {
+				break
+			}
+			ad := &f.Code[j]
+			reads := false
+			for _, a := range ad.A {
+				reads = reads || a == d
+			}
+			if reads {
+				if (ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
+					ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0 {
+					c, second := ad.A[0], true
+					if ad.A[0] == d {
+						c, second = ad.A[1], false
+					}
+					if ad.Op == OpAdd {
+						ad.Op, ad.Rnd = OpFma, RndRN
+					} else {
+						var mode uint8 = 2 // d - c
+						if second {
+							mode = 1 // c - d
+						}
+						ad.Op, ad.Mode, ad.Cmp = OpExt, ExtMulAdd, mode
+					}
+					ad.A[0], ad.A[1], ad.A[2] = x, y, c
+				}
+				break
+			}
+			if writes(ad, x) || writes(ad, y) || isFlow(ad.Op) {
+				break
+			}
+		}
+	}
+}
+
+// contractible reports the types whose mul and add ptxas contracts.
+func contractible(t ptx.Type) bool {
+	switch t {
+	case ptx.F32, ptx.F64, ptx.F16, ptx.F16x2, ptx.BF16, ptx.BF16x2:
 		return true
 	}
 	return false
