@@ -113,7 +113,8 @@ K32(f32_complex, o1 = a * c - b * d; o2 = a * d + b * c)
 K32(f32_running_rescale, float s = c; for (int k = 0; k < 4; k++) { s *= B[(i + k) & (n - 1)]; s += __shfl_xor_sync(FULL, s, 1 << k); } o1 = s)
 
 // ---- f32: a product far from its add (LLVM's NVPTX back end fuses a product
-// with another use only when the two are 500 or more nodes apart) ----
+// with another use when the two are far apart in the block, a register-pressure
+// heuristic) ----
 K32(f32_far, float p = a * b; unsigned h = (unsigned)i;
     _Pragma("unroll") for (int k = 0; k < 160; k++) h = (h * 2654435761u) ^ (h >> 13);
     o1 = (p + c) + (float)(h & 1); o2 = p)
