@@ -137,9 +137,8 @@ func isFlow(op Op) bool {
 // fused-multiply-add instructions on the target device"); an explicit .rn
 // on either keeps both roundings. The H100's recordings show it on nvcc's
 // PTX: `mul.f32 %f3, %f2, %f1; sub.f32 %f5, %f4, %f3` became
-// `FFMA R11, R6, -R5, R3` (testdata/programs3 streams_events' combine, whose
-// output is the fused one), and testdata/contract's probes on both
-// compilers' PTX. A product with another reader stays a product: ptxas does
+// `FFMA R11, R6, -R5, R3` in the H100's SASS (testdata/programs3
+// streams_events' combine). A product with another reader stays a product: ptxas does
 // not duplicate it (llm.c's softmax, testdata/programs6: sumval·e is
 // shuffled and added, and the H100 adds the rounded product).
 //
