@@ -174,3 +174,13 @@ func shuffledProductAdded(body string) bool {
 	}
 	return false
 }
+
+// TestCCContractProbesMatchH100 builds testdata/contract's probes (56
+// kernels, one contraction pattern each, f32, f64, f16, half2) with warpsim
+// cc and compares the hashes of their outputs with the H100's run of nvcc's
+// build: clang's PTX and warpsim's engine must round every probe as nvcc's
+// PTX and ptxas did. With clang's default contraction and the engine's
+// single-reader rule, 15 of the 56 differed.
+func TestCCContractProbesMatchH100(t *testing.T) {
+	checkRecordedBatch(t, "../../testdata/contract", programs6Base, []recordedProgram{{name: "probes"}}, false)
+}

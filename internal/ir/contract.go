@@ -175,9 +175,29 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			return // operands outside Inst: keep it simple
 		}
 	}
+	// A block starts where a branch can land. clang's line tables put a
+	// label ($L__tmpN) wherever an inlined function begins or ends, often
+	// between a product and its add (cuda_fp16.h's __hmul and __hadd); no
+	// branch targets those, and ptxas contracts across them
+	// (testdata/contract f16_hmul_hadd: one HFMA2). With an indirect
+	// branch, every label counts.
 	isLabel := make(map[int32]bool, len(labelPCs))
-	for _, pc := range labelPCs {
-		isLabel[pc] = true
+	indirect := false
+	for i := range f.Code {
+		if f.Code[i].Op == OpBrx {
+			indirect = true
+		}
+	}
+	if indirect {
+		for _, pc := range labelPCs {
+			isLabel[pc] = true
+		}
+	} else {
+		for i := range f.Code {
+			if f.Code[i].Op == OpBra {
+				isLabel[f.Code[i].Target] = true
+			}
+		}
 	}
 	uses := map[int32]int{}
 	defs := map[int32]int{}
@@ -203,10 +223,15 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			continue
 		}
 		d, x, y := mv.D[0], mv.A[0], mv.A[1]
-		if d < 0 || x < 0 || y < 0 || uses[d] != 1 || defs[d] != 1 || d == x || d == y {
+		if d < 0 || x < 0 || y < 0 || uses[d] < 1 || defs[d] != 1 || d == x || d == y {
 			continue
 		}
-		for j := i + 1; j < len(f.Code); j++ {
+		// Every reader of the product must be such an add or sub, in the
+		// block, before x or y is rewritten: ptxas then multiplies again in
+		// each (testdata/contract f32_add_sub, f32_five_adds: one FFMA per
+		// reader); one other reader keeps the product rounded for all.
+		var readers []int
+		for j := i + 1; j < len(f.Code) && len(readers) < uses[d]; j++ {
 			if isLabel[int32(j)] {
 				break
 			}
@@ -216,28 +241,35 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 				reads = reads || a == d
 			}
 			if reads {
-				if (ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
-					ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0 {
-					c, second := ad.A[0], true
-					if ad.A[0] == d {
-						c, second = ad.A[1], false
-					}
-					if ad.Op == OpAdd {
-						ad.Op, ad.Rnd = OpFma, RndRN
-					} else {
-						var mode uint8 = 2 // d - c
-						if second {
-							mode = 1 // c - d
-						}
-						ad.Op, ad.Mode, ad.Cmp = OpExt, ExtMulAdd, mode
-					}
-					ad.A[0], ad.A[1], ad.A[2] = x, y, c
+				if !((ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
+					ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0) {
+					break
 				}
+				readers = append(readers, j)
+			}
+			if len(readers) < uses[d] && (writes(ad, x) || writes(ad, y) || isFlow(ad.Op)) {
 				break
 			}
-			if writes(ad, x) || writes(ad, y) || isFlow(ad.Op) {
-				break
+		}
+		if len(readers) != uses[d] {
+			continue
+		}
+		for _, j := range readers {
+			ad := &f.Code[j]
+			c, second := ad.A[0], true
+			if ad.A[0] == d {
+				c, second = ad.A[1], false
 			}
+			if ad.Op == OpAdd {
+				ad.Op, ad.Rnd = OpFma, RndRN
+			} else {
+				var mode uint8 = 2 // d - c
+				if second {
+					mode = 1 // c - d
+				}
+				ad.Op, ad.Mode, ad.Cmp = OpExt, ExtMulAdd, mode
+			}
+			ad.A[0], ad.A[1], ad.A[2] = x, y, c
 		}
 	}
 }

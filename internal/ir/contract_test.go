@@ -67,9 +67,9 @@ func TestContractDivFull(t *testing.T) {
 
 // TestContractMulAdd lists which multiply-add pairs run fused (ptxas
 // contracts them, internal/ir/contract.go) and which keep both roundings.
-// The rules: no rounding modifier on either, the product read once and only
-// by the add or sub, nothing between that rewrites its operands or leaves
-// the block, .ftz alike.
+// The rules: no rounding modifier on either, every reader of the product
+// such an add or sub, nothing between that rewrites its operands or leaves
+// the block (a label a branch targets), .ftz alike.
 func TestContractMulAdd(t *testing.T) {
 	const head = `.version 8.7
 .target sm_90
@@ -110,10 +110,14 @@ func TestContractMulAdd(t *testing.T) {
 		{"mul.rn is not contracted", "mul.rn.f32 %r4, %r1, %r2;\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
 		{"add.rn is not contracted", "mul.f32 %r4, %r1, %r2;\nadd.rn.f32 %r5, %r3, %r4;", none, 0, 0},
 		{"add.sat is not contracted", "mul.f32 %r4, %r1, %r2;\nadd.sat.f32 %r5, %r3, %r4;", none, 0, 0},
+		{"product read by two adds: both fused", "mul.f32 %r4, %r1, %r2;\nadd.f32 %r5, %r3, %r4;\nadd.f32 %r6, %r4, %r3;", fma, 0, ClassFMA},
+		{"product read by an add and a sub: both fused", "mul.f32 %r4, %r1, %r2;\nadd.f32 %r6, %r4, %r3;\nsub.f32 %r5, %r3, %r4;", ext, 1, ClassFMA},
+		{"an operand rewritten before the second reader", "mul.f32 %r4, %r1, %r2;\nadd.f32 %r5, %r3, %r4;\nmov.b32 %r1, 0f3F800000;\nadd.f32 %r6, %r4, %r3;", none, 0, 0},
 		{"product read twice", "mul.f32 %r4, %r1, %r2;\nadd.f32 %r5, %r3, %r4;\nmov.b32 %r6, %r4;", none, 0, 0},
 		{"product added to itself", "mul.f32 %r4, %r1, %r2;\nadd.f32 %r5, %r4, %r4;", none, 0, 0},
 		{"operand rewritten between", "mul.f32 %r4, %r1, %r2;\nmov.b32 %r2, 0f3F800000;\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
-		{"label between", "mul.f32 %r4, %r1, %r2;\n$L1:\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
+		{"branch target between", "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nmul.f32 %r4, %r1, %r2;\n$L1:\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
+		{"a label no branch targets between (clang's line tables)", "mul.f32 %r4, %r1, %r2;\n$L__tmp1:\nadd.f32 %r5, %r3, %r4;", fma, 0, ClassFMA},
 		{"guarded multiply", "setp.eq.u32 %p1, %r1, 0;\n@%p1 mul.f32 %r4, %r1, %r2;\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
 		{"guarded add", "setp.eq.u32 %p1, %r1, 0;\nmul.f32 %r4, %r1, %r2;\n@%p1 add.f32 %r5, %r3, %r4;", none, 0, 0},
 		{"add.ftz after a mul without .ftz", "mul.f32 %r4, %r1, %r2;\nadd.ftz.f32 %r5, %r3, %r4;", none, 0, 0},
@@ -153,8 +157,8 @@ func TestContractMulAdd(t *testing.T) {
 			// The fused instruction reads the multiply's operands and the
 			// addend: the slots of %r1/%rd1/%rs1, %r2/…, %r3/….
 			mul := &p.Funcs[0].Code[at-1]
-			for mul.Op != OpMul {
-				mul = &p.Funcs[0].Code[at-2]
+			for k := at - 2; mul.Op != OpMul; k-- {
+				mul = &p.Funcs[0].Code[k]
 			}
 			if in.A[0] != mul.A[0] || in.A[1] != mul.A[1] {
 				t.Errorf("fused operands %v, multiply's %v", in.A[:3], mul.A[:2])
