@@ -135,20 +135,23 @@ func isFlow(op Op) bool {
 // modifier into one fused multiply-add, as the PTX ISA allows ("mul/add
 // sequences with no rounding modifiers may be optimized to use
 // fused-multiply-add instructions on the target device"); an explicit .rn
-// on either keeps both roundings. The H100's recordings show it on nvcc's
-// PTX: `mul.f32 %f3, %f2, %f1; sub.f32 %f5, %f4, %f3` became
-// `FFMA R11, R6, -R5, R3` in the H100's SASS (testdata/programs3
-// streams_events' combine). A product with another reader stays a product: ptxas does
-// not duplicate it (llm.c's softmax, testdata/programs6: sumval·e is
-// shuffled and added, and the H100 adds the rounded product).
+// on either keeps both roundings. The H100's SASS of testdata/contract's
+// probes (nvcc 13's PTX) shows the rule: a product whose readers are all
+// such adds or subs is multiplied again in each (f32_add_sub: two FFMAs,
+// f32_five_adds: five; f16_hmul_hadd: one HFMA2), a product with any other
+// reader (a store, a shuffle, a compare) stays rounded for all of them
+// (f32_add_store; f16_two_uses: HMUL2, HADD2; llm.c's softmax,
+// testdata/programs6), and a label that no branch targets does not
+// separate the two. nvcc's own `c[i] - y[i]*y[j]` is `mul.f32; sub.f32`
+// in its PTX and one FFMA in the SASS (testdata/programs3 streams_events).
 //
-// contractMulAdd finds such pairs under the rules contractDivFull follows
-// (both unguarded, no label or branch between, the product written only by
-// the multiply and read only by the add, its operands not rewritten in
-// between, .ftz alike and nothing else on either) for f32, f64, f16, bf16
-// and their x2 forms, and rewrites the add: an add becomes OpFma of the
-// multiply's operands and the addend; a sub becomes OpExt/ExtMulAdd, which
-// negates the product or the addend. The multiply stays (its result dead).
+// contractMulAdd finds such multiplies (unguarded, the product written
+// only by the multiply, every reader in its block, nothing before the last
+// reader that rewrites the operands or branches, .ftz alike and nothing
+// else on either) for f32, f64, f16, bf16 and their x2 forms, and rewrites
+// each reader: an add becomes OpFma of the multiply's operands and the
+// addend; a sub becomes OpExt/ExtMulAdd, which negates the product or the
+// addend. The multiply stays (its result unread).
 
 // ExtMulAdd is a multiply and a sub that ptxas contracted: A0·A1 + A2
 // rounded once, with Cmp bit 0 negating the product (c - a·b) and bit 1
