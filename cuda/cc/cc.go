@@ -166,8 +166,24 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 	} else if o.FTZ {
 		f = append(f, "-fgpu-flush-denormals-to-zero")
 	}
+	// Contraction as nvcc's (docs/compilers.md): nvcc's optimizer fuses a
+	// multiply into an add across statements, but a product with another
+	// reader only when all its readers are adds, and never into a sub; it
+	// writes the rest as mul/add/sub without a rounding modifier, which
+	// ptxas contracts where every reader of the product is an add or sub
+	// (as warpsim's engine does, internal/ir/contract.go). clang's default for CUDA
+	// (-ffp-contract=fast) fuses a product into every add that reads it,
+	// whatever its other readers (LLVM's NVPTX back end asks for aggressive
+	// fusion), so a product nvcc keeps rounded was lost
+	// (testdata/programs6/llmc_softmax_gelu). With no contraction in the
+	// front end and --nvptx-fma-level given, NVPTX's own combine decides,
+	// with nvcc's rule (testdata/contract: the same pattern as nvcc's PTX on
+	// every f32 and f64 probe). --fmad=false fuses nothing and writes .rn,
+	// as nvcc does.
 	if o.NoFMAD {
 		f = append(f, "-ffp-contract=off")
+	} else {
+		f = append(f, "-ffp-contract=off", "-mllvm", "--nvptx-fma-level=1")
 	}
 	if quiet {
 		f = append(f, "-w")

@@ -6,6 +6,7 @@ import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/libdevice"
 	"github.com/warpsim/warpsim/internal/scalar"
+	ptxtype "github.com/warpsim/warpsim/ptx"
 )
 
 // ext runs the OpExt instructions (internal/ir/lower_sm90.go): bmsk,
@@ -70,6 +71,14 @@ func (wp *warp) ext(in *ir.Inst, exec uint32) {
 			o[l] = uint64(divFullAdd(uint32(x[l]), uint32(y[l]), uint32(c[l]), ftz, in.Cmp))
 		}
 		wp.commit(in.D[0], exec)
+	case ir.ExtMulAdd:
+		a, b, c := wp.r(in.A[0]), wp.r(in.A[1]), wp.r(in.A[2])
+		o := wp.out(in.D[0], exec)
+		ftz := in.Flags&ir.FlagFtz != 0
+		for l := range o {
+			o[l] = mulAdd(in.Type, a[l], b[l], c[l], ftz, in.Cmp)
+		}
+		wp.commit(in.D[0], exec)
 	}
 }
 
@@ -97,6 +106,46 @@ func divFullAdd(x, y, c uint32, ftz bool, mode uint8) uint32 {
 		c ^= 0x80000000
 	}
 	return scalar.FmaF32(x, r, c, scalar.RN, ftz, false)
+}
+
+// mulAdd is a multiply and a sub of type t that ptxas contracted into one
+// fused multiply-add (internal/ir/contract.go): a·b + c rounded once, with
+// mode bit 0 negating the product (the sub was c - a·b) and bit 1 the
+// addend (a·b - c). A negation flips the sign bit (of each half of an x2
+// type), as the FFMA's operand negation does.
+func mulAdd(t ptxtype.Type, a, b, c uint64, ftz bool, mode uint8) uint64 {
+	var sign uint64
+	switch t {
+	case ptxtype.F32:
+		sign = 1 << 31
+	case ptxtype.F64:
+		sign = 1 << 63
+	case ptxtype.F16, ptxtype.BF16:
+		sign = 1 << 15
+	case ptxtype.F16x2, ptxtype.BF16x2:
+		sign = 1<<31 | 1<<15
+	}
+	if mode&1 != 0 {
+		a ^= sign
+	}
+	if mode&2 != 0 {
+		c ^= sign
+	}
+	switch t {
+	case ptxtype.F32:
+		return uint64(scalar.FmaF32(uint32(a), uint32(b), uint32(c), scalar.RN, ftz, false))
+	case ptxtype.F64:
+		return scalar.FmaF64(a, b, c, scalar.RN)
+	case ptxtype.F16:
+		return uint64(scalar.FmaF16(uint16(a), uint16(b), uint16(c), scalar.RN, ftz, false))
+	case ptxtype.BF16:
+		return uint64(scalar.FmaBF16(uint16(a), uint16(b), uint16(c), scalar.RN, ftz, false))
+	case ptxtype.F16x2:
+		return uint64(scalar.FmaF16x2(uint32(a), uint32(b), uint32(c), scalar.RN, ftz, false))
+	case ptxtype.BF16x2:
+		return uint64(scalar.FmaBF16x2(uint32(a), uint32(b), uint32(c), scalar.RN, ftz, false))
+	}
+	return 0
 }
 
 // cvtExt is ExtCvt: the FP8 (e4m3, e5m2) and tf32 conversions.

@@ -19,6 +19,13 @@ import "github.com/warpsim/warpsim/ptx"
 // result is c - x/y (sub with the quotient second), bit 1: x/y - c.
 const ExtDivFullAdd uint8 = 16
 
+// contract runs both contractions of ptxas that change a result: the
+// multiply of div.full with an add, and a multiply with an add (contractMulAdd).
+func contract(f *Func, labelPCs []int32) {
+	contractDivFull(f, labelPCs)
+	contractMulAdd(f, labelPCs)
+}
+
 func contractDivFull(f *Func, labelPCs []int32) {
 	hasDiv := false
 	for i := range f.Code {
@@ -119,6 +126,161 @@ func writes(in *Inst, s int32) bool {
 func isFlow(op Op) bool {
 	switch op {
 	case OpBra, OpBrx, OpCall, OpRet, OpExit, OpTrap, OpBar:
+		return true
+	}
+	return false
+}
+
+// ptxas contracts a multiply and an add (or sub) that carry no rounding
+// modifier into one fused multiply-add, as the PTX ISA allows ("mul/add
+// sequences with no rounding modifiers may be optimized to use
+// fused-multiply-add instructions on the target device"); an explicit .rn
+// on either keeps both roundings. The H100's SASS of testdata/contract's
+// probes (nvcc 13's PTX) shows the rule: a product whose readers are all
+// such adds or subs is multiplied again in each (f32_add_sub: two FFMAs,
+// f32_five_adds: five; f16_hmul_hadd: one HFMA2), a product with any other
+// reader (a store, a shuffle, a compare) stays rounded for all of them
+// (f32_add_store; f16_two_uses: HMUL2, HADD2; llm.c's softmax,
+// testdata/programs6), and a label that no branch targets does not
+// separate the two. nvcc's own `c[i] - y[i]*y[j]` is `mul.f32; sub.f32`
+// in its PTX and one FFMA in the SASS (testdata/programs3 streams_events).
+//
+// contractMulAdd finds such multiplies (unguarded, the product written
+// only by the multiply, every reader in its block, nothing before the last
+// reader that rewrites the operands or branches, .ftz alike and nothing
+// else on either) for f32, f64, f16, bf16 and their x2 forms, and rewrites
+// each reader: an add becomes OpFma of the multiply's operands and the
+// addend; a sub becomes OpExt/ExtMulAdd, which negates the product or the
+// addend. The multiply stays (its result unread).
+
+// ExtMulAdd is a multiply and a sub that ptxas contracted: A0·A1 + A2
+// rounded once, with Cmp bit 0 negating the product (c - a·b) and bit 1
+// the addend (a·b - c); Type is the sub's.
+const ExtMulAdd uint8 = 17
+
+func contractMulAdd(f *Func, labelPCs []int32) {
+	isMul := func(in *Inst) bool {
+		return in.Op == OpMul && contractible(in.Type) && in.Guard < 0 && in.Rnd == RndNone && in.Flags&^FlagFtz == 0
+	}
+	has := false
+	for i := range f.Code {
+		if isMul(&f.Code[i]) {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return
+	}
+	for i := range f.Code {
+		switch f.Code[i].Op {
+		case OpTex, OpSuld, OpSust, OpCall:
+			return // operands outside Inst: keep it simple
+		}
+	}
+	// A block starts where a branch can land. clang's line tables put a
+	// label ($L__tmpN) wherever an inlined function begins or ends, often
+	// between a product and its add (cuda_fp16.h's __hmul and __hadd); no
+	// branch targets those, and ptxas contracts across them
+	// (testdata/contract f16_hmul_hadd: one HFMA2). With an indirect
+	// branch, every label counts.
+	isLabel := make(map[int32]bool, len(labelPCs))
+	indirect := false
+	for i := range f.Code {
+		if f.Code[i].Op == OpBrx {
+			indirect = true
+		}
+	}
+	if indirect {
+		for _, pc := range labelPCs {
+			isLabel[pc] = true
+		}
+	} else {
+		for i := range f.Code {
+			if f.Code[i].Op == OpBra {
+				isLabel[f.Code[i].Target] = true
+			}
+		}
+	}
+	uses := map[int32]int{}
+	defs := map[int32]int{}
+	for i := range f.Code {
+		in := &f.Code[i]
+		for _, a := range in.A {
+			if a >= 0 {
+				uses[a]++
+			}
+		}
+		if in.Guard >= 0 {
+			uses[in.Guard]++
+		}
+		for _, d := range in.D {
+			if d >= 0 {
+				defs[d]++
+			}
+		}
+	}
+	for i := range f.Code {
+		mv := &f.Code[i]
+		if !isMul(mv) {
+			continue
+		}
+		d, x, y := mv.D[0], mv.A[0], mv.A[1]
+		if d < 0 || x < 0 || y < 0 || uses[d] < 1 || defs[d] != 1 || d == x || d == y {
+			continue
+		}
+		// Every reader of the product must be such an add or sub, in the
+		// block, before x or y is rewritten: ptxas then multiplies again in
+		// each (testdata/contract f32_add_sub, f32_five_adds: one FFMA per
+		// reader); one other reader keeps the product rounded for all.
+		var readers []int
+		for j := i + 1; j < len(f.Code) && len(readers) < uses[d]; j++ {
+			if isLabel[int32(j)] {
+				break
+			}
+			ad := &f.Code[j]
+			reads := false
+			for _, a := range ad.A {
+				reads = reads || a == d
+			}
+			if reads {
+				if !((ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
+					ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0) {
+					break
+				}
+				readers = append(readers, j)
+			}
+			if len(readers) < uses[d] && (writes(ad, x) || writes(ad, y) || isFlow(ad.Op)) {
+				break
+			}
+		}
+		if len(readers) != uses[d] {
+			continue
+		}
+		for _, j := range readers {
+			ad := &f.Code[j]
+			c, second := ad.A[0], true
+			if ad.A[0] == d {
+				c, second = ad.A[1], false
+			}
+			if ad.Op == OpAdd {
+				ad.Op, ad.Rnd = OpFma, RndRN
+			} else {
+				var mode uint8 = 2 // d - c
+				if second {
+					mode = 1 // c - d
+				}
+				ad.Op, ad.Mode, ad.Cmp = OpExt, ExtMulAdd, mode
+			}
+			ad.A[0], ad.A[1], ad.A[2] = x, y, c
+		}
+	}
+}
+
+// contractible reports the types whose mul and add ptxas contracts.
+func contractible(t ptx.Type) bool {
+	switch t {
+	case ptx.F32, ptx.F64, ptx.F16, ptx.F16x2, ptx.BF16, ptx.BF16x2:
 		return true
 	}
 	return false

@@ -584,7 +584,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	for c := range fl.calls {
 		f.calls = append(f.calls, c)
 	}
-	contractDivFull(f, fl.labelPC)
+	contract(f, fl.labelPC)
 	computeReconvergence(f)
 	markWarpAggregated(f)
 	specialize(f)

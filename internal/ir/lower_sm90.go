@@ -205,6 +205,11 @@ func extClass(in *Inst) Class {
 		return ClassConv
 	case ExtDivFullAdd:
 		return ClassFMA // the FFMA that ends div.full's expansion
+	case ExtMulAdd:
+		if in.Type == ptx.F64 {
+			return ClassFP64
+		}
+		return ClassFMA
 	}
 	return ClassALU
 }
