@@ -27,47 +27,16 @@ func contract(f *Func, labelPCs []int32) {
 }
 
 func contractDivFull(f *Func, labelPCs []int32) {
-	hasDiv := false
-	for i := range f.Code {
-		in := &f.Code[i]
-		if in.Op == OpDiv && in.Type == ptx.F32 && in.Flags&FlagFull != 0 {
-			hasDiv = true
-			break
-		}
-	}
-	if !hasDiv {
+	if !contractCandidate(f, func(in *Inst) bool {
+		return in.Op == OpDiv && in.Type == ptx.F32 && in.Flags&FlagFull != 0
+	}) {
 		return
-	}
-	for i := range f.Code {
-		switch f.Code[i].Op {
-		case OpTex, OpSuld, OpSust, OpCall:
-			return // operands outside Inst: keep it simple
-		}
 	}
 	isLabel := make(map[int32]bool, len(labelPCs))
 	for _, pc := range labelPCs {
 		isLabel[pc] = true
 	}
-	// uses[s] counts every appearance of slot s as an operand or guard;
-	// defs[s] the instructions writing it.
-	uses := map[int32]int{}
-	defs := map[int32]int{}
-	for i := range f.Code {
-		in := &f.Code[i]
-		for _, a := range in.A {
-			if a >= 0 {
-				uses[a]++
-			}
-		}
-		if in.Guard >= 0 {
-			uses[in.Guard]++
-		}
-		for _, d := range in.D {
-			if d >= 0 {
-				defs[d]++
-			}
-		}
-	}
+	uses, defs := slotCounts(f)
 	for i := range f.Code {
 		dv := &f.Code[i]
 		if dv.Op != OpDiv || dv.Type != ptx.F32 || dv.Flags&FlagFull == 0 || dv.Guard >= 0 {
@@ -82,11 +51,7 @@ func contractDivFull(f *Func, labelPCs []int32) {
 				break
 			}
 			ad := &f.Code[j]
-			reads := false
-			for _, a := range ad.A {
-				reads = reads || a == d
-			}
-			if reads {
+			if reads(ad, d) {
 				if (ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == ptx.F32 && ad.Guard < 0 && ad.Rnd == RndNone &&
 					ad.Flags&^FlagFtz == 0 && ad.Flags&FlagFtz == dv.Flags&FlagFtz && ad.A[0] != ad.A[1] {
 					var c int32
@@ -112,6 +77,53 @@ func contractDivFull(f *Func, labelPCs []int32) {
 			}
 		}
 	}
+}
+
+// contractCandidate reports whether f has an instruction that want
+// accepts and none whose operands live outside Inst (textures, surfaces,
+// calls), which the contractions do not follow.
+func contractCandidate(f *Func, want func(*Inst) bool) bool {
+	found := false
+	for i := range f.Code {
+		switch f.Code[i].Op {
+		case OpTex, OpSuld, OpSust, OpCall:
+			return false
+		}
+		found = found || want(&f.Code[i])
+	}
+	return found
+}
+
+// slotCounts counts, for each slot, its appearances as an operand or guard
+// (uses) and the instructions writing it (defs).
+func slotCounts(f *Func) (uses, defs map[int32]int) {
+	uses, defs = map[int32]int{}, map[int32]int{}
+	for i := range f.Code {
+		in := &f.Code[i]
+		for _, a := range in.A {
+			if a >= 0 {
+				uses[a]++
+			}
+		}
+		if in.Guard >= 0 {
+			uses[in.Guard]++
+		}
+		for _, d := range in.D {
+			if d >= 0 {
+				defs[d]++
+			}
+		}
+	}
+	return uses, defs
+}
+
+func reads(in *Inst, s int32) bool {
+	for _, a := range in.A {
+		if a == s {
+			return true
+		}
+	}
+	return false
 }
 
 func writes(in *Inst, s int32) bool {
@@ -162,21 +174,8 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 	isMul := func(in *Inst) bool {
 		return in.Op == OpMul && contractible(in.Type) && in.Guard < 0 && in.Rnd == RndNone && in.Flags&^FlagFtz == 0
 	}
-	has := false
-	for i := range f.Code {
-		if isMul(&f.Code[i]) {
-			has = true
-			break
-		}
-	}
-	if !has {
+	if !contractCandidate(f, isMul) {
 		return
-	}
-	for i := range f.Code {
-		switch f.Code[i].Op {
-		case OpTex, OpSuld, OpSust, OpCall:
-			return // operands outside Inst: keep it simple
-		}
 	}
 	// A block starts where a branch can land. clang's line tables put a
 	// label ($L__tmpN) wherever an inlined function begins or ends, often
@@ -202,24 +201,7 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			}
 		}
 	}
-	uses := map[int32]int{}
-	defs := map[int32]int{}
-	for i := range f.Code {
-		in := &f.Code[i]
-		for _, a := range in.A {
-			if a >= 0 {
-				uses[a]++
-			}
-		}
-		if in.Guard >= 0 {
-			uses[in.Guard]++
-		}
-		for _, d := range in.D {
-			if d >= 0 {
-				defs[d]++
-			}
-		}
-	}
+	uses, defs := slotCounts(f)
 	for i := range f.Code {
 		mv := &f.Code[i]
 		if !isMul(mv) {
@@ -239,11 +221,7 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 				break
 			}
 			ad := &f.Code[j]
-			reads := false
-			for _, a := range ad.A {
-				reads = reads || a == d
-			}
-			if reads {
+			if reads(ad, d) {
 				if !((ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
 					ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0) {
 					break
