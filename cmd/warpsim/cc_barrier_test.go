@@ -109,14 +109,7 @@ func TestCCCudaBarrierWaitPollsAsNVCC(t *testing.T) {
 // waitShape summarises the mbarrier wait loops of kernel k in a PTX module.
 func waitShape(t *testing.T, ptx, k string) string {
 	t.Helper()
-	i := strings.Index(ptx, ".entry "+k+"(")
-	if i < 0 {
-		t.Fatalf("no kernel %s", k)
-	}
-	body := ptx[i:]
-	if j := strings.Index(body, "\n}"); j >= 0 {
-		body = body[:j]
-	}
+	body := kernelBody(t, ptx, k)
 	count := func(s string) int { return strings.Count(body, s) }
 	var consts []string
 	for _, l := range strings.Split(body, "\n") {

@@ -41,14 +41,7 @@ func TestContractDivFull(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := ptx.Parse("k.ptx", []byte(head+c.body+"\nret;\n}\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := Lower(m, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := lowerKernel(t, head+c.body+"\nret;\n}\n")
 			var fused *Inst
 			for i := range p.Funcs[0].Code {
 				if in := &p.Funcs[0].Code[i]; in.Op == OpExt && in.Mode == ExtDivFullAdd {
@@ -127,14 +120,7 @@ func TestContractMulAdd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := ptx.Parse("k.ptx", []byte(head+c.body+"\nret;\n}\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := Lower(m, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := lowerKernel(t, head+c.body+"\nret;\n}\n")
 			got, at := none, -1
 			for i := range p.Funcs[0].Code {
 				switch in := &p.Funcs[0].Code[i]; {
@@ -165,4 +151,18 @@ func TestContractMulAdd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lowerKernel parses and lowers a one-kernel module.
+func lowerKernel(t *testing.T, src string) *Program {
+	t.Helper()
+	m, err := ptx.Parse("k.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Lower(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
