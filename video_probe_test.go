@@ -14,11 +14,10 @@ import (
 	"github.com/warpsim/warpsim/ptx"
 )
 
-// videoProbeRuns is how many of the probe's forms warpsim runs; the rest
-// (vmad, saturated merges with a signed type, some secondary .min/.max
-// forms: ir.videoUnverified) are refused as not supported yet, because the
-// H100 computes them in ways warpsim does not model.
-const videoProbeRuns = 1088
+// videoProbeRuns is how many of the probe's forms warpsim runs: all of them
+// (the one form refused, vmad negating both the product and c, is not in
+// the probe: ir.videoUnverified).
+const videoProbeRuns = 1512
 
 // videoPTX is a kernel that runs each form (its operands %0 = d, %1 = a,
 // %2 = b, %3 = c) on row i of the inputs and stores row i of the results.
