@@ -100,7 +100,7 @@ func (f *VideoForm) videoScalar(ta, tb int64, c uint32) uint32 {
 	t := e
 	switch {
 	case f.Sat && shift:
-		t = videoClamp(e<<30>>30, 32, f.DSigned)
+		t = videoClamp(e<<30>>30, 32, f.DSigned) // the low 34 bits, sign-extended
 	case f.Sat && merge:
 		hi := uint64(1)<<videoPartBits(uint16(f.DSel)) - 1
 		if f.DSigned {
