@@ -32,8 +32,9 @@ var videoCmps = map[string]scalar.VideoCmp{"eq": scalar.VEq, "ne": scalar.VNe, "
 // .wrap; CUB's SHR_ADD and SHL_ADD are vshr/vshl.u32.u32.u32.clamp.add),
 // vset.atype.btype.cmp, vmad with its negations, .po and .shr7/.shr15, and
 // the SIMD vop2/vop4 d{.mask}, a{.asel}, b{.bsel}, c with .sat or .add.
-// Malformed forms are errors; the forms whose H100 results warpsim does not
-// reproduce are refused as not supported yet (videoUnverified).
+// Malformed forms are errors (ptxas's among them: vmad negating both the
+// product and c); every well-formed form runs as the H100 runs it
+// (scalar.VideoForm.Eval, checked on testdata/video's two probes).
 func (fl *fnLowerer) lowerVideo(src *ptx.Instr, vo videoOp) {
 	f := scalar.VideoForm{Op: vo.op, Lanes: vo.lanes}
 	var types []ptx.Type
@@ -158,6 +159,10 @@ func (fl *fnLowerer) lowerVideo(src *ptx.Instr, vo videoOp) {
 		case merge && vo.op == scalar.VMad:
 			fl.bad(src, "vmad takes no d.dsel")
 			return
+		case f.NegAB && f.NegC:
+			fl.bad(src, "the product (-a xor -b) or c may be negated, not both "+
+				"(ptxas: Operand negation limited to either (source A xor source B) or source C)")
+			return
 		case merge && op2 != "":
 			fl.bad(src, "a merge into c (d.dsel) takes no secondary operation")
 			return
@@ -165,10 +170,6 @@ func (fl *fnLowerer) lowerVideo(src *ptx.Instr, vo videoOp) {
 			fl.bad(src, "a fourth operand c needs a secondary operation or a merge (d.dsel)")
 			return
 		}
-	}
-	if why := videoUnverified(&f); why != "" {
-		fl.unsupportedf(src.Pos, "%s is not supported yet (%s)", opText(src), why)
-		return
 	}
 	in := fl.newInst(OpVideo, src)
 	in.Type = types[0]
@@ -255,18 +256,4 @@ func videoMask(s string, lanes uint8) (uint16, bool) {
 		m |= 1 << (d - '0')
 	}
 	return m, true
-}
-
-// videoUnverified names why a video instruction form is refused: the one
-// form the lowering accepts whose H100 results nothing recorded settles.
-// Every other form follows the rules testdata/video's probe (1512 forms ×
-// 512 operand rows, with ptxas's SASS for each) pins down, matched there
-// on every row (scalar.VideoForm.Eval).
-func videoUnverified(f *scalar.VideoForm) string {
-	if f.Op == scalar.VMad && f.NegAB && f.NegC {
-		// the PTX ISA ignores c's negation when the product is negated;
-		// the probe negates one or the other, never both
-		return "vmad negating both the product and c: not recorded on the H100"
-	}
-	return ""
 }

@@ -10,10 +10,11 @@ import (
 // TestVideoLowering: the video instructions lower in the forms the H100
 // was checked in (testdata/video, compared by TestVideoProbeMatchesH100 at
 // the repository root; testdata/programs6/video_insns) and the forms that
-// follow the same rules; vmad negating both the product and c, which no
-// recording settles, is refused as not supported yet; malformed types,
-// modifiers, selectors, masks and operand counts are errors naming the
-// instruction and its line.
+// follow the same rules; malformed types, modifiers, selectors, masks and
+// operand counts are errors naming the instruction and its line, and so is
+// vmad negating both the product and c, which ptxas refuses
+// (testdata/video/heldout/diag/ptxas_negation.log); an unknown video
+// instruction is not supported yet.
 func TestVideoLowering(t *testing.T) {
 	const head = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<20>;\n"
 	for _, c := range []struct{ instr, err string }{
@@ -48,8 +49,8 @@ func TestVideoLowering(t *testing.T) {
 		{`vmad.s32.u32.s32.sat.shr15 %r1, %r2.h0, -%r3, %r4;`, ""},
 		{`vmad.u32.u32.u32.po %r1, %r2, %r3, %r4;`, ""},
 		{`vmad.u32.u32.u32 %r1, -%r2, -%r3, -%r4;`, ""},
-		{`vmad.u32.u32.u32 %r1, -%r2, %r3, -%r4;`, "k.ptx:7:2: vmad.u32.u32.u32 is not supported yet (vmad negating both the product and c: not recorded on the H100)"},
-		{`vmad.s32.s32.s32.sat %r1, %r2, -%r3, -%r4;`, "is not supported yet (vmad negating both the product and c: not recorded on the H100)"},
+		{`vmad.u32.u32.u32 %r1, -%r2, %r3, -%r4;`, "k.ptx:7:2: vmad.u32.u32.u32: the product (-a xor -b) or c may be negated, not both (ptxas: Operand negation limited to either (source A xor source B) or source C)"},
+		{`vmad.s32.s32.s32.sat %r1, %r2, -%r3, -%r4;`, "the product (-a xor -b) or c may be negated, not both"},
 		{`vmad.u32.u32.u32.po %r1, %r2, %r3, -%r4;`, "a negated operand (-%r4) is only allowed in vmad without .po"},
 		{`vmad.u32.u32.u32.add %r1, %r2, %r3, %r4;`, "vmad takes no secondary operation"},
 		{`vadd.u32.u32.u32 %r1, -%r2, %r3;`, "a negated operand (-%r2) is only allowed in vmad"},

@@ -224,7 +224,8 @@ func videoCompare(a, b int64, cmp VideoCmp) bool {
 // 64-bit sum shifted right by the scale (arithmetic when the final type is
 // signed, logical otherwise), then .sat clamps the 64-bit value to s32 or
 // [0, 2³²−1]. The final type is signed if a source is or anything is
-// negated (the PTX ISA's signedFinal).
+// negated (the PTX ISA's signedFinal). The product and c are never both
+// negated: ptxas refuses it, and so does the lowering.
 func (f *VideoForm) mad(ta, tb int64, c uint32) uint32 {
 	signed := f.ASigned || f.BSigned || f.NegAB || f.NegC
 	tmp := int64(int32(uint32(ta))) * int64(int32(uint32(tb)))
