@@ -39,6 +39,7 @@ var programs6 = []recordedProgram{
 	{name: "radix_sort_hand", long: true},
 	{name: "spmv_csr", long: true},
 	{name: "thrust_structs", long: true},
+	{name: "video_insns", long: true},
 }
 
 var programs6Base = []string{"-O3", "-arch=sm_90", "-std=c++17"}

@@ -32,8 +32,9 @@ var videoCmps = map[string]scalar.VideoCmp{"eq": scalar.VEq, "ne": scalar.VNe, "
 // .wrap; CUB's SHR_ADD and SHL_ADD are vshr/vshl.u32.u32.u32.clamp.add),
 // vset.atype.btype.cmp, vmad with its negations, .po and .shr7/.shr15, and
 // the SIMD vop2/vop4 d{.mask}, a{.asel}, b{.bsel}, c with .sat or .add.
-// Malformed forms are errors; the forms whose H100 results warpsim does not
-// reproduce are refused as not supported yet (videoUnverified).
+// Malformed forms are errors (ptxas's among them: vmad negating both the
+// product and c); every well-formed form runs as the H100 runs it
+// (scalar.VideoForm.Eval, checked on testdata/video's two probes).
 func (fl *fnLowerer) lowerVideo(src *ptx.Instr, vo videoOp) {
 	f := scalar.VideoForm{Op: vo.op, Lanes: vo.lanes}
 	var types []ptx.Type
@@ -158,6 +159,10 @@ func (fl *fnLowerer) lowerVideo(src *ptx.Instr, vo videoOp) {
 		case merge && vo.op == scalar.VMad:
 			fl.bad(src, "vmad takes no d.dsel")
 			return
+		case f.NegAB && f.NegC:
+			fl.bad(src, "the product (-a xor -b) or c may be negated, not both "+
+				"(ptxas: Operand negation limited to either (source A xor source B) or source C)")
+			return
 		case merge && op2 != "":
 			fl.bad(src, "a merge into c (d.dsel) takes no secondary operation")
 			return
@@ -165,10 +170,6 @@ func (fl *fnLowerer) lowerVideo(src *ptx.Instr, vo videoOp) {
 			fl.bad(src, "a fourth operand c needs a secondary operation or a merge (d.dsel)")
 			return
 		}
-	}
-	if why := videoUnverified(&f); why != "" {
-		fl.unsupportedf(src.Pos, "%s is not supported yet (%s)", opText(src), why)
-		return
 	}
 	in := fl.newInst(OpVideo, src)
 	in.Type = types[0]
@@ -255,57 +256,4 @@ func videoMask(s string, lanes uint8) (uint16, bool) {
 		m |= 1 << (d - '0')
 	}
 	return m, true
-}
-
-// videoMinMaxDiffers are the scalar forms with a secondary .min or .max
-// whose H100 results (testdata/video) follow neither the ISA's text nor a
-// rule warpsim models: vabsdiff with a signed dtype, and vmin/vmax whose
-// types mix signedness (except vmin.s32.s32.u32 and vmax.u32.u32.s32).
-var videoMinMaxDiffers = map[string]bool{}
-
-func init() {
-	for _, f := range []string{"vabsdiff.s32.u32.u32", "vabsdiff.s32.u32.s32", "vabsdiff.s32.s32.u32", "vabsdiff.s32.s32.s32",
-		"vmin.u32.u32.s32", "vmin.u32.s32.u32", "vmin.u32.s32.s32", "vmin.s32.u32.u32", "vmax.u32.s32.s32",
-		"vmax.s32.u32.u32", "vmax.s32.u32.s32", "vmax.s32.s32.u32"} {
-		videoMinMaxDiffers[f] = true
-	}
-}
-
-// videoUnverified names why a video instruction form is refused: the forms
-// whose H100 results warpsim does not reproduce (testdata/video, 1512 forms
-// × 512 operand rows; testdata/programs6/video_insns), and the forms of the
-// earlier probe's refusals the new probe did not settle. Every form lowered
-// matched the H100 on every row of the probes, or follows the rule its
-// probed neighbours follow.
-func videoUnverified(f *scalar.VideoForm) string {
-	if f.Op == scalar.VMad {
-		return "vmad: the H100's results follow neither the ISA's text nor a rule warpsim models"
-	}
-	if f.Lanes == 1 && f.DSel != uint8(scalar.VideoWord) && f.Sat && (f.ASigned || f.BSigned || f.DSigned) {
-		return "a saturated merge (d.dsel) with a signed type"
-	}
-	if f.Lanes != 1 || f.Op > scalar.VShr {
-		return ""
-	}
-	shift := f.Op == scalar.VShl || f.Op == scalar.VShr
-	minmax := f.Op2 == scalar.VMin2 || f.Op2 == scalar.VMax2
-	arith := f.Op == scalar.VAdd || f.Op == scalar.VSub || f.Op == scalar.VAbsdiff
-	name := func(t bool) string {
-		if t {
-			return "s32"
-		}
-		return "u32"
-	}
-	ops := [...]string{"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
-	switch {
-	case shift && minmax && (f.Op == scalar.VShr || f.Sat || !f.DSigned || !f.ASigned):
-		return "a shift with a secondary .min or .max other than vshl.s32.s32.u32"
-	case arith && minmax && !f.DSigned:
-		return "an unsigned secondary .min or .max after vadd, vsub or vabsdiff"
-	case minmax && !shift && videoMinMaxDiffers[ops[f.Op]+"."+name(f.DSigned)+"."+name(f.ASigned)+"."+name(f.BSigned)]:
-		return "a secondary .min or .max after this operation and these types"
-	case arith && f.Sat && !f.DSigned && (f.ASigned || f.BSigned) && !(f.Op == scalar.VAdd && !f.ASigned):
-		return "an unsigned saturated result from a signed source"
-	}
-	return ""
 }

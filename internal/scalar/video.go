@@ -32,38 +32,11 @@ const (
 )
 
 // Video is a 32-bit PTX scalar video instruction without byte or half
-// selectors: vop.dtype.atype.btype{.sat}{.mode}{.op2} d, a, b{, c}, as
-// the PTX ISA defines it. a and b are sign- or zero-extended by their
-// types and the primary operation runs at full precision (a shift amount
-// b is unsigned: .clamp limits it to 32, .wrap keeps its low five bits;
-// vshr of a signed a shifts in its sign, and vshl keeps 34 bits, as the
-// H100 does); .sat then clamps the result to
-// dtype's range, and the secondary operation combines it with c (c read
-// as dtype: .add wraps modulo 2^32, .min and .max compare signed when
-// dtype is). Without .sat the result keeps its low 32 bits.
+// selectors: vop.dtype.atype.btype{.sat}{.mode}{.op2} d, a, b{, c}, as the
+// H100 computes it (VideoForm.Eval, videoScalar).
 func Video(op VideoOp, op2 VideoOp2, a, b, c uint32, aSigned, bSigned, dSigned, sat, clamp bool) uint32 {
-	ta, tb := videoExt(a, aSigned), videoExt(b, bSigned)
-	t, wide := videoPrimary(op, op2, ta, tb, b, sat, clamp)
-	if sat {
-		t = videoSat(t, op, aSigned, bSigned, dSigned, 32)
-	}
-	tc := videoExt(c, dSigned)
-	switch op2 {
-	case VAdd2:
-		t += tc
-	case VMin2, VMax2:
-		// after vadd, vsub and vabsdiff tmp is compared as dtype: its low
-		// 32 bits (the H100 agrees on the probe's overflowing sums)
-		if !wide {
-			t = videoExt(uint32(t), dSigned)
-		}
-		if op2 == VMin2 {
-			t = min(t, tc)
-		} else {
-			t = max(t, tc)
-		}
-	}
-	return uint32(t)
+	f := VideoForm{Op: op, Lanes: 1, Op2: op2, ASigned: aSigned, BSigned: bSigned, DSigned: dSigned, Sat: sat, Clamp: clamp}
+	return f.Eval(a, b, c)
 }
 
 func videoExt(v uint32, signed bool) int64 {
@@ -73,57 +46,98 @@ func videoExt(v uint32, signed bool) int64 {
 	return int64(v)
 }
 
-// videoPrimary is a scalar video instruction's primary operation at full
-// precision; wide says a secondary .min or .max compares all of it.
-func videoPrimary(op VideoOp, op2 VideoOp2, ta, tb int64, b uint32, sat, clamp bool) (t int64, wide bool) {
-	switch op {
+// videoScalar is a scalar vadd, vsub, vabsdiff, vmin, vmax, vshl or vshr
+// (ta, tb: the selected parts, extended by their types) as ptxas expands
+// it for the H100, which has no video unit (testdata/video: its SASS and
+// results; docs/ptx-support.md derives each step):
+//
+//   - the primary operation is exact in 64 bits: a shift amount is tb
+//     (.u32) limited to 32 (.clamp) or taken modulo 32 (.wrap), and vshl
+//     keeps every bit of ta << n;
+//   - .sat on a shift clamps the shifted value's low 34 bits, read as a
+//     signed number, to dtype's range; .sat on a merge (d.dsel) clamps the
+//     64-bit value, read unsigned, to the part's maximum (so a negative
+//     result saturates high); otherwise .sat clamps to s32's range for a
+//     signed dtype, and only below (at 0) for an unsigned one: a result
+//     above 2³²−1 keeps its low 32 bits;
+//   - a merge writes the result's part into c (videoMerge);
+//   - a secondary .add adds c to the low 32 bits; .min and .max compare c,
+//     extended by dtype, with a 64-bit value, signed or unsigned as dtype
+//     is: the whole result of vabsdiff, vmin, vmax and an unsaturated
+//     shift, but the low 32 bits sign-extended of vadd, vsub and a
+//     saturated shift.
+func (f *VideoForm) videoScalar(ta, tb int64, c uint32) uint32 {
+	var e int64
+	shift := f.Op == VShl || f.Op == VShr
+	switch f.Op {
 	case VAdd:
-		t = ta + tb
+		e = ta + tb
 	case VSub:
-		t = ta - tb
+		e = ta - tb
 	case VAbsdiff:
-		t = ta - tb
-		if t < 0 {
-			t = -t
+		e = ta - tb
+		if e < 0 {
+			e = -e
 		}
 	case VMin:
-		t = min(ta, tb)
+		e = min(ta, tb)
 	case VMax:
-		t = max(ta, tb)
+		e = max(ta, tb)
 	case VShl, VShr:
-		n := uint64(b) // the shift amount is .u32
-		if clamp {
+		n := uint64(uint32(tb))
+		if f.Clamp {
 			n = min(n, 32)
 		} else {
 			n &= 31
 		}
-		if op == VShl {
-			// the H100 keeps a shifted value in 34 bits, two's
-			// complement, before .sat clamps it (1<<32 saturates,
-			// 2<<32 is 0, 5<<31 is negative: testdata/programs6/
-			// video_insns), but compares the whole value with c in a
-			// secondary .min or .max (5<<31 is above 0x10000 there)
-			t = ta << n
-			if wide = !sat && (op2 == VMin2 || op2 == VMax2); !wide {
-				t = t << 30 >> 30
-			}
+		if f.Op == VShl {
+			e = int64(uint64(ta) << n)
 		} else {
-			t = ta >> n // arithmetic for a signed a, whose sign ta carries
+			e = ta >> n // arithmetic for a signed a, whose sign ta carries
 		}
 	}
-	return t, wide
+	merge := f.DSel != uint8(VideoWord)
+	t := e
+	switch {
+	case f.Sat && shift:
+		t = videoClamp(e<<30>>30, 32, f.DSigned) // the low 34 bits, sign-extended
+	case f.Sat && merge:
+		hi := uint64(1)<<videoPartBits(uint16(f.DSel)) - 1
+		if f.DSigned {
+			hi >>= 1
+		}
+		t = int64(min(uint64(e), hi))
+	case f.Sat && f.DSigned:
+		t = videoClamp(e, 32, true)
+	case f.Sat:
+		t = max(e, 0)
+	}
+	if merge {
+		return videoMerge(c, uint16(f.DSel), uint32(t))
+	}
+	if f.Op == VAdd || f.Op == VSub || f.Sat && shift {
+		t = int64(int32(t))
+	}
+	switch f.Op2 {
+	case VAdd2:
+		return uint32(t) + c
+	case VMin2, VMax2:
+		tc := videoExt(c, f.DSigned)
+		less := t < tc
+		if !f.DSigned {
+			less = uint64(t) < uint64(tc)
+		}
+		if less == (f.Op2 == VMax2) {
+			return c
+		}
+	}
+	return uint32(t)
 }
 
-// videoSat clamps t to the range of a bits-wide dtype.
-func videoSat(t int64, op VideoOp, aSigned, bSigned, dSigned bool, bits uint) int64 {
-	if bits == 32 && op == VAdd && !aSigned && !dSigned {
-		// vadd.u32.u32.{s32,u32}.sat on the H100 clamps a negative sum to 0
-		// but lets one above 2^32-1 wrap (testdata/programs6/video_insns,
-		// testdata/video)
-		return max(t, 0) & (1<<32 - 1)
-	}
+// videoClamp clamps t to the range of a bits-wide signed or unsigned type.
+func videoClamp(t int64, bits uint, signed bool) int64 {
 	lo, hi := int64(0), int64(1)<<bits-1
-	if dSigned {
+	if signed {
 		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
 	}
 	return max(lo, min(hi, t))

@@ -1,7 +1,5 @@
 package scalar
 
-import "math/bits"
-
 // VideoCmp is vset's comparison.
 type VideoCmp uint8
 
@@ -151,15 +149,7 @@ func (f *VideoForm) Eval(a, b, c uint32) uint32 {
 	case VMad:
 		return f.mad(ta, tb, c)
 	}
-	if f.DSel == uint8(VideoWord) {
-		return Video(f.Op, f.Op2, uint32(ta), uint32(tb), c, f.ASigned, f.BSigned, f.DSigned, f.Sat, f.Clamp)
-	}
-	// d.dsel: .sat clamps to the part's range, then the part replaces c's
-	t, _ := videoPrimary(f.Op, VNone2, ta, tb, uint32(tb), f.Sat, f.Clamp)
-	if f.Sat {
-		t = videoSat(t, f.Op, f.ASigned, f.BSigned, f.DSigned, videoPartBits(uint16(f.DSel)))
-	}
-	return videoMerge(c, uint16(f.DSel), uint32(t))
+	return f.videoScalar(ta, tb, c)
 }
 
 // videoPart is partSelectSignExtend: the word, byte or half-word sel of x,
@@ -227,48 +217,42 @@ func videoCompare(a, b int64, cmp VideoCmp) bool {
 	return a >= b
 }
 
-// mad is vmad: (±ta·tb) + (±c) (+1 with .po) at 128 bits, shifted right by
-// the scale, then clamped to the final type's range with .sat; the final
-// type is signed if a source is or anything is negated.
+// mad is vmad as ptxas expands it for the H100 (testdata/video's SASS): a
+// signed 32×32→64-bit multiply of the parts, each extended by its type to
+// 32 bits and then read as s32 (a whole .u32 word too), c sign-extended to
+// 64 bits; the product (-a or -b) or c negated (~x + 1); .po adds 1; the
+// 64-bit sum shifted right by the scale (arithmetic when the final type is
+// signed, logical otherwise), then .sat clamps the 64-bit value to s32 or
+// [0, 2³²−1]. The final type is signed if a source is or anything is
+// negated (the PTX ISA's signedFinal). The product and c are never both
+// negated: ptxas refuses it, and so does the lowering.
 func (f *VideoForm) mad(ta, tb int64, c uint32) uint32 {
 	signed := f.ASigned || f.BSigned || f.NegAB || f.NegC
-	hi, lo := bits.Mul64(uint64(ta), uint64(tb))
-	if ta < 0 {
-		hi -= uint64(tb)
-	}
-	if tb < 0 {
-		hi -= uint64(ta)
-	}
-	lsb := uint64(0)
+	tmp := int64(int32(uint32(ta))) * int64(int32(uint32(tb)))
+	c64 := int64(int32(c))
 	switch {
 	case f.PO:
-		lsb = 1
+		tmp++
 	case f.NegAB:
-		hi, lo, lsb = ^hi, ^lo, 1
+		tmp = -tmp
 	case f.NegC:
-		c, lsb = ^c, 1
+		c64 = -c64
 	}
-	c128 := uint64(c)
-	chi := uint64(0)
-	if signed && int32(c) < 0 {
-		c128, chi = uint64(int64(int32(c))), ^uint64(0)
-	}
-	var carry uint64
-	lo, carry = bits.Add64(lo, c128, 0)
-	hi, _ = bits.Add64(hi, chi, carry)
-	lo, carry = bits.Add64(lo, lsb, 0)
-	hi += carry
-	r := lo
+	tmp += c64
 	if f.Scale > 0 {
-		r = lo>>f.Scale | hi<<(64-f.Scale)
+		if signed {
+			tmp >>= f.Scale
+		} else {
+			tmp = int64(uint64(tmp) >> f.Scale)
+		}
 	}
 	if f.Sat {
 		if signed {
-			return uint32(max(-1<<31, min(1<<31-1, int64(r))))
+			return uint32(max(-1<<31, min(1<<31-1, tmp)))
 		}
-		return uint32(min(r, 1<<32-1))
+		return uint32(max(0, min(1<<32-1, tmp)))
 	}
-	return uint32(r)
+	return uint32(tmp)
 }
 
 // simd runs a two- or four-way SIMD video instruction: each lane's parts

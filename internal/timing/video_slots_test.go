@@ -18,6 +18,7 @@ func TestVideoSlots(t *testing.T) {
 		{scalar.VideoForm{Op: scalar.VAbsdiff, Lanes: 4, DSel: 15}, 1},
 		{scalar.VideoForm{Op: scalar.VAbsdiff, Lanes: 4, DSel: 15, Sat: true}, 29},
 		{scalar.VideoForm{Op: scalar.VAdd, Lanes: 1}, 7},
+		{scalar.VideoForm{Op: scalar.VMad, Lanes: 1, Sat: true, Scale: 7, NegC: true}, 10},
 		{scalar.VideoForm{Op: scalar.VAdd, Lanes: 2, DSel: 3}, 14},
 		{scalar.VideoForm{Op: scalar.VAvrg, Lanes: 4, DSel: 15}, 37},
 	} {
