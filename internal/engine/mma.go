@@ -213,7 +213,8 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 		if first && wp.rec != nil {
 			// The requests ptxas makes of it, from the first lane's
 			// address and stride (the instruction is .aligned: the
-			// warp's are one), once every lane's access has checked.
+			// warp's are one), recorded when the access is done (a
+			// fault ends the step: its record is not timed).
 			defer wp.recordWmmaParts(to, load, p, stride*bits/8)
 		}
 		first = false
