@@ -213,8 +213,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 		if first && wp.rec != nil {
 			// The requests ptxas makes of it, from the first lane's
 			// address and stride (the instruction is .aligned: the
-			// warp's are one), recorded when the access is done (a
-			// fault ends the step: its record is not timed).
+			// warp's are one), recorded when the access is done.
 			defer wp.recordWmmaParts(to, load, p, stride*bits/8)
 		}
 		first = false
