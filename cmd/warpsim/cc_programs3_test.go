@@ -198,8 +198,11 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		for _, o := range over {
 			t.Errorf("%s: %s: more than 100%% off", compiler, o)
 		}
-		if mean > 0.18 {
-			t.Errorf("%s: mean |error| %.1f%%, want under 18%%", compiler, 100*mean)
+		// nvcc's PTX 11.4%, clang's code 15.5% (twelfth round: wmma.load
+		// and wmma.store as ptxas's requests; 11.8% and 15.9% before).
+		bound := map[string]float64{"nvcc": 0.12, "clang": 0.16}[compiler]
+		if mean > bound {
+			t.Errorf("%s: mean |error| %.1f%%, want under %.0f%%", compiler, 100*mean, 100*bound)
 		}
 	}
 }

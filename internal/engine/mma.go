@@ -194,6 +194,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 	}
 	wp.recordTensorBegin()
 	defer wp.recordTensorEnd()
+	first := true
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
 			continue
@@ -209,6 +210,13 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 		if to.Stride >= 0 {
 			stride = wp.r(to.Stride)[l] & 0xffffffff
 		}
+		if first && wp.rec != nil {
+			// The requests ptxas makes of it, from the first lane's
+			// address and stride (the instruction is .aligned: the
+			// warp's are one), recorded when the access is done.
+			defer wp.recordWmmaParts(to, load, p, stride*bits/8)
+		}
+		first = false
 		var regs [8]uint64
 		if !load {
 			for i, s := range slots {

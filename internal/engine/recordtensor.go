@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/warpsim/warpsim/internal/ir"
+
 // Step records of the tensor and asynchronous instructions that move
 // memory outside the load/store path (wmma.load/store, cp.async): the
 // timing driver charges their global sectors to the memory system and
@@ -109,4 +111,48 @@ func cpAsyncWavefronts(lanes []cpAsyncLane) uint32 {
 		total += uint32(most)
 	}
 	return total
+}
+
+// recordWmmaParts makes the record of a wmma.load or wmma.store the
+// requests ptxas makes of it (ir.WmmaAccesses): the blocks of the
+// fragment's tile, p its first element's address, strideBytes from one
+// storage row to the next, each request its own sectors (global) or
+// wavefronts (shared: an LDSM's each of its 8x8 matrices).
+func (wp *warp) recordWmmaParts(to *ir.TensorOperands, load bool, p, strideBytes uint64) {
+	r := wp.rec
+	a := ir.WmmaAccesses(to, load)
+	nb := a.Blocks()
+	if r == nil || nb == 0 || (r.Space != SpaceGlobal && r.Space != SpaceShared) {
+		return
+	}
+	perRow := a.TileRowBytes / a.BlockBytes
+	block := func(b int, note func(addr, n uint64)) {
+		br, bc := b/perRow, b%perRow
+		for j := range a.BlockRows {
+			note(p+uint64(br*a.BlockRows+j)*strideBytes+uint64(bc*a.BlockBytes), uint64(a.BlockBytes))
+		}
+	}
+	r.Parts = r.Parts[:0]
+	if r.Space == SpaceGlobal {
+		for i := range a.Insts {
+			wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+			for b := i * a.BlocksPerInst; b < min(nb, (i+1)*a.BlocksPerInst); b++ {
+				block(b, wp.noteSectors)
+			}
+			r.Sectors = append(r.Sectors, wp.sectors...)
+			r.Parts = append(r.Parts, uint32(len(wp.sectors)))
+		}
+		wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+		return
+	}
+	for b := range nb {
+		// A block is one request (BlocksPerInst 1) or one of an LDSM's
+		// matrices, whose wavefronts add up.
+		wp.words, wp.wordsSorted = wp.words[:0], true
+		block(b, wp.noteWords)
+		wave, _ := wp.wavefronts()
+		r.Parts = append(r.Parts, uint32(wave))
+		r.Wavefronts += uint32(wave)
+	}
+	wp.words, wp.wordsSorted = wp.words[:0], true
 }

@@ -56,8 +56,14 @@ type StepRecord struct {
 	// shared-memory writes, its lanes taken a global line at a time
 	// (recordtensor.go, cpAsyncWavefronts).
 	Wavefronts uint32
-	Bytes      uint32 // bytes the executing lanes asked for
-	Event      uint8
+	// Parts, for a wmma.load or wmma.store, are the requests ptxas makes
+	// of it (ir.WmmaAccesses): of a global access, how many of Sectors
+	// (in order; each request's distinct sectors, a sector again in
+	// another) each one touches; of a shared one, the wavefronts of each
+	// request (of each 8x8 matrix of an LDSM), which sum to Wavefronts.
+	Parts []uint32
+	Bytes uint32 // bytes the executing lanes asked for
+	Event uint8
 	// Mbar, for an mbarrier instruction, cp.async.mbarrier.arrive and a
 	// copy into shared memory that completes transactions on an mbarrier
 	// (cp.async.bulk, cp.async.bulk.tensor), is that mbarrier's address
@@ -118,6 +124,7 @@ func (r *StepRecord) reset() {
 	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]
 	r.Words = r.Words[:0]
+	r.Parts = r.Parts[:0]
 }
 
 // Driver runs a grid's blocks. The functional driver is used when a

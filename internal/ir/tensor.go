@@ -80,12 +80,14 @@ type TensorOperands struct {
 	Trans          bool
 	// BypassL1: cp.async.cg, whose data does not stay in the SM's L1 (the
 	// timing model reads it through the L2).
-	BypassL1       bool
-	Flag           bool  // noinc, parity, expect_tx (see the modes)
-	Drop           bool  // mbarrier.arrive_drop
-	Elem           uint8 // ldmatrix/stmatrix element bits (16)
-	WMMA           *tensor.WMMA
-	Frag           tensor.Frag
+	BypassL1 bool
+	Flag     bool  // noinc, parity, expect_tx (see the modes)
+	Drop     bool  // mbarrier.arrive_drop
+	Elem     uint8 // ldmatrix/stmatrix element bits (16)
+	WMMA     *tensor.WMMA
+	Frag     tensor.Frag
+	// Use is a wmma.load/store fragment's kind: 'a', 'b', 'c' or 'd'.
+	Use            byte
 	Stride         int32 // wmma.load/store stride slot in elements, -1: the matrix's own width
 	WGMMA          *tensor.WGMMA
 	ADesc, BDesc   int32 // wgmma descriptor slots (ADesc -1 when A is in registers)
@@ -154,6 +156,12 @@ func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOper
 		// it), then the first and last of A and B (each loaded by one
 		// ldmatrix or wmma.load).
 		a = mmaScoreSources(&to, a)
+	}
+	if mode == TensorWmmaLoad || mode == TensorWmmaStore {
+		// The SASS instructions ptxas makes of it (WmmaAccesses), for
+		// the timing model's issue slots.
+		x := WmmaAccesses(&to, mode == TensorWmmaLoad)
+		in.Vec = uint8(min(x.Insts+x.Movm, 255))
 	}
 	for i := 0; i < len(d) && i < len(in.D); i++ {
 		in.D[i] = d[i]
@@ -620,6 +628,7 @@ func (fl *fnLowerer) lowerWMMA(src *ptx.Instr) {
 			return
 		}
 		to.Frag = f
+		to.Use = kind
 		to.Trans = lay[0] == "col"
 		regOp, addrOp := &ops[0], &ops[1]
 		if ms[0] == "store" {

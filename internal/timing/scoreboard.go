@@ -178,9 +178,21 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = g, stallLongScoreboard
 		}
 	}
-	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && w.loadNext > t && fut == 0 {
-		// The LSU takes a warp's load a line at a time (LoadWarpCycles).
+	if (in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd || wmmaMemOp(in)) && w.loadNext > t && fut == 0 {
+		// The LSU takes a warp's load a line at a time (LoadWarpCycles),
+		// a wmma.load's or wmma.store's requests too.
 		t, why = w.loadNext, stallLGThrottle
+	}
+	if wmmaMemOp(in) && in.Mode == ir.TensorWmmaStore && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 {
+		// Its stores wait, as st's do, while the SM's store port (or
+		// shared-memory pipe) has StoreQueueCycles queued.
+		q := w.blk.sm.stq.free - s.p.StoreQueueCycles
+		if sh := float64(w.blk.sm.shared) - s.p.StoreQueueCycles; !isFut(w.blk.sm.shared) && sh > q {
+			q = sh
+		}
+		if q > float64(t) {
+			t, why = uint64(q), stallLGThrottle
+		}
 	}
 	gated := false
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
@@ -217,6 +229,52 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		q.depWarps[arenaOf(t)] = append(q.depWarps[arenaOf(t)], w)
 	}
 	return t, why
+}
+
+// wmmaMemOp says whether in is a wmma.load or wmma.store.
+func wmmaMemOp(in *ir.Inst) bool {
+	return in.Op == ir.OpTensor && (in.Mode == ir.TensorWmmaLoad || in.Mode == ir.TensorWmmaStore)
+}
+
+// wmmaWarpCycles is how long the LSU takes a warp's wmma.load or
+// wmma.store, its requests one after another (rec.Parts): LoadWarpCycles
+// for each line of a global request, or each wavefront of a shared one
+// (an LDSM's matrices each). Measured on the H100
+// (testdata/programs3/wmmamem, one warp, four independent fragments an
+// iteration): four LDG of eight lines each take 90 cycles a wmma.load,
+// an LDSM of four 8-wavefront matrices 82.5, two LDG of eight lines
+// 35.0, four STG of eight lines 62.1, where 2.24 a line gives 71.7, 71.7,
+// 35.8 and 71.7 (ld's per-request line more, LoadWarpCycles*(lines+1),
+// 80.6, 80.6, 40.3 and 80.6: the fit rows came out 2-30% slow with it).
+func wmmaWarpCycles(p *Params, rec *engine.StepRecord) float64 {
+	n := 0
+	if rec.Space == engine.SpaceShared {
+		for _, wf := range rec.Parts {
+			n += max(int(wf), 1)
+		}
+	} else {
+		eachPart(rec, func() { n += max(countLines(rec.Sectors), 1) })
+	}
+	return p.LoadWarpCycles * float64(n)
+}
+
+// eachPart calls f once for each request of a wmma.load or wmma.store
+// (engine.StepRecord.Parts) with rec narrowed to it: its sectors and its
+// share of the bytes; once with rec as it is for any other access.
+func eachPart(rec *engine.StepRecord, f func()) {
+	if len(rec.Parts) == 0 {
+		f()
+		return
+	}
+	secs, bytes := rec.Sectors, rec.Bytes
+	rec.Bytes = bytes / uint32(len(rec.Parts))
+	off := 0
+	for _, n := range rec.Parts {
+		rec.Sectors = secs[off : off+int(n)]
+		f()
+		off += int(n)
+	}
+	rec.Sectors, rec.Bytes = secs, bytes
 }
 
 // cpAsyncWarpWavefronts caps the wavefronts CpAsyncWarpCycles counts: a
@@ -320,7 +378,11 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.storeData)
 			w.gstoreData = sm.fmax(w.gstoreData, data)
 			sm.keep(&w.gstoreData)
-			taken, left := s.store(sm, rec, data)
+			var taken, left uint64
+			eachPart(rec, func() {
+				t, l := s.store(sm, rec, data)
+				taken, left = sm.fmax(taken, t), max(left, l)
+			})
 			w.stored = sm.fmax(w.stored, taken)
 			sm.keep(&w.stored)
 			w.lastLeft = left
@@ -368,7 +430,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			if in.Op == ir.OpLd && in.Mode == ir.LdL2Only {
 				sm.l1, lookup = nil, 0
 			}
-			mem = s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup)
+			eachPart(rec, func() {
+				mem = sm.fmax(mem, s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup))
+			})
 			sm.l1 = l1
 			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
 				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
@@ -390,6 +454,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		}
 		sm.shared = sm.fadd(start, wf)
 		sm.keep(&sm.shared)
+		if n := len(rec.Parts); n > 1 {
+			// A wmma.load/store's requests (an LDSM's matrices) go
+			// through the pipe one after another: the last one's
+			// conflicts add to the latency.
+			last := uint64(max(rec.Parts[n-1], 1))
+			start, wf = sm.fadd(start, wf-last), last
+		}
 		mem = sm.fadd(start, uint64(p.SharedLatency)+uint64(p.SharedConflict)*(wf-1))
 		if rec.RemoteLanes > 0 {
 			mem = s.remoteShared(sm, w, in, rec, start)
@@ -401,6 +472,31 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		if rec.Store && in.Op == ir.OpSt {
 			w.storeData = sm.fmax(w.storeData, dataReady(sm, w, in))
 			sm.keep(&w.storeData)
+		}
+	}
+	if len(rec.Parts) > 0 && p.LoadWarpCycles > 0 && wmmaMemOp(in) {
+		w.loadNext = sm.now + uint64(wmmaWarpCycles(p, rec)+0.5)
+	}
+	if in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && mem != 0 {
+		if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) && int(in.Imm) < len(funcs[rec.Func].TensorOps) {
+			if m := ir.WmmaAccesses(&funcs[rec.Func].TensorOps[in.Imm], true).Movm; m > 0 {
+				// A fragment stored the other way round from the MMA's
+				// is transposed a register at a time (MOVM.16.MT88, a
+				// shuffle-like exchange: the warp pipe's interval and
+				// latency) once its loads are back. Measured on the H100
+				// (testdata/programs3/wmmamem): f16 A column-major from
+				// global memory, 16 warps, 36.6 cycles a wmma.load an SM
+				// against row-major's 32.2 (four MOVM at 4 cycles a
+				// sub-partition); one warp's dependent chain 24 cycles
+				// longer. Each MOVM also takes the SM's data path (the
+				// L1's, which shared memory's crossbar is) a wavefront:
+				// the 16-warp rows' 4.4 cycles more an SM.
+				sm.l1q.take(sm.now, float64(m)*float64(p.L1BytesPerCycle))
+				iv := uint64(p.Interval[ir.ClassWarp])
+				at := max(sm.now, sp.pipe[ir.ClassWarp])
+				sp.pipe[ir.ClassWarp] = at + uint64(m)*iv
+				mem = sm.fadd(mem, uint64(m-1)*iv+uint64(p.Latency[ir.ClassWarp]))
+			}
 		}
 	}
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {

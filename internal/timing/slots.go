@@ -31,6 +31,10 @@ import (
 //     ATOM, a SHFL.IDX and an add (15);
 //   - a 16-bit floating-point atomic, a compare-and-swap loop (casLoop16:
 //     17 for its first round);
+//   - wmma.load and wmma.store: a load or store a block of eight (or
+//     four) rows of the fragment's tile, and a MOVM a register of a
+//     16-bit fragment stored the other way round from the MMA's
+//     (ir.WmmaAccesses; testdata/programs3/wmmamem);
 //   - the video instructions, which the H100 has no unit for but
 //     VABSDIFF4 and VIMNMX: PRMT, IMAD, ISETP, SEL, LOP3 sequences
 //     (videoSlots).
@@ -81,6 +85,13 @@ func issueSlots(in *ir.Inst) uint32 {
 		return 24
 	case ir.OpVprintf:
 		return 400
+	case ir.OpTensor:
+		if (in.Mode == ir.TensorWmmaLoad || in.Mode == ir.TensorWmmaStore) && in.Vec > 0 {
+			// Its loads or stores, one a block of its tile, and the
+			// MOVMs of a fragment stored the other way round
+			// (ir.WmmaAccesses, lowering's Inst.Vec).
+			return uint32(in.Vec)
+		}
 	}
 	return 1
 }

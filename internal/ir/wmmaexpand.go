@@ -1,0 +1,100 @@
+package ir
+
+import (
+	"github.com/warpsim/warpsim/internal/tensor"
+	"github.com/warpsim/warpsim/ptx"
+)
+
+// WmmaAccess is how ptxas moves one wmma.load or wmma.store fragment
+// between registers and memory on sm_90: as Insts SASS loads or stores,
+// each a warp-wide request of its own, plus Movm MOVM.16.MT88 register
+// transposes. Read from nvcc 13's SASS of every fragment kind
+// (testdata/programs3/wmmamem: mb3.cu, expand.py).
+//
+// The fragment's memory tile is TileRows storage rows (the matrix's rows,
+// or its columns when column-major) of TileRowBytes bytes each, Stride
+// elements apart. ptxas reads and writes it with the mma fragments'
+// lane layout: a block of BlockRows storage rows, 32/BlockRows lanes a
+// row, each lane W contiguous bytes (BlockBytes = 32/BlockRows*W bytes of
+// each row):
+//
+//   - 8- and 16-bit elements: 8 rows of 16 bytes, a 32-bit register a lane
+//     (LDG.E/LD.E/LDS/STG/STS; f16 m16n16k16 A or B: four, m32n8k16 A:
+//     eight, s8 m16n16k16: two, f16 accumulators: four); an operand
+//     stored the other way round from the MMA's (A column-major, B
+//     row-major) or a column-major f16 accumulator is read as stored,
+//     then each register transposed (MOVM.16.MT88);
+//   - 32- and 64-bit elements the MMA's way round (A row-major, B
+//     column-major, accumulators row-major): 8 rows, four lanes a row,
+//     an element a lane for operands (tf32: four LD.E, f64 A/B: one
+//     LD.E.64), two adjacent ones for accumulators (f32/s32: four
+//     LDG.E.64, f64: one LD.E.128);
+//   - 32- and 64-bit elements the other way round: 4 rows of eight lanes,
+//     an element a lane (tf32 A column-major: four LD.E of four lines;
+//     f32 accumulators column-major: eight LDG.E).
+//
+// An f16, s8 or u8 operand loaded with .shared is read by LDSM (ldmatrix):
+// each block is one 8x8 matrix, four to an instruction (BlocksPerInst),
+// each matrix its own shared-memory wavefronts. The state space of the
+// PTX decides the instruction, not the address: nvcc writes bf16, tf32
+// and f64 wmma.load/store without one (generic LD/ST, whatever the
+// address), f16, s8, u8 and the accumulators with .global or .shared.
+type WmmaAccess struct {
+	TileRows, TileRowBytes int
+	BlockRows, BlockBytes  int
+	BlocksPerInst          int
+	Insts, Movm            int
+}
+
+// Blocks is the number of blocks the tile is read in.
+func (a WmmaAccess) Blocks() int {
+	if a.BlockRows == 0 || a.BlockBytes == 0 {
+		return 0
+	}
+	return (a.TileRows / a.BlockRows) * (a.TileRowBytes / a.BlockBytes)
+}
+
+// WmmaAccesses is to's expansion (a wmma.load when load, else a
+// wmma.store). A tile the blocks do not divide (no sm_90 shape) is one
+// request: Insts 1, no blocks.
+func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
+	f := to.Frag
+	bits := f.Elem.Bits()
+	if f.Elem == tensor.F64 {
+		bits = 64
+	}
+	a := WmmaAccess{TileRows: f.Rows, TileRowBytes: f.Cols * bits / 8, BlocksPerInst: 1}
+	if to.Trans {
+		a.TileRows, a.TileRowBytes = f.Cols, f.Rows*bits/8
+	}
+	use := to.Use
+	if use == 'd' {
+		use = 'c'
+	}
+	// The MMA's own order: A and accumulators row-major, B column-major.
+	natural := to.Trans == (use == 'b')
+	switch {
+	case bits < 32:
+		a.BlockRows, a.BlockBytes = 8, 16
+		if load && use != 'c' && to.DstSpace == ptx.SpaceShared && bits >= 8 {
+			a.BlocksPerInst = 4 // LDSM.x4 (.x2, .x1 for fewer)
+		} else if !natural {
+			a.Movm = 1 // a MOVM a register (a block), counted below
+		}
+	case natural:
+		w := bits / 8
+		if use == 'c' {
+			w *= 2
+		}
+		a.BlockRows, a.BlockBytes = 8, 4*w
+	default:
+		a.BlockRows, a.BlockBytes = 4, 8*bits/8
+	}
+	n := a.Blocks()
+	if n == 0 || a.TileRows%a.BlockRows != 0 || a.TileRowBytes%a.BlockBytes != 0 {
+		return WmmaAccess{TileRows: a.TileRows, TileRowBytes: a.TileRowBytes, Insts: 1}
+	}
+	a.Insts = (n + a.BlocksPerInst - 1) / a.BlocksPerInst
+	a.Movm *= n
+	return a
+}
