@@ -89,6 +89,9 @@ type blockT struct {
 	// is when its last warp was done.
 	draining int
 	endAt    uint64
+	// consts are the lines of constant bank 0 the block has asked for
+	// (constbank.go): cold at its start.
+	consts []constLine
 	// starting: placed, not yet set up in the engine (startPending).
 	starting bool
 	// placing: placed, its warps not yet set up (placeWarps, from
@@ -196,6 +199,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	// on the SM's thread.
 	b.starting = true
 	b.linear, b.order, b.live, b.start, b.draining, b.endAt = linear, s.nextBlk, s.wpb, t, 0, 0
+	b.consts = b.consts[:0]
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t

@@ -403,6 +403,22 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.storeData)
 		}
 	}
+	if off, ok := bank0Offset(p, in, rec); ok && w.blk != nil {
+		// A parameter, %ntid or %nctaid: the block's constant cache.
+		mem, kind = bank0Read(p, w.blk, sm.now, lat, off), prodShort
+	} else if line, ok := symbolAddr(p, in); ok && w.blk != nil {
+		// A global variable's address: the module's bank of addresses.
+		at := symbolRead(p, w.blk, len(s.sms), sm.now, lat, line)
+		if mem == 0 {
+			mem = at
+		} else {
+			// An access through the symbol: its address first.
+			mem = sm.fadd(mem, at-sm.now)
+		}
+		if kind == prodFixed {
+			kind = prodShort
+		}
+	}
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
 		mem = s.ordering(sm, w, in, mem)
 	}
