@@ -17,7 +17,7 @@ import (
 // the H100 (testdata/timing/modern/h100/times.tsv; the H100 ran nvcc's code,
 // warpsim runs clang's: docs/compilers.md). None was used to fit the model.
 // Each kernel within 30%, the mean under 7% (8.1% measured at first, 6.2%
-// before the twelfth round's constant banks, 5.5% after).
+// before the twelfth round's constant banks, 5.4% after).
 func TestLongProgramTimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)

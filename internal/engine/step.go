@@ -166,6 +166,10 @@ func (g *GridRun) Launch() *DevLaunch {
 // Funcs are the module's functions (a kernel may call any of them).
 func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
 
+// Vars are the module's variables (ir.Inst.Sym of a SymGlobal or
+// SymShared instruction indexes them).
+func (g *GridRun) Vars() []*ir.Var { return g.l.mod.Prog.Vars }
+
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }
 

@@ -1,6 +1,8 @@
 package timing
 
 import (
+	"slices"
+
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/ptx"
@@ -12,7 +14,10 @@ import (
 // On the H100 a block's first read of a 32-byte line of the bank waits
 // ~62 cycles, a later one ~10 (testdata/timing/kstart): the first
 // instructions of every block wait for their parameters. The lines are
-// kept per block (a later block on the same SM misses again).
+// kept per block (a later block on the same SM misses again), and ptxas
+// reads a parameter where it is used, not where nvcc's PTX has its
+// ld.param (at the kernel's top): a read whose line the block has not
+// asked for is left to its first consumer (lazyParams), which asks then.
 
 // constLine is a line of constant bank 0 a block has asked for and the
 // cycle it is (or will be) there.
@@ -57,10 +62,14 @@ func bank0Read(p *Params, b *blockT, now, lat, off uint64) uint64 {
 
 // symbolAddr reports whether instruction in reads a global variable's
 // address from the module's bank of addresses (c[0x4]): a mov of its
-// symbol or an access through it, but not a __constant__ variable's
-// ld.const (its own bank, constLoad). Its line is the symbol's.
-func symbolAddr(p *Params, in *ir.Inst) (uint64, bool) {
+// symbol or an access through it, but not a __constant__ variable's (ptxas
+// names it in its own bank, c[0x3]; an ld.const is constLoad's). Its line
+// is the symbol's.
+func symbolAddr(p *Params, in *ir.Inst, vars []*ir.Var) (uint64, bool) {
 	if p.SymFirstMissCycles == 0 || in.SymKind != ir.SymGlobal || in.Space == ptx.SpaceConst {
+		return 0, false
+	}
+	if int(in.Sym) < len(vars) && vars[in.Sym].Space == ptx.SpaceConst {
 		return 0, false
 	}
 	return symLine | uint64(in.Sym), true
@@ -87,4 +96,69 @@ func symbolRead(p *Params, b *blockT, sms int, now, lat, line uint64) uint64 {
 	at := now + max(lat, uint64(miss))
 	b.consts = append(b.consts, constLine{line, at})
 	return at
+}
+
+// lazyParam is a parameter read (into register reg, at offset off of
+// constant bank 0) whose line its block had not asked for when it issued.
+type lazyParam struct {
+	reg int32
+	off uint64
+}
+
+// hasLine reports whether block b has asked for line of constant bank 0.
+func hasLine(b *blockT, line uint64) bool {
+	for _, c := range b.consts {
+		if c.line == line {
+			return true
+		}
+	}
+	return false
+}
+
+// dropLazy forgets the lazy parameter reads into the registers in writes.
+func dropLazy(w *warpT, in *ir.Inst) {
+	k := 0
+	for _, l := range w.lazy {
+		if !slices.Contains(in.D[:], l.reg) {
+			w.lazy[k] = l
+			k++
+		}
+	}
+	w.lazy = w.lazy[:k]
+}
+
+// lazyParams is when the parameters instruction in reads, among warp w's
+// lazy reads, are there if it would otherwise issue at t: ptxas reads a
+// parameter where it is used (an LDC, a ULDC or a constant operand just
+// before its consumer), so the line is asked for then (bank0Read); the
+// registers then wait as any other's.
+func (s *gridState) lazyParams(w *warpT, in *ir.Inst, t uint64) uint64 {
+	if w.blk == nil {
+		return 0
+	}
+	at := uint64(0)
+	now := max(t, w.blk.sm.now)
+	lat := uint64(s.p.Latency[ir.ClassConst])
+	k := 0
+	for _, l := range w.lazy {
+		if l.reg == in.Guard || slices.Contains(in.A[:], l.reg) {
+			r := bank0Read(s.p, w.blk, now, lat, l.off)
+			w.regReady[l.reg], w.regKind[l.reg] = r, prodShort
+			at = max(at, r)
+			continue
+		}
+		w.lazy[k] = l
+		k++
+	}
+	w.lazy = w.lazy[:k]
+	return at
+}
+
+// vars are the grid's module's variables (none without a grid: unit
+// tests).
+func (s *gridState) vars() []*ir.Var {
+	if s.g == nil {
+		return nil
+	}
+	return s.g.Vars()
 }

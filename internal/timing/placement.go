@@ -253,7 +253,7 @@ func (s *gridState) placeWarps(sm *smT, b *blockT) {
 	b.warps = b.warps[:s.wpb]
 	for i, w := range b.warps {
 		*w = warpT{blk: b, idx: i, age: b.age0 + uint64(i) + 1, ready: b.ready0, readyWhy: stallDispatch, lastIssue: b.issue0,
-			regReady: w.regReady, regKind: w.regKind}
+			regReady: w.regReady, regKind: w.regKind, lazy: w.lazy[:0]}
 		sp := &sm.sps[(b.base+i)%len(sm.sps)]
 		w.sp = sp
 		sp.warps = append(sp.warps, w)

@@ -420,7 +420,11 @@ var measured = map[string]*Params{
 		// flushed and kept (the bank does not come from memory); the
 		// second wave's blocks on an SM miss as the first's (kstart's
 		// 264-block run: the same median of 76 cycles a step), so the
-		// lines are the block's.
+		// lines are the block's. ptxas reads a parameter at its use
+		// (k_imc: the ULDC just before the FFMA, after the first
+		// %clock64, where nvcc's PTX has the ld.param at the top): the
+		// model asks for a line the block lacks when the read's first
+		// consumer would issue.
 		ParamChunkBytes: 32, ParamMissCycles: 62, ParamBankOffset: 0x210,
 		// A global variable's address: ptxas reads it from c[0x4] (the
 		// module's bank of addresses, in memory). kstart's k_sym, one

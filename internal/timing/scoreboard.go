@@ -207,6 +207,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			check(r)
 		}
 	}
+	if len(w.lazy) > 0 && fut == 0 && s.p != nil {
+		// A parameter's first consumer asks for its line (ptxas reads a
+		// parameter where it is used).
+		if at := s.lazyParams(w, in, t); at > t {
+			t, why = at, stallShortScoreboard
+		}
+	}
 	if fut != 0 {
 		t = fut
 	}
@@ -403,10 +410,23 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.keep(&w.storeData)
 		}
 	}
+	lazyNow := false
 	if off, ok := bank0Offset(p, in, rec); ok && w.blk != nil {
-		// A parameter, %ntid or %nctaid: the block's constant cache.
-		mem, kind = bank0Read(p, w.blk, sm.now, lat, off), prodShort
-	} else if line, ok := symbolAddr(p, in); ok && w.blk != nil {
+		// A parameter, %ntid or %nctaid: the block's constant cache. A
+		// parameter on a line the block has not asked for is read where
+		// it is first used (lazyParams).
+		if in.Op == ir.OpLd && !hasLine(w.blk, off/uint64(p.ParamChunkBytes)) {
+			dropLazy(w, in)
+			lazyNow = true
+			for _, r := range in.D {
+				if r >= 0 && int(r) < len(w.regReady) {
+					w.lazy = append(w.lazy, lazyParam{r, off})
+				}
+			}
+		} else {
+			mem, kind = bank0Read(p, w.blk, sm.now, lat, off), prodShort
+		}
+	} else if line, ok := symbolAddr(p, in, s.vars()); ok && w.blk != nil {
 		// A global variable's address: the module's bank of addresses.
 		at := symbolRead(p, w.blk, len(s.sms), sm.now, lat, line)
 		if mem == 0 {
@@ -486,6 +506,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		s.asyncGroup(sm, w, in, rec.Func, done)
 		s.bulkGroup(sm, w, in, rec)
 		s.mbarrierTiming(sm, w, in, rec, done)
+	}
+	if len(w.lazy) > 0 && !lazyNow {
+		dropLazy(w, in)
 	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
