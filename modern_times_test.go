@@ -23,12 +23,13 @@ const modernTimes = "testdata/timing/modern/h100/times.tsv"
 const ncuClockMHz = 1589
 
 // Bounds the held-out Triton kernels stay within: no kernel more than 45%
-// off, the mean under 15% (12.8% measured over the 48, the worst -35%; the
+// off, the mean under 7% (6.0% measured over the 48 after the twelfth
+// round's constant banks, 7.3% before; 12.8% when first recorded; the
 // goal is 15% for every kernel, not met: docs/calibration.md says where the
 // model misses).
 const (
 	tritonTimeRowBound  = 0.45
-	tritonTimeMeanBound = 0.15
+	tritonTimeMeanBound = 0.07
 )
 
 // tritonTimeSubset is what the plain test times: one kernel of each kind

@@ -34,7 +34,11 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // eleventh round's (a branch does not stop the instruction fetch stream,
 // a stream per sub-partition: testdata/triton3/study/fetch) 10.7%, 72
 // within 15%, the worst -35% (study 8.0% and 44 of 48, held out 13.7% and
-// 28 of 43). The goal, 15% for every kernel, is not met.
+// 28 of 43); after the twelfth round's (the constant banks at a block's
+// start: a kernel's parameters, a global variable's address;
+// testdata/timing/kstart) 9.5%, 74 within 15%, the worst +35% (study 6.8%
+// and 45 of 48, held out 12.6% and 29 of 43). The goal, 15% for every
+// kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	rows, err := testenv.ReadNCUTimes(triton3Times)
@@ -157,10 +161,10 @@ func triton3Split() (map[string]string, error) {
 const (
 	triton3TimedKernels  = 91
 	triton3TimeRowBound  = 0.5
-	triton3TimeMeanBound = 0.115
+	triton3TimeMeanBound = 0.10
 	// The halves (SPLIT.md).
-	triton3StudyMeanBound = 0.09
-	triton3StudyWithin    = 43
-	triton3HeldMeanBound  = 0.145
-	triton3HeldWithin     = 27
+	triton3StudyMeanBound = 0.075
+	triton3StudyWithin    = 44
+	triton3HeldMeanBound  = 0.13
+	triton3HeldWithin     = 29
 )

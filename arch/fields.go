@@ -185,6 +185,10 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("atomic.red", "cycles a global red (not aggregated) holds the SM's atomics at least; each 128-byte line it updates takes atomic.lane", number, 0, formatFloat)
 	timing("atomic.red_window", "a warp's global reds waiting for the L2 at most, its next waiting for the oldest (0: no limit; at most 64)", count, 0, formatFloat)
 	timing("const.block", "bytes a constant-cache miss brings from the L2 (a size; 0: the sectors asked for)", size, 0, func(v float64) string { return formatSize(int64(v)) })
+	timing("const.param_line", "bytes of a line of constant bank 0 (a kernel's parameters, %ntid, %nctaid), cold at each block's start (a size; 0: a parameter read takes its class latency)", size, 0, func(v float64) string { return formatSize(int64(v)) })
+	cycles("const.param_miss", "a block's first read of a line of constant bank 0 waits this long")
+	cycles("const.symbol_first_miss", "a first-wave block's first read of a global variable's address (the module's constant bank, from DRAM) waits this long")
+	cycles("const.symbol_miss", "a later block's first read of a global variable's address (from the L2) waits this long")
 	cycles("bandwidth.l1", "bytes per cycle per SM through the L1 data path")
 	bw := func(key, help string) {
 		timing(key, help+" (2.1TB/s, 900GB/s, or GB/s)", ParseBandwidth, 1e-9, func(v float64) string { return formatFloat(v) + "GB/s" })

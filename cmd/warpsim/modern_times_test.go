@@ -16,7 +16,8 @@ import (
 // kernel's time in `warpsim prof --print-gpu-trace` with Nsight Compute's on
 // the H100 (testdata/timing/modern/h100/times.tsv; the H100 ran nvcc's code,
 // warpsim runs clang's: docs/compilers.md). None was used to fit the model.
-// Each kernel within 30%, the mean under 10% (8.1% measured).
+// Each kernel within 30%, the mean under 7% (8.1% measured at first, 6.2%
+// before the twelfth round's constant banks, 5.4% after).
 func TestLongProgramTimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -56,8 +57,8 @@ func TestLongProgramTimesAgainstH100(t *testing.T) {
 	for _, o := range over {
 		t.Errorf("%s: more than 30%% off", o)
 	}
-	if mean > 0.10 {
-		t.Errorf("mean |error| %.1f%% over %d kernels, want under 10%%", 100*mean, len(got))
+	if mean > 0.07 {
+		t.Errorf("mean |error| %.1f%% over %d kernels, want under 7%%", 100*mean, len(got))
 	} else {
 		t.Logf("mean |error| %.1f%% over %d kernels", 100*mean, len(got))
 	}

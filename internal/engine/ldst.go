@@ -178,6 +178,9 @@ func storeLE(b []byte, n int, v uint64) {
 type memStats struct {
 	global, shared, local, param int
 	bytes                        uint64
+	// paramOff is the parameter-buffer offset of the first lane's
+	// parameter read plus one (0: none).
+	paramOff uint64
 }
 
 // noteAccess adds one lane's access of n bytes at addr to the request's
@@ -195,6 +198,12 @@ func (wp *warp) noteAccess(st *memStats, kind uint8, addr, n uint64) {
 		st.local++
 	case accParam:
 		st.param++
+		if st.paramOff == 0 {
+			if addr >= ParamWindow && addr < ParamWindow+WindowSize {
+				addr -= ParamWindow // a generic address (cvta.param)
+			}
+			st.paramOff = addr + 1
+		}
 	}
 }
 
@@ -1025,7 +1034,7 @@ func (wp *warp) loadParamUniform(in *ir.Inst, exec uint32, base uint64, size int
 			}
 		}
 	}
-	wp.flushStats(in, &memStats{param: bits.OnesCount32(exec)}, false)
+	wp.flushStats(in, &memStats{param: bits.OnesCount32(exec), paramOff: addr + 1}, false)
 	return true
 }
 

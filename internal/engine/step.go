@@ -85,6 +85,11 @@ type StepRecord struct {
 	// on the 4-byte word holding it), are its lanes' distinct words
 	// (address >> 2), in first-touch order.
 	Words []uint64
+	// ParamOff, for a read of the kernel's parameter buffer (ld.param,
+	// or a generic load of a __grid_constant__ parameter's address), is
+	// its first executing lane's offset in the buffer plus one; 0: none.
+	// The timing model keys the constant bank's lines on it.
+	ParamOff uint32
 	// SlowPaths, for an IEEE f32 division or square root, is the set of
 	// ptxas's out-of-line paths its executing lanes' operands take (bit k:
 	// kind k, slowpath.go); 0: every lane stayed inline.
@@ -120,7 +125,7 @@ func (r *StepRecord) reset() {
 	r.GridReleased = false
 	r.Mbar = 0
 	r.AddrDistinct, r.AddrMaxDup = 0, 0
-	r.SlowPaths = 0
+	r.SlowPaths, r.ParamOff = 0, 0
 	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]
 	r.Words = r.Words[:0]
@@ -167,6 +172,10 @@ func (g *GridRun) Launch() *DevLaunch {
 
 // Funcs are the module's functions (a kernel may call any of them).
 func (g *GridRun) Funcs() []*ir.Func { return g.l.mod.Prog.Funcs }
+
+// Vars are the module's variables (ir.Inst.Sym of a SymGlobal or
+// SymShared instruction indexes them).
+func (g *GridRun) Vars() []*ir.Var { return g.l.mod.Prog.Vars }
 
 // Blocks is the number of blocks in the grid.
 func (g *GridRun) Blocks() int { return g.l.nblocks }
@@ -467,5 +476,6 @@ func (wp *warp) recordAccess(st *memStats, store bool) {
 		r.Space = SpaceLocal
 	case st.param > 0:
 		r.Space = SpaceConst
+		r.ParamOff = uint32(min(st.paramOff, 1<<32-1))
 	}
 }

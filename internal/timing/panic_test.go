@@ -47,6 +47,7 @@ const printStorePTX = `.version 8.0
 	ld.param.b32 %r2, [retval0];
 	}
 STORE:
+	bar.sync 0;
 	mov.u32 %r4, %ntid.x;
 	mad.lo.u32 %r5, %r3, %r4, %r1;
 	mul.wide.u32 %rd7, %r5, 4;
@@ -58,7 +59,9 @@ STORE:
 
 // panicChecker is a test-only fault injection: a checker whose Access
 // panics at the first global store of block 2's warp 1, as a bug in the
-// engine would.
+// engine would. The kernel's barrier before the store keeps block 2's
+// printf (warp 0) before it, whatever the timing model makes of the printf
+// (the format string's address alone waits for memory).
 type panicChecker struct{}
 
 func (panicChecker) Access(s *engine.CheckSite, a *engine.CheckAccess) bool {

@@ -73,6 +73,23 @@ type Params struct {
 	// ConstBlockBytes: an ld.const that misses the constant caches brings
 	// a block of this many bytes (constLoad; 0 or 32: its sectors only).
 	ConstBlockBytes int
+	// A block's reads of the kernel's constant bank 0 (its parameters,
+	// at ParamBankOffset in the bank, and %ntid and %nctaid, at 0) go
+	// through a constant cache of ParamChunkBytes lines that is cold at
+	// the block's start: a line the block has not read yet comes
+	// ParamMissCycles after the first read asks for it, and every read
+	// of it waits for that (constbank.go). 0: a parameter read takes its
+	// class latency.
+	ParamChunkBytes int
+	ParamMissCycles uint32
+	ParamBankOffset uint32
+	// A global variable's address (PTX's mov of its symbol, or an access
+	// through it) is read from the module's bank of addresses (c[0x4]),
+	// which comes from memory: a block's first read of a symbol's address
+	// waits SymFirstMissCycles in the grid's first wave (Nsight Compute
+	// flushes the L2 before each kernel: from DRAM) and SymMissCycles in
+	// later blocks (from the L2). 0: free.
+	SymFirstMissCycles, SymMissCycles uint32
 	// cp.async (LDGSTS) holds the SM's L1 data path at least CpAsyncCycles
 	// a warp instruction, CpAsyncWavefrontCycles a wavefront of its
 	// shared-memory writes plus CpAsyncIssueCycles, and with .ca its bytes

@@ -89,6 +89,9 @@ type blockT struct {
 	// is when its last warp was done.
 	draining int
 	endAt    uint64
+	// consts are the lines of constant bank 0 the block has asked for
+	// (constbank.go): cold at its start.
+	consts []constLine
 	// starting: placed, not yet set up in the engine (startPending).
 	starting bool
 	// placing: placed, its warps not yet set up (placeWarps, from
@@ -196,6 +199,7 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	// on the SM's thread.
 	b.starting = true
 	b.linear, b.order, b.live, b.start, b.draining, b.endAt = linear, s.nextBlk, s.wpb, t, 0, 0
+	b.consts = b.consts[:0]
 	s.nextBlk++
 	if s.nextBlk == s.limitBlk && !s.extend(t) {
 		s.lastDispatch = t
@@ -249,7 +253,7 @@ func (s *gridState) placeWarps(sm *smT, b *blockT) {
 	b.warps = b.warps[:s.wpb]
 	for i, w := range b.warps {
 		*w = warpT{blk: b, idx: i, age: b.age0 + uint64(i) + 1, ready: b.ready0, readyWhy: stallDispatch, lastIssue: b.issue0,
-			regReady: w.regReady, regKind: w.regKind}
+			regReady: w.regReady, regKind: w.regKind, lazy: w.lazy[:0]}
 		sp := &sm.sps[(b.base+i)%len(sm.sps)]
 		w.sp = sp
 		sp.warps = append(sp.warps, w)

@@ -405,6 +405,37 @@ var measured = map[string]*Params{
 		// launches (a relaunch misses as from the L2). The model serves
 		// the miss as a global load of the block's sectors.
 		ConstBlockBytes: 256,
+		// [PARAM] A kernel's parameters, MEASURED on this H100
+		// (testdata/timing/kstart: kstart.cu, run.sh; one warp's
+		// %clock64 around each read, ncu --cache-control all and none,
+		// twelfth round): ptxas reads parameters from constant bank 0
+		// (c[0x0][0x210 + offset]: ParamBankOffset; %ntid at 0x0). A
+		// chain through the parameters takes 72 cycles a step to a part of
+		// the bank the block has not read (0x238, 0x240, 0x280, 0x300,
+		// 0x400, 0x800 after 0x218) and 14 to one it has (0x21c after
+		// 0x218): ParamChunkBytes 32 (0x218 and 0x238 miss apart, so at
+		// most 32), ParamMissCycles 62 (the miss's 58 cycles over the
+		// hit's step, on the class latency's 4; an FFMA on a parameter
+		// waits 64 cycles, on one 0x300 bytes on 62), alike with the L2
+		// flushed and kept (the bank does not come from memory); the
+		// second wave's blocks on an SM miss as the first's (kstart's
+		// 264-block run: the same median of 76 cycles a step), so the
+		// lines are the block's. ptxas reads a parameter at its use
+		// (k_imc: the ULDC just before the FFMA, after the first
+		// %clock64, where nvcc's PTX has the ld.param at the top): the
+		// model asks for a line the block lacks when the read's first
+		// consumer would issue.
+		ParamChunkBytes: 32, ParamMissCycles: 62, ParamBankOffset: 0x210,
+		// A global variable's address: ptxas reads it from c[0x4] (the
+		// module's bank of addresses, in memory). kstart's k_sym, one
+		// warp, ncu with the L2 flushed: its first load issues 696 cycles
+		// after the kernel's first instruction where k_ptr's, through a
+		// pointer parameter, issues after 55 (the parameter's miss):
+		// SymFirstMissCycles 660, which gives the model's k_sym that
+		// step (fitted on this row). Later blocks find the line in the L2:
+		// SymMissCycles 320, [CONST]'s miss from the L2 (k_sym with the
+		// L2 kept, not fitted: 285).
+		SymFirstMissCycles: 660, SymMissCycles: 320,
 		// [CPA] cp.async, MEASURED on this H100 (testdata/timing/cpasync:
 		// cpasync_mb.cu, run.sh): eight warps' 4-byte coalesced copies from
 		// L1 take 38.3 cycles a warp instruction (4.8 an SM), 16-byte ones

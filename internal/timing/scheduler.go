@@ -79,6 +79,10 @@ type warpT struct {
 	heldWords [maxHeld]uint16
 	heldN     int
 	slowEnd   uint64 // when its last out-of-line division or square root returns (slowpath.go)
+	// lazy are its parameter reads whose line of constant bank 0 its
+	// block had not asked for: read where a consumer needs them, as
+	// ptxas places them (constbank.go).
+	lazy []lazyParam
 	// (The fields above are those the scheduler and the scoreboard read
 	// for most instructions: the first four of the host's cache lines.)
 	age uint64

@@ -219,6 +219,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			check(r)
 		}
 	}
+	if len(w.lazy) > 0 && fut == 0 && s.p != nil {
+		// A parameter's first consumer asks for its line (ptxas reads a
+		// parameter where it is used).
+		if at := s.lazyParams(w, in, t); at > t {
+			t, why = at, stallShortScoreboard
+		}
+	}
 	if fut != 0 {
 		t = fut
 	}
@@ -499,6 +506,35 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			}
 		}
 	}
+	lazyNow := false
+	if off, ok := bank0Offset(p, in, rec); ok && w.blk != nil {
+		// A parameter, %ntid or %nctaid: the block's constant cache. A
+		// parameter on a line the block has not asked for is read where
+		// it is first used (lazyParams).
+		if in.Op == ir.OpLd && !hasLine(w.blk, off/uint64(p.ParamChunkBytes)) {
+			dropLazy(w, in)
+			lazyNow = true
+			for _, r := range in.D {
+				if r >= 0 && int(r) < len(w.regReady) {
+					w.lazy = append(w.lazy, lazyParam{r, off})
+				}
+			}
+		} else {
+			mem, kind = bank0Read(p, w.blk, sm.now, lat, off), prodShort
+		}
+	} else if line, ok := symbolAddr(p, in, s.vars()); ok && w.blk != nil {
+		// A global variable's address: the module's bank of addresses.
+		at := symbolRead(p, w.blk, len(s.sms), sm.now, lat, line)
+		if mem == 0 {
+			mem = at
+		} else {
+			// An access through the symbol: its address first.
+			mem = sm.fadd(mem, at-sm.now)
+		}
+		if kind == prodFixed {
+			kind = prodShort
+		}
+	}
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
 		mem = s.ordering(sm, w, in, mem)
 	}
@@ -566,6 +602,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		s.asyncGroup(sm, w, in, rec.Func, done)
 		s.bulkGroup(sm, w, in, rec)
 		s.mbarrierTiming(sm, w, in, rec, done)
+	}
+	if len(w.lazy) > 0 && !lazyNow {
+		dropLazy(w, in)
 	}
 	for _, r := range in.D {
 		if r >= 0 && int(r) < len(w.regReady) {
