@@ -338,10 +338,19 @@ func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
 	wp.words, wp.wordsSorted = wp.words[:0], true
 }
 
+// laneAddr is lane l's address of a memory instruction. A .shared
+// address is 32 bits wide (the shared window's offsets; a .shared::cluster
+// one too, (rank+1)<<clusterShift | offset), and the register plus the
+// offset wraps there, as on the GPU: nvcc writes a tile's row base
+// s - 64*tid and reads [base+68] (testdata/programs8 needle, shoc_fft:
+// PTX ISA "the address is computed modulo the address size").
 func (wp *warp) laneAddr(in *ir.Inst, base uint64, l int) uint64 {
 	a := base + uint64(in.Imm)
 	if in.A[0] >= 0 {
 		a += wp.regs[int(in.A[0])*32+l]
+	}
+	if in.Space == ptxtype.SpaceShared {
+		a = uint64(uint32(a))
 	}
 	return a
 }
@@ -506,6 +515,11 @@ func (wp *warp) laneAddrs(in *ir.Inst, base uint64, exec uint32, addrs *[32]uint
 	r := wp.r(in.A[0])
 	for l := range addrs {
 		addrs[l] = b + r[l]
+	}
+	if in.Space == ptxtype.SpaceShared { // 32 bits wide, as laneAddr
+		for l := range addrs {
+			addrs[l] = uint64(uint32(addrs[l]))
+		}
 	}
 }
 

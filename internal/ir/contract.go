@@ -158,17 +158,35 @@ func isFlow(op Op) bool {
 // in its PTX and one FFMA in the SASS (testdata/programs3 streams_events).
 //
 // contractMulAdd finds such multiplies (unguarded, the product written
-// only by the multiply, every reader in its block, nothing before the last
-// reader that rewrites the operands or branches, .ftz alike and nothing
-// else on either) for f32, f64, f16, bf16 and their x2 forms, and rewrites
-// each reader: an add becomes OpFma of the multiply's operands and the
-// addend; a sub becomes OpExt/ExtMulAdd, which negates the product or the
-// addend. The multiply stays (its result unread).
+// only by the multiply, .ftz alike and nothing else on either) for f32,
+// f64, f16, bf16 and their x2 forms whose every reader is such an add or
+// sub, and rewrites each reader: an add becomes OpFma of the multiply's
+// operands and the addend; a sub becomes OpExt/ExtMulAdd, which negates the
+// product or the addend. The multiply stays (its result unread).
+//
+// Where the readers may be. In the multiply's block (no branch lands and
+// none leaves between them, nothing between rewrites the operands), always.
+// In other blocks only when one operand is an immediate: clang keeps lbm's
+// 19-direction collision loop (testdata/programs8) and computes the
+// loop-invariant 1.5·|u|² before it, and the H100's SASS of that PTX
+// subtracts it inside the loop as `FFMA R11, R10, -1.5, R11` (fusing costs
+// no register: R10 was live anyway); a product of two registers computed
+// before a loop (testdata/contract f32_hoisted) or read in both arms of a
+// branch (f32_branch_add_only) stays an FMUL with FADD readers in nvcc's
+// own SASS, and the H100's results are those. In PTX, where a register
+// may be written again, such a reader is rewritten only when every path
+// that reaches it comes from the multiply (walking back from the reader,
+// the function's entry is not reached without passing it) and nothing on
+// those paths writes the multiply's register operand.
 
 // ExtMulAdd is a multiply and a sub that ptxas contracted: A0·A1 + A2
 // rounded once, with Cmp bit 0 negating the product (c - a·b) and bit 1
 // the addend (a·b - c); Type is the sub's.
 const ExtMulAdd uint8 = 17
+
+// contractWalkLimit bounds the instructions one multiply's backward walks
+// visit; a multiply whose readers lie further away stays unfused.
+const contractWalkLimit = 1 << 15
 
 func contractMulAdd(f *Func, labelPCs []int32) {
 	isMul := func(in *Inst) bool {
@@ -177,31 +195,53 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 	if !contractCandidate(f, isMul) {
 		return
 	}
-	// A block starts where a branch can land. clang's line tables put a
-	// label ($L__tmpN) wherever an inlined function begins or ends, often
-	// between a product and its add (cuda_fp16.h's __hmul and __hadd); no
-	// branch targets those, and ptxas contracts across them
-	// (testdata/contract f16_hmul_hadd: one HFMA2). With an indirect
-	// branch, every label counts.
-	isLabel := make(map[int32]bool, len(labelPCs))
 	indirect := false
 	for i := range f.Code {
 		if f.Code[i].Op == OpBrx {
 			indirect = true
 		}
 	}
-	if indirect {
-		for _, pc := range labelPCs {
-			isLabel[pc] = true
-		}
-	} else {
-		for i := range f.Code {
-			if f.Code[i].Op == OpBra {
-				isLabel[f.Code[i].Target] = true
+	// pred lists the pcs control reaches pc from; a label no branch
+	// targets (clang's line tables put one wherever an inlined function
+	// begins or ends, often between a product and its add: cuda_fp16.h's
+	// __hmul and __hadd, testdata/contract f16_hmul_hadd, one HFMA2) is no
+	// edge at all.
+	n := len(f.Code)
+	pred := make([][]int32, n)
+	var buf []int32
+	for pc := 0; pc < n; pc++ {
+		buf = successors(f, pc, buf)
+		for _, s := range buf {
+			if int(s) < n {
+				pred[s] = append(pred[s], int32(pc))
 			}
 		}
 	}
+	isTarget := make([]bool, n+1) // a branch lands at pc
+	for pc := range f.Code {
+		if f.Code[pc].Op == OpBra {
+			isTarget[f.Code[pc].Target] = true
+		}
+	}
+	if indirect { // with an indirect branch every label may be landed at
+		for _, pc := range labelPCs {
+			isTarget[pc] = true
+		}
+	}
+	isConst := map[int32]bool{}
+	for _, c := range f.Consts {
+		isConst[c.Slot] = true
+	}
 	uses, defs := slotCounts(f)
+	readersOf := map[int32][]int{}
+	for j := range f.Code {
+		for _, a := range f.Code[j].A {
+			if a >= 0 && (len(readersOf[a]) == 0 || readersOf[a][len(readersOf[a])-1] != j) {
+				readersOf[a] = append(readersOf[a], j)
+			}
+		}
+	}
+	seen := make([]int32, n) // the multiply's pc+1 that last visited a pc
 	for i := range f.Code {
 		mv := &f.Code[i]
 		if !isMul(mv) {
@@ -211,28 +251,32 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 		if d < 0 || x < 0 || y < 0 || uses[d] < 1 || defs[d] != 1 || d == x || d == y {
 			continue
 		}
-		// Every reader of the product must be such an add or sub, in the
-		// block, before x or y is rewritten: ptxas then multiplies again in
-		// each (testdata/contract f32_add_sub, f32_five_adds: one FFMA per
-		// reader); one other reader keeps the product rounded for all.
-		var readers []int
-		for j := i + 1; j < len(f.Code) && len(readers) < uses[d]; j++ {
-			if isLabel[int32(j)] {
-				break
-			}
+		// Every reader of the product must be such an add or sub (one
+		// other reader keeps the product rounded for all: ptxas multiplies
+		// again in each, testdata/contract f32_add_sub, f32_five_adds).
+		readers := readersOf[d]
+		ok := len(readers) == uses[d]
+		for _, j := range readers {
 			ad := &f.Code[j]
-			if reads(ad, d) {
-				if !((ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
-					ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0) {
-					break
-				}
-				readers = append(readers, j)
-			}
-			if len(readers) < uses[d] && (writes(ad, x) || writes(ad, y) || isFlow(ad.Op)) {
+			if !ok || !((ad.Op == OpAdd || ad.Op == OpSub) && ad.Type == mv.Type && ad.Guard < 0 && ad.Rnd == RndNone &&
+				ad.Flags == mv.Flags && ad.A[0] != ad.A[1] && ad.A[0] >= 0 && ad.A[1] >= 0) {
+				ok = false
 				break
 			}
 		}
-		if len(readers) != uses[d] {
+		if ok && !contractSameBlock(f, isTarget, i, readers, x, y) {
+			// Readers elsewhere: only with an immediate operand (and not
+			// past an indirect branch, whose table the walk does not read).
+			ok = !indirect && (isConst[x] || isConst[y])
+			budget := contractWalkLimit
+			for _, j := range readers {
+				if !ok {
+					break
+				}
+				ok = contractPathClean(f, pred, seen, int32(i), int32(j), x, y, &budget)
+			}
+		}
+		if !ok {
 			continue
 		}
 		for _, j := range readers {
@@ -253,6 +297,66 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			ad.A[0], ad.A[1], ad.A[2] = x, y, c
 		}
 	}
+}
+
+// contractSameBlock reports whether every reader (in pc order) follows
+// the multiply at pc m in its block: no branch lands after m up to the
+// last reader, no branch, barrier or exit comes before it, and nothing
+// between writes x or y.
+func contractSameBlock(f *Func, isTarget []bool, m int, readers []int, x, y int32) bool {
+	last := readers[len(readers)-1]
+	if readers[0] <= m {
+		return false
+	}
+	for k := m + 1; k <= last; k++ {
+		if isTarget[k] {
+			return false
+		}
+		if k < last {
+			if in := &f.Code[k]; isFlow(in.Op) || writes(in, x) || writes(in, y) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// contractPathClean walks back from the reader at pc r to the multiply at
+// pc m: it reports whether every path into r comes from m (the entry is
+// not reached first) and no instruction on the way writes x or y. seen
+// marks the pcs visited for m (m+1), budget bounds the visits.
+func contractPathClean(f *Func, pred [][]int32, seen []int32, m, r int32, x, y int32, budget *int) bool {
+	mark := m + 1
+	stack := []int32{r}
+	first := true
+	for len(stack) > 0 {
+		pc := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !first {
+			if pc == m {
+				continue
+			}
+			if seen[pc] == mark {
+				continue
+			}
+			seen[pc] = mark
+			if *budget--; *budget < 0 {
+				return false
+			}
+			if in := &f.Code[pc]; writes(in, x) || writes(in, y) {
+				return false
+			}
+		}
+		first = false
+		if pc == 0 {
+			return false // the entry, reached without the multiply
+		}
+		if len(pred[pc]) == 0 && pc != 0 {
+			continue // unreachable code
+		}
+		stack = append(stack, pred[pc]...)
+	}
+	return true
 }
 
 // contractible reports the types whose mul and add ptxas contracts.

@@ -61,8 +61,9 @@ func TestContractDivFull(t *testing.T) {
 // TestContractMulAdd lists which multiply-add pairs run fused (ptxas
 // contracts them, internal/ir/contract.go) and which keep both roundings.
 // The rules: no rounding modifier on either, every reader of the product
-// such an add or sub, nothing between that rewrites its operands or leaves
-// the block (a label a branch targets), .ftz alike.
+// such an add or sub, nothing between that rewrites its operands, .ftz
+// alike, and the readers in the multiply's block (a label a branch
+// targets ends it) unless the multiply has an immediate operand.
 func TestContractMulAdd(t *testing.T) {
 	const head = `.version 8.7
 .target sm_90
@@ -117,6 +118,19 @@ func TestContractMulAdd(t *testing.T) {
 		{"types differ", "mul.f32 %r4, %r1, %r2;\nadd.f16x2 %r5, %r3, %r4;", none, 0, 0},
 		{"integer multiply", "mul.lo.u32 %r4, %r1, %r2;\nadd.u32 %r5, %r3, %r4;", none, 0, 0},
 		{"product overwrites an operand", "mul.f32 %r1, %r1, %r2;\nadd.f32 %r5, %r3, %r1;", none, 0, 0},
+		// Readers in other blocks: fused when the multiply has an
+		// immediate operand and every path to them comes from it with the
+		// other operand unchanged (programs8's lbm: 1.5·|u|² before
+		// clang's loop, FFMA with -1.5 inside it on the H100); a product
+		// of two registers stays rounded (testdata/contract f32_hoisted,
+		// f32_branch_add_only: FMUL and FADDs in the H100's SASS).
+		{"loop-invariant product by an immediate, sub in the loop", "mul.f32 %r4, %r1, 0f3FC00000;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", ext, 1, ClassFMA},
+		{"loop-invariant product of two registers, sub in the loop", "mul.f32 %r4, %r1, %r2;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
+		{"product by an immediate, add in a branch's arm", "mul.f32 %r4, %r1, 0f40400000;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nadd.f32 %r5, %r3, %r4;\n$L1:", fma, 0, ClassFMA},
+		{"product of two registers, add in a branch's arm", "mul.f32 %r4, %r1, %r2;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nadd.f32 %r5, %r3, %r4;\n$L1:", none, 0, 0},
+		{"operand rewritten in the loop", "mul.f32 %r4, %r1, 0f3FC00000;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.f32 %r1, %r1, %r3;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
+		{"operand rewritten on one path to the reader", "mul.f32 %r4, %r1, 0f3FC00000;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra $L1;\nmov.b32 %r1, 0f3F800000;\n$L1:\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
+		{"a path to the reader skips the multiply", "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nmul.f32 %r4, %r1, 0f3FC00000;\n$L1:\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
