@@ -65,7 +65,10 @@ var measured = map[string]*Params{
 		// 134 + 300 ns: the latency streaming kernels see at low occupancy
 		// (§5, §8: stream_copy at one block per SM), 64 bytes per miss
 		// (§5: 45 B per random 4-byte load); §5 2.35 TB/s copy, 2.07 TB/s
-		// read: 2.1 TB/s; §6 same-address atomics 0.73 ns each, 66.5 same-address lane
+		// read: 2.1 TB/s (a copy's reads alone: testdata/timing/dram measures
+		// reads and whole-sector writes at 3.0 TB/s each, on one bus; kept at
+		// 2.1 until the short blocks' latency spread is modelled:
+		// docs/calibration.md, twelfth round); §6 same-address atomics 0.73 ns each, 66.5 same-address lane
 		// updates per ns over distinct lines and 59 coalesced sector updates
 		// per ns (471 lane atomics/ns): 62 updates per ns; §7 empty kernel 2.24 µs
 		// (and 2.21 µs in the seed recordings at 1.98 GHz), block dispatch
