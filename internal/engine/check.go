@@ -168,6 +168,12 @@ type CheckAccess struct {
 	// Async: the bytes of an asynchronous copy landing (cp.async at its
 	// wait), which a race checker follows through AsyncChecker instead.
 	Async bool
+	// Bounds: only where the access lies is checked (memcheck): an
+	// asynchronous copy's destination at the copy's issue, before its
+	// bytes land (the H100's memcheck reports a cp.async past the block's
+	// shared memory at the cp.async: testdata/sanitize/probe5,
+	// cp_async_smem_oob).
+	Bounds bool
 	// Same: for a shared-memory store, per lane, the bytes of its access
 	// (bit i: byte i) that write the value already there; compute-
 	// sanitizer's racecheck raises no hazard for a write that changes
