@@ -194,6 +194,14 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			src += wp.r(to.Src)[l]
 		}
 		n := wp.r(to.A[0])[l] & 0xffffffff
+		if n%16 != 0 && dst%16 == 0 && src%16 == 0 {
+			// A size that is not a multiple of 16: the H100 runs on, no
+			// sanitizer tool reports it, and the mbarrier's phase never
+			// completes (testdata/sanitize/probe5, bulk_size: 100 bytes
+			// expected and copied). Which bytes landed was not recorded;
+			// here none do, and no transaction completes.
+			continue
+		}
 		if n%16 != 0 || dst%16 != 0 || src%16 != 0 {
 			wp.fault(FaultMisaligned, pc, l, dst, true, "cp.async.bulk of %d bytes from %#x to %#x: size and addresses must be multiples of 16", n, src, dst)
 			return
