@@ -275,13 +275,15 @@ func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op
 				if addr >= 1<<clusterShift {
 					// Distributed shared memory (cluster.go): the block's
 					// own copy is checked as its shared memory; another
-					// block's is left to the engine's bounds check (the
-					// checker's shadow state is per block).
+					// block's is SpaceRemoteShared, where memcheck checks
+					// the bounds (every block of the grid has the same
+					// shared size) and the others look no further (their
+					// shadow state is per block).
 					if int(addr>>clusterShift)-1 != wp.w.cb.rank {
-						exec &^= 1 << l
-						continue
+						sp = SpaceRemoteShared
+					} else {
+						addr &= 1<<clusterShift - 1
 					}
-					addr &= 1<<clusterShift - 1
 				}
 			case addr >= LocalWindow && addr < LocalWindow+WindowSize:
 				sp, addr = SpaceLocal, addr-LocalWindow

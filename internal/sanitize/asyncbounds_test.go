@@ -126,3 +126,52 @@ func TestBulkCopyOddSize(t *testing.T) {
 		})
 	}
 }
+
+// remoteKernels: clusters of two blocks of 64 threads, each with 256 bytes
+// of shared memory; threads 60-63 write the other block's words 62-65
+// through mapa (two past its end), as probe5/dsmem_oob does.
+const remoteKernels = header + `
+.visible .entry remotePast(.param .u64 in) .reqnctapercluster 2, 1, 1
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b8 buf[256];
+	mov.u32 %r1, %tid.x;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	setp.lt.u32 %p1, %r1, 60;
+	@%p1 bra DONE;
+	mov.u32 %r2, %cluster_ctarank;
+	xor.b32 %r3, %r2, 1;
+	mov.u64 %rd1, buf;
+	cvta.shared.u64 %rd1, %rd1;
+	mapa.u64 %rd2, %rd1, %r3;
+	add.u32 %r4, %r1, 2;
+	mul.wide.u32 %rd3, %r4, 4;
+	add.u64 %rd2, %rd2, %rd3;
+	st.u32 [%rd2], %r1;
+DONE:
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	ret;
+}
+`
+
+// TestRemoteSharedBounds: memcheck checks an access to another cluster
+// block's shared memory against that block's size and reports it in the
+// H100's words (testdata/sanitize/probe5, dsmem_oob): each lane past the
+// end, per block, "Invalid __remote_shared__ write" at "0x500 in CTA 1".
+func TestRemoteSharedBounds(t *testing.T) {
+	out, _, _ := runKernel(t, sanitize.Options{Tool: sanitize.Memcheck}, remoteKernels, "remotePast", 2, 64)
+	for _, w := range []string{
+		"Invalid __remote_shared__ write of size 4 bytes",
+		"by thread (62,0,0) in block (0,0,0)\n=========     Access to 0x500 in CTA 1 is out of bounds",
+		"by thread (63,0,0) in block (1,0,0)\n=========     Access to 0x504 in CTA 0 is out of bounds",
+		"ERROR SUMMARY: 4 errors",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("report lacks %q:\n%s", w, out)
+		}
+	}
+}
