@@ -408,6 +408,11 @@ func (wp *warp) remoteShared(pc int, addr, n uint64, lane int) ([]byte, uint8) {
 		}
 	}
 	sh := t.blk.shared
+	if off+n > uint64(len(sh)) && off+n <= uint64(w.l.sharedMap) {
+		// inside the block's last allocation unit (Config.SharedUnit)
+		t.blk.sharedDirty = true
+		return sh[off : off+n : off+n], accShared
+	}
 	if off+n > uint64(len(sh)) || off+n < off {
 		// The H100 stops the kernel with an unspecified launch failure
 		// (testdata/sanitize/probe5, dsmem_oob), not an illegal address.

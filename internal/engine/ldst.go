@@ -93,6 +93,11 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 		if addr >= 1<<clusterShift && addr < WindowSize {
 			return wp.remoteShared(pc, addr, n, lane) // cluster.go
 		}
+		if addr+n > uint64(len(sh)) && addr+n <= uint64(wp.w.l.sharedMap) {
+			// past the block's bytes, inside its last allocation unit
+			// (Config.SharedUnit): mapped, as on the GPU
+			return sh[addr : addr+n : addr+n], accShared
+		}
 		if addr+n > uint64(len(sh)) || addr+n < addr {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte shared access at offset %#x is outside the block's %d bytes of shared memory", n, addr, len(sh))
 			return nil, accNone
