@@ -72,8 +72,8 @@ func readRecorded(t *testing.T, suite, name string) string {
 // outside it); and a write into the shared memory of a cluster block that
 // had exited, which the H100 let through in this run.
 var probe5PlainDifferences = map[string][][2]string{
-	"cp_async_tail":     {{"cudaDeviceSynchronize() -> cudaSuccess", "cudaDeviceSynchronize() -> cudaErrorIllegalAddress"}},
-	"dsmem_exited":      {{"cudaDeviceSynchronize() -> cudaSuccess", "cudaDeviceSynchronize() -> cudaErrorLaunchFailure"}},
+	"cp_async_tail": {{"cudaDeviceSynchronize() -> cudaSuccess", "cudaDeviceSynchronize() -> cudaErrorIllegalAddress"}},
+	"dsmem_exited":  {{"cudaDeviceSynchronize() -> cudaSuccess", "cudaDeviceSynchronize() -> cudaErrorLaunchFailure"}},
 }
 
 func init() {
