@@ -90,7 +90,7 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				return
 			}
 			if ss > 0 {
-				if b, _ := wp.resolve(pc, ptxtype.SpaceGlobal, src, ss, l); b == nil {
+				if b, _ := wp.resolveFor(pc, ptxtype.SpaceGlobal, src, ss, l, true); b == nil {
 					return
 				}
 				wp.recordTensorPiece(accGlobal, src, ss, false)
@@ -323,7 +323,7 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8, mbars *[32]ui
 		}
 		var src []byte
 		if c.srcSize > 0 {
-			if src, _ = wp.resolve(pc, ptxtype.SpaceGlobal, c.src, uint64(c.srcSize), l); src == nil {
+			if src, _ = wp.resolveFor(pc, ptxtype.SpaceGlobal, c.src, uint64(c.srcSize), l, true); src == nil {
 				return
 			}
 		}

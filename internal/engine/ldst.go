@@ -78,6 +78,11 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 			if b, ok := wp.w.l.mod.Mem.Padding(wp.w.l.allocs, addr, n, !read, wp.chk == nil); ok {
 				return b, accGlobal
 			}
+			if read {
+				if b, ok := wp.w.l.mod.Mem.Straddling(wp.w.l.allocs, addr, n, wp.straddle[:], wp.chk == nil); ok {
+					return b, accGlobal
+				}
+			}
 			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
 			if !inHeap {
 				msg = wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space))
