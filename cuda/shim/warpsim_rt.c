@@ -1557,7 +1557,7 @@ static cudaError_t copy_on(void *dst, const void *src, size_t count, int kind, v
                : sd ? (host_kind(src) ? dirHostToHost : dirDeviceToHost) : dirHostToHost;
   uint32_t msg[6];
   msg[0] = sid;
-  msg[1] = dir;
+  msg[1] = dir | (async ? 0x100u : 0u); /* hostCopyAsync: the call was cudaMemcpyAsync */
   uint64_t dev = dd ? dd : sd, n = count;
   memcpy(msg + 2, &dev, 8);
   memcpy(msg + 4, &n, 8);

@@ -35,7 +35,7 @@ const (
 	opKernel       = 3  // uint32 module, name → uint32 kernel, param bytes, n, n×(offset, size)
 	opMalloc       = 4  // uint64 size, uint32 kind (allocKind) → uint64 address
 	opFree         = 5  // uint64 address, uint32 stream, uint32 queued (cudaFreeAsync); else waits for the device
-	opHostCopy     = 6  // uint32 stream, uint32 copyDir, uint64 device address (0: none), uint64 n: checks the range, waits for the stream, then clocks a copy the program makes itself
+	opHostCopy     = 6  // uint32 stream, uint32 copyDir (| hostCopyAsync for cudaMemcpyAsync), uint64 device address (0: none), uint64 n: checks the range, waits for the stream, then clocks a copy the program makes itself
 	opStreamQuery  = 7  // uint32 stream → Success or NotReady
 	opCopy         = 8  // uint32 stream, uint32 queued, uint64 dst, uint64 src, uint64 n (both in the window)
 	opMemset       = 9  // uint32 stream, uint32 queued, uint64 address, uint64 value, uint64 n
@@ -119,7 +119,12 @@ func readRequest(r io.Reader) (request, error) {
 	return request{op: op, payload: p}, nil
 }
 
+// hostCopyAsync is opHostCopy's flag for a copy the program made with
+// cudaMemcpyAsync (its failure is reported on that call).
+const hostCopyAsync = 0x100
+
 type reply struct {
+	api  string // the CUDA call, where the request's apiNames entry is not it (not sent)
 	code Error
 	out  []byte // device printf output, for the program's stdout
 	diag []byte // diagnostics, for the program's stderr

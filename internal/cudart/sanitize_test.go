@@ -45,7 +45,8 @@ func TestSanitizeHostSide(t *testing.T) {
 		t.Errorf("cudaDeviceReset did not report the leak: %q", rep.out)
 	}
 	malloc(24)
-	// Pinned host memory is not device memory: no leak.
+	// Pinned host memory never freed is a leak too (the H100:
+	// testdata/sanitize/probe5/recorded/leak_loop.memcheck.stdout).
 	call(opMalloc, append(putU64s(4096), putU32s(uint32(kindHost))...))
 	rep = malloc(8)
 	b := binary.LittleEndian.Uint64(rep.data)
@@ -59,12 +60,60 @@ func TestSanitizeHostSide(t *testing.T) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"========= Leaked 24 bytes at 0x", "========= LEAK SUMMARY: 1024 bytes leaked in 2 allocations\n", "========= ERROR SUMMARY: 3 errors\n"} {
+	for _, w := range []string{"========= Leaked 24 bytes at 0x", "========= Leaked 4,096 bytes at 0x", "========= LEAK SUMMARY: 5120 bytes leaked in 3 allocations\n", "========= ERROR SUMMARY: 4 errors\n"} {
 		if !strings.Contains(res.Text, w) {
 			t.Errorf("closing report lacks %q:\n%s", w, res.Text)
 		}
 	}
-	if res.Errors != 3 {
-		t.Errorf("errors = %d, want 3", res.Errors)
+	if res.Errors != 4 {
+		t.Errorf("errors = %d, want 4", res.Errors)
+	}
+}
+
+// TestSanitizeCopyAfterFreeAsync: an allocation cudaFreeAsync freed is gone
+// for every later call, before its stream reaches the free: a
+// cudaMemcpyAsync from it fails with cudaErrorInvalidValue, reported on
+// cudaMemcpyAsync (the H100: testdata/sanitize/probe5,
+// copy_after_freeasync), and so does a cudaMemset of it.
+func TestSanitizeCopyAfterFreeAsync(t *testing.T) {
+	z := &Sanitizing{San: sanitize.New(sanitize.Options{Tool: sanitize.Memcheck})}
+	s := NewServer(Options{NewDevice: newFake, Arch: arch.MustLookup("h100"), Sanitize: z})
+	call := func(op uint32, payload []byte) reply {
+		rep := s.handle(request{op: op, payload: payload})
+		z.reply(op, &rep)
+		return rep
+	}
+	if rep := call(opHello, putU32s(protocolVersion)); rep.code != Success {
+		t.Fatalf("hello: %d %s", rep.code, rep.diag)
+	}
+	a := binary.LittleEndian.Uint64(call(opMalloc, append(putU64s(256), putU32s(uint32(kindDevice))...)).data)
+	b := binary.LittleEndian.Uint64(call(opMalloc, append(putU64s(256), putU32s(uint32(kindDevice))...)).data)
+	hostCopy := func(addr uint64, flags uint32) reply {
+		return call(opHostCopy, append(putU32s(0, flags), putU64s(addr, 256)...))
+	}
+	if rep := hostCopy(a, uint32(deviceToHost)|hostCopyAsync); rep.code != Success {
+		t.Fatalf("copy before the free: code %d %s", rep.code, rep.diag)
+	}
+	if rep := call(opFree, append(putU64s(a), putU32s(0, 1)...)); rep.code != Success {
+		t.Fatalf("cudaFreeAsync: code %d", rep.code)
+	}
+	tests := []struct {
+		name string
+		rep  reply
+		api  string
+	}{
+		{"cudaMemcpyAsync", hostCopy(a+16, uint32(deviceToHost)|hostCopyAsync), "cudaMemcpyAsync"},
+		{"cudaMemcpy", hostCopy(a, uint32(deviceToHost)), "cudaMemcpy"},
+		{"device to device", call(opCopy, append(putU32s(0, 1), putU64s(b, a, 256)...)), "cudaMemcpyAsync"},
+		{"cudaMemset", call(opMemset, append(putU32s(0, 0), putU64s(a, 0, 256)...)), "cudaMemset"},
+	}
+	for _, tc := range tests {
+		want := "========= Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to " + tc.api + ".\n========= \n"
+		if tc.rep.code != ErrorInvalidValue || string(tc.rep.out) != want {
+			t.Errorf("%s: code %d, report %q; want cudaErrorInvalidValue, %q", tc.name, tc.rep.code, tc.rep.out, want)
+		}
+	}
+	if rep := hostCopy(b, uint32(deviceToHost)|hostCopyAsync); rep.code != Success {
+		t.Errorf("a copy from the other allocation: code %d %s", rep.code, rep.diag)
 	}
 }

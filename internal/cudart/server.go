@@ -519,7 +519,7 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		s.mallocs[addr] = true
 		if kind != kindDevice {
-			s.opt.Sanitize.hostMemory(addr, size, kind == kindManaged)
+			s.opt.Sanitize.hostMemory(addr, size)
 		}
 		return reply{data: putU64s(addr)}
 	case opFree:
@@ -534,7 +534,11 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		delete(s.mallocs, addr)
 		if async != 0 {
-			s.enqueue(stream, func() { s.dev.Free(addr) })
+			s.win.setFreeing(addr, true)
+			s.enqueue(stream, func() {
+				s.dev.Free(addr)
+				s.win.setFreeing(addr, false)
+			})
 			return reply{}
 		}
 		// cudaFree waits for the whole device, non-blocking streams too: a
@@ -548,13 +552,18 @@ func (s *Server) handle(req request) (rep reply) {
 		}
 		return reply{}
 	case opHostCopy:
-		stream, dir, dev, n := p.u32(), copyDir(p.u32()), p.u64(), p.u64()
+		stream, flags, dev, n := p.u32(), p.u32(), p.u64(), p.u64()
 		if p.err != nil {
 			return reply{}
 		}
+		dir := copyDir(flags & 0xff)
+		api := ""
+		if flags&hostCopyAsync != 0 {
+			api = "cudaMemcpyAsync"
+		}
 		if dev != 0 {
-			if _, ok := s.win.find(dev, n); !ok {
-				return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes at %#x: not inside an allocation\n", n, dev)}
+			if _, ok := s.win.live(dev, n); !ok {
+				return reply{api: api, code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes at %#x: not inside an allocation\n", n, dev)}
 			}
 		}
 		s.waitFor(s.streamSeq(stream))
@@ -885,10 +894,14 @@ func (s *Server) copy(p *payloadReader) reply {
 	if c := s.stickyCode(); c != Success {
 		return reply{code: c}
 	}
-	dr, okd := s.win.find(dst, n)
-	sr, oks := s.win.find(src, n)
+	dr, okd := s.win.live(dst, n)
+	sr, oks := s.win.live(src, n)
 	if !okd || !oks {
-		return reply{code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes from %#x to %#x: not inside allocations\n", n, src, dst)}
+		api := ""
+		if async != 0 {
+			api = "cudaMemcpyAsync"
+		}
+		return reply{api: api, code: ErrorInvalidValue, diag: fmt.Appendf(nil, "warpsim runtime: copy of %d bytes from %#x to %#x: not inside allocations\n", n, src, dst)}
 	}
 	dir := deviceToDevice
 	switch {
@@ -932,7 +945,7 @@ func (s *Server) memset(p *payloadReader) reply {
 	if c := s.stickyCode(); c != Success {
 		return reply{code: c}
 	}
-	if _, ok := s.win.find(addr, n); !ok {
+	if _, ok := s.win.live(addr, n); !ok {
 		return reply{code: ErrorInvalidValue}
 	}
 	seq := s.enqueue(stream, func() {

@@ -26,6 +26,10 @@ type window struct {
 	used     uint64   // bytes allocated
 	capacity uint64   // the simulated device's memory
 	nextKind allocKind
+	// freeing holds the allocations (by base) that cudaFreeAsync freed and
+	// whose stream has not reached the free yet: the program may not name
+	// them in a later call (live).
+	freeing map[uint64]bool
 	// avail answers how many more bytes the host can back now (hostmem.go);
 	// tests replace it.
 	avail func() uint64
@@ -181,6 +185,36 @@ func (w *window) find(addr, n uint64) (region, bool) {
 		return region{}, false
 	}
 	return r, true
+}
+
+// live is find for a CUDA call that names [addr, addr+n): an allocation
+// cudaFreeAsync freed is gone for the calls after it, before its stream
+// reaches the free (the H100 refuses a cudaMemcpyAsync from it on the same
+// stream with cudaErrorInvalidValue: testdata/sanitize/probe5,
+// copy_after_freeasync).
+func (w *window) live(addr, n uint64) (region, bool) {
+	r, ok := w.find(addr, n)
+	if !ok {
+		return r, false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return r, !w.freeing[r.base]
+}
+
+// setFreeing marks the allocation at base as freed by cudaFreeAsync (on)
+// or its free as done (off).
+func (w *window) setFreeing(base uint64, on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.freeing == nil {
+		w.freeing = map[uint64]bool{}
+	}
+	if on {
+		w.freeing[base] = true
+	} else {
+		delete(w.freeing, base)
+	}
 }
 
 // span returns the bytes [addr, addr+n) of one allocation.

@@ -43,6 +43,7 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 		defer wp.recordTensorEnd()
 		var lanes [32]cpAsyncLane // for the step record (recordtensor.go)
 		nl := 0
+		var bad uint32 // lanes memcheck found invalid
 		for l := 0; l < 32; l++ {
 			if exec>>l&1 == 0 {
 				continue
@@ -71,20 +72,28 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				wp.fault(FaultMisaligned, pc, l, a, true, "cp.async of %d bytes at %#x is not %d-byte aligned", n, a, n)
 				return
 			}
+			// memcheck sees the copy's source read and where its bytes
+			// will land at the cp.async, before the engine's own bounds
+			// checks; an invalid copy stops the kernel once every lane of
+			// the instruction is checked (the H100 reported nothing after
+			// it, not even an invalid read by another thread:
+			// testdata/sanitize/probe5, cp_async_smem_oob, cp_async_tail)
+			if ss > 0 && !wp.checkPieces(pc, CheckLoad, ptxtype.SpaceGlobal, l, src, ss) ||
+				!wp.checkBounds(pc, CheckStore, to.DstSpace, l, dst, n) {
+				if wp.state == warpDone {
+					return
+				}
+				bad |= 1 << uint(l)
+				continue
+			}
 			if b, _ := wp.resolve(pc, to.DstSpace, dst, n, l); b == nil {
 				return
 			}
 			if ss > 0 {
-				if b, _ := wp.resolve(pc, ptxtype.SpaceGlobal, src, ss, l); b == nil {
+				if b, _ := wp.resolveFor(pc, ptxtype.SpaceGlobal, src, ss, l, true); b == nil {
 					return
 				}
 				wp.recordTensorPiece(accGlobal, src, ss, false)
-				if !wp.checkPieces(pc, CheckLoad, ptxtype.SpaceGlobal, l, src, ss) {
-					if wp.state == warpDone {
-						return
-					}
-					continue // this lane stopped (memcheck); the others copy
-				}
 			}
 			if wp.chk != nil {
 				wp.asyncEvent(pc, AsyncIssue, AsyncKindCopy, l, to.DstSpace, dst, n, 0)
@@ -99,6 +108,10 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				lanes[nl] = cpAsyncLane{line: line, word: uint32(dst >> 2), words: uint8(n / 4)}
 				nl++
 			}
+		}
+		if bad != 0 {
+			wp.sanitizerStop(pc, bad)
+			return
 		}
 		if wp.rec != nil {
 			wp.rec.Wavefronts = cpAsyncWavefronts(lanes[:nl])
@@ -181,6 +194,14 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			src += wp.r(to.Src)[l]
 		}
 		n := wp.r(to.A[0])[l] & 0xffffffff
+		if n%16 != 0 && dst%16 == 0 && src%16 == 0 {
+			// A size that is not a multiple of 16: the H100 runs on, no
+			// sanitizer tool reports it, and the mbarrier's phase never
+			// completes (testdata/sanitize/probe5, bulk_size: 100 bytes
+			// expected and copied). Which bytes landed was not recorded;
+			// here none do, and no transaction completes.
+			continue
+		}
 		if n%16 != 0 || dst%16 != 0 || src%16 != 0 {
 			wp.fault(FaultMisaligned, pc, l, dst, true, "cp.async.bulk of %d bytes from %#x to %#x: size and addresses must be multiples of 16", n, src, dst)
 			return
@@ -302,7 +323,7 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8, mbars *[32]ui
 		}
 		var src []byte
 		if c.srcSize > 0 {
-			if src, _ = wp.resolve(pc, ptxtype.SpaceGlobal, c.src, uint64(c.srcSize), l); src == nil {
+			if src, _ = wp.resolveFor(pc, ptxtype.SpaceGlobal, c.src, uint64(c.srcSize), l, true); src == nil {
 				return
 			}
 		}
@@ -322,6 +343,16 @@ func (wp *warp) completeCopies(pc int, limit *[32]int32, op uint8, mbars *[32]ui
 // PTX space (generic addresses are resolved to shared or global); shared
 // addresses are offsets in the block's shared memory.
 func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, n uint64) bool {
+	return wp.checkAt(pc, op, space, lane, addr, n, false)
+}
+
+// checkBounds is checkOne for where an access lies only
+// (CheckAccess.Bounds): memcheck sees it, initcheck and racecheck do not.
+func (wp *warp) checkBounds(pc int, op uint8, space ptxtype.Space, lane int, addr, n uint64) bool {
+	return wp.checkAt(pc, op, space, lane, addr, n, true)
+}
+
+func (wp *warp) checkAt(pc int, op uint8, space ptxtype.Space, lane int, addr, n uint64, bounds bool) bool {
 	if wp.chk == nil {
 		return true
 	}
@@ -342,8 +373,9 @@ func (wp *warp) checkOne(pc int, op uint8, space ptxtype.Space, lane int, addr, 
 		addr &= 1<<clusterShift - 1
 	}
 	a := &wp.chkBuf.access
-	a.Stop, a.Op, a.Size, a.Generic = 0, op, uint32(n), space == ptxtype.SpaceGeneric
+	a.Stop, a.Op, a.Size, a.Generic, a.Bounds = 0, op, uint32(n), space == ptxtype.SpaceGeneric, bounds
 	a.Space[lane], a.Addr[lane] = sp, addr
+	defer func() { a.Bounds = false }()
 	if !wp.chk.Access(wp.site(pc, 1<<uint(lane)), a) {
 		wp.sanitizerStop(pc, 1<<uint(lane))
 		return false

@@ -83,7 +83,7 @@ type worker struct {
 
 func newWorker(l *launch) *worker {
 	w := &worker{l: l}
-	w.blk.shared = make([]byte, l.shared)
+	w.blk.shared = make([]byte, l.shared, max(l.shared, l.sharedMap))
 	return w
 }
 
@@ -94,11 +94,11 @@ func (w *worker) rebind(l *launch) {
 	w.lt = nil     // a new launch's per-line table, made when first needed
 	w.blk.live = 0 // no block of this grid yet (a stopped grid's report looks)
 	w.printed = w.printed[:0]
-	if cap(w.blk.shared) >= l.shared {
+	if cap(w.blk.shared) >= max(l.shared, l.sharedMap) {
 		w.blk.shared = w.blk.shared[:l.shared]
 		w.blk.sharedDirty = true
 	} else {
-		w.blk.shared = make([]byte, l.shared)
+		w.blk.shared = make([]byte, l.shared, max(l.shared, l.sharedMap))
 		w.blk.sharedDirty = false
 	}
 	for _, wp := range w.pool {

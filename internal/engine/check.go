@@ -168,6 +168,12 @@ type CheckAccess struct {
 	// Async: the bytes of an asynchronous copy landing (cp.async at its
 	// wait), which a race checker follows through AsyncChecker instead.
 	Async bool
+	// Bounds: only where the access lies is checked (memcheck): an
+	// asynchronous copy's destination at the copy's issue, before its
+	// bytes land (the H100's memcheck reports a cp.async past the block's
+	// shared memory at the cp.async: testdata/sanitize/probe5,
+	// cp_async_smem_oob).
+	Bounds bool
 	// Same: for a shared-memory store, per lane, the bytes of its access
 	// (bit i: byte i) that write the value already there; compute-
 	// sanitizer's racecheck raises no hazard for a write that changes
@@ -269,13 +275,15 @@ func (wp *warp) checkAccess(pc int, in *ir.Inst, exec uint32, base, n uint64, op
 				if addr >= 1<<clusterShift {
 					// Distributed shared memory (cluster.go): the block's
 					// own copy is checked as its shared memory; another
-					// block's is left to the engine's bounds check (the
-					// checker's shadow state is per block).
+					// block's is SpaceRemoteShared, where memcheck checks
+					// the bounds (every block of the grid has the same
+					// shared size) and the others look no further (their
+					// shadow state is per block).
 					if int(addr>>clusterShift)-1 != wp.w.cb.rank {
-						exec &^= 1 << l
-						continue
+						sp = SpaceRemoteShared
+					} else {
+						addr &= 1<<clusterShift - 1
 					}
-					addr &= 1<<clusterShift - 1
 				}
 			case addr >= LocalWindow && addr < LocalWindow+WindowSize:
 				sp, addr = SpaceLocal, addr-LocalWindow

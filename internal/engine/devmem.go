@@ -194,6 +194,33 @@ func (m *Memory) Padding(allocs []*Alloc, addr, n uint64, write, warn bool) ([]b
 	return p[off : off+n : off+n], true
 }
 
+// Straddling returns, copied into buf, the n bytes at addr of a read that
+// begins inside a live allocation of the launch's sorted snapshot allocs
+// and ends past it, in the memory the GPU maps around it (Padding): the
+// H100 let a 16-byte cp.async read 4 bytes past a 396-byte allocation
+// through (testdata/sanitize/probe5, cp_async_tail). Used for cp.async
+// sources (resolveFor with read); plain loads and writes that straddle an
+// allocation's end were not recorded and still fault.
+func (m *Memory) Straddling(allocs []*Alloc, addr, n uint64, buf []byte, warn bool) ([]byte, bool) {
+	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].Base > addr }) - 1
+	if i < 0 || n > uint64(len(buf)) {
+		return nil, false
+	}
+	a := allocs[i]
+	end := a.End()
+	if addr >= end || addr+n <= end || addr+n < addr {
+		return nil, false
+	}
+	in := end - addr
+	rest, ok := m.Padding(allocs, end, n-in, false, warn)
+	if !ok {
+		return nil, false
+	}
+	copy(buf, a.Data[addr-a.Base:])
+	copy(buf[in:n], rest)
+	return buf[:n:n], true
+}
+
 // Backing supplies the bytes of allocations when they must live somewhere
 // other than Go's heap: the CUDA runtime keeps them in memory shared with
 // the program, mapped there at the device addresses.

@@ -73,3 +73,40 @@ func TestAllocBeyondHost(t *testing.T) {
 		t.Log(err)
 	}
 }
+
+// TestStraddling: a read that begins inside an allocation and ends in the
+// memory mapped after it (MapPadding, as the CUDA runtime's memory is)
+// gives the allocation's bytes, then zeros, as the H100's 16-byte cp.async
+// 4 bytes past a 396-byte allocation succeeded (testdata/sanitize/probe5,
+// cp_async_tail); without MapPadding, or wholly inside or outside the
+// allocation, it is not a straddling read.
+func TestStraddling(t *testing.T) {
+	m := NewMemory()
+	m.MapPadding = true
+	base, err := m.Alloc(396)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := m.Find(base, 1)
+	for i := range a.Data {
+		a.Data[i] = byte(i)
+	}
+	var buf [64]byte
+	b, ok := m.Straddling(m.snapshot(), base+384, 16, buf[:], false)
+	want := []byte{128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 0, 0, 0, 0}
+	if !ok || string(b) != string(want) {
+		t.Errorf("straddling read: %v %v, want %v", b, ok, want)
+	}
+	for _, tc := range []struct {
+		name string
+		addr uint64
+	}{{"inside", base + 380}, {"outside", base + 400}} {
+		if _, ok := m.Straddling(m.snapshot(), tc.addr, 16, buf[:], false); ok {
+			t.Errorf("%s: a straddling read", tc.name)
+		}
+	}
+	m.MapPadding = false
+	if _, ok := m.Straddling(m.snapshot(), base+384, 16, buf[:], false); ok {
+		t.Error("without MapPadding: a straddling read")
+	}
+}

@@ -290,6 +290,13 @@ type Config struct {
 	// Check, when not nil, is the sanitizer that sees every access and
 	// synchronization (check.go).
 	Check Checker
+	// SharedUnit and SharedReserved are the GPU's shared memory allocation
+	// unit and the bytes it reserves per block (arch.Arch): a block's
+	// shared memory is mapped up to the end of its last unit, so an access
+	// a little past the block's bytes (but inside that unit) succeeds, as
+	// on the H100 (testdata/sanitize/probe5, cp_async_smem_oob; memcheck
+	// still reports it). Zero: the block's bytes exactly.
+	SharedUnit, SharedReserved int
 	// CheckWave is how many blocks the GPU holds at once for this launch
 	// (blocks per SM times SMs; 0: unknown). Once a checker has stopped
 	// lanes and let the kernel go on (CheckAccess.Stop), the blocks of the
@@ -340,6 +347,7 @@ type launch struct {
 	checkCap  atomic.Int64
 	fault     *Fault
 	shared    int // bytes of shared memory per block
+	sharedMap int // of which, with the rest of its last allocation unit, mapped (Config.SharedUnit)
 	sharedOff []int32
 	limit     int64
 	printMu   *sync.Mutex
@@ -497,6 +505,10 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 	l.shared = st
 	if cfg.DynShared > 0 {
 		l.shared = alignInt(st, m.Prog.DynSharedAlign[cfg.Kernel]) + int(cfg.DynShared)
+	}
+	l.sharedMap = l.shared
+	if u := cfg.SharedUnit; u > 0 && l.shared > 0 {
+		l.sharedMap = (l.shared+cfg.SharedReserved+u-1)/u*u - cfg.SharedReserved
 	}
 	if cfg.Cooperative && depth == 0 {
 		if err := l.beginCooperative(); err != nil {

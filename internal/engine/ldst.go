@@ -78,6 +78,11 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 			if b, ok := wp.w.l.mod.Mem.Padding(wp.w.l.allocs, addr, n, !read, wp.chk == nil); ok {
 				return b, accGlobal
 			}
+			if read {
+				if b, ok := wp.w.l.mod.Mem.Straddling(wp.w.l.allocs, addr, n, wp.straddle[:], wp.chk == nil); ok {
+					return b, accGlobal
+				}
+			}
 			msg, inHeap := wp.w.l.mod.Mem.heap.describe(addr, n, spaceWord(space))
 			if !inHeap {
 				msg = wp.w.l.mod.Mem.unmapped(addr, n, spaceWord(space))
@@ -92,6 +97,11 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 		sh := wp.blk.shared
 		if addr >= 1<<clusterShift && addr < WindowSize {
 			return wp.remoteShared(pc, addr, n, lane) // cluster.go
+		}
+		if addr+n > uint64(len(sh)) && addr+n <= uint64(wp.w.l.sharedMap) {
+			// past the block's bytes, inside its last allocation unit
+			// (Config.SharedUnit): mapped, as on the GPU
+			return sh[addr : addr+n : addr+n], accShared
 		}
 		if addr+n > uint64(len(sh)) || addr+n < addr {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte shared access at offset %#x is outside the block's %d bytes of shared memory", n, addr, len(sh))

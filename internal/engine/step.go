@@ -34,7 +34,18 @@ const (
 	SpaceShared
 	SpaceLocal
 	SpaceConst
+	// SpaceRemoteShared is another cluster block's shared memory, in a
+	// CheckAccess only: the address is a shared::cluster one
+	// (RemoteShared splits it).
+	SpaceRemoteShared
 )
+
+// RemoteShared splits a shared::cluster address of CheckAccess
+// (SpaceRemoteShared) into the block's rank in its cluster and the offset
+// in that block's shared memory.
+func RemoteShared(addr uint64) (rank int, off uint64) {
+	return int(addr>>clusterShift) - 1, addr & (1<<clusterShift - 1)
+}
 
 // StepRecord is what one warp instruction did. A driver owns it and passes
 // it to every Step; the engine overwrites it (its slices are reused, so a

@@ -120,6 +120,9 @@ type warp struct {
 	sectorsSeen, wordsSeen distinctFilter
 	args                   []uint64
 
+	// straddle holds the bytes of a read that straddles the end of an
+	// allocation (Memory.Straddling), until the instruction uses them.
+	straddle [64]byte
 	// async holds the warp's pending cp.async copies (asyncproxy.go).
 	async asyncState
 }

@@ -125,6 +125,8 @@ func spaceName(sp uint8) string {
 	switch sp {
 	case engine.SpaceShared:
 		return "__shared__"
+	case engine.SpaceRemoteShared:
+		return "__remote_shared__"
 	case engine.SpaceLocal:
 		return "__local__"
 	case engine.SpaceConst:

@@ -30,6 +30,15 @@ func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool
 			} else if addr+n > uint64(site.SharedBytes) || addr+n < addr {
 				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr+s.opt.SharedBase)}
 			}
+		case engine.SpaceRemoteShared:
+			// another block of the cluster (mapa, map_shared_rank), in
+			// the H100's words (testdata/sanitize/probe5, dsmem_oob)
+			rank, off := engine.RemoteShared(addr)
+			if off%n != 0 {
+				where = []string{fmt.Sprintf("Access to %#x in CTA %d is misaligned", off+s.opt.SharedBase, rank)}
+			} else if off+n > uint64(site.SharedBytes) || off+n < off {
+				where = []string{fmt.Sprintf("Access to %#x in CTA %d is out of bounds", off+s.opt.SharedBase, rank)}
+			}
 		case engine.SpaceLocal:
 			switch {
 			case addr%n != 0:

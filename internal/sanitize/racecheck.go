@@ -194,8 +194,8 @@ func (rc *racecheck) siteOf(site *engine.CheckSite) int32 {
 
 // access records a load or store's bytes and reports its conflicts.
 func (rc *racecheck) access(s *Sanitizer, site *engine.CheckSite, a *engine.CheckAccess) {
-	if a.Op == engine.CheckAtomic || a.Async {
-		return // an asynchronous copy's bytes landing: see async
+	if a.Op == engine.CheckAtomic || a.Async || a.Bounds {
+		return // an asynchronous copy's bytes landing or to land: see async
 	}
 	want := uint8(engine.SpaceShared)
 	if rc.global {
