@@ -19,6 +19,7 @@ import (
 // The plain run's blocks (two an SM, 264) pass through the barrier loop
 // twice; the long one's four times (the program's default).
 func TestCCBarrierClockWorkers(t *testing.T) {
+	t.Parallel()
 	checkCCBarrierClockWorkers(t, []string{"264", "2"}, "1", "16")
 }
 

@@ -23,6 +23,10 @@ import (
 func TestMain(m *testing.M) {
 	testenv.TuneGC() // the simulator's processes too (this binary stands in for warpsim)
 	if os.Getenv("WARPSIM_TEST_AS_CLI") == "1" {
+		if os.Getenv("WARPSIM_TEST_ANNOUNCE_RUNNING") == "1" {
+			// The interrupt tests signal a launch once this line shows.
+			launchRunningHook = func(kernel string) { fmt.Fprintf(os.Stdout, "%s%s\n", runningLine, kernel) }
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	// Programs from the cache (testenv.CachedBuild) start this run's binary.
@@ -33,6 +37,11 @@ func TestMain(m *testing.M) {
 	testenv.CleanPrograms()
 	os.Exit(code)
 }
+
+// runningLine starts the line that the test binary, standing in for
+// warpsim with WARPSIM_TEST_ANNOUNCE_RUNNING=1, prints on its stdout when a
+// launch's warps are running; the kernel's name follows.
+const runningLine = "warpsim test: warps running in kernel "
 
 func needClang(t *testing.T) {
 	t.Helper()

@@ -128,19 +128,26 @@ int main() {
 
 // TestCCInterrupt: Ctrl-C reaches a program and its simulator alike (one
 // process group); the kernel running stops and the report says where its
-// warps were.
+// warps were. The program says when block 0 runs (its first thread writes
+// mapped host memory, which the program polls): the signal follows that
+// event, never a guessed sleep (at load 35 a 1 s sleep ended before the
+// launch reached the simulator, and the signal ended both with no report).
 func TestCCInterrupt(t *testing.T) {
 	needClang(t)
 	src := filepath.Join(t.TempDir(), "spin.cu")
 	os.WriteFile(src, []byte(`#include <cstdio>
-__global__ void spin(volatile int *flag) { while (*flag == 0) {} }
+__global__ void spin(volatile int *flag, volatile int *running) { if (blockIdx.x == 0 && threadIdx.x == 0) *running = 1; while (*flag == 0) {} }
 int main() {
   int *d;
+  volatile int *running;
   cudaMalloc(&d, 4);
   cudaMemset(d, 0, 4);
-  printf("launching\n");
+  cudaHostAlloc((void **)&running, 4, cudaHostAllocMapped);
+  *running = 0;
+  spin<<<4, 64>>>(d, (int *)running);
+  while (*running == 0) {}
+  printf("running\n");
   fflush(stdout);
-  spin<<<4, 64>>>(d);
   cudaDeviceSynchronize();
   printf("not reached\n");
 }
@@ -159,11 +166,10 @@ int main() {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(out)
-	if line, err := r.ReadString('\n'); err != nil || line != "launching\n" {
+	if line, err := r.ReadString('\n'); err != nil || line != "running\n" {
 		cmd.Process.Kill()
 		t.Fatalf("first line %q, %v", line, err)
 	}
-	time.Sleep(time.Second) // the launch request reaches the simulator
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
 	// The rest of stdout and the exit, within a minute: a program that
 	// does not stop fails the test instead of hanging it.
@@ -183,7 +189,7 @@ int main() {
 	if rest != "" {
 		t.Errorf("the program went on: %q", rest)
 	}
-	for _, s := range []string{"warpsim: kernel fault: interrupted in kernel _Z4spinPVi\n  interrupted (SIGINT): 0 of 4 blocks done",
+	for _, s := range []string{"warpsim: kernel fault: interrupted in kernel _Z4spinPViS0_\n  interrupted (SIGINT): 0 of 4 blocks done",
 		"block (0,0,0) threads (0,0,0)-(31,0,0) at spin.ptx:", "spin.cu:2)", "— running"} {
 		if !strings.Contains(stderr.String(), s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr.String())

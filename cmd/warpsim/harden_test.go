@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,11 +56,13 @@ func TestRunStops(t *testing.T) {
 
 // TestRunInterrupt: Ctrl-C (SIGINT) during a kernel stops it, prints the
 // report of where its warps were and exits with status 130. The test binary
-// stands in for warpsim (TestMain); it is interrupted once the first
-// kernel's printf shows the launches are under way.
+// stands in for warpsim (TestMain); it is interrupted once it says that
+// spin's warps are running (launchRunningHook), never after a guessed
+// sleep: at load 35 a 300 ms sleep ended before spin had started, and the
+// signal ended warpsim between the launches, with no report.
 func TestRunInterrupt(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "run", filepath.Join(runDir, "hellospin.json"))
-	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_WORKERS=2")
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_TEST_ANNOUNCE_RUNNING=1", "WARPSIM_WORKERS=2")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -69,13 +72,24 @@ func TestRunInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "hello from thread 0") {
-		cmd.Process.Kill()
-		t.Fatalf("first line %q, %v", line, err)
+	// hello's printf, then spin's warps running (hello's own running line,
+	// if the watcher saw its one block's count, comes in between).
+	r := bufio.NewReader(out)
+	var lines []string
+	for len(lines) == 0 || lines[len(lines)-1] != runningLine+"spin\n" {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			cmd.Process.Kill()
+			t.Fatalf("stdout ended (%v) before spin ran: %q", err, append(lines, line))
+		}
+		lines = append(lines, line)
 	}
-	time.Sleep(300 * time.Millisecond) // let spin's blocks start
+	if !strings.HasPrefix(lines[0], "hello from thread 0") {
+		cmd.Process.Kill()
+		t.Fatalf("first line %q, want hello's printf", lines[0])
+	}
 	cmd.Process.Signal(os.Interrupt)
+	go io.Copy(io.Discard, r)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {

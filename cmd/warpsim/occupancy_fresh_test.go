@@ -170,6 +170,7 @@ var examinedFresh = []string{"testdata/timing/wgmma/wgmma.ptx", "testdata/timing
 // threads, at least freshMinWithin of them within 10%. -v lists the worst 15
 // and every arch's figures.
 func TestRegEstimateFreshPtxas(t *testing.T) {
+	t.Parallel()
 	table := readPtxasRecording(t)
 	if len(table) < 900 {
 		t.Fatalf("ptxas_table.tsv: %d rows", len(table))

@@ -251,6 +251,7 @@ func summarize(cmp []ptxasComparison, heldOut bool) regSummary {
 // regEstimateHeldOutBound, the tuned half's within regEstimateTunedBound.
 // -v lists every kernel.
 func TestRegEstimateAgainstPtxas(t *testing.T) {
+	t.Parallel()
 	rows := readPtxasTable(t)
 	if len(rows) < 150 {
 		t.Fatalf("recorded.tsv: %d rows", len(rows))

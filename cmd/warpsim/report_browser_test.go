@@ -186,8 +186,9 @@ func synthPTX(n int) string {
 }
 
 // TestReportLargeKernel measures a 2,000-line kernel's report: its size,
-// the time Chromium takes to load it against an empty page, and the time
-// its script takes.
+// the time Chromium takes to load it, and the time its script takes (until
+// 2026-11-28 Chromium also loaded an empty page first, for a logged
+// comparison that nothing checked: a browser start, some 2 CPU seconds).
 func TestReportLargeKernel(t *testing.T) {
 	bin := chromiumPath(t)
 	const n = 2000
@@ -221,12 +222,7 @@ func TestReportLargeKernel(t *testing.T) {
 	if err := writeReport(b.Profile(), "", page); err != nil {
 		t.Fatal(err)
 	}
-	empty := filepath.Join(dir, "empty.html")
-	os.WriteFile(empty, []byte("<!DOCTYPE html><html><body>empty</body></html>"), 0o644)
 	start := time.Now()
-	chromium(t, bin, empty, "--dump-dom")
-	base := time.Since(start)
-	start = time.Now()
 	dom, log := chromium(t, bin, page, "--dump-dom")
 	took := time.Since(start)
 	checkPage(t, dom, log)
@@ -243,7 +239,7 @@ func TestReportLargeKernel(t *testing.T) {
 		t.Fatal("no data-parsed-ms")
 	}
 	st, _ := os.Stat(page)
-	t.Logf("2,000-line kernel: report %d KiB; parsed in %s ms, script %d ms; Chromium start+load+dump %v (an empty page: %v)", st.Size()/1024, parsed[1], script, took, base)
+	t.Logf("2,000-line kernel: report %d KiB; parsed in %s ms, script %d ms; Chromium start+load+dump %v", st.Size()/1024, parsed[1], script, took)
 	// A page the browser must not freeze on: its script runs well under a
 	// second here, on a busy 2-core machine.
 	if script > 2000 {

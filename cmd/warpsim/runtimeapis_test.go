@@ -112,6 +112,7 @@ func TestRuntimeConditionalGraphs(t *testing.T) {
 // after cuMemUnmap and ./vmm 2 a mapping without access: both
 // cudaErrorIllegalAddress, and warpsim's report names cuMemUnmap.
 func TestRuntimeVMM(t *testing.T) {
+	t.Parallel()
 	flags := []string{"-arch=sm_90", "-lcuda"}
 	checkRuntimeAPI(t, "vmm", "vmm", flags, "0")
 	if e := checkRuntimeAPI(t, "vmm", "vmm", flags, "1"); !strings.Contains(e, "freed by cuMemUnmap") {
@@ -133,6 +134,7 @@ func TestRuntimeVMM(t *testing.T) {
 // another process get the driver's errors, the last three with a message
 // saying why.
 func TestRuntimeDriverModules(t *testing.T) {
+	t.Parallel()
 	needClang(t)
 	dir := t.TempDir()
 	fatbin := filepath.Join(dir, "drv_kernel.fatbin")

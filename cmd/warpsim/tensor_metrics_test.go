@@ -31,6 +31,7 @@ import (
 //     than the H100 (the demo's time column), so the same busy cycles fall in
 //     fewer active ones.
 func TestTensorMetricsAgainstH100(t *testing.T) {
+	t.Parallel()
 	const n = demoTensorN
 	h100 := tensorNCU(t)
 	a := arch.MustLookup("h100")

@@ -91,6 +91,7 @@ func runRecordedProbeFrom(t *testing.T, k, off int, probe, casesFile string, wan
 // run takes every eighth case; TestLongTMAProbeCC all 115 (the engine's
 // TMA tests run every case from PTX).
 func TestTMAProbeCC(t *testing.T) {
+	t.Parallel()
 	needClang(t)
 	runRecordedProbeEvery(t, 8, "tma_probe.cu", "cases.txt", 115, tmaProbeMask)
 }
@@ -110,6 +111,7 @@ func TestLongTMAProbeCC(t *testing.T) {
 // spins 4,000,000 clock64 cycles); TestLongTMAInterleaveProbeCC all 47, as
 // TestLongTMAInterleaveMatchesH100.
 func TestTMAInterleaveProbeCC(t *testing.T) {
+	t.Parallel()
 	needClang(t)
 	runRecordedProbeFrom(t, 16, 10, "tma_probe.cu", "il_cases.txt", 47, nil)
 }

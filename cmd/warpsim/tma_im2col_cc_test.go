@@ -17,6 +17,7 @@ import (
 // recording byte for byte, the encode verdicts and CUDA errors included.
 // The plain run takes every fourth case; TestLongTMAIm2colProbeCC all 83.
 func TestTMAIm2colProbeCC(t *testing.T) {
+	t.Parallel()
 	needClang(t)
 	runRecordedProbeEvery(t, 4, "im2col_probe.cu", "im2col_cases.txt", 83, nil)
 }

@@ -69,6 +69,13 @@ func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progres
 			}
 		}
 	}()
+	if hook := launchRunningHook; hook != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			announceRunning(progress, hook, done)
+		}()
+	}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
 		wg.Add(1)
 		go func() {
@@ -80,6 +87,43 @@ func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progres
 		signal.Stop(sigs)
 		close(done)
 		wg.Wait()
+	}
+}
+
+// launchRunningHook, when not nil, is called once for each launch as soon
+// as its warps have counted instructions: a signal sent after it finds the
+// launch running with warps inside the kernel. Only the tests set it
+// (TestMain, where the test binary stands in for warpsim), so that they
+// interrupt a launch on that event rather than after a guessed sleep,
+// which a loaded machine outlasts.
+var launchRunningHook func(kernel string)
+
+// announceRunning polls progress until done is closed, calling hook once
+// for each launch whose warp instruction count has become positive.
+func announceRunning(progress func() (warpsim.LaunchProgress, bool), hook func(kernel string), done <-chan struct{}) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	var last warpsim.LaunchProgress
+	announced := false
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			p, ok := progress()
+			if !ok {
+				announced = false
+				continue
+			}
+			if p.Kernel != last.Kernel || p.WarpInstructions < last.WarpInstructions {
+				announced = false // another launch
+			}
+			last = p
+			if !announced && p.WarpInstructions > 0 {
+				announced = true
+				hook(p.Kernel)
+			}
+		}
 	}
 }
 

@@ -1496,9 +1496,10 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
   return 0;
 }
 
-/* What can really be had: the device's memory not yet allocated, and no
- * more than the host can back (the simulator reads MemAvailable and the
- * memory cgroup's limit). */
+/* The simulated device's memory not yet allocated, and its size, as a GPU
+ * answers (not the host's available memory, which moves with other
+ * processes); whether the host can back an allocation is decided when it is
+ * made. */
 cudaError_t cudaMemGetInfo(size_t *freeB, size_t *total) {
   ENTER();
   struct reply r = call(opMemInfo, NULL, 0);

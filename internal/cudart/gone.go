@@ -95,7 +95,11 @@ const ProgramSignalGrace = time.Second
 func (s *Server) InterruptIfProgramGoes(reason string, grace time.Duration) bool {
 	for end := time.Now().Add(grace); ; time.Sleep(10 * time.Millisecond) {
 		if s.programLeft.Load() {
-			return s.Interrupt(reason)
+			if !s.Interrupt(reason) {
+				return false
+			}
+			s.signalStopped.Store(true)
+			return true
 		}
 		if time.Now().After(end) {
 			return false

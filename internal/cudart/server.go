@@ -105,8 +105,11 @@ type Server struct {
 	// programLeft: the program's request pipe closed or this process was
 	// reparented (gone.go), set before the queued work is dropped.
 	programLeft atomic.Bool
-	sticky      Error
-	launches    []Record
+	// signalStopped: a signal that reached the program too stopped the
+	// launch running now (InterruptIfProgramGoes).
+	signalStopped atomic.Bool
+	sticky        Error
+	launches      []Record
 	// compilers is the compiler of each kernel the program looked up, by
 	// mangled name, for the profile (Record.Compiler).
 	compilers map[string]string
@@ -292,6 +295,19 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			s.abandon()
 			if f != nil {
 				fmt.Fprintf(os.Stderr, "warpsim: the program exited before synchronizing with a faulted kernel:\n%s\n", f.Report)
+				return nil
+			}
+			if s.signalStopped.Load() {
+				// Ctrl-C while a kernel ran and the program was not
+				// waiting here (between requests, a launch queued): the
+				// program died of it and its pipe closed before the
+				// interrupt's report. Say where the kernel was, as when
+				// the program waits (below), once the launch has stopped.
+				s.stop()
+				if f := s.stopped(); f != nil {
+					fmt.Fprintf(os.Stderr, "%s\n", f.Report)
+					return ErrInterrupted
+				}
 			}
 			return nil
 		}

@@ -104,11 +104,21 @@ func (w *window) free() uint64 {
 	return min(f, host)
 }
 
-// memInfo is cudaMemGetInfo's answer.
+// memInfo is cudaMemGetInfo's answer: the simulated device's memory not
+// yet allocated, and its size. It is the device's figure, as on a GPU,
+// never the host's: the host's available memory moves with whatever else
+// runs there, so a program that checks that its own allocation lowered
+// free (testdata/programs/memory_info.cu, as the H100 answers) would see
+// another process's frees instead. Whether the host can back an
+// allocation is decided when it is made (Bytes), where it fails with
+// cudaErrorMemoryAllocation.
 func (w *window) memInfo() (free, total uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.free(), w.capacity
+	if w.capacity > w.used {
+		free = w.capacity - w.used
+	}
+	return free, w.capacity
 }
 
 // Bytes backs the allocation at base (engine.Backing).

@@ -37,7 +37,20 @@ type cache struct {
 	// invalidate clears it.
 	memoTag uint64
 	memoWay int
+	// fresh lists the ways allocated since the cache was last empty while
+	// they are few (at most len(tag)/freshShare); past that, overflow is
+	// set. invalidate and settle then clear only those ways: every host
+	// launch invalidates the L2, whose arrays are 12 MB on the H100, and a
+	// whole clear cost each program's simulator a page fault for every
+	// page of them (its first launch) and a 12 MB memclr for every launch
+	// after, whatever the kernel touched.
+	fresh    []int32
+	overflow bool
 }
+
+// freshShare bounds fresh: past len(tag)/freshShare ways, clearing the
+// whole arrays is as cheap as clearing way by way.
+const freshShare = 16
 
 const lineShift = 7 // 128-byte lines of four 32-byte sectors
 
@@ -208,6 +221,9 @@ func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
 				}
 			}
 		}
+		if c.tag[w] == 0 {
+			c.noteFresh(w)
+		}
 		c.tag[w], c.valid[w], c.dirty[w], c.ready[w] = line+1, 0, 0, 0
 		c.memoTag, c.memoWay = line+1, w
 	}
@@ -276,18 +292,48 @@ func (c *cache) drop(sector uint64) {
 	}
 }
 
+// noteFresh records that way w, empty until now, holds a line.
+func (c *cache) noteFresh(w int) {
+	if c.overflow {
+		return
+	}
+	if len(c.fresh) >= len(c.tag)/freshShare {
+		c.overflow, c.fresh = true, c.fresh[:0]
+		return
+	}
+	c.fresh = append(c.fresh, int32(w))
+}
+
 // settle makes every fill complete: the ready cycles of one grid's clock
 // mean nothing to the next grid's.
-func (c *cache) settle() { clear(c.ready) }
+func (c *cache) settle() {
+	if c.overflow {
+		clear(c.ready)
+		return
+	}
+	for _, w := range c.fresh {
+		c.ready[w] = 0
+	}
+}
 
-// invalidate empties the cache.
+// invalidate empties the cache. Only ways that held a line since it was
+// last empty can be other than zero (alloc is the only way in), so when
+// those are few only they are cleared.
 func (c *cache) invalidate() {
-	clear(c.tag)
-	clear(c.valid)
-	clear(c.dirty)
-	clear(c.bytes)
-	clear(c.ready)
-	clear(c.used)
+	if c.overflow {
+		clear(c.tag)
+		clear(c.valid)
+		clear(c.dirty)
+		clear(c.bytes)
+		clear(c.ready)
+		clear(c.used)
+	} else {
+		for _, w := range c.fresh {
+			c.tag[w], c.valid[w], c.dirty[w], c.ready[w], c.used[w] = 0, 0, 0, 0, 0
+			clear(c.bytes[4*w : 4*w+4])
+		}
+	}
+	c.fresh, c.overflow = c.fresh[:0], false
 	c.tick = 0
 	c.memoTag, c.memoWay = 0, -1
 }

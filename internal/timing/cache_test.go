@@ -171,3 +171,66 @@ func TestFastmodIsModulo(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheInvalidateEmpties: after invalidate a cache is as empty as a new
+// one (every array zero, no hit) and settle completes every pending fill,
+// whether few lines were filled (cleared way by way) or more than a
+// sixteenth of the cache (cleared whole); the cache then fills and hits as
+// before.
+func TestCacheInvalidateEmpties(t *testing.T) {
+	const lines = 64 * 16 // 64 sets of 16 ways
+	cases := []struct {
+		name  string
+		fills int
+	}{
+		{"nothing filled", 0},
+		{"3 lines", 3},
+		{"a sixteenth of the lines", lines / freshShare},
+		{"one line more", lines/freshShare + 1},
+		{"five times the cache: evictions", 5 * lines},
+	}
+	zero := func(c *cache) bool {
+		for i := range c.tag {
+			if c.tag[i] != 0 || c.valid[i] != 0 || c.dirty[i] != 0 || c.ready[i] != 0 || c.used[i] != 0 {
+				return false
+			}
+		}
+		for _, b := range c.bytes {
+			if b != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCache(lines*128, 16)
+			for round := range 2 { // the second round after an invalidate
+				for i := range tc.fills {
+					// Lines spread over the sets by the hash; a store's
+					// partial sector too.
+					line := uint64(i*7919 + round)
+					c.fill(line*4, uint64(100+i), i%3 == 0)
+					c.write(line*4+1, uint64(200+i), 8)
+				}
+				c.settle()
+				for i := range c.ready {
+					if c.ready[i] != 0 {
+						t.Fatalf("round %d: way %d still pending at %d after settle", round, i, c.ready[i])
+					}
+				}
+				c.invalidate()
+				if !zero(c) {
+					t.Fatalf("round %d: the cache holds state after invalidate", round)
+				}
+				if hit, _ := c.lookup(4 * uint64(round)); hit {
+					t.Fatalf("round %d: an invalidated cache hit", round)
+				}
+			}
+			c.fill(40, 7, false)
+			if hit, ready := c.lookup(40); !hit || ready != 7 {
+				t.Errorf("after invalidating: fill then lookup: hit %v ready %d; want a hit ready at 7", hit, ready)
+			}
+		})
+	}
+}
