@@ -49,15 +49,30 @@ func bank0Offset(p *Params, in *ir.Inst, rec *engine.StepRecord) (uint64, bool) 
 // for now if the block had not asked for it yet), and no sooner than lat
 // after the issue.
 func bank0Read(p *Params, b *blockT, now, lat, off uint64) uint64 {
-	line := off / uint64(p.ParamChunkBytes)
-	for _, c := range b.consts {
-		if c.line == line {
-			return max(now+lat, c.at)
-		}
+	return constRead(b, now, lat, off/uint64(p.ParamChunkBytes), uint64(p.ParamMissCycles))
+}
+
+// constRead is when line of block b's constant lines, read at cycle now,
+// is there: its arrival if the block has asked for it (no sooner than lat
+// after the issue), else now plus the larger of lat and miss, the line
+// then asked for.
+func constRead(b *blockT, now, lat, line, miss uint64) uint64 {
+	if i := constIndex(b, line); i >= 0 {
+		return max(now+lat, b.consts[i].at)
 	}
-	at := now + max(lat, uint64(p.ParamMissCycles))
+	at := now + max(lat, miss)
 	b.consts = append(b.consts, constLine{line, at})
 	return at
+}
+
+// constIndex is the index of line among block b's constant lines, or -1.
+func constIndex(b *blockT, line uint64) int {
+	for i, c := range b.consts {
+		if c.line == line {
+			return i
+		}
+	}
+	return -1
 }
 
 // symbolAddr reports whether instruction in reads a global variable's
@@ -84,18 +99,11 @@ const symLine = 1 << 62
 // SymFirstMissCycles in the grid's first wave (one block an SM: order
 // below the SM count), SymMissCycles later.
 func symbolRead(p *Params, b *blockT, sms int, now, lat, line uint64) uint64 {
-	for _, c := range b.consts {
-		if c.line == line {
-			return max(now+lat, c.at)
-		}
-	}
 	miss := p.SymMissCycles
 	if b.order < sms {
 		miss = p.SymFirstMissCycles
 	}
-	at := now + max(lat, uint64(miss))
-	b.consts = append(b.consts, constLine{line, at})
-	return at
+	return constRead(b, now, lat, line, uint64(miss))
 }
 
 // lazyParam is a parameter read (into register reg, at offset off of
@@ -107,12 +115,7 @@ type lazyParam struct {
 
 // hasLine reports whether block b has asked for line of constant bank 0.
 func hasLine(b *blockT, line uint64) bool {
-	for _, c := range b.consts {
-		if c.line == line {
-			return true
-		}
-	}
-	return false
+	return constIndex(b, line) >= 0
 }
 
 // dropLazy forgets the lazy parameter reads into the registers in writes.
