@@ -214,7 +214,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			// The requests ptxas makes of it, from the first lane's
 			// address and stride (the instruction is .aligned: the
 			// warp's are one), recorded when the access is done.
-			defer wp.recordWmmaParts(to, load, p, stride*bits/8)
+			defer wp.recordWmmaParts(to, p, stride*bits/8)
 		}
 		first = false
 		var regs [8]uint64

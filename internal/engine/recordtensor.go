@@ -114,13 +114,13 @@ func cpAsyncWavefronts(lanes []cpAsyncLane) uint32 {
 }
 
 // recordWmmaParts makes the record of a wmma.load or wmma.store the
-// requests ptxas makes of it (ir.WmmaAccesses): the blocks of the
+// requests ptxas makes of it (to.Access, ir.WmmaAccesses): the blocks of the
 // fragment's tile, p its first element's address, strideBytes from one
 // storage row to the next, each request its own sectors (global) or
 // wavefronts (shared: an LDSM's each of its 8x8 matrices).
-func (wp *warp) recordWmmaParts(to *ir.TensorOperands, load bool, p, strideBytes uint64) {
+func (wp *warp) recordWmmaParts(to *ir.TensorOperands, p, strideBytes uint64) {
 	r := wp.rec
-	a := ir.WmmaAccesses(to, load)
+	a := &to.Access
 	nb := a.Blocks()
 	if r == nil || nb == 0 || (r.Space != SpaceGlobal && r.Space != SpaceShared) {
 		return

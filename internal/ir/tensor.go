@@ -87,7 +87,10 @@ type TensorOperands struct {
 	WMMA     *tensor.WMMA
 	Frag     tensor.Frag
 	// Use is a wmma.load/store fragment's kind: 'a', 'b', 'c' or 'd'.
-	Use            byte
+	Use byte
+	// Access is a wmma.load/store's expansion into the requests ptxas
+	// makes of it (WmmaAccesses), decided once at lowering.
+	Access         WmmaAccess
 	Stride         int32 // wmma.load/store stride slot in elements, -1: the matrix's own width
 	WGMMA          *tensor.WGMMA
 	ADesc, BDesc   int32 // wgmma descriptor slots (ADesc -1 when A is in registers)
@@ -160,8 +163,8 @@ func (fl *fnLowerer) emitTensor(op Op, mode uint8, src *ptx.Instr, to TensorOper
 	if mode == TensorWmmaLoad || mode == TensorWmmaStore {
 		// The SASS instructions ptxas makes of it (WmmaAccesses), for
 		// the timing model's issue slots.
-		x := WmmaAccesses(&to, mode == TensorWmmaLoad)
-		in.Vec = uint8(min(x.Insts+x.Movm, 255))
+		to.Access = WmmaAccesses(&to, mode == TensorWmmaLoad)
+		in.Vec = uint8(min(to.Access.Insts+to.Access.Movm, 255))
 	}
 	for i := 0; i < len(d) && i < len(in.D); i++ {
 		in.D[i] = d[i]

@@ -486,7 +486,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && mem != 0 {
 		if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) && int(in.Imm) < len(funcs[rec.Func].TensorOps) {
-			if m := ir.WmmaAccesses(&funcs[rec.Func].TensorOps[in.Imm], true).Movm; m > 0 {
+			if m := funcs[rec.Func].TensorOps[in.Imm].Access.Movm; m > 0 {
 				// A fragment stored the other way round from the MMA's
 				// is transposed a register at a time (MOVM.16.MT88, a
 				// shuffle-like exchange: the warp pipe's interval and
