@@ -152,6 +152,7 @@ func TestAtomicAggregationMicrobenchmarks(t *testing.T) { checkAtomicAggregation
 // TestAtomicAggregationMicrobenchmarks with aggLogged's rows run and logged.
 func TestLongAtomicAggregationMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkAtomicAggregation(t, true)
 }
 

@@ -97,6 +97,7 @@ func TestBlocksMicrobenchmarks(t *testing.T) {
 // configuration.
 func TestLongBlocksMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkBlocksMicrobenchmarks(t, func(string) bool { return true })
 }
 
@@ -114,10 +115,9 @@ func checkBlocksMicrobenchmarks(t *testing.T, keep func(name string) bool) {
 		for i, r := range rows {
 			t.Run(r.name, func(t *testing.T) {
 				t.Parallel()
-				out := timeLaunchFile(t, filepath.Join(blocksDir, "launch", r.name+".json"), r.clockHz)
-				l := out.Launches[0]
-				tm := l.Grids[0].Timing
-				res[i] = result{l.DurationNS, achievedOcc(tm),
+				l := timeLaunchFileShared(t, filepath.Join(blocksDir, "launch", r.name+".json"), r.clockHz)[0]
+				tm := &l.timing
+				res[i] = result{l.ns, achievedOcc(tm),
 					float64(tm.ActiveSMCycles) / float64(tm.SMs)}
 			})
 		}

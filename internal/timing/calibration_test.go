@@ -120,8 +120,25 @@ func simulateShared(t testing.TB, launchFile string, clockHz float64) []sharedLa
 // its first blocks blocks in x (0: the grids as recorded).
 func simulateSharedBlocks(t testing.TB, launchFile string, clockHz float64, blocks uint32) []sharedLaunch {
 	t.Helper()
+	return simulateSharedPath(t, filepath.Join(calibDir, launchFile), clockHz, blocks)
+}
+
+// timeLaunchFileShared is timeLaunchFile for a test that reads only each
+// launch's duration and first grid's timing: the file is simulated once per
+// package run (sharedRuns), so a plain test and its long twin, which CI's
+// WARPSIM_LONG=1 step runs in one process, share the rows they both check
+// (TestBlocksMicrobenchmarks' ten configurations, TestDRAMBandwidth's three,
+// TestMechanisms' seven, TestGuardedLoadsInFlight's two).
+func timeLaunchFileShared(t testing.TB, path string, clockHz float64) []sharedLaunch {
+	t.Helper()
+	return simulateSharedPath(t, path, clockHz, 0)
+}
+
+// simulateSharedPath is simulateSharedBlocks for a launch file at path.
+func simulateSharedPath(t testing.TB, path string, clockHz float64, blocks uint32) []sharedLaunch {
+	t.Helper()
 	mhz := math.Round(clockHz / 1e6)
-	key := fmt.Sprintf("%s@%g/%d", launchFile, mhz, blocks)
+	key := fmt.Sprintf("%s@%g/%d", filepath.Clean(path), mhz, blocks)
 	sharedMu.Lock()
 	s := sharedRuns[key]
 	if s == nil {
@@ -130,7 +147,7 @@ func simulateSharedBlocks(t testing.TB, launchFile string, clockHz float64, bloc
 	}
 	sharedMu.Unlock()
 	s.once.Do(func() {
-		lf, err := launchfile.Load(filepath.Join(calibDir, launchFile))
+		lf, err := launchfile.Load(path)
 		if err != nil {
 			s.err = err
 			return
@@ -147,7 +164,7 @@ func simulateSharedBlocks(t testing.TB, launchFile string, clockHz float64, bloc
 		}})
 	})
 	if s.err != nil {
-		t.Fatalf("%s: %v", launchFile, s.err)
+		t.Fatalf("%s: %v", path, s.err)
 	}
 	return s.launches
 }
@@ -201,6 +218,7 @@ func plainCalibration(i int, name string) bool {
 // (minutes of simulation; CI's long step runs it).
 func TestLongCalibration(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkCalibration(t, func(int, string) bool { return true })
 }
 

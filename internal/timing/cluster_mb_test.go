@@ -38,6 +38,7 @@ func TestClusterMicrobenchmarks(t *testing.T) { clusterMicrobenchmarks(t, false)
 
 func TestLongClusterMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	clusterMicrobenchmarks(t, true)
 }
 

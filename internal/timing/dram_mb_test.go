@@ -65,9 +65,9 @@ func runDRAM(t *testing.T, keep func(name string) bool) []dramRow {
 			r := &res[i]
 			t.Run(r.name, func(t *testing.T) {
 				t.Parallel()
-				out := timeLaunchFile(t, filepath.Join(dramDir, "launch", r.name+".json"), clock[r.name])
-				tm := out.Launches[0].Grids[0].Timing
-				r.ns, r.occ = out.Launches[0].DurationNS, achievedOcc(tm)
+				l := timeLaunchFileShared(t, filepath.Join(dramDir, "launch", r.name+".json"), clock[r.name])[0]
+				tm := &l.timing
+				r.ns, r.occ = l.ns, achievedOcc(tm)
 				r.rd, r.wr = float64(tm.DRAMReadBytes), float64(tm.DRAMWriteBytes)
 			})
 		}
@@ -101,6 +101,7 @@ func heldOutRows(rows []dramRow) []heldOutRow {
 // those it matches, unchecked); each half's duration MAE is bounded.
 func TestLongDRAMBandwidth(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	filter := os.Getenv("WARPSIM_DRAM_FILTER")
 	re, err := regexp.Compile(filter)
 	if err != nil {

@@ -35,6 +35,7 @@ func TestFenceMicrobenchmarks(t *testing.T) { checkFenceMicrobenchmarks(t, false
 // 20 CPU seconds more.
 func TestLongFenceMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkFenceMicrobenchmarks(t, true)
 }
 

@@ -240,6 +240,7 @@ func TestReduceRanking(t *testing.T) {
 // anyway); their sums are checked at 2^18 and 2^24.
 func TestLongReduceRanking(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	rows := calibRows(t)
 	for _, bs := range []int{128, 256, 512, 1024} {
 		var ns [3]float64
@@ -305,6 +306,7 @@ func TestDeterminism(t *testing.T) {
 // of two workers up to 16 gives the same account, and one count twice.
 func TestLongDeterminism(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkDeterminism(t, []int{2, 4, 8, 1})
 }
 
@@ -354,6 +356,7 @@ func TestParallelSMsMatchSerial(t *testing.T) {
 // threads too.
 func TestLongParallelSMsMatchSerial(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkParallelSMsMatchSerial(t, []int{1, 3, 7})
 }
 
@@ -416,6 +419,7 @@ func TestCoarseningSlowerAtSmallN(t *testing.T) { checkCoarseningSlower(t, 128) 
 // N = 256, as on the H100 (13.8, 21.8, 40.6, 85.6 µs).
 func TestLongCoarseningSlowerAtSmallN(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkCoarseningSlower(t, 256)
 }
 
@@ -459,6 +463,7 @@ func TestSamplingError(t *testing.T) {
 // TestLongSamplingError is TestSamplingError at 2^22 ints, every kernel.
 func TestLongSamplingError(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkSamplingError(t, 22, []string{"reduceNeighbored", "reduceNeighboredLess", "reduceInterleaved"})
 }
 

@@ -112,8 +112,8 @@ func readMech(t *testing.T) []mechRow {
 // H100's recorded clock.
 func simulateMech(t *testing.T, r mechRow) (ns, occ float64) {
 	t.Helper()
-	res := timeLaunchFile(t, filepath.Join(mechDir, "launch", r.name+".json"), r.clockHz).Launches[0]
-	return res.DurationNS, achievedOcc(res.Grids[0].Timing)
+	res := timeLaunchFileShared(t, filepath.Join(mechDir, "launch", r.name+".json"), r.clockHz)[0]
+	return res.ns, achievedOcc(&res.timing)
 }
 
 // timeLaunchFile runs a launch file on the H100 preset in timing mode at
@@ -186,6 +186,7 @@ var plainMechanisms = map[string]bool{
 // calibration ones too (CI's long step runs it).
 func TestLongMechanisms(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkMechanisms(t, func(mechRow) bool { return true })
 }
 

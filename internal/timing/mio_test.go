@@ -29,6 +29,7 @@ func TestMIOThrottleAsOnH100(t *testing.T) { checkMIOThrottle(t, false) }
 // simulations TestLongCalibration makes).
 func TestLongMIOThrottleAsOnH100(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkMIOThrottle(t, true)
 }
 

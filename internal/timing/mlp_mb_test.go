@@ -47,8 +47,8 @@ func runMLP(t *testing.T, keep func(name string) bool) []heldOutRow {
 		for i, r := range rows {
 			t.Run(r.name, func(t *testing.T) {
 				t.Parallel()
-				out := timeLaunchFile(t, filepath.Join(r.dir, "launch", r.name+".json"), r.clockHz)
-				res[i] = heldOutRow{r.name, r.durationNS, r.occ, out.Launches[0].DurationNS, achievedOcc(out.Launches[0].Grids[0].Timing)}
+				l := timeLaunchFileShared(t, filepath.Join(r.dir, "launch", r.name+".json"), r.clockHz)[0]
+				res[i] = heldOutRow{r.name, r.durationNS, r.occ, l.ns, achievedOcc(&l.timing)}
 			})
 		}
 	})
@@ -60,6 +60,7 @@ func runMLP(t *testing.T, keep func(name string) bool) []heldOutRow {
 // some, unchecked); each half's duration MAE is bounded.
 func TestLongLoadsInFlight(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	filter := os.Getenv("WARPSIM_MLP_FILTER")
 	res := runMLP(t, func(n string) bool { return strings.Contains(n, filter) })
 	if t.Failed() {

@@ -331,6 +331,7 @@ func TestParallelClockReads(t *testing.T) { checkParallelClockReads(t, 1, 16) }
 // between and on 1 again.
 func TestLongParallelClockReads(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkParallelClockReads(t, 2, 4, 8, 1)
 }
 
@@ -460,6 +461,7 @@ func TestParallelReplayAnyWorkers(t *testing.T) { checkParallelReplay(t, []int{1
 // 3, 4 and 8 workers and on 1 again.
 func TestLongParallelReplayAnyWorkers(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkParallelReplay(t, []int{1, 2, 3, 4, 8, 1})
 }
 

@@ -195,6 +195,7 @@ const incPTX = `.version 8.0
 // long step): it times the 62 waves in full detail.
 func TestLongSamplingErrorStreaming(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	const n = 1 << 24
 	run := func(noSampling bool) *metrics.Timing {
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,

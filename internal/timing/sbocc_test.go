@@ -244,6 +244,7 @@ func TestShortBlockWarpSpread(t *testing.T) {
 // not simulated twice).
 func TestLongShortBlockWarpSpread(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkWarpSpread(t, []string{"w_b256_l4", "w_b256_l8", "w_b256_l64"}, map[string]bool{"w_b256_l64": true})
 }
 
@@ -305,6 +306,7 @@ const freshOccupancyError, freshDurationMAE = 3.0, 0.25
 // holds its achieved-occupancy error and duration MAE.
 func TestLongFreshShortBlocks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	order, _ := readSboccRun(t, "events2.txt", "ncu2.csv")
 	type result struct{ ns, occ float64 }
 	res := make([]result, len(order))

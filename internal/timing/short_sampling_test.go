@@ -71,6 +71,7 @@ func TestShortSamplingError(t *testing.T) {
 // It logs the mean and worst error.
 func TestLongShortSamplingError(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	seen := map[string]bool{}
 	var n, beyond int
 	var sum, worst float64

@@ -220,6 +220,7 @@ const shortOccStampedError = 4.0
 // their warps an SM at 8 blocks of 256 and more).
 func TestLongShortOccStamps(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	order, _ := shortoccRows(t)
 	want := map[string]bool{}
 	var rows []*sboccRow
@@ -364,6 +365,7 @@ const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.12
 // and holds its achieved-occupancy error and duration MAE.
 func TestLongFresh2ShortBlocks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	order, _ := shortoccRows(t)
 	var rows []*sboccRow
 	for _, r := range order {

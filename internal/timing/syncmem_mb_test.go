@@ -156,6 +156,7 @@ func TestRedBackPressure(t *testing.T) { checkRedBackPressure(t, false) }
 // 32 lines, new lines and f32 adds too (a minute of simulation more).
 func TestLongRedBackPressure(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkRedBackPressure(t, true)
 }
 

@@ -63,6 +63,7 @@ func TestTensorPipeMicrobenchmarks(t *testing.T) {
 // every row (CI's long step runs it).
 func TestLongTensorPipeMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkTensorPipeMicrobenchmarks(t, func(mbRow) bool { return true }, 8*9)
 }
 

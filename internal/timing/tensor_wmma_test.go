@@ -75,6 +75,7 @@ func TestWmmaPipeMicrobenchmarks(t *testing.T) {
 // per warp: most of the simulation).
 func TestLongWmmaPipeMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkWmmaPipe(t, func(mbRow) bool { return true }, 9*5)
 }
 

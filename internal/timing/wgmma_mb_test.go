@@ -89,6 +89,7 @@ func TestWgmmaMicrobenchmarks(t *testing.T) {
 // recorded kernel.
 func TestLongWgmmaMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkWgmmaMicrobenchmarks(t, func(string, int) bool { return true })
 }
 

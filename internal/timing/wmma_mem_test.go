@@ -84,6 +84,7 @@ func TestWmmaMemMicrobenchmarks(t *testing.T) {
 // variants (GC, SC), whose SASS is the same as G's and S's.
 func TestLongWmmaMemMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	checkWmmaMem(t, func(wmmaMemRow) bool { return true }, 0.085, 0.10)
 }
 
