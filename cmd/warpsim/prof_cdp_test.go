@@ -118,11 +118,7 @@ func checkProfNested(t *testing.T, mode string, withMetrics bool) {
 		"fanOut(int, int*)":                                  {4, 0},
 		"fanOutChild(int*)":                                  {0, 1000 + 2048 + 3000 + 5000},
 	}
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"prof", "--mode", mode, prog}, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
-	}
-	out := stderr.String()
+	stdout, out := profNestedOnce(t, mode, prog)
 	if !strings.Contains(out, "Calls (host)  Calls (device)") {
 		t.Errorf("no host/device call columns:\n%s", out)
 	}
@@ -142,17 +138,16 @@ func checkProfNested(t *testing.T, mode string, withMetrics bool) {
 	if len(got) != len(want) {
 		t.Errorf("%d kernels in the summary, want %d:\n%s", len(got), len(want), out)
 	}
-	if !strings.Contains(stdout.String(), "fanOut 5000 children from one thread: sync=no error children ran 5000") {
-		t.Errorf("program output:\n%s", stdout.String())
+	if !strings.Contains(stdout, "fanOut 5000 children from one thread: sync=no error children ran 5000") {
+		t.Errorf("program output:\n%s", stdout)
 	}
 
 	if !withMetrics {
 		return
 	}
 	// The metric table counts every invocation, host and device.
-	stdout.Reset()
-	stderr.Reset()
-	if code := run([]string{"prof", "--mode", mode, "--metrics", "blocks_launched", prog}, &stdout, &stderr); code != 0 {
+	var stdout2, stderr bytes.Buffer
+	if code := run([]string{"prof", "--mode", mode, "--metrics", "blocks_launched", prog}, &stdout2, &stderr); code != 0 {
 		t.Fatalf("--metrics: exit %d\n%s", code, stderr.String())
 	}
 	for k, w := range want {
@@ -161,4 +156,32 @@ func checkProfNested(t *testing.T, mode string, withMetrics bool) {
 			t.Errorf("metric table lacks %q:\n%s", line, stderr.String())
 		}
 	}
+}
+
+// profNestedRun is one `warpsim prof --mode M` run of the nested lesson:
+// its stdout and stderr.
+type profNestedRun struct{ stdout, stderr string }
+
+// profNested keeps each driver's profile of the nested lesson for the
+// package run: TestProfNested and TestLongProfNestedMetrics check the same
+// functional profile's summary (some 44,000 grids), which CI's
+// WARPSIM_LONG=1 step made twice. The tests that use it are serial
+// (t.Setenv), so a map suffices.
+var profNested = map[string]profNestedRun{}
+
+// profNestedOnce profiles prog (the nested lesson) under mode once per
+// package run and returns the program's stdout and warpsim's stderr; a run
+// that fails is not kept.
+func profNestedOnce(t *testing.T, mode, prog string) (stdout, stderr string) {
+	t.Helper()
+	key := mode + " " + prog
+	if r, ok := profNested[key]; ok {
+		return r.stdout, r.stderr
+	}
+	var o, e bytes.Buffer
+	if code := run([]string{"prof", "--mode", mode, prog}, &o, &e); code != 0 {
+		t.Fatalf("exit %d\n%s", code, e.String())
+	}
+	profNested[key] = profNestedRun{o.String(), e.String()}
+	return o.String(), e.String()
 }

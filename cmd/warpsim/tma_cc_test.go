@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -41,7 +42,6 @@ func runRecordedProbeFrom(t *testing.T, k, off int, probe, casesFile string, wan
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
 	n, i := 0, -1
 	for _, line := range strings.Split(string(cases), "\n") {
 		f := strings.Fields(line)
@@ -52,16 +52,12 @@ func runRecordedProbeFrom(t *testing.T, k, off int, probe, casesFile string, wan
 			continue
 		}
 		name := f[0]
-		out := filepath.Join(tmp, name+".bin")
-		stdout, stderr, err := runProgramErr(prog, filepath.Join(dir, casesFile), name, out)
-		if err != nil {
-			t.Errorf("%s: %v\n%s%s", name, err, stdout, stderr)
+		c := probeCaseOnce(prog, filepath.Join(dir, casesFile), name)
+		if c.err != nil {
+			t.Errorf("%s: %v\n%s%s", name, c.err, c.stdout, c.stderr)
 			continue
 		}
-		got, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := c.got
 		rec, err := os.ReadFile(filepath.Join(dir, "out", name+".bin"))
 		if err != nil {
 			t.Fatal(err)
@@ -81,6 +77,43 @@ func runRecordedProbeFrom(t *testing.T, k, off int, probe, casesFile string, wan
 	if n < (want-off+k-1)/k {
 		t.Errorf("ran %d cases, want every %d-th from the %d-th of the %d of %s", n, k, off+1, want, casesFile)
 	}
+}
+
+// probeCase is one run of a probe program on one case of its cases file:
+// the output file it wrote, its stdout and stderr, and how it ended.
+type probeCase struct {
+	once           sync.Once
+	got            []byte
+	stdout, stderr string
+	err            error
+}
+
+// probeCases keeps each case's run for the package run: a plain test and
+// its TestLong* twin (TestTMAProbeCC's every eighth case of the 115, the
+// im2col probe's every fourth, the interleaved probe's three, whose
+// measured loads spin 4,000,000 cycles), which CI's WARPSIM_LONG=1 step
+// runs in one process, run each case's simulator process once.
+var probeCases sync.Map // prog, cases file and case name → *probeCase
+
+// probeCaseOnce runs prog (a cached build: its path names what went into
+// it) on case name of casesFile once per package run.
+func probeCaseOnce(prog, casesFile, name string) *probeCase {
+	v, _ := probeCases.LoadOrStore(prog+"\x00"+casesFile+"\x00"+name, &probeCase{})
+	c := v.(*probeCase)
+	c.once.Do(func() {
+		tmp, err := os.MkdirTemp("", "warpsim-probe-")
+		if err != nil {
+			c.err = err
+			return
+		}
+		defer os.RemoveAll(tmp)
+		out := filepath.Join(tmp, name+".bin")
+		if c.stdout, c.stderr, c.err = runProgramErr(prog, casesFile, name, out); c.err != nil {
+			return
+		}
+		c.got, c.err = os.ReadFile(out)
+	})
+	return c
 }
 
 // TestTMAProbeCC builds testdata/tma/tma_probe.cu with `warpsim cc` (the
