@@ -18,6 +18,10 @@ import (
 // row, each lane W contiguous bytes (BlockBytes = 32/BlockRows*W bytes of
 // each row):
 //
+//   - an 8-bit operand stored the other way round (A column-major, B
+//     row-major): a byte an element, global or shared, 4 rows of 8 bytes
+//     a load (s8 m16n16k16 B row-major: eight LDG.E.U8 or LDS.U8, and
+//     PRMTs: testdata/programs3/wmmagemm);
 //   - 8- and 16-bit elements: 8 rows of 16 bytes, a 32-bit register a lane
 //     (LDG.E/LD.E/LDS/STG/STS; f16 m16n16k16 A or B: four, m32n8k16 A:
 //     eight, s8 m16n16k16: two, f16 accumulators: four); an operand
@@ -74,6 +78,14 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 	// The MMA's own order: A and accumulators row-major, B column-major.
 	natural := to.Trans == (use == 'b')
 	switch {
+	case bits == 8 && use != 'c' && !natural:
+		// MOVM and LDSM move 16-bit elements: an 8-bit operand stored
+		// the other way round is read a byte an element (LDG.E.U8,
+		// LDS.U8: a lane's 4 k values of one column a register, packed
+		// by PRMT), lane%4 picking the storage row, lane/4 the byte: 4
+		// rows of 8 bytes, eight loads for s8 m16n16k16 B row-major
+		// (testdata/programs3/wmmagemm, wg.sass: gg and gs of s8).
+		a.BlockRows, a.BlockBytes = 4, 8
 	case bits < 32:
 		a.BlockRows, a.BlockBytes = 8, 16
 		if load && use != 'c' && to.DstSpace == ptx.SpaceShared && bits >= 8 {

@@ -9,7 +9,7 @@ import (
 
 // TestWmmaAccessesAsPtxas checks the expansion against nvcc 13's SASS of
 // every fragment kind (testdata/programs3/wmmamem/h100/mb3.P.sass.gz,
-// expand.py): the loads or stores ptxas makes of one wmma.load/store, the
+// expand.py; s8 B row-major: testdata/programs3/wmmagemm): the loads or stores ptxas makes of one wmma.load/store, the
 // MOVMs, and the lines (rows of the tile) each one touches.
 func TestWmmaAccessesAsPtxas(t *testing.T) {
 	cases := []struct {
@@ -38,6 +38,11 @@ func TestWmmaAccessesAsPtxas(t *testing.T) {
 		{"tf32 b row generic: 4 LD.E of 4 lines", 'b', "m16n16k8", tensor.TF32, false, ptx.SpaceGeneric, true, 4, 0, 4},
 		{"s8 a row global: 2 LDG.E", 'a', "m16n16k16", tensor.S8, false, ptx.SpaceGlobal, true, 2, 0, 8},
 		{"s8 b col shared: 1 LDSM.x2", 'b', "m16n16k16", tensor.S8, true, ptx.SpaceShared, true, 1, 0, 8},
+		// testdata/programs3/wmmagemm/h100/wg.sass.gz (gg, gs of s8):
+		// MOVM and LDSM move 16-bit elements, so an s8 operand the other
+		// way round is a byte load an element.
+		{"s8 b row global: 8 LDG.E.U8", 'b', "m16n16k16", tensor.S8, false, ptx.SpaceGlobal, true, 8, 0, 4},
+		{"s8 b row shared: 8 LDS.U8", 'b', "m16n16k16", tensor.S8, false, ptx.SpaceShared, true, 8, 0, 4},
 		{"f64 a row generic: 1 LD.E.64", 'a', "m8n8k4", tensor.F64, false, ptx.SpaceGeneric, true, 1, 0, 8},
 		{"f64 c row generic: 1 LD.E.128", 'c', "m8n8k4", tensor.F64, false, ptx.SpaceGeneric, true, 1, 0, 8},
 		{"f16 c row shared: 4 LDS", 'c', "m16n16k16", tensor.F16, false, ptx.SpaceShared, true, 4, 0, 8},

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
+)
+
+// wmmagemmDir holds issue 19's wmma study family (wg.cu: tiled wmma GEMMs
+// of f16, bf16, tf32 and s8 from global and from shared memory, and
+// wmma.mma chains), recorded on an H100 with nvcc 13 (record.sh).
+const wmmagemmDir = "../../testdata/programs3/wmmagemm"
+
+// TestLongWmmaGemmTimesAgainstH100 runs wg.cu built by warpsim cc with
+// nvcc 13's PTX of it (h100/wg.nvcc.ptx.gz: the H100's own program) under
+// `warpsim prof --print-gpu-trace` at the base clock, checks every launch's
+// printed hash against the H100's (h100/wg.h100.txt), and compares each
+// launch's time with Nsight Compute's (times.tsv), over the README's study
+// and held-out halves (a launch is held out when the first hex digit of the
+// SHA-256 of its name is 8-f, decided before the recording). On 2026-11-28
+// (thirteenth round): study 20.2%, held out 19.5% before an s8 operand
+// stored the other way round was read a byte an element (ir.WmmaAccesses);
+// 19.8% and 19.5% after. The s8 GEMMs from global memory are the worst
+// GEMMs (-37% to -48%), then tf32's (-22% to -29%): ptxas issues part of a
+// k step's loads only after the step's first MMAs or PRMTs have their
+// data, two memory round trips a step where the model has one. The
+// ch_*_ind rows of f16 and s8 are ptxas's: the four chains have the same
+// operands, and ptxas computes one (+167%, +183%). It fails when a launch is
+// more than 200% off or a half's mean passes its bound.
+func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
+	testenv.Long(t)
+	needClang(t)
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	rows, err := testenv.ReadNCUTimes(filepath.Join(wmmagemmDir, "times.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := filepath.Join(t.TempDir(), "wg.nvcc.ptx")
+	gunzipTo(t, filepath.Join(wmmagemmDir, "h100", "wg.nvcc.ptx.gz"), ptx)
+	abs, err := filepath.Abs(filepath.Join(wmmagemmDir, "wg.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := buildCU(t, abs, "-O3", "-std=c++17", "--device-ptx", ptx)
+	var o, e bytes.Buffer
+	if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {
+		t.Fatalf("exit %d\n%s", code, e.String())
+	}
+	want, err := os.ReadFile(filepath.Join(wmmagemmDir, "h100", "wg.h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.String() != string(want) {
+		t.Errorf("output differs from the H100's:\n%s\nwant\n%s", o.String(), want)
+	}
+	var ns []float64
+	for _, l := range strings.Split(e.String(), "\n") {
+		f, err := csv.NewReader(strings.NewReader(l)).Read()
+		if err != nil || len(f) < 13 || f[0] == "Start" {
+			continue
+		}
+		if v, err := strconv.ParseFloat(f[1], 64); err == nil {
+			ns = append(ns, v)
+		}
+	}
+	if len(ns) != len(rows) {
+		t.Fatalf("%d launches in warpsim's trace, %d recorded", len(ns), len(rows))
+	}
+	var sum [2]float64
+	var n [2]int
+	for i, r := range rows {
+		d := (ns[i] - r.NS) / r.NS
+		h := 0
+		if !programs3Study(r.Workload) {
+			h = 1
+		}
+		sum[h] += math.Abs(d)
+		n[h]++
+		t.Logf("%-16s %-5s %7.0f ns, H100 %7.0f (%+.1f%%)", r.Workload, [2]string{"study", "held"}[h], ns[i], r.NS, 100*d)
+		if math.Abs(d) > 2 {
+			t.Errorf("%s: %.0f ns, H100 %.0f: more than 200%% off", r.Workload, ns[i], r.NS)
+		}
+	}
+	study, held := sum[0]/float64(max(1, n[0])), sum[1]/float64(max(1, n[1]))
+	t.Logf("mean |error|: study half %.1f%% (%d launches), held-out half %.1f%% (%d)", 100*study, n[0], 100*held, n[1])
+	if study > 0.21 || held > 0.21 {
+		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want both under 21%%", 100*study, 100*held)
+	}
+}
+
+// gunzipTo writes the gzip file src's contents to dst.
+func gunzipTo(t *testing.T, src, dst string) {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
