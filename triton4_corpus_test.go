@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -295,3 +296,44 @@ func TestTriton4Meta(t *testing.T) {
 
 // triton4Kernels is the batch's kernel directories.
 const triton4Kernels = 32
+
+// TestTriton4Workers runs the batch's kernels whose blocks meet in global
+// memory (the embedding bag's atomic adds, the KV-cache scatter, the MoE
+// scatter by sorted ids) with one worker and with eight: the bytes must be
+// the H100's either way.
+func TestTriton4Workers(t *testing.T) {
+	for _, name := range []string{"embedding_bag_f32", "reshape_and_cache_f16", "fused_moe_f16"} {
+		for _, workers := range []int{1, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
+				dir := filepath.Join(triton4Dir, name)
+				f, err := launchfile.Load(filepath.Join(dir, "launch.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Workers: workers})
+				out, err := f.Execute(dev, launchfile.ExecOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				files, _ := filepath.Glob(filepath.Join(dir, "expected", "sm90", "*.bin"))
+				if len(files) == 0 {
+					t.Fatal("no recordings")
+				}
+				for _, wf := range files {
+					buf := strings.TrimSuffix(filepath.Base(wf), ".bin")
+					want, err := os.ReadFile(wf)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := out.Buffer(buf)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("buffer %s: %s", buf, describeByteDiff(got, want))
+					}
+				}
+			})
+		}
+	}
+}
