@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/cuda/cc"
+	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/testenv"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // headerCases: one CUDA statement each (in a kernel with int *ip, unsigned
@@ -168,5 +170,46 @@ func TestHostOnlyHeaders(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "host.o")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFP8HeaderBelowSm89: cuda_fp8.h's saturating and widening conversions
+// use sm_89's packed cvt (e4m3x2/e5m2x2) only where ptxas accepts it
+// (testdata/triton4/ptxas: "Feature 'cvt with .e4m3x2/.e5m2x2' requires
+// .target sm_89 or higher"); for sm_80 the header converts in software, so
+// the PTX passes warpsim's Check, which holds it to ptxas's rule.
+func TestFP8HeaderBelowSm89(t *testing.T) {
+	testenv.NeedClang(t)
+	d, err := cc.NewDriver(os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "#include <cuda_fp8.h>\n" +
+		"extern \"C\" __global__ void k(float *fp, unsigned short *hp) {\n" +
+		"  hp[0] = __nv_cvt_float2_to_fp8x2(make_float2(fp[0], fp[1]), __NV_SATFINITE, __NV_E4M3);\n" +
+		"  __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(hp[1], __NV_E5M2); hp[2] = h.x; hp[3] = h.y;\n" +
+		"  hp[4] = __nv_cvt_halfraw2_to_fp8x2(h, __NV_SATFINITE, __NV_E5M2);\n}\n"
+	path := filepath.Join(t.TempDir(), "fp8.cu")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		arch   string
+		packed bool
+	}{{"sm_80", false}, {"sm_89", true}, {"sm_90", true}} {
+		out, err := d.PTX(&cc.Options{Inputs: []string{path}, OptLevel: "-O3", Arch: c.arch}, path)
+		if err != nil {
+			t.Fatalf("%s: %v", c.arch, err)
+		}
+		if got := strings.Contains(string(out), "e4m3x2") || strings.Contains(string(out), "e5m2x2"); got != c.packed {
+			t.Errorf("%s: packed fp8 cvt in the PTX = %v, want %v", c.arch, got, c.packed)
+		}
+		m, err := ptx.Parse(path, out)
+		if err != nil {
+			t.Fatalf("%s: %v", c.arch, err)
+		}
+		if errs := ir.Check(m); len(errs) > 0 {
+			t.Errorf("%s: Check refuses the PTX: %v", c.arch, errs)
+		}
 	}
 }

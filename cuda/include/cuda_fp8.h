@@ -84,10 +84,11 @@ __WARPSIM_HDI__ __nv_fp8x2_storage_t __nv_cvt_double2_to_fp8x2(const double2 x, 
                                 (unsigned)__nv_cvt_double_to_fp8(x.y, saturate, fp8_interpretation) << 8);
 }
 
-/* float pair (hi, lo) to fp8x2: sm_89's cvt in device code when saturating. */
+/* float pair (hi, lo) to fp8x2: sm_89's cvt in device code when saturating (ptxas refuses the packed fp8
+   cvt below sm_89: there the software conversion, as CUDA's header does). */
 __WARPSIM_HDI__ __nv_fp8x2_storage_t __warpsim_fp8x2_from_floats(float hi, float lo, __nv_saturation_t sat,
                                                                  __nv_fp8_interpretation_t k) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
   if (sat == __NV_SATFINITE) {
     unsigned short r;
     if (k == __NV_E5M2)
@@ -117,7 +118,7 @@ __WARPSIM_HDI__ float __warpsim_half_bits_to_float(unsigned short h) {
 
 __WARPSIM_HDI__ __nv_fp8x2_storage_t __nv_cvt_halfraw2_to_fp8x2(const __half2_raw x, const __nv_saturation_t saturate,
                                                                 const __nv_fp8_interpretation_t fp8_interpretation) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
   if (saturate == __NV_SATFINITE) {
     unsigned short r;
     unsigned v = (unsigned)x.x | (unsigned)x.y << 16;
@@ -154,7 +155,7 @@ __WARPSIM_HDI__ __nv_fp8x2_storage_t __nv_cvt_bfloat16raw2_to_fp8x2(const __nv_b
 __WARPSIM_HDI__ __half2_raw __nv_cvt_fp8x2_to_halfraw2(const __nv_fp8x2_storage_t x,
                                                        const __nv_fp8_interpretation_t fp8_interpretation) {
   __half2_raw r;
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
   unsigned v;
   if (fp8_interpretation == __NV_E5M2)
     asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(v) : "h"(x));

@@ -18,7 +18,21 @@ import (
 // exactly the lines ptxas refused, quoting one of ptxas's messages for
 // each, and nothing else.
 func TestCheckTriton3AgainstPtxas(t *testing.T) {
-	const dir = "../../testdata/triton3/ptxas/"
+	checkAgainstPtxas(t, "../../testdata/triton3/ptxas/", map[string]int{"cache_hints_sm90.ptx": 3, "gdc_sm80.ptx": 2})
+}
+
+// TestCheckTriton4AgainstPtxas: the fourth batch's PTX that ptxas refused
+// (testdata/triton4/ptxas: Triton's sm_80 PTX converting to fp8 e5m2 with
+// cvt.rn.satfinite.e5m2x2.f16x2, an sm_89 feature) is refused by Check on
+// the same lines, quoting ptxas.
+func TestCheckTriton4AgainstPtxas(t *testing.T) {
+	checkAgainstPtxas(t, "../../testdata/triton4/ptxas/", map[string]int{"reshape_and_cache_sm80.ptx": 2})
+}
+
+// checkAgainstPtxas: for each PTX file of dir that ptxas.txt names (with
+// the number of lines it refuses, counts), Check refuses exactly ptxas's
+// lines, each with a message that quotes one of ptxas's.
+func checkAgainstPtxas(t *testing.T, dir string, counts map[string]int) {
 	verdict, err := os.ReadFile(dir + "ptxas.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -34,8 +48,13 @@ func TestCheckTriton3AgainstPtxas(t *testing.T) {
 			want[m[1]][n] = append(want[m[1]][n], m[3])
 		}
 	}
-	if len(want) != 2 || len(want["cache_hints_sm90.ptx"]) != 3 || len(want["gdc_sm80.ptx"]) != 2 {
-		t.Fatalf("ptxas.txt: %v, want 3 lines of cache_hints_sm90.ptx and 2 of gdc_sm80.ptx", want)
+	if len(want) != len(counts) {
+		t.Fatalf("ptxas.txt names %d files, want %d", len(want), len(counts))
+	}
+	for f, n := range counts {
+		if len(want[f]) != n {
+			t.Fatalf("ptxas.txt: %d lines of %s, want %d", len(want[f]), f, n)
+		}
 	}
 	for file, lines := range want {
 		t.Run(file, func(t *testing.T) {
@@ -127,6 +146,39 @@ func TestMinTarget(t *testing.T) {
 		}
 		if bad := len(here) > 0; bad != c.bad {
 			t.Errorf(".target %s: errors %v, want griddepcontrol refused=%v", c.target, errs, c.bad)
+		}
+	}
+}
+
+// TestMinTargetPackedFP8Cvt: cvt to and from the packed fp8 types under
+// each .target (ptxas: "Feature 'cvt with .e4m3x2/.e5m2x2' requires .target
+// sm_89 or higher"); unpacked conversions are not affected.
+func TestMinTargetPackedFP8Cvt(t *testing.T) {
+	for _, c := range []struct {
+		target, instr string
+		bad           bool
+	}{
+		{"sm_80", "cvt.rn.satfinite.e5m2x2.f16x2 %rs1, %r1;", true},
+		{"sm_80", "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", true},
+		{"sm_86", "cvt.rn.f16x2.e4m3x2 %r1, %rs1;", true},
+		{"sm_89", "cvt.rn.satfinite.e5m2x2.f16x2 %rs1, %r1;", false},
+		{"sm_90", "cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2;", false},
+		{"sm_80", "cvt.rn.f16.f32 %rs1, %f1;", false},
+	} {
+		src := ".version 8.7\n.target " + c.target + "\n.address_size 64\n.visible .entry k()\n{\n" +
+			"\t.reg .b16 %rs<2>;\n\t.reg .b32 %r<2>;\n\t.reg .f32 %f<3>;\n\t" + c.instr + "\n\tret;\n}\n"
+		m, err := ptx.Parse("k.ptx", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: parse: %v", c.instr, err)
+		}
+		var here []string
+		for _, e := range Check(m) {
+			if e.Pos.Line == 9 {
+				here = append(here, e.Msg)
+			}
+		}
+		if bad := len(here) > 0; bad != c.bad || bad && !strings.Contains(here[0], "sm_89") {
+			t.Errorf(".target %s %s: errors %v, want refused=%v (naming sm_89)", c.target, c.instr, here, c.bad)
 		}
 	}
 }

@@ -30,14 +30,37 @@ func targetSM(m *ptx.Module) int {
 	return 0
 }
 
+// modMinSM is, per instruction, the first sm_XX target ptxas accepts a
+// type modifier of it for, with the feature's name in ptxas's message
+// (testdata/triton4/ptxas: Triton's sm_80 PTX for an fp8 e5m2 store,
+// "Feature 'cvt with .e4m3x2/.e5m2x2' requires .target sm_89 or higher";
+// the PTX ISA's cvt lists both packed fp8 types as sm_89's).
+var modMinSM = map[string]map[string]struct {
+	sm      int
+	feature string
+}{
+	"cvt": {
+		"e4m3x2": {89, "cvt with .e4m3x2/.e5m2x2"},
+		"e5m2x2": {89, "cvt with .e4m3x2/.e5m2x2"},
+	},
+}
+
 // minTarget refuses an instruction the module's .target is too old for.
 func (c *checker) minTarget(in *ptx.Instr) {
-	min, ok := instrMinSM[in.Op]
-	if !ok {
+	sm := targetSM(c.m)
+	if sm == 0 {
 		return
 	}
-	if sm := targetSM(c.m); sm > 0 && sm < min {
+	if min, ok := instrMinSM[in.Op]; ok && sm < min {
 		c.errorf(in.Pos, "%s needs .target sm_%d or later; the module's is sm_%d "+
 			"(ptxas: Instruction '%s' requires .target sm_%d or higher)", opText(in), min, sm, in.Op, min)
+		return
+	}
+	for _, mod := range in.Mods {
+		if f, ok := modMinSM[in.Op][mod]; ok && sm < f.sm {
+			c.errorf(in.Pos, "%s needs .target sm_%d or later; the module's is sm_%d "+
+				"(ptxas: Feature '%s' requires .target sm_%d or higher)", opText(in), f.sm, sm, f.feature, f.sm)
+			return
+		}
 	}
 }

@@ -41,6 +41,8 @@ var supported = map[string]bool{
 	"m16n8k32.f32.e4m3.e4m3.f32": true, "m16n8k32.f32.e5m2.e5m2.f32": true,
 	"m16n8k32.f32.e4m3.e5m2.f32": true, "m16n8k32.f32.e5m2.e4m3.f32": true,
 	"m8n8k4.f64.f64.f64.f64": true,
+	// sm_90's f64 shapes (PTX 7.8), e.g. Triton's float64 tl.dot for sm_90
+	"m16n8k4.f64.f64.f64.f64": true, "m16n8k8.f64.f64.f64.f64": true, "m16n8k16.f64.f64.f64.f64": true,
 	// PTX 8.7's fp8 forms (sm_89+): m16n8k16, and f16 accumulators
 	"m16n8k16.f32.e4m3.e4m3.f32": true, "m16n8k16.f32.e5m2.e5m2.f32": true,
 	"m16n8k16.f32.e4m3.e5m2.f32": true, "m16n8k16.f32.e5m2.e4m3.f32": true,
@@ -280,13 +282,19 @@ func addF16(x, y uint64) uint64 {
 }
 
 func (m *MMA) execF64(a, b, c, d *Regs) {
-	// m8n8k4: A[g][t] in lane 4g+t, B[t][g] in lane 4g+t, C/D[g][2t+i].
+	// Each element of D is one chain of fused multiply-adds in K order onto
+	// C (measured for m8n8k4; the sm_90 shapes m16n8k4/8/16 run as that
+	// chain over their whole K: testdata/triton4/dot_f64's sm_90 matmul).
+	// Layouts (PTX ISA, "Matrix Fragments for mma.m8n8k4 / mma.m16n8k*"
+	// with .f64): A[i][k] in lane 4(i%8)+k%4, register i/8 + 2(k/4) (one
+	// register, i/8 = k/4 = 0, for m8n8k4); B[k][j] in lane 4j+k%4,
+	// register k/4; C/D as cPos.
 	for l := 0; l < 32; l++ {
-		for e := 0; e < 2; e++ {
-			i, j := cPos(8, l, e)
+		for e := 0; e < m.ND; e++ {
+			i, j := cPos(m.M, l, e)
 			x := c[l][e]
-			for k := 0; k < 4; k++ {
-				x = fma64(a[4*i+k][0], b[4*j+k][0], x)
+			for k := 0; k < m.K; k++ {
+				x = fma64(a[4*(i%8)+k%4][i/8+2*(k/4)], b[4*j+k%4][k/4], x)
 			}
 			d[l][e] = x
 		}

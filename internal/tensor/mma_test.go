@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -84,5 +86,65 @@ func TestMMARecordings(t *testing.T) {
 				t.Errorf("%s: %d of %d registers differ from the H100", m.Name, bad, total)
 			}
 		})
+	}
+}
+
+// TestMMAF64Sm90Shapes: mma.sync m16n8k4/8/16 with f64 (sm_90) place A, B,
+// C and D as the PTX ISA's fragment figures do (A[i][k] in lane
+// 4(i%8)+k%4, register i/8+2(k/4); B[k][j] in lane 4j+k%4, register k/4;
+// C/D[i][j] in lane 4(i%8)+j/2, register 2(i/8)+j%2) — checked with small
+// integers, whose products and sums are exact — and each D element is one
+// chain of fused multiply-adds in K order: 2^53 + 1 + 1 - 2^53 is 0 (each +1
+// rounds back to 2^53), where an exact dot product would give 2.
+func TestMMAF64Sm90Shapes(t *testing.T) {
+	f := math.Float64bits
+	for _, k := range []int{4, 8, 16} {
+		m, err := NewMMA(fmt.Sprintf("m16n8k%d", k), "row", "col", F64, F64, F64, F64, false, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.NA != k/2 || m.NB != k/4 || m.NC != 4 || m.ND != 4 {
+			t.Fatalf("k=%d: registers %d %d %d %d", k, m.NA, m.NB, m.NC, m.ND)
+		}
+		A := func(i, kk int) float64 { return float64((i*7+kk*3)%11 - 5) }
+		B := func(kk, j int) float64 { return float64((kk*5+j*2)%9 - 4) }
+		C := func(i, j int) float64 { return float64(i*8 + j) }
+		var a, b, c, d Regs
+		for i := 0; i < 16; i++ {
+			for kk := 0; kk < k; kk++ {
+				a[4*(i%8)+kk%4][i/8+2*(kk/4)] = f(A(i, kk))
+			}
+			for j := 0; j < 8; j++ {
+				c[4*(i%8)+j/2][2*(i/8)+j%2] = f(C(i, j))
+			}
+		}
+		for kk := 0; kk < k; kk++ {
+			for j := 0; j < 8; j++ {
+				b[4*j+kk%4][kk/4] = f(B(kk, j))
+			}
+		}
+		m.Exec(&a, &b, &c, &d)
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 8; j++ {
+				want := C(i, j)
+				for kk := 0; kk < k; kk++ {
+					want += A(i, kk) * B(kk, j)
+				}
+				if got := math.Float64frombits(d[4*(i%8)+j/2][2*(i/8)+j%2]); got != want {
+					t.Errorf("k=%d D[%d][%d] = %g, want %g", k, i, j, got, want)
+				}
+			}
+		}
+		// the chain: row 0 of A is (2^53, 1, 1, -1 at k-1), column 0 of B is
+		// (1, 1, 1, ..., 2^53 at k-1); other products are 0
+		a, b, c = Regs{}, Regs{}, Regs{}
+		a[0][0], a[1][0], a[2][0] = f(1<<53), f(1), f(1)
+		b[0][0], b[1][0], b[2][0] = f(1), f(1), f(1)
+		a[4*0+(k-1)%4][2*((k-1)/4)] = f(-1)
+		b[4*0+(k-1)%4][(k-1)/4] = f(1 << 53)
+		m.Exec(&a, &b, &c, &d)
+		if got := math.Float64frombits(d[0][0]); got != 0 {
+			t.Errorf("k=%d: 2^53+1+1-2^53 = %g, want 0 (one FMA chain in K order)", k, got)
+		}
 	}
 }

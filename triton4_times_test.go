@@ -1,0 +1,98 @@
+package warpsim_test
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
+)
+
+// triton4Times is Nsight Compute's time of every launch file of the fourth
+// Triton batch on an H100 (testdata/triton4/h100: time_triton4.py under
+// ncu, 3 runs each, base clock, caches flushed, reduced by summarize4.py);
+// the failing assert is not timed. The whole batch is held out
+// (testdata/triton4/SPLIT.md): nothing in the timing model was chosen on it.
+const triton4Times = "testdata/triton4/h100/times.tsv"
+
+// TestLongTriton4TimesAgainstH100 times every kernel of the batch in timing
+// mode at ncu's clock and reports the duration error against the H100: the
+// mean absolute error, how many kernels are within 15%, each kernel's error
+// and the worst rows. The bounds are a regression alarm set just above what
+// the model measured when the batch was recorded (docs/calibration.md, "The
+// fourth Triton batch"), not a target to fit.
+func TestLongTriton4TimesAgainstH100(t *testing.T) {
+	testenv.Long(t)
+	rows, err := testenv.ReadNCUTimes(triton4Times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type res struct {
+		name      string
+		got, want float64
+	}
+	var all []res
+	for _, r := range rows {
+		c := strings.Split(r.Workload, "/")
+		if len(c) != 3 || c[0] != "triton4" {
+			t.Fatalf("%s: not a triton4/<case>/<arch> row", r.Workload)
+		}
+		all = append(all, res{r.Workload, tritonLaunchTime(t, triton4Dir, c[1], c[2], r.Launch), r.NS})
+	}
+	if len(all) != triton4TimedKernels {
+		t.Fatalf("%d kernels timed, want %d", len(all), triton4TimedKernels)
+	}
+	var names []string
+	var got, want []float64
+	within := 0
+	for _, r := range all {
+		names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
+		e := (r.got - r.want) / r.want
+		if math.Abs(e) <= 0.15 {
+			within++
+		}
+		t.Logf("%-40s %8.0f ns, H100 %8.0f (%+.1f%%)", r.name, r.got, r.want, 100*e)
+	}
+	mean, over := testenv.TimeErrors(names, got, want, triton4TimeRowBound)
+	sort.Slice(all, func(i, j int) bool {
+		return math.Abs(all[i].got/all[i].want-1) > math.Abs(all[j].got/all[j].want-1)
+	})
+	var worst []string
+	for _, r := range all[:5] {
+		worst = append(worst, fmt.Sprintf("%s %+.1f%%", r.name, 100*(r.got/r.want-1)))
+	}
+	t.Logf("mean |error| %.1f%% over %d kernels, %d within 15%%; worst: %s", 100*mean, len(all), within,
+		strings.Join(worst, ", "))
+	for _, o := range over {
+		if !strings.Contains(o, triton4PrintfMiss) {
+			t.Errorf("%s: more than %.0f%% off", o, 100*triton4TimeRowBound)
+		}
+	}
+	for _, r := range all {
+		if strings.Contains(r.name, triton4PrintfMiss) && math.Abs(r.got/r.want-1) > triton4PrintfBound {
+			t.Errorf("%s: %+.1f%%, more than %.0f%% off", r.name, 100*(r.got/r.want-1), 100*triton4PrintfBound)
+		}
+	}
+	if mean > triton4TimeMeanBound || within < triton4TimeWithin {
+		t.Errorf("mean |error| %.1f%%, %d within 15%%; want under %.1f%% and at least %d", 100*mean, within,
+			100*triton4TimeMeanBound, triton4TimeWithin)
+	}
+}
+
+// At the recording (2026-11-28, before any change made for this batch):
+// 10.6% mean over the 58 launch files, 46 within 15%, the worst the printf
+// kernel (-95.8%: the H100 takes 105 µs for its 96 printed lines, warpsim
+// 4.5 µs — the cost of device printf is not modelled) and then small_int_f64
+// -22.0%, topk_f32 +21.3%; without the printf kernel 7.5% over 56. The
+// bounds sit just above that: a regression alarm, not a fit target.
+const (
+	triton4TimedKernels  = 58
+	triton4TimeRowBound  = 0.25
+	triton4TimeMeanBound = 0.11
+	triton4TimeWithin    = 46
+	// the known miss: device printf's cost (open; docs/triton.md)
+	triton4PrintfMiss  = "device_print_f32"
+	triton4PrintfBound = 0.97
+)
