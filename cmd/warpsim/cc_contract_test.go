@@ -184,3 +184,43 @@ func shuffledProductAdded(body string) bool {
 func TestCCContractProbesMatchH100(t *testing.T) {
 	checkRecordedBatch(t, "../../testdata/contract", programs6Base, []recordedProgram{{name: "probes"}}, false)
 }
+
+// TestCCHoistedProductsFuseAsPtxas runs testdata/programs9/probe/hoist.cu:
+// ten kernels, each adding a loop-invariant product computed before its
+// loop, whose operands are registers, kernel parameters, __constant__
+// values or an immediate. ptxas fuses the product into the loop's adds when
+// an operand is a constant-bank value or an immediate (FFMA in the H100's
+// SASS, probe/hoist.sass.gz) and keeps FMUL + FADD otherwise. Built from
+// clang's code and from nvcc's PTX (probe/hoist.nvcc.ptx), warpsim must
+// print the H100's hashes; before the engine counted constant-bank operands
+// as immediates, 7 of the 10 differed. (The probe's stdout and exit status
+// were recorded; it writes nothing to stderr.)
+func TestCCHoistedProductsFuseAsPtxas(t *testing.T) {
+	needClang(t)
+	dir, err := filepath.Abs("../../testdata/programs9/probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "hoist.h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		flags []string
+	}{
+		{"clang", nil},
+		{"nvcc", []string{"--device-ptx", filepath.Join(dir, "hoist.nvcc.ptx")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := buildCU(t, filepath.Join(dir, "hoist.cu"), append([]string{"-O3", "-arch=sm_90"}, c.flags...)...)
+			got, stderr, err := runProgramEnv(prog, []string{"WARPSIM_MODE=functional"})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if got != string(want) {
+				t.Errorf("stdout differs from the H100's:\ngot:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}

@@ -1,13 +1,6 @@
 package main
 
 import (
-	"math"
-	"os"
-	"path/filepath"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -76,128 +69,10 @@ func TestLongCCPrograms8MatchH100(t *testing.T) {
 // 15%, each program's mean and the worst launches.
 func TestLongPrograms8TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
-	needClang(t)
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_PROGRESS", "0")
-	rows, err := testenv.ReadNCUTimes(filepath.Join(programs8Dir, "times.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	abs, err := filepath.Abs(programs8Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type row struct {
-		name      string
-		got, want float64
-	}
-	for _, c := range []struct {
-		compiler string
-		mean     float64 // the bound on the mean |error|
-	}{{"clang", programs8ClangMean}, {"nvcc", programs8NvccMean}} {
-		traces := map[string][]float64{}
-		for _, p := range programs8 {
-			flags := slices.Clone(programs8Base)
-			if c.compiler == "nvcc" {
-				flags = append(flags, "--device-ptx", filepath.Join(abs, "nvcc", "ptx", p.name+".nvcc.ptx"))
-			}
-			bin := buildCU(t, filepath.Join(abs, p.name+".cu"), flags...)
-			traces[p.name] = gpuTraceAtNCUClock(t, p.name+" ("+c.compiler+")", bin, false)
-		}
-		var all []row
-		perProg := map[string][]float64{}
-		for _, r := range rows {
-			tr, ok := traces[r.Workload]
-			if !ok {
-				t.Fatalf("%s: in times.tsv, not in programs8", r.Workload)
-			}
-			if r.Launch >= len(tr) {
-				t.Fatalf("%s (%s): %d kernels in warpsim's trace, the H100 ran launch %d", r.Workload, c.compiler, len(tr), r.Launch)
-			}
-			got := tr[r.Launch]
-			all = append(all, row{r.Workload + "#" + strconv.Itoa(r.Launch) + " " + r.Kernel, got, r.NS})
-			perProg[r.Workload] = append(perProg[r.Workload], math.Abs(got-r.NS)/r.NS)
-			t.Logf("%-5s %-10s %2d %-18.18s %9.0f ns, H100 %9.0f (%+.1f%%)", c.compiler, r.Workload, r.Launch, r.Kernel, got, r.NS, 100*(got-r.NS)/r.NS)
-		}
-		var names []string
-		var got, want []float64
-		within := 0
-		for _, r := range all {
-			names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
-			if d := math.Abs(r.got-r.want) / r.want; d <= 0.15 {
-				within++
-			}
-		}
-		mean, over := testenv.TimeErrors(names, got, want, programs8WorstBound)
-		progs := make([]string, 0, len(perProg))
-		for p := range perProg {
-			progs = append(progs, p)
-		}
-		sort.Strings(progs)
-		for _, p := range progs {
-			s := 0.0
-			for _, e := range perProg[p] {
-				s += e
-			}
-			t.Logf("%s: %-10s mean |error| %.1f%% over %d launches", c.compiler, p, 100*s/float64(len(perProg[p])), len(perProg[p]))
-		}
-		sort.Slice(all, func(i, j int) bool {
-			return math.Abs(all[i].got-all[i].want)/all[i].want > math.Abs(all[j].got-all[j].want)/all[j].want
-		})
-		for _, r := range all[:min(5, len(all))] {
-			t.Logf("%s worst: %s: %.0f ns, H100 %.0f (%+.1f%%)", c.compiler, r.name, r.got, r.want, 100*(r.got-r.want)/r.want)
-		}
-		t.Logf("%s: mean |error| %.1f%% over %d launches (held out), %d within 15%%", c.compiler, 100*mean, len(all), within)
-		for _, o := range over {
-			t.Errorf("%s: %s: more than %.0f%% off", c.compiler, o, 100*programs8WorstBound)
-		}
-		if mean > c.mean {
-			t.Errorf("%s: mean |error| %.1f%%, it was under %.0f%% when the batch was recorded", c.compiler, 100*mean, 100*c.mean)
-		}
-		if c.compiler == "clang" {
-			programs8AgainstClangOnH100(t, traces)
-		}
-	}
-}
-
-// programs8AgainstClangOnH100 compares warpsim's times of clang's code
-// with the H100's times of the same code (testdata/programs8/clang/
-// compilers.tsv: nvcc's build with clang's PTX before ptxas, 13 programs,
-// 79 launches), the like-for-like figure for what a user of warpsim cc
-// sees.
-func programs8AgainstClangOnH100(t *testing.T, traces map[string][]float64) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(programs8Dir, "clang", "compilers.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum float64
-	n, within := 0, 0
-	for _, line := range strings.Split(string(data), "\n") {
-		c := strings.Split(line, "\t")
-		if len(c) < 5 || strings.HasPrefix(line, "#") {
-			continue
-		}
-		launch, err1 := strconv.Atoi(c[1])
-		want, err2 := strconv.ParseFloat(c[4], 64)
-		tr := traces[c[0]]
-		if err1 != nil || err2 != nil || want <= 0 || launch >= len(tr) {
-			t.Fatalf("compilers.tsv: bad row or no such launch in warpsim's trace: %q", line)
-		}
-		e := math.Abs(tr[launch]-want) / want
-		sum += e
-		n++
-		if e <= 0.15 {
-			within++
-		}
-	}
-	if n == 0 {
-		t.Fatal("compilers.tsv: no rows")
-	}
-	t.Logf("clang: against the H100 running clang's code: mean |error| %.1f%% over %d launches, %d within 15%%", 100*sum/float64(n), n, within)
-	if sum/float64(n) > programs8ClangOnClangMean {
-		t.Errorf("clang against the H100's clang build: mean |error| %.1f%%, it was under %.0f%% when the batch was recorded", 100*sum/float64(n), 100*programs8ClangOnClangMean)
-	}
+	checkRecordedTimes(t, programs8Dir, programs8Base, programs8, batchTimeBounds{
+		clangMean: programs8ClangMean, clangOnClangMean: programs8ClangOnClangMean,
+		nvccMean: programs8NvccMean, worst: programs8WorstBound,
+	})
 }
 
 // The bounds of TestLongPrograms8TimesAgainstH100: what the model measured

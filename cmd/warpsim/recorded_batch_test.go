@@ -14,6 +14,12 @@ type recordedProgram struct {
 	name  string
 	flags []string
 	long  bool // run by the batch's TestLong* twin instead
+	// perCompiler: clang's device code and nvcc's print different bytes on
+	// the H100 itself, so warpsim cc's build (clang's code) is compared
+	// with the H100 running clang's PTX (dir/clang/P.clang.h100.*), and the
+	// build with nvcc's PTX linked in (dir/nvcc/ptx/P.nvcc.ptx) with the
+	// H100 running nvcc's build (dir/P.h100.*).
+	perCompiler bool
 }
 
 // checkRecordedBatch builds each of progs (the ones whose long is long) in
@@ -38,8 +44,15 @@ func checkRecordedBatch(t *testing.T, dir string, base []string, progs []recorde
 			if slices.ContainsFunc(p.flags, func(f string) bool { return strings.HasPrefix(f, "-O") }) {
 				flags = slices.DeleteFunc(slices.Clone(base), func(f string) bool { return strings.HasPrefix(f, "-O") })
 			}
-			prog := buildCU(t, filepath.Join(abs, p.name+".cu"), append(slices.Clone(flags), p.flags...)...)
-			checkAgainstEnv(t, prog, filepath.Join(abs, p.name), []string{"WARPSIM_MODE=functional"})
+			flags = append(slices.Clone(flags), p.flags...)
+			src, env := filepath.Join(abs, p.name+".cu"), []string{"WARPSIM_MODE=functional"}
+			if !p.perCompiler {
+				checkAgainstEnv(t, buildCU(t, src, flags...), filepath.Join(abs, p.name), env)
+				return
+			}
+			checkAgainstEnv(t, buildCU(t, src, flags...), filepath.Join(abs, "clang", p.name+".clang"), env)
+			nv := buildCU(t, src, append(flags, "--device-ptx", filepath.Join(abs, "nvcc", "ptx", p.name+".nvcc.ptx"))...)
+			checkAgainstEnv(t, nv, filepath.Join(abs, p.name), env)
 		})
 	}
 }

@@ -166,14 +166,22 @@ func isFlow(op Op) bool {
 //
 // Where the readers may be. In the multiply's block (no branch lands and
 // none leaves between them, nothing between rewrites the operands), always.
-// In other blocks only when one operand is an immediate: clang keeps lbm's
-// 19-direction collision loop (testdata/programs8) and computes the
-// loop-invariant 1.5·|u|² before it, and the H100's SASS of that PTX
-// subtracts it inside the loop as `FFMA R11, R10, -1.5, R11` (fusing costs
-// no register: R10 was live anyway); a product of two registers computed
-// before a loop (testdata/contract f32_hoisted) or read in both arms of a
-// branch (f32_branch_add_only) stays an FMUL with FADD readers in nvcc's
-// own SASS, and the H100's results are those. In PTX, where a register
+// In other blocks only when one operand is a value ptxas can read again
+// anywhere without keeping a register live: an immediate, a kernel
+// parameter or a `__constant__` variable at a fixed address (both are
+// constant-bank operands in SASS). clang keeps lbm's 19-direction collision
+// loop (testdata/programs8) and computes the loop-invariant 1.5·|u|² before
+// it, and the H100's SASS of that PTX subtracts it inside the loop as
+// `FFMA R11, R10, -1.5, R11`; nvcc's PTX of programs9's ray tracer squares
+// a sphere's radius (`ld.const`) before its loop and subtracts it inside,
+// and the SASS has `FFMA R15, -R15, R15, R18` in the loop. The probe
+// testdata/programs9/probe/hoist.cu settles the rule on ten loop-invariant
+// products added in a loop: param·param, param², const·const, const²,
+// const·param, const·register, param·register and immediate·register are
+// FFMAs in the loop, register·register and register² (a loaded value
+// squared) stay an FMUL before it with FADDs in it; likewise a product of
+// two registers computed before a loop (testdata/contract f32_hoisted) or
+// read in both arms of a branch (f32_branch_add_only). In PTX, where a register
 // may be written again, such a reader is rewritten only when every path
 // that reaches it comes from the multiply (walking back from the reader,
 // the function's entry is not reached without passing it) and nothing on
@@ -228,11 +236,8 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			isTarget[pc] = true
 		}
 	}
-	isConst := map[int32]bool{}
-	for _, c := range f.Consts {
-		isConst[c.Slot] = true
-	}
 	uses, defs := slotCounts(f)
+	remat := rematerializable(f, defs)
 	readersOf := map[int32][]int{}
 	for j := range f.Code {
 		for _, a := range f.Code[j].A {
@@ -265,9 +270,10 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			}
 		}
 		if ok && !contractSameBlock(f, isTarget, i, readers, x, y) {
-			// Readers elsewhere: only with an immediate operand (and not
-			// past an indirect branch, whose table the walk does not read).
-			ok = !indirect && (isConst[x] || isConst[y])
+			// Readers elsewhere: only with an operand ptxas can have again
+			// anywhere without a register (and not past an indirect
+			// branch, whose table the walk does not read).
+			ok = !indirect && (remat[x] || remat[y])
 			budget := contractWalkLimit
 			for _, j := range readers {
 				if !ok {
@@ -297,6 +303,30 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 			ad.A[0], ad.A[1], ad.A[2] = x, y, c
 		}
 	}
+}
+
+// rematerializable marks the slots whose value ptxas can read anywhere
+// without a register: immediates (Func.Consts) and registers written once,
+// unguarded, by a load of a kernel parameter or of a `.const` variable at a
+// fixed address (no register in the address), which SASS reads as c[bank]
+// operands.
+func rematerializable(f *Func, defs map[int32]int) map[int32]bool {
+	r := map[int32]bool{}
+	for _, c := range f.Consts {
+		r[c.Slot] = true
+	}
+	for i := range f.Code {
+		in := &f.Code[i]
+		if in.Op != OpLd || in.Guard >= 0 || in.A[0] >= 0 || !(in.Space == ptx.SpaceConst || in.SymKind == SymKParam) {
+			continue
+		}
+		for k := 0; k < int(in.Vec) && k < len(in.D); k++ {
+			if d := in.D[k]; d >= 0 && defs[d] == 1 {
+				r[d] = true
+			}
+		}
+	}
+	return r
 }
 
 // contractSameBlock reports whether every reader (in pc order) follows

@@ -68,6 +68,7 @@ func TestContractMulAdd(t *testing.T) {
 	const head = `.version 8.7
 .target sm_90
 .address_size 64
+.const .align 4 .b8 cv[16];
 .visible .entry k(.param .f32 k_a, .param .f64 k_d)
 {
 	.reg .pred %p<2>;
@@ -125,9 +126,18 @@ func TestContractMulAdd(t *testing.T) {
 		// of two registers stays rounded (testdata/contract f32_hoisted,
 		// f32_branch_add_only: FMUL and FADDs in the H100's SASS).
 		{"loop-invariant product by an immediate, sub in the loop", "mul.f32 %r4, %r1, 0f3FC00000;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", ext, 1, ClassFMA},
-		{"loop-invariant product of two registers, sub in the loop", "mul.f32 %r4, %r1, %r2;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
+		{"loop-invariant product of two registers, sub in the loop", "ld.global.f32 %r9, [%rd1];\nmul.f32 %r4, %r9, %r2;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
 		{"product by an immediate, add in a branch's arm", "mul.f32 %r4, %r1, 0f40400000;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nadd.f32 %r5, %r3, %r4;\n$L1:", fma, 0, ClassFMA},
-		{"product of two registers, add in a branch's arm", "mul.f32 %r4, %r1, %r2;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nadd.f32 %r5, %r3, %r4;\n$L1:", none, 0, 0},
+		{"product of two registers, add in a branch's arm", "ld.global.f32 %r9, [%rd1];\nmul.f32 %r4, %r9, %r2;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nadd.f32 %r5, %r3, %r4;\n$L1:", none, 0, 0},
+		// Kernel parameters and __constant__ variables at fixed addresses
+		// count as immediates: SASS reads them as constant-bank operands
+		// (testdata/programs9/probe/hoist.cu: param·register, const²,
+		// const·param fused in the loop; register² not; programs9's ray).
+		{"loop-invariant product of a kernel parameter and a register, sub in the loop", "ld.global.f32 %r9, [%rd1];\nmul.f32 %r4, %r1, %r9;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", ext, 1, ClassFMA},
+		{"loop-invariant square of a __constant__ value, sub in the loop", "ld.const.f32 %r9, [cv+12];\nmul.f32 %r4, %r9, %r9;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", ext, 1, ClassFMA},
+		{"loop-invariant __constant__ times a kernel parameter, add in the loop", "ld.const.f32 %r9, [cv];\nmul.f32 %r4, %r9, %r1;\nmov.b32 %r7, 0;\n$L1:\nadd.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", fma, 0, ClassFMA},
+		{"loop-invariant square of a loaded register, sub in the loop", "ld.global.f32 %r9, [%rd1];\nmul.f32 %r4, %r9, %r9;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
+		{"a __constant__ value written again is a register", "ld.const.f32 %r9, [cv];\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 mov.b32 %r9, 0f3F800000;\nmul.f32 %r4, %r9, %r2;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
 		{"operand rewritten in the loop", "mul.f32 %r4, %r1, 0f3FC00000;\nmov.b32 %r7, 0;\n$L1:\nsub.f32 %r5, %r3, %r4;\nadd.f32 %r1, %r1, %r3;\nadd.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra $L1;", none, 0, 0},
 		{"operand rewritten on one path to the reader", "mul.f32 %r4, %r1, 0f3FC00000;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra $L1;\nmov.b32 %r1, 0f3F800000;\n$L1:\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
 		{"a path to the reader skips the multiply", "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nmul.f32 %r4, %r1, 0f3FC00000;\n$L1:\nadd.f32 %r5, %r3, %r4;", none, 0, 0},
