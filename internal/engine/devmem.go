@@ -226,8 +226,9 @@ func (m *Memory) Straddling(allocs []*Alloc, addr, n uint64, buf []byte, warn bo
 
 // WriteStraddling writes b at addr, an access Straddling resolved: the
 // part inside the allocation to it, the rest to the memory mapped after
-// it (Padding, which backs it when the memory maps padding for writes).
-func (m *Memory) WriteStraddling(allocs []*Alloc, addr uint64, b []byte) {
+// it (Padding, which backs it when the memory maps padding for writes,
+// and warns when warn).
+func (m *Memory) WriteStraddling(allocs []*Alloc, addr uint64, b []byte, warn bool) {
 	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].Base > addr }) - 1
 	if i < 0 {
 		return
@@ -235,7 +236,7 @@ func (m *Memory) WriteStraddling(allocs []*Alloc, addr uint64, b []byte) {
 	a := allocs[i]
 	in := min(a.End()-addr, uint64(len(b)))
 	copy(a.Data[addr-a.Base:], b[:in])
-	if rest, ok := m.Padding(allocs, a.End(), uint64(len(b))-in, true, false); ok {
+	if rest, ok := m.Padding(allocs, a.End(), uint64(len(b))-in, true, warn); ok {
 		copy(rest, b[in:])
 	}
 }

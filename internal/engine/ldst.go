@@ -79,7 +79,7 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 				return b, accGlobal
 			}
 			if read || wp.storing {
-				if b, ok := wp.w.l.mod.Mem.Straddling(wp.w.l.allocs, addr, n, wp.straddle[:], wp.chk == nil); ok {
+				if b, ok := wp.w.l.mod.Mem.Straddling(wp.w.l.allocs, addr, n, wp.straddle[:], read && wp.chk == nil); ok {
 					if !read {
 						// a plain store: its bytes go to memory when
 						// written into b (store, Memory.WriteStraddling)
@@ -539,7 +539,7 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			storeLE(b[v*size:], size, wp.regs[int(in.A[1+v])*32+l])
 		}
 		if wp.straddleN != 0 {
-			wp.w.l.mod.Mem.WriteStraddling(wp.w.l.allocs, wp.straddleAt, b)
+			wp.w.l.mod.Mem.WriteStraddling(wp.w.l.allocs, wp.straddleAt, b, wp.chk == nil)
 			wp.straddleN = 0
 		}
 	}
