@@ -93,19 +93,4 @@ func init() {
 		"at (CUDA header)\nRead Thread (?) at sumStages(const int4 *, int *) in pipeline_no_wait.cu:17",
 		"Read Thread (?) at sumStages(const int4 *, int *) in pipeline_no_wait.cu:17\nWrite Thread (?) at sumStages(const int4 *, int *) in barrier:288",
 	}}
-	// Not matched (docs/sanitizer.md, "probe5"), each with what warpsim
-	// prints instead: hist_shared_race's hazards are the warps' schedule
-	// (on the H100 both warps loaded the bins before either stored: one
-	// RAW/WAR pair, and the second store wrote the value already there;
-	// in warpsim warp 0 loads and stores first, so warp 1's store changes
-	// the bins: a WAW pair too); warpsim's call frames grow upward, so
-	// recursive_stack's write past the kernel's local array lands in the
-	// callee's live frame, where on the H100 (frames growing down from the
-	// top of the stack) it left the stack.
-	for name, instead := range map[string]string{
-		"hist_shared_race.racecheck": "[8 hazards]",
-		"recursive_stack.memcheck":   "ERROR SUMMARY: 0 errors",
-	} {
-		sanitizeNotYet[name] = instead
-	}
 }

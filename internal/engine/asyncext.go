@@ -21,10 +21,7 @@ func (wp *warp) asyncExt(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 		if exec>>l&1 == 0 {
 			continue
 		}
-		dst := uint64(to.DstOff)
-		if to.Dst >= 0 {
-			dst += wp.r(to.Dst)[l]
-		}
+		dst := wp.operandAddr(to.DstSpace, to.Dst, to.DstOff, l)
 		var n uint64
 		switch in.Mode {
 		case ir.AsyncStore, ir.AsyncRed:
@@ -53,10 +50,7 @@ func (wp *warp) asyncExt(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 				}
 			}
 		default: // the bulk forms
-			src := uint64(to.SrcOff)
-			if to.Src >= 0 {
-				src += wp.r(to.Src)[l]
-			}
+			src := wp.operandAddr(ptxtype.SpaceShared, to.Src, to.SrcOff, l)
 			n = wp.r(to.A[0])[l] & 0xffffffff
 			if n%16 != 0 || dst%16 != 0 || src%16 != 0 {
 				wp.fault(FaultMisaligned, pc, l, dst, true, "bulk copy of %d bytes from %#x to %#x: size and addresses must be multiples of 16", n, src, dst)
@@ -101,10 +95,7 @@ func (wp *warp) asyncExt(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 		if to.MbarSlot < 0 && to.MbarOff == 0 {
 			continue // a bulk_group reduction: nothing to complete
 		}
-		bar := uint64(to.MbarOff)
-		if to.MbarSlot >= 0 {
-			bar += wp.r(to.MbarSlot)[l]
-		}
+		bar := wp.operandAddr(ptxtype.SpaceShared, to.MbarSlot, to.MbarOff, l)
 		if bar&7 != 0 {
 			wp.fault(FaultMisaligned, pc, l, bar, true, "mbarrier object at %#x is not 8-byte aligned", bar)
 			return

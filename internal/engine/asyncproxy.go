@@ -48,14 +48,8 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 			if exec>>l&1 == 0 {
 				continue
 			}
-			dst := uint64(to.DstOff)
-			if to.Dst >= 0 {
-				dst += wp.r(to.Dst)[l]
-			}
-			src := uint64(to.SrcOff)
-			if to.Src >= 0 {
-				src += wp.r(to.Src)[l]
-			}
+			dst := wp.operandAddr(ptxtype.SpaceShared, to.Dst, to.DstOff, l)
+			src := wp.operandAddr(ptxtype.SpaceGlobal, to.Src, to.SrcOff, l)
 			n := uint64(to.Size)
 			ss := n
 			if to.SrcSize >= 0 {
@@ -143,10 +137,7 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 			mbars = &wp.chkBuf.mbars
 			for l := 0; l < 32; l++ {
 				if exec>>l&1 != 0 {
-					a := uint64(to.DstOff)
-					if to.Dst >= 0 {
-						a += wp.r(to.Dst)[l]
-					}
+					a := wp.operandAddr(to.DstSpace, to.Dst, to.DstOff, l)
 					mbars[l], _ = wp.sharedOff(to.DstSpace, a)
 				}
 			}
@@ -154,10 +145,7 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 		wp.completeAll(pc, exec, CheckAtomic, mbars)
 		if r := wp.rec; r != nil && exec != 0 {
 			l := bits.TrailingZeros32(exec)
-			addr := uint64(to.DstOff)
-			if to.Dst >= 0 {
-				addr += wp.r(to.Dst)[l]
-			}
+			addr := wp.operandAddr(to.DstSpace, to.Dst, to.DstOff, l)
 			r.Mbar = addr + 1
 		}
 		if to.Flag { // .noinc: the arrival counts against the expected count
@@ -185,14 +173,8 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 		if exec>>l&1 == 0 {
 			continue
 		}
-		dst := uint64(to.DstOff)
-		if to.Dst >= 0 {
-			dst += wp.r(to.Dst)[l]
-		}
-		src := uint64(to.SrcOff)
-		if to.Src >= 0 {
-			src += wp.r(to.Src)[l]
-		}
+		dst := wp.operandAddr(bulkSpace(g2s), to.Dst, to.DstOff, l)
+		src := wp.operandAddr(bulkSpace(!g2s), to.Src, to.SrcOff, l)
 		n := wp.r(to.A[0])[l] & 0xffffffff
 		if n%16 != 0 && dst%16 == 0 && src%16 == 0 {
 			// A size that is not a multiple of 16: the H100 runs on, no
@@ -219,10 +201,7 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 				return
 			}
 			if g2s && wp.chk != nil {
-				mb := uint64(to.MbarOff)
-				if to.MbarSlot >= 0 {
-					mb += wp.r(to.MbarSlot)[l]
-				}
+				mb := wp.operandAddr(ptxtype.SpaceShared, to.MbarSlot, to.MbarOff, l)
 				mb, _ = wp.sharedOff(ptxtype.SpaceShared, mb)
 				wp.asyncEvent(pc, AsyncIssue, AsyncKindBulk, l, dstSpace, dst, n, mb)
 			}
@@ -237,10 +216,7 @@ func (wp *warp) bulkCopy(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32
 			copy(d, s)
 		}
 		if g2s {
-			addr := uint64(to.MbarOff)
-			if to.MbarSlot >= 0 {
-				addr += wp.r(to.MbarSlot)[l]
-			}
+			addr := wp.operandAddr(ptxtype.SpaceShared, to.MbarSlot, to.MbarOff, l)
 			if r := wp.rec; r != nil {
 				// the timing model sees the source's sectors as one
 				// global load of the warp (ir.Class: ClassLdGlobal) whose

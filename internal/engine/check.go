@@ -149,7 +149,8 @@ type CheckSite struct {
 	Exec        uint32         // lanes executing the instruction
 	Live        uint32         // lanes of the warp that have not exited
 	SharedBytes int            // the block's shared memory (static + dynamic)
-	LocalEnd    uint32         // end of the thread's live call frames in local memory
+	StackLow    uint32         // the lowest local address the thread's stack may reach; StackTop is the highest
+	Frames      []LocalFrame   // the warp's live call frames in local memory, the kernel's first (stack.go)
 	Line        ir.LineInfo    // the instruction's PTX and source line
 }
 
@@ -185,7 +186,15 @@ type CheckAccess struct {
 }
 
 // checkBuf is a warp's scratch for its checker, allocated only under one.
+// LocalFrame is a live call frame: function Func's frame at local address
+// Base, FrameBytes long (its .local arrays at the top, Func.Locals).
+type LocalFrame struct {
+	Func *ir.Func
+	Base uint32
+}
+
 type checkBuf struct {
+	frames  []LocalFrame
 	site    CheckSite
 	access  CheckAccess
 	members [32]uint32
@@ -206,16 +215,20 @@ func (wp *warp) setChecker(c Checker) {
 func (wp *warp) site(pc int, exec uint32) *CheckSite {
 	s := &wp.chkBuf.site
 	l := wp.w.l
-	fr := &wp.frames[len(wp.frames)-1]
 	*s = CheckSite{
 		Mem: l.mod.Mem, Prog: l.mod.Prog, Kernel: l.fn, Func: wp.fn, Grid: l, PC: pc, Inst: &wp.code[pc],
 		GridDim: l.cfg.Grid, BlockDim: l.cfg.Block, Block: wp.blk.idx, BlockLinear: wp.blk.linear,
 		Warp: wp.idx, Tid: &wp.tid, Exec: exec, Live: wp.valid &^ wp.exited,
-		SharedBytes: len(wp.blk.shared), LocalEnd: fr.base + uint32(fr.fn.FrameBytes),
+		SharedBytes: len(wp.blk.shared), StackLow: uint32(l.stackLow()),
 	}
 	if pc >= 0 && pc < len(wp.fn.Lines) {
 		s.Line = wp.fn.Lines[pc]
 	}
+	wp.chkBuf.frames = wp.chkBuf.frames[:0]
+	for i := range wp.frames {
+		wp.chkBuf.frames = append(wp.chkBuf.frames, LocalFrame{Func: wp.frames[i].fn, Base: wp.frames[i].base})
+	}
+	s.Frames = wp.chkBuf.frames
 	return s
 }
 

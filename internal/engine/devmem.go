@@ -194,13 +194,16 @@ func (m *Memory) Padding(allocs []*Alloc, addr, n uint64, write, warn bool) ([]b
 	return p[off : off+n : off+n], true
 }
 
-// Straddling returns, copied into buf, the n bytes at addr of a read that
-// begins inside a live allocation of the launch's sorted snapshot allocs
-// and ends past it, in the memory the GPU maps around it (Padding): the
-// H100 let a 16-byte cp.async read 4 bytes past a 396-byte allocation
-// through (testdata/sanitize/probe5, cp_async_tail). Used for cp.async
-// sources (resolveFor with read); plain loads and writes that straddle an
-// allocation's end were not recorded and still fault.
+// Straddling returns, copied into buf, the n bytes at addr of an access
+// that begins inside a live allocation of the launch's sorted snapshot
+// allocs and ends past it, in the memory the GPU maps around it (Padding):
+// the H100 let a 16-byte cp.async read 4 bytes past a 396-byte allocation
+// through (testdata/sanitize/probe5, cp_async_tail), and plain 8- and
+// 16-byte loads and stores straddling the ends of allocations of 396,
+// 4,100 and 2 MiB + 12 bytes: a load read the allocation's bytes and
+// zeros past them, a store wrote both parts, and a load of the same
+// address read it back (testdata/sanitize/probe6, straddle). A store
+// writes buf back with WriteStraddling.
 func (m *Memory) Straddling(allocs []*Alloc, addr, n uint64, buf []byte, warn bool) ([]byte, bool) {
 	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].Base > addr }) - 1
 	if i < 0 || n > uint64(len(buf)) {
@@ -219,6 +222,23 @@ func (m *Memory) Straddling(allocs []*Alloc, addr, n uint64, buf []byte, warn bo
 	copy(buf, a.Data[addr-a.Base:])
 	copy(buf[in:n], rest)
 	return buf[:n:n], true
+}
+
+// WriteStraddling writes b at addr, an access Straddling resolved: the
+// part inside the allocation to it, the rest to the memory mapped after
+// it (Padding, which backs it when the memory maps padding for writes,
+// and warns when warn).
+func (m *Memory) WriteStraddling(allocs []*Alloc, addr uint64, b []byte, warn bool) {
+	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].Base > addr }) - 1
+	if i < 0 {
+		return
+	}
+	a := allocs[i]
+	in := min(a.End()-addr, uint64(len(b)))
+	copy(a.Data[addr-a.Base:], b[:in])
+	if rest, ok := m.Padding(allocs, a.End(), uint64(len(b))-in, true, warn); ok {
+		copy(rest, b[in:])
+	}
 }
 
 // Backing supplies the bytes of allocations when they must live somewhere

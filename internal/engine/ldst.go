@@ -78,8 +78,13 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 			if b, ok := wp.w.l.mod.Mem.Padding(wp.w.l.allocs, addr, n, !read, wp.chk == nil); ok {
 				return b, accGlobal
 			}
-			if read {
-				if b, ok := wp.w.l.mod.Mem.Straddling(wp.w.l.allocs, addr, n, wp.straddle[:], wp.chk == nil); ok {
+			if read || wp.storing {
+				if b, ok := wp.w.l.mod.Mem.Straddling(wp.w.l.allocs, addr, n, wp.straddle[:], read && wp.chk == nil); ok {
+					if !read {
+						// a plain store: its bytes go to memory when
+						// written into b (store, Memory.WriteStraddling)
+						wp.straddleAt, wp.straddleN = addr, n
+					}
 					return b, accGlobal
 				}
 			}
@@ -109,12 +114,13 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 		}
 		return sh[addr : addr+n : addr+n], accShared
 	case ptxtype.SpaceLocal:
-		lm := wp.local[lane]
-		if addr+n > uint64(len(lm)) || addr+n < addr {
-			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte local access at offset %#x is outside the thread's %d bytes of local memory", n, addr, len(lm))
+		b := wp.localBytes(lane, addr, n)
+		if b == nil {
+			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte local access at %#x is outside the thread's local memory [%#x, %#x) (its stack, which grows down from %#x, and the bytes above it)",
+				n, addr, wp.w.l.stackLow(), localWindowTop, StackTop)
 			return nil, accNone
 		}
-		return lm[addr : addr+n : addr+n], accLocal
+		return b, accLocal
 	case ptxtype.SpaceParam:
 		p := wp.w.l.cfg.Params
 		if addr+n > uint64(len(p)) || addr+n < addr {
@@ -354,6 +360,33 @@ func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
 // offset wraps there, as on the GPU: nvcc writes a tile's row base
 // s - 64*tid and reads [base+68] (testdata/programs8 needle, shoc_fft:
 // PTX ISA "the address is computed modulo the address size").
+// operandAddr is the address lane l gives an operand of a tensor-core or
+// asynchronous instruction (cp.async, cp.async.bulk and TMA, mbarrier,
+// ldmatrix/stmatrix, wmma load/store): register reg (none when negative)
+// plus off, taken modulo 2^32 in the .shared space as laneAddr takes an
+// ordinary access's, so a register below a shared variable plus an offset
+// lands inside it. (wgmma's matrix descriptors hold 18-bit shared
+// addresses, and mma.sync has no memory operands.)
+func (wp *warp) operandAddr(space ptxtype.Space, reg int32, off int64, l int) uint64 {
+	a := uint64(off)
+	if reg >= 0 {
+		a += wp.r(reg)[l]
+	}
+	if space == ptxtype.SpaceShared {
+		a = uint64(uint32(a))
+	}
+	return a
+}
+
+// bulkSpace is the space of a bulk copy's shared end (true) or global
+// end (false).
+func bulkSpace(shared bool) ptxtype.Space {
+	if shared {
+		return ptxtype.SpaceShared
+	}
+	return ptxtype.SpaceGlobal
+}
+
 func (wp *warp) laneAddr(in *ir.Inst, base uint64, l int) uint64 {
 	a := base + uint64(in.Imm)
 	if in.A[0] >= 0 {
@@ -488,7 +521,9 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 			}
 			continue
 		}
+		wp.storing = true
 		b, kind := wp.resolve(pc, in.Space, addr, n, l)
+		wp.storing = false
 		if b == nil {
 			return
 		}
@@ -502,6 +537,10 @@ func (wp *warp) store(pc int, in *ir.Inst, exec uint32) {
 		wp.noteAccess(&st, kind, addr, n)
 		for v := 0; v < vec; v++ {
 			storeLE(b[v*size:], size, wp.regs[int(in.A[1+v])*32+l])
+		}
+		if wp.straddleN != 0 {
+			wp.w.l.mod.Mem.WriteStraddling(wp.w.l.allocs, wp.straddleAt, b, wp.chk == nil)
+			wp.straddleN = 0
 		}
 	}
 	wp.flushStats(in, &st, true)

@@ -73,10 +73,7 @@ func (wp *warp) mbarrierInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec ui
 		if exec>>l&1 == 0 {
 			continue
 		}
-		addr := uint64(to.DstOff)
-		if to.Dst >= 0 {
-			addr += wp.r(to.Dst)[l]
-		}
+		addr := wp.operandAddr(to.DstSpace, to.Dst, to.DstOff, l)
 		if addr&7 != 0 {
 			wp.fault(FaultMisaligned, pc, l, addr, true, "mbarrier object at %#x is not 8-byte aligned", addr)
 			return

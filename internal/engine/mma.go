@@ -112,10 +112,7 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 	for i := 0; i < int(to.Num); i++ {
 		for r := 0; r < 8; r++ {
 			lane := 8*i + r
-			addr := uint64(to.DstOff)
-			if to.Dst >= 0 {
-				addr += wp.r(to.Dst)[lane]
-			}
+			addr := wp.operandAddr(to.DstSpace, to.Dst, to.DstOff, lane)
 			if addr&15 != 0 {
 				wp.fault(FaultMisaligned, pc, lane, addr, true, "ldmatrix/stmatrix row address %#x is not 16-byte aligned", addr)
 				return
@@ -199,10 +196,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 		if exec>>l&1 == 0 {
 			continue
 		}
-		p := uint64(to.DstOff)
-		if to.Dst >= 0 {
-			p += wp.r(to.Dst)[l]
-		}
+		p := wp.operandAddr(to.DstSpace, to.Dst, to.DstOff, l)
 		stride := uint64(f.Cols)
 		if to.Trans {
 			stride = uint64(f.Rows)

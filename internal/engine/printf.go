@@ -8,21 +8,19 @@ import (
 
 // frameWord reads an n-byte value of the current frame for lane l.
 func (wp *warp) frameWord(off int, n int, l int) uint64 {
-	base := int(wp.frames[len(wp.frames)-1].base) + off
-	lm := wp.local[l]
-	if base+n > len(lm) {
+	b := wp.localBytes(l, uint64(wp.frames[len(wp.frames)-1].base)+uint64(off), uint64(n))
+	if b == nil {
 		return 0
 	}
-	return loadLE(lm[base:], n)
+	return loadLE(b, n)
 }
 
 func (wp *warp) setFrameWord(off int, n int, l int, v uint64) {
-	base := int(wp.frames[len(wp.frames)-1].base) + off
-	lm := wp.local[l]
-	if base+n > len(lm) {
+	b := wp.localBytes(l, uint64(wp.frames[len(wp.frames)-1].base)+uint64(off), uint64(n))
+	if b == nil {
 		return
 	}
-	storeLE(lm[base:], n, v)
+	storeLE(b, n, v)
 }
 
 // readCString reads a NUL-terminated string at a generic address.
@@ -36,11 +34,9 @@ func (wp *warp) readCString(addr uint64, lane int) ([]byte, bool) {
 		}
 		b = wp.blk.shared[off:]
 	case ptxtype.SpaceLocal:
-		off := addr - LocalWindow
-		if off >= uint64(len(wp.local[lane])) {
+		if b = wp.localTail(lane, addr-LocalWindow); b == nil {
 			return nil, false
 		}
-		b = wp.local[lane][off:]
 	default:
 		a, ok := findAlloc(wp.w.l.allocs, addr, 1)
 		if !ok {
@@ -68,10 +64,7 @@ func (wp *warp) argBytes(addr uint64, lane int) []byte {
 			return wp.blk.shared[off:]
 		}
 	case ptxtype.SpaceLocal:
-		off := addr - LocalWindow
-		if off < uint64(len(wp.local[lane])) {
-			return wp.local[lane][off:]
-		}
+		return wp.localTail(lane, addr-LocalWindow)
 	default:
 		if a, ok := findAlloc(wp.w.l.allocs, addr, 1); ok {
 			return a.Data[addr-a.Base:]

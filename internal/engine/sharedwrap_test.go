@@ -78,3 +78,81 @@ func TestSharedAddressWrapsAt32Bits(t *testing.T) {
 		}
 	}
 }
+
+// TestOperandSharedAddressWraps: the shared operands of the tensor-core and
+// asynchronous instructions wrap at 32 bits as ld/st's do (operandAddr):
+// each kernel addresses shared variable s (at offset 0) as [%r1+64] with
+// %r1 = s - 64, below the window, and stores a value that says the
+// operation reached s. Each would fault at 0x1_0000_0000 without the wrap.
+func TestOperandSharedAddressWraps(t *testing.T) {
+	const head = `
+.visible .entry k(.param .u64 g, .param .u64 o) {
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b8 s[256];
+	ld.param.u64 %rd1, [g];
+	ld.param.u64 %rd2, [o];
+	mov.u32 %r0, s;
+	add.s32 %r1, %r0, -64;
+	mov.u32 %r2, %tid.x;
+`
+	tests := []struct {
+		name, body string
+		want       uint32 // what thread 0 stores to o
+	}{
+		{"cp.async", `
+	cp.async.ca.shared.global [%r1+64], [%rd1], 4;
+	cp.async.wait_all;
+	ld.shared.u32 %r3, [s];
+	st.global.u32 [%rd2], %r3;`, 42},
+		{"mbarrier", `
+	setp.ne.u32 %p3, %r2, 0;
+	@%p3 bra DONE;
+	mbarrier.init.shared.b64 [%r1+64], 1;
+	mbarrier.arrive.shared.b64 %rd3, [%r1+64];
+	mbarrier.test_wait.parity.shared.b64 %p1, [%r1+64], 0;
+	selp.u32 %r3, 42, 7, %p1;
+	st.global.u32 [%rd2], %r3;
+DONE:`, 42},
+		{"ldmatrix", `
+	mul.lo.u32 %r4, %r2, 4;
+	add.s32 %r5, %r0, %r4;
+	mov.u32 %r6, 42;
+	st.shared.u32 [%r5], %r6;
+	bar.warp.sync -1;
+	and.b32 %r7, %r2, 7;
+	mul.lo.u32 %r8, %r7, 16;
+	add.s32 %r9, %r1, %r8;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r3}, [%r9+64];
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 st.global.u32 [%rd2], %r3;`, 42},
+		{"cp.async.bulk", `
+	setp.eq.u32 %p1, %r2, 0;
+	@!%p1 bra DONE;
+	mbarrier.init.shared.b64 [%r1+192], 1;
+	mbarrier.arrive.expect_tx.shared.b64 %rd3, [%r1+192], 16;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1+64], [%rd1], 16, [%r1+192];
+WAIT:
+	mbarrier.try_wait.parity.shared.b64 %p2, [%r1+192], 0;
+	@!%p2 bra WAIT;
+	ld.shared.u32 %r3, [s];
+	st.global.u32 [%rd2], %r3;
+DONE:`, 42},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testModule(t, head+tc.body+"\n\tret;\n}\n")
+			g := m.buffer(t, 16)
+			m.setU32s(t, g, []uint32{42, 0, 0, 0})
+			o := m.buffer(t, 4)
+			if _, _, err := m.launchTest(t, run{kernel: "k", block: [3]uint32{32, 1, 1}, params: u64p(g, o)}); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := m.Mem.Bytes(o, 4)
+			if v := binary.LittleEndian.Uint32(got); v != tc.want {
+				t.Errorf("thread 0 stored %d, want %d", v, tc.want)
+			}
+		})
+	}
+}

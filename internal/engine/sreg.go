@@ -104,6 +104,9 @@ func (wp *warp) symBase(in *ir.Inst) uint64 {
 		return uint64(wp.w.l.sharedOff[in.Sym])
 	case ir.SymFrame:
 		return uint64(wp.frames[len(wp.frames)-1].base)
+	case ir.SymFrameTop:
+		fr := &wp.frames[len(wp.frames)-1]
+		return uint64(fr.base) + uint64(fr.fn.FrameBytes)
 	case ir.SymFunc:
 		return ir.FuncAddrBase + 16*uint64(in.Sym)
 	}

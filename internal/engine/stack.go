@@ -1,10 +1,18 @@
 package engine
 
-// The per-thread stack. A thread's call frames live in its local memory,
-// one after another: the kernel's frame (its .local variables and .param
-// scratch) at offset 0, each callee's frame 16-byte aligned after its
-// caller's. The stack a thread uses is the end of its innermost frame plus
-// callOverhead bytes for each call in progress: on the GPU a call also
+// The per-thread stack. A thread's call frames live in its local memory
+// and grow down, as on the GPU: the kernel's frame (its .local variables
+// and .param scratch) at the top of the stack, StackTop, each callee's
+// frame 16-byte aligned below its caller's. (nvcc's kernels start with
+// R1 = c[0x0][0x28], the stack top, and subtract their frame; on the H100
+// a kernel's array lay at 0xfffcb0 and each call of a recursive function
+// put its array 0x60 lower, whatever cudaLimitStackSize said:
+// testdata/sanitize/probe6/frames.) So a write past the end of a kernel's
+// local array leaves the stack, where memcheck reports it
+// (probe5/recursive_stack), and one past a callee's array lands in its
+// caller's frame (beyond/callee_overflow). The stack a thread uses is
+// StackTop less its innermost frame's base plus callOverhead bytes for
+// each call in progress: on the GPU a call also
 // saves its return address and the callee-saved registers the callee
 // spills (ptxas reported 104 bytes of stack frame for a function whose PTX
 // frame is 64 bytes of locals and 8 of parameters,
@@ -25,10 +33,64 @@ package engine
 const (
 	DefaultStackBytes = 1024
 	callOverhead      = 16
-	// maxLocal caps each thread's local memory whatever the limit says:
-	// the simulator's own bound, reported as such.
-	maxLocal = 16 << 20
+	// localWindowTop is the end of a thread's local window (16 MiB, as
+	// the H100's local addresses show), StackTop the top of its stack,
+	// localAboveStack bytes below it: that memory is mapped (the H100
+	// let recursive_stack's write past the kernel's frame through when
+	// no sanitizer ran), but memcheck reports an access there. The gap
+	// varied with the kernel on the H100 (0x550 bytes above
+	// recursive_stack's frame, 0x340 above frames'); 1 KiB is the
+	// simulator's choice.
+	localWindowTop  = 16 << 20
+	localAboveStack = 1024
+	StackTop        = localWindowTop - localAboveStack
+	// maxLocal caps each thread's stack whatever the limit says: the
+	// simulator's own bound, reported as such.
+	maxLocal = StackTop
 )
+
+// stackLow is the lowest local address the launch's stack may reach.
+func (l *launch) stackLow() uint64 { return uint64(StackTop - l.stackMax) }
+
+// localBytes returns lane l's n bytes of local memory at addr, or nil when
+// they are not inside [stackLow, localWindowTop). wp.local[l] backs the
+// top of the window, [localWindowTop-len, localWindowTop), and grows down
+// as the thread reaches lower.
+func (wp *warp) localBytes(l int, addr, n uint64) []byte {
+	if addr+n > localWindowTop || addr+n < addr || addr < wp.w.l.stackLow() {
+		return nil
+	}
+	lo := uint64(localWindowTop - len(wp.local[l]))
+	if addr < lo {
+		wp.growLocal(l, uint32(addr))
+		lo = uint64(localWindowTop - len(wp.local[l]))
+	}
+	off := addr - lo
+	return wp.local[l][off : off+n : off+n]
+}
+
+// localTail returns lane l's local bytes from addr to the window's top
+// (nil when addr is not backed).
+func (wp *warp) localTail(l int, addr uint64) []byte {
+	lo := uint64(localWindowTop - len(wp.local[l]))
+	if addr < lo || addr >= localWindowTop {
+		return nil
+	}
+	return wp.local[l][addr-lo:]
+}
+
+// growLocal backs lane l's local memory from low up.
+func (wp *warp) growLocal(l int, low uint32) {
+	old := wp.local[l]
+	n := max(localWindowTop-int(low), 2*len(old), localAboveStack+256)
+	n = min(n, localWindowTop)
+	if n <= len(old) {
+		return
+	}
+	grow := make([]byte, n)
+	copy(grow[n-len(old):], old)
+	wp.local[l] = grow
+}
 
 // stackLimit is the stack calls of kernel k may use under limit bytes.
 func (m *Module) stackLimit(k, limit int) int {

@@ -169,10 +169,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 			}
 		}
 	}
-	sh := uint64(to.DstOff)
-	if to.Dst >= 0 {
-		sh += wp.r(to.Dst)[l] & 0xffffffff
-	}
+	sh := wp.operandAddr(ptxtype.SpaceShared, to.Dst, to.DstOff, l)
 	if sh%128 != 0 {
 		wp.fault(FaultMisaligned, pc, l, sh, true, "tensor copy's shared-memory box at %#x is not 128-byte aligned", sh)
 		return false
@@ -208,10 +205,7 @@ func (wp *warp) tmaCopy(pc int, in *ir.Inst, to *ir.TensorOperands, l int) bool 
 				}
 			}
 		}
-		mb := uint64(to.MbarOff)
-		if to.MbarSlot >= 0 {
-			mb += wp.r(to.MbarSlot)[l] & 0xffffffff
-		}
+		mb := wp.operandAddr(ptxtype.SpaceShared, to.MbarSlot, to.MbarOff, l)
 		if r := wp.rec; r != nil && r.Mbar == 0 {
 			r.Mbar = mb + 1
 		}

@@ -120,9 +120,15 @@ type warp struct {
 	sectorsSeen, wordsSeen distinctFilter
 	args                   []uint64
 
-	// straddle holds the bytes of a read that straddles the end of an
-	// allocation (Memory.Straddling), until the instruction uses them.
-	straddle [64]byte
+	// straddle holds the bytes of a read or a plain store that straddles
+	// the end of an allocation (Memory.Straddling), until the instruction
+	// uses them; storing says a plain store is resolving its address,
+	// straddleAt and straddleN (n > 0) which store's bytes straddle holds
+	// for Memory.WriteStraddling.
+	straddle   [64]byte
+	storing    bool
+	straddleAt uint64
+	straddleN  uint64
 	// async holds the warp's pending cp.async copies (asyncproxy.go).
 	async asyncState
 }
@@ -178,7 +184,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.setChecker(cfg.Check)
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
-	wp.pushFrame(fn, wp.w.l.cfg.Kernel, 0, 0, nil)
+	wp.pushFrame(fn, wp.w.l.cfg.Kernel, uint32(StackTop-alignInt(fn.FrameBytes, 16)), 0, nil)
 }
 
 // regStaggerPad is how many uint64s a register file's buffer has beyond
@@ -235,25 +241,18 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call 
 	wp.frameBase = stackBase
 	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
 	if fn.FrameBytes > 0 {
-		wp.ensureLocal(base+uint32(fn.FrameBytes), wp.valid&^wp.exited)
+		wp.ensureLocal(base, wp.valid&^wp.exited)
 	}
 }
 
-func (wp *warp) ensureLocal(n uint32, mask uint32) bool {
-	if n > maxLocal {
-		return false
-	}
+// ensureLocal backs the local memory of lanes mask from low up
+// (stack.go).
+func (wp *warp) ensureLocal(low uint32, mask uint32) {
 	for l := 0; l < 32; l++ {
-		if mask>>l&1 == 0 {
-			continue
-		}
-		if uint32(len(wp.local[l])) < n {
-			grow := make([]byte, max(n, 2*uint32(len(wp.local[l]))))
-			copy(grow, wp.local[l])
-			wp.local[l] = grow
+		if mask>>l&1 != 0 && len(wp.local[l]) < localWindowTop-int(low) {
+			wp.growLocal(l, low)
 		}
 	}
-	return true
 }
 
 // exit removes lanes from the warp.
@@ -304,12 +303,12 @@ func (wp *warp) returnFrame() {
 		if i >= len(callee.fn.Rets) {
 			break
 		}
-		src := callee.base + uint32(callee.fn.Rets[i].Offset)
-		dst := caller.base + uint32(r.Offset)
-		size := uint32(min(r.Size, callee.fn.Rets[i].Size))
+		src := uint64(callee.base) + uint64(callee.fn.Rets[i].Offset)
+		dst := uint64(caller.base) + uint64(r.Offset)
+		size := uint64(min(r.Size, callee.fn.Rets[i].Size))
 		for l := 0; l < 32; l++ {
 			if mask>>l&1 != 0 {
-				copy(wp.local[l][dst:dst+size], wp.local[l][src:src+size])
+				copy(wp.localBytes(l, dst, size), wp.localBytes(l, src, size))
 			}
 		}
 	}
@@ -890,9 +889,10 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 	}
 	callee := l.mod.Prog.Funcs[fi]
 	cur := &wp.frames[len(wp.frames)-1]
-	base := uint32(alignInt(int(cur.base)+cur.fn.FrameBytes, 16))
-	// stack.go: the frames' bytes and callOverhead per call in progress.
-	if need := int(base) + callee.FrameBytes + callOverhead*len(wp.frames); need > l.stackMax {
+	// stack.go: frames grow down from StackTop; the stack in use is the
+	// frames' bytes and callOverhead per call in progress.
+	base := uint32(int(cur.base) - alignInt(callee.FrameBytes, 16))
+	if need := StackTop - int(cur.base) + alignInt(callee.FrameBytes, 16) + callOverhead*len(wp.frames); need > l.stackMax {
 		why := "cudaLimitStackSize"
 		if l.stackMax == maxLocal {
 			why = "warpsim's own bound on a thread's local memory"
@@ -902,20 +902,17 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 			callee.Name, len(wp.frames), need, l.stackMax, why)
 		return
 	}
-	if !wp.ensureLocal(base+uint32(callee.FrameBytes), exec) {
-		wp.fault(FaultStackOverflow, pc, bits.TrailingZeros32(exec), 0, false, "per-thread stack exceeds %d bytes", maxLocal)
-		return
-	}
+	wp.ensureLocal(base, exec)
 	for i, a := range cs.Args {
 		if i >= len(callee.Params) {
 			break
 		}
-		src := cur.base + uint32(a.Offset)
-		dst := base + uint32(callee.Params[i].Offset)
-		size := uint32(min(a.Size, callee.Params[i].Size))
+		src := uint64(cur.base) + uint64(a.Offset)
+		dst := uint64(base) + uint64(callee.Params[i].Offset)
+		size := uint64(min(a.Size, callee.Params[i].Size))
 		for l := 0; l < 32; l++ {
 			if exec>>l&1 != 0 {
-				copy(wp.local[l][dst:dst+size], wp.local[l][src:src+size])
+				copy(wp.localBytes(l, dst, size), wp.localBytes(l, src, size))
 			}
 		}
 	}

@@ -332,12 +332,13 @@ const (
 type SymKind uint8
 
 const (
-	SymNone   SymKind = iota
-	SymGlobal         // module .global/.const variable Sym: device address
-	SymShared         // shared variable Sym: offset in the block's shared memory
-	SymFrame          // per-thread frame: local and .param variables of the function (Imm is the frame offset)
-	SymKParam         // kernel parameter buffer (Imm is the offset)
-	SymFunc           // address of function Sym (for indirect calls)
+	SymNone     SymKind = iota
+	SymGlobal           // module .global/.const variable Sym: device address
+	SymShared           // shared variable Sym: offset in the block's shared memory
+	SymFrame            // per-thread frame: .param variables of the function body (Imm is the frame offset)
+	SymFrameTop         // per-thread frame: its .local variables (Imm is the offset from the frame's top, FrameBytes)
+	SymKParam           // kernel parameter buffer (Imm is the offset)
+	SymFunc             // address of function Sym (for indirect calls)
 )
 
 // Sreg is a special register.

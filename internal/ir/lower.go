@@ -305,6 +305,8 @@ type symbol struct {
 	size  int
 	align int
 	vidx  int32
+	// top: a .local variable, off bytes below its frame's top (symFrame)
+	top bool
 }
 
 type fixup struct {
@@ -333,6 +335,7 @@ type fnLowerer struct {
 	labelTable  []int32            // per label id, the index of its .branchtargets list in tableLabels; -1 for a plain label
 	fixups      []fixup
 	frame       int
+	localTop    int // bytes of .local variables, laid at the frame's top
 	sink        int32
 	ccSlot      int32
 	used        map[int32]bool
@@ -479,15 +482,21 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 		for i := 0; i < n; i++ {
 			scope[v.Name+strconv.Itoa(i)] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
 		}
-	case ptx.SpaceLocal, ptx.SpaceParam:
+	case ptx.SpaceLocal:
+		// .local variables lie at the top of the frame, above the .param
+		// scratch of the calls it makes (which the GPU passes in
+		// registers), so a write past the kernel's last array leaves the
+		// stack as on the GPU (engine/stack.go).
+		a := varAlign(v)
+		fl.localTop = alignUp(fl.localTop+varSize(v), a)
+		scope[v.Name] = symbol{kind: symFrame, off: fl.localTop, size: varSize(v), align: a, typ: v.Type, top: true}
+		fl.f.LocalBytes += varSize(v)
+		fl.f.Locals = append(fl.f.Locals, Param{Name: v.Name, Offset: -fl.localTop, Size: varSize(v), Align: a})
+	case ptx.SpaceParam:
 		a := varAlign(v)
 		fl.frame = alignUp(fl.frame, a)
 		scope[v.Name] = symbol{kind: symFrame, off: fl.frame, size: varSize(v), align: a, typ: v.Type}
 		fl.frame += varSize(v)
-		if v.Space == ptx.SpaceLocal {
-			fl.f.LocalBytes += varSize(v)
-			fl.f.Locals = append(fl.f.Locals, Param{Name: v.Name, Offset: fl.frame - varSize(v), Size: varSize(v), Align: a})
-		}
 	case ptx.SpaceShared, ptx.SpaceGlobal, ptx.SpaceConst:
 		name := fl.f.Name + "::" + v.Name
 		vi := fl.l.addVar(v, name)
@@ -577,7 +586,10 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		f.Text = append(f.Text, "ret; // implicit")
 	}
 	f.NumSlots = int(fl.nslots)
-	f.FrameBytes = alignUp(fl.frame, 16)
+	f.FrameBytes = alignUp(fl.frame, 16) + alignUp(fl.localTop, 16)
+	for i := range f.Locals {
+		f.Locals[i].Offset += f.FrameBytes // was the distance below the top, negated
+	}
 	for s := range fl.used {
 		f.sharedUsed = append(f.sharedUsed, s)
 	}
@@ -1038,6 +1050,10 @@ func (fl *fnLowerer) setSym(src *ptx.Instr, in *Inst, name string, off int64) bo
 	case symFrame:
 		in.SymKind = SymFrame
 		in.Imm = int64(s.off) + off
+		if s.top {
+			in.SymKind = SymFrameTop
+			in.Imm = off - int64(s.off)
+		}
 	case symKParam:
 		in.SymKind = SymKParam
 		in.Imm = int64(s.off) + off
@@ -1728,7 +1744,7 @@ func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {
 	if in.SymKind == SymKParam && in.Space == ptx.SpaceGeneric {
 		in.Space = ptx.SpaceParam
 	}
-	if in.SymKind == SymFrame {
+	if in.SymKind == SymFrame || in.SymKind == SymFrameTop {
 		// Local and .param variables of a function body live in its frame.
 		in.Space = ptx.SpaceLocal
 	}

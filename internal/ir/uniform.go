@@ -374,9 +374,9 @@ func resultVarying(f *Func, in *Inst, isVar func(int32) bool) bool {
 		}
 		return false
 	case OpMovAddr:
-		return in.SymKind == SymFrame
+		return in.SymKind == SymFrame || in.SymKind == SymFrameTop
 	case OpLd:
-		if in.Space == ptx.SpaceLocal || in.SymKind == SymFrame {
+		if in.Space == ptx.SpaceLocal || in.SymKind == SymFrame || in.SymKind == SymFrameTop {
 			return true
 		}
 		return isVar(in.A[0])

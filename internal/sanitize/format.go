@@ -92,7 +92,18 @@ func spellParam(p string) string {
 }
 
 // where is the `at FUNC+0xOFF in FILE:LINE` line of a site.
+//
+// An access inside a device function the kernel calls is named as the
+// H100's compute-sanitizer names it, by the copy ptxas made of the
+// function in the kernel's code: "at [clone maxPath(const int *, int *,
+// int)] walk(const int *, int, int, int, int *)+0x370"
+// (testdata/sanitize/probe5, recursive_stack; whole-program compilation,
+// -rdc was not recorded).
 func where(site *engine.CheckSite) string {
+	if site.Kernel != nil && site.Func != site.Kernel && !site.Func.Entry {
+		return fmt.Sprintf("at [clone %s] %s+%#x in %s", Signature(site.Kernel.Name), Signature(site.Func.Name),
+			site.PC*instBytes, fileLine(site.Line, site.Prog.Filename))
+	}
 	return whereAt(site.Func, site.PC, site.Line, site.Prog.Filename)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/warpsim/warpsim/internal/engine"
+	"github.com/warpsim/warpsim/internal/ir"
 )
 
 // memcheck checks every lane's access against the exact allocation (global),
@@ -40,10 +41,14 @@ func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool
 				where = []string{fmt.Sprintf("Access to %#x in CTA %d is out of bounds", off+s.opt.SharedBase, rank)}
 			}
 		case engine.SpaceLocal:
+			// the thread's stack, which grows down from StackTop: on the
+			// H100 a write past the kernel's frame (past the top) was
+			// reported (probe5/recursive_stack), one below the innermost
+			// frame, inside the stack, was not (probe6/local_below)
 			switch {
 			case addr%n != 0:
 				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
-			case addr+n > uint64(site.LocalEnd) || addr+n < addr:
+			case addr < uint64(site.StackLow) || addr+n > engine.StackTop || addr+n < addr:
 				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
 			case s.opt.CheckLocal:
 				where = outsideLocals(site, addr, n)
@@ -146,29 +151,46 @@ func trailing(m uint32) int {
 	return n
 }
 
-// outsideLocals is --check-local: an access inside the executing
-// function's frame must lie within one of its .local arrays (not the
-// padding, the parameters or a neighbouring array). Accesses to callers'
-// frames (pointers to their arrays) pass, and so do accesses that name a
-// variable directly (st.param [param0]: always inside it).
+// outsideLocals is --check-local: an access inside a live call frame must
+// lie within one of that frame's .local arrays, not in its .param scratch
+// or padding (which the GPU keeps in registers and saved registers). Frames
+// grow down, each with its arrays at its top, so a write past a callee's
+// last array lands in its caller's scratch: it is reported against the
+// nearest array below it (beyond/callee_overflow). Accesses that name a
+// variable directly (st.param [param0]: always inside it) pass.
 func outsideLocals(site *engine.CheckSite, addr, n uint64) []string {
-	fn := site.Func
-	base := uint64(site.LocalEnd) - uint64(fn.FrameBytes)
-	if addr < base || site.Inst.A[0] < 0 {
+	if site.Inst.A[0] < 0 {
 		return nil
 	}
-	off := addr - base
-	for _, v := range fn.Locals {
-		if off >= uint64(v.Offset) && off+n <= uint64(v.Offset+v.Size) {
-			return nil
+	in := false
+	for _, f := range site.Frames {
+		base := uint64(f.Base)
+		if addr < base || addr >= base+uint64(f.Func.FrameBytes) {
+			continue
+		}
+		in = true
+		for _, v := range f.Func.Locals {
+			if lo := base + uint64(v.Offset); addr >= lo && addr+n <= lo+uint64(v.Size) {
+				return nil
+			}
 		}
 	}
+	if !in {
+		return nil
+	}
 	out := []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
-	for _, v := range fn.Locals {
-		if off >= uint64(v.Offset+v.Size) {
-			out = append(out, fmt.Sprintf("and is %d bytes after the local array %s of %s (%s bytes)", off-uint64(v.Offset+v.Size)+1, v.Name, Signature(fn.Name), commas(uint64(v.Size))))
-			break
+	var near *ir.Param
+	var nearFn *ir.Func
+	var nearEnd uint64
+	for _, f := range site.Frames {
+		for i, v := range f.Func.Locals {
+			if end := uint64(f.Base) + uint64(v.Offset+v.Size); end <= addr && (near == nil || end > nearEnd) {
+				near, nearFn, nearEnd = &f.Func.Locals[i], f.Func, end
+			}
 		}
+	}
+	if near != nil {
+		out = append(out, fmt.Sprintf("and is %d bytes after the local array %s of %s (%s bytes)", addr-nearEnd+1, near.Name, Signature(nearFn.Name), commas(uint64(near.Size))))
 	}
 	return out
 }
