@@ -191,9 +191,9 @@ var zeroedRegs = new(ir.Func)
 // never make the call.
 const callArenaBytes = 256 << 10
 
-// placeRegs gives the warps of ws (the block's from its warp from on, in
-// index order) room at call depth d (0: the kernel) for a register file of need uint64s, those
-// that lack it, in one buffer for all of them, zeroed. Until the
+// placeRegs gives the warps of ws (the block's, from its warp from on, in
+// index order) that lack it room at call depth d (0: the kernel) for a
+// register file of need uint64s, in one buffer for all of them. Until the
 // thirteenth round every warp's file was an allocation of its own with a
 // 4 KiB pad (the cuda::barrier grid of testdata/timing/parallel3: 8,448
 // resident warps of 32,000 bytes in buffers of 36 KiB, 341 of its
