@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/warpsim/warpsim/internal/ir"
 )
@@ -79,10 +80,18 @@ type worker struct {
 	cb clusterBlock // the block's place in its cluster (cluster.go)
 
 	held int64 // heldBytes when the worker was last pooled (slotpool.go)
+	// seq is the worker's place in the order workers were made, and
+	// regBuf the buffer its block's warps' kernel register files lie in
+	// (placeRegs).
+	seq    int
+	regBuf []uint64
 }
 
+// workerSeq counts the workers made (worker.seq).
+var workerSeq atomic.Int64
+
 func newWorker(l *launch) *worker {
-	w := &worker{l: l}
+	w := &worker{l: l, seq: int(workerSeq.Add(1) - 1)}
 	w.blk.shared = make([]byte, l.shared, max(l.shared, l.sharedMap))
 	return w
 }
@@ -163,6 +172,7 @@ func (w *worker) setupBlock(linear int) {
 	}
 	b.warps = w.pool[:nw]
 	b.live = nw
+	w.placeRegs(b.warps, 0, 0, l.fn.NumSlots*32)
 	if b.sharedDirty {
 		// Shared memory starts zeroed (deterministic); only a block that
 		// wrote to it leaves anything to clear.

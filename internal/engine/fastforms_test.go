@@ -304,7 +304,7 @@ func TestSetpImmFastForm(t *testing.T) {
 }
 
 // TestRegStagger: the register files of a block's warps start at distinct
-// cache lines modulo 4 KiB (regStagger), so the same slot of each warp
+// cache lines modulo 4 KiB (placeRegs), so the same slot of each warp
 // does not fall in the same sets of the L1 data cache, and the stagger
 // moves nothing else: the constant slots hold their values.
 func TestRegStagger(t *testing.T) {

@@ -22,10 +22,12 @@ var slotPoolBytes int64 = 512 << 20
 // heldBytes is what worker w holds in memory that grows with its kernels:
 // its warps' register files and local memory, and its shared memory.
 func (w *worker) heldBytes() int64 {
-	n := int64(cap(w.blk.shared))
+	n := int64(cap(w.blk.shared)) + int64(cap(w.regBuf))*8
 	for _, wp := range w.pool {
-		for _, r := range wp.regPool {
-			n += int64(cap(r)) * 8
+		for d, r := range wp.regPool {
+			if d > 0 { // (frame 0's lie in regBuf: placeRegs)
+				n += int64(cap(r)) * 8
+			}
 		}
 		for _, b := range wp.local {
 			n += int64(cap(b))

@@ -70,7 +70,7 @@ type warp struct {
 	regPool   [][]uint64
 	regPoolFn []*ir.Func
 	// regPoolOff is where in each of regPool's buffers the register file
-	// starts (regStagger).
+	// starts (placeRegs: 0, the buffers being placed by their warp's index).
 	regPoolOff []int
 
 	tmp   [32]uint64
@@ -187,46 +187,121 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.pushFrame(fn, wp.w.l.cfg.Kernel, uint32(StackTop-alignInt(fn.FrameBytes, 16)), 0, nil)
 }
 
-// regStaggerPad is how many uint64s a register file's buffer has beyond
-// its slots, for regStagger to choose where it starts.
-const regStaggerPad = 4096 / 8
+// zeroedRegs marks a pooled register file that is all zeros and belongs to
+// no function yet (regPoolFn): pushFrame need not clear it.
+var zeroedRegs = new(ir.Func)
 
-// regStagger returns where in buf the register file of the warp at index
-// idx of a block starts, in uint64s: at idx·5 cache lines past a 4 KiB
-// boundary, modulo 4 KiB. Go's allocator gave register files of 4 KiB and
-// more 4 KiB-aligned buffers (sharedReducePTX's 7.75 KiB: every warp's),
-// so unstaggered the same slot of every warp fell in the same sets of a
-// 4 KiB-periodic L1 data cache, and a block's warps taking turns (a
-// barrier every few instructions) evicted each other's registers: 8 warps
-// of sharedReducePTX on 8 ways, about four L1 misses per warp instruction
-// in cachegrind. Only where data lies changes.
-func regStagger(buf []uint64, idx int) int {
-	at := int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))) % 4096)
-	want := idx * 5 % 64 * 64
-	return (want - at + 4096) % 4096 / 8
+// callArenaBytes is the most a block's warps' register files for a called
+// function take in one buffer (placeRegs at a call depth): beyond it the
+// calling warp gets a file of its own, since its block's other warps may
+// never make the call.
+const callArenaBytes = 256 << 10
+
+// placeRegs gives the warps of ws (the block's, from its warp from on, in
+// index order) that lack it room at call depth d (0: the kernel) for a
+// register file of need uint64s, in one buffer for all of them. Until the
+// thirteenth round every warp's file was an allocation of its own with a
+// 4 KiB pad (the cuda::barrier grid of testdata/timing/parallel3: 8,448
+// resident warps of 32,000 bytes in buffers of 36 KiB, 341 of its
+// process's 448 MB), which the SMs' threads made and first touched at
+// once, their page faults contending in the kernel (docs/performance.md);
+// a block's warps now take one allocation with no pad between them.
+//
+// Each warp's file starts at its index times an odd number of cache lines
+// (regLines) from the buffer's first, so the same slot of 64 consecutive
+// warps falls on 64 distinct lines modulo 4 KiB: in distinct sets of a
+// 4 KiB-periodic L1 data cache. Go's allocator gives buffers of 4 KiB and
+// more 4 KiB-aligned, so files of a multiple of 4 KiB, or a warp each at
+// the same place in its own buffer, would put the same slot of every warp
+// in the same sets, and a block's warps taking turns (a barrier every few
+// instructions) would evict each other's registers: 8 warps of
+// sharedReducePTX on 8 ways, about four L1 misses per warp instruction in
+// cachegrind. The buffer's first file starts where the worker's place in
+// the order workers were made (seq) continues that count, so the blocks
+// resident on an SM do not line their warps up either: at most 63 lines
+// of pad per buffer. Only where data lies changes.
+func (w *worker) placeRegs(ws []*warp, from, d, need int) {
+	lo, hi := -1, -1
+	for i, wp := range ws {
+		for len(wp.regPool) <= d {
+			wp.regPool = append(wp.regPool, nil)
+			wp.regPoolFn = append(wp.regPoolFn, nil)
+			wp.regPoolOff = append(wp.regPoolOff, 0)
+		}
+		if cap(wp.regPool[d])-wp.regPoolOff[d] < need {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	if lo < 0 {
+		return
+	}
+	if d == 0 {
+		// A kernel's: every warp of the block anew, in the worker's
+		// buffer for them (regBuf) when it has room: kept from grid to
+		// grid, as the worker is (keepSlots). The pool's other warps
+		// lose theirs, which may lie where these now do.
+		lo, hi = 0, len(ws)-1
+		for _, wp := range w.pool[len(ws):] {
+			if len(wp.regPool) > 0 {
+				wp.regPool[0], wp.regPoolFn[0] = nil, nil
+			}
+		}
+	}
+	lines := regLines(need)
+	stride := lines * 8
+	size := (hi-lo+1)*stride + 63*8 + 7
+	var buf []uint64
+	mark := zeroedRegs
+	if d == 0 && cap(w.regBuf) >= size {
+		buf, mark = w.regBuf[:size], nil // (pushFrame clears a file it takes)
+	} else {
+		// An eighth more room than this kernel needs, for a later one
+		// with a few more slots (the stream copy's init_f32 and copy_k:
+		// 26 and 27); pages never written cost no memory.
+		buf = make([]uint64, size, size+size/8) // zeroed by make
+		if d == 0 {
+			w.regBuf = buf
+		}
+	}
+	first := (8 - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%64/8)) % 8
+	first += (w.seq%64*len(w.blk.warps) + from + lo) * lines % 64 * 8
+	for i, wp := range ws[lo : hi+1] {
+		if d == 0 || cap(wp.regPool[d])-wp.regPoolOff[d] < need {
+			o := first + i*stride
+			wp.regPool[d], wp.regPoolOff[d], wp.regPoolFn[d] = buf[o:o+stride:o+stride], 0, mark
+		}
+	}
+}
+
+// regLines is the cache lines (of 64 bytes) a register file of need
+// uint64s takes in its buffer (placeRegs): rounded up to an odd number, so
+// that the files of 64 consecutive warps start at 64 distinct lines
+// modulo 4 KiB.
+func regLines(need int) int {
+	return (need+7)/8 | 1
 }
 
 // pushFrame makes fn the executing function with a fresh register file.
 func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call *ir.CallSite) {
 	d := len(wp.frames)
-	for len(wp.regPool) <= d {
-		wp.regPool = append(wp.regPool, nil)
-		wp.regPoolFn = append(wp.regPoolFn, nil)
-		wp.regPoolOff = append(wp.regPoolOff, 0)
-	}
 	need := fn.NumSlots * 32
-	buf, off := wp.regPool[d], wp.regPoolOff[d]
-	fresh := false
-	if cap(buf)-off < need {
-		buf = make([]uint64, need+regStaggerPad) // zeroed by make
-		off = regStagger(buf, wp.idx)
-		wp.regPool[d], wp.regPoolOff[d] = buf, off
-		wp.regPoolFn[d] = nil
-		fresh = true
+	if len(wp.regPool) <= d || cap(wp.regPool[d])-wp.regPoolOff[d] < need {
+		// (A kernel's files were placed when its block started:
+		// setupBlock.) A call: the block's warps' files for it in one
+		// buffer, unless that would be large.
+		ws, from := wp.blk.warps, 0
+		if len(ws)*regLines(need)*64 > callArenaBytes || wp.idx >= len(ws) || ws[wp.idx] != wp {
+			ws, from = []*warp{wp}, wp.idx
+		}
+		wp.w.placeRegs(ws, from, d, need)
 	}
+	buf, off := wp.regPool[d], wp.regPoolOff[d]
 	regs := buf[off : off+need : off+need]
 	if wp.regPoolFn[d] != fn {
-		if !fresh {
+		if wp.regPoolFn[d] != zeroedRegs {
 			clear(regs)
 		}
 		for _, c := range fn.Consts {
