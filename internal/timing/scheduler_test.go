@@ -36,6 +36,7 @@ func runSched(s *gridState, sm *smT, sp *spT, cycles int, gap func(w *warpT) uin
 		order = append(order, w.idx)
 		sp.last = w
 		w.dep = sm.now + gap(w)
+		w.changed()
 	}
 	return order
 }
@@ -82,6 +83,7 @@ func TestSchedulerNextReady(t *testing.T) {
 		t.Errorf("pick at 5: warp %v, next %d; want none, 10", w, next)
 	}
 	sp.warps[2].done = true
+	sp.warps[2].changed()
 	if _, next := s.pick(sm, sp); next != 20 {
 		t.Errorf("a finished warp's readiness counted: next %d, want 20", next)
 	}
