@@ -255,8 +255,12 @@ func (s *gridState) placeWarps(sm *smT, b *blockT) {
 		*w = warpT{blk: b, idx: i, age: b.age0 + uint64(i) + 1, ready: b.ready0, readyWhy: stallDispatch, lastIssue: b.issue0,
 			regReady: w.regReady, regKind: w.regKind, lazy: w.lazy[:0]}
 		sp := &sm.sps[(b.base+i)%len(sm.sps)]
-		w.sp = sp
+		if sp.scan == nil {
+			sp.scan = make([]scanEntry, 0, (s.perSM*s.wpb+len(sm.sps)-1)/len(sm.sps))
+		}
+		w.sp, w.spi = sp, len(sp.warps)
 		sp.warps = append(sp.warps, w)
+		sp.scan = append(sp.scan, scanEntry{})
 	}
 }
 
@@ -329,19 +333,21 @@ func (s *gridState) retireBlocks(sm *smT) {
 		for _, w := range b.warps {
 			if !w.done {
 				w.done = true
+				w.changed()
 				sm.resident--
 			}
 		}
 		for k := range sm.sps {
 			sp := &sm.sps[k]
 			j := 0
-			for _, w := range sp.warps {
+			for i, w := range sp.warps {
 				if w.blk != b {
-					sp.warps[j] = w
+					sp.warps[j], sp.scan[j] = w, sp.scan[i]
+					w.spi = j
 					j++
 				}
 			}
-			sp.warps = sp.warps[:j]
+			sp.warps, sp.scan = sp.warps[:j], sp.scan[:j]
 			if sp.last != nil && sp.last.blk == b {
 				sp.last = nil
 			}

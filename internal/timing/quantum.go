@@ -366,6 +366,7 @@ func (s *gridState) begin(sm *smT, k int) {
 		for _, w := range deps {
 			if isFut(w.dep) && arenaOf(w.dep) == (k-2)%3 {
 				w.depValid = false
+				w.changed()
 			}
 		}
 		clear(deps)

@@ -56,6 +56,7 @@ type warpT struct {
 	blk       *blockT
 	sp        *spT
 	idx       int
+	spi       int    // its index in sp.warps (and sp.scan)
 	ready     uint64 // earliest issue of the warp itself (one issue a cycle, barrier release, calls)
 	lastIssue uint64
 	// fn and pc are the function (index in the program) and instruction
@@ -118,6 +119,10 @@ type warpT struct {
 type spT struct {
 	idx   int      // its index in the SM (its fetch stream: fetch.go)
 	warps []*warpT // resident, oldest first
+	// scan is what pick's scan knows of each of warps without reading it
+	// (warps[i]'s at scan[i]): readyAt of a warp that readyAt answers
+	// without readyAtSlow, less its pipe's cycle, until the warp changes.
+	scan  []scanEntry
 	pipe  [ir.NumClasses]uint64
 	last  *warpT
 	rr    int
@@ -125,6 +130,43 @@ type spT struct {
 	busy  uint64 // the issue port is taken by an expanded instruction until then
 	// tensorFree is when the tensor pipe is free, in 1/TensorFrac cycle.
 	tensorFree uint64
+}
+
+// scanEntry is a warp's readiness as pick's scan reads it: when valid,
+// readyAt is max(at, the sub-partition's pipe[class]) (at is MaxUint64
+// for a finished warp or one at a barrier). Every write to a field that
+// readyAt's fast path reads (done, atBar, draining, next, depValid, dep,
+// fetchIn, fetchAt) clears it (warpT.changed); only pick's scan sets it,
+// from those fields.
+type scanEntry struct {
+	at    uint64
+	class ir.Class
+	valid bool
+}
+
+// changed clears w's scanEntry: a field readyAt reads changed.
+func (w *warpT) changed() {
+	if sp := w.sp; sp != nil && w.spi < len(sp.scan) && sp.warps[w.spi] == w {
+		sp.scan[w.spi].valid = false
+	}
+}
+
+// remember sets the scanEntry of w, sp.warps[i], just answered by
+// readyAt, when readyAt's fast path answers it as its fields stand.
+func (sp *spT) remember(sm *smT, i int, w *warpT) {
+	e := &sp.scan[i]
+	if w.done || w.atBar {
+		*e = scanEntry{at: math.MaxUint64, valid: true}
+		return
+	}
+	if w.draining || w.next == nil || !w.depValid || w.dep >= futBit || sm.fetch != nil && w.fetchIn != w.next {
+		return
+	}
+	at := w.dep
+	if sm.fetch != nil {
+		at = max(at, w.fetchAt)
+	}
+	*e = scanEntry{at: at, class: w.next.Class, valid: true}
 }
 
 // issue lets sub-partition sp issue one instruction at sm.now, if any warp
@@ -173,12 +215,25 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 		}
 		best = t
 	}
-	for _, w := range sp.warps {
-		if w == sp.last || w.done || w.atBar {
-			// (A finished warp or one at a barrier: readyAt's MaxUint64.)
+	if len(sp.scan) != len(sp.warps) {
+		// (Warps placed other than by placeWarps: tests.)
+		sp.scan = make([]scanEntry, len(sp.warps))
+		for i, w := range sp.warps {
+			w.spi = i
+		}
+	}
+	for i, w := range sp.warps {
+		if w == sp.last {
 			continue
 		}
-		if t := s.readyAt(sm, sp, w); t <= sm.now {
+		var t uint64
+		if e := &sp.scan[i]; e.valid {
+			t = max(e.at, sp.pipe[e.class])
+		} else {
+			t = s.readyAt(sm, sp, w)
+			sp.remember(sm, i, w)
+		}
+		if t <= sm.now {
 			return w, best
 		} else if t < best {
 			best = t
@@ -214,6 +269,7 @@ func (s *gridState) readyAt(sm *smT, sp *spT, w *warpT) uint64 {
 // instruction yet, or whose operands' cycle is not known or a future, or
 // whose instruction is not fetched yet.
 func (s *gridState) readyAtSlow(sm *smT, sp *spT, w *warpT) uint64 {
+	w.changed()
 	if w.done || w.atBar {
 		return math.MaxUint64
 	}
@@ -268,6 +324,7 @@ func (s *gridState) warpStopped(sm *smT, w *warpT) {
 		s.warpExit(sm, w)
 	case slot.WaitingAtBarrier(w.idx):
 		w.atBar = true
+		w.changed()
 	}
 }
 
@@ -285,6 +342,7 @@ func (s *gridState) warpExit(sm *smT, w *warpT) {
 	if s.p.StoreDrain && w.stored > sm.now && !(isFut(w.stored) && s.takenSoon(sm, w)) {
 		s.touchSM(sm)
 		w.draining, w.exitAt = true, sm.now
+		w.changed()
 		w.blk.draining++
 		sm.drainers++
 		s.releaseBarriers(w.blk)
@@ -327,6 +385,7 @@ func (s *gridState) drained(sm *smT, w *warpT) uint64 {
 		return t
 	}
 	w.draining = false
+	w.changed()
 	w.blk.draining--
 	end := max(t, w.exitAt)
 	s.warpDoneAt(sm, w, end)
@@ -354,6 +413,7 @@ func (s *gridState) warpDone(sm *smT, w *warpT) {
 func (s *gridState) warpDoneAt(sm *smT, w *warpT, at uint64) {
 	if !w.done {
 		w.done = true
+		w.changed()
 		w.blk.endAt = max(w.blk.endAt, at)
 		s.touchSM(sm)
 		sm.resident--
@@ -394,6 +454,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		sp.busy = sm.now + slots
 	}
 	w.next, w.depValid = nil, false
+	w.changed()
 	if rec.Event == engine.EventNone {
 		// Its next instruction, asked now while the warp's state is in
 		// the host's caches (readyAtSlow would ask when the scheduler next
@@ -496,6 +557,7 @@ func (s *gridState) event(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord
 		}
 	case engine.EventBarrier:
 		w.atBar = true
+		w.changed()
 		s.releaseBarriers(w.blk)
 	case engine.EventCall, engine.EventReturn:
 		// A new frame: the scoreboard drains (its registers are others).
@@ -589,6 +651,7 @@ func (s *gridState) releaseAt(b *blockT, ready uint64) {
 			w.atBar = false
 			w.ready, w.readyWhy = ready, stallBarrier
 			w.next, w.depValid = nil, false
+			w.changed()
 			// The wait at the barrier itself counts as barrier stall.
 			if w.lastIssue+1 < sm.now {
 				sm.stalls[stallBarrier] += sm.now - (w.lastIssue + 1)

@@ -1,6 +1,8 @@
 package timing
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -36,6 +38,7 @@ func runSched(s *gridState, sm *smT, sp *spT, cycles int, gap func(w *warpT) uin
 		order = append(order, w.idx)
 		sp.last = w
 		w.dep = sm.now + gap(w)
+		w.changed()
 	}
 	return order
 }
@@ -82,7 +85,67 @@ func TestSchedulerNextReady(t *testing.T) {
 		t.Errorf("pick at 5: warp %v, next %d; want none, 10", w, next)
 	}
 	sp.warps[2].done = true
+	sp.warps[2].changed()
 	if _, next := s.pick(sm, sp); next != 20 {
 		t.Errorf("a finished warp's readiness counted: next %d, want 20", next)
+	}
+}
+
+// TestPickScanMatchesReadyAt: pick's scan, which reads the warps'
+// readiness from its compact array (scanEntry) where it can, picks the
+// warp and reports the next cycle that a scan asking readyAt of every warp
+// does, through 20,000 random cycles of warps issuing, waiting on their
+// operands, finishing and waiting at barriers, and of pipes filling.
+func TestPickScanMatchesReadyAt(t *testing.T) {
+	s, sm, sp := schedFixture(GTO, 16)
+	classes := []ir.Class{ir.ClassALU, ir.ClassFP64, ir.ClassSFU}
+	rng := rand.New(rand.NewPCG(19, 15))
+	reference := func() (*warpT, uint64) {
+		best := uint64(math.MaxUint64)
+		if w := sp.last; w != nil {
+			if t := s.readyAt(sm, sp, w); t <= sm.now {
+				return w, best
+			} else {
+				best = t
+			}
+		}
+		for _, w := range sp.warps {
+			if w == sp.last {
+				continue
+			}
+			if t := s.readyAt(sm, sp, w); t <= sm.now {
+				return w, best
+			} else if t < best {
+				best = t
+			}
+		}
+		return nil, best
+	}
+	for sm.now = 0; sm.now < 20000; sm.now++ {
+		wantW, wantNext := reference()
+		gotW, gotNext := s.pick(sm, sp)
+		if gotW != wantW || gotNext != wantNext {
+			t.Fatalf("cycle %d: pick %v, next %d; a scan of readyAt: %v, %d", sm.now, gotW, gotNext, wantW, wantNext)
+		}
+		if gotW != nil {
+			sp.last = gotW
+			gotW.dep = sm.now + 1 + uint64(rng.IntN(12))
+			gotW.next = &ir.Inst{Op: ir.OpAdd, Class: classes[rng.IntN(len(classes))]}
+			gotW.changed()
+			sp.pipe[gotW.next.Class] = sm.now + uint64(rng.IntN(3))
+		}
+		// Another warp changes: a barrier, its release, its end.
+		w := sp.warps[rng.IntN(len(sp.warps))]
+		switch rng.IntN(8) {
+		case 0:
+			w.atBar = !w.atBar
+		case 1:
+			w.done = rng.IntN(4) == 0
+		case 2:
+			w.dep = sm.now + uint64(rng.IntN(20))
+		default:
+			continue
+		}
+		w.changed()
 	}
 }

@@ -230,6 +230,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		t = fut
 	}
 	w.dep, w.depWhy, w.depValid = t, why, !gated
+	w.changed()
 	if isFut(t) && w.blk != nil {
 		// (begin recomputes it when the future's arena is resolved.)
 		q := &w.blk.sm.smQuantum

@@ -61,6 +61,7 @@ func TestPipeThroughput(t *testing.T) {
 			issued++
 			sp.last = w
 			w.dep = sm.now + 1
+			w.changed()
 			sp.pipe[class] = sm.now + uint64(s.p.Interval[class])
 		}
 		want := cycles / int(h100.Interval[class])

@@ -80,6 +80,7 @@ func TestTensorPipeThroughput(t *testing.T) {
 			sp.last = w
 			s.complete(sm, sp, w, in, &engine.StepRecord{}, 1)
 			w.dep = sm.now + 1
+			w.changed()
 		}
 		// 1%: the recordings' own spread between types of one cost.
 		if got := float64(cycles) / float64(issued); math.Abs(got-tc.interval) > 0.01*tc.interval+0.01 {
