@@ -233,10 +233,12 @@ const sboccSpreadRatio, sboccShareError = 1.25, 0.03
 // lacks. The model's median spread must be within a factor
 // sboccSpreadRatio of the H100's and the active share within
 // sboccShareError. TestLongShortBlockWarpSpread adds the grids of 4 and 8
-// floats a thread (several waves, blocks replaced), and reports the grid of
-// 64 (a quarter of a wave, DRAM far from busy) unjudged: its warps' spread,
-// a median 1796 cycles on the H100, is mostly the load-independent part of
-// the DRAM's latency spread (DRAMLatencySpreadNS; 164 cycles without it).
+// floats a thread (several waves, blocks replaced) and the grid of 64 (a
+// quarter of a wave, DRAM far from busy): its warps' spread, a median 1796
+// cycles on the H100, is mostly the load-independent part of the DRAM's
+// latency spread (DRAMLatencySpreadNS: 1659 cycles with it; 164 without it,
+// when this row was reported unjudged). At 4 and 8 floats: 392 and 607
+// against 418 and 732.
 func TestShortBlockWarpSpread(t *testing.T) {
 	checkWarpSpread(t, []string{"w_b256_l16"}, nil)
 }
@@ -246,7 +248,7 @@ func TestShortBlockWarpSpread(t *testing.T) {
 // not simulated twice).
 func TestLongShortBlockWarpSpread(t *testing.T) {
 	testenv.Long(t)
-	checkWarpSpread(t, []string{"w_b256_l4", "w_b256_l8", "w_b256_l64"}, map[string]bool{"w_b256_l64": true})
+	checkWarpSpread(t, []string{"w_b256_l4", "w_b256_l8", "w_b256_l64"}, nil)
 }
 
 // checkWarpSpread compares the configurations named, holding all but those
