@@ -166,9 +166,7 @@ func checkCopiesWritten(t *testing.T, rows []dramRow) {
 // preset measured, rounded up (read +35.8%, write +8.7%, copy +9.4%; with
 // the constant banks' cost at each block's start, twelfth round, +36.5%,
 // +9.7%, +10.1%): the reads are slow by the preset's 2.1 TB/s (above).
-// Thirteenth round, the DRAM at 3.0 TB/s with a line's own latency
-// spread: +7.4%, -6.6%, -8.9%.
-var dramPlainError = map[string]float64{"d_read8_b256_m16": 0.08, "d_write8_b256_m16": 0.07, "d_copy8_b256_m16": 0.10}
+var dramPlainError = map[string]float64{"d_read8_b256_m16": 0.37, "d_write8_b256_m16": 0.11, "d_copy8_b256_m16": 0.11}
 
 // TestDRAMBandwidth is TestLongDRAMBandwidth's plain subset: the 16 MiB
 // read, write and copy (a wave or less), each within dramPlainError of

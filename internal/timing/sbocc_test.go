@@ -217,13 +217,11 @@ func simulateSbocc(t *testing.T, r *sboccRow) (ns, occ float64, ws []warpStamp) 
 // apart against the H100's 1070, active 0.956 of their block's residence
 // against 0.952; without the spread 94 cycles and 0.996; at 4 and 8 floats
 // a thread 501 and 799 cycles against 418 and 732, 0.926 and 0.949 against
-// 0.926 and 0.937). Thirteenth round, the DRAM at 3.0 TB/s with the
-// line's own latency spread (DRAMLatencySpreadNS): 1073 cycles (1001 at
-// 2.1 TB/s without it; 529 at 3.0 without it): the ratio tightened from 2.
-const sboccSpreadRatio, sboccShareError = 1.25, 0.03
+// 0.926 and 0.937).
+const sboccSpreadRatio, sboccShareError = 2.0, 0.03
 
 // TestShortBlockWarpSpread checks the DRAM's service order
-// (DRAMWaitSpread, DRAMLatencySpreadNS) against sbocc.cu's recording: in a wave of streaming
+// (DRAMWaitSpread) against sbocc.cu's recording: in a wave of streaming
 // blocks (1024 blocks of 256 threads copying 16 floats each, one load and
 // one store an iteration) the H100's warps of one block end apart, a
 // median 1070 cycles between the first and the last, because each
@@ -233,12 +231,10 @@ const sboccSpreadRatio, sboccShareError = 1.25, 0.03
 // lacks. The model's median spread must be within a factor
 // sboccSpreadRatio of the H100's and the active share within
 // sboccShareError. TestLongShortBlockWarpSpread adds the grids of 4 and 8
-// floats a thread (several waves, blocks replaced) and the grid of 64 (a
-// quarter of a wave, DRAM far from busy): its warps' spread, a median 1796
-// cycles on the H100, is mostly the load-independent part of the DRAM's
-// latency spread (DRAMLatencySpreadNS: 1659 cycles with it; 164 without it,
-// when this row was reported unjudged). At 4 and 8 floats: 392 and 607
-// against 418 and 732.
+// floats a thread (several waves, blocks replaced), and reports the grid of
+// 64 (a quarter of a wave, DRAM far from busy) unjudged: its warps' spread,
+// a median 1796 cycles on the H100, is the load-independent part of the
+// DRAM's latency spread, which the model does not have (164 cycles).
 func TestShortBlockWarpSpread(t *testing.T) {
 	checkWarpSpread(t, []string{"w_b256_l16"}, nil)
 }
@@ -248,7 +244,7 @@ func TestShortBlockWarpSpread(t *testing.T) {
 // not simulated twice).
 func TestLongShortBlockWarpSpread(t *testing.T) {
 	testenv.Long(t)
-	checkWarpSpread(t, []string{"w_b256_l4", "w_b256_l8", "w_b256_l64"}, nil)
+	checkWarpSpread(t, []string{"w_b256_l4", "w_b256_l8", "w_b256_l64"}, map[string]bool{"w_b256_l64": true})
 }
 
 // checkWarpSpread compares the configurations named, holding all but those
