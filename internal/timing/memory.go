@@ -133,27 +133,47 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 
 // dramAnswer is when a DRAM fetch of the line of sector first, requested
 // at cycle t and through the DRAM's queue at cycle q, is back at the L2:
-// DRAMLatency after q, its wait q-t (at most DRAMReorderNS of it) spread by
-// DRAMWaitSpread (DRAM serves its queue out of order: some requests
-// overtake, others wait longer, the mean wait kept: a place drawn
-// uniformly among those of the wait's window). The spread is drawn
-// from the line's address (where it lives decides whether it waits behind
-// the others at its bank), not from the cycle: it is the same on any
-// number of workers, and a small change of timing elsewhere does not draw
-// every request's spread anew. The answer is never before t plus
-// DRAMLatency.
+// DRAMLatency after q, moved by two draws, each uniform and keeping the
+// mean. The line's own latency moves by up to DRAMLatencySpreadNS either
+// way, whatever the load: the H100's requests take different times even
+// with the DRAM far from busy (testdata/timing/sbocc's spread.py: eight
+// adjacent lines fetched at once from one SM). When other requests were
+// ahead of it, its wait q-t (at most DRAMReorderNS of it) is spread by
+// DRAMWaitSpread as well (DRAM serves its queue out of order: some
+// requests overtake, others wait longer: a place drawn among those of the
+// wait's window). Both are drawn from the line's place in its
+// allocation's 2 GiB slot, not from the cycle: they are the same on any
+// number of workers, a small change of timing elsewhere does not draw
+// every request's spread anew, and a kernel's time does not depend on
+// which slot the allocator gave its buffers. (The H100's own part of a
+// line's latency is not the line's: the same lines read in two recordings
+// have theirs uncorrelated, so the address stands in for a draw per
+// request.) A warp that waits for several lines waits for the slowest.
 func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 	p := s.p
+	lat := p.DRAMLatency
+	if c := p.DRAMLatencySpreadCycles; c > 0 {
+		lat = max(lat+c*(2*uniVariate(first>>2&slotLines^latencyDraw)-1), 0)
+	}
 	if p.DRAMWaitSpread <= 0 || q <= t {
-		return q + uint64(p.DRAMLatency)
+		return q + uint64(lat)
 	}
 	w := float64(q - t)
 	if p.DRAMReorderCycles > 0 {
 		w = min(w, p.DRAMReorderCycles)
 	}
 	d := w * min(p.DRAMWaitSpread, 1) * (2*uniVariate(first>>2) - 1)
-	return uint64(float64(q) + d + p.DRAMLatency)
+	return uint64(float64(q) + d + lat)
 }
+
+// latencyDraw makes a line's latency draw (dramAnswer) independent of its
+// wait draw: the variate of the line's index with these bits flipped.
+// slotLines keeps of a line's index its place in its allocation's 2 GiB
+// slot (as farPage does).
+const (
+	latencyDraw = 0x5bd1e995 << 20
+	slotLines   = 1<<24 - 1
+)
 
 // farPage is the L2 partition that is the home of the 4 KiB page page
 // (an address over 4096): the parity of its address bits 12, 13, 16, 17,

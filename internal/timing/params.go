@@ -236,6 +236,14 @@ type Params struct {
 	// what its controllers hold; a longer wait is a line in the L2's miss
 	// queue, served in order (0: no bound).
 	DRAMReorderNS float64
+	// DRAMLatencySpreadNS: what DRAM takes for a line varies from one
+	// request to the next beyond its queue's wait (the controller's
+	// scheduling, the channel and slice the line maps to): a fetch's
+	// DRAMLatency moves by DRAMLatencySpreadNS*(2U-1), U uniform in
+	// [0, 1) drawn from the line's address independently of
+	// DRAMWaitSpread's draw, the mean kept (memory.go, dramAnswer). 0:
+	// every line takes DRAMLatency.
+	DRAMLatencySpreadNS float64
 	// DRAMFarNS: the L2 is two partitions, each the home of half the
 	// memory's 4 KiB pages (farPage: a hash of the page's address bits);
 	// an L2 miss of an SM on a line homed in the partition far from the
@@ -305,6 +313,7 @@ type Params struct {
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
 	DRAMReorderCycles, DRAMFarCycles                                      float64
+	DRAMLatencySpreadCycles                                               float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
 	TLBWalkCycles, TLBMissCycles                                          float64
@@ -350,6 +359,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DRAMLatency = float64(p.DRAMCycles) + p.DRAMNS*ghz
 	p.DRAMReorderCycles = p.DRAMReorderNS * ghz
 	p.DRAMFarCycles = p.DRAMFarNS * ghz
+	p.DRAMLatencySpreadCycles = p.DRAMLatencySpreadNS * ghz
 	p.FarBytesPerCycle = p.FarBytesPerNS / ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz

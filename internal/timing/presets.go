@@ -65,10 +65,16 @@ var measured = map[string]*Params{
 		// 134 + 300 ns: the latency streaming kernels see at low occupancy
 		// (§5, §8: stream_copy at one block per SM), 64 bytes per miss
 		// (§5: 45 B per random 4-byte load); §5 2.35 TB/s copy, 2.07 TB/s
-		// read: 2.1 TB/s (a copy's reads alone: testdata/timing/dram measures
-		// reads and whole-sector writes at 3.0 TB/s each, on one bus; kept at
-		// 2.1 until the short blocks' latency spread is modelled:
-		// docs/calibration.md, twelfth round); §6 same-address atomics 0.73 ns each, 66.5 same-address lane
+		// read: 2.1 TB/s (a copy's reads alone). Measured 3.0 TB/s, taken
+		// only with DRAMLatencySpreadNS 80, FarBytesPerNS 2250 and
+		// RMWLineBytes 131, all left at today's figures in the preset until
+		// the plain tests they break are mended (docs/calibration.md,
+		// thirteenth round): testdata/timing/dram's study rows
+		// (SPLIT.md) read and write whole sectors at 3.0 TB/s each on one
+		// bus, d_read8_b256_m256 268.4 MB in 89.2 µs, d_write8_b256_m256
+		// 246.2 MB in 82.6 µs; 2.9, 3.0, 3.1 TB/s gave the study rows
+		// +7.1/+2.4, +3.6/+1.1, +0.4/-0.1% (docs/calibration.md, twelfth
+		// round); §6 same-address atomics 0.73 ns each, 66.5 same-address lane
 		// updates per ns over distinct lines and 59 coalesced sector updates
 		// per ns (471 lane atomics/ns): 62 updates per ns; §7 empty kernel 2.24 µs
 		// (and 2.21 µs in the seed recordings at 1.98 GHz), block dispatch
@@ -89,8 +95,9 @@ var measured = map[string]*Params{
 		// (2^20 partial sectors, one per 128-byte line, 128 MiB) takes
 		// 48.5 µs with dram__bytes_read = dram__bytes_write = 32 MiB
 		// (every partial sector read back from DRAM and written); fitted
-		// so that the lines the model's L2 evicts take that time at 2.1
-		// TB/s. Whole sectors written to the same lines (st_full_s32) read
+		// so that the lines the model's L2 evicts take that time: 82 at 2.1
+		// TB/s (131 at DRAMBytesPerNS 3000: the same DRAM time a line,
+		// (32 + 82) × 3.0 / 2.1 − 32). Whole sectors written to the same lines (st_full_s32) read
 		// 83 KB and take 6.7 µs. UnifiedL1: reread (one block of 1024 per
 		// SM re-reading F bytes 4 times) keeps its L1 hit rate at 74.6%
 		// (3 of 4 passes) up to F = 192 KiB and drops to 61.7% at 256 KiB,
@@ -152,9 +159,23 @@ var measured = map[string]*Params{
 		// many lines at once and so for the slowest of their spread waits.
 		// The draw is uniform (a place within the reorder window), not the
 		// exponential first tried, whose tail made the reduce lesson's
-		// reduceInterleaved slower than reduceNeighboredLess. The
-		// load-independent part of the spread (145 cycles alone on the SM)
-		// is not modelled: see docs/calibration.md.
+		// reduceInterleaved slower than reduceNeighboredLess.
+		// DRAMLatencySpreadNS measured 80 ns, left at 0 in the preset
+		// (with the DRAM at 2.1 TB/s, the queue's spread stands in for it;
+		// thirteenth round, docs/calibration.md): the part of the spread
+		// that is not the queue's. sbocc/spread.py splits the per-iteration
+		// stamps: the eight warps of a block at one iteration read eight
+		// adjacent lines of one page at about the same time from one SM,
+		// and their iterations still differ, sd 65 cycles one block an SM
+		// (i_b256_l16_g132, the DRAM at 11% of its bandwidth) and 79 a
+		// quarter wave (i_b256_l64), 165 with the wave full (i_b256_l16:
+		// the queue's spread on top); a uniform draw of that sd has a
+		// half-width of sd·√3, 113-137 cycles, 71-87 ns at 1.576 GHz: 80
+		// (their mean's). Nothing was fitted on it. The same lines read in
+		// two recordings have that part uncorrelated (0.02, -0.01, 0.01):
+		// it is the request's, not the line's (no bank or row slow for an
+		// address), so it is drawn whatever the load; the model draws it
+		// from the address only to stay deterministic.
 		// [SHORTOCC] testdata/timing/shortocc (shortocc.cu, run.sh: one
 		// device call, nvcc 13.0 -O3 -arch=sm_90, every warp's clock64 at
 		// entry, after each copy and at exit, ncu --clock-control base at
@@ -173,7 +194,11 @@ var measured = map[string]*Params{
 		// the partitions, which half a copy's reads and half its writes
 		// cross. Its bandwidth was chosen on m_w_b64_l16's two kinds of
 		// blocks, p25 and p75 of their lifetimes 11 763 and 15 301 cycles
-		// (3538 apart): 1700, 1750, 1800 GB/s gave 4122, 3616, 3170 apart.
+		// (3538 apart): 1700, 1750, 1800 GB/s gave 4122, 3616, 3170 apart
+		// with the DRAM at 2.1 TB/s; re-chosen at 3.0 TB/s on the same
+		// blocks' ratio p75/p25 (the H100's 1.30): 1750, 2000, 2250 GB/s
+		// gave 1.69, 1.45, 1.30 (docs/calibration.md, twelfth round):
+		// 2250 with the DRAM at 3.0 TB/s (not taken yet).
 		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
 		// after storing through pointers that may alias, so ptxas keeps
 		// each iteration's load after the last one's store, which waits

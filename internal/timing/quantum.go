@@ -571,7 +571,7 @@ func (s *gridState) orderRequests(i int, t uint64) []uint64 {
 // the one it was made in (the replay of one quantum overlaps the next);
 // a multiple of the bandwidth queues' buckets.
 func quantumFor(p *Params) uint64 {
-	rt := math.Min(p.L2HitLatency, p.DRAMLatency) / 2
+	rt := math.Min(p.L2HitLatency, p.DRAMLatency-p.DRAMLatencySpreadCycles) / 2
 	q := uint64(max(rt, 0)) &^ (1<<bucketShift - 1)
 	return min(max(q, 1<<bucketShift), 256)
 }

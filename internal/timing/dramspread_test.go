@@ -1,0 +1,58 @@
+package timing
+
+import (
+	"math"
+	"testing"
+
+	"github.com/warpsim/warpsim/arch"
+)
+
+// TestDRAMLatencySpread checks dramAnswer's own-latency draw
+// (DRAMLatencySpreadNS) on fetches that find the DRAM idle (q = t, where
+// the queue's wait spread draws nothing): every answer within the spread's
+// half-width of DRAMLatency, the mean over many lines DRAMLatency, the
+// draws spread over the whole window (sd of a uniform draw, half-width/√3:
+// what spread.py measured on the H100 is an sd), the same line answered
+// the same in any 2 GiB slot, and no spread at all when the figure is 0.
+func TestDRAMLatencySpread(t *testing.T) {
+	const lines = 1 << 14
+	for _, tc := range []struct {
+		name     string
+		spreadNS float64
+	}{
+		{"none", 0},
+		{"measured", 80},
+		{"wide", 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := ForArch(arch.MustLookup("h100"), 1576)
+			p.DRAMLatencySpreadNS = tc.spreadNS
+			p.DRAMLatencySpreadCycles = tc.spreadNS * 1.576
+			s := &gridState{p: p}
+			const t0 = 1 << 20
+			var sum, sq float64
+			for i := range uint64(lines) {
+				first := i * 4 // a line's first sector
+				got := float64(s.dramAnswer(t0, first, t0)) - t0
+				if d := math.Abs(got - p.DRAMLatency); d > p.DRAMLatencySpreadCycles+1 {
+					t.Fatalf("line %d: answered after %.0f cycles, DRAMLatency %.0f ± %.0f", i, got, p.DRAMLatency, p.DRAMLatencySpreadCycles)
+				}
+				other := first + 3<<29 // the same place in another 2 GiB slot (sector index: 2^26 sectors a slot)
+				if a, b := s.dramAnswer(t0, first, t0), s.dramAnswer(t0, other, t0); a != b {
+					t.Fatalf("line %d: answered at %d in its slot, at %d in another", i, a, b)
+				}
+				sum += got
+				sq += got * got
+			}
+			mean := sum / lines
+			sd := math.Sqrt(max(sq/lines-mean*mean, 0))
+			if d := math.Abs(mean - p.DRAMLatency); d > 2 {
+				t.Errorf("mean latency %.1f cycles, DRAMLatency %.1f", mean, p.DRAMLatency)
+			}
+			want := p.DRAMLatencySpreadCycles / math.Sqrt(3)
+			if math.Abs(sd-want) > 0.05*want+1 {
+				t.Errorf("latency sd %.1f cycles, want %.1f (uniform over ±%.0f)", sd, want, p.DRAMLatencySpreadCycles)
+			}
+		})
+	}
+}
