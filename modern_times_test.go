@@ -1,7 +1,10 @@
 package warpsim_test
 
 import (
+	"fmt"
+	"math"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -101,4 +104,57 @@ func tritonLaunchTime(t *testing.T, dir, kcase, archTag string, i int) float64 {
 		t.Fatalf("%s/%s: %v", kcase, archTag, err)
 	}
 	return out.Launches[i].DurationNS
+}
+
+// tritonTime is one timed launch file of a Triton batch: its
+// "<batch>/<case>/<arch>" name, warpsim's duration and the H100's, in ns.
+type tritonTime struct {
+	name      string
+	got, want float64
+}
+
+// timeTritonBatch times every row of a batch's Nsight Compute table (times,
+// rows named "<batch>/<case>/<arch>", launch files under dir), checks that
+// there are n of them, logs each row's error, the mean |error|, how many are
+// within 15% and the five worst, and returns the rows, the mean, that count
+// and the rows more than rowBound off (testenv.TimeErrors).
+func timeTritonBatch(t *testing.T, batch, dir, times string, n int, rowBound float64) (
+	all []tritonTime, mean float64, within int, over []string) {
+	t.Helper()
+	rows, err := testenv.ReadNCUTimes(times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		c := strings.Split(r.Workload, "/")
+		if len(c) != 3 || c[0] != batch {
+			t.Fatalf("%s: not a %s/<case>/<arch> row", r.Workload, batch)
+		}
+		all = append(all, tritonTime{r.Workload, tritonLaunchTime(t, dir, c[1], c[2], r.Launch), r.NS})
+	}
+	if len(all) != n {
+		t.Fatalf("%d kernels timed, want %d", len(all), n)
+	}
+	var names []string
+	var got, want []float64
+	for _, r := range all {
+		names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
+		e := (r.got - r.want) / r.want
+		if math.Abs(e) <= 0.15 {
+			within++
+		}
+		t.Logf("%-40s %8.0f ns, H100 %8.0f (%+.1f%%)", r.name, r.got, r.want, 100*e)
+	}
+	mean, over = testenv.TimeErrors(names, got, want, rowBound)
+	worst := append([]tritonTime(nil), all...)
+	sort.Slice(worst, func(i, j int) bool {
+		return math.Abs(worst[i].got/worst[i].want-1) > math.Abs(worst[j].got/worst[j].want-1)
+	})
+	var w []string
+	for _, r := range worst[:min(5, len(worst))] {
+		w = append(w, fmt.Sprintf("%s %+.1f%%", r.name, 100*(r.got/r.want-1)))
+	}
+	t.Logf("mean |error| %.1f%% over %d kernels, %d within 15%%; worst: %s", 100*mean, len(all), within,
+		strings.Join(w, ", "))
+	return all, mean, within, over
 }

@@ -12,10 +12,8 @@ package warpsim_test
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
@@ -131,41 +129,8 @@ func TestTriton3Corpus(t *testing.T) { runTritonBatch(t, triton3Dir, triton3Expe
 // the cluster matmul) with one worker and with eight: the bytes must be the
 // H100's either way (results never depend on the number of workers).
 func TestTriton3Workers(t *testing.T) {
-	for _, name := range []string{"ln_bwd_lock_f32", "splitk_f16_atomic", "atomic_f16_bf16", "atomic_minmax_f32",
-		"atomic_sem", "histogram_i32", "cluster_mm_f16"} {
-		for _, workers := range []int{1, 8} {
-			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
-				dir := filepath.Join(triton3Dir, name)
-				f, err := launchfile.Load(filepath.Join(dir, "launch.json"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Workers: workers})
-				out, err := f.Execute(dev, launchfile.ExecOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				files, _ := filepath.Glob(filepath.Join(dir, "expected", "sm90", "*.bin"))
-				if len(files) == 0 {
-					t.Fatal("no recordings")
-				}
-				for _, wf := range files {
-					buf := strings.TrimSuffix(filepath.Base(wf), ".bin")
-					want, err := os.ReadFile(wf)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := out.Buffer(buf)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("buffer %s: %s", buf, describeByteDiff(got, want))
-					}
-				}
-			})
-		}
-	}
+	checkSM90AtWorkers(t, triton3Dir, "ln_bwd_lock_f32", "splitk_f16_atomic", "atomic_f16_bf16", "atomic_minmax_f32",
+		"atomic_sem", "histogram_i32", "cluster_mm_f16")
 }
 
 // TestTriton3RoundTrip parses every PTX file of the batch, prints it and

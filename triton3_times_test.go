@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -41,46 +40,8 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
-	rows, err := testenv.ReadNCUTimes(triton3Times)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type res struct {
-		name      string
-		got, want float64
-	}
-	var all []res
-	for _, r := range rows {
-		c := strings.Split(r.Workload, "/")
-		if len(c) != 3 || c[0] != "triton3" {
-			t.Fatalf("%s: not a triton3/<case>/<arch> row", r.Workload)
-		}
-		all = append(all, res{r.Workload, tritonLaunchTime(t, triton3Dir, c[1], c[2], r.Launch), r.NS})
-	}
-	if len(all) != triton3TimedKernels {
-		t.Fatalf("%d kernels timed, want %d", len(all), triton3TimedKernels)
-	}
-	var names []string
-	var got, want []float64
-	within := 0
-	for _, r := range all {
-		names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
-		e := (r.got - r.want) / r.want
-		if math.Abs(e) <= 0.15 {
-			within++
-		}
-		t.Logf("%-40s %8.0f ns, H100 %8.0f (%+.1f%%)", r.name, r.got, r.want, 100*e)
-	}
-	mean, over := testenv.TimeErrors(names, got, want, triton3TimeRowBound)
-	sort.Slice(all, func(i, j int) bool {
-		return math.Abs(all[i].got/all[i].want-1) > math.Abs(all[j].got/all[j].want-1)
-	})
-	var worst []string
-	for _, r := range all[:5] {
-		worst = append(worst, fmt.Sprintf("%s %+.1f%%", r.name, 100*(r.got/r.want-1)))
-	}
-	t.Logf("mean |error| %.1f%% over %d kernels, %d within 15%%; worst: %s", 100*mean, len(all), within,
-		strings.Join(worst, ", "))
+	all, mean, _, over := timeTritonBatch(t, "triton3", triton3Dir, triton3Times, triton3TimedKernels,
+		triton3TimeRowBound)
 	for _, o := range over {
 		t.Errorf("%s: more than %.0f%% off", o, 100*triton3TimeRowBound)
 	}

@@ -14,10 +14,8 @@ package warpsim_test
 // lines; the failing assert must stop with the H100's error and messages.
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -187,25 +185,7 @@ func runTriton4Kernel(t *testing.T, dir, lfPath, archName, want string) {
 	if r.err != nil {
 		t.Fatalf("%s: %v", lfPath, r.err)
 	}
-	files, _ := filepath.Glob(filepath.Join(expDir, "*.bin"))
-	if len(files) == 0 {
-		t.Fatalf("no recordings under %s", expDir)
-	}
-	sort.Strings(files)
-	for _, wf := range files {
-		name := strings.TrimSuffix(filepath.Base(wf), ".bin")
-		wantB, err := os.ReadFile(wf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := r.out.Buffer(name)
-		if err != nil {
-			t.Fatalf("buffer %s: %v", name, err)
-		}
-		if !bytes.Equal(got, wantB) {
-			t.Errorf("buffer %s: %s", name, describeByteDiff(got, wantB))
-		}
-	}
+	checkRecordedBuffers(t, expDir, r.out)
 	if wantOut, err := os.ReadFile(filepath.Join(expDir, "stdout.txt")); err == nil {
 		checkTriton4Lines(t, "stdout", stdout.String(), string(wantOut))
 	}
@@ -302,38 +282,5 @@ const triton4Kernels = 32
 // scatter by sorted ids) with one worker and with eight: the bytes must be
 // the H100's either way.
 func TestTriton4Workers(t *testing.T) {
-	for _, name := range []string{"embedding_bag_f32", "reshape_and_cache_f16", "fused_moe_f16"} {
-		for _, workers := range []int{1, 8} {
-			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
-				dir := filepath.Join(triton4Dir, name)
-				f, err := launchfile.Load(filepath.Join(dir, "launch.json"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Workers: workers})
-				out, err := f.Execute(dev, launchfile.ExecOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				files, _ := filepath.Glob(filepath.Join(dir, "expected", "sm90", "*.bin"))
-				if len(files) == 0 {
-					t.Fatal("no recordings")
-				}
-				for _, wf := range files {
-					buf := strings.TrimSuffix(filepath.Base(wf), ".bin")
-					want, err := os.ReadFile(wf)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := out.Buffer(buf)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("buffer %s: %s", buf, describeByteDiff(got, want))
-					}
-				}
-			})
-		}
-	}
+	checkSM90AtWorkers(t, triton4Dir, "embedding_bag_f32", "reshape_and_cache_f16", "fused_moe_f16")
 }

@@ -1,9 +1,7 @@
 package warpsim_test
 
 import (
-	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"testing"
 
@@ -25,46 +23,8 @@ const triton4Times = "testdata/triton4/h100/times.tsv"
 // fourth Triton batch"), not a target to fit.
 func TestLongTriton4TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
-	rows, err := testenv.ReadNCUTimes(triton4Times)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type res struct {
-		name      string
-		got, want float64
-	}
-	var all []res
-	for _, r := range rows {
-		c := strings.Split(r.Workload, "/")
-		if len(c) != 3 || c[0] != "triton4" {
-			t.Fatalf("%s: not a triton4/<case>/<arch> row", r.Workload)
-		}
-		all = append(all, res{r.Workload, tritonLaunchTime(t, triton4Dir, c[1], c[2], r.Launch), r.NS})
-	}
-	if len(all) != triton4TimedKernels {
-		t.Fatalf("%d kernels timed, want %d", len(all), triton4TimedKernels)
-	}
-	var names []string
-	var got, want []float64
-	within := 0
-	for _, r := range all {
-		names, got, want = append(names, r.name), append(got, r.got), append(want, r.want)
-		e := (r.got - r.want) / r.want
-		if math.Abs(e) <= 0.15 {
-			within++
-		}
-		t.Logf("%-40s %8.0f ns, H100 %8.0f (%+.1f%%)", r.name, r.got, r.want, 100*e)
-	}
-	mean, over := testenv.TimeErrors(names, got, want, triton4TimeRowBound)
-	sort.Slice(all, func(i, j int) bool {
-		return math.Abs(all[i].got/all[i].want-1) > math.Abs(all[j].got/all[j].want-1)
-	})
-	var worst []string
-	for _, r := range all[:5] {
-		worst = append(worst, fmt.Sprintf("%s %+.1f%%", r.name, 100*(r.got/r.want-1)))
-	}
-	t.Logf("mean |error| %.1f%% over %d kernels, %d within 15%%; worst: %s", 100*mean, len(all), within,
-		strings.Join(worst, ", "))
+	all, mean, within, over := timeTritonBatch(t, "triton4", triton4Dir, triton4Times, triton4TimedKernels,
+		triton4TimeRowBound)
 	for _, o := range over {
 		if !strings.Contains(o, triton4PrintfMiss) {
 			t.Errorf("%s: more than %.0f%% off", o, 100*triton4TimeRowBound)

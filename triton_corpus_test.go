@@ -166,6 +166,14 @@ func runTritonKernel(t *testing.T, dir, lfPath, archName, want string) {
 		t.Fatalf("%s: %v", lfPath, r.err)
 	}
 	expDir := filepath.Join(dir, "expected", archName)
+	checkRecordedBuffers(t, expDir, r.out)
+}
+
+// checkRecordedBuffers compares every buffer recorded under expDir
+// (<buffer>.bin, the H100's bytes) with the run's buffer of that name, byte
+// for byte; a folder with no recording is a failure.
+func checkRecordedBuffers(t *testing.T, expDir string, out *launchfile.Outcome) {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(expDir, "*.bin"))
 	if len(files) == 0 {
 		t.Fatalf("no recordings under %s", expDir)
@@ -173,16 +181,39 @@ func runTritonKernel(t *testing.T, dir, lfPath, archName, want string) {
 	sort.Strings(files)
 	for _, wf := range files {
 		name := strings.TrimSuffix(filepath.Base(wf), ".bin")
-		wantB, err := os.ReadFile(wf)
+		want, err := os.ReadFile(wf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := r.out.Buffer(name)
+		got, err := out.Buffer(name)
 		if err != nil {
 			t.Fatalf("buffer %s: %v", name, err)
 		}
-		if !bytes.Equal(got, wantB) {
-			t.Errorf("buffer %s: %s", name, describeByteDiff(got, wantB))
+		if !bytes.Equal(got, want) {
+			t.Errorf("buffer %s: %s", name, describeByteDiff(got, want))
+		}
+	}
+}
+
+// checkSM90AtWorkers runs each named kernel's sm_90 launch file under dir
+// with one worker and with eight, each time comparing its buffers with the
+// H100's (results never depend on the number of workers).
+func checkSM90AtWorkers(t *testing.T, dir string, names ...string) {
+	for _, name := range names {
+		for _, workers := range []int{1, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
+				kdir := filepath.Join(dir, name)
+				f, err := launchfile.Load(filepath.Join(kdir, "launch.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: &syncBuffer{}, Workers: workers})
+				out, err := f.Execute(dev, launchfile.ExecOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkRecordedBuffers(t, filepath.Join(kdir, "expected", "sm90"), out)
+			})
 		}
 	}
 }
@@ -231,24 +262,7 @@ func TestTritonProbes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, _ := filepath.Glob(filepath.Join(dir, "expected", "*.bin"))
-			if len(files) == 0 {
-				t.Fatal("no recordings")
-			}
-			for _, wf := range files {
-				name := strings.TrimSuffix(filepath.Base(wf), ".bin")
-				want, err := os.ReadFile(wf)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := out.Buffer(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("buffer %s: %s", name, describeByteDiff(got, want))
-				}
-			}
+			checkRecordedBuffers(t, filepath.Join(dir, "expected"), out)
 		})
 	}
 }
