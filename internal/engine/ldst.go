@@ -354,12 +354,6 @@ func (wp *warp) flushStats(in *ir.Inst, st *memStats, store bool) {
 	wp.words, wp.wordsSorted = wp.words[:0], true
 }
 
-// laneAddr is lane l's address of a memory instruction. A .shared
-// address is 32 bits wide (the shared window's offsets; a .shared::cluster
-// one too, (rank+1)<<clusterShift | offset), and the register plus the
-// offset wraps there, as on the GPU: nvcc writes a tile's row base
-// s - 64*tid and reads [base+68] (testdata/programs8 needle, shoc_fft:
-// PTX ISA "the address is computed modulo the address size").
 // operandAddr is the address lane l gives an operand of a tensor-core or
 // asynchronous instruction (cp.async, cp.async.bulk and TMA, mbarrier,
 // ldmatrix/stmatrix, wmma load/store): register reg (none when negative)
@@ -387,6 +381,12 @@ func bulkSpace(shared bool) ptxtype.Space {
 	return ptxtype.SpaceGlobal
 }
 
+// laneAddr is lane l's address of a memory instruction. A .shared
+// address is 32 bits wide (the shared window's offsets; a .shared::cluster
+// one too, (rank+1)<<clusterShift | offset), and the register plus the
+// offset wraps there, as on the GPU: nvcc writes a tile's row base
+// s - 64*tid and reads [base+68] (testdata/programs8 needle, shoc_fft:
+// PTX ISA "the address is computed modulo the address size").
 func (wp *warp) laneAddr(in *ir.Inst, base uint64, l int) uint64 {
 	a := base + uint64(in.Imm)
 	if in.A[0] >= 0 {
