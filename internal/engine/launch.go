@@ -86,6 +86,9 @@ type Module struct {
 	// or wait), transitively: launched without clusters, each block is a
 	// cluster of one whose barrier its threads share.
 	clusterBarrier []bool
+	// inFrame and extent are the frames' layout (stack.go, frameLayout).
+	inFrame []bool
+	extent  []int
 	// replay is, per function, whether a launch of it may be replayed
 	// (memo.go: memoYes, memoNo, memoSharedAtomics), transitively through
 	// its calls; an indirect call may reach any function.
@@ -158,6 +161,7 @@ func Load(mem *Memory, prog *ir.Program, resolve func(name string) *Extern) (*Mo
 	m.unsupported = make([]string, n)
 	m.usesHeap = make([]bool, n)
 	m.clusterBarrier = make([]bool, n)
+	m.frameLayout()
 	for i, f := range prog.Funcs {
 		m.clusterBarrier[i] = hasClusterBarrier(f)
 		m.externs[i] = make([]*Extern, len(f.Calls))

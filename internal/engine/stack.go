@@ -104,6 +104,13 @@ func (m *Module) stackLimit(k, limit int) int {
 // staticStack is the stack function f needs through its direct calls, a
 // recursive call counting as none.
 func (m *Module) staticStack(f int, active map[int]bool) int {
+	return m.extent[f] + m.belowStack(f, active)
+}
+
+// belowStack is the stack f's calls need below its frame: the frames of
+// the calls that are not placed in it (frameLayout), and what the calls
+// placed in it need below it in turn.
+func (m *Module) belowStack(f int, active map[int]bool) int {
 	fn := m.Prog.Funcs[f]
 	active[f] = true
 	deepest := 0
@@ -111,8 +118,83 @@ func (m *Module) staticStack(f int, active map[int]bool) int {
 		if c.Indirect || c.Callee < 0 || active[int(c.Callee)] {
 			continue
 		}
-		deepest = max(deepest, callOverhead+m.staticStack(int(c.Callee), active))
+		if m.inFrame[c.Callee] {
+			deepest = max(deepest, m.belowStack(int(c.Callee), active))
+		} else {
+			deepest = max(deepest, callOverhead+m.staticStack(int(c.Callee), active))
+		}
 	}
 	delete(active, f)
-	return alignInt(fn.FrameBytes, 16) + deepest
+	return deepest
+}
+
+// frameLayout places the frames as ptxas does. A function that is on no
+// cycle of calls, and calls nothing through a pointer, has its frame
+// inside its caller's when called directly, above the caller's own bytes,
+// and moves no stack pointer: in nvcc's SASS of probe6's local_below, the
+// kernel took 0x20 bytes of stack, its int k[4] at [R1] and the
+// __noinline__ callee's int a[4] at [R1+0x10], the callee never touching
+// R1 (testdata/sanitize/probe7, recorded/sass.txt), so the kernel's k[4]
+// lands in the callee's array, inside the stack, and memcheck did not
+// report it, where k[8] was (probe7/local_past). A function's extent is
+// its frame plus room for the largest extent of the functions placed in
+// it. A recursive function, or one called through a pointer, gets a frame
+// of its extent below the stack in use, as probe6/frames showed (each
+// call's array 0x60 lower).
+func (m *Module) frameLayout() {
+	n := len(m.Prog.Funcs)
+	m.inFrame = make([]bool, n)
+	m.extent = make([]int, n)
+	// cyclic: f reaches itself through direct calls; indirect: f
+	// reaches a call through a pointer (whose callee may call f back).
+	direct := func(f int, each func(g int)) {
+		for _, c := range m.Prog.Funcs[f].Calls {
+			if !c.Indirect && c.Callee >= 0 {
+				each(int(c.Callee))
+			}
+		}
+	}
+	cyclic := make([]bool, n)
+	indirect := make([]bool, n)
+	seen := make([]bool, n)
+	for f := range n {
+		clear(seen)
+		stack := []int{f}
+		for len(stack) > 0 && !cyclic[f] {
+			g := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, c := range m.Prog.Funcs[g].Calls {
+				indirect[f] = indirect[f] || c.Indirect
+			}
+			direct(g, func(h int) {
+				if h == f {
+					cyclic[f] = true
+				}
+				if !seen[h] {
+					seen[h] = true
+					stack = append(stack, h)
+				}
+			})
+		}
+		m.inFrame[f] = !cyclic[f] && !indirect[f]
+	}
+	done := make([]bool, n)
+	var extent func(f int) int
+	extent = func(f int) int {
+		if done[f] {
+			return m.extent[f]
+		}
+		done[f] = true // a cycle's members take no extent from each other
+		inner := 0
+		for _, c := range m.Prog.Funcs[f].Calls {
+			if !c.Indirect && c.Callee >= 0 && m.inFrame[c.Callee] && int(c.Callee) != f {
+				inner = max(inner, extent(int(c.Callee)))
+			}
+		}
+		m.extent[f] = alignInt(m.Prog.Funcs[f].FrameBytes, 16) + inner
+		return m.extent[f]
+	}
+	for f := range n {
+		extent(f)
+	}
 }

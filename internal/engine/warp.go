@@ -33,6 +33,7 @@ type frame struct {
 	fi        int
 	regs      []uint64
 	base      uint32 // local-memory offset of the frame
+	sp        uint32 // the stack pointer while it runs: the lowest byte in use (stack.go)
 	stackBase int    // reconvergence-stack depth at entry
 	call      *ir.CallSite
 }
@@ -184,7 +185,8 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.setChecker(cfg.Check)
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
-	wp.pushFrame(fn, wp.w.l.cfg.Kernel, uint32(StackTop-alignInt(fn.FrameBytes, 16)), 0, nil)
+	kernelBase := uint32(StackTop - wp.w.l.mod.extent[wp.w.l.cfg.Kernel])
+	wp.pushFrame(fn, wp.w.l.cfg.Kernel, kernelBase, kernelBase, 0, nil)
 }
 
 // zeroedRegs marks a pooled register file that is all zeros and belongs to
@@ -285,7 +287,7 @@ func regLines(need int) int {
 }
 
 // pushFrame makes fn the executing function with a fresh register file.
-func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call *ir.CallSite) {
+func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, call *ir.CallSite) {
 	d := len(wp.frames)
 	need := fn.NumSlots * 32
 	if len(wp.regPool) <= d || cap(wp.regPool[d])-wp.regPoolOff[d] < need {
@@ -312,7 +314,7 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base uint32, stackBase int, call 
 		}
 		wp.regPoolFn[d] = fn
 	}
-	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, stackBase: stackBase, call: call})
+	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, sp: sp, stackBase: stackBase, call: call})
 	wp.frameBase = stackBase
 	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
 	if fn.FrameBytes > 0 {
@@ -964,10 +966,15 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 	}
 	callee := l.mod.Prog.Funcs[fi]
 	cur := &wp.frames[len(wp.frames)-1]
-	// stack.go: frames grow down from StackTop; the stack in use is the
-	// frames' bytes and callOverhead per call in progress.
-	base := uint32(int(cur.base) - alignInt(callee.FrameBytes, 16))
-	if need := StackTop - int(cur.base) + alignInt(callee.FrameBytes, 16) + callOverhead*len(wp.frames); need > l.stackMax {
+	// stack.go: a direct call of a function on no call cycle places its
+	// frame in its caller's, above the caller's own; another call's frame
+	// goes below the stack in use, which is the frames' bytes and
+	// callOverhead per call in progress.
+	var base, sp uint32
+	if !cs.Indirect && l.mod.inFrame[fi] {
+		base = cur.base + uint32(alignInt(cur.fn.FrameBytes, 16))
+		sp = cur.sp
+	} else if need := StackTop - int(cur.sp) + l.mod.extent[fi] + callOverhead*len(wp.frames); need > l.stackMax {
 		why := "cudaLimitStackSize"
 		if l.stackMax == maxLocal {
 			why = "warpsim's own bound on a thread's local memory"
@@ -976,6 +983,9 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 			"the call of %s at depth %d needs %d bytes of stack per thread; the stack is %d bytes (%s)",
 			callee.Name, len(wp.frames), need, l.stackMax, why)
 		return
+	} else {
+		base = cur.sp - uint32(l.mod.extent[fi])
+		sp = base
 	}
 	wp.ensureLocal(base, exec)
 	for i, a := range cs.Args {
@@ -993,7 +1003,7 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 	}
 	stackBase := len(wp.stack)
 	wp.stack = append(wp.stack, entry{pc: 0, rpc: -1, mask: exec})
-	wp.pushFrame(callee, fi, base, stackBase, cs)
+	wp.pushFrame(callee, fi, base, sp, stackBase, cs)
 }
 
 // barrier handles bar/barrier; it reports true when the warp must wait.
