@@ -398,6 +398,16 @@ func (wp *warp) remoteShared(pc int, addr, n uint64, lane int) ([]byte, uint8) {
 			wp.rec.RemoteLanes++
 		}
 		t = c.resident[w.cb.linears[rank]].Load()
+		if (t == nil || t.blk.live == 0) && wp.storing && wp.chk == nil {
+			// A plain store into the shared memory of a block that has
+			// exited is dropped and the kernel goes on; a load faults.
+			// On the H100 (testdata/sanitize/probe7, dsmem_late) every
+			// such write succeeded, 0 to 20M cycles after the block
+			// exited, and a read of the same bytes after it, or alone,
+			// stopped the kernel (unspecified launch failure); under
+			// memcheck the write stopped it too, with no finding.
+			return make([]byte, n), accShared
+		}
 		if t == nil || t.blk.live == 0 {
 			lin := w.cb.linears[rank]
 			g := w.l.cfg.Grid
