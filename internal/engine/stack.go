@@ -2,16 +2,19 @@ package engine
 
 // The per-thread stack. A thread's call frames live in its local memory
 // and grow down, as on the GPU: the kernel's frame (its .local variables
-// and .param scratch) at the top of the stack, StackTop, each callee's
-// frame 16-byte aligned below its caller's. (nvcc's kernels start with
+// and .param scratch) at the top of the stack, StackTop, with room above
+// its own bytes for the frames of the functions it calls that never
+// recurse (frameLayout), and each other callee's frame 16-byte aligned
+// below the stack in use. (nvcc's kernels start with
 // R1 = c[0x0][0x28], the stack top, and subtract their frame; on the H100
 // a kernel's array lay at 0xfffcb0 and each call of a recursive function
 // put its array 0x60 lower, whatever cudaLimitStackSize said:
 // testdata/sanitize/probe6/frames.) So a write past the end of a kernel's
 // local array leaves the stack, where memcheck reports it
-// (probe5/recursive_stack), and one past a callee's array lands in its
-// caller's frame (beyond/callee_overflow). The stack a thread uses is
-// StackTop less its innermost frame's base plus callOverhead bytes for
+// (probe5/recursive_stack), unless a callee's frame lies above it
+// (probe7/local_past), and one past a recursive callee's array lands in
+// its caller's frame (beyond/callee_overflow). The stack a thread uses is
+// StackTop less the stack pointer (the lowest frame's base) plus callOverhead bytes for
 // each call in progress: on the GPU a call also
 // saves its return address and the callee-saved registers the callee
 // spills (ptxas reported 104 bytes of stack frame for a function whose PTX
