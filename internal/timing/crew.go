@@ -101,18 +101,18 @@ type cursor struct {
 
 // crew is a parallel grid's threads: worker 0 is the grid's goroutine
 // (which also runs the replay's chain), workers 1 to n-1 goroutines that
-// live until stop. Quantum number e is handed out by raising epoch to e;
+// live until stopCrew. Quantum number e is handed out by raising epoch to e;
 // each worker runs it (crewQuantum) and adds one to done; the grid's
 // goroutine waits for done to reach (n-1)·e.
 //
 // The quantum's SMs are dealt out to workers 1 to n-1 by SM index, the
 // same SMs to the same worker every quantum (an SM's state — register
-// files, scoreboards, L1 tags, arenas — tends to stay in the caches of the
-// core that ran it last), each list costliest first by the SM's last
-// quantum's host time; a worker done with its list takes SMs from the
-// others' (the grid's goroutine, after the replay's chain, only takes
-// them), so no thread waits while another has SMs left. Which thread runs
-// an SM changes nothing it computes.
+// files, scoreboards, L1 tags, arenas — can stay in the caches of the core
+// that ran it last, though the runtime pins no goroutine to a core), each
+// list costliest first by the SM's last quantum's host time; a worker done
+// with its list takes SMs from the others' (the grid's goroutine, after
+// the replay's chain, only takes them), so no thread waits while another
+// has SMs left. Which thread runs an SM changes nothing it computes.
 type crew struct {
 	n     int
 	spin  bool
