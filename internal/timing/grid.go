@@ -89,8 +89,9 @@ type gridState struct {
 	// (overlap).
 	safe, mayAhead bool
 	replayed       atomic.Bool
-	todo           []*smT // overlap's order of the active SMs (reused)
-	hand           handoff
+	// crew is the grid's threads while it runs quanta in parallel
+	// (overlap, crew.go); nil before the first such quantum.
+	crew *crew
 }
 
 // l2Counts are what the replay adds up request by request (DRAM bytes,
@@ -122,6 +123,7 @@ type storeLag struct {
 // (cycle, SM, sequence) order, the answers written where they are waited
 // for, and the blocks retired in the quantum replaced.
 func (s *gridState) run() error {
+	defer s.stopCrew()
 	// The first wave: each SM takes blocks up to its limit, SMs in turn
 	// (clusters: each in a GPC with room for all its blocks).
 	if s.cl != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -523,6 +524,46 @@ func checkParallelReplay(t *testing.T, workerCounts []int) {
 		}
 		if fmt.Sprintf("%x", got) != firstOut {
 			t.Errorf("%d workers: output differs from %d workers'", workers, workerCounts[0])
+		}
+	}
+}
+
+// TestParallelCrewEndsWithGrid: a parallel grid's threads (the crew) live
+// for the grid and no longer: after a launch on 2 and one on 16 workers
+// the process has no more goroutines than before it.
+func TestParallelCrewEndsWithGrid(t *testing.T) {
+	for _, workers := range []int{2, 16} {
+		const blocks, threads = 264, 64 // two blocks for each of the H100's 132 SMs
+		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Workers: workers, Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{NoSampling: true}})
+		mod, err := dev.LoadModule("mix.ptx", []byte(replayMixPTX))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := mod.Kernel("mix")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := dev.Malloc(4 * blocks * threads)
+		out, _ := dev.Malloc(4 * blocks * threads)
+		part, _ := dev.Malloc(8 * blocks * threads)
+		before := runtime.NumGoroutine()
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: blocks, Y: 1, Z: 1}, Block: warpsim.Dim3{X: threads, Y: 1, Z: 1}},
+			params(in, out, part, uint32(blocks*threads-1)))
+		if err != nil {
+			t.Fatalf("%d workers: %v", workers, err)
+		}
+		if res.Grids[0].Timing == nil || res.Grids[0].Timing.Cycles == 0 {
+			t.Fatalf("%d workers: no timing account", workers)
+		}
+		// The crew's goroutines end on their own once told to: give them
+		// a moment.
+		n := runtime.NumGoroutine()
+		for deadline := time.Now().Add(5 * time.Second); n > before && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n > before {
+			t.Errorf("%d workers: %d goroutines after a parallel grid, %d before", workers, n, before)
 		}
 	}
 }

@@ -16,13 +16,11 @@
 package timing
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/warpsim/warpsim/internal/engine"
@@ -666,22 +664,21 @@ func orderFree(f *ir.Func) bool {
 }
 
 // overlap runs replay and f for every SM of s.active at once when the
-// grid may run in parallel and more than one SM has blocks, on s.workers
-// threads in all: this one runs the replay's serial part first (the
-// quantum's one chain of work: replay returns the arena it left to settle,
-// -1 for none) and then takes SMs as the others do, so no thread waits
-// for a core and the replay is never queued behind an SM. The replay's
-// other part, answering each SM's leaves of that arena and evaluating its
-// futures there (settleSM), is spread over the threads: each takes SMs to settle once the serial part
-// is done (a thread out of SMs to simulate waits for it), the SM's own
-// work on its own arena, which no other part of the quantum touches. The
-// SMs are taken costliest first (the host time each took for its last
-// quantum), so that the quantum does not end with one thread running a
-// long SM while the others wait. Else, on one thread, the replay, the
-// settling and the SMs one after the other. A panic on any of them is
-// raised again here once all have stopped (the engine turns it into the
-// launch's fault, naming the block whose step it came from). The order
-// SMs are taken and settled in changes nothing they compute.
+// grid may run in parallel and more than one SM has blocks, on the grid's
+// crew of s.workers threads (crew.go, crewOverlap): this one runs the
+// replay's serial part first (the quantum's one chain of work: replay
+// returns the arena it left to settle, -1 for none) and then takes SMs as
+// the others do, so no thread waits for a core and the replay is never
+// queued behind an SM. The replay's other part, answering each SM's leaves
+// of that arena and evaluating its futures there (settleSM), is spread
+// over the threads: each takes SMs to settle once the serial part is done
+// (a thread out of SMs to simulate waits for it), the SM's own work on its
+// own arena, which no other part of the quantum touches. Else, on one
+// thread, the replay, the settling and the SMs one after the other. A
+// panic on any of them is raised again here once all have stopped (the
+// engine turns it into the launch's fault, naming the block whose step it
+// came from). Which thread runs or settles an SM, and in what order,
+// changes nothing they compute.
 func (s *gridState) overlap(replay func() int, f func(sm *smT)) {
 	n := min(s.workers, len(s.active))
 	s.replayed.Store(false)
@@ -702,121 +699,7 @@ func (s *gridState) overlap(replay func() int, f func(sm *smT)) {
 		}
 		return
 	}
-	todo := append(s.todo[:0], s.active...)
-	slices.SortStableFunc(todo, func(a, b *smT) int { return cmp.Compare(b.hostNS, a.hostNS) })
-	s.todo = todo
-	var next, nextSettle, settled atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first any
-	h := &s.hand
-	h.mu.Lock()
-	h.done, h.arena = false, -1
-	h.mu.Unlock()
-	run := func(work func()) {
-		defer func() {
-			if r := recover(); r != nil {
-				mu.Lock()
-				if first == nil {
-					first = fmt.Sprintf("%v (at %s)", r, workerPanicSite())
-				}
-				mu.Unlock()
-			}
-		}()
-		work()
-	}
-	sms := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(todo) {
-				return
-			}
-			sm := todo[i]
-			t0 := hostClock()
-			f(sm)
-			sm.hostNS = hostClock() - t0
-		}
-	}
-	// settle settles SMs' futures of arena i until none is left; the
-	// last one done marks the replay done (runAhead's condition).
-	settle := func(i int) {
-		for {
-			j := int(nextSettle.Add(1)) - 1
-			if j >= len(s.sms) {
-				return
-			}
-			s.settleSM(s.sms[j], i)
-			if settled.Add(1) == int64(len(s.sms)) {
-				s.replayed.Store(true)
-			}
-		}
-	}
-	for range n - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			run(sms)
-			// (A panic on the replay's thread marks the hand-off done.)
-			if i := h.wait(); i >= 0 {
-				run(func() { settle(i) })
-			}
-		}()
-	}
-	run(func() {
-		i := -1
-		defer func() { h.give(i) }()
-		i = replay()
-		if i < 0 {
-			s.replayed.Store(true)
-		}
-		h.give(i)
-		if i >= 0 {
-			settle(i)
-		}
-		sms()
-	})
-	wg.Wait()
-	if first != nil {
-		panic(first)
-	}
-}
-
-// handoff tells overlap's threads that the replay's serial part is done
-// and which arena it left to settle (-1: none). It is the gridState's,
-// reused every quantum.
-type handoff struct {
-	mu    sync.Mutex
-	cond  sync.Cond
-	done  bool
-	arena int
-}
-
-// give marks the serial part done, leaving arena i to settle (a second
-// call changes nothing).
-func (h *handoff) give(i int) {
-	h.mu.Lock()
-	if !h.done {
-		h.done, h.arena = true, i
-		if h.cond.L == nil {
-			h.cond.L = &h.mu
-		}
-		h.cond.Broadcast()
-	}
-	h.mu.Unlock()
-}
-
-// wait waits for give and returns its arena.
-func (h *handoff) wait() int {
-	h.mu.Lock()
-	if h.cond.L == nil {
-		h.cond.L = &h.mu
-	}
-	for !h.done {
-		h.cond.Wait()
-	}
-	i := h.arena
-	h.mu.Unlock()
-	return i
+	s.crewOverlap(replay, f)
 }
 
 // hostClock is the host's monotonic clock in nanoseconds: what an SM's
