@@ -1,8 +1,6 @@
 package warpsim_test
 
 import (
-	"math"
-	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -23,17 +21,10 @@ const triton4Times = "testdata/triton4/h100/times.tsv"
 // fourth Triton batch"), not a target to fit.
 func TestLongTriton4TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
-	all, mean, within, over := timeTritonBatch(t, "triton4", triton4Dir, triton4Times, triton4TimedKernels,
+	_, mean, within, over := timeTritonBatch(t, "triton4", triton4Dir, triton4Times, triton4TimedKernels,
 		triton4TimeRowBound)
 	for _, o := range over {
-		if !strings.Contains(o, triton4PrintfMiss) {
-			t.Errorf("%s: more than %.0f%% off", o, 100*triton4TimeRowBound)
-		}
-	}
-	for _, r := range all {
-		if strings.Contains(r.name, triton4PrintfMiss) && math.Abs(r.got/r.want-1) > triton4PrintfBound {
-			t.Errorf("%s: %+.1f%%, more than %.0f%% off", r.name, 100*(r.got/r.want-1), 100*triton4PrintfBound)
-		}
+		t.Errorf("%s: more than %.0f%% off", o, 100*triton4TimeRowBound)
 	}
 	if mean > triton4TimeMeanBound || within < triton4TimeWithin {
 		t.Errorf("mean |error| %.1f%%, %d within 15%%; want under %.1f%% and at least %d", 100*mean, within,
@@ -44,15 +35,16 @@ func TestLongTriton4TimesAgainstH100(t *testing.T) {
 // At the recording (2026-11-28, before any change made for this batch):
 // 10.6% mean over the 58 launch files, 46 within 15%, the worst the printf
 // kernel (-95.8%: the H100 takes 105 µs for its 96 printed lines, warpsim
-// 4.5 µs — the cost of device printf is not modelled) and then small_int_f64
-// -22.0%, topk_f32 +21.3%; without the printf kernel 7.5% over 56. The
-// bounds sit just above that: a regression alarm, not a fit target.
+// 4.5 µs — the cost of device printf was not modelled) and then
+// small_int_f64 -22.0%, topk_f32 +21.3%; without the printf kernel 7.5%
+// over 56. With device printf modelled (fourteenth round,
+// testdata/timing/printf: the batch still held out) 7.4% over 58, 48
+// within 15%, device_print_f32 -3.4% (sm90) and -3.9% (sm80), every row
+// within 22%. The bounds sit just above that: a regression alarm, not a
+// fit target.
 const (
 	triton4TimedKernels  = 58
 	triton4TimeRowBound  = 0.25
-	triton4TimeMeanBound = 0.11
-	triton4TimeWithin    = 46
-	// the known miss: device printf's cost (open; docs/triton.md)
-	triton4PrintfMiss  = "device_print_f32"
-	triton4PrintfBound = 0.97
+	triton4TimeMeanBound = 0.08
+	triton4TimeWithin    = 48
 )

@@ -240,6 +240,14 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("icache.mov_bytes", "bytes of SASS one PTX mov stands for (0: icache.inst_bytes, as every instruction); an instruction ptxas expands takes its issue slots' inst_bytes", number, 0, formatFloat)
 	timing("icache.launch_bytes", "a kernel's launch fetches this much of its code first (a size)", size, 0, sz)
 	nanos("icache.launch_line", "what a kernel's launch takes longer per 128-byte line of code it fetches first")
+	nanos("printf.call", "a device printf call of one lane with an empty format, beyond its code's cold fetch (0: printf is its issue slots alone)")
+	nanos("printf.format_byte", "a device printf call takes this much longer per byte of its format string")
+	nanos("printf.string", "a device printf call takes this much longer per %s argument")
+	nanos("printf.string_byte", "a device printf call takes this much longer per byte of its longest lane's %s strings")
+	nanos("printf.lane", "a device printf call takes this much longer per lane past the first")
+	nanos("printf.cold", "the first device printf call on an SM in a grid takes this much longer (vprintf's code fetched)")
+	nanos("printf.handoff", "the device-wide printf lock's handoff: part of the time a call holds it")
+	nanos("printf.lock_lane", "a device printf call holds the device-wide printf lock this much longer per lane")
 	return fields, byKey
 }
 

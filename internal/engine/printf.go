@@ -93,9 +93,17 @@ func (wp *warp) vprintf(pc int, in *ir.Inst, exec uint32) {
 			return
 		}
 		lane := l
+		var strs, strBytes uint32
 		buf := printf.Format(wp.w.printed[:0], format, wp.argBytes(argAddr, l), func(a uint64) ([]byte, bool) {
-			return wp.readCString(a, lane)
+			b, ok := wp.readCString(a, lane)
+			strs, strBytes = strs+1, strBytes+uint32(len(b))
+			return b, ok
 		})
+		if r := wp.rec; r != nil {
+			r.Printf.FormatBytes = max(r.Printf.FormatBytes, uint32(len(format)))
+			r.Printf.Strings = max(r.Printf.Strings, strs)
+			r.Printf.StringBytes = max(r.Printf.StringBytes, strBytes)
+		}
 		wp.w.printed = buf
 		if out != nil && len(buf) > 0 {
 			// Released in order when the grid's generation completes

@@ -105,6 +105,11 @@ type StepRecord struct {
 	// ptxas's out-of-line paths its executing lanes' operands take (bit k:
 	// kind k, slowpath.go); 0: every lane stayed inline.
 	SlowPaths uint32
+	// Printf, for vprintf, is what the device's printf reads of its
+	// executing lanes' format strings and %s arguments (the most any one
+	// lane reads: the lanes scan in lock step); the timing model costs the
+	// call on it (timing.printfCall).
+	Printf PrintfScan
 	// SyncCycles, for EventDevSync, are the cycles the grids a CDP1
 	// device-side cudaDeviceSynchronize ran took (the sum of their
 	// GridTiming.Cycles; 0 when no timing driver ran them). They ran
@@ -118,6 +123,13 @@ type StepRecord struct {
 	// launching lane): a timing driver writes there when the launch
 	// happened, and reads it back from the child's GridRun.Launch.
 	Launches []*DevLaunch
+}
+
+// PrintfScan is what one vprintf call's lanes read besides their arguments:
+// the longest format string (its bytes before the NUL), the most %s
+// arguments one lane has and the most bytes its strings have together.
+type PrintfScan struct {
+	FormatBytes, Strings, StringBytes uint32
 }
 
 // DevLaunch is a device-launched grid's tag, written by a timing driver
@@ -137,6 +149,7 @@ func (r *StepRecord) reset() {
 	r.Mbar = 0
 	r.AddrDistinct, r.AddrMaxDup = 0, 0
 	r.SlowPaths, r.ParamOff = 0, 0
+	r.Printf = PrintfScan{}
 	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]
 	r.Words = r.Words[:0]

@@ -123,6 +123,14 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"icache.mov_bytes":                  func(p *Params, v float64) { p.MovBytes = v },
 	"icache.launch_bytes":               func(p *Params, v float64) { p.FetchLaunchBytes = int(v) },
 	"icache.launch_line":                func(p *Params, v float64) { p.FetchLaunchLineNS = v },
+	"printf.call":                       func(p *Params, v float64) { p.Printf.CallNS = v },
+	"printf.format_byte":                func(p *Params, v float64) { p.Printf.FormatByteNS = v },
+	"printf.string":                     func(p *Params, v float64) { p.Printf.StringNS = v },
+	"printf.string_byte":                func(p *Params, v float64) { p.Printf.StringByteNS = v },
+	"printf.lane":                       func(p *Params, v float64) { p.Printf.LaneNS = v },
+	"printf.cold":                       func(p *Params, v float64) { p.Printf.ColdNS = v },
+	"printf.handoff":                    func(p *Params, v float64) { p.Printf.HandoffNS = v },
+	"printf.lock_lane":                  func(p *Params, v float64) { p.Printf.LockLaneNS = v },
 })
 
 // withClassFigures adds each instruction class's latency and issue

@@ -36,7 +36,10 @@ type gridState struct {
 	// them are the registers' to bound (the kernel's liveness is known).
 	hoistMMA bool
 	l1Bytes  int // each SM's L1 for this grid (0: none)
-	lastDone uint64
+	// printfFree is the cycle the device's printf lock is next free at
+	// (printf.go; a grid that calls vprintf runs its SMs in turns).
+	printfFree uint64
+	lastDone   uint64
 	// retires are the cycles blocks finished at; lastDispatch is when the
 	// last block timed in detail was handed out (sampling's extrapolation).
 	retires      []uint64

@@ -139,6 +139,9 @@ type Params struct {
 	// of its first FetchLaunchBytes of code (fetch.go, launchCycles).
 	FetchLaunchBytes  int
 	FetchLaunchLineNS float64
+	// Printf is what a device printf (vprintf) costs (printf.go); a zero
+	// CallNS: the call is its issue slots alone.
+	Printf PrintfCost
 	// BulkReadCycles: a bulk or tensor copy out of shared memory has read
 	// its source this long after its issue, plus its bytes at the copy
 	// unit's rate (mbarrier.go, bulkRead); its bulk group's wait waits

@@ -120,6 +120,7 @@ type smT struct {
 	casScratch []uint64  // a CAS loop's sectors and words, as atomicReq logs them
 	tmaps      [8]uint64 // the tensor maps the SM's TMA unit holds (StepRecord.TensorMap), round robin
 	tmapNext   int
+	printfWarm bool   // the SM has run vprintf's code in this grid (printf.go)
 	resident   int    // resident warps
 	now        uint64 // the SM's own clock (it runs a quantum at a time)
 	wake       uint64 // the first cycle after its last quantum it can issue at

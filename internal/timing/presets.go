@@ -620,6 +620,24 @@ var measured = map[string]*Params{
 		// cycles a line, never waits: at least 5).
 		FetchLineCycles: 17.4, FetchMiss: 50, FetchNearBytes: 64 << 10, FetchFarLineCycles: 103, FetchFarMiss: 560,
 		IcacheBytes: 40 << 10, FetchAhead: 6, InstBytes: 16, MovBytes: 5.8, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
+		// [PRINTF] Device printf, MEASURED on this H100 (testdata/timing/
+		// printf: printf.cu, record.sh, one device call; Nsight Compute at
+		// 1.589 GHz, caches flushed, launch 1; fitted on SPLIT.md's study
+		// rows alone, printf_fit.py): a single call's time less the empty
+		// kernel's is 30.9 µs + 61.8 ns a format byte (i1, a0, d1: 3 bytes,
+		// i4 12, i8 24: 31.2, 30.4, 31.6, 31.9, 32.3 µs), 152 ns a lane
+		// past the first (32 lanes against one), a %s 1.6 µs + 228 ns a
+		// byte of the longest lane's string (s1, 5 and 13 bytes); of the
+		// 30.9 µs, 7.6 µs is the cold fetch of vprintf's code (ncu's
+		// no_instruction stall of those calls: 1.76 a warp instruction
+		// over 6,837). Warps anywhere print one at a time: each warp more
+		// adds 9.5 µs (four warps of one block 9.47, 32 warps 10.33, 132
+		// warps on 132 SMs 8.94), the lock's hold: its handoff, a host-
+		// memory atomic's round trip and a system fence (sysmem.cu,
+		// record2.sh: 1,905 + 1,288 cycles at 1.589 GHz, 2.01 µs), and
+		// 237 ns a lane ((9.58 - 2.01) / 32).
+		Printf: PrintfCost{CallNS: 23367, FormatByteNS: 61.8, StringNS: 1605, StringByteNS: 228, LaneNS: 151.7, ColdNS: 7559,
+			HandoffNS: 2009, LockLaneNS: 236.6},
 		// [RN] testdata/timing/rncost (gen.py's PTX, run.py, run.sh; one
 		// device call, %clock64 a step): the reduce lesson's loop with
 		// nvcc's rem.u32 takes 122 cycles a step more than with clang's

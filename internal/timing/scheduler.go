@@ -465,6 +465,9 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	}
 	sp.last = w
 	s.complete(sm, sp, w, in, rec, slots)
+	if in.Op == ir.OpVprintf && s.p.Printf.CallNS > 0 {
+		s.printfCall(sm, w, rec)
+	}
 	s.event(sm, w, in, rec)
 }
 
