@@ -263,13 +263,17 @@ func (s *gridState) shortDRAMBound(t uint64) bool {
 // shortOneWavePct is the least error estimate of a short grid timed for
 // one wave, in percent: the first wave's blocks start together, and the
 // later blocks, which start as others retire, overlap their memory latency
-// with their neighbours' work, which the window cannot show, so the
-// estimate comes out slow. Measured: the reduce lesson's reduceNeighbored
-// at 1.94 waves +6.28% (TestShortSamplingError), the occupancy lesson's
-// FMA kernel at two waves +3.65%, a pointer chase over the L2 -0.78%
-// (TestLongShortSamplingError); NVIDIA's sortingNetworks' bitonicSortShared
-// +1.6 to +4.5% and bitonicMergeShared +5.9 to +9.1% at 1.94 waves against
-// the same program timed in full (docs/cuda-samples.md).
+// with their neighbours' work, which the window cannot show (the
+// memory-bound reductions' first waves take 15% longer than their later
+// blocks), nor the tail of an SM whose last blocks start apart. Measured
+// on 2026-11-28, each SM's untimed blocks at its mean time: the reduce
+// lesson's kernels at 1.94 waves -5.61% to +5.99%
+// (TestLongShortSamplingOneWave), the occupancy lesson's FMA kernel at two
+// waves -2.29%, a pointer chase over the L2 -0.96%
+// (TestLongShortSamplingError); before (times in dispatch order, until
+// 2026-11-27) NVIDIA's sortingNetworks' bitonicSortShared +1.6 to +4.5% and
+// bitonicMergeShared +5.9 to +9.1% at 1.94 waves against the same program
+// timed in full (docs/cuda-samples.md; not measured since).
 const shortOneWavePct = 10
 
 // slotFree is a block slot of an SM free from cycle at.
@@ -283,9 +287,10 @@ type slotFree struct {
 // perSM latest retirements); the untimed blocks, in order, go to the slot
 // free first (ties: the lower SM), are dispatched as the block scheduler
 // would (dispatchCycle) and take, in turn, the times from dispatch to
-// retirement of the SM's window blocks of the second wave (of the first
-// when the window is one wave; of all SMs' where the SM has none); the
-// grid ends when the last of them does, plus
+// retirement of the SM's window blocks of the second wave (of all SMs'
+// where the SM has none); when the window is one wave, each the mean time
+// of the SM's first-wave blocks (below). The grid ends when the last of
+// them does, plus
 // the window's own drain after its last retirement (stores reaching the
 // L2).
 //
@@ -307,15 +312,36 @@ func (s *gridState) extrapolateSlots(nb int, end uint64) (cycles uint64, errPct 
 	if len(later1) == 0 || s.limitBlk >= nb {
 		return end, 0
 	}
-	perSM := func(times [][]uint64, all []uint64) func(sm, k int) uint64 {
-		return func(sm, k int) uint64 {
-			if w := times[sm]; len(w) > 0 {
-				return w[k%len(w)]
-			}
-			return all[k%len(all)]
+	perSM := func(sm, k int) uint64 {
+		if w := later[sm]; len(w) > 0 {
+			return w[k%len(w)]
 		}
+		return later1[k%len(later1)]
 	}
-	cycles = max(end, s.placeSlots(nb, end, perSM(later, later1)))
+	if from == 0 {
+		// A window of one wave: each SM's untimed blocks take the mean
+		// of its window blocks' times (all SMs' where it has none). The
+		// wave's blocks started together, and a block's time there is
+		// set by its age among them (the oldest issues first): the k-th
+		// dispatched to an SM is the k-th to retire and the slowest is
+		// the youngest, so in order the slot freed last would take the
+		// longest time and the SM would end at twice it (the reduce
+		// lesson's reduceNeighbored at 1.94 waves: +5.1%, now -2.4%).
+		// A later block, dispatched as others retire, passes through
+		// the ages in turn. The second wave's blocks of a window of two
+		// started apart, and keep their order (with means, the
+		// calibration's short grids of two waves came out 0.3-3% faster,
+		// their tails' spread lost).
+		means := make([]uint64, len(later))
+		for sm, w := range later {
+			if len(w) == 0 {
+				w = later1
+			}
+			means[sm] = meanOf(w)
+		}
+		perSM = func(sm, _ int) uint64 { return means[sm] }
+	}
+	cycles = max(end, s.placeSlots(nb, end, perSM))
 	sorted := slices.Clone(later1)
 	slices.Sort(sorted)
 	q := func(f float64) uint64 { return sorted[int(math.Round(f*float64(len(sorted)-1)))] }

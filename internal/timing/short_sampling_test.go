@@ -20,8 +20,9 @@ import (
 // their block times (TimingOptions.ShortGrids) with their full timing: the
 // reduce lesson at 1.94 and 3.88 waves (windows of one wave and of two).
 // Each must come within its own error estimate (metrics.Timing.ErrorPct,
-// what warpsim prof states), within 3% when two waves were timed and 10%
-// when one was (shortMaxPct); the outputs are full timing's.
+// what warpsim prof states) and within 3% (reduceNeighbored, a window of
+// one wave: +5.08% before its untimed blocks took their SM's mean time,
+// -2.35% after, on 2026-11-28); the outputs are full timing's.
 // The streaming kernel, which moves its data at the DRAM's pace, must be
 // timed in full (shortDRAMBound). TestLongShortSamplingError does the same
 // over every calibration launch file with a short grid.
@@ -35,7 +36,7 @@ func TestShortSamplingError(t *testing.T) {
 		bs     uint32
 		maxPct float64
 	}{
-		{"reduceNeighbored", 19, 512, 10},  // 1.94 waves: a window of one
+		{"reduceNeighbored", 19, 512, 3},   // 1.94 waves: a window of one
 		{"reduceInterleaved", 20, 1024, 3}, // 3.88 waves: of two
 	} {
 		full := runReduce(t, "h100", c.kernel, c.logn, c.bs, warpsim.TimingOptions{NoSampling: true})
@@ -59,10 +60,13 @@ func TestShortSamplingError(t *testing.T) {
 // TestLongShortSamplingError is TestShortSamplingError over every launch of
 // the calibration's launch files that is sampled as a short grid: each
 // within the error estimate warpsim prof states for it, the mean within
-// 3%, and how many are beyond 3% (a window of two waves) or 10% (of one)
-// logged: at the H100's recorded clocks on 2026-11-27, 22 short grids,
-// mean 0.76%, one of them 3.0% off (reduceNeighbored at 2^20 ints in
-// blocks of 128, 3.88 waves, stated ±5.3%). The full
+// 1.5%, and how many are beyond 3% (a window of two waves) or 7% (of one)
+// logged: at the H100's recorded clocks on 2026-11-28, 22 short grids,
+// mean 0.65% (0.80% before a one-wave window's untimed blocks took their
+// SM's mean time), worst +3.45% (reduceNeighbored at 2^20 ints in blocks
+// of 128, 3.88 waves, a window of two, stated ±7.44%; the occupancy
+// lesson's FMA kernel at two waves, a window of one, +5.65% before,
+// -2.29% after). The full
 // timing is the calibration's own simulation of the file (shared with
 // TestLongCalibration, at the clock the H100 ran it at); a file is run
 // again with short grids sampled only when one of its launches is a short
@@ -104,9 +108,44 @@ func TestLongShortSamplingError(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no launch was sampled as a short grid")
 	}
-	t.Logf("%d short grids: mean error %.2f%%, worst %.2f%%; %d beyond 3%% (two waves timed) or 10%% (one)", n, sum/float64(n), worst, beyond)
-	if sum/float64(n) > 3 {
-		t.Errorf("short grids' mean error %.2f%%, want within 3%%", sum/float64(n))
+	t.Logf("%d short grids: mean error %.2f%%, worst %.2f%%; %d beyond 3%% (two waves timed) or 7%% (one)", n, sum/float64(n), worst, beyond)
+	if sum/float64(n) > 1.5 {
+		t.Errorf("short grids' mean error %.2f%%, want within 1.5%%", sum/float64(n))
+	}
+}
+
+// TestLongShortSamplingOneWave holds the reduce lesson's kernels at 1.94
+// waves (2^19 ints), sampled as short grids with a window of one wave, to
+// their full timing: each within its stated estimate and within 7%
+// (shortMaxPct). Measured on 2026-11-28: reduceNeighbored in blocks of
+// 512, 256 and 128 -2.35%, -4.56%, -5.61%, reduceNeighboredLess and
+// reduceInterleaved in blocks of 512 +4.95% and +5.99% (before each SM's
+// untimed blocks took its mean time: +5.08%, about +3.7%, +2.9%, +9.5%,
+// +10.6%). The 3% goal does not hold for a window of one wave: its blocks
+// started together, so their times carry the cold start of all at once
+// (the memory-bound reductions' first waves take 15% longer than their
+// later blocks) and not the tail of an SM whose last blocks start apart
+// (reduceNeighbored's take 5-15% longer than its others).
+func TestLongShortSamplingOneWave(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
+	for _, c := range []struct {
+		kernel string
+		bs     uint32
+	}{
+		{"reduceNeighbored", 512}, {"reduceNeighbored", 256}, {"reduceNeighbored", 128},
+		{"reduceNeighboredLess", 512}, {"reduceInterleaved", 512},
+	} {
+		full := runReduce(t, "h100", c.kernel, 19, c.bs, warpsim.TimingOptions{NoSampling: true})
+		sampled := runReduce(t, "h100", c.kernel, 19, c.bs, warpsim.TimingOptions{ShortGrids: true})
+		if sampled.sum != sampled.want || full.sum != full.want {
+			t.Errorf("%s: sums %d and %d, want %d", c.kernel, sampled.sum, full.sum, full.want)
+		}
+		tm := sampled.res.Grids[0].Timing
+		if tm.SampledBlocks >= 2*int(tm.SMs)*2048/int(c.bs) {
+			t.Errorf("%s in blocks of %d: %d blocks in detail, want a window of one wave", c.kernel, c.bs, tm.SampledBlocks)
+		}
+		checkShort(t, fmt.Sprintf("%s b%d", c.kernel, c.bs), tm, full.res.Grids[0].Timing, shortMaxPct(tm))
 	}
 }
 
@@ -202,14 +241,15 @@ func checkShort(t *testing.T, name string, sampled, full *metrics.Timing, maxPct
 }
 
 // shortMaxPct is the error a short grid is held to: 3% (the goal) when its
-// window was its first two waves, 10% (shortOneWavePct) when it was its
-// first wave (the window cannot show how later blocks differ from the
-// first wave's: reduceNeighbored at 1.94 waves is +6.28%).
+// window was its first two waves, 7% when it was its first wave (the
+// window cannot show how later blocks differ from the first wave's: the
+// reduce lesson's kernels at 1.94 waves are -5.6% to +6.0%,
+// TestLongShortSamplingOneWave).
 // A window of one wave and a block has an odd number of blocks (a wave on
 // the H100's 132 SMs is even), one of two waves an even number.
 func shortMaxPct(tm *metrics.Timing) float64 {
 	if tm.SampledBlocks%2 == 1 {
-		return 10
+		return 7
 	}
 	return 3
 }
