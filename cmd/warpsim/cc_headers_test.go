@@ -272,8 +272,9 @@ int main() {
 func TestCCIgnoresToolkitHeaders(t *testing.T) {
 	needClang(t)
 	toolkit := t.TempDir()
-	for _, h := range []string{"cuda_runtime.h", "cuda_runtime_api.h", "cooperative_groups.h", "cuda_fp16.h", "device_launch_parameters.h"} {
-		if err := os.WriteFile(filepath.Join(toolkit, h), []byte("#error \"the toolkit's "+h+" was picked up\"\n"), 0o644); err != nil {
+	headers := []string{"cuda_runtime.h", "cuda_runtime_api.h", "cooperative_groups.h", "cuda_fp16.h", "device_launch_parameters.h"}
+	for _, h := range headers {
+		if err := os.WriteFile(filepath.Join(toolkit, h), []byte(toolkitHeader(h)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -293,18 +294,33 @@ int main() {
   printf("%d %d\n", h[0], h[1]);
 }
 `), 0o644)
-	var stdout, stderr bytes.Buffer
-	prog := filepath.Join(t.TempDir(), "iso")
-	if code := run([]string{"cc", "-I", toolkit, src, "-o", prog}, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	// The build and what warpsim cc said are kept between package runs
+	// (cachedBuildDir), keyed by the source (by content), the toolkit's
+	// headers (each named, its text toolkitHeader's) and how they were
+	// offered; the fresh temporary folder they are in is not in the key.
+	inputs := append([]string{"toolkit by -I, CPATH and CPLUS_INCLUDE_PATH", toolkitHeader("H")}, headers...)
+	dir := cachedBuildDir(t, src, inputs, func(dir string) error {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"cc", "-I", toolkit, src, "-o", filepath.Join(dir, "iso")}, &stdout, &stderr); code != 0 {
+			return fmt.Errorf("exit %d:\n%s", code, stderr.String())
+		}
+		return os.WriteFile(filepath.Join(dir, "cc.stderr"), stderr.Bytes(), 0o644)
+	})
+	said, err := os.ReadFile(filepath.Join(dir, "cc.stderr"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(stderr.String(), "is a CUDA toolkit's include directory") {
-		t.Errorf("no note about the left-out -I directory:\n%s", stderr.String())
+	if !strings.Contains(string(said), "is a CUDA toolkit's include directory") {
+		t.Errorf("no note about the left-out -I directory:\n%s", said)
 	}
-	if got, errOut := runProgram(t, prog); got != "2 3\n" {
+	if got, errOut := runProgram(t, filepath.Join(dir, "iso")); got != "2 3\n" {
 		t.Errorf("got %q\n%s", got, errOut)
 	}
 }
+
+// toolkitHeader is the text of TestCCIgnoresToolkitHeaders' stand-in for
+// a CUDA toolkit's header h: it stops any compilation that includes it.
+func toolkitHeader(h string) string { return "#error \"the toolkit's " + h + " was picked up\"\n" }
 
 // TestCCBigTileReduce: cg::reduce over tiles larger than a warp (CUDA 12
 // offers it), checked against closed-form sums and maxima.

@@ -42,10 +42,7 @@ template __global__ void tmpl<3>(int *);
 __cluster_dims__(1, 1, 2) __global__ void attrFirst(int *p) { p[0] = 4; }
 __global__ void none(int *p) { p[0] = 5; }
 `)
-	ptx, err := d.PTX(&cc.Options{Inputs: []string{src}, OptLevel: "-O2", Arch: "sm_90"}, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ptx := cachedPTX(t, d, src, "-O2", "sm_90") // kept between runs, as are k.cu and cluster.h
 	entries := regexp.MustCompile(`\.entry\s+(\w+)\(((?s:[^{]*))\{`).FindAllStringSubmatch(string(ptx), -1)
 	got := map[string]string{}
 	for _, e := range entries {

@@ -122,10 +122,7 @@ func TestHeaders(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ptx, err := d.PTX(&cc.Options{Inputs: []string{path}, OptLevel: "-O3", Arch: "sm_90"}, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ptx := cachedPTX(t, d, path, "-O3", "sm_90")
 	// Split the PTX into entries.
 	bodies := map[string]string{}
 	entryRE := regexp.MustCompile(`(?m)^\.visible \.entry (case\d+)\(`)
@@ -197,10 +194,7 @@ func TestFP8HeaderBelowSm89(t *testing.T) {
 		arch   string
 		packed bool
 	}{{"sm_80", false}, {"sm_89", true}, {"sm_90", true}} {
-		out, err := d.PTX(&cc.Options{Inputs: []string{path}, OptLevel: "-O3", Arch: c.arch}, path)
-		if err != nil {
-			t.Fatalf("%s: %v", c.arch, err)
-		}
+		out := cachedPTX(t, d, path, "-O3", c.arch)
 		if got := strings.Contains(string(out), "e4m3x2") || strings.Contains(string(out), "e5m2x2"); got != c.packed {
 			t.Errorf("%s: packed fp8 cvt in the PTX = %v, want %v", c.arch, got, c.packed)
 		}
@@ -212,4 +206,29 @@ func TestFP8HeaderBelowSm89(t *testing.T) {
 			t.Errorf("%s: Check refuses the PTX: %v", c.arch, errs)
 		}
 	}
+}
+
+// cachedPTX is the driver's PTX of src at optLevel for arch, kept between
+// runs as the tests' programs are (testenv.CachedBuild: the key covers
+// clang, the driver's code, src and every header it can reach by content,
+// and the flags), so that a test of what the headers compile to does not
+// run clang again while none of that changed.
+func cachedPTX(t *testing.T, d *cc.Driver, src, optLevel, arch string) []byte {
+	t.Helper()
+	built, err := testenv.CachedBuild(src, []string{"--test-ptx", optLevel, arch}, func(dir string) (string, error) {
+		ptx, err := d.PTX(&cc.Options{Inputs: []string{src}, OptLevel: optLevel, Arch: arch}, src)
+		if err != nil {
+			return "", err
+		}
+		f := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
+		return f, os.WriteFile(f, ptx, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("%s for %s: %v", src, arch, err)
+	}
+	ptx, err := os.ReadFile(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ptx
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -196,12 +197,6 @@ func runTMACasesEvery(t *testing.T, file string, k int) {
 			}
 			wantEnc, wantErr := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint32(rec[4:])
 			want := rec[8:]
-			es := tmap.ElemSize(uint8(c.dtype))
-			r := min(max(c.rank, 1), 5)
-			bytesN := c.g[0] * uint64(es)
-			if r > 1 && c.kind != "E" {
-				bytesN = c.s[r-1] * c.g[r-1]
-			}
 			if c.kind == "E" {
 				addr := uint64(0x7f00_0000_0000) + uint64(c.gaoff)
 				if c.gaoff < 0 {
@@ -213,80 +208,24 @@ func runTMACasesEvery(t *testing.T, file string, k int) {
 				}
 				return
 			}
-			g := m.buffer(t, int(bytesN)+256)
-			gb, _ := m.Mem.Bytes(g, bytesN)
-			tmaFill(gb, c.dtype, c.pat, 0)
-			mp, code, why := tmap.EncodeTiled(c.tiled(g + uint64(c.gaoff)))
-			if uint32(code) != wantEnc || code != 0 {
-				t.Fatalf("encode %d (%s), H100 %d", code, why, wantEnc)
+			sim := sharedTMACase(t, m, file, c)
+			if sim.err != nil {
+				t.Fatal(sim.err)
 			}
-			params := make([]byte, 176)
-			mp.Encode(params)
-			n := uint64(es)
-			for i := 0; i < r; i++ {
-				n *= uint64((c.b[i] + c.e[i] - 1) / c.e[i])
+			if uint32(sim.code) != wantEnc || sim.code != 0 {
+				t.Fatalf("encode %d (%s), H100 %d", sim.code, sim.why, wantEnc)
 			}
-			dump := ((n+uint64(c.dstoff)+1023)/1024)*1024 + 1024
-			expect, nsrc := n, n
-			kind := c.kind
-			if kind == "I" || kind == "T" { // interleaved: room for 8 boxes (tma_probe.cu)
-				expect, nsrc = 8*n+4096, 8*n
-				dump = ((8*n+uint64(c.dstoff)+1023)/1024)*1024 + 1024
-				kind = map[string]string{"I": "L", "T": "S"}[kind]
-			}
-			le := binary.LittleEndian
-			for i := 0; i < 5; i++ {
-				le.PutUint32(params[128+4*i:], uint32(c.c[i]))
-			}
-			le.PutUint32(params[148:], uint32(c.dstoff))
-			le.PutUint32(params[152:], uint32(expect))
-			le.PutUint32(params[156:], uint32(dump))
-			le.PutUint32(params[160:], uint32(nsrc))
-			le.PutUint16(params[164:], uint16(c.op))
-			if c.kind == "I" {
-				le.PutUint16(params[166:], 1) // measure the transaction bytes
-			}
-			var out uint64
-			var outN uint64
-			ru := run{block: [3]uint32{128, 1, 1}, dyn: uint32(dump + 2048), its: true, steps: 50_000_000}
-			switch kind {
-			case "L", "M":
-				blocks := uint64(1)
-				ru.kernel = fmt.Sprintf("kload%d", r)
-				if c.kind == "M" {
-					blocks, ru.kernel = 2, "kmcast2"
-				}
-				ru.grid = [3]uint32{uint32(blocks), 1, 1}
-				outN = blocks * (16 + dump)
-				out = m.buffer(t, int(outN))
-			default:
-				hs := m.buffer(t, int(nsrc))
-				sb, _ := m.Mem.Bytes(hs, nsrc)
-				tmaFill(sb, c.dtype, c.pat, 100000)
-				le.PutUint64(params[168:], hs)
-				ru.kernel = fmt.Sprintf("kstore%d", r)
-				if c.kind == "R" {
-					ru.kernel = fmt.Sprintf("kred%d", c.op&7)
-				}
-				out, outN = g, bytesN
-			}
-			if kind == "L" || kind == "M" {
-				le.PutUint64(params[168:], out)
-			}
-			ru.params = params
-			_, _, err = m.launchTest(t, ru)
-			if wantErr != 0 {
+			if err := sim.launchErr; wantErr != 0 {
 				kinds := map[uint32]FaultKind{715: FaultIllegal, 716: FaultMisaligned}
 				f, ok := err.(*Fault)
 				if !ok || f.Kind != kinds[wantErr] {
 					t.Fatalf("the H100 stopped with CUDA error %d; warpsim: %v", wantErr, err)
 				}
 				return
-			}
-			if err != nil {
+			} else if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := m.Mem.Bytes(out, outN)
+			got := sim.got
 			if c.e[0] != 1 && (c.kind == "L" || c.kind == "M") {
 				// The phase-completed word of a load whose expectation
 				// counts dimension 0 by its element stride: the H100 (es_21)
@@ -312,6 +251,133 @@ func runTMACasesEvery(t *testing.T, file string, k int) {
 			}
 		})
 	}
+}
+
+// A TMA case's simulation, made once per package run for every test that
+// runs the case (sharedTMACase): TestTMAInterleaveMatchesH100's every
+// fourth case is also TestLongTMAInterleaveMatchesH100's, which CI's
+// WARPSIM_LONG=1 step runs in the same process. Only the result is kept;
+// each test compares it with the H100's recording itself.
+type tmaCaseRun struct {
+	once sync.Once
+	done bool
+	err  error // the case could not be set up (an allocation failed)
+	tmaCaseResult
+}
+
+type tmaCaseResult struct {
+	code      int    // cuTensorMapEncodeTiled's result for the case's tensor
+	why       string // and its reason
+	launchErr error
+	got       []byte // the output buffer after the launch (nil if it failed)
+}
+
+var tmaCaseRuns sync.Map // case file + "/" + case name → *tmaCaseRun
+
+// sharedTMACase runs case c of file in m (or returns the run another test
+// made of it): the tensor map's encoding, the launch's error and the
+// output buffer's bytes. Whichever test runs the case first simulates it,
+// in its own module: the case's output does not depend on where its
+// buffers are, only on the case.
+func sharedTMACase(t *testing.T, m *Module, file string, c tmaCase) *tmaCaseRun {
+	t.Helper()
+	v, _ := tmaCaseRuns.LoadOrStore(file+"/"+c.name, &tmaCaseRun{})
+	s := v.(*tmaCaseRun)
+	s.once.Do(func() {
+		s.tmaCaseResult, s.err = simulateTMACase(t, m, c)
+		s.done = true
+	})
+	if !s.done {
+		t.Fatalf("case %s: its simulation stopped in another test", c.name)
+	}
+	return s
+}
+
+// simulateTMACase sets up case c in m (its global tensor, the tensor map,
+// the parameters of tma_probe.cu's kernel) and launches it.
+func simulateTMACase(t *testing.T, m *Module, c tmaCase) (res tmaCaseResult, err error) {
+	es := tmap.ElemSize(uint8(c.dtype))
+	r := min(max(c.rank, 1), 5)
+	bytesN := c.g[0] * uint64(es)
+	if r > 1 {
+		bytesN = c.s[r-1] * c.g[r-1]
+	}
+	g, err := m.Mem.Alloc(bytesN + 256)
+	if err != nil {
+		return res, err
+	}
+	gb, _ := m.Mem.Bytes(g, bytesN)
+	tmaFill(gb, c.dtype, c.pat, 0)
+	mp, code, why := tmap.EncodeTiled(c.tiled(g + uint64(c.gaoff)))
+	res.code, res.why = code, why
+	if code != 0 {
+		return res, nil
+	}
+	params := make([]byte, 176)
+	mp.Encode(params)
+	n := uint64(es)
+	for i := 0; i < r; i++ {
+		n *= uint64((c.b[i] + c.e[i] - 1) / c.e[i])
+	}
+	dump := ((n+uint64(c.dstoff)+1023)/1024)*1024 + 1024
+	expect, nsrc := n, n
+	kind := c.kind
+	if kind == "I" || kind == "T" { // interleaved: room for 8 boxes (tma_probe.cu)
+		expect, nsrc = 8*n+4096, 8*n
+		dump = ((8*n+uint64(c.dstoff)+1023)/1024)*1024 + 1024
+		kind = map[string]string{"I": "L", "T": "S"}[kind]
+	}
+	le := binary.LittleEndian
+	for i := 0; i < 5; i++ {
+		le.PutUint32(params[128+4*i:], uint32(c.c[i]))
+	}
+	le.PutUint32(params[148:], uint32(c.dstoff))
+	le.PutUint32(params[152:], uint32(expect))
+	le.PutUint32(params[156:], uint32(dump))
+	le.PutUint32(params[160:], uint32(nsrc))
+	le.PutUint16(params[164:], uint16(c.op))
+	if c.kind == "I" {
+		le.PutUint16(params[166:], 1) // measure the transaction bytes
+	}
+	var out uint64
+	var outN uint64
+	ru := run{block: [3]uint32{128, 1, 1}, dyn: uint32(dump + 2048), its: true, steps: 50_000_000}
+	switch kind {
+	case "L", "M":
+		blocks := uint64(1)
+		ru.kernel = fmt.Sprintf("kload%d", r)
+		if c.kind == "M" {
+			blocks, ru.kernel = 2, "kmcast2"
+		}
+		ru.grid = [3]uint32{uint32(blocks), 1, 1}
+		outN = blocks * (16 + dump)
+		if out, err = m.Mem.Alloc(outN); err != nil {
+			return res, err
+		}
+	default:
+		hs, err := m.Mem.Alloc(nsrc)
+		if err != nil {
+			return res, err
+		}
+		sb, _ := m.Mem.Bytes(hs, nsrc)
+		tmaFill(sb, c.dtype, c.pat, 100000)
+		le.PutUint64(params[168:], hs)
+		ru.kernel = fmt.Sprintf("kstore%d", r)
+		if c.kind == "R" {
+			ru.kernel = fmt.Sprintf("kred%d", c.op&7)
+		}
+		out, outN = g, bytesN
+	}
+	if kind == "L" || kind == "M" {
+		le.PutUint64(params[168:], out)
+	}
+	ru.params = params
+	_, _, res.launchErr = m.launchTest(t, ru)
+	if res.launchErr == nil {
+		b, _ := m.Mem.Bytes(out, outN)
+		res.got = bytes.Clone(b)
+	}
+	return res, nil
 }
 
 // TestGridConstantParamAddress: the generic address of a kernel parameter
