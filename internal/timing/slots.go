@@ -39,6 +39,9 @@ import (
 //     VABSDIFF4 and VIMNMX: PRMT, IMAD, ISETP, SEL, LOP3 sequences
 //     (videoSlots).
 func issueSlots(in *ir.Inst) uint32 {
+	if k := roundedKind(in); k >= 0 {
+		return roundedSlots[k] // a directed rounding form (rounded.go)
+	}
 	switch in.Op {
 	case ir.OpAtom, ir.OpRed:
 		if casLoop16(in) {
@@ -108,6 +111,9 @@ func issueSlots(in *ir.Inst) uint32 {
 // DFMA Newton iterations.
 func chainLatency(in *ir.Inst, p *Params) uint32 {
 	alu, fma, sfu, conv, f64 := p.Latency[ir.ClassALU], p.Latency[ir.ClassFMA], p.Latency[ir.ClassSFU], p.Latency[ir.ClassConv], p.Latency[ir.ClassFP64]
+	if k := roundedKind(in); k >= 0 && p.RoundedCycles[k] > 0 {
+		return p.RoundedCycles[k] // a directed rounding form, measured (rounded.go)
+	}
 	switch in.Op {
 	case ir.OpDiv, ir.OpRem:
 		switch {
