@@ -171,7 +171,12 @@ type Params struct {
 	// (.rz, .rm, .rp; RoundedDivF32 …, rounded.go) until its result is
 	// there; for the kinds ptxas makes a subroutine call the warp issues
 	// nothing else meanwhile. 0: the .rn form's chain, no hold.
-	RoundedCycles   [RoundedKinds]uint32
+	RoundedCycles [RoundedKinds]uint32
+	// IEEECycles are the cycles of ptxas's inline .rn division,
+	// reciprocal and square root (IEEEDivF32 …, rounded.go) from their
+	// first instruction to their result, the warp issuing nothing else
+	// meanwhile. 0: the class latencies' chain, overlapping what follows.
+	IEEECycles      [IEEEKinds]uint32
 	L1BytesPerCycle uint32 // per SM: the L1 data path
 	// LoadMissBytesPerCycle is the rate at which a global load into
 	// registers takes the L1 data path for its sectors that miss the L1
