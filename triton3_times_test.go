@@ -36,8 +36,11 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // 28 of 43); after the twelfth round's (the constant banks at a block's
 // start: a kernel's parameters, a global variable's address;
 // testdata/timing/kstart) 9.5%, 74 within 15%, the worst +35% (study 6.8%
-// and 45 of 48, held out 12.6% and 29 of 43). The goal, 15% for every
-// kernel, is not met.
+// and 45 of 48, held out 12.6% and 29 of 43); after the fourteenth
+// round's (the directed rounding forms of division, reciprocal and square
+// root as ptxas's subroutine calls: testdata/triton3/study/round) 8.6%,
+// 78 within 15%, the worst +35% (study 6.8% and 45 of 48, held out 10.6%
+// and 33 of 43). The goal, 15% for every kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	all, mean, _, over := timeTritonBatch(t, "triton3", triton3Dir, triton3Times, triton3TimedKernels,
@@ -122,10 +125,10 @@ func triton3Split() (map[string]string, error) {
 const (
 	triton3TimedKernels  = 91
 	triton3TimeRowBound  = 0.5
-	triton3TimeMeanBound = 0.10
+	triton3TimeMeanBound = 0.09
 	// The halves (SPLIT.md).
 	triton3StudyMeanBound = 0.075
 	triton3StudyWithin    = 44
-	triton3HeldMeanBound  = 0.13
-	triton3HeldWithin     = 29
+	triton3HeldMeanBound  = 0.11
+	triton3HeldWithin     = 33
 )

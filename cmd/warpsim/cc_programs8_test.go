@@ -79,10 +79,12 @@ func TestLongPrograms8TimesAgainstH100(t *testing.T) {
 // on the held-out batch when it was recorded (2026-11-28: clang's code
 // 10.9% against nvcc's build, 8.6% against the H100 running clang's code;
 // nvcc's PTX 9.9%; the worst launch -34.9%), with a margin of about two
-// points; a launch more than 50% off fails.
+// points; a launch more than 50% off fails. After the fourteenth round's
+// IEEE sequences held one at a time (docs/calibration.md, "Held out,
+// measured again"): 10.0%, 7.9%, 8.7%.
 const (
-	programs8ClangMean        = 0.13
-	programs8ClangOnClangMean = 0.11
-	programs8NvccMean         = 0.12
+	programs8ClangMean        = 0.12
+	programs8ClangOnClangMean = 0.10
+	programs8NvccMean         = 0.11
 	programs8WorstBound       = 0.50
 )

@@ -124,6 +124,12 @@ func codeBytes(in *ir.Inst, p *Params) float64 {
 	if in.Op == ir.OpVprintf {
 		return p.InstBytes
 	}
+	if roundedCall(roundedKind(in)) {
+		// A directed rounding form ptxas calls (rounded.go): BSSY, MOV,
+		// CALL, BSYNC at the call site; the subroutine after the EXIT,
+		// one copy for every call site.
+		return 4 * p.InstBytes
+	}
 	if wide64(in) {
 		return 2 * p.InstBytes
 	}

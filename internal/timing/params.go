@@ -169,7 +169,18 @@ type Params struct {
 	SlowPathCycles                        [engine.SlowPaths]uint32
 	SlowPathAllDiv, SlowPathAllSqrt       uint32
 	SlowPathSharedDiv, SlowPathSharedSqrt uint32
-	L1BytesPerCycle                       uint32 // per SM: the L1 data path
+	// RoundedCycles are the cycles from the first instruction of ptxas's
+	// code for a directed rounding division, reciprocal or square root
+	// (.rz, .rm, .rp; RoundedDivF32 …, rounded.go) until its result is
+	// there; for the kinds ptxas makes a subroutine call the warp issues
+	// nothing else meanwhile. 0: the .rn form's chain, no hold.
+	RoundedCycles [RoundedKinds]uint32
+	// IEEECycles are the cycles of ptxas's inline .rn division,
+	// reciprocal and square root (IEEEDivF32 …, rounded.go) from their
+	// first instruction to their result, the warp issuing nothing else
+	// meanwhile. 0: the class latencies' chain, overlapping what follows.
+	IEEECycles      [IEEEKinds]uint32
+	L1BytesPerCycle uint32 // per SM: the L1 data path
 	// LoadMissBytesPerCycle is the rate at which a global load into
 	// registers takes the L1 data path for its sectors that miss the L1
 	// (scoreboard.go, loadL1Bytes; 0: its bytes, as a hit).

@@ -576,6 +576,22 @@ var measured = map[string]*Params{
 		SlowPathAllDiv:    16,
 		SlowPathAllSqrt:   24,
 		SlowPathSharedDiv: 102, SlowPathSharedSqrt: 31,
+		// [ROUND] The directed rounding forms (.rz, .rm, .rp) of division,
+		// reciprocal and square root, MEASURED on this H100
+		// (testdata/triton3/study/round: gen_round.py, run_round.sh; one
+		// warp, 16 dependent operations on normal operands, Nsight
+		// Compute's sm__cycles_elapsed.max less the case without them,
+		// over 16, base clock; the .rm and .rz rows' mean): div.f32 259
+		// (262.5, 254.8), div.f64 275 (273.2, 276.9), rcp.f64 290
+		// (288.6, 291.2), sqrt.f64 287 (288.8, 285.9), all subroutine
+		// calls (16 independent calls 265–304 a call: no overlap);
+		// sqrt.f32 94 (94.9, 93.4), inline.
+		RoundedCycles: [RoundedKinds]uint32{259, 275, 290, 287, 94},
+		// [IEEE] The .rn forms ptxas inlines (the same call: 16 dependent
+		// operations, over 16): div.f32 64, rcp.f32 86, sqrt.f32 63,
+		// div.f64 131, rcp.f64 79, sqrt.f64 91 cycles; 16 independent ones
+		// 64, 92, 59, 128, 62, 83 each (the warp runs one at a time).
+		IEEECycles: [IEEEKinds]uint32{64, 86, 63, 131, 79, 91},
 		// [FETCH] Instruction fetch, MEASURED on this H100
 		// (testdata/timing/icache: gen.py's icache_mb.cu and
 		// icache_jump.cu, run.sh and run2.sh; one warp's %clock64 per pass

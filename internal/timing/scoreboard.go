@@ -577,6 +577,17 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	} else if slots > 1 {
 		done = sm.fmax(done, sm.fadd(start, uint64(chainLatency(in, p))))
 	}
+	if hold := seqHold(in, p); hold > 0 {
+		// ptxas's subroutine for a directed rounding form, or its inline
+		// IEEE sequence with its branch around the slow path: the warp
+		// runs it once its operands are there and its earlier calls have
+		// returned, and issues nothing else until it is done.
+		w.slowEnd = sm.fadd(sm.fmax(start, w.slowEnd), uint64(hold))
+		sm.keep(&w.slowEnd)
+		w.ready = sm.fmax(w.ready, w.slowEnd)
+		sm.keep(&w.ready)
+		done = sm.fmax(done, w.slowEnd)
+	}
 	if slow := slowPathCycles(p, rec.SlowPaths); slow > 0 {
 		// ptxas's subroutine for the lanes the inline sequence cannot
 		// serve: once its operands are there (start: a hoisted division

@@ -18,7 +18,8 @@ import (
 //     a division routine, about 70);
 //   - IEEE-rounded fp32 division, reciprocal and square root (a MUFU
 //     approximation refined by FMAs, with a slow path not modelled: 8–10);
-//   - fp64 division, reciprocal and square root (DFMA Newton iterations);
+//   - fp64 division, reciprocal and square root (DFMA Newton iterations:
+//     17, 11 and 18 SASS instructions executed, testdata/triton3/study/round);
 //   - the libdevice math functions warpsim runs natively (sinf, expf, …:
 //     whole SASS routines, 24 taken as typical) and printf (a call into the
 //     driver's formatting, hundreds);
@@ -39,6 +40,9 @@ import (
 //     VABSDIFF4 and VIMNMX: PRMT, IMAD, ISETP, SEL, LOP3 sequences
 //     (videoSlots).
 func issueSlots(in *ir.Inst) uint32 {
+	if k := roundedKind(in); k >= 0 {
+		return roundedSlots[k] // a directed rounding form (rounded.go)
+	}
 	switch in.Op {
 	case ir.OpAtom, ir.OpRed:
 		if casLoop16(in) {
@@ -58,7 +62,7 @@ func issueSlots(in *ir.Inst) uint32 {
 	case ir.OpDiv, ir.OpRem:
 		switch {
 		case in.Type == ptxtype.F64:
-			return 24
+			return 17 // div.rn.f64 (testdata/triton3/study/round)
 		case ir.IsFloat(in.Type):
 			if in.Flags&ir.FlagApprox != 0 {
 				return 2 // MUFU.RCP and a multiply
@@ -76,7 +80,12 @@ func issueSlots(in *ir.Inst) uint32 {
 			return 1
 		}
 		if in.Type == ptxtype.F64 {
-			return 20
+			// sqrt.rn.f64 18, rcp.rn.f64 11 SASS instructions executed
+			// (testdata/triton3/study/round)
+			if in.Op == ir.OpRcp {
+				return 11
+			}
+			return 18
 		}
 		return 8
 	case ir.OpVideo:
@@ -108,6 +117,12 @@ func issueSlots(in *ir.Inst) uint32 {
 // DFMA Newton iterations.
 func chainLatency(in *ir.Inst, p *Params) uint32 {
 	alu, fma, sfu, conv, f64 := p.Latency[ir.ClassALU], p.Latency[ir.ClassFMA], p.Latency[ir.ClassSFU], p.Latency[ir.ClassConv], p.Latency[ir.ClassFP64]
+	if k := roundedKind(in); k >= 0 && p.RoundedCycles[k] > 0 {
+		return p.RoundedCycles[k] // a directed rounding form, measured (rounded.go)
+	}
+	if k := ieeeKind(in); k >= 0 && p.IEEECycles[k] > 0 {
+		return p.IEEECycles[k] // an IEEE .rn form, measured (rounded.go)
+	}
 	switch in.Op {
 	case ir.OpDiv, ir.OpRem:
 		switch {
