@@ -146,7 +146,7 @@ func New(a *arch.Arch, opt Options) *Driver {
 	}
 	return &Driver{arch: a, p: p, opt: opt, lrr: opt.Scheduler == LRR,
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
-		dram: newQueue(p.DRAMBytesPerCycle), far: newFar(p),
+		dram: newDRAMQueue(p), far: newFar(p),
 		l2q: newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
 		devrt: map[*ir.Func]bool{}, orderFree: map[*ir.Func]bool{}}
 }
@@ -198,7 +198,7 @@ func (d *Driver) RunGrid(g *engine.GridRun) error {
 	if nested {
 		// The synchronizing grid's queues stay as they are.
 		for len(d.pools) < d.depth-1 {
-			d.pools = append(d.pools, &queueSet{dram: newQueue(d.p.DRAMBytesPerCycle), l2q: newQueue(d.p.L2BytesPerCycle),
+			d.pools = append(d.pools, &queueSet{dram: newDRAMQueue(d.p), l2q: newQueue(d.p.L2BytesPerCycle),
 				atomQ: newQueue(d.p.AtomicOpsPerNS / (d.p.ClockHz / 1e9)), far: newFar(d.p), atomBusy: map[uint64]float64{}})
 		}
 		saved := &queueSet{dram: d.dram, l2q: d.l2q, atomQ: d.atomQ, far: d.far, atomBusy: d.atomBusy}

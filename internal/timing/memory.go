@@ -11,6 +11,7 @@
 package timing
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/warpsim/warpsim/arch"
@@ -105,7 +106,11 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 	s.l2Miss++
 	n := uint64(max(p.DRAMFetch/32, 1))
 	first := sec / n * n
-	at := s.dramAnswer(t, first, d.dram.take(t, float64(n*32)))
+	q := d.dram.take(t, float64(n*32))
+	if p.DRAMBankCycles > 0 {
+		q = max(q, t+s.bankWait(t, first))
+	}
+	at := s.dramAnswer(t, first, q)
 	if f := p.DRAMFarCycles; f > 0 {
 		switch {
 		case sm < 0:
@@ -165,6 +170,49 @@ func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 	d := w * min(p.DRAMWaitSpread, 1) * (2*uniVariate(first>>2) - 1)
 	return uint64(float64(q) + d + lat)
 }
+
+// newDRAMQueue is the DRAM's bus: a bucket queue at DRAMBytesPerCycle that
+// keeps its recent use when the model has bank waits (bankWait).
+func newDRAMQueue(p *Params) *bucketQueue {
+	q := newQueue(p.DRAMBytesPerCycle)
+	if p.DRAMBankCycles > 0 {
+		q.keepPast()
+	}
+	return q
+}
+
+// bankWait is how long the DRAM fetch of the line of sector first,
+// requested at cycle t, waits for its bank (Params.DRAMBankNS): each of
+// the DRAM's many banks serves a request in DRAMBankCycles, requests reach
+// them by their addresses as if at random, so at a load rho (the bus's use
+// over the dramLoadWindow cycles before t) a bank is an M/D/1 queue whose
+// mean wait is DRAMBankCycles*rho/(2(1-rho)): no wait with probability
+// 1-rho, else an exponential wait of mean DRAMBankCycles/(2(1-rho)).
+// rho is at most dramLoadCap (at the bus's bandwidth the bus's own queue
+// takes over). The draw is the line's (its place in its allocation's 2 GiB
+// slot, independent of dramAnswer's draws), so the wait depends on
+// addresses and simulated time alone, never on the number of workers.
+func (s *gridState) bankWait(t, first uint64) uint64 {
+	rho := min(s.d.dram.load(t, dramLoadWindow>>bucketShift), dramLoadCap)
+	u := uniVariate(first>>2&slotLines ^ bankDraw)
+	if rho <= 0 || u < 1-rho {
+		return 0
+	}
+	// (1-u)/rho is uniform in (0, 1] given u >= 1-rho.
+	mean := s.p.DRAMBankCycles / (2 * (1 - rho))
+	return uint64(-mean * math.Log((1-u)/rho))
+}
+
+// dramLoadWindow is the span (cycles) over which bankWait measures the
+// DRAM's load: many bank service times, short beside a kernel's phases.
+// dramLoadCap bounds the load bankWait sees: an M/D/1 queue's wait grows
+// without bound as the load nears 1, where the bus's queue is what holds
+// a request.
+const (
+	dramLoadWindow = 1024
+	dramLoadCap    = 0.95
+	bankDraw       = 0x2f6b7a93 << 24
+)
 
 // latencyDraw makes a line's latency draw (dramAnswer) independent of its
 // wait draw: the variate of the line's index with these bits flipped.

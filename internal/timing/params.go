@@ -258,6 +258,18 @@ type Params struct {
 	// DRAMWaitSpread's draw, the mean kept (memory.go, dramAnswer). 0:
 	// every line takes DRAMLatency.
 	DRAMLatencySpreadNS float64
+	// DRAMBankNS: below the bus's bandwidth a line still waits for its
+	// bank: the DRAM's requests go to many banks by their addresses, each
+	// busy DRAMBankNS a request, and a request finds its bank busy more
+	// often the busier the bus, so its wait grows with the DRAM's load well
+	// before the bus is full (an M/D/1 queue at each bank). The load is the
+	// DRAM queue's use over the DRAMLoadWindow cycles before the request
+	// (reads and write-backs alike); the mean wait is
+	// DRAMBankNS*rho/(2(1-rho)), rho at most dramLoadCap, drawn per line
+	// from its address (none with probability 1-rho, else exponential),
+	// and a line waits for its bank or for the bus, whichever is later
+	// (memory.go, bankWait). 0: no bank wait (the bus's queue alone).
+	DRAMBankNS float64
 	// DRAMFarNS: the L2 is two partitions, each the home of half the
 	// memory's 4 KiB pages (farPage: a hash of the page's address bits);
 	// an L2 miss of an SM on a line homed in the partition far from the
@@ -327,7 +339,7 @@ type Params struct {
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
 	DRAMReorderCycles, DRAMFarCycles                                      float64
-	DRAMLatencySpreadCycles                                               float64
+	DRAMLatencySpreadCycles, DRAMBankCycles                               float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
 	TLBWalkCycles, TLBMissCycles                                          float64
@@ -374,6 +386,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DRAMReorderCycles = p.DRAMReorderNS * ghz
 	p.DRAMFarCycles = p.DRAMFarNS * ghz
 	p.DRAMLatencySpreadCycles = p.DRAMLatencySpreadNS * ghz
+	p.DRAMBankCycles = p.DRAMBankNS * ghz
 	p.FarBytesPerCycle = p.FarBytesPerNS / ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz

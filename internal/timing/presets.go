@@ -176,6 +176,16 @@ var measured = map[string]*Params{
 		// it is the request's, not the line's (no bank or row slow for an
 		// address), so it is drawn whatever the load; the model draws it
 		// from the address only to stay deterministic.
+		// DRAMBankNS 39 ns measured, left at 0 in the preset (fourteenth
+		// round, docs/calibration.md: taken only with the DRAM at 3.0
+		// TB/s, which the preset does not have yet): testdata/timing/
+		// dramload (dramload.cu, run.sh: one warp's chase over random
+		// lines from SM 0 while the other 131 SMs stream reads, ncu
+		// --clock-control base at 1.589 GHz; analyze.py h100) waits 603
+		// cycles a line alone (597 with W = 0 to 2), +44 with the DRAM at 59%
+		// of 3.0 TB/s, +117 at 78%, +244 at 89%, +580 at 98%: an M/D/1 mean wait
+		// S·ρ/(2(1−ρ)) gives S = 61, 66, 60 and (ρ capped at 0.95) 61 cycles:
+		// 62 cycles, 39 ns (read off the rseq study rows of SPLIT.md alone).
 		// [SHORTOCC] testdata/timing/shortocc (shortocc.cu, run.sh: one
 		// device call, nvcc 13.0 -O3 -arch=sm_90, every warp's clock64 at
 		// entry, after each copy and at exit, ncu --clock-control base at

@@ -42,11 +42,16 @@ type bucketQueue struct {
 	// that take skips them instead of looking at each again: a saturated
 	// queue's requests each passed the same hundreds of full buckets.
 	fullLo, fullHi uint64
+	// past keeps what the buckets advance cleared served, by bucket index
+	// modulo pastRing: the queue's recent use (load), which advance would
+	// otherwise forget at each quantum.
+	past []float64
 }
 
 const (
 	bucketShift = 4 // 16-cycle buckets
 	bucketRing  = 1 << 16
+	pastRing    = 1 << 8 // buckets of past use kept (4,096 cycles)
 )
 
 func newQueue(bytesPerCycle float64) *bucketQueue {
@@ -62,6 +67,7 @@ func (q *bucketQueue) reset() {
 	q.cleared = 0
 	q.top = 0
 	q.fullLo, q.fullHi = 0, 0
+	clear(q.past)
 }
 
 // advance frees the buckets before cycle t: no request arrives before t
@@ -70,6 +76,11 @@ func (q *bucketQueue) advance(t uint64) {
 	b := t >> bucketShift
 	if b <= q.cleared {
 		return
+	}
+	if q.past != nil {
+		for k := max(q.cleared, b-min(b, pastRing)); k < b; k++ {
+			q.past[k%pastRing] = q.used[k%bucketRing]
+		}
 	}
 	if b-q.cleared >= bucketRing {
 		clear(q.used)
@@ -80,6 +91,31 @@ func (q *bucketQueue) advance(t uint64) {
 	}
 	q.cleared = b
 	q.fullLo, q.fullHi = 0, 0
+}
+
+// load is the share of its bandwidth the queue served in the n buckets
+// (n at most pastRing) before the one of cycle t: cleared buckets from past
+// (a bucket served in full counts 1; a bucket is never more than full).
+// It needs keepPast.
+func (q *bucketQueue) load(t uint64, n int) float64 {
+	k := t >> bucketShift
+	lo := k - min(k, uint64(n))
+	s := 0.0
+	for b := lo; b < k; b++ {
+		u := q.used[b%bucketRing]
+		if b < q.cleared {
+			u = q.past[b%pastRing]
+		}
+		s += min(u, q.perBucket)
+	}
+	return s / (float64(n) * q.perBucket)
+}
+
+// keepPast makes advance keep the buckets' use for load.
+func (q *bucketQueue) keepPast() {
+	if q.past == nil {
+		q.past = make([]float64, pastRing)
+	}
 }
 
 // take serves n bytes arriving at cycle t and returns the cycle they have
