@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -943,13 +944,31 @@ func TestHostileSigterm(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "run", filepath.Join(runDir, "spin.json"))
-	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0")
+	cmd.Env = append(os.Environ(), "WARPSIM_TEST_AS_CLI=1", "WARPSIM_PROGRESS=0", "WARPSIM_TEST_ANNOUNCE_RUNNING=1")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	// Signalled once spin's warps run (launchRunningHook), never after a
+	// guessed sleep: at load 50 a one-second sleep could end before the
+	// launch, and SIGTERM then ended warpsim with no kernel to report.
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			cmd.Process.Kill()
+			t.Fatalf("stdout ended (%v) before spin ran", err)
+		}
+		if line == runningLine+"spin\n" {
+			break
+		}
+	}
+	go io.Copy(io.Discard, r)
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
