@@ -633,6 +633,13 @@ var measured = map[string]*Params{
 		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
+		// [UNROLL] LoopUnroll: ptxas's loop body is four of the PTX's
+		// (ir.UnrollFactor, its rule from testdata/timing/mlp's SASS), one
+		// block whose loads run ahead of earlier iterations' arithmetic:
+		// testdata/programs9/nvcc's mm3_kernel keeps seven 64-bit loads in
+		// flight across the PTX's four-iteration bodies within 32
+		// registers, layer3 eight; rowreuse's 32 LDG of 16 iterations.
+		LoopUnroll:     ir.UnrollFactor,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at
