@@ -62,20 +62,21 @@ const regSqueezeMax = 48
 // calls (lowering a module reuses one for all its functions:
 // TestModuleMemoryBound).
 //
-// live is the liveness the count starts from, per pc (Func.LiveWords);
+// live is the liveness the count starts from, per pc (Func.LiveWords),
+// liveConst the same without constant-bank values (Func.LiveWordsConst);
 // hoisted the count of the scheduled order, every load hoisted
 // (Func.HoistRegs).
-func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint16, hoisted int) {
+func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live, liveConst []uint16, hoisted int) {
 	orig := f
 	width = immediateWidths(f, width)
 	f = foldAddresses(f)
 	live = make([]uint16, len(f.Code))
 	plain := estimateRegsLive(f, width, live)
 	if gw := constantBankWidths(f, width); gw != nil {
-		// The hoisting bound's liveness (Func.LiveWords) leaves out the
-		// values ptxas reads from the constant bank where it uses them;
-		// the estimate keeps them (its counts were set with them).
-		estimateRegsLive(f, gw, live)
+		// The same liveness with the values ptxas reads from the constant
+		// bank where it uses them left out (Func.LiveWordsConst).
+		liveConst = make([]uint16, len(f.Code))
+		estimateRegsLive(f, gw, liveConst)
 	}
 	if plain > regSqueezeMax {
 		// Short of registers, ptxas schedules for pressure: addresses
@@ -85,7 +86,7 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint1
 	sched := estimateRegs(scheduleForRegsInto(f, scratch), width)
 	hoisted = max(sched, plain)
 	if plain > regTarget && plain <= regSqueezeMax && !hasWgmma(f) {
-		return regTarget, live, hoisted
+		return regTarget, live, liveConst, hoisted
 	}
 	est = max(plain, min(sched, regTarget), wgmmaFloor(f))
 	if est == regTarget && sched >= regTarget {
@@ -93,12 +94,12 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint1
 		// registers take general ones on top.
 		est += spilledPredicates(orig)
 	}
-	return est, live, hoisted
+	return est, live, liveConst, hoisted
 }
 
 // constantBankWidths is width with the kernel's constant-bank values
-// taken out (width 0), for the liveness that bounds the loads the timing
-// model hoists (Func.LiveWords): a value written once, by an unguarded
+// taken out (width 0), for a liveness that bounds the loads the timing
+// model hoists (Func.LiveWordsConst, Params.ConstBankLive): a value written once, by an unguarded
 // ld.param or ld.const at a fixed address (rematerializable), or by a
 // cvta.to.global or mov of such a value. ptxas does not hold them in
 // registers across a loop that does not read them: it reads the constant

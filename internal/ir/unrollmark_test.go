@@ -56,11 +56,12 @@ func TestUnrolledLoopBackEdges(t *testing.T) {
 	}
 }
 
-// TestLiveWordsLeaveConstantBankValues: the liveness that bounds hoisted
-// loads (Func.LiveWords) does not count a parameter, or its
+// TestLiveWordsLeaveConstantBankValues: the liveness without constant-bank
+// values (Func.LiveWordsConst) does not count a parameter, or its
 // cvta.to.global, live through a loop that does not read it (ptxas reads
 // the constant bank again after the loop: testdata/programs9's mm3_kernel
-// SASS); the register estimate still does.
+// SASS); the PTX order's liveness (Func.LiveWords) and the register
+// estimate still do.
 func TestLiveWordsLeaveConstantBankValues(t *testing.T) {
 	body := func(keep bool) string {
 		use := "st.global.f32 [%rd0], %f0;"
@@ -72,17 +73,23 @@ func TestLiveWordsLeaveConstantBankValues(t *testing.T) {
 		return s[:len(s)-len("st.global.f32 [%rd0], %f0;\nret;")] + use + "\nret;"
 	}
 	without, with := lowerOne(t, body(false)), lowerOne(t, body(true))
-	loopMax := func(f *Func) int {
+	loopMax := func(f *Func, live []uint16) int {
 		m := 0
 		for pc, in := range f.Code {
 			if in.Op == OpLd && in.Class == ClassLdGlobal {
-				m = max(m, int(f.LiveWords[pc]))
+				m = max(m, int(live[pc]))
 			}
 		}
 		return m
 	}
-	if a, b := loopMax(without), loopMax(with); a != b {
-		t.Errorf("live words at the loop's load: %d with p1's pointer read after the loop, %d without; want equal", b, a)
+	if without.LiveWordsConst == nil || with.LiveWordsConst == nil {
+		t.Fatal("no LiveWordsConst for a kernel with parameters")
+	}
+	if a, b := loopMax(without, without.LiveWordsConst), loopMax(with, with.LiveWordsConst); a != b {
+		t.Errorf("live words without constant-bank values at the loop's load: %d with p1's pointer read after the loop, %d without; want equal", b, a)
+	}
+	if a, b := loopMax(without, without.LiveWords), loopMax(with, with.LiveWords); b <= a {
+		t.Errorf("live words in the PTX's order at the loop's load: %d with p1's pointer read after the loop, %d without; want more", b, a)
 	}
 	if with.RegEstimate < without.RegEstimate {
 		t.Errorf("register estimate %d with p1's pointer live, %d without: the estimate must keep it", with.RegEstimate, without.RegEstimate)

@@ -277,6 +277,12 @@ type Params struct {
 	// scheduling region (HoistLoads) at such a loop's back edge only every
 	// LoopUnroll-th time a warp reaches it. 0 or 1: every time.
 	LoopUnroll int
+	// ConstBankLive: the registers the hoisting bound counts live
+	// (registerGate, hoistWords) leave out the values ptxas reads from the
+	// constant bank where it uses them (ir.Func.LiveWordsConst: a kernel
+	// parameter, a __constant__ at a fixed address, their cvta.to.global),
+	// as mm3_kernel's SASS does. Off: the PTX's order (ir.Func.LiveWords).
+	ConstBankLive bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:
 	// lanes reading different lines at the same offset in them conflict

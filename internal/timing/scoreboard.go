@@ -1056,7 +1056,7 @@ func (s *gridState) registerGate(w *warpT) uint64 {
 	if f == nil || pc >= len(f.LiveWords) {
 		return 0
 	}
-	return heldGate(w, int(f.LiveWords[pc]), s.hoistWords)
+	return heldGate(w, int(liveWords(f, s.p.ConstBankLive)[pc]), s.hoistWords)
 }
 
 // heldGate is when warp w's held registers (holdLoads) have shrunk enough
