@@ -486,6 +486,11 @@ type Func struct {
 	// the kernel's registers leave beside it (Params.HoistLoads). Nil for
 	// a device function.
 	LiveWords []uint16
+	// LiveWordsConst is LiveWords without the values ptxas reads from the
+	// constant bank where it uses them (a parameter, a __constant__ at a
+	// fixed address, their cvta.to.global: constantBankWidths), for the
+	// timing model's Params.ConstBankLive; nil when the kernel has none.
+	LiveWordsConst []uint16
 	// HoistRegs is the registers (by ptxas's count) the kernel needs with
 	// each block's loads scheduled as early as their operands allow, none
 	// held back (the register estimate's scheduled order): a kernel with

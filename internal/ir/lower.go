@@ -605,7 +605,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	if f.Entry {
 		// Only a kernel's count is asked for (occupancy, the launch
 		// check): a device function's would be scheduled for nothing.
-		f.RegEstimate, f.LiveWords, f.HoistRegs = regEstimate(f, fl.slotW, &fl.l.regScratch)
+		f.RegEstimate, f.LiveWords, f.LiveWordsConst, f.HoistRegs = regEstimate(f, fl.slotW, &fl.l.regScratch)
 	}
 }
 

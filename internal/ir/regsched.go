@@ -62,15 +62,22 @@ const regSqueezeMax = 48
 // calls (lowering a module reuses one for all its functions:
 // TestModuleMemoryBound).
 //
-// live is the liveness the count starts from, per pc (Func.LiveWords);
+// live is the liveness the count starts from, per pc (Func.LiveWords),
+// liveConst the same without constant-bank values (Func.LiveWordsConst);
 // hoisted the count of the scheduled order, every load hoisted
 // (Func.HoistRegs).
-func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint16, hoisted int) {
+func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live, liveConst []uint16, hoisted int) {
 	orig := f
 	width = immediateWidths(f, width)
 	f = foldAddresses(f)
 	live = make([]uint16, len(f.Code))
 	plain := estimateRegsLive(f, width, live)
+	if gw := constantBankWidths(f, width); gw != nil {
+		// The same liveness with the values ptxas reads from the constant
+		// bank where it uses them left out (Func.LiveWordsConst).
+		liveConst = make([]uint16, len(f.Code))
+		estimateRegsLive(f, gw, liveConst)
+	}
 	if plain > regSqueezeMax {
 		// Short of registers, ptxas schedules for pressure: addresses
 		// are computed where they are used (sinkAddresses).
@@ -79,7 +86,7 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint1
 	sched := estimateRegs(scheduleForRegsInto(f, scratch), width)
 	hoisted = max(sched, plain)
 	if plain > regTarget && plain <= regSqueezeMax && !hasWgmma(f) {
-		return regTarget, live, hoisted
+		return regTarget, live, liveConst, hoisted
 	}
 	est = max(plain, min(sched, regTarget), wgmmaFloor(f))
 	if est == regTarget && sched >= regTarget {
@@ -87,7 +94,51 @@ func regEstimate(f *Func, width []uint8, scratch *[]Inst) (est int, live []uint1
 		// registers take general ones on top.
 		est += spilledPredicates(orig)
 	}
-	return est, live, hoisted
+	return est, live, liveConst, hoisted
+}
+
+// constantBankWidths is width with the kernel's constant-bank values
+// taken out (width 0), for a liveness that bounds the loads the timing
+// model hoists (Func.LiveWordsConst, Params.ConstBankLive): a value written once, by an unguarded
+// ld.param or ld.const at a fixed address (rematerializable), or by a
+// cvta.to.global or mov of such a value. ptxas does not hold them in
+// registers across a loop that does not read them: it reads the constant
+// bank again where they are used (LDC, or a c[0x0][…] operand). In the
+// SASS of testdata/programs9/mm3 (nvcc 13), the pointers to A, B and E are
+// read again after the k loop (LDC.64 R6, c[0x0][0x220], …, 0x230) and
+// the loop keeps seven of its 64-bit loads in flight within 32 registers,
+// where the PTX's order, the six parameters live through the loop, leaves
+// room for one pair. nil when f has none.
+func constantBankWidths(f *Func, width []uint8) []uint8 {
+	n := f.NumSlots
+	if n == 0 || len(f.Code) == 0 {
+		return nil
+	}
+	_, defs := slotCounts(f)
+	remat := rematerializable(f, defs)
+	for _, c := range f.Consts {
+		// Immediates are immediateWidths' to judge.
+		delete(remat, c.Slot)
+	}
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		d, a := in.D[0], in.A[0]
+		if (in.Op == OpCvta && in.Mode == 1 && in.Space == ptx.SpaceGlobal || in.Op == OpMov) &&
+			in.Guard < 0 && d >= 0 && in.D[1] < 0 && defs[d] == 1 && a >= 0 && remat[a] {
+			remat[d] = true
+		}
+	}
+	var out []uint8
+	for s := range remat {
+		if s < 0 || int(s) >= n || int(s) >= len(width) || width[s] == 0 {
+			continue
+		}
+		if out == nil {
+			out = append([]uint8(nil), width...)
+		}
+		out[s] = 0
+	}
+	return out
 }
 
 // predicateRegs is the predicate registers a thread has (P0 to P6; PT is
@@ -122,32 +173,8 @@ const (
 func spilledPredicates(f *Func) int {
 	extra := 0
 	for pc := range f.Code {
-		in := &f.Code[pc]
-		if in.Op != OpBra || !in.Backward || in.Target < 0 || int(in.Target) > pc {
-			continue
-		}
-		h := int(in.Target)
-		if pc-h+1 > unrollMaxInsts || slices.ContainsFunc(f.noUnroll, func(p int32) bool { return int(p) >= h && int(p) <= pc }) {
-			continue
-		}
-		guards, loads, ok := 0, 0, true
-		for q := h; q < pc && ok; q++ {
-			r := &f.Code[q]
-			switch {
-			case r.Op == OpBra && r.Mode == BraPredicated:
-				for x := q + 1; x < int(r.Target); x++ {
-					if globalLoad(&f.Code[x]) {
-						guards++
-						break
-					}
-				}
-			case r.Class == ClassBranch || r.Class == ClassBarrier:
-				ok = false // not one block: ptxas leaves it
-			case globalLoad(r):
-				loads++
-			}
-		}
-		if !ok || loads == 0 {
+		guards, ok := unrolledLoop(f, pc)
+		if !ok {
 			continue
 		}
 		if live := unrollFactor * guards; live > predicateRegs {
@@ -155,6 +182,38 @@ func spilledPredicates(f *Func) int {
 		}
 	}
 	return extra
+}
+
+// unrolledLoop says whether the instruction at pc is the back edge of an
+// innermost loop that ptxas unrolls again (unrollFactor), and how many of
+// its body's global loads are guarded by a branch ptxas if-converts.
+func unrolledLoop(f *Func, pc int) (guards int, ok bool) {
+	in := &f.Code[pc]
+	if in.Op != OpBra || !in.Backward || in.Target < 0 || int(in.Target) > pc {
+		return 0, false
+	}
+	h := int(in.Target)
+	if pc-h+1 > unrollMaxInsts || slices.ContainsFunc(f.noUnroll, func(p int32) bool { return int(p) >= h && int(p) <= pc }) {
+		return 0, false
+	}
+	loads := 0
+	for q := h; q < pc; q++ {
+		r := &f.Code[q]
+		switch {
+		case r.Op == OpBra && r.Mode == BraPredicated:
+			for x := q + 1; x < int(r.Target); x++ {
+				if globalLoad(&f.Code[x]) {
+					guards++
+					break
+				}
+			}
+		case r.Class == ClassBranch || r.Class == ClassBarrier:
+			return 0, false // not one block: ptxas leaves it
+		case globalLoad(r):
+			loads++
+		}
+	}
+	return guards, loads > 0
 }
 
 // globalLoad says whether in reads global memory (a load that is not of
@@ -417,13 +476,85 @@ func branchTargets(f *Func) []int {
 // (Params.HoistLoads).
 const BraPredicated uint8 = 1
 
+// BraUnrolled is the Mode of the back edge of an innermost loop that
+// ptxas unrolls again, UnrollFactor times (unrolledLoop): ptxas's loop
+// body is UnrollFactor of the PTX's, one block, its loads hoisted and
+// pipelined across the PTX's iterations, so the timing model ends a
+// scheduling region at that branch only every UnrollFactor-th time a warp
+// takes it (Params.LoopUnroll).
+const BraUnrolled uint8 = 2
+
+// UnrollFactor is unrollFactor, for the timing model (Params.LoopUnroll).
+const UnrollFactor = unrollFactor
+
 // markPredicatedBranches sets Mode BraPredicated on f's branches that
-// ptxas if-converts.
+// ptxas if-converts, and BraUnrolled on the back edges of the loops it
+// unrolls again.
 func markPredicatedBranches(f *Func) {
 	if len(f.Code) == 0 {
 		return
 	}
 	forEachIfConversion(f, branchTargets(f), func(pc int) { f.Code[pc].Mode = BraPredicated })
+	for pc := range f.Code {
+		if _, ok := unrolledLoop(f, pc); ok && countedLoop(f, pc) {
+			f.Code[pc].Mode = BraUnrolled
+		}
+	}
+}
+
+// countedLoop says whether the loop whose back edge is at pc has a trip
+// count ptxas can compute: its branch's predicate is set in the body by a
+// comparison of a register the body steps once by an immediate with an
+// immediate or a value the body does not write. ptxas unrolls only such
+// a loop: testdata/timing/mechanisms' reread (i += blockDim.x, nvcc's
+// loop of one iteration) keeps one LDG a body in its SASS, where the
+// loops nvcc unrolled by four (k += 4) have sixteen.
+func countedLoop(f *Func, pc int) bool {
+	br := &f.Code[pc]
+	h := int(br.Target)
+	if br.Guard < 0 {
+		return false
+	}
+	isConst := func(s int32) bool {
+		return slices.ContainsFunc(f.Consts, func(c Const) bool { return c.Slot == s })
+	}
+	// writes is the body's instructions writing slot s, the last of them.
+	writes := func(s int32) (n, last int) {
+		for q := h; q < pc; q++ {
+			if slices.Contains(f.Code[q].D[:], s) {
+				n, last = n+1, q
+			}
+		}
+		return n, last
+	}
+	n, at := writes(br.Guard)
+	if n != 1 || f.Code[at].Op != OpSetp {
+		return false
+	}
+	cmp := &f.Code[at]
+	stepped := func(s int32) bool {
+		if s < 0 || isConst(s) {
+			return false
+		}
+		n, q := writes(s)
+		if n != 1 {
+			return false
+		}
+		in := &f.Code[q]
+		if in.Op != OpAdd && in.Op != OpSub || in.Guard >= 0 {
+			return false
+		}
+		return in.A[0] == s && isConst(in.A[1]) || in.Op == OpAdd && in.A[1] == s && isConst(in.A[0])
+	}
+	invariant := func(s int32) bool {
+		if s < 0 {
+			return false
+		}
+		n, _ := writes(s)
+		return isConst(s) || n == 0
+	}
+	a, b := cmp.A[0], cmp.A[1]
+	return stepped(a) && invariant(b) || stepped(b) && invariant(a)
 }
 
 // blockScheduler is the list scheduler's scratch space.

@@ -334,7 +334,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	for _, f := range g.Funcs() {
 		s.nslots = max(s.nslots, f.NumSlots)
 	}
-	s.hoistWords = hoistWords(g.Kernel(), kernelRegs(g.Kernel(), d.opt.RegsPerThread))
+	s.hoistWords = hoistWords(g.Kernel(), kernelRegs(g.Kernel(), d.opt.RegsPerThread), s.p != nil && s.p.ConstBankLive)
 	s.hoistMMA = g.Kernel() != nil && len(g.Kernel().LiveWords) > 0
 	if d.p.FetchLineCycles > 0 {
 		s.code = newCodeMap(g.Kernel(), g.Funcs(), d.p)

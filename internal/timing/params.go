@@ -295,6 +295,20 @@ type Params struct {
 	// wmma_f64's SASS: ten of sixteen fragment loads above the first
 	// DMMA). wmma.mma issues ahead as arithmetic does.
 	HoistLoads bool
+	// LoopUnroll: ptxas unrolls an innermost loop of one block with a
+	// global load again (ir.BraUnrolled: ir.UnrollFactor times, its
+	// rule), and schedules the unrolled body as one block, the loads of
+	// later PTX iterations in flight above the arithmetic of earlier ones
+	// as far as the registers allow (registerGate); the model ends a
+	// scheduling region (HoistLoads) at such a loop's back edge only every
+	// LoopUnroll-th time a warp reaches it. 0 or 1: every time.
+	LoopUnroll int
+	// ConstBankLive: the registers the hoisting bound counts live
+	// (registerGate, hoistWords) leave out the values ptxas reads from the
+	// constant bank where it uses them (ir.Func.LiveWordsConst: a kernel
+	// parameter, a __constant__ at a fixed address, their cvta.to.global),
+	// as mm3_kernel's SASS does. Off: the PTX's order (ir.Func.LiveWords).
+	ConstBankLive bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:
 	// lanes reading different lines at the same offset in them conflict

@@ -39,11 +39,21 @@ func kernelRegs(fn *ir.Func, override func(*ir.Func) int) int {
 // (hoistSlackEighths); else regs less the two ptxas counts beyond its
 // values (ir.estimateRegs), and at least what the PTX's order has live at
 // once.
-func hoistWords(fn *ir.Func, regs int) int {
+func hoistWords(fn *ir.Func, regs int, constBank bool) int {
 	if fn == nil || len(fn.LiveWords) == 0 || 8*fn.HoistRegs <= (8+hoistSlackEighths)*regs {
 		return 0
 	}
-	return max(regs-2, int(slices.Max(fn.LiveWords)))
+	return max(regs-2, int(slices.Max(liveWords(fn, constBank))))
+}
+
+// liveWords is the liveness the hoisting bound counts for fn: without its
+// constant-bank values with Params.ConstBankLive (ir.Func.LiveWordsConst),
+// else in the PTX's order (ir.Func.LiveWords).
+func liveWords(fn *ir.Func, constBank bool) []uint16 {
+	if constBank && fn.LiveWordsConst != nil {
+		return fn.LiveWordsConst
+	}
+	return fn.LiveWords
 }
 
 // hoistSlackEighths: a kernel whose loads all hoisted need at most 1/8

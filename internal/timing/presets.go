@@ -677,6 +677,19 @@ var measured = map[string]*Params{
 		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
+		// [UNROLL] LoopUnroll and ConstBankLive stay off (today's
+		// behaviour; ptxas.loop_unroll=4 and ptxas.const_bank_live=1 turn
+		// them on): ptxas's loop body is four of the PTX's and its loads
+		// run ahead of earlier iterations' arithmetic (testdata/programs9/
+		// unroll: 3mm's loop +166% -> +12%, layer3's with its count a
+		// parameter +68% -> -14%; programs9's nvcc PTX 17.2% -> 9.4%), and
+		// ptxas reads the parameters again after a loop rather than hold
+		// them (mm3_kernel's SASS), but programs3 regressed with them
+		// (nvcc 10.6% -> 12.6%): fp8_convert's k_dot, whose four-iteration
+		// loop ptxas does not unroll again (+6.6% -> -24.3%), and the wmma
+		// GEMMs with the constant-bank liveness (dgemm_wmma, study half,
+		// -13.1% -> -19.8%; igemm, tf32_gemm, held out, further too fast).
+		// docs/calibration.md, fourteenth round.
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at

@@ -73,6 +73,10 @@ type warpT struct {
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
 	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
+	// unrollAt is the back edge of an unrolled loop (ir.BraUnrolled) the
+	// warp reached last, unrollN how many times in a row (LoopUnroll).
+	unrollAt *ir.Inst
+	unrollN  int
 	// heldUntil and heldWords are the registers of loads that arithmetic
 	// the warp issued ahead of them (HoistLoads) still waits for: until
 	// when (a cycle or a future) and how many (holdLoads; heldN entries).
@@ -445,6 +449,12 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	w.fn, w.pc = rec.Func, rec.PC
 	if s.pcs != nil {
 		s.chargePC(w, &st, slots)
+	}
+	if in.Op == ir.OpBra && in.Mode == ir.BraUnrolled {
+		if w.unrollAt != in {
+			w.unrollAt, w.unrollN = in, 0
+		}
+		w.unrollN++
 	}
 	sm.steps++
 	sm.issued += slots

@@ -129,7 +129,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// (a copy loop's iterations do not overlap).
 		why = stallLongScoreboard
 	}
-	if in.Class == ir.ClassBranch && !predicatedBranch(s.p, in) || in.Class == ir.ClassBarrier || readsClock(in) {
+	if in.Class == ir.ClassBranch && !predicatedBranch(s.p, in) && !unrolledBackEdge(s.p, w, in) || in.Class == ir.ClassBarrier || readsClock(in) {
 		// ptxas moves loads above stores, and above the arithmetic that
 		// consumes earlier loads, only within a basic block: at its end
 		// the stores' data and that arithmetic's results must be there.
@@ -952,6 +952,21 @@ func predicatedBranch(p *Params, in *ir.Inst) bool {
 	return p != nil && p.HoistLoads && in.Op == ir.OpBra && in.Mode == ir.BraPredicated
 }
 
+// unrolledBackEdge says whether in, warp w's next instruction, is the back
+// edge of a loop ptxas unrolls again (ir.BraUnrolled) that is not the end
+// of ptxas's unrolled body this time (Params.LoopUnroll): the warp's
+// LoopUnroll-th arrival in a row ends it.
+func unrolledBackEdge(p *Params, w *warpT, in *ir.Inst) bool {
+	if p == nil || !p.HoistLoads || p.LoopUnroll <= 1 || in.Op != ir.OpBra || in.Mode != ir.BraUnrolled {
+		return false
+	}
+	n := 0
+	if w.unrollAt == in {
+		n = w.unrollN
+	}
+	return (n+1)%p.LoopUnroll != 0
+}
+
 // hoistable says whether instruction in may issue before the global or
 // local loads it consumes have returned, as ptxas's list scheduling has
 // it (Params.HoistLoads): the arithmetic pipes, whose results only
@@ -1052,7 +1067,7 @@ func (s *gridState) registerGate(w *warpT) uint64 {
 	if f == nil || pc >= len(f.LiveWords) {
 		return 0
 	}
-	return heldGate(w, int(f.LiveWords[pc]), s.hoistWords)
+	return heldGate(w, int(liveWords(f, s.p.ConstBankLive)[pc]), s.hoistWords)
 }
 
 // heldGate is when warp w's held registers (holdLoads) have shrunk enough
