@@ -2,10 +2,8 @@ package timing_test
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -160,19 +158,7 @@ type ncuMetric struct {
 // header first, then the units) and each column's index.
 func ncuWideCSV(t *testing.T, path string) ([][]string, map[string]int) {
 	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	raw := gunzipFile(t, path)
 	return csvRows(t, path, string(raw), func(l string) bool { return l != "" && !strings.HasPrefix(l, "==") })
 }
 

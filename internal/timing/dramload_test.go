@@ -1,8 +1,6 @@
 package timing_test
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -90,28 +88,11 @@ func readDRAMLoad(t *testing.T) []dramLoadRow {
 		}
 	}
 	stamps := map[string][]float64{}
-	fh, err := os.Open(filepath.Join(h, "stamps_ncu.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		hd, err := tr.Next()
-		if err == io.EOF {
-			break
+	eachTarGzFile(t, filepath.Join(h, "stamps_ncu.tar.gz"), func(name string, r io.Reader) {
+		if !strings.HasSuffix(name, ".csv") {
+			return
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasSuffix(hd.Name, ".csv") {
-			continue
-		}
-		body, err := io.ReadAll(tr)
+		body, err := io.ReadAll(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,12 +104,12 @@ func readDRAMLoad(t *testing.T) []dramLoadRow {
 			_, c, _ := strings.Cut(l, ",")
 			x, err := strconv.ParseFloat(c, 64)
 			if err != nil {
-				t.Fatalf("%s: %v", hd.Name, err)
+				t.Fatalf("%s: %v", name, err)
 			}
 			v = append(v, x)
 		}
-		stamps[strings.TrimSuffix(filepath.Base(hd.Name), ".csv")] = v[1:]
-	}
+		stamps[strings.TrimSuffix(filepath.Base(name), ".csv")] = v[1:]
+	})
 	for i := range rows {
 		r := &rows[i]
 		v, ok := stamps[r.name]

@@ -2,7 +2,6 @@ package timing_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
@@ -77,15 +76,7 @@ func readFetchRecordings(t *testing.T, dir string) []fetchRecording {
 // --page raw log.
 func ncuDurations(t *testing.T, path string) []float64 {
 	t.Helper()
-	gz, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(bytes.NewReader(gunzipFile(t, path)))
 	cr.FieldsPerRecord = -1
 	rows, err := cr.ReadAll()
 	if err != nil {
@@ -120,18 +111,7 @@ func ncuDurations(t *testing.T, path string) []float64 {
 // instruction InstBytes).
 func fetchDevice(t *testing.T, path string) (*warpsim.Device, *warpsim.Module) {
 	t.Helper()
-	gz, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := gunzipFile(t, path)
 	// icache_8192 and icache_32768 use more virtual registers than warpsim
 	// takes in one function (65536): left out.
 	var keep []string

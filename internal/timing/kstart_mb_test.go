@@ -1,8 +1,6 @@
 package timing_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -148,18 +146,7 @@ func kstartRun(t *testing.T, dev *warpsim.Device, mod *warpsim.Module, r kstartR
 // Nsight Compute's clock.
 func kstartDevice(t *testing.T, over ...string) (*warpsim.Device, *warpsim.Module) {
 	t.Helper()
-	gz, err := os.ReadFile(kstartDir + "kstart.nvcc.ptx.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := gunzipFile(t, kstartDir+"kstart.nvcc.ptx.gz")
 	a, err := arch.Override(arch.MustLookup("h100"), over)
 	if err != nil {
 		t.Fatal(err)

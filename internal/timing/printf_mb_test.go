@@ -3,11 +3,9 @@ package timing_test
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,23 +41,6 @@ var printfStudy = map[string]bool{
 	"none 1x32/32": true, "skip 1x32/32": true,
 	"a0 1x32/1": true, "a0 1x32/32": true, "i4 1x32/1": true, "i4 1x32/32": true, "i8 1x32/1": true, "i8 1x32/32": true,
 	"d1 1x32/1": true, "d1 1x32/32": true, "s1 1x32/1": true, "s1 1x32/32": true,
-}
-
-func gunzipFile(t *testing.T, path string) []byte {
-	t.Helper()
-	gz, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // readPrintfRows pairs the row markers of the run under Nsight Compute

@@ -1,13 +1,9 @@
 package timing_test
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/binary"
-	"errors"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,30 +44,13 @@ func rncostCycles(t *testing.T, b []byte) (float64, int) {
 // over its runs.
 func rncostH100(t *testing.T) map[string]float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join(rncostDir, "h100", "stamps.tgz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
 	sum, runs := map[string]float64{}, map[string]int{}
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(h.Name)
+	eachTarGzFile(t, filepath.Join(rncostDir, "h100", "stamps.tgz"), func(path string, r io.Reader) {
+		name := filepath.Base(path)
 		if !strings.HasSuffix(name, ".bin") {
-			continue
+			return
 		}
-		b, err := io.ReadAll(tr)
+		b, err := io.ReadAll(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +58,7 @@ func rncostH100(t *testing.T) map[string]float64 {
 		c, _ := rncostCycles(t, b)
 		sum[cfg] += c
 		runs[cfg]++
-	}
+	})
 	for k := range sum {
 		sum[k] /= float64(runs[k])
 	}

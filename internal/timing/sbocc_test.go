@@ -1,9 +1,7 @@
 package timing_test
 
 import (
-	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
@@ -133,46 +131,29 @@ func readCfgRun(t *testing.T, dir, events, ncu string) ([]*sboccRow, map[string]
 func readSbocc(t *testing.T, names map[string]bool) map[string]*sboccRow {
 	t.Helper()
 	_, rows := readSboccRun(t, "events.txt", "ncu.csv")
-	f, err := os.Open(filepath.Join(sboccDir, "h100", "stamps_ncu.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(filepath.Base(h.Name), ".csv")
+	eachTarGzFile(t, filepath.Join(sboccDir, "h100", "stamps_ncu.tar.gz"), func(path string, in io.Reader) {
+		name := strings.TrimSuffix(filepath.Base(path), ".csv")
 		r := rows[name]
 		if r == nil || !names[name] {
-			continue
+			return
 		}
-		recs, err := csv.NewReader(tr).ReadAll()
+		recs, err := csv.NewReader(in).ReadAll()
 		if err != nil {
-			t.Fatalf("%s: %v", h.Name, err)
+			t.Fatalf("%s: %v", path, err)
 		}
 		var ws []warpStamp
 		for _, rec := range recs[1:] {
 			var v [4]int64
 			for i := range v {
 				if v[i], err = strconv.ParseInt(rec[i], 10, 64); err != nil {
-					t.Fatalf("%s: %v", h.Name, err)
+					t.Fatalf("%s: %v", path, err)
 				}
 			}
 			ws = append(ws, warpStamp{block: int(v[0]) / r.warpsPerBlock, sm: int(v[1]), c0: v[2], c1: v[3]})
 		}
 		sp := spreadOf(ws)
 		r.endSpread, r.activeShare, r.recorded = sp.endSpread, sp.activeShare, true
-	}
+	})
 	for name := range names {
 		if r := rows[name]; r == nil || !r.recorded || r.durationNS == 0 || r.clockHz == 0 {
 			t.Fatalf("%s: not recorded (events.txt, ncu.csv, stamps_ncu.tar.gz)", name)

@@ -1,8 +1,6 @@
 package timing_test
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/csv"
 	"fmt"
@@ -37,47 +35,30 @@ type stampedWarp struct {
 // clock).
 func readShortoccStamps(t *testing.T, names map[string]bool) map[string][]stampedWarp {
 	t.Helper()
-	f, err := os.Open(filepath.Join(shortoccDir, "h100", "stamps_ncu.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][]stampedWarp{}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(filepath.Base(h.Name), ".csv")
+	eachTarGzFile(t, filepath.Join(shortoccDir, "h100", "stamps_ncu.tar.gz"), func(path string, r io.Reader) {
+		name := strings.TrimSuffix(filepath.Base(path), ".csv")
 		if !names[name] {
-			continue
+			return
 		}
-		cr := csv.NewReader(tr)
+		cr := csv.NewReader(r)
 		cr.FieldsPerRecord = -1
 		recs, err := cr.ReadAll()
 		if err != nil {
-			t.Fatalf("%s: %v", h.Name, err)
+			t.Fatalf("%s: %v", path, err)
 		}
 		var ws []stampedWarp
 		for _, rec := range recs[1:] {
 			v := make([]int64, len(rec))
 			for i := range rec {
 				if v[i], err = strconv.ParseInt(rec[i], 10, 64); err != nil {
-					t.Fatalf("%s: %v", h.Name, err)
+					t.Fatalf("%s: %v", path, err)
 				}
 			}
 			ws = append(ws, stampedWarp{warp: int(v[0]), sm: int(v[1]), c0: v[2], c1: v[3], it: v[6:]})
 		}
 		out[name] = ws
-	}
+	})
 	for n := range names {
 		if out[n] == nil {
 			t.Fatalf("%s: no stamps in h100/stamps_ncu.tar.gz", n)
