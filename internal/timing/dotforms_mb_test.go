@@ -25,8 +25,10 @@ const dotDir = "../../testdata/triton3/study/dot"
 // wgmma and the 3xTF32 split within 3%; the FFMA and FMNMX chains 21% slow
 // (4.6 cycles a step, the H100 3.8-4.1: the 4 KB of straight-line code
 // stalls warpsim's instruction fetch, stall_inst_fetch 0.91, not the
-// H100's); argmin's setp/selp and shfl steps 12-23% slow; cvt.rna.tf32
-// 11% fast (ptxas's three-instruction sequence, 22 cycles dependent).
+// H100's); the butterfly shuffle 4% slow (12% before the preset's
+// ShflImmLatency, TestShuffleLaneOperand), a shuffle-argmin step 9% (14%),
+// the setp+selp+selp step 23%; cvt.rna.tf32 11% fast (ptxas's
+// three-instruction sequence, 22 cycles dependent).
 func TestDotArgminForms(t *testing.T) {
 	h100 := timesTSV(t, filepath.Join(dotDir, "h100_long", "times.tsv"))
 	for _, tc := range []struct {
@@ -37,9 +39,9 @@ func TestDotArgminForms(t *testing.T) {
 		{"min_f32_dep", "f32", 0.25},
 		{"cvt_rna_tf32_dep", "f32", 0.20},
 		{"split_tf32_dep", "f32", 0.10},
-		{"shfl_bfly_dep", "f32", 0.15},
+		{"shfl_bfly_dep", "f32", 0.10},
 		{"argmin_step_dep", "idx", 0.30},
-		{"shfl_argmin_dep", "idx", 0.20},
+		{"shfl_argmin_dep", "idx", 0.15},
 		{"mma_tf32_dep", "mma", 0.15},
 		{"mma_f16_dep", "mma", 0.15},
 		{"wgmma_tf32_dep", "wgmma", 0.15},
@@ -61,6 +63,27 @@ func TestDotArgminForms(t *testing.T) {
 			t.Logf("the operations add %.0f ns, H100 %.0f ns (%+.1f%%)", got, want, 100*(got/want-1))
 			if math.Abs(got/want-1) > tc.bound {
 				t.Errorf("the operations add %.0f ns, H100 %.0f ns: more than %.0f%% off", got, want, 100*tc.bound)
+			}
+		})
+	}
+}
+
+// TestShuffleLaneOperand times 256 dependent shuffles a lane (mb_shfl) of
+// each form against the H100: an immediate butterfly mask returns 2 cycles
+// sooner than a mask or lane in a register (the preset's ShflImmLatency
+// 24 against Latency[ClassWarp] 26), whether that register is on the chain
+// (shfl.idx with its lane from the data) or not.
+func TestShuffleLaneOperand(t *testing.T) {
+	h100 := timesTSV(t, filepath.Join(dotDir, "h100_shfl", "times.tsv"))
+	base := (h100["bare_f32_dep"] + h100["none_f32_dep"]) / 2
+	sim := launchFileTimeAtNCUClock(t, filepath.Join(dotDir, "mb_shfl", "bare_f32_dep", "launch.json"))
+	for _, name := range []string{"shfl_bfly_dep", "shfl_bfly_reg_dep", "shfl_idx_data_dep", "shfl_idx_reg_dep"} {
+		t.Run(name, func(t *testing.T) {
+			want := h100[name] - base
+			got := launchFileTimeAtNCUClock(t, filepath.Join(dotDir, "mb_shfl", name, "launch.json")) - sim
+			t.Logf("256 shuffles add %.0f ns, H100 %.0f ns (%+.1f%%)", got, want, 100*(got/want-1))
+			if math.Abs(got/want-1) > 0.05 {
+				t.Errorf("256 shuffles add %.0f ns, H100 %.0f ns: more than 5%% off", got, want)
 			}
 		})
 	}

@@ -9,7 +9,7 @@ Nsight Compute (run_dot.sh).
   <form>_dep   K dependent operations (each takes the last one's result: the dependent latency)
   none_<fam>_<ind|dep>   the same kernels with mov in place of the operation (loads, stores, launch)
 
-    gen_dot.py OUTDIR [long]     writes OUTDIR/<case>/{k.ptx,a.bin,b.bin,launch.json,meta.json}"""
+    gen_dot.py OUTDIR [long|shfl]     writes OUTDIR/<case>/{k.ptx,a.bin,b.bin,launch.json,meta.json}"""
 import json, os, struct, sys
 
 HEAD = """.version 8.0
@@ -89,6 +89,20 @@ def f_shfl(i, dep, none):
     if none:
         return "\tmov.b32 %%r%d, %s;\n" % (S * 300 + i, src(i, dep))
     return "\tshfl.sync.bfly.b32 %%r%d, %s, %d, 31, -1;\n" % (S * 300 + i, src(i, dep), 1 << (i % 5))
+
+def f_shfl_reg(i, dep, none):
+    # the butterfly's mask from a register (the loaded b), not an immediate
+    b = "%%r%d" % (S * 200) if dep else "%%r%d" % (S * 200 + i)
+    return "\tshfl.sync.bfly.b32 %%r%d, %s, %s, 31, -1;\n" % (S * 300 + i, src(i, dep), b)
+
+def f_shfl_idx_data(i, dep, none):
+    # shfl.idx with its lane from the data (the last result), as testdata/timing/DERIVATION.md section 1 measured
+    return "\tshfl.sync.idx.b32 %%r%d, %s, %s, 31, -1;\n" % (S * 300 + i, src(i, dep), src(i, dep))
+
+def f_shfl_idx_reg(i, dep, none):
+    # shfl.idx with its lane from a register off the chain (the loaded b)
+    b = "%%r%d" % (S * 200) if dep else "%%r%d" % (S * 200 + i)
+    return "\tshfl.sync.idx.b32 %%r%d, %s, %s, 31, -1;\n" % (S * 300 + i, src(i, dep), b)
 
 def f_shfl_argmin(i, dep, none):
     # one butterfly step of an argmin across lanes, as Triton's: shfl of the value and of the index, then
@@ -225,10 +239,24 @@ def main_long(out):
     write(out, "none_wgmma_dep", wgmma_kernel(1, True), bufs(), block=128)
     write(out, "bare_wgmma_dep", wgmma_kernel(1, "bare"), bufs(), block=128)
 
+def main_shfl(out):
+    """The third call: which of a shuffle's operands sets its latency (256 dependent shuffles a lane)."""
+    global K, N, S
+    K, S = 256, 10
+    N = 32 * 32
+    bufs = lambda: {"a": values(1.25, 0.125), "b": values(1.0009765625, 0.0), "o": 8 * 4 * N}
+    for name, fn in (("shfl_bfly", f_shfl), ("shfl_bfly_reg", f_shfl_reg), ("shfl_idx_data", f_shfl_idx_data),
+                     ("shfl_idx_reg", f_shfl_idx_reg)):
+        write(out, "%s_dep" % name, scalar_kernel(fn, True, False, False), bufs())
+    write(out, "none_f32_dep", scalar_kernel(f_fma, True, True, False), bufs())
+    write(out, "bare_f32_dep", scalar_kernel(f_fma, True, "bare", False), bufs())
+
 def main():
     out = sys.argv[1]
     if len(sys.argv) > 2 and sys.argv[2] == "long":
         return main_long(out)
+    if len(sys.argv) > 2 and sys.argv[2] == "shfl":
+        return main_shfl(out)
     # b just above 1 with x*b+b growing slowly; values stay normal through every chain
     bufs = lambda: {"a": values(1.25, 0.125), "b": values(1.0009765625, 0.0), "o": 8 * 4 * N}
     for name, fn in SCALAR.items():

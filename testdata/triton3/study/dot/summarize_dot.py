@@ -5,7 +5,7 @@ mma.sync and wgmma 16; the long chains 256 and 64): SASS instructions and cycles
 import csv, gzip, statistics, sys
 
 H = sys.argv[1] if len(sys.argv) > 1 else "h100"  # h100 (mb) or h100_long (mb_long)
-LONG = H.endswith("long")
+LONG = H.endswith(("long", "shfl"))
 
 rows = [r for r in csv.reader(gzip.open(H + "/ncu_dot.csv.gz", "rt")) if len(r) > 5]
 h = rows[0]
