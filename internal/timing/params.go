@@ -29,6 +29,11 @@ type Params struct {
 	SharedLatency  uint32 // shared-memory load to use
 	SharedConflict uint32 // extra latency per extra wavefront of a bank-conflicted access
 	SregLatency    uint32 // S2R: reading %tid, %ctaid, %clock …
+	// ShflImmLatency, when not 0, is a shuffle's latency when its lane
+	// (or butterfly mask) operand is an immediate: SHFL with an immediate
+	// operand returns sooner than with a register one, whatever the
+	// register holds (Latency[ClassWarp] stays the register form's).
+	ShflImmLatency uint32
 	L1HitLatency   uint32 // global load hitting L1
 	L2HitCycles    uint32 // global load hitting L2: SM-clock part …
 	L2HitNS        float64

@@ -359,7 +359,15 @@ var measured = map[string]*Params{
 				tensor.F16: 118, tensor.BF16: 118, tensor.TF32: 118, tensor.E4M3: 118, tensor.E5M2: 118, tensor.S8: 100, tensor.U8: 100,
 			}),
 		},
-		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
+		// [SHFL] testdata/triton3/study/dot (gen_dot.py, run_dot.sh
+		// mb_long and mb_shfl; 256 dependent shuffles a lane, one warp, ncu
+		// at base clock): shfl.sync.bfly with an immediate mask 23.5 and
+		// 24.2 cycles (two calls), with the mask in a register 26.0,
+		// shfl.sync.idx with its lane from the data 26.1 (DERIVATION.md
+		// §1's 26) or from a register off the chain 26.0: the immediate
+		// form is 2 cycles sooner.
+		ShflImmLatency: 24,
+		SharedLatency:  23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		// [CL] Clusters, MEASURED on this H100 (testdata/timing/clusters:

@@ -343,6 +343,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if in.Op == ir.OpMovSreg {
 		lat, kind = uint64(p.SregLatency), prodShort
 	}
+	if in.Op == ir.OpShfl && p.ShflImmLatency > 0 && s.immOperand(rec.Func, in.A[1]) {
+		lat = uint64(p.ShflImmLatency)
+	}
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy {
 		if p.CpAsyncWarpCycles > 0 {
 			w.cpAsyncNext = sm.now + uint64(p.CpAsyncWarpCycles*float64(min(rec.Wavefronts, cpAsyncWarpWavefronts)+1)+0.5)
@@ -944,6 +947,21 @@ func vecAtomRest(in *ir.Inst) bool {
 func vecAtomMore(w *warpT, in *ir.Inst) bool {
 	n := w.next
 	return n != nil && (in.Op == ir.OpAtom || in.Op == ir.OpRed) && n.Op == in.Op && n.Vec == in.Vec+1
+}
+
+// immOperand says whether slot is one of function fn's constants (an
+// immediate operand in the PTX).
+func (s *gridState) immOperand(fn int32, slot int32) bool {
+	funcs := s.g.Funcs()
+	if int(fn) >= len(funcs) || fn < 0 {
+		return false
+	}
+	for _, c := range funcs[fn].Consts {
+		if c.Slot == slot {
+			return true
+		}
+	}
+	return false
 }
 
 // predicatedBranch says whether in is a branch ptxas if-converts
