@@ -222,6 +222,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("cp_async.queue", "cycles of the L1 data path's queued work a cp.async may issue behind (0: no limit)", number, 0, formatFloat)
 	timing("load.miss_bandwidth", "bytes per cycle at which a global load into registers takes the SM's L1 data path for its sectors that miss the L1 (0: as hits)", number, 0, formatFloat)
 	timing("load.warp_line", "cycles a warp waits after a global load, per line it touched and one more, before its next global load issues (0: none)", number, 0, formatFloat)
+	timing("load.window", "a warp's global loads waiting for their data at most, its next waiting for the oldest (0: no limit; at most 64)", count, 0, formatFloat)
 	timing("store.sector", "cycles a whole sector of a global store holds the port by which an SM's stores leave for the L2 (0: no port)", number, 0, formatFloat)
 	timing("store.partial_sector", "cycles a partly written sector of a global store holds the SM's store port", number, 0, formatFloat)
 	timing("store.queue", "cycles of the store port's queued work a global store may issue behind (0: no limit)", number, 0, formatFloat)

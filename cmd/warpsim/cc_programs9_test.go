@@ -83,7 +83,8 @@ func TestLongPrograms9TimesAgainstH100(t *testing.T) {
 // The bounds of TestLongPrograms9TimesAgainstH100: what the model measured
 // on the held-out batch when it was recorded (2026-11-28: clang's code
 // 15.6% against nvcc's build, 8.1% against the H100 running clang's code;
-// nvcc's PTX 17.2%), with a margin of about two points. The worst launches
+// nvcc's PTX 17.2%, 13.5% since the H100 preset re-unrolls ptxas's loops:
+// LoopUnroll, fourteenth round), with a margin of about two points. The worst launches
 // are far off and the bound on one launch says so: nvcc's PTX of nn's
 // layer3 +299% (a warp's threads walk rows 5 KB apart while all reading one
 // input row), 3mm's double-precision kernel +155% to +186%
@@ -91,7 +92,7 @@ func TestLongPrograms9TimesAgainstH100(t *testing.T) {
 const (
 	programs9ClangMean        = 0.18
 	programs9ClangOnClangMean = 0.10
-	programs9NvccMean         = 0.19
+	programs9NvccMean         = 0.155
 	programs9WorstBound       = 3.2
 )
 
@@ -120,8 +121,9 @@ func TestLongPrograms9UnrollAgainstH100(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildCU(t, filepath.Join(dir, "unroll_mb.cu"), append(slices.Clone(programs9Base), "--device-ptx", filepath.Join(dir, "unroll_mb.nvcc.ptx"))...)
-	// The H100 preset leaves both off (docs/calibration.md, fourteenth
-	// round: programs3 regressed); this is the model with them on.
+	// The H100 preset has LoopUnroll on and ConstBankLive off
+	// (docs/calibration.md, fourteenth round: programs3's wmma GEMMs);
+	// this is the model with both on.
 	var o, e bytes.Buffer
 	if code := run([]string{"prof", "--set", "clock=1589MHz", "--set", "ptxas.loop_unroll=4", "--set", "ptxas.const_bank_live=1",
 		"--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {

@@ -156,9 +156,22 @@ const predicateRegs = 7
 // of 51 instructions or more (guarded copies, a dot product, a restrict
 // copy, a sum with more arithmetic) and every loop with the pragma keeps
 // nvcc's 4; the bound lies between 43 and 51.
+//
+// A loop whose trip count is a compile-time constant (constTrip) has its
+// own bounds, from the SASS of testdata/programs9's nvcc builds (issue 19,
+// fourteenth round): every such body of at most 16 global loads and at
+// most unrollMaxConstInsts instructions is unrolled again (15 loops, 11 to
+// 53 instructions: corr's and covar's mean_kernel, 53 instructions and 16
+// loads, ×4 and ×3; gemver, mm2, syrk, atax2, std, gramschmidt ×4 to ×6;
+// layer3 ×27, layer4 whole), every one with 24 loads or more is not (10
+// loops of 53 to 93 instructions: bicg_kernel2, 53 instructions and 32
+// loads, keeps its 32 LDG). ptxas unrolls those loops by 3 to 27; the
+// model takes unrollFactor for every one.
 const (
-	unrollFactor   = 4
-	unrollMaxInsts = 48
+	unrollFactor        = 4
+	unrollMaxInsts      = 48
+	unrollMaxConstInsts = 53
+	unrollMaxConstLoads = 16
 )
 
 // spilledPredicates is the general registers ptxas takes for predicates
@@ -193,7 +206,11 @@ func unrolledLoop(f *Func, pc int) (guards int, ok bool) {
 		return 0, false
 	}
 	h := int(in.Target)
-	if pc-h+1 > unrollMaxInsts || slices.ContainsFunc(f.noUnroll, func(p int32) bool { return int(p) >= h && int(p) <= pc }) {
+	maxInsts, maxLoads := unrollMaxInsts, pc-h+1
+	if constTrip(f, pc) {
+		maxInsts, maxLoads = unrollMaxConstInsts, unrollMaxConstLoads
+	}
+	if pc-h+1 > maxInsts || slices.ContainsFunc(f.noUnroll, func(p int32) bool { return int(p) >= h && int(p) <= pc }) {
 		return 0, false
 	}
 	loads := 0
@@ -207,13 +224,58 @@ func unrolledLoop(f *Func, pc int) (guards int, ok bool) {
 					break
 				}
 			}
-		case r.Class == ClassBranch || r.Class == ClassBarrier:
+		case r.Class == ClassBranch || r.Class == ClassBarrier || slowPath(r):
 			return 0, false // not one block: ptxas leaves it
 		case globalLoad(r):
 			loads++
 		}
 	}
-	return guards, loads > 0
+	return guards, loads > 0 && loads <= maxLoads
+}
+
+// slowPath says whether ptxas compiles in into a fast path and a call to
+// a subroutine for the operands it does not handle (FCHK or a range test,
+// then CALL.REL.NOINC): IEEE-rounded division, reciprocal and square root
+// of floats. Such a body is not one block: programs9's adi_kernel3 and
+// adi_kernel6 (a counted loop of 22 instructions, 7 loads and two
+// div.rn.f32) keep their 7 LDG a body in the H100's SASS.
+func slowPath(in *Inst) bool {
+	switch in.Op {
+	case OpDiv, OpRcp, OpSqrt:
+		return IsFloat(in.Type) && in.Rnd != RndNone && in.Flags&FlagApprox == 0
+	}
+	return false
+}
+
+// constTrip says whether the loop whose back edge is at pc runs a number
+// of times known when it is compiled: it is counted (countedLoop) with an
+// immediate bound, and its induction variable is set before the loop only
+// by moves of immediates (polybench's `for (j = 0; j < 1024; j++)`,
+// unrolled by nvcc to `add 8; setp.ne 1024`), not by a computed count
+// (nvcc's down-counter for a loop it unrolled, `setp.ne %r, 0` from n & ~3).
+func constTrip(f *Func, pc int) bool {
+	iv, bound, ok := loopCounter(f, pc)
+	if !ok || !f.isConstSlot(bound) {
+		return false
+	}
+	h := int(f.Code[pc].Target)
+	inits := 0
+	for q := range f.Code {
+		if q >= h && q <= pc || !slices.Contains(f.Code[q].D[:], iv) {
+			continue
+		}
+		in := &f.Code[q]
+		if in.Op != OpMov || in.Guard >= 0 || !f.isConstSlot(in.A[0]) {
+			return false
+		}
+		inits++
+	}
+	return inits > 0
+}
+
+// isConstSlot says whether slot s holds an immediate.
+func (f *Func) isConstSlot(s int32) bool {
+	return s >= 0 && slices.ContainsFunc(f.Consts, func(c Const) bool { return c.Slot == s })
 }
 
 // globalLoad says whether in reads global memory (a load that is not of
@@ -510,14 +572,25 @@ func markPredicatedBranches(f *Func) {
 // loop of one iteration) keeps one LDG a body in its SASS, where the
 // loops nvcc unrolled by four (k += 4) have sixteen.
 func countedLoop(f *Func, pc int) bool {
+	_, _, ok := loopCounter(f, pc)
+	return ok
+}
+
+// loopCounter is countedLoop's test: the loop's induction variable and the
+// value it is compared with. The comparison is one of equality: a loop
+// that leaves when `i < n` with i stepped by more than one (programs3's
+// fp8_convert k_dot, `i += 128; setp.lt.s32`) needs a division and a
+// test for i's overflow for its count, and keeps its body in the H100's
+// SASS (8 LDG.E.U8, the PTX's four iterations); nvcc writes the loops it
+// unrolled itself, and those of a constant count, with `setp.ne` against
+// an exact count.
+func loopCounter(f *Func, pc int) (iv, bound int32, ok bool) {
 	br := &f.Code[pc]
 	h := int(br.Target)
-	if br.Guard < 0 {
-		return false
+	if br.Op != OpBra || br.Guard < 0 || h < 0 || h > pc {
+		return -1, -1, false
 	}
-	isConst := func(s int32) bool {
-		return slices.ContainsFunc(f.Consts, func(c Const) bool { return c.Slot == s })
-	}
+	isConst := f.isConstSlot
 	// writes is the body's instructions writing slot s, the last of them.
 	writes := func(s int32) (n, last int) {
 		for q := h; q < pc; q++ {
@@ -528,8 +601,8 @@ func countedLoop(f *Func, pc int) bool {
 		return n, last
 	}
 	n, at := writes(br.Guard)
-	if n != 1 || f.Code[at].Op != OpSetp {
-		return false
+	if n != 1 || f.Code[at].Op != OpSetp || f.Code[at].Cmp != CmpNe && f.Code[at].Cmp != CmpEq {
+		return -1, -1, false
 	}
 	cmp := &f.Code[at]
 	stepped := func(s int32) bool {
@@ -554,7 +627,13 @@ func countedLoop(f *Func, pc int) bool {
 		return isConst(s) || n == 0
 	}
 	a, b := cmp.A[0], cmp.A[1]
-	return stepped(a) && invariant(b) || stepped(b) && invariant(a)
+	switch {
+	case stepped(a) && invariant(b):
+		return a, b, true
+	case stepped(b) && invariant(a):
+		return b, a, true
+	}
+	return -1, -1, false
 }
 
 // blockScheduler is the list scheduler's scratch space.

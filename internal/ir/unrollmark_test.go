@@ -1,14 +1,33 @@
 package ir
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // sumLoop is a loop summing p0[i] for i stepping by step (an immediate or
-// a register) up to the bound in p1's low word; pragma, when set, is the
-// nvcc pragma line at the loop's head.
+// a register) while `setp.ne` finds it short of the bound in p1's low
+// word; pragma, when set, is the nvcc pragma line at the loop's head.
 func sumLoop(step, pragma string) string {
+	return loopOf(loopShape{step: step, pragma: pragma, cmp: "ne", bound: "%r1", loads: 1})
+}
+
+// loopShape is a summing loop's variations: its induction variable %r0
+// starts at 0 and steps by step; the back edge compares it (cmp) with
+// bound; the body loads loads floats (p0[i], p0[i+1], …) and adds them,
+// and then runs extra.
+type loopShape struct {
+	step, pragma, cmp, bound, extra string
+	loads                           int
+}
+
+func loopOf(l loopShape) string {
+	var b strings.Builder
+	for k := range l.loads {
+		fmt.Fprintf(&b, "ld.global.f32 %%f1, [%%rd3+%d];\nadd.f32 %%f0, %%f0, %%f1;\n", 4*k)
+	}
 	return `.reg .pred %p<2>;
 .reg .b32 %r<6>;
 .reg .b64 %rd<6>;
@@ -20,13 +39,12 @@ mov.u32 %r4, %ntid.x;
 mov.u32 %r0, 0;
 mov.f32 %f0, 0f00000000;
 LOOP:
-` + pragma + `
+` + l.pragma + `
 mul.wide.u32 %rd2, %r0, 4;
 add.s64 %rd3, %rd0, %rd2;
-ld.global.f32 %f1, [%rd3];
-add.f32 %f0, %f0, %f1;
-add.s32 %r0, %r0, ` + step + `;
-setp.lt.u32 %p0, %r0, %r1;
+` + b.String() + l.extra + `
+add.s32 %r0, %r0, ` + l.step + `;
+setp.` + l.cmp + `.u32 %p0, %r0, ` + l.bound + `;
 @%p0 bra LOOP;
 st.global.f32 [%rd0], %f0;
 ret;`
@@ -34,20 +52,34 @@ ret;`
 
 // TestUnrolledLoopBackEdges: the back edge of a loop ptxas unrolls again is
 // marked BraUnrolled — a counted loop (its induction variable stepped by an
-// immediate) with a global load and no nounroll pragma; a loop stepped by
-// a register (blockDim.x, testdata/timing/mechanisms' reread, one LDG a
-// body in the H100's SASS) or under nvcc's nounroll pragma is not.
+// immediate up to an exact count: setp.ne) of one block with a global load
+// and no nounroll pragma, at most 48 instructions, or, its trip count a
+// constant, at most 53 and 16 loads. Not: a loop stepped by a register
+// (blockDim.x, testdata/timing/mechanisms' reread, one LDG a body in the
+// H100's SASS), one left when i < n (programs3's k_dot, 8 LDG a body as
+// the PTX), one under nvcc's nounroll pragma, one with an IEEE division
+// (ptxas's slow-path call: programs9's adi_kernel3), one of a constant
+// count with 17 loads (programs9's bicg_kernel2, 32 loads, keeps them).
 func TestUnrolledLoopBackEdges(t *testing.T) {
 	for _, c := range []struct {
-		name, step, pragma string
-		want               bool
+		name string
+		l    loopShape
+		want bool
 	}{
-		{"counted", "4", "", true},
-		{"stepped by a register", "%r4", "", false},
-		{"nounroll pragma", "1", `.pragma "nounroll";`, false},
+		{"counted", loopShape{step: "4", cmp: "ne", bound: "%r1", loads: 1}, true},
+		{"stepped by a register", loopShape{step: "%r4", cmp: "ne", bound: "%r1", loads: 1}, false},
+		{"left when i < n", loopShape{step: "128", cmp: "lt", bound: "%r1", loads: 8}, false},
+		{"nounroll pragma", loopShape{step: "1", pragma: `.pragma "nounroll";`, cmp: "ne", bound: "%r1", loads: 1}, false},
+		{"IEEE division", loopShape{step: "2", cmp: "ne", bound: "510", loads: 7, extra: "div.rn.f32 %f0, %f0, %f1;"}, false},
+		{"approximate division", loopShape{step: "2", cmp: "ne", bound: "510", loads: 7, extra: "div.full.f32 %f0, %f0, %f1;"}, true},
+		{"runtime count, 51 instructions", loopShape{step: "4", cmp: "ne", bound: "%r1", loads: 23}, false},
+		{"constant count, 16 loads in 37 instructions", loopShape{step: "16", cmp: "ne", bound: "160", loads: 16}, true},
+		{"constant count, 17 loads", loopShape{step: "16", cmp: "ne", bound: "160", loads: 17}, false},
+		{"constant count, 16 loads in 54 instructions", loopShape{step: "16", cmp: "ne", bound: "160", loads: 16,
+			extra: strings.Repeat("add.f32 %f2, %f2, %f1;\n", 17)}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := lowerOne(t, sumLoop(c.step, c.pragma))
+			f := lowerOne(t, loopOf(c.l))
 			got := slices.ContainsFunc(f.Code, func(in Inst) bool { return in.Op == OpBra && in.Mode == BraUnrolled })
 			if got != c.want {
 				t.Errorf("back edge marked BraUnrolled: %v, want %v", got, c.want)

@@ -102,6 +102,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"bandwidth.l1":                      func(p *Params, v float64) { p.L1BytesPerCycle = uint32(v) },
 	"load.miss_bandwidth":               func(p *Params, v float64) { p.LoadMissBytesPerCycle = v },
 	"load.warp_line":                    func(p *Params, v float64) { p.LoadWarpCycles = v },
+	"load.window":                       func(p *Params, v float64) { p.LoadWindow = int(v) },
 	"bandwidth.l2":                      func(p *Params, v float64) { p.L2BytesPerNS = v },
 	"bandwidth.dram":                    func(p *Params, v float64) { p.DRAMBytesPerNS = v },
 	"memory.fetch":                      func(p *Params, v float64) { p.DRAMFetch = int(v) },

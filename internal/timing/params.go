@@ -193,6 +193,10 @@ type Params struct {
 	// LoadWarpCycles: a warp's next global load waits this many cycles
 	// for each line of its last one, and one more (scoreboard.go; 0: none).
 	LoadWarpCycles float64
+	// LoadWindow: a warp has at most this many global loads waiting for
+	// their data, its next load waiting for the oldest (scoreboard.go,
+	// loadGate; at most maxLoadWindow; 0: no limit).
+	LoadWindow     int
 	L2BytesPerNS   float64 // device-wide L2 bandwidth
 	DRAMBytesPerNS float64 // achievable device-wide DRAM bandwidth (0: 80% of the preset's theoretical)
 	DRAMFetch      int     // bytes DRAM delivers per L2 miss (a 32-byte sector is fetched with its pair)

@@ -530,6 +530,14 @@ var measured = map[string]*Params{
 		// One warp issues a four-line load every 11-14 cycles there (the one-warp rows: 216 cycles for 16),
 		// as a four-line cp.async (CpAsyncWarpCycles): 2.24 a line of its last load, and one more.
 		LoadMissBytesPerCycle: 64, LoadWarpCycles: 2.24,
+		// [INFLIGHT] One warp keeps at most 32 global loads waiting for their data, MEASURED on this H100
+		// (testdata/timing/inflight: inflight_mb.cu, run.sh; clock64 in the kernel, Nsight Compute's base
+		// clock): one thread's N independent loads of distinct lines take 487 cycles at N=32 and 1,376 at
+		// 128 from the L2 (264 for one), 1,201 and 3,083 from DRAM (645 for one): past a few dozen, an L2
+		// hit's or a DRAM read's latency for every 26 to 32 more. 32 lanes a line each keep hundreds of lines in
+		// flight (not bounded by it). LoadWindow 32 puts the model's one-thread rows (N = 1 to 128) at 12.2%
+		// MAE against 22.4% without it (24 and 28 give a full latency's step at N = 32 the H100 does not have).
+		LoadWindow: 32,
 		// [TM] A tensor copy's first round takes 430–570 cycles longer on
 		// the H100 than the model's copy from DRAM (testdata/timing/wgmma/
 		// h100b: tile, boxes 16x16 to 256x128; cp.async.bulk's first rounds,
@@ -685,19 +693,20 @@ var measured = map[string]*Params{
 		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
-		// [UNROLL] LoopUnroll and ConstBankLive stay off (today's
-		// behaviour; ptxas.loop_unroll=4 and ptxas.const_bank_live=1 turn
-		// them on): ptxas's loop body is four of the PTX's and its loads
-		// run ahead of earlier iterations' arithmetic (testdata/programs9/
-		// unroll: 3mm's loop +166% -> +12%, layer3's with its count a
-		// parameter +68% -> -14%; programs9's nvcc PTX 17.2% -> 9.4%), and
-		// ptxas reads the parameters again after a loop rather than hold
-		// them (mm3_kernel's SASS), but programs3 regressed with them
-		// (nvcc 10.6% -> 12.6%): fp8_convert's k_dot, whose four-iteration
-		// loop ptxas does not unroll again (+6.6% -> -24.3%), and the wmma
-		// GEMMs with the constant-bank liveness (dgemm_wmma, study half,
-		// -13.1% -> -19.8%; igemm, tf32_gemm, held out, further too fast).
-		// docs/calibration.md, fourteenth round.
+		// [UNROLL] LoopUnroll 4, ConstBankLive off (ptxas.loop_unroll,
+		// ptxas.const_bank_live): ptxas's loop body is four of the PTX's
+		// and its loads run ahead of earlier iterations' arithmetic
+		// (testdata/programs9/unroll: 3mm's loop +166% -> +12%, layer3's
+		// with its count a parameter +68% -> -14%), for the loops whose SASS
+		// shows it (ir's rule, from the SASS of 87 loops of programs3, 8, 9
+		// and mlp: docs/timing-model.md, "ptxas's unrolled loop body"). With
+		// that rule programs3 does not move (nvcc 10.5%; fp8_convert's k_dot,
+		// left when i < n, is not re-unrolled), programs9's nvcc PTX 17.2%
+		// -> see docs/calibration.md, fourteenth round. ConstBankLive
+		// (ptxas reads the parameters again after a loop) stays off: it
+		// moves programs3's wmma GEMMs further too fast (igemm -39% -> -56%,
+		// tf32_gemm -46% -> -54%; nvcc 10.5% -> 12.0%, over the test's 12%).
+		LoopUnroll:     4,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at

@@ -110,6 +110,10 @@ type warpT struct {
 	// loadNext is the cycle the warp may issue its next global load
 	// (LoadWarpCycles after its last).
 	loadNext uint64
+	// loadsDone are when the warp's last LoadWindow global loads' data
+	// came (cycles or futures; a ring, next at loadCount: loadGate).
+	loadsDone [maxLoadWindow]uint64
+	loadCount int
 	// redsDone are when the L2 performed the warp's last RedWindow global
 	// reds (cycles or futures; a ring, next at redNext: redGate).
 	redsDone [maxRedWindow]uint64

@@ -33,7 +33,24 @@ const (
 const (
 	maxStoreWindow = 8
 	maxRedWindow   = 64
+	maxLoadWindow  = 64
 )
+
+// loadGate is when warp w may issue its next global load: when the data
+// of its load LoadWindow loads back has come (a cycle, or a future: the
+// L2's answer). One warp keeps only so many loads in flight: on the H100
+// a thread's 48 to 128 independent loads of distinct lines take an L2
+// hit's latency for every 32 of them, a DRAM read's for every 26 to 32,
+// where a warp's 32 lanes reading a line each keep hundreds of lines in
+// flight (testdata/timing/inflight; programs9's gramschmidt_kernel1, one
+// thread with ptxas's 80 loads a loop body).
+func (s *gridState) loadGate(w *warpT) uint64 {
+	n := min(s.p.LoadWindow, maxLoadWindow)
+	if n <= 0 || w.loadCount < n {
+		return 0
+	}
+	return w.loadsDone[w.loadCount%n]
+}
 
 // redGate is when warp w may issue its next global red: when the L2 has
 // performed its red RedWindow reds back (a cycle, or a future: the L2's
@@ -176,6 +193,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			fut, why = g, stallLongScoreboard
 		} else if g > t {
 			t, why = g, stallLongScoreboard
+		}
+	}
+	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && s.p != nil && s.p.LoadWindow > 0 {
+		if g := s.loadGate(w); isFut(g) {
+			fut, why = g, stallLGThrottle
+		} else if g > t {
+			t, why = g, stallLGThrottle
 		}
 	}
 	if (in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd || wmmaMemOp(in)) && w.loadNext > t && fut == 0 {
@@ -447,6 +471,11 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			sm.l1 = l1
 			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
 				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
+			}
+			if n := min(p.LoadWindow, maxLoadWindow); n > 0 && in.Op == ir.OpLd {
+				w.loadsDone[w.loadCount%n] = mem
+				sm.keep(&w.loadsDone[w.loadCount%n])
+				w.loadCount++
 			}
 		}
 		kind = prodLong
