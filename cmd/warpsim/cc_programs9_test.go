@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -129,16 +128,7 @@ func TestLongPrograms9UnrollAgainstH100(t *testing.T) {
 		"--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {
 		t.Fatalf("unroll_mb: exit %d\n%s", code, e.String())
 	}
-	var got []float64
-	for _, l := range strings.Split(e.String(), "\n") {
-		f, err := csv.NewReader(strings.NewReader(l)).Read()
-		if err != nil || len(f) < 13 || f[0] == "Start" {
-			continue
-		}
-		if v, err := strconv.ParseFloat(f[1], 64); err == nil {
-			got = append(got, v)
-		}
-	}
+	got := traceDurations(e.String())
 	bound := map[string]float64{ // |error| at most
 		"dmm_default": 0.17, "dmm_unroll1": 0.16, "dmm_unroll2": 0.14,
 		"fc_const": 0.72, "fc_param": 0.19, "fc_unroll1": 0.17,

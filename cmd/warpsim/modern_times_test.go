@@ -74,13 +74,20 @@ func gpuTraceAtNCUClock(t *testing.T, name, bin string, mayFail bool) []float64 
 	if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 && !mayFail {
 		t.Fatalf("%s: exit %d\n%s", name, code, e.String())
 	}
+	return traceDurations(e.String())
+}
+
+// traceDurations returns the kernels' durations in ns, in launch order,
+// from the GPU trace `warpsim prof --print-gpu-trace --csv` writes to
+// stderr (its rows of 13 or more fields, the header left out).
+func traceDurations(stderr string) []float64 {
 	var ns []float64
-	for _, l := range strings.Split(e.String(), "\n") {
+	for _, l := range strings.Split(stderr, "\n") {
 		f, err := csv.NewReader(strings.NewReader(l)).Read()
-		if err != nil || len(f) < 13 {
+		if err != nil || len(f) < 13 || f[0] == "Start" {
 			continue
 		}
-		if v, err := strconv.ParseFloat(f[1], 64); err == nil && f[0] != "Start" {
+		if v, err := strconv.ParseFloat(f[1], 64); err == nil {
 			ns = append(ns, v)
 		}
 	}

@@ -3,13 +3,10 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/csv"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -63,16 +60,7 @@ func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
 	if o.String() != string(want) {
 		t.Errorf("output differs from the H100's:\n%s\nwant\n%s", o.String(), want)
 	}
-	var ns []float64
-	for _, l := range strings.Split(e.String(), "\n") {
-		f, err := csv.NewReader(strings.NewReader(l)).Read()
-		if err != nil || len(f) < 13 || f[0] == "Start" {
-			continue
-		}
-		if v, err := strconv.ParseFloat(f[1], 64); err == nil {
-			ns = append(ns, v)
-		}
-	}
+	ns := traceDurations(e.String())
 	if len(ns) != len(rows) {
 		t.Fatalf("%d launches in warpsim's trace, %d recorded", len(ns), len(rows))
 	}
