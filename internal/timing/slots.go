@@ -40,9 +40,6 @@ import (
 //     VABSDIFF4 and VIMNMX: PRMT, IMAD, ISETP, SEL, LOP3 sequences
 //     (videoSlots).
 func issueSlots(in *ir.Inst) uint32 {
-	if k := roundedKind(in); k >= 0 {
-		return roundedSlots[k] // a directed rounding form (rounded.go)
-	}
 	switch in.Op {
 	case ir.OpAtom, ir.OpRed:
 		if casLoop16(in) {
@@ -60,6 +57,9 @@ func issueSlots(in *ir.Inst) uint32 {
 			return 15
 		}
 	case ir.OpDiv, ir.OpRem:
+		if k := roundedKind(in); k >= 0 {
+			return roundedSlots[k] // a directed rounding form (rounded.go)
+		}
 		switch {
 		case in.Type == ptxtype.F64:
 			return 17 // div.rn.f64 (testdata/triton3/study/round)
@@ -76,6 +76,9 @@ func issueSlots(in *ir.Inst) uint32 {
 		}
 		return 19
 	case ir.OpSqrt, ir.OpRcp:
+		if k := roundedKind(in); k >= 0 {
+			return roundedSlots[k]
+		}
 		if in.Flags&ir.FlagApprox != 0 {
 			return 1
 		}
