@@ -9,14 +9,23 @@ import (
 	"testing"
 )
 
-// The ground truth: what cudaOccupancyMaxActiveBlocksPerMultiprocessor and
-// cudaOccupancyMaxPotentialBlockSize answered on a real H100, recorded with
-// the driver and committed verbatim.
-const driverFile = "testdata/h100_occupancy_driver.txt"
+// driverFiles are the ground truth: what
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor and
+// cudaOccupancyMaxPotentialBlockSize answered on a real H100 and a real
+// H200 (testdata/timing/h200/devprops.cu), recorded with the driver and
+// committed verbatim; kernels and occ are how many KERNEL lines and OCC
+// entries each file holds.
+var driverFiles = []struct {
+	preset, file  string
+	kernels, occs int
+}{
+	{"h100", "testdata/h100_occupancy_driver.txt", 6, 11 * (32 + 32 + 24 + 12 + 32 + 32)},
+	{"h200", "testdata/h200_occupancy_driver.txt", 6, 11 * (32 + 32 + 28 + 12 + 32 + 32)},
+}
 
-func readDriverFile(t *testing.T) []byte {
+func readDriverFile(t *testing.T, file string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(driverFile)
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +52,15 @@ func atoi(t *testing.T, s string) int {
 	return v
 }
 
-// TestH100PresetMatchesDriver checks the preset against the DEVICE and CLOCKS
-// lines, field by field.
-func TestH100PresetMatchesDriver(t *testing.T) {
-	data := readDriverFile(t)
-	a := MustLookup("h100")
+// TestPresetMatchesDriver checks each recorded GPU's preset against its
+// driver file's DEVICE and CLOCKS lines, field by field.
+func TestPresetMatchesDriver(t *testing.T) {
+	for _, f := range driverFiles {
+		t.Run(f.preset, func(t *testing.T) { checkPresetMatchesDriver(t, MustLookup(f.preset), readDriverFile(t, f.file)) })
+	}
+}
+
+func checkPresetMatchesDriver(t *testing.T, a *Arch, data []byte) {
 	var sawDevice, sawClocks bool
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
@@ -98,12 +111,18 @@ func TestH100PresetMatchesDriver(t *testing.T) {
 	}
 }
 
-// TestH100DriverOccupancy checks every OCC entry (block size × dynamic shared
-// memory) and every KERNEL line's maxThreadsPerBlock, potentialBlockSize and
-// minGrid.
-func TestH100DriverOccupancy(t *testing.T) {
-	data := readDriverFile(t)
-	a := MustLookup("h100")
+// TestDriverOccupancy checks, for each recorded GPU's preset, every OCC
+// entry (block size × dynamic shared memory) and every KERNEL line's
+// maxThreadsPerBlock, potentialBlockSize and minGrid.
+func TestDriverOccupancy(t *testing.T) {
+	for _, f := range driverFiles {
+		t.Run(f.preset, func(t *testing.T) {
+			checkDriverOccupancy(t, MustLookup(f.preset), readDriverFile(t, f.file), f.kernels, f.occs)
+		})
+	}
+}
+
+func checkDriverOccupancy(t *testing.T, a *Arch, data []byte, wantKernels, wantOcc int) {
 	type kernel struct{ regs, static int }
 	kernels := map[string]kernel{}
 	var nOcc, nKernel int
@@ -173,8 +192,8 @@ func TestH100DriverOccupancy(t *testing.T) {
 			}
 		}
 	}
-	// The file as recorded: 6 kernels, 11 dynamic sizes per OCC row.
-	if nKernel != 6 || nOcc != 11*(32+32+24+12+32+32) {
-		t.Errorf("read %d kernels and %d OCC entries; the file has 6 and %d", nKernel, nOcc, 11*(32+32+24+12+32+32))
+	// The file as recorded: its kernels, 11 dynamic sizes per OCC row.
+	if nKernel != wantKernels || nOcc != wantOcc {
+		t.Errorf("read %d kernels and %d OCC entries; the file has %d and %d", nKernel, nOcc, wantKernels, wantOcc)
 	}
 }

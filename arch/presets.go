@@ -28,6 +28,10 @@ package arch
 //	[GT]   a measurement: arch/testdata/h100_occupancy_driver.txt,
 //	       recorded on an H100 80GB HBM3 with CUDA 13.0, driver 580 (its
 //	       DEVICE and CLOCKS lines).
+//	[GT200] a measurement on the H200 of this project's device machine:
+//	       arch/testdata/h200_occupancy_driver.txt (its DEVICE and CLOCKS
+//	       lines) and testdata/timing/h200/h200/props.txt, both written by
+//	       testdata/timing/h200/devprops.cu (CUDA 13.0, driver 580).
 //
 // Memory clocks are cudaDeviceProp.memoryClockRate, which for GDDR5/GDDR6(X)
 // is already the effective rate, so MemBandwidth = 2 × clock × bus/8 gives
@@ -250,6 +254,26 @@ var presets = []*Arch{
 		SharedCarveoutsKiB: []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, // [PG 9.0] [OCC]
 		ClockKHz:           1980000, MemClockKHz: 2619000, MemBusWidth: 5120, // [GT] CLOCKS line; HBM3, 3352 GB/s
 		L2Bytes: 52428800, L1SharedBytes: 256 * kib, TotalGlobalMem: 81079 * mib, ConstMem: 64 * kib, // [GT] l2; memory: cuDeviceTotalMem, testdata/programs7/driver_api
+		DevRuntimeMaxDepth: devRuntimeMaxDepth, DevRuntimeSyncDepth: devRuntimeSyncDepth,
+		DevRuntimePendingLaunches: devRuntimePendingLaunches,
+	},
+	{
+		// H200 SXM 141GB: the H100's GH100 chip (the same SM, limits and
+		// clocks, as the driver reports them) with HBM3e: a wider bus at a
+		// faster clock (4814 GB/s) and 60 MiB of L2 enabled.
+		Name: "h200", FullName: "NVIDIA H200", Family: "Hopper", Major: 9, Minor: 0, // [GT200]
+		SMs:      132,                                                               // [GT200]
+		WarpSize: 32, MaxThreadsPerBlock: 1024, MaxBlockDim: [3]int{1024, 1024, 64}, // [GT200]
+		MaxGridDim:      [3]int{1<<31 - 1, 65535, 65535},             // [GT200]
+		MaxThreadsPerSM: 2048, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32, // [GT200]
+		RegsPerSM: 65536, RegsPerBlock: 65536, RegsPerThread: 255, // [GT200] [PG]
+		SharedPerSM: 233472, SharedPerBlock: 49152, SharedPerBlockOptin: 232448, // [GT200] 228, 48, 227 KiB
+		ReservedSharedPerBlock: 1024,                                           // [GT200]
+		RegAllocUnit:           256, WarpAllocGranularity: 1, SubPartitions: 4, // [OCC] as the H100
+		SharedAllocUnit:    128,                                              // [OCC]
+		SharedCarveoutsKiB: []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, // [PG 9.0] [OCC]
+		ClockKHz:           1980000, MemClockKHz: 3201000, MemBusWidth: 6016, // [GT200] CLOCKS line; HBM3e, 4814 GB/s
+		L2Bytes: 62914560, L1SharedBytes: 256 * kib, TotalGlobalMem: 150109880320, ConstMem: 64 * kib, // [GT200] l2, totalGlobalMem, totalConstMem
 		DevRuntimeMaxDepth: devRuntimeMaxDepth, DevRuntimeSyncDepth: devRuntimeSyncDepth,
 		DevRuntimePendingLaunches: devRuntimePendingLaunches,
 	},

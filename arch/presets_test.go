@@ -8,14 +8,14 @@ import (
 // TestPresetsConsistent checks relations every real part satisfies, so a
 // typo in the table shows.
 func TestPresetsConsistent(t *testing.T) {
-	want := []string{"g80", "gt200", "c2050", "k40", "gtx980", "p100", "v100", "t4", "a100", "rtx3090", "rtx4090", "h100"}
+	want := []string{"g80", "gt200", "c2050", "k40", "gtx980", "p100", "v100", "t4", "a100", "rtx3090", "rtx4090", "h100", "h200"}
 	if got := strings.Join(Names(), " "); got != strings.Join(want, " ") {
 		t.Fatalf("presets = %s, want %s", got, strings.Join(want, " "))
 	}
 	prev := 0
 	for _, a := range All() {
 		t.Run(a.Name, func(t *testing.T) {
-			if a.ComputeCapability() <= prev {
+			if a.ComputeCapability() < prev {
 				t.Errorf("presets out of compute-capability order")
 			}
 			prev = a.ComputeCapability()
@@ -45,9 +45,11 @@ func TestPresetsConsistent(t *testing.T) {
 }
 
 // TestMemBandwidth checks the bandwidth formula against advertised figures
-// (GB/s, from the datasheets).
+// (GB/s, from the datasheets; the H200's from its driver's memory clock and
+// bus width, testdata/timing/h200/h200/props.txt: the datasheet rounds it
+// to 4.8 TB/s).
 func TestMemBandwidth(t *testing.T) {
-	for name, gbs := range map[string]float64{"g80": 86.4, "k40": 288.4, "v100": 898.0, "a100": 1555.2, "rtx3090": 936.0, "h100": 3352.3} {
+	for name, gbs := range map[string]float64{"g80": 86.4, "k40": 288.4, "v100": 898.0, "a100": 1555.2, "rtx3090": 936.0, "h100": 3352.3, "h200": 4814.3} {
 		got := MustLookup(name).MemBandwidth() / 1e9
 		if got < gbs*0.999 || got > gbs*1.001 {
 			t.Errorf("%s: %.1f GB/s, want %.1f", name, got, gbs)
@@ -61,14 +63,14 @@ func TestLookup(t *testing.T) {
 		{"9.0", "h100"}, {"hopper", "h100"}, {"NVIDIA H100 80GB HBM3", "h100"}, {"sm_10", "g80"}, {"1.3", "gt200"},
 		{"fermi", "c2050"}, {"Tesla K40c", "k40"}, {"sm_52", "gtx980"}, {"GeForce GTX 980", "gtx980"},
 		{"pascal", "p100"}, {"v100", "v100"}, {"sm_75", "t4"}, {"a100", "a100"}, {"sm_86", "rtx3090"},
-		{"RTX-3090", "rtx3090"}, {"ada", "rtx4090"}, {"sm_89", "rtx4090"},
+		{"RTX-3090", "rtx3090"}, {"ada", "rtx4090"}, {"sm_89", "rtx4090"}, {"h200", "h200"}, {"NVIDIA H200", "h200"},
 	} {
 		a, err := Lookup(c.in)
 		if err != nil || a.Name != c.want {
 			t.Errorf("Lookup(%q) = %v, %v; want %s", c.in, a, err, c.want)
 		}
 	}
-	for _, bad := range []string{"", "h200", "sm_99", "sm_", "0.5", "-1"} {
+	for _, bad := range []string{"", "h300", "sm_99", "sm_", "0.5", "-1"} {
 		if _, err := Lookup(bad); err == nil || !strings.Contains(err.Error(), "known: g80, gt200") {
 			t.Errorf("Lookup(%q): error %v, want one listing the presets", bad, err)
 		}

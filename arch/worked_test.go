@@ -170,6 +170,12 @@ var workedCases = []workedCase{
 	{name: "block1025", arch: "h100", in: OccupancyInput{BlockSize: 1025}, reason: "exceeds the maximum of 1024 threads"},
 	{name: "block0", arch: "h100", in: OccupancyInput{BlockSize: 0}, reason: "at least one thread"},
 	{name: "negative-regs", arch: "h100", in: OccupancyInput{BlockSize: 32, RegsPerThread: -1}, reason: "negative"},
+
+	// Hopper H200, CC 9.0: the H100's SM (beside its own driver recording,
+	// testdata/h200_occupancy_driver.txt, whose heavy64 row at 256 threads
+	// says 3). 72 registers × 32 = 2304 a warp (9 units of 256), 8 warps =
+	// 18432 a block, 65536/18432 = 3.6 → 3 blocks = 24 warps (37.5 %).
+	{name: "72regs/256threads", arch: "h200", in: OccupancyInput{BlockSize: 256, RegsPerThread: 72}, blocks: 3, occ: 24.0 / 64, limit: LimitRegisters},
 }
 
 func TestWorkedExamples(t *testing.T) {

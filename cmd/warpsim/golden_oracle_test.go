@@ -283,11 +283,14 @@ func TestArchsGoldenAgainstSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := map[string][]string{}
+	rows, byName := map[string][]string{}, map[string][]string{}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
 		if len(f) > 2 {
-			rows[f[1]] = f // by compute capability
+			byName[f[0]] = f
+			if rows[f[1]] == nil {
+				rows[f[1]] = f // by compute capability, the first preset of each
+			}
 		}
 	}
 	// cc: threads/SM, warps/SM, blocks/SM, regs/SM, smem/SM.
@@ -322,10 +325,18 @@ func TestArchsGoldenAgainstSpecs(t *testing.T) {
 			t.Errorf("cc %s: threads, warps, blocks, registers, KiB of shared memory per SM = %v, the guide says %v", cc, got, want)
 		}
 	}
-	h := strings.Join(rows["9.0"], " ")
-	for _, w := range []string{" 132 ", " 228 KiB ", "(227 KiB)", " 50 MiB ", " 1980 "} {
-		if !strings.Contains(h, w) {
-			t.Errorf("the h100 row %q lacks the driver's %q", h, w)
+	// The H200's row, beside the H100's: its driver's DEVICE line
+	// (arch/testdata/h200_occupancy_driver.txt) says the same SM, 60 MiB of
+	// L2 (62914560 bytes), and 2 × 3201 MHz × 6016 bits = 4814 GB/s.
+	for name, wants := range map[string][]string{
+		"h100": {" 132 ", " 228 KiB ", "(227 KiB)", " 50 MiB ", " 1980 "},
+		"h200": {" 132 ", " 228 KiB ", "(227 KiB)", " 60 MiB ", " 1980 ", " 4814"},
+	} {
+		h := strings.Join(byName[name], " ")
+		for _, w := range wants {
+			if !strings.Contains(h, w) {
+				t.Errorf("the %s row %q lacks the driver's %q", name, h, w)
+			}
 		}
 	}
 }

@@ -121,7 +121,7 @@ func TestOccupancyBadInput(t *testing.T) {
 		{"regs-too-many", []string{"--block", "128", "--regs", "300"}, "at most 255 registers per thread"},
 		{"smem-negative", []string{"--block", "128", "--smem", "-4"}, "--smem -4"},
 		{"dyn-negative", []string{"--block", "128", "--dynamic-smem", "-4"}, "--dynamic-smem -4"},
-		{"unknown-arch", []string{"--arch", "h200", "--block", "128"}, `unknown arch "h200"; known: g80, gt200`},
+		{"unknown-arch", []string{"--arch", "h300", "--block", "128"}, `unknown arch "h300"; known: g80, gt200`},
 		{"carveout", []string{"--block", "128", "--carveout", "101"}, "--carveout 101"},
 		{"kernel-without-ptx", []string{"--kernel", "k"}, "--kernel needs --ptx"},
 		{"ptx-without-kernel", []string{"--ptx", "testdata/occupancy/stencil.ptx"}, "--ptx needs --kernel"},
@@ -219,11 +219,14 @@ func TestArchs(t *testing.T) {
 	}
 	occCheckGolden(t, "testdata/occupancy/archs_json.golden", []byte(out))
 	var doc []map[string]any
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc) != 12 {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc) != 13 {
 		t.Fatalf("archs --json: %d presets, %v", len(doc), err)
 	}
 	if doc[11]["name"] != "h100" || doc[11]["shared_per_sm"] != float64(233472) || doc[0]["regs_per_sm"] != float64(8192) {
 		t.Errorf("archs --json figures wrong: %v / %v", doc[11], doc[0])
+	}
+	if doc[12]["name"] != "h200" || doc[12]["l2_bytes"] != float64(62914560) || doc[12]["mem_bus_width"] != float64(6016) {
+		t.Errorf("archs --json h200 figures wrong: %v", doc[12])
 	}
 	if code, _, errOut := occRun("archs", "extra"); code != 2 || !strings.Contains(errOut, "unknown command") && !strings.Contains(errOut, "accepts 0 arg") {
 		t.Errorf("archs extra: exit %d, %q", code, errOut)
