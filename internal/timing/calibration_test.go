@@ -137,8 +137,18 @@ func timeLaunchFileShared(t testing.TB, path string, clockHz float64) []sharedLa
 // simulateSharedPath is simulateSharedBlocks for a launch file at path.
 func simulateSharedPath(t testing.TB, path string, clockHz float64, blocks uint32) []sharedLaunch {
 	t.Helper()
+	return simulateSharedOn(t, "h100", path, clockHz, blocks)
+}
+
+// simulateSharedOn is simulateSharedPath on the preset preset (the H200's
+// recordings run the H100's launch files on "h200").
+func simulateSharedOn(t testing.TB, preset, path string, clockHz float64, blocks uint32) []sharedLaunch {
+	t.Helper()
 	mhz := math.Round(clockHz / 1e6)
 	key := fmt.Sprintf("%s@%g/%d", filepath.Clean(path), mhz, blocks)
+	if preset != "h100" {
+		key = preset + ":" + key
+	}
 	sharedMu.Lock()
 	s := sharedRuns[key]
 	if s == nil {
@@ -157,7 +167,7 @@ func simulateSharedPath(t testing.TB, path string, clockHz float64, blocks uint3
 				la.Grid[0] = blocks
 			}
 		}
-		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
+		dev := warpsim.NewDevice(arch.MustLookup(preset), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
 			Timing: warpsim.TimingOptions{ClockMHz: mhz}})
 		_, s.err = lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
 			s.launches = append(s.launches, sharedLaunch{ns: res.DurationNS, timing: *res.Grids[0].Timing})

@@ -10,6 +10,9 @@ joined in order, skipping kernels named init_*, and every join is checked: kerne
 must agree between this table, the event line and the ncu row, or the script fails.
 
 Usage: python3 make_calibration.py   (from testdata/timing; rewrites launch/ and h100/calibration.csv)
+       python3 make_calibration.py h200   (the H200's run of the same benchmarks, h200/h200/calib: writes its
+                                           calibration.csv there for the benchmarks it recorded and checks that
+                                           their launch files are the ones launch/ holds, rewriting none)
 """
 import csv
 import io
@@ -19,6 +22,8 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+GPU = sys.argv[1] if len(sys.argv) > 1 else "h100"
+DATA = {"h100": "h100", "h200": "h200/h200/calib"}[GPU]
 SMS = 132
 JUMP = 2654435761
 
@@ -44,13 +49,13 @@ def parse_kv(line):
 
 
 def sim_lines(bench):
-    with open(os.path.join(HERE, "h100/raw", bench + "_sim.txt")) as f:
+    with open(os.path.join(HERE, DATA, "raw", bench + "_sim.txt")) as f:
         return [l.strip() for l in f if l.strip()]
 
 
 def ncu_rows(bench):
     """ncu rows per launch, in launch order, as {metric: value}; init_* kernels dropped."""
-    with open(os.path.join(HERE, "h100", "ncu_" + bench + ".csv")) as f:
+    with open(os.path.join(HERE, DATA, "ncu_" + bench + ".csv")) as f:
         rows = list(csv.DictReader(f))
     out, index = [], {}
     for r in rows:
@@ -202,8 +207,10 @@ def main():
         by_bench.setdefault(c["bench"], []).append(c)
     table, metrics = [], []
     for bench, cs in by_bench.items():
+        if GPU != "h100" and not os.path.exists(os.path.join(HERE, DATA, "raw", bench + "_sim.txt")):
+            continue  # a benchmark this GPU's run did not record
         ev = sim_lines(bench)
-        with open(os.path.join(HERE, "h100/raw", "ncu_%s_stdout.txt" % bench)) as f:
+        with open(os.path.join(HERE, DATA, "raw", "ncu_%s_stdout.txt" % bench)) as f:
             ncu_out = [l.strip() for l in f if l.strip()]
         nr = ncu_rows(bench)
         if not (len(cs) == len(ev) == len(nr) == len(ncu_out)):
@@ -226,9 +233,14 @@ def main():
                 sys.exit("%s: event line %s does not match grid %s" % (c["name"], e, g))
             lf = {"module": "../bench/%s.ptx" % bench, "arch": "h100", "buffers": c["buffers"], "launches": c["launches"]}
             path = "launch/%s.json" % c["name"]
-            with open(os.path.join(HERE, path), "w") as f:
-                json.dump(lf, f, indent=1)
-                f.write("\n")
+            text = json.dumps(lf, indent=1) + "\n"
+            if GPU != "h100":
+                with open(os.path.join(HERE, path)) as f:
+                    if f.read() != text:
+                        sys.exit("%s: the launch file differs from the H100's configuration" % path)
+            else:
+                with open(os.path.join(HERE, path), "w") as f:
+                    f.write(text)
             m = r["m"]
             for key in m:
                 if key not in metrics:
@@ -244,7 +256,7 @@ def main():
                    "kernel_clock64_cycles_unlocked": ekv.get("cycles", "")}
             row.update(m)
             table.append(row)
-    with open(os.path.join(HERE, "h100/calibration.csv"), "w", newline="") as f:
+    with open(os.path.join(HERE, DATA, "calibration.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=LEAD + metrics, lineterminator="\n")
         w.writeheader()
         for row in table:
