@@ -28,7 +28,11 @@ type recordedProgram struct {
 // dir unchanged with warpsim cc, with base flags then its own (an -O level
 // of its own replaces the base's), and compares its stdout, stderr and
 // exit status with the H100's recording beside it. None prints a time, so
-// they run under the functional driver, in parallel.
+// they run under the functional driver, in parallel; but where the batch's
+// times test will run in this process and time the same build (timesTestOf,
+// testenv.WillRun), the outputs are taken from that timed run instead
+// (profNCUClock: one run of the program for both tests), which the times
+// test checks against the same recording.
 func checkRecordedBatch(t *testing.T, dir string, base []string, progs []recordedProgram, long bool) {
 	t.Helper()
 	needClang(t)
