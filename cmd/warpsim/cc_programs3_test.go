@@ -19,6 +19,9 @@ import (
 // H100 with nvcc 13 (testdata/programs3/record.sh).
 const programs3Dir = "../../testdata/programs3"
 
+// programs3Base are the flags every programs3 program is built with.
+var programs3Base = []string{"-std=c++17"}
+
 // programs3 are the batch's programs that warpsim runs bit for bit; a
 // program that does not is left out here and listed in the folder's
 // README.
@@ -46,7 +49,7 @@ var programs3 = []recordedProgram{
 // with the H100's. None prints a time, so they run under the functional
 // driver, in parallel.
 func TestCCPrograms3MatchH100(t *testing.T) {
-	checkRecordedBatch(t, programs3Dir, []string{"-std=c++17"}, programs3, false)
+	checkRecordedBatch(t, programs3Dir, programs3Base, programs3, false)
 }
 
 // TestCCFP8HostMatchesDevice: cuda_fp8.h converts in software on the host
@@ -142,13 +145,7 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	for _, compiler := range []string{"clang", "nvcc"} {
 		traces := map[string][]float64{}
 		for _, p := range programs3 {
-			prog := p.name
-			flags := []string{"-std=c++17"}
-			if compiler == "nvcc" {
-				flags = append(flags, "--device-ptx", filepath.Join(abs, "nvcc", "ptx", prog+".nvcc.ptx"))
-			}
-			bin := buildCU(t, filepath.Join(abs, prog+".cu"), flags...)
-			traces[prog] = gpuTraceAtNCUClock(t, prog+" ("+compiler+")", bin, false)
+			traces[p.name] = timedBatchProgram(t, abs, programs3Base, p, compiler)
 		}
 		var all []row
 		for _, r := range rows {

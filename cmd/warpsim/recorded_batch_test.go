@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // recordedProgram is one program of a batch recorded on the H100
@@ -26,7 +28,11 @@ type recordedProgram struct {
 // dir unchanged with warpsim cc, with base flags then its own (an -O level
 // of its own replaces the base's), and compares its stdout, stderr and
 // exit status with the H100's recording beside it. None prints a time, so
-// they run under the functional driver, in parallel.
+// they run under the functional driver, in parallel; but where the batch's
+// times test will run in this process and time the same build (timesTestOf,
+// testenv.WillRun), the outputs are taken from that timed run instead
+// (profNCUClock: one run of the program for both tests), which the times
+// test checks against the same recording.
 func checkRecordedBatch(t *testing.T, dir string, base []string, progs []recordedProgram, long bool) {
 	t.Helper()
 	needClang(t)
@@ -46,6 +52,17 @@ func checkRecordedBatch(t *testing.T, dir string, base []string, progs []recorde
 			}
 			flags = append(slices.Clone(flags), p.flags...)
 			src, env := filepath.Join(abs, p.name+".cu"), []string{"WARPSIM_MODE=functional"}
+			if times, ok := timesTestOf[dir]; ok && len(p.flags) == 0 && testenv.WillRun(times) {
+				// The batch's times test runs these builds under warpsim
+				// prof in this process: one run of each for both tests.
+				for _, compiler := range []string{"clang", "nvcc"} {
+					if rec := recordedBase(abs, p, compiler); rec != "" {
+						r := profNCUClock(t, buildBatchProgram(t, abs, base, p.name, compiler))
+						checkOutputs(t, rec, compiler+"'s build under warpsim prof (timing driver, shared with "+times+")", r.stdout, r.stderr, r.exit)
+					}
+				}
+				return
+			}
 			if !p.perCompiler {
 				checkAgainstEnv(t, buildCU(t, src, flags...), filepath.Join(abs, p.name), env)
 				return

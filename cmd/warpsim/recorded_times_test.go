@@ -4,7 +4,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,7 +31,9 @@ type batchTimeBounds struct {
 // difference is the model's). clang's times are also compared with the
 // H100 running clang's code (dir/clang/compilers.tsv). It reports the mean
 // |error|, how many launches are within 15%, each program's mean and the
-// worst launches, and fails past b.
+// worst launches, and fails past b. Each timed run's stdout, stderr and
+// exit status are checked against the H100's recording where the batch's
+// match test compares that build (timedBatchProgram).
 func checkRecordedTimes(t *testing.T, dir string, base []string, progs []recordedProgram, b batchTimeBounds) {
 	t.Helper()
 	needClang(t)
@@ -57,12 +58,7 @@ func checkRecordedTimes(t *testing.T, dir string, base []string, progs []recorde
 	}{{"clang", b.clangMean}, {"nvcc", b.nvccMean}} {
 		traces := map[string][]float64{}
 		for _, p := range progs {
-			flags := slices.Clone(base)
-			if c.compiler == "nvcc" {
-				flags = append(flags, "--device-ptx", filepath.Join(abs, "nvcc", "ptx", p.name+".nvcc.ptx"))
-			}
-			bin := buildCU(t, filepath.Join(abs, p.name+".cu"), flags...)
-			traces[p.name] = gpuTraceAtNCUClock(t, p.name+" ("+c.compiler+")", bin, false)
+			traces[p.name] = timedBatchProgram(t, abs, base, p, c.compiler)
 		}
 		var all []row
 		perProg := map[string][]float64{}
@@ -157,4 +153,24 @@ func againstClangOnH100(t *testing.T, dir string, traces map[string][]float64, b
 	if sum/float64(n) > bound {
 		t.Errorf("clang against the H100's clang build: mean |error| %.1f%%, it was under %.0f%% when the batch was recorded", 100*sum/float64(n), 100*bound)
 	}
+}
+
+// timedBatchProgram runs a batch program's build (buildBatchProgram) under
+// warpsim prof at the H100's base clock (profNCUClock: once per package
+// run, shared with the batch's match test) and returns its launches'
+// durations. Where the match test compares this build with a recording
+// (recordedBase), the timed run's stdout, stderr and exit status are
+// compared with it too: the timing driver prints what the functional one
+// does for these programs, which lets the match test take its outputs
+// from this run.
+func timedBatchProgram(t *testing.T, abs string, base []string, p recordedProgram, compiler string) []float64 {
+	t.Helper()
+	r := profNCUClock(t, buildBatchProgram(t, abs, base, p.name, compiler))
+	if rec := recordedBase(abs, p, compiler); rec != "" {
+		checkOutputs(t, rec, p.name+" ("+compiler+") under warpsim prof", r.stdout, r.stderr, r.exit)
+	}
+	if r.exit != 0 {
+		t.Fatalf("%s (%s): exit %d\n%s%s", p.name, compiler, r.exit, r.stderr, r.report)
+	}
+	return traceDurations(r.report)
 }

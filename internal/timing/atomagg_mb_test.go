@@ -156,55 +156,71 @@ func TestLongAtomicAggregationMicrobenchmarks(t *testing.T) {
 	checkAtomicAggregation(t, true)
 }
 
+// aggTimeRow is one "time" line of agg.h100.txt: a k_time kernel, its
+// grid, and the H100's cycles a loop iteration.
+type aggTimeRow struct {
+	line                 string
+	a, o, blocks, warps  int
+	want                 float64
+	why                  string // aggLogged's reason; "" for a checked row
+	unchecked, durChecks bool   // in aggLogged; the grid's duration checked against ncu's
+}
+
+// plainAggRow picks the rows the plain test runs: the checked rows, or
+// those whose grid duration is checked, up to 5,000 cycles an iteration.
+func plainAggRow(r aggTimeRow) bool {
+	return !(r.unchecked && !r.durChecks || r.want > 5000)
+}
+
+// aggResult is a k_time row's simulation: the slowest warp's cycles an
+// iteration and the second launch's duration.
+type aggResult struct {
+	cycles, ns float64
+}
+
 // checkAtomicAggregation checks the rows and durations above; with logged
-// it also runs and logs aggLogged's rows.
+// it also runs and logs aggLogged's rows. The plain test's rows are its
+// simulation when both tests run in one process (simulateRowsShared).
 func checkAtomicAggregation(t *testing.T, logged bool) {
 	m := loadMicrobench(t, "../../testdata/timing/atomagg/", "agg")
-	cyc, _ := m.dev.Malloc(132 * 4 * 8)
-	// k_time<1,*> of 132 blocks reach word 131: the H100 run's buffer of
-	// 128 words let blocks 128-131 write 32 bytes past its end, within
-	// cudaMalloc's granularity (README.md).
-	buf, _ := m.dev.Malloc(256 * 8)
-	sink, _ := m.dev.Malloc(8)
-	in, fin := aggInputs(t, m)
 	ncu := aggNCUDurations(t)
-	const iters = 256
-	checked := 0
+	var rows []aggTimeRow
 	for _, line := range m.lines {
 		if !strings.HasPrefix(line, "time ") {
 			continue
 		}
-		var a, o, blocks, warps int
-		var want float64
-		if n, _ := fmt.Sscanf(line, "time A=%d O=%d blocks=%d warps=%d cycles_per=%f", &a, &o, &blocks, &warps, &want); n != 5 {
+		r := aggTimeRow{line: line}
+		if n, _ := fmt.Sscanf(line, "time A=%d O=%d blocks=%d warps=%d cycles_per=%f", &r.a, &r.o, &r.blocks, &r.warps, &r.want); n != 5 {
 			t.Fatalf("cannot read %q", line)
 		}
-		why, unchecked := aggLogged[fmt.Sprintf("A=%d O=%d %d", a, o, blocks)]
-		durationChecked := blocks > 1 && !aggDurationLogged[fmt.Sprintf("A=%d O=%d", a, o)]
-		if (unchecked && !durationChecked || want > 5000) && !logged {
+		r.why, r.unchecked = aggLogged[fmt.Sprintf("A=%d O=%d %d", r.a, r.o, r.blocks)]
+		r.durChecks = r.blocks > 1 && !aggDurationLogged[fmt.Sprintf("A=%d O=%d", r.a, r.o)]
+		if !plainAggRow(r) && !logged {
 			continue // long-only: logged rows, and the grids of 32 or 64 updates a warp on one word (minutes of cycles)
 		}
-		m.fillWords(t, buf, 128, aggInit(o))
-		kernel := fmt.Sprintf("_Z6k_timeILi%dELi%dEEvPxPyPKjPKfjS1_", a, o)
-		args := params(cyc, buf, in, fin, uint32(0x33), sink)
-		got := m.slowest(t, kernel, blocks, 32*warps, 0, 0, args, cyc, blocks*warps, 2) / iters
+		rows = append(rows, r)
+	}
+	res := simulateRowsShared(t, "atomic aggregation", rows, plainAggRow, simulateAgg)
+	checked := 0
+	for i, r := range rows {
+		got, line, want := res[i].cycles, r.line, r.want
 		msg := fmt.Sprintf("%s: model %.2f (%+.1f%%)", line, got, 100*(got-want)/want)
-		if blocks > 1 {
+		if r.blocks > 1 {
 			// The grid's duration against ncu's (the second launch).
-			ncuNS := ncu[fmt.Sprintf("k_time<%d, %d> (%d, 1, 1)", a, o, blocks)]
-			ns := m.lastNS
+			ncuNS := ncu[fmt.Sprintf("k_time<%d, %d> (%d, 1, 1)", r.a, r.o, r.blocks)]
+			ns := res[i].ns
 			msg += fmt.Sprintf("; grid %.1f us, ncu %.1f (%+.1f%%)", ns/1000, ncuNS/1000, 100*(ns-ncuNS)/ncuNS)
-			if durationChecked && math.Abs(ns-ncuNS) > 0.15*ncuNS {
+			if r.durChecks && math.Abs(ns-ncuNS) > 0.15*ncuNS {
 				t.Errorf("%s: the grid's duration more than 15%% off ncu's", msg)
 			}
 		}
 		switch {
-		case unchecked:
-			t.Logf("%s; not checked: %s", msg, why)
+		case r.unchecked:
+			t.Logf("%s; not checked: %s", msg, r.why)
 			continue
-		case blocks == 1 && math.Abs(got-want) > math.Max(0.15*want, 5):
+		case r.blocks == 1 && math.Abs(got-want) > math.Max(0.15*want, 5):
 			t.Errorf("%s: more than 15%% (and 5 cycles) off", msg)
-		case blocks > 1 && math.Abs(got-want) > 0.10*want:
+		case r.blocks > 1 && math.Abs(got-want) > 0.10*want:
 			t.Errorf("%s: more than 10%% off", msg)
 		default:
 			t.Log(msg)
@@ -214,6 +230,29 @@ func checkAtomicAggregation(t *testing.T, logged bool) {
 	if want := 24; logged && checked != want || !logged && checked < want/2 {
 		t.Errorf("%d rows checked, want 24 (36 recorded, %d logged; the plain run leaves out those over 5,000 cycles an iteration)", checked, len(aggLogged))
 	}
+}
+
+// simulateAgg runs rows of agg.cu's k_time one after another on a fresh
+// H100 as its main() does (each launched twice, the second timed).
+func simulateAgg(t *testing.T, rows []aggTimeRow) []aggResult {
+	m := loadMicrobench(t, "../../testdata/timing/atomagg/", "agg")
+	cyc, _ := m.dev.Malloc(132 * 4 * 8)
+	// k_time<1,*> of 132 blocks reach word 131: the H100 run's buffer of
+	// 128 words let blocks 128-131 write 32 bytes past its end, within
+	// cudaMalloc's granularity (README.md).
+	buf, _ := m.dev.Malloc(256 * 8)
+	sink, _ := m.dev.Malloc(8)
+	in, fin := aggInputs(t, m)
+	const iters = 256
+	var out []aggResult
+	for _, r := range rows {
+		m.fillWords(t, buf, 128, aggInit(r.o))
+		kernel := fmt.Sprintf("_Z6k_timeILi%dELi%dEEvPxPyPKjPKfjS1_", r.a, r.o)
+		args := params(cyc, buf, in, fin, uint32(0x33), sink)
+		got := m.slowest(t, kernel, r.blocks, 32*r.warps, 0, 0, args, cyc, r.blocks*r.warps, 2) / iters
+		out = append(out, aggResult{got, m.lastNS})
+	}
+	return out
 }
 
 // aggFnLine is one "fn A=<a> O=<o> final=<128 words> old=<128 words>" line

@@ -141,21 +141,42 @@ func printfRun(t *testing.T, dev *warpsim.Device, mod *warpsim.Module, out *byte
 // printfErrors runs every row of the given launch of at most maxThreads
 // threads through the model, checks its printed lines against the H100's,
 // and returns the relative errors of the study and the held-out rows, with
-// a table.
+// a table. Without overrides, the plain test's rows (launch 1, at most
+// printfCases[0].maxThreads threads) are one simulation per package run
+// (simulateRowsShared), which TestLongPrintfMicrobenchmarks shares when
+// both run in one process.
 func printfErrors(t *testing.T, launch, maxThreads int, over ...string) (study, held map[string]float64, table string) {
 	t.Helper()
-	var out bytes.Buffer
-	dev, mod := printfDevice(t, &out, over...)
+	var rows, simRows []printfRow
+	for _, r := range readPrintfRows(t) {
+		if r.launch == launch && r.grid*r.block <= maxThreads {
+			rows = append(rows, r)
+			r.lines = nil // not the simulation's input (nor simulateRowsShared's key)
+			simRows = append(simRows, r)
+		}
+	}
+	sim := func(t *testing.T, rows []printfRow) []printfResult {
+		var out bytes.Buffer
+		dev, mod := printfDevice(t, &out, over...)
+		var res []printfResult
+		for _, r := range rows {
+			ns, lines := printfRun(t, dev, mod, &out, r)
+			res = append(res, printfResult{ns, lines})
+		}
+		return res
+	}
+	var res []printfResult
+	if len(over) == 0 {
+		res = simulateRowsShared(t, "printf", simRows, func(r printfRow) bool {
+			return r.launch == 1 && r.grid*r.block <= printfCases[0].maxThreads
+		}, sim)
+	} else {
+		res = sim(t, simRows)
+	}
 	study, held = map[string]float64{}, map[string]float64{}
 	var tb strings.Builder
-	for _, r := range readPrintfRows(t) {
-		if r.launch != launch {
-			continue
-		}
-		if r.grid*r.block > maxThreads {
-			continue
-		}
-		ns, lines := printfRun(t, dev, mod, &out, r)
+	for i, r := range rows {
+		ns, lines := res[i].ns, res[i].lines
 		if !slices.Equal(lines, r.lines) {
 			t.Errorf("%s reps %d: printed %d lines, the H100 %d (first: %q, H100 %q)", r.key(), r.reps, len(lines), len(r.lines),
 				first(lines), first(r.lines))
@@ -174,6 +195,13 @@ func printfErrors(t *testing.T, launch, maxThreads int, over ...string) (study, 
 		fmt.Fprintf(&tb, "%-5s %-24s %10.0f ns  H100 %10.0f  %+6.1f%%\n", set, key, ns, r.ns, 100*e)
 	}
 	return study, held, tb.String()
+}
+
+// printfResult is a printf row's simulated duration and printed lines,
+// sorted.
+type printfResult struct {
+	ns    float64
+	lines []string
 }
 
 func first(s []string) string {

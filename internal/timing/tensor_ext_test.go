@@ -81,24 +81,19 @@ func plainTensorPipeRow(r mbRow) bool {
 // checkTensorPipeMicrobenchmarks compares the rows pick chooses, want of
 // them.
 func checkTensorPipeMicrobenchmarks(t *testing.T, pick func(mbRow) bool, want int) {
-	const iters = 256
-	dev, mod := timingModule(t, "../../testdata/tensorlesson/pipe.ptx")
-	out, _ := dev.Malloc(8 * 32)
+	var rows []mbRow
+	for _, r := range readMB(t) {
+		if (r.warps == 1 || r.warps == 8 || r.warps == 32 && r.ilp == 8) && pick(r) {
+			rows = append(rows, r)
+		}
+	}
+	// The plain test's rows are its simulation when both tests run in one
+	// process.
+	cycles := simulateRowsShared(t, "tensor pipe", rows, plainTensorPipeRow, simulateTensorPipe)
 	var sum float64
 	var n int
-	for _, r := range readMB(t) {
-		if !(r.warps == 1 || r.warps == 8 || r.warps == 32 && r.ilp == 8) || !pick(r) {
-			continue
-		}
-		k, err := mod.Kernel(fmt.Sprintf("%s_ilp%d", r.kernel, r.ilp))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(32 * r.warps), Y: 1, Z: 1}},
-			params(out, uint32(iters))); err != nil {
-			t.Fatal(err)
-		}
-		got := slowestWarpCycles(t, dev, out, r.warps) / float64(iters*r.ilp)
+	for i, r := range rows {
+		got := cycles[i]
 		e := (got - r.perInst) / r.perInst
 		sum += math.Abs(e)
 		n++
@@ -117,6 +112,28 @@ func checkTensorPipeMicrobenchmarks(t *testing.T, pick func(mbRow) bool, want in
 	} else {
 		t.Logf("mean |error| %.1f%% over %d rows", 100*mean, n)
 	}
+}
+
+// simulateTensorPipe runs rows of pipe.ptx one after another on a fresh
+// H100 for 256 iterations and returns each one's slowest warp's cycles per
+// instruction.
+func simulateTensorPipe(t *testing.T, rows []mbRow) []float64 {
+	const iters = 256
+	dev, mod := timingModule(t, "../../testdata/tensorlesson/pipe.ptx")
+	out, _ := dev.Malloc(8 * 32)
+	var cycles []float64
+	for _, r := range rows {
+		k, err := mod.Kernel(fmt.Sprintf("%s_ilp%d", r.kernel, r.ilp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(32 * r.warps), Y: 1, Z: 1}},
+			params(out, uint32(iters))); err != nil {
+			t.Fatal(err)
+		}
+		cycles = append(cycles, slowestWarpCycles(t, dev, out, r.warps)/float64(iters*r.ilp))
+	}
+	return cycles
 }
 
 // slowestWarpCycles reads the cycle counts a pipe microbenchmark's warps

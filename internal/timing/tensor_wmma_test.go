@@ -67,19 +67,64 @@ func readMB2(t *testing.T) []mbRow {
 // 10.0% with the first two; the long run's 45 rows 4.1%, its 16-warp
 // rows within 7.5%).
 func TestWmmaPipeMicrobenchmarks(t *testing.T) {
-	checkWmmaPipe(t, func(r mbRow) bool { return r.warps == 1 || r.ilp == 8 && r.kernel == "wmma_f64_8x8x4" }, 9*4+1)
+	checkWmmaPipe(t, plainWmmaPipeRow, 9*4+1)
 }
 
 // TestLongWmmaPipeMicrobenchmarks is TestWmmaPipeMicrobenchmarks with the
 // 16-warp rows of every kernel (bit-exact tensor arithmetic of 512 MMAs
-// per warp: most of the simulation).
+// per warp: most of the simulation). The plain test's rows are its
+// simulation when both run in one process (simulateRowsShared).
 func TestLongWmmaPipeMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel() // main_test.go: the long tests overlap
 	checkWmmaPipe(t, func(mbRow) bool { return true }, 9*5)
 }
 
+// plainWmmaPipeRow picks TestWmmaPipeMicrobenchmarks' rows: one warp at
+// every ILP, and f64 with 16 warps.
+func plainWmmaPipeRow(r mbRow) bool {
+	return r.warps == 1 || r.ilp == 8 && r.kernel == "wmma_f64_8x8x4"
+}
+
 func checkWmmaPipe(t *testing.T, pick func(mbRow) bool, want int) {
+	var rows []mbRow
+	for _, r := range readMB2(t) {
+		if r.kernel == "mma_f16_f32_m8n8k4" || r.kernel == "mma_e4m3_f32_m16n8k32" {
+			continue
+		}
+		if !(r.warps == 1 || r.warps == 16 && r.ilp == 8) || !pick(r) {
+			continue
+		}
+		rows = append(rows, r)
+	}
+	cycles := simulateRowsShared(t, "wmma pipe", rows, plainWmmaPipeRow, simulateWmmaPipe)
+	var sum float64
+	var n int
+	for i, r := range rows {
+		got := cycles[i]
+		e := (got - r.perInst) / r.perInst
+		sum += math.Abs(e)
+		n++
+		msg := fmt.Sprintf("%-24s ilp=%d warps=%2d: %6.2f cycles per MMA per warp, H100 %6.2f (%+.1f%%)", r.kernel, r.ilp, r.warps, got, r.perInst, 100*e)
+		if math.Abs(e) > 0.25 {
+			t.Errorf("%s: more than 25%% off", msg)
+		} else {
+			t.Log(msg)
+		}
+	}
+	if n != want {
+		t.Errorf("%d rows compared, want %d", n, want)
+	}
+	if mean := sum / float64(n); mean > wmmaPipeMeanBound {
+		t.Errorf("mean |error| %.1f%% over %d rows, want under %.0f%%", 100*mean, n, 100*wmmaPipeMeanBound)
+	} else {
+		t.Logf("mean |error| %.1f%% over %d rows", 100*mean, n)
+	}
+}
+
+// simulateWmmaPipe runs rows of mb2.cu one after another on a fresh H100
+// and returns each one's cycles per MMA per warp.
+func simulateWmmaPipe(t *testing.T, rows []mbRow) []float64 {
 	const iters = 256
 	zr, err := os.Open(wmmaPipeDir + "/ptx/mb2.nvcc.ptx.gz")
 	if err != nil {
@@ -111,15 +156,8 @@ func checkWmmaPipe(t *testing.T, pick func(mbRow) bool, want int) {
 	}
 	dout, _ := dev.Malloc(4096 * 4)
 	dcyc, _ := dev.Malloc(32 * 8)
-	var sum float64
-	var n int
-	for _, r := range readMB2(t) {
-		if r.kernel == "mma_f16_f32_m8n8k4" || r.kernel == "mma_e4m3_f32_m16n8k32" {
-			continue
-		}
-		if !(r.warps == 1 || r.warps == 16 && r.ilp == 8) || !pick(r) {
-			continue
-		}
+	var out []float64
+	for _, r := range rows {
 		name := fmt.Sprintf("_Z%d%sILi%dEEvPKjPjPx", len(r.kernel), r.kernel, r.ilp)
 		k, err := mod.Kernel(name)
 		if err != nil {
@@ -129,25 +167,9 @@ func checkWmmaPipe(t *testing.T, pick func(mbRow) bool, want int) {
 			params(din, dout, dcyc)); err != nil {
 			t.Fatal(err)
 		}
-		got := slowestWarpCycles(t, dev, dcyc, r.warps) / float64(iters*r.ilp)
-		e := (got - r.perInst) / r.perInst
-		sum += math.Abs(e)
-		n++
-		msg := fmt.Sprintf("%-24s ilp=%d warps=%2d: %6.2f cycles per MMA per warp, H100 %6.2f (%+.1f%%)", r.kernel, r.ilp, r.warps, got, r.perInst, 100*e)
-		if math.Abs(e) > 0.25 {
-			t.Errorf("%s: more than 25%% off", msg)
-		} else {
-			t.Log(msg)
-		}
+		out = append(out, slowestWarpCycles(t, dev, dcyc, r.warps)/float64(iters*r.ilp))
 	}
-	if n != want {
-		t.Errorf("%d rows compared, want %d", n, want)
-	}
-	if mean := sum / float64(n); mean > wmmaPipeMeanBound {
-		t.Errorf("mean |error| %.1f%% over %d rows, want under %.0f%%", 100*mean, n, 100*wmmaPipeMeanBound)
-	} else {
-		t.Logf("mean |error| %.1f%% over %d rows", 100*mean, n)
-	}
+	return out
 }
 
 // wmmaPipeMeanBound is the mean |error| TestWmmaPipeMicrobenchmarks allows.

@@ -76,51 +76,59 @@ func readWgmmaMB(t *testing.T) []wgmmaRow {
 // three warpgroups: 154 registers a thread). Each row within 10%, the mean
 // under 3% (measured: 1.2% over the 72 and over the 150, the worst 5.0%).
 func TestWgmmaMicrobenchmarks(t *testing.T) {
-	checkWgmmaMicrobenchmarks(t, func(ty string, n int) bool {
-		switch ty {
-		case "f16", "s8":
-			return n <= 64
-		}
-		return n == 8
-	})
+	checkWgmmaMicrobenchmarks(t, plainWgmmaRow)
 }
 
 // TestLongWgmmaMicrobenchmarks is TestWgmmaMicrobenchmarks over every
-// recorded kernel.
+// recorded kernel. The plain test's rows are its simulation when both run
+// in one process (simulateRowsShared).
 func TestLongWgmmaMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel() // main_test.go: the long tests overlap
-	checkWgmmaMicrobenchmarks(t, func(string, int) bool { return true })
+	checkWgmmaMicrobenchmarks(t, func(wgmmaRow) bool { return true })
 }
 
-// checkWgmmaMicrobenchmarks compares the rows whose element type and N
-// keep says.
-func checkWgmmaMicrobenchmarks(t *testing.T, keep func(ty string, n int) bool) {
-	dev, mod := timingModule(t, "../../testdata/timing/wgmma/wgmma.ptx")
-	out, _ := dev.Malloc(8 * 16)
-	const iters = 16
-	var sum, worstErr float64
+// plainWgmmaRow picks TestWgmmaMicrobenchmarks' rows: f16 and s8 at N = 8
+// and 64, the other element types at N = 8.
+func plainWgmmaRow(r wgmmaRow) bool {
+	ty, n := wgmmaShape(r)
+	switch ty {
+	case "f16", "s8":
+		return n <= 64
+	}
+	return n == 8
+}
+
+// wgmmaShape is a wgmma kernel's element type and N, from its name
+// (wg_<type>_n<N>_...); "" if the name does not say.
+func wgmmaShape(r wgmmaRow) (string, int) {
+	var ty string
 	var n int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(r.kernel, "_", " "), "wg %s n%d", &ty, &n); err != nil {
+		return "", 0
+	}
+	return ty, n
+}
+
+// checkWgmmaMicrobenchmarks compares the rows keep picks.
+func checkWgmmaMicrobenchmarks(t *testing.T, keep func(wgmmaRow) bool) {
+	var rows []wgmmaRow
 	types := map[string]bool{}
 	for _, r := range readWgmmaMB(t) {
-		var ty string
-		var nn int
-		if _, err := fmt.Sscanf(strings.ReplaceAll(r.kernel, "_", " "), "wg %s n%d", &ty, &nn); err != nil {
-			t.Fatalf("kernel name %s: %v", r.kernel, err)
+		ty, _ := wgmmaShape(r)
+		if ty == "" {
+			t.Fatalf("kernel name %s: no element type and N", r.kernel)
 		}
-		if !keep(ty, nn) {
-			continue
+		if keep(r) {
+			rows = append(rows, r)
+			types[ty] = true
 		}
-		types[ty] = true
-		k, err := mod.Kernel(r.kernel)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(128 * r.wgs), Y: 1, Z: 1}},
-			params(out, uint32(iters))); err != nil {
-			t.Fatal(err)
-		}
-		got := slowestWarpCycles(t, dev, out, 4*r.wgs) / iters
+	}
+	perIter := simulateRowsShared(t, "wgmma", rows, plainWgmmaRow, simulateWgmma)
+	var sum, worstErr float64
+	var n int
+	for i, r := range rows {
+		got := perIter[i]
 		e := (got - r.perIter) / r.perIter
 		sum += math.Abs(e)
 		worstErr = math.Max(worstErr, math.Abs(e))
@@ -140,4 +148,26 @@ func checkWgmmaMicrobenchmarks(t *testing.T, keep func(ty string, n int) bool) {
 	} else {
 		t.Logf("mean |error| %.1f%% over %d rows (worst %.1f%%)", 100*mean, n, 100*worstErr)
 	}
+}
+
+// simulateWgmma runs rows of wgmma.ptx one after another on a fresh H100
+// for 16 iterations and returns each one's slowest warp's cycles per
+// iteration.
+func simulateWgmma(t *testing.T, rows []wgmmaRow) []float64 {
+	dev, mod := timingModule(t, "../../testdata/timing/wgmma/wgmma.ptx")
+	out, _ := dev.Malloc(8 * 16)
+	const iters = 16
+	var cycles []float64
+	for _, r := range rows {
+		k, err := mod.Kernel(r.kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: 1, Y: 1, Z: 1}, Block: warpsim.Dim3{X: uint32(128 * r.wgs), Y: 1, Z: 1}},
+			params(out, uint32(iters))); err != nil {
+			t.Fatal(err)
+		}
+		cycles = append(cycles, slowestWarpCycles(t, dev, out, 4*r.wgs)/iters)
+	}
+	return cycles
 }

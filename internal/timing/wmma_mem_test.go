@@ -74,14 +74,20 @@ func readMB3(t *testing.T) []wmmaMemRow {
 // lane), or, for f16/s8/u8 operands in shared memory, one LDSM per four
 // 8x8 matrices (ir.WmmaAccesses); each is a request of its own.
 func TestWmmaMemMicrobenchmarks(t *testing.T) {
-	checkWmmaMem(t, func(r wmmaMemRow) bool {
-		return r.variant == "G" || r.variant == "S" && (r.warps == 1 || strings.HasPrefix(r.kind, "ld_f16_a") || strings.HasPrefix(r.kind, "st_"))
-	}, 0.095, 0.115)
+	checkWmmaMem(t, plainWmmaMemRow, 0.095, 0.115)
+}
+
+// plainWmmaMemRow picks TestWmmaMemMicrobenchmarks' rows: the strided
+// variants, of shared memory with 16 warps only f16 A and the stores.
+func plainWmmaMemRow(r wmmaMemRow) bool {
+	return r.variant == "G" || r.variant == "S" && (r.warps == 1 || strings.HasPrefix(r.kind, "ld_f16_a") || strings.HasPrefix(r.kind, "st_"))
 }
 
 // TestLongWmmaMemMicrobenchmarks is TestWmmaMemMicrobenchmarks with every
 // row: the 16-warp shared rows of every kind and the constant-stride
-// variants (GC, SC), whose SASS is the same as G's and S's.
+// variants (GC, SC), whose SASS is the same as G's and S's. The plain
+// test's rows are its simulation when both run in one process
+// (simulateRowsShared).
 func TestLongWmmaMemMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel() // main_test.go: the long tests overlap
@@ -91,6 +97,50 @@ func TestLongWmmaMemMicrobenchmarks(t *testing.T) {
 var entryRE = regexp.MustCompile(`\.entry (_Z\d+(\w+?)ILi(\d)ELi(\d+)ELi(\d)EE\w+)\(`)
 
 func checkWmmaMem(t *testing.T, pick func(wmmaMemRow) bool, fitBound, heldBound float64) {
+	var rows []wmmaMemRow
+	for _, r := range readMB3(t) {
+		if pick(r) && !(r.warps == 16 && r.dep) {
+			rows = append(rows, r)
+		}
+	}
+	perOp := simulateRowsShared(t, "wmma mem", rows, plainWmmaMemRow, simulateWmmaMem)
+	var sum [2]float64
+	var n [2]int
+	for i, r := range rows {
+		got := perOp[i]
+		e := (got - r.perOp) / r.perOp
+		h := 0
+		if r.heldOut() {
+			h = 1
+		}
+		sum[h] += math.Abs(e)
+		n[h]++
+		mode := "I"
+		if r.dep {
+			mode = "D"
+		}
+		msg := fmt.Sprintf("%-22s %-2s %s warps=%2d held=%d: %7.2f cycles per op per warp, H100 %7.2f (%+.1f%%)", r.kind, r.variant, mode, r.warps, h, got, r.perOp, 100*e)
+		if bound := wmmaMemRowBound(r); math.Abs(e) > bound {
+			t.Errorf("%s: more than %.0f%% off", msg, 100*bound)
+		} else {
+			t.Log(msg)
+		}
+	}
+	for h, what := range []string{"fit", "held out"} {
+		mean := sum[h] / float64(max(n[h], 1))
+		bound := []float64{fitBound, heldBound}[h]
+		if mean > bound {
+			t.Errorf("%s: mean |error| %.1f%% over %d rows, want under %.1f%%", what, 100*mean, n[h], 100*bound)
+		} else {
+			t.Logf("%s: mean |error| %.1f%% over %d rows", what, 100*mean, n[h])
+		}
+	}
+}
+
+// simulateWmmaMem runs rows of mb3.cu one after another on a fresh H100,
+// each launched twice as mb3 does, and returns the second launch's cycles
+// per wmma.load or wmma.store per warp.
+func simulateWmmaMem(t *testing.T, rows []wmmaMemRow) []float64 {
 	const iters = 64
 	var mods [4]*warpsim.Module
 	var names [4]map[string]string
@@ -127,12 +177,8 @@ func checkWmmaMem(t *testing.T, pick func(wmmaMemRow) bool, fitBound, heldBound 
 	}
 	dout, _ := dev.Malloc(3 * 64 * 64 * 8)
 	dcyc, _ := dev.Malloc(32 * 8)
-	var sum [2]float64
-	var n [2]int
-	for _, r := range readMB3(t) {
-		if !pick(r) || r.warps == 16 && r.dep {
-			continue
-		}
+	var out []float64
+	for _, r := range rows {
 		sh, cldm := "0", "0"
 		if strings.HasPrefix(r.variant, "S") {
 			sh = "1"
@@ -163,34 +209,9 @@ func checkWmmaMem(t *testing.T, pick func(wmmaMemRow) bool, fitBound, heldBound 
 		if !r.dep {
 			ops *= 4
 		}
-		got := slowestWarpCycles(t, dev, dcyc, r.warps) / float64(ops)
-		e := (got - r.perOp) / r.perOp
-		h := 0
-		if r.heldOut() {
-			h = 1
-		}
-		sum[h] += math.Abs(e)
-		n[h]++
-		mode := "I"
-		if r.dep {
-			mode = "D"
-		}
-		msg := fmt.Sprintf("%-22s %-2s %s warps=%2d held=%d: %7.2f cycles per op per warp, H100 %7.2f (%+.1f%%)", r.kind, r.variant, mode, r.warps, h, got, r.perOp, 100*e)
-		if bound := wmmaMemRowBound(r); math.Abs(e) > bound {
-			t.Errorf("%s: more than %.0f%% off", msg, 100*bound)
-		} else {
-			t.Log(msg)
-		}
+		out = append(out, slowestWarpCycles(t, dev, dcyc, r.warps)/float64(ops))
 	}
-	for h, what := range []string{"fit", "held out"} {
-		mean := sum[h] / float64(max(n[h], 1))
-		bound := []float64{fitBound, heldBound}[h]
-		if mean > bound {
-			t.Errorf("%s: mean |error| %.1f%% over %d rows, want under %.1f%%", what, 100*mean, n[h], 100*bound)
-		} else {
-			t.Logf("%s: mean |error| %.1f%% over %d rows", what, 100*mean, n[h])
-		}
-	}
+	return out
 }
 
 // wmmaMemRowBound is what TestWmmaMemMicrobenchmarks allows a row: the
