@@ -401,7 +401,7 @@ func TestSanitizeBeyond(t *testing.T) {
 		want  []string
 	}{
 		{"callee_overflow", []string{"--tool", "memcheck"}, "--check-local", []string{
-			"========= Invalid __local__ write of size 4 bytes\n=========     at [clone kernel(int *, int)] fill(int)+0x240 in callee_overflow.cu:13\n=========     by thread (0,0,0) in block (0,0,0)\n=========     Access to 0xfffbd0 is out of bounds\n=========     and is 1 bytes after the local array __local_depot0 of fill(int) (16 bytes)\n",
+			"========= Invalid __local__ write of size 4 bytes\n=========     at [clone kernel(int *, int)] fill(int)+0x240 in callee_overflow.cu:13\n=========     by thread (0,0,0) in block (0,0,0)\n=========     Access to 0xfffa80 is out of bounds\n=========     and is 1 bytes after the local array __local_depot0 of fill(int) (16 bytes)\n",
 			"by thread (31,0,0) in block (0,0,0)",
 			"unspecified launch failure\n",
 			// 32 invalid writes, the failed cudaDeviceSynchronize and the

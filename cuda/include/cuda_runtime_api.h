@@ -254,6 +254,18 @@ __WARPSIM_H cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cuda
 __WARPSIM_H cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
 __WARPSIM_H cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count);
 __WARPSIM_H cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location);
+__WARPSIM_H cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags);
+__WARPSIM_H cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags);
+__WARPSIM_H cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr);
+__WARPSIM_H cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData);
+
+/* CUDA IPC (warpsim_rt_ipc.c: within one process as the GPU answers; each
+ * program has its own simulated GPU, so another process cannot map it). */
+__WARPSIM_H cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr);
+__WARPSIM_H cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags);
+__WARPSIM_H cudaError_t cudaIpcCloseMemHandle(void *devPtr);
+__WARPSIM_H cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
+__WARPSIM_H cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -632,6 +632,13 @@ struct cudaMemPoolProps {
   unsigned short usage;
   unsigned char reserved[54];
 };
+/* CUDA IPC: opaque handles (the runtime's own layout inside). */
+#define CUDA_IPC_HANDLE_SIZE 64
+typedef struct cudaIpcMemHandle_st { char reserved[CUDA_IPC_HANDLE_SIZE]; } cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st { char reserved[CUDA_IPC_HANDLE_SIZE]; } cudaIpcEventHandle_t;
+struct cudaMemPoolPtrExportData { unsigned char reserved[64]; };
+typedef struct cudaMemPoolPtrExportData cudaMemPoolPtrExportData;
+#define cudaIpcMemLazyEnablePeerAccess 0x01
 struct cudaMemAllocNodeParams {
   struct cudaMemPoolProps poolProps;
   const struct cudaMemAccessDesc *accessDescs;

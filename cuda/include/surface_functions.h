@@ -13,7 +13,7 @@
 #if defined(__cplusplus) && !defined(__WARPSIM_HOST_ONLY__)
 #include "vector_types.h"
 
-/* __ws_surf_shape<T>: T as N elements of E bytes, moved bit for bit. */
+/* __ws_surf_shape<T>: T as __ws_n elements of __ws_e bytes, moved bit for bit (names a program's macros cannot take: N, E). */
 template <class T> struct __ws_vec_n { enum { value = 1 }; };
 #define __WS_VEC(V) template <> struct __ws_vec_n<V##2> { enum { value = 2 }; }; template <> struct __ws_vec_n<V##4> { enum { value = 4 }; };
 __WS_VEC(char) __WS_VEC(uchar) __WS_VEC(short) __WS_VEC(ushort) __WS_VEC(int) __WS_VEC(uint) __WS_VEC(float)
@@ -22,10 +22,10 @@ template <> struct __ws_vec_n<ulonglong2> { enum { value = 2 }; };
 template <> struct __ws_vec_n<double2> { enum { value = 2 }; };
 #undef __WS_VEC
 template <class T> struct __ws_surf_shape {
-  enum { N = __ws_vec_n<T>::value, E = sizeof(T) / __ws_vec_n<T>::value };
+  enum { __ws_n = __ws_vec_n<T>::value, __ws_e = sizeof(T) / __ws_vec_n<T>::value };
   template <class U> static __device__ __forceinline__ T unpack(const U *v) {
     unsigned char b[sizeof(T)];
-    for (int i = 0; i < N; i++) __builtin_memcpy(b + i * E, &v[i], E);
+    for (int i = 0; i < __ws_n; i++) __builtin_memcpy(b + i * __ws_e, &v[i], __ws_e);
     T r;
     __builtin_memcpy(&r, b, sizeof r);
     return r;
@@ -33,14 +33,14 @@ template <class T> struct __ws_surf_shape {
   template <class U> static __device__ __forceinline__ void pack(const T &t, U *v) {
     unsigned char b[sizeof(T)];
     __builtin_memcpy(b, &t, sizeof t);
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < __ws_n; i++) {
       v[i] = 0;
-      __builtin_memcpy(&v[i], b + i * E, E);
+      __builtin_memcpy(&v[i], b + i * __ws_e, __ws_e);
     }
   }
 };
 
-template <int E, int N> struct __ws_surf;
+template <int __ws_e, int __ws_n> struct __ws_surf;
 template <> struct __ws_surf<1, 1> {
   typedef unsigned short U;
   static __device__ __forceinline__ void read1D(U *v, cudaSurfaceObject_t s, int x, int mode) { if (mode == 0) { asm volatile("suld.b.1d.b8.zero {%0}, [%1, {%2}];" : "=h"(v[0]) : "l"(s), "r"(x)); } else if (mode == 1) { asm volatile("suld.b.1d.b8.clamp {%0}, [%1, {%2}];" : "=h"(v[0]) : "l"(s), "r"(x)); } else { asm volatile("suld.b.1d.b8.trap {%0}, [%1, {%2}];" : "=h"(v[0]) : "l"(s), "r"(x)); } }
@@ -185,67 +185,67 @@ template <> struct __ws_surf<8, 2> {
   static __device__ __forceinline__ void write2DLayered(const U *v, cudaSurfaceObject_t s, int x, int y, int layer, int mode) { if (mode == 0) { asm volatile("sust.b.a2d.v2.b64.zero [%0, {%1, %2, %3, %4}], {%5, %6};" : : "l"(s), "r"(layer), "r"(x), "r"(y), "r"(y), "l"(v[0]), "l"(v[1]) : "memory"); } else if (mode == 1) { asm volatile("sust.b.a2d.v2.b64.clamp [%0, {%1, %2, %3, %4}], {%5, %6};" : : "l"(s), "r"(layer), "r"(x), "r"(y), "r"(y), "l"(v[0]), "l"(v[1]) : "memory"); } else { asm volatile("sust.b.a2d.v2.b64.trap [%0, {%1, %2, %3, %4}], {%5, %6};" : : "l"(s), "r"(layer), "r"(x), "r"(y), "r"(y), "l"(v[0]), "l"(v[1]) : "memory"); } }
 };
 template <class T> static __device__ __forceinline__ T surf1Dread(cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   S::read1D(v, s, x, (int)mode);
   return __ws_surf_shape<T>::unpack(v);
 }
 template <class T> static __device__ __forceinline__ void surf1Dread(T *ret, cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) { *ret = surf1Dread<T>(s, x, mode); }
 template <class T> static __device__ __forceinline__ void surf1Dwrite(T data, cudaSurfaceObject_t s, int x, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   __ws_surf_shape<T>::pack(data, v);
   S::write1D(v, s, x, (int)mode);
 }
 template <class T> static __device__ __forceinline__ T surf2Dread(cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   S::read2D(v, s, x, y, (int)mode);
   return __ws_surf_shape<T>::unpack(v);
 }
 template <class T> static __device__ __forceinline__ void surf2Dread(T *ret, cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) { *ret = surf2Dread<T>(s, x, y, mode); }
 template <class T> static __device__ __forceinline__ void surf2Dwrite(T data, cudaSurfaceObject_t s, int x, int y, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   __ws_surf_shape<T>::pack(data, v);
   S::write2D(v, s, x, y, (int)mode);
 }
 template <class T> static __device__ __forceinline__ T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   S::read3D(v, s, x, y, z, (int)mode);
   return __ws_surf_shape<T>::unpack(v);
 }
 template <class T> static __device__ __forceinline__ void surf3Dread(T *ret, cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) { *ret = surf3Dread<T>(s, x, y, z, mode); }
 template <class T> static __device__ __forceinline__ void surf3Dwrite(T data, cudaSurfaceObject_t s, int x, int y, int z, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   __ws_surf_shape<T>::pack(data, v);
   S::write3D(v, s, x, y, z, (int)mode);
 }
 template <class T> static __device__ __forceinline__ T surf1DLayeredread(cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   S::read1DLayered(v, s, x, layer, (int)mode);
   return __ws_surf_shape<T>::unpack(v);
 }
 template <class T> static __device__ __forceinline__ void surf1DLayeredread(T *ret, cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) { *ret = surf1DLayeredread<T>(s, x, layer, mode); }
 template <class T> static __device__ __forceinline__ void surf1DLayeredwrite(T data, cudaSurfaceObject_t s, int x, int layer, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   __ws_surf_shape<T>::pack(data, v);
   S::write1DLayered(v, s, x, layer, (int)mode);
 }
 template <class T> static __device__ __forceinline__ T surf2DLayeredread(cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   S::read2DLayered(v, s, x, y, layer, (int)mode);
   return __ws_surf_shape<T>::unpack(v);
 }
 template <class T> static __device__ __forceinline__ void surf2DLayeredread(T *ret, cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) { *ret = surf2DLayeredread<T>(s, x, y, layer, mode); }
 template <class T> static __device__ __forceinline__ void surf2DLayeredwrite(T data, cudaSurfaceObject_t s, int x, int y, int layer, enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
-  typedef __ws_surf<__ws_surf_shape<T>::E, __ws_surf_shape<T>::N> S;
-  typename S::U v[__ws_surf_shape<T>::N];
+  typedef __ws_surf<__ws_surf_shape<T>::__ws_e, __ws_surf_shape<T>::__ws_n> S;
+  typename S::U v[__ws_surf_shape<T>::__ws_n];
   __ws_surf_shape<T>::pack(data, v);
   S::write2DLayered(v, s, x, y, layer, (int)mode);
 }

@@ -2281,6 +2281,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 }
 
 #include "warpsim_rt_graphs.c"
+#include "warpsim_rt_ipc.c"
 #include "warpsim_rt_coop.c"
 #include "warpsim_rt_cluster.c"
 #include "warpsim_rt_managed.c"

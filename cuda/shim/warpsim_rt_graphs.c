@@ -1277,8 +1277,8 @@ static cudaError_t capture_event_wait(struct stream *st, struct event *ev) {
  * threshold (then it keeps the chunks in use, or the threshold's worth) or
  * cudaMemPoolTrimTo trims it. */
 #define POOL_CHUNK ((uint64_t)32 << 20)
-struct mem_pool { int magic; uint64_t threshold, used, used_high, reserved, reserved_high; int reuse[3]; };
-static struct mem_pool default_pool = {POOL_MAGIC, 0, 0, 0, 0, 0, {1, 1, 1}};
+struct mem_pool { int magic; uint64_t threshold, used, used_high, reserved, reserved_high; int reuse[3]; int handle_types; int export_fd; };
+static struct mem_pool default_pool = {POOL_MAGIC, 0, 0, 0, 0, 0, {1, 1, 1}, 0, -1};
 static struct mem_pool **pools; /* the program's own (cudaMemPoolCreate) */
 static int npools;
 
@@ -1395,6 +1395,8 @@ cudaError_t cudaMemPoolCreate(void **pool, const struct cudaMemPoolProps *props_
   struct mem_pool *m = calloc(1, sizeof *m);
   m->magic = POOL_MAGIC;
   m->reuse[0] = m->reuse[1] = m->reuse[2] = 1;
+  m->handle_types = (int)props_->handleTypes;
+  m->export_fd = -1;
   pools = grow(pools, npools, sizeof *pools);
   pools[npools++] = m;
   *pool = m;

@@ -296,7 +296,7 @@ func TestHotLoopAllocs(t *testing.T) {
 			k := m.Prog.FuncByName[tc.kernel]
 			l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{4, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: params, Stdout: tc.stdout},
 				fn: m.Prog.Funcs[k], nblocks: 4, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k],
-				limit: DefaultStepLimit, allocs: m.Mem.snapshot(), stackMax: m.stackLimit(k, 0)}
+				limit: DefaultStepLimit, allocs: m.Mem.snapshot(), stackMax: m.stackLimit(k, 0), stackTop: localWindowTop - m.localGap(k, nil)}
 			w := newWorker(l)
 			w.runBlock(0)
 			allocs := testing.AllocsPerRun(10, func() {

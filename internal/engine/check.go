@@ -149,7 +149,9 @@ type CheckSite struct {
 	Exec        uint32         // lanes executing the instruction
 	Live        uint32         // lanes of the warp that have not exited
 	SharedBytes int            // the block's shared memory (static + dynamic)
-	StackLow    uint32         // the lowest local address the thread's stack may reach; StackTop is the highest
+	StackLow    uint32         // the lowest local address the thread's stack may reach
+	StackTop    uint32         // the end of the kernel's frame, the stack's top
+	Scratch     uint32         // where the parameter scratch begins (local addresses from it up are not the stack)
 	Frames      []LocalFrame   // the warp's live call frames in local memory, the kernel's first (stack.go)
 	Line        ir.LineInfo    // the instruction's PTX and source line
 }
@@ -187,10 +189,12 @@ type CheckAccess struct {
 
 // checkBuf is a warp's scratch for its checker, allocated only under one.
 // LocalFrame is a live call frame: function Func's frame at local address
-// Base, FrameBytes long (its .local arrays at the top, Func.Locals).
+// Base, FrameBytes long (its .local arrays at the top, Func.Locals); Top
+// ends what it takes of the stack, with what its call saved above it
+// (stack.go).
 type LocalFrame struct {
-	Func *ir.Func
-	Base uint32
+	Func      *ir.Func
+	Base, Top uint32
 }
 
 type checkBuf struct {
@@ -220,13 +224,19 @@ func (wp *warp) site(pc int, exec uint32) *CheckSite {
 		GridDim: l.cfg.Grid, BlockDim: l.cfg.Block, Block: wp.blk.idx, BlockLinear: wp.blk.linear,
 		Warp: wp.idx, Tid: &wp.tid, Exec: exec, Live: wp.valid &^ wp.exited,
 		SharedBytes: len(wp.blk.shared), StackLow: uint32(l.stackLow()),
+		StackTop: uint32(l.stackTop), Scratch: paramScratchLo,
 	}
 	if pc >= 0 && pc < len(wp.fn.Lines) {
 		s.Line = wp.fn.Lines[pc]
 	}
 	wp.chkBuf.frames = wp.chkBuf.frames[:0]
 	for i := range wp.frames {
-		wp.chkBuf.frames = append(wp.chkBuf.frames, LocalFrame{Func: wp.frames[i].fn, Base: wp.frames[i].base})
+		f := &wp.frames[i]
+		top := f.base + uint32(f.fn.FrameBytes)
+		if i > 0 && f.base != wp.frames[i-1].base+uint32(alignInt(wp.frames[i-1].fn.FrameBytes, 16)) {
+			top += callOverhead // placed below its caller's (callFunc)
+		}
+		wp.chkBuf.frames = append(wp.chkBuf.frames, LocalFrame{Func: f.fn, Base: f.base, Top: top})
 	}
 	s.Frames = wp.chkBuf.frames
 	return s

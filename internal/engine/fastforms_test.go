@@ -317,7 +317,7 @@ func TestRegStagger(t *testing.T) {
 	in, _ := m.Mem.Alloc(4 * 256)
 	out, _ := m.Mem.Alloc(4)
 	l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{1, 1, 1}, Block: [3]uint32{256, 1, 1}, Params: u64p(in, out)},
-		fn: f, nblocks: 1, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k], limit: DefaultStepLimit, allocs: m.Mem.snapshot(), stackMax: m.stackLimit(k, 0)}
+		fn: f, nblocks: 1, sharedOff: m.Prog.SharedOffsets[k], shared: m.Prog.StaticShared[k], limit: DefaultStepLimit, allocs: m.Mem.snapshot(), stackMax: m.stackLimit(k, 0), stackTop: localWindowTop - m.localGap(k, nil)}
 	w := newWorker(l)
 	w.runBlock(0)
 	if w.fault != nil {

@@ -359,6 +359,7 @@ type launch struct {
 	depth     int // nesting depth of device-side launches (0 for the host's)
 	host      *hostLaunch
 	stackMax  int // per-thread stack bytes calls may use (stack.go)
+	stackTop  int // the local address the kernel's frame ends at (stack.go)
 	// snaps are where the unfinished warps of blocks that were running
 	// when the launch stopped were (watchdog, timeout, interrupt).
 	snaps      []WarpState
@@ -542,6 +543,7 @@ func (m *Module) launchGrid(cfg *Config, depth, index int, h *hostLaunch) (Count
 		l.printMu = new(sync.Mutex)
 	}
 	l.stackMax = m.stackLimit(cfg.Kernel, cfg.StackBytes)
+	l.stackTop = localWindowTop - m.localGap(cfg.Kernel, cfg.Check)
 	if h != nil {
 		h.bind(l)
 	}

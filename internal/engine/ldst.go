@@ -117,7 +117,7 @@ func (wp *warp) resolveFor(pc int, space ptxtype.Space, addr uint64, n uint64, l
 		b := wp.localBytes(lane, addr, n)
 		if b == nil {
 			wp.fault(FaultOutOfBounds, pc, lane, addr, true, "%d-byte local access at %#x is outside the thread's local memory [%#x, %#x) (its stack, which grows down from %#x, and the bytes above it)",
-				n, addr, wp.w.l.stackLow(), localWindowTop, StackTop)
+				n, addr, wp.w.l.stackLow(), localWindowTop, wp.w.l.stackTop)
 			return nil, accNone
 		}
 		return b, accLocal

@@ -8,7 +8,7 @@ import (
 
 // frameWord reads an n-byte value of the current frame for lane l.
 func (wp *warp) frameWord(off int, n int, l int) uint64 {
-	b := wp.localBytes(l, uint64(wp.frames[len(wp.frames)-1].base)+uint64(off), uint64(n))
+	b := wp.localBytes(l, uint64(wp.frames[len(wp.frames)-1].pbase)+uint64(off), uint64(n))
 	if b == nil {
 		return 0
 	}
@@ -16,7 +16,7 @@ func (wp *warp) frameWord(off int, n int, l int) uint64 {
 }
 
 func (wp *warp) setFrameWord(off int, n int, l int, v uint64) {
-	b := wp.localBytes(l, uint64(wp.frames[len(wp.frames)-1].base)+uint64(off), uint64(n))
+	b := wp.localBytes(l, uint64(wp.frames[len(wp.frames)-1].pbase)+uint64(off), uint64(n))
 	if b == nil {
 		return
 	}

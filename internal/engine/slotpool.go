@@ -32,6 +32,9 @@ func (w *worker) heldBytes() int64 {
 		for _, b := range wp.local {
 			n += int64(cap(b))
 		}
+		for _, b := range wp.scratch {
+			n += int64(cap(b))
+		}
 	}
 	return n
 }

@@ -103,7 +103,7 @@ func (wp *warp) symBase(in *ir.Inst) uint64 {
 	case ir.SymShared:
 		return uint64(wp.w.l.sharedOff[in.Sym])
 	case ir.SymFrame:
-		return uint64(wp.frames[len(wp.frames)-1].base)
+		return uint64(wp.frames[len(wp.frames)-1].pbase)
 	case ir.SymFrameTop:
 		fr := &wp.frames[len(wp.frames)-1]
 		return uint64(fr.base) + uint64(fr.fn.FrameBytes)

@@ -33,6 +33,7 @@ type frame struct {
 	fi        int
 	regs      []uint64
 	base      uint32 // local-memory offset of the frame
+	pbase     uint32 // local-memory offset of its parameter scratch (stack.go)
 	sp        uint32 // the stack pointer while it runs: the lowest byte in use (stack.go)
 	stackBase int    // reconvergence-stack depth at entry
 	call      *ir.CallSite
@@ -63,6 +64,8 @@ type warp struct {
 
 	tid   [3][32]uint32
 	local [32][]byte
+	// scratch backs each lane's parameter scratch (stack.go).
+	scratch [32][]byte
 	// tidFor is the warp index and block shape tid was computed for
 	// (tidOK false: not computed yet).
 	tidFor [3]int
@@ -185,7 +188,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	wp.setChecker(cfg.Check)
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
-	kernelBase := uint32(StackTop - wp.w.l.mod.extent[wp.w.l.cfg.Kernel])
+	kernelBase := uint32(wp.w.l.stackTop - wp.w.l.mod.extent[wp.w.l.cfg.Kernel])
 	wp.pushFrame(fn, wp.w.l.cfg.Kernel, kernelBase, kernelBase, 0, nil)
 }
 
@@ -314,7 +317,12 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, c
 		}
 		wp.regPoolFn[d] = fn
 	}
-	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, sp: sp, stackBase: stackBase, call: call})
+	pbase := uint32(paramScratchLo)
+	if d > 0 {
+		cur := &wp.frames[d-1]
+		pbase = cur.pbase + uint32(cur.fn.ScratchBytes)
+	}
+	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, pbase: pbase, sp: sp, stackBase: stackBase, call: call})
 	wp.frameBase = stackBase
 	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
 	if fn.FrameBytes > 0 {
@@ -380,8 +388,8 @@ func (wp *warp) returnFrame() {
 		if i >= len(callee.fn.Rets) {
 			break
 		}
-		src := uint64(callee.base) + uint64(callee.fn.Rets[i].Offset)
-		dst := uint64(caller.base) + uint64(r.Offset)
+		src := uint64(callee.pbase) + uint64(callee.fn.Rets[i].Offset)
+		dst := uint64(caller.pbase) + uint64(r.Offset)
 		size := uint64(min(r.Size, callee.fn.Rets[i].Size))
 		for l := 0; l < 32; l++ {
 			if mask>>l&1 != 0 {
@@ -968,13 +976,12 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 	cur := &wp.frames[len(wp.frames)-1]
 	// stack.go: a direct call of a function on no call cycle places its
 	// frame in its caller's, above the caller's own; another call's frame
-	// goes below the stack in use, which is the frames' bytes and
-	// callOverhead per call in progress.
+	// goes below the stack in use, with callOverhead bytes above it.
 	var base, sp uint32
 	if !cs.Indirect && l.mod.inFrame[fi] {
 		base = cur.base + uint32(alignInt(cur.fn.FrameBytes, 16))
 		sp = cur.sp
-	} else if need := StackTop - int(cur.sp) + l.mod.extent[fi] + callOverhead*len(wp.frames); need > l.stackMax {
+	} else if need := l.stackTop - int(cur.sp) + l.mod.extent[fi] + callOverhead; need > l.stackMax {
 		why := "cudaLimitStackSize"
 		if l.stackMax == maxLocal {
 			why = "warpsim's own bound on a thread's local memory"
@@ -984,16 +991,19 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 			callee.Name, len(wp.frames), need, l.stackMax, why)
 		return
 	} else {
-		base = cur.sp - uint32(l.mod.extent[fi])
+		// callOverhead bytes at the frame's top, above its arrays, for
+		// what the call saves (stack.go)
+		base = cur.sp - uint32(l.mod.extent[fi]+callOverhead)
 		sp = base
 	}
 	wp.ensureLocal(base, exec)
+	pbase := cur.pbase + uint32(cur.fn.ScratchBytes)
 	for i, a := range cs.Args {
 		if i >= len(callee.Params) {
 			break
 		}
-		src := uint64(cur.base) + uint64(a.Offset)
-		dst := uint64(base) + uint64(callee.Params[i].Offset)
+		src := uint64(cur.pbase) + uint64(a.Offset)
+		dst := uint64(pbase) + uint64(callee.Params[i].Offset)
 		size := uint64(min(a.Size, callee.Params[i].Size))
 		for l := 0; l < 32; l++ {
 			if exec>>l&1 != 0 {

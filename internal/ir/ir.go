@@ -335,7 +335,7 @@ const (
 	SymNone     SymKind = iota
 	SymGlobal           // module .global/.const variable Sym: device address
 	SymShared           // shared variable Sym: offset in the block's shared memory
-	SymFrame            // per-thread frame: .param variables of the function body (Imm is the frame offset)
+	SymFrame            // per-thread parameter scratch: the function's parameters, return values and .param variables (Imm is the offset in its scratch)
 	SymFrameTop         // per-thread frame: its .local variables (Imm is the offset from the frame's top, FrameBytes)
 	SymKParam           // kernel parameter buffer (Imm is the offset)
 	SymFunc             // address of function Sym (for indirect calls)
@@ -455,9 +455,15 @@ type Func struct {
 	Consts     []Const
 	Params     []Param // kernel: offsets in the parameter buffer; function: frame offsets
 	ParamBytes int
-	Rets       []Param // frame offsets of .func return parameters
-	FrameBytes int     // per-thread frame: .local variables and .param variables
-	LocalBytes int     // .local variables only (report)
+	Rets       []Param // scratch offsets of .func return parameters
+	// FrameBytes is the function's frame in the thread's stack: its
+	// .local variables. Its parameters, return values and the .param
+	// variables of the calls it makes, which ptxas passes in registers,
+	// take ScratchBytes of the thread's parameter scratch instead, outside
+	// the stack (engine/stack.go).
+	FrameBytes   int
+	ScratchBytes int
+	LocalBytes   int // .local variables only (report)
 	// Unsupported, when not empty, is the first construct of the
 	// function's own body the engine cannot run yet ("file:line:col: msg");
 	// the function's code is then incomplete and must not run.

@@ -483,10 +483,11 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 			scope[v.Name+strconv.Itoa(i)] = symbol{kind: symReg, slot: fl.newSlot(v.Type), typ: v.Type}
 		}
 	case ptx.SpaceLocal:
-		// .local variables lie at the top of the frame, above the .param
-		// scratch of the calls it makes (which the GPU passes in
-		// registers), so a write past the kernel's last array leaves the
-		// stack as on the GPU (engine/stack.go).
+		// .local variables make the frame, laid from its top, so a write
+		// past the kernel's last array leaves the stack as on the GPU;
+		// .param variables (the scratch of the calls it makes, which the
+		// GPU passes in registers) lie apart, in the parameter scratch
+		// (engine/stack.go).
 		a := varAlign(v)
 		fl.localTop = alignUp(fl.localTop+varSize(v), a)
 		scope[v.Name] = symbol{kind: symFrame, off: fl.localTop, size: varSize(v), align: a, typ: v.Type, top: true}
@@ -586,7 +587,8 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		f.Text = append(f.Text, "ret; // implicit")
 	}
 	f.NumSlots = int(fl.nslots)
-	f.FrameBytes = alignUp(fl.frame, 16) + alignUp(fl.localTop, 16)
+	f.FrameBytes = alignUp(fl.localTop, 16)
+	f.ScratchBytes = alignUp(fl.frame, 16)
 	for i := range f.Locals {
 		f.Locals[i].Offset += f.FrameBytes // was the distance below the top, negated
 	}

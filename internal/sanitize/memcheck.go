@@ -44,11 +44,13 @@ func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool
 			// the thread's stack, which grows down from StackTop: on the
 			// H100 a write past the kernel's frame (past the top) was
 			// reported (probe5/recursive_stack), one below the innermost
-			// frame, inside the stack, was not (probe6/local_below)
+			// frame, inside the stack, was not (probe6/local_below). The
+			// parameter scratch is the GPU's registers: not checked.
 			switch {
+			case addr >= uint64(site.Scratch):
 			case addr%n != 0:
 				where = []string{fmt.Sprintf("Access to %#x is misaligned", addr)}
-			case addr < uint64(site.StackLow) || addr+n > engine.StackTop || addr+n < addr:
+			case addr < uint64(site.StackLow) || addr+n > uint64(site.StackTop) || addr+n < addr:
 				where = []string{fmt.Sprintf("Access to %#x is out of bounds", addr)}
 			case s.opt.CheckLocal:
 				where = outsideLocals(site, addr, n)
@@ -152,12 +154,12 @@ func trailing(m uint32) int {
 }
 
 // outsideLocals is --check-local: an access inside a live call frame must
-// lie within one of that frame's .local arrays, not in its .param scratch
-// or padding (which the GPU keeps in registers and saved registers). Frames
-// grow down, each with its arrays at its top, so a write past a callee's
-// last array lands in its caller's scratch: it is reported against the
-// nearest array below it (beyond/callee_overflow). Accesses that name a
-// variable directly (st.param [param0]: always inside it) pass.
+// lie within one of that frame's .local arrays, not in its padding or in
+// what its call saved above it (the return address and saved registers, on
+// the GPU). Frames grow down, each with its arrays at its top, so a write
+// past a callee's last array lands in what its call saved: it is reported
+// against the nearest array below it (beyond/callee_overflow). Accesses
+// that name a variable directly (st.param [param0]: always inside it) pass.
 func outsideLocals(site *engine.CheckSite, addr, n uint64) []string {
 	if site.Inst.A[0] < 0 {
 		return nil
@@ -165,7 +167,7 @@ func outsideLocals(site *engine.CheckSite, addr, n uint64) []string {
 	in := false
 	for _, f := range site.Frames {
 		base := uint64(f.Base)
-		if addr < base || addr >= base+uint64(f.Func.FrameBytes) {
+		if addr < base || addr >= uint64(f.Top) {
 			continue
 		}
 		in = true

@@ -320,3 +320,23 @@ func commas(n uint64) string {
 	}
 	return b.String()
 }
+
+// LocalReserve implements engine.LocalReserver: the bytes compute-sanitizer
+// left above a kernel's stack beyond the driver's (testdata/sanitize/probe8,
+// engine/stack.go): memcheck reserves what every system call needs, as
+// though its code made them all (0x550 bytes above every kernel recorded);
+// racecheck, initcheck and synccheck add 0x40, 0x90 and 0x30 bytes (each
+// measured once, on a kernel that calls printf).
+func (s *Sanitizer) LocalReserve() (extra int, allSyscalls bool) {
+	switch s.opt.Tool {
+	case Memcheck:
+		return 0, true
+	case Racecheck:
+		return 0x40, false
+	case Initcheck:
+		return 0x90, false
+	case Synccheck:
+		return 0x30, false
+	}
+	return 0, false
+}

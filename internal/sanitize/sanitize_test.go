@@ -189,7 +189,7 @@ func TestRules(t *testing.T) {
 		{"globalRace", 3, 32, sanitize.Options{Tool: sanitize.Racecheck, GlobalRaces: true},
 			[]string{"Error: Race reported between Write access at globalRace+0x50 in t.ptx:57\n=========     and Write access at globalRace+0x50 in t.ptx:57 [8 hazards]", "(1 error, 0 warnings)"}, 1},
 		{"localOut", 1, 4, sanitize.Options{Tool: sanitize.Memcheck},
-			[]string{"Invalid __local__ write of size 4 bytes\n=========     at localOut+0x40 in t.ptx:71\n=========     by thread (2,0,0) in block (0,0,0)\n=========     Access to 0xfffc00 is out of bounds", "by thread (3,0,0)", "ERROR SUMMARY: 2 errors"}, 2},
+			[]string{"Invalid __local__ write of size 4 bytes\n=========     at localOut+0x40 in t.ptx:71\n=========     by thread (2,0,0) in block (0,0,0)\n=========     Access to 0xfffab0 is out of bounds", "by thread (3,0,0)", "ERROR SUMMARY: 2 errors"}, 2},
 		{"shflMask", 1, 32, sanitize.Options{Tool: sanitize.Synccheck},
 			[]string{"Barrier error detected. Invalid arguments.\n=========     at shflMask+0x10 in t.ptx:80\n=========     by thread (0,0,0) in block (0,0,0)", "by thread (31,0,0)", "ERROR SUMMARY: 32 errors"}, 32},
 		{"voteHalf", 1, 32, sanitize.Options{Tool: sanitize.Synccheck}, []string{"ERROR SUMMARY: 0 errors"}, 0},
