@@ -63,6 +63,11 @@ type warp struct {
 
 	tid   [3][32]uint32
 	local [32][]byte
+	// localHi is the local address just past local[l]'s bytes, and
+	// localReach how far below the window's top lane l's local memory
+	// reaches (stack.go).
+	localHi    [32]uint32
+	localReach [32]uint32
 	// tidFor is the warp index and block shape tid was computed for
 	// (tidOK false: not computed yet).
 	tidFor [3]int
@@ -326,8 +331,9 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, c
 // (stack.go).
 func (wp *warp) ensureLocal(low uint32, mask uint32) {
 	for l := 0; l < 32; l++ {
-		if mask>>l&1 != 0 && len(wp.local[l]) < localWindowTop-int(low) {
-			wp.growLocal(l, low)
+		if mask>>l&1 != 0 && (len(wp.local[l]) == 0 || uint64(wp.localHi[l])-uint64(len(wp.local[l])) > uint64(low)) {
+			wp.reachLocal(l, low)
+			wp.backLocal(l, low, false)
 		}
 	}
 }
