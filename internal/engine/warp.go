@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/warpsim/warpsim/internal/hostmem"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
@@ -269,6 +270,7 @@ func (w *worker) placeRegs(ws []*warp, from, d, need int) {
 		// with a few more slots (the stream copy's init_f32 and copy_k:
 		// 26 and 27); pages never written cost no memory.
 		buf = make([]uint64, size, size+size/8) // zeroed by make
+		hostmem.Populate(buf)
 		if d == 0 {
 			w.regBuf = buf
 		}
