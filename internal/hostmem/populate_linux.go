@@ -8,10 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// populateMin is the least a buffer must span for Populate to map it:
-// under four pages a call saves little.
-const populateMin = 16 << 10
-
 // Populate maps the whole pages of s's memory now, written as zeros, with
 // one call (MADV_POPULATE_WRITE, Linux 5.14) instead of a page fault for
 // each page at its first write: on a virtual machine a fault costs tens of
