@@ -161,10 +161,23 @@ func (m *Module) syscalls(k int) int {
 // stackLow is the lowest local address the launch's stack may reach.
 func (l *launch) stackLow() uint64 { return uint64(l.stackTop - l.stackMax) }
 
+// A lane's local memory is addressed as the window's top bytes,
+// [localWindowTop-reach, localWindowTop), reach (wp.localReach[l]) growing
+// down as the stack does: at least 256 bytes below the launch's stack top
+// at first and then by doubling. Its bytes are backed only where they are
+// used: wp.local[l] backs [wp.localHi[l]-len, wp.localHi[l]), from the
+// lowest address used (and a little below it) up to the stack top, and up
+// to the window's top once the bytes above the stack are used (they rarely
+// are). A lane's buffers outlive a launch (slotpool.go), and the stack top
+// moves with the kernel (localGap), so what is backed only grows. Backing
+// the whole reach in every lane cost a kernel that calls a function a page
+// fault for every three lanes' first call (backprop of testdata/programs8:
+// 90,000 of its 210,000 faults). Bytes never used read as zeros either
+// way, so only where bytes lie changes: an address inside the reach and not
+// backed yet is backed when it is named.
+
 // localBytes returns lane l's n bytes of local memory at addr, or nil when
 // they are not inside [stackLow, localWindowTop) or the parameter scratch.
-// wp.local[l] backs the top of the window, [localWindowTop-len,
-// localWindowTop), and grows down as the thread reaches lower.
 func (wp *warp) localBytes(l int, addr, n uint64) []byte {
 	if addr >= paramScratchLo {
 		return wp.scratchBytes(l, addr, n)
@@ -172,10 +185,13 @@ func (wp *warp) localBytes(l int, addr, n uint64) []byte {
 	if addr+n > localWindowTop || addr+n < addr || addr < wp.w.l.stackLow() {
 		return nil
 	}
-	lo := uint64(localWindowTop - len(wp.local[l]))
-	if addr < lo {
-		wp.growLocal(l, uint32(addr))
-		lo = uint64(localWindowTop - len(wp.local[l]))
+	hi := uint64(wp.localHi[l])
+	lo := hi - uint64(len(wp.local[l]))
+	if addr < lo || addr+n > hi || len(wp.local[l]) == 0 {
+		wp.reachLocal(l, uint32(addr))
+		wp.backLocal(l, uint32(addr), addr+n > uint64(wp.w.l.stackTop))
+		hi = uint64(wp.localHi[l])
+		lo = hi - uint64(len(wp.local[l]))
 	}
 	off := addr - lo
 	return wp.local[l][off : off+n : off+n]
@@ -198,7 +214,8 @@ func (wp *warp) scratchBytes(l int, addr, n uint64) []byte {
 }
 
 // localTail returns lane l's local bytes from addr to the window's top, or
-// to the end of the parameter scratch (nil when addr is not backed).
+// to the end of the parameter scratch (nil when addr is not inside the
+// lane's reach, or not backed in the scratch).
 func (wp *warp) localTail(l int, addr uint64) []byte {
 	if addr >= paramScratchLo {
 		if off := addr - paramScratchLo; off < uint64(len(wp.scratch[l])) {
@@ -206,24 +223,48 @@ func (wp *warp) localTail(l int, addr uint64) []byte {
 		}
 		return nil
 	}
-	lo := uint64(localWindowTop - len(wp.local[l]))
-	if addr < lo || addr >= localWindowTop {
+	if addr < localWindowTop-uint64(wp.localReach[l]) || addr >= localWindowTop {
 		return nil
 	}
-	return wp.local[l][addr-lo:]
+	wp.backLocal(l, uint32(addr), true)
+	return wp.local[l][addr-(uint64(wp.localHi[l])-uint64(len(wp.local[l]))):]
 }
 
-// growLocal backs lane l's local memory from low up.
-func (wp *warp) growLocal(l int, low uint32) {
+// reachLocal extends lane l's reach down to low: by at least doubling it,
+// and to at least 256 bytes below the launch's stack top.
+func (wp *warp) reachLocal(l int, low uint32) {
+	if r := wp.localReach[l]; low < localWindowTop-r {
+		n := max(localWindowTop-int(low), 2*int(r), localWindowTop-wp.w.l.stackTop+256)
+		wp.localReach[l] = uint32(min(n, localWindowTop))
+	}
+}
+
+// backLocal backs lane l's local memory from low (inside its reach) up to
+// the launch's stack top (or what was backed above it before), or up to
+// the window's top when top is set; below what it backed it grows by at
+// least doubling, inside the reach.
+func (wp *warp) backLocal(l int, low uint32, top bool) {
 	old := wp.local[l]
-	n := max(localWindowTop-int(low), 2*len(old), maxLocalGap+256)
-	n = min(n, localWindowTop)
-	if n <= len(old) {
+	st := uint32(wp.w.l.stackTop)
+	hi, lo := st, st
+	if len(old) > 0 {
+		hi = wp.localHi[l]
+		lo = hi - uint32(len(old))
+	}
+	newHi, newLo := max(hi, st), lo
+	if top {
+		newHi = localWindowTop
+	}
+	if low < lo {
+		floor := uint32(localWindowTop) - wp.localReach[l]
+		newLo = max(floor, min(low, hi-min(hi, 2*(hi-lo))))
+	}
+	if newHi == hi && newLo == lo && len(old) > 0 {
 		return
 	}
-	grow := make([]byte, n)
-	copy(grow[n-len(old):], old)
-	wp.local[l] = grow
+	grow := make([]byte, newHi-newLo)
+	copy(grow[lo-newLo:], old)
+	wp.local[l], wp.localHi[l] = grow, newHi
 }
 
 // stackLimit is the stack calls of kernel k may use under limit bytes.

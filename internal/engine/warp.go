@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/warpsim/warpsim/internal/hostmem"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
@@ -66,6 +67,11 @@ type warp struct {
 	local [32][]byte
 	// scratch backs each lane's parameter scratch (stack.go).
 	scratch [32][]byte
+	// localHi is the local address just past local[l]'s bytes, and
+	// localReach how far below the window's top lane l's local memory
+	// reaches (stack.go).
+	localHi    [32]uint32
+	localReach [32]uint32
 	// tidFor is the warp index and block shape tid was computed for
 	// (tidOK false: not computed yet).
 	tidFor [3]int
@@ -267,6 +273,7 @@ func (w *worker) placeRegs(ws []*warp, from, d, need int) {
 		// with a few more slots (the stream copy's init_f32 and copy_k:
 		// 26 and 27); pages never written cost no memory.
 		buf = make([]uint64, size, size+size/8) // zeroed by make
+		hostmem.Populate(buf)
 		if d == 0 {
 			w.regBuf = buf
 		}
@@ -334,8 +341,9 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, c
 // (stack.go).
 func (wp *warp) ensureLocal(low uint32, mask uint32) {
 	for l := 0; l < 32; l++ {
-		if mask>>l&1 != 0 && len(wp.local[l]) < localWindowTop-int(low) {
-			wp.growLocal(l, low)
+		if mask>>l&1 != 0 && (len(wp.local[l]) == 0 || uint64(wp.localHi[l])-uint64(len(wp.local[l])) > uint64(low)) {
+			wp.reachLocal(l, low)
+			wp.backLocal(l, low, false)
 		}
 	}
 }

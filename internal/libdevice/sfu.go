@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"io"
 	"math"
 	"sync"
@@ -67,11 +68,24 @@ func readSFU(file string) []byte {
 	if err != nil {
 		panic("warpsim internal error: libdevice: " + file + ": " + err.Error())
 	}
-	raw, err := io.ReadAll(zr)
+	// The gzip trailer's last word is the data's size (mod 2^32): read it
+	// into a buffer of that size at once, not through io.ReadAll's
+	// doublings (16 MiB tables: twice the memory to allocate and touch).
+	var raw []byte
+	if len(data) >= 4 {
+		raw = make([]byte, binary.LittleEndian.Uint32(data[len(data)-4:]))
+	}
+	n, err := io.ReadFull(zr, raw)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		panic("warpsim internal error: libdevice: " + file + ": " + err.Error())
+	}
+	// The rest, if the trailer said less (and the end, where the
+	// checksum is checked).
+	rest, err := io.ReadAll(zr)
 	if err != nil {
 		panic("warpsim internal error: libdevice: " + file + ": " + err.Error())
 	}
-	return raw
+	return append(raw[:n], rest...)
 }
 
 func (t *sfuTable) load() {
