@@ -122,7 +122,9 @@ type TimingOptions struct {
 	// configuration or a shape timed once is enough for its later launches
 	// (internal/timing/repeat.go, "A budget of detail"). The CUDA runtime
 	// sets it (ProgramBudget); launch files and the Go API have none
-	// unless asked.
+	// unless asked. With ShortGrids, a grid of under three waves is timed
+	// in full while the budget is not used, and for its first wave once
+	// it is (with no budget: always for its first wave).
 	Budget uint64
 }
 
@@ -190,17 +192,21 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 		d.mem.Heap().SetLimit(opt.HeapBytes)
 	}
 	if opt.Mode == ModeTiming {
+		if !opt.Timing.NoSampling {
+			d.repeats = timing.NewRepeats()
+			d.repeats.SetBudget(opt.Timing.Budget)
+		}
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
 			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids,
+			// A grid of under three waves is timed in full while the
+			// budget of detail is not used (it costs little), else for
+			// its first wave (internal/timing/sampling.go, shortWindow).
+			ShortOneWave: func() bool { return d.repeats == nil || !d.repeats.UnderBudget() },
 			// The block scheduler counts the registers the launch check and
 			// the metrics count (Kernel.RegsPerThread: the estimate capped by
 			// .maxnreg, the GPU's limit and __launch_bounds__), not the bare
 			// estimate.
 			RegsPerThread: func(fn *ir.Func) int { return regsPerThread(fn, a) }})
-		if !opt.Timing.NoSampling {
-			d.repeats = timing.NewRepeats()
-			d.repeats.SetBudget(opt.Timing.Budget)
-		}
 	}
 	return d
 }

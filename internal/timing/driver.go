@@ -54,6 +54,13 @@ type Options struct {
 	// blocks placed on the SMs' slots at the window's block times
 	// (sampling.go's shortWindow, extrapolateSlots).
 	ShortGrids bool
+	// ShortOneWave, when set, says whether a short grid of under three
+	// waves may be timed for its first wave alone (shortWindow): when it
+	// says no, such a grid is timed in full (nil: it may). The runtime
+	// lets it while a program's budget of detail is not used
+	// (Repeats.UnderBudget): a window of one wave is off its full timing
+	// by up to 6%, a window of two by up to 3.5%.
+	ShortOneWave func() bool
 	// ClockMHz runs the SMs at this clock instead of the preset's (0: the
 	// preset's), as ncu's --clock-control base does.
 	ClockMHz float64
@@ -356,7 +363,8 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	sample := d.opt.Sample && !d.devRuntime(g) && cl == nil
 	s.limitBlk, s.maxLimit = sampleWindow(nb, wave, sample, d.opt.SampleWaves)
 	if sample && d.opt.ShortGrids && s.limitBlk == nb {
-		if l := shortWindow(nb, wave, d.opt.SampleWaves); l < nb {
+		oneWave := d.opt.ShortOneWave == nil || d.opt.ShortOneWave()
+		if l := shortWindow(nb, wave, d.opt.SampleWaves, oneWave); l < nb {
 			s.limitBlk, s.maxLimit, s.short = l, l, true
 		}
 	}

@@ -433,16 +433,15 @@ func (s *gridState) finish(nb, wave int) {
 			errPct = max(s.sampleErrorPct(nb, cycles), wavesMinPct)
 		}
 		wr = s.sampledWrites(scale)
-		if floor := s.dramFloor(end, scale, wr); floor > cycles {
-			moved := 100 * float64(floor-cycles) / float64(floor)
+		if floor := s.dramFloor(nb, end, scale, wr); floor > cycles {
 			if s.short {
 				// The floor overrode the block times' estimate:
 				// the grid is held to the DRAM's peak, which a
 				// whole grid seldom sustains, so the move counts
 				// twice (sampling.go, short grids).
-				errPct += 2 * moved
+				errPct += 2 * 100 * float64(floor-cycles) / float64(floor)
 			} else {
-				errPct = max(errPct, moved)
+				errPct = max(errPct, dramFloorPct)
 			}
 			cycles = floor
 		}

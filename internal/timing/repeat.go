@@ -109,6 +109,10 @@ func (r *Repeats) SetBudget(warpInst uint64) { r.budget = warpInst }
 // budget.
 func (r *Repeats) OverBudget() bool { return r.budget > 0 && r.timed >= r.budget }
 
+// UnderBudget reports whether the launches have a budget of detail and
+// have not used it yet: timing in detail still costs little.
+func (r *Repeats) UnderBudget() bool { return r.budget > 0 && r.timed < r.budget }
+
 // TimedInst is the warp instructions the launches recorded by Timed were
 // timed in detail for.
 func (r *Repeats) TimedInst() uint64 { return r.timed }

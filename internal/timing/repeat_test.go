@@ -3,6 +3,8 @@ package timing_test
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim"
@@ -185,44 +187,84 @@ const incPTX = `.version 8.0
 }
 `
 
-// TestLongSamplingErrorStreaming: a streaming grid whose writes exceed the L2
-// (asyncAPI's kernel at its size, 2^24 ints in 32768 blocks of 512: 62
-// waves) sampled against its full timing. Its first waves' dirty lines
+// copyPTX copies src to dst, a word a thread: a stream that reads one
+// buffer and writes another.
+const copyPTX = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry cp(.param .u64 dst, .param .u64 src)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [dst];
+	ld.param.u64 %rd2, [src];
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mad.lo.u32 %r5, %r3, %r4, %r2;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.u64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r6, [%rd4];
+	add.u64 %rd5, %rd1, %rd3;
+	st.global.u32 [%rd5], %r6;
+	ret;
+}
+`
+
+// TestLongSamplingErrorStreaming: streaming grids whose writes exceed the
+// L2, sampled by waves, against their full timing: asyncAPI's kernel at its
+// size (2^24 ints in place, 32768 blocks of 512: 62 waves) and a copy of
+// 2^23 ints (32 MiB each way, 31 waves). Their first waves' dirty lines
 // still fit in the L2, so their block rate misses the later waves'
-// write-backs; the DRAM floor (dramFloor) holds the extrapolation to the
-// DRAM's pace. Before it, sampling was 22.5% fast here. The error must be
-// within 10% and within the sampling's own estimate. A long test (CI's
-// long step): it times the 62 waves in full detail.
+// write-backs; the DRAM floor (dramFloor) holds the blocks after the L2
+// fills to the DRAM's pace. Sampling was 22.5% fast on asyncAPI's kernel
+// before the floor, 4.2% fast with a floor over every untimed block (until
+// 2026-11-28), +1.4% with the floor from the L2's filling on. Each must be
+// within 3% and within the sampling's own estimate. A long test (CI's long
+// step): it times the grids in full detail.
 func TestLongSamplingErrorStreaming(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel() // main_test.go: the long tests overlap
-	const n = 1 << 24
-	run := func(noSampling bool) *metrics.Timing {
+	run := func(ptx, kernel string, n uint32, noSampling bool) *metrics.Timing {
 		dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Mode: warpsim.ModeTiming,
 			Timing: warpsim.TimingOptions{NoSampling: noSampling}})
-		mod, err := dev.LoadModule("inc.ptx", []byte(incPTX))
+		mod, err := dev.LoadModule(kernel+".ptx", []byte(ptx))
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, _ := mod.Kernel("inc")
-		data, _ := dev.Malloc(4 * n)
-		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: n / 512, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 512, Y: 1, Z: 1}},
-			params(data, uint32(26)))
+		k, _ := mod.Kernel(kernel)
+		data, _ := dev.Malloc(4 * uint64(n))
+		var ps []byte
+		if kernel == "cp" {
+			dst, _ := dev.Malloc(4 * uint64(n))
+			ps = params(dst, data)
+		} else {
+			ps = params(data, uint32(26))
+		}
+		res, err := dev.Launch(k, warpsim.LaunchConfig{Grid: warpsim.Dim3{X: n / 512, Y: 1, Z: 1}, Block: warpsim.Dim3{X: 512, Y: 1, Z: 1}}, ps)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res.Grids[0].Timing
 	}
-	full, sampled := run(true), run(false)
-	if sampled.Sampling != timing.SampledWaves {
-		t.Fatalf("a 62-wave grid was not sampled by waves (%q)", sampled.Sampling)
-	}
-	e := 100 * (float64(sampled.Cycles) - float64(full.Cycles)) / float64(full.Cycles)
-	t.Logf("full %d cycles, sampled %d (%d blocks in detail): error %+.2f%%, estimated ±%.2f%%",
-		full.Cycles, sampled.Cycles, sampled.SampledBlocks, e, sampled.ErrorPct)
-	if e > 10 || e < -10 || e > sampled.ErrorPct || -e > sampled.ErrorPct {
-		t.Errorf("sampled %d cycles is %+.2f%% off the full timing's %d (estimated ±%.2f%%; want within 10%% and the estimate)",
-			sampled.Cycles, e, full.Cycles, sampled.ErrorPct)
+	for _, c := range []struct {
+		name, ptx, kernel string
+		n                 uint32
+	}{
+		{"asyncAPI's increment_kernel, 2^24 ints", incPTX, "inc", 1 << 24},
+		{"copy, 2^23 ints", copyPTX, "cp", 1 << 23},
+	} {
+		full, sampled := run(c.ptx, c.kernel, c.n, true), run(c.ptx, c.kernel, c.n, false)
+		if sampled.Sampling != timing.SampledWaves {
+			t.Fatalf("%s: not sampled by waves (%q)", c.name, sampled.Sampling)
+		}
+		e := 100 * (float64(sampled.Cycles) - float64(full.Cycles)) / float64(full.Cycles)
+		t.Logf("%s: full %d cycles, sampled %d (%d blocks in detail): error %+.2f%%, estimated ±%.2f%%",
+			c.name, full.Cycles, sampled.Cycles, sampled.SampledBlocks, e, sampled.ErrorPct)
+		if math.Abs(e) > 3 || math.Abs(e) > sampled.ErrorPct {
+			t.Errorf("%s: sampled %d cycles is %+.2f%% off the full timing's %d (estimated ±%.2f%%; want within 3%% and the estimate)",
+				c.name, sampled.Cycles, e, full.Cycles, sampled.ErrorPct)
+		}
 	}
 }
 
@@ -296,5 +338,52 @@ func checkReused(t *testing.T, i int, iters uint32, full, sampled repeatRun, wan
 	// addresses: dramAnswer).
 	if e > s.ErrorPct+0.1 || -e > s.ErrorPct+0.1 {
 		t.Errorf("launch %d: %+.2f%% off the full timing, beyond its estimate ±%.2f%%", i, e, s.ErrorPct)
+	}
+}
+
+// TestShortOneWaveBudget: a short grid of under three waves (1.89 waves
+// of 256-thread blocks on the K40's 15 SMs, small enough for a plain test)
+// is timed in full while the device's budget of detail is not used (it
+// costs little, and a window of one wave is off by up to 6%), and for its
+// first wave and a block once the budget is used or when there is none
+// (the Go API's ShortGrids alone).
+func TestShortOneWaveBudget(t *testing.T) {
+	a := arch.MustLookup("k40")
+	const threads = 256
+	wave := a.SMs * a.MaxThreadsPerSM / threads
+	blocks := wave * 189 / 100
+	run := func(budget uint64, warmUp bool) *metrics.Timing {
+		dev := warpsim.NewDevice(a, warpsim.Options{Mode: warpsim.ModeTiming,
+			Timing: warpsim.TimingOptions{ShortGrids: true, Budget: budget}})
+		mod, err := dev.LoadModule("loop.ptx", []byte(strings.Replace(loopPTX, "sm_90", "sm_35", 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := mod.Kernel("loop")
+		n, _ := dev.Malloc(uint64(4 * blocks * threads))
+		out, _ := dev.Malloc(uint64(4 * blocks * threads))
+		if warmUp {
+			// One block: its instructions use a budget of one.
+			launchLoop(t, dev, k, n, out, 40, 1, threads)
+		}
+		return launchLoop(t, dev, k, n, out, 40, blocks, threads).t
+	}
+	for _, c := range []struct {
+		name   string
+		budget uint64
+		warmUp bool
+		want   string // sampling; "": timed in full
+	}{
+		{"no budget", 0, false, timing.SampledShort},
+		{"under the budget", 1 << 40, false, ""},
+		{"over the budget", 1, true, timing.SampledShort},
+	} {
+		tm := run(c.budget, c.warmUp)
+		if tm.Sampling != c.want || tm.Sampled != (c.want != "") {
+			t.Errorf("%s: sampling %q (sampled %v), want %q", c.name, tm.Sampling, tm.Sampled, c.want)
+		}
+		if c.want == timing.SampledShort && tm.SampledBlocks != wave+1 {
+			t.Errorf("%s: %d blocks in detail, want a wave and one (%d)", c.name, tm.SampledBlocks, wave+1)
+		}
 	}
 }

@@ -82,25 +82,29 @@ func TestSamplingExtrapolation(t *testing.T) {
 }
 
 // TestShortWindow: a grid of 1.5 to waves+2 waves is a short grid, timed
-// for its first wave and a block under three waves, its first two from
-// three on;
-// others are not short grids.
+// for its first wave and a block under three waves (when a window of one
+// wave is allowed; else in full), its first two from three on; others are
+// not short grids.
 func TestShortWindow(t *testing.T) {
 	tests := []struct {
-		nb, wave, want int
+		nb, wave, want, full int // full: the window when one wave is not allowed
 	}{
-		{nb: 140, wave: 100, want: 140}, // 1.4 waves: in full
-		{nb: 150, wave: 100, want: 101}, // 1.5 waves
-		{nb: 194, wave: 100, want: 101}, // sortingNetworks' shape
-		{nb: 299, wave: 100, want: 101}, // under three waves
-		{nb: 388, wave: 100, want: 200}, // 3.88 waves: two
-		{nb: 600, wave: 100, want: 200}, // 6 waves
-		{nb: 700, wave: 100, want: 700}, // 7 waves: sampled by waves instead
-		{nb: 1000, wave: 0, want: 1000}, // no wave
+		{nb: 140, wave: 100, want: 140, full: 140},  // 1.4 waves: in full
+		{nb: 150, wave: 100, want: 101, full: 150},  // 1.5 waves
+		{nb: 194, wave: 100, want: 101, full: 194},  // sortingNetworks' shape
+		{nb: 299, wave: 100, want: 101, full: 299},  // under three waves
+		{nb: 300, wave: 100, want: 200, full: 200},  // three waves: two
+		{nb: 388, wave: 100, want: 200, full: 200},  // 3.88 waves: two
+		{nb: 600, wave: 100, want: 200, full: 200},  // 6 waves
+		{nb: 700, wave: 100, want: 700, full: 700},  // 7 waves: sampled by waves instead
+		{nb: 1000, wave: 0, want: 1000, full: 1000}, // no wave
 	}
 	for _, tc := range tests {
-		if got := shortWindow(tc.nb, tc.wave, 4); got != tc.want {
+		if got := shortWindow(tc.nb, tc.wave, 4, true); got != tc.want {
 			t.Errorf("%d blocks in waves of %d: window %d, want %d", tc.nb, tc.wave, got, tc.want)
+		}
+		if got := shortWindow(tc.nb, tc.wave, 4, false); got != tc.full {
+			t.Errorf("%d blocks in waves of %d, no window of one wave: %d, want %d", tc.nb, tc.wave, got, tc.full)
 		}
 	}
 }
@@ -168,5 +172,61 @@ func TestExtrapolateSlotsMeanPerSM(t *testing.T) {
 		if got, _ := s.extrapolateSlots(c.nb, last); got != c.want {
 			t.Errorf("%s: extrapolated %d cycles, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestDRAMFloorFillsL2First: a grid sampled by waves whose write-backs
+// start only once its dirty lines fill the L2 runs at its window's block
+// rate until then, and only its later blocks' reads and the write-backs
+// are held to the DRAM's bandwidth; with no write-backs to come the floor
+// is the window's rate or its reads at the DRAM's bandwidth, whichever is
+// slower.
+func TestDRAMFloorFillsL2First(t *testing.T) {
+	// The TestSamplingExtrapolation window: 40 blocks, a block every 10
+	// cycles from the second wave on. Each block read 1024 bytes (32
+	// sectors) and left them valid in an L2 of 64 KiB (2048 sectors):
+	// 768 sectors free, room for 24 more blocks before write-backs.
+	newState := func() *gridState {
+		s := &gridState{p: &Params{DRAMBytesPerCycle: 256}, wave: 4, limitBlk: 40, maxLimit: 80,
+			d: &Driver{l2: newCache(64*1024, 4)}}
+		for i := 0; i < 40; i++ {
+			start := uint64(0)
+			if i >= 4 {
+				start = 100 + 40*uint64(i/4-1)
+			}
+			d := uint64(100)
+			if i >= 4 {
+				d = 40
+			}
+			s.spans = append(s.spans, engine.BlockSpan{Block: i, SM: i % 4, Start: start, End: start + d})
+		}
+		for sec := uint64(0); sec < 40*32; sec++ {
+			s.d.l2.fill(sec, 0, true)
+		}
+		s.dramRd = 40 * 1024
+		return s
+	}
+	s := newState()
+	// 100 blocks: 60 untimed, 24 of them before the L2 is full (at 10
+	// cycles each, slower than their reads at 256 bytes a cycle: 4), then
+	// 36 blocks' reads and 60 blocks' write-backs of 1024 bytes at the
+	// DRAM's bandwidth (a floor over all 60 blocks' traffic: 980).
+	wr := uint64(60 * 1024)
+	if got, want := s.dramFloor(100, 500, 100.0/40, wr), uint64(500+24*10+(36*1024+60*1024)/256); got != want {
+		t.Errorf("floor %d cycles, want %d (the L2 filled first)", got, want)
+	}
+	// No write-backs to come: every untimed block at the slower of the
+	// window's rate and its reads at the DRAM's bandwidth.
+	if got, want := s.dramFloor(100, 500, 100.0/40, 0), uint64(500+60*10); got != want {
+		t.Errorf("floor without write-backs %d cycles, want %d", got, want)
+	}
+	// A window that filled the L2 already: every untimed block's reads
+	// and the write-backs at the DRAM's bandwidth.
+	s = newState()
+	for sec := uint64(40 * 32); sec < 8192; sec++ {
+		s.d.l2.fill(sec, 0, true)
+	}
+	if got, want := s.dramFloor(100, 500, 100.0/40, wr), uint64(500+(60*1024+60*1024)/256); got != want {
+		t.Errorf("floor with the L2 full %d cycles, want %d", got, want)
 	}
 }
