@@ -706,7 +706,13 @@ var measured = map[string]*Params{
 		// (ptxas reads the parameters again after a loop) stays off: it
 		// moves programs3's wmma GEMMs further too fast (igemm -39% -> -56%,
 		// tf32_gemm -46% -> -54%; nvcc 10.5% -> 12.0%, over the test's 12%).
-		LoopUnroll:     4,
+		LoopUnroll: 4,
+		// [WMMAORDER] ptxas's order inside a wmma k step (ptxas.wmma_rounds):
+		// tf32 fragments converted in place a k-slice at a time, 8-bit
+		// operands the other way round packed from bytes before the other
+		// operand's loads (testdata/programs3/wmmagemm, wg.sass; docs/
+		// calibration.md, fifteenth round).
+		WmmaRounds:     true,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at

@@ -519,6 +519,16 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && mem != 0 {
 		if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) && int(in.Imm) < len(funcs[rec.Func].TensorOps) {
+			if r := funcs[rec.Func].TensorOps[in.Imm].Access.Rounds; r > 1 && p.WmmaRounds {
+				// ptxas's order inside the step (ir.markWmmaRounds): the
+				// fragment's later loads go out when the earlier ones'
+				// data is back and their consumers have run.
+				round := uint64(p.L2HitLatency + 0.5)
+				if rec.Space == engine.SpaceShared {
+					round = uint64(p.SharedLatency)
+				}
+				mem = sm.fadd(mem, uint64(r-1)*round)
+			}
 			if m := funcs[rec.Func].TensorOps[in.Imm].Access.Movm; m > 0 {
 				// A fragment stored the other way round from the MMA's
 				// is transposed a register at a time (MOVM.16.MT88, a
