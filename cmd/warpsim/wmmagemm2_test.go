@@ -24,9 +24,12 @@ const wmmagemm2Dir = "../../testdata/programs3/wmmagemm2"
 // each launch's time with Nsight Compute's (times.tsv). The kernels' loads
 // come from the L2 and from DRAM; on the H200 its HBM3e is faster than the
 // H100's, so the model (the H100 preset) may run a little slow where a
-// step waits for DRAM. On 2026-11-28 (fifteenth round): mean |error| 31.2%
-// in the PTX's order (ptxas.wmma_rounds=0), 14.5% with ptxas's. It fails
-// when a launch is more than 60% off or the mean passes 18%.
+// step waits for DRAM. On 2026-11-28 (fifteenth round): mean |error| 22.9%
+// before the round (the PTX's order, ConstBankLive off), 26.2% with
+// ConstBankLive alone, 12.0% with ptxas's order alone, 13.8% with both (the
+// preset; gv_tf32_cr, A column-major, -38% and -40%: three round trips in
+// its SASS where the rule says two). It fails when a launch is more than
+// 60% off or the mean passes 15.5%.
 func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -69,7 +72,7 @@ func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	}
 	mean := sum / float64(max(1, len(rows)))
 	t.Logf("mean |error| %.1f%% (%d launches)", 100*mean, len(rows))
-	if mean > 0.18 {
-		t.Errorf("mean |error| %.1f%%: want under 18%%", 100*mean)
+	if mean > 0.155 {
+		t.Errorf("mean |error| %.1f%%: want under 15.5%%", 100*mean)
 	}
 }
