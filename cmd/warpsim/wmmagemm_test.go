@@ -31,8 +31,10 @@ const wmmagemmDir = "../../testdata/programs3/wmmagemm"
 // k step's loads only after the step's first MMAs or PRMTs have their
 // data, two memory round trips a step where the model has one. The
 // ch_*_ind rows of f16 and s8 are ptxas's: the four chains have the same
-// operands, and ptxas computes one (+167%, +183%). It fails when a launch is
-// more than 200% off or a half's mean passes its bound.
+// operands, and ptxas computes one (+167%, +183%). Fifteenth round, ptxas's
+// order inside a k step modelled (ir.WmmaAccess.Rounds) and ConstBankLive
+// on: study 15.0%, held out 17.5% (gg tf32 -2% to -9%, s8 -18% to -24%).
+// It fails when a launch is more than 200% off or a half's mean passes 19%.
 func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -81,8 +83,8 @@ func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
 	}
 	study, held := sum[0]/float64(max(1, n[0])), sum[1]/float64(max(1, n[1]))
 	t.Logf("mean |error|: study half %.1f%% (%d launches), held-out half %.1f%% (%d)", 100*study, n[0], 100*held, n[1])
-	if study > 0.21 || held > 0.21 {
-		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want both under 21%%", 100*study, 100*held)
+	if study > 0.19 || held > 0.19 {
+		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want both under 19%%", 100*study, 100*held)
 	}
 }
 

@@ -603,6 +603,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	markWarpAggregated(f)
 	specialize(f)
 	markPredicatedBranches(f) // after specialize: it reads the classes
+	markWmmaRounds(f)
 	f.slotWidths = fl.slotW
 	if f.Entry {
 		// Only a kernel's count is asked for (occupancy, the launch

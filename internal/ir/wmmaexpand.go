@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"slices"
+
 	"github.com/warpsim/warpsim/internal/tensor"
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -48,6 +50,10 @@ type WmmaAccess struct {
 	BlockRows, BlockBytes  int
 	BlocksPerInst          int
 	Insts, Movm            int
+	// Rounds is how many memory round trips a step's MMA waits for this
+	// fragment's loads: 1, or more where ptxas places the loaded values'
+	// consumers between the step's loads (markWmmaRounds).
+	Rounds int
 }
 
 // Blocks is the number of blocks the tile is read in.
@@ -108,5 +114,66 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 	}
 	a.Insts = (n + a.BlocksPerInst - 1) / a.BlocksPerInst
 	a.Movm *= n
+	a.Rounds = 1
+	if load && a.BlockRows == 4 && bits == 8 {
+		// Byte loads packed into registers (IMAD, PRMT): ptxas issues
+		// half of them, packs those, then the other half, and packs
+		// the fragment before the step's other operand is loaded
+		// (wg.sass, gg of s8: 4 LDG.E.U8, IMAD; 4 LDG.E.U8, IMAD,
+		// PRMT; 2 LDG.E of A; IMMA): three round trips.
+		a.Rounds = 3
+	}
 	return a
+}
+
+// markWmmaRounds sets the Rounds of f's wmma.load fragments that the code
+// converts before its MMA (tf32's cvt.rna.tf32.f32 of each element,
+// through movs): ptxas takes such a step one hardware MMA's k-slice at a
+// time — the slice's loads, their conversions (FSETP + IADD in place),
+// the slice's HMMA.1684s, then the next slice's loads (wg.sass, gg of
+// tf32: five LD.E, four conversions, two HMMA, three more LD.E ...) — so
+// the MMA has the fragment K/4 round trips after its first load. A
+// fragment the MMA reads as loaded (f16, bf16: every load of the step
+// above its first HMMA) keeps one.
+func markWmmaRounds(f *Func) {
+	for pc := range f.Code {
+		in := &f.Code[pc]
+		if in.Op != OpTensor || in.Mode != TensorWmmaLoad || int(in.Imm) >= len(f.TensorOps) {
+			continue
+		}
+		to := &f.TensorOps[in.Imm]
+		if to.Frag.Elem != tensor.TF32 || to.Use != 'a' && to.Use != 'b' || to.Access.Rounds != 1 {
+			continue
+		}
+		k := to.Frag.Cols
+		if to.Use == 'b' {
+			k = to.Frag.Rows
+		}
+		if k/4 > 1 && convertedBeforeUse(f, pc, to.D) {
+			to.Access.Rounds = k / 4
+		}
+	}
+}
+
+// convertedBeforeUse says whether a register of frag, loaded at pc, is
+// converted to tf32 (directly or through movs) in the code that follows
+// before the block's end.
+func convertedBeforeUse(f *Func, pc int, frag []int32) bool {
+	held := append([]int32(nil), frag...)
+	for i := pc + 1; i < len(f.Code) && i < pc+256; i++ {
+		in := &f.Code[i]
+		if in.Op == OpBra || in.Op == OpExit || in.Op == OpBar {
+			return false
+		}
+		if len(in.A) == 0 || !slices.Contains(held, in.A[0]) {
+			continue
+		}
+		switch {
+		case in.Op == OpExt && in.Mode == ExtCvt && in.Cmp == CvtKF32ToTF32:
+			return true
+		case in.Op == OpMov && in.D[0] >= 0:
+			held = append(held, in.D[0])
+		}
+	}
+	return false
 }

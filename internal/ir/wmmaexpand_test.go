@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/tensor"
@@ -71,5 +73,107 @@ func TestWmmaAccessesAsPtxas(t *testing.T) {
 		if got := a.Blocks() * a.BlockRows * a.BlockBytes; got != a.TileRows*a.TileRowBytes {
 			t.Errorf("%s: blocks cover %d bytes of a %d-byte tile", c.name, got, a.TileRows*a.TileRowBytes)
 		}
+	}
+}
+
+// wmmaStep is one k step of a wmma GEMM as nvcc writes it (wg.cu's gg):
+// load a, load b, an optional conversion of each element (tf32's
+// __float_to_tf32: mov to an f32 register, cvt.rna.tf32.f32, mov back),
+// then the MMA. typ is the wmma type and shape suffix, acc the
+// accumulators' type, frag the registers of a and of b.
+func wmmaStep(shape, typ, acc string, fa, fb int, bLayout string, convert bool) string {
+	var b strings.Builder
+	regs := func(from, n int) string {
+		var r []string
+		for i := range n {
+			r = append(r, fmt.Sprintf("%%r%d", from+i))
+		}
+		return "{" + strings.Join(r, ", ") + "}"
+	}
+	nacc := 8
+	accRegs := func() string {
+		var r []string
+		for i := range nacc {
+			if acc == "s32" {
+				r = append(r, fmt.Sprintf("%%r%d", 40+i))
+			} else {
+				r = append(r, fmt.Sprintf("%%f%d", 40+i))
+			}
+		}
+		return "{" + strings.Join(r, ", ") + "}"
+	}
+	b.WriteString(".reg .b32 %r<64>;\n.reg .f32 %f<64>;\n.reg .b64 %rd<4>;\n")
+	b.WriteString("ld.param.u64 %rd0, [p0];\nld.param.u64 %rd1, [p1];\n")
+	fmt.Fprintf(&b, "wmma.load.a.sync.aligned.row.%s.global.%s %s, [%%rd0], 64;\n", shape, typ, regs(0, fa))
+	fmt.Fprintf(&b, "wmma.load.b.sync.aligned.%s.%s.global.%s %s, [%%rd1], 64;\n", bLayout, shape, typ, regs(16, fb))
+	a, bb := regs(0, fa), regs(16, fb)
+	if convert {
+		var ca, cb []string
+		for i := range fa + fb {
+			src := i
+			if i >= fa {
+				src = 16 + i - fa
+			}
+			fmt.Fprintf(&b, "mov.b32 %%f%d, %%r%d;\ncvt.rna.tf32.f32 %%r%d, %%f%d;\n", i, src, 24+i, i)
+			if i < fa {
+				ca = append(ca, fmt.Sprintf("%%r%d", 24+i))
+			} else {
+				cb = append(cb, fmt.Sprintf("%%r%d", 24+i))
+			}
+		}
+		a, bb = "{"+strings.Join(ca, ", ")+"}", "{"+strings.Join(cb, ", ")+"}"
+	}
+	fmt.Fprintf(&b, "wmma.mma.sync.aligned.row.%s.%s.%s.%s %s, %s, %s, %s;\n", bLayout, shape, acc, mmaTypes(typ, acc), accRegs(), a, bb, accRegs())
+	fmt.Fprintf(&b, "wmma.store.d.sync.aligned.row.%s.global.%s [%%rd0], %s, 64;\nret;", shape, acc, accRegs())
+	return b.String()
+}
+
+func mmaTypes(typ, acc string) string {
+	if typ == "tf32" || typ == "bf16" {
+		return typ + "." + typ + "." + acc
+	}
+	if typ == "s8" {
+		return "s8.s8.s32"
+	}
+	return acc
+}
+
+// TestWmmaRoundsAsPtxas checks ptxas's order inside a wmma k step, read
+// from nvcc 13's SASS of testdata/programs3/wmmagemm's gg loops
+// (h100/wg.sass.gz): the round trips the step's MMA waits for a
+// fragment's loads (ir.WmmaAccess.Rounds). f16 and bf16 issue every load
+// of the step before the first HMMA.16816 (one); tf32 converted in place
+// goes a k-slice of HMMA.1684 at a time (five LD.E, four FSETP+IADD, two
+// HMMA, then the rest: two); s8 with B row-major loads half of B's bytes,
+// packs them, the other half, packs, and only then A (three for B, one for
+// A).
+func TestWmmaRoundsAsPtxas(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		shape, typ, acc, bLay string
+		fa, fb                int
+		convert               bool
+		wantA, wantB          int
+	}{
+		{"f16, B row-major", "m16n16k16", "f16", "f32", "row", 8, 8, false, 1, 1},
+		{"bf16, B row-major", "m16n16k16", "bf16", "f32", "row", 4, 4, false, 1, 1},
+		{"tf32 converted", "m16n16k8", "tf32", "f32", "row", 4, 4, true, 2, 2},
+		{"tf32 as loaded", "m16n16k8", "tf32", "f32", "row", 4, 4, false, 1, 1},
+		{"s8, B row-major", "m16n16k16", "s8", "s32", "row", 2, 2, false, 1, 3},
+		{"s8, B column-major", "m16n16k16", "s8", "s32", "col", 2, 2, false, 1, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := lowerOne(t, wmmaStep(c.shape, c.typ, c.acc, c.fa, c.fb, c.bLay, c.convert))
+			got := map[byte]int{}
+			for _, in := range f.Code {
+				if in.Op == OpTensor && in.Mode == TensorWmmaLoad {
+					to := f.TensorOps[in.Imm]
+					got[to.Use] = to.Access.Rounds
+				}
+			}
+			if got['a'] != c.wantA || got['b'] != c.wantB {
+				t.Errorf("rounds A %d, B %d; want %d, %d", got['a'], got['b'], c.wantA, c.wantB)
+			}
+		})
 	}
 }

@@ -161,3 +161,41 @@ func TestHoistWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWmmaLoadWords: the hoisting bound counts a wmma.load's registers as
+// ptxas holds them while its data comes, a register a SASS load — an s8
+// m16n16k16 B stored row-major, read a byte an element, eight LDG.E.U8
+// for a two-register fragment (testdata/programs3/wmmagemm, wg.sass: gg
+// of s8 issues no load of the next k step above the step's IMMAs) — and
+// no more than its fragment's where a load fills a register or more.
+func TestWmmaLoadWords(t *testing.T) {
+	for _, tc := range []struct {
+		name, load string
+		want       int
+	}{
+		{"s8 b row-major: 8 LDG.E.U8, 2 registers", "wmma.load.b.sync.aligned.row.m16n16k16.global.s8 {%r0, %r1}, [%rd0], 64;", 6},
+		{"s8 b column-major: 2 LDG.E", "wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r0, %r1}, [%rd0], 64;", 0},
+		{"f16 a row-major: 4 LDG.E, 8 registers", "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd0], 64;", 0},
+	} {
+		src := ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry k(.param .u64 p0)\n{\n" +
+			".reg .b32 %r<8>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd0, [p0];\n" + tc.load + "\nst.global.u32 [%rd0], %r1;\nret;\n}\n"
+		m, err := ptx.Parse("k.ptx", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ir.Lower(m, func(string) bool { return false })
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		f := p.Funcs[0]
+		got := -1
+		for _, in := range f.Code {
+			if in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad {
+				got = wmmaLoadWords(f, &f.TensorOps[in.Imm])
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: %d registers more than the fragment's, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -318,6 +318,14 @@ type Params struct {
 	// parameter, a __constant__ at a fixed address, their cvta.to.global),
 	// as mm3_kernel's SASS does. Off: the PTX's order (ir.Func.LiveWords).
 	ConstBankLive bool
+	// WmmaRounds: a wmma.load's fragment reaches its MMA
+	// ir.WmmaAccess.Rounds round trips after the load issues: ptxas puts
+	// the loaded values' consumers (byte packs, tf32 conversions and the
+	// MMA of each k-slice) between the step's loads, and each later
+	// group of loads goes out when the data of the one before is back —
+	// an L2 hit's latency more each (a shared-memory load's for shared
+	// memory). Off: the PTX's order, one round trip.
+	WmmaRounds bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:
 	// lanes reading different lines at the same offset in them conflict

@@ -693,20 +693,25 @@ var measured = map[string]*Params{
 		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
 		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
-		// [UNROLL] LoopUnroll 4, ConstBankLive off (ptxas.loop_unroll,
+		// [UNROLL] LoopUnroll 4, ConstBankLive on (ptxas.loop_unroll,
 		// ptxas.const_bank_live): ptxas's loop body is four of the PTX's
 		// and its loads run ahead of earlier iterations' arithmetic
 		// (testdata/programs9/unroll: 3mm's loop +166% -> +12%, layer3's
 		// with its count a parameter +68% -> -14%), for the loops whose SASS
 		// shows it (ir's rule, from the SASS of 87 loops of programs3, 8, 9
-		// and mlp: docs/timing-model.md, "ptxas's unrolled loop body"). With
-		// that rule programs3 does not move (nvcc 10.5%; fp8_convert's k_dot,
-		// left when i < n, is not re-unrolled), programs9's nvcc PTX 17.2%
-		// -> see docs/calibration.md, fourteenth round. ConstBankLive
-		// (ptxas reads the parameters again after a loop) stays off: it
-		// moves programs3's wmma GEMMs further too fast (igemm -39% -> -56%,
-		// tf32_gemm -46% -> -54%; nvcc 10.5% -> 12.0%, over the test's 12%).
-		LoopUnroll:     4,
+		// and mlp: docs/timing-model.md, "ptxas's unrolled loop body"), and
+		// the hoisting bound leaves out the parameters ptxas reads again
+		// from the constant bank (mm3_kernel's SASS). ConstBankLive went on
+		// in the fifteenth round with WmmaRounds below (programs9's nvcc
+		// PTX 13.5% -> 8.2%; docs/calibration.md, fifteenth round).
+		LoopUnroll: 4,
+		// [WMMAORDER] ptxas's order inside a wmma k step (ptxas.wmma_rounds):
+		// tf32 fragments converted in place a k-slice at a time, 8-bit
+		// operands the other way round packed from bytes before the other
+		// operand's loads (testdata/programs3/wmmagemm, wg.sass; docs/
+		// calibration.md, fifteenth round).
+		WmmaRounds:     true,
+		ConstBankLive:  true,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at

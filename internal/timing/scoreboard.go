@@ -519,6 +519,16 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && mem != 0 {
 		if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) && int(in.Imm) < len(funcs[rec.Func].TensorOps) {
+			if r := funcs[rec.Func].TensorOps[in.Imm].Access.Rounds; r > 1 && p.WmmaRounds {
+				// ptxas's order inside the step (ir.markWmmaRounds): the
+				// fragment's later loads go out when the earlier ones'
+				// data is back and their consumers have run.
+				round := uint64(p.L2HitLatency + 0.5)
+				if rec.Space == engine.SpaceShared {
+					round = uint64(p.SharedLatency)
+				}
+				mem = sm.fadd(mem, uint64(r-1)*round)
+			}
 			if m := funcs[rec.Func].TensorOps[in.Imm].Access.Movm; m > 0 {
 				// A fragment stored the other way round from the MMA's
 				// is transposed a register at a time (MOVM.16.MT88, a
@@ -1114,7 +1124,24 @@ func (s *gridState) registerGate(w *warpT) uint64 {
 	if f == nil || pc >= len(f.LiveWords) {
 		return 0
 	}
-	return heldGate(w, int(liveWords(f, s.p.ConstBankLive)[pc]), s.hoistWords)
+	live := int(liveWords(f, s.p.ConstBankLive)[pc])
+	if in := &f.Code[pc]; s.p.WmmaRounds && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && int(in.Imm) < len(f.TensorOps) {
+		live += wmmaLoadWords(f, &f.TensorOps[in.Imm])
+	}
+	return heldGate(w, live, s.hoistWords)
+}
+
+// wmmaLoadWords is how many more registers than its fragment's ptxas
+// holds for a wmma.load while its data comes: a register a SASS load, so
+// an 8-bit operand read a byte an element takes eight for m16n16k16 B (one
+// per LDG.E.U8, packed into two once they are back: wg.sass, gg of s8 at
+// 32 registers issues no load of the next k step above the step's IMMAs).
+func wmmaLoadWords(f *ir.Func, to *ir.TensorOperands) int {
+	words := 0
+	for _, r := range to.D {
+		words += f.SlotWords(r)
+	}
+	return max(to.Access.Insts-words, 0)
 }
 
 // heldGate is when warp w's held registers (holdLoads) have shrunk enough
