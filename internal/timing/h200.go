@@ -11,10 +11,17 @@ package timing
 // ran the H100's own microbenchmarks unchanged on the H200
 // (testdata/timing/h200/record.sh; Nsight Compute at --clock-control base,
 // which locks the H200 at 1.46-1.50 GHz where it locked the H100 at 1.58).
-func init() { measured["h200"] = h200Params() }
 
-func h200Params() *Params {
-	p := *measured["h100"]
+// withDerivedPresets adds to the measured presets those made from another
+// one (the H200's from the H100's), in one place rather than through init.
+func withDerivedPresets(m map[string]*Params) map[string]*Params {
+	m["h200"] = h200Params(m["h100"])
+	return m
+}
+
+// h200Params is the H200's preset made from the H100's.
+func h200Params(h100 *Params) *Params {
+	p := *h100
 	// L2: the model's L2 is the share of the L2 one SM sees (the H100's
 	// 25 MiB of its 50: two partitions; presets.go §3). The H200 has the
 	// same two partitions of the larger L2 its driver reports (62914560

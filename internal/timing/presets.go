@@ -52,7 +52,7 @@ import (
 //	        H100's figures (scaled by clock where they are in ns), so the
 //	        preset answers "what if" questions by its clock, SM count, caches,
 //	        pipe rates and DRAM bandwidth rather than by measured latencies.
-var measured = map[string]*Params{
+var measured = withDerivedPresets(map[string]*Params{
 	"h100": {
 		// [H100] §1 latencies: FFMA/IMAD 4, DFMA 8, MUFU 17, cvt pair 23,
 		// SHFL 26; §2 rates per SM per cycle: FFMA 128, DFMA/IMAD 64, MUFU
@@ -853,4 +853,4 @@ var measured = map[string]*Params{
 		IcacheBytes: 40 << 10, FetchAhead: 6, InstBytes: 9.1, MovBytes: 3.3, FetchLaunchBytes: 16 << 10, FetchLaunchLineNS: 2.7,
 		Source: "K40: pipe rates from the CUDA Programming Guide; latencies and memory carried over from the H100 at the K40's clock and bandwidth",
 	},
-}
+})
