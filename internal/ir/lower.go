@@ -602,6 +602,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	specialize(f)
 	markPredicatedBranches(f) // after specialize: it reads the classes
 	f.slotWidths = fl.slotW
+	markFoldedMovs(f)
 	if f.Entry {
 		// Only a kernel's count is asked for (occupancy, the launch
 		// check): a device function's would be scheduled for nothing.

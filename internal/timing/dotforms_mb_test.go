@@ -88,3 +88,27 @@ func TestShuffleLaneOperand(t *testing.T) {
 		})
 	}
 }
+
+// TestFoldedMovChains times the none_ twins of study/dot's chains (a
+// dependent chain of movs in place of each operation: 256 a lane, two a
+// step for the indexed family) against their bare_ twins, as the H100 ran
+// them: ptxas removes every one of those movs (the none_ and bare_ SASS
+// are the same, sass_count.txt), and the H100's times of the two differ
+// by its run-to-run spread (−128 and +32 ns; each kernel's three runs
+// spread over up to 224 ns). warpsim charged 3.3–4.2 cycles a mov before
+// Params.MovFold (+674 and +707 ns); now what is left is the movs' code
+// bytes (fetch.go's MovBytes), 30 and 62 ns.
+func TestFoldedMovChains(t *testing.T) {
+	h100 := timesTSV(t, filepath.Join(dotDir, "h100_long", "times.tsv"))
+	for _, fam := range []string{"f32", "idx"} {
+		t.Run(fam, func(t *testing.T) {
+			want := h100["none_"+fam+"_dep"] - h100["bare_"+fam+"_dep"]
+			got := launchFileTimeAtNCUClock(t, filepath.Join(dotDir, "mb_long", "none_"+fam+"_dep", "launch.json")) -
+				launchFileTimeAtNCUClock(t, filepath.Join(dotDir, "mb_long", "bare_"+fam+"_dep", "launch.json"))
+			t.Logf("the movs add %.0f ns, H100 %.0f ns", got, want)
+			if math.Abs(got) > 100 {
+				t.Errorf("the movs add %.0f ns, H100 %.0f ns: more than 100 ns", got, want)
+			}
+		})
+	}
+}

@@ -367,7 +367,13 @@ var measured = map[string]*Params{
 		// §1's 26) or from a register off the chain 26.0: the immediate
 		// form is 2 cycles sooner.
 		ShflImmLatency: 24,
-		SharedLatency:  23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
+		// [MOV] ptxas's SASS has no instruction for the movs ir marks
+		// MovFolded (the study half of testdata/triton3: its SASS moves
+		// against the PTX's movs, TestFoldedMovsAgainstSASS; study/dot's
+		// none_ chains of 256 dependent movs run in the bare kernel's
+		// time on the H100, TestFoldedMovChains).
+		MovFold:       true,
+		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		// [CL] Clusters, MEASURED on this H100 (testdata/timing/clusters:
