@@ -372,7 +372,15 @@ var measured = map[string]*Params{
 		// against the PTX's movs, TestFoldedMovsAgainstSASS; study/dot's
 		// none_ chains of 256 dependent movs run in the bare kernel's
 		// time on the H100, TestFoldedMovChains).
-		MovFold:       true,
+		MovFold: true,
+		// [SHFL-SCHED] ptxas interleaves independent shuffle chains of a
+		// basic block whatever the PTX's order: testdata/triton3/study/
+		// sched (gen_sched.py, run_sched.sh; one H200, ncu, cycles): 8
+		// chains of 20 butterfly-argmin steps take 3,527 cycles over the
+		// bare kernel written chain after chain, 3,643 step by step and
+		// 3,642 grouped by kind, in the same SASS (1,176 instructions);
+		// warpsim took 7,607, 7,303 and 3,742 in the PTX's order.
+		HoistShfl:     true,
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
