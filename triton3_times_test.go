@@ -40,7 +40,11 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // round's (the directed rounding forms of division, reciprocal and square
 // root as ptxas's subroutine calls: testdata/triton3/study/round) 8.6%,
 // 78 within 15%, the worst +35% (study 6.8% and 45 of 48, held out 10.6%
-// and 33 of 43). The goal, 15% for every kernel, is not met.
+// and 33 of 43); after the fifteenth round's (the movs ptxas removes;
+// shuffle chains of a block interleaved as ptxas's schedule has them:
+// testdata/triton3/study/sched) 7.9%, 80 within 15%, the worst -33%
+// (study 6.3% and 45 of 48, held out 9.6% and 35 of 43). The goal, 15%
+// for every kernel, is not met.
 func TestLongTriton3TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	all, mean, _, over := timeTritonBatch(t, "triton3", triton3Dir, triton3Times, triton3TimedKernels,
@@ -125,10 +129,10 @@ func triton3Split() (map[string]string, error) {
 const (
 	triton3TimedKernels  = 91
 	triton3TimeRowBound  = 0.5
-	triton3TimeMeanBound = 0.09
+	triton3TimeMeanBound = 0.085
 	// The halves (SPLIT.md).
 	triton3StudyMeanBound = 0.075
 	triton3StudyWithin    = 44
-	triton3HeldMeanBound  = 0.11
-	triton3HeldWithin     = 33
+	triton3HeldMeanBound  = 0.10
+	triton3HeldWithin     = 35
 )

@@ -187,6 +187,8 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("ptxas.loop_unroll", "the timing model ends a hoisting region at the back edge of a loop ptxas unrolls again only every this many times a warp takes it (0 or 1: every time; 4: ptxas's factor)", count, 0, formatFloat)
 	timing("ptxas.const_bank_live", "1: the loads the timing model hoists are bounded by registers not counting the values ptxas reads from the constant bank (parameters) where it uses them; 0: the PTX's liveness", count, 0, formatFloat)
 	timing("ptxas.wmma_rounds", "1: a wmma.load fragment whose loaded values ptxas consumes between the k step's loads (tf32 conversions a k-slice at a time, bytes packed before the other operand) reaches its MMA that many round trips later (an L2 hit each); 0: the PTX's order, one round trip", count, 0, formatFloat)
+	timing("ptxas.mov_fold", "1: the movs ptxas removes (copies, dead movs, constants its readers encode) take no issue slot and no latency; 0: every mov issues", count, 0, formatFloat)
+	timing("ptxas.hoist_shfl", "1: a shuffle and its consumers issue ahead of the results they wait for within a basic block, as ptxas interleaves independent shuffle chains; 0: they wait in the warp", count, 0, formatFloat)
 	timing("const.block", "bytes a constant-cache miss brings from the L2 (a size; 0: the sectors asked for)", size, 0, func(v float64) string { return formatSize(int64(v)) })
 	timing("const.param_line", "bytes of a line of constant bank 0 (a kernel's parameters, %ntid, %nctaid), cold at each block's start (a size; 0: a parameter read takes its class latency)", size, 0, func(v float64) string { return formatSize(int64(v)) })
 	cycles("const.param_miss", "a block's first read of a line of constant bank 0 waits this long")

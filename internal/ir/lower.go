@@ -605,6 +605,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	markPredicatedBranches(f) // after specialize: it reads the classes
 	markWmmaRounds(f)
 	f.slotWidths = fl.slotW
+	markFoldedMovs(f)
 	if f.Entry {
 		// Only a kernel's count is asked for (occupancy, the launch
 		// check): a device function's would be scheduled for nothing.

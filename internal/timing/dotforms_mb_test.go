@@ -2,7 +2,10 @@ package timing_test
 
 import (
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -87,4 +90,81 @@ func TestShuffleLaneOperand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFoldedMovChains times the none_ twins of study/dot's chains (a
+// dependent chain of movs in place of each operation: 256 a lane, two a
+// step for the indexed family) against their bare_ twins, as the H100 ran
+// them: ptxas removes every one of those movs (the none_ and bare_ SASS
+// are the same, sass_count.txt), and the H100's times of the two differ
+// by its run-to-run spread (−128 and +32 ns; each kernel's three runs
+// spread over up to 224 ns). warpsim charged 3.3–4.2 cycles a mov before
+// Params.MovFold (+674 and +707 ns); now what is left is the movs' code
+// bytes (fetch.go's MovBytes), 30 and 62 ns.
+func TestFoldedMovChains(t *testing.T) {
+	h100 := timesTSV(t, filepath.Join(dotDir, "h100_long", "times.tsv"))
+	for _, fam := range []string{"f32", "idx"} {
+		t.Run(fam, func(t *testing.T) {
+			want := h100["none_"+fam+"_dep"] - h100["bare_"+fam+"_dep"]
+			got := launchFileTimeAtNCUClock(t, filepath.Join(dotDir, "mb_long", "none_"+fam+"_dep", "launch.json")) -
+				launchFileTimeAtNCUClock(t, filepath.Join(dotDir, "mb_long", "bare_"+fam+"_dep", "launch.json"))
+			t.Logf("the movs add %.0f ns, H100 %.0f ns", got, want)
+			if math.Abs(got) > 100 {
+				t.Errorf("the movs add %.0f ns, H100 %.0f ns: more than 100 ns", got, want)
+			}
+		})
+	}
+}
+
+// TestShuffleChainsInterleaved times study/sched's eight independent
+// chains of 20 butterfly-argmin steps a lane (two shuffles, three
+// compares, and, or, two selects a step) in three PTX orders, against one
+// H200 (the H100's SM; Nsight Compute's cycles, --clock-control none):
+// chain after chain (Triton's order for a reduction of several rows), step
+// by step, and each step grouped by kind. ptxas makes the same 1,176 SASS
+// instructions of all three, the shuffles of different chains interleaved,
+// and the H200 takes 3,527, 3,643 and 3,642 cycles over the bare kernel.
+// With Params.HoistShfl a shuffle and its consumers issue ahead of the
+// results they wait for within the block, as ptxas's schedule has them:
+// warpsim 3,469, 3,214 and 3,287 cycles; it took 7,607, 7,303 and 3,742
+// before, issuing each chain's steps as the PTX orders them.
+func TestShuffleChainsInterleaved(t *testing.T) {
+	const dir = "../../testdata/triton3/study/sched"
+	cycles := timesTSVColumn(t, filepath.Join(dir, "h200", "times.tsv"), 2)
+	sim := func(c string) float64 {
+		return launchFileTimeAtNCUClock(t, filepath.Join(dir, "mb", c, "launch.json")) * 1.589
+	}
+	bare := sim("bare")
+	for _, c := range []string{"shfl_argmin_seq", "shfl_argmin_il", "shfl_argmin_sched"} {
+		t.Run(c, func(t *testing.T) {
+			want := cycles[c] - cycles["bare"]
+			got := sim(c) - bare
+			t.Logf("the chains add %.0f cycles, H200 %.0f (%+.1f%%)", got, want, 100*(got/want-1))
+			if math.Abs(got/want-1) > 0.15 {
+				t.Errorf("the chains add %.0f cycles, H200 %.0f: more than 15%% off", got, want)
+			}
+		})
+	}
+}
+
+// timesTSVColumn is column col (0: the case) of a times.tsv, by case.
+func timesTSVColumn(t *testing.T, path string, col int) map[string]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		c := strings.Split(line, "\t")
+		if strings.HasPrefix(line, "#") || len(c) <= col {
+			continue
+		}
+		v, err := strconv.ParseFloat(c[col], 64)
+		if err != nil {
+			t.Fatalf("%s: %q: %v", path, line, err)
+		}
+		m[c[0]] = v
+	}
+	return m
 }

@@ -34,6 +34,17 @@ type Params struct {
 	// operand returns sooner than with a register one, whatever the
 	// register holds (Latency[ClassWarp] stays the register form's).
 	ShflImmLatency uint32
+	// MovFold: a mov ptxas removes (ir.MovFolded: copy-propagated,
+	// coalesced, dead, or a constant its readers encode) takes no issue
+	// slot and no latency: the warp steps it as it reaches it, its
+	// register ready when its source is (foldMovs).
+	MovFold bool
+	// HoistShfl: ptxas list-schedules the shuffles of independent chains
+	// of a basic block (a reduction of several rows, written row after
+	// row) together, so a shuffle and its consumers issue ahead of the
+	// results they wait for as arithmetic does under HoistLoads (the
+	// block's end waits for them).
+	HoistShfl      bool
 	L1HitLatency   uint32 // global load hitting L1
 	L2HitCycles    uint32 // global load hitting L2: SM-clock part …
 	L2HitNS        float64

@@ -367,7 +367,21 @@ var measured = withDerivedPresets(map[string]*Params{
 		// §1's 26) or from a register off the chain 26.0: the immediate
 		// form is 2 cycles sooner.
 		ShflImmLatency: 24,
-		SharedLatency:  23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
+		// [MOV] ptxas's SASS has no instruction for the movs ir marks
+		// MovFolded (the study half of testdata/triton3: its SASS moves
+		// against the PTX's movs, TestFoldedMovsAgainstSASS; study/dot's
+		// none_ chains of 256 dependent movs run in the bare kernel's
+		// time on the H100, TestFoldedMovChains).
+		MovFold: true,
+		// [SHFL-SCHED] ptxas interleaves independent shuffle chains of a
+		// basic block whatever the PTX's order: testdata/triton3/study/
+		// sched (gen_sched.py, run_sched.sh; one H200, ncu, cycles): 8
+		// chains of 20 butterfly-argmin steps take 3,527 cycles over the
+		// bare kernel written chain after chain, 3,643 step by step and
+		// 3,642 grouped by kind, in the same SASS (1,176 instructions);
+		// warpsim took 7,607, 7,303 and 3,742 in the PTX's order.
+		HoistShfl:     true,
+		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
 		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
 		// [CL] Clusters, MEASURED on this H100 (testdata/timing/clusters:

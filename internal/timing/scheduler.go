@@ -287,6 +287,13 @@ func (s *gridState) readyAtSlow(sm *smT, sp *spT, w *warpT) uint64 {
 	if w.next == nil {
 		w.next = w.blk.slot.Next(w.idx)
 		w.depValid = false
+		s.foldMovs(sm, w)
+		if w.done || w.atBar {
+			return math.MaxUint64
+		}
+		if w.draining {
+			return s.drained(sm, w)
+		}
 		if w.next == nil {
 			s.warpStopped(sm, w)
 			if w.draining {
@@ -483,6 +490,49 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		s.printfCall(sm, w, rec)
 	}
 	s.event(sm, w, in, rec)
+	s.foldMovs(sm, w)
+}
+
+// foldMovs steps the movs ptxas removes (ir.MovFolded, Params.MovFold)
+// that are warp w's next instructions, as it reaches them: no issue slot,
+// no pipe, no latency; the register each writes is ready when its source
+// is, and waits as its source does (its producer's kind), a lazily read
+// parameter staying lazy in it.
+func (s *gridState) foldMovs(sm *smT, w *warpT) {
+	if !s.p.MovFold {
+		return
+	}
+	for w.next != nil && w.next.Op == ir.OpMov && w.next.Mode == ir.MovFolded && !w.done && !w.draining && !w.atBar {
+		in := w.next
+		d, a := in.D[0], in.A[0]
+		if d >= 0 && int(d) < len(w.regReady) {
+			dropLazy(w, in)
+			at, kind := uint64(0), prodFixed
+			if a >= 0 && int(a) < len(w.regReady) {
+				at, kind = w.regReady[a], w.regKind[a]
+				for _, l := range w.lazy {
+					if l.reg == a {
+						w.lazy = append(w.lazy, lazyParam{d, l.off})
+						break
+					}
+				}
+			}
+			w.regReady[d], w.regKind[d] = at, kind
+			sm.keep(&w.regReady[d])
+		}
+		rec := &sm.rec
+		slot := w.blk.slot
+		slot.Step(w.idx, rec)
+		w.fn, w.pc = rec.Func, rec.PC
+		sm.steps++
+		w.next, w.depValid = nil, false
+		w.changed()
+		if rec.Event != engine.EventNone {
+			s.event(sm, w, in, rec)
+			return
+		}
+		w.next = slot.Next(w.idx)
+	}
 }
 
 // throttleReason is the stall of a warp waiting for class c's pipe to

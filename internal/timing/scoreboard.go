@@ -26,6 +26,10 @@ const (
 	// prodHoisted: arithmetic issued ahead of the loads it consumes
 	// (HoistLoads), whose consumers wait as for a load.
 	prodHoisted
+	// prodShfl: a shuffle's result under Params.HoistShfl, whose
+	// consumers ptxas schedules as those of a load (they wait as for
+	// short_scoreboard).
+	prodShfl
 )
 
 // maxStoreWindow bounds Params.StoreWindow, maxRedWindow
@@ -118,7 +122,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	hoist := s.p != nil && s.p.HoistLoads && s.hoistable(in)
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
-			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted) {
+			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted || w.regKind[r] == prodShfl) {
 				// Waits in the pipeline, not in the warp (complete).
 				return
 			}
@@ -130,7 +134,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			switch w.regKind[r] {
 			case prodLong, prodHoisted:
 				why = stallLongScoreboard
-			case prodShort:
+			case prodShort, prodShfl:
 				why = stallShortScoreboard
 			default:
 				why = stallWait
@@ -369,6 +373,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpShfl && p.ShflImmLatency > 0 && s.immOperand(rec.Func, in.A[1]) {
 		lat = uint64(p.ShflImmLatency)
+	}
+	if in.Op == ir.OpShfl && p.HoistShfl {
+		kind = prodShfl
 	}
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy {
 		if p.CpAsyncWarpCycles > 0 {
@@ -1039,6 +1046,8 @@ func (s *gridState) hoistable(in *ir.Inst) bool {
 		return true
 	case ir.ClassTensor:
 		return s.hoistMMA && in.Mode == ir.TensorWmmaMMA
+	case ir.ClassWarp:
+		return in.Op == ir.OpShfl && s.p.HoistShfl
 	}
 	return false
 }
