@@ -46,6 +46,9 @@ type cache struct {
 	// after, whatever the kernel touched.
 	fresh    []int32
 	overflow bool
+	// An L1 is made as its SM gets its first block, the SMs in turn, and
+	// its header (tick, the memo) written at every access: cacheLinePad.
+	_ cacheLinePad
 }
 
 // freshShare bounds fresh: past len(tag)/freshShare ways, clearing the
