@@ -208,7 +208,7 @@ const notHere = math.MaxUint64
 
 func newFetch(lines int, p *Params) *fetchT {
 	n := max(p.SubPartitions, 1)
-	f := &fetchT{at: make([]uint64, lines), streams: make([]streamT, n, n+streamPad)}
+	f := &fetchT{at: lineSlice[uint64](lines), streams: make([]streamT, n, n+streamPad)}
 	for i := range f.at {
 		f.at[i] = notHere
 	}
@@ -216,7 +216,7 @@ func newFetch(lines int, p *Params) *fetchT {
 		f.streams[i].next = -1
 	}
 	capLines := max(1, p.IcacheBytes/fetchLineBytes)
-	f.fifo = make([]int32, min(capLines, max(lines, 1)))
+	f.fifo = lineSlice[int32](min(capLines, max(lines, 1)))
 	return f
 }
 
