@@ -65,7 +65,7 @@ func newCache(bytes, ways int) *cache {
 		dirty: lineSlice[uint8](n), bytes: lineSlice[uint8](4 * n), ready: lineSlice[uint64](n), used: lineSlice[uint64](n)}
 }
 
-// lineSlice makes a slice of n T (a T of 1, 2, 4 or 8 bytes) whose capacity
+// lineSlice makes a slice of n T (a T of 1, 4 or 8 bytes) whose capacity
 // is whole cache lines of the host's, so that it takes a size class of
 // line-aligned objects and shares no line with another object: an SM's
 // arrays that the first wave makes SM after SM (a small L1's valid and
