@@ -92,8 +92,21 @@ var workerSeq atomic.Int64
 
 func newWorker(l *launch) *worker {
 	w := &worker{l: l, seq: int(workerSeq.Add(1) - 1)}
-	w.blk.shared = make([]byte, l.shared, max(l.shared, l.sharedMap))
+	w.blk.shared = sharedBuf(l)
 	return w
+}
+
+// sharedBuf is a block's shared memory for launch l, its capacity rounded
+// up to whole cache lines of the host's: a timing driver makes the first
+// wave's slots SM after SM, and a small block's shared memory (an
+// mbarrier's 8 bytes) would otherwise share a line with the next SM's,
+// each written on its own thread (false sharing).
+func sharedBuf(l *launch) []byte {
+	n := max(l.shared, l.sharedMap)
+	if n > 0 {
+		n = (n + 63) &^ 63
+	}
+	return make([]byte, l.shared, n)
 }
 
 // rebind readies a worker of an earlier grid for launch l, keeping its
@@ -107,7 +120,7 @@ func (w *worker) rebind(l *launch) {
 		w.blk.shared = w.blk.shared[:l.shared]
 		w.blk.sharedDirty = true
 	} else {
-		w.blk.shared = make([]byte, l.shared, max(l.shared, l.sharedMap))
+		w.blk.shared = sharedBuf(l)
 		w.blk.sharedDirty = false
 	}
 	for _, wp := range w.pool {

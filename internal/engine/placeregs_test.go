@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"fmt"
 	"testing"
 	"unsafe"
 
@@ -121,5 +122,41 @@ func TestPlaceRegsRunsBlock(t *testing.T) {
 	}
 	if got := binary.LittleEndian.Uint32(res); got != 256*257/2 {
 		t.Errorf("sum %d, want %d", got, 256*257/2)
+	}
+}
+
+// TestSlotsOwnLines checks that the state Step writes of block slots made
+// one after the other, as a timing driver makes its first wave's (SM after
+// SM, each SM then stepped on its own thread), lies on cache lines of its
+// own: the BlockSlot (stepping, written twice an instruction) and the
+// block's shared memory, however few its bytes (an mbarrier's 8). A slot
+// of 16 bytes, four to a line, or 8-byte shared memories, eight to a line,
+// fail it.
+func TestSlotsOwnLines(t *testing.T) {
+	m := testModule(t, sharedReducePTX)
+	k := m.Prog.FuncByName["sred"]
+	for _, shared := range []int{0, 8, 100, 2056} {
+		t.Run(fmt.Sprintf("%d bytes of shared memory", shared), func(t *testing.T) {
+			l := &launch{mod: m, cfg: &Config{Kernel: k, Grid: [3]uint32{64, 1, 1}, Block: [3]uint32{32, 1, 1}},
+				fn: m.Prog.Funcs[k], nblocks: 64, sharedOff: m.Prog.SharedOffsets[k], shared: shared, sharedMap: shared,
+				limit: DefaultStepLimit, allocs: m.Mem.snapshot()}
+			g := &GridRun{l: l}
+			owner := map[uintptr]int{} // cache line -> slot
+			claim := func(i int, what string, at, n uintptr) {
+				for line := at / 64; line <= (at+n-1)/64; line++ {
+					if j, ok := owner[line]; ok && j != i {
+						t.Fatalf("slot %d's %s shares the line at %#x with slot %d's", i, what, line*64, j)
+					}
+					owner[line] = i
+				}
+			}
+			for i := range 64 {
+				s := g.NewSlot()
+				claim(i, "BlockSlot", uintptr(unsafe.Pointer(s)), unsafe.Sizeof(s.w)+unsafe.Sizeof(s.stepping))
+				if sh := s.w.blk.shared; cap(sh) > 0 {
+					claim(i, "shared memory", uintptr(unsafe.Pointer(unsafe.SliceData(sh))), uintptr(cap(sh)))
+				}
+			}
+		})
 	}
 }

@@ -290,6 +290,11 @@ type BlockSlot struct {
 	// stepping is 1 + the warp a Step is executing, 0 between Steps (after
 	// a panic in a Step: the warp it was executing).
 	stepping int
+	// A slot is a cache line of its own: Step writes stepping twice an
+	// instruction, and a timing driver makes the first wave's slots SM
+	// after SM, so that without the pad four SMs' slots, stepped on four
+	// threads, shared a line (false sharing).
+	_ [48]byte
 }
 
 // Start makes the slot hold block linear (x fastest) with fresh warps,

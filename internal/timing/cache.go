@@ -6,6 +6,7 @@ package timing
 import (
 	"math/bits"
 	"sync"
+	"unsafe"
 )
 
 // cache is a set-associative cache of 128-byte lines with 32-byte sector
@@ -46,6 +47,9 @@ type cache struct {
 	// after, whatever the kernel touched.
 	fresh    []int32
 	overflow bool
+	// An L1 is made as its SM gets its first block, the SMs in turn, and
+	// its header (tick, the memo) written at every access: cacheLinePad.
+	_ cacheLinePad
 }
 
 // freshShare bounds fresh: past len(tag)/freshShare ways, clearing the
@@ -57,8 +61,20 @@ const lineShift = 7 // 128-byte lines of four 32-byte sectors
 func newCache(bytes, ways int) *cache {
 	sets := cacheSets(bytes, ways)
 	n := sets * ways
-	return &cache{sets: sets, ways: ways, setM: fastmodM(uint32(sets)), tag: make([]uint64, n), valid: make([]uint8, n),
-		dirty: make([]uint8, n), bytes: make([]uint8, 4*n), ready: make([]uint64, n), used: make([]uint64, n)}
+	return &cache{sets: sets, ways: ways, setM: fastmodM(uint32(sets)), tag: lineSlice[uint64](n), valid: lineSlice[uint8](n),
+		dirty: lineSlice[uint8](n), bytes: lineSlice[uint8](4 * n), ready: lineSlice[uint64](n), used: lineSlice[uint64](n)}
+}
+
+// lineSlice makes a slice of n T (a T of 1, 4 or 8 bytes) whose capacity
+// is whole cache lines of the host's, so that it takes a size class of
+// line-aligned objects and shares no line with another object: an SM's
+// arrays that the first wave makes SM after SM (a small L1's valid and
+// dirty bytes, the fetch state's lines) and that each SM's thread writes
+// (cacheLinePad).
+func lineSlice[T uint8 | int32 | uint64](n int) []T {
+	var z T
+	per := 64 / int(unsafe.Sizeof(z))
+	return make([]T, n, (n+per-1)/per*per)
 }
 
 // cacheSets is the sets of a cache of bytes with ways lines a set.

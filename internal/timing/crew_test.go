@@ -1,10 +1,13 @@
 package timing
 
 import (
+	"reflect"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestGateWakesWaiters: threads waiting on a gate for a value return once
@@ -50,6 +53,64 @@ func TestGateWakesWaiters(t *testing.T) {
 			if n := early.Load(); n > 0 {
 				t.Errorf("%d waiters returned before the gate reached their value", n)
 			}
+		})
+	}
+}
+
+// TestPerSMStateOwnLines checks that the per-SM state the first wave makes
+// for the SMs in turn (run, startBlock, useSM), one object after another in
+// memory, and that each SM's thread then writes — its blocks, its L1's
+// header (tick, the memo) and arrays, its instruction fetch state — lies on
+// cache lines no other SM's does (cacheLinePad, streamPad, lineSlice).
+// Without them, blockT's 168 bytes, cache's 224, fetchT's 96, a 200-line
+// L1's valid bits and a 10-line kernel's fetch times (80 bytes) put two
+// SMs' fields on one line and fail it.
+func TestPerSMStateOwnLines(t *testing.T) {
+	p := &Params{SubPartitions: 4, IcacheBytes: 128 * fetchLineBytes}
+	type span struct{ at, n uintptr }
+	bytesOf := func(x any) span { // a slice's used bytes
+		v := reflect.ValueOf(x)
+		return span{v.Pointer(), uintptr(v.Len()) * v.Type().Elem().Size()}
+	}
+	for _, tc := range []struct {
+		name string
+		// make returns one SM's object (kept, so that it is on the heap)
+		// and the bytes of it that are used.
+		make func() (any, []span)
+	}{
+		{"blockT", func() (any, []span) {
+			b := &blockT{}
+			return b, []span{{uintptr(unsafe.Pointer(b)), unsafe.Offsetof(b.issue0) + 8}}
+		}},
+		{"L1 header", func() (any, []span) {
+			c := newCache(256<<10, 4)
+			return c, []span{{uintptr(unsafe.Pointer(c)), unsafe.Offsetof(c.overflow) + 1}}
+		}},
+		{"a small L1's arrays", func() (any, []span) {
+			c := newCache(25<<10, 4) // 200 lines: 200 bytes of valid bits
+			return c, []span{bytesOf(c.tag), bytesOf(c.valid), bytesOf(c.dirty), bytesOf(c.bytes), bytesOf(c.ready), bytesOf(c.used)}
+		}},
+		{"fetch state", func() (any, []span) {
+			f := newFetch(10, p)
+			return f, []span{{uintptr(unsafe.Pointer(f)), unsafe.Offsetof(f.started) + 1}, bytesOf(f.streams), bytesOf(f.at), bytesOf(f.fifo)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			owner := map[uintptr]int{} // cache line -> SM
+			var keep []any
+			for sm := range 16 {
+				obj, spans := tc.make()
+				keep = append(keep, obj)
+				for _, s := range spans {
+					for line := s.at / 64; line <= (s.at+s.n-1)/64; line++ {
+						if j, ok := owner[line]; ok && j != sm {
+							t.Fatalf("SM %d's %s shares the line at %#x with SM %d's", sm, tc.name, line*64, j)
+						}
+						owner[line] = sm
+					}
+				}
+			}
+			runtime.KeepAlive(keep)
 		})
 	}
 }

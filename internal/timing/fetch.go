@@ -185,7 +185,14 @@ type fetchT struct {
 	// fetched anything.
 	streams []streamT
 	started bool
+	// Made as its SM gets its first block, the SMs in turn: cacheLinePad
+	// (its streams, allocated with it, have room to spare: streamPad).
+	_ cacheLinePad
 }
+
+// streamPad is the streamT a fetchT's streams have room for beyond its
+// sub-partitions': a cache line that no other SM's stream shares.
+const streamPad = 3
 
 // streamT is one sub-partition's fetch stream: it brings line next at
 // cycle nextAt (no stream: next < 0) and the lines after it one
@@ -200,7 +207,8 @@ type streamT struct {
 const notHere = math.MaxUint64
 
 func newFetch(lines int, p *Params) *fetchT {
-	f := &fetchT{at: make([]uint64, lines), streams: make([]streamT, max(p.SubPartitions, 1))}
+	n := max(p.SubPartitions, 1)
+	f := &fetchT{at: lineSlice[uint64](lines), streams: make([]streamT, n, n+streamPad)}
 	for i := range f.at {
 		f.at[i] = notHere
 	}
@@ -208,7 +216,7 @@ func newFetch(lines int, p *Params) *fetchT {
 		f.streams[i].next = -1
 	}
 	capLines := max(1, p.IcacheBytes/fetchLineBytes)
-	f.fifo = make([]int32, min(capLines, max(lines, 1)))
+	f.fifo = lineSlice[int32](min(capLines, max(lines, 1)))
 	return f
 }
 

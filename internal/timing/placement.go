@@ -111,7 +111,18 @@ type blockT struct {
 	placing              bool
 	base                 int
 	age0, ready0, issue0 uint64
+	// The first wave's blocks are made SM after SM (run): the pad keeps
+	// the lines of one SM's block, written on its thread, from holding
+	// another SM's (false sharing; cacheLinePad).
+	_ cacheLinePad
 }
+
+// cacheLinePad ends a struct of per-SM state that the first wave makes for
+// the SMs in turn, one after the other in memory, and that the SMs' threads
+// write: a cache line of the host's that nothing reads or writes, so that
+// no line holds two SMs' fields and a write on one SM's thread does not
+// take the line from the core running another's (false sharing).
+type cacheLinePad [64]byte
 
 // smT is one SM: its sub-partitions, resident blocks, L1 and clock.
 type smT struct {
