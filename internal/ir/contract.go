@@ -95,9 +95,31 @@ func contractCandidate(f *Func, want func(*Inst) bool) bool {
 }
 
 // slotCounts counts, for each slot, its appearances as an operand or guard
-// (uses) and the instructions writing it (defs).
-func slotCounts(f *Func) (uses, defs map[int32]int) {
-	uses, defs = map[int32]int{}, map[int32]int{}
+// (uses) and the instructions writing it (defs), indexed by slot (slices:
+// lowering calls it on every function, and maps cost a loaded module's
+// allocations, TestModuleMemoryBound).
+func slotCounts(f *Func) (uses, defs []int) {
+	n := int32(f.NumSlots)
+	for i := range f.TensorOps {
+		t := &f.TensorOps[i]
+		for _, l := range [][]int32{t.D, t.A, t.B, t.C} {
+			for _, x := range l {
+				n = max(n, x+1)
+			}
+		}
+	}
+	for i := range f.Code {
+		in := &f.Code[i]
+		n = max(n, in.Guard+1)
+		for _, a := range in.A {
+			n = max(n, a+1)
+		}
+		for _, d := range in.D {
+			n = max(n, d+1)
+		}
+	}
+	counts := make([]int, 2*n)
+	uses, defs = counts[:n:n], counts[n:]
 	for i := range f.Code {
 		in := &f.Code[i]
 		for _, a := range in.A {
@@ -310,7 +332,7 @@ func contractMulAdd(f *Func, labelPCs []int32) {
 // unguarded, by a load of a kernel parameter or of a `.const` variable at a
 // fixed address (no register in the address), which SASS reads as c[bank]
 // operands.
-func rematerializable(f *Func, defs map[int32]int) map[int32]bool {
+func rematerializable(f *Func, defs []int) map[int32]bool {
 	r := map[int32]bool{}
 	for _, c := range f.Consts {
 		r[c.Slot] = true
