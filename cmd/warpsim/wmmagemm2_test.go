@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -33,34 +30,7 @@ const wmmagemm2Dir = "../../testdata/programs3/wmmagemm2"
 func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_PROGRESS", "0")
-	rows, err := testenv.ReadNCUTimes(filepath.Join(wmmagemm2Dir, "times.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ptx := filepath.Join(t.TempDir(), "wg2.nvcc.ptx")
-	gunzipTo(t, filepath.Join(wmmagemm2Dir, "h100", "wg2.nvcc.ptx.gz"), ptx)
-	abs, err := filepath.Abs(filepath.Join(wmmagemm2Dir, "wg2.cu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := buildCU(t, abs, "-O3", "-std=c++17", "--device-ptx", ptx)
-	var o, e bytes.Buffer
-	if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {
-		t.Fatalf("exit %d\n%s", code, e.String())
-	}
-	want, err := os.ReadFile(filepath.Join(wmmagemm2Dir, "h100", "wg2.h100.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.String() != string(want) {
-		t.Errorf("output differs from the GPU's:\n%s\nwant\n%s", o.String(), want)
-	}
-	ns := traceDurations(e.String())
-	if len(ns) != len(rows) {
-		t.Fatalf("%d launches in warpsim's trace, %d recorded", len(ns), len(rows))
-	}
+	rows, ns := timeWmmaGemmFamily(t, wmmagemm2Dir, "wg2")
 	var sum float64
 	for i, r := range rows {
 		d := (ns[i] - r.NS) / r.NS

@@ -38,34 +38,7 @@ const wmmagemmDir = "../../testdata/programs3/wmmagemm"
 func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
-	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
-	t.Setenv("WARPSIM_PROGRESS", "0")
-	rows, err := testenv.ReadNCUTimes(filepath.Join(wmmagemmDir, "times.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ptx := filepath.Join(t.TempDir(), "wg.nvcc.ptx")
-	gunzipTo(t, filepath.Join(wmmagemmDir, "h100", "wg.nvcc.ptx.gz"), ptx)
-	abs, err := filepath.Abs(filepath.Join(wmmagemmDir, "wg.cu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := buildCU(t, abs, "-O3", "-std=c++17", "--device-ptx", ptx)
-	var o, e bytes.Buffer
-	if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {
-		t.Fatalf("exit %d\n%s", code, e.String())
-	}
-	want, err := os.ReadFile(filepath.Join(wmmagemmDir, "h100", "wg.h100.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.String() != string(want) {
-		t.Errorf("output differs from the H100's:\n%s\nwant\n%s", o.String(), want)
-	}
-	ns := traceDurations(e.String())
-	if len(ns) != len(rows) {
-		t.Fatalf("%d launches in warpsim's trace, %d recorded", len(ns), len(rows))
-	}
+	rows, ns := timeWmmaGemmFamily(t, wmmagemmDir, "wg")
 	var sum [2]float64
 	var n [2]int
 	for i, r := range rows {
@@ -107,4 +80,43 @@ func gunzipTo(t *testing.T, src, dst string) {
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// timeWmmaGemmFamily builds dir's NAME.cu with warpsim cc, linking nvcc
+// 13's PTX of it (h100/NAME.nvcc.ptx.gz: the GPU's own program), runs it
+// under `warpsim prof --print-gpu-trace` at the base clock, checks every
+// launch's printed hash against the GPU's output (h100/NAME.h100.txt), and
+// returns Nsight Compute's times (times.tsv) and warpsim's, launch by
+// launch.
+func timeWmmaGemmFamily(t *testing.T, dir, name string) ([]testenv.NCUTime, []float64) {
+	t.Helper()
+	t.Setenv("WARPSIM_TEST_AS_CLI", "1")
+	t.Setenv("WARPSIM_PROGRESS", "0")
+	rows, err := testenv.ReadNCUTimes(filepath.Join(dir, "times.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx := filepath.Join(t.TempDir(), name+".nvcc.ptx")
+	gunzipTo(t, filepath.Join(dir, "h100", name+".nvcc.ptx.gz"), ptx)
+	abs, err := filepath.Abs(filepath.Join(dir, name+".cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := buildCU(t, abs, "-O3", "-std=c++17", "--device-ptx", ptx)
+	var o, e bytes.Buffer
+	if code := run([]string{"prof", "--set", "clock=1589MHz", "--print-gpu-trace", "--csv", bin}, &o, &e); code != 0 {
+		t.Fatalf("exit %d\n%s", code, e.String())
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "h100", name+".h100.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.String() != string(want) {
+		t.Errorf("output differs from the GPU's:\n%s\nwant\n%s", o.String(), want)
+	}
+	ns := traceDurations(e.String())
+	if len(ns) != len(rows) {
+		t.Fatalf("%d launches in warpsim's trace, %d recorded", len(ns), len(rows))
+	}
+	return rows, ns
 }
