@@ -86,9 +86,12 @@ type Module struct {
 	// or wait), transitively: launched without clusters, each block is a
 	// cluster of one whose barrier its threads share.
 	clusterBarrier []bool
-	// inFrame and extent are the frames' layout (stack.go, frameLayout).
-	inFrame []bool
-	extent  []int
+	// inFrame and extent are the frames' layout (stack.go, frameLayout);
+	// sysCalls the system calls each function reaches (syscalls), whose
+	// stacks the driver reserves above a kernel's (localGap).
+	inFrame  []bool
+	extent   []int
+	sysCalls []int
 	// replay is, per function, whether a launch of it may be replayed
 	// (memo.go: memoYes, memoNo, memoSharedAtomics), transitively through
 	// its calls; an indirect call may reach any function.

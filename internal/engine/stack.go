@@ -99,7 +99,7 @@ type LocalReserver interface {
 // localGap is the gap above kernel k's stack under checker chk (nil when no
 // tool runs).
 func (m *Module) localGap(k int, chk Checker) int {
-	sys := m.syscalls(k)
+	sys := m.sysCalls[k]
 	extra := 0
 	if r, ok := chk.(LocalReserver); ok {
 		var all bool
@@ -320,6 +320,12 @@ func (m *Module) frameLayout() {
 	n := len(m.Prog.Funcs)
 	m.inFrame = make([]bool, n)
 	m.extent = make([]int, n)
+	m.sysCalls = make([]int, n)
+	for f := range n {
+		if m.Prog.Funcs[f].Entry {
+			m.sysCalls[f] = m.syscalls(f)
+		}
+	}
 	// cyclic: f reaches itself through direct calls; indirect: f
 	// reaches a call through a pointer (whose callee may call f back).
 	direct := func(f int, each func(g int)) {
