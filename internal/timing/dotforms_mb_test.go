@@ -22,8 +22,9 @@ const dotDir = "../../testdata/triton3/study/dot"
 // H100. The baseline is the bare_ twin (the kernel without the
 // operations), on the H100 averaged with the none_ twin (a mov in place of
 // each operation) where ptxas's SASS of the two is the same; warpsim's is
-// the bare_ twin alone, because warpsim charges a PTX mov chain that ptxas
-// removes (testdata/triton3/study/dot/README.md). The bounds are the model's error
+// the bare_ twin alone, because warpsim charged a PTX mov chain that ptxas
+// removes when the bounds were set (testdata/triton3/study/dot/README.md;
+// since Params.MovFold it charges their code bytes only, TestFoldedMovChains). The bounds are the model's error
 // when the forms were measured (fourteenth round), rounded up: mma.sync,
 // wgmma and the 3xTF32 split within 3%; the FFMA and FMNMX chains 21% slow
 // (4.6 cycles a step, the H100 3.8-4.1: the 4 KB of straight-line code

@@ -9,10 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/warpsim/warpsim"
-	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/launchfile"
 )
 
 // slowDir holds the microbenchmarks of div.rn.f32's and sqrt.rn.f32's
@@ -56,21 +52,16 @@ func slowTime(t *testing.T, name string) float64 {
 
 // launchFileTimeAtNCUClock times a launch file's last launch on the H100
 // preset at 1589 MHz, where Nsight Compute locks the clock, in ns.
+//
+// The file is simulated once per package run (timeLaunchFileShared): the
+// microbenchmark tests time several cases against one baseline twin.
 func launchFileTimeAtNCUClock(t *testing.T, path string) float64 {
 	t.Helper()
-	lf, err := launchfile.Load(path)
-	if err != nil {
-		t.Fatal(err)
+	runs := timeLaunchFileShared(t, path, 1589e6)
+	if len(runs) == 0 {
+		t.Fatalf("%s: no launch", path)
 	}
-	dev := warpsim.NewDevice(arch.MustLookup("h100"), warpsim.Options{Stdout: discard{}, Mode: warpsim.ModeTiming,
-		Timing: warpsim.TimingOptions{ClockMHz: 1589}})
-	var ns float64
-	if _, err := lf.Execute(dev, launchfile.ExecOptions{Discard: true, AfterLaunch: func(_ int, res *warpsim.LaunchResult) {
-		ns = res.DurationNS
-	}}); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return ns
+	return runs[len(runs)-1].ns
 }
 
 // TestDivSqrtSlowPaths times the slow-path microbenchmarks and checks what
