@@ -31,6 +31,12 @@ type cache struct {
 	ready []uint64 // cycle the line's last fill completes
 	used  []uint64 // last use, for LRU
 	tick  uint64
+	// dirtyWays, when above 0, is how many of a set's ways the cache
+	// keeps dirty lines in before it evicts one: below it a new line takes
+	// the least recently used clean line's way (a dirty one's only when
+	// the set has no clean line), at or above it the least recently used
+	// dirty line's (alloc). 0: plain LRU.
+	dirtyWays int
 	// memoTag and memoWay are find's last answer (the tag it looked for
 	// and its way, or -1): a load's or a store's sectors ask for the same
 	// line several times in a row (lookup, readyOf, fill, readyAt). Only
@@ -220,14 +226,32 @@ func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
 	if w < 0 {
 		base := c.setOf(line) * c.ways
 		w = base
+		clean, dirty, nd := -1, -1, 0 // the LRU clean and dirty ways, the dirty ways
 		for v := base; v < base+c.ways; v++ {
 			if c.tag[v] == 0 {
-				w = v
+				w, clean, dirty = v, -1, -1
 				break
 			}
 			if c.used[v] < c.used[w] {
 				w = v
 			}
+			if c.dirtyWays > 0 {
+				if c.dirty[v] != 0 {
+					nd++
+					if dirty < 0 || c.used[v] < c.used[dirty] {
+						dirty = v
+					}
+				} else if clean < 0 || c.used[v] < c.used[clean] {
+					clean = v
+				}
+			}
+		}
+		switch {
+		case c.dirtyWays <= 0:
+		case nd >= c.dirtyWays && dirty >= 0:
+			w = dirty
+		case clean >= 0:
+			w = clean
 		}
 		if c.tag[w] != 0 {
 			evictedDirty = popcount4(c.dirty[w])

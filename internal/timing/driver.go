@@ -151,11 +151,13 @@ func New(a *arch.Arch, opt Options) *Driver {
 	if opt.SampleWaves <= 0 {
 		opt.SampleWaves = 4
 	}
-	return &Driver{arch: a, p: p, opt: opt, lrr: opt.Scheduler == LRR,
+	d := &Driver{arch: a, p: p, opt: opt, lrr: opt.Scheduler == LRR,
 		l2: newCache(max(p.L2Bytes, 1<<20), 16), atomBusy: map[uint64]float64{},
 		dram: newDRAMQueue(p), far: newFar(p),
 		l2q: newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
 		devrt: map[*ir.Func]bool{}, orderFree: map[*ir.Func]bool{}}
+	d.l2.dirtyWays = p.L2DirtyWays
+	return d
 }
 
 // Params are the driver's timing figures.

@@ -110,6 +110,9 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 	if p.DRAMBankCycles > 0 {
 		q = max(q, t+s.bankWait(t, first))
 	}
+	if p.DRAMWriteDrainCycles > 0 {
+		q = max(q, t+s.drainWait(t, first))
+	}
 	at := s.dramAnswer(t, first, q)
 	if f := p.DRAMFarCycles; f > 0 {
 		switch {
@@ -157,7 +160,7 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 	p := s.p
 	lat := p.DRAMLatency
-	if c := p.DRAMLatencySpreadCycles; c > 0 {
+	if c := p.DRAMLatencySpreadCycles; c > 0 && (!p.DRAMLatencySpreadLoaded || q > t) {
 		lat = max(lat+c*(2*uniVariate(first>>2&slotLines^latencyDraw)-1), 0)
 	}
 	if p.DRAMWaitSpread <= 0 || q <= t {
@@ -172,13 +175,38 @@ func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 }
 
 // newDRAMQueue is the DRAM's bus: a bucket queue at DRAMBytesPerCycle that
-// keeps its recent use when the model has bank waits (bankWait).
+// keeps its recent use when the model has bank waits (bankWait), and its
+// write-backs' apart when writes cost the reads (drainWait, writeBack).
 func newDRAMQueue(p *Params) *bucketQueue {
 	q := newQueue(p.DRAMBytesPerCycle)
-	if p.DRAMBankCycles > 0 {
+	if p.DRAMBankCycles > 0 || p.DRAMWriteDrainCycles > 0 || p.DRAMTurnaround > 0 {
 		q.keepPast()
 	}
+	if p.DRAMWriteDrainCycles > 0 || p.DRAMTurnaround > 0 {
+		q.writes = newQueue(p.DRAMBytesPerCycle)
+		q.writes.keepPast()
+	}
 	return q
+}
+
+// drainWait is how long the DRAM fetch of the line of sector first,
+// requested at cycle t, waits for a write drain (Params.DRAMWriteDrainNS):
+// the DRAM's controllers hold the L2's write-backs and write them out in
+// drains of DRAMWriteDrainCycles, reads held meanwhile; a read arrives
+// during one as often as the bus is taken by writes (f, their share of its
+// bandwidth over the dramLoadWindow cycles before t) and then waits for
+// the drain's rest, uniform in [0, DRAMWriteDrainCycles): a mean of
+// f·DRAMWriteDrainCycles/2, none without writes. The draw is the line's
+// (its place in its allocation's 2 GiB slot, independent of the other
+// draws), so the wait depends on addresses and simulated time alone.
+func (s *gridState) drainWait(t, first uint64) uint64 {
+	f := min(s.d.dram.writeLoad(t, dramLoadWindow>>bucketShift)*max(s.p.DRAMWriteModeShare, 1), 1)
+	u := uniVariate(first>>2&slotLines ^ drainDraw)
+	if f <= 0 || u >= f {
+		return 0
+	}
+	// u/f is uniform in [0, 1) given u < f.
+	return uint64(s.p.DRAMWriteDrainCycles * u / f)
 }
 
 // bankWait is how long the DRAM fetch of the line of sector first,
@@ -212,6 +240,7 @@ const (
 	dramLoadWindow = 1024
 	dramLoadCap    = 0.95
 	bankDraw       = 0x2f6b7a93 << 24
+	drainDraw      = 0x61c88647 << 22
 )
 
 // latencyDraw makes a line's latency draw (dramAnswer) independent of its
@@ -504,6 +533,9 @@ func (s *gridState) atomicL2(t0 uint64, sectors []uint64, ops, serial, round flo
 
 // writeBack writes an evicted line's dirty sectors to DRAM, partial ones
 // by read-modify-write (see store), and returns when DRAM has done so.
+// Among reads a write costs the bus its turnarounds (Params.DRAMTurnaround):
+// its bytes take the bus DRAMTurnaround times as long again for the reads'
+// share of the bus's recent traffic (none in a stream of writes alone).
 func (s *gridState) writeBack(t uint64, sectors, partial int) uint64 {
 	s.dramWr += uint64(sectors) * 32
 	n := float64(sectors * 32)
@@ -511,7 +543,14 @@ func (s *gridState) writeBack(t uint64, sectors, partial int) uint64 {
 		s.dramRd += uint64(partial) * 32
 		n += s.p.RMWLineBytes
 	}
-	return s.d.dram.take(t, n)
+	if tau := s.p.DRAMTurnaround; tau > 0 {
+		w := dramLoadWindow >> bucketShift
+		all, wr := s.d.dram.load(t, w), s.d.dram.writeLoad(t, w)
+		if all > wr {
+			n *= 1 + tau*(all-wr)/all
+		}
+	}
+	return s.d.dram.takeWrite(t, n)
 }
 
 // warpAggregated says whether the atomic rec ran is one update for the

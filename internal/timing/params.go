@@ -278,6 +278,10 @@ type Params struct {
 	// DRAMWaitSpread's draw, the mean kept (memory.go, dramAnswer). 0:
 	// every line takes DRAMLatency.
 	DRAMLatencySpreadNS float64
+	// DRAMLatencySpreadLoaded draws DRAMLatencySpreadNS only for a fetch
+	// that found the DRAM's bus busy (its queue's answer past its request):
+	// a lone request, or a burst's lines on an idle bus, take DRAMLatency.
+	DRAMLatencySpreadLoaded bool
 	// DRAMBankNS: below the bus's bandwidth a line still waits for its
 	// bank: the DRAM's requests go to many banks by their addresses, each
 	// busy DRAMBankNS a request, and a request finds its bank busy more
@@ -290,6 +294,33 @@ type Params struct {
 	// and a line waits for its bank or for the bus, whichever is later
 	// (memory.go, bankWait). 0: no bank wait (the bus's queue alone).
 	DRAMBankNS float64
+	// DRAMWriteDrainNS: the DRAM's controllers hold the L2's write-backs
+	// and write them out in drains this long, the reads held meanwhile
+	// (the bus turned around for the writes): a read arrives during a drain
+	// as often as writes take the bus (their share of it over the
+	// dramLoadWindow cycles before the read) and waits for the drain's
+	// rest, uniform, drawn per line from its address (memory.go,
+	// drainWait). A read among a copy's writes so waits far longer than
+	// among reads at the same traffic, well below the bus's bandwidth.
+	// 0: reads never wait for writes.
+	DRAMWriteDrainNS float64
+	// DRAMWriteModeShare is the share of the time the DRAM spends draining
+	// writes for each share of its bandwidth the write-backs take (at
+	// least 1: a drain also holds the reads for its turnarounds); a read
+	// meets a drain with that probability.
+	DRAMWriteModeShare float64
+	// DRAMTurnaround: a written-back byte takes the bus 1+DRAMTurnaround·r
+	// times a read byte's time, r the reads' share of the bus's recent
+	// traffic: the bus's turnarounds between reads and writes, paid only
+	// when both share it (memory.go, writeBack). 0: one cost for both.
+	DRAMTurnaround float64
+	// L2DirtyWays: the L2 keeps dirty lines in up to this many of a set's
+	// ways (of 16) in preference to clean ones: a new line evicts the least
+	// recently used clean line while the set holds fewer dirty lines, the
+	// least recently used dirty line (a write-back) once it holds this
+	// many (cache.alloc). So a kernel's stores stay in the L2 up to that
+	// share of it whatever the kernel reads. 0: plain LRU.
+	L2DirtyWays int
 	// DRAMFarNS: the L2 is two partitions, each the home of half the
 	// memory's 4 KiB pages (farPage: a hash of the page's address bits);
 	// an L2 miss of an SM on a line homed in the partition far from the
@@ -381,7 +412,7 @@ type Params struct {
 	// Derived at the clock (ForArch): cycles of the ns figures.
 	L2HitLatency, DRAMLatency, AtomicCycles, KernelLaunch, DispatchCycles float64
 	DRAMReorderCycles, DRAMFarCycles                                      float64
-	DRAMLatencySpreadCycles, DRAMBankCycles                               float64
+	DRAMLatencySpreadCycles, DRAMBankCycles, DRAMWriteDrainCycles         float64
 	AtomicReturnCycles, TensorMapFetchCycles, FirstDispatchCycles         float64
 	BlockRetireCycles                                                     float64
 	TLBWalkCycles, TLBMissCycles                                          float64
@@ -429,6 +460,7 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DRAMFarCycles = p.DRAMFarNS * ghz
 	p.DRAMLatencySpreadCycles = p.DRAMLatencySpreadNS * ghz
 	p.DRAMBankCycles = p.DRAMBankNS * ghz
+	p.DRAMWriteDrainCycles = p.DRAMWriteDrainNS * ghz
 	p.FarBytesPerCycle = p.FarBytesPerNS / ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz

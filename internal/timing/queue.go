@@ -46,6 +46,11 @@ type bucketQueue struct {
 	// modulo pastRing: the queue's recent use (load), which advance would
 	// otherwise forget at each quantum.
 	past []float64
+	// writes, on the DRAM's bus with a write/read cost (newDRAMQueue),
+	// counts the write-backs' bytes apart, bucket by bucket as this queue
+	// serves them, so that writeLoad can tell the writes' share of the
+	// bus's recent use from the reads'.
+	writes *bucketQueue
 }
 
 const (
@@ -68,6 +73,9 @@ func (q *bucketQueue) reset() {
 	q.top = 0
 	q.fullLo, q.fullHi = 0, 0
 	clear(q.past)
+	if q.writes != nil {
+		q.writes.reset()
+	}
 }
 
 // advance frees the buckets before cycle t: no request arrives before t
@@ -91,6 +99,9 @@ func (q *bucketQueue) advance(t uint64) {
 	}
 	q.cleared = b
 	q.fullLo, q.fullHi = 0, 0
+	if q.writes != nil {
+		q.writes.advance(t)
+	}
 }
 
 // load is the share of its bandwidth the queue served in the n buckets
@@ -109,6 +120,25 @@ func (q *bucketQueue) load(t uint64, n int) float64 {
 		s += min(u, q.perBucket)
 	}
 	return s / (float64(n) * q.perBucket)
+}
+
+// takeWrite is take for n bytes of write-back, counted among the writes
+// too when the queue keeps them apart (newDRAMQueue).
+func (q *bucketQueue) takeWrite(t uint64, n float64) uint64 {
+	if q.writes != nil {
+		q.writes.take(t, n)
+	}
+	return q.take(t, n)
+}
+
+// writeLoad is the share of the queue's bandwidth its write-backs took in
+// the n buckets before the one of cycle t (load's window; 0 when the
+// queue does not keep its writes apart).
+func (q *bucketQueue) writeLoad(t uint64, n int) float64 {
+	if q.writes == nil {
+		return 0
+	}
+	return q.writes.load(t, n)
 }
 
 // keepPast makes advance keep the buckets' use for load.
