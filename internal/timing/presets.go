@@ -186,6 +186,30 @@ var measured = withDerivedPresets(map[string]*Params{
 		// of 3.0 TB/s, +117 at 78%, +244 at 89%, +580 at 98%: an M/D/1 mean wait
 		// S·ρ/(2(1−ρ)) gives S = 61, 66, 60 and (ρ capped at 0.95) 61 cycles:
 		// 62 cycles, 39 ns (read off the rseq study rows of SPLIT.md alone).
+		// [DRAMRW] Reads among writes (sixteenth round, docs/calibration.md
+		// "Reads among writes"; arithmetic on recorded study rows, nothing
+		// fitted by simulation). Measured, left at 0 in the preset with
+		// the DRAM at 2.1 TB/s (taken only with the read bandwidth, 3.0):
+		// L2DirtyWays 13: the H100 keeps 20.4-22.2 MB of a kernel's
+		// stores dirty at its end whatever it reads (testdata/timing/dram
+		// study rows d_write8_b256_m64/_m256, d_copy8_b256_m32/_m64/_m256:
+		// bytes stored less dram__bytes_write), a mean of 21.3 MB of the
+		// model's 26.2 MB: 13.0 of 16 ways (the H200's study rows 23.9-26.9
+		// of 31.5 MB: 12.9). DRAMTurnaround 0.2: at 256 MiB reads move
+		// 3.04 TB/s, writes 2.98, a copy 2.86 of both (the same study
+		// rows): a copy's bus time 1 + 0.2/4 = 3.0/2.86 of its bytes'.
+		// DRAMWriteDrainNS 504, DRAMWriteModeShare 1.6: dramload's
+		// cseq_w4_s200 (study) chase takes 909.8 cycles, sd 306.8, where
+		// reads alone at its traffic (2.14 TB/s; rseq_w4 and rseq_w6
+		// interpolated) take 688.4, sd 158: the writes add 221.4 on the
+		// mean and 262 of sd (in quadrature). A wait uniform in [0, D)
+		// with probability q has mean q·D/2 and variance q·D²/3-(q·D/2)²:
+		// D = 801 cycles at 1.590 GHz (504 ns), q = 0.553, 1.59 times the
+		// writes' share of 3.0 TB/s (1045 GB/s). Checked, not fitted, on
+		// the H200 (testdata/timing/h200's dramload, its 4.35 TB/s of
+		// reads, 1.499 GHz): cseq_w2, w3, w4, w6 wait 94, 140, 148, 221
+		// cycles beyond its reads alone at the same traffic; the two
+		// figures say 94, 131, 164, 210.
 		// [SHORTOCC] testdata/timing/shortocc (shortocc.cu, run.sh: one
 		// device call, nvcc 13.0 -O3 -arch=sm_90, every warp's clock64 at
 		// entry, after each copy and at exit, ncu --clock-control base at
