@@ -130,7 +130,8 @@ func (s *gridState) extrapolate(nb int, end uint64) uint64 {
 // extrapolated (those written back and those dirty in the L2 after the
 // detailed blocks, scaled), and when the grid's footprint exceeds the L2
 // the L2 keeps, at the end, its capacity's share of dirty sectors (the
-// dirty fraction of its contents now); the rest were written back.
+// dirty fraction of its contents now, at most its dirty ways' share); the
+// rest were written back.
 func (s *gridState) sampledWrites(scale float64) uint64 {
 	l2 := s.d.l2
 	measured := uint64(float64(s.dramWr) * scale)
@@ -144,6 +145,10 @@ func (s *gridState) sampledWrites(scale float64) uint64 {
 		return measured
 	}
 	kept := min(total, float64(dirty)/float64(valid)*float64(l2.sectors()))
+	if l2.dirtyWays > 0 {
+		// It keeps no more than its dirty ways hold (L2DirtyWays).
+		kept = min(kept, float64(l2.sectors())*float64(l2.dirtyWays)/float64(l2.ways))
+	}
 	return max(measured, uint64((total-kept)*32))
 }
 
