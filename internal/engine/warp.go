@@ -551,6 +551,9 @@ func (wp *warp) run(budget int) int {
 					pc++
 					k++
 					if exec != 0 {
+						if (in.Op == ir.OpLd || in.Op == ir.OpSt) && wp.memFast(in, exec) {
+							continue
+						}
 						top.pc = pc
 						wp.exec(int(pc-1), in, exec)
 						if wp.state != warpRunning || top.mask != mask {
