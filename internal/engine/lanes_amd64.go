@@ -2,6 +2,8 @@
 
 package engine
 
+//go:generate python3 gen_amd64.py
+
 import (
 	"golang.org/x/sys/cpu"
 

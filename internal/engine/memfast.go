@@ -34,7 +34,23 @@ func (wp *warp) memFast(in *ir.Inst, exec uint32) bool {
 		}
 		switch in.Space {
 		case ptxtype.SpaceParam:
-			return in.A[0] < 0 && wp.loadParamUniform(in, exec, base, size, n, false, 0xffffffff)
+			if in.A[0] >= 0 {
+				return false
+			}
+			if exec == fullMask {
+				// loadParamUniform's whole-warp case: one read, broadcast;
+				// its flushStats counts nothing for the parameter space
+				// and empties the request's lists.
+				addr, p := base+uint64(in.Imm), wp.w.l.cfg.Params
+				if addr&(n-1) != 0 || addr+n > uint64(len(p)) || addr+n < addr {
+					return false
+				}
+				fill32(wp.r(in.D[0]), loadLE(p[addr:addr+n], size))
+				wp.sectors, wp.sectorsSorted = wp.sectors[:0], true
+				wp.words, wp.wordsSorted = wp.words[:0], true
+				return true
+			}
+			return wp.loadParamUniform(in, exec, base, size, n, false, 0xffffffff)
 		case ptxtype.SpaceShared:
 			return size <= 4 && wp.loadShared(in, exec, base, n)
 		case ptxtype.SpaceLocal:
