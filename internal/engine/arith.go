@@ -628,6 +628,9 @@ func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 
 // setpEq32 sets d[l] to (a[l] == b[l]) ^ inv on the low 32 bits.
 func setpEq32(a, b, d *[32]uint64, inv uint64) uint32 {
+	if hasAVX2 {
+		return setpRegAVX2(a, b, d, 2, -inv)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (uint64(uint32(a[l])^uint32(b[l]))-1)>>63 ^ inv
@@ -642,6 +645,9 @@ func setpEq32(a, b, d *[32]uint64, inv uint64) uint32 {
 
 // setpSubU32 sets d[l] to (a[l] < b[l]) ^ inv, unsigned 32-bit.
 func setpSubU32(a, b, d *[32]uint64, inv uint64) uint32 {
+	if hasAVX2 {
+		return setpRegAVX2(a, b, d, 0, -inv)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (uint64(uint32(a[l]))-uint64(uint32(b[l])))>>63 ^ inv
@@ -656,6 +662,9 @@ func setpSubU32(a, b, d *[32]uint64, inv uint64) uint32 {
 
 // setpSubS32 sets d[l] to (a[l] < b[l]) ^ inv, signed 32-bit.
 func setpSubS32(a, b, d *[32]uint64, inv uint64) uint32 {
+	if hasAVX2 {
+		return setpRegAVX2(a, b, d, 1, -inv)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := uint64(int64(int32(a[l]))-int64(int32(b[l])))>>63 ^ inv
@@ -712,6 +721,9 @@ func setpMask32Imm(cmp uint8, signed bool, a *[32]uint64, c uint64, d *[32]uint6
 
 // setpEq32Imm sets d[l] to a[l] == c on the low 32 bits.
 func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, uint64(c), ^uint64(0), false)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (uint64(uint32(a[l])^c) - 1) >> 63
@@ -726,6 +738,9 @@ func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
 
 // setpNe32Imm sets d[l] to a[l] != c on the low 32 bits.
 func setpNe32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, ^uint64(c), 1, false)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := -uint64(uint32(a[l])^c) >> 63
@@ -741,6 +756,9 @@ func setpNe32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
 // setpSignU32 sets d[l] to the sign of a[l] + k, a[l] zero-extended from
 // 32 bits.
 func setpSignU32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, 0, k, false)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (uint64(uint32(a[l])) + k) >> 63
@@ -756,6 +774,9 @@ func setpSignU32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
 // setpSignU32Flip sets d[l] to the sign of ^a[l] + k, a[l] zero-extended
 // from 32 bits.
 func setpSignU32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, ^uint64(0), k, false)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (^uint64(uint32(a[l])) + k) >> 63
@@ -770,6 +791,9 @@ func setpSignU32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
 
 // setpSignS32 is setpSignU32 with a[l] sign-extended from 32 bits.
 func setpSignS32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, 0, k, true)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (uint64(int64(int32(a[l]))) + k) >> 63
@@ -784,6 +808,9 @@ func setpSignS32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
 
 // setpSignS32Flip is setpSignU32Flip with a[l] sign-extended from 32 bits.
 func setpSignS32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, ^uint64(0), k, true)
+	}
 	var m0, m1, m2, m3 uint64
 	for l := 28; l >= 0; l -= 4 {
 		p0 := (^uint64(int64(int32(a[l]))) + k) >> 63

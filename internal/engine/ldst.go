@@ -662,7 +662,7 @@ func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n u
 	wp.flushStats(in, &memStats{global: k, bytes: uint64(k) * n}, store)
 }
 
-// laneSteps reports whether the 32 lanes of r step by n (consecutive: lane
+// laneStepsGo reports whether the 32 lanes of r step by n (consecutive: lane
 // l holds r[0] + l*n, modulo 2^64) or all hold r[0] (uniform), in one pass.
 //
 // The last lane decides which of the two can hold: all lanes the same needs
@@ -670,7 +670,7 @@ func (wp *warp) flushGlobalWarp(in *ir.Inst, exec uint32, addrs *[32]uint64, n u
 // need n == 0 (31 is odd, so 31n wraps to 0 only for n == 0); so the lanes
 // between are compared against one pattern, not two, and not at all when
 // the last lane fits neither.
-func laneSteps(r *[32]uint64, n uint64) (cons, uniform bool) {
+func laneStepsGo(r *[32]uint64, n uint64) (cons, uniform bool) {
 	r0 := r[0]
 	switch r[31] {
 	case r0:

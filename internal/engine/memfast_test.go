@@ -509,6 +509,9 @@ func TestLaneSteps(t *testing.T) {
 		if c, u := laneSteps(&r, n); c != wc || u != wu {
 			t.Fatalf("lanes %#x, n %d: laneSteps says consecutive %v uniform %v, want %v %v", r, n, c, u, wc, wu)
 		}
+		if c, u := laneStepsGo(&r, n); c != wc || u != wu {
+			t.Fatalf("lanes %#x, n %d: laneStepsGo says consecutive %v uniform %v, want %v %v", r, n, c, u, wc, wu)
+		}
 		seen[[2]bool{wc, wu}]++
 	}
 	for _, k := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {

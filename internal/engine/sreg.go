@@ -16,6 +16,12 @@ func (wp *warp) sreg(in *ir.Inst, exec uint32) {
 	case ir.SregTidX, ir.SregTidY, ir.SregTidZ:
 		t := &wp.tid[in.Imm-int64(ir.SregTidX)]
 		m := typeMask(in.Type)
+		if m>>32 != 0 || m == 0xffffffff {
+			// (A 32- or 64-bit register: the ids as they are.)
+			widen32(o, t)
+			wp.commit(in.D[0], exec)
+			return
+		}
 		for l := 0; l < 32; l += 4 {
 			o[l], o[l+1], o[l+2], o[l+3] = uint64(t[l])&m, uint64(t[l+1])&m, uint64(t[l+2])&m, uint64(t[l+3])&m
 		}
