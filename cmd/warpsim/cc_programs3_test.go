@@ -198,10 +198,16 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// nvcc's PTX 11.4%, clang's code 15.5% (twelfth round: wmma.load
 		// and wmma.store as ptxas's requests; 11.8% and 15.9% before);
 		// nvcc's 10.4% (study 8.8%, held out 12.0%), clang's 15.4% in the
-		// fifteenth round (ptxas's order inside a wmma k step, ConstBankLive).
-		bound := map[string]float64{"nvcc": 0.12, "clang": 0.16}[compiler]
+		// fifteenth round (ptxas's order inside a wmma k step, ConstBankLive);
+		// nvcc's 10.1% (held out 11.6%) in the sixteenth (a wmma k loop's
+		// fragments in the registers of the step before, WmmaReuse: 10.4%
+		// and 12.0% without it).
+		bound := map[string]float64{"nvcc": 0.1025, "clang": 0.16}[compiler]
 		if mean > bound {
-			t.Errorf("%s: mean |error| %.1f%%, want under %.0f%%", compiler, 100*mean, 100*bound)
+			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
+		}
+		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.118 {
+			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 11.8%%", compiler, 100*held)
 		}
 	}
 }

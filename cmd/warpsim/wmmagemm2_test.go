@@ -25,8 +25,9 @@ const wmmagemm2Dir = "../../testdata/programs3/wmmagemm2"
 // before the round (the PTX's order, ConstBankLive off), 26.2% with
 // ConstBankLive alone, 12.0% with ptxas's order alone, 13.8% with both (the
 // preset; gv_tf32_cr, A column-major, -38% and -40%: three round trips in
-// its SASS where the rule says two). It fails when a launch is more than
-// 60% off or the mean passes 15.5%.
+// its SASS where the rule says two). Sixteenth round, a k loop's fragment
+// loads after the step before's MMAs (WmmaReuse): 11.5%. It fails when a
+// launch is more than 60% off or the mean passes 12.5%.
 func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -42,7 +43,7 @@ func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	}
 	mean := sum / float64(max(1, len(rows)))
 	t.Logf("mean |error| %.1f%% (%d launches)", 100*mean, len(rows))
-	if mean > 0.155 {
-		t.Errorf("mean |error| %.1f%%: want under 15.5%%", 100*mean)
+	if mean > 0.125 {
+		t.Errorf("mean |error| %.1f%%: want under 12.5%%", 100*mean)
 	}
 }

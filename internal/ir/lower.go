@@ -604,6 +604,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	specialize(f)
 	markPredicatedBranches(f) // after specialize: it reads the classes
 	markWmmaRounds(f)
+	markWmmaReuse(f)
 	f.slotWidths = fl.slotW
 	markFoldedMovs(f)
 	if f.Entry {

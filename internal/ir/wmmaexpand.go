@@ -54,6 +54,10 @@ type WmmaAccess struct {
 	// fragment's loads: 1, or more where ptxas places the loaded values'
 	// consumers between the step's loads (markWmmaRounds).
 	Rounds int
+	// Reuse: an A or B fragment's load inside a loop, whose registers
+	// ptxas gives to each k step's fragment in turn, so that it issues
+	// after the earlier MMAs of the loop that read them (markWmmaReuse).
+	Reuse bool
 }
 
 // Blocks is the number of blocks the tile is read in.
@@ -176,4 +180,34 @@ func convertedBeforeUse(f *Func, pc int, frag []int32) bool {
 		}
 	}
 	return false
+}
+
+// markWmmaReuse sets Access.Reuse on f's wmma.loads of an A or B
+// fragment inside a loop (between a backward branch's target and the
+// branch). ptxas allocates one set of registers to a loop's fragments of
+// each operand, whatever the PTX's unrolled steps name them, and loads a
+// step's fragment into them after the previous step's MMAs have read
+// them: in the SASS of every tiled k loop recorded (testdata/programs3/
+// wmmagemm/h100/wg.sass.gz, gg of f16, bf16, tf32 and s8, each unrolled
+// four times; gs's shared-memory fragments, LDSM into the registers the
+// sub-step before read), no load of a k step is above the previous
+// step's MMAs. Straight code keeps fresh registers while there are some
+// (programs3's wmma_f64: ten of sixteen fragment loads above the first
+// DMMA), which the register bound models (registerGate).
+func markWmmaReuse(f *Func) {
+	for b := range f.Code {
+		br := &f.Code[b]
+		if br.Op != OpBra || br.Target < 0 || int(br.Target) > b {
+			continue
+		}
+		for pc := int(br.Target); pc < b; pc++ {
+			in := &f.Code[pc]
+			if in.Op != OpTensor || in.Mode != TensorWmmaLoad || int(in.Imm) >= len(f.TensorOps) {
+				continue
+			}
+			if to := &f.TensorOps[in.Imm]; to.Use == 'a' || to.Use == 'b' {
+				to.Access.Reuse = true
+			}
+		}
+	}
 }

@@ -177,3 +177,62 @@ func TestWmmaRoundsAsPtxas(t *testing.T) {
 		})
 	}
 }
+
+// TestWmmaReuseAsPtxas checks which wmma.loads ptxas gives the registers
+// of the step before (ir.WmmaAccess.Reuse), from nvcc 13's SASS of
+// testdata/programs3/wmmagemm (h100/wg.sass.gz): in the k loops of gg
+// (f16, bf16, tf32, s8; four steps a body) every step's LDG/LD writes the
+// registers the previous step's HMMA or IMMA read, and issues after it;
+// gs's LDSM of a sub-step follow the HMMAs that read their registers. In
+// straight code (programs3's wmma_f64, its eight steps unrolled by nvcc)
+// ten of the sixteen LD.E.64 are above the first DMMA, in registers of
+// their own; an accumulator's load is not a step's fragment.
+func TestWmmaReuseAsPtxas(t *testing.T) {
+	loop := func(step string) string {
+		step = strings.Replace(step, ".reg .b64 %rd<4>;\n", ".reg .b64 %rd<4>;\n.reg .pred %p<2>;\nmov.u32 %r63, 0;\n", 1)
+		step = strings.Replace(step, "wmma.load.a", "$L_k:\nwmma.load.a", 1)
+		return strings.Replace(step, "wmma.store", "add.s32 %r63, %r63, 1;\nsetp.lt.u32 %p1, %r63, 8;\n@%p1 bra $L_k;\nwmma.store", 1)
+	}
+	straight := func(step string) string {
+		i, j := strings.Index(step, "wmma.load.a"), strings.Index(step, "wmma.store")
+		return step[:j] + step[i:j] + step[j:]
+	}
+	accLoop := func(step string) string {
+		step = loop(step)
+		return strings.Replace(step, "$L_k:\n", "$L_k:\nwmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f40, %f41, %f42, %f43, %f44, %f45, %f46, %f47}, [%rd1], 64;\n", 1)
+	}
+	f16 := wmmaStep("m16n16k16", "f16", "f32", 8, 8, "row", false)
+	s8 := wmmaStep("m16n16k16", "s8", "s32", 2, 2, "row", false)
+	tf32 := wmmaStep("m16n16k8", "tf32", "f32", 4, 4, "row", true)
+	for _, c := range []struct {
+		name  string
+		code  string
+		wantA bool // every A and B load; C never
+	}{
+		{"gg f16 k loop", loop(f16), true},
+		{"gg s8 k loop, B row-major", loop(s8), true},
+		{"gg tf32 k loop, converted", loop(tf32), true},
+		{"two steps in straight code", straight(f16), false},
+		{"one step, no loop", f16, false},
+		{"k loop loading its accumulator", accLoop(f16), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := lowerOne(t, c.code)
+			n := 0
+			for _, in := range f.Code {
+				if in.Op != OpTensor || in.Mode != TensorWmmaLoad {
+					continue
+				}
+				to := f.TensorOps[in.Imm]
+				want := c.wantA && to.Use != 'c'
+				if to.Access.Reuse != want {
+					t.Errorf("load of %c: Reuse %v, want %v", to.Use, to.Access.Reuse, want)
+				}
+				n++
+			}
+			if n < 2 {
+				t.Fatalf("%d wmma.loads", n)
+			}
+		})
+	}
+}

@@ -368,6 +368,13 @@ type Params struct {
 	// an L2 hit's latency more each (a shared-memory load's for shared
 	// memory). Off: the PTX's order, one round trip.
 	WmmaRounds bool
+	// WmmaReuse: a wmma.load of an A or B fragment inside a loop
+	// (ir.WmmaAccess.Reuse) issues no sooner than the warp's last MMA
+	// starts — ptxas loads each k step's fragment into the registers the
+	// step before's MMAs read (testdata/programs3/wmmagemm, wg.sass: no
+	// load of a k step above the previous step's MMAs in any gg or gs
+	// loop). Off: the hoisting bound alone (registerGate).
+	WmmaReuse bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:
 	// lanes reading different lines at the same offset in them conflict

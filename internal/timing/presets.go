@@ -748,8 +748,13 @@ var measured = withDerivedPresets(map[string]*Params{
 		// operands the other way round packed from bytes before the other
 		// operand's loads (testdata/programs3/wmmagemm, wg.sass; docs/
 		// calibration.md, fifteenth round).
-		WmmaRounds:     true,
-		ConstBankLive:  true,
+		WmmaRounds:    true,
+		ConstBankLive: true,
+		// [WMMAREUSE] a loop's k steps share their fragments' registers
+		// (ptxas.wmma_reuse): a step's wmma.load waits for the MMAs of the
+		// step before to start (wg.sass's gg and gs loops; docs/
+		// calibration.md, sixteenth round).
+		WmmaReuse:      true,
 		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at

@@ -91,6 +91,9 @@ type warpT struct {
 	// (The fields above are those the scheduler and the scoreboard read
 	// for most instructions: the first four of the host's cache lines.)
 	age uint64
+	// mmaStart is when the warp's last wmma.mma reads its fragments (a
+	// cycle or a future; WmmaReuse).
+	mmaStart uint64
 	// tmapRelease is when the warp's last tensormap.cp_fenceproxy reached
 	// global memory (a fence.proxy.tensormap acquire waits for it).
 	tmapRelease uint64

@@ -199,6 +199,15 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = g, stallLongScoreboard
 		}
 	}
+	if s.p != nil && s.p.WmmaReuse && w.mmaStart != 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && wmmaReuse(w, in) {
+		// ptxas loads this k step's fragment into the registers the
+		// step before's MMAs read: after they start.
+		if g := w.mmaStart; isFut(g) {
+			fut, why = g, stallLongScoreboard
+		} else if g > t {
+			t, why = g, stallLongScoreboard
+		}
+	}
 	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && s.p != nil && s.p.LoadWindow > 0 {
 		if g := s.loadGate(w); isFut(g) {
 			fut, why = g, stallLGThrottle
@@ -606,6 +615,10 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			}
 			start, kind = r, prodHoisted
 		}
+	}
+	if p.WmmaReuse && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA {
+		w.mmaStart = start
+		sm.keep(&w.mmaStart)
 	}
 	done := sm.fadd(start, slots-1+lat)
 	if mem != 0 {
@@ -1228,4 +1241,11 @@ func dataReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
 		}
 	}
 	return t
+}
+
+// wmmaReuse says whether in, warp w's next instruction, a wmma.load,
+// loads a loop's A or B fragment (ir.WmmaAccess.Reuse).
+func wmmaReuse(w *warpT, in *ir.Inst) bool {
+	f, _ := w.blk.slot.NextAt(w.idx)
+	return f != nil && int(in.Imm) < len(f.TensorOps) && f.TensorOps[in.Imm].Access.Reuse
 }
