@@ -29,9 +29,11 @@ import (
 // header, the simulator) reuses it:
 //
 //   - the compiler: clang's path and `--version`, and warpsim's side of
-//     `warpsim cc` — every file of the cuda tree outside cuda/include (the
-//     compiler driver cuda/cc, the PTX linker, the C runtime cuda/shim that
-//     every program links, cuda.go) and cmd/warpsim/cc.go;
+//     `warpsim cc` — every file of the cuda tree outside cuda/include and
+//     cuda/shim (the compiler driver cuda/cc, the PTX linker, cuda.go) and
+//     cmd/warpsim/cc.go; and the C runtime cuda/shim that every program
+//     links, for what a link goes into (CachedBuild; CachedProgram keys the
+//     program on the runtime object it links, its objects without it);
 //   - the flags, a path inside the module named by its place in the module
 //     (so that two checkouts of one tree share their programs);
 //   - the sources, any flag that names a file (another source, a
@@ -674,6 +676,8 @@ func cachedProgram(root string, k *keyer, d *cc.Driver, opt *cc.Options, src str
 		return "", fmt.Errorf("program cache key of %s: %v", src, err)
 	}
 	name := strings.TrimSuffix(filepath.Base(src), ".cu")
+	now := time.Now()
+	os.Chtimes(filepath.Join(root, objKey), now, now) // kept by CleanPrograms while its programs are used
 	progKey := sha256.Sum256([]byte(objKey + "\x00linked with\x00" + rtSum))
 	return cachedEntry(root, hex.EncodeToString(progKey[:])[:24], name, func(progDir string) (string, error) {
 		plan, err := cachedEntry(root, objKey, objectsMarker, func(objDir string) (string, error) {
