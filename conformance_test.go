@@ -559,7 +559,7 @@ func TestConformanceClangPTXUpToDate(t *testing.T) {
 			flags := []string{"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
 				"--cuda-gpu-arch=sm_90", "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-O3", "-S",
 				"-I", filepath.Join(filepath.Dir(filepath.Dir(abs)), "include")}
-			ptx, err := testenv.CachedBuild(abs, flags, func(out string) (string, error) {
+			ptx, err := testenv.CachedCompile(abs, flags, func(out string) (string, error) {
 				out = filepath.Join(out, "kernel")
 				cmd := exec.Command(clang, append(flags, abs, "-o", out)...)
 				if msg, err := cmd.CombinedOutput(); err != nil {

@@ -21,13 +21,14 @@ var files embed.FS
 // Files is the embedded tree: include/… and shim/….
 func Files() fs.FS { return files }
 
-// Version is a digest of the embedded files; Materialize keys its directory
-// by it, so programs built by different warpsim versions never share stale
-// headers.
-func Version() string {
+// Version is a digest of the embedded files (headers and runtime).
+func Version() string { return digest(".") }
+
+// digest is a digest of the embedded files under dir.
+func digest(dir string) string {
 	h := sha256.New()
 	var names []string
-	fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(files, dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			names = append(names, p)
 		}
@@ -42,21 +43,43 @@ func Version() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// Materialize writes the embedded tree under dir/<Version> (once; a later
-// call finds it complete) and returns that directory. The include
-// directory is <result>/include, the runtime source <result>/shim.
+// Materialize writes the embedded tree out (once per content; a later call
+// finds it complete) and returns the directory of the headers: the include
+// directory is <result>/include, and the runtime's sources are in
+// RuntimeDir(<result>). The headers' directory is keyed by the headers
+// alone, so that a program compiled against them names the same paths in
+// its line table whatever the runtime it is linked with (a change to the
+// runtime relinks, it does not recompile: internal/testenv); the runtime's
+// sources lie under it, keyed by their own digest too.
 func Materialize(dir string) (string, error) {
-	root := filepath.Join(dir, Version())
-	stamp := filepath.Join(root, ".complete")
-	if _, err := os.Stat(stamp); err == nil {
-		return root, nil
-	}
-	tmp, err := os.MkdirTemp(dir, ".tmp-")
-	if err != nil {
+	root := filepath.Join(dir, digest("include"))
+	if err := materialize(root, "include"); err != nil {
 		return "", err
 	}
+	return root, materialize(RuntimeDir(root), "shim")
+}
+
+// RuntimeDir is where Materialize put the runtime's sources (the shim
+// folder's files) under the headers' directory root.
+func RuntimeDir(root string) string { return filepath.Join(root, "shim-"+digest("shim")) }
+
+// materialize writes the embedded folder sub to root/sub, unless root is
+// complete already.
+func materialize(root, sub string) error {
+	stamp := filepath.Join(root, ".complete")
+	if _, err := os.Stat(stamp); err == nil {
+		return nil
+	}
+	parent := filepath.Dir(root)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, ".tmp-")
+	if err != nil {
+		return err
+	}
 	defer os.RemoveAll(tmp)
-	err = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(files, sub, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -71,19 +94,19 @@ func Materialize(dir string) (string, error) {
 		return os.WriteFile(dst, b, 0o644)
 	})
 	if err != nil {
-		return "", err
+		return err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return "", err
+		return err
 	}
 	if err := os.Rename(tmp, root); err != nil {
 		// Another process won the race; its copy is identical.
 		if _, serr := os.Stat(stamp); serr == nil {
-			return root, nil
+			return nil
 		}
-		return "", err
+		return err
 	}
-	return root, nil
+	return nil
 }
 
 // CacheDir is where warpsim keeps materialized files: $WARPSIM_CACHE, or

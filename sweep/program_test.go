@@ -1,9 +1,7 @@
 package sweep
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -18,20 +16,14 @@ import (
 func TestProgramSweep(t *testing.T) {
 	testenv.NeedClang(t)
 	dir := t.TempDir()
-	// Built once and kept between runs (testenv.CachedBuild: the key covers
-	// the source, what it includes and warpsim cc's own code); the program
+	// Built once and kept between runs (testenv.CachedProgram: the key covers
+	// the source, what it includes, warpsim cc's own code and the runtime); the program
 	// starts this run's warpsim (TestMain sets WARPSIM_BIN).
 	src, err := filepath.Abs("../examples/lessons/reduce.cu")
 	if err != nil {
 		t.Fatal(err)
 	}
-	built, err := testenv.CachedBuild(src, nil, func(out string) (string, error) {
-		out = filepath.Join(out, "reduce")
-		if msg, err := exec.Command(warpsim, "cc", src, "-o", out).CombinedOutput(); err != nil {
-			return "", fmt.Errorf("warpsim cc: %v\n%s", err, msg)
-		}
-		return out, nil
-	})
+	built, err := testenv.CachedProgram(src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

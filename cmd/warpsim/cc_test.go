@@ -62,8 +62,11 @@ type builtProgram struct {
 	failure string
 }
 
-// buildCU compiles src with `warpsim cc` in-process, once for each source
-// and flags. Tests must not change the executable or its directory.
+// buildCU compiles src with `warpsim cc`, once for each source and flags.
+// A whole program is kept as its objects and their link
+// (testenv.CachedProgram: a change to the C runtime relinks it); what
+// -ptx and the like make is `warpsim cc`'s output, run in-process. Tests
+// must not change the executable or its directory.
 func buildCU(t *testing.T, src string, flags ...string) string {
 	t.Helper()
 	abs, err := filepath.Abs(src)
@@ -79,16 +82,27 @@ func buildCU(t *testing.T, src string, flags ...string) string {
 	}
 	builtMu.Unlock()
 	b.once.Do(func() {
-		path, err := testenv.CachedBuild(abs, flags, func(dir string) (string, error) {
-			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
-			var stdout, stderr bytes.Buffer
-			args := append([]string{"cc"}, flags...)
-			args = append(args, abs, "-o", out)
-			if code := run(args, &stdout, &stderr); code != 0 {
-				return "", fmt.Errorf("warpsim cc %s: exit %d\n%s", src, code, stderr.String())
+		opt, err := cc.ParseArgs(append(append([]string(nil), flags...), abs))
+		var path string
+		switch {
+		case err == nil && opt.DeviceOnly == "" && !opt.CompileOnly && !opt.DeviceLink:
+			path, err = testenv.CachedProgram(abs, flags)
+		default:
+			cache := testenv.CachedBuild
+			if err == nil && opt.DeviceOnly != "" {
+				cache = testenv.CachedCompile // PTX: no runtime in it
 			}
-			return out, nil
-		})
+			path, err = cache(abs, flags, func(dir string) (string, error) {
+				out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".cu"))
+				var stdout, stderr bytes.Buffer
+				args := append([]string{"cc"}, flags...)
+				args = append(args, abs, "-o", out)
+				if code := run(args, &stdout, &stderr); code != 0 {
+					return "", fmt.Errorf("warpsim cc %s: exit %d\n%s", src, code, stderr.String())
+				}
+				return out, nil
+			})
+		}
 		if err != nil {
 			b.failure = err.Error()
 			return
@@ -141,14 +155,14 @@ func ccOutcome(t *testing.T, src string, flags ...string) (code int, stderr stri
 }
 
 // compileCU is the PTX `warpsim compile` makes of src with flags, kept
-// between package runs as buildCU's programs are (testenv.CachedBuild).
+// between package runs (testenv.CachedCompile: no runtime in it).
 func compileCU(t *testing.T, src string, flags ...string) string {
 	t.Helper()
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := testenv.CachedBuild(abs, append([]string{"--test-compile"}, flags...), func(dir string) (string, error) {
+	path, err := testenv.CachedCompile(abs, append([]string{"--test-compile"}, flags...), func(dir string) (string, error) {
 		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(abs), ".cu"))
 		var stdout, stderr bytes.Buffer
 		args := append(append([]string{"compile"}, flags...), abs, "-o", out)

@@ -44,7 +44,7 @@ func TestLongITSBarriers(t *testing.T) {
 
 func checkITS(t *testing.T, envs [][]string) {
 	needClang(t)
-	bin := buildSuite(t, "its", itsDir, []string{itsDir + "/its.cu"}, []string{"its"}, "-lineinfo")
+	bin := buildSuite(t, itsDir, []string{"its"}, "-lineinfo")
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	type result struct{ got, stderr string }
@@ -114,12 +114,10 @@ func TestITSBarriersRecordingsStable(t *testing.T) {
 func TestNamedBarrierMisuse(t *testing.T) {
 	needClang(t)
 	dir4 := sanitizeDir + "/probe4"
-	srcs, _ := filepath.Glob(filepath.Join(dir4, "*.[ch]*"))
 	progs := []string{"count_swap", "count_interleaved", "count_odd", "count_below", "barrier_id16", "count_partial"}
-	bin4 := buildSuite(t, "sanitize-probe4", dir4, srcs, progs, "-lineinfo")
+	bin4 := buildSuite(t, dir4, progs, "-lineinfo")
 	dir2 := sanitizeDir + "/probe2"
-	srcs2, _ := filepath.Glob(filepath.Join(dir2, "*.[ch]*"))
-	bin2 := buildSuite(t, "sanitize-probe2", dir2, srcs2, []string{"named_barrier"}, "-lineinfo")
+	bin2 := buildSuite(t, dir2, []string{"named_barrier"}, "-lineinfo")
 	tests := []struct {
 		dir, bin, prog string
 		// instead: the H100's line (first) that warpsim prints otherwise
@@ -185,7 +183,7 @@ func TestNamedBarrierMisuse(t *testing.T) {
 // its converged warp ran with half its lanes).
 func TestITSBarriersSynccheck(t *testing.T) {
 	needClang(t)
-	bin := buildSuite(t, "its", itsDir, []string{itsDir + "/its.cu"}, []string{"its"}, "-lineinfo")
+	bin := buildSuite(t, itsDir, []string{"its"}, "-lineinfo")
 	programsCallThisBinary(t)
 	for i := 0; i < itsScenarios; i++ {
 		b, err := os.ReadFile(filepath.Join(itsDir, "recorded", fmt.Sprintf("its.%d.synccheck.stdout", i)))

@@ -24,8 +24,7 @@ func TestSanitizeProbe5Plain(t *testing.T) {
 	for _, s := range srcs {
 		progs = append(progs, strings.TrimSuffix(filepath.Base(s), ".cu"))
 	}
-	all, _ := filepath.Glob(filepath.Join(probe5Dir, "*.[ch]*"))
-	dir := buildSuite(t, "sanitize-probe5", probe5Dir, all, progs, "-lineinfo")
+	dir := buildSuite(t, probe5Dir, progs, "-lineinfo")
 	programsCallThisBinary(t)
 	for _, p := range progs {
 		t.Run(p, func(t *testing.T) {

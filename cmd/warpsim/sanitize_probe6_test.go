@@ -66,9 +66,8 @@ var probe6NotYet = map[string]string{}
 // compares what the program and the tool print with the H100's recording.
 func TestSanitizeProbe6(t *testing.T) {
 	needClang(t)
-	all, _ := filepath.Glob(filepath.Join(probe6Dir, "*.cu"))
 	progs := []string{"straddle", "frames", "local_below", "hist_order"}
-	dir := buildSuite(t, "sanitize-probe6", probe6Dir, all, progs, "-lineinfo")
+	dir := buildSuite(t, probe6Dir, progs, "-lineinfo")
 	programsCallThisBinary(t)
 	for _, r := range probe6Runs(t) {
 		name := r.prog + "." + r.name + "." + r.tool

@@ -46,9 +46,8 @@ var probe7NotYet = map[string]string{}
 // as the program prints uninitialized host memory otherwise).
 func TestSanitizeProbe7(t *testing.T) {
 	needClang(t)
-	all, _ := filepath.Glob(filepath.Join(probe7Dir, "*.cu"))
 	progs := []string{"local_past", "dsmem_late", "ipc"}
-	dir := buildSuite(t, "sanitize-probe7", probe7Dir, all, progs, "-lineinfo")
+	dir := buildSuite(t, probe7Dir, progs, "-lineinfo")
 	programsCallThisBinary(t)
 	t.Run("ipc.default.plain", func(t *testing.T) {
 		stdout, stderr, err := runProgramErr(filepath.Join(dir, "ipc"))

@@ -25,9 +25,8 @@ func TestSanitizeProbes(t *testing.T) {
 }
 
 func testProbe(t *testing.T, probeDir string) {
-	srcs, _ := filepath.Glob(filepath.Join(probeDir, "*.[ch]*"))
 	runSanitizeRuns(t, probeDir, readSanitizeRunsIn(t, probeDir), func(progs []string) string {
-		return buildSuite(t, "sanitize-"+filepath.Base(probeDir), probeDir, srcs, progs, "-lineinfo")
+		return buildSuite(t, probeDir, progs, "-lineinfo")
 	})
 }
 

@@ -2,17 +2,12 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/warpsim/warpsim/cuda"
-	"github.com/warpsim/warpsim/internal/testenv"
 )
 
 // sanitizeDir holds the sanitizer suite: CUDA programs with one bug each
@@ -50,50 +45,26 @@ func readSanitizeRunsIn(t *testing.T, dir string) []sanitizeRun {
 }
 
 // buildSanitizeSuite compiles every program of the suite with
-// `warpsim cc -lineinfo`, into a cache directory keyed by the sources and
-// the runtime, so that later runs of the test need no clang time.
+// `warpsim cc -lineinfo` (buildSuite).
 func buildSanitizeSuite(t *testing.T, progs []string) string {
 	t.Helper()
-	srcs, _ := filepath.Glob(filepath.Join(sanitizeDir, "*.[ch]*"))
-	more, _ := filepath.Glob(filepath.Join(sanitizeDir, "beyond", "*.cu"))
-	return buildSuite(t, "sanitize", sanitizeDir, append(srcs, more...), progs, "-lineinfo")
+	return buildSuite(t, sanitizeDir, progs, "-lineinfo")
 }
 
 // buildSuite compiles programs progs (paths under dir without ".cu") with
-// `warpsim cc` and flags into a cache directory named for the suite and
-// keyed by the runtime, the compiler (testenv.ToolKey: clang and `warpsim
-// cc`'s own code) and every file of srcs, skipping those already built
-// there.
-func buildSuite(t *testing.T, name, dir string, srcs, progs []string, flags ...string) string {
+// `warpsim cc` and flags, each kept between runs as buildCU keeps it
+// (testenv.CachedProgram: keyed by its source and what it includes, so a
+// change to a header it cannot reach keeps it, and a change to the C
+// runtime relinks it), and returns a folder that holds each by its base
+// name (links to the cached programs).
+func buildSuite(t *testing.T, dir string, progs []string, flags ...string) string {
 	t.Helper()
-	h := sha256.New()
-	tool, err := testenv.ToolKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintln(h, cuda.Version(), tool)
-	fmt.Fprintln(h, flags)
-	sort.Strings(srcs)
-	for _, s := range srcs {
-		b, err := os.ReadFile(s)
-		if err != nil {
+	out := t.TempDir()
+	for _, p := range progs {
+		prog := buildCU(t, filepath.Join(dir, p+".cu"), flags...)
+		if err := os.Symlink(prog, filepath.Join(out, filepath.Base(p))); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(h, "%s %x\n", filepath.Base(s), sha256.Sum256(b))
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	out := filepath.Join(base, "warpsim-test", fmt.Sprintf("%s-%x", name, h.Sum(nil)[:8]))
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range progs {
-		if _, err := os.Stat(filepath.Join(out, filepath.Base(p))); err == nil {
-			continue
-		}
-		buildCUIn(t, out, filepath.Join(dir, p+".cu"), flags...)
 	}
 	return out
 }

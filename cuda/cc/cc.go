@@ -77,8 +77,11 @@ type Driver struct {
 	// WarpsimBin is the simulator executable the built program starts (its
 	// absolute path is compiled in; WARPSIM_BIN overrides it at run time).
 	WarpsimBin string
-	files      string // materialized headers and runtime source
-	noted      map[string]bool
+	// NoPCH compiles every pass from cuda_runtime.h's source, without a
+	// precompiled header (pch.go).
+	NoPCH bool
+	files string // materialized headers and runtime source
+	noted map[string]bool
 }
 
 // NewDriver finds clang and writes warpsim's headers to the cache.
@@ -198,7 +201,7 @@ func (d *Driver) CompilePTX(o *Options, src, out string) error {
 	}
 	var clusters []clusterDim
 	err := withSource(src, func(path string, extra []string) error {
-		if err := d.run(append(extra, d.DeviceFlags(o, path, out, false)...)); err != nil {
+		if err := d.runPass(append(extra, d.DeviceFlags(o, path, out, false)...)); err != nil {
 			return err
 		}
 		var err error
@@ -290,7 +293,7 @@ func (d *Driver) hostObject(o *Options, k kind, src, ptx, out string) error {
 		return d.run(append(f, "-c", "-o", out, src))
 	}
 	return withSource(src, func(path string, extra []string) error {
-		return d.run(append(append(extra, f...), "-c", "-o", out, path))
+		return d.runPass(append(append(extra, f...), "-c", "-o", out, path))
 	})
 }
 
@@ -346,19 +349,21 @@ __attribute__((constructor)) static void %[1]s_register(void) { __warpsim_regist
 	return d.run([]string{"-x", "c", "-c", "-o", out, cfile})
 }
 
-// runtimeObject compiles warpsim's C runtime, once per warpsim version and
-// simulator path: the object is kept beside the materialized headers.
-func (d *Driver) runtimeObject() (string, error) {
+// RuntimeObject compiles warpsim's C runtime, once per runtime source,
+// clang and simulator path (WarpsimBin): the object is kept beside the
+// materialized runtime sources. It returns the object's path.
+func (d *Driver) RuntimeObject() (string, error) {
 	bin := d.WarpsimBin
 	if bin == "" {
 		bin = "warpsim"
 	}
 	sum := sha256.Sum256([]byte(d.Clang + "\x00" + bin))
-	out := filepath.Join(d.files, "warpsim_rt-"+hex.EncodeToString(sum[:8])+".o")
+	rtDir := cuda.RuntimeDir(d.files)
+	out := filepath.Join(rtDir, "warpsim_rt-"+hex.EncodeToString(sum[:8])+".o")
 	if _, err := os.Stat(out); err == nil {
 		return out, nil
 	}
-	tmp, err := os.CreateTemp(d.files, ".rt-*.o")
+	tmp, err := os.CreateTemp(rtDir, ".rt-*.o")
 	if err != nil {
 		return "", err
 	}
@@ -366,27 +371,67 @@ func (d *Driver) runtimeObject() (string, error) {
 	defer os.Remove(tmp.Name())
 	f := []string{"-x", "c", "-O2", "-std=gnu11", "-I", d.IncludeDir(),
 		"-DWARPSIM_DEFAULT_BIN=" + strconv.Quote(bin),
-		"-c", "-o", tmp.Name(), filepath.Join(d.files, "shim", "warpsim_rt.c")}
+		"-c", "-o", tmp.Name(), filepath.Join(rtDir, "shim", "warpsim_rt.c")}
 	if err := d.run(f); err != nil {
 		return "", err
 	}
 	return out, os.Rename(tmp.Name(), out)
 }
 
-// Build compiles and links a program as nvcc would.
+// Build compiles and links a program as nvcc would: for a whole program,
+// Compile into a temporary folder, then Link.
 func (d *Driver) Build(o *Options) error {
-	tmp, err := os.MkdirTemp("", "warpsim-cc-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
 	if err := checkDevicePTX(o); err != nil {
 		return err
 	}
 	if o.DeviceOnly != "" {
 		return d.deviceOnly(o)
 	}
+	tmp, err := os.MkdirTemp("", "warpsim-cc-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := d.compile(o, tmp); err != nil || o.CompileOnly || o.DeviceLink {
+		return err
+	}
+	out := o.Output
+	if out == "" {
+		out = "a.out"
+	}
+	return d.Link(tmp, out)
+}
+
+// Compile is Build without its final link, for a whole program (not -c,
+// -dlink, -ptx …): it compiles every input, device-links them, and leaves
+// in dir (an empty folder) the objects and the rest of the final link's
+// arguments (linkPlanFile). Link then links them with the C runtime, as
+// Build does; nothing in dir depends on the runtime, so a tool that keeps
+// dir can link it again with another runtime (the tests' program cache,
+// internal/testenv, does when cuda/shim changes). dir may be moved before
+// Link; inputs that are objects or libraries are named by their path as
+// given, and found there again when Link runs.
+func (d *Driver) Compile(o *Options, dir string) error {
+	if o.DeviceOnly != "" || o.CompileOnly || o.DeviceLink {
+		return fmt.Errorf("Compile makes the objects of a whole program; -c, -dlink, -ptx, -cubin and -fatbin make no program")
+	}
+	if err := checkDevicePTX(o); err != nil {
+		return err
+	}
+	return d.compile(o, dir)
+}
+
+// linkPlanFile names, in the folder Compile leaves, the final link's
+// arguments: one a line, "obj NAME" for an object in the folder, "in PATH"
+// for an input object or library, "flag F" for a flag after the runtime.
+const linkPlanFile = "link.plan"
+
+// compile is Build's work before its final link, in dir: the objects (for
+// -c, where o says), the device link (for -dlink, its object where o
+// says), and for a whole program the link plan.
+func (d *Driver) compile(o *Options, dir string) error {
 	var objects []string
+	var plan strings.Builder
 	cudaFile := 0
 	for n, in := range o.Inputs {
 		k, err := inputKind(in, o.ForceCU)
@@ -395,13 +440,14 @@ func (d *Driver) Build(o *Options) error {
 		}
 		if k == kindObject {
 			objects = append(objects, in)
+			fmt.Fprintf(&plan, "in %s\n", in)
 			continue
 		}
 		if err := CheckSource(in); err != nil {
 			return err
 		}
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
-		obj := filepath.Join(tmp, fmt.Sprintf("%d-%s.o", n, base))
+		obj := filepath.Join(dir, fmt.Sprintf("%d-%s.o", n, base))
 		if o.CompileOnly {
 			obj = base + ".o"
 			if o.Output != "" {
@@ -410,7 +456,7 @@ func (d *Driver) Build(o *Options) error {
 		}
 		ptx := ""
 		if k == kindCUDA {
-			ptx = filepath.Join(tmp, fmt.Sprintf("%d-%s.ptx", n, base))
+			ptx = filepath.Join(dir, fmt.Sprintf("%d-%s.ptx", n, base))
 			if err := d.CompilePTX(o, in, ptx); err != nil {
 				return err
 			}
@@ -427,30 +473,30 @@ func (d *Driver) Build(o *Options) error {
 			if err := d.hostObject(o, k, in, ptx, obj); err != nil {
 				return err
 			}
-			objects = append(objects, obj)
-			continue
-		}
-		// Relocatable device code: the host object and the object that
-		// registers the PTX, merged into one (as nvcc -dc makes one .o).
-		host := filepath.Join(tmp, fmt.Sprintf("%d-%s-host.o", n, base))
-		reg := filepath.Join(tmp, fmt.Sprintf("%d-%s-ptx.o", n, base))
-		if err := d.hostObject(o, k, in, ptx, host); err != nil {
-			return err
-		}
-		if err := d.rdcPTXObject(ptx, reg); err != nil {
-			return err
-		}
-		if err := d.run([]string{"-r", "-nostdlib", "-o", obj, host, reg}); err != nil {
-			return err
+		} else {
+			// Relocatable device code: the host object and the object that
+			// registers the PTX, merged into one (as nvcc -dc makes one .o).
+			host := filepath.Join(dir, fmt.Sprintf("%d-%s-host.o", n, base))
+			reg := filepath.Join(dir, fmt.Sprintf("%d-%s-ptx.o", n, base))
+			if err := d.hostObject(o, k, in, ptx, host); err != nil {
+				return err
+			}
+			if err := d.rdcPTXObject(ptx, reg); err != nil {
+				return err
+			}
+			if err := d.run([]string{"-r", "-nostdlib", "-o", obj, host, reg}); err != nil {
+				return err
+			}
 		}
 		objects = append(objects, obj)
+		fmt.Fprintf(&plan, "obj %s\n", filepath.Base(obj))
 	}
 	if o.CompileOnly {
 		return nil
 	}
 	// The device link: every -rdc object's PTX, linked into one module.
-	dlink := filepath.Join(tmp, "dlink.o")
-	ok, err := d.deviceLink(objects, o.LinkFlags, tmp, dlink)
+	dlink := filepath.Join(dir, "dlink.o")
+	ok, err := d.deviceLink(objects, o.LinkFlags, dir, dlink)
 	if err != nil {
 		return err
 	}
@@ -465,27 +511,54 @@ func (d *Driver) Build(o *Options) error {
 		return copyFile(out, dlink)
 	}
 	if ok {
-		objects = append(objects, dlink)
+		fmt.Fprintf(&plan, "obj %s\n", filepath.Base(dlink))
 	}
-	rt, err := d.runtimeObject()
+	flags := append([]string(nil), o.LinkFlags...)
+	// Host flags that the link needs too (OpenMP's runtime, threads).
+	for _, h := range o.HostFlags {
+		if strings.HasPrefix(h, "-fopenmp") || h == "-pthread" || strings.HasPrefix(h, "-fsanitize") {
+			flags = append(flags, h)
+		}
+	}
+	flags = append(flags, "-lm")
+	for _, f := range flags {
+		if strings.Contains(f, "\n") {
+			return fmt.Errorf("link flag %q has a newline", f)
+		}
+		fmt.Fprintf(&plan, "flag %s\n", f)
+	}
+	return os.WriteFile(filepath.Join(dir, linkPlanFile), []byte(plan.String()), 0o644)
+}
+
+// Link links the objects Compile left in dir with warpsim's C runtime
+// (RuntimeObject) into the program out.
+func (d *Driver) Link(dir, out string) error {
+	b, err := os.ReadFile(filepath.Join(dir, linkPlanFile))
+	if err != nil {
+		return fmt.Errorf("no objects to link in %s: %v", dir, err)
+	}
+	rt, err := d.RuntimeObject()
 	if err != nil {
 		return err
 	}
-	out := o.Output
-	if out == "" {
-		out = "a.out"
+	var objects, flags []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		what, arg, _ := strings.Cut(line, " ")
+		switch what {
+		case "obj":
+			objects = append(objects, filepath.Join(dir, arg))
+		case "in":
+			objects = append(objects, arg)
+		case "flag":
+			flags = append(flags, arg)
+		default:
+			return fmt.Errorf("%s: not a line of a link plan: %q", filepath.Join(dir, linkPlanFile), line)
+		}
 	}
 	f := []string{"--driver-mode=g++", "-o", out}
 	f = append(f, objects...)
 	f = append(f, rt)
-	f = append(f, o.LinkFlags...)
-	// Host flags that the link needs too (OpenMP's runtime, threads).
-	for _, h := range o.HostFlags {
-		if strings.HasPrefix(h, "-fopenmp") || h == "-pthread" || strings.HasPrefix(h, "-fsanitize") {
-			f = append(f, h)
-		}
-	}
-	f = append(f, "-lm")
+	f = append(f, flags...)
 	return d.run(f)
 }
 

@@ -215,7 +215,7 @@ func TestFP8HeaderBelowSm89(t *testing.T) {
 // run clang again while none of that changed.
 func cachedPTX(t *testing.T, d *cc.Driver, src, optLevel, arch string) []byte {
 	t.Helper()
-	built, err := testenv.CachedBuild(src, []string{"--test-ptx", optLevel, arch}, func(dir string) (string, error) {
+	built, err := testenv.CachedCompile(src, []string{"--test-ptx", optLevel, arch}, func(dir string) (string, error) {
 		ptx, err := d.PTX(&cc.Options{Inputs: []string{src}, OptLevel: optLevel, Arch: arch}, src)
 		if err != nil {
 			return "", err

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/warpsim/warpsim/arch"
-	"github.com/warpsim/warpsim/cuda/cc"
 	"github.com/warpsim/warpsim/internal/testenv"
 )
 
@@ -203,9 +202,9 @@ func (d *fakeDevice) Launch(kk Kernel, cfg LaunchConfig, params []byte) (*Launch
 	return &Launched{}, nil
 }
 
-// buildProgram compiles src with the C runtime against this test binary
-// (WARPSIM_BIN), once per package run and kept between runs
-// (testenv.CachedBuild).
+// buildProgram compiles src with the C runtime, once per package run and
+// kept between runs (testenv.CachedProgram); it starts this test binary
+// (TestMain sets WARPSIM_BIN).
 func buildProgram(t *testing.T, src string) string {
 	t.Helper()
 	testenv.NeedClang(t)
@@ -221,15 +220,7 @@ func buildProgram(t *testing.T, src string) string {
 	}
 	builtMu.Unlock()
 	b.once.Do(func() {
-		b.path, b.err = testenv.CachedBuild(abs, []string{"-O2", "sm_90"}, func(dir string) (string, error) {
-			d, err := cc.NewDriver(os.Stderr)
-			if err != nil {
-				return "", err
-			}
-			d.WarpsimBin = os.Getenv("WARPSIM_BIN")
-			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(abs), ".cu"))
-			return out, d.Build(&cc.Options{Inputs: []string{abs}, Output: out, OptLevel: "-O2", Arch: "sm_90"})
-		})
+		b.path, b.err = testenv.CachedProgram(abs, []string{"-O2", "-arch=sm_90"})
 	})
 	if b.err != nil {
 		t.Fatal(b.err)

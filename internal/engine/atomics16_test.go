@@ -265,7 +265,7 @@ func TestVectorAtomicIsOneRequest(t *testing.T) {
 // key covers clang, warpsim's headers, the probe and forms.h).
 func atomics16PTX(src string, form int) ([]byte, error) {
 	define := fmt.Sprintf("-DFORM=%d", form)
-	path, err := testenv.CachedBuild(src, []string{"-O2", "sm_90", define, "--ptx"}, func(dir string) (string, error) {
+	path, err := testenv.CachedCompile(src, []string{"-O2", "sm_90", define, "--ptx"}, func(dir string) (string, error) {
 		d, err := cc.NewDriver(os.Stderr)
 		if err != nil {
 			return "", err

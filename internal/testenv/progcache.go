@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,9 +29,11 @@ import (
 // header, the simulator) reuses it:
 //
 //   - the compiler: clang's path and `--version`, and warpsim's side of
-//     `warpsim cc` — every file of the cuda tree outside cuda/include (the
-//     compiler driver cuda/cc, the PTX linker, the C runtime cuda/shim that
-//     every program links, cuda.go) and cmd/warpsim/cc.go;
+//     `warpsim cc` — every file of the cuda tree outside cuda/include and
+//     cuda/shim (the compiler driver cuda/cc, the PTX linker, cuda.go) and
+//     cmd/warpsim/cc.go; and the C runtime cuda/shim that every program
+//     links, for what a link goes into (CachedBuild; CachedProgram keys the
+//     program on the runtime object it links, its objects without it);
 //   - the flags, a path inside the module named by its place in the module
 //     (so that two checkouts of one tree share their programs);
 //   - the sources, any flag that names a file (another source, a
@@ -99,6 +102,10 @@ type keyer struct {
 	toolSum  string
 	toolErr  error
 
+	compilerOnce sync.Once
+	compilerSum  string
+	compilerErr  error
+
 	scanMu  sync.Mutex
 	scanned map[string]*scannedFile
 	found   map[string][]string // candidates' answers
@@ -142,6 +149,7 @@ func newKeyer(module, clang string, sysDirs []string) *keyer {
 
 func (k *keyer) cudaTree() string    { return filepath.Join(k.module, "cuda") }
 func (k *keyer) cudaInclude() string { return filepath.Join(k.module, "cuda", "include") }
+func (k *keyer) cudaShim() string    { return filepath.Join(k.module, "cuda", "shim") }
 
 // clangSystemDirs asks clang for its <…> search list in CUDA mode (the
 // CUDA wrappers, libstdc++, clang's resource headers, /usr/include …).
@@ -183,35 +191,17 @@ func clangVersion(clang string) ([]byte, error) {
 	return out, nil
 }
 
-// ToolKey is the digest of the compiler programs are built with: clang's
-// path and version and warpsim's side of `warpsim cc` (everything under
-// cuda/ outside cuda/include, and cmd/warpsim/cc.go). A cache of builds
-// kept outside CachedBuild keys on it, so a change to `warpsim cc`'s flags
-// rebuilds it too.
-func ToolKey() (string, error) {
-	k, err := defaultKeyer()
-	if err != nil {
-		return "", err
-	}
-	return k.toolKey()
-}
-
-// toolKey hashes the compiler: clang and warpsim's side of `warpsim cc`.
+// toolKey hashes the compiler and the C runtime every program links.
 func (k *keyer) toolKey() (string, error) {
 	k.toolOnce.Do(func() {
-		h := sha256.New()
-		fmt.Fprintln(h, "warpsim test program cache v2")
-		out, err := clangVersion(k.clang)
+		ck, err := k.compilerKey()
 		if err != nil {
 			k.toolErr = err
 			return
 		}
-		fmt.Fprintf(h, "%s\x00%s\x00", k.clang, out)
-		if err := k.hashTree(h, k.cudaTree(), k.cudaInclude()); err != nil {
-			k.toolErr = err
-			return
-		}
-		if err := k.hashFile(h, filepath.Join(k.module, "cmd", "warpsim", "cc.go")); err != nil {
+		h := sha256.New()
+		fmt.Fprintf(h, "runtime\x00%s\x00", ck)
+		if err := k.hashTree(h, k.cudaShim()); err != nil {
 			k.toolErr = err
 			return
 		}
@@ -220,15 +210,42 @@ func (k *keyer) toolKey() (string, error) {
 	return k.toolSum, k.toolErr
 }
 
+// compilerKey hashes the compiler without the C runtime: clang and
+// warpsim's side of `warpsim cc` outside cuda/include and cuda/shim. What
+// the compile passes make (PTX, objects, the compiler's messages) depends
+// on nothing else but the sources and headers.
+func (k *keyer) compilerKey() (string, error) {
+	k.compilerOnce.Do(func() {
+		h := sha256.New()
+		fmt.Fprintln(h, "warpsim test program cache v3")
+		out, err := clangVersion(k.clang)
+		if err != nil {
+			k.compilerErr = err
+			return
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", k.clang, out)
+		if err := k.hashTree(h, k.cudaTree(), k.cudaInclude(), k.cudaShim()); err != nil {
+			k.compilerErr = err
+			return
+		}
+		if err := k.hashFile(h, filepath.Join(k.module, "cmd", "warpsim", "cc.go")); err != nil {
+			k.compilerErr = err
+			return
+		}
+		k.compilerSum = hex.EncodeToString(h.Sum(nil))
+	})
+	return k.compilerSum, k.compilerErr
+}
+
 // hashTree hashes every regular file under dir except Go tests and the
-// folder skip ("" for none), by name and content.
-func (k *keyer) hashTree(h io.Writer, dir, skip string) error {
+// folders skip, by name and content.
+func (k *keyer) hashTree(h io.Writer, dir string, skip ...string) error {
 	var names []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p == skip {
+		if d.IsDir() && slices.Contains(skip, p) {
 			return filepath.SkipDir
 		}
 		if d.Type().IsRegular() && !strings.HasSuffix(p, "_test.go") {
@@ -421,22 +438,26 @@ func (k *keyer) candidates(from string, d includeDirective, includeDirs []string
 }
 
 // programKey is the cache key of src built with flags.
-func programKey(src string, flags []string) (string, error) {
-	k, err := defaultKeyer()
-	if err != nil {
-		return "", err
-	}
-	return k.programKey(src, flags)
-}
-
 func (k *keyer) programKey(src string, flags []string) (string, error) {
-	key, _, err := k.programKeyFiles(src, flags)
+	key, _, err := k.programKeyFiles(src, flags, true)
 	return key, err
 }
 
-// programKeyFiles is programKey and the files hashed in it, by label.
-func (k *keyer) programKeyFiles(src string, flags []string) (string, []string, error) {
-	tk, err := k.toolKey()
+// compileKey is the cache key of what the compile passes make of src
+// with flags: programKey without the C runtime.
+func (k *keyer) compileKey(src string, flags []string) (string, error) {
+	key, _, err := k.programKeyFiles(src, flags, false)
+	return key, err
+}
+
+// programKeyFiles is programKey (withRuntime) or compileKey, and the files
+// hashed in it, by label.
+func (k *keyer) programKeyFiles(src string, flags []string, withRuntime bool) (string, []string, error) {
+	tool := k.compilerKey
+	if withRuntime {
+		tool = k.toolKey
+	}
+	tk, err := tool()
 	if err != nil {
 		return "", nil, err
 	}
@@ -491,7 +512,7 @@ func (k *keyer) programKeyFiles(src string, flags []string) (string, []string, e
 	if macro {
 		// A name this scan cannot follow: every header warpsim has.
 		fmt.Fprintf(h, "every header\x00")
-		if err := k.hashTree(h, k.cudaInclude(), ""); err != nil {
+		if err := k.hashTree(h, k.cudaInclude()); err != nil {
 			return "", nil, err
 		}
 		files = append(files, "module/cuda/include/...")
@@ -520,18 +541,40 @@ func (k *keyer) flagLabel(f string) string {
 // suffix, and return its path. Two test runs at once may both build
 // it; the first to publish wins. Callers build each program once per run
 // (a sync.Once per source and flags) and call CleanPrograms when the run
-// ends.
+// ends. The key holds the C runtime: for what links it (a program, a
+// folder of several builds, what `warpsim cc` says of a whole build);
+// CachedProgram keeps a program's objects apart from its link.
 func CachedBuild(src string, flags []string, build func(dir string) (string, error)) (string, error) {
+	return cachedBuild(src, flags, true, build)
+}
+
+// CachedCompile is CachedBuild for what the compile passes make and no
+// link goes into (PTX, a compiler's messages about a source): its key
+// leaves the C runtime (cuda/shim) out, so a change there keeps it.
+func CachedCompile(src string, flags []string, build func(dir string) (string, error)) (string, error) {
+	return cachedBuild(src, flags, false, build)
+}
+
+func cachedBuild(src string, flags []string, withRuntime bool, build func(dir string) (string, error)) (string, error) {
 	root := programCacheRoot()
 	if root == "" {
 		return uncachedBuild(build)
 	}
-	key, err := programKey(src, flags)
+	k, err := defaultKeyer()
 	if err != nil {
 		return "", fmt.Errorf("program cache key of %s: %v", src, err)
 	}
+	key, _, err := k.programKeyFiles(src, flags, withRuntime)
+	if err != nil {
+		return "", fmt.Errorf("program cache key of %s: %v", src, err)
+	}
+	return cachedEntry(root, key, strings.TrimSuffix(filepath.Base(src), ".cu"), build)
+}
+
+// cachedEntry returns root/key/name: from the cache, or made by build in
+// a fresh folder that is then published as root/key.
+func cachedEntry(root, key, name string, build func(dir string) (string, error)) (string, error) {
 	dir := filepath.Join(root, key)
-	name := strings.TrimSuffix(filepath.Base(src), ".cu")
 	path := filepath.Join(dir, name)
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
 		now := time.Now()
@@ -565,6 +608,115 @@ func CachedBuild(src string, flags []string, build func(dir string) (string, err
 		return built, nil
 	}
 	return path, nil
+}
+
+// CachedProgram returns the program `warpsim cc` builds from src with
+// flags (nvcc's, as the command takes them, before src), kept in two
+// parts: the objects the compile passes make (cc.Driver.Compile), under
+// a key without the C runtime, and the program linked from them
+// (cc.Driver.Link), under the objects' key and the digest of the runtime
+// object it was linked with. A change to cuda/shim then costs a link of
+// each program, not a build. The runtime is compiled with the simulator
+// "warpsim" (its default); the package's TestMain sets WARPSIM_BIN to the
+// simulator the programs start.
+func CachedProgram(src string, flags []string) (string, error) {
+	name := strings.TrimSuffix(filepath.Base(src), ".cu")
+	var stderr bytes.Buffer
+	d, err := cc.NewDriver(&stderr)
+	if err != nil {
+		return "", err
+	}
+	d.WarpsimBin = "warpsim"
+	opt, err := cc.ParseArgs(append(append(append([]string(nil), flags...), src), "-o", name))
+	if err != nil {
+		return "", fmt.Errorf("warpsim cc %s %s: %v", strings.Join(flags, " "), src, err)
+	}
+	if opt.CompileOnly || opt.DeviceLink || opt.DeviceOnly != "" {
+		return "", fmt.Errorf("CachedProgram builds whole programs; %v makes none", flags)
+	}
+	for _, in := range opt.Inputs {
+		if strings.HasSuffix(in, ".o") || strings.HasSuffix(in, ".a") {
+			return "", fmt.Errorf("CachedProgram keys on sources: the input %s is an object (use CachedBuild)", in)
+		}
+	}
+	failed := func(err error) error {
+		return fmt.Errorf("warpsim cc %s %s: %v\n%s", strings.Join(flags, " "), src, err, stderr.String())
+	}
+	root := programCacheRoot()
+	if root == "" {
+		return uncachedBuild(func(dir string) (string, error) {
+			opt.Output = filepath.Join(dir, name)
+			if err := d.Build(opt); err != nil {
+				return "", failed(err)
+			}
+			return opt.Output, nil
+		})
+	}
+	k, err := defaultKeyer()
+	if err != nil {
+		return "", fmt.Errorf("program cache key of %s: %v", src, err)
+	}
+	rt, err := d.RuntimeObject()
+	if err != nil {
+		return "", failed(err)
+	}
+	rtSum, err := fileDigest(rt)
+	if err != nil {
+		return "", err
+	}
+	return cachedProgram(root, k, d, opt, src, flags, rtSum, failed)
+}
+
+// cachedProgram is CachedProgram's cache: the objects of src built with
+// flags (opt) under root, and the program linked from them by d under a
+// key that adds rtSum, the digest of d's runtime object.
+func cachedProgram(root string, k *keyer, d *cc.Driver, opt *cc.Options, src string, flags []string, rtSum string, failed func(error) error) (string, error) {
+	objKey, err := k.compileKey(src, append([]string{"--test-objects"}, flags...))
+	if err != nil {
+		return "", fmt.Errorf("program cache key of %s: %v", src, err)
+	}
+	name := strings.TrimSuffix(filepath.Base(src), ".cu")
+	now := time.Now()
+	os.Chtimes(filepath.Join(root, objKey), now, now) // kept by CleanPrograms while its programs are used
+	progKey := sha256.Sum256([]byte(objKey + "\x00linked with\x00" + rtSum))
+	return cachedEntry(root, hex.EncodeToString(progKey[:])[:24], name, func(progDir string) (string, error) {
+		plan, err := cachedEntry(root, objKey, objectsMarker, func(objDir string) (string, error) {
+			if err := d.Compile(opt, objDir); err != nil {
+				return "", failed(err)
+			}
+			marker := filepath.Join(objDir, objectsMarker)
+			return marker, os.WriteFile(marker, []byte("objects of "+src+"\n"), 0o644)
+		})
+		if err != nil {
+			return "", err
+		}
+		out := filepath.Join(progDir, name)
+		if err := d.Link(filepath.Dir(plan), out); err != nil {
+			return "", failed(err)
+		}
+		return out, nil
+	})
+}
+
+// objectsMarker names the file that completes a folder of objects.
+const objectsMarker = "objects"
+
+var fileDigests sync.Map // a runtime object's path → its sha256, hex
+
+// fileDigest is the digest of the file at path, read once per run (the
+// runtime object, which is never rewritten under its name).
+func fileDigest(path string) (string, error) {
+	if s, ok := fileDigests.Load(path); ok {
+		return s.(string), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	s := hex.EncodeToString(sum[:])
+	fileDigests.Store(path, s)
+	return s, nil
 }
 
 var (

@@ -1,9 +1,14 @@
 package testenv
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/cuda/cc"
 )
 
 // TestProgramKeyFollowsInputs checks that the cache key changes with each
@@ -54,6 +59,18 @@ func TestProgramKeyFollowsInputs(t *testing.T) {
 		return k
 	}
 	key := func(flags ...string) string { return keyIn(mod, flags...) }
+	// The key of the objects: everything but the C runtime.
+	compileKey := func(flags ...string) string {
+		t.Helper()
+		k, err := newKeyer(mod, clang, []string{sys}).compileKey(src, flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	if key() == compileKey() {
+		t.Error("the key of a program is the key of its objects")
+	}
 	if key() != key() {
 		t.Fatal("the key of one build differs between two calls")
 	}
@@ -81,16 +98,21 @@ func TestProgramKeyFollowsInputs(t *testing.T) {
 		{"a header of cuda/include the source includes", nil, func() { write("mod/cuda/include/used.h", "#include <stdio.h>\n// changed\n") }, false},
 		{"a header cuda_runtime.h includes", nil, func() { write("mod/cuda/include/rt_api.h", "// changed\n") }, false},
 		{"a system header two includes down", nil, func() { write("sys/bits/io.h", "// changed\n") }, false},
-		{"the C runtime", nil, func() { write("mod/cuda/shim/rt.c", "int rt, changed;\n") }, false},
+		{"the C runtime (the objects' key stays)", nil, func() { write("mod/cuda/shim/rt.c", "int rt, changed;\n") }, false},
 		{"the compiler driver", nil, func() { write("mod/cuda/cc/cc.go", "package cc // changed\n") }, false},
 		{"the cc command", nil, func() { write("mod/cmd/warpsim/cc.go", "package main // changed\n") }, false},
 		{"an include of a macro: then every header counts", nil, func() { write("prog/c.h", "#include HEADER\n") }, false},
 		{"a header it cannot reach, after an include of a macro", nil, func() { write("mod/cuda/include/curand_kernel.h", "// changed again\n") }, false},
 	} {
-		before := key(c.flags...)
+		before, cbefore := key(c.flags...), compileKey(c.flags...)
 		c.change()
 		if after := key(c.flags...); (after == before) != c.same {
 			t.Errorf("%s: key changed %v, want %v", c.what, after != before, !c.same)
+		}
+		// The objects' key follows every input but the C runtime.
+		csame := c.same || strings.HasPrefix(c.what, "the C runtime")
+		if after := compileKey(c.flags...); (after == cbefore) != csame {
+			t.Errorf("%s: the objects' key changed %v, want %v", c.what, after != cbefore, !csame)
 		}
 	}
 }
@@ -115,7 +137,7 @@ func TestProgramKeyHeadersOfTheTree(t *testing.T) {
 		{"../../testdata/curand/curand_api.cu", true},
 		{"../../testdata/programs4/curand_states.cu", true},
 	} {
-		_, files, err := k.programKeyFiles(c.src, nil)
+		_, files, err := k.programKeyFiles(c.src, nil, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,4 +155,79 @@ func TestProgramKeyHeadersOfTheTree(t *testing.T) {
 			t.Errorf("%s: keyed on every header (an #include of a macro reached)", c.src)
 		}
 	}
+}
+
+// TestCachedProgramRelinksOnRuntimeChange checks the two parts of a
+// cached program: a new C runtime (another digest of the runtime object,
+// as a change to cuda/shim makes) links the kept objects again instead of
+// compiling them, and the program linked from the objects kept in the
+// cache is byte for byte the one linked when they were made (that Build,
+// which compiles and links in one temporary folder, makes the same program
+// from the same objects is cuda/cc's TestLongPCHOutputIdentical).
+func TestCachedProgramRelinksOnRuntimeChange(t *testing.T) {
+	NeedClang(t)
+	k, err := defaultKeyer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	d, err := cc.NewDriver(&stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.WarpsimBin = "warpsim"
+	d.NoPCH = true // one compile of each pass here: a precompiled header would cost more than it saves
+	src := filepath.Join(t.TempDir(), "tiny.cu")
+	if err := os.WriteFile(src, []byte("__global__ void k(int *p) { p[threadIdx.x] = 1; }\nint main() { return 0; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := cc.ParseArgs([]string{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	compiles := 0
+	failed := func(err error) error { return fmt.Errorf("%v\n%s", err, stderr.String()) }
+	build := func(rtSum string) []byte {
+		t.Helper()
+		before := objectFolders(t, root)
+		path, err := cachedProgram(root, k, d, opt, src, nil, rtSum, failed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compiles += objectFolders(t, root) - before
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first := build("runtime A")
+	again := build("runtime A")
+	relinked := build("runtime B")
+	if compiles != 1 {
+		t.Errorf("the objects were compiled %d times for two runtimes, want once", compiles)
+	}
+	if !bytes.Equal(first, again) {
+		t.Error("the cached program differs from the one first built")
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 3 {
+		t.Errorf("the cache holds %d entries, want 3 (the objects, a program for each runtime)", len(entries))
+	}
+	if !bytes.Equal(relinked, first) {
+		t.Error("the program linked again from the cached objects differs from the one first linked")
+	}
+}
+
+// objectFolders counts the cache entries that hold a program's objects.
+func objectFolders(t *testing.T, root string) int {
+	t.Helper()
+	n := 0
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(root, e.Name(), objectsMarker)); err == nil {
+			n++
+		}
+	}
+	return n
 }
