@@ -252,8 +252,8 @@ const shortMinWaves2 = 3
 // does not do: it runs while its SM empties, with fewer blocks beside it
 // than the grid's later blocks have, and a pointer chase over the L2 came
 // out 41% fast.) A window of one wave is off the full timing by up to 6%
-// (shortOneWavePct), one of two by up to 3.5%; the one-wave window saves
-// 25-55% of such a grid's CPU (the reduce lesson's kernels at 1.94 waves,
+// (shortOneWavePct), one of two by up to 2.8% (TestLongShortSamplingError);
+// the one-wave window saves 25-55% of such a grid's CPU (the reduce lesson's kernels at 1.94 waves,
 // NVIDIA's sortingNetworks), so programs take it only once their budget
 // of detail is used (Options.ShortOneWave).
 func shortWindow(nb, wave, waves int, oneWave bool) int {
