@@ -253,9 +253,9 @@ const shortMinWaves2 = 3
 // than the grid's later blocks have, and a pointer chase over the L2 came
 // out 41% fast.) A window of one wave is off the full timing by up to 6%
 // (shortOneWavePct), one of two by up to 2.8% (TestLongShortSamplingError);
-// the one-wave window saves 25-55% of such a grid's CPU (the reduce lesson's kernels at 1.94 waves,
-// NVIDIA's sortingNetworks), so programs take it only once their budget
-// of detail is used (Options.ShortOneWave).
+// the one-wave window saves 25-55% of such a grid's CPU (the reduce
+// lesson's kernels at 1.94 waves, NVIDIA's sortingNetworks), so programs
+// take it only once their budget of detail is used (Options.ShortOneWave).
 func shortWindow(nb, wave, waves int, oneWave bool) int {
 	if wave <= 0 || 2*nb < shortMinWaves2*wave || nb > (waves+2)*wave {
 		return nb
@@ -398,11 +398,11 @@ func (s *gridState) extrapolateSlots(nb int, end, launch uint64) (cycles uint64,
 	}
 	slowest := func(sm int) uint64 { return longest[sm] }
 	cycles = max(end, s.placeSlotsTail(nb, end, mean, slowest))
-	return cycles, s.errorSlots(nb, end, cycles+launch, later, later1, mean)
+	return cycles, s.errorSlots(nb, end, cycles, launch, later, later1, mean)
 }
 
-// errorSlots is a window of two waves' error estimate, in percent of
-// total (the estimate with its launch), from three pieces of the window's
+// errorSlots is a window of two waves' error estimate, in percent of its
+// estimate cycles with its launch, from three pieces of the window's
 // evidence:
 //   - the tail: how far the end moves when each slot's last block takes
 //     its SM's mean time instead of its longest (the grid's end is the
@@ -422,13 +422,12 @@ func (s *gridState) extrapolateSlots(nb int, end, launch uint64) (cycles uint64,
 // tests time both ways, for a mean error of 0.64% (5.6 times); this one
 // states ±1.76% for 0.61% (2.9 times), each error within it
 // (TestLongShortSamplingError).
-func (s *gridState) errorSlots(nb int, end, total uint64, later [][]uint64, later1 []uint64, mean func(sm, k int) uint64) float64 {
+func (s *gridState) errorSlots(nb int, end, cycles, launch uint64, later [][]uint64, later1 []uint64, mean func(sm, k int) uint64) float64 {
+	total := cycles + launch
 	if total == 0 {
 		return 0
 	}
-	base := max(end, s.placeSlots(nb, end, mean))
-	withTail := max(end, s.placeSlotsTail(nb, end, mean, func(sm int) uint64 { return slices.Max(orAll(later[sm], later1)) }))
-	tail := math.Abs(float64(withTail) - float64(base))
+	tail := math.Abs(float64(cycles) - float64(max(end, s.placeSlots(nb, end, mean))))
 	// later1 is in dispatch order: its first and second halves are the
 	// blocks that started earlier and later.
 	h := len(later1) / 2
@@ -456,14 +455,6 @@ func (s *gridState) errorSlots(nb int, end, total uint64, later [][]uint64, late
 	perSlot := math.Ceil(float64(nb-s.limitBlk) / float64(max(s.wave, 1)))
 	means := se * perSlot
 	return 100 * (tail + math.Hypot(drift, means)) / float64(total)
-}
-
-// orAll is w, or all where w is empty.
-func orAll(w, all []uint64) []uint64 {
-	if len(w) == 0 {
-		return all
-	}
-	return w
 }
 
 // blockTimes are the times from dispatch to retirement of the window's
