@@ -66,13 +66,13 @@ func TestShortSamplingError(t *testing.T) {
 // window of two waves) or 7% (of one; shortMaxPct), the mean within 1.5%,
 // and over the windows of two waves the mean estimate at most 3 times the
 // mean error (an estimate that says how far off, not just a bound). At the
-// H100's recorded clocks on 2026-11-28 (sixteenth round), 22 short grids,
-// 20 of them windows of two waves: mean error 0.61%, worst +2.82%
-// (reduceNeighbored at 2^20 ints in blocks of 128, 3.88 waves, stated
-// ±3.50%), stated ±1.76% on average (2.9 times the error); before (each
-// untimed block at its SM's second-wave time in dispatch order, the
-// 10th-90th percentile spread in the estimate) mean 0.64%, worst +3.10%
-// and -3.04%, stated ±3.57% (5.6 times). The full timing is the
+// H100's recorded clocks on 2026-11-28 (sixteenth round), 22 short grids
+// (mean error 0.67%), 19 of them windows of two waves: mean error 0.61%,
+// worst +2.82% (reduceNeighbored at 2^20 ints in blocks of 128, 3.88
+// waves, stated ±3.50%), stated ±1.79% on average (2.9 times the error);
+// before (each untimed block at its SM's second-wave time in dispatch
+// order, the 10th-90th percentile spread in the estimate) mean 0.66%,
+// worst +3.10% and -3.04%, stated ±3.60% (5.5 times). The full timing is the
 // calibration's own simulation of the file (shared with
 // TestLongCalibration, at the clock the H100 ran it at); a file is run
 // again with short grids sampled only when one of its launches is a short
