@@ -29,6 +29,7 @@ func writeProfJSON(path string, p *cudart.Profile, a *arch.Arch, defs []*metrics
 		if l.FromDevice {
 			e.Device, e.Count = true, l.Calls()
 		}
+		e.setSampling(l.Timing)
 		doc.Launches = append(doc.Launches, e)
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")

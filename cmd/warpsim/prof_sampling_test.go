@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/cudart"
 	"github.com/warpsim/warpsim/metrics"
 )
@@ -124,5 +126,42 @@ func TestProfSamplingRepeats(t *testing.T) {
 	}
 	if strings.Contains(ferr, "sampled times") {
 		t.Errorf("--no-sampling left a sampling note:\n%s", ferr)
+	}
+}
+
+// TestSamplingJSON: prof --json-out's (and run --json's) launch entries say
+// how a sampled launch was timed, how many blocks in detail and its
+// estimated error; a launch timed in full has none of the three.
+func TestSamplingJSON(t *testing.T) {
+	short := &metrics.Timing{Cycles: 100, Sampled: true, Sampling: "short", SampledBlocks: 4224, ErrorPct: 3.4987}
+	p := &cudart.Profile{Launches: []cudart.Record{
+		{Kernel: "reduce", Grid: [3]uint32{8192, 1, 1}, Block: [3]uint32{128, 1, 1}, Timing: short},
+		{Kernel: "reduce", Grid: [3]uint32{8192, 1, 1}, Block: [3]uint32{128, 1, 1}, Timing: &metrics.Timing{Cycles: 100}},
+	}}
+	path := filepath.Join(t.TempDir(), "prof.json")
+	if err := writeProfJSON(path, p, arch.MustLookup("h100"), nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Launches []map[string]any `json:"launches"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Launches) != 2 {
+		t.Fatalf("%d launches, want 2", len(doc.Launches))
+	}
+	s, f := doc.Launches[0], doc.Launches[1]
+	if s["sampling"] != "short" || s["sampled_blocks"] != 4224.0 || s["error_pct"] != 3.5 {
+		t.Errorf("sampled launch: sampling %v, sampled_blocks %v, error_pct %v; want short, 4224, 3.5", s["sampling"], s["sampled_blocks"], s["error_pct"])
+	}
+	for _, k := range []string{"sampling", "sampled_blocks", "error_pct"} {
+		if _, ok := f[k]; ok {
+			t.Errorf("launch timed in full has %q: %v", k, f[k])
+		}
 	}
 }

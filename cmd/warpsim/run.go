@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -117,6 +118,23 @@ type launchJSON struct {
 	Count       int               `json:"count,omitempty"`
 	Metrics     map[string]any    `json:"metrics"`
 	Unavailable map[string]string `json:"unavailable,omitempty"`
+	// Sampling, SampledBlocks and ErrorPct say, for a launch whose time
+	// was sampled (timing mode), how (metrics.Timing.Sampling), how many
+	// blocks were timed in detail, and by how much, in percent, its time
+	// may be off by the sampling's own estimate
+	// (docs/timing-model.md#sampling); absent when it was timed in full.
+	Sampling      string  `json:"sampling,omitempty"`
+	SampledBlocks int     `json:"sampled_blocks,omitempty"`
+	ErrorPct      float64 `json:"error_pct,omitempty"`
+}
+
+// setSampling fills e's sampling fields from a launch's timing account
+// (nil or timed in full: none).
+func (e *launchJSON) setSampling(t *metrics.Timing) {
+	if t == nil || !t.Sampled {
+		return
+	}
+	e.Sampling, e.SampledBlocks, e.ErrorPct = t.Sampling, t.SampledBlocks, math.Round(t.ErrorPct*100)/100
 }
 
 func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
@@ -243,6 +261,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 			if g.FromDevice {
 				entry.Device, entry.Count = true, g.count
 			}
+			entry.setSampling(g.Timing)
 			doc.Launches = append(doc.Launches, entry)
 		}
 	}

@@ -420,6 +420,10 @@ func (s *gridState) finish(nb, wave int) {
 		}
 	}
 	cycles := end
+	launch := s.p.KernelLaunch
+	if s.code != nil {
+		launch += s.code.launchCycles(s.p)
+	}
 	scale, tscale := 1.0, 1.0 // work and time extrapolation factors
 	sampled := s.limitBlk < nb
 	var wr uint64      // a sampled grid's DRAM writes (sampledWrites)
@@ -427,7 +431,7 @@ func (s *gridState) finish(nb, wave int) {
 	if sampled && s.limitBlk > 0 {
 		scale = float64(nb) / float64(s.limitBlk)
 		if s.short {
-			cycles, errPct = s.extrapolateSlots(nb, end)
+			cycles, errPct = s.extrapolateSlots(nb, end, uint64(launch))
 		} else {
 			cycles = s.extrapolate(nb, end)
 			errPct = max(s.sampleErrorPct(nb, cycles), wavesMinPct)
@@ -446,10 +450,6 @@ func (s *gridState) finish(nb, wave int) {
 			cycles = floor
 		}
 		tscale = float64(cycles) / float64(max(end, 1))
-	}
-	launch := s.p.KernelLaunch
-	if s.code != nil {
-		launch += s.code.launchCycles(s.p)
 	}
 	tm := &engine.GridTiming{
 		Cycles: cycles + uint64(launch), StartCycle: s.base,

@@ -257,10 +257,10 @@ const shortMinWaves2 = 3
 // does not do: it runs while its SM empties, with fewer blocks beside it
 // than the grid's later blocks have, and a pointer chase over the L2 came
 // out 41% fast.) A window of one wave is off the full timing by up to 6%
-// (shortOneWavePct), one of two by up to 3.5%; the one-wave window saves
-// 25-55% of such a grid's CPU (the reduce lesson's kernels at 1.94 waves,
-// NVIDIA's sortingNetworks), so programs take it only once their budget
-// of detail is used (Options.ShortOneWave).
+// (shortOneWavePct), one of two by up to 2.8% (TestLongShortSamplingError);
+// the one-wave window saves 25-55% of such a grid's CPU (the reduce
+// lesson's kernels at 1.94 waves, NVIDIA's sortingNetworks), so programs
+// take it only once their budget of detail is used (Options.ShortOneWave).
 func shortWindow(nb, wave, waves int, oneWave bool) int {
 	if wave <= 0 || 2*nb < shortMinWaves2*wave || nb > (waves+2)*wave {
 		return nb
@@ -334,32 +334,45 @@ const shortOneWavePct = 7
 
 // slotFree is a block slot of an SM free from cycle at.
 type slotFree struct {
-	at uint64
-	sm int
+	at       uint64
+	sm, slot int
 }
 
 // extrapolateSlots estimates a short grid's cycles (end: the window's
-// end). Each SM's slots free when the window's blocks on it retire (its
-// perSM latest retirements); the untimed blocks, in order, go to the slot
-// free first (ties: the lower SM), are dispatched as the block scheduler
-// would (dispatchCycle) and take, in turn, the times from dispatch to
-// retirement of the SM's window blocks of the second wave (of all SMs'
-// where the SM has none); when the window is one wave, each the mean time
-// of the SM's first-wave blocks (below). The grid ends when the last of
-// them does, plus
-// the window's own drain after its last retirement (stores reaching the
-// L2).
+// end; launch: the cycles the grid's launch adds to them, for the error
+// estimate's share). Each SM's slots free when the window's blocks on it
+// retire (its perSM latest retirements); the untimed blocks, in order, go
+// to the slot free first (ties: the lower SM) and are dispatched as the
+// block scheduler would (dispatchCycle). Each takes the mean time from
+// dispatch to retirement of its SM's window blocks: of the second wave
+// when two were timed (of all SMs' where the SM has none), of the first
+// when one was (below). With two waves timed, the last block of each slot
+// takes the longest time of its SM's second-wave blocks instead: the grid
+// ends with the slowest of its slots' last blocks (below). The grid ends
+// when the last of them does, plus the window's own drain after its last
+// retirement (stores reaching the L2).
 //
-// The error estimate, in percent of the estimate, is the window's own
-// evidence: how far the end moves when every untimed block takes the 10th
-// or the 90th percentile of those blocks' times (their spread: the grid
-// ends with its slowest last blocks, which the half means understated:
-// the reduce lesson's reduceNeighboredLess at 3.88 waves of 128 came out
-// 3.26% fast against ±3.08% with the far L2 partition),
-// plus how far it moves between taking the mean time of the earlier
-// dispatched half and of the later half (how much the block time still
-// drifts); shortOneWavePct when the window is one wave.
-func (s *gridState) extrapolateSlots(nb int, end uint64) (cycles uint64, errPct float64) {
+// Until 2026-11-28 (sixteenth round) a window of two waves gave the k-th
+// untimed block of an SM the time of its k-th second-wave block, which
+// carries the second wave's pattern of times into the tail: the reduce
+// lesson's reduceNeighbored at 3.88 waves of 128 retires, on each SM, its
+// second wave's last-dispatched blocks slowest (4,100-4,700 cycles, the
+// others about 3,850: they start young among blocks all in their first
+// phase, and the oldest issue first), a pattern whose place moves by
+// about three blocks a wave in the full timing (the slow group is the
+// 13th-16th blocks of an SM's second wave, the 10th-13th of its third,
+// the 7th-9th of its fourth), so the SMs' last blocks, fast in the full
+// timing (3,200-3,600: the SM empties behind them), took the slow times:
+// +3.10%. The mean puts the last dispatch where the full timing has it
+// (13,340 cycles against 13,338) and loses the spread of the last blocks
+// (the grid's end is the latest of them: reduceNeighboredLess at 3.88
+// waves of 128 ended 2,891 cycles after its last dispatch, its blocks'
+// mean 2,350), which the SM's longest time restores (-3.04% in order).
+//
+// The error estimate, in percent of the estimate with its launch, is the
+// window's own evidence (errorSlots) for a window of two waves,
+// shortOneWavePct for a window of one.
+func (s *gridState) extrapolateSlots(nb int, end, launch uint64) (cycles uint64, errPct float64) {
 	from := 0
 	if s.limitBlk >= 2*s.wave {
 		from = s.wave
@@ -368,58 +381,85 @@ func (s *gridState) extrapolateSlots(nb int, end uint64) (cycles uint64, errPct 
 	if len(later1) == 0 || s.limitBlk >= nb {
 		return end, 0
 	}
-	perSM := func(sm, k int) uint64 {
-		if w := later[sm]; len(w) > 0 {
-			return w[k%len(w)]
+	// A window of one wave: each SM's untimed blocks take the mean of
+	// its window blocks' times (all SMs' where it has none). The wave's
+	// blocks started together, and a block's time there is set by its
+	// age among them (the oldest issues first): the k-th dispatched to an
+	// SM is the k-th to retire and the slowest is the youngest, so in
+	// order the slot freed last would take the longest time and the SM
+	// would end at twice it (the reduce lesson's reduceNeighbored at 1.94
+	// waves: +5.1%, then -2.4%). A later block, dispatched as others
+	// retire, passes through the ages in turn.
+	means, longest := make([]uint64, len(later)), make([]uint64, len(later))
+	for sm, w := range later {
+		if len(w) == 0 {
+			w = later1
 		}
-		return later1[k%len(later1)]
+		means[sm], longest[sm] = meanOf(w), slices.Max(w)
 	}
+	mean := func(sm, _ int) uint64 { return means[sm] }
 	if from == 0 {
-		// A window of one wave: each SM's untimed blocks take the mean
-		// of its window blocks' times (all SMs' where it has none). The
-		// wave's blocks started together, and a block's time there is
-		// set by its age among them (the oldest issues first): the k-th
-		// dispatched to an SM is the k-th to retire and the slowest is
-		// the youngest, so in order the slot freed last would take the
-		// longest time and the SM would end at twice it (the reduce
-		// lesson's reduceNeighbored at 1.94 waves: +5.1%, now -2.4%).
-		// A later block, dispatched as others retire, passes through
-		// the ages in turn. The second wave's blocks of a window of two
-		// started apart, and keep their order (with means, the
-		// calibration's short grids of two waves came out 0.3-3% faster,
-		// their tails' spread lost).
-		means := make([]uint64, len(later))
-		for sm, w := range later {
-			if len(w) == 0 {
-				w = later1
-			}
-			means[sm] = meanOf(w)
-		}
-		perSM = func(sm, _ int) uint64 { return means[sm] }
+		return max(end, s.placeSlots(nb, end, mean)), shortOneWavePct
 	}
-	cycles = max(end, s.placeSlots(nb, end, perSM))
-	sorted := slices.Clone(later1)
-	slices.Sort(sorted)
-	q := func(f float64) uint64 { return sorted[int(math.Round(f*float64(len(sorted)-1)))] }
-	fast, slow := q(0.1), q(0.9)
-	lo := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return fast }))
-	hi := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return slow }))
+	slowest := func(sm int) uint64 { return longest[sm] }
+	cycles = max(end, s.placeSlotsTail(nb, end, mean, slowest))
+	return cycles, s.errorSlots(nb, end, cycles, launch, later, later1, mean)
+}
+
+// errorSlots is a window of two waves' error estimate, in percent of its
+// estimate cycles with its launch, from three pieces of the window's
+// evidence:
+//   - the tail: how far the end moves when each slot's last block takes
+//     its SM's mean time instead of its longest (the grid's end is the
+//     latest of its last blocks, which the window shows only as a
+//     spread);
+//   - the drift: how far it moves between every untimed block taking the
+//     mean time of the window's earlier and of its later dispatched half
+//     of second-wave blocks (how much the block time still changes);
+//   - the means' own error: the standard error of each SM's mean block
+//     time, averaged over the SMs, times the untimed blocks a slot runs
+//     (whole waves, rounded up).
+//
+// The drift and the means' error are independent and add in quadrature;
+// the tail adds to them. Before 2026-11-28 (sixteenth round) the estimate
+// was the end's move over the 10th to 90th percentile of the block times
+// plus the drift: ±3.57% on average over the 20 windows of two waves the
+// tests time both ways, for a mean error of 0.64% (5.6 times); this one
+// states ±1.76% for 0.61% (2.9 times), each error within it
+// (TestLongShortSamplingError).
+func (s *gridState) errorSlots(nb int, end, cycles, launch uint64, later [][]uint64, later1 []uint64, mean func(sm, k int) uint64) float64 {
+	total := cycles + launch
+	if total == 0 {
+		return 0
+	}
+	tail := math.Abs(float64(cycles) - float64(max(end, s.placeSlots(nb, end, mean))))
 	// later1 is in dispatch order: its first and second halves are the
 	// blocks that started earlier and later.
 	h := len(later1) / 2
 	early, late := meanOf(later1[:max(h, 1)]), meanOf(later1[h:])
 	e := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return early }))
 	l := max(end, s.placeSlots(nb, end, func(int, int) uint64 { return late }))
-	dev := func(x uint64) float64 { return math.Abs(float64(x) - float64(cycles)) }
-	if cycles > 0 {
-		errPct = 100 * (max(dev(lo), dev(hi)) + math.Abs(float64(e)-float64(l))) / float64(cycles)
+	drift := math.Abs(float64(e) - float64(l))
+	var se float64
+	k := 0
+	for _, w := range later {
+		if len(w) < 2 {
+			continue
+		}
+		m := float64(meanOf(w))
+		var v float64
+		for _, x := range w {
+			v += (float64(x) - m) * (float64(x) - m)
+		}
+		se += math.Sqrt(v / float64(len(w)-1) / float64(len(w)))
+		k++
 	}
-	if s.limitBlk < 2*s.wave {
-		// A window of one wave: its spread is its blocks' ages, not
-		// the later blocks' (shortOneWavePct).
-		errPct = shortOneWavePct
+	if k > 0 {
+		se /= float64(k)
 	}
-	return cycles, errPct
+	perSlot := math.Ceil(float64(nb-s.limitBlk) / float64(max(s.wave, 1)))
+	means := se * perSlot
+	return 100 * (tail + math.Hypot(drift, means)) / float64(total)
 }
 
 // blockTimes are the times from dispatch to retirement of the window's
@@ -458,6 +498,13 @@ func meanOf(ws []uint64) uint64 {
 // and returns the cycle the last one ends plus the window's drain after
 // its last retirement.
 func (s *gridState) placeSlots(nb int, end uint64, time func(sm, k int) uint64) uint64 {
+	return s.placeSlotsTail(nb, end, time, nil)
+}
+
+// placeSlotsTail is placeSlots with the last untimed block of each slot
+// taking tail(sm) instead of its time (nil: its time): the blocks after
+// it on no slot, it only sets when its slot ends.
+func (s *gridState) placeSlotsTail(nb int, end uint64, time func(sm, k int) uint64, tail func(sm int) uint64) uint64 {
 	ends := make([][]uint64, len(s.sms))
 	for _, b := range s.spans {
 		ends[b.SM] = append(ends[b.SM], b.End)
@@ -472,7 +519,7 @@ func (s *gridState) placeSlots(nb int, end uint64, time func(sm, k int) uint64) 
 			} else if len(e) > 0 {
 				at = e[0]
 			}
-			h.s = append(h.s, slotFree{at, i})
+			h.s = append(h.s, slotFree{at: at, sm: i, slot: len(h.s)})
 		}
 	}
 	if len(h.s) == 0 {
@@ -480,6 +527,9 @@ func (s *gridState) placeSlots(nb int, end uint64, time func(sm, k int) uint64) 
 	}
 	h.init()
 	n := make([]int, len(s.sms))
+	// lastD is, per slot, when its last untimed block was dispatched
+	// (+1; 0: none).
+	lastD := make([]uint64, len(h.s))
 	var last uint64
 	for i := s.limitBlk; i < nb; i++ {
 		f := h.s[0]
@@ -487,8 +537,17 @@ func (s *gridState) placeSlots(nb int, end uint64, time func(sm, k int) uint64) 
 		e := d + time(f.sm, n[f.sm])
 		n[f.sm]++
 		last = max(last, e)
+		lastD[f.slot] = d + 1
 		h.s[0].at = e
 		h.down(0)
+	}
+	if tail != nil {
+		last = 0
+		for _, f := range h.s {
+			if d := lastD[f.slot]; d > 0 {
+				last = max(last, d-1+tail(f.sm))
+			}
+		}
 	}
 	return last + (end - min(s.lastDone, end))
 }

@@ -110,32 +110,41 @@ func TestShortWindow(t *testing.T) {
 }
 
 // TestExtrapolateSlots: a short grid's untimed blocks go to the slot that
-// frees first and take the time its SM's blocks after the first wave took;
+// frees first and take the mean time of its SM's blocks after the first
+// wave, but for each slot's last block, which takes the longest of them;
 // the window's drain after its last retirement is added; the estimate is
-// the spread and the drift of those block times.
+// the tail's move, and the drift of those block times and the standard
+// error of their mean in quadrature, in percent of the time with the
+// launch.
 func TestExtrapolateSlots(t *testing.T) {
-	// Two SMs of one slot each; blocks 0 and 1 the first wave, 2 and 3
-	// the window's later blocks (90 and 110 cycles).
-	s := &gridState{p: &Params{}, sms: make([]*smT, 2), perSM: 1, wave: 2, limitBlk: 4, lastDone: 210}
+	// One SM of two slots; blocks 0 and 1 the first wave, 2 and 3 the
+	// window's later blocks (80 and 120 cycles: mean 100, longest 120).
+	s := &gridState{p: &Params{}, sms: make([]*smT, 1), perSM: 2, wave: 2, limitBlk: 4, lastDone: 240}
 	s.spans = []engine.BlockSpan{
-		{Block: 0, SM: 0, Start: 0, End: 100}, {Block: 1, SM: 1, Start: 0, End: 100},
-		{Block: 2, SM: 0, Start: 100, End: 190}, {Block: 3, SM: 1, Start: 100, End: 210},
+		{Block: 0, SM: 0, Start: 0, End: 100}, {Block: 1, SM: 0, Start: 0, End: 120},
+		{Block: 2, SM: 0, Start: 100, End: 180}, {Block: 3, SM: 0, Start: 120, End: 240},
 	}
-	// Block 4 goes to SM 0 (free at 190) and ends at 280, block 5 to SM 1
-	// (free at 210) at 320; the drain of 5 cycles after.
-	cycles, errPct := s.extrapolateSlots(6, 215)
-	if cycles != 325 {
-		t.Errorf("extrapolated %d cycles, want 325", cycles)
+	// Block 4 to the slot free at 180 (ends at 280), 5 at 240 (340), 6
+	// at 280 and 7 at 340, the last of their slots: 120 each, ending at
+	// 400 and 460; the drain of 5 cycles after. (In dispatch order, the
+	// second wave's times 80, 120, 80, 120: 465 as well; at the mean
+	// throughout, 445.)
+	cycles, errPct := s.extrapolateSlots(8, 245, 35)
+	if cycles != 465 {
+		t.Errorf("extrapolated %d cycles, want 465", cycles)
 	}
-	// Every block at 90 (the 10th percentile) ends the grid at 305, at 110 (the 90th)
-	// at 325; the earlier dispatched half's 90 against the later's 110:
-	// 20 + 20 cycles of 325.
-	if want := 100 * 40.0 / 325; math.Abs(errPct-want) > 1e-9 {
+	// The tail: 465 against 445, 20 cycles. The drift: every block at
+	// the earlier half's 80 ends the grid at 405, at the later half's
+	// 120 at 485: 80. The means' error: the SM's standard error of the
+	// mean, sqrt(800/2) = 20, times the two untimed blocks a slot runs:
+	// 40. 20 + hypot(80, 40) of 465+35 cycles.
+	if want := 100 * (20 + math.Hypot(80, 40)) / 500; math.Abs(errPct-want) > 1e-9 {
 		t.Errorf("estimate ±%.3f%%, want ±%.3f%%", errPct, want)
 	}
-	// One block more: to SM 0 again (free at 280), ending at 370.
-	if cycles, _ := s.extrapolateSlots(7, 215); cycles != 375 {
-		t.Errorf("extrapolated %d cycles with a third untimed block, want 375", cycles)
+	// Two blocks fewer: 4 and 5 are their slots' last, 120 each: 300
+	// and 360, and the drain.
+	if cycles, _ := s.extrapolateSlots(6, 245, 35); cycles != 365 {
+		t.Errorf("extrapolated %d cycles with two untimed blocks, want 365", cycles)
 	}
 }
 
@@ -169,7 +178,7 @@ func TestExtrapolateSlotsMeanPerSM(t *testing.T) {
 			last = max(last, b.End)
 		}
 		s := &gridState{p: &Params{}, sms: make([]*smT, c.sms), perSM: 2, wave: wave, limitBlk: len(c.spans), lastDone: last, spans: c.spans}
-		if got, _ := s.extrapolateSlots(c.nb, last); got != c.want {
+		if got, _ := s.extrapolateSlots(c.nb, last, 0); got != c.want {
 			t.Errorf("%s: extrapolated %d cycles, want %d", c.name, got, c.want)
 		}
 	}

@@ -22,7 +22,10 @@ import (
 // Each must come within its own error estimate (metrics.Timing.ErrorPct,
 // what warpsim prof states) and within 3% (reduceNeighbored, a window of
 // one wave: +5.08% before its untimed blocks took their SM's mean time,
-// -2.35% after, on 2026-11-28); the outputs are full timing's.
+// -2.35% after, on 2026-11-28; -0.43% in the sixteenth round's runs;
+// reduceInterleaved, a window of two, +0.73% stated ±1.17%, +0.33% stated
+// ±2.96% before the sixteenth round's mean and tail); the outputs are
+// full timing's.
 // The streaming kernel, which moves its data at the DRAM's pace, must be
 // timed in full (shortDRAMBound). TestLongShortSamplingError does the same
 // over every calibration launch file with a short grid.
@@ -59,26 +62,28 @@ func TestShortSamplingError(t *testing.T) {
 
 // TestLongShortSamplingError is TestShortSamplingError over every launch of
 // the calibration's launch files that is sampled as a short grid: each
-// within the error estimate warpsim prof states for it, the mean within
-// 1.5%, and how many are beyond 3% (a window of two waves) or 7% (of one)
-// logged: at the H100's recorded clocks on 2026-11-28, 22 short grids,
-// mean 0.65% (0.80% before a one-wave window's untimed blocks took their
-// SM's mean time), worst +3.45% (reduceNeighbored at 2^20 ints in blocks
-// of 128, 3.88 waves, a window of two, stated ±7.44%; the occupancy
-// lesson's FMA kernel at two waves, a window of one, +5.65% before,
-// -2.29% after). The full
-// timing is the calibration's own simulation of the file (shared with
+// within the error estimate warpsim prof states for it and within 3% (a
+// window of two waves) or 7% (of one; shortMaxPct), the mean within 1.5%,
+// and over the windows of two waves the mean estimate at most 3 times the
+// mean error (an estimate that says how far off, not just a bound). At the
+// H100's recorded clocks on 2026-11-28 (sixteenth round), 22 short grids
+// (mean error 0.67%), 19 of them windows of two waves: mean error 0.61%,
+// worst +2.82% (reduceNeighbored at 2^20 ints in blocks of 128, 3.88
+// waves, stated ±3.50%), stated ±1.79% on average (2.9 times the error);
+// before (each untimed block at its SM's second-wave time in dispatch
+// order, the 10th-90th percentile spread in the estimate) mean 0.66%,
+// worst +3.10% and -3.04%, stated ±3.60% (5.5 times). The full timing is the
+// calibration's own simulation of the file (shared with
 // TestLongCalibration, at the clock the H100 ran it at); a file is run
 // again with short grids sampled only when one of its launches is a short
 // grid (1.5 to 6 waves; the mechanisms' launch files have none that is
 // not timed in full for its DRAM traffic).
-// It logs the mean and worst error.
 func TestLongShortSamplingError(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel() // main_test.go: the long tests overlap
 	seen := map[string]bool{}
-	var n, beyond int
-	var sum, worst float64
+	var n, n2 int
+	var sum, worst, sum2, stated2 float64
 	for _, r := range readCalibration(t) {
 		if seen[r.launchFile] {
 			continue
@@ -96,21 +101,28 @@ func TestLongShortSamplingError(t *testing.T) {
 			if sampled[i].Sampling != timing.SampledShort {
 				continue
 			}
-			e := checkShort(t, fmt.Sprintf("%s #%d", r.launchFile, i), sampled[i], full[i], math.Inf(1))
-			if math.Abs(e) > shortMaxPct(sampled[i]) {
-				beyond++
-			}
+			e := checkShort(t, fmt.Sprintf("%s #%d", r.launchFile, i), sampled[i], full[i], shortMaxPct(sampled[i]))
 			n++
 			sum += math.Abs(e)
 			worst = max(worst, math.Abs(e))
+			if shortMaxPct(sampled[i]) == 3 {
+				n2++
+				sum2 += math.Abs(e)
+				stated2 += sampled[i].ErrorPct
+			}
 		}
 	}
-	if n == 0 {
-		t.Fatal("no launch was sampled as a short grid")
+	if n == 0 || n2 == 0 {
+		t.Fatalf("%d launches sampled as short grids, %d of them windows of two waves", n, n2)
 	}
-	t.Logf("%d short grids: mean error %.2f%%, worst %.2f%%; %d beyond 3%% (two waves timed) or 7%% (one)", n, sum/float64(n), worst, beyond)
+	t.Logf("%d short grids: mean error %.2f%%, worst %.2f%%; %d windows of two waves: mean error %.2f%%, stated ±%.2f%% (%.1f times)",
+		n, sum/float64(n), worst, n2, sum2/float64(n2), stated2/float64(n2), stated2/max(sum2, 1e-9))
 	if sum/float64(n) > 1.5 {
 		t.Errorf("short grids' mean error %.2f%%, want within 1.5%%", sum/float64(n))
+	}
+	if stated2 > 3*sum2 {
+		t.Errorf("windows of two waves: mean estimate ±%.2f%% is %.1f times their mean error %.2f%%, want at most 3",
+			stated2/float64(n2), stated2/sum2, sum2/float64(n2))
 	}
 }
 
