@@ -12,6 +12,7 @@ package timing
 import (
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
@@ -414,12 +415,12 @@ func (s *gridState) retireBlocks(sm *smT) {
 type blockPool struct {
 	mu    sync.Mutex
 	free  []*blockT
-	slots int // the scoreboard entries the kept blocks' warps hold in all
+	bytes int // what the kept blocks' warps hold in all (blockT.bytes)
 }
 
-// blockPoolSlots bounds the scoreboard entries (9 bytes each) the pool
-// keeps between grids, with the warps that hold them.
-const blockPoolSlots = 1 << 22
+// blockPoolBytes bounds what the pool keeps between grids: a wave of the
+// H100's 132 SMs of 64 warps, with scoreboards of 200 entries, is 30 MiB.
+const blockPoolBytes = 64 << 20
 
 // take returns a kept block, as new but for its warps, which keep their
 // last grid's scoreboards (placeWarps clears them: stale), or nil.
@@ -433,27 +434,27 @@ func (p *blockPool) take() *blockT {
 	b := p.free[n-1]
 	p.free[n-1] = nil
 	p.free = p.free[:n-1]
-	p.slots -= b.slots()
+	p.bytes -= b.bytes()
 	*b = blockT{warps: b.warps, consts: b.consts[:0], stale: true}
 	return b
 }
 
-// slots is the scoreboard entries b's warps hold.
-func (b *blockT) slots() int {
+// bytes is what b's warps hold: their state and scoreboards.
+func (b *blockT) bytes() int {
 	n := 0
 	for _, w := range b.warps {
-		n += cap(w.regReady)
+		n += int(unsafe.Sizeof(*w)) + 8*cap(w.regReady) + cap(w.regKind) + int(unsafe.Sizeof(lazyParam{}))*cap(w.lazy)
 	}
 	return n
 }
 
-// put keeps the blocks of a finished grid (bs), within blockPoolSlots.
+// put keeps the blocks of a finished grid (bs), within blockPoolBytes.
 func (p *blockPool) put(bs []*blockT) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, b := range bs {
-		n := b.slots()
-		if p.slots+n > blockPoolSlots {
+		n := b.bytes()
+		if p.bytes+n > blockPoolBytes {
 			continue
 		}
 		// Nothing of the grid kept alive through them.
@@ -462,6 +463,6 @@ func (p *blockPool) put(bs []*blockT) {
 		}
 		*b = blockT{warps: b.warps, consts: b.consts[:0]}
 		p.free = append(p.free, b)
-		p.slots += n
+		p.bytes += n
 	}
 }
