@@ -115,6 +115,9 @@ type Driver struct {
 	// arenas are the quantum arenas of finished grids' SMs, reused by the
 	// next ones' (arenaPool).
 	arenas arenaPool
+	// blocks are the blocks of finished grids, with their warps, reused
+	// by the next ones (blockPool).
+	blocks blockPool
 	// tlb is the address translation's state (tlb.go).
 	tlb tlbT
 }
@@ -392,6 +395,8 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 			d.l1s.put(sm.l1, nsm)
 		}
 		d.arenas.put(&sm.ar, nsm)
+		d.blocks.put(sm.blocks)
+		d.blocks.put(sm.free)
 	}
 	return err
 }

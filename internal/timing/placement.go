@@ -11,6 +11,8 @@ package timing
 
 import (
 	"slices"
+	"sync"
+	"unsafe"
 
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
@@ -104,6 +106,9 @@ type blockT struct {
 	consts []constLine
 	// starting: placed, not yet set up in the engine (startPending).
 	starting bool
+	// stale: taken from the device's blockPool, its warps' scoreboards
+	// still those of an earlier grid (placeWarps clears them).
+	stale bool
 	// placing: placed, its warps not yet set up (placeWarps, from
 	// startPending), with base (the SM's resident warps before it), age0
 	// (the grid's warps placed before it), ready0 (when they may issue)
@@ -206,6 +211,8 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 	if n := len(sm.free); n > 0 {
 		b = sm.free[n-1]
 		sm.free = sm.free[:n-1]
+	} else if b = s.d.blocks.take(); b != nil {
+		b.slot, b.sm = s.g.NewSlot(), sm
 	} else {
 		b = &blockT{slot: s.g.NewSlot(), sm: sm}
 	}
@@ -263,6 +270,20 @@ func (s *gridState) startBlock(sm *smT, t uint64) {
 // placeWarps sets up the warps of block b, just placed on sm (startBlock):
 // their state, and their place in their sub-partitions.
 func (s *gridState) placeWarps(sm *smT, b *blockT) {
+	if b.stale {
+		// A block of an earlier grid (blockPool): its warps' scoreboards
+		// start empty, as new ones do, with the kernel's entries.
+		b.stale = false
+		for _, w := range b.warps {
+			if cap(w.regReady) < s.nslots || cap(w.regKind) < s.nslots {
+				w.regReady, w.regKind = make([]uint64, s.nslots), make([]uint8, s.nslots)
+				continue
+			}
+			w.regReady, w.regKind = w.regReady[:s.nslots], w.regKind[:s.nslots]
+			clear(w.regReady)
+			clear(w.regKind)
+		}
+	}
 	if n := s.wpb - len(b.warps); n > 0 {
 		// The block's warps and their scoreboards side by side in memory.
 		ws, k := make([]warpT, n), s.nslots
@@ -383,5 +404,65 @@ func (s *gridState) retireBlocks(sm *smT) {
 		end := min(max(b.endAt, b.start), sm.now)
 		sm.retired = append(sm.retired, retired{at: end, freeAt: end + uint64(s.p.BlockRetireCycles),
 			order: b.order, span: engine.BlockSpan{Block: b.linear, SM: sm.id, Start: b.start, End: end}})
+	}
+}
+
+// blockPool keeps the blocks of a finished grid's SMs, their warps with
+// them (their scoreboards side by side, as placeWarps made them), for the
+// device's next grids: a grid's first wave otherwise allocates every
+// resident block's and warp's state and scoreboard anew (the reduce
+// lesson's 2^20 ints: 528 blocks and 8,448 warps a launch).
+type blockPool struct {
+	mu    sync.Mutex
+	free  []*blockT
+	bytes int // what the kept blocks' warps hold in all (blockT.bytes)
+}
+
+// blockPoolBytes bounds what the pool keeps between grids: a wave of the
+// H100's 132 SMs of 64 warps, with scoreboards of 200 entries, is 30 MiB.
+const blockPoolBytes = 64 << 20
+
+// take returns a kept block, as new but for its warps, which keep their
+// last grid's scoreboards (placeWarps clears them: stale), or nil.
+func (p *blockPool) take() *blockT {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	b := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	p.bytes -= b.bytes()
+	*b = blockT{warps: b.warps, consts: b.consts[:0], stale: true}
+	return b
+}
+
+// bytes is what b's warps hold: their state and scoreboards.
+func (b *blockT) bytes() int {
+	n := 0
+	for _, w := range b.warps {
+		n += int(unsafe.Sizeof(*w)) + 8*cap(w.regReady) + cap(w.regKind) + int(unsafe.Sizeof(lazyParam{}))*cap(w.lazy)
+	}
+	return n
+}
+
+// put keeps the blocks of a finished grid (bs), within blockPoolBytes.
+func (p *blockPool) put(bs []*blockT) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, b := range bs {
+		n := b.bytes()
+		if p.bytes+n > blockPoolBytes {
+			continue
+		}
+		// Nothing of the grid kept alive through them.
+		for _, w := range b.warps {
+			*w = warpT{regReady: w.regReady, regKind: w.regKind, lazy: w.lazy[:0]}
+		}
+		*b = blockT{warps: b.warps, consts: b.consts[:0]}
+		p.free = append(p.free, b)
+		p.bytes += n
 	}
 }
