@@ -226,6 +226,15 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = uint64(q), stallLGThrottle
 		}
 	}
+	if in.Class == ir.ClassShared && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 && !isFut(w.blk.sm.shared) {
+		// A shared store waits, as a wmma.store does, while the SM's
+		// shared-memory pipe (one wavefront a cycle) has StoreQueueCycles
+		// queued: a warp's conflicted stores cannot run ahead of the pipe
+		// without bound (testdata/timing/stsconf).
+		if q := float64(w.blk.sm.shared) - s.p.StoreQueueCycles; q > float64(t) {
+			t, why = uint64(q), stallMIOThrottle
+		}
+	}
 	gated := false
 	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
 		if g := s.cpAsyncGate(w); g > t {
