@@ -128,7 +128,11 @@ func TestFoldedMovChains(t *testing.T) {
 // With Params.HoistShfl a shuffle and its consumers issue ahead of the
 // results they wait for within the block, as ptxas's schedule has them:
 // warpsim 3,469, 3,214 and 3,287 cycles; it took 7,607, 7,303 and 3,742
-// before, issuing each chain's steps as the PTX orders them.
+// before, issuing each chain's steps as the PTX orders them. ptxas's
+// SASS (30 registers) interleaves three chains' shuffles at a time: with
+// the registers the shuffles' pending results hold counted as loads'
+// (heldShfl, registerGate) warpsim takes 3,469, 3,605 and 3,716 cycles,
+// within 6% (without the bound the step-by-step order was 12% fast).
 func TestShuffleChainsInterleaved(t *testing.T) {
 	const dir = "../../testdata/triton3/study/sched"
 	cycles := timesTSVColumn(t, filepath.Join(dir, "h200", "times.tsv"), 2)
@@ -141,8 +145,8 @@ func TestShuffleChainsInterleaved(t *testing.T) {
 			want := cycles[c] - cycles["bare"]
 			got := sim(c) - bare
 			t.Logf("the chains add %.0f cycles, H200 %.0f (%+.1f%%)", got, want, 100*(got/want-1))
-			if math.Abs(got/want-1) > 0.15 {
-				t.Errorf("the chains add %.0f cycles, H200 %.0f: more than 15%% off", got, want)
+			if math.Abs(got/want-1) > 0.06 {
+				t.Errorf("the chains add %.0f cycles, H200 %.0f: more than 6%% off", got, want)
 			}
 		})
 	}

@@ -35,8 +35,8 @@ ret;
 // TestHoldLoads: an instruction issued ahead of the loads it consumes
 // (HoistLoads) holds their registers until they return — an f64 load's
 // two, a wmma fragment's eight (not only the registers the scoreboard
-// watches) — and not those of arithmetic issued ahead before it, nor of
-// loads already back.
+// watches), a shuffle's result as a load's (HoistShfl) — and not those
+// of arithmetic issued ahead before it, nor of loads already back.
 func TestHoldLoads(t *testing.T) {
 	m, err := ptx.Parse("k.ptx", []byte(hoistPTX))
 	if err != nil {
@@ -65,6 +65,7 @@ func TestHoldLoads(t *testing.T) {
 		words uint16
 	}{
 		{"an FMA on a loaded f64", fma, func(w *warpT) { w.regReady[fma.A[0]], w.regKind[fma.A[0]] = 400, prodLong }, 2},
+		{"an FMA on a shuffle's result (HoistShfl)", fma, func(w *warpT) { w.regReady[fma.A[0]], w.regKind[fma.A[0]] = 400, prodShfl }, 2},
 		{"an FMA on a hoisted FMA's result", fma, func(w *warpT) { w.regReady[fma.A[0]], w.regKind[fma.A[0]] = 400, prodHoisted }, 0},
 		{"an FMA on a load already back", fma, func(w *warpT) { w.regReady[fma.A[0]], w.regKind[fma.A[0]] = 5, prodLong }, 0},
 		{"an MMA on a loaded A fragment", mma, func(w *warpT) { w.regReady[to.A[0]], w.regKind[to.A[0]] = 400, prodLong }, 8},

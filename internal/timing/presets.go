@@ -403,7 +403,9 @@ var measured = withDerivedPresets(map[string]*Params{
 		// chains of 20 butterfly-argmin steps take 3,527 cycles over the
 		// bare kernel written chain after chain, 3,643 step by step and
 		// 3,642 grouped by kind, in the same SASS (1,176 instructions);
-		// warpsim took 7,607, 7,303 and 3,742 in the PTX's order.
+		// warpsim took 7,607, 7,303 and 3,742 in the PTX's order. Its
+		// SASS (30 registers) keeps three chains' shuffles in flight: the
+		// shuffles go under the hoisting register bound (heldShfl).
 		HoistShfl:     true,
 		SharedLatency: 23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,

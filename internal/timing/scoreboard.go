@@ -189,14 +189,18 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			t, why = uint64(q), stallLGThrottle
 		}
 	}
-	if s.p != nil && s.p.HoistLoads && s.hoistWords > 0 && w.heldN > 0 && heldLoad(in) {
-		// ptxas puts this load above the consumers of earlier loads that
-		// the warp issued ahead only while the registers they hold
-		// leave it room (registerGate).
+	if s.p != nil && s.p.HoistLoads && s.hoistWords > 0 && w.heldN > 0 && (heldLoad(in) || heldShfl(s.p, in)) {
+		// ptxas puts this load (or shuffle) above the consumers of
+		// earlier loads and shuffles that the warp issued ahead only
+		// while the registers they hold leave it room (registerGate).
+		gateWhy := uint8(stallLongScoreboard)
+		if in.Op == ir.OpShfl {
+			gateWhy = stallShortScoreboard
+		}
 		if g := s.registerGate(w); isFut(g) {
-			fut, why = g, stallLongScoreboard
+			fut, why = g, gateWhy
 		} else if g > t {
-			t, why = g, stallLongScoreboard
+			t, why = g, gateWhy
 		}
 	}
 	if s.p != nil && s.p.WmmaReuse && w.mmaStart != 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && wmmaReuse(w, in) {
@@ -229,6 +233,15 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 		if q > float64(t) {
 			t, why = uint64(q), stallLGThrottle
+		}
+	}
+	if in.Class == ir.ClassShared && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 && !isFut(w.blk.sm.shared) {
+		// A shared store waits, as a wmma.store does, while the SM's
+		// shared-memory pipe (one wavefront a cycle) has StoreQueueCycles
+		// queued: a warp's conflicted stores cannot run ahead of the pipe
+		// without bound (testdata/timing/stsconf).
+		if q := float64(w.blk.sm.shared) - s.p.StoreQueueCycles; q > float64(t) {
+			t, why = uint64(q), stallMIOThrottle
 		}
 	}
 	gated := false
@@ -1076,15 +1089,26 @@ func heldLoad(in *ir.Inst) bool {
 		in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad
 }
 
+// heldShfl says whether in is a shuffle that the hoisting bound
+// (registerGate) counts as it counts a load (Params.HoistShfl): ptxas
+// interleaves the shuffles of independent chains only as far as its
+// registers allow. testdata/triton3/study/sched's SASS (30 registers)
+// has the eight argmin chains' shuffles three chains at a time, whatever
+// the PTX's order.
+func heldShfl(p *Params, in *ir.Inst) bool {
+	return p.HoistShfl && in.Op == ir.OpShfl
+}
+
 // holdLoads notes that warp w issued in, of function f, ahead of the
-// loads it consumes, which return at until: ptxas's code has the loads
-// the warp issues from now on above in, and the loaded values in reads
-// stay in their registers until then (registerGate). The registers are
-// those of its sources still waiting for a load (a fragment's whole
-// width for an MMA), not those of arithmetic issued ahead.
+// loads (or shuffles: heldShfl) it consumes, which return at until:
+// ptxas's code has the loads and shuffles the warp issues from now on
+// above in, and the values in reads stay in their registers until then
+// (registerGate). The registers are those of its sources still waiting
+// for a load or a shuffle (a fragment's whole width for an MMA), not
+// those of arithmetic issued ahead.
 func holdLoads(sm *smT, w *warpT, in *ir.Inst, f *ir.Func, until uint64) {
 	pending := func(r int32) bool {
-		return r >= 0 && int(r) < len(w.regReady) && w.regKind[r] == prodLong && w.regReady[r] > sm.now
+		return r >= 0 && int(r) < len(w.regReady) && (w.regKind[r] == prodLong || w.regKind[r] == prodShfl) && w.regReady[r] > sm.now
 	}
 	words := 0
 	if in.Op == ir.OpTensor && int(in.Imm) < len(f.TensorOps) {
@@ -1132,10 +1156,11 @@ func holdLoads(sm *smT, w *warpT, in *ir.Inst, f *ir.Func, until uint64) {
 	sm.keep(&w.heldUntil[k])
 }
 
-// registerGate is when warp w's next instruction, a load (heldLoad), may
-// issue: when the registers live at it in the PTX's order
-// (ir.Func.LiveWords), with those of the loads the warp's arithmetic
-// issued ahead still holds (holdLoads), fit the kernel's (hoistWords) —
+// registerGate is when warp w's next instruction, a load (heldLoad) or a
+// shuffle (heldShfl), may issue: when the registers live at it in the
+// PTX's order (ir.Func.LiveWords), with those of the loads and shuffles
+// the warp's arithmetic issued ahead still holds (holdLoads), fit the
+// kernel's (hoistWords) —
 // the earliest held entries released first. ptxas hoists loads above the
 // arithmetic that consumes earlier ones as far as the registers allow:
 // wmma_f64's SASS (testdata/programs3/nvcc) has ten of its sixteen

@@ -6,6 +6,7 @@ import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/ptx"
 )
 
 // TestScoreboardStallReason: a warp waits for the registers its next
@@ -116,6 +117,50 @@ func TestHoistLoads(t *testing.T) {
 			if at, _ := s.depReady(w); at != tc.want {
 				t.Errorf("%s: issues at %d, want %d", tc.name, at, tc.want)
 			}
+		}
+	}
+}
+
+// TestSharedStoreQueue: a shared store waits in the warp (mio_throttle)
+// while the SM's shared-memory pipe has more than StoreQueueCycles of
+// wavefronts queued ahead of it, as a wmma.store does: the pipe takes one
+// wavefront a cycle (testdata/timing/DERIVATION.md §4, 32 warps' 32-way
+// conflicted loads 31.98 cycles a warp access), so a warp's conflicted
+// stores cannot run ahead of it without bound (testdata/timing/stsconf:
+// 16 warps' 32-way stores took 7.3 cycles a store in the model, where the
+// pipe alone needs 512). A load is not held by the gate.
+func TestSharedStoreQueue(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		op     ir.Op
+		queued uint64 // cycles of wavefronts queued beyond now
+		wait   bool
+	}{
+		{"a store behind a short queue", ir.OpSt, 200, false},
+		{"a store behind a long queue", ir.OpSt, 1500, true},
+		{"a load behind a long queue", ir.OpLd, 1500, false},
+	} {
+		s, sm, sp := schedFixture(GTO, 1)
+		q := s.p.StoreQueueCycles
+		if q <= 0 {
+			t.Fatal("the H100 preset has no store queue bound")
+		}
+		w := sp.warps[0]
+		w.blk = &blockT{sm: sm}
+		w.regReady, w.regKind, w.depValid = make([]uint64, 4), make([]uint8, 4), false
+		w.next = &ir.Inst{Op: tc.op, Class: ir.ClassShared, Space: ptx.SpaceShared, Guard: -1,
+			D: [4]int32{-1, -1, -1, -1}, A: [5]int32{1, 2, -1, -1, -1}}
+		if tc.op == ir.OpLd {
+			w.next.D[0], w.next.A = 2, [5]int32{1, -1, -1, -1, -1}
+		}
+		sm.now = 1000
+		sm.shared = sm.now + tc.queued
+		got, why := s.depReady(w)
+		if want := uint64(float64(sm.shared) - q); tc.wait && (got != want || why != stallMIOThrottle) {
+			t.Errorf("%s: issues at %d (stall %d), want %d (mio_throttle, %d)", tc.name, got, why, want, stallMIOThrottle)
+		}
+		if !tc.wait && got > sm.now {
+			t.Errorf("%s: issues at %d, want now (%d)", tc.name, got, sm.now)
 		}
 	}
 }
