@@ -77,6 +77,9 @@ type Server struct {
 	// mallocs are the program's allocations not yet freed (opMalloc), the
 	// addresses opFree accepts.
 	mallocs map[uint64]bool
+	// ipcOpened are the ranges opIpcOpen showed another process's memory
+	// at, the addresses opIpcClose accepts.
+	ipcOpened map[uint64]bool
 	// dynShared holds cudaFuncAttributeMaxDynamicSharedMemorySize per kernel.
 	dynShared map[int]int
 	// carveout holds cudaFuncAttributePreferredSharedMemoryCarveout per
@@ -241,7 +244,7 @@ type Profile struct {
 // NewServer makes a server; its device is made when the program says
 // hello and names the memory they share.
 func NewServer(opt Options) *Server {
-	s := &Server{opt: opt, dynShared: map[int]int{}, carveout: map[int]int32{}, mallocs: map[uint64]bool{}, streamLast: map[uint32]uint64{},
+	s := &Server{opt: opt, dynShared: map[int]int{}, carveout: map[int]int32{}, mallocs: map[uint64]bool{}, ipcOpened: map[uint64]bool{}, streamLast: map[uint32]uint64{},
 		events: map[uint32]*eventState{}, clock: newTimeline(128)}
 	if opt.Arch != nil {
 		s.clock.maxGrids = residentGrids(opt.Arch)
@@ -611,6 +614,8 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.unalias(p)
 	case opVMReserve, opVMMap, opVMUnmap:
 		return s.vmmOp(req.op, p) // vmm.go
+	case opIpcShare, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait:
+		return s.ipcOp(req.op, p) // ipc.go
 	case opStickyError:
 		if s.opt.Sanitize != nil {
 			s.opt.Sanitize.stickyError(p)
@@ -777,6 +782,7 @@ func (s *Server) handle(req request) (rep reply) {
 		s.carveout = map[int]int32{}
 		s.win.releaseAll()
 		s.mallocs = map[uint64]bool{}
+		s.ipcOpened = map[uint64]bool{}
 		dev := s.newDevice()
 		s.devMu.Lock()
 		s.dev = dev
