@@ -64,7 +64,7 @@ func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 		if op == opIpcEventRecord {
 			s.enqueue(stream, func() { raise(word, ticket) })
 		} else {
-			s.enqueue(stream, func() { s.awaitWord(word, ticket) })
+			s.enqueueExternal(stream, func() { s.awaitWord(word, ticket) })
 		}
 		return reply{code: s.stickyCode()}
 	}
