@@ -134,10 +134,13 @@ int main(int argc, char **argv) {
   pid_t c = spawn(args);
   char one = 0;
   if (read(fds[0], &one, 1) != 1) return 2;  // the child has recorded ec
-  REPORT("parent", cudaStreamWaitEvent(s, ec, 0));
-  scale<<<64, 256, 0, s>>>(p, N, 3);
+  // The child reads the buffer back after its record: the parent's kernel
+  // must not change it before then (stdout is buffered, so the lines come
+  // in the same order either way).
   int status = 0;
   waitpid(c, &status, 0);
+  REPORT("parent", cudaStreamWaitEvent(s, ec, 0));
+  scale<<<64, 256, 0, s>>>(p, N, 3);
   printf("parent: child exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   int *h = (int *)malloc(N * sizeof(int));
   REPORT("parent", cudaMemcpyAsync(h, p, N * sizeof(int), cudaMemcpyDeviceToHost, s));
