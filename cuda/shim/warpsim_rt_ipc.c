@@ -37,7 +37,8 @@
  * cudaErrorInvalidValue; an event without cudaEventInterprocess has no
  * handle (cudaErrorInvalidResourceHandle); opening an event handle in its
  * own process answers as a memory handle does; a pointer imported into its
- * own process is the exported one. */
+ * own process is the exported one; an opened pointer has no handle of its
+ * own (cudaErrorInvalidValue). */
 
 #define IPC_MAGIC 0x4350495357ull /* "WSIPC" */
 enum { ipcMem = 1, ipcEvent = 2, ipcPool = 3, ipcPoolPtr = 4 };
