@@ -432,14 +432,15 @@ func (s *Server) waitFor(seq uint64) {
 // to operation seq, which ends at end() on the simulated clock: from
 // simulated time, never from how far the simulation has got, so the answer
 // is the same however loaded the host is. The work is done when its end is
-// not after the host's simulated time (timeline.host, or hostSeen). To know its end the query waits for the work
-// to be simulated, unless an operation up to seq waits for something
-// outside the simulator (a host function, another process's event): that
-// work is not done. A query that finds the work not done moves the
-// host's polling time half the way to its end (at least queryNS), so a
-// program that polls sees it done after a few dozen queries, however long
-// the work, while the host's issue clock stays where it was; a query that
-// finds it done after polling says the host waited until then.
+// not after the host's simulated time (timeline.host, or hostSeen). To
+// know its end the query waits for the work to be simulated, unless an
+// operation up to seq waits for something outside the simulator (a host
+// function, another process's event): that work is not done. A query that
+// finds the work not done moves the host's polling time half the way to
+// its end (at least queryNS), so a program that polls sees it done after a
+// few dozen queries, however long the work, while the host's issue clock
+// stays where it was; a query that finds it done after polling says the
+// host waited until then.
 func (s *Server) queryReady(seq uint64, end func() int64) bool {
 	s.mu.Lock()
 	blocked := s.current != nil && s.current.external && s.current.seq <= seq
