@@ -23,7 +23,13 @@ const runtimeAPIsDir = "../../testdata/runtimeapis"
 // testdata/runtimeapis/h100.txt, and the exit status.
 func runtimeAPIsRecord(t *testing.T, run string) (out string, exit string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(runtimeAPIsDir, "h100.txt"))
+	return runtimeAPIsRecordIn(t, "h100.txt", run)
+}
+
+// runtimeAPIsRecordIn is runtimeAPIsRecord for the recording file.
+func runtimeAPIsRecordIn(t *testing.T, file, run string) (out string, exit string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(runtimeAPIsDir, file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +58,7 @@ func runtimeAPIsRecord(t *testing.T, run string) (out string, exit string) {
 		}
 		lines = append(lines, l)
 	}
-	t.Fatalf("h100.txt has no run %q", run)
+	t.Fatalf("%s has no run %q", file, run)
 	return "", ""
 }
 
@@ -120,6 +126,27 @@ func TestRuntimeVMM(t *testing.T) {
 	}
 	if e := checkRuntimeAPI(t, "vmm", "vmm", flags, "2"); !strings.Contains(e, "outside every allocation") {
 		t.Errorf("the fault without access does not say it is outside every allocation:\n%s", e)
+	}
+}
+
+// TestRuntimeIPCProcesses: CUDA IPC between processes, as simpleIPC does
+// it: a parent's memory and interprocess events opened by a fork+exec'd
+// child, which waits on the parent's event, writes the parent's buffer
+// from its kernel and a memset and records the other event, which the
+// parent's stream waits on before it reads what the child wrote; a handle
+// opened twice, closed once too often, a zeroed one, and the handles of a
+// process that has exited: every line as the H200 printed it.
+func TestRuntimeIPCProcesses(t *testing.T) {
+	t.Parallel()
+	needClang(t)
+	prog := buildCU(t, filepath.Join(runtimeAPIsDir, "ipc_procs.cu"), "-arch=sm_90")
+	out, stderr, err := runProgramErr(prog)
+	want, exit := runtimeAPIsRecordIn(t, "ipc_procs.h200.txt", "ipc_procs (run 1)")
+	if exit != "0" || err != nil {
+		t.Errorf("exit: H200 %s, warpsim %v", exit, err)
+	}
+	if out != want {
+		t.Errorf("got:\n%s\nH200:\n%s\nstderr:\n%s", out, want, stderr)
 	}
 }
 

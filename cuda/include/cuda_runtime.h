@@ -49,6 +49,10 @@ static __inline__ __host__ __device__ cudaError_t __cudaDeviceSynchronizeDepreca
 #endif
 
 #ifdef __cplusplus
+/* cuda_runtime.h's C++ overload (simpleIPC calls it). */
+static __inline__ __host__ cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 template <class T> static __inline__ __host__ cudaError_t cudaMalloc(T **p, size_t size) {
   return ::cudaMalloc((void **)(void *)p, size);
 }

@@ -39,8 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifndef MFD_CLOEXEC
 #define MFD_CLOEXEC 1u
@@ -65,6 +67,7 @@ enum {
   opHostFunc, opMemInfo, opLimit
 };
 enum { opManagedAlias = 65, opUnalias = 94 };
+enum { opIpcShare = 120, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait };
 /* Allocation kinds (internal/cudart/window.go) and copy directions (timing.go). */
 enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };
@@ -831,6 +834,10 @@ struct event {
   struct graph *capture;
   struct gnode **deps;
   int ndeps;
+  /* An interprocess event's state in device memory (warpsim_rt_ipc.c):
+   * records issued, highest completed; ipc_opened: another process's. */
+  uint64_t *ipc;
+  int ipc_opened;
 };
 #define STREAM_MAGIC 0x5354524d
 #define EVENT_MAGIC 0x45564e54
@@ -877,6 +884,7 @@ cudaError_t cudaDeviceSynchronize(void) {
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
 static void forget_registrations(void);
+static void ipc_forget(void);
 
 cudaError_t cudaDeviceReset(void) {
   LOCK();
@@ -884,6 +892,7 @@ cudaError_t cudaDeviceReset(void) {
   if (e) return set_error(e);
   e = simple(opReset, NULL, 0);
   forget_registrations();
+  ipc_forget();
   nallocs = 0;
   for (int i = 0; i < nvariables; i++) variables[i].resolved = 0;
   for (int i = 0; i < nfunctions; i++) functions[i].kernel = -1;
@@ -1105,6 +1114,7 @@ static cudaError_t free_alloc(void *p, int kind, void *s, int async) {
 }
 
 static int graph_owned(const void *p);
+static int ipc_pool_free(const void *p);
 cudaError_t cudaFree(void *p) {
   ENTER();
   if (!p) return 0;
@@ -1112,6 +1122,7 @@ cudaError_t cudaFree(void *p) {
   if (graph_owned(p)) return 0;
   int i = find_alloc((uintptr_t)p);
   if (i >= 0 && allocs[i].kind == kindHost) return set_error(cudaErrorInvalidValue); /* cudaFreeHost's */
+  if (ipc_pool_free(p)) return 0;
   return free_alloc(p, -1, NULL, 0);
 }
 
@@ -1919,15 +1930,26 @@ cudaError_t cudaStreamAddCallback(void *s, void (*cb)(void *, cudaError_t, void 
 }
 
 /* ---- Events ---- */
+/* Interprocess events (warpsim_rt_ipc.c). */
+static uint64_t *ipc_event_state(void);
+static cudaError_t ipc_event_record(struct event *ev, void *s);
+static cudaError_t ipc_event_query(struct event *ev);
+static cudaError_t ipc_event_sync(struct event *ev);
+static cudaError_t ipc_event_wait(struct event *ev, void *s);
+static void ipc_event_close(struct event *ev);
+
 cudaError_t cudaEventCreateWithFlags(void **e, unsigned f) {
   ENTER();
   if (!e || (f & ~0x07u)) return set_error(1);
   /* An interprocess event must not time (as on the H100). */
   if ((f & cudaEventInterprocess) && !(f & cudaEventDisableTiming)) return set_error(cudaErrorInvalidValue);
+  uint64_t *state = NULL;
+  if ((f & cudaEventInterprocess) && !(state = ipc_event_state())) return set_error(cudaErrorMemoryAllocation);
   struct event *ev = calloc(1, sizeof *ev);
   ev->magic = EVENT_MAGIC;
   ev->id = next_event_id++;
   ev->flags = f;
+  ev->ipc = state;
   *e = ev;
   return 0;
 }
@@ -1944,6 +1966,7 @@ cudaError_t cudaEventRecord(void *e, void *s) {
   struct stream *st = capturing(s);
   if (st) return capture_event_record(st, ev);
   ev->capture = NULL;
+  if (ev->ipc) return ipc_event_record(ev, s);
   uint32_t msg[2] = {ev->id, stream_id(s)};
   cudaError_t err = simple(opEventRecord, msg, 8);
   if (err) return set_error(err);
@@ -1964,6 +1987,7 @@ cudaError_t cudaEventSynchronize(void *e) {
   ENTER();
   struct event *ev = as_event(e);
   if (!ev) return set_error(400);
+  if (ev->ipc) return ipc_event_sync(ev);
   if (!ev->recorded) return 0;
   pools_settle();
   return set_error(simple(opEventSync, &ev->id, 4));
@@ -1972,6 +1996,7 @@ cudaError_t cudaEventQuery(void *e) {
   ENTER();
   struct event *ev = as_event(e);
   if (!ev) return set_error(400);
+  if (ev->ipc) return ipc_event_query(ev);
   if (!ev->recorded) return 0;
   cudaError_t err = simple(opEventQuery, &ev->id, 4);
   return err == cudaErrorNotReady ? err : set_error(err);
@@ -1997,6 +2022,7 @@ cudaError_t cudaEventDestroy(void *e) {
   ENTER();
   struct event *ev = as_event(e);
   if (!ev) return set_error(400);
+  ipc_event_close(ev);
   ev->magic = 0;
   free(ev->deps);
   free(ev);
@@ -2008,6 +2034,7 @@ cudaError_t cudaStreamWaitEvent(void *s, void *e, unsigned f) {
   if (!ev || !valid_stream(s)) return set_error(400);
   if (f & ~1u) return set_error(1);
   if ((ev->capture && capture_open(ev->capture)) || capturing(s)) return capture_event_wait(s == NULL || s == (void *)1 || s == (void *)2 ? NULL : s, ev);
+  if (ev->ipc) return ipc_event_wait(ev, s);
   if (!ev->recorded) return 0;
   uint32_t msg[2] = {stream_id(s), ev->id};
   return set_error(simple(opStreamWait, msg, 8));

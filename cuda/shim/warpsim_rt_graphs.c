@@ -1277,8 +1277,9 @@ static cudaError_t capture_event_wait(struct stream *st, struct event *ev) {
  * threshold (then it keeps the chunks in use, or the threshold's worth) or
  * cudaMemPoolTrimTo trims it. */
 #define POOL_CHUNK ((uint64_t)32 << 20)
-struct mem_pool { int magic; uint64_t threshold, used, used_high, reserved, reserved_high; int reuse[3]; int handle_types; int export_fd; };
-static struct mem_pool default_pool = {POOL_MAGIC, 0, 0, 0, 0, 0, {1, 1, 1}, 0, -1};
+/* from_pid, from_pool: imported from another process's pool (warpsim_rt_ipc.c). */
+struct mem_pool { int magic; uint64_t threshold, used, used_high, reserved, reserved_high; int reuse[3]; int handle_types; int export_fd; uint32_t from_pid; uint64_t from_pool; };
+static struct mem_pool default_pool = {POOL_MAGIC, 0, 0, 0, 0, 0, {1, 1, 1}, 0, -1, 0, 0};
 static struct mem_pool **pools; /* the program's own (cudaMemPoolCreate) */
 static int npools;
 

@@ -18,6 +18,7 @@ const (
 	ErrorNoDevice               Error = 100
 	ErrorInvalidPtx             Error = 218
 	ErrorUnsupportedDevSideSync Error = 225
+	ErrorMapBufferObjectFailed  Error = 205
 	ErrorInvalidResourceHandle  Error = 400
 	ErrorSymbolNotFound         Error = 500
 	ErrorNotReady               Error = 600

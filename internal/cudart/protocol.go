@@ -90,6 +90,22 @@ const (
 	// opUnalias is uint64 address: the alias opManagedAlias made there
 	// (a registered host range) ends (coop.go).
 	opUnalias = 94
+	// CUDA IPC between processes (ipc.go). opIpcShare: the program gave
+	// out a handle to its memory, which another process may now write.
+	// opIpcOpen: uint32 pid, uint32 fd, uint64 inode, uint64 offset, uint64
+	// size → uint64 address: another process's device memory file (the
+	// program's fd there, /proc/PID/fd/FD, checked by its inode) shown from
+	// offset at a fresh address of this window. opIpcClose: uint64 address
+	// (waits for the device). opIpcEventRecord, queued: uint32 stream,
+	// uint64 address, uint64 ticket: the stream raises the word at address
+	// to ticket. opIpcEventWait, queued: uint32 stream, uint64 address,
+	// uint64 ticket: the stream waits until the word at address reaches
+	// ticket.
+	opIpcShare       = 120
+	opIpcOpen        = 121
+	opIpcClose       = 122
+	opIpcEventRecord = 123
+	opIpcEventWait   = 124
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

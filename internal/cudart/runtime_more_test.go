@@ -69,3 +69,37 @@ after destroying the graph: 0
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestQueryUnderLoad: cudaStreamQuery and cudaEventQuery answer from
+// simulated time, not from how far the simulation has got, so a query right
+// after a launch finds it not done on a loaded host as on an idle one
+// (with the server on one thread while another keeps a core busy), where
+// the fake device finishes the kernel before the query arrives; polling
+// ends; a host function that waits for the host is not waited for.
+func TestQueryUnderLoad(t *testing.T) {
+	prog := buildProgram(t, "testdata/query.cu")
+	want := "not ready right after the launch: 20 of 20\n" +
+		"done after at most 40 more queries: yes\n" +
+		"before the host function can run: cudaErrorNotReady\n" +
+		"after cudaStreamSynchronize: cudaSuccess cudaSuccess\n" +
+		"after cudaMemcpy: cudaSuccess, 5\n"
+	for _, procs := range []string{"1", "2"} {
+		t.Run("GOMAXPROCS="+procs, func(t *testing.T) {
+			stop := make(chan struct{})
+			go func() { // another process's load
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+				}
+			}()
+			out, stderr := runFake(t, prog, "GOMAXPROCS="+procs)
+			close(stop)
+			if out != want {
+				t.Errorf("stdout:\n%s\nwant:\n%s\nstderr:\n%s", out, want, stderr)
+			}
+		})
+	}
+}

@@ -77,6 +77,9 @@ type Server struct {
 	// mallocs are the program's allocations not yet freed (opMalloc), the
 	// addresses opFree accepts.
 	mallocs map[uint64]bool
+	// ipcOpened are the ranges opIpcOpen showed another process's memory
+	// at, the addresses opIpcClose accepts.
+	ipcOpened map[uint64]bool
 	// dynShared holds cudaFuncAttributeMaxDynamicSharedMemorySize per kernel.
 	dynShared map[int]int
 	// carveout holds cudaFuncAttributePreferredSharedMemoryCarveout per
@@ -89,15 +92,21 @@ type Server struct {
 	interrupted atomic.Pointer[Fault]
 
 	// mu guards the rest, shared with the executor; cond signals progress.
-	mu          sync.Mutex
-	cond        *sync.Cond
-	queue       []queued
-	issued      uint64 // sequence number of the last queued operation
-	done        uint64 // every operation up to this one has run
-	closing     bool
-	streamLast  map[uint32]uint64 // last operation queued on each stream
-	events      map[uint32]*eventState
-	clock       *timeline
+	mu         sync.Mutex
+	cond       *sync.Cond
+	queue      []queued
+	current    *queued // the operation the executor runs now
+	issued     uint64  // sequence number of the last queued operation
+	done       uint64  // every operation up to this one has run
+	closing    bool
+	streamLast map[uint32]uint64 // last operation queued on each stream
+	events     map[uint32]*eventState
+	clock      *timeline
+	// hostSeen is the host's simulated time as its queries see it, beyond
+	// its issue clock (timeline.host): the end of the copies to or from
+	// host memory it waited for (opHostCopy), and how far its polling
+	// reached (queryReady).
+	hostSeen    int64
 	fault       *Fault // raised by a kernel, not yet seen by the program
 	pending     Error  // a launch refused by the device, seen at the next synchronization
 	pendingDiag string
@@ -121,6 +130,9 @@ type queued struct {
 	stream uint32
 	run    func()
 	kernel bool // a launch (the others may write memory behind launch replay's back: memoryWritten)
+	// external: it waits for something outside the simulator (a host
+	// function, another process's event), so a query does not wait for it.
+	external bool
 }
 
 type eventState struct {
@@ -241,7 +253,7 @@ type Profile struct {
 // NewServer makes a server; its device is made when the program says
 // hello and names the memory they share.
 func NewServer(opt Options) *Server {
-	s := &Server{opt: opt, dynShared: map[int]int{}, carveout: map[int]int32{}, mallocs: map[uint64]bool{}, streamLast: map[uint32]uint64{},
+	s := &Server{opt: opt, dynShared: map[int]int{}, carveout: map[int]int32{}, mallocs: map[uint64]bool{}, ipcOpened: map[uint64]bool{}, streamLast: map[uint32]uint64{},
 		events: map[uint32]*eventState{}, clock: newTimeline(128)}
 	if opt.Arch != nil {
 		s.clock.maxGrids = residentGrids(opt.Arch)
@@ -368,12 +380,14 @@ func (s *Server) execute() {
 		}
 		q := s.queue[0]
 		s.queue = s.queue[1:]
+		s.current = &q
 		s.mu.Unlock()
 		q.run()
 		if !q.kernel {
 			s.memoryWritten()
 		}
 		s.mu.Lock()
+		s.current = nil
 		s.done = q.seq
 		s.cond.Broadcast()
 	}
@@ -384,10 +398,22 @@ func (s *Server) enqueue(stream uint32, run func()) uint64 { return s.enqueueAs(
 
 // enqueueAs is enqueue; kernel marks a launch.
 func (s *Server) enqueueAs(stream uint32, run func(), kernel bool) uint64 {
+	return s.enqueueOp(queued{stream: stream, run: run, kernel: kernel})
+}
+
+// enqueueExternal is enqueue for an operation that waits for something
+// outside the simulator (queued.external).
+func (s *Server) enqueueExternal(stream uint32, run func()) uint64 {
+	return s.enqueueOp(queued{stream: stream, run: run, external: true})
+}
+
+func (s *Server) enqueueOp(q queued) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.issued++
-	s.queue = append(s.queue, queued{seq: s.issued, stream: stream, run: run, kernel: kernel})
+	q.seq = s.issued
+	s.queue = append(s.queue, q)
+	stream := q.stream
 	s.streamLast[stream] = s.issued
 	s.cond.Broadcast()
 	return s.issued
@@ -400,6 +426,44 @@ func (s *Server) waitFor(seq uint64) {
 	for s.done < seq {
 		s.cond.Wait()
 	}
+}
+
+// queryReady answers cudaStreamQuery and cudaEventQuery for the work up
+// to operation seq, which ends at end() on the simulated clock: from
+// simulated time, never from how far the simulation has got, so the answer
+// is the same however loaded the host is. The work is done when its end is
+// not after the host's simulated time (timeline.host, or hostSeen). To
+// know its end the query waits for the work to be simulated, unless an
+// operation up to seq waits for something outside the simulator (a host
+// function, another process's event): that work is not done. A query that
+// finds the work not done moves the host's polling time half the way to
+// its end (at least queryNS), so a program that polls sees it done after a
+// few dozen queries, however long the work, while the host's issue clock
+// stays where it was; a query that finds it done after polling says the
+// host waited until then.
+func (s *Server) queryReady(seq uint64, end func() int64) bool {
+	s.mu.Lock()
+	blocked := s.current != nil && s.current.external && s.current.seq <= seq
+	for _, q := range s.queue {
+		if q.seq > seq {
+			break
+		}
+		blocked = blocked || q.external
+	}
+	s.mu.Unlock()
+	if blocked {
+		return false
+	}
+	s.waitFor(seq)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := max(s.clock.host, s.hostSeen)
+	if e := end(); e > now {
+		s.hostSeen = now + max(queryNS, (e-now)/2)
+		return false
+	}
+	s.clock.hostWaits(now)
+	return true
 }
 
 // streamSeq is the operation a synchronization with stream must wait for:
@@ -588,6 +652,10 @@ func (s *Server) handle(req request) (rep reply) {
 		if rep.code == Success {
 			s.mu.Lock()
 			s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, true))
+			if flags&hostCopyAsync == 0 {
+				// cudaMemcpy returns once the copy is done.
+				s.hostSeen = max(s.hostSeen, s.clock.ready(stream))
+			}
 			s.mu.Unlock()
 			if dir == hostToDevice && dev != 0 {
 				// The program writes the bytes once it has the reply.
@@ -611,6 +679,8 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.unalias(p)
 	case opVMReserve, opVMMap, opVMUnmap:
 		return s.vmmOp(req.op, p) // vmm.go
+	case opIpcShare, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait:
+		return s.ipcOp(req.op, p) // ipc.go
 	case opStickyError:
 		if s.opt.Sanitize != nil {
 			s.opt.Sanitize.stickyError(p)
@@ -637,11 +707,8 @@ func (s *Server) handle(req request) (rep reply) {
 		s.flush(&rep)
 		return rep
 	case opStreamQuery:
-		seq := s.streamSeq(p.u32())
-		s.mu.Lock()
-		ready := s.done >= seq
-		s.mu.Unlock()
-		if !ready {
+		stream := p.u32()
+		if !s.queryReady(s.streamSeq(stream), func() int64 { return s.clock.ready(stream) }) {
 			return reply{code: ErrorNotReady}
 		}
 		// Done: the stream's launches' errors, as a synchronizing call
@@ -689,11 +756,12 @@ func (s *Server) handle(req request) (rep reply) {
 	case opEventQuery:
 		ev := p.u32()
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		if e := s.events[ev]; e != nil && s.done < e.seq {
+		e := s.events[ev]
+		s.mu.Unlock()
+		if e != nil && !s.queryReady(e.seq, func() int64 { return e.ns }) {
 			return reply{code: ErrorNotReady}
 		}
-		return reply{code: s.sticky}
+		return reply{code: s.stickyCode()}
 	case opEventSync:
 		ev := p.u32()
 		s.mu.Lock()
@@ -728,7 +796,7 @@ func (s *Server) handle(req request) (rep reply) {
 		if s.opt.Callbacks == nil || s.opt.CallbacksDone == nil {
 			return reply{code: ErrorNotSupported, diag: []byte("warpsim runtime: no host-callback pipes\n")}
 		}
-		s.enqueue(stream, func() { s.runHostFunc(id) })
+		s.enqueueExternal(stream, func() { s.runHostFunc(id) })
 		return reply{}
 	case opMemInfo:
 		free, total := s.win.memInfo()
@@ -777,6 +845,7 @@ func (s *Server) handle(req request) (rep reply) {
 		s.carveout = map[int]int32{}
 		s.win.releaseAll()
 		s.mallocs = map[uint64]bool{}
+		s.ipcOpened = map[uint64]bool{}
 		dev := s.newDevice()
 		s.devMu.Lock()
 		s.dev = dev
@@ -1175,6 +1244,10 @@ func (s *Server) runKernel(stream uint32, k Kernel, cfg LaunchConfig, params []b
 		if res.GridNanos > 0 {
 			rec.NS = res.GridNanos
 		}
+	}
+	if !rec.Simulated {
+		// Host time: at least minHostTimedNS on the clock (timing.go).
+		total = max(total, minHostTimedNS)
 	}
 	rec.StartNS, _ = s.clock.runGrid(stream, total, s.share(k, cfg), issued)
 	s.launches = append(s.launches, rec)

@@ -147,6 +147,18 @@ func (d copyDir) engine() engine {
 // bounds how many short kernels overlap.
 const launchIssueNS = 5500
 
+// queryNS is the least simulated time a host's cudaStreamQuery or
+// cudaEventQuery that finds work not done takes (Server.queryReady); a
+// choice, not measured: the call is a round trip to the driver.
+const queryNS = 1000
+
+// minHostTimedNS is the least time a kernel whose duration is the host time
+// its simulation took (functional mode: kernelNanos) lasts on the clock:
+// two launch issues, so a query the host makes right after the launch
+// finds it not done whatever the host's speed (its start is not before
+// its issue, and the host's next call comes launchIssueNS after it).
+const minHostTimedNS = 2 * launchIssueNS
+
 // residentGrids is the most kernels a device runs at once ("maximum number
 // of resident grids per device" in the CUDA programming guide's table of
 // compute capabilities): 128 from compute capability 6.0 on except the

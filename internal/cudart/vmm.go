@@ -106,7 +106,12 @@ func (w *window) unmapRange(va, size uint64) {
 	if va < w.base || va-w.base+size > uint64(len(w.mem)) {
 		return
 	}
-	off := va - w.base
+	w.remapOwn(va-w.base, size)
+}
+
+// remapOwn maps the window's own file back at [off, off+size) of mem;
+// w.mu held.
+func (w *window) remapOwn(off, size uint64) {
 	unix.MmapPtr(w.fd, int64(off), unsafe.Pointer(&w.mem[off]), uintptr(size),
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_FIXED|unix.MAP_NORESERVE)
 }

@@ -33,6 +33,9 @@ type window struct {
 	// avail answers how many more bytes the host can back now (hostmem.go);
 	// tests replace it.
 	avail func() uint64
+	// shared: another process may write some of the window (CUDA IPC:
+	// ipc.go), as the program may write pinned memory.
+	shared bool
 }
 
 // allocKind is what an allocation is for, as the program asked for it.
@@ -48,6 +51,7 @@ type region struct {
 	base, size uint64
 	kind       allocKind
 	mapped     bool // a cuMemMap range: its pages are another region's (vmm.go)
+	foreign    bool // an opened IPC handle: its pages are another process's (ipc.go)
 }
 
 // errHostMemory is an allocation the host cannot back.
@@ -155,6 +159,10 @@ func (w *window) Release(base, size uint64) {
 			w.regions = append(w.regions[:i], w.regions[i+1:]...)
 			return
 		}
+		if w.regions[i].foreign {
+			// Another process's pages: the window shows its own again.
+			w.remapOwn(base-w.base, size)
+		}
 		w.regions = append(w.regions[:i], w.regions[i+1:]...)
 		w.used -= size
 	}
@@ -167,10 +175,14 @@ func (w *window) Release(base, size uint64) {
 }
 
 // hostMapped reports whether the program can write some of the window
-// without asking the simulator: pinned host or managed memory exists.
+// without asking the simulator: pinned host or managed memory exists, or
+// another process shares some of it (ipc.go).
 func (w *window) hostMapped() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.shared {
+		return true
+	}
 	for _, r := range w.regions {
 		if r.kind != kindDevice {
 			return true

@@ -34,7 +34,7 @@ skip_reason() {
     simpleCUDA2GL|simpleTexture3D|FunctionPointers|boxFilter|imageDenoising|particles) echo "needs OpenGL" ;;
     EGLStream_*) echo "needs EGL" ;;
     simpleMPI) echo "needs MPI" ;;
-    simpleMultiGPU|simpleP2P|streamOrderedAllocationP2P|simpleIPC) echo "needs several GPUs or processes sharing one" ;;
+    simpleMultiGPU|simpleP2P|streamOrderedAllocationP2P) echo "needs several GPUs" ;;
     UnifiedMemoryStreams) echo "needs cuBLAS (closed library)" ;;
     MC_EstimatePiInlineQ) echo "needs cuRAND's Sobol state and host library (curand.h: closed)" ;;
     MC_EstimatePiP|MC_EstimatePiQ) echo "needs cuRAND's host library (curand.h: closed)" ;;
