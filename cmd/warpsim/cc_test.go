@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,6 +34,8 @@ func TestMain(m *testing.M) {
 	if exe, err := os.Executable(); err == nil {
 		os.Setenv("WARPSIM_BIN", exe)
 	}
+	flag.Parse() // for testenv.WillRun
+	prebuildSuites()
 	code := m.Run()
 	testenv.CleanPrograms()
 	os.Exit(code)
@@ -69,9 +72,19 @@ type builtProgram struct {
 // must not change the executable or its directory.
 func buildCU(t *testing.T, src string, flags ...string) string {
 	t.Helper()
-	abs, err := filepath.Abs(src)
+	path, err := buildCUOnce(src, flags...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return path
+}
+
+// buildCUOnce is buildCU for a caller that is not the test's goroutine
+// (buildSuite's builds in parallel): the build's failure is returned.
+func buildCUOnce(src string, flags ...string) (string, error) {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", err
 	}
 	key := abs + "\x00" + strings.Join(flags, "\x00")
 	builtMu.Lock()
@@ -110,9 +123,9 @@ func buildCU(t *testing.T, src string, flags ...string) string {
 		b.path = path
 	})
 	if b.failure != "" {
-		t.Fatal(b.failure)
+		return "", errors.New(b.failure)
 	}
-	return b.path
+	return b.path, nil
 }
 
 // ccOutcome runs `warpsim cc` on src with flags and returns its exit

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -56,13 +58,31 @@ func buildSanitizeSuite(t *testing.T, progs []string) string {
 // (testenv.CachedProgram: keyed by its source and what it includes, so a
 // change to a header it cannot reach keeps it, and a change to the C
 // runtime relinks it), and returns a folder that holds each by its base
-// name (links to the cached programs).
+// name (links to the cached programs). The programs are built GOMAXPROCS
+// at a time: the suites' tests run one after another, and with a cold
+// program cache their builds, one at a time, left a core idle for minutes.
 func buildSuite(t *testing.T, dir string, progs []string, flags ...string) string {
 	t.Helper()
+	paths := make([]string, len(progs))
+	errs := make([]error, len(progs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, p := range progs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			paths[i], errs[i] = buildCUOnce(filepath.Join(dir, p+".cu"), flags...)
+		}()
+	}
+	wg.Wait()
 	out := t.TempDir()
-	for _, p := range progs {
-		prog := buildCU(t, filepath.Join(dir, p+".cu"), flags...)
-		if err := os.Symlink(prog, filepath.Join(out, filepath.Base(p))); err != nil {
+	for i, p := range progs {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if err := os.Symlink(paths[i], filepath.Join(out, filepath.Base(p))); err != nil {
 			t.Fatal(err)
 		}
 	}
