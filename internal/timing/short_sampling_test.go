@@ -42,8 +42,10 @@ func TestShortSamplingError(t *testing.T) {
 		{"reduceNeighbored", 19, 512, 3},   // 1.94 waves: a window of one
 		{"reduceInterleaved", 20, 1024, 3}, // 3.88 waves: of two
 	} {
-		full := runReduce(t, "h100", c.kernel, c.logn, c.bs, warpsim.TimingOptions{NoSampling: true})
-		// On one worker: TestShortSamplingDeterminism's first run (shared).
+		// On one worker, both shared: the sampled run is
+		// TestShortSamplingDeterminism's first, and reduceNeighbored's
+		// two are TestLongShortSamplingOneWave's first pair.
+		full := sharedReduce(t, c.kernel, c.logn, c.bs, 1, warpsim.TimingOptions{NoSampling: true})
 		sampled := sharedReduce(t, c.kernel, c.logn, c.bs, 1, warpsim.TimingOptions{ShortGrids: true})
 		if sampled.sum != sampled.want || full.sum != full.want {
 			t.Errorf("%s: sums %d and %d, want %d", c.kernel, sampled.sum, full.sum, full.want)
@@ -148,8 +150,10 @@ func TestLongShortSamplingOneWave(t *testing.T) {
 		{"reduceNeighbored", 512}, {"reduceNeighbored", 256}, {"reduceNeighbored", 128},
 		{"reduceNeighboredLess", 512}, {"reduceInterleaved", 512},
 	} {
-		full := runReduce(t, "h100", c.kernel, 19, c.bs, warpsim.TimingOptions{NoSampling: true})
-		sampled := runReduce(t, "h100", c.kernel, 19, c.bs, warpsim.TimingOptions{ShortGrids: true})
+		// On one worker, shared: reduceNeighbored in blocks of 512 is
+		// TestShortSamplingError's first pair, simulated once in CI's run.
+		full := sharedReduce(t, c.kernel, 19, c.bs, 1, warpsim.TimingOptions{NoSampling: true})
+		sampled := sharedReduce(t, c.kernel, 19, c.bs, 1, warpsim.TimingOptions{ShortGrids: true})
 		if sampled.sum != sampled.want || full.sum != full.want {
 			t.Errorf("%s: sums %d and %d, want %d", c.kernel, sampled.sum, full.sum, full.want)
 		}
