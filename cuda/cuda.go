@@ -15,7 +15,7 @@ import (
 	"sort"
 )
 
-//go:embed include/*.h include/nvtx3/*.h include/cooperative_groups/*.h include/cuda/std/functional include/cuda/std/complex include/cuda/std/bit include/cuda/barrier include/cuda/pipeline include/cuda/ptx shim/*.c shim/*.h
+//go:embed include/*.h include/nvtx3/*.h include/cooperative_groups/*.h include/cuda/std/functional include/cuda/std/complex include/cuda/std/bit include/cuda/barrier include/cuda/__memcpy_async/*.h include/cuda/pipeline include/cuda/ptx shim/*.c shim/*.h
 var files embed.FS
 
 // Files is the embedded tree: include/… and shim/….

@@ -30,6 +30,11 @@ type Module struct {
 
 	// SourceFiles maps the index of a ".file N "path"" directive to its path.
 	SourceFiles map[int]string
+	// Inlines are the inlining records of .loc directives (Loc.Inlined
+	// indexes them); InlineNames maps a label of ".section .debug_str" to
+	// the string there (a function's mangled name), as nvcc writes them.
+	Inlines     []Inline
+	InlineNames map[string]string
 
 	Vars  []*Var  // module-scope variables (.global, .const, .shared, .local), in order
 	Funcs []*Func // .entry and .func definitions and declarations, in order
@@ -207,6 +212,22 @@ type StmtData struct {
 // Loc is the source position of the most recent ".loc" directive.
 type Loc struct {
 	File, Line, Col int // File indexes Module.SourceFiles; 0 when unknown
+	// Inlined is 1 + the index in Module.Inlines of the function this
+	// position lies in when a compiler inlined it (".loc 2 449 9,
+	// function_name $L__info_string0, inlined_at 1 16 3"); 0 when it is the
+	// enclosing function's own.
+	Inlined int32
+}
+
+// Pos is the position without its inlining record.
+func (l Loc) Pos() Loc { return Loc{File: l.File, Line: l.Line, Col: l.Col} }
+
+// Inline is one inlining record of .loc: the inlined function, named by a
+// label of ".section .debug_str" (Module.InlineNames), and the position of
+// the call it replaced.
+type Inline struct {
+	Func string // the label, "$L__info_string0"
+	At   Loc
 }
 
 // Instr is one instruction. "@!%p1 ld.global.nc.v2.f32 {%f1, %f2}, [%rd4+8];"

@@ -176,7 +176,7 @@ func TestClangDeclarations(t *testing.T) {
 		}
 	}
 	// int i = CTAID_X * NTID_X + TID_X; is line 9 of debug.cu, TID_X at column 29.
-	if tidLoc != (Loc{1, 9, 29}) {
+	if tidLoc != (Loc{File: 1, Line: 9, Col: 29}) {
 		t.Errorf("Loc of mov %%tid.x = %+v, want {1 9 29}", tidLoc)
 	}
 }

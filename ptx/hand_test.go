@@ -110,25 +110,25 @@ func TestHandForms(t *testing.T) {
 		want string
 		loc  Loc
 	}{
-		{43, "mov.u32 %r1, %tid.x", Loc{1, 23, 5}},
-		{45, "mov.u32 %r2, %envreg3", Loc{1, 24, 7}},
-		{46, "@!%p1 ld.global.nc.v4.f32 {%r1, %r2, _, %r4}, [%rd2-4]", Loc{1, 24, 7}},
-		{47, "setp.lt.and.s32 %p1|%p2, %r1, -7, !%p0", Loc{1, 24, 7}},
-		{48, "ld.global.u32 %r3, [ints+8]", Loc{1, 24, 7}},
-		{49, "ld.global.u32 %r3, [ints]", Loc{1, 24, 7}},
-		{50, "ld.global.u32 %r3, [1024]", Loc{1, 24, 7}},
-		{51, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14}", Loc{1, 24, 7}},
-		{52, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3]", Loc{1, 24, 7}},
-		{53, "mov.f64 %fd1, 0d3FF0000000000000", Loc{1, 24, 7}},
-		{54, "mov.f32 %f1, 0fBF800000", Loc{1, 24, 7}},
-		{55, "mov.u64 %rd1, gp+16", Loc{1, 24, 7}},
-		{56, "brx.idx %r1, $L_brx_0", Loc{1, 24, 7}},
-		{62, "call (%r1), %rd5, (%rd1, %rd2), prototype_0", Loc{1, 24, 7}},
-		{63, "call.uni helper2, ()", Loc{1, 24, 7}},
-		{64, "call.uni (retval0), vprintf, (param0, param1)", Loc{1, 24, 7}},
-		{65, "nop", Loc{1, 24, 7}},
-		{69, "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]", Loc{1, 24, 7}},
-		{71, "exit", Loc{1, 24, 7}},
+		{43, "mov.u32 %r1, %tid.x", Loc{File: 1, Line: 23, Col: 5}},
+		{45, "mov.u32 %r2, %envreg3", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{46, "@!%p1 ld.global.nc.v4.f32 {%r1, %r2, _, %r4}, [%rd2-4]", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{47, "setp.lt.and.s32 %p1|%p2, %r1, -7, !%p0", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{48, "ld.global.u32 %r3, [ints+8]", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{49, "ld.global.u32 %r3, [ints]", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{50, "ld.global.u32 %r3, [1024]", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{51, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14}", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{52, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3]", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{53, "mov.f64 %fd1, 0d3FF0000000000000", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{54, "mov.f32 %f1, 0fBF800000", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{55, "mov.u64 %rd1, gp+16", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{56, "brx.idx %r1, $L_brx_0", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{62, "call (%r1), %rd5, (%rd1, %rd2), prototype_0", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{63, "call.uni helper2, ()", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{64, "call.uni (retval0), vprintf, (param0, param1)", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{65, "nop", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{69, "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
+		{71, "exit", Loc{File: 1, Line: 24, Col: 7, Inlined: 1}},
 	}
 	for _, tc := range instrs {
 		in := instrAt(m, tc.line)
@@ -142,6 +142,12 @@ func TestHandForms(t *testing.T) {
 		if in.Loc != tc.loc {
 			t.Errorf("line %d: Loc %+v, want %+v", tc.line, in.Loc, tc.loc)
 		}
+	}
+
+	// Line 44's ".loc 1 24 7, function_name $L__info_string0, inlined_at 1
+	// 10 3": the instructions after it lie in a function inlined at 1:10:3.
+	if want := []Inline{{Func: "$L__info_string0", At: Loc{File: 1, Line: 10, Col: 3}}}; !reflect.DeepEqual(m.Inlines, want) {
+		t.Errorf("Inlines = %+v, want %+v", m.Inlines, want)
 	}
 
 	// Operand structure of a few instructions.

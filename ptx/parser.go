@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/warpsim/warpsim/ptx/ptxtype"
@@ -76,8 +77,13 @@ type parser struct {
 	names   map[string]string // interned identifiers
 	ops     map[string]opcode // opcode text → split form (Mods shared, capacity-capped)
 	loc     Loc
-	depth   int
-	stopped bool
+	inlines map[Inline]int32 // Module.Inlines by record (see inline)
+	// pending is the inlining record of the last .loc, added to
+	// Module.Inlines when an instruction takes it (hasPending).
+	pending    Inline
+	hasPending bool
+	depth      int
+	stopped    bool
 }
 
 func (p *parser) pos() Pos { return Pos(p.off + 1) }
@@ -376,7 +382,8 @@ func (p *parser) skipBalanced() {
 }
 
 // skipSection skips ".section .debug_x { … }": debug information has no
-// bearing on execution.
+// bearing on execution. Of ".debug_str" it keeps the labelled strings
+// (the names .loc's function_name refers to).
 func (p *parser) skipSection() {
 	p.next()
 	if p.tok != tDirective && p.tok != tIdent {
@@ -384,13 +391,68 @@ func (p *parser) skipSection() {
 		p.syncTop()
 		return
 	}
+	strs := string(p.lit) == ".debug_str"
 	p.next()
 	if p.tok != tLBrace {
 		p.errorExpected("'{'")
 		p.syncTop()
 		return
 	}
-	p.skipBalanced()
+	if !strs {
+		p.skipBalanced()
+		return
+	}
+	// "$L__info_string0:" then ".b8 95,90,…,0": each label's bytes up to
+	// the first zero.
+	off := p.off
+	p.next()
+	var label string
+	var b []byte
+	for p.tok != tEOF && p.tok != tRBrace {
+		switch p.tok {
+		case tIdent:
+			lit := p.intern(p.lit)
+			p.next()
+			if p.tok == tColon {
+				label, b = lit, b[:0]
+				p.next()
+			}
+			continue
+		case tInt:
+			if n, err := strconv.ParseUint(string(p.lit), 0, 8); err == nil && label != "" {
+				if n == 0 {
+					if p.mod.InlineNames == nil {
+						p.mod.InlineNames = map[string]string{}
+					}
+					p.mod.InlineNames[label] = string(b)
+					label = ""
+				} else {
+					b = append(b, byte(n))
+				}
+			}
+		}
+		p.next()
+	}
+	if p.tok != tRBrace {
+		p.errorAt(off, "expected '}' to close the block, found end of file")
+		return
+	}
+	p.next()
+}
+
+// inline returns the Loc.Inlined of record r, adding it to the module's
+// once.
+func (p *parser) inline(r Inline) int32 {
+	if i, ok := p.inlines[r]; ok {
+		return i
+	}
+	if p.inlines == nil {
+		p.inlines = map[Inline]int32{}
+	}
+	p.mod.Inlines = append(p.mod.Inlines, r)
+	i := int32(len(p.mod.Inlines))
+	p.inlines[r] = i
+	return i
 }
 
 // parseFileDirective: .file N "path" [, timestamp, size] or .file N "dir" "name".
@@ -471,6 +533,15 @@ func (p *parser) parseLoc() {
 		v[i] = int(n)
 	}
 	p.loc = Loc{File: v[0], Line: v[1], Col: v[2]}
+	p.hasPending = false
+	var fn string
+	var at Loc
+	inlined := false
+	defer func() {
+		if fn != "" && inlined {
+			p.pending, p.hasPending = Inline{Func: fn, At: at}, true
+		}
+	}()
 	for p.tok == tComma && !p.nl {
 		p.next()
 		if p.tok != tIdent {
@@ -486,13 +557,19 @@ func (p *parser) parseLoc() {
 				p.skipLine()
 				return
 			}
+			fn = p.intern(p.lit)
 			p.next()
 			p.parseOffset()
 		case "inlined_at":
 			p.next()
+			var w [3]int
 			for i := 0; i < 3 && p.tok == tInt && !p.nl; i++ {
+				if n, err := strconv.ParseUint(string(p.lit), 0, 31); err == nil {
+					w[i] = int(n)
+				}
 				p.next()
 			}
+			at, inlined = Loc{File: w[0], Line: w[1], Col: w[2]}, true
 			// A further function_name may follow.
 		default:
 			p.errorExpected("function_name or inlined_at")
@@ -582,7 +659,7 @@ func (p *parser) parseFunc(pos Pos, l Linkage) {
 		p.next()
 	case tLBrace:
 		f.HasBody = true
-		p.loc = Loc{}
+		p.loc, p.hasPending = Loc{}, false
 		f.Body = p.parseBlock()
 		if f.Body == nil {
 			f.Body = []Stmt{}
@@ -1326,6 +1403,9 @@ func (p *parser) parseInstr(pos Pos, guard string, neg bool) {
 	}
 	p.next()
 	in := p.newInstr()
+	if p.hasPending {
+		p.loc.Inlined, p.hasPending = p.inline(p.pending), false
+	}
 	*in = Instr{Pos: pos, Guard: guard, GuardNeg: neg, Op: op.op, Mods: op.mods, Loc: p.loc, Operands: p.popOperands(mark)}
 	p.stmts = append(p.stmts, Stmt{Kind: StmtInstr, Pos: pos, Instr: in, StmtData: &noStmtData})
 	return

@@ -133,8 +133,9 @@ func Format(m *Module) []byte {
 }
 
 type printer struct {
-	b   strings.Builder
-	loc Loc
+	b       strings.Builder
+	loc     Loc
+	inlines []Inline // the module's, for .loc
 }
 
 func (w *printer) str(s string) { w.b.WriteString(s) }
@@ -167,9 +168,34 @@ func (w *printer) module(m *Module) {
 		w.decl(v)
 		w.str(";\n")
 	}
+	w.inlines = m.Inlines
 	for _, f := range m.Funcs {
 		w.function(f)
 	}
+	w.debugStrings(m.InlineNames)
+}
+
+// debugStrings prints the names .loc's function_name refers to as the
+// ".section .debug_str" they came from, by label.
+func (w *printer) debugStrings(names map[string]string) {
+	if len(names) == 0 {
+		return
+	}
+	labels := make([]string, 0, len(names))
+	for l := range names {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	w.str(".section .debug_str\n{\n")
+	for _, l := range labels {
+		w.str(l + ":\n.b8 ")
+		for _, c := range []byte(names[l]) {
+			w.int(int(c))
+			w.str(",")
+		}
+		w.str("0\n")
+	}
+	w.str("}\n")
 }
 
 func (w *printer) quoted(s string) {
@@ -402,6 +428,15 @@ func (w *printer) body(stmts []Stmt, depth int) {
 				w.int(w.loc.Line)
 				w.str(" ")
 				w.int(w.loc.Col)
+				if i := int(w.loc.Inlined) - 1; i >= 0 && i < len(w.inlines) {
+					r := w.inlines[i]
+					w.str(", function_name " + r.Func + ", inlined_at ")
+					w.int(r.At.File)
+					w.str(" ")
+					w.int(r.At.Line)
+					w.str(" ")
+					w.int(r.At.Col)
+				}
 				w.str("\n")
 			}
 			w.indent(depth)

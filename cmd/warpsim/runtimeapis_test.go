@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -147,6 +148,35 @@ func TestRuntimeIPCProcesses(t *testing.T) {
 	}
 	if out != want {
 		t.Errorf("got:\n%s\nH200:\n%s\nstderr:\n%s", out, want, stderr)
+	}
+}
+
+// TestRuntimeIPCWaitClock: a stream's wait on another process's
+// interprocess event moves the waiting stream's simulated clock to the
+// recorder's time (ipc_clock.cu: the child's stream, fresh, waits as long
+// as the parent's copy before the record took, 0.32 ms for 16 MiB; before,
+// the wait took no simulated time). Not a recording: the rule is that a
+// wait never finishes before the record, on timelines that each count
+// from their process's start.
+func TestRuntimeIPCWaitClock(t *testing.T) {
+	t.Parallel()
+	needClang(t)
+	prog := buildCU(t, filepath.Join(runtimeAPIsDir, "ipc_clock.cu"), "-arch=sm_90")
+	out, stderr, err := runProgramErr(prog)
+	if err != nil {
+		t.Fatalf("%v\n%s\nstderr:\n%s", err, out, stderr)
+	}
+	var copyMS, waitMS float64
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "parent: the copy before the record took "); ok {
+			copyMS, _ = strconv.ParseFloat(strings.TrimSuffix(v, " ms"), 64)
+		}
+		if v, ok := strings.CutPrefix(l, "child: the wait took "); ok {
+			waitMS, _ = strconv.ParseFloat(strings.TrimSuffix(v, " ms"), 64)
+		}
+	}
+	if copyMS < 0.1 || waitMS < copyMS {
+		t.Errorf("the parent's record came %.4f ms after its stream's start, the child's wait took %.4f ms: it finished before the record\n%s", copyMS, waitMS, out)
 	}
 }
 

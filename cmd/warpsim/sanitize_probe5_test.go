@@ -77,17 +77,4 @@ func init() {
 	// The two blocks of dsmem_oob's cluster run together: the H100
 	// reported block 0's lanes first, warpsim block 1's.
 	sanitizeScheduled["dsmem_oob.memcheck"] = nil
-	// nvcc calls libcu++'s cp.async helper (cp_async_shared_global.h:60,
-	// its own code offsets, so the write heads the finding); clang inlines
-	// warpsim's <cuda/barrier> into the kernel, where the read comes first.
-	sanitizeDifferences["pipeline_no_wait.racecheck"] = [][2]string{
-		{"at (CUDA header)\nand Read access at sumStages(const int4 *, int *) in pipeline_no_wait.cu:17 [N hazards]",
-			"Error: Race reported between Read access at sumStages(const int4 *, int *) in pipeline_no_wait.cu:17\nand Write access at sumStages(const int4 *, int *) in barrier:288 [N hazards]"},
-		{"at (CUDA header)\nand Read access at sumStages(const int4 *, int *) in pipeline_no_wait.cu:20 [N hazards]",
-			"Error: Race reported between Read access at sumStages(const int4 *, int *) in pipeline_no_wait.cu:20\nand Write access at sumStages(const int4 *, int *) in barrier:288 [N hazards]"},
-	}
-	sanitizeDifferences["pipeline_no_wait.racecheck-hazard"] = [][2]string{{
-		"at (CUDA header)\nRead Thread (?) at sumStages(const int4 *, int *) in pipeline_no_wait.cu:17",
-		"Read Thread (?) at sumStages(const int4 *, int *) in pipeline_no_wait.cu:17\nWrite Thread (?) at sumStages(const int4 *, int *) in barrier:288",
-	}}
 }

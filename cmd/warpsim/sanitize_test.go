@@ -354,6 +354,15 @@ func TestRunSanitize(t *testing.T) {
 ========= 
 ========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
 `},
+		// The write lies in a function nvcc inlined (inlined.ptx: its
+		// .loc function_name/inlined_at record), named as the H100 named
+		// probe5 pipeline_no_wait's.
+		{"racecheck", "inlined.json", 1, `========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at void cuda::__4::__cp_async_shared_global<(unsigned long)16>(char *, const char *)+0x50 in cp_async_shared_global.h:60
+=========     and Read access at copy(int *)+0xa0 in inlined.cu:14 [256 hazards]
+========= 
+========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
+`},
 		{"synccheck", "badcount.json", 1, badcountReport()},
 		{"racecheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"},
 		{"memcheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"},

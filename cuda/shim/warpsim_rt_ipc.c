@@ -11,11 +11,13 @@
  * fresh allocation that shows those pages (opIpcOpen,
  * internal/cudart/ipc.go) and maps them at the same address here: kernels,
  * copies and memsets of both processes then see one set of bytes. An
- * interprocess event is two words of its creator's device memory, opened
- * the same way: the records issued (counted here, by any process) and the
- * highest one completed (raised by the recording stream, opIpcEventRecord);
- * a query, a synchronization or a stream's wait (opIpcEventWait) waits for
- * the records issued before it.
+ * interprocess event is three words of its creator's device memory,
+ * opened the same way: the records issued (counted here, by any process),
+ * the highest one completed (raised by the recording stream,
+ * opIpcEventRecord) and the simulated time it completed at; a query, a
+ * synchronization or a stream's wait (opIpcEventWait) waits for the records
+ * issued before it, and a stream's wait also for their simulated time
+ * (internal/cudart/ipc.go, ipcEvent).
  *
  * What the H100 answered on one GPU (testdata/sanitize/probe7, ipc.cu,
  * recorded/ipc.default.plain.stdout): cudaIpcGetMemHandle of a cudaMalloc
@@ -195,9 +197,10 @@ cudaError_t cudaIpcCloseMemHandle(void *p) {
   return 0;
 }
 
-/* ipc_event_state makes an interprocess event's two words: records
- * issued, highest completed (in a page of device memory of its own, which
- * the program does not see as an allocation). */
+/* ipc_event_state makes an interprocess event's three words: records
+ * issued, highest completed, the simulated time it completed at (in a page
+ * of device memory of its own, which the program does not see as an
+ * allocation). */
 static uint64_t *ipc_event_state(void) {
   uint64_t a[2] = {4096, kindDevice};
   uint32_t msg[3];
@@ -215,7 +218,7 @@ cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, void *e) {
   struct event *ev = as_event(e);
   if (!handle) return set_error(cudaErrorInvalidValue);
   if (!ev || !(ev->flags & cudaEventInterprocess) || !ev->ipc) return set_error(cudaErrorInvalidResourceHandle);
-  ipc_fill(handle, sizeof *handle, ipcEvent, (uintptr_t)ev->ipc, 16, ev->id);
+  ipc_fill(handle, sizeof *handle, ipcEvent, (uintptr_t)ev->ipc, 3 * sizeof(uint64_t), ev->id);
   return 0;
 }
 

@@ -21,11 +21,12 @@ import (
 // (so copies and fills see them, and the simulator's bytes for the
 // allocation, which are these pages, do too) and in the program, which
 // maps them at the same address itself: kernels, copies and memsets in
-// either process then see one set of bytes. An interprocess event is two
+// either process then see one set of bytes. An interprocess event is three
 // words of the exporting program's memory, opened the same way: how many
-// records were issued and the highest one completed (opIpcEventRecord
-// raises it in stream order); a stream that waits on it waits, in stream
-// order, until the records issued before the wait have completed.
+// records were issued, the highest one completed (opIpcEventRecord raises
+// it in stream order) and the simulated time it completed at (ipcEvent); a
+// stream that waits on it waits, in stream order, until the records issued
+// before the wait have completed, and its simulated time moves to theirs.
 
 func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 	switch op {
@@ -57,14 +58,16 @@ func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 		if p.err != nil {
 			return reply{code: ErrorInvalidValue}
 		}
-		word, ok := s.win.word(addr)
-		if !ok {
+		done, ok1 := s.win.word(addr)
+		at, ok2 := s.win.word(addr + 8)
+		if !ok1 || !ok2 {
 			return reply{code: ErrorInvalidResourceHandle, diag: fmt.Appendf(nil, "warpsim runtime: interprocess event at %#x: not in device memory\n", addr)}
 		}
+		ev := ipcEvent{done: done, at: at}
 		if op == opIpcEventRecord {
-			s.enqueue(stream, func() { raise(word, ticket) })
+			s.enqueue(stream, func() { s.ipcRecord(stream, ev, ticket) })
 		} else {
-			s.enqueueExternal(stream, func() { s.awaitWord(word, ticket) })
+			s.enqueueExternal(stream, func() { s.ipcWait(stream, ev, ticket) })
 		}
 		return reply{code: s.stickyCode()}
 	}
@@ -150,6 +153,41 @@ func (w *window) word(addr uint64) (*uint64, bool) {
 	return (*uint64)(unsafe.Pointer(&b[0])), true
 }
 
+// ipcEvent is an interprocess event's state in device memory that another
+// process may share (cuda/shim/warpsim_rt_ipc.c makes it): after the word
+// of records issued, which only the programs touch, done, the highest
+// record completed, and at, the latest simulated time (ns on the
+// recording process's timeline) at which a record completed.
+type ipcEvent struct{ done, at *uint64 }
+
+// ipcRecord completes record ticket of ev on stream (queued in stream
+// order): it reads the stream's time as an event's record does, then
+// raises at to it and done to the ticket, in that order, so a process
+// that sees the ticket done sees a time at least the record's.
+func (s *Server) ipcRecord(stream uint32, ev ipcEvent, ticket uint64) {
+	s.mu.Lock()
+	ns := s.clock.mark(stream)
+	s.mu.Unlock()
+	raise(ev.at, uint64(max(ns, 0)))
+	raise(ev.done, ticket)
+}
+
+// ipcWait holds stream until the records of ev up to ticket have
+// completed, in whichever process made them, and then moves the stream's
+// simulated time to the time ev's records completed when that is later:
+// a wait never finishes before the record it waits for, on the simulated
+// clock as on the host's (the two processes' timelines count from their
+// own starts, as though they started together).
+func (s *Server) ipcWait(stream uint32, ev ipcEvent, ticket uint64) {
+	if !s.awaitWord(ev.done, ticket) {
+		return
+	}
+	at := int64(atomic.LoadUint64(ev.at))
+	s.mu.Lock()
+	s.clock.wait(stream, at)
+	s.mu.Unlock()
+}
+
 // raise sets *word to ticket unless it holds a later one already.
 func raise(word *uint64, ticket uint64) {
 	for {
@@ -160,22 +198,24 @@ func raise(word *uint64, ticket uint64) {
 	}
 }
 
-// awaitWord holds the executor until *word reaches ticket: another
-// process's stream completes the record. It gives up when the program has
-// gone (its queued work is dropped then anyway).
-func (s *Server) awaitWord(word *uint64, ticket uint64) {
+// awaitWord holds the executor until *word reaches ticket (another
+// process's stream completes the record) and reports whether it did. It
+// gives up when the program has gone (its queued work is dropped then
+// anyway).
+func (s *Server) awaitWord(word *uint64, ticket uint64) bool {
 	pause := 20 * time.Microsecond
 	for atomic.LoadUint64(word) < ticket {
 		if s.programLeft.Load() {
-			return
+			return false
 		}
 		s.mu.Lock()
 		gone := s.abandoned
 		s.mu.Unlock()
 		if gone {
-			return
+			return false
 		}
 		time.Sleep(pause)
 		pause = min(2*pause, 2*time.Millisecond)
 	}
+	return true
 }

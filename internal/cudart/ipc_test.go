@@ -90,3 +90,42 @@ func TestIPCEventWord(t *testing.T) {
 		t.Errorf("word %d after records 1 to 3 and a late 2, want 3", word)
 	}
 }
+
+// TestIPCWaitNeverBeforeRecord: a stream's wait on another process's
+// interprocess event finishes, on its simulated clock, no earlier than the
+// record it waits for (the recorder's time, ipcEvent.at), and never moves
+// a stream that is later already back; with records from two processes
+// the wait takes the latest completed. Each Server is one process's
+// runtime; the words stand for the event's page of device memory.
+func TestIPCWaitNeverBeforeRecord(t *testing.T) {
+	var done, at uint64
+	ev := ipcEvent{done: &done, at: &at}
+	producer := &Server{clock: newTimeline(1)}
+	producer.clock.run(1, engineH2D, 5000) // a copy of 5 µs, then the record
+	waiter := &Server{clock: newTimeline(1)}
+	released := make(chan struct{})
+	go func() { waiter.ipcWait(3, ev, 1); close(released) }()
+	producer.ipcRecord(1, ev, 1)
+	<-released
+	if got := waiter.clock.ready(3); got != 5000 {
+		t.Errorf("the waiting stream is at %d ns after the wait, want the record's 5000", got)
+	}
+	later := &Server{clock: newTimeline(1)}
+	later.clock.run(2, engineH2D, 9000)
+	later.ipcWait(2, ev, 1)
+	if got := later.clock.ready(2); got != 9000 {
+		t.Errorf("a stream at 9000 ns waited on a record at 5000 and is at %d, want 9000", got)
+	}
+	// A second process records ticket 2 at 7000 ns, then the producer's
+	// third record completes at 6000 ns on its own clock.
+	other := &Server{clock: newTimeline(1)}
+	other.clock.run(1, engineH2D, 7000)
+	other.ipcRecord(1, ev, 2)
+	producer.clock.run(1, engineH2D, 1000)
+	producer.ipcRecord(1, ev, 3)
+	last := &Server{clock: newTimeline(1)}
+	last.ipcWait(1, ev, 3)
+	if got := last.clock.ready(1); got != 7000 {
+		t.Errorf("after records at 5000, 7000 and 6000 ns a wait for all three ends at %d, want 7000", got)
+	}
+}

@@ -97,10 +97,11 @@ const (
 	// program's fd there, /proc/PID/fd/FD, checked by its inode) shown from
 	// offset at a fresh address of this window. opIpcClose: uint64 address
 	// (waits for the device). opIpcEventRecord, queued: uint32 stream,
-	// uint64 address, uint64 ticket: the stream raises the word at address
-	// to ticket. opIpcEventWait, queued: uint32 stream, uint64 address,
-	// uint64 ticket: the stream waits until the word at address reaches
-	// ticket.
+	// uint64 address, uint64 ticket: the stream raises the word after
+	// address to its simulated time and the word at address to ticket.
+	// opIpcEventWait, queued: uint32 stream, uint64 address, uint64
+	// ticket: the stream waits until the word at address reaches ticket,
+	// then until the time in the word after it (ipcEvent).
 	opIpcShare       = 120
 	opIpcOpen        = 121
 	opIpcClose       = 122

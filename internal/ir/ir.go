@@ -478,6 +478,12 @@ type Func struct {
 	TensorOps []TensorOperands
 	Lines     []LineInfo // per pc
 	Text      []string   // per pc, the instruction as written (for fault reports)
+	// Inlined is, per pc, the mangled name of the function the
+	// instruction's source line lies in when the compiler inlined it
+	// there (nvcc's ".loc …, function_name L, inlined_at …"), "" for the
+	// function's own lines; nil when the function has none. It may be
+	// shorter than Code (InlinedFunc).
+	Inlined []string
 	// Shared lists the module shared variables this function (with its
 	// callees) uses; kernels lay them out in this order.
 	UsesDynShared bool
@@ -594,4 +600,13 @@ func (p *Program) Kernels() []int {
 		}
 	}
 	return ks
+}
+
+// InlinedFunc is the mangled name of the inlined function the instruction
+// at pc comes from ("" when it is f's own).
+func (f *Func) InlinedFunc(pc int) string {
+	if pc < 0 || pc >= len(f.Inlined) {
+		return ""
+	}
+	return f.Inlined[pc]
 }

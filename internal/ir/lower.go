@@ -880,6 +880,14 @@ func (fl *fnLowerer) emit(in Inst, src *ptx.Instr) int {
 		li.SrcLine = src.Loc.Line
 		li.SrcFile = fl.l.m.SourceFiles[src.Loc.File]
 	}
+	if i := int(src.Loc.Inlined) - 1; i >= 0 && i < len(fl.l.m.Inlines) {
+		if name := fl.l.m.InlineNames[fl.l.m.Inlines[i].Func]; name != "" {
+			for len(fl.f.Inlined) < pc {
+				fl.f.Inlined = append(fl.f.Inlined, "")
+			}
+			fl.f.Inlined = append(fl.f.Inlined, name)
+		}
+	}
 	fl.f.Lines = append(fl.f.Lines, li)
 	fl.f.Text = append(fl.f.Text, formatInstr(src))
 	return pc

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -35,7 +36,43 @@ func Signature(mangled string) string {
 	for i, p := range params {
 		params[i] = spellParam(p)
 	}
-	return s[:open] + "(" + strings.Join(params, ", ") + ")"
+	return spellTemplateLiterals(s[:open]) + "(" + strings.Join(params, ", ") + ")"
+}
+
+// templateLiteralRE is an integer or bool template argument as the
+// demangler writes it ("<16ul>", "<true>").
+var templateLiteralRE = regexp.MustCompile(`([<,] ?)(?:(\d+)(ull|ul|ll|u|l)|(true|false))([,>])`)
+
+// literalTypes are the types of the demangler's integer literal suffixes.
+var literalTypes = map[string]string{"u": "unsigned int", "l": "long", "ul": "unsigned long", "ll": "long long", "ull": "unsigned long long"}
+
+// spellTemplateLiterals writes a name's integer and bool template
+// arguments as compute-sanitizer does: "(unsigned long)16" for the
+// demangler's "16ul", "(bool)1" for "true" (probe5: cp_async_tail's
+// "ImplementationChooser<(bool)1>::CpAsyncChooser<(unsigned long)16,
+// (unsigned long)16>", pipeline_no_wait's "__cp_async_shared_global<(unsigned
+// long)16>").
+func spellTemplateLiterals(name string) string {
+	if !strings.Contains(name, "<") {
+		return name
+	}
+	for { // an argument's closing ',' or '>' opens the next: repeat
+		out := templateLiteralRE.ReplaceAllStringFunc(name, func(m string) string {
+			g := templateLiteralRE.FindStringSubmatch(m)
+			lit := "(bool)0"
+			switch {
+			case g[2] != "":
+				lit = "(" + literalTypes[g[3]] + ")" + g[2]
+			case g[4] == "true":
+				lit = "(bool)1"
+			}
+			return g[1] + lit + g[5]
+		})
+		if out == name {
+			return out
+		}
+		name = out
+	}
 }
 
 // splitParams splits a parameter list at its top-level commas.
@@ -100,6 +137,9 @@ func spellParam(p string) string {
 // (testdata/sanitize/probe5, recursive_stack; whole-program compilation,
 // -rdc was not recorded).
 func where(site *engine.CheckSite) string {
+	if site.Func.InlinedFunc(site.PC) != "" {
+		return whereAt(site.Func, site.PC, site.Line, site.Prog.Filename)
+	}
 	if site.Kernel != nil && site.Func != site.Kernel && !site.Func.Entry {
 		return fmt.Sprintf("at [clone %s] %s+%#x in %s", Signature(site.Kernel.Name), Signature(site.Func.Name),
 			site.PC*instBytes, fileLine(site.Line, site.Prog.Filename))
@@ -107,8 +147,19 @@ func where(site *engine.CheckSite) string {
 	return whereAt(site.Func, site.PC, site.Line, site.Prog.Filename)
 }
 
+// An instruction of a function the compiler inlined is named by that
+// function, with the offset in the code it was inlined into, as
+// compute-sanitizer names it from the line table's inlining records:
+// "void cuda::__4::__cp_async_shared_global<(unsigned long)16>(char *,
+// const char *)+0xe0 in cp_async_shared_global.h:60" (probe5,
+// pipeline_no_wait). The PTX must carry the records: nvcc's .loc
+// function_name/inlined_at does; clang's names no inlined function.
 func whereAt(fn *ir.Func, pc int, line ir.LineInfo, ptxFile string) string {
-	return fmt.Sprintf("at %s+%#x in %s", Signature(fn.Name), pc*instBytes, fileLine(line, ptxFile))
+	name := fn.Name
+	if in := fn.InlinedFunc(pc); in != "" {
+		name = in
+	}
+	return fmt.Sprintf("at %s+%#x in %s", Signature(name), pc*instBytes, fileLine(line, ptxFile))
 }
 
 // fileLine is the .cu file and line from .loc, or the PTX line when the

@@ -266,6 +266,11 @@ func TestSignature(t *testing.T) {
 		{"_Z6readAtPKcxPVj", "readAt(const char *, long long, volatile unsigned int *)"},
 		{"_Z7writeAtPcxPVj", "writeAt(char *, long long, volatile unsigned int *)"},
 		{"_Z6blocksPViS0_", "blocks(volatile int *, volatile int *)"},
+		// Template literals as compute-sanitizer printed them
+		// (testdata/sanitize/probe5: pipeline_no_wait, cp_async_tail).
+		{"_ZN4cuda3__424__cp_async_shared_globalILm16EEEvPcPKc", "void cuda::__4::__cp_async_shared_global<(unsigned long)16>(char *, const char *)"},
+		{"_ZN6nvcuda12experimental19__pipeline_internal21ImplementationChooserILb1EE14CpAsyncChooserILm16ELm16EE8cp_asyncEPvPKv",
+			"nvcuda::experimental::__pipeline_internal::ImplementationChooser<(bool)1>::CpAsyncChooser<(unsigned long)16, (unsigned long)16>::cp_async(void *, const void *)"},
 		{"plain", "plain"},
 	} {
 		if got := sanitize.Signature(tc[0]); got != tc[1] {
