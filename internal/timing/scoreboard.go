@@ -623,6 +623,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			kind = prodShort
 		}
 	}
+	if in.Op == ir.OpMembar && p.SharedWarpCycles > 0 && w.sharedFeed != 0 {
+		// A fence (ptxas's MEMBAR; fence.proxy.async's MEMBAR.ALL.CTA and
+		// FENCE.VIEW.ASYNC.S) waits for the warp's shared accesses to be
+		// done: its last one's wavefronts sent (SharedWarpCycles).
+		w.ready, w.readyWhy = sm.fmax(w.ready, w.sharedFeed), stallShortScoreboard
+		sm.keep(&w.ready)
+	}
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
 		mem = s.ordering(sm, w, in, mem)
 	}
