@@ -157,6 +157,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	}
 	cycles("latency.shared", "shared-memory load to use")
 	cycles("latency.shared_conflict", "extra latency per extra wavefront of a bank-conflicted access")
+	cycles("shared.warp_cycles", "cycles apart a warp's shared access sends its wavefronts to the SM's pipe, its next access after its last wavefront (0: only the SM's pipe, one wavefront a cycle)")
 	cycles("latency.sreg", "reading %tid, %clock, …")
 	cycles("latency.l1_hit", "a global load hitting L1")
 	cycles("latency.l2_hit_cycles", "a global load hitting L2, its SM-clock part")

@@ -29,6 +29,13 @@ type Params struct {
 	SharedLatency  uint32 // shared-memory load to use
 	SharedConflict uint32 // extra latency per extra wavefront of a bank-conflicted access
 	SregLatency    uint32 // S2R: reading %tid, %ctaid, %clock …
+	// SharedWarpCycles, when not 0: a warp's shared accesses go to the
+	// SM's shared-memory pipe in order, each one's wavefronts this many
+	// cycles apart (the pipe takes one wavefront a cycle from all warps):
+	// a warp's next shared access starts after its last one's wavefronts
+	// (testdata/timing/stsconf2: one warp's 32-way conflicted stores take
+	// 63.4 cycles a store, four warps' 127.7 for four).
+	SharedWarpCycles uint32
 	// ShflImmLatency, when not 0, is a shuffle's latency when its lane
 	// (or butterfly mask) operand is an immediate: SHFL with an immediate
 	// operand returns sooner than with a register one, whatever the

@@ -562,6 +562,13 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 56 (8 warps): a store merges when its own 8 lines are among the last 16 to 31 the port took; 16. A line
 		// all merged still takes the port a sector's time (the one-warp row 23% short without it, the two-warp 6.5%).
 		StoreMergeLines: 16,
+		// [SHW] A warp's shared accesses reach the SM's shared pipe in order, a wavefront every 2 cycles (as
+		// SharedConflict spaces a conflicted load's); the pipe takes one a cycle from all warps. MEASURED on an H200
+		// (the H100's SM; testdata/timing/stsconf2: stsconf2_mb.cu, run.sh; clock64 in the kernel, cycles a store):
+		// one warp's 8- and 32-way conflicted stores 15.9 and 63.4 (2 a wavefront), four warps' 32.0 and 127.7 for
+		// four stores (1 a wavefront an SM); a conflict-free load behind one warp's 32-way store 62 cycles later
+		// than behind a conflict-free one (95.75 against 33.75 a step).
+		SharedWarpCycles: 2,
 		// [COLDLINES] A global load's lines through the L1's miss path, MEASURED on this H100
 		// (testdata/timing/coldlines: coldlines_mb.cu, run.sh; clock64 in the kernel): one block's loads of 64
 		// to 256 lines at once leave it at about two cycles a line once a few dozen are queued (eight warps' 64

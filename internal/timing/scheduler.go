@@ -67,6 +67,9 @@ type warpT struct {
 	regReady  []uint64
 	regKind   []uint8
 	storeData uint64 // when the data of the warp's stores issued so far is ready
+	// sharedFeed is when the warp's last shared access has sent its
+	// wavefronts to the SM's pipe (SharedWarpCycles).
+	sharedFeed uint64
 	// gstoreData is storeData of its global stores (LoadAfterStore).
 	gstoreData uint64
 	// tensorLast is when the warp's MMAs issued so far are counted done

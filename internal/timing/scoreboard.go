@@ -240,7 +240,13 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		// shared-memory pipe (one wavefront a cycle) has StoreQueueCycles
 		// queued: a warp's conflicted stores cannot run ahead of the pipe
 		// without bound (testdata/timing/stsconf).
-		if q := float64(w.blk.sm.shared) - s.p.StoreQueueCycles; q > float64(t) {
+		// So do the warp's own, its wavefronts SharedWarpCycles apart
+		// (stsconf2: one warp's 32-way stores 63.4 cycles each).
+		sh := w.blk.sm.shared
+		if s.p.SharedWarpCycles > 0 && !isFut(w.sharedFeed) && w.sharedFeed > sh {
+			sh = w.sharedFeed
+		}
+		if q := float64(sh) - s.p.StoreQueueCycles; q > float64(t) {
 			t, why = uint64(q), stallMIOThrottle
 		}
 	}
@@ -523,6 +529,16 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		}
 		sm.shared = sm.fadd(start, wf)
 		sm.keep(&sm.shared)
+		if p.SharedWarpCycles > 0 && len(rec.Parts) <= 1 {
+			// The warp's accesses reach the pipe in order, each one's
+			// wavefronts SharedWarpCycles apart: this one after the
+			// warp's last one's. The pipe's rate is charged above (its
+			// one wavefront a cycle is shared by the warps: their
+			// wavefronts interleave).
+			start = sm.fmax(start, w.sharedFeed)
+			w.sharedFeed = sm.fadd(start, uint64(p.SharedWarpCycles)*wf)
+			sm.keep(&w.sharedFeed)
+		}
 		if n := len(rec.Parts); n > 1 {
 			// A wmma.load/store's requests (an LDSM's matrices) go
 			// through the pipe one after another: the last one's
@@ -606,6 +622,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		if kind == prodFixed {
 			kind = prodShort
 		}
+	}
+	if in.Op == ir.OpMembar && p.SharedWarpCycles > 0 && w.sharedFeed != 0 {
+		// A fence (ptxas's MEMBAR; fence.proxy.async's MEMBAR.ALL.CTA and
+		// FENCE.VIEW.ASYNC.S) waits for the warp's shared accesses to be
+		// done: its last one's wavefronts sent (SharedWarpCycles).
+		w.ready, w.readyWhy = sm.fmax(w.ready, w.sharedFeed), stallShortScoreboard
+		sm.keep(&w.ready)
 	}
 	if in.Order != 0 && (in.Op == ir.OpAtom || in.Op == ir.OpRed || in.Op == ir.OpMembar) {
 		mem = s.ordering(sm, w, in, mem)

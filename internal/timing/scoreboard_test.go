@@ -135,10 +135,14 @@ func TestSharedStoreQueue(t *testing.T) {
 		op     ir.Op
 		queued uint64 // cycles of wavefronts queued beyond now
 		wait   bool
+		own    uint64 // cycles of the warp's own wavefronts (SharedWarpCycles apart) beyond now
 	}{
-		{"a store behind a short queue", ir.OpSt, 200, false},
-		{"a store behind a long queue", ir.OpSt, 1500, true},
-		{"a load behind a long queue", ir.OpLd, 1500, false},
+		{"a store behind a short queue", ir.OpSt, 200, false, 0},
+		{"a store behind a long queue", ir.OpSt, 1500, true, 0},
+		{"a load behind a long queue", ir.OpLd, 1500, false, 0},
+		{"a store behind its warp's long queue", ir.OpSt, 200, true, 1500},
+		{"a store behind its warp's short queue", ir.OpSt, 200, false, 600},
+		{"a load behind its warp's long queue", ir.OpLd, 200, false, 1500},
 	} {
 		s, sm, sp := schedFixture(GTO, 1)
 		q := s.p.StoreQueueCycles
@@ -155,8 +159,11 @@ func TestSharedStoreQueue(t *testing.T) {
 		}
 		sm.now = 1000
 		sm.shared = sm.now + tc.queued
+		if tc.own > 0 {
+			w.sharedFeed = sm.now + tc.own
+		}
 		got, why := s.depReady(w)
-		if want := uint64(float64(sm.shared) - q); tc.wait && (got != want || why != stallMIOThrottle) {
+		if want := uint64(float64(max(sm.shared, w.sharedFeed)) - q); tc.wait && (got != want || why != stallMIOThrottle) {
 			t.Errorf("%s: issues at %d (stall %d), want %d (mio_throttle, %d)", tc.name, got, why, want, stallMIOThrottle)
 		}
 		if !tc.wait && got > sm.now {
