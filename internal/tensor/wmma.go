@@ -185,6 +185,21 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 			B[r][c] = get(w.FB, b, l, i)
 		}
 	}
+	// The float inputs' terms, decoded once each (B's by column), not once
+	// for every output element that reads them.
+	var At, Bt [32][16]term
+	if w.A.IsFloat() && w.A != F64 {
+		for r := 0; r < w.M; r++ {
+			for k := 0; k < w.K; k++ {
+				At[r][k] = decode(w.A, A[r][k])
+			}
+		}
+		for n := 0; n < w.N; n++ {
+			for k := 0; k < w.K; k++ {
+				Bt[n][k] = decode(w.B, B[k][n])
+			}
+		}
+	}
 	for l := 0; l < 32; l++ {
 		for i := 0; i < w.FD.PerLane; i++ {
 			row, col := w.FD.Pos(l, i)
@@ -197,11 +212,7 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 					r = fma64(A[row][k], B[k][col], r)
 				}
 			case w.A.IsFloat():
-				var ta, tb [16]term
-				for k := 0; k < w.K; k++ {
-					ta[k], tb[k] = decode(w.A, A[row][k]), decode(w.B, B[k][col])
-				}
-				r = w.model.dot(ta[:w.K], tb[:w.K], decode(w.C, cv))
+				r = w.model.dot(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv))
 			default:
 				acc := int64(int32(uint32(cv)))
 				for k := 0; k < w.K; k++ {

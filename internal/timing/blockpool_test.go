@@ -50,7 +50,7 @@ func TestBlockPoolBlocksAsNew(t *testing.T) {
 		{"more warps than the block had", 7, 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d.blocks = blockPool{}
+			d.blocks = &blockPool{}
 			dirty(old)
 			d.blocks.put([]*blockT{old})
 			b := d.blocks.take()
