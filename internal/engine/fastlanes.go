@@ -1,0 +1,32 @@
+package engine
+
+import "github.com/warpsim/warpsim/internal/scalar"
+
+//go:generate go run gen_kernels.go
+
+// The fast forms' lanes (ir.Fast): what one lane of each computes, on the
+// 64-bit registers, results of 32-bit forms zero-extended. fastgo.go runs
+// them four lanes a step; the AVX2 kernels (alu_amd64.s) compute the same
+// four lanes a register (TestALUKernels). Both are written by
+// gen_kernels.go from the table of internal/kernelgen, which names these.
+
+func laneAdd32(a, b uint64) uint64      { return uint64(uint32(a) + uint32(b)) }
+func laneAdd64(a, b uint64) uint64      { return a + b }
+func laneSub32(a, b uint64) uint64      { return uint64(uint32(a) - uint32(b)) }
+func laneSub64(a, b uint64) uint64      { return a - b }
+func laneMulLo32(a, b uint64) uint64    { return uint64(uint32(a) * uint32(b)) }
+func laneMulWideU32(a, b uint64) uint64 { return uint64(uint32(a)) * uint64(uint32(b)) }
+func laneMulWideS32(a, b uint64) uint64 { return uint64(int64(int32(a)) * int64(int32(b))) }
+func laneShl32(a, b uint64) uint64      { return uint64(scalar.Shl32(uint32(a), uint32(b))) }
+func laneShrU32(a, b uint64) uint64     { return uint64(scalar.ShrU32(uint32(a), uint32(b))) }
+func laneAnd32(a, b uint64) uint64      { return (a & b) & 0xffffffff }
+func laneOr32(a, b uint64) uint64       { return (a | b) & 0xffffffff }
+func laneXor32(a, b uint64) uint64      { return (a ^ b) & 0xffffffff }
+
+func laneMadLo32(a, b, c uint64) uint64 { return uint64(uint32(a)*uint32(b) + uint32(c)) }
+
+// addF32 and mulF32 are add.f32 and mul.f32 rounding to nearest, NaN
+// results canonical.
+func addF32(a, b uint64) uint64 { return uint64(scalar.AddRnF32(uint32(a), uint32(b))) }
+
+func mulF32(a, b uint64) uint64 { return uint64(scalar.MulRnF32(uint32(a), uint32(b))) }
