@@ -227,3 +227,158 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 		panic(fmt.Sprintf("engine: fast form %d has no Go form", in.Fast))
 	}
 }
+
+// setpEq32 sets d[l] to (a[l] == b[l]) ^ inv on the low 32 bits.
+func setpEq32(a *[32]uint64, b, d *[32]uint64, inv uint64) uint32 {
+	if hasAVX2 {
+		return setpRegAVX2(a, b, d, 2, -inv)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predEq32(a[l], b[l], inv)
+		p1 := predEq32(a[l+1], b[l+1], inv)
+		p2 := predEq32(a[l+2], b[l+2], inv)
+		p3 := predEq32(a[l+3], b[l+3], inv)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSubU32 sets d[l] to (a[l] < b[l]) ^ inv, unsigned 32-bit.
+func setpSubU32(a *[32]uint64, b, d *[32]uint64, inv uint64) uint32 {
+	if hasAVX2 {
+		return setpRegAVX2(a, b, d, 0, -inv)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predLtU32(a[l], b[l], inv)
+		p1 := predLtU32(a[l+1], b[l+1], inv)
+		p2 := predLtU32(a[l+2], b[l+2], inv)
+		p3 := predLtU32(a[l+3], b[l+3], inv)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSubS32 sets d[l] to (a[l] < b[l]) ^ inv, signed 32-bit.
+func setpSubS32(a *[32]uint64, b, d *[32]uint64, inv uint64) uint32 {
+	if hasAVX2 {
+		return setpRegAVX2(a, b, d, 1, -inv)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predLtS32(a[l], b[l], inv)
+		p1 := predLtS32(a[l+1], b[l+1], inv)
+		p2 := predLtS32(a[l+2], b[l+2], inv)
+		p3 := predLtS32(a[l+3], b[l+3], inv)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpEq32Imm sets d[l] to a[l] == c on the low 32 bits.
+func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, uint64(c), ^uint64(0), false)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predEq32Imm(a[l], c)
+		p1 := predEq32Imm(a[l+1], c)
+		p2 := predEq32Imm(a[l+2], c)
+		p3 := predEq32Imm(a[l+3], c)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpNe32Imm sets d[l] to a[l] != c on the low 32 bits.
+func setpNe32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, ^uint64(c), 1, false)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predNe32Imm(a[l], c)
+		p1 := predNe32Imm(a[l+1], c)
+		p2 := predNe32Imm(a[l+2], c)
+		p3 := predNe32Imm(a[l+3], c)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignU32 sets d[l] to the sign of a[l] + k, a[l] zero-extended from
+// 32 bits.
+func setpSignU32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, 0, k, false)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predSignU32(a[l], k)
+		p1 := predSignU32(a[l+1], k)
+		p2 := predSignU32(a[l+2], k)
+		p3 := predSignU32(a[l+3], k)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignU32Flip sets d[l] to the sign of ^a[l] + k, a[l] zero-extended
+// from 32 bits.
+func setpSignU32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, ^uint64(0), k, false)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predSignU32Flip(a[l], k)
+		p1 := predSignU32Flip(a[l+1], k)
+		p2 := predSignU32Flip(a[l+2], k)
+		p3 := predSignU32Flip(a[l+3], k)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignS32 is setpSignU32 with a[l] sign-extended from 32 bits.
+func setpSignS32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, 0, k, true)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predSignS32(a[l], k)
+		p1 := predSignS32(a[l+1], k)
+		p2 := predSignS32(a[l+2], k)
+		p3 := predSignS32(a[l+3], k)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}
+
+// setpSignS32Flip is setpSignU32Flip with a[l] sign-extended from 32 bits.
+func setpSignS32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
+	if hasAVX2 {
+		return setpImmAVX2(a, d, ^uint64(0), k, true)
+	}
+	var m0, m1, m2, m3 uint64
+	for l := 28; l >= 0; l -= 4 {
+		p0 := predSignS32Flip(a[l], k)
+		p1 := predSignS32Flip(a[l+1], k)
+		p2 := predSignS32Flip(a[l+2], k)
+		p3 := predSignS32Flip(a[l+3], k)
+		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
+		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
+	}
+	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
+}

@@ -30,3 +30,19 @@ func laneMadLo32(a, b, c uint64) uint64 { return uint64(uint32(a)*uint32(b) + ui
 func addF32(a, b uint64) uint64 { return uint64(scalar.AddRnF32(uint32(a), uint32(b))) }
 
 func mulF32(a, b uint64) uint64 { return uint64(scalar.MulRnF32(uint32(a), uint32(b))) }
+
+// The setp forms' lanes (setpKernels in kernelgen; arith.go's setpMask32
+// and setpMask32Imm say which computes which comparison): each predicate
+// is the sign of one 64-bit value, 1 or 0.
+
+func predEq32(a, b, inv uint64) uint64  { return (uint64(uint32(a)^uint32(b))-1)>>63 ^ inv }
+func predLtU32(a, b, inv uint64) uint64 { return (uint64(uint32(a))-uint64(uint32(b)))>>63 ^ inv }
+func predLtS32(a, b, inv uint64) uint64 { return uint64(int64(int32(a))-int64(int32(b)))>>63 ^ inv }
+
+func predEq32Imm(a uint64, c uint32) uint64 { return (uint64(uint32(a)^c) - 1) >> 63 }
+func predNe32Imm(a uint64, c uint32) uint64 { return -uint64(uint32(a)^c) >> 63 }
+
+func predSignU32(a, k uint64) uint64     { return (uint64(uint32(a)) + k) >> 63 }
+func predSignU32Flip(a, k uint64) uint64 { return (^uint64(uint32(a)) + k) >> 63 }
+func predSignS32(a, k uint64) uint64     { return (uint64(int64(int32(a))) + k) >> 63 }
+func predSignS32Flip(a, k uint64) uint64 { return (^uint64(int64(int32(a))) + k) >> 63 }

@@ -106,7 +106,8 @@ func kernelsOther() string {
 	return b.String()
 }
 
-// fastGo is the Go form of every fast form in aluOps, four lanes a step.
+// fastGo is the Go form of every fast form in aluOps, four lanes a step,
+// and the setp loops of setpKernels.
 func fastGo() string {
 	b := goFile("", `"fmt"`, "", irImport)
 	b.WriteString("// fastGo runs the fast form of in (one of kernelgen's aluOps) in Go into\n" +
@@ -128,10 +129,7 @@ func fastGo() string {
 		}
 		b.WriteString("\t\tfor l := 0; l < 32; l += 4 {\n")
 		for i := 0; i < 4; i++ {
-			l := "l"
-			if i > 0 {
-				l = fmt.Sprintf("l+%d", i)
-			}
+			l := lane(i)
 			args := "a[" + l + "], b[" + l + "]"
 			if imm {
 				args = "a[" + l + "], b"
@@ -143,6 +141,17 @@ func fastGo() string {
 		b.WriteString("\t\t}\n")
 	})
 	b.WriteString("\tdefault:\n\t\tpanic(fmt.Sprintf(\"engine: fast form %d has no Go form\", in.Fast))\n\t}\n}\n")
+	for _, k := range setpKernels {
+		b.WriteString("\n" + comment(k.doc))
+		fmt.Fprintf(b, "func %s(a *[32]uint64, %s) uint32 {\n\tif hasAVX2 {\n\t\treturn %s\n\t}\n", k.name, k.params, k.avx2)
+		b.WriteString("\tvar m0, m1, m2, m3 uint64\n\tfor l := 28; l >= 0; l -= 4 {\n")
+		for i := 0; i < 4; i++ {
+			fmt.Fprintf(b, "\t\tp%d := %s(a[%s], %s)\n", i, k.pred, lane(i), strings.ReplaceAll(k.args, "[l]", "["+lane(i)+"]"))
+		}
+		b.WriteString("\t\td[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3\n" +
+			"\t\tm0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3\n\t}\n" +
+			"\treturn uint32(m0 | m1<<1 | m2<<2 | m3<<3)\n}\n")
+	}
 	return b.String()
 }
 
@@ -183,4 +192,12 @@ func (lk laneKernel) ret() string {
 		return "return "
 	}
 	return ""
+}
+
+// lane is the index of the i-th lane of a step of four: l, l+1, l+2, l+3.
+func lane(i int) string {
+	if i == 0 {
+		return "l"
+	}
+	return fmt.Sprintf("l+%d", i)
 }

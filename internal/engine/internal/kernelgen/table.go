@@ -93,3 +93,38 @@ var laneKernels = []laneKernel{
 	{"loadWords64", "(d *[32]uint64, s *[32]uint64)", "d, s", "copy32AVX2", "loadWords64Go",
 		"loadWords64 sets lane l of d to doubleword l of s, each read whole."},
 }
+
+// A setpKernel is one of the integer setp loops of a whole warp (arith.go's
+// setpMask32 and setpMask32Imm pick them): d[l] = pred(lane l), the lanes
+// gathered as a mask. With AVX2 it calls avx2, one of the two setp kernels
+// with the arguments that make it compute pred; otherwise pred
+// (internal/engine/fastlanes.go) runs on four lanes a step.
+type setpKernel struct {
+	name   string
+	params string // the parameters after a
+	avx2   string // the kernel call
+	pred   string // the lane function
+	args   string // pred's arguments after lane l of a
+	doc    string
+}
+
+var setpKernels = []setpKernel{
+	{"setpEq32", "b, d *[32]uint64, inv uint64", "setpRegAVX2(a, b, d, 2, -inv)", "predEq32", "b[l], inv",
+		"setpEq32 sets d[l] to (a[l] == b[l]) ^ inv on the low 32 bits."},
+	{"setpSubU32", "b, d *[32]uint64, inv uint64", "setpRegAVX2(a, b, d, 0, -inv)", "predLtU32", "b[l], inv",
+		"setpSubU32 sets d[l] to (a[l] < b[l]) ^ inv, unsigned 32-bit."},
+	{"setpSubS32", "b, d *[32]uint64, inv uint64", "setpRegAVX2(a, b, d, 1, -inv)", "predLtS32", "b[l], inv",
+		"setpSubS32 sets d[l] to (a[l] < b[l]) ^ inv, signed 32-bit."},
+	{"setpEq32Imm", "c uint32, d *[32]uint64", "setpImmAVX2(a, d, uint64(c), ^uint64(0), false)", "predEq32Imm", "c",
+		"setpEq32Imm sets d[l] to a[l] == c on the low 32 bits."},
+	{"setpNe32Imm", "c uint32, d *[32]uint64", "setpImmAVX2(a, d, ^uint64(c), 1, false)", "predNe32Imm", "c",
+		"setpNe32Imm sets d[l] to a[l] != c on the low 32 bits."},
+	{"setpSignU32", "k uint64, d *[32]uint64", "setpImmAVX2(a, d, 0, k, false)", "predSignU32", "k",
+		"setpSignU32 sets d[l] to the sign of a[l] + k, a[l] zero-extended from\n32 bits."},
+	{"setpSignU32Flip", "k uint64, d *[32]uint64", "setpImmAVX2(a, d, ^uint64(0), k, false)", "predSignU32Flip", "k",
+		"setpSignU32Flip sets d[l] to the sign of ^a[l] + k, a[l] zero-extended\nfrom 32 bits."},
+	{"setpSignS32", "k uint64, d *[32]uint64", "setpImmAVX2(a, d, 0, k, true)", "predSignS32", "k",
+		"setpSignS32 is setpSignU32 with a[l] sign-extended from 32 bits."},
+	{"setpSignS32Flip", "k uint64, d *[32]uint64", "setpImmAVX2(a, d, ^uint64(0), k, true)", "predSignS32Flip", "k",
+		"setpSignS32Flip is setpSignU32Flip with a[l] sign-extended from 32 bits."},
+}
