@@ -2,18 +2,20 @@
 
 package engine
 
-import (
-	"fmt"
+import "github.com/warpsim/warpsim/internal/ir"
 
-	"github.com/warpsim/warpsim/internal/ir"
-)
-
-// fastGo runs the fast form of in (one of kernelgen's aluOps) in Go into
-// o, a being the first source's lanes: the lane function (fastlanes.go)
-// on four lanes a step, the second source read once when it is a constant.
-func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
+// fastForm runs the fast form of in into o, a being the first source's
+// lanes, when it is one of kernelgen's aluOps: its AVX2 kernel where it
+// has one and hasAVX2, else the lane function (fastlanes.go) on four lanes
+// a step, the second source read once when it is a constant. It reports
+// false, doing nothing, for the forms that are not (setp, fma).
+func (wp *warp) fastForm(in *ir.Inst, o, a *[32]uint64) bool {
 	switch in.Fast {
 	case ir.FastAdd32:
+		if hasAVX2 {
+			aluAdd32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneAdd32(a[l], b[l])
@@ -22,6 +24,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneAdd32(a[l+3], b[l+3])
 		}
 	case ir.FastAdd32Imm:
+		if hasAVX2 {
+			aluAdd32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneAdd32(a[l], b)
@@ -30,6 +36,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneAdd32(a[l+3], b)
 		}
 	case ir.FastAdd64:
+		if hasAVX2 {
+			aluAdd64AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneAdd64(a[l], b[l])
@@ -38,6 +48,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneAdd64(a[l+3], b[l+3])
 		}
 	case ir.FastAdd64Imm:
+		if hasAVX2 {
+			aluAdd64ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneAdd64(a[l], b)
@@ -46,6 +60,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneAdd64(a[l+3], b)
 		}
 	case ir.FastSub32:
+		if hasAVX2 {
+			aluSub32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneSub32(a[l], b[l])
@@ -54,6 +72,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneSub32(a[l+3], b[l+3])
 		}
 	case ir.FastSub32Imm:
+		if hasAVX2 {
+			aluSub32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneSub32(a[l], b)
@@ -62,6 +84,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneSub32(a[l+3], b)
 		}
 	case ir.FastSub64:
+		if hasAVX2 {
+			aluSub64AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneSub64(a[l], b[l])
@@ -70,6 +96,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneSub64(a[l+3], b[l+3])
 		}
 	case ir.FastMulLo32:
+		if hasAVX2 {
+			aluMulLo32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMulLo32(a[l], b[l])
@@ -78,6 +108,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMulLo32(a[l+3], b[l+3])
 		}
 	case ir.FastMulLo32Imm:
+		if hasAVX2 {
+			aluMulLo32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMulLo32(a[l], b)
@@ -86,6 +120,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMulLo32(a[l+3], b)
 		}
 	case ir.FastMulWideU32:
+		if hasAVX2 {
+			aluMulWideU32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMulWideU32(a[l], b[l])
@@ -94,6 +132,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMulWideU32(a[l+3], b[l+3])
 		}
 	case ir.FastMulWideU32Imm:
+		if hasAVX2 {
+			aluMulWideU32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMulWideU32(a[l], b)
@@ -102,6 +144,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMulWideU32(a[l+3], b)
 		}
 	case ir.FastMulWideS32:
+		if hasAVX2 {
+			aluMulWideS32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMulWideS32(a[l], b[l])
@@ -110,6 +156,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMulWideS32(a[l+3], b[l+3])
 		}
 	case ir.FastMulWideS32Imm:
+		if hasAVX2 {
+			aluMulWideS32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMulWideS32(a[l], b)
@@ -118,6 +168,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMulWideS32(a[l+3], b)
 		}
 	case ir.FastShl32:
+		if hasAVX2 {
+			aluShl32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneShl32(a[l], b[l])
@@ -126,6 +180,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneShl32(a[l+3], b[l+3])
 		}
 	case ir.FastShl32Imm:
+		if hasAVX2 {
+			aluShl32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneShl32(a[l], b)
@@ -134,6 +192,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneShl32(a[l+3], b)
 		}
 	case ir.FastShrU32:
+		if hasAVX2 {
+			aluShrU32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneShrU32(a[l], b[l])
@@ -142,6 +204,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneShrU32(a[l+3], b[l+3])
 		}
 	case ir.FastShrU32Imm:
+		if hasAVX2 {
+			aluShrU32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneShrU32(a[l], b)
@@ -150,6 +216,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneShrU32(a[l+3], b)
 		}
 	case ir.FastAnd32:
+		if hasAVX2 {
+			aluAnd32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneAnd32(a[l], b[l])
@@ -158,6 +228,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneAnd32(a[l+3], b[l+3])
 		}
 	case ir.FastAnd32Imm:
+		if hasAVX2 {
+			aluAnd32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneAnd32(a[l], b)
@@ -166,6 +240,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneAnd32(a[l+3], b)
 		}
 	case ir.FastOr32:
+		if hasAVX2 {
+			aluOr32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneOr32(a[l], b[l])
@@ -174,6 +252,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneOr32(a[l+3], b[l+3])
 		}
 	case ir.FastOr32Imm:
+		if hasAVX2 {
+			aluOr32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneOr32(a[l], b)
@@ -182,6 +264,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneOr32(a[l+3], b)
 		}
 	case ir.FastXor32:
+		if hasAVX2 {
+			aluXor32AVX2(o, a, wp.ru(in.A[1]))
+			return true
+		}
 		b := wp.ru(in.A[1])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneXor32(a[l], b[l])
@@ -190,6 +276,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneXor32(a[l+3], b[l+3])
 		}
 	case ir.FastXor32Imm:
+		if hasAVX2 {
+			aluXor32ImmAVX2(o, a, wp.ru(in.A[1])[0])
+			return true
+		}
 		b := wp.ru(in.A[1])[0]
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneXor32(a[l], b)
@@ -198,6 +288,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneXor32(a[l+3], b)
 		}
 	case ir.FastMadLo32:
+		if hasAVX2 {
+			aluMadLo32AVX2(o, a, wp.ru(in.A[1]), wp.ru(in.A[2]))
+			return true
+		}
 		b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
 		for l := 0; l < 32; l += 4 {
 			o[l] = laneMadLo32(a[l], b[l], c[l])
@@ -206,6 +300,10 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = laneMadLo32(a[l+3], b[l+3], c[l+3])
 		}
 	case ir.FastMov:
+		if hasAVX2 {
+			copy32AVX2(o, a)
+			return true
+		}
 		*o = *a
 	case ir.FastAddF32:
 		b := wp.ru(in.A[1])
@@ -224,8 +322,9 @@ func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {
 			o[l+3] = mulF32(a[l+3], b[l+3])
 		}
 	default:
-		panic(fmt.Sprintf("engine: fast form %d has no Go form", in.Fast))
+		return false
 	}
+	return true
 }
 
 // setpEq32 sets d[l] to (a[l] == b[l]) ^ inv on the low 32 bits.

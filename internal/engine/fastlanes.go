@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/warpsim/warpsim/internal/scalar"
+import (
+	"math"
+
+	"github.com/warpsim/warpsim/internal/scalar"
+)
 
 //go:generate go run gen_kernels.go
 
@@ -46,3 +50,24 @@ func predSignU32(a, k uint64) uint64     { return (uint64(uint32(a)) + k) >> 63 
 func predSignU32Flip(a, k uint64) uint64 { return (^uint64(uint32(a)) + k) >> 63 }
 func predSignS32(a, k uint64) uint64     { return (uint64(int64(int32(a))) + k) >> 63 }
 func predSignS32Flip(a, k uint64) uint64 { return (^uint64(int64(int32(a))) + k) >> 63 }
+
+// fmaRnF32Lanes is the fast form of fma.rn.f32 (ir.FastFmaF32), o = a*b + c
+// in each lane.
+func fmaRnF32Lanes(o, a, b, c *[32]uint64) {
+	// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
+	// exact product plus c, rounded once to float64, rounds to the
+	// same f32 as the exact sum unless that float64 lies exactly
+	// halfway between two f32 values (its low 29 mantissa bits are
+	// 1<<28), below f32's normal range (where the discarded bits
+	// differ, though an exact zero is right) or is not finite; only
+	// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
+	for l := range o {
+		s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
+		sb := math.Float64bits(s)
+		if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
+			o[l] = uint64(math.Float32bits(float32(s)))
+		} else {
+			o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
+		}
+	}
+}

@@ -4,11 +4,7 @@
 
 package engine
 
-import (
-	"golang.org/x/sys/cpu"
-
-	"github.com/warpsim/warpsim/internal/ir"
-)
+import "golang.org/x/sys/cpu"
 
 // The AVX2 kernels (alu_amd64.s, lanes_amd64.s) and the functions that
 // run them where the CPU has AVX2 and the Go forms elsewhere.
@@ -171,64 +167,4 @@ func loadWords64(d *[32]uint64, s *[32]uint64) {
 		return
 	}
 	loadWords64Go(d, s)
-}
-
-// fastAVX2 runs the fast forms that have an AVX2 kernel into o, a being
-// the first source's lanes; it reports false for the others.
-func (wp *warp) fastAVX2(in *ir.Inst, o, a *[32]uint64) bool {
-	switch in.Fast {
-	case ir.FastAdd32:
-		aluAdd32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastAdd32Imm:
-		aluAdd32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastAdd64:
-		aluAdd64AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastAdd64Imm:
-		aluAdd64ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastSub32:
-		aluSub32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastSub32Imm:
-		aluSub32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastSub64:
-		aluSub64AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastMulLo32:
-		aluMulLo32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastMulLo32Imm:
-		aluMulLo32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastMulWideU32:
-		aluMulWideU32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastMulWideU32Imm:
-		aluMulWideU32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastMulWideS32:
-		aluMulWideS32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastMulWideS32Imm:
-		aluMulWideS32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastShl32:
-		aluShl32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastShl32Imm:
-		aluShl32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastShrU32:
-		aluShrU32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastShrU32Imm:
-		aluShrU32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastAnd32:
-		aluAnd32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastAnd32Imm:
-		aluAnd32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastOr32:
-		aluOr32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastOr32Imm:
-		aluOr32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastXor32:
-		aluXor32AVX2(o, a, wp.ru(in.A[1]))
-	case ir.FastXor32Imm:
-		aluXor32ImmAVX2(o, a, wp.ru(in.A[1])[0])
-	case ir.FastMadLo32:
-		aluMadLo32AVX2(o, a, wp.ru(in.A[1]), wp.ru(in.A[2]))
-	case ir.FastMov:
-		copy32AVX2(o, a)
-	default:
-		return false
-	}
-	return true
 }

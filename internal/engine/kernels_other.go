@@ -4,8 +4,6 @@
 
 package engine
 
-import "github.com/warpsim/warpsim/internal/ir"
-
 // Without the AVX2 kernels (kernels_amd64.go): the Go forms.
 
 // hasAVX2 is false: the AVX2 kernels below are never called.
@@ -18,7 +16,36 @@ func narrow32(s *[32]uint32, v *[32]uint64)                  { narrow32Go(s, v) 
 func loadWords32(d *[32]uint64, s *[32]uint32)               { loadWords32Go(d, s) }
 func loadWords64(d *[32]uint64, s *[32]uint64)               { loadWords64Go(d, s) }
 
-func (wp *warp) fastAVX2(in *ir.Inst, o, a *[32]uint64) bool { return false }
+// The kernels, for the calls behind hasAVX2 to compile.
 
+func laneStepsAVX2(r *[32]uint64, n uint64) (cons, uniform bool)    { panic("no AVX2 kernels") }
+func fill32AVX2(d *[32]uint64, v uint64)                            { panic("no AVX2 kernels") }
+func widen32AVX2(d *[32]uint64, s *[32]uint32)                      { panic("no AVX2 kernels") }
+func narrow32AVX2(s *[32]uint32, v *[32]uint64)                     { panic("no AVX2 kernels") }
+func copy32AVX2(d, s *[32]uint64)                                   { panic("no AVX2 kernels") }
+func aluAdd32AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluAdd32ImmAVX2(o, a *[32]uint64, b uint64)                    { panic("no AVX2 kernels") }
+func aluAdd64AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluAdd64ImmAVX2(o, a *[32]uint64, b uint64)                    { panic("no AVX2 kernels") }
+func aluSub32AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluSub32ImmAVX2(o, a *[32]uint64, b uint64)                    { panic("no AVX2 kernels") }
+func aluSub64AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluMulLo32AVX2(o, a, b *[32]uint64)                            { panic("no AVX2 kernels") }
+func aluMulLo32ImmAVX2(o, a *[32]uint64, b uint64)                  { panic("no AVX2 kernels") }
+func aluMulWideU32AVX2(o, a, b *[32]uint64)                         { panic("no AVX2 kernels") }
+func aluMulWideU32ImmAVX2(o, a *[32]uint64, b uint64)               { panic("no AVX2 kernels") }
+func aluMulWideS32AVX2(o, a, b *[32]uint64)                         { panic("no AVX2 kernels") }
+func aluMulWideS32ImmAVX2(o, a *[32]uint64, b uint64)               { panic("no AVX2 kernels") }
+func aluShl32AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluShl32ImmAVX2(o, a *[32]uint64, b uint64)                    { panic("no AVX2 kernels") }
+func aluShrU32AVX2(o, a, b *[32]uint64)                             { panic("no AVX2 kernels") }
+func aluShrU32ImmAVX2(o, a *[32]uint64, b uint64)                   { panic("no AVX2 kernels") }
+func aluAnd32AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluAnd32ImmAVX2(o, a *[32]uint64, b uint64)                    { panic("no AVX2 kernels") }
+func aluOr32AVX2(o, a, b *[32]uint64)                               { panic("no AVX2 kernels") }
+func aluOr32ImmAVX2(o, a *[32]uint64, b uint64)                     { panic("no AVX2 kernels") }
+func aluXor32AVX2(o, a, b *[32]uint64)                              { panic("no AVX2 kernels") }
+func aluXor32ImmAVX2(o, a *[32]uint64, b uint64)                    { panic("no AVX2 kernels") }
+func aluMadLo32AVX2(o, a, b, c *[32]uint64)                         { panic("no AVX2 kernels") }
 func setpImmAVX2(a, d *[32]uint64, f, k uint64, signed bool) uint32 { panic("no AVX2 kernels") }
 func setpRegAVX2(a, b, d *[32]uint64, mode int, inv uint64) uint32  { panic("no AVX2 kernels") }

@@ -2,13 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/hostmem"
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
@@ -1167,9 +1165,7 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) (k in
 		if exec == fullMask {
 			o = wp.ru(in.D[0])
 		}
-		if hasAVX2 && wp.fastAVX2(in, o, a) {
-			// (alu_amd64.s)
-		} else {
+		if !wp.fastForm(in, o, a) { // (fastgo.go)
 			switch in.Fast {
 			case ir.FastSetp32, ir.FastSetp32Imm:
 				var m uint32
@@ -1185,25 +1181,9 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) (k in
 				}
 				return k, in.D[0], m
 			case ir.FastFmaF32:
-				// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
-				// exact product plus c, rounded once to float64, rounds to the
-				// same f32 as the exact sum unless that float64 lies exactly
-				// halfway between two f32 values (its low 29 mantissa bits are
-				// 1<<28), below f32's normal range (where the discarded bits
-				// differ, though an exact zero is right) or is not finite; only
-				// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
-				b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
-				for l := range o {
-					s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
-					sb := math.Float64bits(s)
-					if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
-						o[l] = uint64(math.Float32bits(float32(s)))
-					} else {
-						o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
-					}
-				}
+				fmaRnF32Lanes(o, a, wp.ru(in.A[1]), wp.ru(in.A[2]))
 			default:
-				wp.fastGo(in, o, a) // (fastgo.go)
+				panic(fmt.Sprintf("engine: fast form %d has no row in kernelgen's aluOps", in.Fast))
 			}
 		}
 		k++

@@ -35,13 +35,10 @@ func (w *asm) mask32() { w.broadcast("0xffffffff", "X15", "Y15") }
 // An asmKernel is one assembly function and its Go declaration.
 type asmKernel struct {
 	name   string
-	params string // the Go parameters and results
-	frame  string // the argument frame, as TEXT writes it
-	doc    string // what the assembly's comment says beyond the signature
-	goDoc  string // the Go declaration's comment
-	// direct: the engine calls it itself behind hasAVX2 (arith.go), so
-	// builds without the kernels declare a stub.
-	direct bool
+	params string       // the Go parameters and results
+	frame  string       // the argument frame, as TEXT writes it
+	doc    string       // what the assembly's comment says beyond the signature
+	goDoc  string       // the Go declaration's comment
 	body   func(w *asm) // all but the closing VZEROUPPER and RET
 }
 
@@ -206,7 +203,7 @@ func (w *asm) setpVariants(labels []string, done string, step func(v, i int)) {
 // setpImmKernel: X = ((a's low word, zero- or sign-extended) ^ f) + k.
 func setpImmKernel() asmKernel {
 	return asmKernel{
-		name: "setpImmAVX2", params: "(a, d *[32]uint64, f, k uint64, signed bool) uint32", frame: "$0-44", direct: true,
+		name: "setpImmAVX2", params: "(a, d *[32]uint64, f, k uint64, signed bool) uint32", frame: "$0-44",
 		goDoc: "setpImmAVX2 sets d[l] to the sign of ((a[l]'s low word, zero- or, with\n" +
 			"signed, sign-extended) ^ f) + k, and returns those signs as a mask.",
 		body: func(w *asm) {
@@ -238,7 +235,7 @@ func setpImmKernel() asmKernel {
 // each xor inv.
 func setpRegKernel() asmKernel {
 	return asmKernel{
-		name: "setpRegAVX2", params: "(a, b, d *[32]uint64, mode int, inv uint64) uint32", frame: "$0-44", direct: true,
+		name: "setpRegAVX2", params: "(a, b, d *[32]uint64, mode int, inv uint64) uint32", frame: "$0-44",
 		goDoc: "setpRegAVX2 sets d[l] to the sign of X ^ inv, X being the low words'\n" +
 			"difference (mode 0 unsigned, 1 signed) or, for mode 2, their xor minus\n" +
 			"one, and returns those signs as a mask.",

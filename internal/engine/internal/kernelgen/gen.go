@@ -48,7 +48,9 @@ func goFile(build string, imports ...string) *strings.Builder {
 	if build != "" {
 		b.WriteString("//go:build " + build + "\n\n")
 	}
-	if len(imports) == 1 {
+	if len(imports) == 0 {
+		b.WriteString("package engine\n\n")
+	} else if len(imports) == 1 {
 		b.WriteString("package engine\n\nimport " + imports[0] + "\n\n")
 	} else {
 		b.WriteString("package engine\n\nimport (\n" + strings.Join(imports, "\n") + "\n)\n\n")
@@ -58,7 +60,7 @@ func goFile(build string, imports ...string) *strings.Builder {
 
 // kernelsAVX2 declares the kernels and writes the functions that run them.
 func kernelsAVX2() string {
-	b := goFile(avx2Build, `"golang.org/x/sys/cpu"`, "", irImport)
+	b := goFile(avx2Build, `"golang.org/x/sys/cpu"`)
 	b.WriteString("// The AVX2 kernels (alu_amd64.s, lanes_amd64.s) and the functions that\n" +
 		"// run them where the CPU has AVX2 and the Go forms elsewhere.\n\n" +
 		"// hasAVX2 is whether the kernels may run.\nvar hasAVX2 = cpu.X86.HasAVX2\n\n")
@@ -77,31 +79,20 @@ func kernelsAVX2() string {
 		}
 		fmt.Fprintf(b, "\t}\n\t%s%s(%s)\n}\n\n", ret, lk.goForm, lk.args)
 	}
-	b.WriteString("// fastAVX2 runs the fast forms that have an AVX2 kernel into o, a being\n" +
-		"// the first source's lanes; it reports false for the others.\n" +
-		"func (wp *warp) fastAVX2(in *ir.Inst, o, a *[32]uint64) bool {\n\tswitch in.Fast {\n")
-	forms(func(op aluOp, imm bool) {
-		if k := kernelName(op, imm); k != "" {
-			fmt.Fprintf(b, "\tcase %s:\n\t\t%s(%s)\n", fastConst(op, imm), k, kernelArgs(op, imm))
-		}
-	})
-	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
 	return b.String()
 }
 
 // kernelsOther is the build without the kernels: the Go forms only.
 func kernelsOther() string {
-	b := goFile(otherBuild, irImport)
+	b := goFile(otherBuild)
 	b.WriteString("// Without the AVX2 kernels (kernels_amd64.go): the Go forms.\n\n" +
 		"// hasAVX2 is false: the AVX2 kernels below are never called.\nconst hasAVX2 = false\n\n")
 	for _, lk := range laneKernels {
 		fmt.Fprintf(b, "func %s%s { %s%s(%s) }\n", lk.wrapper, lk.params, lk.ret(), lk.goForm, lk.args)
 	}
-	b.WriteString("\nfunc (wp *warp) fastAVX2(in *ir.Inst, o, a *[32]uint64) bool { return false }\n\n")
-	for _, k := range aluKernels() {
-		if k.direct {
-			fmt.Fprintf(b, "func %s%s { panic(\"no AVX2 kernels\") }\n", k.name, k.params)
-		}
+	b.WriteString("\n// The kernels, for the calls behind hasAVX2 to compile.\n\n")
+	for _, k := range append(laneAsmKernels(), aluKernels()...) {
+		fmt.Fprintf(b, "func %s%s { panic(\"no AVX2 kernels\") }\n", k.name, k.params)
 	}
 	return b.String()
 }
@@ -109,13 +100,18 @@ func kernelsOther() string {
 // fastGo is the Go form of every fast form in aluOps, four lanes a step,
 // and the setp loops of setpKernels.
 func fastGo() string {
-	b := goFile("", `"fmt"`, "", irImport)
-	b.WriteString("// fastGo runs the fast form of in (one of kernelgen's aluOps) in Go into\n" +
-		"// o, a being the first source's lanes: the lane function (fastlanes.go)\n" +
-		"// on four lanes a step, the second source read once when it is a constant.\n" +
-		"func (wp *warp) fastGo(in *ir.Inst, o, a *[32]uint64) {\n\tswitch in.Fast {\n")
+	b := goFile("", irImport)
+	b.WriteString("// fastForm runs the fast form of in into o, a being the first source's\n" +
+		"// lanes, when it is one of kernelgen's aluOps: its AVX2 kernel where it\n" +
+		"// has one and hasAVX2, else the lane function (fastlanes.go) on four lanes\n" +
+		"// a step, the second source read once when it is a constant. It reports\n" +
+		"// false, doing nothing, for the forms that are not (setp, fma).\n" +
+		"func (wp *warp) fastForm(in *ir.Inst, o, a *[32]uint64) bool {\n\tswitch in.Fast {\n")
 	forms(func(op aluOp, imm bool) {
 		fmt.Fprintf(b, "\tcase %s:\n", fastConst(op, imm))
+		if k := kernelName(op, imm); k != "" {
+			fmt.Fprintf(b, "\t\tif hasAVX2 {\n\t\t\t%s(%s)\n\t\t\treturn true\n\t\t}\n", k, kernelArgs(op, imm))
+		}
 		switch {
 		case op.shape == shapeCopy:
 			b.WriteString("\t\t*o = *a\n")
@@ -140,7 +136,7 @@ func fastGo() string {
 		}
 		b.WriteString("\t\t}\n")
 	})
-	b.WriteString("\tdefault:\n\t\tpanic(fmt.Sprintf(\"engine: fast form %d has no Go form\", in.Fast))\n\t}\n}\n")
+	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
 	for _, k := range setpKernels {
 		b.WriteString("\n" + comment(k.doc))
 		fmt.Fprintf(b, "func %s(a *[32]uint64, %s) uint32 {\n\tif hasAVX2 {\n\t\treturn %s\n\t}\n", k.name, k.params, k.avx2)
