@@ -11,7 +11,7 @@ import (
 )
 
 // TestALUKernels runs every fast form (those with no AVX2 kernel run their
-// Go form both times: fastAVX2 declines them) and any kernel (alu_amd64.s),
+// Go form both times) and any kernel (alu_amd64.s),
 // and setp with every comparison, signed and unsigned, on registers and
 // on a constant, through fastRun with the kernels and with the Go forms
 // (hasAVX2 off), on random lanes (high words set, shift amounts around 32

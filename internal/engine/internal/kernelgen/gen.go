@@ -97,8 +97,8 @@ func kernelsOther() string {
 	return b.String()
 }
 
-// fastGo is the Go form of every fast form in aluOps, four lanes a step,
-// and the setp loops of setpKernels.
+// fastGo is fastForm, every fast form of aluOps (its kernel, else its
+// lane function four lanes a step), and the setp loops of setpKernels.
 func fastGo() string {
 	b := goFile("", irImport)
 	b.WriteString("// fastForm runs the fast form of in into o, a being the first source's\n" +
@@ -169,7 +169,7 @@ func fastConst(op aluOp, imm bool) string {
 	return "ir.Fast" + op.fast
 }
 
-// kernelArgs are the arguments fastAVX2 passes op's kernel.
+// kernelArgs are the arguments fastForm passes op's kernel.
 func kernelArgs(op aluOp, imm bool) string {
 	switch {
 	case op.shape == shapeCopy:
