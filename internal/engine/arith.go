@@ -604,7 +604,9 @@ func setResult(t ptxtype.Type, p bool) uint64 {
 // sign-extended when signed), which cannot overflow: a < b is the sign of
 // a-b, a > b that of b-a, a >= b and a <= b their negations, a == b the
 // sign of (a^b)-1. Lanes are taken from the top down, four at a time, each
-// of four accumulators shifting by four (constant shifts).
+// of four accumulators shifting by four (constant shifts): the loops, and
+// the AVX2 kernels they call where they may, are written by gen_kernels.go
+// from kernelgen's setpKernels (fastgo.go).
 func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 	var inv uint64
 	switch cmp {
@@ -624,57 +626,6 @@ func setpMask32(cmp uint8, signed bool, a, b, d *[32]uint64) (uint32, bool) {
 		return setpSubS32(a, b, d, inv), true
 	}
 	return setpSubU32(a, b, d, inv), true
-}
-
-// setpEq32 sets d[l] to (a[l] == b[l]) ^ inv on the low 32 bits.
-func setpEq32(a, b, d *[32]uint64, inv uint64) uint32 {
-	if hasAVX2 {
-		return setpRegAVX2(a, b, d, 2, -inv)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(uint32(a[l])^uint32(b[l]))-1)>>63 ^ inv
-		p1 := (uint64(uint32(a[l+1])^uint32(b[l+1]))-1)>>63 ^ inv
-		p2 := (uint64(uint32(a[l+2])^uint32(b[l+2]))-1)>>63 ^ inv
-		p3 := (uint64(uint32(a[l+3])^uint32(b[l+3]))-1)>>63 ^ inv
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpSubU32 sets d[l] to (a[l] < b[l]) ^ inv, unsigned 32-bit.
-func setpSubU32(a, b, d *[32]uint64, inv uint64) uint32 {
-	if hasAVX2 {
-		return setpRegAVX2(a, b, d, 0, -inv)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(uint32(a[l]))-uint64(uint32(b[l])))>>63 ^ inv
-		p1 := (uint64(uint32(a[l+1]))-uint64(uint32(b[l+1])))>>63 ^ inv
-		p2 := (uint64(uint32(a[l+2]))-uint64(uint32(b[l+2])))>>63 ^ inv
-		p3 := (uint64(uint32(a[l+3]))-uint64(uint32(b[l+3])))>>63 ^ inv
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpSubS32 sets d[l] to (a[l] < b[l]) ^ inv, signed 32-bit.
-func setpSubS32(a, b, d *[32]uint64, inv uint64) uint32 {
-	if hasAVX2 {
-		return setpRegAVX2(a, b, d, 1, -inv)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := uint64(int64(int32(a[l]))-int64(int32(b[l])))>>63 ^ inv
-		p1 := uint64(int64(int32(a[l+1]))-int64(int32(b[l+1])))>>63 ^ inv
-		p2 := uint64(int64(int32(a[l+2]))-int64(int32(b[l+2])))>>63 ^ inv
-		p3 := uint64(int64(int32(a[l+3]))-int64(int32(b[l+3])))>>63 ^ inv
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
 // setpMask32Imm is setpMask32 with a constant second operand c (an
@@ -717,110 +668,6 @@ func setpMask32Imm(cmp uint8, signed bool, a *[32]uint64, c uint64, d *[32]uint6
 		return setpSignU32Flip(a, k, d)
 	}
 	return setpSignU32(a, k, d)
-}
-
-// setpEq32Imm sets d[l] to a[l] == c on the low 32 bits.
-func setpEq32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
-	if hasAVX2 {
-		return setpImmAVX2(a, d, uint64(c), ^uint64(0), false)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(uint32(a[l])^c) - 1) >> 63
-		p1 := (uint64(uint32(a[l+1])^c) - 1) >> 63
-		p2 := (uint64(uint32(a[l+2])^c) - 1) >> 63
-		p3 := (uint64(uint32(a[l+3])^c) - 1) >> 63
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpNe32Imm sets d[l] to a[l] != c on the low 32 bits.
-func setpNe32Imm(a *[32]uint64, c uint32, d *[32]uint64) uint32 {
-	if hasAVX2 {
-		return setpImmAVX2(a, d, ^uint64(c), 1, false)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := -uint64(uint32(a[l])^c) >> 63
-		p1 := -uint64(uint32(a[l+1])^c) >> 63
-		p2 := -uint64(uint32(a[l+2])^c) >> 63
-		p3 := -uint64(uint32(a[l+3])^c) >> 63
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpSignU32 sets d[l] to the sign of a[l] + k, a[l] zero-extended from
-// 32 bits.
-func setpSignU32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
-	if hasAVX2 {
-		return setpImmAVX2(a, d, 0, k, false)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(uint32(a[l])) + k) >> 63
-		p1 := (uint64(uint32(a[l+1])) + k) >> 63
-		p2 := (uint64(uint32(a[l+2])) + k) >> 63
-		p3 := (uint64(uint32(a[l+3])) + k) >> 63
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpSignU32Flip sets d[l] to the sign of ^a[l] + k, a[l] zero-extended
-// from 32 bits.
-func setpSignU32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
-	if hasAVX2 {
-		return setpImmAVX2(a, d, ^uint64(0), k, false)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (^uint64(uint32(a[l])) + k) >> 63
-		p1 := (^uint64(uint32(a[l+1])) + k) >> 63
-		p2 := (^uint64(uint32(a[l+2])) + k) >> 63
-		p3 := (^uint64(uint32(a[l+3])) + k) >> 63
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpSignS32 is setpSignU32 with a[l] sign-extended from 32 bits.
-func setpSignS32(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
-	if hasAVX2 {
-		return setpImmAVX2(a, d, 0, k, true)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (uint64(int64(int32(a[l]))) + k) >> 63
-		p1 := (uint64(int64(int32(a[l+1]))) + k) >> 63
-		p2 := (uint64(int64(int32(a[l+2]))) + k) >> 63
-		p3 := (uint64(int64(int32(a[l+3]))) + k) >> 63
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
-}
-
-// setpSignS32Flip is setpSignU32Flip with a[l] sign-extended from 32 bits.
-func setpSignS32Flip(a *[32]uint64, k uint64, d *[32]uint64) uint32 {
-	if hasAVX2 {
-		return setpImmAVX2(a, d, ^uint64(0), k, true)
-	}
-	var m0, m1, m2, m3 uint64
-	for l := 28; l >= 0; l -= 4 {
-		p0 := (^uint64(int64(int32(a[l]))) + k) >> 63
-		p1 := (^uint64(int64(int32(a[l+1]))) + k) >> 63
-		p2 := (^uint64(int64(int32(a[l+2]))) + k) >> 63
-		p3 := (^uint64(int64(int32(a[l+3]))) + k) >> 63
-		d[l], d[l+1], d[l+2], d[l+3] = p0, p1, p2, p3
-		m0, m1, m2, m3 = m0<<4|p0, m1<<4|p1, m2<<4|p2, m3<<4|p3
-	}
-	return uint32(m0 | m1<<1 | m2<<2 | m3<<3)
 }
 
 // setpPacked is setp/set on f16x2 or bf16x2: each half compares on its

@@ -2,13 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/hostmem"
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/internal/scalar"
 	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
@@ -1167,9 +1165,7 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) (k in
 		if exec == fullMask {
 			o = wp.ru(in.D[0])
 		}
-		if hasAVX2 && wp.fastAVX2(in, o, a) {
-			// (alu_amd64.s)
-		} else {
+		if !wp.fastForm(in, o, a) { // (fastgo.go)
 			switch in.Fast {
 			case ir.FastSetp32, ir.FastSetp32Imm:
 				var m uint32
@@ -1184,246 +1180,10 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) (k in
 					return k, -1, 0
 				}
 				return k, in.D[0], m
-			case ir.FastAdd32Imm:
-				b := uint32(wp.ru(in.A[1])[0])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) + b)
-					o[l+1] = uint64(uint32(a[l+1]) + b)
-					o[l+2] = uint64(uint32(a[l+2]) + b)
-					o[l+3] = uint64(uint32(a[l+3]) + b)
-				}
-			case ir.FastSub32Imm:
-				b := uint32(wp.ru(in.A[1])[0])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) - b)
-					o[l+1] = uint64(uint32(a[l+1]) - b)
-					o[l+2] = uint64(uint32(a[l+2]) - b)
-					o[l+3] = uint64(uint32(a[l+3]) - b)
-				}
-			case ir.FastAdd64Imm:
-				b := wp.ru(in.A[1])[0]
-				for l := 0; l < 32; l += 4 {
-					o[l] = a[l] + b
-					o[l+1] = a[l+1] + b
-					o[l+2] = a[l+2] + b
-					o[l+3] = a[l+3] + b
-				}
-			case ir.FastMulLo32Imm:
-				b := uint32(wp.ru(in.A[1])[0])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) * b)
-					o[l+1] = uint64(uint32(a[l+1]) * b)
-					o[l+2] = uint64(uint32(a[l+2]) * b)
-					o[l+3] = uint64(uint32(a[l+3]) * b)
-				}
-			case ir.FastMulWideU32Imm:
-				b := uint64(uint32(wp.ru(in.A[1])[0]))
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l])) * b
-					o[l+1] = uint64(uint32(a[l+1])) * b
-					o[l+2] = uint64(uint32(a[l+2])) * b
-					o[l+3] = uint64(uint32(a[l+3])) * b
-				}
-			case ir.FastMulWideS32Imm:
-				b := int64(int32(wp.ru(in.A[1])[0]))
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(int64(int32(a[l])) * b)
-					o[l+1] = uint64(int64(int32(a[l+1])) * b)
-					o[l+2] = uint64(int64(int32(a[l+2])) * b)
-					o[l+3] = uint64(int64(int32(a[l+3])) * b)
-				}
-			case ir.FastShl32Imm:
-				// Shifts of 32 or more give 0 (scalar.Shl32); below that the
-				// amount needs no test per lane.
-				sh := uint32(wp.ru(in.A[1])[0])
-				if sh >= 32 {
-					*o = [32]uint64{}
-					break
-				}
-				sh &= 31
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) << sh)
-					o[l+1] = uint64(uint32(a[l+1]) << sh)
-					o[l+2] = uint64(uint32(a[l+2]) << sh)
-					o[l+3] = uint64(uint32(a[l+3]) << sh)
-				}
-			case ir.FastShrU32Imm:
-				sh := uint32(wp.ru(in.A[1])[0])
-				if sh >= 32 {
-					*o = [32]uint64{}
-					break
-				}
-				sh &= 31
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) >> sh)
-					o[l+1] = uint64(uint32(a[l+1]) >> sh)
-					o[l+2] = uint64(uint32(a[l+2]) >> sh)
-					o[l+3] = uint64(uint32(a[l+3]) >> sh)
-				}
-			case ir.FastAnd32Imm:
-				b := wp.ru(in.A[1])[0] & 0xffffffff
-				for l := 0; l < 32; l += 4 {
-					o[l] = a[l] & b
-					o[l+1] = a[l+1] & b
-					o[l+2] = a[l+2] & b
-					o[l+3] = a[l+3] & b
-				}
-			case ir.FastOr32Imm:
-				b := wp.ru(in.A[1])[0]
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) | uint32(b))
-					o[l+1] = uint64(uint32(a[l+1]) | uint32(b))
-					o[l+2] = uint64(uint32(a[l+2]) | uint32(b))
-					o[l+3] = uint64(uint32(a[l+3]) | uint32(b))
-				}
-			case ir.FastXor32Imm:
-				b := wp.ru(in.A[1])[0]
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) ^ uint32(b))
-					o[l+1] = uint64(uint32(a[l+1]) ^ uint32(b))
-					o[l+2] = uint64(uint32(a[l+2]) ^ uint32(b))
-					o[l+3] = uint64(uint32(a[l+3]) ^ uint32(b))
-				}
-			case ir.FastMov:
-				*o = *a
-			case ir.FastAdd32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) + uint32(b[l]))
-					o[l+1] = uint64(uint32(a[l+1]) + uint32(b[l+1]))
-					o[l+2] = uint64(uint32(a[l+2]) + uint32(b[l+2]))
-					o[l+3] = uint64(uint32(a[l+3]) + uint32(b[l+3]))
-				}
-			case ir.FastAdd64:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = a[l] + b[l]
-					o[l+1] = a[l+1] + b[l+1]
-					o[l+2] = a[l+2] + b[l+2]
-					o[l+3] = a[l+3] + b[l+3]
-				}
-			case ir.FastSub32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) - uint32(b[l]))
-					o[l+1] = uint64(uint32(a[l+1]) - uint32(b[l+1]))
-					o[l+2] = uint64(uint32(a[l+2]) - uint32(b[l+2]))
-					o[l+3] = uint64(uint32(a[l+3]) - uint32(b[l+3]))
-				}
-			case ir.FastSub64:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = a[l] - b[l]
-					o[l+1] = a[l+1] - b[l+1]
-					o[l+2] = a[l+2] - b[l+2]
-					o[l+3] = a[l+3] - b[l+3]
-				}
-			case ir.FastMulLo32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l]) * uint32(b[l]))
-					o[l+1] = uint64(uint32(a[l+1]) * uint32(b[l+1]))
-					o[l+2] = uint64(uint32(a[l+2]) * uint32(b[l+2]))
-					o[l+3] = uint64(uint32(a[l+3]) * uint32(b[l+3]))
-				}
-			case ir.FastMadLo32:
-				b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
-					o[l+1] = uint64(uint32(a[l+1])*uint32(b[l+1]) + uint32(c[l+1]))
-					o[l+2] = uint64(uint32(a[l+2])*uint32(b[l+2]) + uint32(c[l+2]))
-					o[l+3] = uint64(uint32(a[l+3])*uint32(b[l+3]) + uint32(c[l+3]))
-				}
-			case ir.FastMulWideU32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
-					o[l+1] = uint64(uint32(a[l+1])) * uint64(uint32(b[l+1]))
-					o[l+2] = uint64(uint32(a[l+2])) * uint64(uint32(b[l+2]))
-					o[l+3] = uint64(uint32(a[l+3])) * uint64(uint32(b[l+3]))
-				}
-			case ir.FastMulWideS32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
-					o[l+1] = uint64(int64(int32(a[l+1])) * int64(int32(b[l+1])))
-					o[l+2] = uint64(int64(int32(a[l+2])) * int64(int32(b[l+2])))
-					o[l+3] = uint64(int64(int32(a[l+3])) * int64(int32(b[l+3])))
-				}
-			case ir.FastShl32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(scalar.Shl32(uint32(a[l]), uint32(b[l])))
-					o[l+1] = uint64(scalar.Shl32(uint32(a[l+1]), uint32(b[l+1])))
-					o[l+2] = uint64(scalar.Shl32(uint32(a[l+2]), uint32(b[l+2])))
-					o[l+3] = uint64(scalar.Shl32(uint32(a[l+3]), uint32(b[l+3])))
-				}
-			case ir.FastShrU32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = uint64(scalar.ShrU32(uint32(a[l]), uint32(b[l])))
-					o[l+1] = uint64(scalar.ShrU32(uint32(a[l+1]), uint32(b[l+1])))
-					o[l+2] = uint64(scalar.ShrU32(uint32(a[l+2]), uint32(b[l+2])))
-					o[l+3] = uint64(scalar.ShrU32(uint32(a[l+3]), uint32(b[l+3])))
-				}
-			case ir.FastAnd32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = (a[l] & b[l]) & 0xffffffff
-					o[l+1] = (a[l+1] & b[l+1]) & 0xffffffff
-					o[l+2] = (a[l+2] & b[l+2]) & 0xffffffff
-					o[l+3] = (a[l+3] & b[l+3]) & 0xffffffff
-				}
-			case ir.FastOr32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = (a[l] | b[l]) & 0xffffffff
-					o[l+1] = (a[l+1] | b[l+1]) & 0xffffffff
-					o[l+2] = (a[l+2] | b[l+2]) & 0xffffffff
-					o[l+3] = (a[l+3] | b[l+3]) & 0xffffffff
-				}
-			case ir.FastXor32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = (a[l] ^ b[l]) & 0xffffffff
-					o[l+1] = (a[l+1] ^ b[l+1]) & 0xffffffff
-					o[l+2] = (a[l+2] ^ b[l+2]) & 0xffffffff
-					o[l+3] = (a[l+3] ^ b[l+3]) & 0xffffffff
-				}
-			case ir.FastAddF32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = addF32(a[l], b[l])
-					o[l+1] = addF32(a[l+1], b[l+1])
-					o[l+2] = addF32(a[l+2], b[l+2])
-					o[l+3] = addF32(a[l+3], b[l+3])
-				}
-			case ir.FastMulF32:
-				b := wp.ru(in.A[1])
-				for l := 0; l < 32; l += 4 {
-					o[l] = mulF32(a[l], b[l])
-					o[l+1] = mulF32(a[l+1], b[l+1])
-					o[l+2] = mulF32(a[l+2], b[l+2])
-					o[l+3] = mulF32(a[l+3], b[l+3])
-				}
 			case ir.FastFmaF32:
-				// fma.rn.f32 (scalar.FmaRnF32) with its common case inline: the
-				// exact product plus c, rounded once to float64, rounds to the
-				// same f32 as the exact sum unless that float64 lies exactly
-				// halfway between two f32 values (its low 29 mantissa bits are
-				// 1<<28), below f32's normal range (where the discarded bits
-				// differ, though an exact zero is right) or is not finite; only
-				// those take scalar.FmaRnF32's round to odd (and canonical NaNs).
-				b, c := wp.ru(in.A[1]), wp.ru(in.A[2])
-				for l := range o {
-					s := float64(math.Float32frombits(uint32(a[l])))*float64(math.Float32frombits(uint32(b[l]))) + float64(math.Float32frombits(uint32(c[l])))
-					sb := math.Float64bits(s)
-					if e := (sb >> 52) & 0x7ff; sb&(1<<29-1) != 1<<28 && e >= 1023-126 && e != 0x7ff || sb<<1 == 0 {
-						o[l] = uint64(math.Float32bits(float32(s)))
-					} else {
-						o[l] = uint64(scalar.FmaRnF32(uint32(a[l]), uint32(b[l]), uint32(c[l])))
-					}
-				}
+				fmaRnF32Lanes(o, a, wp.ru(in.A[1]), wp.ru(in.A[2]))
+			default:
+				panic(fmt.Sprintf("engine: fast form %d has no row in kernelgen's aluOps", in.Fast))
 			}
 		}
 		k++
@@ -1440,12 +1200,6 @@ func (wp *warp) fastRun(code []ir.Inst, pc, rpc int32, n int, exec uint32) (k in
 		}
 	}
 }
-
-// addF32 and mulF32 are add.f32 and mul.f32 rounding to nearest, NaN
-// results canonical.
-func addF32(a, b uint64) uint64 { return uint64(scalar.AddRnF32(uint32(a), uint32(b))) }
-
-func mulF32(a, b uint64) uint64 { return uint64(scalar.MulRnF32(uint32(a), uint32(b))) }
 
 // straight marks the instructions exec runs that never touch the
 // reconvergence stack, the frames or the warp's state except by faulting:
