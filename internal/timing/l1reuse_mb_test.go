@@ -182,7 +182,7 @@ func l1reuseKnownOff(r l1reuseRow) bool {
 
 const (
 	l1reuseTol    = 0.05 // each row of a mechanism the model has
-	l1reuseOffMAE = 0.40 // the mean of l1reuseKnownOff's rows (35.1% measured)
+	l1reuseOffMAE = 0.40 // the mean of l1reuseKnownOff's rows (35.6% measured)
 )
 
 // plainL1Reuse are the rows TestL1ReuseMicrobenchmarks runs without
@@ -237,7 +237,7 @@ func TestL1ReuseMicrobenchmarks(t *testing.T) {
 		}
 	}
 	if off := (sum[0][1] + sum[1][1]) / max(n[0][1]+n[1][1], 1); off > l1reuseOffMAE {
-		t.Errorf("the rows of mechanisms the model lacks: mean |error| %.1f%%, was 35.1%%", 100*off)
+		t.Errorf("the rows of mechanisms the model lacks: mean |error| %.1f%%, 35.6%% when written", 100*off)
 	}
 	for set := range 2 {
 		for off := range 2 {
