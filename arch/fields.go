@@ -230,6 +230,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("cp_async.warp", "cycles a warp waits after a cp.async, per wavefront of its shared-memory writes and one more, before its next one issues", number, 0, formatFloat)
 	timing("cp_async.queue", "cycles of the L1 data path's queued work a cp.async may issue behind (0: no limit)", number, 0, formatFloat)
 	timing("load.miss_bandwidth", "bytes per cycle at which a global load into registers takes the SM's L1 data path for its sectors that miss the L1 (0: as hits)", number, 0, formatFloat)
+	timing("load.miss_line", "cycles of the SM's L1 data path each line a global load into registers misses in the L1 takes at least (0: its sectors' bytes alone)", number, 0, formatFloat)
 	timing("load.warp_line", "cycles a warp waits after a global load, per line it touched and one more, before its next global load issues (0: none)", number, 0, formatFloat)
 	timing("load.window", "a warp's global loads waiting for their data at most, its next waiting for the oldest (0: no limit; at most 64)", count, 0, formatFloat)
 	timing("store.sector", "cycles a whole sector of a global store holds the port by which an SM's stores leave for the L2 (0: no port)", number, 0, formatFloat)

@@ -110,6 +110,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"tensormap.guard":                   func(p *Params, v float64) { p.TensormapGuardCycles = uint32(v) },
 	"bandwidth.l1":                      func(p *Params, v float64) { p.L1BytesPerCycle = uint32(v) },
 	"load.miss_bandwidth":               func(p *Params, v float64) { p.LoadMissBytesPerCycle = v },
+	"load.miss_line":                    func(p *Params, v float64) { p.LoadMissLineCycles = v },
 	"load.warp_line":                    func(p *Params, v float64) { p.LoadWarpCycles = v },
 	"load.window":                       func(p *Params, v float64) { p.LoadWindow = int(v) },
 	"bandwidth.l2":                      func(p *Params, v float64) { p.L2BytesPerNS = v },

@@ -248,6 +248,63 @@ func TestL1Wavefronts(t *testing.T) {
 	}
 }
 
+// TestLoadMissPath: a global load into registers takes the L1 data path
+// for its missing sectors at LoadMissBytesPerCycle and at least
+// LoadMissLineCycles a missing line, its wavefronts when more. The
+// expected cycles are the GH100's: one sector of each of 32 lines at 32
+// offsets, missing, 32.1-32.2 cycles an SM (testdata/timing/l1reuse,
+// miss_rowsx_s32; in the L1 the model's wavefronts, 8); at one offset 32
+// either way (miss_rows_s32, hit_rows); whole lines about two cycles each
+// (testdata/timing/coldlines: four lines of a warp's 16-byte loads).
+func TestLoadMissPath(t *testing.T) {
+	p := memFixture().p
+	spread := func() []uint64 { // lane l: line 33*l, sector l/8 of it (rowsx)
+		var v []uint64
+		for l := uint64(0); l < 32; l++ {
+			v = append(v, 33*l*4+l/8)
+		}
+		return v
+	}
+	column := func() []uint64 { // lane l: line 33*l, sector 0 (rows)
+		var v []uint64
+		for l := uint64(0); l < 32; l++ {
+			v = append(v, 33*l*4)
+		}
+		return v
+	}
+	lines := func(n uint64) []uint64 { // n whole lines
+		var v []uint64
+		for i := uint64(0); i < 4*n; i++ {
+			v = append(v, 4096+i)
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name    string
+		sectors []uint64
+		held    bool
+		cycles  float64
+	}{
+		{"32 lines at 32 offsets, missing", spread(), false, 32},
+		{"32 lines at 32 offsets, in the L1", spread(), true, 8},
+		{"32 lines at one offset, missing", column(), false, 32},
+		{"32 lines at one offset, in the L1", column(), true, 32},
+		{"one whole line, missing", lines(1), false, 2},
+		{"four whole lines, missing", lines(4), false, 8},
+		{"four whole lines, in the L1", lines(4), true, 4},
+	} {
+		l1 := newCache(p.L1Bytes, 4)
+		if tc.held {
+			for _, sec := range tc.sectors {
+				l1.fill(sec, 0, false)
+			}
+		}
+		if got := loadL1Bytes(p, l1, tc.sectors) / float64(p.L1BytesPerCycle); got != tc.cycles {
+			t.Errorf("%s: %.2f cycles of the L1 data path, want %.2f", tc.name, got, tc.cycles)
+		}
+	}
+}
+
 // TestStoreL1Wavefronts: a global store takes the L1's data path as a
 // load does, a cycle per wavefront: the tensor lesson's C stores (a warp's
 // store writes one sector of each of 8 lines at one place in their lines:

@@ -208,6 +208,10 @@ type Params struct {
 	// registers takes the L1 data path for its sectors that miss the L1
 	// (scoreboard.go, loadL1Bytes; 0: its bytes, as a hit).
 	LoadMissBytesPerCycle float64
+	// LoadMissLineCycles: a global load into registers takes the L1 data
+	// path at least this many cycles for each line it misses in the L1
+	// (scoreboard.go, loadL1Bytes; 0: its missing sectors' bytes alone).
+	LoadMissLineCycles float64
 	// LoadWarpCycles: a warp's next global load waits this many cycles
 	// for each line of its last one, and one more (scoreboard.go; 0: none).
 	LoadWarpCycles float64

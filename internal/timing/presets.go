@@ -576,7 +576,12 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 348), from the L2 and from DRAM alike: 64 bytes a cycle of missing sectors (a hit's data 128, l1wave).
 		// One warp issues a four-line load every 11-14 cycles there (the one-warp rows: 216 cycles for 16),
 		// as a four-line cp.async (CpAsyncWarpCycles): 2.24 a line of its last load, and one more.
-		LoadMissBytesPerCycle: 64, LoadWarpCycles: 2.24,
+		// [L1REUSE] And at least a cycle a line it misses, MEASURED on the device's H200 (the same GH100 SM;
+		// testdata/timing/l1reuse: l1reuse_mb.cu, run.sh; clock64, one block of 16 warps): a load whose 32 lanes
+		// read one sector of each of 32 lines the L1 does not hold takes 32.1-32.2 cycles an SM, the lines at 32
+		// different offsets (one data-stage wavefront; 16 cycles at 64 bytes a cycle) as at one offset (32
+		// wavefronts), through ld.global, .nc, .ca and .cg alike; where the lines are in the L1, 15.4 and 32.1.
+		LoadMissBytesPerCycle: 64, LoadMissLineCycles: 1, LoadWarpCycles: 2.24,
 		// [INFLIGHT] One warp keeps at most 32 global loads waiting for their data, MEASURED on this H100
 		// (testdata/timing/inflight: inflight_mb.cu, run.sh; clock64 in the kernel, Nsight Compute's base
 		// clock): one thread's N independent loads of distinct lines take 487 cycles at N=32 and 1,376 at

@@ -869,23 +869,29 @@ func missingLines(c *cache, sectors []uint64) int {
 // block's 256 lines leave in 256 cycles. Charged by the sector, not the
 // line: the calibration's tiled matmuls, whose loads read half lines,
 // were 2 points slower at two cycles a line (the bursts read whole
-// lines and cannot tell). cp.async (cpAsyncL1Bytes) and
+// lines and cannot tell). And at least LoadMissLineCycles for each line it
+// misses: one sector of each of 32 lines takes an SM 32 cycles on the
+// GH100 (testdata/timing/l1reuse, miss_rowsx: one data-stage wavefront,
+// 16 cycles at 64 bytes a cycle), a whole line's four sectors the two
+// that the rate gives. cp.async (cpAsyncL1Bytes) and
 // the TMA unit's copies have their own rates.
 func loadL1Bytes(p *Params, l1 *cache, sectors []uint64) float64 {
 	n := l1DataBytes(p, sectors)
 	if p.LoadMissBytesPerCycle <= 0 || len(sectors) == 0 {
 		return n
 	}
-	m := len(sectors)
-	if l1 != nil {
-		m = 0
-		for _, sec := range sectors {
-			if !l1.holds(sec) {
-				m++
-			}
+	m, lines, last := 0, 0, ^uint64(0) // the sectors that miss the L1, and their lines
+	for _, sec := range sectors {
+		if l1 != nil && l1.holds(sec) {
+			continue
+		}
+		m++
+		if sec>>2 != last {
+			lines, last = lines+1, sec>>2
 		}
 	}
-	return max(n, float64(m*32)/p.LoadMissBytesPerCycle*float64(p.L1BytesPerCycle))
+	miss := max(float64(m*32)/p.LoadMissBytesPerCycle, float64(lines)*p.LoadMissLineCycles)
+	return max(n, miss*float64(p.L1BytesPerCycle))
 }
 
 // countLines is the number of 128-byte lines sectors (in line order, as
