@@ -54,6 +54,12 @@ type WmmaAccess struct {
 	// fragment's loads: 1, or more where ptxas places the loaded values'
 	// consumers between the step's loads (markWmmaRounds).
 	Rounds int
+	// Groups is how many of those round trips are the fragment's own
+	// loads, each group sent when the data of the one before is back (the
+	// rest are the step's other loads): 2 for an 8-bit operand read a
+	// byte an element (ptxas's two halves of its LDG.E.U8, each packed
+	// before the next goes out), else 1 (WmmaGroupRounds).
+	Groups int
 	// Reuse: an A or B fragment's load inside a loop, whose registers
 	// ptxas gives to each k step's fragment in turn, so that it issues
 	// after the earlier MMAs of the loop that read them (markWmmaReuse).
@@ -118,14 +124,14 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 	}
 	a.Insts = (n + a.BlocksPerInst - 1) / a.BlocksPerInst
 	a.Movm *= n
-	a.Rounds = 1
+	a.Rounds, a.Groups = 1, 1
 	if load && a.BlockRows == 4 && bits == 8 {
 		// Byte loads packed into registers (IMAD, PRMT): ptxas issues
 		// half of them, packs those, then the other half, and packs
 		// the fragment before the step's other operand is loaded
 		// (wg.sass, gg of s8: 4 LDG.E.U8, IMAD; 4 LDG.E.U8, IMAD,
 		// PRMT; 2 LDG.E of A; IMMA): three round trips.
-		a.Rounds = 3
+		a.Rounds, a.Groups = 3, 2
 	}
 	return a
 }
