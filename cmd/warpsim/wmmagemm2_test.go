@@ -26,8 +26,11 @@ const wmmagemm2Dir = "../../testdata/programs3/wmmagemm2"
 // ConstBankLive alone, 12.0% with ptxas's order alone, 13.8% with both (the
 // preset; gv_tf32_cr, A column-major, -38% and -40%: three round trips in
 // its SASS where the rule says two). Sixteenth round, a k loop's fragment
-// loads after the step before's MMAs (WmmaReuse): 11.5%. It fails when a
-// launch is more than 60% off or the mean passes 12.5%.
+// loads after the step before's MMAs (WmmaReuse): 11.5%. Seventeenth, an
+// 8-bit fragment read a byte an element sends its second half of loads to
+// the L2 and DRAM when the first half's data is back (WmmaGroupRounds):
+// 9.3% (gv_s8_cc -11/-13% -> +7/+8%, gv_u8_rr -13/-21% -> +4/-2%). It
+// fails when a launch is more than 60% off or the mean passes 9.6%.
 func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -43,7 +46,7 @@ func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	}
 	mean := sum / float64(max(1, len(rows)))
 	t.Logf("mean |error| %.1f%% (%d launches)", 100*mean, len(rows))
-	if mean > 0.125 {
-		t.Errorf("mean |error| %.1f%%: want under 12.5%%", 100*mean)
+	if mean > 0.096 {
+		t.Errorf("mean |error| %.1f%%: want under 9.6%%", 100*mean)
 	}
 }

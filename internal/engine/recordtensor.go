@@ -129,7 +129,11 @@ func (wp *warp) recordWmmaParts(to *ir.TensorOperands, p, strideBytes uint64) {
 	block := func(b int, note func(addr, n uint64)) {
 		br, bc := b/perRow, b%perRow
 		for j := range a.BlockRows {
-			note(p+uint64(br*a.BlockRows+j)*strideBytes+uint64(bc*a.BlockBytes), uint64(a.BlockBytes))
+			row := br*a.BlockRows + j
+			if a.Interleaved {
+				row = j*(a.TileRows/a.BlockRows) + br
+			}
+			note(p+uint64(row)*strideBytes+uint64(bc*a.BlockBytes), uint64(a.BlockBytes))
 		}
 	}
 	r.Parts = r.Parts[:0]

@@ -50,10 +50,23 @@ type WmmaAccess struct {
 	BlockRows, BlockBytes  int
 	BlocksPerInst          int
 	Insts, Movm            int
+	// Interleaved: a block's rows are TileRows/BlockRows apart, not
+	// adjacent — an 8-bit operand read a byte an element, whose lane%4
+	// picks a group of four storage rows and each LDG.E.U8 or LDS.U8 reads
+	// one row of every group (wg.sass, gg of s8: rows 0, 4, 8, 12, then
+	// 1, 5, 9, 13, ...), which decides its shared-memory bank conflicts
+	// and which rows each half of the loads (Groups) reads.
+	Interleaved bool
 	// Rounds is how many memory round trips a step's MMA waits for this
 	// fragment's loads: 1, or more where ptxas places the loaded values'
 	// consumers between the step's loads (markWmmaRounds).
 	Rounds int
+	// Groups is how many of those round trips are the fragment's own
+	// loads, each group sent when the data of the one before is back (the
+	// rest are the step's other loads): 2 for an 8-bit operand read a
+	// byte an element (ptxas's two halves of its LDG.E.U8, each packed
+	// before the next goes out), else 1 (WmmaGroupRounds).
+	Groups int
 	// Reuse: an A or B fragment's load inside a loop, whose registers
 	// ptxas gives to each k step's fragment in turn, so that it issues
 	// after the earlier MMAs of the loop that read them (markWmmaReuse).
@@ -92,10 +105,11 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 		// MOVM and LDSM move 16-bit elements: an 8-bit operand stored
 		// the other way round is read a byte an element (LDG.E.U8,
 		// LDS.U8: a lane's 4 k values of one column a register, packed
-		// by PRMT), lane%4 picking the storage row, lane/4 the byte: 4
-		// rows of 8 bytes, eight loads for s8 m16n16k16 B row-major
+		// by PRMT), lane%4 picking a group of four storage rows, lane/4
+		// the byte: each load one row of every group, 4 rows of 8 bytes
+		// (Interleaved), eight loads for s8 m16n16k16 B row-major
 		// (testdata/programs3/wmmagemm, wg.sass: gg and gs of s8).
-		a.BlockRows, a.BlockBytes = 4, 8
+		a.BlockRows, a.BlockBytes, a.Interleaved = 4, 8, true
 	case bits < 32:
 		a.BlockRows, a.BlockBytes = 8, 16
 		if load && use != 'c' && to.DstSpace == ptx.SpaceShared && bits >= 8 {
@@ -118,14 +132,14 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 	}
 	a.Insts = (n + a.BlocksPerInst - 1) / a.BlocksPerInst
 	a.Movm *= n
-	a.Rounds = 1
+	a.Rounds, a.Groups = 1, 1
 	if load && a.BlockRows == 4 && bits == 8 {
 		// Byte loads packed into registers (IMAD, PRMT): ptxas issues
 		// half of them, packs those, then the other half, and packs
 		// the fragment before the step's other operand is loaded
 		// (wg.sass, gg of s8: 4 LDG.E.U8, IMAD; 4 LDG.E.U8, IMAD,
 		// PRMT; 2 LDG.E of A; IMMA): three round trips.
-		a.Rounds = 3
+		a.Rounds, a.Groups = 3, 2
 	}
 	return a
 }

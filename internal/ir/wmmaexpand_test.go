@@ -146,7 +146,8 @@ func mmaTypes(typ, acc string) string {
 // goes a k-slice of HMMA.1684 at a time (five LD.E, four FSETP+IADD, two
 // HMMA, then the rest: two); s8 with B row-major loads half of B's bytes,
 // packs them, the other half, packs, and only then A (three for B, one for
-// A).
+// A; two of B's three are its own halves, sent one after the other, which
+// WmmaGroupRounds takes through the memory system: ir.WmmaAccess.Groups).
 func TestWmmaRoundsAsPtxas(t *testing.T) {
 	for _, c := range []struct {
 		name                  string
@@ -154,25 +155,29 @@ func TestWmmaRoundsAsPtxas(t *testing.T) {
 		fa, fb                int
 		convert               bool
 		wantA, wantB          int
+		wantGroupsB           int
 	}{
-		{"f16, B row-major", "m16n16k16", "f16", "f32", "row", 8, 8, false, 1, 1},
-		{"bf16, B row-major", "m16n16k16", "bf16", "f32", "row", 4, 4, false, 1, 1},
-		{"tf32 converted", "m16n16k8", "tf32", "f32", "row", 4, 4, true, 2, 2},
-		{"tf32 as loaded", "m16n16k8", "tf32", "f32", "row", 4, 4, false, 1, 1},
-		{"s8, B row-major", "m16n16k16", "s8", "s32", "row", 2, 2, false, 1, 3},
-		{"s8, B column-major", "m16n16k16", "s8", "s32", "col", 2, 2, false, 1, 1},
+		{"f16, B row-major", "m16n16k16", "f16", "f32", "row", 8, 8, false, 1, 1, 1},
+		{"bf16, B row-major", "m16n16k16", "bf16", "f32", "row", 4, 4, false, 1, 1, 1},
+		{"tf32 converted", "m16n16k8", "tf32", "f32", "row", 4, 4, true, 2, 2, 1},
+		{"tf32 as loaded", "m16n16k8", "tf32", "f32", "row", 4, 4, false, 1, 1, 1},
+		{"s8, B row-major", "m16n16k16", "s8", "s32", "row", 2, 2, false, 1, 3, 2},
+		{"s8, B column-major", "m16n16k16", "s8", "s32", "col", 2, 2, false, 1, 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := lowerOne(t, wmmaStep(c.shape, c.typ, c.acc, c.fa, c.fb, c.bLay, c.convert))
-			got := map[byte]int{}
+			got, groups := map[byte]int{}, map[byte]int{}
 			for _, in := range f.Code {
 				if in.Op == OpTensor && in.Mode == TensorWmmaLoad {
 					to := f.TensorOps[in.Imm]
-					got[to.Use] = to.Access.Rounds
+					got[to.Use], groups[to.Use] = to.Access.Rounds, to.Access.Groups
 				}
 			}
 			if got['a'] != c.wantA || got['b'] != c.wantB {
 				t.Errorf("rounds A %d, B %d; want %d, %d", got['a'], got['b'], c.wantA, c.wantB)
+			}
+			if groups['a'] != 1 || groups['b'] != c.wantGroupsB {
+				t.Errorf("groups of its own loads A %d, B %d; want 1, %d", groups['a'], groups['b'], c.wantGroupsB)
 			}
 		})
 	}

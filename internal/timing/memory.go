@@ -30,9 +30,16 @@ func (s *gridState) load(sm *smT, rec *engine.StepRecord) uint64 {
 // its cycles, each line it asks the L2 for taking at least lookup bytes of
 // the L2's bandwidth.
 func (s *gridState) loadTaking(sm *smT, rec *engine.StepRecord, l1, lookup float64) uint64 {
+	return s.loadTakingAfter(sm, rec, l1, lookup, 0)
+}
+
+// loadTakingAfter is loadTaking for requests that leave the SM no sooner
+// than after (a cycle or a future: the data of the loads whose consumers
+// ptxas puts before them, WmmaGroupRounds); 0 for none.
+func (s *gridState) loadTakingAfter(sm *smT, rec *engine.StepRecord, l1, lookup float64, after uint64) uint64 {
 	p := s.p
-	t0 := sm.l1q.take(sm.now, l1)
-	done := t0 + uint64(p.L1HitLatency)
+	t0 := sm.fmax(sm.l1q.take(sm.now, l1), after)
+	done := sm.fadd(t0, uint64(p.L1HitLatency))
 	run := 0 // sectors left in the current line's run
 	for i, sec := range rec.Sectors {
 		// The L2 looks each line a request touches up once: a line's run

@@ -386,6 +386,24 @@ type Params struct {
 	// load of a k step above the previous step's MMAs in any gg or gs
 	// loop). Off: the hoisting bound alone (registerGate).
 	WmmaReuse bool
+	// WmmaGroupRounds: with WmmaRounds, a fragment whose own loads ptxas
+	// sends in groups one after another (ir.WmmaAccess.Groups: an 8-bit
+	// operand read a byte an element, half its LDG.E.U8 packed before the
+	// other half goes out) sends each later group's requests to the L1 and
+	// the L2 when the group before's data is back, so that a group
+	// reading lines no earlier group touched pays their DRAM fetch, not
+	// an L2 hit (testdata/programs3/wmmagemm, wg.sass: the gg s8 step's
+	// second half reads 8 rows of B the first half did not). Off: every
+	// round after the first an L2 hit's latency.
+	WmmaGroupRounds bool
+	// WmmaRoundsLoopOnly: WmmaRounds and WmmaGroupRounds apply to a
+	// loop's fragment loads only (ir.WmmaAccess.Reuse): in straight code
+	// ptxas has registers for every load and sends them all before the
+	// first consumer (testdata/programs3/wmmagemm, wg.sass's ch kernels:
+	// the eight LDG.E.U8 of an s8 B read a byte an element and A's two
+	// LDG.E above the first IMMA; tf32's eight LD.E above the first
+	// conversion and HMMA.1684). Off: in any code.
+	WmmaRoundsLoopOnly bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:
 	// lanes reading different lines at the same offset in them conflict

@@ -768,8 +768,17 @@ var measured = withDerivedPresets(map[string]*Params{
 		// (ptxas.wmma_reuse): a step's wmma.load waits for the MMAs of the
 		// step before to start (wg.sass's gg and gs loops; docs/
 		// calibration.md, sixteenth round).
-		WmmaReuse:      true,
-		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
+		WmmaReuse: true,
+		// [WMMAGROUPS] an 8-bit operand read a byte an element sends its
+		// second half of LDG.E.U8 when the first half's data is back
+		// (ptxas.wmma_group_rounds): wg.sass's gg s8 step; docs/
+		// calibration.md, seventeenth round.
+		WmmaGroupRounds: true,
+		// [WMMASTRAIGHT] in straight code ptxas sends every fragment load
+		// before the first consumer (ptxas.wmma_rounds_loop_only): wg.sass's
+		// ch kernels; docs/calibration.md, seventeenth round.
+		WmmaRoundsLoopOnly: true,
+		DRAMWaitSpread:     0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at
 		// 1.589 GHz, the L2 flushed: testdata/timing/coldlines, with

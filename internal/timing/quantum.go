@@ -459,7 +459,17 @@ func (s *gridState) replayRequests(k int, t uint64) {
 		var v uint64
 		switch r.kind {
 		case reqLoad:
-			v = s.fromL2(s.translate(id, r.at, r.sec), r.sec, r.cost, id)
+			at := r.at
+			if isFut(at) {
+				// A load sent when earlier loads' data is back
+				// (WmmaGroupRounds): their requests came before it.
+				if s.inline {
+					at = sm.val(at)
+				} else {
+					at = sm.rval(at, i, ans[off[id]:])
+				}
+			}
+			v = s.fromL2(s.translate(id, at, r.sec), r.sec, r.cost, id)
 		case reqConstLoad:
 			v = s.fromL2(r.at, r.sec, r.cost, -1)
 		case reqStore:

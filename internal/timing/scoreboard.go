@@ -500,9 +500,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			if in.Op == ir.OpLd && in.Mode == ir.LdL2Only {
 				sm.l1, lookup = nil, 0
 			}
-			eachPart(rec, func() {
-				mem = sm.fmax(mem, s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup))
-			})
+			if g := s.wmmaGroups(rec, in); g > 1 {
+				mem = sm.fmax(mem, s.groupRounds(sm, rec, g, lookup))
+			} else {
+				eachPart(rec, func() {
+					mem = sm.fmax(mem, s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup))
+				})
+			}
 			sm.l1 = l1
 			if p.LoadWarpCycles > 0 && in.Op == ir.OpLd {
 				w.loadNext = sm.now + uint64(p.LoadWarpCycles*float64(countLines(rec.Sectors)+1)+0.5)
@@ -564,13 +568,18 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	}
 	if in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && mem != 0 {
 		if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) && int(in.Imm) < len(funcs[rec.Func].TensorOps) {
-			if r := funcs[rec.Func].TensorOps[in.Imm].Access.Rounds; r > 1 && p.WmmaRounds {
+			if r := wmmaRounds(p, &funcs[rec.Func].TensorOps[in.Imm].Access); r > 1 {
 				// ptxas's order inside the step (ir.markWmmaRounds): the
 				// fragment's later loads go out when the earlier ones'
-				// data is back and their consumers have run.
+				// data is back and their consumers have run (the rounds
+				// groupRounds sent through the memory system already
+				// counted).
 				round := uint64(p.L2HitLatency + 0.5)
 				if rec.Space == engine.SpaceShared {
 					round = uint64(p.SharedLatency)
+				}
+				if g := s.wmmaGroups(rec, in); g > 1 {
+					r -= g - 1
 				}
 				mem = sm.fadd(mem, uint64(r-1)*round)
 			}
@@ -990,6 +999,63 @@ func (s *gridState) ordering(sm *smT, w *warpT, in *ir.Inst, mem uint64) uint64 
 // ISETP and BRA until the word held what the lane read.
 func casLoop16(in *ir.Inst) bool {
 	return in.Op == ir.OpAtom && (in.Type == ptx.F16 || in.Type == ptx.BF16) && in.Mode != ir.AtomCas && in.Mode != ir.AtomExch
+}
+
+// wmmaRounds is how many memory round trips a wmma.load's fragment takes
+// to reach its MMA (ir.WmmaAccess.Rounds, WmmaRounds): 1 where ptxas
+// loads it with the step's other loads — outside a loop under
+// WmmaRoundsLoopOnly (ir.WmmaAccess.Reuse false).
+func wmmaRounds(p *Params, a *ir.WmmaAccess) int {
+	if !p.WmmaRounds || p.WmmaRoundsLoopOnly && !a.Reuse {
+		return 1
+	}
+	return a.Rounds
+}
+
+// wmmaGroups is how many groups of its requests a global wmma.load sends
+// one after another (ir.WmmaAccess.Groups, WmmaGroupRounds): 1 when they
+// all go out at once.
+func (s *gridState) wmmaGroups(rec *engine.StepRecord, in *ir.Inst) int {
+	p := s.p
+	if !p.WmmaRounds || !p.WmmaGroupRounds || in.Op != ir.OpTensor || in.Mode != ir.TensorWmmaLoad || rec.Space != engine.SpaceGlobal {
+		return 1
+	}
+	funcs := s.g.Funcs()
+	if int(rec.Func) >= len(funcs) || int(in.Imm) >= len(funcs[rec.Func].TensorOps) {
+		return 1
+	}
+	a := &funcs[rec.Func].TensorOps[in.Imm].Access
+	g := a.Groups
+	if wmmaRounds(p, a) < 2 || g < 2 || len(rec.Parts) < g {
+		return 1
+	}
+	return g
+}
+
+// groupRounds sends a wmma.load's requests (rec.Parts) in g groups, each
+// through the L1 and the L2 when the data of the group before is back, as
+// ptxas's SASS does where it packs each group's bytes before it loads the
+// next (wg.sass, gg of s8: four LDG.E.U8, IMAD, four more, IMAD, PRMT):
+// a later group that reads lines no earlier one touched waits for their
+// fetch from DRAM. It returns when the last group's data is back.
+func (s *gridState) groupRounds(sm *smT, rec *engine.StepRecord, g int, lookup float64) uint64 {
+	p := s.p
+	parts, secs, bytes := rec.Parts, rec.Sectors, rec.Bytes
+	rec.Bytes = bytes / uint32(len(parts))
+	var after, mem uint64
+	off := 0
+	for k := range g {
+		lo, hi := k*len(parts)/g, (k+1)*len(parts)/g
+		var done uint64
+		for _, n := range parts[lo:hi] {
+			rec.Sectors = secs[off : off+int(n)]
+			done = sm.fmax(done, s.loadTakingAfter(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup, after))
+			off += int(n)
+		}
+		after, mem = done, done
+	}
+	rec.Sectors, rec.Bytes = secs, bytes
+	return mem
 }
 
 // casRounds charges a 16-bit atomic's compare-and-swap loop (casLoop16):
