@@ -121,10 +121,11 @@ func runL2Store(t *testing.T, sets []string, bounds map[string]float64) {
 // TestL2StoreMicrobenchmarks: one block of 1024 threads storing its
 // 128 KiB four times over, whole sectors (a sector a cycle at the SM's
 // store port), a 4-byte store to each of four sectors of a line (1.25
-// cycles a sector) and a 4-byte store a line (StorePartialLineCycles: 2
-// cycles a line; the model without it was 37% fast).
+// cycles a sector) and a 4-byte store a line (StorePartialLineCycles 2,
+// held back from the preset: 2 cycles a line; the model without it is 37%
+// fast).
 func TestL2StoreMicrobenchmarks(t *testing.T) {
-	runL2Store(t, nil, map[string]float64{"st_e16s16_g1_p4": 0.05, "st_e4s32_g1_p4": 0.05, "st_e4s128_g1_p4": 0.05})
+	runL2Store(t, []string{"store.partial_line=2"}, map[string]float64{"st_e16s16_g1_p4": 0.05, "st_e4s32_g1_p4": 0.05, "st_e4s128_g1_p4": 0.05})
 }
 
 // l2StoreSets are the figures the recording gives for whole sectors that
