@@ -341,7 +341,12 @@ func (s *gridState) store(sm *smT, rec *engine.StepRecord, data uint64) (taken, 
 		// A line whose sectors all merge still takes the port a whole
 		// sector's time (its request).
 		fresh, merged, at := sm.mergeStore(p, rec.Sectors)
-		left = sm.stq.take(left, c*float64(fresh)+p.StoreSectorCycles*float64(merged))
+		work := c * float64(fresh)
+		if !full && p.StorePartialLineCycles > 0 && fresh > 0 {
+			// A line written in part holds the port a floor's time.
+			work = max(work, p.StorePartialLineCycles*float64(storeLines(rec.Sectors)-merged))
+		}
+		left = sm.stq.take(left, work+p.StoreSectorCycles*float64(merged))
 		if fresh == 0 {
 			left = max(left, at)
 		} else {
@@ -406,6 +411,24 @@ func (sm *smT) mergeStore(p *Params, sectors []uint64) (fresh, merged int, at ui
 	return fresh, merged, at
 }
 
+// storeLines counts the distinct 128-byte lines of a store's sectors.
+func storeLines(sectors []uint64) int {
+	n := 0
+	for i, sec := range sectors {
+		seen := false
+		for _, prev := range sectors[:i] {
+			if prev>>2 == sec>>2 {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			n++
+		}
+	}
+	return n
+}
+
 // noteStoreLines records the lines of a store (with the sectors it wrote
 // of each) that leaves the port at left.
 func (sm *smT) noteStoreLines(p *Params, sectors []uint64, left uint64) {
@@ -432,7 +455,11 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int, sm int) uint64
 	d, p := s.d, s.p
 	full := per == 32
 	taken := t0
-	l2cost := 32.0
+	whole := 32.0
+	if p.StoreSectorBytes > 0 {
+		whole = p.StoreSectorBytes
+	}
+	l2cost := whole
 	if !full && p.PartialSectorBytes > 0 {
 		l2cost = p.PartialSectorBytes
 	}
@@ -440,7 +467,7 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int, sm int) uint64
 		cost := l2cost
 		if !full && d.l2.whole(sec) {
 			// The L2 holds the whole sector: the write merges into it.
-			cost = 32
+			cost = whole
 		}
 		at := d.l2q.take(t0, cost)
 		if d.far != nil && farPage(sec>>7) != smSide(sm) {

@@ -133,6 +133,12 @@ type Params struct {
 	// StoreQueueCycles of work queued ahead of it (lg_throttle; memory.go,
 	// store; scoreboard.go, storePortGate; 0: no port).
 	StoreSectorCycles, StorePartialCycles, StoreQueueCycles float64
+	// StorePartialLineCycles: a line a store writes in part holds the
+	// port at least this long, however few of its sectors it writes (a
+	// 4-byte store a line takes 2 cycles a line where 4-byte stores to
+	// four sectors of one line take 1.25 a sector: testdata/timing/l2store;
+	// 0: no floor).
+	StorePartialLineCycles float64
 	// StoreMergeLines: a store's sectors that the SM's last stores wrote
 	// (their last StoreMergeLines 128-byte lines), while those are still
 	// queued at the port, merge into them and take no port time but a
@@ -240,6 +246,12 @@ type Params struct {
 	// turnaround (memory.go, store).
 	PartialSectorBytes float64
 	RMWLineBytes       float64
+	// StoreSectorBytes is the L2 bandwidth (bytes of L2BytesPerNS) a store
+	// takes for a sector it writes whole (0: 32, as a load's sector): a
+	// write costs the L2 more than a read (testdata/timing/l2store: 132
+	// SMs store whole sectors into the L2 at half the rate they read
+	// sectors from it; memory.go, storeL2).
+	StoreSectorBytes float64
 	// StoreInvalidatesL1: a global store invalidates the sectors it writes
 	// in the SM's L1 (write-through, no write-allocate), so data a block
 	// rewrites is read again from L2. Without it (Volta and later) the L1

@@ -555,6 +555,13 @@ var measured = withDerivedPresets(map[string]*Params{
 		// cycles a sector from the last store's issue to the fence's end, less its 700 cycles with few stores; one
 		// sector a lane, 16, 4 or 2 bytes of it: 1.24-1.28; eight warps' issue ran 1,000 cycles of sectors ahead).
 		StoreSectorCycles: 1.0, StorePartialCycles: 1.25, StoreQueueCycles: 1000,
+		// [L2STORE] testdata/timing/l2store (l2store.cu, run.sh: one device call on an H200, the H100's GH100
+		// SMs and L2; nvcc 13.0 -O3 -arch=sm_90, ncu --clock-control base at 1.48-1.50 GHz, L2 flushed; study
+		// rows of SPLIT.md): a 4-byte store a 128-byte line takes one SM's port 2.0 cycles a line
+		// (st_e4s128_g1_p4 176,768 ns for 131,072 lines, less the 2.35 us st_e16s16_g1_p4 leaves beyond its
+		// sector a cycle), where 4-byte stores to four sectors of a line take 1.25 a sector (st_e4s32_g1_p4):
+		// StorePartialLineCycles 2, held back at 0 (with it testdata/timing/blocks' ss32x1, one warp an SM
+		// storing a partial sector a line past the L2, goes from +22% to +39%; docs/calibration.md).
 		// testdata/timing/stmerge (merge_mb.cu): a lane's eight successive 4-byte stores to one sector of its own
 		// reach the L2 as one sector write (lts__t_sectors_srcunit_tex_op_write 65 for 512 stores of 2 warps, 129
 		// for 1,024 of one warp; the fence ends 840 cycles in, as coalesced stores' 743, against 1,297 for a sector
