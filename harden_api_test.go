@@ -74,8 +74,17 @@ func TestStopBothDrivers(t *testing.T) {
 					t.Errorf("report:\n%s", f.Error())
 				}
 				t.Log(f.Error())
-				if d := time.Since(start); d > 30*time.Second {
-					t.Errorf("took %v", d)
+				// The timeout and the interrupt stop it after a second of
+				// wall time; the watchdog after 2^20 warp steps, whose time
+				// is the driver's speed: under the race detector at a load
+				// average of 54 it took 43.6 s (2026-11-28), so it is
+				// given more than the 30 s the other two are.
+				limit := 30 * time.Second
+				if stop == "watchdog" {
+					limit = 120 * time.Second
+				}
+				if d := time.Since(start); d > limit {
+					t.Errorf("took %v (limit %v)", d, limit)
 				}
 			})
 		}
