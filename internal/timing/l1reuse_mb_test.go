@@ -2,7 +2,6 @@ package timing_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -69,19 +68,7 @@ func readL1Reuse(t *testing.T) []l1reuseRow {
 // the plain run's clock (1980 MHz).
 func l1reuseModule(t *testing.T) (*warpsim.Device, *warpsim.Module) {
 	t.Helper()
-	f, err := os.Open(l1reuseDir + "h200/l1reuse_mb.nvcc.ptx.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := gunzipFile(t, l1reuseDir+"h200/l1reuse_mb.nvcc.ptx.gz")
 	dev := warpsim.NewDevice(arch.MustLookup("h200"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
 		Timing: warpsim.TimingOptions{ClockMHz: 1980}})
 	mod, err := dev.LoadModule("l1reuse_mb.ptx", bytes.TrimSpace(src))

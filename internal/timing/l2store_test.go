@@ -2,7 +2,6 @@ package timing_test
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/csv"
 	"math"
 	"os"
@@ -36,21 +35,10 @@ func l2storeRecorded(t *testing.T) map[string][2]float64 {
 			names = append(names, strings.TrimPrefix(f[1], "name="))
 		}
 	}
-	f, err := os.Open(filepath.Join(l2storeDir, "h200", "ncu.csv.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []string
-	zs := bufio.NewScanner(z)
-	zs.Buffer(make([]byte, 1<<20), 1<<20)
-	for zs.Scan() {
-		if strings.HasPrefix(zs.Text(), "\"") {
-			lines = append(lines, zs.Text())
+	for _, line := range strings.Split(string(gunzipFile(t, filepath.Join(l2storeDir, "h200", "ncu.csv.gz"))), "\n") {
+		if strings.HasPrefix(line, "\"") {
+			lines = append(lines, line)
 		}
 	}
 	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
