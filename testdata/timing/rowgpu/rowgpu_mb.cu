@@ -89,7 +89,7 @@ static void prepare(const char *src, unsigned K) {
 }
 
 static int gReps = 5;
-static void rgcfg(const char *src, int n, unsigned K) {
+static void rgcfg(const char *src, int n, unsigned K, unsigned N = NROWS) {
   bool stream = src[1] != '-';
   cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
   std::vector<double> med, mx, span, clk, ev;
@@ -97,8 +97,8 @@ static void rgcfg(const char *src, int n, unsigned K) {
   for (int r = 0; r < gReps; r++) {
     prepare(src, K);
     CK(cudaEventRecord(e0));
-    if (stream) rg<<<n, 512>>>(gA, gB, gC, K, NROWS, gSt);
-    else rg_nob<<<n, 512>>>(gA, gB, gC, K, NROWS, gSt);
+    if (stream) rg<<<n, 512>>>(gA, gB, gC, K, N, gSt);
+    else rg_nob<<<n, 512>>>(gA, gB, gC, K, N, gSt);
     CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
     float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
     std::vector<long long> s(5 * n);
@@ -121,7 +121,7 @@ static void rgcfg(const char *src, int n, unsigned K) {
   }
   for (auto *v : {&med, &mx, &span, &clk, &ev}) std::sort(v->begin(), v->end());
   int m = gReps / 2;
-  printf("rg src=%s n=%d K=%u sms=%d cyc=%.0f cycmax=%.0f ns=%.0f clk=%.4f event_ms=%.5f\n", src, n, K, sms, med[m], mx[m],
+  printf("rg src=%s n=%d K=%u N=%u sms=%d cyc=%.0f cycmax=%.0f ns=%.0f clk=%.4f event_ms=%.5f\n", src, n, K, N, sms, med[m], mx[m],
          span[m], clk[m], ev[m]);
   fflush(stdout);
 }
@@ -135,8 +135,7 @@ static void clockcfg() {
   fflush(stdout);
 }
 
-static void gridcfg(const char *src, unsigned K) {
-  unsigned N = 1u << 16;
+static void gridcfg(const char *src, unsigned K, unsigned N = 1u << 16) {
   cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
   std::vector<float> t;
   for (int r = 0; r < gReps; r++) {
@@ -148,7 +147,7 @@ static void gridcfg(const char *src, unsigned K) {
     t.push_back(ms);
   }
   std::sort(t.begin(), t.end());
-  printf("grid src=%s K=%u event_ms=%.5f\n", src, K, t[t.size() / 2]);
+  printf("grid src=%s K=%u N=%u event_ms=%.5f\n", src, K, N, t[t.size() / 2]);
   fflush(stdout);
 }
 
@@ -174,6 +173,26 @@ int main(int argc, char **argv) {
     for (unsigned K : {32u, 64u}) gridcfg("LD", K);
     for (unsigned K : {32u, 64u}) gridcfg("LL", K);
     clockcfg();
+  } else if (!strcmp(what, "nsweep")) {
+    // second call: B's row stride N (a power of two, 256 KiB, as mech.cu's grid has it; one line more;
+    // 264 KiB as rg's first sweep), rg and the grid, DD and the other sources
+    clockcfg();
+    for (unsigned N : {65536u, 65568u, 67584u}) {
+      for (int n : {1, 66, 132})
+        for (unsigned K : {32u, 128u}) rgcfg("DD", n, K, N);
+      for (const char *src : {"LD", "DL", "LL"})
+        for (unsigned K : {32u, 64u}) rgcfg(src, 132, K, N);
+      for (unsigned K : {32u, 128u}) gridcfg("DD", K, N == 65568u ? 65536u + 256u : N);
+    }
+    for (unsigned K : {32u, 64u}) gridcfg("LD", K, 67584u);
+    for (unsigned K : {32u, 64u}) gridcfg("DL", K, 65536u);
+    for (unsigned K : {32u, 64u}) gridcfg("DL", K, 67584u);
+    clockcfg();
+  } else if (!strcmp(what, "ncun")) {
+    for (unsigned N : {65536u, 67584u}) {
+      rgcfg("DD", 132, 128, N);
+      gridcfg("DD", 128, N);
+    }
   } else if (!strcmp(what, "ncudd")) {
     for (int n : {1, 8, 33, 132})
       for (unsigned K : {32u, 128u}) rgcfg("DD", n, K);
