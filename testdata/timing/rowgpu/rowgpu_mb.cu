@@ -89,7 +89,8 @@ static void prepare(const char *src, unsigned K) {
 }
 
 static int gReps = 5;
-static void rgcfg(const char *src, int n, unsigned K, unsigned N = NROWS) {
+// persm: print every block's SM and cycles of each launch (which SMs are slow, and whether the same ones are).
+static void rgcfg(const char *src, int n, unsigned K, unsigned N = NROWS, int block = 512, bool persm = false) {
   bool stream = src[1] != '-';
   cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
   std::vector<double> med, mx, span, clk, ev;
@@ -97,8 +98,8 @@ static void rgcfg(const char *src, int n, unsigned K, unsigned N = NROWS) {
   for (int r = 0; r < gReps; r++) {
     prepare(src, K);
     CK(cudaEventRecord(e0));
-    if (stream) rg<<<n, 512>>>(gA, gB, gC, K, N, gSt);
-    else rg_nob<<<n, 512>>>(gA, gB, gC, K, N, gSt);
+    if (stream) rg<<<n, block>>>(gA, gB, gC, K, N, gSt);
+    else rg_nob<<<n, block>>>(gA, gB, gC, K, N, gSt);
     CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
     float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
     std::vector<long long> s(5 * n);
@@ -113,6 +114,9 @@ static void rgcfg(const char *src, int n, unsigned K, unsigned N = NROWS) {
       glo = std::min(glo, s[5 * b + 3]); ghi = std::max(ghi, s[5 * b + 4]);
       cs += (double)(s[5 * b + 2] - s[5 * b + 1]); ns += (double)(s[5 * b + 4] - s[5 * b + 3]);
     }
+    if (persm)
+      for (int b = 0; b < n; b++)
+        printf("sm src=%s n=%d K=%u rep=%d block=%d smid=%lld cyc=%lld\n", src, n, K, r, b, s[5 * b], s[5 * b + 2] - s[5 * b + 1]);
     std::sort(c.begin(), c.end());
     std::sort(ids.begin(), ids.end());
     sms = (int)(std::unique(ids.begin(), ids.end()) - ids.begin());
@@ -121,7 +125,7 @@ static void rgcfg(const char *src, int n, unsigned K, unsigned N = NROWS) {
   }
   for (auto *v : {&med, &mx, &span, &clk, &ev}) std::sort(v->begin(), v->end());
   int m = gReps / 2;
-  printf("rg src=%s n=%d K=%u N=%u sms=%d cyc=%.0f cycmax=%.0f ns=%.0f clk=%.4f event_ms=%.5f\n", src, n, K, N, sms, med[m], mx[m],
+  printf("rg src=%s n=%d K=%u N=%u block=%d sms=%d cyc=%.0f cycmax=%.0f ns=%.0f clk=%.4f event_ms=%.5f\n", src, n, K, N, block, sms, med[m], mx[m],
          span[m], clk[m], ev[m]);
   fflush(stdout);
 }
@@ -135,19 +139,19 @@ static void clockcfg() {
   fflush(stdout);
 }
 
-static void gridcfg(const char *src, unsigned K, unsigned N = 1u << 16) {
+static void gridcfg(const char *src, unsigned K, unsigned N = 1u << 16, int block = 256) {
   cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
   std::vector<float> t;
   for (int r = 0; r < gReps; r++) {
     prepare(src, K);
     CK(cudaEventRecord(e0));
-    rowreuse<<<N / 256, 256>>>(gA, gB, gC, K, N);
+    rowreuse<<<N / block, block>>>(gA, gB, gC, K, N);
     CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
     float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
     t.push_back(ms);
   }
   std::sort(t.begin(), t.end());
-  printf("grid src=%s K=%u N=%u event_ms=%.5f\n", src, K, N, t[t.size() / 2]);
+  printf("grid src=%s K=%u N=%u block=%d event_ms=%.5f\n", src, K, N, block, t[t.size() / 2]);
   fflush(stdout);
 }
 
@@ -158,7 +162,7 @@ int main(int argc, char **argv) {
   const char *what = argc > 2 ? argv[2] : "plain";
   size_t mat = (size_t)NROWS * 128 * 4;
   CK(cudaMalloc(&gA, mat)); CK(cudaMalloc(&gB, mat)); CK(cudaMalloc(&gC, 4u << 20));
-  CK(cudaMalloc(&gF, FLUSH)); CK(cudaMalloc(&gSt, 5 * 132 * 8));
+  CK(cudaMalloc(&gF, FLUSH)); CK(cudaMalloc(&gSt, 5 * 264 * 8));
   CK(cudaMemset(gA, 0, mat)); CK(cudaMemset(gB, 0, mat)); CK(cudaMemset(gC, 0, 4u << 20)); CK(cudaMemset(gF, 0, FLUSH));
   CK(cudaDeviceSynchronize());
   const int ns[] = {1, 2, 8, 33, 66, 132};
@@ -187,6 +191,20 @@ int main(int argc, char **argv) {
     for (unsigned K : {32u, 64u}) gridcfg("LD", K, 67584u);
     for (unsigned K : {32u, 64u}) gridcfg("DL", K, 65536u);
     for (unsigned K : {32u, 64u}) gridcfg("DL", K, 67584u);
+    clockcfg();
+  } else if (!strcmp(what, "shape")) {
+    // not run yet (README, "Next"): block shape against ptxas's load order, and which SMs are slow
+    clockcfg();
+    for (int rep = 0; rep < 2; rep++)
+      for (unsigned K : {32u, 128u}) {
+        rgcfg("DD", 132, K);                    // one block of 16 warps an SM
+        rgcfg("DD", 264, K, NROWS, 256);        // two blocks of 8 warps an SM, rg's code
+        gridcfg("DD", K, NROWS, 512);           // rowreuse's code, one block of 16 warps an SM
+        gridcfg("DD", K, NROWS, 256);           // rowreuse's code, two blocks of 8 (264 blocks)
+        rgcfg("LL", 264, K == 32 ? 32 : 64, NROWS, 256);
+      }
+    for (unsigned K : {32u, 128u}) rgcfg("DD", 132, K, NROWS, 512, true);
+    for (unsigned K : {32u, 64u}) rgcfg("LL", 132, K, NROWS, 512, true);
     clockcfg();
   } else if (!strcmp(what, "ncun")) {
     for (unsigned N : {65536u, 67584u}) {
