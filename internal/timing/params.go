@@ -443,17 +443,13 @@ type Params struct {
 	// to its limit) is handed out at one block per this many ns (0:
 	// BlockDispatchNS, as later blocks).
 	FirstDispatchNS float64
-	// BlockRateFloor: a grid lasts at least its blocks × BlockDispatchNS
-	// from its start, first wave included (grid.go, finish): the block
-	// scheduler's work for every block, which a first wave handed out at
-	// FirstDispatchNS still pays at the grid's end.
-	BlockRateFloor bool
-	BlockLaunch    uint32  // cycles from a block's dispatch until its warps issue
-	BlockRetireNS  float64 // from a block's last warp's exit until its SM takes the next block (placement.go)
-	LaunchGapNS    float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
-	DeviceLaunch   uint32  // cycles a device-side launch costs the launching warp
-	ChildStartNS   float64 // from a device-side launch to the child grid's start, when nothing holds it back
-	DeviceSyncNS   float64 // a device-side cudaDeviceSynchronize's cost beyond its children
+	BlockRateFloor  bool    // a grid lasts at least its blocks × BlockDispatchNS from its start, first wave included (grid.go, finish)
+	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
+	BlockRetireNS   float64 // from a block's last warp's exit until its SM takes the next block (placement.go)
+	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)
+	DeviceLaunch    uint32  // cycles a device-side launch costs the launching warp
+	ChildStartNS    float64 // from a device-side launch to the child grid's start, when nothing holds it back
+	DeviceSyncNS    float64 // a device-side cudaDeviceSynchronize's cost beyond its children
 	// ChildLaunchNS: the grid management unit starts a device-launched
 	// grid at most once per this many ns; ConcurrentKernels grids at most
 	// run at once (the compute capability's resident-grid limit).
