@@ -215,7 +215,8 @@ func TestLongH200Recordings(t *testing.T) {
 // falls by what a lone warp's chase measured (dramload's rseq_w0 rows,
 // their events_ncu.txt mean at ncu's clock, less the 134 cycles both
 // presets keep) within 3 ns; the launch gap is the H200's back-to-back
-// launches' (KernelNS: TestH200LaunchRecording, which simulates).
+// launches'; KernelNS falls by what an empty one-block kernel's duration
+// fell (TestH200LaunchRecording simulates them).
 func TestH200PresetFigures(t *testing.T) {
 	a1, a2 := arch.MustLookup("h100"), arch.MustLookup("h200")
 	p1, p2 := timing.ForArch(a1, 0), timing.ForArch(a2, 0)
@@ -232,6 +233,24 @@ func TestH200PresetFigures(t *testing.T) {
 	lo, hi := h200BackToBack(t)
 	if p2.LaunchGapNS < lo || p2.LaunchGapNS > hi {
 		t.Errorf("LaunchGapNS %.0f, the H200's back-to-back launches %.0f-%.0f ns", p2.LaunchGapNS, lo, hi)
+	}
+	// The fixed cost falls from the H100's by what an empty kernel of one
+	// block did: the median of the H200's six one-block rows (e_g1_b32 to
+	// e_g1_b1024, each its five launches' median) against the H100's one
+	// launch of launch_empty_g1_b32 (../h100/calibration.csv), within 80
+	// ns (the H100's figure is one launch, ncu's durations 32-ns steps).
+	var one []float64
+	for _, r := range launchCostRows(t) {
+		if strings.HasPrefix(r.name, "e_g1_b") {
+			one = append(one, r.h100NS)
+		}
+	}
+	h100Empty := h100CalibrationNS(t, "launch_empty_g1_b32")
+	if len(one) != 6 {
+		t.Fatalf("%d one-block rows, want 6", len(one))
+	}
+	if d, want := p2.KernelNS-p1.KernelNS, median(one)-h100Empty; math.Abs(d-want) > 80 {
+		t.Errorf("KernelNS changes %+.0f ns from the h100's; an empty one-block kernel %+.0f ns", d, want)
 	}
 	if s1, s2 := float64(p1.L2Bytes)/float64(a1.L2Bytes), float64(p2.L2Bytes)/float64(a2.L2Bytes); math.Abs(s2-s1) > 0.01 {
 		t.Errorf("the model's L2 is %.3f of the driver's on the h200, %.3f on the h100", s2, s1)
@@ -349,4 +368,34 @@ func dramloadLone(t *testing.T, dir, name string) (mean, ghz float64) {
 		t.Fatalf("%s: no clock for %s", dir, name)
 	}
 	return mean, ghz
+}
+
+// h100CalibrationNS is a row's Nsight Compute duration in the H100's
+// calibration table (testdata/timing/h100/calibration.csv).
+func h100CalibrationNS(t *testing.T, name string) float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(calibDir, "h100", "calibration.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("h100/calibration.csv: %v", err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, r := range recs[1:] {
+		if r[col["name"]] == name {
+			v, err := strconv.ParseFloat(r[col["duration_ns"]], 64)
+			if err != nil {
+				t.Fatalf("h100/calibration.csv %s: %v", name, err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("h100/calibration.csv: no row %s", name)
+	return 0
 }
