@@ -121,6 +121,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"bandwidth.dram":                    func(p *Params, v float64) { p.DRAMBytesPerNS = v },
 	"memory.fetch":                      func(p *Params, v float64) { p.DRAMFetch = int(v) },
 	"launch.kernel":                     func(p *Params, v float64) { p.KernelNS = v },
+	"launch.block_rate_floor":           func(p *Params, v float64) { p.BlockRateFloor = v != 0 },
 	"launch.block_dispatch":             func(p *Params, v float64) { p.BlockDispatchNS = v },
 	"launch.block_start":                func(p *Params, v float64) { p.BlockLaunch = uint32(v) },
 	"launch.gap":                        func(p *Params, v float64) { p.LaunchGapNS = v },

@@ -451,8 +451,19 @@ func (s *gridState) finish(nb, wave int) {
 		}
 		tscale = float64(cycles) / float64(max(end, 1))
 	}
+	// BlockRateFloor: the grid ends no sooner than the block scheduler
+	// has handled every block at DispatchCycles each (testdata/timing/
+	// h200launch: one wave of 2112 blocks of 32 ends 1184 ns after one of
+	// 132, as two waves of 2112 blocks of 256 do). The grid's SMs are idle
+	// meanwhile; the grids it launched are not held back by it.
+	var tail uint64
+	if s.p.BlockRateFloor {
+		if floor := uint64(float64(nb) * s.p.DispatchCycles); floor > cycles {
+			tail = floor - cycles
+		}
+	}
 	tm := &engine.GridTiming{
-		Cycles: cycles + uint64(launch), StartCycle: s.base,
+		Cycles: cycles + tail + uint64(launch), StartCycle: s.base,
 		WarpCycles: uint64(float64(warpCyc) * tscale), ActiveSMCycles: uint64(float64(active) * tscale),
 		IssueCycles: uint64(float64(issued) * scale), SchedCycles: uint64(float64(active)*tscale) * uint64(s.p.SubPartitions),
 		TensorPipeCycles: uint64(float64(tensorBusy) / TensorFrac * scale),

@@ -7,8 +7,9 @@ package timing
 // of L2 enabled instead of 50. Its timing parameters are therefore the
 // H100's measured ones ([H100], every source comment in presets.go) but for
 // the memory figures below, each chosen on the study rows of
-// testdata/timing/h200/SPLIT.md (written before the device call), which
-// ran the H100's own microbenchmarks unchanged on the H200
+// testdata/timing/h200/SPLIT.md (written before the device call), and the
+// launch figures, from testdata/timing/h200launch's study rows. The first
+// recording ran the H100's own microbenchmarks unchanged on the H200
 // (testdata/timing/h200/record.sh; Nsight Compute at --clock-control base,
 // which locks the H200 at 1.46-1.50 GHz where it locked the H100 at 1.58).
 
@@ -50,6 +51,32 @@ func h200Params(h100 *Params) *Params {
 	// 278, 11 ns less on the mean. The H100's 300 ns (its unloaded 276
 	// taken as what streaming kernels see) less 11: 289.
 	p.DRAMNS = 289
-	p.Source = "H200: the H100's measurements (the same GH100 chip); L2, DRAM bandwidth and latency measured on the H200 (testdata/timing/h200)"
+	// A kernel's fixed cost: the H200 starts and ends a kernel about 0.5
+	// µs sooner than the H100, on the same SMs and block scheduler.
+	// MEASURED (testdata/timing/h200launch: launchcost.cu, run.sh; one
+	// device call, Nsight Compute at --clock-control base, 1.46-1.50 GHz,
+	// five launches a configuration): an empty kernel of one block of 32
+	// to 1024 threads lasts a median 1568, 1728, 1760, 1728, 1728, 1760
+	// ns, of which the model's own (a block's dispatch, BlockLaunch, its
+	// warps' exit) is 88-93 ns: 1640, where the H100's 2200 came from its
+	// 2240 ns (testdata/timing/DERIVATION.md §7). Block dispatch is the
+	// H100's: the grids of 2112 and 8448 blocks take what the model gives
+	// them within 1.2% at 1640.
+	p.KernelNS = 1640
+	// A grid's blocks each cost BlockDispatchNS at its end whatever the
+	// waves (the same recording): 132, 264, 528, 1056, 2112, 4224 and 8448
+	// blocks of 32 threads end 1824, 1920, 1984, 2336, 3008, 4256 and 6880
+	// ns after their launch, the first six one wave; 2112 of 256 threads,
+	// two waves, 2976. The H100's events show the same (testdata/timing/
+	// h100/raw/launch_full.txt: 132 to 4224 blocks of 32, 6.98 to 9.31 µs,
+	// 0.57 ns a block); its preset is left as calibrated.
+	p.BlockRateFloor = true
+	// Back-to-back <<<1,32>>> launches (CUDA events, 1000 launches): 3.43-
+	// 3.48 µs a launch in ../bench/launch.cu, 3.60-3.63 in launchcost.cu;
+	// the host's launch call alone 3.37-4.07 µs, so the gap is the host's,
+	// as on the H100 (4.7 µs); a CUDA graph's kernels follow each other
+	// every 0.53 µs.
+	p.LaunchGapNS = 3500
+	p.Source = "H200: the H100's measurements (the same GH100 chip); L2, DRAM bandwidth and latency, and a kernel's fixed cost measured on the H200 (testdata/timing/h200, h200launch)"
 	return &p
 }
