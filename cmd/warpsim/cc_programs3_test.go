@@ -212,13 +212,22 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// interleaved as ptxas reads them): nvcc's 10.5%, held out 12.3%,
 		// clang's 15.8% — only igemm moves, its first launch -13.6% ->
 		// +4.7%, its second (already +24.9%) -> +45.0% (docs/calibration.md,
-		// seventeenth round, says why the bounds rose).
-		bound := map[string]float64{"nvcc": 0.106, "clang": 0.16}[compiler]
+		// seventeenth round, says why the bounds rose). Eighteenth round
+		// (an 8-bit fragment's round trips by its byte-load count,
+		// ir.wmmaByteRounds; wmma_int8 moved to the study half first,
+		// SPLIT.md): nvcc's 9.4%, held out 10.4% (10.1% with the hash
+		// rule's membership, igemm in it), clang's 14.8% — only igemm's
+		// u8 m32n8k16 launch moves, +45.0% -> +10.4% (clang's +45.8% ->
+		// +11.2%).
+		bound := map[string]float64{"nvcc": 0.095, "clang": 0.149}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
 		}
-		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.124 {
-			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 12.4%%", compiler, 100*held)
+		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.105 {
+			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 10.5%%", compiler, 100*held)
+		}
+		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.102 {
+			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 10.2%%", compiler, 100*held)
 		}
 	}
 }
