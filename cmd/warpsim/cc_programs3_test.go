@@ -140,6 +140,7 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 	type row struct {
 		name      string
 		study     bool
+		hashStudy bool // the hash rule's half, before programs3MovedToStudy
 		got, want float64
 	}
 	for _, compiler := range []string{"clang", "nvcc"} {
@@ -156,7 +157,7 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 			if r.Launch >= len(tr) {
 				t.Fatalf("%s (%s): %d kernels in warpsim's trace, the H100 ran launch %d", r.Workload, compiler, len(tr), r.Launch)
 			}
-			all = append(all, row{r.Workload + "#" + strconv.Itoa(r.Launch) + " " + r.Kernel, programs3Study(r.Workload), tr[r.Launch], r.NS})
+			all = append(all, row{r.Workload + "#" + strconv.Itoa(r.Launch) + " " + r.Kernel, programs3Study(r.Workload), programs3HashStudy(r.Workload), tr[r.Launch], r.NS})
 			t.Logf("%-5s %-18s %d %-16.16s %7.0f ns, H100 %7.0f (%+.1f%%)", compiler, r.Workload, r.Launch, r.Kernel, tr[r.Launch], r.NS, 100*(tr[r.Launch]-r.NS)/r.NS)
 		}
 		if len(all) == 0 {
@@ -165,7 +166,7 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		var names []string
 		var got, want []float64
 		within := 0
-		var half [2]struct {
+		var half [3]struct { // study, held out, held out by the hash rule alone
 			sum float64
 			n   int
 		}
@@ -181,6 +182,10 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 			}
 			h.sum += math.Abs(d)
 			h.n++
+			if !r.hashStudy {
+				half[2].sum += math.Abs(d)
+				half[2].n++
+			}
 		}
 		mean, over := testenv.TimeErrors(names, got, want, 1.0)
 		sort.Slice(all, func(i, j int) bool {
@@ -190,8 +195,9 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		for _, r := range all[:min(5, len(all))] {
 			t.Logf("%s worst: %s: %.0f ns, H100 %.0f (%+.1f%%)", compiler, r.name, r.got, r.want, 100*(r.got-r.want)/r.want)
 		}
-		t.Logf("%s: mean |error| %.1f%% over %d kernels, %d within 15%%; study half %.1f%% (%d kernels), held-out half %.1f%% (%d kernels)",
-			compiler, 100*mean, len(all), within, 100*half[0].sum/float64(max(1, half[0].n)), half[0].n, 100*half[1].sum/float64(max(1, half[1].n)), half[1].n)
+		t.Logf("%s: mean |error| %.1f%% over %d kernels, %d within 15%%; study half %.1f%% (%d kernels), held-out half %.1f%% (%d kernels; %.1f%% over %d with the hash rule's membership)",
+			compiler, 100*mean, len(all), within, 100*half[0].sum/float64(max(1, half[0].n)), half[0].n, 100*half[1].sum/float64(max(1, half[1].n)), half[1].n,
+			100*half[2].sum/float64(max(1, half[2].n)), half[2].n)
 		for _, o := range over {
 			t.Errorf("%s: %s: more than 100%% off", compiler, o)
 		}
@@ -206,22 +212,45 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// interleaved as ptxas reads them): nvcc's 10.5%, held out 12.3%,
 		// clang's 15.8% — only igemm moves, its first launch -13.6% ->
 		// +4.7%, its second (already +24.9%) -> +45.0% (docs/calibration.md,
-		// seventeenth round, says why the bounds rose).
-		bound := map[string]float64{"nvcc": 0.106, "clang": 0.16}[compiler]
+		// seventeenth round, says why the bounds rose). Eighteenth round
+		// (an 8-bit fragment's round trips by its byte-load count,
+		// ir.wmmaByteRounds; wmma_int8 moved to the study half first,
+		// SPLIT.md): nvcc's 9.4%, held out 10.4% (10.1% with the hash
+		// rule's membership, igemm in it), clang's 14.8% — only igemm's
+		// u8 m32n8k16 launch moves, +45.0% -> +10.4% (clang's +45.8% ->
+		// +11.2%).
+		bound := map[string]float64{"nvcc": 0.095, "clang": 0.149}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
 		}
-		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.124 {
-			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 12.4%%", compiler, 100*held)
+		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.105 {
+			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 10.5%%", compiler, 100*held)
+		}
+		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.102 {
+			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 10.2%%", compiler, 100*held)
 		}
 	}
 }
 
 // programs3Study says whether a programs3 program is in SPLIT.md's study
-// half: the first hex digit of the SHA-256 of its name in 0-7.
+// half: the first hex digit of the SHA-256 of its name in 0-7
+// (programs3HashStudy), or moved there (programs3MovedToStudy).
 func programs3Study(name string) bool {
+	return programs3HashStudy(name) || programs3MovedToStudy[name] != ""
+}
+
+// programs3HashStudy is SPLIT.md's hash rule alone: the first hex digit of
+// the SHA-256 of the program's name in 0-7.
+func programs3HashStudy(name string) bool {
 	h := sha256.Sum256([]byte(name))
 	return h[0]>>4 < 8
+}
+
+// programs3MovedToStudy names the programs SPLIT.md moved from the held-out
+// half to the study half, with the study probe that holds their own
+// configuration (SPLIT.md, "Programs moved to the study half").
+var programs3MovedToStudy = map[string]string{
+	"wmma_int8": "testdata/programs3/wshape", // igemm's s8 m16n16k16 and u8 m32n8k16, A and B row-major
 }
 
 // TestCCHalfBF16HostMatchesDevice: cuda_fp16.h and cuda_bf16.h round with
@@ -611,8 +640,10 @@ __global__ void k(const int4 *a, const float *b, float *out) {
 
 // TestPrograms3SplitMatchesRule checks that testdata/programs3/SPLIT.md's
 // table lists every program of the batch in the half its rule (the first
-// hex digit of the SHA-256 of the name) puts it in, as programs3Study
-// computes it for TestLongPrograms3TimesAgainstH100.
+// hex digit of the SHA-256 of the name, except the programs moved to the
+// study half: programs3MovedToStudy, each of which the hash rule had held
+// out and SPLIT.md names) puts it in, as programs3Study computes it for
+// TestLongPrograms3TimesAgainstH100.
 func TestPrograms3SplitMatchesRule(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(programs3Dir, "SPLIT.md"))
 	if err != nil {
@@ -640,6 +671,14 @@ func TestPrograms3SplitMatchesRule(t *testing.T) {
 			t.Errorf("%s: not in SPLIT.md", p.name)
 		} else if study != programs3Study(p.name) {
 			t.Errorf("%s: SPLIT.md says study=%v, the rule %v", p.name, study, programs3Study(p.name))
+		}
+	}
+	for name := range programs3MovedToStudy {
+		if programs3HashStudy(name) {
+			t.Errorf("%s: moved to the study half, but the hash rule already puts it there", name)
+		}
+		if !strings.Contains(string(data), "- **"+name+"**") {
+			t.Errorf("%s: moved to the study half, but SPLIT.md does not say when and why", name)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
 	for i, r := range rows {
 		d := (ns[i] - r.NS) / r.NS
 		h := 0
-		if !programs3Study(r.Workload) {
+		if !programs3HashStudy(r.Workload) {
 			h = 1
 		}
 		sum[h] += math.Abs(d)

@@ -63,9 +63,10 @@ type WmmaAccess struct {
 	Rounds int
 	// Groups is how many of those round trips are the fragment's own
 	// loads, each group sent when the data of the one before is back (the
-	// rest are the step's other loads): 2 for an 8-bit operand read a
-	// byte an element (ptxas's two halves of its LDG.E.U8, each packed
-	// before the next goes out), else 1 (WmmaGroupRounds).
+	// rest are the step's other loads): for an 8-bit operand read a byte
+	// an element, 2 where it takes eight or sixteen loads (ptxas's two
+	// halves of its LDG.E.U8, each packed before the next goes out), 1
+	// where it takes four (wmmaByteRounds); else 1 (WmmaGroupRounds).
 	Groups int
 	// Reuse: an A or B fragment's load inside a loop, whose registers
 	// ptxas gives to each k step's fragment in turn, so that it issues
@@ -133,15 +134,50 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 	a.Insts = (n + a.BlocksPerInst - 1) / a.BlocksPerInst
 	a.Movm *= n
 	a.Rounds, a.Groups = 1, 1
-	if load && a.BlockRows == 4 && bits == 8 {
-		// Byte loads packed into registers (IMAD, PRMT): ptxas issues
-		// half of them, packs those, then the other half, and packs
-		// the fragment before the step's other operand is loaded
-		// (wg.sass, gg of s8: 4 LDG.E.U8, IMAD; 4 LDG.E.U8, IMAD,
-		// PRMT; 2 LDG.E of A; IMMA): three round trips.
-		a.Rounds, a.Groups = 3, 2
+	if load && a.Interleaved {
+		a.Rounds, a.Groups = wmmaByteRounds(a.Insts)
 	}
 	return a
+}
+
+// wmmaByteRounds is how many memory round trips a k step's MMA waits for
+// an 8-bit fragment that ptxas reads a byte an element in n byte loads
+// (LDG.E.U8 or LDS.U8: 4, 8 or 16 by shape and layout), and how many of
+// them are groups of the fragment's own loads, each sent when the one
+// before's data is back. Read from nvcc 13's SASS of an 8-bit wmma k loop
+// in every shape and A/B layout (testdata/programs3/wshape, rounds.py: the
+// times a load follows a consumer of earlier loads in a body of four
+// steps; testdata/programs3/wmmagemm and wmmagemm2 for eight loads):
+//
+//   - 4 loads (m32n8k16 B row-major, m8n32k16 A column-major): one group.
+//     The step's four bytes go out with the next step's and the other
+//     operand's first loads, before any PRMT; the pack and the first
+//     IMMA.16816 wait for them and the step's other loads follow that
+//     IMMA: two round trips (7 rounds a body of four steps);
+//   - 8 loads (m16n16k16): two groups of four, each packed (IMAD) before
+//     the next goes out, then the other operand's loads after the PRMT:
+//     three (4 LDG.E.U8, IMAD; 4 LDG.E.U8, IMAD, PRMT; 2 LDG.E; 10–11
+//     rounds a body);
+//   - 16 loads (m32n8k16 A column-major, m8n32k16 B row-major): about ten
+//     loads, then the rest between the packs of the first (two groups),
+//     and the other operand's after them: four (15 rounds a body).
+//
+// Each doubling of the loads adds a round trip: 2 + log2(n/4). Where both
+// operands are read a byte an element, each fragment keeps its own count
+// and the MMA waits for the later; ptxas's m32n8k16 and m8n32k16 with A
+// column-major and B row-major (20 byte loads a step) take about five, a
+// round trip more than that (registers), which is not modelled.
+func wmmaByteRounds(n int) (rounds, groups int) {
+	switch {
+	case n <= 0:
+		return 1, 1
+	case n <= 4:
+		return 2, 1
+	case n <= 8:
+		return 3, 2
+	default:
+		return 4, 2
+	}
 }
 
 // markWmmaRounds sets the Rounds of f's wmma.load fragments that the code

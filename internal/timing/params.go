@@ -400,8 +400,9 @@ type Params struct {
 	WmmaReuse bool
 	// WmmaGroupRounds: with WmmaRounds, a fragment whose own loads ptxas
 	// sends in groups one after another (ir.WmmaAccess.Groups: an 8-bit
-	// operand read a byte an element, half its LDG.E.U8 packed before the
-	// other half goes out) sends each later group's requests to the L1 and
+	// operand read a byte an element in eight or sixteen loads, half its
+	// LDG.E.U8 packed before the other half goes out; four are one group,
+	// ir.wmmaByteRounds) sends each later group's requests to the L1 and
 	// the L2 when the group before's data is back, so that a group
 	// reading lines no earlier group touched pays their DRAM fetch, not
 	// an L2 hit (testdata/programs3/wmmagemm, wg.sass: the gg s8 step's
