@@ -26,7 +26,9 @@ import (
 // records were issued, the highest one completed (opIpcEventRecord raises
 // it in stream order) and the simulated time it completed at (ipcEvent); a
 // stream that waits on it waits, in stream order, until the records issued
-// before the wait have completed, and its simulated time moves to theirs.
+// before the wait have completed, and its simulated time moves to theirs;
+// a host that synchronizes with it, or queries it done, has its simulated
+// time moved to theirs likewise (opIpcEventHostWait).
 
 func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 	switch op {
@@ -70,6 +72,18 @@ func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 			s.enqueueExternal(stream, func() { s.ipcWait(stream, ev, ticket) })
 		}
 		return reply{code: s.stickyCode()}
+	case opIpcEventHostWait:
+		addr := p.u64()
+		at, ok := s.win.word(addr + 8)
+		if p.err != nil || !ok {
+			return reply{code: ErrorInvalidResourceHandle}
+		}
+		// As for an event of its own (opEventSync), the host issues
+		// nothing before the record it waited for.
+		s.mu.Lock()
+		s.clock.hostWaits(int64(atomic.LoadUint64(at)))
+		s.mu.Unlock()
+		return reply{}
 	}
 	return reply{code: ErrorInvalidValue}
 }
