@@ -157,7 +157,7 @@ func TestRuntimeIPCProcesses(t *testing.T) {
 // as the parent's copy before the record took, 0.32 ms for 16 MiB; before,
 // the wait took no simulated time), and a host's cudaEventSynchronize or
 // cudaEventQuery that finds it done moves the host's (a kernel it launches
-// next on a fresh stream ends after the parent's copy time; before, 0.0030
+// next on a fresh stream ends after the parent's copy time; before, 0.0023
 // ms from its stream's start). Not a recording: the rule is that a wait
 // never finishes before the record, on timelines that each count from
 // their process's start.

@@ -23,6 +23,7 @@ var inlinedRuns = []struct {
 	{sanitizeDir + "/probe5", "atomic_oob", "memcheck", []string{"--tool", "memcheck"}, buildProbe5},
 	{sanitizeDir + "/probe5", "ldg_uninit", "initcheck", []string{"--tool", "initcheck"}, buildProbe5},
 	{sanitizeDir + "/probe5", "pipeline_no_wait", "racecheck", []string{"--tool", "racecheck"}, buildProbe5},
+	{sanitizeDir, "syncwarp_mask", "synccheck", []string{"--tool", "synccheck"}, buildSanitizeSuite},
 }
 
 func buildProbe5(t *testing.T, progs []string) string {
