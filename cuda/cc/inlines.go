@@ -16,17 +16,21 @@ import (
 // 60 3, function_name $L__info_string0, inlined_at 1 13 5", the name (a
 // mangled one) in ".section .debug_str", and compute-sanitizer names an
 // access in inlined code by that function. LLVM 22's NVPTX back end writes
-// no function_name/inlined_at; the chain is only in the .loc comments,
-// without names. Given -debug-info-kind=line-tables-only (with
+// no function_name/inlined_at; the chain of calls is only in each .loc's
+// comment ("// a.h:26:5 @[ barrier:322:69 @[ k.cu:13:5 ] ]"), without
+// names. Given cc1's -debug-info-kind=line-tables-only (with
 // -fdebug-info-for-profiling, which adds each function's linkage name) it
-// writes a .debug_info whose DW_TAG_inlined_subroutine entries cover
-// label ranges of the code ($L__tmp3 … $L__tmp8) and name the inlined
-// function and the call's position. nvccInlines turns that into nvcc's
-// form: each .loc inside an inlined range gets the innermost inlined
-// function and its call site, the names go to a .debug_str, and clang's
-// DWARF sections and the ".target …, debug" they bring are removed, so the
-// rest of the PTX is what clang wrote without them (the code is the same:
-// debug information does not change it).
+// also writes a .debug_info whose DW_TAG_inlined_subroutine entries, nested
+// as the calls are, name the inlined function and the call's file, line
+// and column. nvccInlines joins the two: a .loc whose comment shows a chain
+// gets the function of the entry with that chain of calls, and that call's
+// position; the names go to a .debug_str; clang's DWARF sections and the
+// ".target …, debug" they bring are removed, so the rest of the PTX is what
+// clang wrote without them (the code is the same: debug information does
+// not change it, testdata/inlined/same_code.txt). The entries' address
+// ranges are not used: they run from a label to a label, and clang's cover
+// whole unrolled loops, code of the kernel's own between two inlined
+// copies included.
 
 var (
 	sectionStartRE = regexp.MustCompile(`(?m)^[ \t]*\.section[ \t]+(\.debug_[a-z_]+)[ \t]*(\{[ \t]*\})?[ \t]*\n`)
