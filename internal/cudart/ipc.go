@@ -78,11 +78,7 @@ func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 		if p.err != nil || !ok {
 			return reply{code: ErrorInvalidResourceHandle}
 		}
-		// As for an event of its own (opEventSync), the host issues
-		// nothing before the record it waited for.
-		s.mu.Lock()
-		s.clock.hostWaits(int64(atomic.LoadUint64(at)))
-		s.mu.Unlock()
+		s.ipcHostWait(at)
 		return reply{}
 	}
 	return reply{code: ErrorInvalidValue}
@@ -199,6 +195,15 @@ func (s *Server) ipcWait(stream uint32, ev ipcEvent, ticket uint64) {
 	at := int64(atomic.LoadUint64(ev.at))
 	s.mu.Lock()
 	s.clock.wait(stream, at)
+	s.mu.Unlock()
+}
+
+// ipcHostWait says the host has seen an interprocess event's records
+// complete, whose time is in the word at: as for an event of its own
+// (opEventSync), it issues nothing before.
+func (s *Server) ipcHostWait(at *uint64) {
+	s.mu.Lock()
+	s.clock.hostWaits(int64(atomic.LoadUint64(at)))
 	s.mu.Unlock()
 }
 
