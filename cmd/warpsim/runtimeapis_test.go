@@ -155,9 +155,12 @@ func TestRuntimeIPCProcesses(t *testing.T) {
 // interprocess event moves the waiting stream's simulated clock to the
 // recorder's time (ipc_clock.cu: the child's stream, fresh, waits as long
 // as the parent's copy before the record took, 0.32 ms for 16 MiB; before,
-// the wait took no simulated time). Not a recording: the rule is that a
-// wait never finishes before the record, on timelines that each count
-// from their process's start.
+// the wait took no simulated time), and a host's cudaEventSynchronize or
+// cudaEventQuery that finds it done moves the host's (a kernel it launches
+// next on a fresh stream ends after the parent's copy time; before, 0.0023
+// ms from its stream's start). Not a recording: the rule is that a wait
+// never finishes before the record, on timelines that each count from
+// their process's start.
 func TestRuntimeIPCWaitClock(t *testing.T) {
 	t.Parallel()
 	needClang(t)
@@ -167,7 +170,13 @@ func TestRuntimeIPCWaitClock(t *testing.T) {
 		t.Fatalf("%v\n%s\nstderr:\n%s", err, out, stderr)
 	}
 	var copyMS, waitMS float64
+	host := map[string]float64{}
 	for _, l := range strings.Split(out, "\n") {
+		for _, kind := range []string{"sync", "query"} {
+			if v, ok := strings.CutPrefix(l, "child "+kind+": the kernel after the host's wait ended "); ok {
+				host[kind], _ = strconv.ParseFloat(strings.TrimSuffix(v, " ms after its stream's start"), 64)
+			}
+		}
 		if v, ok := strings.CutPrefix(l, "parent: the copy before the record took "); ok {
 			copyMS, _ = strconv.ParseFloat(strings.TrimSuffix(v, " ms"), 64)
 		}
@@ -177,6 +186,11 @@ func TestRuntimeIPCWaitClock(t *testing.T) {
 	}
 	if copyMS < 0.1 || waitMS < copyMS {
 		t.Errorf("the parent's record came %.4f ms after its stream's start, the child's wait took %.4f ms: it finished before the record\n%s", copyMS, waitMS, out)
+	}
+	for _, kind := range []string{"sync", "query"} {
+		if ms, ok := host[kind]; !ok || ms < copyMS {
+			t.Errorf("the parent's record came %.4f ms after its stream's start; after the host's wait (%s), a kernel ended %.4f ms after its stream's start: the host issued it before the record\n%s", copyMS, kind, ms, out)
+		}
 	}
 }
 

@@ -160,7 +160,13 @@ func (d *Driver) DeviceFlags(o *Options, src, out string, quiet bool) []string {
 	if o.Debug {
 		opt = "-O0"
 	}
-	f = append(f, opt, "-gline-tables-only")
+	// Line tables, and (cc1's own line-tables-only with linkage names,
+	// which the driver lowers to .loc alone for an optimized NVPTX build)
+	// the .debug_info that says which function a line was inlined from:
+	// nvccInlines turns it into nvcc's function_name/inlined_at records
+	// (inlines.go), so the sanitizer names an inlined access as
+	// compute-sanitizer does.
+	f = append(f, opt, "-gline-tables-only", "-Xclang", "-debug-info-kind=line-tables-only", "-Xclang", "-fdebug-info-for-profiling")
 	if o.RDC {
 		f = append(f, "-fgpu-rdc")
 	}
@@ -215,7 +221,10 @@ func (d *Driver) CompilePTX(o *Options, src, out string) error {
 	if err != nil {
 		return err
 	}
-	fixed := escapeControlBytes(addMaxNReg(o.MaxRegCount, addClusterDims(clusters, b)))
+	// What nvccInlines cannot name keeps its plain .loc (the kernel's
+	// name in a report), as before it ran.
+	named, _ := nvccInlines(b)
+	fixed := escapeControlBytes(addMaxNReg(o.MaxRegCount, addClusterDims(clusters, named)))
 	if o.RDC {
 		// With -fgpu-rdc clang keeps template kernels alive for a device
 		// linker with a table of their addresses,

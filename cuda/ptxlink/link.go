@@ -4,7 +4,10 @@
 // variable resolves to the module that defines it, weak definitions
 // (inline functions and templates) are kept once, internal symbols that two
 // modules both define are renamed apart, and each module's `.file` numbers
-// are moved so `.loc` lines keep naming the right source file.
+// are moved so `.loc` lines keep naming the right source file. Of the
+// debug sections only `.debug_str` is kept, where `.loc`'s function_name
+// finds an inlined function's name: the modules' strings are merged into
+// one section, their labels renamed apart as internal symbols are.
 //
 // It works on the text as clang writes it: top-level directives start a
 // line, function bodies are brace blocks. Two modules that both define the
@@ -52,7 +55,8 @@ type item struct {
 	name    string
 	defines bool // a function with a body, or a variable that is not .extern
 	header  bool // .version, .target, .address_size
-	section bool // a .section block (debug information: dropped)
+	section bool // a .section block (debug information: dropped but for .debug_str)
+	strs    bool // the .section is .debug_str
 	file    bool // a .file directive
 }
 
@@ -63,6 +67,9 @@ var (
 	fileRE   = regexp.MustCompile(`^(\s*\.file\s+)(\d+)`)
 	locRE    = regexp.MustCompile(`(\.loc\s+)(\d+)`)
 	inlineRE = regexp.MustCompile(`(inlined_at\s+)(\d+)`)
+	// ".section .debug_str", and a label defined in it.
+	debugStrRE = regexp.MustCompile(`^\s*\.section\s+\.debug_str\b`)
+	strLabelRE = regexp.MustCompile(`(?m)^\s*(` + identRE + `)\s*:`)
 )
 
 // split cuts a module into top-level items.
@@ -105,7 +112,8 @@ func split(src string) ([]item, error) {
 					break
 				}
 			}
-			items = append(items, item{text: b.String(), section: true})
+			text := b.String()
+			items = append(items, item{text: text, section: true, strs: debugStrRE.MatchString(text)})
 			continue
 		}
 		// A declaration or definition: until ';' at depth 0 or its body's
@@ -261,6 +269,30 @@ func Link(mods []Module) ([]byte, error) {
 			}
 		}
 	}
+	// So do the labels of .debug_str (nvcc and warpsim cc number them
+	// from $L__info_string0 in every module): a .loc of a later module
+	// named the first module's function.
+	strs := map[string]bool{}
+	for mi, items := range parsed {
+		var mine []string
+		for _, it := range items {
+			if !it.strs {
+				continue
+			}
+			for _, m := range strLabelRE.FindAllStringSubmatch(it.text, -1) {
+				if strs[m[1]] {
+					if rename[mi] == nil {
+						rename[mi] = map[string]string{}
+					}
+					rename[mi][m[1]] = fmt.Sprintf("%s__m%d", m[1], mi)
+				}
+				mine = append(mine, m[1])
+			}
+		}
+		for _, l := range mine {
+			strs[l] = true
+		}
+	}
 	// The first definition of a weak symbol is kept.
 	weakKept := map[string]int{}
 	for name, ds := range defs {
@@ -272,7 +304,7 @@ func Link(mods []Module) ([]byte, error) {
 			}
 		}
 	}
-	var head, protos, vars, bodies, files bytes.Buffer
+	var head, protos, vars, bodies, files, debugStr bytes.Buffer
 	declared := map[string]bool{}
 	fileBase := 0
 	for mi, items := range parsed {
@@ -293,6 +325,12 @@ func Link(mods []Module) ([]byte, error) {
 				}
 				continue
 			case it.section:
+				if it.strs {
+					// The strings between the braces.
+					if i, j := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}'); i >= 0 && j > i {
+						debugStr.WriteString(strings.TrimSpace(text[i+1:j]) + "\n")
+					}
+				}
 				continue
 			case it.file:
 				m := fileRE.FindStringSubmatch(text)
@@ -361,6 +399,11 @@ func Link(mods []Module) ([]byte, error) {
 	out.WriteString("\n")
 	out.Write(bodies.Bytes())
 	out.Write(files.Bytes())
+	if debugStr.Len() > 0 {
+		out.WriteString("\t.section\t.debug_str\n\t{\n")
+		out.Write(debugStr.Bytes())
+		out.WriteString("\t}\n")
+	}
 	return out.Bytes(), nil
 }
 

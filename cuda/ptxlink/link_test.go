@@ -1,8 +1,11 @@
 package ptxlink
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/warpsim/warpsim/ptx"
 )
 
 const header = ".version 8.0\n.target sm_90\n.address_size 64\n\n"
@@ -130,5 +133,79 @@ func TestLinkErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// inlineModule is a module with one kernel whose store was inlined from
+// the function named in its .debug_str, as nvcc -rdc and warpsim cc write
+// them: every module numbers its strings from $L__info_string0.
+func inlineModule(kernel, inlined string) string {
+	var b strings.Builder
+	for _, c := range []byte(inlined) {
+		fmt.Fprintf(&b, "%d,", c)
+	}
+	return header + `.visible .entry ` + kernel + `(
+	.param .u64 .ptr .align 1 ` + kernel + `_param_0
+)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+	.loc	1 3 0
+	ld.param.b64 	%rd1, [` + kernel + `_param_0];
+	mov.u32 	%r1, 7;
+	.loc	2 9 5, function_name $L__info_string0, inlined_at 1 4 3
+	st.global.b32 	[%rd1], %r1;
+	.loc	1 5 1
+	ret;
+}
+	.file	1 "` + kernel + `.cu"
+	.file	2 "helpers.h"
+	.section	.debug_str
+	{
+$L__info_string0:
+.b8 ` + b.String() + `0
+	}
+`
+}
+
+// TestLinkDebugStrings: two modules whose .debug_str labels collide keep
+// their own names for their inlined code once linked (before, the sections
+// were dropped and neither store had a name).
+func TestLinkDebugStrings(t *testing.T) {
+	out, err := Link([]Module{
+		{"a", []byte(inlineModule("_Z1aPi", "_Z5storeAPi"))},
+		{"b", []byte(inlineModule("_Z1bPi", "_Z5storeBPi"))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ptx.Parse("linked.ptx", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if n := strings.Count(string(out), ".section"); n != 1 {
+		t.Errorf("%d .section blocks, want one .debug_str:\n%s", n, out)
+	}
+	want := map[string]string{"_Z1aPi": "_Z5storeAPi", "_Z1bPi": "_Z5storeBPi"}
+	for _, f := range m.Funcs {
+		var got []string
+		for _, s := range f.Body {
+			if s.Kind != ptx.StmtInstr || s.Instr.Op != "st" {
+				continue
+			}
+			in := s.Instr
+			if in.Loc.Inlined == 0 {
+				t.Errorf("%s: the store has no inlining record", f.Name)
+				continue
+			}
+			inl := m.Inlines[in.Loc.Inlined-1]
+			got = append(got, m.InlineNames[inl.Func])
+			if file := m.SourceFiles[in.Loc.File]; file != "helpers.h" || inl.At.Line != 4 || m.SourceFiles[inl.At.File] != f.Name+".cu" {
+				t.Errorf("%s: store at %s:%d inlined at %s:%d", f.Name, file, in.Loc.Line, m.SourceFiles[inl.At.File], inl.At.Line)
+			}
+		}
+		if len(got) != 1 || got[0] != want[f.Name] {
+			t.Errorf("%s: the inlined store is named %q, want %q", f.Name, got, want[f.Name])
+		}
 	}
 }

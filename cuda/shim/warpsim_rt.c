@@ -67,7 +67,7 @@ enum {
   opHostFunc, opMemInfo, opLimit
 };
 enum { opManagedAlias = 65, opUnalias = 94 };
-enum { opIpcShare = 120, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait };
+enum { opIpcShare = 120, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait, opIpcEventHostWait };
 /* Allocation kinds (internal/cudart/window.go) and copy directions (timing.go). */
 enum { kindDevice = 0, kindHost = 1, kindManaged = 2 };
 enum { dirHostToDevice = 0, dirDeviceToHost = 1, dirDeviceToDevice = 2, dirHostToHost = 3 };

@@ -16,8 +16,9 @@
  * the highest one completed (raised by the recording stream,
  * opIpcEventRecord) and the simulated time it completed at; a query, a
  * synchronization or a stream's wait (opIpcEventWait) waits for the records
- * issued before it, and a stream's wait also for their simulated time
- * (internal/cudart/ipc.go, ipcEvent).
+ * issued before it, and moves the stream's simulated time, or the host's
+ * (a synchronization, a query that finds them done: opIpcEventHostWait), to
+ * theirs (internal/cudart/ipc.go, ipcEvent).
  *
  * What the H100 answered on one GPU (testdata/sanitize/probe7, ipc.cu,
  * recorded/ipc.default.plain.stdout): cudaIpcGetMemHandle of a cudaMalloc
@@ -261,9 +262,20 @@ static cudaError_t ipc_event_record(struct event *ev, void *s) {
   return 0;
 }
 
+/* ipc_host_waited says the host has seen ev's records complete: its
+ * simulated time moves to the time they completed at, as a
+ * synchronization with an event of its own moves it to the record's. */
+static cudaError_t ipc_host_waited(struct event *ev) {
+  uint64_t addr = (uintptr_t)&ev->ipc[1];
+  uint32_t msg[2];
+  memcpy(msg, &addr, 8);
+  return simple(opIpcEventHostWait, msg, sizeof msg);
+}
+
 static cudaError_t ipc_event_query(struct event *ev) {
   uint64_t issued = __atomic_load_n(&ev->ipc[0], __ATOMIC_SEQ_CST);
-  return __atomic_load_n(&ev->ipc[1], __ATOMIC_SEQ_CST) >= issued ? cudaSuccess : cudaErrorNotReady;
+  if (__atomic_load_n(&ev->ipc[1], __ATOMIC_SEQ_CST) < issued) return cudaErrorNotReady;
+  return set_error(ipc_host_waited(ev));
 }
 
 static cudaError_t ipc_event_sync(struct event *ev) {
@@ -274,7 +286,7 @@ static cudaError_t ipc_event_sync(struct event *ev) {
     nanosleep(&ts, NULL);
     if (pause < 2000000) pause *= 2;
   }
-  return 0;
+  return set_error(ipc_host_waited(ev));
 }
 
 static cudaError_t ipc_event_wait(struct event *ev, void *s) {

@@ -26,7 +26,9 @@ import (
 // records were issued, the highest one completed (opIpcEventRecord raises
 // it in stream order) and the simulated time it completed at (ipcEvent); a
 // stream that waits on it waits, in stream order, until the records issued
-// before the wait have completed, and its simulated time moves to theirs.
+// before the wait have completed, and its simulated time moves to theirs;
+// a host that synchronizes with it, or queries it done, has its simulated
+// time moved to theirs likewise (opIpcEventHostWait).
 
 func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 	switch op {
@@ -70,6 +72,14 @@ func (s *Server) ipcOp(op uint32, p *payloadReader) reply {
 			s.enqueueExternal(stream, func() { s.ipcWait(stream, ev, ticket) })
 		}
 		return reply{code: s.stickyCode()}
+	case opIpcEventHostWait:
+		addr := p.u64()
+		at, ok := s.win.word(addr + 8)
+		if p.err != nil || !ok {
+			return reply{code: ErrorInvalidResourceHandle}
+		}
+		s.ipcHostWait(at)
+		return reply{}
 	}
 	return reply{code: ErrorInvalidValue}
 }
@@ -185,6 +195,15 @@ func (s *Server) ipcWait(stream uint32, ev ipcEvent, ticket uint64) {
 	at := int64(atomic.LoadUint64(ev.at))
 	s.mu.Lock()
 	s.clock.wait(stream, at)
+	s.mu.Unlock()
+}
+
+// ipcHostWait says the host has seen an interprocess event's records
+// complete, whose time is in the word at: as for an event of its own
+// (opEventSync), it issues nothing before.
+func (s *Server) ipcHostWait(at *uint64) {
+	s.mu.Lock()
+	s.clock.hostWaits(int64(atomic.LoadUint64(at)))
 	s.mu.Unlock()
 }
 

@@ -91,6 +91,28 @@ func TestIPCEventWord(t *testing.T) {
 	}
 }
 
+// TestIPCHostWaitNeverBeforeRecord: a host that synchronized with another
+// process's interprocess event issues its next launch no earlier than the
+// record (the recorder's time), and a host already later stays where it is.
+func TestIPCHostWaitNeverBeforeRecord(t *testing.T) {
+	var done, at uint64
+	ev := ipcEvent{done: &done, at: &at}
+	producer := &Server{clock: newTimeline(1)}
+	producer.clock.run(1, engineH2D, 5000)
+	producer.ipcRecord(1, ev, 1)
+	waiter := &Server{clock: newTimeline(1)}
+	waiter.ipcHostWait(ev.at)
+	if got := waiter.clock.issue(); got != 5000 {
+		t.Errorf("the host issues a launch at %d ns after its wait, want the record's 5000", got)
+	}
+	later := &Server{clock: newTimeline(1)}
+	later.clock.hostWaits(9000)
+	later.ipcHostWait(ev.at)
+	if got := later.clock.issue(); got != 9000 {
+		t.Errorf("a host at 9000 ns waited on a record at 5000 and issues at %d, want 9000", got)
+	}
+}
+
 // TestIPCWaitNeverBeforeRecord: a stream's wait on another process's
 // interprocess event finishes, on its simulated clock, no earlier than the
 // record it waits for (the recorder's time, ipcEvent.at), and never moves

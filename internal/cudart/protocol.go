@@ -102,11 +102,16 @@ const (
 	// opIpcEventWait, queued: uint32 stream, uint64 address, uint64
 	// ticket: the stream waits until the word at address reaches ticket,
 	// then until the time in the word after it (ipcEvent).
-	opIpcShare       = 120
-	opIpcOpen        = 121
-	opIpcClose       = 122
-	opIpcEventRecord = 123
-	opIpcEventWait   = 124
+	// opIpcEventHostWait: uint64 address: the host has seen the records of
+	// the event at address complete (cudaEventSynchronize, or a
+	// cudaEventQuery that found them done): its simulated time moves to
+	// the time in the word after address.
+	opIpcShare         = 120
+	opIpcOpen          = 121
+	opIpcClose         = 122
+	opIpcEventRecord   = 123
+	opIpcEventWait     = 124
+	opIpcEventHostWait = 125
 )
 
 // maxPayload bounds one request: larger than any single transfer a program

@@ -679,7 +679,7 @@ func (s *Server) handle(req request) (rep reply) {
 		return s.unalias(p)
 	case opVMReserve, opVMMap, opVMUnmap:
 		return s.vmmOp(req.op, p) // vmm.go
-	case opIpcShare, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait:
+	case opIpcShare, opIpcOpen, opIpcClose, opIpcEventRecord, opIpcEventWait, opIpcEventHostWait:
 		return s.ipcOp(req.op, p) // ipc.go
 	case opStickyError:
 		if s.opt.Sanitize != nil {

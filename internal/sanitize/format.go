@@ -153,7 +153,8 @@ func where(site *engine.CheckSite) string {
 // "void cuda::__4::__cp_async_shared_global<(unsigned long)16>(char *,
 // const char *)+0xe0 in cp_async_shared_global.h:60" (probe5,
 // pipeline_no_wait). The PTX must carry the records: nvcc's .loc
-// function_name/inlined_at does; clang's names no inlined function.
+// function_name/inlined_at does, and warpsim cc writes them from clang's
+// DWARF (cuda/cc/inlines.go).
 func whereAt(fn *ir.Func, pc int, line ir.LineInfo, ptxFile string) string {
 	name := fn.Name
 	if in := fn.InlinedFunc(pc); in != "" {

@@ -4,12 +4,16 @@
 // fresh stream, makes the stream wait on the parent's event and records
 // another. Both print what their events measured: the parent the time from
 // its stream's start to its record, the child the time its stream spent
-// waiting. Not recorded on a GPU, where the child starts long after the
+// waiting. Two more children wait on the host instead, one with
+// cudaEventSynchronize, one polling cudaEventQuery, and then launch a kernel
+// on a fresh stream: the host issues nothing before the record it waited
+// for, so the kernel ends at least the parent's copy time after the
+// stream's start. Not recorded on a GPU, where the child starts long after the
 // copy has finished (its wait then takes no time); the rule checked
 // (TestRuntimeIPCWaitClock) is warpsim's: each process's timeline counts
 // from its own start, and a wait never finishes before the record it waits
 // for, so the child waits as long as the parent took. Usage: ipc_clock
-// (the child: ipc_clock child HANDLE).
+// (the children: ipc_clock child|sync|query HANDLE).
 #include <cstdio>
 #include <cstring>
 #include <sys/wait.h>
@@ -43,8 +47,56 @@ static int child(const char *handle) {
   return 0;
 }
 
+__global__ void nop() {}
+
+// hostWait: the host waits for the parent's event (cudaEventSynchronize,
+// or cudaEventQuery until it is done), then a kernel runs on a fresh
+// stream, timed from the stream's start.
+static int hostWait(const char *handle, bool query) {
+  cudaIpcEventHandle_t h;
+  unhex(&h, handle, sizeof h);
+  cudaEvent_t ep, a, b;
+  cudaStream_t s;
+  if (cudaIpcOpenEventHandle(&ep, h) != cudaSuccess) return 2;
+  if (query) {
+    cudaError_t e;
+    while ((e = cudaEventQuery(ep)) == cudaErrorNotReady) {
+    }
+    if (e != cudaSuccess) return 2;
+  } else if (cudaEventSynchronize(ep) != cudaSuccess) {
+    return 2;
+  }
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a, s);
+  nop<<<1, 1, 0, s>>>();
+  cudaEventRecord(b, s);
+  cudaEventSynchronize(b);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, a, b);
+  printf("child %s: the kernel after the host's wait ended %.4f ms after its stream's start\n", query ? "query" : "sync", ms);
+  return 0;
+}
+
+// spawn runs this program again as a child of the given kind and waits.
+static int spawn(char *self, const char *kind, char *handle) {
+  fflush(stdout);
+  pid_t c = fork();
+  if (c == 0) {
+    char *args[] = {self, (char *)kind, handle, nullptr};
+    execv(args[0], args);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(c, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
 int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "child") == 0) return child(argv[2]);
+  if (argc > 2 && strcmp(argv[1], "sync") == 0) return hostWait(argv[2], false);
+  if (argc > 2 && strcmp(argv[1], "query") == 0) return hostWait(argv[2], true);
   void *d, *h;
   cudaStream_t s;
   cudaEvent_t ep, t0, t1;
@@ -66,14 +118,8 @@ int main(int argc, char **argv) {
   if (cudaIpcGetEventHandle(&eh, ep) != cudaSuccess) return 2;
   static char hs[160];
   hex(hs, &eh, sizeof eh);
-  fflush(stdout);
-  pid_t c = fork();
-  if (c == 0) {
-    char *args[] = {argv[0], (char *)"child", hs, nullptr};
-    execv(args[0], args);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(c, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+  const char *kinds[] = {"child", "sync", "query"};
+  for (const char *kind : kinds)
+    if (int rc = spawn(argv[0], kind, hs)) return rc;
+  return 0;
 }

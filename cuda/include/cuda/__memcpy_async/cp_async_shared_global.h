@@ -9,11 +9,14 @@
  * ("void cuda::__4::__cp_async_shared_global<(unsigned long)16>(char *,
  * const char *)+0xe0 in cp_async_shared_global.h:60", testdata/sanitize/
  * probe5, pipeline_no_wait). warpsim's sanitizer names an inlined frame the
- * same way (docs/sanitizer.md, "Inlined frames"). */
+ * same way (docs/sanitizer.md, "Inlined frames"), for warpsim cc's
+ * programs too; the inline namespace __4 is CUDA 13 libcu++'s, which is in
+ * the name (only this function is in it here). */
 #ifndef __WARPSIM_CUDA_CP_ASYNC_SHARED_GLOBAL_H__
 #define __WARPSIM_CUDA_CP_ASYNC_SHARED_GLOBAL_H__
 
 namespace cuda {
+inline namespace __4 {
 
 // __cp_async_shared_global<N> copies N bytes from src (global memory) to dst
 // (shared memory) asynchronously; both aligned to N. 16 bytes bypass L1
@@ -30,6 +33,7 @@ __device__ inline void __cp_async_shared_global(char *dst, const char *src) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(src) : "memory");
 }
 
+}  // namespace __4
 }  // namespace cuda
 
 #endif
