@@ -67,10 +67,28 @@ type WmmaAccess struct {
 	// byte an element (ptxas's two halves of its LDG.E.U8, each packed
 	// before the next goes out), else 1 (WmmaGroupRounds).
 	Groups int
+	// Slices: the groups are the fragment's HMMA.1684 k-slices (a tf32
+	// fragment the code converts, markWmmaRounds), each sent when the
+	// slice before is back: the k columns of each storage row for one
+	// stored the MMA's way round (A row-major, B column-major: group k
+	// is requests k, k+Groups, ...), the storage rows for one stored the
+	// other way round (contiguous requests).
+	Slices bool
 	// Reuse: an A or B fragment's load inside a loop, whose registers
 	// ptxas gives to each k step's fragment in turn, so that it issues
 	// after the earlier MMAs of the loop that read them (markWmmaReuse).
 	Reuse bool
+}
+
+// Group is which of g groups request i of n is in: for k-slices (Slices)
+// of a tile stored the MMA's way round (its storage rows are M or N, the
+// k values along each row) each block row's columns, i%g; else the
+// requests in order, g runs of n/g.
+func (a WmmaAccess) Group(i, n, g int) int {
+	if a.Slices && a.TileRows != 4*g {
+		return i % g
+	}
+	return i * g / n
 }
 
 // Blocks is the number of blocks the tile is read in.
@@ -150,9 +168,13 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 // time — the slice's loads, their conversions (FSETP + IADD in place),
 // the slice's HMMA.1684s, then the next slice's loads (wg.sass, gg of
 // tf32: five LD.E, four conversions, two HMMA, three more LD.E ...) — so
-// the MMA has the fragment K/4 round trips after its first load. A
-// fragment the MMA reads as loaded (f16, bf16: every load of the step
-// above its first HMMA) keeps one.
+// the MMA has the fragment K/4 round trips after its first load, each
+// slice's own requests a group (Groups, Slices): a slice reading sectors
+// the slice before did not (B row-major's, A column-major's next four
+// storage rows) waits for their fetch, one reading the same sectors
+// (A row-major, B column-major) for an L1 hit (testdata/timing/wmmatf32,
+// wt.sass's gv of tf32). A fragment the MMA reads as loaded (f16, bf16:
+// every load of the step above its first HMMA) keeps one.
 func markWmmaRounds(f *Func) {
 	for pc := range f.Code {
 		in := &f.Code[pc]
@@ -168,7 +190,7 @@ func markWmmaRounds(f *Func) {
 			k = to.Frag.Rows
 		}
 		if k/4 > 1 && convertedBeforeUse(f, pc, to.D) {
-			to.Access.Rounds = k / 4
+			to.Access.Rounds, to.Access.Groups, to.Access.Slices = k/4, k/4, true
 		}
 	}
 }
