@@ -206,13 +206,16 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// interleaved as ptxas reads them): nvcc's 10.5%, held out 12.3%,
 		// clang's 15.8% — only igemm moves, its first launch -13.6% ->
 		// +4.7%, its second (already +24.9%) -> +45.0% (docs/calibration.md,
-		// seventeenth round, says why the bounds rose).
-		bound := map[string]float64{"nvcc": 0.106, "clang": 0.16}[compiler]
+		// seventeenth round, says why the bounds rose). Eighteenth round
+		// (a converted tf32 fragment's second k-slice through the memory
+		// system, WmmaSliceGroups): nvcc's 10.0%, held out 11.2% — only
+		// wmma_tf32 moves, -31.7% -> -15.5% (clang's code unchanged).
+		bound := map[string]float64{"nvcc": 0.1025, "clang": 0.16}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
 		}
-		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.124 {
-			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 12.4%%", compiler, 100*held)
+		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.115 {
+			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 11.5%%", compiler, 100*held)
 		}
 	}
 }

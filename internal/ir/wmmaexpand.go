@@ -67,12 +67,11 @@ type WmmaAccess struct {
 	// byte an element (ptxas's two halves of its LDG.E.U8, each packed
 	// before the next goes out), else 1 (WmmaGroupRounds).
 	Groups int
-	// Slices: the groups are the fragment's HMMA.1684 k-slices (a tf32
-	// fragment the code converts, markWmmaRounds), each sent when the
-	// slice before is back: the k columns of each storage row for one
-	// stored the MMA's way round (A row-major, B column-major: group k
-	// is requests k, k+Groups, ...), the storage rows for one stored the
-	// other way round (contiguous requests).
+	// Slices: the groups are the fragment's HMMA.1684 k-slices (an A
+	// fragment of tf32 the code converts, markWmmaRounds), each sent when
+	// the slice before is back: the k columns of each storage row for A
+	// row-major (group k is requests k, k+Groups, ...), the storage rows
+	// for A column-major (contiguous requests).
 	Slices bool
 	// Reuse: an A or B fragment's load inside a loop, whose registers
 	// ptxas gives to each k step's fragment in turn, so that it issues
@@ -168,13 +167,16 @@ func WmmaAccesses(to *TensorOperands, load bool) WmmaAccess {
 // time — the slice's loads, their conversions (FSETP + IADD in place),
 // the slice's HMMA.1684s, then the next slice's loads (wg.sass, gg of
 // tf32: five LD.E, four conversions, two HMMA, three more LD.E ...) — so
-// the MMA has the fragment K/4 round trips after its first load, each
-// slice's own requests a group (Groups, Slices): a slice reading sectors
-// the slice before did not (B row-major's, A column-major's next four
-// storage rows) waits for their fetch, one reading the same sectors
-// (A row-major, B column-major) for an L1 hit (testdata/timing/wmmatf32,
-// wt.sass's gv of tf32). A fragment the MMA reads as loaded (f16, bf16:
-// every load of the step above its first HMMA) keeps one.
+// the MMA has the fragment K/4 round trips after its first load. An A
+// fragment's slices are its own groups of requests (Groups, Slices): A
+// row-major's second slice reads the first's 32-byte sectors (an L1 hit),
+// A column-major's four other storage rows, whose fetch it waits for
+// (testdata/timing/wmmatf32, wt.sass's gv of tf32: no load of A's second
+// slice before the first slice's HMMAs). B keeps its later rounds as L2
+// hits: ptxas's first group of a row-major B step already reads a line of
+// its second slice (wg.sass's gg: the fifth LD.E). A fragment the MMA
+// reads as loaded (f16, bf16: every load of the step above its first
+// HMMA) keeps one round.
 func markWmmaRounds(f *Func) {
 	for pc := range f.Code {
 		in := &f.Code[pc]
@@ -190,7 +192,10 @@ func markWmmaRounds(f *Func) {
 			k = to.Frag.Rows
 		}
 		if k/4 > 1 && convertedBeforeUse(f, pc, to.D) {
-			to.Access.Rounds, to.Access.Groups, to.Access.Slices = k/4, k/4, true
+			to.Access.Rounds = k / 4
+			if to.Use == 'a' {
+				to.Access.Groups, to.Access.Slices = k/4, true
+			}
 		}
 	}
 }

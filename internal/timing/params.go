@@ -408,14 +408,13 @@ type Params struct {
 	// second half reads 8 rows of B the first half did not). Off: every
 	// round after the first an L2 hit's latency.
 	WmmaGroupRounds bool
-	// WmmaSliceGroups: with WmmaGroupRounds, a tf32 fragment the code
-	// converts sends its HMMA.1684 k-slices' requests as groups
+	// WmmaSliceGroups: with WmmaGroupRounds, an A fragment of tf32 the
+	// code converts sends its HMMA.1684 k-slices' requests as groups
 	// (ir.WmmaAccess.Slices): ptxas converts a slice and issues its MMAs
-	// before it loads the next (testdata/timing/wmmatf32, wt.sass), so a
-	// slice of new sectors (B row-major's or A column-major's next four
-	// storage rows) pays their fetch and one of the same sectors (A
-	// row-major, B column-major) an L1 hit. Off: the later slices an L2
-	// hit each (WmmaRounds).
+	// before it loads the next (testdata/timing/wmmatf32, wt.sass), so A
+	// column-major's second slice (four other storage rows) pays their
+	// fetch and A row-major's (the same sectors) an L1 hit. Off: the
+	// later slice an L2 hit (WmmaRounds).
 	WmmaSliceGroups bool
 	// WmmaRoundsLoopOnly: WmmaRounds and WmmaGroupRounds apply to a
 	// loop's fragment loads only (ir.WmmaAccess.Reuse): in straight code
