@@ -29,8 +29,12 @@ const wmmagemm2Dir = "../../testdata/programs3/wmmagemm2"
 // loads after the step before's MMAs (WmmaReuse): 11.5%. Seventeenth, an
 // 8-bit fragment read a byte an element sends its second half of loads to
 // the L2 and DRAM when the first half's data is back (WmmaGroupRounds):
-// 9.3% (gv_s8_cc -11/-13% -> +7/+8%, gv_u8_rr -13/-21% -> +4/-2%). It
-// fails when a launch is more than 60% off or the mean passes 9.6%.
+// 9.3% (gv_s8_cc -11/-13% -> +7/+8%, gv_u8_rr -13/-21% -> +4/-2%).
+// Eighteenth, a converted tf32 A fragment's second k-slice sent through
+// the memory system when the first is back (WmmaSliceGroups, chosen on
+// testdata/timing/wmmatf32's and wmmagemm's study rows): 7.6% (gv_tf32_cr
+// -37/-39% -> -21/-27%). It fails when a launch is more than 60% off or
+// the mean passes 7.9% (9.3% with ptxas.wmma_slice_groups=0).
 func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
@@ -46,7 +50,7 @@ func TestLongWmmaGemm2TimesAgainstH100(t *testing.T) {
 	}
 	mean := sum / float64(max(1, len(rows)))
 	t.Logf("mean |error| %.1f%% (%d launches)", 100*mean, len(rows))
-	if mean > 0.096 {
-		t.Errorf("mean |error| %.1f%%: want under 9.6%%", 100*mean)
+	if mean > 0.079 {
+		t.Errorf("mean |error| %.1f%%: want under 7.9%%", 100*mean)
 	}
 }

@@ -68,10 +68,27 @@ type WmmaAccess struct {
 	// halves of its LDG.E.U8, each packed before the next goes out), 1
 	// where it takes four (wmmaByteRounds); else 1 (WmmaGroupRounds).
 	Groups int
+	// Slices: the groups are the fragment's HMMA.1684 k-slices (an A
+	// fragment of tf32 the code converts, markWmmaRounds), each sent when
+	// the slice before is back: the k columns of each storage row for A
+	// row-major (group k is requests k, k+Groups, ...), the storage rows
+	// for A column-major (contiguous requests).
+	Slices bool
 	// Reuse: an A or B fragment's load inside a loop, whose registers
 	// ptxas gives to each k step's fragment in turn, so that it issues
 	// after the earlier MMAs of the loop that read them (markWmmaReuse).
 	Reuse bool
+}
+
+// Group is which of g groups request i of n is in: for k-slices (Slices)
+// of a tile stored the MMA's way round (its storage rows are M or N, the
+// k values along each row) each block row's columns, i%g; else the
+// requests in order, g runs of n/g.
+func (a WmmaAccess) Group(i, n, g int) int {
+	if a.Slices && a.TileRows != 4*g {
+		return i % g
+	}
+	return i * g / n
 }
 
 // Blocks is the number of blocks the tile is read in.
@@ -186,9 +203,16 @@ func wmmaByteRounds(n int) (rounds, groups int) {
 // time — the slice's loads, their conversions (FSETP + IADD in place),
 // the slice's HMMA.1684s, then the next slice's loads (wg.sass, gg of
 // tf32: five LD.E, four conversions, two HMMA, three more LD.E ...) — so
-// the MMA has the fragment K/4 round trips after its first load. A
-// fragment the MMA reads as loaded (f16, bf16: every load of the step
-// above its first HMMA) keeps one.
+// the MMA has the fragment K/4 round trips after its first load. An A
+// fragment's slices are its own groups of requests (Groups, Slices): A
+// row-major's second slice reads the first's 32-byte sectors (an L1 hit),
+// A column-major's four other storage rows, whose fetch it waits for
+// (testdata/timing/wmmatf32, wt.sass's gv of tf32: no load of A's second
+// slice before the first slice's HMMAs). B keeps its later rounds as L2
+// hits: ptxas's first group of a row-major B step already reads a line of
+// its second slice (wg.sass's gg: the fifth LD.E). A fragment the MMA
+// reads as loaded (f16, bf16: every load of the step above its first
+// HMMA) keeps one round.
 func markWmmaRounds(f *Func) {
 	for pc := range f.Code {
 		in := &f.Code[pc]
@@ -205,6 +229,9 @@ func markWmmaRounds(f *Func) {
 		}
 		if k/4 > 1 && convertedBeforeUse(f, pc, to.D) {
 			to.Access.Rounds = k / 4
+			if to.Use == 'a' {
+				to.Access.Groups, to.Access.Slices = k/4, true
+			}
 		}
 	}
 }

@@ -155,14 +155,15 @@ func TestWmmaRoundsAsPtxas(t *testing.T) {
 		fa, fb                int
 		convert               bool
 		wantA, wantB          int
+		wantGroupsA           int
 		wantGroupsB           int
 	}{
-		{"f16, B row-major", "m16n16k16", "f16", "f32", "row", 8, 8, false, 1, 1, 1},
-		{"bf16, B row-major", "m16n16k16", "bf16", "f32", "row", 4, 4, false, 1, 1, 1},
-		{"tf32 converted", "m16n16k8", "tf32", "f32", "row", 4, 4, true, 2, 2, 1},
-		{"tf32 as loaded", "m16n16k8", "tf32", "f32", "row", 4, 4, false, 1, 1, 1},
-		{"s8, B row-major", "m16n16k16", "s8", "s32", "row", 2, 2, false, 1, 3, 2},
-		{"s8, B column-major", "m16n16k16", "s8", "s32", "col", 2, 2, false, 1, 1, 1},
+		{"f16, B row-major", "m16n16k16", "f16", "f32", "row", 8, 8, false, 1, 1, 1, 1},
+		{"bf16, B row-major", "m16n16k16", "bf16", "f32", "row", 4, 4, false, 1, 1, 1, 1},
+		{"tf32 converted", "m16n16k8", "tf32", "f32", "row", 4, 4, true, 2, 2, 2, 1},
+		{"tf32 as loaded", "m16n16k8", "tf32", "f32", "row", 4, 4, false, 1, 1, 1, 1},
+		{"s8, B row-major", "m16n16k16", "s8", "s32", "row", 2, 2, false, 1, 3, 1, 2},
+		{"s8, B column-major", "m16n16k16", "s8", "s32", "col", 2, 2, false, 1, 1, 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := lowerOne(t, wmmaStep(c.shape, c.typ, c.acc, c.fa, c.fb, c.bLay, c.convert))
@@ -176,8 +177,8 @@ func TestWmmaRoundsAsPtxas(t *testing.T) {
 			if got['a'] != c.wantA || got['b'] != c.wantB {
 				t.Errorf("rounds A %d, B %d; want %d, %d", got['a'], got['b'], c.wantA, c.wantB)
 			}
-			if groups['a'] != 1 || groups['b'] != c.wantGroupsB {
-				t.Errorf("groups of its own loads A %d, B %d; want 1, %d", groups['a'], groups['b'], c.wantGroupsB)
+			if groups['a'] != c.wantGroupsA || groups['b'] != c.wantGroupsB {
+				t.Errorf("groups of its own loads A %d, B %d; want %d, %d", groups['a'], groups['b'], c.wantGroupsA, c.wantGroupsB)
 			}
 		})
 	}
@@ -239,5 +240,60 @@ func TestWmmaReuseAsPtxas(t *testing.T) {
 				t.Fatalf("%d wmma.loads", n)
 			}
 		})
+	}
+}
+
+// TestWmmaSliceGroups checks which HMMA.1684 k-slice each request of a
+// converted tf32 fragment is grouped with (WmmaAccess.Group, Slices): the
+// k values a request reads, from its block's place in the tile — the
+// block's columns for a tile stored the MMA's way round (A row-major, B
+// column-major: k along each storage row), its storage rows for one
+// stored the other way round (B row-major) — must be the group's slice,
+// as ptxas issues them (testdata/timing/wmmatf32, wt.sass's gv of tf32:
+// each slice's loads, conversions and HMMAs before the next slice's
+// loads). A fragment as loaded (no conversion) has one group, and so has
+// a converted B: ptxas's first group of a row-major B step already reads
+// a line of its second slice (wg.sass's gg of tf32), which the model
+// keeps as an L2 hit (WmmaRounds).
+func TestWmmaSliceGroups(t *testing.T) {
+	for _, bLay := range []string{"row", "col"} {
+		for _, convert := range []bool{true, false} {
+			f := lowerOne(t, wmmaStep("m16n16k8", "tf32", "f32", 4, 4, bLay, convert))
+			aCol := convert && bLay == "row"
+			if aCol {
+				// A column-major: the same tile as B row-major's, its
+				// storage rows the k values.
+				f = lowerOne(t, strings.Replace(wmmaStep("m16n16k8", "tf32", "f32", 4, 4, bLay, convert), "wmma.load.a.sync.aligned.row", "wmma.load.a.sync.aligned.col", 1))
+			}
+			for _, in := range f.Code {
+				if in.Op != OpTensor || in.Mode != TensorWmmaLoad {
+					continue
+				}
+				to := f.TensorOps[in.Imm]
+				a := to.Access
+				name := fmt.Sprintf("%c (A col-major %v, B %s) convert=%v", to.Use, aCol, bLay, convert)
+				if !convert || to.Use == 'b' {
+					if a.Groups != 1 || a.Slices {
+						t.Errorf("%s: groups %d, slices %v; want 1, false", name, a.Groups, a.Slices)
+					}
+					continue
+				}
+				if a.Groups != 2 || !a.Slices || a.Insts != a.Blocks() {
+					t.Fatalf("%s: groups %d, slices %v, %d requests of %d blocks; want 2 slices, a request a block", name, a.Groups, a.Slices, a.Insts, a.Blocks())
+				}
+				kAlongRow := to.Use == 'a' && !aCol || to.Use == 'b' && bLay == "col"
+				perRow := a.TileRowBytes / a.BlockBytes
+				for i := range a.Insts {
+					br, bc := i/perRow, i%perRow
+					k := br * a.BlockRows // first k of the block: its storage row
+					if kAlongRow {
+						k = bc * a.BlockBytes / 4 // its first column
+					}
+					if g := a.Group(i, a.Insts, a.Groups); g != k/4 {
+						t.Errorf("%s: request %d (k from %d) in group %d, want %d", name, i, k, g, k/4)
+					}
+				}
+			}
+		}
 	}
 }

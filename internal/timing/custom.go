@@ -87,6 +87,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"ptxas.wmma_rounds":                 func(p *Params, v float64) { p.WmmaRounds = v != 0 },
 	"ptxas.wmma_reuse":                  func(p *Params, v float64) { p.WmmaReuse = v != 0 },
 	"ptxas.wmma_group_rounds":           func(p *Params, v float64) { p.WmmaGroupRounds = v != 0 },
+	"ptxas.wmma_slice_groups":           func(p *Params, v float64) { p.WmmaSliceGroups = v != 0 },
 	"ptxas.wmma_rounds_loop_only":       func(p *Params, v float64) { p.WmmaRoundsLoopOnly = v != 0 },
 	"ptxas.mov_fold":                    func(p *Params, v float64) { p.MovFold = v != 0 },
 	"ptxas.hoist_shfl":                  func(p *Params, v float64) { p.HoistShfl = v != 0 },

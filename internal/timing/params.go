@@ -409,6 +409,14 @@ type Params struct {
 	// second half reads 8 rows of B the first half did not). Off: every
 	// round after the first an L2 hit's latency.
 	WmmaGroupRounds bool
+	// WmmaSliceGroups: with WmmaGroupRounds, an A fragment of tf32 the
+	// code converts sends its HMMA.1684 k-slices' requests as groups
+	// (ir.WmmaAccess.Slices): ptxas converts a slice and issues its MMAs
+	// before it loads the next (testdata/timing/wmmatf32, wt.sass), so A
+	// column-major's second slice (four other storage rows) pays their
+	// fetch and A row-major's (the same sectors) an L1 hit. Off: the
+	// later slice an L2 hit (WmmaRounds).
+	WmmaSliceGroups bool
 	// WmmaRoundsLoopOnly: WmmaRounds and WmmaGroupRounds apply to a
 	// loop's fragment loads only (ir.WmmaAccess.Reuse): in straight code
 	// ptxas has registers for every load and sends them all before the

@@ -781,6 +781,11 @@ var measured = withDerivedPresets(map[string]*Params{
 		// (ptxas.wmma_group_rounds): wg.sass's gg s8 step; docs/
 		// calibration.md, seventeenth round.
 		WmmaGroupRounds: true,
+		// [WMMASLICES] a converted tf32 A fragment's k-slices sent one
+		// after another through the memory system (ptxas.wmma_slice_groups):
+		// testdata/timing/wmmatf32's study SASS; docs/calibration.md,
+		// eighteenth round.
+		WmmaSliceGroups: true,
 		// [WMMASTRAIGHT] in straight code ptxas sends every fragment load
 		// before the first consumer (ptxas.wmma_rounds_loop_only): wg.sass's
 		// ch kernels; docs/calibration.md, seventeenth round.

@@ -500,8 +500,8 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			if in.Op == ir.OpLd && in.Mode == ir.LdL2Only {
 				sm.l1, lookup = nil, 0
 			}
-			if g := s.wmmaGroups(rec, in); g > 1 {
-				mem = sm.fmax(mem, s.groupRounds(sm, rec, g, lookup))
+			if g, a := s.wmmaGroups(rec, in); g > 1 {
+				mem = sm.fmax(mem, s.groupRounds(sm, rec, a, g, lookup))
 			} else {
 				eachPart(rec, func() {
 					mem = sm.fmax(mem, s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup))
@@ -578,7 +578,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 				if rec.Space == engine.SpaceShared {
 					round = uint64(p.SharedLatency)
 				}
-				if g := s.wmmaGroups(rec, in); g > 1 {
+				if g, _ := s.wmmaGroups(rec, in); g > 1 {
 					r -= g - 1
 				}
 				mem = sm.fadd(mem, uint64(r-1)*round)
@@ -1013,23 +1013,23 @@ func wmmaRounds(p *Params, a *ir.WmmaAccess) int {
 }
 
 // wmmaGroups is how many groups of its requests a global wmma.load sends
-// one after another (ir.WmmaAccess.Groups, WmmaGroupRounds): 1 when they
-// all go out at once.
-func (s *gridState) wmmaGroups(rec *engine.StepRecord, in *ir.Inst) int {
+// one after another (ir.WmmaAccess.Groups, WmmaGroupRounds), and its
+// access: 1 when they all go out at once.
+func (s *gridState) wmmaGroups(rec *engine.StepRecord, in *ir.Inst) (int, *ir.WmmaAccess) {
 	p := s.p
 	if !p.WmmaRounds || !p.WmmaGroupRounds || in.Op != ir.OpTensor || in.Mode != ir.TensorWmmaLoad || rec.Space != engine.SpaceGlobal {
-		return 1
+		return 1, nil
 	}
 	funcs := s.g.Funcs()
 	if int(rec.Func) >= len(funcs) || int(in.Imm) >= len(funcs[rec.Func].TensorOps) {
-		return 1
+		return 1, nil
 	}
 	a := &funcs[rec.Func].TensorOps[in.Imm].Access
 	g := a.Groups
-	if wmmaRounds(p, a) < 2 || g < 2 || len(rec.Parts) < g {
-		return 1
+	if wmmaRounds(p, a) < 2 || g < 2 || len(rec.Parts) < g || a.Slices && !p.WmmaSliceGroups {
+		return 1, nil
 	}
-	return g
+	return g, a
 }
 
 // groupRounds sends a wmma.load's requests (rec.Parts) in g groups, each
@@ -1038,18 +1038,19 @@ func (s *gridState) wmmaGroups(rec *engine.StepRecord, in *ir.Inst) int {
 // next (wg.sass, gg of s8: four LDG.E.U8, IMAD, four more, IMAD, PRMT):
 // a later group that reads lines no earlier one touched waits for their
 // fetch from DRAM. It returns when the last group's data is back.
-func (s *gridState) groupRounds(sm *smT, rec *engine.StepRecord, g int, lookup float64) uint64 {
+func (s *gridState) groupRounds(sm *smT, rec *engine.StepRecord, a *ir.WmmaAccess, g int, lookup float64) uint64 {
 	p := s.p
 	parts, secs, bytes := rec.Parts, rec.Sectors, rec.Bytes
 	rec.Bytes = bytes / uint32(len(parts))
 	var after, mem uint64
-	off := 0
 	for k := range g {
-		lo, hi := k*len(parts)/g, (k+1)*len(parts)/g
 		var done uint64
-		for _, n := range parts[lo:hi] {
-			rec.Sectors = secs[off : off+int(n)]
-			done = sm.fmax(done, s.loadTakingAfter(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup, after))
+		off := 0
+		for i, n := range parts {
+			if a.Group(i, len(parts), g) == k {
+				rec.Sectors = secs[off : off+int(n)]
+				done = sm.fmax(done, s.loadTakingAfter(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup, after))
+			}
 			off += int(n)
 		}
 		after, mem = done, done

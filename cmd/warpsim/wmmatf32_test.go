@@ -1,0 +1,62 @@
+package main
+
+import (
+	"math"
+	"testing"
+
+	"github.com/warpsim/warpsim/internal/testenv"
+)
+
+// wmmatf32Dir holds the eighteenth round's study family of tf32, bf16 and
+// f16 wmma k steps (wt.cu: a 256^3 GEMM, a 16x16 tile a warp, fragments
+// from global or shared memory, A and B row- or column-major, tf32
+// converted in place or not), recorded on an H200 with nvcc 13
+// (record.sh).
+const wmmatf32Dir = "../../testdata/timing/wmmatf32"
+
+// TestLongWmmaTF32TimesAgainstH200 runs wt.cu built by warpsim cc with
+// nvcc 13's PTX of it (h100/wt.nvcc.ptx.gz) under warpsim prof at the base
+// clock, checks every launch's hash against the GPU's (h100/wt.h100.txt),
+// and compares each launch's time with Nsight Compute's (times.tsv), over
+// the README's study and held-out halves (a launch is held out when the
+// first hex digit of the SHA-256 of its name is 8-f, written before the
+// recording). Before the round (7511c380): study 13.8%, held out 7.2%;
+// the converted tf32 steps from global memory were the worst study rows
+// (gv_tf32_cc -42%, gv_tf32_rr -14%, gv_tf32_rc +12%), their second
+// HMMA.1684 k-slice charged an L2 hit whatever sectors it reads. With a
+// converted A fragment's k-slices sent one after another through the
+// memory system (WmmaSliceGroups): gv_tf32_cc -42% -> -29%, the rest of
+// the study half as before; see the bounds below and docs/calibration.md,
+// eighteenth round. It fails when a launch is more than 60% off or a
+// half's mean passes its bound.
+func TestLongWmmaTF32TimesAgainstH200(t *testing.T) {
+	testenv.Long(t)
+	needClang(t)
+	rows, ns := timeWmmaGemmFamily(t, wmmatf32Dir, "wt")
+	var sum [2]float64
+	var n [2]int
+	for i, r := range rows {
+		d := (ns[i] - r.NS) / r.NS
+		h := 0
+		if !programs3Study(r.Workload) {
+			h = 1
+		}
+		sum[h] += math.Abs(d)
+		n[h]++
+		t.Logf("%-16s %-5s %7.0f ns, H200 %7.0f (%+.1f%%)", r.Workload, [2]string{"study", "held"}[h], ns[i], r.NS, 100*d)
+		if math.Abs(d) > 0.6 {
+			t.Errorf("%s: %.0f ns, H200 %.0f: more than 60%% off", r.Workload, ns[i], r.NS)
+		}
+	}
+	study, held := sum[0]/float64(max(1, n[0])), sum[1]/float64(max(1, n[1]))
+	t.Logf("mean |error|: study half %.1f%% (%d launches), held-out half %.1f%% (%d)", 100*study, n[0], 100*held, n[1])
+	if study > studyBoundTF32 || held > heldBoundTF32 {
+		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want under %.1f%% and %.1f%%", 100*study, 100*held, 100*studyBoundTF32, 100*heldBoundTF32)
+	}
+}
+
+// The halves' bounds: after the round, study 13.2%, held out 9.5% (the
+// held-out gv_tf32_cr rows +10% -> +34%: docs/calibration.md, eighteenth
+// round, says why); with ptxas.wmma_slice_groups=0 the study half is
+// 13.8% and fails.
+const studyBoundTF32, heldBoundTF32 = 0.135, 0.098
