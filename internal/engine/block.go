@@ -85,6 +85,9 @@ type worker struct {
 	// (placeRegs).
 	seq    int
 	regBuf []uint64
+	// slot is the worker's BlockSlot (NewSlot): one per worker, kept
+	// with it in the module's pool.
+	slot *BlockSlot
 }
 
 // workerSeq counts the workers made (worker.seq).

@@ -41,14 +41,22 @@ func (w *worker) heldBytes() int64 {
 
 // keepSlots gives the workers of a finished grid back to the module's pool
 // (the next grid takes the last ones first) and lets go of the least
-// recently returned ones beyond slotPoolBytes.
+// recently returned ones beyond slotPoolBytes. ws is in the order the grid
+// took its slots (NewSlot): they go back in reverse, so that the pool is a
+// stack, its order as before the grid. Given back in the order taken, a
+// grid of large blocks alternating with one of small blocks (a reduction
+// and its input's initialization) took, launch after launch, the workers
+// the other had just sized for itself, and every launch made the register
+// files (placeRegs) of half its warps again.
 func (m *Module) keepSlots(ws []*worker) {
 	for _, w := range ws {
 		w.held = w.heldBytes()
 	}
 	m.slotMu.Lock()
 	defer m.slotMu.Unlock()
-	m.slots = append(m.slots, ws...)
+	for i := len(ws) - 1; i >= 0; i-- {
+		m.slots = append(m.slots, ws[i])
+	}
 	var held int64
 	for i := len(m.slots) - 1; i >= 0; i-- {
 		held += m.slots[i].held

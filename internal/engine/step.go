@@ -278,7 +278,12 @@ func (g *GridRun) NewSlot() *BlockSlot {
 	} else {
 		w.rebind(g.l)
 	}
-	s := &BlockSlot{w: w}
+	s := w.slot // (a pooled worker's, from its last grid)
+	if s == nil {
+		s = &BlockSlot{w: w}
+		w.slot = s
+	}
+	*s = BlockSlot{w: w}
 	g.slots = append(g.slots, s)
 	g.l.slotCount.Add(1)
 	return s

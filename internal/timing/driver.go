@@ -124,6 +124,10 @@ type Driver struct {
 	blocks *blockPool
 	// tlb is the address translation's state (tlb.go).
 	tlb tlbT
+	// idleSMs are the SMs of finished grids, for the next ones (takeSMs):
+	// their slices (resident warps, blocks, the scheduler's scan) are
+	// not grown again from nothing in every grid.
+	idleSMs [][]*smT
 }
 
 // gridSpan is one grid's place on the device timeline.
@@ -371,15 +375,7 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	}
 	nsm := max(a.SMs, 1)
 	s.l1Bytes = l1Bytes(a, d.p, int(b[0]*b[1]*b[2]), kernelRegs(g.Kernel(), d.opt.RegsPerThread), g.SharedBytes())
-	s.sms = make([]*smT, nsm)
-	for i := range s.sms {
-		s.sms[i] = &smT{id: i, sps: make([]spT, d.p.SubPartitions),
-			l1q: queue{bytesPerCycle: float64(d.p.L1BytesPerCycle)}, stq: queue{bytesPerCycle: 1}}
-		for k := range s.sms[i].sps {
-			s.sms[i].sps[k].idx = k
-		}
-		d.arenas.take(&s.sms[i].ar)
-	}
+	s.sms = d.takeSMs(nsm)
 	nb := g.Blocks()
 	wave := perSM * nsm
 	s.wave = wave
@@ -416,5 +412,37 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 		d.blocks.put(sm.blocks)
 		d.blocks.put(sm.free)
 	}
+	d.putSMs(s.sms)
 	return err
+}
+
+// takeSMs gives a grid its n SMs, as new: those of the device's last grid
+// (putSMs), emptied, with the slices they grew kept, or new ones.
+func (d *Driver) takeSMs(n int) []*smT {
+	var sms []*smT
+	if k := len(d.idleSMs); k > 0 {
+		sms, d.idleSMs = d.idleSMs[k-1], d.idleSMs[:k-1]
+	}
+	if len(sms) != n {
+		sms = make([]*smT, n)
+	}
+	for i, sm := range sms {
+		if sm == nil || len(sm.sps) != d.p.SubPartitions {
+			sm = &smT{sps: make([]spT, d.p.SubPartitions)}
+			sms[i] = sm
+		}
+		sm.reset(i, d.p)
+		d.arenas.take(&sm.ar)
+	}
+	return sms
+}
+
+// putSMs keeps a finished grid's SMs for the device's next grid
+// (takeSMs), once their blocks, L1 and arenas went back to their pools.
+// A grid run inside another's step (a CDP1 synchronization) takes SMs of
+// its own: at most two grids' worth are kept.
+func (d *Driver) putSMs(sms []*smT) {
+	if len(d.idleSMs) < 2 {
+		d.idleSMs = append(d.idleSMs, sms)
+	}
 }

@@ -181,6 +181,28 @@ type smT struct {
 	stNext          int
 }
 
+// reset makes sm SM number id of a new grid: every field as a new smT's
+// but the capacity of the slices it grew in an earlier grid (emptied; the
+// blocks they held went back to the device's pool).
+func (sm *smT) reset(id int, p *Params) {
+	sps := sm.sps
+	for k := range sps {
+		sp := &sps[k]
+		clear(sp.warps)
+		*sp = spT{idx: k, warps: sp.warps[:0], scan: sp.scan[:0]}
+	}
+	clear(sm.blocks)
+	clear(sm.free)
+	for i := range sm.depWarps {
+		clear(sm.depWarps[i])
+		sm.depWarps[i] = sm.depWarps[i][:0]
+	}
+	*sm = smT{id: id, sps: sps, blocks: sm.blocks[:0], free: sm.free[:0],
+		casScratch: sm.casScratch[:0], pending: sm.pending[:0], constSecs: sm.constSecs[:0],
+		l1q: queue{bytesPerCycle: float64(p.L1BytesPerCycle)}, stq: queue{bytesPerCycle: 1},
+		smQuantum: smQuantum{depWarps: sm.depWarps, retired: sm.retired[:0], aheadRetired: sm.aheadRetired[:0]}}
+}
+
 // launch is a block's dispatch: its cycle and its warps.
 type launch struct {
 	at    uint64
@@ -453,6 +475,12 @@ func (p *blockPool) put(bs []*blockT) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, b := range bs {
+		// Its warps beyond the grid's blocks' (a grid of smaller blocks
+		// than an earlier one's left them past len) are kept too: a grid
+		// of larger blocks takes them (placeWarps).
+		for len(b.warps) < cap(b.warps) && b.warps[:len(b.warps)+1][len(b.warps)] != nil {
+			b.warps = b.warps[:len(b.warps)+1]
+		}
 		n := b.bytes()
 		if p.bytes+n > blockPoolBytes {
 			continue
