@@ -206,8 +206,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 		timing(key, help+" (2.1TB/s, 900GB/s, or GB/s)", ParseBandwidth, 1e-9, func(v float64) string { return formatFloat(v) + "GB/s" })
 	}
 	bw("bandwidth.l2", "device-wide L2 bandwidth")
-	bw("bandwidth.l2_link", "the link between the L2's partitions that far misses' lines take back to the SM's side (and far stores, without bandwidth.l2_link_home; 0: not limited)")
-	bw("bandwidth.l2_link_home", "the link between the L2's partitions that an SM's far stores take to their home partition, far misses' requests queued behind them (0: they take bandwidth.l2_link)")
+	bw("bandwidth.l2_link", "the link between the L2's partitions that far misses' lines take (0: not limited)")
 	bw("bandwidth.dram", "achievable device-wide DRAM bandwidth (default: scaled with memory.clock and memory.bus_width)")
 	timing("tlb.region_bytes", "address translation's region (a size; 0: no translation cost)", size, 0, func(v float64) string { return formatSize(int64(v)) })
 	nanos("tlb.walk_ns", "a translation walk: with tlb.cold, a host launch's first request to a region the launch before did not touch waits this long more")

@@ -58,7 +58,6 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"l2.dirty_ways":                     func(p *Params, v float64) { p.L2DirtyWays = int(v) },
 	"l2.store_sector_bytes":             func(p *Params, v float64) { p.StoreSectorBytes = v },
 	"bandwidth.l2_link":                 func(p *Params, v float64) { p.FarBytesPerNS = v },
-	"bandwidth.l2_link_home":            func(p *Params, v float64) { p.FarHomeBytesPerNS = v },
 	"tlb.region_bytes":                  func(p *Params, v float64) { p.TLBRegionBytes = uint64(v) },
 	"tlb.walk_ns":                       func(p *Params, v float64) { p.TLBWalkNS = v },
 	"tlb.miss_ns":                       func(p *Params, v float64) { p.TLBMissNS = v },

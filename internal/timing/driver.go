@@ -86,9 +86,9 @@ type Driver struct {
 	dram     *bucketQueue
 	atomQ    *bucketQueue // the L2's atomic units, in updates per cycle
 	l2q      *bucketQueue
-	// far is the link between the L2's partitions (FarBytesPerNS,
-	// FarHomeBytesPerNS; nil: not limited).
-	far *farLink
+	// far is the link between the L2's partitions (FarBytesPerNS; nil:
+	// not limited).
+	far *bucketQueue
 	// Now is the device timeline in cycles: where the next grid starts.
 	Now uint64
 	// grids are the grids of the current host launch with when each
@@ -134,65 +134,16 @@ type gridSpan struct {
 
 // queueSet is the device-wide queues a grid's memory requests take.
 type queueSet struct {
-	dram, l2q, atomQ *bucketQueue
-	far              *farLink
-	atomBusy         map[uint64]float64
-}
-
-// farLink is the link between the L2's two partitions, a device-wide
-// queue for each way: toSM carries a far miss's line from its home
-// partition to the SM's side; toHome (nil: toSM carries them) carries an
-// SM's far stores to their home, and a far miss's request waits there
-// behind the sectors it already holds. The H200's stores cross at 2.19
-// TB/s where the copies' far fills and stores together were fitted at
-// 1750 GB/s (testdata/timing/l2store, testdata/timing/shortocc).
-type farLink struct {
-	toSM, toHome *bucketQueue
+	dram, l2q, atomQ, far *bucketQueue
+	atomBusy              map[uint64]float64
 }
 
 // newFar is the link between the L2's partitions, nil when not limited.
-func newFar(p *Params) *farLink {
+func newFar(p *Params) *bucketQueue {
 	if p.FarBytesPerCycle <= 0 {
 		return nil
 	}
-	l := &farLink{toSM: newQueue(p.FarBytesPerCycle)}
-	if p.FarHomeBytesPerCycle > 0 {
-		l.toHome = newQueue(p.FarHomeBytesPerCycle)
-	}
-	return l
-}
-
-func (l *farLink) reset() {
-	l.toSM.reset()
-	if l.toHome != nil {
-		l.toHome.reset()
-	}
-}
-
-func (l *farLink) advance(t uint64) {
-	l.toSM.advance(t)
-	if l.toHome != nil {
-		l.toHome.advance(t)
-	}
-}
-
-// store is when n bytes of a far store, arriving at cycle t, have
-// crossed to their home partition.
-func (l *farLink) store(t uint64, n float64) uint64 {
-	if l.toHome != nil {
-		return l.toHome.take(t, n)
-	}
-	return l.toSM.take(t, n)
-}
-
-// request is when a far miss's request, sent at cycle t, has crossed to
-// its home partition: behind the stores the link holds from t on (it
-// takes no bandwidth of its own), t when the stores take the fills' way.
-func (l *farLink) request(t uint64) uint64 {
-	if l.toHome == nil {
-		return t
-	}
-	return l.toHome.take(t, 0)
+	return newQueue(p.FarBytesPerCycle)
 }
 
 // sharedPools are the pools every driver of the process takes its grids'

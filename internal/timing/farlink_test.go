@@ -2,48 +2,60 @@ package timing
 
 import "testing"
 
-// TestFarLinkThroughput: the link between the L2's partitions passes a far
-// store's sectors at the rate of its path to the home partition, a far
-// miss's request waits behind the sectors that path holds, and the fills'
-// path back to the SM's side is not slowed by the stores; without a path
-// of their own the stores share the fills' path and requests do not wait.
+// TestFarLinkThroughput: the link between the L2's two partitions is one
+// path that far stores and far misses' fills share. From SM 0 (side 0),
+// 4,096 whole sectors (32 pages) stored to pages homed in the far partition cross at
+// the link's rate (64 bytes a cycle here: 2,048 cycles), where as many
+// near ones take only the L2's bandwidth; a far miss sent beside them gets
+// its line back only after them, a near miss does not wait.
 func TestFarLinkThroughput(t *testing.T) {
-	// 64 bytes a cycle each way: 1,000 sectors of 32 bytes take 500 cycles.
-	p := &Params{ClockHz: 1e9, FarBytesPerNS: 64, FarHomeBytesPerNS: 64}
-	p.FarBytesPerCycle, p.FarHomeBytesPerCycle = 64, 64
-	l := newFar(p)
-	var last uint64
-	for range 1000 {
-		last = l.store(0, 32)
+	const rate, n = 64, 4096
+	var nearPage, farPages []uint64
+	for pg := uint64(1); len(farPages) < n/128+2 || len(nearPage) < n/128+2; pg++ {
+		if farPage(pg) != smSide(0) {
+			farPages = append(farPages, pg)
+		} else {
+			nearPage = append(nearPage, pg)
+		}
 	}
-	if last != 500 {
-		t.Errorf("1,000 far store sectors at 64 B/cycle through at %d, want 500", last)
+	sectors := func(pages []uint64) []uint64 {
+		var out []uint64
+		for _, pg := range pages[:n/128] {
+			for k := uint64(0); k < 128; k++ {
+				out = append(out, pg<<7|k)
+			}
+		}
+		return out
 	}
-	if got := l.request(0); got < 496 || got > 512 {
-		t.Errorf("a far miss's request sent at 0 behind 500 cycles of stores crossed at %d, want 496-512 (its 16-cycle bucket)", got)
+	fixture := func() *gridState {
+		s := memFixture()
+		s.d.far = newQueue(rate)
+		return s
 	}
-	if got := l.toSM.take(0, 64*16); got != 16 {
-		t.Errorf("a fill of 1,024 bytes back to the SM's side beside the stores: through at %d, want 16", got)
-	}
-	l.reset()
-	if got := l.request(100); got != 100 {
-		t.Errorf("a request on an idle link: %d, want 100", got)
+	miss := func(s *gridState, page uint64) uint64 {
+		return s.fromL2(0, page<<7, 32, 0)
 	}
 
-	// No path of their own: the stores take the fills' path.
-	p.FarHomeBytesPerNS, p.FarHomeBytesPerCycle = 0, 0
-	l = newFar(p)
-	for range 1000 {
-		last = l.store(0, 32)
+	s := fixture()
+	if got := s.storeL2(0, sectors(farPages), 32, 0); got < n*32/rate || got > n*32/rate+32 {
+		t.Errorf("%d far store sectors at %d bytes a cycle taken by cycle %d, want %d (+32)", n, rate, got, n*32/rate)
 	}
-	if got := l.request(0); got != 0 {
-		t.Errorf("without the home path a request waits until %d, want 0", got)
+	farAfter := miss(s, farPages[len(farPages)-1])
+	nearAfter := miss(s, nearPage[len(nearPage)-1])
+	if near := s.storeL2(0, sectors(nearPage), 32, 0); near >= n*32/rate/4 {
+		t.Errorf("%d near store sectors taken by cycle %d: they should not take the link", n, near)
 	}
-	if got := l.toSM.take(0, 64*16); got != last+16 {
-		t.Errorf("a fill of 1,024 bytes behind 1,000 store sectors on the shared path through at %d, want %d", got, last+16)
+
+	idle := fixture()
+	farIdle := miss(idle, farPages[len(farPages)-1])
+	nearIdle := miss(idle, nearPage[len(nearPage)-1])
+	if farIdle >= n*32/rate {
+		t.Fatalf("a far miss on an idle link answered at %d: the fixture's DRAM latency is longer than the stores' crossing", farIdle)
 	}
-	p.FarBytesPerCycle = 0
-	if newFar(p) != nil {
-		t.Error("a link without bandwidth should be unlimited (nil)")
+	if farAfter < n*32/rate {
+		t.Errorf("a far miss beside %d far store sectors answered at %d (alone %d), want after the stores cross at %d", n, farAfter, farIdle, n*32/rate)
+	}
+	if nearAfter != nearIdle {
+		t.Errorf("a near miss beside the far stores answered at %d, alone %d: it does not cross", nearAfter, nearIdle)
 	}
 }

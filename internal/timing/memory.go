@@ -113,10 +113,6 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 	s.l2Miss++
 	n := uint64(max(p.DRAMFetch/32, 1))
 	first := sec / n * n
-	far := p.DRAMFarCycles > 0 && sm >= 0 && farPage(first>>7) != smSide(sm)
-	if far && d.far != nil {
-		t = d.far.request(t)
-	}
 	q := d.dram.take(t, float64(n*32))
 	if p.DRAMBankCycles > 0 {
 		q = max(q, t+s.bankWait(t, first))
@@ -129,9 +125,9 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 		switch {
 		case sm < 0:
 			// No side: the mean of near and far.
-		case far:
+		case farPage(first>>7) != smSide(sm):
 			if d.far != nil {
-				at = d.far.toSM.take(at, float64(n*32))
+				at = d.far.take(at, float64(n*32))
 			}
 			at += uint64(f / 2)
 		default:
@@ -475,7 +471,7 @@ func (s *gridState) storeL2(t0 uint64, sectors []uint64, per int, sm int) uint64
 		}
 		at := d.l2q.take(t0, cost)
 		if d.far != nil && farPage(sec>>7) != smSide(sm) {
-			at = max(at, d.far.store(t0, float64(per)))
+			at = max(at, d.far.take(t0, float64(per)))
 		}
 		if ev, part := d.l2.write(sec, at, per); ev > 0 {
 			if done := s.writeBack(t0, ev, part); part > 0 {

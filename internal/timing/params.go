@@ -356,13 +356,6 @@ type Params struct {
 	// FarBytesPerNS is the bandwidth of the link between the partitions
 	// that a far miss's line takes on its way back (0: not limited).
 	FarBytesPerNS float64
-	// FarHomeBytesPerNS is the bandwidth of the link's other path, from an
-	// SM's side to the partition that is home to what it asks for: a far
-	// store's sectors take it, and a far miss's request waits behind what
-	// it holds, so that stores crossing ahead of a far read delay it (0:
-	// far stores take the FarBytesPerNS path with the fills, and a far
-	// miss's request does not wait).
-	FarHomeBytesPerNS float64
 	// HoistLoads: ptxas schedules a basic block's global and local loads
 	// above the arithmetic that consumes earlier loads, so a warp has all
 	// of a block's loads in flight at once; the model issues the PTX in
@@ -472,7 +465,6 @@ type Params struct {
 	BlockRetireCycles                                                     float64
 	TLBWalkCycles, TLBMissCycles                                          float64
 	L2BytesPerCycle, DRAMBytesPerCycle, FarBytesPerCycle                  float64
-	FarHomeBytesPerCycle                                                  float64
 }
 
 // ForArch returns the timing parameters of a preset at its clock (or at
@@ -518,7 +510,6 @@ func ForArch(a *arch.Arch, clockMHz float64) *Params {
 	p.DRAMBankCycles = p.DRAMBankNS * ghz
 	p.DRAMWriteDrainCycles = p.DRAMWriteDrainNS * ghz
 	p.FarBytesPerCycle = p.FarBytesPerNS / ghz
-	p.FarHomeBytesPerCycle = p.FarHomeBytesPerNS / ghz
 	p.AtomicCycles = p.AtomicNS * ghz
 	p.AtomicReturnCycles = p.AtomicReturnNS * ghz
 	p.TensorMapFetchCycles = p.TensorMapFetchNS * ghz
