@@ -239,8 +239,10 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 2190 GB/s, which alone fits the store rows (+1.0%, +0.2%), but
 		// with the DRAM at 2.1 TB/s leaves m_w_b64_l16's blocks 1.16x
 		// apart (a separate path for the stores, or a far read's request
-		// waiting behind them, 1.16-1.20x): kept at 1750 until the 3.0 TB/s
-		// DRAM is taken (docs/calibration.md, eighteenth round).
+		// waiting behind them, 1.16-1.20x); with the DRAM at 3.0 TB/s it
+		// gives 1.35x (2250: 1.31x; the H100 1.30x): kept at 1750 until
+		// the 3.0 TB/s DRAM is taken, then 2190 (docs/calibration.md,
+		// eighteenth round).
 		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
 		// after storing through pointers that may alias, so ptxas keeps
 		// each iteration's load after the last one's store, which waits
