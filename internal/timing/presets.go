@@ -232,7 +232,17 @@ var measured = withDerivedPresets(map[string]*Params{
 		// with the DRAM at 2.1 TB/s; re-chosen at 3.0 TB/s on the same
 		// blocks' ratio p75/p25 (the H100's 1.30): 1750, 2000, 2250 GB/s
 		// gave 1.69, 1.45, 1.30 (docs/calibration.md, twelfth round):
-		// 2250 with the DRAM at 3.0 TB/s (not taken yet).
+		// 2250 with the DRAM at 3.0 TB/s (not taken yet). [L2STORE] The
+		// H200's 132 SMs' whole-sector stores cross at 2.19 TB/s (the far
+		// half of 4.33; st_e16s16_g132, p4 less p1) and its cold reads at
+		// 1.9 TB/s or more (ld_e16s16_g132_p4): the link carries at least
+		// 2190 GB/s, which alone fits the store rows (+1.0%, +0.2%), but
+		// with the DRAM at 2.1 TB/s leaves m_w_b64_l16's blocks 1.16x
+		// apart (a separate path for the stores, or a far read's request
+		// waiting behind them, 1.16-1.20x); with the DRAM at 3.0 TB/s it
+		// gives 1.35x (2250: 1.31x; the H100 1.30x): kept at 1750 until
+		// the 3.0 TB/s DRAM is taken, then 2190 (docs/calibration.md,
+		// eighteenth round).
 		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
 		// after storing through pointers that may alias, so ptxas keeps
 		// each iteration's load after the last one's store, which waits
