@@ -220,16 +220,18 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// u8 m32n8k16 launch moves, +45.0% -> +10.4% (clang's +45.8% ->
 		// +11.2%). With a converted tf32 fragment's second k-slice through
 		// the memory system too (WmmaSliceGroups; wmma_tf32 -31.7% ->
-		// -15.5% on its own): MERGED_FIGURES.
-		bound := map[string]float64{"nvcc": 0.095, "clang": 0.149}[compiler]
+		// -15.5% on its own), the merged tree (2026-11-28, eighteenth round):
+		// nvcc's 8.9%, held out 9.3% (9.1% with the hash rule's membership),
+		// clang's 14.8%.
+		bound := map[string]float64{"nvcc": 0.091, "clang": 0.149}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
 		}
-		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.105 {
-			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 10.5%%", compiler, 100*held)
+		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.095 {
+			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 9.5%%", compiler, 100*held)
 		}
-		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.102 {
-			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 10.2%%", compiler, 100*held)
+		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.093 {
+			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 9.3%%", compiler, 100*held)
 		}
 	}
 }
