@@ -564,6 +564,12 @@ func cachedBuild(src string, flags []string, withRuntime bool, build func(dir st
 	if err != nil {
 		return "", fmt.Errorf("program cache key of %s: %v", src, err)
 	}
+	return cachedBuildIn(root, k, src, flags, withRuntime, build)
+}
+
+// cachedBuildIn is cachedBuild's cache: the entry of src built with flags
+// under root, keyed by k (with the C runtime when withRuntime).
+func cachedBuildIn(root string, k *keyer, src string, flags []string, withRuntime bool, build func(dir string) (string, error)) (string, error) {
 	key, _, err := k.programKeyFiles(src, flags, withRuntime)
 	if err != nil {
 		return "", fmt.Errorf("program cache key of %s: %v", src, err)

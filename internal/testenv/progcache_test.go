@@ -231,3 +231,77 @@ func objectFolders(t *testing.T, root string) int {
 	}
 	return n
 }
+
+// TestCachedBuildFollowsRuntime checks, through the cache the tests use
+// for what a whole build makes (CachedBuild: ccOutcome's exit status and
+// messages, cachedBuildDir's folders of several steps), that a change to
+// any file of the C runtime (cuda/shim: its C sources and its headers)
+// builds the entry again, and that CachedCompile's entries (PTX, no link)
+// are kept across it. Each run of the package makes a fresh keyer, as a
+// new test binary does.
+func TestCachedBuildFollowsRuntime(t *testing.T) {
+	clang := NeedClang(t)
+	root := t.TempDir()
+	write := func(name, s string) string {
+		t.Helper()
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("mod/go.mod", "module m\n")
+	write("mod/cmd/warpsim/cc.go", "package main\n")
+	write("mod/cuda/cc/cc.go", "package cc\n")
+	write("mod/cuda/shim/warpsim_rt.c", "int rt;\n")
+	write("mod/cuda/shim/warpsim_rt_errors.h", "// errors\n")
+	write("mod/cuda/include/cuda_runtime.h", "// api\n")
+	src := write("prog/p.cu", "int main() {}\n")
+	mod, cache := filepath.Join(root, "mod"), filepath.Join(root, "cache")
+	builds := map[string]int{}
+	// get is one package run's lookup of src's entry for flags (its first
+	// word names what is kept, as ccOutcome's and cachedBuildDir's do).
+	get := func(withRuntime bool, flags ...string) {
+		t.Helper()
+		k := newKeyer(mod, clang, []string{filepath.Join(root, "sys")})
+		_, err := cachedBuildIn(cache, k, src, flags, withRuntime, func(dir string) (string, error) {
+			builds[flags[0]]++
+			out := filepath.Join(dir, "p")
+			return out, os.WriteFile(out, []byte("built\n"), 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	runAll := func() {
+		t.Helper()
+		get(true, "--test-outcome", "-arch=sm_90a")
+		get(true, "--test-steps", "step", "-dc @/p.o")
+		get(false, "--test-compile", "-ptx")
+	}
+	want := func(when string, outcome, steps, compile int) {
+		t.Helper()
+		if builds["--test-outcome"] != outcome || builds["--test-steps"] != steps || builds["--test-compile"] != compile {
+			t.Errorf("%s: built outcome %d, steps %d, PTX %d times; want %d, %d, %d", when,
+				builds["--test-outcome"], builds["--test-steps"], builds["--test-compile"], outcome, steps, compile)
+		}
+	}
+	runAll()
+	want("first run", 1, 1, 1)
+	runAll()
+	want("second run, nothing changed", 1, 1, 1)
+	write("mod/cuda/shim/warpsim_rt.c", "int rt, changed;\n")
+	runAll()
+	want("after a change to the runtime's C source", 2, 2, 1)
+	write("mod/cuda/shim/warpsim_rt_errors.h", "// errors, changed\n")
+	runAll()
+	want("after a change to a header of the runtime", 3, 3, 1)
+	write("mod/cuda/shim/warpsim_rt_new.c", "int added;\n")
+	runAll()
+	want("after a file added to the runtime", 4, 4, 1)
+	runAll()
+	want("a run after that, nothing changed", 4, 4, 1)
+}

@@ -111,10 +111,11 @@ type Driver struct {
 	devrt     map[*ir.Func]bool
 	orderFree map[*ir.Func]bool
 	// l1s are the L1 caches of finished grids, reused by the next ones.
-	// The three pools are the process's (sharedPools), not the device's:
-	// a test or a program that makes many devices of few grids each
-	// otherwise grows every device's arenas, blocks and caches from
-	// nothing again (TestCalibration: a device per row).
+	// The three pools are the device's: one pool for the whole process
+	// (2026-11-28, seventeenth round) saved no CPU where tests make a
+	// device per row (TestCalibration and TestBlocksMicrobenchmarks, the
+	// same CPU-s within the machine's noise: docs/testing.md) and kept
+	// what it held for the process's life.
 	l1s *cachePool
 	// arenas are the quantum arenas of finished grids' SMs, reused by the
 	// next ones' (arenaPool).
@@ -150,19 +151,6 @@ func newFar(p *Params) *bucketQueue {
 	return newQueue(p.FarBytesPerCycle)
 }
 
-// sharedPools are the pools every driver of the process takes its grids'
-// L1 caches, quantum arenas and blocks from and gives them back to: each
-// hands out what it holds as new (cachePool.take invalidates a cache,
-// begin empties an arena, blockPool.take and placeWarps reset a block), so
-// which device's grid had them last changes nothing; each bounds what it
-// keeps (a device's grid: its SMs' worth of caches and arenas, 64 MiB of
-// blocks).
-var sharedPools struct {
-	l1s    cachePool
-	arenas arenaPool
-	blocks blockPool
-}
-
 // New returns a timing driver for a preset.
 func New(a *arch.Arch, opt Options) *Driver {
 	p := ForArch(a, opt.ClockMHz)
@@ -180,7 +168,7 @@ func New(a *arch.Arch, opt Options) *Driver {
 		dram: newDRAMQueue(p), far: newFar(p),
 		l2q: newQueue(p.L2BytesPerCycle), atomQ: newQueue(p.AtomicOpsPerNS / (p.ClockHz / 1e9)),
 		devrt: map[*ir.Func]bool{}, orderFree: map[*ir.Func]bool{},
-		l1s: &sharedPools.l1s, arenas: &sharedPools.arenas, blocks: &sharedPools.blocks}
+		l1s: &cachePool{}, arenas: &arenaPool{}, blocks: &blockPool{}}
 	d.l2.dirtyWays = p.L2DirtyWays
 	return d
 }
