@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -33,26 +32,7 @@ func TestLongWmmaTF32TimesAgainstH200(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
 	rows, ns := timeWmmaGemmFamily(t, wmmatf32Dir, "wt")
-	var sum [2]float64
-	var n [2]int
-	for i, r := range rows {
-		d := (ns[i] - r.NS) / r.NS
-		h := 0
-		if !programs3Study(r.Workload) {
-			h = 1
-		}
-		sum[h] += math.Abs(d)
-		n[h]++
-		t.Logf("%-16s %-5s %7.0f ns, H200 %7.0f (%+.1f%%)", r.Workload, [2]string{"study", "held"}[h], ns[i], r.NS, 100*d)
-		if math.Abs(d) > 0.6 {
-			t.Errorf("%s: %.0f ns, H200 %.0f: more than 60%% off", r.Workload, ns[i], r.NS)
-		}
-	}
-	study, held := sum[0]/float64(max(1, n[0])), sum[1]/float64(max(1, n[1]))
-	t.Logf("mean |error|: study half %.1f%% (%d launches), held-out half %.1f%% (%d)", 100*study, n[0], 100*held, n[1])
-	if study > studyBoundTF32 || held > heldBoundTF32 {
-		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want under %.1f%% and %.1f%%", 100*study, 100*held, 100*studyBoundTF32, 100*heldBoundTF32)
-	}
+	compareWmmaHalves(t, rows, ns, "H200", 0.6, studyBoundTF32, heldBoundTF32)
 }
 
 // The halves' bounds: after the round, study 13.2%, held out 9.5% (the
