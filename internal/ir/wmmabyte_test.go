@@ -1,16 +1,14 @@
 package ir
 
 import (
-	"compress/gzip"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/tensor"
+	"github.com/warpsim/warpsim/internal/testenv"
 	"github.com/warpsim/warpsim/ptx"
 )
 
@@ -28,16 +26,7 @@ type wshapeBody struct {
 
 func readWshape(t *testing.T) map[string]wshapeBody {
 	t.Helper()
-	fh, err := os.Open(filepath.Join("..", "..", "testdata", "programs3", "wshape", "h200", "wshape.sass.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
+	data, err := testenv.ReadRecording(filepath.Join("..", "..", "testdata", "programs3", "wshape", "h200", "wshape.sass"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -478,8 +478,9 @@ func (p *blockPool) put(bs []*blockT) {
 		// Its warps beyond the grid's blocks' (a grid of smaller blocks
 		// than an earlier one's left them past len) are kept too: a grid
 		// of larger blocks takes them (placeWarps).
-		for len(b.warps) < cap(b.warps) && b.warps[:len(b.warps)+1][len(b.warps)] != nil {
-			b.warps = b.warps[:len(b.warps)+1]
+		all := b.warps[:cap(b.warps)]
+		for len(b.warps) < len(all) && all[len(b.warps)] != nil {
+			b.warps = all[:len(b.warps)+1]
 		}
 		n := b.bytes()
 		if p.bytes+n > blockPoolBytes {
