@@ -223,11 +223,23 @@ type Loc struct {
 func (l Loc) Pos() Loc { return Loc{File: l.File, Line: l.Line, Col: l.Col} }
 
 // Inline is one inlining record of .loc: the inlined function, named by a
-// label of ".section .debug_str" (Module.InlineNames), and the position of
-// the call it replaced.
+// label of ".section .debug_str" (Module.InlineNames), the position of the
+// call it replaced, and the record of the inlined function that call lies
+// in when inlining nested (1 + its index in Module.Inlines; 0 when the call
+// is the enclosing function's own). nvcc writes a nested chain as one .loc
+// per level, the outermost first, each inlined_at the position of the .loc
+// before it:
+//
+//	.loc 1 41 3, function_name $L__info_string0, inlined_at 1 44 41
+//	.loc 1 33 3, function_name $L__info_string1, inlined_at 1 41 3
+//
+// and a later ".loc 1 36 3, function_name $L__info_string1, inlined_at 1
+// 41 3" alone continues the same chain: the parser finds the level whose
+// position is the call's (parseLoc).
 type Inline struct {
-	Func string // the label, "$L__info_string0"
-	At   Loc
+	Func   string // the label, "$L__info_string0"
+	At     Loc
+	Parent int32
 }
 
 // Instr is one instruction. "@!%p1 ld.global.nc.v2.f32 {%f1, %f2}, [%rd4+8];"

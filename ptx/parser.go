@@ -82,6 +82,9 @@ type parser struct {
 	// Module.Inlines when an instruction takes it (hasPending).
 	pending    Inline
 	hasPending bool
+	// inlinedPos is the inlining record of the last .loc at each
+	// position in inlined code (inlineParent).
+	inlinedPos map[Loc]Inline
 	depth      int
 	stopped    bool
 }
@@ -455,6 +458,33 @@ func (p *parser) inline(r Inline) int32 {
 	return i
 }
 
+// inlineParent is the Inline.Parent of a call at position at, given the
+// chain the .loc before stood in (its position prev, its record pending
+// when no instruction has taken it yet): the level of that chain whose
+// position is the call's, innermost first; else the record of the last
+// .loc at that position in inlined code (the chain left the call's line
+// and came back); 0, the enclosing function's own code, when none is.
+func (p *parser) inlineParent(at, prev Loc, pending Inline, hasPending bool) int32 {
+	pos, rec := prev.Pos(), prev.Inlined
+	if hasPending {
+		if pos == at {
+			return p.inline(pending)
+		}
+		pos, rec = pending.At, pending.Parent
+	}
+	for rec > 0 && int(rec) <= len(p.mod.Inlines) {
+		if pos == at {
+			return rec
+		}
+		r := p.mod.Inlines[rec-1]
+		pos, rec = r.At, r.Parent
+	}
+	if r, ok := p.inlinedPos[at]; ok {
+		return p.inline(r)
+	}
+	return 0
+}
+
 // parseFileDirective: .file N "path" [, timestamp, size] or .file N "dir" "name".
 func (p *parser) parseFileDirective() {
 	p.next()
@@ -532,6 +562,7 @@ func (p *parser) parseLoc() {
 		}
 		v[i] = int(n)
 	}
+	prevLoc, prevPending, prevHas := p.loc, p.pending, p.hasPending
 	p.loc = Loc{File: v[0], Line: v[1], Col: v[2]}
 	p.hasPending = false
 	var fn string
@@ -539,7 +570,12 @@ func (p *parser) parseLoc() {
 	inlined := false
 	defer func() {
 		if fn != "" && inlined {
-			p.pending, p.hasPending = Inline{Func: fn, At: at}, true
+			parent := p.inlineParent(at, prevLoc, prevPending, prevHas)
+			p.pending, p.hasPending = Inline{Func: fn, At: at, Parent: parent}, true
+			if p.inlinedPos == nil {
+				p.inlinedPos = map[Loc]Inline{}
+			}
+			p.inlinedPos[p.loc] = p.pending
 		}
 	}()
 	for p.tok == tComma && !p.nl {

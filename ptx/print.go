@@ -175,6 +175,38 @@ func (w *printer) module(m *Module) {
 	w.debugStrings(m.InlineNames)
 }
 
+// locChain prints the .loc of position pos in inlining record rec (1 +
+// an index in the module's Inlines; 0 for none) as nvcc writes a nested
+// chain: one .loc per level, the outermost first, each at the position of
+// the call the next level replaced (Inline), so that parsing the output
+// gives the same chain.
+func (w *printer) locChain(depth int, pos Loc, rec int32) {
+	var r Inline
+	ok := rec > 0 && int(rec) <= len(w.inlines)
+	if ok {
+		r = w.inlines[rec-1]
+		if r.Parent > 0 && r.Parent < rec { // a parent is recorded before its calls
+			w.locChain(depth, r.At, r.Parent)
+		}
+	}
+	w.indent(depth)
+	w.str(".loc ")
+	w.int(pos.File)
+	w.str(" ")
+	w.int(pos.Line)
+	w.str(" ")
+	w.int(pos.Col)
+	if ok {
+		w.str(", function_name " + r.Func + ", inlined_at ")
+		w.int(r.At.File)
+		w.str(" ")
+		w.int(r.At.Line)
+		w.str(" ")
+		w.int(r.At.Col)
+	}
+	w.str("\n")
+}
+
 // debugStrings prints the names .loc's function_name refers to as the
 // ".section .debug_str" they came from, by label.
 func (w *printer) debugStrings(names map[string]string) {
@@ -421,23 +453,7 @@ func (w *printer) body(stmts []Stmt, depth int) {
 		case StmtInstr:
 			if s.Instr.Loc != w.loc {
 				w.loc = s.Instr.Loc
-				w.indent(depth)
-				w.str(".loc ")
-				w.int(w.loc.File)
-				w.str(" ")
-				w.int(w.loc.Line)
-				w.str(" ")
-				w.int(w.loc.Col)
-				if i := int(w.loc.Inlined) - 1; i >= 0 && i < len(w.inlines) {
-					r := w.inlines[i]
-					w.str(", function_name " + r.Func + ", inlined_at ")
-					w.int(r.At.File)
-					w.str(" ")
-					w.int(r.At.Line)
-					w.str(" ")
-					w.int(r.At.Col)
-				}
-				w.str("\n")
+				w.locChain(depth, w.loc.Pos(), w.loc.Inlined)
 			}
 			w.indent(depth)
 			s.Instr.appendTo(&w.b)

@@ -478,12 +478,15 @@ type Func struct {
 	TensorOps []TensorOperands
 	Lines     []LineInfo // per pc
 	Text      []string   // per pc, the instruction as written (for fault reports)
-	// Inlined is, per pc, the mangled name of the function the
-	// instruction's source line lies in when the compiler inlined it
-	// there (nvcc's ".loc …, function_name L, inlined_at …"), "" for the
-	// function's own lines; nil when the function has none. It may be
-	// shorter than Code (InlinedFunc).
-	Inlined []string
+	// Inlined is, per pc, the innermost inlined call the instruction's
+	// source line lies in when the compiler inlined a function there
+	// (nvcc's ".loc …, function_name L, inlined_at …"): 1 + its index in
+	// InlineSites, 0 for the function's own lines; nil when the function
+	// has none. It may be shorter than Code (InlinedFunc, InlineFrames).
+	Inlined []int32
+	// InlineSites are the inlined calls Inlined names, each with the call
+	// it lies in (nested inlining: ptx.Inline).
+	InlineSites []InlineSite
 	// Shared lists the module shared variables this function (with its
 	// callees) uses; kernels lay them out in this order.
 	UsesDynShared bool
@@ -602,11 +605,75 @@ func (p *Program) Kernels() []int {
 	return ks
 }
 
+// InlineSite is one call the compiler inlined: the function called (its
+// mangled name), where the call stood (the caller's source file and line),
+// the inlined call the caller's code lies in (1 + its index in
+// Func.InlineSites; 0 when the caller is the function itself), and the
+// first pc of the call's inlined code. Cut marks a call whose caller is not
+// known: a Parent of 0 in a file none of the function's own lines lies in
+// is a chain cut short (warpsim cc's PTX gives a nested chain's innermost
+// call alone, cuda/cc/inlines.go), not a call the function made.
+type InlineSite struct {
+	Func   string
+	File   string
+	Line   int
+	Parent int32
+	PC     int
+	Cut    bool
+}
+
+// site is 1 + the index in f.InlineSites of the innermost inlined call the
+// instruction at pc lies in; 0 when it is f's own.
+func (f *Func) site(pc int) int32 {
+	if pc < 0 || pc >= len(f.Inlined) {
+		return 0
+	}
+	return f.Inlined[pc]
+}
+
 // InlinedFunc is the mangled name of the inlined function the instruction
 // at pc comes from ("" when it is f's own).
 func (f *Func) InlinedFunc(pc int) string {
-	if pc < 0 || pc >= len(f.Inlined) {
-		return ""
+	if s := f.site(pc); s > 0 {
+		return f.InlineSites[s-1].Func
 	}
-	return f.Inlined[pc]
+	return ""
+}
+
+// InlineFrame is one caller of an inlined function: the caller's mangled
+// name ("" for f itself), and the call's source file and line and pc.
+type InlineFrame struct {
+	Func string
+	File string
+	Line int
+	PC   int
+}
+
+// InlineFrames are the callers of the inlined code the instruction at pc
+// lies in, innermost first, f itself last; nil when the instruction is f's
+// own, and stopping before a call whose caller is not known (Cut). A
+// call's pc is the first instruction of its inlined code, over the
+// whole function: an inlining record (function, call position, enclosing
+// call) is all the PTX says of an inlined call, so every copy of it (an
+// unrolled loop's) is one call, as ptxas records it for compute-sanitizer,
+// which gives the lowest code offset of the call's code
+// (docs/sanitizer.md, "Inlined frames").
+func (f *Func) InlineFrames(pc int) []InlineFrame {
+	var out []InlineFrame
+	for s := f.site(pc); s > 0; {
+		site := f.InlineSites[s-1]
+		if site.Cut {
+			break
+		}
+		caller := ""
+		if site.Parent > 0 {
+			caller = f.InlineSites[site.Parent-1].Func
+		}
+		out = append(out, InlineFrame{Func: caller, File: site.File, Line: site.Line, PC: site.PC})
+		if site.Parent >= s { // a caller is recorded before its calls
+			break
+		}
+		s = site.Parent
+	}
+	return out
 }

@@ -342,8 +342,9 @@ type fnLowerer struct {
 	slotW       []uint8 // per register slot, its width in 32-bit units (0 for predicates)
 	calls       map[int32]bool
 	nerrors     int
-	slotsFull   bool      // maxSlotsPerFunc was reported
-	tableLabels [][]int32 // per .branchtargets list, its label ids
+	slotsFull   bool            // maxSlotsPerFunc was reported
+	tableLabels [][]int32       // per .branchtargets list, its label ids
+	sites       map[int32]int32 // ptx.Loc.Inlined → Func.Inlined (inlineSite)
 }
 
 func (fl *fnLowerer) lookup(name string) (symbol, bool) {
@@ -586,6 +587,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		f.Lines = append(f.Lines, li)
 		f.Text = append(f.Text, "ret; // implicit")
 	}
+	markCutInlineSites(f)
 	f.NumSlots = int(fl.nslots)
 	f.FrameBytes = alignUp(fl.localTop, 16)
 	f.ScratchBytes = alignUp(fl.frame, 16)
@@ -880,17 +882,65 @@ func (fl *fnLowerer) emit(in Inst, src *ptx.Instr) int {
 		li.SrcLine = src.Loc.Line
 		li.SrcFile = fl.l.m.SourceFiles[src.Loc.File]
 	}
-	if i := int(src.Loc.Inlined) - 1; i >= 0 && i < len(fl.l.m.Inlines) {
-		if name := fl.l.m.InlineNames[fl.l.m.Inlines[i].Func]; name != "" {
-			for len(fl.f.Inlined) < pc {
-				fl.f.Inlined = append(fl.f.Inlined, "")
-			}
-			fl.f.Inlined = append(fl.f.Inlined, name)
+	if s := fl.inlineSite(src.Loc.Inlined); s > 0 {
+		for len(fl.f.Inlined) < pc {
+			fl.f.Inlined = append(fl.f.Inlined, 0)
 		}
+		fl.f.Inlined = append(fl.f.Inlined, s)
 	}
 	fl.f.Lines = append(fl.f.Lines, li)
 	fl.f.Text = append(fl.f.Text, formatInstr(src))
 	return pc
+}
+
+// markCutInlineSites sets InlineSite.Cut: a call the function itself made
+// stands in a file of the function's own lines.
+func markCutInlineSites(f *Func) {
+	if len(f.InlineSites) == 0 {
+		return
+	}
+	own := map[string]bool{}
+	for pc, li := range f.Lines {
+		if li.SrcLine > 0 && f.site(pc) == 0 {
+			own[li.SrcFile] = true
+		}
+	}
+	for i := range f.InlineSites {
+		if s := &f.InlineSites[i]; s.Parent == 0 && !own[s.File] {
+			s.Cut = true
+		}
+	}
+}
+
+// inlineSite is Func.Inlined's entry for the module's inlining record rec
+// (ptx.Loc.Inlined) of the instruction just emitted, adding the record
+// and the records it lies in to f.InlineSites once. A record whose function has no name in .debug_str
+// ends the chain there (0: the function's own code, named by f).
+func (fl *fnLowerer) inlineSite(rec int32) int32 {
+	m := fl.l.m
+	if rec <= 0 || int(rec) > len(m.Inlines) {
+		return 0
+	}
+	if s, ok := fl.sites[rec]; ok {
+		return s
+	}
+	r := m.Inlines[rec-1]
+	var s int32
+	if name := m.InlineNames[r.Func]; name != "" {
+		var parent int32
+		if r.Parent < rec { // a caller is recorded before its calls
+			parent = fl.inlineSite(r.Parent)
+		}
+		// The first instruction to take a record (or a record within
+		// it) is the call's first pc: pcs only grow.
+		fl.f.InlineSites = append(fl.f.InlineSites, InlineSite{Func: name, File: m.SourceFiles[r.At.File], Line: r.At.Line, Parent: parent, PC: len(fl.f.Code) - 1})
+		s = int32(len(fl.f.InlineSites))
+	}
+	if fl.sites == nil {
+		fl.sites = map[int32]int32{}
+	}
+	fl.sites[rec] = s
+	return s
 }
 
 func (fl *fnLowerer) newInst(op Op, src *ptx.Instr) Inst {

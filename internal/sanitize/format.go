@@ -163,6 +163,43 @@ func whereAt(fn *ir.Func, pc int, line ir.LineInfo, ptxFile string) string {
 	return fmt.Sprintf("at %s+%#x in %s", Signature(name), pc*instBytes, fileLine(line, ptxFile))
 }
 
+// siteFrames are the `Device Frame:` lines of the instruction at site
+// (deviceFrames).
+func siteFrames(site *engine.CheckSite) []string {
+	return deviceFrames(site.Func, site.Kernel, site.PC)
+}
+
+// deviceFrames are the `Device Frame:` lines memcheck, initcheck and
+// synccheck add to a finding in inlined code (after its other lines): one
+// per caller of the inlined function, innermost first, each named by the
+// caller, with the code offset where the call's inlined code begins and
+// the call's file and line (the H100's probe5 cp_async_tail: four frames,
+// __pipeline_memcpy_async's chain down to the kernel's line 12). The
+// outermost caller, fn itself, is named as where names it (kernel is the
+// kernel running fn; nil or fn for the kernel's own code).
+func deviceFrames(fn, kernel *ir.Func, pc int) []string {
+	frames := fn.InlineFrames(pc)
+	if len(frames) == 0 {
+		return nil
+	}
+	out := make([]string, len(frames))
+	for i, fr := range frames {
+		name := Signature(fr.Func)
+		if fr.Func == "" {
+			name = Signature(fn.Name)
+			if kernel != nil && kernel != fn && !fn.Entry {
+				name = "[clone " + Signature(kernel.Name) + "] " + name
+			}
+		}
+		file := "?"
+		if fr.File != "" {
+			file = path.Base(fr.File)
+		}
+		out[i] = fmt.Sprintf("        Device Frame: %s+%#x in %s:%d", name, fr.PC*instBytes, file, fr.Line)
+	}
+	return out
+}
+
 // fileLine is the .cu file and line from .loc, or the PTX line when the
 // instruction has none.
 func fileLine(line ir.LineInfo, ptxFile string) string {

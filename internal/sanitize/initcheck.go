@@ -104,11 +104,11 @@ func (s *Sanitizer) initcheck(site *engine.CheckSite, a *engine.CheckAccess) {
 			continue
 		}
 		if a.Op == engine.CheckLoad && sh.unset(addr-base, n) {
-			s.report(
+			s.report(append([]string{
 				fmt.Sprintf("Uninitialized __global__ memory read of size %d bytes", n),
-				"    "+where(site),
-				"    "+byThread(site, l),
-				fmt.Sprintf("    Address %#x", addr))
+				"    " + where(site),
+				"    " + byThread(site, l),
+				fmt.Sprintf("    Address %#x", addr)}, siteFrames(site)...)...)
 		}
 		if a.Op != engine.CheckLoad {
 			sh.mark(addr-base, n)

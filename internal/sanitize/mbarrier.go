@@ -28,8 +28,8 @@ func (s *Sanitizer) Mbarrier(site *engine.CheckSite, m *engine.CheckMbar) bool {
 			if m.Kind[l] == engine.MbarOverflow {
 				msg = "Barrier error detected. Barrier overflow."
 			}
-			s.report(msg, "    "+where(site), "    "+byThread(site, l),
-				fmt.Sprintf("    Barrier is located at shared address %#x", s.opt.SharedBase+m.Addr[l]))
+			s.report(append([]string{msg, "    " + where(site), "    " + byThread(site, l),
+				fmt.Sprintf("    Barrier is located at shared address %#x", s.opt.SharedBase+m.Addr[l])}, siteFrames(site)...)...)
 		}
 		return s.stop(false)
 	case Memcheck:
@@ -37,7 +37,7 @@ func (s *Sanitizer) Mbarrier(site *engine.CheckSite, m *engine.CheckMbar) bool {
 			return true
 		}
 		for b := site.Live; b != 0; b &= b - 1 {
-			s.report("Unknown Error", "    "+where(site), "    "+byThread(site, trailing(b)))
+			s.report(append([]string{"Unknown Error", "    " + where(site), "    " + byThread(site, trailing(b))}, siteFrames(site)...)...)
 		}
 	}
 	return s.stop(!m.Fatal)

@@ -66,7 +66,7 @@ func (s *Sanitizer) memcheck(site *engine.CheckSite, a *engine.CheckAccess) bool
 			"    " + whereLoc(site),
 			"    " + byThread(site, l),
 		}, indent(where)...)
-		s.report(lines...)
+		s.report(append(lines, siteFrames(site)...)...)
 	}
 	return ok
 }

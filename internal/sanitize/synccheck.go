@@ -100,8 +100,8 @@ func (s *Sanitizer) arrive(site *engine.CheckSite, id, count int) bool {
 				rw.reported = true
 				for m := rw.exec; m != 0; m &= m - 1 {
 					l := trailing(m)
-					s.report(divergentBlock, "    "+whereAt(rw.fn, rw.pc, rw.line, site.Prog.Filename), fmt.Sprintf("    by thread (%d,%d,%d) in block %s",
-						rw.tid[0][l], rw.tid[1][l], rw.tid[2][l], dim(rw.block)))
+					s.report(append([]string{divergentBlock, "    " + whereAt(rw.fn, rw.pc, rw.line, site.Prog.Filename), fmt.Sprintf("    by thread (%d,%d,%d) in block %s",
+						rw.tid[0][l], rw.tid[1][l], rw.tid[2][l], dim(rw.block))}, deviceFrames(rw.fn, nil, rw.pc)...)...)
 				}
 			}
 		}
@@ -161,6 +161,6 @@ func (s *Sanitizer) syncWarp(site *engine.CheckSite, member *[32]uint32) bool {
 func (s *Sanitizer) everyLane(site *engine.CheckSite, msg string) {
 	for m := site.Exec; m != 0; m &= m - 1 {
 		l := trailing(m)
-		s.report(msg, "    "+where(site), "    "+byThread(site, l))
+		s.report(append([]string{msg, "    " + where(site), "    " + byThread(site, l)}, siteFrames(site)...)...)
 	}
 }
