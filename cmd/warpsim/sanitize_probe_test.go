@@ -89,14 +89,6 @@ func init() {
 		"and is 301 bytes after the nearest allocation at 0x? of size 100 bytes",
 		"and is 400 bytes inside an allocation at 0x? of size 2,048 bytes that was freed by cudaFree #1",
 	}}
-	// The frames of calls that were not inlined: the H100 lists
-	// recursive_stack's call stack (walk called four times from walk,
-	// which maxPath called) as Device Frame lines, warpsim only the
-	// callers of inlined code (docs/sanitizer.md, "Inlined frames").
-	sanitizeDifferences["recursive_stack.memcheck"] = [][2]string{
-		{"\nDevice Frame: [clone maxPath(const int *, int *, int)] walk(const int *, int, int, int, int *) in recursive_stack.cu:15", ""},
-		{"\nDevice Frame: maxPath(const int *, int *, int) in recursive_stack.cu:22", ""},
-	}
 	sanitizeDifferences["null_deref.memcheck"] = [][2]string{{
 		"and is 139,806,159,929,332 bytes before the nearest allocation",
 		"and is 105,553,116,266,484 bytes before the nearest allocation",

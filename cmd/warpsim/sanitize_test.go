@@ -390,6 +390,21 @@ func TestRunSanitize(t *testing.T) {
 ========= 
 ========= ERROR SUMMARY: 1 error
 `},
+		// The store lies in a device function the kernel calls
+		// (callstack.ptx): the call is a Device Frame line at the call
+		// instruction's own offset (pc 5: three instructions, two
+		// st.param, the call) and line, as the H100 printed probe5
+		// recursive_stack's.
+		{"memcheck", "callstack.json", 1, `========= COMPUTE-SANITIZER
+========= Invalid __global__ write of size 4 bytes
+=========     at [clone root(int *)] leaf(int *, unsigned int)+0x40 in calls.cu:3
+=========     by thread (63,0,0) in block (0,0,0)
+=========     Access to 0x7f0000000100 is out of bounds
+=========     and is 1 bytes after the nearest allocation at 0x7f0000000000 of size 256 bytes
+=========         Device Frame: root(int *)+0x50 in calls.cu:8
+========= 
+========= ERROR SUMMARY: 1 error
+`},
 		{"synccheck", "badcount.json", 1, badcountReport()},
 		{"racecheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"},
 		{"memcheck", "norace.json", 0, "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"},

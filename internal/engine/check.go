@@ -191,10 +191,12 @@ type CheckAccess struct {
 // LocalFrame is a live call frame: function Func's frame at local address
 // Base, FrameBytes long (its .local arrays at the top, Func.Locals); Top
 // ends what it takes of the stack, with what its call saved above it
-// (stack.go).
+// (stack.go). CallPC is the pc of the call that made it, in its caller's
+// code (the frame before it); -1 for the kernel's.
 type LocalFrame struct {
 	Func      *ir.Func
 	Base, Top uint32
+	CallPC    int
 }
 
 type checkBuf struct {
@@ -236,7 +238,7 @@ func (wp *warp) site(pc int, exec uint32) *CheckSite {
 		if i > 0 && f.base != wp.frames[i-1].base+uint32(alignInt(wp.frames[i-1].fn.FrameBytes, 16)) {
 			top += callOverhead // placed below its caller's (callFunc)
 		}
-		wp.chkBuf.frames = append(wp.chkBuf.frames, LocalFrame{Func: f.fn, Base: f.base, Top: top})
+		wp.chkBuf.frames = append(wp.chkBuf.frames, LocalFrame{Func: f.fn, Base: f.base, Top: top, CallPC: f.callPC})
 	}
 	s.Frames = wp.chkBuf.frames
 	return s

@@ -36,6 +36,7 @@ type frame struct {
 	sp        uint32 // the stack pointer while it runs: the lowest byte in use (stack.go)
 	stackBase int    // reconvergence-stack depth at entry
 	call      *ir.CallSite
+	callPC    int // the pc of the call in the caller's code; -1 for the kernel's frame
 }
 
 // spinLimit is how many store-free backward branches a partial warp may
@@ -193,7 +194,7 @@ func (wp *warp) reset(b *block, idx, nthreads int, fn *ir.Func) {
 	// cache and recent stay valid for the whole launch: workers and their
 	// warps live for one launch, during which no allocation is freed.
 	kernelBase := uint32(wp.w.l.stackTop - wp.w.l.mod.extent[wp.w.l.cfg.Kernel])
-	wp.pushFrame(fn, wp.w.l.cfg.Kernel, kernelBase, kernelBase, 0, nil)
+	wp.pushFrame(fn, wp.w.l.cfg.Kernel, kernelBase, kernelBase, 0, nil, -1)
 }
 
 // zeroedRegs marks a pooled register file that is all zeros and belongs to
@@ -295,7 +296,7 @@ func regLines(need int) int {
 }
 
 // pushFrame makes fn the executing function with a fresh register file.
-func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, call *ir.CallSite) {
+func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, call *ir.CallSite, callPC int) {
 	d := len(wp.frames)
 	need := fn.NumSlots * 32
 	if len(wp.regPool) <= d || cap(wp.regPool[d])-wp.regPoolOff[d] < need {
@@ -327,7 +328,7 @@ func (wp *warp) pushFrame(fn *ir.Func, fi int, base, sp uint32, stackBase int, c
 		cur := &wp.frames[d-1]
 		pbase = cur.pbase + uint32(cur.fn.ScratchBytes)
 	}
-	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, pbase: pbase, sp: sp, stackBase: stackBase, call: call})
+	wp.frames = append(wp.frames, frame{fn: fn, fi: fi, regs: regs, base: base, pbase: pbase, sp: sp, stackBase: stackBase, call: call, callPC: callPC})
 	wp.frameBase = stackBase
 	wp.fn, wp.fi, wp.code, wp.regs = fn, fi, fn.Code, regs
 	if fn.FrameBytes > 0 {
@@ -1022,7 +1023,7 @@ func (wp *warp) callFunc(pc int, cs *ir.CallSite, fi int, exec uint32) {
 	}
 	stackBase := len(wp.stack)
 	wp.stack = append(wp.stack, entry{pc: 0, rpc: -1, mask: exec})
-	wp.pushFrame(callee, fi, base, sp, stackBase, cs)
+	wp.pushFrame(callee, fi, base, sp, stackBase, cs, pc)
 }
 
 // barrier handles bar/barrier; it reports true when the warp must wait.

@@ -163,10 +163,36 @@ func whereAt(fn *ir.Func, pc int, line ir.LineInfo, ptxFile string) string {
 	return fmt.Sprintf("at %s+%#x in %s", Signature(name), pc*instBytes, fileLine(line, ptxFile))
 }
 
-// siteFrames are the `Device Frame:` lines of the instruction at site
-// (deviceFrames).
+// siteFrames are the `Device Frame:` lines of the instruction at site:
+// the callers of its inlined code (deviceFrames), then each call of the
+// call stack, innermost first, named by the code it stands in as where
+// names an access there, at the call's own offset (as compute-sanitizer
+// did on the H100: probe5's recursive_stack, "Device Frame: [clone
+// maxPath(const int *, int *, int)] walk(const int *, int, int, int, int
+// *)+0x1110 in recursive_stack.cu:15", its CALL.REL.NOINC at 0x1110), with
+// the callers of the inlined code a call lies in after it.
 func siteFrames(site *engine.CheckSite) []string {
-	return deviceFrames(site.Func, site.Kernel, site.PC)
+	out := deviceFrames(site.Func, site.Kernel, site.PC)
+	fs := site.Frames
+	for i := len(fs) - 1; i >= 1; i-- {
+		fn, pc := fs[i-1].Func, fs[i].CallPC
+		if fn == nil || pc < 0 {
+			break
+		}
+		name := Signature(fn.Name)
+		if in := fn.InlinedFunc(pc); in != "" {
+			name = Signature(in)
+		} else if fn != site.Kernel && !fn.Entry && site.Kernel != nil {
+			name = "[clone " + Signature(site.Kernel.Name) + "] " + name
+		}
+		var line ir.LineInfo
+		if pc < len(fn.Lines) {
+			line = fn.Lines[pc]
+		}
+		out = append(out, fmt.Sprintf("        Device Frame: %s+%#x in %s", name, pc*instBytes, fileLine(line, site.Prog.Filename)))
+		out = append(out, deviceFrames(fn, site.Kernel, pc)...)
+	}
+	return out
 }
 
 // deviceFrames are the `Device Frame:` lines memcheck, initcheck and
