@@ -22,9 +22,12 @@ func chainOf(m *Module, loc Loc) []Inline {
 }
 
 // TestInlineChains parses nvcc's nested inlining records (nvcc 13's PTX of
-// testdata/timing/mechanisms/h100/mech.cu, rowreuse: dotRow, inlined into
-// the kernel at line 44, calls loadA at line 41), where one .loc per level
-// opens a chain and a .loc of the inner level alone continues it, and
+// testdata/timing/mechanisms/h100/mech.cu: rowreuse_body<0>, inlined into
+// the kernel at line 44, calls lda<0> at line 41; in the next kernel lda<1>
+// calls __ldg at line 34), where one .loc per level opens a chain, a .loc
+// of the inner level alone continues it, and a call from another line of
+// the innermost level than its last .loc's (line 335: __ldg called at
+// 1:34:3 while the .loc before is lda's 1:33:3) lies in that level, and
 // checks that Format writes them back so they parse to the same chains.
 func TestInlineChains(t *testing.T) {
 	src, err := os.ReadFile("../testdata/timing/mechanisms/h100/mech.ptx")
@@ -37,6 +40,11 @@ func TestInlineChains(t *testing.T) {
 	}
 	outer := Inline{Func: "$L__info_string0", At: Loc{File: 1, Line: 44, Col: 41}}
 	inner := Inline{Func: "$L__info_string1", At: Loc{File: 1, Line: 41, Col: 3}}
+	ldg := []Inline{
+		{Func: "$L__info_string4", At: Loc{File: 1, Line: 34, Col: 3}},
+		{Func: "$L__info_string3", At: Loc{File: 1, Line: 41, Col: 3}},
+		{Func: "$L__info_string2", At: Loc{File: 1, Line: 45, Col: 41}},
+	}
 	// The instructions of mech.ptx lines 181 (after ".loc 1 41 3 … inlined_at
 	// 1 44 41" and ".loc 1 33 3 … inlined_at 1 41 3"), 186 (back at the
 	// outer level), 192 (".loc 1 36 3 … inlined_at 1 41 3" alone: the
@@ -51,6 +59,8 @@ func TestInlineChains(t *testing.T) {
 		{186, "mul.lo.s64 %rd22, %rd18, %rd5", Loc{File: 1, Line: 41, Col: 3}, []Inline{outer}},
 		{192, "ld.global.f32 %f13, [%rd21]", Loc{File: 1, Line: 36, Col: 3}, []Inline{inner, outer}},
 		{148, "cvta.to.global.u64 %rd1, %rd16", Loc{File: 1, Line: 39, Col: 3}, []Inline{outer}},
+		{318, "ld.global.nc.f32 %f12, [%rd17]", Loc{File: 2, Line: 134, Col: 49}, ldg},
+		{335, "ld.global.nc.f32 %f13, [%rd18]", Loc{File: 2, Line: 134, Col: 49}, ldg},
 	} {
 		in := instrAt(m, tc.line)
 		if in == nil {
