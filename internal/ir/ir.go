@@ -512,10 +512,17 @@ type Func struct {
 	// that many hoists them all; one with fewer hoists them while they
 	// fit (Params.HoistLoads). 0 for a device function.
 	HoistRegs int
-	ReqNTID   [3]int
-	MaxNTID   [3]int
-	MinBlocks int
-	MaxNReg   int
+	// UnrolledLoadWords is the most 32-bit registers the global and
+	// local loads of one PTX body of a loop ptxas unrolls again
+	// (BraUnrolled) write: ptxas's body holds UnrollFactor of them, so
+	// hoisting every load of its body needs that many more registers per
+	// further copy than HoistRegs, which schedules the PTX's body
+	// (testdata/timing/hoist). 0 when the kernel has no such loop.
+	UnrolledLoadWords int
+	ReqNTID           [3]int
+	MaxNTID           [3]int
+	MinBlocks         int
+	MaxNReg           int
 	// ClusterDims is .reqnctapercluster (__cluster_dims__); zero when the
 	// kernel does not fix its cluster shape.
 	ClusterDims [3]int

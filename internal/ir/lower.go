@@ -613,6 +613,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 		// Only a kernel's count is asked for (occupancy, the launch
 		// check): a device function's would be scheduled for nothing.
 		f.RegEstimate, f.LiveWords, f.LiveWordsConst, f.HoistRegs = regEstimate(f, fl.slotW, &fl.l.regScratch)
+		f.UnrolledLoadWords = unrolledLoadWords(f)
 	}
 }
 

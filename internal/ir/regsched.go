@@ -38,6 +38,31 @@ import (
 // hoisted; ptxas gives each 30 or 32.
 const regTarget = 32
 
+// RegTarget is regTarget, for the timing model's hoisting bound.
+const RegTarget = regTarget
+
+// LaunchBoundsRegs is the registers a thread ptxas lets itself use for
+// latency when the kernel's launch bounds name both its largest block
+// and the blocks an SM must hold (.maxntid and .minnctapersm:
+// __launch_bounds__(threads, blocks)): the SM's 65,536 registers over
+// those blocks' threads, in ptxas's steps of eight, at most 255 (and
+// .maxnreg). ptxas then hoists a loop's loads as far as that allows:
+// testdata/timing/hoist's (256, 1) kernels hold every load of their
+// unrolled bodies ahead (48 to 94 registers), their (1024, 2) twins keep
+// regTarget's 32 and hoist 1 to 16 loads of 16 to 48. 0 without both
+// bounds (regTarget: ptxas keeps every warp slot).
+func LaunchBoundsRegs(f *Func) int {
+	threads := max(f.MaxNTID[0], 1) * max(f.MaxNTID[1], 1) * max(f.MaxNTID[2], 1)
+	if f.MinBlocks <= 0 || f.MaxNTID[0] <= 0 {
+		return 0
+	}
+	regs := min(65536/(threads*f.MinBlocks)/8*8, 255)
+	if f.MaxNReg > 0 {
+		regs = min(regs, f.MaxNReg)
+	}
+	return regs
+}
+
 // regSqueezeMax is the most registers the PTX's order may need for ptxas
 // to still bring the kernel down to regTarget — rematerializing values,
 // scheduling for pressure rather than latency, moving warp-uniform values
@@ -562,6 +587,31 @@ func markPredicatedBranches(f *Func) {
 			f.Code[pc].Mode = BraUnrolled
 		}
 	}
+}
+
+// unrolledLoadWords is Func.UnrolledLoadWords: over the loops whose back
+// edge is BraUnrolled, the most registers one PTX body's global and local
+// loads write (wmma fragments are not in such loops: unrolledLoop).
+func unrolledLoadWords(f *Func) int {
+	most := 0
+	for pc := range f.Code {
+		br := &f.Code[pc]
+		if br.Op != OpBra || br.Mode != BraUnrolled || br.Target < 0 || int(br.Target) > pc {
+			continue
+		}
+		words := 0
+		for q := int(br.Target); q < pc; q++ {
+			in := &f.Code[q]
+			if in.Op != OpLd || in.Class != ClassLdGlobal && in.Class != ClassLocal {
+				continue
+			}
+			for _, d := range in.D {
+				words += f.SlotWords(d)
+			}
+		}
+		most = max(most, words)
+	}
+	return most
 }
 
 // countedLoop says whether the loop whose back edge is at pc has a trip

@@ -84,6 +84,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"atomic.red_window":                 func(p *Params, v float64) { p.RedWindow = int(v) },
 	"ptxas.loop_unroll":                 func(p *Params, v float64) { p.LoopUnroll = int(v) },
 	"ptxas.const_bank_live":             func(p *Params, v float64) { p.ConstBankLive = v != 0 },
+	"ptxas.unrolled_hoist_bound":        func(p *Params, v float64) { p.UnrolledHoistBound = v != 0 },
 	"ptxas.wmma_rounds":                 func(p *Params, v float64) { p.WmmaRounds = v != 0 },
 	"ptxas.wmma_reuse":                  func(p *Params, v float64) { p.WmmaReuse = v != 0 },
 	"ptxas.wmma_group_rounds":           func(p *Params, v float64) { p.WmmaGroupRounds = v != 0 },

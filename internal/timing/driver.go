@@ -356,7 +356,11 @@ func (d *Driver) runGrid(g *engine.GridRun, start uint64) error {
 	for _, f := range g.Funcs() {
 		s.nslots = max(s.nslots, f.NumSlots)
 	}
-	s.hoistWords = hoistWords(g.Kernel(), kernelRegs(g.Kernel(), d.opt.RegsPerThread), s.p != nil && s.p.ConstBankLive)
+	unroll := 0
+	if s.p != nil && s.p.UnrolledHoistBound {
+		unroll = s.p.LoopUnroll
+	}
+	s.hoistWords = hoistWords(g.Kernel(), kernelRegs(g.Kernel(), d.opt.RegsPerThread), s.p != nil && s.p.ConstBankLive, unroll)
 	s.hoistMMA = g.Kernel() != nil && len(g.Kernel().LiveWords) > 0
 	if d.p.FetchLineCycles > 0 {
 		s.code = newCodeMap(g.Kernel(), g.Funcs(), d.p)

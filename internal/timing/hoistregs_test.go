@@ -157,7 +157,7 @@ func TestHoistWords(t *testing.T) {
 		{"the PTX's order needs more", []uint16{10, 40}, 80, 32, 40},
 	} {
 		f := &ir.Func{LiveWords: tc.live, HoistRegs: tc.hoistRegs}
-		if got := hoistWords(f, tc.regs, false); got != tc.want {
+		if got := hoistWords(f, tc.regs, false, 0); got != tc.want {
 			t.Errorf("%s: %d registers for hoisted loads, want %d", tc.name, got, tc.want)
 		}
 	}

@@ -377,6 +377,16 @@ type Params struct {
 	// scheduling region (HoistLoads) at such a loop's back edge only every
 	// LoopUnroll-th time a warp reaches it. 0 or 1: every time.
 	LoopUnroll int
+	// UnrolledHoistBound: with LoopUnroll, a kernel is held to the
+	// hoisting bound (registerGate) when its registers cannot hold every
+	// load of ptxas's unrolled body hoisted — ir.Func.HoistRegs, the
+	// PTX's body scheduled, plus LoopUnroll-1 more bodies' loaded values
+	// (ir.Func.UnrolledLoadWords) — not only the PTX's body's. ptxas
+	// hoists 8 of rowreuse's 32 loads above its first FFMA within 30
+	// registers, 5 where the loop keeps two clock stamps live, 12 with
+	// one load an iteration (testdata/timing/hoist). Off: the PTX's body
+	// alone decides (rowreuse then hoists all 32).
+	UnrolledHoistBound bool
 	// ConstBankLive: the registers the hoisting bound counts live
 	// (registerGate, hoistWords) leave out the values ptxas reads from the
 	// constant bank where it uses them (ir.Func.LiveWordsConst: a kernel

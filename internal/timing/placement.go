@@ -37,12 +37,25 @@ func kernelRegs(fn *ir.Func, override func(*ir.Func) int) int {
 
 // hoistWords is gridState.hoistWords for kernel fn with regs registers a
 // thread: 0 (no bound) when fn has no liveness or regs hold its loads all
-// hoisted (ir.Func.HoistRegs) within the estimate's own error
+// hoisted (ir.Func.HoistRegs; with unroll > 1, ptxas's loop body of unroll
+// PTX bodies and the registers its launch bounds let ptxas take for them:
+// Params.UnrolledHoistBound) within the estimate's own error
 // (hoistSlackEighths); else regs less the two ptxas counts beyond its
 // values (ir.estimateRegs), and at least what the PTX's order has live at
 // once.
-func hoistWords(fn *ir.Func, regs int, constBank bool) int {
-	if fn == nil || len(fn.LiveWords) == 0 || 8*fn.HoistRegs <= (8+hoistSlackEighths)*regs {
+func hoistWords(fn *ir.Func, regs int, constBank bool, unroll int) int {
+	if fn == nil || len(fn.LiveWords) == 0 {
+		return 0
+	}
+	need := fn.HoistRegs
+	if unroll > 1 {
+		need += (unroll - 1) * fn.UnrolledLoadWords
+		if lb := ir.LaunchBoundsRegs(fn); lb > ir.RegTarget && lb > regs {
+			// ptxas takes up to lb registers to hoist them.
+			regs = max(regs, min(need, lb))
+		}
+	}
+	if 8*need <= (8+hoistSlackEighths)*regs {
 		return 0
 	}
 	return max(regs-2, int(slices.Max(liveWords(fn, constBank))))

@@ -774,6 +774,15 @@ var measured = withDerivedPresets(map[string]*Params{
 		// in the fifteenth round with WmmaRounds below (programs9's nvcc
 		// PTX 13.5% -> 8.2%; docs/calibration.md, fifteenth round).
 		LoopUnroll: 4,
+		// [HOIST] UnrolledHoistBound stays off (ptxas.unrolled_hoist_bound=1
+		// turns it on): it gives the loads ptxas hoists in an unrolled
+		// loop (testdata/timing/hoist: 127 held-out kernels, mean
+		// |model - SASS| 9.1 loads off, 1.9 on; rowreuse 32 -> 12, ptxas
+		// 8), but the model's time does not answer as the H200's does:
+		// rowreuse's loop with all 32 ahead (__launch_bounds__(256, 1))
+		// takes the H200 7.8% less than with 8, the model the same, and
+		// TestMechanisms' l1_rowreuse_nc_k32 goes -11.9% -> -14.0%
+		// (docs/timing-model.md, "ptxas's partial hoist").
 		// [WMMAORDER] ptxas's order inside a wmma k step (ptxas.wmma_rounds):
 		// tf32 fragments converted in place a k-slice at a time, 8-bit
 		// operands the other way round packed from bytes before the other
