@@ -225,7 +225,10 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// the memory system too (WmmaSliceGroups; wmma_tf32 -31.7% ->
 		// -15.5% on its own), the merged tree (2026-11-28, eighteenth round):
 		// nvcc's 8.9%, held out 9.3% (9.1% with the hash rule's membership),
-		// clang's 14.8%.
+		// clang's 14.8%. Nineteenth round (a libdevice call held as ptxas's
+		// CALL of the routine, LibcallCycles): clang's 14.76% -> 14.85%, only
+		// h2math moving (+45.4% -> +48.1%: its clang code is 1.65 times
+		// nvcc's time on the GPU, programs3CompilerGap).
 		bound := map[string]float64{"nvcc": 0.091, "clang": 0.149}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
