@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -143,11 +144,13 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		hashStudy bool // the hash rule's half, before programs3MovedToStudy
 		got, want float64
 	}
+	byCompiler := map[string]map[string][]float64{}
 	for _, compiler := range []string{"clang", "nvcc"} {
 		traces := map[string][]float64{}
 		for _, p := range programs3 {
 			traces[p.name] = timedBatchProgram(t, abs, programs3Base, p, compiler)
 		}
+		byCompiler[compiler] = traces
 		var all []row
 		for _, r := range rows {
 			tr, ok := traces[r.Workload]
@@ -222,7 +225,10 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// the memory system too (WmmaSliceGroups; wmma_tf32 -31.7% ->
 		// -15.5% on its own), the merged tree (2026-11-28, eighteenth round):
 		// nvcc's 8.9%, held out 9.3% (9.1% with the hash rule's membership),
-		// clang's 14.8%.
+		// clang's 14.8%. Nineteenth round (a libdevice call held as ptxas's
+		// CALL of the routine, LibcallCycles): clang's 14.76% -> 14.85%, only
+		// h2math moving (+45.4% -> +48.1%: its clang code is 1.65 times
+		// nvcc's time on the GPU, programs3CompilerGap).
 		bound := map[string]float64{"nvcc": 0.091, "clang": 0.149}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
@@ -233,6 +239,107 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.093 {
 			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 9.3%%", compiler, 100*held)
 		}
+	}
+	programs3CompilerGap(t, byCompiler["clang"], byCompiler["nvcc"])
+}
+
+// programs3CompilerGap compares warpsim's times of clang's code with the
+// GPU's times of the same code, the like-for-like figure for what a user
+// of warpsim cc sees: the H100's (nvcc/compilers.tsv: nvcc's build with
+// clang 22's PTX before ptxas; 28 launches) and, for the launches that had
+// no clang build there (half_bf16_math, mma_ldmatrix), an H200's
+// (clangcode/compilers_h200.tsv, nineteenth round: the H100's SM, another
+// memory). Per launch it checks the compiler's gap: warpsim's clang/nvcc
+// time ratio (clang's code and nvcc's PTX, both timed here) against the
+// GPU's ratio of its two builds, which does not depend on the GPU's clock
+// or memory, so the H200's rows count as the H100's; it fails when the
+// mean |error| of the ratios passes 6% or one launch's passes 30%, or when
+// clang's code is more than 10.5% off the H100's clang build on average.
+// On 2026-11-28 (clang15): ratios 4.3% (study half, 18 launches), 6.5%
+// (held out, 14), 5.2% over 32, the worst cp_async_stages' stream_sum
+// (H100 1.29, warpsim 0.96) and wmma_tf32's tf32_gemm (0.88, 0.68), both
+// held out; against the H100's clang build 10.0% over 28 (study 8.3%,
+// held out 11.7%), where against nvcc's times it is 14.8%: fp8_convert's
+// k_dot, half_bf16_math's h2math and mma_ldmatrix's mma_ldsm, 1.72, 1.65
+// and 1.23-1.33 times nvcc's time on the GPU with clang's code, are the
+// compilers' (and warpsim's headers') difference, not the model's.
+func programs3CompilerGap(t *testing.T, clang, nvcc map[string][]float64) {
+	t.Helper()
+	type gpuRow struct {
+		workload, kernel, gpu string
+		launch                int
+		nvccNS, clangNS       float64
+	}
+	var rows []gpuRow
+	for _, f := range []struct{ path, gpu string }{
+		{filepath.Join(programs3Dir, "nvcc", "compilers.tsv"), "H100"},
+		{filepath.Join(programs3Dir, "clangcode", "compilers_h200.tsv"), "H200"},
+	} {
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			c := strings.Split(line, "\t")
+			if len(c) < 7 || strings.HasPrefix(line, "#") || c[6] == "" {
+				continue // a header, or a launch with no clang build on that GPU
+			}
+			launch, err1 := strconv.Atoi(c[1])
+			n, err2 := strconv.ParseFloat(c[5], 64)
+			cl, err3 := strconv.ParseFloat(c[6], 64)
+			if err1 != nil || err2 != nil || err3 != nil || n <= 0 || cl <= 0 {
+				t.Fatalf("%s: bad row %q", f.path, line)
+			}
+			rows = append(rows, gpuRow{c[0], c[2], f.gpu, launch, n, cl})
+		}
+	}
+	type acc struct {
+		sum float64
+		n   int
+	}
+	var gap, same [2]acc // [0] the study half, [1] held out
+	worst := 0.0
+	for _, r := range rows {
+		tc, tn := clang[r.workload], nvcc[r.workload]
+		if r.launch >= len(tc) || r.launch >= len(tn) {
+			t.Fatalf("%s#%d: not in warpsim's traces", r.workload, r.launch)
+		}
+		h := 0
+		if !programs3Study(r.workload) {
+			h = 1
+		}
+		want, got := r.clangNS/r.nvccNS, tc[r.launch]/tn[r.launch]
+		e := (got - want) / want
+		gap[h].sum += math.Abs(e)
+		gap[h].n++
+		worst = max(worst, math.Abs(e))
+		line := fmt.Sprintf("gap %-17s %d %-14.14s %s clang/nvcc %.2f, warpsim %.2f (%+.1f%%)", r.workload, r.launch, r.kernel, r.gpu, want, got, 100*e)
+		if r.gpu == "H100" {
+			d := (tc[r.launch] - r.clangNS) / r.clangNS
+			same[h].sum += math.Abs(d)
+			same[h].n++
+			line += fmt.Sprintf("; clang's code %.0f ns, the H100's clang build %.0f (%+.1f%%)", tc[r.launch], r.clangNS, 100*d)
+		}
+		t.Log(line)
+	}
+	mean := func(a [2]acc, i int) float64 { // i -1: both halves
+		if i < 0 {
+			return (a[0].sum + a[1].sum) / float64(max(1, a[0].n+a[1].n))
+		}
+		return a[i].sum / float64(max(1, a[i].n))
+	}
+	t.Logf("the compilers' gap (warpsim's clang/nvcc ratio against the GPU's): mean |error| %.1f%% over %d launches; study half %.1f%% (%d), held out %.1f%% (%d)",
+		100*mean(gap, -1), gap[0].n+gap[1].n, 100*mean(gap, 0), gap[0].n, 100*mean(gap, 1), gap[1].n)
+	t.Logf("clang's code against the H100's clang build: mean |error| %.1f%% over %d launches; study half %.1f%% (%d), held out %.1f%% (%d)",
+		100*mean(same, -1), same[0].n+same[1].n, 100*mean(same, 0), same[0].n, 100*mean(same, 1), same[1].n)
+	if m := mean(gap, -1); m > 0.06 {
+		t.Errorf("the compilers' gap: mean |error| %.1f%%, want under 6%%", 100*m)
+	}
+	if worst > 0.30 {
+		t.Errorf("the compilers' gap: a launch's ratio %.1f%% off, want under 30%%", 100*worst)
+	}
+	if m := mean(same, -1); m > 0.105 {
+		t.Errorf("clang's code against the H100's clang build: mean |error| %.1f%%, want under 10.5%%", 100*m)
 	}
 }
 

@@ -93,7 +93,7 @@ const (
 	OpMembar // also fence; no effect in a sequentially consistent engine
 	OpPrefetch
 	OpVprintf // Imm = index into Func.Calls
-	OpLibcall // Imm = index into Func.Calls
+	OpLibcall // Imm = index into Func.Calls; Mode = LibcallSinf … (0: another function)
 	OpIsspacep
 	OpBrx    // brx.idx: A0 = index; Imm = index into Func.BranchTables
 	OpDevRT  // device runtime call (dynamic parallelism): Mode = DevRT*; Imm = index into Func.Calls
@@ -242,6 +242,23 @@ const (
 	DevRTMemcpy2DAsync                      // (dst, dpitch, src, spitch, width, height, kind, stream) → error
 	DevRTMemset2DAsync                      // (ptr, pitch, value, width, height, stream) → error
 )
+
+// The libdevice functions whose call (OpLibcall, which warpsim runs
+// natively) the timing model costs as ptxas's CALL of libdevice's routine
+// was measured (testdata/programs3/clangcode/stamps): an OpLibcall's Mode.
+// clang leaves libdevice's functions as calls (warpsim cc links no
+// libdevice), where nvcc inlines their code.
+const (
+	LibcallOther uint8 = iota // not measured: its issue slots and class latency
+	LibcallSinf               // __nv_sinf
+	LibcallCosf               // __nv_cosf
+	LibcallSqrtf              // __nv_sqrtf
+	LibcallKinds
+)
+
+// LibcallNames maps the measured libdevice functions' names to their
+// LibcallSinf … kind.
+var LibcallNames = map[string]uint8{"__nv_sinf": LibcallSinf, "__nv_cosf": LibcallCosf, "__nv_sqrtf": LibcallSqrtf}
 
 // DevRTNames maps the device runtime's extern function names to their kind:
 // CUDA 11's names (CDP1, and what clang emits), CUDA 12's __cudaCDP2 names.

@@ -2475,6 +2475,9 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	in := fl.newInst(op, src)
 	in.Flags = m.flags
 	in.Mode = devrt
+	if op == OpLibcall {
+		in.Mode = LibcallNames[cs.Extern]
+	}
 	in.Imm = int64(len(fl.f.Calls))
 	fl.f.Calls = append(fl.f.Calls, cs)
 	fl.emit(in, src)

@@ -208,7 +208,14 @@ type Params struct {
 	// reciprocal and square root (IEEEDivF32 …, rounded.go) from their
 	// first instruction to their result, the warp issuing nothing else
 	// meanwhile. 0: the class latencies' chain, overlapping what follows.
-	IEEECycles      [IEEEKinds]uint32
+	IEEECycles [IEEEKinds]uint32
+	// LibcallCycles are the cycles from a call of a libdevice function
+	// warpsim runs natively (clang's code calls them: ir.LibcallSinf …)
+	// until the caller's next instruction issues: ptxas's CALL of
+	// libdevice's routine, its path and its RET, the warp issuing nothing
+	// else meanwhile (seqHold; its issue slots stay 24, issueSlots). 0:
+	// the call's slots and class latency, overlapping what follows.
+	LibcallCycles   [ir.LibcallKinds]uint32
 	L1BytesPerCycle uint32 // per SM: the L1 data path
 	// LoadMissBytesPerCycle is the rate at which a global load into
 	// registers takes the L1 data path for its sectors that miss the L1

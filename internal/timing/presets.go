@@ -687,6 +687,18 @@ var measured = withDerivedPresets(map[string]*Params{
 		// div.f64 131, rcp.f64 79, sqrt.f64 91 cycles; 16 independent ones
 		// 64, 92, 59, 128, 62, 83 each (the warp runs one at a time).
 		IEEECycles: [IEEEKinds]uint32{64, 86, 63, 131, 79, 91},
+		// [LIBCALL] A call of libdevice's __nv_sinf, __nv_cosf, __nv_sqrtf
+		// (clang's code: warpsim runs them natively; ptxas CALLs
+		// libdevice's routine, about 34, 34 and 16 SASS instructions on
+		// normal operands, and RETs), MEASURED on an H200 (the H100's SM;
+		// testdata/programs3/clangcode/stamps: one warp, clock64 around
+		// hsin, hcos and sqrtf of h2math's operands made normal, warm):
+		// 171, 192 and 137 cycles a section, less the 62, 62 and 40 the
+		// model gives the section's other instructions (its conversion,
+		// store and clock reads): 109, 130, 97 from the call to the
+		// caller's next instruction. Other functions keep 24 issue slots
+		// and the class latency (not measured).
+		LibcallCycles: [ir.LibcallKinds]uint32{0, 109, 130, 97},
 		// [FETCH] Instruction fetch, MEASURED on this H100
 		// (testdata/timing/icache: gen.py's icache_mb.cu and
 		// icache_jump.cu, run.sh and run2.sh; one warp's %clock64 per pass

@@ -102,14 +102,18 @@ func ieeeKind(in *ir.Inst) int {
 
 // seqHold is the cycles the warp spends in ptxas's sequence for in before
 // it issues anything else (the preset's RoundedCycles for a call,
-// IEEECycles for an inline .rn form), 0 where the model lets the sequence
-// overlap the warp's next instructions.
+// IEEECycles for an inline .rn form, LibcallCycles for a call of a
+// libdevice routine), 0 where the model lets the sequence overlap the
+// warp's next instructions.
 func seqHold(in *ir.Inst, p *Params) uint32 {
 	if k := roundedKind(in); roundedCall(k) {
 		return p.RoundedCycles[k]
 	}
 	if k := ieeeKind(in); k >= 0 {
 		return p.IEEECycles[k]
+	}
+	if in.Op == ir.OpLibcall && in.Mode < ir.LibcallKinds {
+		return p.LibcallCycles[in.Mode]
 	}
 	return 0
 }

@@ -21,8 +21,9 @@ import (
 //   - fp64 division, reciprocal and square root (DFMA Newton iterations:
 //     17, 11 and 18 SASS instructions executed, testdata/triton3/study/round);
 //   - the libdevice math functions warpsim runs natively (sinf, expf, …:
-//     whole SASS routines, 24 taken as typical) and printf (a call into the
-//     driver's formatting, hundreds);
+//     whole SASS routines, 24 taken as typical; the measured ones also hold
+//     the warp for the routine's cycles, LibcallCycles, seqHold) and printf
+//     (a call into the driver's formatting, hundreds);
 //   - an atomic ptxas aggregates across the warp (ir.Agg*, recorded in
 //     testdata/timing/atomagg): the elected lane's ATOM, a SHFL.IDX of its
 //     result and an add (3; a RED alone, 1: the VOTEU.ANY, FLO, POPC and
