@@ -173,6 +173,8 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	cycles("latency.barrier", "from the last warp's arrival at a barrier to the first warp's issue")
 	cycles("latency.store_to_load", "a stored sector is readable from L1 after this many cycles")
 	cycles("latency.int_div", "a 32-bit integer division or remainder (ptxas's I2F, MUFU.RCP, F2I sequence) has its result this long after it starts (0: its class latencies' chain)")
+	cycles("latency.mma_chain_s8", "a wmma.mma of s8/u8 forwards its accumulator to the next wmma.mma of its basic block this long after it starts (0: the tensor pipe's latency after its pipe time)")
+	cycles("latency.mma_chain_f16", "a wmma.mma of f16/bf16 forwards its accumulator to the next wmma.mma of its basic block this long after it starts (0: the tensor pipe's latency after its pipe time)")
 	cycles("latency.cluster_barrier", "from a cluster's last barrier.cluster.arrive to its waiting warps' issue, fixed part")
 	cycles("latency.cluster_barrier_per_block", "the cluster barrier's latency per block of the cluster")
 	cycles("latency.dsmem", "an access to another block's shared memory (shared::cluster) until its result is there")

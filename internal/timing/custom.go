@@ -3,6 +3,7 @@ package timing
 import (
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/internal/ir"
+	"github.com/warpsim/warpsim/internal/tensor"
 )
 
 // applyCustom applies a custom architecture's figures (an arch file or
@@ -89,6 +90,8 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"ptxas.wmma_reuse":                  func(p *Params, v float64) { p.WmmaReuse = v != 0 },
 	"ptxas.wmma_group_rounds":           func(p *Params, v float64) { p.WmmaGroupRounds = v != 0 },
 	"ptxas.wmma_slice_groups":           func(p *Params, v float64) { p.WmmaSliceGroups = v != 0 },
+	"latency.mma_chain_s8":              func(p *Params, v float64) { setChainLatency(p, v, tensor.S8, tensor.U8) },
+	"latency.mma_chain_f16":             func(p *Params, v float64) { setChainLatency(p, v, tensor.F16, tensor.BF16) },
 	"ptxas.wmma_rounds_loop_only":       func(p *Params, v float64) { p.WmmaRoundsLoopOnly = v != 0 },
 	"ptxas.mov_fold":                    func(p *Params, v float64) { p.MovFold = v != 0 },
 	"ptxas.hoist_shfl":                  func(p *Params, v float64) { p.HoistShfl = v != 0 },
@@ -164,4 +167,12 @@ func withClassFigures(m map[string]func(p *Params, v float64)) map[string]func(p
 		m["interval."+c.String()] = func(p *Params, v float64) { p.Interval[c] = uint32(max(v, 1)) }
 	}
 	return m
+}
+
+// setChainLatency sets TensorPipe.ChainLatency of the types given
+// (latency.mma_chain_s8, latency.mma_chain_f16).
+func setChainLatency(p *Params, v float64, elems ...tensor.Elem) {
+	for _, e := range elems {
+		p.Tensor.ChainLatency[e] = uint32(v)
+	}
 }

@@ -358,6 +358,24 @@ var measured = withDerivedPresets(map[string]*Params{
 			// Why ptxas's wmma code waits longer is not known (the loops'
 			// SASS is the same MMAs and a branch).
 			WmmaReleaseMMAs: 5,
+			// ChainLatency: a straight-code chain of wmma.mma on one
+			// accumulator (testdata/timing/imma, im.cu's ch_*_d1_s*: fully
+			// unrolled, one warp, clock64 over 16-256 steps; the study
+			// rows) takes 16.0 cycles a step in s8/u8 (ch_u8_d1_s64/s256:
+			// 1018, 4090 cycles, 16.0 a step; ch_s8_d1_s16 15.4) and 24.0
+			// in bf16 (ch_bf16_d1_s256: 6156, 24.05), where the same chain
+			// in a loop of one step an iteration takes 28.0 and 32.1 (the
+			// Latency and the release above): ptxas issues the step's two
+			// IMMA.16816 (HMMA.16816) on the accumulator's halves, each
+			// waiting only for its half of the step before, and the tensor
+			// core forwards an accumulator to the next MMA ChainLatency
+			// cycles after that MMA started. f16 is taken as bf16 (the
+			// same HMMA.16816; its rows are held out); tf32 and the 8-bit
+			// float types were not recorded, nor mma.sync in straight
+			// code (not applied: wmma.mma only).
+			ChainLatency: tensorTable(map[tensor.Elem]uint32{
+				tensor.S8: 16, tensor.U8: 16, tensor.F16: 24, tensor.BF16: 24,
+			}),
 			// wgmma m64nNk16 f16 → f32, measured on the H100
 			// (testdata/timing/wgmma/h100/mb_stdout.txt, TestWgmmaMicrobenchmarks):
 			// four to a group at N = 64 and 128 run at the dense rate above

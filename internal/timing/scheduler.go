@@ -97,6 +97,11 @@ type warpT struct {
 	// mmaStart is when the warp's last wmma.mma reads its fragments (a
 	// cycle or a future; WmmaReuse).
 	mmaStart uint64
+	// chainAt is when the warp's last MMA's accumulator is there for the
+	// next MMA of its block (0: not forwarded; TensorPipe.ChainLatency),
+	// chain those of its MMAs so far.
+	chainAt uint64
+	chain   chainFwd
 	// tmapRelease is when the warp's last tensormap.cp_fenceproxy reached
 	// global memory (a fence.proxy.tensormap acquire waits for it).
 	tmapRelease uint64
@@ -466,6 +471,11 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	w.fn, w.pc = rec.Func, rec.PC
 	if s.pcs != nil {
 		s.chargePC(w, &st, slots)
+	}
+	if w.chain.n > 0 && (in.Class == ir.ClassBarrier || in.Class == ir.ClassBranch && !predicatedBranch(s.p, in) && !unrolledBackEdge(s.p, w, in)) {
+		// A block's end: the next MMA reads the accumulators from the
+		// registers (TensorPipe.ChainLatency).
+		w.chain.n, w.chain.next = 0, 0
 	}
 	if in.Op == ir.OpBra && in.Mode == ir.BraUnrolled {
 		if w.unrollAt != in {

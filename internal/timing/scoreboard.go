@@ -120,17 +120,26 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	}
 	in := w.next
 	hoist := s.p != nil && s.p.HoistLoads && s.hoistable(in)
+	chained := w.chain.n > 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
 			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted || w.regKind[r] == prodShfl) {
 				// Waits in the pipeline, not in the warp (complete).
 				return
 			}
-			if isFut(w.regReady[r]) {
-				fut, why = w.regReady[r], stallLongScoreboard
+			at := w.regReady[r]
+			if chained {
+				// An accumulator the MMA before forwards
+				// (TensorPipe.ChainLatency).
+				if at = w.chain.ready(r, at); at <= t {
+					return
+				}
+			}
+			if isFut(at) {
+				fut, why = at, stallLongScoreboard
 				return
 			}
-			t = w.regReady[r]
+			t = at
 			switch w.regKind[r] {
 			case prodLong, prodHoisted:
 				why = stallLongScoreboard
@@ -730,6 +739,17 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.regReady[r] = done
 			w.regKind[r] = kind
 			sm.keep(&w.regReady[r])
+		}
+	}
+	if w.chainAt != 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA {
+		// Its accumulator, forwarded to the next MMA of the block
+		// (TensorPipe.ChainLatency), from when it started (a future when
+		// its operands were: HoistLoads).
+		at := sm.fadd(start, w.chainAt-sm.now)
+		for _, r := range in.D {
+			if r >= 0 && int(r) < len(w.regReady) {
+				w.chain.add(&sm.smQuantum, r, at, done)
+			}
 		}
 	}
 }
@@ -1333,9 +1353,14 @@ func srcReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
 	if g := in.Guard; g >= 0 && int(g) < len(w.regReady) {
 		t = w.regReady[g]
 	}
+	chained := w.chain.n > 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA
 	for _, r := range in.A {
 		if r >= 0 && int(r) < len(w.regReady) {
-			t = sm.fmax(t, w.regReady[r])
+			at := w.regReady[r]
+			if chained {
+				at = w.chain.ready(r, at)
+			}
+			t = sm.fmax(t, at)
 		}
 	}
 	return t

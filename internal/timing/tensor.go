@@ -64,6 +64,17 @@ type TensorPipe struct {
 	// and 3 × 4.25 after their last m16n8k8 f16, m16n8k16 s8 or m16n8k4
 	// tf32). wgmma keeps Release.
 	ReleaseMMAs uint32
+	// ChainLatency, when not 0, is the cycles from an mma.sync's or
+	// wmma.mma's pipe start until its accumulator is there for the next
+	// MMA of the same basic block (the tensor core forwards it: a
+	// straight-code chain of one accumulator takes ChainLatency a step,
+	// whatever the MMA's pipe time, where Latency after the pipe time is
+	// when the registers hold it: what other instructions, and an MMA
+	// after a branch, wait for). A wmma.mma's hardware MMAs on the
+	// accumulator's halves are independent, so its chain's step is one
+	// hardware MMA's. The forwarded time is dropped at a branch or a
+	// barrier (chainFwd).
+	ChainLatency [tensor.S32 + 1]uint32
 	// WmmaReleaseMMAs, when not 0, replaces ReleaseMMAs for wmma.mma: the
 	// H100's one-warp wmma loops end later after their last MMA than
 	// mma.sync loops of the same hardware MMAs (testdata/programs3/nvcc's
@@ -161,7 +172,72 @@ func (s *gridState) tensorIssue(sm *smT, sp *spT, w *warpT, in *ir.Inst) (interv
 	if rel != 0 {
 		w.tensorLast = max(w.tensorLast, end+uint64(rel))
 	}
+	w.chainAt = 0
+	if c := s.p.mmaChainLatency(in); c != 0 && in.Mode == ir.TensorWmmaMMA {
+		// The accumulator forwarded to the next MMA of the block.
+		w.chainAt = min((start+TensorFrac-1)/TensorFrac+uint64(c), done)
+	}
 	return uint32(free - sm.now), uint32(done - sm.now)
+}
+
+// mmaChainLatency is in's TensorPipe.ChainLatency (0: none).
+func (p *Params) mmaChainLatency(in *ir.Inst) uint32 {
+	elem, _ := ir.TensorWork(in)
+	if int(elem) >= len(p.Tensor.ChainLatency) {
+		return 0
+	}
+	return p.Tensor.ChainLatency[elem]
+}
+
+// chainFwd holds a warp's accumulators forwarded from its MMAs to the next
+// MMA of the same basic block (TensorPipe.ChainLatency): register, when
+// forwarded, and its regReady then (an entry counts only while the register
+// holds that MMA's result); either may be a future (quantum.go), kept as
+// regReady is. A branch or a barrier empties it.
+type chainFwd struct {
+	reg  [chainFwdRegs]int32
+	at   [chainFwdRegs]uint64
+	done [chainFwdRegs]uint64
+	n    int // entries in use (a ring once full: next the oldest)
+	next int
+}
+
+// chainFwdRegs is the accumulator registers a warp forwards at most (four
+// wmma f32 accumulators).
+const chainFwdRegs = 32
+
+// add records register r written by an MMA: there for the next MMA at at,
+// in the registers at done (at no later than done).
+func (c *chainFwd) add(q *smQuantum, r int32, at, done uint64) {
+	i := -1
+	for j := range c.n {
+		if c.reg[j] == r {
+			i = j
+			break
+		}
+	}
+	if i < 0 {
+		i = c.next
+		c.next = (c.next + 1) % chainFwdRegs
+		c.n = min(c.n+1, chainFwdRegs)
+	}
+	c.reg[i], c.at[i], c.done[i] = r, at, done
+	q.keep(&c.at[i])
+	q.keep(&c.done[i])
+}
+
+// ready is when register r, now ready at regAt, is there for an MMA: its
+// forwarded time while it holds the forwarding MMA's result, regAt else.
+func (c *chainFwd) ready(r int32, regAt uint64) uint64 {
+	for i := range c.n {
+		if c.reg[i] == r {
+			if c.done[i] == regAt {
+				return c.at[i]
+			}
+			return regAt
+		}
+	}
+	return regAt
 }
 
 // tensorTable builds a per-type table from the types given.

@@ -1,0 +1,1 @@
+bash record.sh
