@@ -270,7 +270,7 @@ func (w *worker) placeRegs(ws []*warp, from, d, need int) {
 		// An eighth more room than this kernel needs, for a later one
 		// with a few more slots (the stream copy's init_f32 and copy_k:
 		// 26 and 27); pages never written cost no memory.
-		buf = make([]uint64, size, size+size/8) // zeroed by make
+		buf = regSlab.Words(size, size+size/8) // zeroed
 		hostmem.Populate(buf)
 		if d == 0 {
 			w.regBuf = buf
@@ -285,6 +285,10 @@ func (w *worker) placeRegs(ws []*warp, from, d, need int) {
 		}
 	}
 }
+
+// regSlab is where register files are allocated: huge pages, where the
+// host gives them, since an SM's files span megabytes (hostmem.Slab).
+var regSlab hostmem.Slab
 
 // regLines is the cache lines (of 64 bytes) a register file of need
 // uint64s takes in its buffer (placeRegs): rounded up to an odd number, so
