@@ -295,8 +295,8 @@ var regSlab hostmem.Slab
 // launch runs on for its register files to come from regSlab. Threads that
 // first touch their blocks' files at once fault in 4 KiB pages contending
 // in the kernel: on 8 workers of the 16-core device machine huge pages cut
-// a process's faults by 36–64% and its system time by a fifth to a third
-// (testdata/timing/parallel10). On one thread they bring nothing measured
+// a process's faults by a quarter to two thirds and, on three grids of
+// four, its system time by about a third (testdata/timing/parallel10). On one thread they bring nothing measured
 // there, and on the 2-core VM the same first touch takes more system time
 // in huge pages than in small ones (docs/testing.md).
 const hugeRegsThreads = 4
