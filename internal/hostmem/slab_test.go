@@ -22,9 +22,9 @@ func TestSlabWords(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range 300 {
-				n := 1 + (i*7919+g*104729)%40000
-				if i == 150 {
+			for i := range 100 {
+				n := 1 + (i*7919+g*104729)%20000
+				if i == 50 {
 					n = slabBytes/8/4 + 1 // its own slab
 				}
 				b := s.Words(n, n+n/8)
