@@ -296,9 +296,10 @@ var regSlab hostmem.Slab
 // first touch their blocks' files at once fault in 4 KiB pages contending
 // in the kernel: on 8 workers of the 16-core device machine huge pages cut
 // a process's faults by a quarter to two thirds and, on three grids of
-// four, its system time by about a third (testdata/timing/parallel10). On one thread they bring nothing measured
-// there, and on the 2-core VM the same first touch takes more system time
-// in huge pages than in small ones (docs/testing.md).
+// four, its system time by about a third (testdata/timing/parallel10). On
+// one thread they brought nothing measured there, and on the 2-core VM
+// the same first touch takes more system time in huge pages than in small
+// ones (docs/testing.md).
 const hugeRegsThreads = 4
 
 // regBuffer allocates a zeroed buffer of n words, capacity c, for register
