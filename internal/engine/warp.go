@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"unsafe"
 
 	"github.com/warpsim/warpsim/internal/hostmem"
@@ -271,7 +272,7 @@ func (w *worker) placeRegs(ws []*warp, from, d, need int) {
 		// An eighth more room than this kernel needs, for a later one
 		// with a few more slots (the stream copy's init_f32 and copy_k:
 		// 26 and 27); pages never written cost no memory.
-		buf = make([]uint64, size, size+size/8) // zeroed by make
+		buf = w.l.regBuffer(size, size+size/8) // zeroed
 		hostmem.Populate(buf)
 		if d == 0 {
 			w.regBuf = buf
@@ -285,6 +286,34 @@ func (w *worker) placeRegs(ws []*warp, from, d, need int) {
 			wp.regPool[d], wp.regPoolOff[d], wp.regPoolFn[d] = buf[o:o+stride:o+stride], 0, mark
 		}
 	}
+}
+
+// regSlab is where a launch on several threads allocates register files:
+// huge pages, where the host gives them (hostmem.Slab).
+var regSlab hostmem.Slab
+
+// hugeRegsThreads is the fewest threads (workers, and the host's CPUs) a
+// launch runs on for its register files to come from regSlab. Threads that
+// first touch their blocks' files at once fault in 4 KiB pages contending
+// in the kernel: on 8 workers of the 16-core device machine huge pages cut
+// a process's faults by a quarter to two thirds and, on three grids of
+// four, its system time by about a third (testdata/timing/parallel10). On
+// one thread they brought nothing measured there, and on the 2-core VM
+// the same first touch takes more system time in huge pages than in small
+// ones (docs/testing.md).
+const hugeRegsThreads = 4
+
+// regBuffer allocates a zeroed buffer of n words, capacity c, for register
+// files: from regSlab when the launch runs on hugeRegsThreads or more.
+func (l *launch) regBuffer(n, c int) []uint64 {
+	wk := l.cfg.Workers
+	if wk <= 0 {
+		wk = runtime.GOMAXPROCS(0)
+	}
+	if wk >= hugeRegsThreads && runtime.NumCPU() >= hugeRegsThreads {
+		return regSlab.Words(n, c)
+	}
+	return make([]uint64, n, c)
 }
 
 // regLines is the cache lines (of 64 bytes) a register file of need

@@ -1,6 +1,7 @@
 // Package hostmem says how much memory the host can give this process now,
 // so that allocations the host cannot back fail cleanly instead of crashing
-// the simulator.
+// the simulator, and maps fresh buffers the way their use wants (at once:
+// Populate; in huge pages: Slab).
 package hostmem
 
 import (

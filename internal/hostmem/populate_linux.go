@@ -31,3 +31,15 @@ func Populate[T any](s []T) {
 	}
 	unix.Madvise(unsafe.Slice((*byte)(unsafe.Add(base, lo-start)), hi-lo), unix.MADV_POPULATE_WRITE)
 }
+
+// adviseHuge asks the kernel to back s's memory (whole huge pages, as
+// Slab allocates) with transparent huge pages when it is first touched or
+// populated; where it cannot, s keeps 4 KiB pages. Its contents never
+// change.
+func adviseHuge(s []uint64) {
+	if len(s) == 0 {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*8)
+	unix.Madvise(b, unix.MADV_HUGEPAGE)
+}

@@ -92,11 +92,33 @@ func (g *gate) waitFor(v uint64, spin bool) uint64 {
 }
 
 // cursor is a worker's place in its list of SMs for the quantum, on a
-// cache line of its own (the other workers steal through it).
+// cache line of its own (the other workers steal through it). As a list's
+// cursor (take) it counts the SMs taken from the list's head, by its
+// owner, in its low 32 bits and those taken from its tail, by the others,
+// in its high 32; as the settling's, SMs taken one after another.
 type cursor struct {
 	_ [64]byte
 	i atomic.Int64
 	_ [56]byte
+}
+
+// take claims the next SM of a list of n: from its head for its owner,
+// from its tail for another worker (steal); false when none is left.
+func (c *cursor) take(n int, steal bool) (int, bool) {
+	for {
+		v := c.i.Load()
+		h, t := int(uint32(v)), int(uint64(v)>>32)
+		if h+t >= n {
+			return 0, false
+		}
+		if steal {
+			if c.i.CompareAndSwap(v, v+1<<32) {
+				return n - 1 - t, true
+			}
+		} else if c.i.CompareAndSwap(v, v+1) {
+			return h, true
+		}
+	}
 }
 
 // crew is a parallel grid's threads: worker 0 is the grid's goroutine
@@ -105,14 +127,19 @@ type cursor struct {
 // each worker runs it (crewQuantum) and adds one to done; the grid's
 // goroutine waits for done to reach (n-1)·e.
 //
-// The quantum's SMs are dealt out to workers 1 to n-1 by SM index, the
-// same SMs to the same worker every quantum (an SM's state — register
-// files, scoreboards, L1 tags, arenas — can stay in the caches of the core
-// that ran it last, though the runtime pins no goroutine to a core), each
-// list costliest first by the SM's last quantum's host time; a worker done
-// with its list takes SMs from the others' (the grid's goroutine, after
-// the replay's chain, only takes them), so no thread waits while another
-// has SMs left. Which thread runs an SM changes nothing it computes.
+// The quantum's SMs are dealt out to the n workers by SM index, the same
+// SMs to the same worker every quantum (an SM's state — register files,
+// scoreboards, L1 tags, arenas — can stay in the caches of the core that
+// ran it last, though the runtime pins no goroutine to a core), each list
+// costliest first by the SM's last quantum's host time; a worker done with
+// its list takes SMs from the others' tails (their cheapest left), so no
+// thread waits while another has SMs left. The grid's goroutine runs its
+// list after the replay's chain and its share of the settling, and the
+// others take from its tail what that time leaves: an SM moves to another
+// thread only to even the quantum's end out, not (as when the grid's
+// goroutine had no list and only took) a tenth of the SMs every quantum,
+// whose megabytes of state then moved between cores twice. Which thread
+// runs an SM changes nothing it computes.
 type crew struct {
 	n     int
 	spin  bool
@@ -194,15 +221,15 @@ func (s *gridState) crewRun(c *crew, work func()) {
 	work()
 }
 
-// crewSMs runs the quantum's SMs from worker w's list and then from the
-// others', each list's costliest left first.
+// crewSMs runs the quantum's SMs from worker w's list, costliest first,
+// and then from the others' tails.
 func (s *gridState) crewSMs(c *crew, w int) {
 	for k := range c.n {
 		v := (w + k) % c.n
 		l := c.lists[v]
 		for {
-			i := int(c.curs[v].i.Add(1)) - 1
-			if i >= len(l) {
+			i, ok := c.curs[v].take(len(l), k > 0)
+			if !ok {
 				break
 			}
 			sm := l[i]
@@ -229,8 +256,9 @@ func (s *gridState) crewSettle(c *crew, i int) {
 }
 
 // crewOverlap is overlap on the crew: the quantum's SMs dealt out, the
-// quantum handed out, the replay's chain and the settling here, then SMs
-// from the others' lists, and a wait for the others to finish.
+// quantum handed out, the replay's chain and the settling here, then this
+// worker's list of SMs and what is left of the others', and a wait for
+// the others to finish.
 func (s *gridState) crewOverlap(replay func() int, f func(sm *smT)) {
 	if s.crew == nil {
 		s.startCrew()
@@ -241,7 +269,7 @@ func (s *gridState) crewOverlap(replay func() int, f func(sm *smT)) {
 		c.curs[w].i.Store(0)
 	}
 	for _, sm := range s.active {
-		w := 1 + sm.id%(c.n-1)
+		w := sm.id % c.n
 		c.lists[w] = append(c.lists[w], sm)
 	}
 	for _, l := range c.lists {

@@ -114,3 +114,47 @@ func TestPerSMStateOwnLines(t *testing.T) {
 		})
 	}
 }
+
+// TestCursorTakesEachOnce: an owner taking a list's SMs from its head and
+// other workers stealing from its tail, at once, take each exactly once,
+// the owner in order from the first and the stealers from the last.
+func TestCursorTakesEachOnce(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 19, 1000} {
+		var c cursor
+		got := make([]atomic.Int32, n)
+		var wg sync.WaitGroup
+		bad := make(chan string, 8)
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				last := -1
+				for {
+					i, ok := c.take(n, w > 0)
+					if !ok {
+						return
+					}
+					if w == 0 && i <= last || w > 0 && last >= 0 && i >= last {
+						bad <- "out of order"
+						return
+					}
+					last = i
+					got[i].Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		close(bad)
+		for b := range bad {
+			t.Fatalf("list of %d: a worker took its SMs %s", n, b)
+		}
+		for i := range got {
+			if v := got[i].Load(); v != 1 {
+				t.Fatalf("list of %d: SM %d taken %d times", n, i, v)
+			}
+		}
+		if _, ok := c.take(n, false); ok {
+			t.Fatalf("list of %d: an SM taken after all were", n)
+		}
+	}
+}
