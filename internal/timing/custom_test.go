@@ -4,13 +4,29 @@ import (
 	"testing"
 
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/internal/ir"
 )
 
 // TestCustomFiguresCoverArchKeys: every timing key an arch file accepts
-// reaches a Params figure, and changes it.
+// reaches a Params figure, and changes it; and every figure the timing
+// model can be given is a key an arch file (and --set) accepts.
 func TestCustomFiguresCoverArchKeys(t *testing.T) {
 	h := arch.MustLookup("h100")
 	base := ForArch(h, 0)
+	accepted := map[string]bool{}
+	for _, k := range arch.TimingKeys() {
+		accepted[k] = true
+	}
+	perClass := map[string]bool{} // withClassFigures' keys: the arch file names the classes a user may set
+	for c := ir.Class(0); c < ir.NumClasses; c++ {
+		perClass["latency."+c.String()] = true
+		perClass["interval."+c.String()] = true
+	}
+	for k := range customFigures {
+		if !accepted[k] && !perClass[k] {
+			t.Errorf("timing figure %s is not a key arch files and --set accept", k)
+		}
+	}
 	for _, k := range arch.TimingKeys() {
 		if _, ok := customFigures[k]; !ok {
 			t.Errorf("arch timing key %s sets no timing figure", k)
