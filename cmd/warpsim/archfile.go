@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -50,6 +52,29 @@ func (c *customArch) env(a *arch.Arch) []string {
 		name = a.Base
 	}
 	return []string{settings.VarArch + "=" + name, settings.VarArchFile + "=" + file, settings.VarArchSet + "=" + strings.Join(c.sets, ";")}
+}
+
+// replacedVars names the variables of env that the caller's environment
+// (lookup) sets to another, non-empty value: a command that runs a program
+// on its own --arch, --arch-file and --set replaces them, and says so, so
+// that an override given in the environment is not lost without a word.
+func replacedVars(env []string, lookup func(string) (string, bool)) []string {
+	var names []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if old, ok := lookup(k); ok && old != "" && old != v {
+			names = append(names, k)
+		}
+	}
+	return names
+}
+
+// noteReplacedVars writes, for each variable replacedVars names, that the
+// program runs on the command's flags instead.
+func noteReplacedVars(w io.Writer, command string, env []string, lookup func(string) (string, bool)) {
+	for _, k := range replacedVars(env, lookup) {
+		fmt.Fprintf(w, "warpsim %s: %s from the environment is not used: the program runs on --arch, --arch-file and --set (give the override there)\n", command, k)
+	}
 }
 
 // lookupWith is os.LookupEnv with env's entries in front.

@@ -111,6 +111,7 @@ func runProf(f profFlags, args []string, stdout, stderr io.Writer) error {
 	// The program's runtime would refuse bad WARPSIM_* settings; say so
 	// before starting it. WARPSIM_ARCH is --arch's.
 	archEnv := f.custom.env(a)
+	noteReplacedVars(stderr, "prof", archEnv, os.LookupEnv)
 	if _, err := settings.FromEnv(lookupWith(archEnv, os.LookupEnv)); err != nil {
 		return badInput(err)
 	}

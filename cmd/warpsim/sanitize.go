@@ -130,7 +130,9 @@ func runSanitize(f sanitizeFlags, args []string, stdout, stderr io.Writer) error
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(append(cmd.Env, f.custom.env(a)...), cudart.EnvSanitizeOut+"="+path, cudart.EnvReportLock+"="+path)
+	archEnv := f.custom.env(a)
+	noteReplacedVars(stderr, "sanitize", archEnv, os.LookupEnv)
+	cmd.Env = append(append(cmd.Env, archEnv...), cudart.EnvSanitizeOut+"="+path, cudart.EnvReportLock+"="+path)
 	fmt.Fprintln(stdout, sanitize.Prefix+"COMPUTE-SANITIZER")
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stdout, "%sError: Target application %s could not be started: %v\n", sanitize.Prefix, args[0], err)
