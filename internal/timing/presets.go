@@ -187,7 +187,8 @@ var measured = withDerivedPresets(map[string]*Params{
 		// +1-2 points each, three past their bounds).
 		// DRAMBankNS 39 ns measured, left at 0 in the preset (fourteenth
 		// round, docs/calibration.md: taken only with the DRAM at 3.0
-		// TB/s, which the preset does not have yet): testdata/timing/
+		// TB/s, which the preset has since the nineteenth round; not yet
+		// run on its sets with it): testdata/timing/
 		// dramload (dramload.cu, run.sh: one warp's chase over random
 		// lines from SM 0 while the other 131 SMs stream reads, ncu
 		// --clock-control base at 1.589 GHz; analyze.py h100) waits 603
@@ -197,8 +198,9 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 62 cycles, 39 ns (read off the rseq study rows of SPLIT.md alone).
 		// [DRAMRW] Reads among writes (sixteenth round, docs/calibration.md
 		// "Reads among writes"; arithmetic on recorded study rows, nothing
-		// fitted by simulation). Measured, left at 0 in the preset with
-		// the DRAM at 2.1 TB/s (taken only with the read bandwidth, 3.0):
+		// fitted by simulation). Measured, left at 0 in the preset (taken
+		// only with the read bandwidth, 3.0, which the preset has since the
+		// nineteenth round; not yet run on its sets with them):
 		// L2DirtyWays 13: the H100 keeps 20.4-22.2 MB of a kernel's
 		// stores dirty at its end whatever it reads (testdata/timing/dram
 		// study rows d_write8_b256_m64/_m256, d_copy8_b256_m32/_m64/_m256:
