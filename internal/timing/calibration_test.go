@@ -191,6 +191,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // README's table), as does WARPSIM_CALIBRATION=full here; -short runs every
 // sixteenth.
 func TestCalibration(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	pick := plainCalibration
 	switch {
 	case os.Getenv("WARPSIM_CALIBRATION") == "full":

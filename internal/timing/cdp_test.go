@@ -54,6 +54,7 @@ func nestedRun(t *testing.T, kernel string, nblk uint32) (*warpsim.LaunchResult,
 // synchronization waits for its subtree; the placement is the same on
 // every run.
 func TestCDPConcurrentChildren(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	const nblk = 128
 	for _, kernel := range []string{"gpuRecursiveReduceNosync", "gpuRecursiveReduce"} {
 		res, sum := nestedRun(t, kernel, nblk)
@@ -123,6 +124,7 @@ func TestCDPConcurrentChildren(t *testing.T) {
 // had it (0.797 ms against 0.532 ms under nvprof; the demo prints both):
 // the K40's device-launch latency (ChildStartNS) is what makes it so.
 func TestK40NestedReduceRanking(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	dev := warpsim.NewDevice(arch.MustLookup("k40"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
 	mod, err := dev.LoadModule("nested4.sm35.ptx", lessonPTX(t, "nested4.sm35.ptx"))
 	if err != nil {

@@ -51,6 +51,7 @@ $L:
 // The blocks' work is the same, so the time beyond the kernel's fixed
 // overhead doubles: within 10% of that sequential expectation.
 func TestClusterPlacementTiming(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	a := arch.MustLookup("h100")
 	run := func(cluster uint32) float64 {
 		dev := warpsim.NewDevice(a, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
@@ -99,6 +100,7 @@ func TestClusterPlacementTiming(t *testing.T) {
 // 128, 128, 120, 120, 112 and 256, 256, 248, 240, 224 (as many clusters
 // as cudaOccupancyMaxActiveClusters answers).
 func TestClusterWavesAsRecorded(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	data, err := os.ReadFile("../../testdata/clusters/timing/cluster_time.h200.txt")
 	if err != nil {
 		t.Fatal(err)

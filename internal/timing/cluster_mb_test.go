@@ -34,7 +34,10 @@ import (
 // It runs a row of each kind (sync at one warp a block for clusters of 1,
 // 2 and 16, every chase, the checked atom rows); TestLongClusterMicrobenchmarks
 // all 54.
-func TestClusterMicrobenchmarks(t *testing.T) { clusterMicrobenchmarks(t, false) }
+func TestClusterMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
+	clusterMicrobenchmarks(t, false)
+}
 
 func TestLongClusterMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)

@@ -174,6 +174,7 @@ var dramPlainError = map[string]float64{"d_read8_b256_m16": 0.37, "d_write8_b256
 // the H100's time; the copy's stores stay in the L2 (it writes back less
 // than a tenth of what it copied during the kernel; the H100 6.5%).
 func TestDRAMBandwidth(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	res := runDRAM(t, func(n string) bool { return dramPlainError[n] > 0 })
 	if t.Failed() {
 		return

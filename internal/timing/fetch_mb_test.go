@@ -187,6 +187,7 @@ func fetchPasses(t *testing.T, dev *warpsim.Device, mod *warpsim.Module, name st
 // within 10% of Nsight Compute's. Without the fetch stage the first pass
 // of icache_2048 came out at 2100 cycles against the H100's 4529.
 func TestFetchMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	const tol, slack = 0.15, 170
 	type src struct{ ptx, rec string }
 	rows := 0

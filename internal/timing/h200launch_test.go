@@ -161,6 +161,7 @@ const h200LaunchHeldOutMAE = 0.06
 // stored ends ~290 ns after the empty one on the H200, 87 in the model
 // (open; docs/calibration.md, "The H200's launch cost").
 func TestH200LaunchRecording(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	cost := launchCostRows(t)
 	rows := make([]h200Row, 0, len(cost))
 	for _, r := range cost {

@@ -189,6 +189,7 @@ var plainL1Reuse = map[string]bool{
 // rows of l1reuseKnownOff under 40% on the mean (a bound against getting
 // worse, not a claim). Without WARPSIM_LONG the five rows of plainL1Reuse.
 func TestL1ReuseMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	rows := readL1Reuse(t)
 	if len(rows) != 76 {
 		t.Fatalf("%d rows in h200/plain.txt, want 76", len(rows))

@@ -21,6 +21,7 @@ import (
 // warps than its eight-warp rate: one warp about 2 cycles a wavefront, the
 // model's rate is SM-wide); the stage within 15%.
 func TestLdgstsMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	m := loadMicrobench(t, "../../testdata/timing/ldgsts/", "ldgsts_mb")
 	out, _ := m.dev.Malloc(32 * 8)
 	src, _ := m.dev.Malloc(8 << 20)

@@ -226,6 +226,7 @@ func BenchmarkFunctionalReduce(b *testing.B) { benchReduce(b, warpsim.Options{Wo
 // TestLongReduceRanking checks every block size at 2^20 and the seed runs'
 // size.
 func TestReduceRanking(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	configs := []reduceConfig{{18, 128}, {18, 1024}}
 	if testing.Short() {
 		configs = []reduceConfig{{18, 512}}
@@ -299,6 +300,7 @@ func checkReduceRanking(t *testing.T, configs []reduceConfig) {
 // to 16 (its SMs run on that many threads; a sampled grid's untimed blocks
 // too): here on 1 and 16; TestLongDeterminism on 2, 4, 8 and 1.
 func TestDeterminism(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkDeterminism(t, []int{1, 16})
 }
 
@@ -350,6 +352,7 @@ func checkDeterminism(t *testing.T, workerCounts []int) {
 // the race detector (go test -race), which checks that the SMs of a quantum
 // share nothing.
 func TestParallelSMsMatchSerial(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkParallelSMsMatchSerial(t, []int{1, 7})
 }
 
@@ -456,6 +459,7 @@ func checkCoarseningSlower(t *testing.T, n int) {
 // reduceNeighbored -0.65%, reduceNeighboredLess +1.63%, reduceInterleaved
 // -0.92% (README).
 func TestSamplingError(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	if testing.Short() {
 		t.Skip("times 2^21-int grids in full detail (seconds of CPU)")
 	}

@@ -157,6 +157,7 @@ var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.25}
 // the calibration ones, whose errors are reported, not checked.
 // WARPSIM_MECH_FILTER=name-substring runs some.
 func TestMechanisms(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	heldOut := map[string]bool{}
 	for _, r := range readMech(t) {
 		heldOut[r.name] = r.heldOut

@@ -90,6 +90,7 @@ func TestLongLoadsInFlight(t *testing.T) {
 // load a pass (p_u1); the model's ratio must be within 25% of that and each
 // time within 25% of the H100's.
 func TestGuardedLoadsInFlight(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	res := runMLP(t, func(n string) bool { return n == "p_u1_l16_r4" || n == "p_u4g_l16_r4" })
 	if t.Failed() {
 		return

@@ -326,7 +326,10 @@ LOOP:
 // than its first by what its clock counted at the H100 preset's clock,
 // and the second launch's first reading comes after the first launch's
 // last one.
-func TestParallelClockReads(t *testing.T) { checkParallelClockReads(t, 1, 16) }
+func TestParallelClockReads(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
+	checkParallelClockReads(t, 1, 16)
+}
 
 // TestLongParallelClockReads is TestParallelClockReads on the powers of two
 // between and on 1 again.
@@ -456,7 +459,10 @@ const replayMixPTX = `.version 8.0
 // and 16 workers (TestLongParallelReplayAnyWorkers: 2, 3, 4, 8 and 1
 // again): the replay's answers and the SMs' futures settled on whichever
 // threads (overlap) come out as on one.
-func TestParallelReplayAnyWorkers(t *testing.T) { checkParallelReplay(t, []int{1, 16}) }
+func TestParallelReplayAnyWorkers(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
+	checkParallelReplay(t, []int{1, 16})
+}
 
 // TestLongParallelReplayAnyWorkers is TestParallelReplayAnyWorkers on 2,
 // 3, 4 and 8 workers and on 1 again.

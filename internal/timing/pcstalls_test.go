@@ -17,6 +17,7 @@ import (
 // instructions and the issues on the instructions issued; asking changes
 // no result, and not asking gives none.
 func TestPCStallsSumToStalls(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	pm, err := ptx.Parse("reduce.sm90.ptx", lessonPTX(t, "reduce.sm90.ptx"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // SM, fills every SM with R blocks at the start, and replaces a retiring
 // block at once while blocks remain.
 func TestPlacementUnderOccupancyLimit(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	h100 := arch.MustLookup("h100")
 	for _, r := range []int{1, 4} {
 		lf, err := launchfile.Load(filepath.Join(calibDir, fmt.Sprintf("launch/occ_stream_r%d.json", r)))

@@ -276,6 +276,7 @@ func TestLongSamplingErrorStreaming(t *testing.T) {
 // says so in its estimate, and the next one is timed in detail. Every
 // launch's output is the full timing's.
 func TestSimilarLaunches(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	const blocks, threads, buffers = 132, 128, 7
 	// The iterations per launch: the same work on the first five
 	// buffers, more on the sixth (counts differ), the same again on the

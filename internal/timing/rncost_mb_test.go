@@ -98,6 +98,7 @@ const (
 // 32-bit remainder sequence a step, and the rem configurations' times,
 // with the H100's.
 func TestRncostMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	want := rncostH100(t)
 	model := func(name string) (float64, int) {
 		out := timeLaunchFile(t, filepath.Join(rncostDir, "ptx", name+".json"), 1.98e9)

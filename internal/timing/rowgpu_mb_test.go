@@ -160,6 +160,7 @@ const (
 // SM), the model 34.0 for both; that row is reported and held only to
 // rowgpuSlowestOff, until the model has the mechanism.
 func TestRowGPUMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	runs := [][]rowgpuRow{readRowGPU(t, "plain.txt"), readRowGPU(t, "plain2.txt")}
 	rec := func(n, k int) (med, slowest float64) {
 		for _, rows := range runs {

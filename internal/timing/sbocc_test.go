@@ -217,6 +217,7 @@ const sboccSpreadRatio, sboccShareError = 2.0, 0.03
 // a median 1796 cycles on the H100, is the load-independent part of the
 // DRAM's latency spread, which the model does not have (164 cycles).
 func TestShortBlockWarpSpread(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkWarpSpread(t, []string{"w_b256_l16"}, nil)
 }
 

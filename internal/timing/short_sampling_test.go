@@ -30,6 +30,7 @@ import (
 // timed in full (shortDRAMBound). TestLongShortSamplingError does the same
 // over every calibration launch file with a short grid.
 func TestShortSamplingError(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	if testing.Short() {
 		t.Skip("times grids of up to 4 waves in full detail (seconds of CPU)")
 	}
@@ -275,6 +276,7 @@ func shortMaxPct(tm *metrics.Timing) float64 {
 // run on the functional driver's workers; their placement is computed from
 // the window alone).
 func TestShortSamplingDeterminism(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	for _, c := range []struct {
 		kernel string
 		logn   int

@@ -283,6 +283,7 @@ const farSplitError, farOccupancyError, farIterError = 0.05, 5.0, 0.06
 // be within farSplitError of the H100's and its occupancy within
 // farOccupancyError points.
 func TestShortOccFarPartition(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	_, rows := shortoccRows(t)
 	names := []string{"m_i_b256_l16_g132", "m_w_b64_l16"}
 	want := map[string]bool{}

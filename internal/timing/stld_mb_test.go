@@ -154,6 +154,7 @@ func stldRun(t *testing.T, m *microbench, r stldRow) (issue, done, active, ns fl
 // logged (the masked matmul's 2-byte loads, 32 a thread on four warps:
 // SM-active 1,986 cycles on the H100, the model 1,663).
 func TestStoreLoadMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	m := loadMicrobench(t, "../../testdata/timing/stld/", "stld_mb")
 	rows := stldRows(t, m.lines)
 	var clk float64

@@ -150,7 +150,10 @@ func mustScan(line, format string, args ...any) bool {
 // are not run. And
 // the back-pressure itself: on 132 SMs a warp's reds on a line of its own
 // take at least 2.5 times as long as on one SM (the H100: 3.5).
-func TestRedBackPressure(t *testing.T) { checkRedBackPressure(t, false) }
+func TestRedBackPressure(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
+	checkRedBackPressure(t, false)
+}
 
 // TestLongRedBackPressure is TestRedBackPressure with the loaded rows of
 // 32 lines, new lines and f32 adds too (a minute of simulation more).

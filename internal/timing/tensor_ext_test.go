@@ -56,6 +56,7 @@ func readMB(t *testing.T) []mbRow {
 // compares a part of the rows (plainTensorPipeRow: 48 of the 72, a tenth of
 // the simulation); TestLongTensorPipeMicrobenchmarks compares them all.
 func TestTensorPipeMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkTensorPipeMicrobenchmarks(t, plainTensorPipeRow, 48)
 }
 

@@ -67,6 +67,7 @@ func readMB2(t *testing.T) []mbRow {
 // 10.0% with the first two; the long run's 45 rows 4.1%, its 16-warp
 // rows within 7.5%).
 func TestWmmaPipeMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkWmmaPipe(t, plainWmmaPipeRow, 9*4+1)
 }
 

@@ -76,6 +76,7 @@ func readChase(t *testing.T, path string) map[string]chaseSteps {
 // MiB steps pay once (a region is 32 MiB). The plain runs' cold launches
 // pay no walk, as the preset's default (tlb.cold 0) has it.
 func TestTLBMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	dir := "../../testdata/timing/coldlines/"
 	want := readChase(t, dir+"h100/coldlines_mb.ncu.txt")
 	if len(want) != 10 {

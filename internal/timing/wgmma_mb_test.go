@@ -76,6 +76,7 @@ func readWgmmaMB(t *testing.T) []wgmmaRow {
 // three warpgroups: 154 registers a thread). Each row within 10%, the mean
 // under 3% (measured: 1.2% over the 72 and over the 150, the worst 5.0%).
 func TestWgmmaMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkWgmmaMicrobenchmarks(t, plainWgmmaRow)
 }
 

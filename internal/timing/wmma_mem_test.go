@@ -74,6 +74,7 @@ func readMB3(t *testing.T) []wmmaMemRow {
 // lane), or, for f16/s8/u8 operands in shared memory, one LDSM per four
 // 8x8 matrices (ir.WmmaAccesses); each is a request of its own.
 func TestWmmaMemMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkWmmaMem(t, plainWmmaMemRow, 0.095, 0.115)
 }
 
