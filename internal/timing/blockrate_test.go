@@ -48,6 +48,7 @@ var blockRateLRR = map[string]bool{"m_s64_x1": true}
 // Compute clock; their achieved occupancy is reported (the drain is
 // outside the SMs' active cycles: it does not move it).
 func TestBlockRetirementRate(t *testing.T) {
+	t.Parallel() // main_test.go: heavy plain tests run two at a time
 	order, _ := shortoccRows(t)
 	var rows []heldOutRow
 	for _, r := range order {

@@ -56,6 +56,7 @@ func readChainClocks(t *testing.T) map[string]float64 {
 // every step took the MMA's pipe time plus Latency: 32.0 and 36.0 cycles
 // (+100%, +50%). Each type within 8%.
 func TestWmmaChainMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: heavy plain tests run two at a time
 	clocks := readChainClocks(t)
 	src, err := testenv.ReadRecording(wmmaChainDir + "/h100/im.nvcc.ptx")
 	if err != nil {
