@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -35,33 +34,20 @@ func TestLongImmaTimesAgainstH200(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
 	rows, ns := timeWmmaGemmFamily(t, immaDir, "im")
-	var sum [2]float64
-	var n [2]int
+	var counted []testenv.NCUTime
+	var countedNS []float64
 	for i, r := range rows {
-		d := (ns[i] - r.NS) / r.NS
 		if strings.HasPrefix(r.Workload, "gl_f16_") {
-			t.Logf("%-20s not counted %7.0f ns, H200 %7.0f (%+.1f%%)", r.Workload, ns[i], r.NS, 100*d)
+			t.Logf("%-20s not counted %7.0f ns, H200 %7.0f (%+.1f%%)", r.Workload, ns[i], r.NS, 100*(ns[i]-r.NS)/r.NS)
 			continue
 		}
-		h := 0
-		if !programs3HashStudy(r.Workload) || r.Workload == "gc_cr_w4" {
-			h = 1
-		}
-		sum[h] += math.Abs(d)
-		n[h]++
-		t.Logf("%-20s %-5s %7.0f ns, H200 %7.0f (%+.1f%%)", r.Workload, [2]string{"study", "held"}[h], ns[i], r.NS, 100*d)
-		if math.Abs(d) > 0.6 {
-			t.Errorf("%s: %.0f ns, H200 %.0f: more than 60%% off", r.Workload, ns[i], r.NS)
-		}
+		counted, countedNS = append(counted, r), append(countedNS, ns[i])
 	}
-	study, held := sum[0]/float64(max(1, n[0])), sum[1]/float64(max(1, n[1]))
-	t.Logf("mean |error|: study half %.1f%% (%d launches), held-out half %.1f%% (%d)", 100*study, n[0], 100*held, n[1])
-	if n[0]+n[1] != 62 {
-		t.Errorf("%d launches counted, want 62", n[0]+n[1])
+	if len(counted) != 62 {
+		t.Errorf("%d launches counted, want 62", len(counted))
 	}
-	if study > studyBoundImma || held > heldBoundImma {
-		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want under %.1f%% and %.1f%%", 100*study, 100*held, 100*studyBoundImma, 100*heldBoundImma)
-	}
+	heldOut := func(w string) bool { return hashHeldOut(w) || w == "gc_cr_w4" }
+	compareWmmaHalves(t, counted, countedNS, "H200", heldOut, 0.6, studyBoundImma, heldBoundImma)
 }
 
 // The halves' bounds: after the round 12.8% and 14.8% (without the

@@ -52,27 +52,27 @@ func TestLongWmmaGemmTimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	needClang(t)
 	rows, ns := timeWmmaGemmFamily(t, wmmagemmDir, "wg")
-	compareWmmaHalves(t, rows, ns, "H100", 2, 0.110, 0.147)
+	compareWmmaHalves(t, rows, ns, "H100", hashHeldOut, 2, 0.110, 0.147)
 }
 
 // compareWmmaHalves compares each launch's time ns[i] with the GPU's
-// (rows[i]) over a family's study and held-out halves (programs3HashStudy
-// of the launch's name, the rule its README wrote down before the
-// recording), logs every launch, and fails when one is more than maxOff
+// (rows[i]) over a family's study and held-out halves (heldOut of the
+// launch's name: the rule its README wrote down before the recording,
+// hashHeldOut for most families), logs every launch, and fails when one is more than maxOff
 // off or a half's mean |error| passes its bound.
-func compareWmmaHalves(t *testing.T, rows []testenv.NCUTime, ns []float64, gpu string, maxOff, studyBound, heldBound float64) {
+func compareWmmaHalves(t *testing.T, rows []testenv.NCUTime, ns []float64, gpu string, heldOut func(workload string) bool, maxOff, studyBound, heldBound float64) {
 	t.Helper()
 	var sum [2]float64
 	var n [2]int
 	for i, r := range rows {
 		d := (ns[i] - r.NS) / r.NS
 		h := 0
-		if !programs3HashStudy(r.Workload) {
+		if heldOut(r.Workload) {
 			h = 1
 		}
 		sum[h] += math.Abs(d)
 		n[h]++
-		t.Logf("%-16s %-5s %7.0f ns, %s %7.0f (%+.1f%%)", r.Workload, [2]string{"study", "held"}[h], ns[i], gpu, r.NS, 100*d)
+		t.Logf("%-20s %-5s %7.0f ns, %s %7.0f (%+.1f%%)", r.Workload, [2]string{"study", "held"}[h], ns[i], gpu, r.NS, 100*d)
 		if math.Abs(d) > maxOff {
 			t.Errorf("%s: %.0f ns, %s %.0f: more than %.0f%% off", r.Workload, ns[i], gpu, r.NS, 100*maxOff)
 		}
@@ -83,6 +83,10 @@ func compareWmmaHalves(t *testing.T, rows []testenv.NCUTime, ns []float64, gpu s
 		t.Errorf("mean |error| study %.1f%%, held out %.1f%%: want under %.1f%% and %.1f%%", 100*study, 100*held, 100*studyBound, 100*heldBound)
 	}
 }
+
+// hashHeldOut is the hash rule's membership (programs3HashStudy): a
+// workload outside the study half is held out.
+func hashHeldOut(workload string) bool { return !programs3HashStudy(workload) }
 
 // gunzipTo writes the gzip file src's contents to dst.
 func gunzipTo(t *testing.T, src, dst string) {
