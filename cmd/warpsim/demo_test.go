@@ -28,7 +28,8 @@ import (
 // TestLongDemo runs) and checks each lesson's result against what the H100
 // printed for the same lesson (h100_seed_runs.txt: `divergence 64 64`; the
 // reduce lesson's own CPU sum, 2^20 × 255·256/2 / 256 = 133693440), then
-// those lessons' output against their part of testdata/demo/lessons.golden.
+// those lessons' output against their part of testdata/demo/lessons.golden,
+// and the README's quoted lines of those lessons against the output.
 //
 // It runs the demo as a newcomer does, a process started in an empty
 // directory (this test binary standing in for warpsim, as for the programs'
@@ -38,6 +39,9 @@ func TestDemo(t *testing.T) {
 	t.Parallel() // beside the CUDA programs' parallel subtests, which mostly wait on their simulators
 	stdout := runDemoProcess(t, "--lesson", "divergence,reduce,coarsen,nested,occupancy")
 	checkDemoLessons(t, stdout, demoQuickWants)
+	if checkREADMEDemo(t, stdout, false) == 0 {
+		t.Error("README.md's demo block quotes none of the quick lessons (it quotes the reduction lesson)")
+	}
 	lessons, _, _ := strings.Cut(stdout, "== Occupancy")
 	want, _, found := strings.Cut(readDemoGolden(t), "== Lesson 4b")
 	if !found {
@@ -57,7 +61,10 @@ func TestDemo(t *testing.T) {
 // does (about 18 CPU seconds: the K40's 44,000 nested grids, the timing
 // lesson's copy kernel at five occupancies, the tensor lesson), and checks
 // every lesson: results against the H100's, the timing and tensor lessons
-// against the H100's rankings and times, the rest against lessons.golden.
+// against the H100's rankings and times, the rest against lessons.golden;
+// then the README's quoted demo output and its tensor-lesson times against
+// what this run printed (a model change that moves them fails here, with
+// the lines to copy into the README).
 func TestLongDemo(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
@@ -74,6 +81,8 @@ func TestLongDemo(t *testing.T) {
 	timingLesson, tensorLesson, _ := strings.Cut(timingLesson, "== Lesson 6")
 	checkDemoTiming(t, timingLesson)
 	checkDemoTensor(t, tensorLesson)
+	checkREADMEDemo(t, stdout, true)
+	checkREADMETensorTimes(t, tensorLesson)
 	path := filepath.Join("testdata", "demo", "lessons.golden")
 	if *update {
 		if err := os.WriteFile(path, []byte(lessons), 0o644); err != nil {
