@@ -28,8 +28,8 @@ const ncuClockMHz = 1589
 // Bounds the held-out Triton kernels stay within: no kernel more than 45%
 // off, the mean under 7% (6.0% measured over the 48 after the twelfth
 // round's constant banks, 7.3% before; 12.8% when first recorded; the
-// goal is 15% for every kernel, not met: docs/calibration.md says where the
-// model misses).
+// goal is 15% for every kernel, not met: docs/calibration.md, "How the model is
+// checked", says where the model misses).
 const (
 	tritonTimeRowBound  = 0.45
 	tritonTimeMeanBound = 0.07

@@ -22,7 +22,7 @@ const triton3Times = "testdata/triton3/h100/times.tsv"
 // mean absolute error, how many kernels are within 15%, and the worst rows,
 // over the whole batch and over each half of SPLIT.md (the study half, which
 // the ninth round took apart, and the held-out half, only measured). The
-// bounds sit just above what the model reaches (docs/calibration.md, "The
+// bounds sit just above what the model reaches (testdata/triton3/JOURNAL.md, "The
 // third Triton batch"): at the recording 19.2% mean over the 91, 61 within
 // 15%, the worst +154% (study half 24.6% and 35 of 48, held-out half 13.2%
 // and 27 of 43); after the ninth round's mechanisms 12.5%, 65 within 15%,

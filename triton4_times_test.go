@@ -17,8 +17,8 @@ const triton4Times = "testdata/triton4/h100/times.tsv"
 // mode at ncu's clock and reports the duration error against the H100: the
 // mean absolute error, how many kernels are within 15%, each kernel's error
 // and the worst rows. The bounds are a regression alarm set just above what
-// the model measured when the batch was recorded (docs/calibration.md, "The
-// fourth Triton batch"), not a target to fit.
+// the model measured when the batch was recorded (testdata/triton4/JOURNAL.md, "Held
+// out: the fourth Triton batch"), not a target to fit.
 func TestLongTriton4TimesAgainstH100(t *testing.T) {
 	testenv.Long(t)
 	_, mean, within, over := timeTritonBatch(t, "triton4", triton4Dir, triton4Times, triton4TimedKernels,

@@ -20,7 +20,8 @@ import (
 const tritonStampsDir = "testdata/timing/triton_stamps"
 
 // tritonAblationBound: no launch more than this far from the H100's (the
-// copies' and the tensor maps' costs still missing: docs/calibration.md).
+// copies' and the tensor maps' costs still missing: docs/calibration.md, "Shared memory,
+// cp.async, bulk copies, clusters, fences").
 const tritonAblationBound = 0.40
 
 // TestTritonAblationsAgainstH100 times the instrumented tf32 wgmma matmuls

@@ -214,7 +214,7 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// second half of byte loads to DRAM, WmmaGroupRounds; its rows
 		// interleaved as ptxas reads them): nvcc's 10.5%, held out 12.3%,
 		// clang's 15.8% — only igemm moves, its first launch -13.6% ->
-		// +4.7%, its second (already +24.9%) -> +45.0% (docs/calibration.md,
+		// +4.7%, its second (already +24.9%) -> +45.0% (testdata/programs3/JOURNAL.md,
 		// seventeenth round, says why the bounds rose). Eighteenth round
 		// (an 8-bit fragment's round trips by its byte-load count,
 		// ir.wmmaByteRounds; wmma_int8 moved to the study half first,

@@ -80,7 +80,7 @@ func TestLongPrograms8TimesAgainstH100(t *testing.T) {
 // 10.9% against nvcc's build, 8.6% against the H100 running clang's code;
 // nvcc's PTX 9.9%; the worst launch -34.9%), with a margin of about two
 // points; a launch more than 50% off fails. After the fourteenth round's
-// IEEE sequences held one at a time (docs/calibration.md, "Held out,
+// IEEE sequences held one at a time (testdata/triton3/JOURNAL.md, "Held out,
 // measured again"): 10.0%, 7.9%, 8.7%. Nineteenth round (a libdevice call
 // held as ptxas's CALL of the routine, LibcallCycles): clang's code 9.8% ->
 // 9.2% (mriq's ComputeQ -34.8% -> +14.9%), 7.7%; nvcc's PTX 8.3%.

@@ -124,7 +124,7 @@ func TestLongPrograms9UnrollAgainstH100(t *testing.T) {
 	}
 	bin := buildCU(t, filepath.Join(dir, "unroll_mb.cu"), append(slices.Clone(programs9Base), "--device-ptx", filepath.Join(dir, "unroll_mb.nvcc.ptx"))...)
 	// The H100 preset has LoopUnroll on and ConstBankLive off
-	// (docs/calibration.md, fourteenth round: programs3's wmma GEMMs);
+	// (testdata/programs3/JOURNAL.md, fourteenth round: programs3's wmma GEMMs);
 	// this is the model with both on.
 	var o, e bytes.Buffer
 	if code := run([]string{"prof", "--set", "clock=1589MHz", "--set", "ptxas.loop_unroll=4", "--set", "ptxas.const_bank_live=1",

@@ -25,8 +25,8 @@ const wmmatf32Dir = "../../testdata/timing/wmmatf32"
 // HMMA.1684 k-slice charged an L2 hit whatever sectors it reads. With a
 // converted A fragment's k-slices sent one after another through the
 // memory system (WmmaSliceGroups): gv_tf32_cc -42% -> -29%, the rest of
-// the study half as before; see the bounds below and docs/calibration.md,
-// eighteenth round. It fails when a launch is more than 60% off or a
+// the study half as before; see the bounds below and
+// testdata/timing/wmmatf32/JOURNAL.md (eighteenth round). It fails when a launch is more than 60% off or a
 // half's mean passes its bound.
 func TestLongWmmaTF32TimesAgainstH200(t *testing.T) {
 	testenv.Long(t)
@@ -36,7 +36,7 @@ func TestLongWmmaTF32TimesAgainstH200(t *testing.T) {
 }
 
 // The halves' bounds: after the round, study 13.2%, held out 9.5% (the
-// held-out gv_tf32_cr rows +10% -> +34%: docs/calibration.md, eighteenth
-// round, says why); with ptxas.wmma_slice_groups=0 the study half is
+// held-out gv_tf32_cr rows +10% -> +34%: testdata/timing/wmmatf32/JOURNAL.md
+// says why); with ptxas.wmma_slice_groups=0 the study half is
 // 13.8% and fails.
 const studyBoundTF32, heldBoundTF32 = 0.135, 0.098

@@ -29,7 +29,8 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 // internal/timing/repeat.go): about 5–10 CPU-seconds of the timing model on
 // the project's 2-core machine, under a single launch of
 // convolutionSeparable's kernels (11–13 M), whose second launches then
-// repeat the first's account (docs/performance.md, "A budget of detail").
+// repeat the first's account (docs/performance.md, "Similar launches
+// and a budget of detail").
 const ProgramBudget = 8_000_000
 
 // simDevice, simModule and simKernel give warpsim's types the runtime's

@@ -321,7 +321,8 @@ func TestHotLoopAllocs(t *testing.T) {
 // at one step a cycle where the linker placed it inside one 64-byte line of
 // code and at half that where it straddled two: on the project's AMD EPYC
 // VM 82-88 against 42-53 M warp instructions a CPU-second, with nothing but
-// the loop's address changed (docs/performance.md). Four lanes a step are
+// the loop's address changed (testdata/engine/JOURNAL.md, "The
+// bare loop's placement"). Four lanes a step are
 // bound by their loads and stores rather than by fetching the loop, at
 // 100-106 M wherever the loop lands, so a ratio to this figure no longer
 // depends on where the linker put it.

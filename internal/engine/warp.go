@@ -215,7 +215,7 @@ const callArenaBytes = 256 << 10
 // 4 KiB pad (the cuda::barrier grid of testdata/timing/parallel3: 8,448
 // resident warps of 32,000 bytes in buffers of 36 KiB, 341 of its
 // process's 448 MB), which the SMs' threads made and first touched at
-// once, their page faults contending in the kernel (docs/performance.md);
+// once, their page faults contending in the kernel (testdata/timing/parallel/JOURNAL.md);
 // a block's warps now take one allocation with no pad between them.
 //
 // Each warp's file starts at its index times an odd number of cache lines

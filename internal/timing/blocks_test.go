@@ -79,7 +79,7 @@ const blocksDurationMAE, blocksOccupancyError, blocksDrainActive = 0.12, 6.0, 0.
 // timing model at the H100's recorded clock and compares duration and
 // achieved occupancy with Nsight Compute's. BlockRetireNS and
 // FirstDispatchNS were taken from these recordings' block stamps
-// (docs/calibration.md): this is their calibration set, not a held-out one.
+// (testdata/timing/blocks/JOURNAL.md): this is their calibration set, not a held-out one.
 // An SM's active cycles are compared too: a warp that exited with stores
 // the L2 has not taken stays in flight (StoreDrain), so ss32x1's SMs are
 // active 2.7 times as long as ss32x1c's on the H100 (66 595 against

@@ -54,7 +54,7 @@ func coldcpStamps(t *testing.T, m *microbench, mode, pat, threads, chunks, stage
 // is fast on the cold stages, most on the first one of a launch (ld.global:
 // 280-530 cycles short where the later stages are 50-400 short) and on
 // single 32 KiB stages (.ca in 64-byte rows: -40%), which is not modelled
-// yet (docs/calibration.md, "Triton's f16 matmuls").
+// yet (testdata/timing/f16mm/JOURNAL.md).
 func TestColdCopyMicrobenchmarks(t *testing.T) {
 	m := loadMicrobench(t, "../../testdata/timing/f16mm/", "coldcp_mb")
 	c := rowChecker{t: t}

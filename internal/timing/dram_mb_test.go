@@ -134,7 +134,7 @@ func TestLongDRAMBandwidth(t *testing.T) {
 // held-out rows at what the preset's DRAM (2.1 TB/s, reads and write-backs
 // on one bus) measured, rounded up (24.1% and 25.5%): the H100 reads and
 // writes at about 3.0 TB/s, which the preset does not take yet
-// (docs/calibration.md, "The DRAM's read and write bandwidth").
+// (testdata/timing/dram/JOURNAL.md).
 const dramStudyMAE, dramHeldOutMAE = 0.25, 0.26
 
 // dramCopiesWritten bounds how far the DRAM bytes the copies write back

@@ -177,7 +177,7 @@ func runDRAMLoad(t *testing.T, keep func(dramLoadRow) bool) []dramLoadRow {
 // H100 (W up to 3): the preset's DRAM is 2.1 TB/s, so a heavier stream
 // fills its bus where the H100's is at 60-90% (rseq_w8 +46%, the chase
 // waiting behind a full queue), and those rows are reported, not judged,
-// until the preset takes the measured 3.0 TB/s (docs/calibration.md,
+// until the preset takes the measured 3.0 TB/s (testdata/timing/dramload/JOURNAL.md,
 // fourteenth round). The bound is the 25% a family (at the change:
 // study 6.5%, held out 7.0%).
 const (

@@ -32,7 +32,7 @@ func h200Params(h100 *Params) *Params {
 	p.L2Bytes = 30 << 20
 	// DRAM bandwidth: the H100's 2.1 TB/s is an effective figure under
 	// the 3.0 TB/s its DRAM reads and writes at (presets.go §5;
-	// docs/calibration.md, twelfth to fourteenth rounds). The H200's is the
+	// testdata/timing/dram/JOURNAL.md and sbocc/JOURNAL.md). The H200's is the
 	// same figure scaled by what the same kernels moved on the two GPUs at
 	// 256 MiB (study rows; bytes read plus written over ncu's duration):
 	// writes 3.94 against 2.98 TB/s (×1.32), a copy's reads and writes 3.84
@@ -42,7 +42,7 @@ func h200Params(h100 *Params) *Params {
 	// and 64 MiB, the read and write at 64; warpsim run --arch h200 --mode
 	// timing --clock <ncu's> --set bandwidth.dram=2800|3000) choose 3000:
 	// the model is slow on every one of them at either, 2800 by 32.6% on
-	// the mean, 3000 by 30.7% (docs/calibration.md, "The H200").
+	// the mean, 3000 by 30.7% (testdata/timing/h200/JOURNAL.md).
 	p.DRAMBytesPerNS = 3000
 	// DRAM latency: a lone warp's chase over DRAM (../dramload rseq_w0,
 	// study) takes 555 cycles at 1.499 GHz on the H200 (s200; 537 at 1.494

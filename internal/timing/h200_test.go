@@ -127,7 +127,7 @@ var h200Plain = map[string]float64{"lesson_warmingup_n64_b64": 0.05, "lesson_mat
 
 // h200Long are the rows TestLongH200Recordings times, within a CPU budget
 // of about 10 s (no row past 16 MiB: the 64 and 256 MiB rows cost 5 to 20
-// CPU-s each and ran once, for docs/calibration.md): a study copy, held-out
+// CPU-s each and ran once, for testdata/timing/h200/JOURNAL.md): a study copy, held-out
 // DRAM rows and held-out calibration rows of one wave or less.
 var h200Long = map[string]bool{
 	"d_copy8_b256_m16": true, "d_write8_b256_m16": true, "d_copy8_b256_m8": true,
@@ -137,7 +137,7 @@ var h200Long = map[string]bool{
 
 // h200LongStudyMAE and h200LongHeldOutMAE bound TestLongH200Recordings'
 // duration MAE on each half at what the preset measured, rounded up
-// (docs/calibration.md, "The H200"; 0.30 and 0.25 before the H200's own
+// (testdata/timing/h200/JOURNAL.md; 0.30 and 0.25 before the H200's own
 // KernelNS: 26.2% and 22.0% measured then, 20.5% and 9.8% now).
 const h200LongStudyMAE, h200LongHeldOutMAE = 0.21, 0.10
 

@@ -159,7 +159,7 @@ const h200LaunchHeldOutMAE = 0.06
 // study rows are held to their bounds; the held-out ones (README.md) to
 // h200LaunchHeldOutMAE; the stores are reported: a kernel whose 132 SMs
 // stored ends ~290 ns after the empty one on the H200, 87 in the model
-// (open; docs/calibration.md, "The H200's launch cost").
+// (open; testdata/timing/h200launch/JOURNAL.md).
 func TestH200LaunchRecording(t *testing.T) {
 	t.Parallel() // main_test.go: the heavy plain tests overlap
 	cost := launchCostRows(t)

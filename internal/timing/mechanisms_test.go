@@ -143,7 +143,7 @@ func achievedOcc(tm *metrics.Timing) float64 {
 // must stay within: the 25% (no family worse). The L1 family was
 // held to 40% until the model had ptxas's load hoisting (HoistLoads) and
 // the L1's data-stage wavefronts (L1Wavefronts); it is at 9% now
-// (docs/calibration.md, "Mechanisms, second round").
+// (testdata/timing/mechanisms2/JOURNAL.md).
 var heldOutMAE = map[string]float64{"st": 0.25, "sb": 0.25, "l1": 0.25}
 
 // TestMechanisms compares warpsim with the H100 on the mechanisms

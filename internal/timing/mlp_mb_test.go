@@ -25,7 +25,7 @@ const mlpDir = "../../testdata/timing/mlp"
 // 15.6% and 15.1% once each block's first parameter read waits on the
 // constant bank, twelfth round: these kernels were already too slow):
 // above the 10%, because the model reads DRAM at 2.1 TB/s where
-// these sums reach 2.6-2.8 (docs/calibration.md; at 3.0 TB/s they are 5.8%
+// these sums reach 2.6-2.8 (testdata/timing/mlp/JOURNAL.md; at 3.0 TB/s they are 5.8%
 // and 7.1%, which the short copies do not allow yet).
 const mlpHeldOutMAE, mlpStudyMAE = 0.16, 0.16
 

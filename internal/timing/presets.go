@@ -68,12 +68,12 @@ var measured = withDerivedPresets(map[string]*Params{
 		// read: 2.1 TB/s (a copy's reads alone). Measured 3.0 TB/s, taken
 		// only with DRAMLatencySpreadNS 80, FarBytesPerNS 2250 and
 		// RMWLineBytes 131, all left at today's figures in the preset until
-		// the plain tests they break are mended (docs/calibration.md,
+		// the plain tests they break are mended (testdata/timing/sbocc/JOURNAL.md,
 		// thirteenth round): testdata/timing/dram's study rows
 		// (SPLIT.md) read and write whole sectors at 3.0 TB/s each on one
 		// bus, d_read8_b256_m256 268.4 MB in 89.2 µs, d_write8_b256_m256
 		// 246.2 MB in 82.6 µs; 2.9, 3.0, 3.1 TB/s gave the study rows
-		// +7.1/+2.4, +3.6/+1.1, +0.4/-0.1% (docs/calibration.md, twelfth
+		// +7.1/+2.4, +3.6/+1.1, +0.4/-0.1% (testdata/timing/dram/JOURNAL.md, twelfth
 		// round); §6 same-address atomics 0.73 ns each, 66.5 same-address lane
 		// updates per ns over distinct lines and 59 coalesced sector updates
 		// per ns (471 lane atomics/ns): 62 updates per ns; §7 empty kernel 2.24 µs
@@ -107,7 +107,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// call, nvcc 13.0 -O3 -arch=sm_90, every block's SM, clock64 and
 		// %globaltimer at entry and exit, events at 1.98 GHz and ncu
 		// --clock-control base at 1.587 GHz; analyze.py h100 prints the
-		// table in docs/calibration.md): BlockRetireNS 140: with one
+		// table in testdata/timing/blocks/JOURNAL.md): BlockRetireNS 140: with one
 		// block an SM (e32x1, s32x1, ss32x1c) a block's first instruction
 		// comes a median 336-369 cycles after the last one of the block
 		// it replaces at 1.587 GHz, 367-402 at 1.98 GHz (227 cycles + 84
@@ -162,7 +162,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// reduceInterleaved slower than reduceNeighboredLess.
 		// DRAMLatencySpreadNS measured 80 ns, left at 0 in the preset
 		// (with the DRAM at 2.1 TB/s, the queue's spread stands in for it;
-		// thirteenth round, docs/calibration.md): the part of the spread
+		// thirteenth round, testdata/timing/sbocc/JOURNAL.md): the part of the spread
 		// that is not the queue's. sbocc/spread.py splits the per-iteration
 		// stamps: the eight warps of a block at one iteration read eight
 		// adjacent lines of one page at about the same time from one SM,
@@ -177,7 +177,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// address), so it is drawn whatever the load; the model draws it
 		// from the address only to stay deterministic.
 		// DRAMBankNS 39 ns measured, left at 0 in the preset (fourteenth
-		// round, docs/calibration.md: taken only with the DRAM at 3.0
+		// round, testdata/timing/dramload/JOURNAL.md: taken only with the DRAM at 3.0
 		// TB/s, which the preset does not have yet): testdata/timing/
 		// dramload (dramload.cu, run.sh: one warp's chase over random
 		// lines from SM 0 while the other 131 SMs stream reads, ncu
@@ -186,7 +186,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// of 3.0 TB/s, +117 at 78%, +244 at 89%, +580 at 98%: an M/D/1 mean wait
 		// S·ρ/(2(1−ρ)) gives S = 61, 66, 60 and (ρ capped at 0.95) 61 cycles:
 		// 62 cycles, 39 ns (read off the rseq study rows of SPLIT.md alone).
-		// [DRAMRW] Reads among writes (sixteenth round, docs/calibration.md
+		// [DRAMRW] Reads among writes (sixteenth round, testdata/timing/dram/JOURNAL.md
 		// "Reads among writes"; arithmetic on recorded study rows, nothing
 		// fitted by simulation). Measured, left at 0 in the preset with
 		// the DRAM at 2.1 TB/s (taken only with the read bandwidth, 3.0):
@@ -231,7 +231,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// (3538 apart): 1700, 1750, 1800 GB/s gave 4122, 3616, 3170 apart
 		// with the DRAM at 2.1 TB/s; re-chosen at 3.0 TB/s on the same
 		// blocks' ratio p75/p25 (the H100's 1.30): 1750, 2000, 2250 GB/s
-		// gave 1.69, 1.45, 1.30 (docs/calibration.md, twelfth round):
+		// gave 1.69, 1.45, 1.30 (testdata/timing/dram/JOURNAL.md, twelfth round):
 		// 2250 with the DRAM at 3.0 TB/s (not taken yet). [L2STORE] The
 		// H200's 132 SMs' whole-sector stores cross at 2.19 TB/s (the far
 		// half of 4.33; st_e16s16_g132, p4 less p1) and its cold reads at
@@ -241,7 +241,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// apart (a separate path for the stores, or a far read's request
 		// waiting behind them, 1.16-1.20x); with the DRAM at 3.0 TB/s it
 		// gives 1.35x (2250: 1.31x; the H100 1.30x): kept at 1750 until
-		// the 3.0 TB/s DRAM is taken, then 2190 (docs/calibration.md,
+		// the 3.0 TB/s DRAM is taken, then 2190 (testdata/timing/l2store/JOURNAL.md,
 		// eighteenth round).
 		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
 		// after storing through pointers that may alias, so ptxas keeps
@@ -589,7 +589,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// (st_e4s128_g1_p4 176,768 ns for 131,072 lines, less the 2.35 us st_e16s16_g1_p4 leaves beyond its
 		// sector a cycle), where 4-byte stores to four sectors of a line take 1.25 a sector (st_e4s32_g1_p4):
 		// StorePartialLineCycles 2, held back at 0 (with it testdata/timing/blocks' ss32x1, one warp an SM
-		// storing a partial sector a line past the L2, goes from +22% to +39%; docs/calibration.md).
+		// storing a partial sector a line past the L2, goes from +22% to +39%; testdata/timing/l2store/JOURNAL.md).
 		// testdata/timing/stmerge (merge_mb.cu): a lane's eight successive 4-byte stores to one sector of its own
 		// reach the L2 as one sector write (lts__t_sectors_srcunit_tex_op_write 65 for 512 stores of 2 warps, 129
 		// for 1,024 of one warp; the fence ends 840 cycles in, as coalesced stores' 743, against 1,297 for a sector
@@ -802,7 +802,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// the hoisting bound leaves out the parameters ptxas reads again
 		// from the constant bank (mm3_kernel's SASS). ConstBankLive went on
 		// in the fifteenth round with WmmaRounds below (programs9's nvcc
-		// PTX 13.5% -> 8.2%; docs/calibration.md, fifteenth round).
+		// PTX 13.5% -> 8.2%; testdata/programs3/JOURNAL.md, fifteenth round).
 		LoopUnroll: 4,
 		// [HOIST] UnrolledHoistBound stays off (ptxas.unrolled_hoist_bound=1
 		// turns it on): it gives the loads ptxas hoists in an unrolled
@@ -816,28 +816,28 @@ var measured = withDerivedPresets(map[string]*Params{
 		// [WMMAORDER] ptxas's order inside a wmma k step (ptxas.wmma_rounds):
 		// tf32 fragments converted in place a k-slice at a time, 8-bit
 		// operands the other way round packed from bytes before the other
-		// operand's loads (testdata/programs3/wmmagemm, wg.sass; docs/
-		// calibration.md, fifteenth round).
+		// operand's loads (testdata/programs3/wmmagemm, wg.sass; testdata/
+		// programs3/JOURNAL.md, fifteenth round).
 		WmmaRounds:    true,
 		ConstBankLive: true,
 		// [WMMAREUSE] a loop's k steps share their fragments' registers
 		// (ptxas.wmma_reuse): a step's wmma.load waits for the MMAs of the
-		// step before to start (wg.sass's gg and gs loops; docs/
-		// calibration.md, sixteenth round).
+		// step before to start (wg.sass's gg and gs loops; testdata/
+		// programs3/JOURNAL.md, sixteenth round).
 		WmmaReuse: true,
 		// [WMMAGROUPS] an 8-bit operand read a byte an element sends its
 		// second half of LDG.E.U8 when the first half's data is back
-		// (ptxas.wmma_group_rounds): wg.sass's gg s8 step; docs/
-		// calibration.md, seventeenth round.
+		// (ptxas.wmma_group_rounds): wg.sass's gg s8 step; testdata/
+		// programs3/JOURNAL.md, seventeenth round.
 		WmmaGroupRounds: true,
 		// [WMMASLICES] a converted tf32 A fragment's k-slices sent one
 		// after another through the memory system (ptxas.wmma_slice_groups):
-		// testdata/timing/wmmatf32's study SASS; docs/calibration.md,
+		// testdata/timing/wmmatf32's study SASS; testdata/timing/wmmatf32/JOURNAL.md,
 		// eighteenth round.
 		WmmaSliceGroups: true,
 		// [WMMASTRAIGHT] in straight code ptxas sends every fragment load
 		// before the first consumer (ptxas.wmma_rounds_loop_only): wg.sass's
-		// ch kernels; docs/calibration.md, seventeenth round.
+		// ch kernels; testdata/programs3/JOURNAL.md, seventeenth round.
 		WmmaRoundsLoopOnly: true,
 		DRAMWaitSpread:     0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper

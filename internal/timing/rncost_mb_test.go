@@ -82,8 +82,8 @@ var rncostPairs = [][2]string{
 // mean; each rem configuration's whole time within rncostRow. Before the
 // XU (DivXU) and the corrected chain (the I2F a conversion) the model gave
 // the remainder 28-56% fewer cycles a step than the H100 (mean 38.5%); it
-// is 27-43% short now (mean 32.6%): what is left is docs/calibration.md's
-// ("reduceNeighbored's missing cost"). Since MovFold (fifteenth round)
+// is 27-43% short now (mean 32.6%): what is left is in
+// testdata/timing/rncost/JOURNAL.md. Since MovFold (fifteenth round)
 // the loop's copy of its stride (mov.u32 %r15, %r5, which the H100's SASS
 // does not have) costs nothing: sh_rem_w32 -24.6% -> -26.9%,
 // nb_rem_w32_g264 -25.8% -> -29.1% (rncostRow 26% -> 30%).

@@ -279,7 +279,7 @@ func checkWarpSpread(t *testing.T, names []string, reportOnly map[string]bool) {
 // before it 7.3 points and 6.5%). Blocks of 128 threads copying 8 floats
 // and of 64 copying 16 were then 10 and 14 points too full; with the L2's
 // far partition (testdata/timing/shortocc) the set is 2.3 points off,
-// within the 3, and its duration MAE 8.5% (docs/calibration.md).
+// within the 3, and its duration MAE 8.5% (testdata/timing/shortocc/JOURNAL.md).
 const freshOccupancyError, freshDurationMAE = 3.0, 0.25
 
 // TestLongFreshShortBlocks runs the fresh held-out set of FRESH.md

@@ -335,7 +335,7 @@ func TestShortOccFarPartition(t *testing.T) {
 // set meets them, else what it measured when the change went in, rounded
 // up). Since the model keeps guarded loads in flight together and the
 // register estimate gives g_sum ptxas's 34 (testdata/timing/mlp,
-// docs/calibration.md): achieved occupancy 2.3 points off on average
+// its JOURNAL.md): achieved occupancy 2.3 points off on average
 // (6.7 before), within the 3; duration MAE 11.2% (11.8%), not
 // within its 10%: the sums and triads read DRAM slower than the H100.
 const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.12
