@@ -1,4 +1,4 @@
-// The parser's state, its error reporting and the token helpers every construct uses (the parser_*.go files hold the constructs).
+// The parser's state, error reporting and token helpers; the parser_*.go files parse the constructs.
 
 package ptx
 

@@ -1,4 +1,4 @@
-// Statements: blocks, labels, directives inside bodies and instruction forms (guard, opcode, modifiers, operand list).
+// Statements: blocks, labels, directives in bodies, and instructions (guard, opcode, modifiers, operands).
 
 package ptx
 

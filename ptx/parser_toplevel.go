@@ -1,4 +1,4 @@
-// Module level: .version, .target and the other top-level directives, module variables and error recovery between them.
+// Module level: .version, .target and the other top-level directives, module variables, error recovery.
 
 package ptx
 

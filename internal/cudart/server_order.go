@@ -1,4 +1,4 @@
-// Stream order: the executor of queued work, waits and host functions, queries answered from simulated time, sticky errors.
+// Stream order: the executor of queued work, waits, host functions, queries from simulated time, sticky errors.
 
 package cudart
 

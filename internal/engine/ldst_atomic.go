@@ -1,4 +1,4 @@
-// Atomics and reductions (atom, red): the dispatch over spaces, the shared fast path and the address counts for timing.
+// Atomics and reductions (atom, red): dispatch over spaces, the shared fast path, address counts for timing.
 
 package engine
 

@@ -1,4 +1,4 @@
-// The atomic operations themselves: the new value of each op, 16- and 128-bit forms, the compare-and-swap loops on global memory.
+// The atomic operations: each op's new value, the 16- and 128-bit forms, CAS loops on global memory.
 
 package engine
 
