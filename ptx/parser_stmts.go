@@ -36,8 +36,9 @@ func (p *parser) parseBlock() []Stmt {
 	return body
 }
 
-// skipBlockRest skips to the '}' closing a block whose '{' was consumed.
-func (p *parser) skipBlockRest() {
+// skipBlockRest skips to the '}' closing a block whose '{' was consumed,
+// and past it. It reports false when the file ends first.
+func (p *parser) skipBlockRest() bool {
 	depth := 1
 	for p.tok != tEOF {
 		switch p.tok {
@@ -47,11 +48,12 @@ func (p *parser) skipBlockRest() {
 			depth--
 			if depth == 0 {
 				p.next()
-				return
+				return true
 			}
 		}
 		p.next()
 	}
+	return false
 }
 
 // syncStmt skips the rest of a malformed statement: to its ';', or to a '}'

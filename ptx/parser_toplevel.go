@@ -161,24 +161,14 @@ func (p *parser) syncTop() {
 	}
 }
 
-// skipBalanced skips a "{ … }" group, nested groups included.
+// skipBalanced skips a "{ … }" group, nested groups included; the current
+// token is its '{'.
 func (p *parser) skipBalanced() {
 	off := p.off
-	depth := 0
-	for p.tok != tEOF {
-		switch p.tok {
-		case tLBrace:
-			depth++
-		case tRBrace:
-			depth--
-			if depth == 0 {
-				p.next()
-				return
-			}
-		}
-		p.next()
+	p.next()
+	if !p.skipBlockRest() {
+		p.errorAt(off, "expected '}' to close the block, found end of file")
 	}
-	p.errorAt(off, "expected '}' to close the block, found end of file")
 }
 
 // skipSection skips ".section .debug_x { … }": debug information has no
