@@ -57,13 +57,7 @@ func (s *Server) copy(p *payloadReader) reply {
 		s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, false))
 		s.mu.Unlock()
 	})
-	if async != 0 {
-		return reply{}
-	}
-	s.waitFor(seq)
-	rep := reply{}
-	s.flush(&rep)
-	return rep
+	return s.settle(seq, async != 0)
 }
 
 // memset fills an allocation's bytes, queued or at once as copy.
@@ -93,7 +87,14 @@ func (s *Server) memset(p *payloadReader) reply {
 		s.clock.run(stream, engineCompute, memsetNanos(s.opt.Arch, n))
 		s.mu.Unlock()
 	})
-	if async != 0 {
+	return s.settle(seq, async != 0)
+}
+
+// settle answers a copy or memset queued as operation seq: at once for the
+// Async call; for the synchronous one when the work is done, with the
+// errors a synchronizing call returns (flush).
+func (s *Server) settle(seq uint64, async bool) reply {
+	if async {
 		return reply{}
 	}
 	s.waitFor(seq)
