@@ -9,6 +9,8 @@ import (
 	"github.com/warpsim/warpsim/ptx/origin"
 )
 
+// handle answers one request of the C runtime (protocol.go); a payload too
+// short for its operation is cudaErrorInvalidValue.
 func (s *Server) handle(req request) (rep reply) {
 	p := &payloadReader{b: req.payload}
 	defer func() {
@@ -172,108 +174,9 @@ func (s *Server) handle(req request) (rep reply) {
 			s.opt.Sanitize.stickyError(p)
 		}
 		return reply{}
-	case opSync:
-		s.waitFor(s.issuedSeq())
-		s.mu.Lock()
-		s.clock.hostWaits(s.clock.ready(0))
-		for id := range s.clock.stream {
-			s.clock.hostWaits(s.clock.stream[id])
-		}
-		s.mu.Unlock()
-		rep = reply{}
-		s.flush(&rep)
-		return rep
-	case opStreamSync:
-		stream := p.u32()
-		s.waitFor(s.streamSeq(stream))
-		s.mu.Lock()
-		s.clock.hostWaits(s.clock.ready(stream))
-		s.mu.Unlock()
-		rep = reply{}
-		s.flush(&rep)
-		return rep
-	case opStreamQuery:
-		stream := p.u32()
-		if !s.queryReady(s.streamSeq(stream), func() int64 { return s.clock.ready(stream) }) {
-			return reply{code: ErrorNotReady}
-		}
-		// Done: the stream's launches' errors, as a synchronizing call
-		// returns them (the H100: a faulted kernel's cudaStreamQuery
-		// returns its error, testdata/engine/its).
-		rep = reply{}
-		s.flush(&rep)
-		return rep
-	case opStreamCreate:
-		stream, flags := p.u32(), p.u32()
-		s.mu.Lock()
-		s.clock.nonBlocking[stream] = flags&1 != 0
-		s.clock.stream[stream] = s.clock.ready(stream)
-		s.mu.Unlock()
-		return reply{}
-	case opStreamWait:
-		stream, ev := p.u32(), p.u32()
-		s.mu.Lock()
-		e := s.events[ev]
-		s.mu.Unlock()
-		if e == nil {
-			return reply{} // an event never recorded: nothing to wait for
-		}
-		s.enqueue(stream, func() {
-			s.mu.Lock()
-			s.clock.wait(stream, e.ns)
-			s.mu.Unlock()
-		})
-		return reply{}
-	case opEventRecord:
-		ev, stream := p.u32(), p.u32()
-		if p.err != nil {
-			return reply{}
-		}
-		e := &eventState{}
-		s.mu.Lock()
-		s.events[ev] = e
-		s.mu.Unlock()
-		e.seq = s.enqueue(stream, func() {
-			s.mu.Lock()
-			e.ns = s.clock.mark(stream)
-			s.mu.Unlock()
-		})
-		return reply{code: s.stickyCode()}
-	case opEventQuery:
-		ev := p.u32()
-		s.mu.Lock()
-		e := s.events[ev]
-		s.mu.Unlock()
-		if e != nil && !s.queryReady(e.seq, func() int64 { return e.ns }) {
-			return reply{code: ErrorNotReady}
-		}
-		return reply{code: s.stickyCode()}
-	case opEventSync:
-		ev := p.u32()
-		s.mu.Lock()
-		e := s.events[ev]
-		s.mu.Unlock()
-		if e != nil {
-			s.waitFor(e.seq)
-			s.mu.Lock()
-			s.clock.hostWaits(e.ns)
-			s.mu.Unlock()
-		}
-		rep = reply{}
-		s.flush(&rep)
-		return rep
-	case opEventElapsed:
-		a, b := p.u32(), p.u32()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		ea, eb := s.events[a], s.events[b]
-		switch {
-		case ea == nil || eb == nil:
-			return reply{code: ErrorInvalidResourceHandle}
-		case s.done < ea.seq || s.done < eb.seq:
-			return reply{code: ErrorNotReady}
-		}
-		return reply{code: s.sticky, data: putU64s(uint64(eb.ns - ea.ns))}
+	case opSync, opStreamSync, opStreamQuery, opStreamCreate, opStreamWait,
+		opEventRecord, opEventQuery, opEventSync, opEventElapsed:
+		return s.streamOp(req.op, p)
 	case opHostFunc:
 		stream, id := p.u32(), p.u32()
 		if p.err != nil {

@@ -1,8 +1,11 @@
-// Stream order: the executor of queued work, waits, host functions, queries from simulated time, sticky errors.
+// Stream order: the executor of queued work, waits, host functions, synchronizations and events, sticky errors.
 
 package cudart
 
-import "io"
+import (
+	"fmt"
+	"io"
+)
 
 // execute is the executor goroutine: it runs queued operations in order.
 func (s *Server) execute() {
@@ -175,4 +178,115 @@ func (s *Server) runHostFunc(id uint32) {
 	}
 	var b [4]byte
 	io.ReadFull(s.opt.CallbacksDone, b[:])
+}
+
+// streamOp answers the synchronizations, stream queries and waits and the
+// events: the host's simulated time moves to the end of the work it waits
+// for, and a synchronizing call returns the errors flush gives it.
+func (s *Server) streamOp(op uint32, p *payloadReader) (rep reply) {
+	switch op {
+	case opSync:
+		s.waitFor(s.issuedSeq())
+		s.mu.Lock()
+		s.clock.hostWaits(s.clock.ready(0))
+		for id := range s.clock.stream {
+			s.clock.hostWaits(s.clock.stream[id])
+		}
+		s.mu.Unlock()
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opStreamSync:
+		stream := p.u32()
+		s.waitFor(s.streamSeq(stream))
+		s.mu.Lock()
+		s.clock.hostWaits(s.clock.ready(stream))
+		s.mu.Unlock()
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opStreamQuery:
+		stream := p.u32()
+		if !s.queryReady(s.streamSeq(stream), func() int64 { return s.clock.ready(stream) }) {
+			return reply{code: ErrorNotReady}
+		}
+		// Done: the stream's launches' errors, as a synchronizing call
+		// returns them (the H100: a faulted kernel's cudaStreamQuery
+		// returns its error, testdata/engine/its).
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opStreamCreate:
+		stream, flags := p.u32(), p.u32()
+		s.mu.Lock()
+		s.clock.nonBlocking[stream] = flags&1 != 0
+		s.clock.stream[stream] = s.clock.ready(stream)
+		s.mu.Unlock()
+		return reply{}
+	case opStreamWait:
+		stream, ev := p.u32(), p.u32()
+		s.mu.Lock()
+		e := s.events[ev]
+		s.mu.Unlock()
+		if e == nil {
+			return reply{} // an event never recorded: nothing to wait for
+		}
+		s.enqueue(stream, func() {
+			s.mu.Lock()
+			s.clock.wait(stream, e.ns)
+			s.mu.Unlock()
+		})
+		return reply{}
+	case opEventRecord:
+		ev, stream := p.u32(), p.u32()
+		if p.err != nil {
+			return reply{}
+		}
+		e := &eventState{}
+		s.mu.Lock()
+		s.events[ev] = e
+		s.mu.Unlock()
+		e.seq = s.enqueue(stream, func() {
+			s.mu.Lock()
+			e.ns = s.clock.mark(stream)
+			s.mu.Unlock()
+		})
+		return reply{code: s.stickyCode()}
+	case opEventQuery:
+		ev := p.u32()
+		s.mu.Lock()
+		e := s.events[ev]
+		s.mu.Unlock()
+		if e != nil && !s.queryReady(e.seq, func() int64 { return e.ns }) {
+			return reply{code: ErrorNotReady}
+		}
+		return reply{code: s.stickyCode()}
+	case opEventSync:
+		ev := p.u32()
+		s.mu.Lock()
+		e := s.events[ev]
+		s.mu.Unlock()
+		if e != nil {
+			s.waitFor(e.seq)
+			s.mu.Lock()
+			s.clock.hostWaits(e.ns)
+			s.mu.Unlock()
+		}
+		rep = reply{}
+		s.flush(&rep)
+		return rep
+	case opEventElapsed:
+		a, b := p.u32(), p.u32()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ea, eb := s.events[a], s.events[b]
+		switch {
+		case ea == nil || eb == nil:
+			return reply{code: ErrorInvalidResourceHandle}
+		case s.done < ea.seq || s.done < eb.seq:
+			return reply{code: ErrorNotReady}
+		}
+		return reply{code: s.sticky, data: putU64s(uint64(eb.ns - ea.ns))}
+	}
+	panic(fmt.Sprintf("warpsim internal error: streamOp of operation %d", op))
 }
