@@ -17,7 +17,7 @@ const ErrorCooperativeLaunchTooLarge Error = arch.ErrCooperativeLaunchTooLarge
 func (s *Server) launchCooperative(p *payloadReader) reply { return s.launchAs(p, true) }
 
 // blocksPerSM is the occupancy calculator's resident blocks per SM for a
-// launch of k with cfg (the cooperative limit and the SMs' share, server.go).
+// launch of k with cfg (the cooperative limit and the SMs' share, server_launch.go).
 func (s *Server) blocksPerSM(k Kernel, cfg LaunchConfig) int {
 	return s.opt.Arch.Occupancy(arch.OccupancyInput{
 		BlockSize: int(cfg.Block.Threads()), RegsPerThread: k.RegsPerThread(),

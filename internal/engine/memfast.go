@@ -6,18 +6,18 @@ import (
 )
 
 // memFast runs a load or store of the straight run (warp.run) in one of the
-// warp-wide forms of ldst.go directly, without exec's dispatch and load's
-// and store's preparation: a 4- or 8-byte global, constant or generic
-// access (loadGlobalWarp, storeGlobalWarp), a 1-, 2- or 4-byte unsigned
-// shared one (loadShared, storeShared) and ld.param of a kernel parameter
-// at a fixed offset (loadParamUniform). Those forms check every executing
-// lane first and change nothing when they decline, so memFast reports
-// false, having changed nothing, wherever load or store would take another
-// path (a vector, a signed narrow load, a lane outside the cached
-// allocation or the block's shared memory, a misaligned lane): exec then
-// runs the instruction from the start and counts or faults exactly as
-// before. With a checker attached (wp.chk) it declines at once: every
-// access goes through checkMem.
+// warp-wide forms of ldst_global.go and ldst_shared.go directly, without
+// exec's dispatch and load's and store's preparation: a 4- or 8-byte
+// global, constant or generic access (loadGlobalWarp, storeGlobalWarp), a
+// 1-, 2- or 4-byte unsigned shared one (loadShared, storeShared) and
+// ld.param of a kernel parameter at a fixed offset (loadParamUniform).
+// Those forms check every executing lane first and change nothing when they
+// decline, so memFast reports false, having changed nothing, wherever load
+// or store would take another path (a vector, a signed narrow load, a lane
+// outside the cached allocation or the block's shared memory, a misaligned
+// lane): exec then runs the instruction from the start and counts or faults
+// exactly as before. With a checker attached (wp.chk) it declines at once:
+// every access goes through checkMem.
 func (wp *warp) memFast(in *ir.Inst, exec uint32) bool {
 	if wp.chk != nil || in.Vec != 1 {
 		return false

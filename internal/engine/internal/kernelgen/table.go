@@ -66,7 +66,7 @@ var aluOps = []aluOp{
 
 // A laneKernel is a whole-warp move or test of the memory paths: the
 // function the engine calls (wrapper), which runs the AVX2 kernel where it
-// may and the Go form (internal/engine/lanes.go, ldst.go) elsewhere.
+// may and the Go form (internal/engine/lanes.go, ldst_global.go) elsewhere.
 type laneKernel struct {
 	wrapper string
 	params  string // the parameters and results, as Go writes them
