@@ -146,7 +146,10 @@ func aggNCUDurations(t *testing.T) map[string]float64 {
 // runs and logs; the plain run leaves out the rows over 5,000 cycles an
 // iteration (the grids of unaggregated and f32 updates on one word), which
 // the long one checks.
-func TestAtomicAggregationMicrobenchmarks(t *testing.T) { checkAtomicAggregation(t, false) }
+func TestAtomicAggregationMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
+	checkAtomicAggregation(t, false)
+}
 
 // TestLongAtomicAggregationMicrobenchmarks is
 // TestAtomicAggregationMicrobenchmarks with aggLogged's rows run and logged.

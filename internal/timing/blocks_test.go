@@ -88,6 +88,7 @@ const blocksDurationMAE, blocksOccupancyError, blocksDrainActive = 0.12, 6.0, 0.
 // st32 and cp512: thousands of blocks); TestLongBlocksMicrobenchmarks runs
 // all thirteen, with the same bounds.
 func TestBlocksMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	checkBlocksMicrobenchmarks(t, func(name string) bool { return name != "s256" && name != "st32" && name != "cp512" })
 }
 

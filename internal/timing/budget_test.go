@@ -16,6 +16,7 @@ import (
 // it states of timing it in full, a launch whose counts differ still has
 // the next one timed, and under the budget nothing changes.
 func TestBudgetLaunches(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	const blocks, threads, launches = 132, 128, 22
 	// Every launch on a buffer of its own (other pointers: words that do
 	// not change the counts) with the same work, but launch 19's (more

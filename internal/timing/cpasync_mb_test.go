@@ -22,6 +22,7 @@ import (
 // 104). The ld.global rows are not compared (the H100's are faster than one
 // L1 wavefront a line allows: not understood).
 func TestCpAsyncMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	m := loadMicrobench(t, "../../testdata/timing/cpasync/", "cpasync_mb")
 	out, _ := m.dev.Malloc(32 * 8)
 	srcBuf, _ := m.dev.Malloc(8 << 20)

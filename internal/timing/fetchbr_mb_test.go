@@ -101,6 +101,7 @@ func fetchBranchPasses(t *testing.T, dev *warpsim.Device, mod *warpsim.Module, n
 // four warps at once slower (near_t4, near_t8: -14%, -19%), the contention
 // TestFetchMicrobenchmarks leaves out too.
 func TestFetchBranchMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
 	const rowBound, fitMean, heldMean = 0.30, 0.045, 0.10
 	fitted := map[string]bool{"far_s96": true, "far_s256": true, "far_nt2": true, "far_t1": true, "far_t2": true}
 	dev, mod := fetchDevice(t, fetchBranchDir+"fetch_mb.nvcc.ptx.gz")

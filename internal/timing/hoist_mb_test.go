@@ -57,6 +57,7 @@ func readHoistTimes(t *testing.T) map[string][]float64 {
 // loads ahead (docs/timing-model.md, "ptxas's partial hoist").
 func TestLongHoistTimesAgainstH200(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	rec := readHoistTimes(t)
 	src := gunzipFile(t, hoistDir+"h200/hoist_mb.nvcc.ptx.gz")
 	bound, err := arch.Override(arch.MustLookup("h200"), []string{"ptxas.unrolled_hoist_bound=1"})

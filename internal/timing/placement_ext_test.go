@@ -18,20 +18,18 @@ import (
 // 128 threads), the block scheduler never holds more than R blocks on an
 // SM, fills every SM with R blocks at the start, and replaces a retiring
 // block at once while blocks remain.
+//
+// The grids are the calibration's simulations of occ_stream_r1 and _r4 at
+// the clocks the H100 ran them at (simulateShared: TestCalibration's and
+// TestLatencyHiding's of R = 1, TestLongCalibration's of R = 4, made once
+// per package run); the placement does not depend on the clock.
 func TestPlacementUnderOccupancyLimit(t *testing.T) {
 	t.Parallel() // main_test.go: the heavy plain tests overlap
 	h100 := arch.MustLookup("h100")
+	rows := calibRows(t)
 	for _, r := range []int{1, 4} {
-		lf, err := launchfile.Load(filepath.Join(calibDir, fmt.Sprintf("launch/occ_stream_r%d.json", r)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev := warpsim.NewDevice(h100, warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming})
-		out, err := lf.Execute(dev, launchfile.ExecOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tm := out.Launches[0].Grids[0].Timing
+		row := rows[fmt.Sprintf("occ_stream_r%d", r)]
+		tm := simulateShared(t, row.launchFile, row.clockHz)[row.launchIndex].timing
 		type event struct {
 			at    uint64
 			delta int

@@ -244,10 +244,14 @@ var printfCases = []printfCase{
 // durations with the H100's (Nsight Compute, base clock, launch 1), the
 // study and the held-out rows of SPLIT.md apart, and every row's printed
 // lines with the H100's; TestLongPrintfMicrobenchmarks runs every row.
-func TestPrintfMicrobenchmarks(t *testing.T) { printfCheck(t, printfCases[0]) }
+func TestPrintfMicrobenchmarks(t *testing.T) {
+	t.Parallel() // main_test.go: the heavy plain tests overlap
+	printfCheck(t, printfCases[0])
+}
 
 func TestLongPrintfMicrobenchmarks(t *testing.T) {
 	testenv.Long(t)
+	t.Parallel() // main_test.go: the long tests overlap
 	printfCheck(t, printfCases[1])
 }
 

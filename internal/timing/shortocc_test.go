@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/warpsim/warpsim/internal/testenv"
@@ -67,11 +68,52 @@ func readShortoccStamps(t *testing.T, names map[string]bool) map[string][]stampe
 	return out
 }
 
+// stampedRun is one stamped configuration's simulation, made once per
+// package run (stampedRuns): TestShortOccFarPartition's two configurations
+// are among TestLongShortOccStamps', which CI's WARPSIM_LONG=1 step runs in
+// the same process. Only the results are kept, never the device.
+type stampedRun struct {
+	once    sync.Once
+	ok      bool
+	ns, occ float64
+	ws      []stampedWarp
+}
+
+var (
+	stampedMu   sync.Mutex
+	stampedRuns = map[string]*stampedRun{}
+)
+
 // simulateStamped runs a stamped configuration of shortocc.cu in timing
 // mode at ncu's clock and returns its duration, achieved occupancy and
 // the stamps the kernel wrote (clock64 is the model's cycle; the SM is the
-// one the grid's block spans give), iterations per warp L (0: none).
+// one the grid's block spans give), iterations per warp L (0: none). The
+// simulation is made once per package run for every test asking for the
+// same launch file, clock and L (a launch file's result does not depend on
+// what ran before it in the process); callers must not change ws.
 func simulateStamped(t *testing.T, r *sboccRow, L int) (ns, occ float64, ws []stampedWarp) {
+	t.Helper()
+	path := filepath.Join(r.dir, "launch", r.name+".json")
+	key := fmt.Sprintf("%s@%g L%d", filepath.Clean(path), r.clockHz, L)
+	stampedMu.Lock()
+	s := stampedRuns[key]
+	if s == nil {
+		s = &stampedRun{}
+		stampedRuns[key] = s
+	}
+	stampedMu.Unlock()
+	s.once.Do(func() {
+		s.ns, s.occ, s.ws = simulateStampedOnce(t, r, L)
+		s.ok = true
+	})
+	if !s.ok {
+		t.Fatalf("%s: the shared simulation failed in the test that made it", r.name)
+	}
+	return s.ns, s.occ, s.ws
+}
+
+// simulateStampedOnce is simulateStamped's simulation.
+func simulateStampedOnce(t *testing.T, r *sboccRow, L int) (ns, occ float64, ws []stampedWarp) {
 	t.Helper()
 	out := timeLaunchFile(t, filepath.Join(r.dir, "launch", r.name+".json"), r.clockHz)
 	tm := out.Launches[0].Grids[0].Timing
