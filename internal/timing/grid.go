@@ -8,6 +8,7 @@ package timing
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/warpsim/warpsim/internal/engine"
@@ -451,14 +452,19 @@ func (s *gridState) finish(nb, wave int) {
 		}
 		tscale = float64(cycles) / float64(max(end, 1))
 	}
-	// BlockRateFloor: the grid ends no sooner than the block scheduler
-	// has handled every block at DispatchCycles each (testdata/timing/
-	// h200launch: one wave of 2112 blocks of 32 ends 1184 ns after one of
-	// 132, as two waves of 2112 blocks of 256 do). The grid's SMs are idle
+	// BlockRateFloor: the block scheduler takes a retired block back at
+	// one per DispatchCycles, device-wide, and the grid ends when it has
+	// taken the last one (retirementDrain). The grid's SMs are idle
 	// meanwhile; the grids it launched are not held back by it.
 	var tail uint64
 	if s.p.BlockRateFloor {
-		if floor := uint64(float64(nb) * s.p.DispatchCycles); floor > cycles {
+		floor := s.retirementDrain()
+		if sampled {
+			// Only the blocks timed in detail retired: the rest are
+			// taken at the rate, as a full grid's later waves are.
+			floor = max(floor, uint64(float64(nb)*s.p.DispatchCycles))
+		}
+		if floor > cycles {
 			tail = floor - cycles
 		}
 	}
@@ -494,4 +500,23 @@ func (s *gridState) finish(nb, wave int) {
 	for _, l := range s.launched {
 		l.After = after
 	}
+}
+
+// retirementDrain is the cycle the block scheduler has taken back the
+// grid's last retired block, taking them in the order they retired at one
+// per DispatchCycles (testdata/timing/blocks, shortocc, h200launch; docs/
+// calibration.md, "The block scheduler's retirement rate"): blocks that
+// retire together, as a wave of short blocks does, wait their turn, so a
+// one-wave grid of n blocks ends n × DispatchCycles after its blocks do,
+// while blocks that retire no faster than the rate add one turn.
+func (s *gridState) retirementDrain() uint64 {
+	at := s.retires
+	if !slices.IsSorted(at) {
+		at = slices.Sorted(slices.Values(at))
+	}
+	var done float64
+	for _, r := range at {
+		done = max(done, float64(r)) + s.p.DispatchCycles
+	}
+	return uint64(done)
 }

@@ -32,3 +32,29 @@ func TestBlocksPerSM(t *testing.T) {
 		}
 	}
 }
+
+// TestRetirementDrain: the block scheduler takes retired blocks back in
+// the order they retired, one per DispatchCycles: blocks that retire
+// together wait their turn, one that retires after the others were taken
+// back waits for none.
+func TestRetirementDrain(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		retires []uint64
+		want    uint64
+	}{
+		{"none", nil, 0},
+		{"one", []uint64{100}, 102},
+		{"a wave at once", []uint64{100, 100, 100, 100}, 108},
+		{"spread", []uint64{100, 110, 120}, 122},
+		{"a wave, then a late one", []uint64{100, 100, 100, 200}, 202},
+		{"out of order", []uint64{120, 100, 100}, 122},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := &gridState{p: &Params{DispatchCycles: 2}, retires: c.retires}
+			if got := s.retirementDrain(); got != c.want {
+				t.Errorf("retirementDrain(%v) = %d, want %d", c.retires, got, c.want)
+			}
+		})
+	}
+}
