@@ -224,7 +224,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("memory.fetch", "bytes DRAM delivers per L2 miss (a size)", size, 1, func(v float64) string { return formatSize(int64(v)) })
 	nanos("launch.kernel", "a kernel's fixed duration beyond its blocks' work")
 	nanos("launch.block_dispatch", "the block scheduler hands out one block per this, GPU-wide")
-	timing("launch.block_rate_floor", "1: a grid lasts at least its blocks × launch.block_dispatch from its start, first wave included (the h200 preset); 0: no floor", count, 0, formatFloat)
+	timing("launch.block_rate_floor", "1: the block scheduler takes retired blocks back one per launch.block_dispatch, and a grid ends when it has taken its last (the h100 and h200 presets); 0: a grid ends with its last block", count, 0, formatFloat)
 	cycles("launch.block_start", "from a block's dispatch until its warps issue")
 	nanos("launch.gap", "host-side cost of a launch, seen between back-to-back launches")
 	cycles("launch.device", "cycles a device-side launch costs the launching warp")

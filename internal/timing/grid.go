@@ -8,6 +8,7 @@ package timing
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/warpsim/warpsim/internal/engine"
@@ -426,12 +427,13 @@ func (s *gridState) finish(nb, wave int) {
 	}
 	scale, tscale := 1.0, 1.0 // work and time extrapolation factors
 	sampled := s.limitBlk < nb
-	var wr uint64      // a sampled grid's DRAM writes (sampledWrites)
-	var errPct float64 // a sampled grid's error estimate
+	var wr uint64          // a sampled grid's DRAM writes (sampledWrites)
+	var errPct float64     // a sampled grid's error estimate
+	var estRetire []uint64 // a short grid's untimed blocks' retirements (extrapolateSlots)
 	if sampled && s.limitBlk > 0 {
 		scale = float64(nb) / float64(s.limitBlk)
 		if s.short {
-			cycles, errPct = s.extrapolateSlots(nb, end, uint64(launch))
+			cycles, errPct, estRetire = s.extrapolateSlots(nb, end, uint64(launch))
 		} else {
 			cycles = s.extrapolate(nb, end)
 			errPct = max(s.sampleErrorPct(nb, cycles), wavesMinPct)
@@ -451,16 +453,14 @@ func (s *gridState) finish(nb, wave int) {
 		}
 		tscale = float64(cycles) / float64(max(end, 1))
 	}
-	// BlockRateFloor: the grid ends no sooner than the block scheduler
-	// has handled every block at DispatchCycles each (testdata/timing/
-	// h200launch: one wave of 2112 blocks of 32 ends 1184 ns after one of
-	// 132, as two waves of 2112 blocks of 256 do). The grid's SMs are idle
-	// meanwhile; the grids it launched are not held back by it.
+	// BlockRateFloor: the block scheduler takes a retired block back at
+	// one per DispatchCycles, device-wide, and the grid ends when it has
+	// taken the last one (retirementDrain). The grid's SMs are idle
+	// meanwhile; the grids it launched are not held back by it. A sampled
+	// grid's estimate ends as its full timing would (drainTail).
 	var tail uint64
 	if s.p.BlockRateFloor {
-		if floor := uint64(float64(nb) * s.p.DispatchCycles); floor > cycles {
-			tail = floor - cycles
-		}
+		tail = s.drainTail(nb, end, cycles, sampled, estRetire)
 	}
 	tm := &engine.GridTiming{
 		Cycles: cycles + tail + uint64(launch), StartCycle: s.base,
@@ -494,4 +494,55 @@ func (s *gridState) finish(nb, wave int) {
 	for _, l := range s.launched {
 		l.After = after
 	}
+}
+
+// retirementDrain is the cycle the block scheduler has taken back the
+// grid's last retired block, taking them in the order they retired at one
+// per DispatchCycles (testdata/timing/blocks, shortocc, h200launch; docs/
+// calibration.md, "The block scheduler's retirement rate"): blocks that
+// retire together, as a wave of short blocks does, wait their turn, so a
+// one-wave grid of n blocks ends n × DispatchCycles after its blocks do,
+// while blocks that retire no faster than the rate add one turn.
+func (s *gridState) retirementDrain(more []uint64) uint64 {
+	at := s.retires
+	if len(more) > 0 {
+		at = slices.Concat(at, more)
+		slices.Sort(at)
+	} else if !slices.IsSorted(at) {
+		at = slices.Sorted(slices.Values(at))
+	}
+	var done float64
+	for _, r := range at {
+		done = max(done, float64(r)) + s.p.DispatchCycles
+	}
+	return uint64(done)
+}
+
+// drainTail is the cycles the retirement drain adds after a grid's cycles
+// (its blocks' and stores' end, or a sampled grid's estimate of it; end:
+// the timed blocks' end). A sampled grid's estimate adds what its full
+// timing would, from the same rule: a short grid's (extrapolateSlots)
+// over the window's retirements and the cycles its untimed blocks retire
+// at in the estimate (estRetire), the partial last wave's blocks in their
+// bunches, as the full timing's; a grid sampled by waves, whose untimed
+// blocks the estimate does not place, the drain its window's last wave
+// left after the window's end (the grid's last wave ends the same way:
+// extrapolate), and never less than its blocks at the rate. Until
+// 2026-11-29 both took the window's drain or the blocks at the rate,
+// whichever ended later, which a grid's estimate passes long before: a
+// short grid's sampled time lost the drain of its last wave (the
+// occupancy lesson's FMA kernel at 4 waves -1.85% off its full timing
+// against a stated ±1.04%, TestLongShortSamplingError).
+func (s *gridState) drainTail(nb int, end, cycles uint64, sampled bool, estRetire []uint64) uint64 {
+	var floor uint64
+	switch {
+	case !sampled:
+		floor = s.retirementDrain(nil)
+	case s.short && estRetire != nil:
+		floor = s.retirementDrain(estRetire)
+	default:
+		drained := s.retirementDrain(nil)
+		floor = max(cycles+drained-min(drained, end), uint64(float64(nb)*s.p.DispatchCycles))
+	}
+	return floor - min(floor, cycles)
 }

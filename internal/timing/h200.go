@@ -67,10 +67,7 @@ func h200Params(h100 *Params) *Params {
 	// waves (the same recording): 132, 264, 528, 1056, 2112, 4224 and 8448
 	// blocks of 32 threads end 1824, 1920, 1984, 2336, 3008, 4256 and 6880
 	// ns after their launch, the first six one wave; 2112 of 256 threads,
-	// two waves, 2976. The H100's events show the same (testdata/timing/
-	// h100/raw/launch_full.txt: 132 to 4224 blocks of 32, 6.98 to 9.31 µs,
-	// 0.57 ns a block); its preset is left as calibrated.
-	p.BlockRateFloor = true
+	// two waves, 2976: BlockRateFloor, as the H100 (presets.go, [DRAIN]).
 	// Back-to-back <<<1,32>>> launches (CUDA events, 1000 launches): 3.43-
 	// 3.48 µs a launch in ../bench/launch.cu, 3.60-3.63 in launchcost.cu;
 	// the host's launch call alone 3.37-4.07 µs, so the gap is the host's,

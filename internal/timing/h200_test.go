@@ -223,7 +223,7 @@ func TestH200PresetFigures(t *testing.T) {
 	c := *p2
 	c.L2Bytes, c.DRAMBytesPerNS, c.DRAMNS, c.Source = p1.L2Bytes, p1.DRAMBytesPerNS, p1.DRAMNS, p1.Source
 	c.DRAMLatency, c.DRAMBytesPerCycle = p1.DRAMLatency, p1.DRAMBytesPerCycle
-	c.KernelNS, c.KernelLaunch, c.LaunchGapNS, c.BlockRateFloor = p1.KernelNS, p1.KernelLaunch, p1.LaunchGapNS, p1.BlockRateFloor
+	c.KernelNS, c.KernelLaunch, c.LaunchGapNS = p1.KernelNS, p1.KernelLaunch, p1.LaunchGapNS
 	if !reflect.DeepEqual(&c, p1) {
 		t.Errorf("the h200 preset differs from the h100's in more than its L2, DRAM bandwidth and latency and launch costs")
 	}

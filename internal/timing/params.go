@@ -469,7 +469,7 @@ type Params struct {
 	// to its limit) is handed out at one block per this many ns (0:
 	// BlockDispatchNS, as later blocks).
 	FirstDispatchNS float64
-	BlockRateFloor  bool    // a grid lasts at least its blocks × BlockDispatchNS from its start, first wave included (grid.go, finish)
+	BlockRateFloor  bool    // the block scheduler takes retired blocks back one per BlockDispatchNS; a grid ends when it has taken its last (grid.go, retirementDrain)
 	BlockLaunch     uint32  // cycles from a block's dispatch until its warps issue
 	BlockRetireNS   float64 // from a block's last warp's exit until its SM takes the next block (placement.go)
 	LaunchGapNS     float64 // host-side cost of a launch, seen between back-to-back launches (event timing)

@@ -856,7 +856,20 @@ var measured = withDerivedPresets(map[string]*Params{
 		// cycles (40 ns) on the launch's first read: the model times as
 		// Nsight Compute does.
 		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35,
-		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
+		// [DRAIN] BlockRateFloor, MEASURED (testdata/timing/shortocc,
+		// the study rows m_e64_x1, m_s64_x1 and m_e64_x6: their ncu
+		// durations and every warp's %globaltimer at entry and exit;
+		// docs/calibration.md, "The block scheduler's retirement rate"):
+		// one wave of 4224 empty blocks of 64 has exited 928 ns after its
+		// first block began and the kernel lasts 4320 ns more (an empty
+		// one-block kernel 2240: 2080 ns for the wave, 0.49 ns a block);
+		// the same wave spinning 3000 cycles has exited at 2720 ns and
+		// the kernel lasts 4288 more, so the blocks' retirements are
+		// taken after they ran, one per BlockDispatchNS device-wide,
+		// and the grid ends when the last is (retirementDrain): -41.7%
+		// and -27.0% without, -5.0% and +0.8% with. Six waves of them
+		// end 2400 ns after their last block: the last wave's turns.
+		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockRateFloor: true, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		// [COPY] testdata/timing/wgmma/h100b (mb.cu's bulk and tile: one
 		// thread's cp.async.bulk / cp.async.bulk.tensor.2d of 512 bytes

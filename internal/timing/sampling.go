@@ -372,14 +372,14 @@ type slotFree struct {
 // The error estimate, in percent of the estimate with its launch, is the
 // window's own evidence (errorSlots) for a window of two waves,
 // shortOneWavePct for a window of one.
-func (s *gridState) extrapolateSlots(nb int, end, launch uint64) (cycles uint64, errPct float64) {
+func (s *gridState) extrapolateSlots(nb int, end, launch uint64) (cycles uint64, errPct float64, retires []uint64) {
 	from := 0
 	if s.limitBlk >= 2*s.wave {
 		from = s.wave
 	}
 	later, later1 := s.blockTimes(from)
 	if len(later1) == 0 || s.limitBlk >= nb {
-		return end, 0
+		return end, 0, nil
 	}
 	// A window of one wave: each SM's untimed blocks take the mean of
 	// its window blocks' times (all SMs' where it has none). The wave's
@@ -399,11 +399,11 @@ func (s *gridState) extrapolateSlots(nb int, end, launch uint64) (cycles uint64,
 	}
 	mean := func(sm, _ int) uint64 { return means[sm] }
 	if from == 0 {
-		return max(end, s.placeSlots(nb, end, mean)), shortOneWavePct
+		return max(end, s.placeSlotsTail(nb, end, mean, nil, &retires)), shortOneWavePct, retires
 	}
 	slowest := func(sm int) uint64 { return longest[sm] }
-	cycles = max(end, s.placeSlotsTail(nb, end, mean, slowest))
-	return cycles, s.errorSlots(nb, end, cycles, launch, later, later1, mean)
+	cycles = max(end, s.placeSlotsTail(nb, end, mean, slowest, &retires))
+	return cycles, s.errorSlots(nb, end, cycles, launch, later, later1, mean), retires
 }
 
 // errorSlots is a window of two waves' error estimate, in percent of its
@@ -498,13 +498,15 @@ func meanOf(ws []uint64) uint64 {
 // and returns the cycle the last one ends plus the window's drain after
 // its last retirement.
 func (s *gridState) placeSlots(nb int, end uint64, time func(sm, k int) uint64) uint64 {
-	return s.placeSlotsTail(nb, end, time, nil)
+	return s.placeSlotsTail(nb, end, time, nil, nil)
 }
 
 // placeSlotsTail is placeSlots with the last untimed block of each slot
 // taking tail(sm) instead of its time (nil: its time): the blocks after
-// it on no slot, it only sets when its slot ends.
-func (s *gridState) placeSlotsTail(nb int, end uint64, time func(sm, k int) uint64, tail func(sm int) uint64) uint64 {
+// it on no slot, it only sets when its slot ends. With retires not nil
+// it appends the cycle each untimed block retires at (for the block
+// scheduler's retirement drain, finish).
+func (s *gridState) placeSlotsTail(nb int, end uint64, time func(sm, k int) uint64, tail func(sm int) uint64, retires *[]uint64) uint64 {
 	ends := make([][]uint64, len(s.sms))
 	for _, b := range s.spans {
 		ends[b.SM] = append(ends[b.SM], b.End)
@@ -530,6 +532,7 @@ func (s *gridState) placeSlotsTail(nb int, end uint64, time func(sm, k int) uint
 	// lastD is, per slot, when its last untimed block was dispatched
 	// (+1; 0: none).
 	lastD := make([]uint64, len(h.s))
+	lastR := make([]int, len(h.s)) // per slot, its last block's place in retires
 	var last uint64
 	for i := s.limitBlk; i < nb; i++ {
 		f := h.s[0]
@@ -538,6 +541,10 @@ func (s *gridState) placeSlotsTail(nb int, end uint64, time func(sm, k int) uint
 		n[f.sm]++
 		last = max(last, e)
 		lastD[f.slot] = d + 1
+		if retires != nil {
+			lastR[f.slot] = len(*retires)
+			*retires = append(*retires, e)
+		}
 		h.s[0].at = e
 		h.down(0)
 	}
@@ -545,7 +552,11 @@ func (s *gridState) placeSlotsTail(nb int, end uint64, time func(sm, k int) uint
 		last = 0
 		for _, f := range h.s {
 			if d := lastD[f.slot]; d > 0 {
-				last = max(last, d-1+tail(f.sm))
+				e := d - 1 + tail(f.sm)
+				last = max(last, e)
+				if retires != nil {
+					(*retires)[lastR[f.slot]] = e
+				}
 			}
 		}
 	}

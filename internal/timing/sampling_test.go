@@ -129,7 +129,7 @@ func TestExtrapolateSlots(t *testing.T) {
 	// 400 and 460; the drain of 5 cycles after. (In dispatch order, the
 	// second wave's times 80, 120, 80, 120: 465 as well; at the mean
 	// throughout, 445.)
-	cycles, errPct := s.extrapolateSlots(8, 245, 35)
+	cycles, errPct, _ := s.extrapolateSlots(8, 245, 35)
 	if cycles != 465 {
 		t.Errorf("extrapolated %d cycles, want 465", cycles)
 	}
@@ -143,7 +143,7 @@ func TestExtrapolateSlots(t *testing.T) {
 	}
 	// Two blocks fewer: 4 and 5 are their slots' last, 120 each: 300
 	// and 360, and the drain.
-	if cycles, _ := s.extrapolateSlots(6, 245, 35); cycles != 365 {
+	if cycles, _, _ := s.extrapolateSlots(6, 245, 35); cycles != 365 {
 		t.Errorf("extrapolated %d cycles with two untimed blocks, want 365", cycles)
 	}
 }
@@ -178,7 +178,7 @@ func TestExtrapolateSlotsMeanPerSM(t *testing.T) {
 			last = max(last, b.End)
 		}
 		s := &gridState{p: &Params{}, sms: make([]*smT, c.sms), perSM: 2, wave: wave, limitBlk: len(c.spans), lastDone: last, spans: c.spans}
-		if got, _ := s.extrapolateSlots(c.nb, last, 0); got != c.want {
+		if got, _, _ := s.extrapolateSlots(c.nb, last, 0); got != c.want {
 			t.Errorf("%s: extrapolated %d cycles, want %d", c.name, got, c.want)
 		}
 	}

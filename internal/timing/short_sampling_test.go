@@ -75,7 +75,11 @@ func TestShortSamplingError(t *testing.T) {
 // waves, stated ±3.50%), stated ±1.79% on average (2.9 times the error);
 // before (each untimed block at its SM's second-wave time in dispatch
 // order, the 10th-90th percentile spread in the estimate) mean 0.66%,
-// worst +3.10% and -3.04%, stated ±3.60% (5.5 times). The full timing is the
+// worst +3.10% and -3.04%, stated ±3.60% (5.5 times). On 2026-11-29 (twentieth
+// round), with the H100's retirement drain (BlockRateFloor) and the estimate
+// ending with it too (drainTail), the same figures; occ_fma_r4 +0.80% stated
+// ±1.06%, -1.85% against ±1.04% when the estimate kept only the window's
+// drain or the blocks at the rate. The full timing is the
 // calibration's own simulation of the file (shared with
 // TestLongCalibration, at the clock the H100 ran it at); a file is run
 // again with short grids sampled only when one of its launches is a short
