@@ -120,7 +120,7 @@ func hasLine(b *blockT, line uint64) bool {
 
 // dropLazy forgets the lazy parameter reads into the registers in writes.
 func dropLazy(w *warpT, in *ir.Inst) {
-	if !lazyWrites(w.lazy, in) {
+	if w.lazyRegs&writeBits(in) == 0 || !lazyWrites(w.lazy, in) {
 		// (The common case: nothing to drop, and no stores.)
 		return
 	}
@@ -132,6 +132,38 @@ func dropLazy(w *warpT, in *ir.Inst) {
 		}
 	}
 	w.lazy = w.lazy[:k]
+	w.lazyRegs = lazyMask(w.lazy)
+}
+
+// lazyBit is register r's bit in a warp's lazyRegs: r modulo 64, so that
+// a register's bit may stand for others too (the mask only rules out).
+func lazyBit(r int32) uint64 { return 1 << (uint32(r) & 63) }
+
+// lazyMask is the lazyRegs of lazy.
+func lazyMask(lazy []lazyParam) uint64 {
+	var m uint64
+	for _, l := range lazy {
+		m |= lazyBit(l.reg)
+	}
+	return m
+}
+
+// readBits are the lazyBits of the registers in reads (its guard and
+// sources); writeBits of those it writes.
+func readBits(in *ir.Inst) uint64 {
+	m := lazyBit(in.Guard)
+	for _, r := range in.A {
+		m |= lazyBit(r)
+	}
+	return m
+}
+
+func writeBits(in *ir.Inst) uint64 {
+	var m uint64
+	for _, r := range in.D {
+		m |= lazyBit(r)
+	}
+	return m
 }
 
 // lazyWrites says whether in writes a register of one of lazy's reads.
@@ -164,7 +196,7 @@ func (s *gridState) lazyParams(w *warpT, in *ir.Inst, t uint64) uint64 {
 	if w.blk == nil {
 		return 0
 	}
-	if !lazyReads(w.lazy, in) {
+	if w.lazyRegs&readBits(in) == 0 || !lazyReads(w.lazy, in) {
 		// (The common case: in reads none of them; nothing changes.)
 		return 0
 	}
@@ -183,6 +215,7 @@ func (s *gridState) lazyParams(w *warpT, in *ir.Inst, t uint64) uint64 {
 		k++
 	}
 	w.lazy = w.lazy[:k]
+	w.lazyRegs = lazyMask(w.lazy)
 	return at
 }
 

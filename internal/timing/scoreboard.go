@@ -650,6 +650,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			for _, r := range in.D {
 				if r >= 0 && int(r) < len(w.regReady) {
 					w.lazy = append(w.lazy, lazyParam{r, off})
+					w.lazyRegs |= lazyBit(r)
 				}
 			}
 		} else {
