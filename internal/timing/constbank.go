@@ -121,7 +121,7 @@ func hasLine(b *blockT, line uint64) bool {
 // dropLazy forgets the lazy parameter reads into the registers in writes.
 func dropLazy(w *warpT, in *ir.Inst) {
 	if w.lazyRegs&writeBits(in) == 0 || !lazyWrites(w.lazy, in) {
-		// (The common case: nothing to drop, and no stores.)
+		// (The common case: nothing to drop; the slice stays as it is.)
 		return
 	}
 	k := 0
