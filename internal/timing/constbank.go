@@ -80,11 +80,11 @@ func constIndex(b *blockT, line uint64) int {
 // symbol or an access through it, but not a __constant__ variable's (ptxas
 // names it in its own bank, c[0x3]; an ld.const is constLoad's). Its line
 // is the symbol's.
-func symbolAddr(p *Params, in *ir.Inst, vars []*ir.Var) (uint64, bool) {
+func (s *gridState) symbolAddr(p *Params, in *ir.Inst) (uint64, bool) {
 	if p.SymFirstMissCycles == 0 || in.SymKind != ir.SymGlobal || in.Space == ptx.SpaceConst {
 		return 0, false
 	}
-	if int(in.Sym) < len(vars) && vars[in.Sym].Space == ptx.SpaceConst {
+	if vars := s.vars(); int(in.Sym) < len(vars) && vars[in.Sym].Space == ptx.SpaceConst {
 		return 0, false
 	}
 	return symLine | uint64(in.Sym), true
@@ -120,6 +120,10 @@ func hasLine(b *blockT, line uint64) bool {
 
 // dropLazy forgets the lazy parameter reads into the registers in writes.
 func dropLazy(w *warpT, in *ir.Inst) {
+	if w.lazyRegs&writeBits(in) == 0 || !lazyWrites(w.lazy, in) {
+		// (The common case: nothing to drop; the slice stays as it is.)
+		return
+	}
 	k := 0
 	for _, l := range w.lazy {
 		if !slices.Contains(in.D[:], l.reg) {
@@ -128,6 +132,59 @@ func dropLazy(w *warpT, in *ir.Inst) {
 		}
 	}
 	w.lazy = w.lazy[:k]
+	w.lazyRegs = lazyMask(w.lazy)
+}
+
+// lazyBit is register r's bit in a warp's lazyRegs: r modulo 64, so that
+// a register's bit may stand for others too (the mask only rules out).
+func lazyBit(r int32) uint64 { return 1 << (uint32(r) & 63) }
+
+// lazyMask is the lazyRegs of lazy.
+func lazyMask(lazy []lazyParam) uint64 {
+	var m uint64
+	for _, l := range lazy {
+		m |= lazyBit(l.reg)
+	}
+	return m
+}
+
+// readBits are the lazyBits of the registers in reads (its guard and
+// sources); writeBits of those it writes.
+func readBits(in *ir.Inst) uint64 {
+	m := lazyBit(in.Guard)
+	for _, r := range in.A {
+		m |= lazyBit(r)
+	}
+	return m
+}
+
+func writeBits(in *ir.Inst) uint64 {
+	var m uint64
+	for _, r := range in.D {
+		m |= lazyBit(r)
+	}
+	return m
+}
+
+// lazyWrites says whether in writes a register of one of lazy's reads.
+func lazyWrites(lazy []lazyParam, in *ir.Inst) bool {
+	for _, l := range lazy {
+		if slices.Contains(in.D[:], l.reg) {
+			return true
+		}
+	}
+	return false
+}
+
+// lazyReads says whether in reads (its guard or a source) a register of
+// one of lazy's reads.
+func lazyReads(lazy []lazyParam, in *ir.Inst) bool {
+	for _, l := range lazy {
+		if l.reg == in.Guard || slices.Contains(in.A[:], l.reg) {
+			return true
+		}
+	}
+	return false
 }
 
 // lazyParams is when the parameters instruction in reads, among warp w's
@@ -137,6 +194,10 @@ func dropLazy(w *warpT, in *ir.Inst) {
 // registers then wait as any other's.
 func (s *gridState) lazyParams(w *warpT, in *ir.Inst, t uint64) uint64 {
 	if w.blk == nil {
+		return 0
+	}
+	if w.lazyRegs&readBits(in) == 0 || !lazyReads(w.lazy, in) {
+		// (The common case: in reads none of them; nothing changes.)
 		return 0
 	}
 	at := uint64(0)
@@ -154,6 +215,7 @@ func (s *gridState) lazyParams(w *warpT, in *ir.Inst, t uint64) uint64 {
 		k++
 	}
 	w.lazy = w.lazy[:k]
+	w.lazyRegs = lazyMask(w.lazy)
 	return at
 }
 

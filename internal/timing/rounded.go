@@ -106,6 +106,11 @@ func ieeeKind(in *ir.Inst) int {
 // libdevice routine), 0 where the model lets the sequence overlap the
 // warp's next instructions.
 func seqHold(in *ir.Inst, p *Params) uint32 {
+	switch in.Op {
+	case ir.OpDiv, ir.OpRcp, ir.OpSqrt, ir.OpLibcall:
+	default:
+		return 0 // (no sequence: the common case, at once)
+	}
 	if k := roundedKind(in); roundedCall(k) {
 		return p.RoundedCycles[k]
 	}

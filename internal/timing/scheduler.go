@@ -91,6 +91,10 @@ type warpT struct {
 	// block had not asked for: read where a consumer needs them, as
 	// ptxas places them (constbank.go).
 	lazy []lazyParam
+	// lazyRegs has the lazyBit of every register of lazy (and maybe
+	// others): an instruction none of whose registers' bits are set reads
+	// and writes none of lazy's (dropLazy, lazyParams look no further).
+	lazyRegs uint64
 	// (The fields above are those the scheduler and the scoreboard read
 	// for most instructions: the first four of the host's cache lines.)
 	age uint64
@@ -529,6 +533,7 @@ func (s *gridState) foldMovs(sm *smT, w *warpT) {
 				for _, l := range w.lazy {
 					if l.reg == a {
 						w.lazy = append(w.lazy, lazyParam{d, l.off})
+						w.lazyRegs |= lazyBit(d)
 						break
 					}
 				}

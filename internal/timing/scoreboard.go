@@ -151,126 +151,128 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		}
 	}
 	check(in.Guard)
-	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && in.Flags&ir.FlagNC == 0 && s.p != nil && s.p.LoadAfterStore &&
-		end(w.gstoreData, &t, &fut) {
-		// A global load after a global store that may write what it reads
-		// (not ld.global.nc: restrict, read-only data) stays after it in
-		// ptxas's code, and the store issues only once its data is there
-		// (a copy loop's iterations do not overlap).
-		why = stallLongScoreboard
-	}
-	if in.Class == ir.ClassBranch && !predicatedBranch(s.p, in) && !unrolledBackEdge(s.p, w, in) || in.Class == ir.ClassBarrier || readsClock(in) {
-		// ptxas moves loads above stores, and above the arithmetic that
-		// consumes earlier loads, only within a basic block: at its end
-		// the stores' data and that arithmetic's results must be there.
-		// A short forward branch that ptxas turns into predicated code
-		// (`if (i < n) s += a[i]`) ends no block: its stretch's loads are
-		// hoisted with the rest (testdata/timing/mlp: four guarded loads
-		// of nvcc's unrolled sum, in flight together on the H100).
-		// Nor across a clock read (volatile: CS2R SR_CLOCKLO stays after
-		// the stores before it, which issue once their data is there:
-		// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
-		// takes the load's latency between its clocks on the H100).
-		for _, end := range [2]uint64{w.storeData, w.hoisted} {
-			if end > t {
-				if isFut(end) {
-					fut = end
-				} else {
-					t = end
+	gated := false
+	if !plainDeps(in) {
+		if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && in.Flags&ir.FlagNC == 0 && s.p != nil && s.p.LoadAfterStore &&
+			end(w.gstoreData, &t, &fut) {
+			// A global load after a global store that may write what it reads
+			// (not ld.global.nc: restrict, read-only data) stays after it in
+			// ptxas's code, and the store issues only once its data is there
+			// (a copy loop's iterations do not overlap).
+			why = stallLongScoreboard
+		}
+		if in.Class == ir.ClassBranch && !predicatedBranch(s.p, in) && !unrolledBackEdge(s.p, w, in) || in.Class == ir.ClassBarrier || readsClock(in) {
+			// ptxas moves loads above stores, and above the arithmetic that
+			// consumes earlier loads, only within a basic block: at its end
+			// the stores' data and that arithmetic's results must be there.
+			// A short forward branch that ptxas turns into predicated code
+			// (`if (i < n) s += a[i]`) ends no block: its stretch's loads are
+			// hoisted with the rest (testdata/timing/mlp: four guarded loads
+			// of nvcc's unrolled sum, in flight together on the H100).
+			// Nor across a clock read (volatile: CS2R SR_CLOCKLO stays after
+			// the stores before it, which issue once their data is there:
+			// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
+			// takes the load's latency between its clocks on the H100).
+			for _, end := range [2]uint64{w.storeData, w.hoisted} {
+				if end > t {
+					if isFut(end) {
+						fut = end
+					} else {
+						t = end
+					}
+					why = stallLongScoreboard
 				}
-				why = stallLongScoreboard
 			}
 		}
-	}
-	if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
-		// Nor do a warp's MMAs overlap across a basic block's end
-		// (TensorPipe.Release).
-		t, why = w.tensorLast, stallWait
-	}
-	if in.Class == ir.ClassStGlobal && in.Op == ir.OpSt && s.p != nil && s.p.StoreWindow > 0 {
-		if g := s.storeGate(w); g > t && fut == 0 {
-			t, why = g, stallLGThrottle
+		if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
+			// Nor do a warp's MMAs overlap across a basic block's end
+			// (TensorPipe.Release).
+			t, why = w.tensorLast, stallWait
 		}
-	}
-	if in.Class == ir.ClassStGlobal && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 {
-		// The SM's store port has StoreQueueCycles queued at most.
-		if q := w.blk.sm.stq.free - s.p.StoreQueueCycles; q > float64(t) {
-			t, why = uint64(q), stallLGThrottle
+		if in.Class == ir.ClassStGlobal && in.Op == ir.OpSt && s.p != nil && s.p.StoreWindow > 0 {
+			if g := s.storeGate(w); g > t && fut == 0 {
+				t, why = g, stallLGThrottle
+			}
 		}
-	}
-	if s.p != nil && s.p.HoistLoads && s.hoistWords > 0 && w.heldN > 0 && (heldLoad(in) || heldShfl(s.p, in)) {
-		// ptxas puts this load (or shuffle) above the consumers of
-		// earlier loads and shuffles that the warp issued ahead only
-		// while the registers they hold leave it room (registerGate).
-		gateWhy := uint8(stallLongScoreboard)
-		if in.Op == ir.OpShfl {
-			gateWhy = stallShortScoreboard
+		if in.Class == ir.ClassStGlobal && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 {
+			// The SM's store port has StoreQueueCycles queued at most.
+			if q := w.blk.sm.stq.free - s.p.StoreQueueCycles; q > float64(t) {
+				t, why = uint64(q), stallLGThrottle
+			}
 		}
-		if g := s.registerGate(w); isFut(g) {
-			fut, why = g, gateWhy
-		} else if g > t {
-			t, why = g, gateWhy
+		if s.p != nil && s.p.HoistLoads && s.hoistWords > 0 && w.heldN > 0 && (heldLoad(in) || heldShfl(s.p, in)) {
+			// ptxas puts this load (or shuffle) above the consumers of
+			// earlier loads and shuffles that the warp issued ahead only
+			// while the registers they hold leave it room (registerGate).
+			gateWhy := uint8(stallLongScoreboard)
+			if in.Op == ir.OpShfl {
+				gateWhy = stallShortScoreboard
+			}
+			if g := s.registerGate(w); isFut(g) {
+				fut, why = g, gateWhy
+			} else if g > t {
+				t, why = g, gateWhy
+			}
 		}
-	}
-	if s.p != nil && s.p.WmmaReuse && w.mmaStart != 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && wmmaReuse(w, in) {
-		// ptxas loads this k step's fragment into the registers the
-		// step before's MMAs read: after they start.
-		if g := w.mmaStart; isFut(g) {
-			fut, why = g, stallLongScoreboard
-		} else if g > t {
-			t, why = g, stallLongScoreboard
+		if s.p != nil && s.p.WmmaReuse && w.mmaStart != 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaLoad && wmmaReuse(w, in) {
+			// ptxas loads this k step's fragment into the registers the
+			// step before's MMAs read: after they start.
+			if g := w.mmaStart; isFut(g) {
+				fut, why = g, stallLongScoreboard
+			} else if g > t {
+				t, why = g, stallLongScoreboard
+			}
 		}
-	}
-	if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && s.p != nil && s.p.LoadWindow > 0 {
-		if g := s.loadGate(w); isFut(g) {
-			fut, why = g, stallLGThrottle
-		} else if g > t {
-			t, why = g, stallLGThrottle
+		if in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd && s.p != nil && s.p.LoadWindow > 0 {
+			if g := s.loadGate(w); isFut(g) {
+				fut, why = g, stallLGThrottle
+			} else if g > t {
+				t, why = g, stallLGThrottle
+			}
 		}
-	}
-	if (in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd || wmmaMemOp(in)) && w.loadNext > t && fut == 0 {
-		// The LSU takes a warp's load a line at a time (LoadWarpCycles),
-		// a wmma.load's or wmma.store's requests too.
-		t, why = w.loadNext, stallLGThrottle
-	}
-	if wmmaMemOp(in) && in.Mode == ir.TensorWmmaStore && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 {
-		// Its stores wait, as st's do, while the SM's store port (or
-		// shared-memory pipe) has StoreQueueCycles queued.
-		q := w.blk.sm.stq.free - s.p.StoreQueueCycles
-		if sh := float64(w.blk.sm.shared) - s.p.StoreQueueCycles; !isFut(w.blk.sm.shared) && sh > q {
-			q = sh
+		if (in.Class == ir.ClassLdGlobal && in.Op == ir.OpLd || wmmaMemOp(in)) && w.loadNext > t && fut == 0 {
+			// The LSU takes a warp's load a line at a time (LoadWarpCycles),
+			// a wmma.load's or wmma.store's requests too.
+			t, why = w.loadNext, stallLGThrottle
 		}
-		if q > float64(t) {
-			t, why = uint64(q), stallLGThrottle
+		if wmmaMemOp(in) && in.Mode == ir.TensorWmmaStore && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 {
+			// Its stores wait, as st's do, while the SM's store port (or
+			// shared-memory pipe) has StoreQueueCycles queued.
+			q := w.blk.sm.stq.free - s.p.StoreQueueCycles
+			if sh := float64(w.blk.sm.shared) - s.p.StoreQueueCycles; !isFut(w.blk.sm.shared) && sh > q {
+				q = sh
+			}
+			if q > float64(t) {
+				t, why = uint64(q), stallLGThrottle
+			}
 		}
-	}
-	if in.Class == ir.ClassShared && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 && !isFut(w.blk.sm.shared) {
-		// A shared store waits, as a wmma.store does, while the SM's
-		// shared-memory pipe (one wavefront a cycle) has StoreQueueCycles
-		// queued: a warp's conflicted stores cannot run ahead of the pipe
-		// without bound (testdata/timing/stsconf).
-		// So do the warp's own, its wavefronts SharedWarpCycles apart
-		// (stsconf2: one warp's 32-way stores 63.4 cycles each).
-		sh := w.blk.sm.shared
-		if s.p.SharedWarpCycles > 0 && !isFut(w.sharedFeed) && w.sharedFeed > sh {
-			sh = w.sharedFeed
+		if in.Class == ir.ClassShared && in.Op == ir.OpSt && s.p != nil && s.p.StoreQueueCycles > 0 && fut == 0 && !isFut(w.blk.sm.shared) {
+			// A shared store waits, as a wmma.store does, while the SM's
+			// shared-memory pipe (one wavefront a cycle) has StoreQueueCycles
+			// queued: a warp's conflicted stores cannot run ahead of the pipe
+			// without bound (testdata/timing/stsconf).
+			// So do the warp's own, its wavefronts SharedWarpCycles apart
+			// (stsconf2: one warp's 32-way stores 63.4 cycles each).
+			sh := w.blk.sm.shared
+			if s.p.SharedWarpCycles > 0 && !isFut(w.sharedFeed) && w.sharedFeed > sh {
+				sh = w.sharedFeed
+			}
+			if q := float64(sh) - s.p.StoreQueueCycles; q > float64(t) {
+				t, why = uint64(q), stallMIOThrottle
+			}
 		}
-		if q := float64(sh) - s.p.StoreQueueCycles; q > float64(t) {
-			t, why = uint64(q), stallMIOThrottle
+		if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
+			if g := s.cpAsyncGate(w); g > t {
+				// The gate moves as other warps' copies queue: not cached.
+				t, why, gated = g, stallLGThrottle, true
+			}
 		}
-	}
-	gated := false
-	if in.Op == ir.OpAsync && in.Mode == ir.AsyncCopy && s.p != nil && fut == 0 {
-		if g := s.cpAsyncGate(w); g > t {
-			// The gate moves as other warps' copies queue: not cached.
-			t, why, gated = g, stallLGThrottle, true
-		}
-	}
-	if in.Op == ir.OpRed && in.Space != ptx.SpaceShared && s.p != nil && s.p.RedWindow > 0 {
-		if g := s.redGate(w); isFut(g) {
-			fut, why = g, stallLGThrottle
-		} else if g > t {
-			t, why = g, stallLGThrottle
+		if in.Op == ir.OpRed && in.Space != ptx.SpaceShared && s.p != nil && s.p.RedWindow > 0 {
+			if g := s.redGate(w); isFut(g) {
+				fut, why = g, stallLGThrottle
+			} else if g > t {
+				t, why = g, stallLGThrottle
+			}
 		}
 	}
 	if in.Op == ir.OpSt || in.Op == ir.OpRed {
@@ -302,6 +304,22 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 		q.depWarps[arenaOf(t)] = append(q.depWarps[arenaOf(t)], w)
 	}
 	return t, why
+}
+
+// plainDeps says whether instruction in waits for nothing in depReady but
+// its registers (and lazily read parameters): no memory access, branch,
+// barrier, clock read, shuffle or tensor operation, none of whose gates
+// can apply; depReady skips them at once (the common case).
+func plainDeps(in *ir.Inst) bool {
+	switch in.Class {
+	case ir.ClassLdGlobal, ir.ClassStGlobal, ir.ClassShared, ir.ClassBranch, ir.ClassBarrier:
+		return false
+	}
+	switch in.Op {
+	case ir.OpMovSreg, ir.OpLd, ir.OpSt, ir.OpRed, ir.OpShfl, ir.OpTensor, ir.OpAsync:
+		return false
+	}
+	return true
 }
 
 // wmmaMemOp says whether in is a wmma.load or wmma.store.
@@ -458,10 +476,16 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			w.gstoreData = sm.fmax(w.gstoreData, data)
 			sm.keep(&w.gstoreData)
 			var taken, left uint64
-			eachPart(rec, func() {
+			if len(rec.Parts) == 0 {
+				// (eachPart's one call, without the closure: most stores.)
 				t, l := s.store(sm, rec, data)
 				taken, left = sm.fmax(taken, t), max(left, l)
-			})
+			} else {
+				eachPart(rec, func() {
+					t, l := s.store(sm, rec, data)
+					taken, left = sm.fmax(taken, t), max(left, l)
+				})
+			}
 			w.stored = sm.fmax(w.stored, taken)
 			sm.keep(&w.stored)
 			w.lastLeft = left
@@ -511,6 +535,9 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			}
 			if g, a := s.wmmaGroups(rec, in); g > 1 {
 				mem = sm.fmax(mem, s.groupRounds(sm, rec, a, g, lookup))
+			} else if len(rec.Parts) == 0 {
+				// (eachPart's one call, without the closure: most loads.)
+				mem = sm.fmax(mem, s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup))
 			} else {
 				eachPart(rec, func() {
 					mem = sm.fmax(mem, s.loadTaking(sm, rec, loadL1Bytes(p, sm.l1, rec.Sectors), lookup))
@@ -623,12 +650,13 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			for _, r := range in.D {
 				if r >= 0 && int(r) < len(w.regReady) {
 					w.lazy = append(w.lazy, lazyParam{r, off})
+					w.lazyRegs |= lazyBit(r)
 				}
 			}
 		} else {
 			mem, kind = bank0Read(p, w.blk, sm.now, lat, off), prodShort
 		}
-	} else if line, ok := symbolAddr(p, in, s.vars()); ok && w.blk != nil {
+	} else if line, ok := s.symbolAddr(p, in); ok && w.blk != nil {
 		// A global variable's address: the module's bank of addresses.
 		at := symbolRead(p, w.blk, len(s.sms), sm.now, lat, line)
 		if mem == 0 {

@@ -171,3 +171,62 @@ func TestSharedStoreQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainDepsSkipsNoGate: depReady skips its gates for an instruction
+// plainDeps accepts, so none of them may apply to it: over every op and
+// class (each Mode the gates test), plainDeps accepts no memory access,
+// branch, barrier, clock read, shuffle, store, reduction, cp.async or
+// tensor operation (wmma.load/store and MMAs included).
+func TestPlainDepsSkipsNoGate(t *testing.T) {
+	p := &Params{HoistShfl: true}
+	plain := 0
+	for op := ir.Op(0); op < ir.NumOps; op++ {
+		for c := ir.Class(0); c < ir.NumClasses; c++ {
+			for _, mode := range []uint8{0, ir.TensorWmmaLoad, ir.TensorWmmaStore, ir.TensorWmmaMMA, ir.AsyncCopy} {
+				in := &ir.Inst{Op: op, Class: c, Mode: mode, Imm: int64(ir.SregClock)}
+				if !plainDeps(in) {
+					continue
+				}
+				plain++
+				switch {
+				case c == ir.ClassLdGlobal, c == ir.ClassStGlobal, c == ir.ClassShared, c == ir.ClassBranch, c == ir.ClassBarrier,
+					heldLoad(in), heldShfl(p, in), wmmaMemOp(in), readsClock(in),
+					op == ir.OpSt, op == ir.OpRed, op == ir.OpAsync, op == ir.OpTensor, op == ir.OpShfl:
+					t.Errorf("plainDeps accepts op %d class %v mode %d, which a gate of depReady applies to", op, c, mode)
+				}
+			}
+		}
+	}
+	if plain == 0 {
+		t.Fatal("plainDeps accepts nothing")
+	}
+	add := &ir.Inst{Op: ir.OpAdd, Class: ir.ClassALU}
+	if !plainDeps(add) {
+		t.Error("plainDeps: add.s32 (ALU) is not plain")
+	}
+}
+
+// TestLazyReadsWrites: the scans that let lazyParams and dropLazy return
+// at once see a lazy register as a guard, a source or a destination.
+func TestLazyReadsWrites(t *testing.T) {
+	lazy := []lazyParam{{reg: 7, off: 0x210}}
+	none := &ir.Inst{Guard: -1, D: [4]int32{1, -1, -1, -1}, A: [5]int32{2, 3, -1, -1, -1}}
+	guard := &ir.Inst{Guard: 7, D: [4]int32{1, -1, -1, -1}, A: [5]int32{2, 3, -1, -1, -1}}
+	src := &ir.Inst{Guard: -1, D: [4]int32{1, -1, -1, -1}, A: [5]int32{2, -1, -1, -1, 7}}
+	dst := &ir.Inst{Guard: -1, D: [4]int32{1, 7, -1, -1}, A: [5]int32{2, 3, -1, -1, -1}}
+	for _, tc := range []struct {
+		name         string
+		in           *ir.Inst
+		reads, write bool
+	}{{"none", none, false, false}, {"guard", guard, true, false}, {"source", src, true, false}, {"destination", dst, false, true}} {
+		if got := lazyReads(lazy, tc.in); got != tc.reads {
+			t.Errorf("%s: lazyReads = %v, want %v", tc.name, got, tc.reads)
+		}
+		if got := lazyWrites(lazy, tc.in); got != tc.write {
+			t.Errorf("%s: lazyWrites = %v, want %v", tc.name, got, tc.write)
+		}
+	}
+	if lazyReads(nil, src) || lazyWrites(nil, dst) {
+		t.Error("no lazy reads: nothing read or written")
+	}
+}
