@@ -854,8 +854,15 @@ var measured = withDerivedPresets(map[string]*Params{
 		// read 68 (43 ns): TLBMissNS 35. Plain runs (boost clock, the
 		// pages all written at the program's start) pay no walk and 80
 		// cycles (40 ns) on the launch's first read: the model times as
-		// Nsight Compute does.
-		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35,
+		// Nsight Compute does. A program's launches (TLBPrograms) pay the
+		// walks by the program's own history, plainly too: on an H200
+		// (testdata/timing/firstlaunch, prog20) a program's first launch
+		// of a 1-block read kernel took +757-886 ns under Nsight Compute
+		// over the same kernel warm (two cold regions: its input and its
+		// stamp buffer), +342-360 ns with one cold region, +437-650 ns
+		// with 132 blocks; plain runs' first reads +600-1,100 cycles at
+		// 1.98 GHz.
+		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35, TLBPrograms: true,
 		KernelNS: 2200, BlockDispatchNS: 0.6, FirstDispatchNS: 0.1, BlockLaunch: 127, BlockRetireNS: 140, LaunchGapNS: 4700,
 		DeviceLaunch: 2000, ChildStartNS: 14700, DeviceSyncNS: 10000,
 		// [COPY] testdata/timing/wgmma/h100b (mb.cu's bulk and tile: one
