@@ -122,6 +122,11 @@ type TimingOptions struct {
 	// in full while the budget is not used, and for its first wave once
 	// it is (with no budget: always for its first wave).
 	Budget uint64
+	// Program says the device runs a whole program (the CUDA runtime sets
+	// it): the device sees every launch of the process, so address
+	// translation is timed by the program's own history where the preset
+	// says so (internal/timing's TLBPrograms: the H100's and H200's).
+	Program bool
 }
 
 // Dim3 is a grid or block shape.
@@ -193,7 +198,7 @@ func NewDevice(a *arch.Arch, opt Options) *Device {
 			d.repeats.SetBudget(opt.Timing.Budget)
 		}
 		d.timer = timing.New(a, timing.Options{Scheduler: opt.Timing.Scheduler, Sample: !opt.Timing.NoSampling, ClockMHz: opt.Timing.ClockMHz,
-			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids,
+			PCStalls: opt.Timing.PCStalls, ShortGrids: opt.Timing.ShortGrids, Program: opt.Timing.Program,
 			// A grid of under three waves is timed in full while the
 			// budget of detail is not used (it costs little), else for
 			// its first wave (internal/timing/sampling.go, shortWindow).

@@ -220,6 +220,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("libcall.cosf", "cycles a call of libdevice's __nv_cosf holds the warp (0: 24 issue slots and the class latency)", count, 0, formatFloat)
 	timing("libcall.sqrtf", "cycles a call of libdevice's __nv_sqrtf holds the warp (0: 24 issue slots and the class latency)", count, 0, formatFloat)
 	timing("tlb.cold", "1: address translation timed as under Nsight Compute (an SM's first request to a region, and a walk for a region the launch before did not touch); 0: not timed", count, 0, formatFloat)
+	timing("tlb.programs", "1: address translation timed as with tlb.cold in whole programs (warpsim cc), whose launches the device sees from the process's first; 0: only with tlb.cold", count, 0, formatFloat)
 	nanos("tlb.miss_ns", "with tlb.cold, an SM's first request to a region in a grid waits this long more (the shared translation)")
 	timing("memory.fetch", "bytes DRAM delivers per L2 miss (a size)", size, 1, func(v float64) string { return formatSize(int64(v)) })
 	nanos("launch.kernel", "a kernel's fixed duration beyond its blocks' work")

@@ -229,15 +229,19 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// CALL of the routine, LibcallCycles): clang's 14.76% -> 14.85%, only
 		// h2math moving (+45.4% -> +48.1%: its clang code is 1.65 times
 		// nvcc's time on the GPU, programs3CompilerGap).
-		bound := map[string]float64{"nvcc": 0.091, "clang": 0.149}[compiler]
+		// Twentieth round (translation timed in programs, tlb.programs:
+		// every launch beyond 15% was a program's first, too fast): nvcc's
+		// 8.9% -> 6.2% (held out 9.3% -> 4.9%, 5.5% with the hash rule's
+		// membership), 24 -> 30 within 15%; clang's 14.85% -> 12.6%.
+		bound := map[string]float64{"nvcc": 0.065, "clang": 0.13}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)
 		}
-		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.095 {
-			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 9.5%%", compiler, 100*held)
+		if held := half[1].sum / float64(max(1, half[1].n)); compiler == "nvcc" && held > 0.055 {
+			t.Errorf("%s: held-out half's mean |error| %.1f%%, want under 5.5%%", compiler, 100*held)
 		}
-		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.093 {
-			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 9.3%%", compiler, 100*held)
+		if held := half[2].sum / float64(max(1, half[2].n)); compiler == "nvcc" && held > 0.06 {
+			t.Errorf("%s: held-out half's mean |error| with the hash rule's membership %.1f%%, want under 6%%", compiler, 100*held)
 		}
 	}
 	programs3CompilerGap(t, byCompiler["clang"], byCompiler["nvcc"])
@@ -338,8 +342,9 @@ func programs3CompilerGap(t *testing.T, clang, nvcc map[string][]float64) {
 	if worst > 0.30 {
 		t.Errorf("the compilers' gap: a launch's ratio %.1f%% off, want under 30%%", 100*worst)
 	}
-	if m := mean(same, -1); m > 0.105 {
-		t.Errorf("clang's code against the H100's clang build: mean |error| %.1f%%, want under 10.5%%", 100*m)
+	// 10.0% -> 6.4% in the twentieth round (translation timed in programs).
+	if m := mean(same, -1); m > 0.07 {
+		t.Errorf("clang's code against the H100's clang build: mean |error| %.1f%%, want under 7%%", 100*m)
 	}
 }
 

@@ -17,7 +17,7 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 		opt := warpsim.Options{Stdout: printf, Progress: progress, Workers: set.Workers, StepLimit: set.StepLimit,
 			Backing: mem, BackingBase: base, Mode: set.Mode, Timeout: set.Timeout, Lines: set.ProfileLines, Replay: !set.NoReplay,
 			Timing: warpsim.TimingOptions{PCStalls: set.ProfileLines, NoSampling: set.NoSampling, Similar: !set.NoSampling,
-				ShortGrids: !set.NoSampling, Budget: ProgramBudget}}
+				ShortGrids: !set.NoSampling, Budget: ProgramBudget, Program: true}}
 		return &simDevice{Device: warpsim.NewDevice(a, opt)}
 	}
 }

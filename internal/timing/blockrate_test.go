@@ -16,7 +16,7 @@ import (
 // scheduler microbenchmarks, study rows of testdata/timing/shortocc) and
 // the duration error each may have, at what the model measured when the
 // retirement drain went into the H100 preset, rounded up (docs/
-// calibration.md, "The block scheduler's retirement rate"):
+// testdata/timing/shortocc/JOURNAL.md, "The block scheduler's retirement rate"):
 //   - m_e64_x1, one wave of 4224 empty blocks of 64 (32 an SM): -5.0%; the
 //     model without the drain said -41.7% (its first wave is handed out at
 //     FirstDispatchNS and cost nothing after). The H100's blocks have all

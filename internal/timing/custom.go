@@ -63,6 +63,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"tlb.walk_ns":                       func(p *Params, v float64) { p.TLBWalkNS = v },
 	"tlb.miss_ns":                       func(p *Params, v float64) { p.TLBMissNS = v },
 	"tlb.cold":                          func(p *Params, v float64) { p.TLBCold = v != 0 },
+	"tlb.programs":                      func(p *Params, v float64) { p.TLBPrograms = v != 0 },
 	"latency.barrier":                   func(p *Params, v float64) { p.BarrierLatency = uint32(v) },
 	"latency.store_to_load":             func(p *Params, v float64) { p.StoreToLoad = uint32(v) },
 	"latency.int_div":                   func(p *Params, v float64) { p.DivChain = uint32(v) },

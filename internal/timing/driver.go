@@ -70,6 +70,11 @@ type Options struct {
 	// PCStalls splits each grid's stalls by instruction
 	// (engine.GridTiming.PCStalls); off, it costs nothing.
 	PCStalls bool
+	// Program says the device runs a whole program (warpsim cc's
+	// runtime): every launch of the process comes through it, so the
+	// regions a launch finds translated are known, and with
+	// Params.TLBPrograms address translation is timed (tlb.go).
+	Program bool
 }
 
 // Driver is the timing driver: it implements engine.Driver and keeps the
@@ -154,6 +159,9 @@ func newFar(p *Params) *bucketQueue {
 // New returns a timing driver for a preset.
 func New(a *arch.Arch, opt Options) *Driver {
 	p := ForArch(a, opt.ClockMHz)
+	if opt.Program && p.TLBPrograms {
+		p.TLBCold = true
+	}
 	if opt.Scheduler == "" {
 		opt.Scheduler = a.Scheduler // an arch file's choice
 	}

@@ -462,6 +462,14 @@ type Params struct {
 	TLBRegionBytes       uint64
 	TLBWalkNS, TLBMissNS float64
 	TLBCold              bool
+	// TLBPrograms: translation is timed (as with TLBCold) in whole
+	// programs (Options.Program: warpsim cc's programs), whose launches
+	// the device sees from the process's first: a program's own history
+	// says which regions the launch before touched, where a launch file's
+	// kernel ran on the GPU after launches the model never saw
+	// (testdata/timing/firstlaunch: a program's first launches pay the
+	// walk under Nsight Compute and in plain runs alike).
+	TLBPrograms bool
 
 	KernelNS        float64 // a kernel's fixed duration beyond its blocks' work (launch, drain)
 	BlockDispatchNS float64 // the block scheduler hands out one block per this many ns, GPU-wide

@@ -854,12 +854,19 @@ var measured = withDerivedPresets(map[string]*Params{
 		// read 68 (43 ns): TLBMissNS 35. Plain runs (boost clock, the
 		// pages all written at the program's start) pay no walk and 80
 		// cycles (40 ns) on the launch's first read: the model times as
-		// Nsight Compute does.
-		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35,
+		// Nsight Compute does. A program's launches (TLBPrograms) pay the
+		// walks by the program's own history, plainly too: on an H200
+		// (testdata/timing/firstlaunch, prog20) a program's first launch
+		// of a 1-block read kernel took +757-886 ns under Nsight Compute
+		// over the same kernel warm (two cold regions: its input and its
+		// stamp buffer), +342-360 ns with one cold region, +437-650 ns
+		// with 132 blocks; plain runs' first reads +600-1,100 cycles at
+		// 1.98 GHz.
+		TLBRegionBytes: 32 << 20, TLBWalkNS: 450, TLBMissNS: 35, TLBPrograms: true,
 		// [DRAIN] BlockRateFloor, MEASURED (testdata/timing/shortocc,
 		// the study rows m_e64_x1, m_s64_x1 and m_e64_x6: their ncu
 		// durations and every warp's %globaltimer at entry and exit;
-		// docs/calibration.md, "The block scheduler's retirement rate"):
+		// testdata/timing/shortocc/JOURNAL.md, "The block scheduler's retirement rate"):
 		// one wave of 4224 empty blocks of 64 has exited 928 ns after its
 		// first block began and the kernel lasts 4320 ns more (an empty
 		// one-block kernel 2240: 2080 ns for the wave, 0.49 ns a block);
