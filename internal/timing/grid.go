@@ -498,7 +498,7 @@ func (s *gridState) finish(nb, wave int) {
 
 // retirementDrain is the cycle the block scheduler has taken back the
 // grid's last retired block, taking them in the order they retired at one
-// per DispatchCycles (testdata/timing/blocks, shortocc, h200launch; docs/
+// per DispatchCycles (testdata/timing/blocks, shortocc, h200launch;
 // testdata/timing/shortocc/JOURNAL.md, "The block scheduler's retirement rate"): blocks that
 // retire together, as a wave of short blocks does, wait their turn, so a
 // one-wave grid of n blocks ends n × DispatchCycles after its blocks do,
