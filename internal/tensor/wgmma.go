@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // WGMMA is one wgmma.mma_async shape and type combination (m64nNkK). A
@@ -111,7 +112,10 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 	}
 	// B is held column by column (Bt[n] is column n's K terms), so that
 	// each output's dot product reads its row of A and column of B in place.
-	var Bt [256][32]term
+	// Only the first N columns' first K terms are written and read.
+	sc := wgmmaScratchPool.Get().(*wgmmaScratch)
+	defer wgmmaScratchPool.Put(sc)
+	Bt, A := &sc.bt, &sc.a
 	for k := 0; k < g.K; k++ {
 		for n := 0; n < g.N; n++ {
 			Bt[n][k] = decode(g.B, bAt(k, n))
@@ -120,7 +124,6 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 			}
 		}
 	}
-	var A [16][32]term
 	for r := 0; r < 16; r++ {
 		for k := 0; k < g.K; k++ {
 			A[r][k] = decode(g.A, aAt(16*w+r, k))
@@ -157,6 +160,16 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 		}
 	}
 }
+
+// wgmmaScratch holds a floating-point Exec's decoded operands: 200 KB,
+// too large to clear or allocate on every call, and WGMMAs run on several
+// goroutines at once (the functional driver's workers).
+type wgmmaScratch struct {
+	bt [256][32]term
+	a  [16][32]term
+}
+
+var wgmmaScratchPool = sync.Pool{New: func() any { return new(wgmmaScratch) }}
 
 // APos is the (row within the warp's 16, k) of element sub of register reg
 // of an A fragment held in registers: the mma.m16n8k16 A layout (tf32: m16n8k8).
