@@ -229,7 +229,7 @@ func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k in
 		kn = g.K / 8
 	}
 	var A [16][32]int64
-	var B [32][256]int64
+	var Bt [256][32]int64 // by column, as A is by row: each sum reads both in place
 	for r := 0; r < 16; r++ {
 		for k := 0; k < kn; k++ {
 			A[r][k] = intVal(g.A, aAt(16*w+r, k))
@@ -237,7 +237,7 @@ func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k in
 	}
 	for k := 0; k < kn; k++ {
 		for n := 0; n < g.N; n++ {
-			B[k][n] = intVal(g.B, bAt(k, n))
+			Bt[n][k] = intVal(g.B, bAt(k, n))
 		}
 	}
 	for l := 0; l < 32; l++ {
@@ -247,11 +247,14 @@ func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k in
 			if scaleD {
 				acc = int64(int32(uint32(d[l][i])))
 			}
-			for k := 0; k < kn; k++ {
-				if g.A == B1 {
-					acc += int64(bits.OnesCount8(uint8(A[r][k] & B[k][c])))
-				} else {
-					acc += A[r][k] * B[k][c]
+			a, b := A[r][:kn], Bt[c][:kn]
+			if g.A == B1 {
+				for k, x := range a {
+					acc += int64(bits.OnesCount8(uint8(x & b[k])))
+				}
+			} else {
+				for k, x := range a {
+					acc += x * b[k]
 				}
 			}
 			if g.Satfinite {
