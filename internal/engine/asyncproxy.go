@@ -87,7 +87,7 @@ func (wp *warp) asyncInst(pc int, in *ir.Inst, exec uint32) {
 				if b, _ := wp.resolveFor(pc, ptxtype.SpaceGlobal, src, ss, l, true); b == nil {
 					return
 				}
-				wp.recordTensorPiece(accGlobal, src, ss, false)
+				wp.recordTensorPiece(accGlobal, src, ss, false, true)
 			}
 			if wp.chk != nil {
 				wp.asyncEvent(pc, AsyncIssue, AsyncKindCopy, l, to.DstSpace, dst, n, 0)

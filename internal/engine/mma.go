@@ -128,7 +128,7 @@ func (wp *warp) ldstmatrix(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint
 			if bs == nil {
 				return
 			}
-			wp.recordTensorPiece(acc, addr, 16, !load)
+			wp.recordTensorPiece(acc, addr, 16, !load, true)
 			rows[i][r] = bs
 		}
 	}
@@ -189,6 +189,13 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 	if f.Elem == tensor.F64 {
 		base = f.PerLane
 	}
+	// recordWmmaParts records the footprint of a tiled access in place of
+	// the elements' (recordTensorPiece).
+	footprint := to.Access.Blocks() == 0
+	per := 1 // elements a register
+	if f.Elem != tensor.F64 {
+		per = 32 / f.Elem.Bits()
+	}
 	wp.recordTensorBegin()
 	defer wp.recordTensorEnd()
 	first := true
@@ -217,8 +224,11 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 				regs[i] = wp.r(s)[l]
 			}
 		}
-		for i := 0; i < f.PerLane; i++ {
-			r, c := f.Pos(l, i)
+		r, c := f.Pos(l, 0) // then stepped along the row: f.Pos(l, i)
+		for i := 0; i < f.PerLane; i, c = i+1, c+1 {
+			if c == f.Cols {
+				r, c = r+1, 0
+			}
 			off := uint64(r)*stride + uint64(c)
 			if to.Trans {
 				off = uint64(c)*stride + uint64(r)
@@ -228,7 +238,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			if packed {
 				addr, bitOff = p+off*bits/8, off*bits%8
 			}
-			if addr%size != 0 {
+			if addr&(size-1) != 0 { // size a power of two
 				wp.fault(FaultMisaligned, pc, l, addr, true, "wmma element at %#x is not %d-byte aligned", addr, size)
 				return
 			}
@@ -243,8 +253,8 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			if b == nil {
 				return
 			}
-			wp.recordTensorPiece(acc, addr, size, !load)
-			reg, sub := f.RegOf(i)
+			wp.recordTensorPiece(acc, addr, size, !load, footprint)
+			reg, sub := i/per, i%per // f.RegOf(i)
 			sh := uint(sub) * uint(bits)
 			if load {
 				v := loadLE(b, int(size))

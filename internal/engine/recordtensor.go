@@ -18,7 +18,9 @@ func (wp *warp) recordTensorBegin() {
 }
 
 // recordTensorPiece adds n bytes at addr, of resolve's access kind acc.
-func (wp *warp) recordTensorPiece(acc uint8, addr, n uint64, store bool) {
+// footprint false leaves out its sectors or words, for an instruction
+// whose footprint recordWmmaParts records in its place.
+func (wp *warp) recordTensorPiece(acc uint8, addr, n uint64, store, footprint bool) {
 	r := wp.rec
 	if r == nil || n == 0 {
 		return
@@ -26,13 +28,17 @@ func (wp *warp) recordTensorPiece(acc uint8, addr, n uint64, store bool) {
 	switch acc {
 	case accGlobal:
 		r.Space, r.Store = SpaceGlobal, store
-		wp.noteSectors(addr, n)
+		if footprint {
+			wp.noteSectors(addr, n)
+		}
 		r.Bytes += uint32(n)
 	case accShared:
 		if r.Space == SpaceNone || r.Space == SpaceShared {
 			r.Space, r.Store = SpaceShared, store
 		}
-		wp.noteWords(addr, n)
+		if footprint {
+			wp.noteWords(addr, n)
+		}
 	case accLocal:
 		if r.Space == SpaceNone {
 			r.Space, r.Store = SpaceLocal, store

@@ -76,7 +76,7 @@ func (wp *warp) tmaInst(pc int, in *ir.Inst, to *ir.TensorOperands, exec uint32)
 			}
 			copy(db, sb)
 			if r := wp.rec; r != nil && !recorded {
-				wp.recordTensorPiece(accGlobal, d, tmap.Size, true)
+				wp.recordTensorPiece(accGlobal, d, tmap.Size, true, true)
 				r.AddrDistinct, r.AddrMaxDup = tmap.Size/4, 1
 				recorded = true
 			}

@@ -83,8 +83,20 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 			lead = int(acc.exp + acc.mb)
 		}
 	}
+	b = b[:len(a)]
 	for i := range a {
-		x, y := a[i], b[i]
+		x, y := &a[i], &b[i]
+		if x.mant != 0 && y.mant != 0 {
+			// A finite nonzero product (NaN and infinity terms have no
+			// mantissa: decode), the common case, tested first.
+			allNegZero = false
+			l := int(x.exp+y.exp) + bits.Len64(x.mant*y.mant) - 1
+			if m.AlignExp {
+				l = int(x.exp + x.mb + y.exp + y.mb)
+			}
+			lead = max(lead, l)
+			continue
+		}
 		neg := x.neg != y.neg
 		switch {
 		case x.nan || y.nan:
@@ -97,18 +109,9 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 			} else {
 				pinf = true
 			}
-		case x.mant == 0 || y.mant == 0:
+		default: // a zero product
 			if !neg {
 				allNegZero = false
-			}
-		default:
-			allNegZero = false
-			l := int(x.exp+y.exp) + bits.Len64(x.mant*y.mant) - 1
-			if m.AlignExp {
-				l = int(x.exp + x.mb + y.exp + y.mb)
-			}
-			if l > lead {
-				lead = l
 			}
 		}
 	}
@@ -160,7 +163,7 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 		add(acc.neg, acc.mant, int(acc.exp))
 	}
 	for i := range a {
-		x, y := a[i], b[i]
+		x, y := &a[i], &b[i]
 		add(x.neg != y.neg, x.mant*y.mant, int(x.exp+y.exp))
 	}
 	neg := sum < 0

@@ -55,7 +55,8 @@ func (e Elem) Bits() int {
 // IsFloat reports whether e is a floating-point type.
 func (e Elem) IsFloat() bool { return e >= F16 && e <= F64 }
 
-// term is a finite value (-1)^neg * mant * 2^exp, or a special value.
+// term is a finite value (-1)^neg * mant * 2^exp, or a special value (nan
+// or inf), whose mant is 0: Model.step tests mant alone for its common case.
 type term struct {
 	mant uint64
 	exp  int32

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // WGMMA is one wgmma.mma_async shape and type combination (m64nNkK). A
@@ -111,7 +112,10 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 	}
 	// B is held column by column (Bt[n] is column n's K terms), so that
 	// each output's dot product reads its row of A and column of B in place.
-	var Bt [256][32]term
+	// Only the first N columns' first K terms are written and read.
+	sc := wgmmaScratchPool.Get().(*wgmmaScratch)
+	defer wgmmaScratchPool.Put(sc)
+	Bt, A := &sc.bt, &sc.a
 	for k := 0; k < g.K; k++ {
 		for n := 0; n < g.N; n++ {
 			Bt[n][k] = decode(g.B, bAt(k, n))
@@ -120,7 +124,6 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 			}
 		}
 	}
-	var A [16][32]term
 	for r := 0; r < 16; r++ {
 		for k := 0; k < g.K; k++ {
 			A[r][k] = decode(g.A, aAt(16*w+r, k))
@@ -157,6 +160,16 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 		}
 	}
 }
+
+// wgmmaScratch holds a floating-point Exec's decoded operands: 200 KB,
+// too large to clear or allocate on every call, and WGMMAs run on several
+// goroutines at once (the functional driver's workers).
+type wgmmaScratch struct {
+	bt [256][32]term
+	a  [16][32]term
+}
+
+var wgmmaScratchPool = sync.Pool{New: func() any { return new(wgmmaScratch) }}
 
 // APos is the (row within the warp's 16, k) of element sub of register reg
 // of an A fragment held in registers: the mma.m16n8k16 A layout (tf32: m16n8k8).
@@ -216,7 +229,7 @@ func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k in
 		kn = g.K / 8
 	}
 	var A [16][32]int64
-	var B [32][256]int64
+	var Bt [256][32]int64 // by column, as A is by row: each sum reads both in place
 	for r := 0; r < 16; r++ {
 		for k := 0; k < kn; k++ {
 			A[r][k] = intVal(g.A, aAt(16*w+r, k))
@@ -224,7 +237,7 @@ func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k in
 	}
 	for k := 0; k < kn; k++ {
 		for n := 0; n < g.N; n++ {
-			B[k][n] = intVal(g.B, bAt(k, n))
+			Bt[n][k] = intVal(g.B, bAt(k, n))
 		}
 	}
 	for l := 0; l < 32; l++ {
@@ -234,11 +247,14 @@ func (g *WGMMA) execInt(w int, d *[32][128]uint64, scaleD bool, aAt func(m, k in
 			if scaleD {
 				acc = int64(int32(uint32(d[l][i])))
 			}
-			for k := 0; k < kn; k++ {
-				if g.A == B1 {
-					acc += int64(bits.OnesCount8(uint8(A[r][k] & B[k][c])))
-				} else {
-					acc += A[r][k] * B[k][c]
+			a, b := A[r][:kn], Bt[c][:kn]
+			if g.A == B1 {
+				for k, x := range a {
+					acc += int64(bits.OnesCount8(uint8(x & b[k])))
+				}
+			} else {
+				for k, x := range a {
+					acc += x * b[k]
 				}
 			}
 			if g.Satfinite {
