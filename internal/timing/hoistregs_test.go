@@ -35,7 +35,7 @@ ret;
 // TestHoldLoads: an instruction issued ahead of the loads it consumes
 // (HoistLoads) holds their registers until they return — an f64 load's
 // two, a wmma fragment's eight (not only the registers the scoreboard
-// watches), a shuffle's result as a load's (HoistShfl) — and not those
+// watches), a loaded accumulator's eight as well, a shuffle's result as a load's (HoistShfl) — and not those
 // of arithmetic issued ahead before it, nor of loads already back.
 func TestHoldLoads(t *testing.T) {
 	m, err := ptx.Parse("k.ptx", []byte(hoistPTX))
@@ -73,6 +73,13 @@ func TestHoldLoads(t *testing.T) {
 			w.regReady[to.A[0]], w.regKind[to.A[0]] = 400, prodLong
 			w.regReady[to.B[0]], w.regKind[to.B[0]] = 420, prodLong
 		}, 16},
+		{"an MMA on an accumulator loaded (wmma.load.c)", mma, func(w *warpT) { w.regReady[to.C[0]], w.regKind[to.C[0]] = 400, prodLong }, 8},
+		{"an MMA on its fragments and accumulator loaded", mma, func(w *warpT) {
+			w.regReady[to.A[0]], w.regKind[to.A[0]] = 400, prodLong
+			w.regReady[to.B[0]], w.regKind[to.B[0]] = 420, prodLong
+			w.regReady[to.C[0]], w.regKind[to.C[0]] = 410, prodLong
+		}, 24},
+		{"an MMA on an accumulator an MMA made", mma, func(w *warpT) { w.regReady[to.C[0]], w.regKind[to.C[0]] = 400, prodFixed }, 0},
 	} {
 		sm := &smT{now: 10}
 		w := &warpT{regReady: make([]uint64, f.NumSlots), regKind: make([]uint8, f.NumSlots)}

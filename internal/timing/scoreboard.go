@@ -1248,8 +1248,11 @@ func heldShfl(p *Params, in *ir.Inst) bool {
 // ptxas's code has the loads and shuffles the warp issues from now on
 // above in, and the values in reads stay in their registers until then
 // (registerGate). The registers are those of its sources still waiting
-// for a load or a shuffle (a fragment's whole width for an MMA), not
-// those of arithmetic issued ahead.
+// for a load or a shuffle (a fragment's whole width for an MMA, its
+// accumulator's too where a wmma.load.c fills it: programs3's
+// wmma_bf16, whose C fragment's four LDG.E.64 go out with step 0's
+// loads and hold 8 of ptxas's 28 registers until the first HMMA reads
+// them, testdata/timing/wmma20), not those of arithmetic issued ahead.
 func holdLoads(sm *smT, w *warpT, in *ir.Inst, f *ir.Func, until uint64) {
 	pending := func(r int32) bool {
 		return r >= 0 && int(r) < len(w.regReady) && (w.regKind[r] == prodLong || w.regKind[r] == prodShfl) && w.regReady[r] > sm.now
@@ -1257,7 +1260,7 @@ func holdLoads(sm *smT, w *warpT, in *ir.Inst, f *ir.Func, until uint64) {
 	words := 0
 	if in.Op == ir.OpTensor && int(in.Imm) < len(f.TensorOps) {
 		to := &f.TensorOps[in.Imm]
-		for _, frag := range [2][]int32{to.A, to.B} {
+		for _, frag := range [3][]int32{to.A, to.B, to.C} {
 			if len(frag) > 0 && (pending(frag[0]) || pending(frag[len(frag)-1])) {
 				for _, r := range frag {
 					words += f.SlotWords(r)
