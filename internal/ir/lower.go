@@ -2476,7 +2476,7 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	in.Flags = m.flags
 	in.Mode = devrt
 	if op == OpLibcall {
-		in.Mode = LibcallNames[cs.Extern]
+		in.Mode = LibcallKind(cs.Extern)
 	}
 	in.Imm = int64(len(fl.f.Calls))
 	fl.f.Calls = append(fl.f.Calls, cs)
