@@ -257,6 +257,7 @@ const (
 // rounding, fmin, fabs …: one or a few instructions) LibcallOther.
 const (
 	LibcallOther   uint8 = iota // not a math routine: its issue slots and class latency
+	LibcallFolded               // every argument a constant: folded (libcallFolded)
 	LibcallMathF32              // a float math function not measured on its own
 	LibcallMathF64              // a double one
 	LibcallFirst                // arch.LibcallFuncs[0]
@@ -294,7 +295,8 @@ func init() {
 	}
 }
 
-// LibcallKind is the kind of a call of the extern function name.
+// LibcallKind is the kind of a call of the extern function name (not
+// LibcallFolded, which lowering sets from the call's arguments).
 func LibcallKind(name string) uint8 {
 	if k, ok := LibcallNames[name]; ok {
 		return k

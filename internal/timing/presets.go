@@ -705,7 +705,25 @@ var measured = withDerivedPresets(map[string]*Params{
 		// div.f64 131, rcp.f64 79, sqrt.f64 91 cycles; 16 independent ones
 		// 64, 92, 59, 128, 62, 83 each (the warp runs one at a time).
 		IEEECycles: [IEEEKinds]uint32{64, 86, 63, 131, 79, 91},
-		// [LIBCALL] (see below)
+		// [LIBCALL] A call of a libdevice function in clang's code (warpsim
+		// runs it natively; ptxas CALLs libdevice's routine, the code nvcc
+		// would inline), MEASURED on an H200 (the H100's SM;
+		// testdata/libm20: lmb.cu, run.sh; clang 22's PTX through ptxas
+		// with nvcc 13's code of each __nv_ function spliced in, typical
+		// inputs). Slots: Nsight Compute's smsp__inst_executed a call (one
+		// warp's chain of 64 calls less the chain without them, over 64:
+		// the call's moves, CALL, the routine's path and RET); XU, FP64:
+		// its smsp__inst_executed_pipe_xu and _fp64 the same way. Cycles:
+		// the chain's clock64 cycles a call less the 45 the model gives
+		// the rest of a call (its issue and the result's way back); sinf
+		// and sqrtf fitted jointly with testdata/programs3/clangcode/stamps
+		// (115 and 91: chains -3.5% and +4.3%, stamps +3.5% and -4.4%).
+		// The math functions not measured on their own (ir.LibcallMathF32,
+		// LibcallMathF64: 12 of 39 kept out by a hash before the call,
+		// testdata/libm20/PREDICTIONS.md, and the rest of libdevice's math
+		// routines) take the measured functions' median per precision
+		// (20 float, 7 double). Integer helpers, conversions and the like
+		// (ir.LibcallOther) keep 24 issue slots and the class latency.
 		Libcall: libcallCosts(
 			LibcallCost{Slots: 34, Cycles: 124, XU: 1},
 			LibcallCost{Slots: 58, Cycles: 309, XU: 1, FP64: 19},

@@ -95,6 +95,9 @@ func issueSlots(in *ir.Inst) uint32 {
 	case ir.OpVideo:
 		return videoSlots(scalar.VideoInsn(in.Imm).Form())
 	case ir.OpLibcall:
+		if in.Mode == ir.LibcallFolded {
+			return 1 // every argument a constant: the result's move (ir.LibcallFolded)
+		}
 		return 24
 	case ir.OpVprintf:
 		return 400
