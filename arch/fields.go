@@ -216,9 +216,14 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	bw("bandwidth.dram", "achievable device-wide DRAM bandwidth (default: scaled with memory.clock and memory.bus_width)")
 	timing("tlb.region_bytes", "address translation's region (a size; 0: no translation cost)", size, 0, func(v float64) string { return formatSize(int64(v)) })
 	nanos("tlb.walk_ns", "a translation walk: with tlb.cold, a host launch's first request to a region the launch before did not touch waits this long more")
-	timing("libcall.sinf", "cycles a call of libdevice's __nv_sinf (clang's code) holds the warp: ptxas's CALL of the routine and its RET (0: 24 issue slots and the class latency)", count, 0, formatFloat)
-	timing("libcall.cosf", "cycles a call of libdevice's __nv_cosf holds the warp (0: 24 issue slots and the class latency)", count, 0, formatFloat)
-	timing("libcall.sqrtf", "cycles a call of libdevice's __nv_sqrtf holds the warp (0: 24 issue slots and the class latency)", count, 0, formatFloat)
+	for _, f := range LibcallFuncs {
+		timing("libcall."+f, "cycles a call of libdevice's __nv_"+f+" (clang's code) holds the warp: ptxas's CALL of the routine, its path and its RET (0: the call's slots and class latency)", count, 0, formatFloat)
+		timing("libcall."+f+".slots", "issue slots a call of libdevice's __nv_"+f+" takes: the SASS instructions of the call and of the routine's path (0: 24)", count, 0, formatFloat)
+	}
+	for _, f := range []string{"math_f32", "math_f64"} {
+		timing("libcall."+f, "cycles a call of a libdevice math function ("+f[5:]+") not measured on its own holds the warp (0: the call's slots and class latency)", count, 0, formatFloat)
+		timing("libcall."+f+".slots", "issue slots a call of a libdevice math function ("+f[5:]+") not measured on its own takes (0: 24)", count, 0, formatFloat)
+	}
 	timing("tlb.cold", "1: address translation timed as under Nsight Compute (an SM's first request to a region, and a walk for a region the launch before did not touch); 0: not timed", count, 0, formatFloat)
 	timing("tlb.programs", "1: address translation timed as with tlb.cold in whole programs (warpsim cc), whose launches the device sees from the process's first; 0: only with tlb.cold", count, 0, formatFloat)
 	nanos("tlb.miss_ns", "with tlb.cold, an SM's first request to a region in a grid waits this long more (the shared translation)")
@@ -406,4 +411,17 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// LibcallFuncs are the libdevice functions (less their __nv_ prefix) whose
+// call in clang's code the timing model costs from its own measurement on
+// an H200 (testdata/libm20: the call's SASS instructions and its latency):
+// each has the timing keys libcall.<name> and libcall.<name>.slots. The
+// timing model's kind of a call (ir.LibcallKind) is its index here plus
+// ir.LibcallFirst. The rest of libdevice's math functions take the rule
+// for functions not measured (libcall.math_f32, libcall.math_f64).
+var LibcallFuncs = [...]string{
+	"sinf", "cosf", "sqrtf", "expf", "exp2f", "logf", "log2f", "log10f", "log1pf", "powf", "tanf", "asinf",
+	"acosf", "atan2f", "sinhf", "erfcf", "fmodf", "sinpif", "normcdff", "rsqrtf",
+	"log", "sin", "cos", "pow", "erf", "log1p", "sqrt",
 }

@@ -233,6 +233,8 @@ func TestLongPrograms3TimesAgainstH100(t *testing.T) {
 		// every launch beyond 15% was a program's first, too fast): nvcc's
 		// 8.9% -> 6.2% (held out 9.3% -> 4.9%, 5.5% with the hash rule's
 		// membership), 24 -> 30 within 15%; clang's 14.85% -> 12.6%.
+		// libm20 (each libdevice call its routine's measured slots, pipes and
+		// latency), on its own: clang's 14.85% -> 14.8%, h2math +48.1%.
 		bound := map[string]float64{"nvcc": 0.065, "clang": 0.13}[compiler]
 		if mean > bound {
 			t.Errorf("%s: mean |error| %.1f%%, want under %.2f%%", compiler, 100*mean, 100*bound)

@@ -84,6 +84,10 @@ func TestLongPrograms8TimesAgainstH100(t *testing.T) {
 // measured again"): 10.0%, 7.9%, 8.7%. Nineteenth round (a libdevice call
 // held as ptxas's CALL of the routine, LibcallCycles): clang's code 9.8% ->
 // 9.2% (mriq's ComputeQ -34.8% -> +14.9%), 7.7%; nvcc's PTX 8.3%.
+// Twentieth round (libm20: each libdevice call its routine's measured
+// slots, pipes and latency, a call of constants folded): clang's code 9.2%
+// -> 9.2% (backprop's layer_forward +8.5% -> -3.3%, mriq's ComputeQ
+// +14.9% -> +19.5%), 7.7%.
 const (
 	programs8ClangMean        = 0.12
 	programs8ClangOnClangMean = 0.10

@@ -63,6 +63,10 @@ var opClass = [NumOps]Class{
 // ClassOf is the class of an instruction.
 func ClassOf(in *Inst) Class {
 	switch in.Op {
+	case OpLibcall:
+		if in.Mode == LibcallFolded {
+			return ClassALU // the constant's move
+		}
 	case OpLd, OpSt:
 		switch in.Space {
 		case ptx.SpaceShared:

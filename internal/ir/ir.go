@@ -8,6 +8,9 @@
 package ir
 
 import (
+	"strings"
+
+	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/metrics"
 	"github.com/warpsim/warpsim/ptx"
 )
@@ -243,22 +246,72 @@ const (
 	DevRTMemset2DAsync                      // (ptr, pitch, value, width, height, stream) → error
 )
 
-// The libdevice functions whose call (OpLibcall, which warpsim runs
-// natively) the timing model costs as ptxas's CALL of libdevice's routine
-// was measured (testdata/programs3/clangcode/stamps): an OpLibcall's Mode.
-// clang leaves libdevice's functions as calls (warpsim cc links no
-// libdevice), where nvcc inlines their code.
+// The kinds of a call of a libdevice function (OpLibcall, which warpsim
+// runs natively) that the timing model costs as ptxas's CALL of
+// libdevice's routine (clang leaves libdevice's functions as calls:
+// warpsim cc links no libdevice, where nvcc inlines their code): an
+// OpLibcall's Mode. The functions measured on their own
+// (arch.LibcallFuncs, testdata/libm20) are kinds LibcallFirst on, in that
+// list's order; the other math functions of libdevice are LibcallMathF32 or
+// LibcallMathF64 (libcallMath); the rest (integer helpers, conversions,
+// rounding, fmin, fabs …: one or a few instructions) LibcallOther.
 const (
-	LibcallOther uint8 = iota // not measured: its issue slots and class latency
-	LibcallSinf               // __nv_sinf
-	LibcallCosf               // __nv_cosf
-	LibcallSqrtf              // __nv_sqrtf
-	LibcallKinds
+	LibcallOther   uint8 = iota // not a math routine: its issue slots and class latency
+	LibcallFolded               // every argument a constant: folded (libcallFolded)
+	LibcallMathF32              // a float math function not measured on its own
+	LibcallMathF64              // a double one
+	LibcallFirst                // arch.LibcallFuncs[0]
+	LibcallKinds   = LibcallFirst + uint8(len(arch.LibcallFuncs))
 )
 
-// LibcallNames maps the measured libdevice functions' names to their
-// LibcallSinf … kind.
-var LibcallNames = map[string]uint8{"__nv_sinf": LibcallSinf, "__nv_cosf": LibcallCosf, "__nv_sqrtf": LibcallSqrtf}
+// LibcallSinf, LibcallCosf and LibcallSqrtf are the kinds of the three
+// functions measured first (testdata/programs3/clangcode/stamps).
+const (
+	LibcallSinf  = LibcallFirst + iota // __nv_sinf
+	LibcallCosf                        // __nv_cosf
+	LibcallSqrtf                       // __nv_sqrtf
+)
+
+// LibcallNames maps the measured libdevice functions' names (__nv_sinf …)
+// to their kind.
+var LibcallNames = func() map[string]uint8 {
+	m := make(map[string]uint8, len(arch.LibcallFuncs))
+	for i, f := range arch.LibcallFuncs {
+		m["__nv_"+f] = LibcallFirst + uint8(i)
+	}
+	return m
+}()
+
+// libcallMath are libdevice's math routines by their double name (the
+// float one adds an f): calls of tens to hundreds of SASS instructions.
+var libcallMath = map[string]bool{}
+
+func init() {
+	for _, f := range strings.Fields(`exp exp2 exp10 expm1 log log2 log10 log1p pow powi sin cos tan sincos
+		sinpi cospi sincospi asin acos atan atan2 sinh cosh tanh asinh acosh atanh erf erfc erfcx erfinv
+		erfcinv normcdf normcdfinv cbrt rcbrt hypot rhypot norm3d rnorm3d norm4d rnorm4d norm rnorm fmod
+		remainder remquo lgamma tgamma j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1 sqrt rsqrt`) {
+		libcallMath[f] = true
+	}
+}
+
+// LibcallKind is the kind of a call of the extern function name (not
+// LibcallFolded, which lowering sets from the call's arguments).
+func LibcallKind(name string) uint8 {
+	if k, ok := LibcallNames[name]; ok {
+		return k
+	}
+	f, ok := strings.CutPrefix(name, "__nv_")
+	switch {
+	case !ok:
+		return LibcallOther
+	case libcallMath[f]:
+		return LibcallMathF64
+	case strings.HasSuffix(f, "f") && libcallMath[f[:len(f)-1]]:
+		return LibcallMathF32
+	}
+	return LibcallOther
+}
 
 // DevRTNames maps the device runtime's extern function names to their kind:
 // CUDA 11's names (CDP1, and what clang emits), CUDA 12's __cudaCDP2 names.

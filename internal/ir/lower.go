@@ -2476,7 +2476,10 @@ func (fl *fnLowerer) lowerCall(src *ptx.Instr, m *mods) {
 	in.Flags = m.flags
 	in.Mode = devrt
 	if op == OpLibcall {
-		in.Mode = LibcallNames[cs.Extern]
+		in.Mode = LibcallKind(cs.Extern)
+		if fl.constArgs(&cs) {
+			in.Mode = LibcallFolded
+		}
 	}
 	in.Imm = int64(len(fl.f.Calls))
 	fl.f.Calls = append(fl.f.Calls, cs)
@@ -2615,4 +2618,44 @@ func formatOperand(b *strings.Builder, o *ptx.Operand) {
 			formatOperand(b, &e)
 		}
 	}
+}
+
+// constArgs says whether every argument of call site cs is a constant: the
+// call's argument stores, just before it, store constant slots (clang's
+// code of `powf(2.0f, (float)i)` in an unrolled loop). A compiler that sees
+// libdevice's code (nvcc; clang with libdevice linked) computes such a call
+// when it compiles: no instruction is left but the result's move. warpsim
+// cc links no libdevice, so clang's PTX keeps the call, and the timing
+// model costs it as that move (LibcallFolded).
+func (fl *fnLowerer) constArgs(cs *CallSite) bool {
+	if len(cs.Args) == 0 {
+		return false
+	}
+	consts := make(map[int32]bool, len(fl.consts))
+	for _, slot := range fl.consts {
+		consts[slot] = true
+	}
+	for _, a := range cs.Args {
+		found := false
+		for i := len(fl.f.Code) - 1; i >= 0; i-- {
+			st := &fl.f.Code[i]
+			if st.Op != OpSt || st.SymKind != SymFrame || st.A[0] >= 0 {
+				break // past the call's argument stores
+			}
+			if int(st.Imm) != a.Offset {
+				continue
+			}
+			for _, v := range st.A[1:] {
+				if v >= 0 && !consts[v] {
+					return false
+				}
+			}
+			found = true
+			break
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

@@ -127,9 +127,6 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"bandwidth.dram":                    func(p *Params, v float64) { p.DRAMBytesPerNS = v },
 	"memory.fetch":                      func(p *Params, v float64) { p.DRAMFetch = int(v) },
 	"launch.kernel":                     func(p *Params, v float64) { p.KernelNS = v },
-	"libcall.sinf":                      func(p *Params, v float64) { p.LibcallCycles[ir.LibcallSinf] = uint32(v) },
-	"libcall.cosf":                      func(p *Params, v float64) { p.LibcallCycles[ir.LibcallCosf] = uint32(v) },
-	"libcall.sqrtf":                     func(p *Params, v float64) { p.LibcallCycles[ir.LibcallSqrtf] = uint32(v) },
 	"launch.block_rate_floor":           func(p *Params, v float64) { p.BlockRateFloor = v != 0 },
 	"launch.block_dispatch":             func(p *Params, v float64) { p.BlockDispatchNS = v },
 	"launch.block_start":                func(p *Params, v float64) { p.BlockLaunch = uint32(v) },
@@ -161,12 +158,22 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 })
 
 // withClassFigures adds each instruction class's latency and issue
-// interval keys to m.
+// interval keys to m, and each libdevice call kind's (libcall.sinf,
+// libcall.sinf.slots …).
 func withClassFigures(m map[string]func(p *Params, v float64)) map[string]func(p *Params, v float64) {
 	for c := ir.Class(0); c < ir.NumClasses; c++ {
 		m["latency."+c.String()] = func(p *Params, v float64) { p.Latency[c] = uint32(v) }
 		m["interval."+c.String()] = func(p *Params, v float64) { p.Interval[c] = uint32(max(v, 1)) }
 	}
+	libcall := func(name string, k uint8) {
+		m["libcall."+name] = func(p *Params, v float64) { p.Libcall[k].Cycles = uint32(v) }
+		m["libcall."+name+".slots"] = func(p *Params, v float64) { p.Libcall[k].Slots = uint32(v) }
+	}
+	for i, f := range arch.LibcallFuncs {
+		libcall(f, ir.LibcallFirst+uint8(i))
+	}
+	libcall("math_f32", ir.LibcallMathF32)
+	libcall("math_f64", ir.LibcallMathF64)
 	return m
 }
 

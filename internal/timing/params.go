@@ -209,13 +209,12 @@ type Params struct {
 	// first instruction to their result, the warp issuing nothing else
 	// meanwhile. 0: the class latencies' chain, overlapping what follows.
 	IEEECycles [IEEEKinds]uint32
-	// LibcallCycles are the cycles from a call of a libdevice function
-	// warpsim runs natively (clang's code calls them: ir.LibcallSinf …)
-	// until the caller's next instruction issues: ptxas's CALL of
-	// libdevice's routine, its path and its RET, the warp issuing nothing
-	// else meanwhile (seqHold; its issue slots stay 24, issueSlots). 0:
-	// the call's slots and class latency, overlapping what follows.
-	LibcallCycles   [ir.LibcallKinds]uint32
+	// Libcall is what a call of a libdevice function warpsim runs natively
+	// costs (clang's code calls them; ptxas's CALL of libdevice's routine),
+	// per kind (ir.LibcallKind): a function measured on its own, the rule
+	// for the other math functions, and LibcallOther (zero: 24 issue slots
+	// and the class latency).
+	Libcall         [ir.LibcallKinds]LibcallCost
 	L1BytesPerCycle uint32 // per SM: the L1 data path
 	// LoadMissBytesPerCycle is the rate at which a global load into
 	// registers takes the L1 data path for its sectors that miss the L1
@@ -579,6 +578,36 @@ func classTable(def uint32, m map[ir.Class]uint32) (t [ir.NumClasses]uint32) {
 	}
 	for c, v := range m {
 		t[c] = v
+	}
+	return t
+}
+
+// LibcallCost is what a call of a libdevice function in clang's code costs
+// a warp: ptxas makes it a CALL of libdevice's routine (the SASS nvcc
+// inlines, with the call's moves, CALL and RET), which the warp runs before
+// its next instruction. Slots take the sub-partition's issue, XU and FP64
+// operations its pipes, so that many warps calling at once are bound by
+// them; Cycles hold the warp, so that one warp's chain of calls takes the
+// routine's latency.
+type LibcallCost struct {
+	Slots  uint32 // SASS instructions executed a call (0: 24)
+	Cycles uint32 // from the call until the caller's next instruction issues (0: no hold)
+	XU     uint32 // of the Slots, MUFU operations (the XU pipe)
+	FP64   uint32 // of the Slots, double-precision operations (the FP64 pipe)
+}
+
+// libcallCosts is a preset's Libcall table: the rule for libdevice's math
+// functions not measured on their own (f32, f64) and the measured ones by
+// name (arch.LibcallFuncs, without __nv_).
+func libcallCosts(f32, f64 LibcallCost, byName map[string]LibcallCost) [ir.LibcallKinds]LibcallCost {
+	var t [ir.LibcallKinds]LibcallCost
+	t[ir.LibcallMathF32], t[ir.LibcallMathF64] = f32, f64
+	for name, c := range byName {
+		k, ok := ir.LibcallNames["__nv_"+name]
+		if !ok {
+			panic("warpsim internal error: libcallCosts: " + name + " is not in arch.LibcallFuncs")
+		}
+		t[k] = c
 	}
 	return t
 }

@@ -705,18 +705,57 @@ var measured = withDerivedPresets(map[string]*Params{
 		// div.f64 131, rcp.f64 79, sqrt.f64 91 cycles; 16 independent ones
 		// 64, 92, 59, 128, 62, 83 each (the warp runs one at a time).
 		IEEECycles: [IEEEKinds]uint32{64, 86, 63, 131, 79, 91},
-		// [LIBCALL] A call of libdevice's __nv_sinf, __nv_cosf, __nv_sqrtf
-		// (clang's code: warpsim runs them natively; ptxas CALLs
-		// libdevice's routine, about 34, 34 and 16 SASS instructions on
-		// normal operands, and RETs), MEASURED on an H200 (the H100's SM;
-		// testdata/programs3/clangcode/stamps: one warp, clock64 around
-		// hsin, hcos and sqrtf of h2math's operands made normal, warm):
-		// 171, 192 and 137 cycles a section, less the 62, 62 and 40 the
-		// model gives the section's other instructions (its conversion,
-		// store and clock reads): 109, 130, 97 from the call to the
-		// caller's next instruction. Other functions keep 24 issue slots
-		// and the class latency (not measured).
-		LibcallCycles: [ir.LibcallKinds]uint32{0, 109, 130, 97},
+		// [LIBCALL] A call of a libdevice function in clang's code (warpsim
+		// runs it natively; ptxas CALLs libdevice's routine, the code nvcc
+		// would inline), MEASURED on an H200 (the H100's SM;
+		// testdata/libm20: lmb.cu, run.sh; clang 22's PTX through ptxas
+		// with nvcc 13's code of each __nv_ function spliced in, typical
+		// inputs). Slots: Nsight Compute's smsp__inst_executed a call (one
+		// warp's chain of 64 calls less the chain without them, over 64:
+		// the call's moves, CALL, the routine's path and RET); XU, FP64:
+		// its smsp__inst_executed_pipe_xu and _fp64 the same way. Cycles:
+		// the chain's clock64 cycles a call less the 45 the model gives
+		// the rest of a call (its issue and the result's way back); sinf
+		// and sqrtf fitted jointly with testdata/programs3/clangcode/stamps
+		// (115 and 91: chains -3.5% and +4.3%, stamps +3.5% and -4.4%).
+		// The math functions not measured on their own (ir.LibcallMathF32,
+		// LibcallMathF64: 12 of 39 kept out by a hash before the call,
+		// testdata/libm20/PREDICTIONS.md, and the rest of libdevice's math
+		// routines) take the measured functions' median per precision
+		// (20 float, 7 double). Integer helpers, conversions and the like
+		// (ir.LibcallOther) keep 24 issue slots and the class latency.
+		Libcall: libcallCosts(
+			LibcallCost{Slots: 34, Cycles: 124, XU: 1},
+			LibcallCost{Slots: 58, Cycles: 309, XU: 1, FP64: 19},
+			map[string]LibcallCost{
+				"sinf":     {Slots: 33, Cycles: 115, XU: 1},
+				"cosf":     {Slots: 34, Cycles: 128, XU: 1},
+				"sqrtf":    {Slots: 19, Cycles: 91, XU: 1},
+				"expf":     {Slots: 18, Cycles: 76, XU: 1},
+				"exp2f":    {Slots: 13, Cycles: 49, XU: 1},
+				"logf":     {Slots: 35, Cycles: 98},
+				"log2f":    {Slots: 36, Cycles: 104},
+				"log10f":   {Slots: 35, Cycles: 99},
+				"log1pf":   {Slots: 33, Cycles: 117},
+				"powf":     {Slots: 93, Cycles: 298, XU: 4},
+				"tanf":     {Slots: 30, Cycles: 137, XU: 2},
+				"asinf":    {Slots: 33, Cycles: 124, XU: 1},
+				"acosf":    {Slots: 35, Cycles: 128, XU: 1},
+				"atan2f":   {Slots: 52, Cycles: 233, XU: 2},
+				"sinhf":    {Slots: 33, Cycles: 125, XU: 3},
+				"erfcf":    {Slots: 55, Cycles: 145, XU: 4},
+				"fmodf":    {Slots: 43, Cycles: 262, XU: 2},
+				"sinpif":   {Slots: 31, Cycles: 93, XU: 3},
+				"normcdff": {Slots: 70, Cycles: 189, XU: 4},
+				"rsqrtf":   {Slots: 13, Cycles: 49, XU: 1},
+				"log":      {Slots: 90, Cycles: 321, XU: 1, FP64: 30},
+				"sin":      {Slots: 55, Cycles: 301, XU: 2, FP64: 16},
+				"cos":      {Slots: 56, Cycles: 305, XU: 2, FP64: 16},
+				"pow":      {Slots: 212, Cycles: 826, XU: 1, FP64: 87},
+				"erf":      {Slots: 130, Cycles: 408, XU: 5, FP64: 42},
+				"log1p":    {Slots: 61, Cycles: 313, XU: 1, FP64: 22},
+				"sqrt":     {Slots: 28, Cycles: 126, XU: 1, FP64: 8},
+			}),
 		// [FETCH] Instruction fetch, MEASURED on this H100
 		// (testdata/timing/icache: gen.py's icache_mb.cu and
 		// icache_jump.cu, run.sh and run2.sh; one warp's %clock64 per pass

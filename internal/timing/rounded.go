@@ -102,7 +102,7 @@ func ieeeKind(in *ir.Inst) int {
 
 // seqHold is the cycles the warp spends in ptxas's sequence for in before
 // it issues anything else (the preset's RoundedCycles for a call,
-// IEEECycles for an inline .rn form, LibcallCycles for a call of a
+// IEEECycles for an inline .rn form, Libcall's Cycles for a call of a
 // libdevice routine), 0 where the model lets the sequence overlap the
 // warp's next instructions.
 func seqHold(in *ir.Inst, p *Params) uint32 {
@@ -118,7 +118,7 @@ func seqHold(in *ir.Inst, p *Params) uint32 {
 		return p.IEEECycles[k]
 	}
 	if in.Op == ir.OpLibcall && in.Mode < ir.LibcallKinds {
-		return p.LibcallCycles[in.Mode]
+		return p.Libcall[in.Mode].Cycles
 	}
 	return 0
 }

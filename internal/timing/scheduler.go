@@ -457,7 +457,7 @@ func (s *gridState) warpDoneAt(sm *smT, w *warpT, at uint64) {
 // (complete), and what its event does to the warp.
 func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 	in := w.next
-	slots := uint64(issueSlots(in))
+	slots := uint64(execSlots(in, s.p))
 	var st stallSpan
 	s.chargeStalls(sm, sp, w, in, slots, &st)
 	slot := w.blk.slot

@@ -727,6 +727,27 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		// runs it once its operands are there and its earlier calls have
 		// returned, and issues nothing else until it is done.
 		w.slowEnd = sm.fadd(sm.fmax(start, w.slowEnd), uint64(hold))
+		if in.Op == ir.OpLibcall {
+			// A libdevice routine's MUFU and double-precision operations
+			// queue on the sub-partition's XU and FP64 pipes behind other
+			// warps' (the routine's first at the call): it returns no
+			// sooner than its last leaves them.
+			at := sm.now
+			if !isFut(start) {
+				at = max(at, start)
+			}
+			c := &p.Libcall[in.Mode]
+			for _, q := range [...]struct {
+				class ir.Class
+				n     uint32
+			}{{ir.ClassSFU, c.XU}, {ir.ClassFP64, c.FP64}} {
+				if q.n > 0 {
+					from := max(at, sp.pipe[q.class])
+					sp.pipe[q.class] = from + uint64(q.n)*uint64(p.Interval[q.class])
+					w.slowEnd = sm.fmax(w.slowEnd, sp.pipe[q.class])
+				}
+			}
+		}
 		sm.keep(&w.slowEnd)
 		w.ready = sm.fmax(w.ready, w.slowEnd)
 		sm.keep(&w.ready)

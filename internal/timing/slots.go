@@ -21,9 +21,9 @@ import (
 //   - fp64 division, reciprocal and square root (DFMA Newton iterations:
 //     17, 11 and 18 SASS instructions executed, testdata/triton3/study/round);
 //   - the libdevice math functions warpsim runs natively (sinf, expf, …:
-//     whole SASS routines, 24 taken as typical; the measured ones also hold
-//     the warp for the routine's cycles, LibcallCycles, seqHold) and printf
-//     (a call into the driver's formatting, hundreds);
+//     whole SASS routines, 24 here; the preset's Libcall gives the measured
+//     functions' own count and the cycles they hold the warp, execSlots,
+//     seqHold) and printf (a call into the driver's formatting, hundreds);
 //   - an atomic ptxas aggregates across the warp (ir.Agg*, recorded in
 //     testdata/timing/atomagg): the elected lane's ATOM, a SHFL.IDX of its
 //     result and an add (3; a RED alone, 1: the VOTEU.ANY, FLO, POPC and
@@ -95,6 +95,9 @@ func issueSlots(in *ir.Inst) uint32 {
 	case ir.OpVideo:
 		return videoSlots(scalar.VideoInsn(in.Imm).Form())
 	case ir.OpLibcall:
+		if in.Mode == ir.LibcallFolded {
+			return 1 // every argument a constant: the result's move (ir.LibcallFolded)
+		}
 		return 24
 	case ir.OpVprintf:
 		return 400
@@ -107,6 +110,20 @@ func issueSlots(in *ir.Inst) uint32 {
 		}
 	}
 	return 1
+}
+
+// execSlots is the issue slots a warp instruction takes as the scheduler
+// issues it: issueSlots, or for a call of a libdevice function the SASS
+// instructions of the preset's measurement (Libcall: the call's moves,
+// CALL, the routine's path and RET; the call site's code for the fetch
+// stays issueSlots').
+func execSlots(in *ir.Inst, p *Params) uint32 {
+	if in.Op == ir.OpLibcall && in.Mode < ir.LibcallKinds {
+		if n := p.Libcall[in.Mode].Slots; n > 0 {
+			return n
+		}
+	}
+	return issueSlots(in)
 }
 
 // chainLatency is the cycles from the first issue of an instruction ptxas
