@@ -135,8 +135,7 @@ func (s *Server) handle(req request) (rep reply) {
 			}
 		}
 		s.waitFor(s.streamSeq(stream))
-		rep = reply{}
-		s.flush(&rep)
+		rep = s.flushed()
 		if rep.code == Success {
 			s.mu.Lock()
 			s.clock.run(stream, dir.engine(), copyNanos(s.opt.Arch, dir, n, true))

@@ -98,7 +98,12 @@ func (s *Server) settle(seq uint64, async bool) reply {
 		return reply{}
 	}
 	s.waitFor(seq)
-	rep := reply{}
+	return s.flushed()
+}
+
+// flushed is a synchronizing call's reply: the errors flush gives it.
+func (s *Server) flushed() reply {
+	var rep reply
 	s.flush(&rep)
 	return rep
 }

@@ -193,18 +193,14 @@ func (s *Server) streamOp(op uint32, p *payloadReader) (rep reply) {
 			s.clock.hostWaits(s.clock.stream[id])
 		}
 		s.mu.Unlock()
-		rep = reply{}
-		s.flush(&rep)
-		return rep
+		return s.flushed()
 	case opStreamSync:
 		stream := p.u32()
 		s.waitFor(s.streamSeq(stream))
 		s.mu.Lock()
 		s.clock.hostWaits(s.clock.ready(stream))
 		s.mu.Unlock()
-		rep = reply{}
-		s.flush(&rep)
-		return rep
+		return s.flushed()
 	case opStreamQuery:
 		stream := p.u32()
 		if !s.queryReady(s.streamSeq(stream), func() int64 { return s.clock.ready(stream) }) {
@@ -213,9 +209,7 @@ func (s *Server) streamOp(op uint32, p *payloadReader) (rep reply) {
 		// Done: the stream's launches' errors, as a synchronizing call
 		// returns them (the H100: a faulted kernel's cudaStreamQuery
 		// returns its error, testdata/engine/its).
-		rep = reply{}
-		s.flush(&rep)
-		return rep
+		return s.flushed()
 	case opStreamCreate:
 		stream, flags := p.u32(), p.u32()
 		s.mu.Lock()
@@ -272,9 +266,7 @@ func (s *Server) streamOp(op uint32, p *payloadReader) (rep reply) {
 			s.clock.hostWaits(e.ns)
 			s.mu.Unlock()
 		}
-		rep = reply{}
-		s.flush(&rep)
-		return rep
+		return s.flushed()
 	case opEventElapsed:
 		a, b := p.u32(), p.u32()
 		s.mu.Lock()
