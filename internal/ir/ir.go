@@ -284,16 +284,16 @@ var LibcallNames = func() map[string]uint8 {
 
 // libcallMath are libdevice's math routines by their double name (the
 // float one adds an f): calls of tens to hundreds of SASS instructions.
-var libcallMath = map[string]bool{}
-
-func init() {
+var libcallMath = func() map[string]bool {
+	m := map[string]bool{}
 	for _, f := range strings.Fields(`exp exp2 exp10 expm1 log log2 log10 log1p pow powi sin cos tan sincos
 		sinpi cospi sincospi asin acos atan atan2 sinh cosh tanh asinh acosh atanh erf erfc erfcx erfinv
 		erfcinv normcdf normcdfinv cbrt rcbrt hypot rhypot norm3d rnorm3d norm4d rnorm4d norm rnorm fmod
 		remainder remquo lgamma tgamma j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1 sqrt rsqrt`) {
-		libcallMath[f] = true
+		m[f] = true
 	}
-}
+	return m
+}()
 
 // LibcallKind is the kind of a call of the extern function name (not
 // LibcallFolded, which lowering sets from the call's arguments).
