@@ -16,16 +16,8 @@ var linkages = map[string]Linkage{
 	".common":  LinkCommon,
 }
 
-var spaces = map[string]Space{
-	".reg":    SpaceReg,
-	".sreg":   SpaceSReg,
-	".const":  SpaceConst,
-	".global": SpaceGlobal,
-	".local":  SpaceLocal,
-	".param":  SpaceParam,
-	".shared": SpaceShared,
-	".tex":    SpaceTex,
-}
+// spaces are the state-space directives by spelling: ptxtype's one table.
+var spaces = ptxtype.Spaces
 
 // types are the type directives by spelling: ptxtype's one table.
 var types = ptxtype.Types

@@ -191,6 +191,38 @@ func TestReduceGoldenHandDerived(t *testing.T) {
 	})
 }
 
+// TestDivergenceGoldenHandDerived: example_divergence.golden is the
+// divergence lesson's launch file (examples/lessons/divergence.json): each
+// of its five kernels on one block of 64 threads (two full warps). nvcc
+// made every if/else of divergence.cu a selp (divergence.sm90.ptx), so each
+// kernel is straight-line code: no bra, no global load, one store.
+func TestDivergenceGoldenHandDerived(t *testing.T) {
+	var cases []handDerived
+	for _, k := range []struct {
+		name, insts, why string
+	}{
+		// ld.param, cvta, 3 mov (ctaid, ntid, tid), mad, mov WARP_SZ, div.s32, and, setp, selp,
+		// mul.wide, add, st, ret.
+		{"warmingup", "15.000000", "15 instructions, (tid/warpSize)%2 by div.s32"},
+		// as warmingup without the mov WARP_SZ and the div: tid%2 is an and.
+		{"mathKernel1", "13.000000", "15 - 2"},
+		{"mathKernel2", "15.000000", "warmingup's 15"},
+		{"mathKernel3", "13.000000", "mathKernel1's 13: the two ifs fold into one selp"},
+		// `itid & 0x01 == 0` is `itid & 0`, always false: c[tid] = 200 as a constant (mov 1128792064,
+		// 0x43480000 = 200.0f); ld.param, cvta, 3 mov, mad, mul.wide, add, mov, st, ret.
+		{"mathKernel4", "11.000000", "11 instructions, no select at all"},
+	} {
+		cases = append(cases,
+			handDerived{k.name, "inst_per_warp", k.insts, k.why},
+			handDerived{k.name, "branch_efficiency", "100.00%", "no bra: nothing can diverge"},
+			handDerived{k.name, "divergent_branch", "0", "no bra"},
+			handDerived{k.name, "warp_execution_efficiency", "100.00%", "64 threads: both warps full, no predicated instruction"},
+			handDerived{k.name, "gld_transactions", "0", "no ld.global (the parameter is ld.param)"},
+			handDerived{k.name, "gld_efficiency", "0.00%", "no global load requested"})
+	}
+	checkHandDerived(t, "example_divergence.golden", cases)
+}
+
 // driverActiveBlocks reads the H100 driver's answers: kernel's registers and
 // block size → dynamic shared bytes → active blocks per SM.
 func driverActiveBlocks(t *testing.T) map[string]map[string]string {

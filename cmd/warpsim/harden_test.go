@@ -49,8 +49,12 @@ func TestRunStops(t *testing.T) {
 			}
 		})
 	}
-	if code, _, stderr := runCLI("run", "--timeout", "soon", lf); code != 2 || !strings.Contains(stderr, `--timeout: "soon" is not a duration`) {
-		t.Errorf("--timeout soon: exit %d, %s", code, stderr)
+	// Refused as the runtime refuses WARPSIM_TIMEOUT (settings.ParseDuration):
+	// a word, and seconds beyond what a time.Duration holds.
+	for _, bad := range []string{"soon", "1e300"} {
+		if code, _, stderr := runCLI("run", "--timeout", bad, lf); code != 2 || !strings.Contains(stderr, `--timeout: "`+bad+`" is not a duration`) {
+			t.Errorf("--timeout %s: exit %d, %s", bad, code, stderr)
+		}
 	}
 }
 

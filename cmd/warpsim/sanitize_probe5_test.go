@@ -69,12 +69,3 @@ func readRecorded(t *testing.T, suite, name string) string {
 // write into the shared memory of an exited cluster block dropped at any
 // delay, which warpsim now does, so dsmem_exited matches.
 var probe5PlainDifferences = map[string][][2]string{}
-
-func init() {
-	// The H100 lists leaks by address, pinned host memory (below its
-	// device allocations there) first; warpsim by its own addresses.
-	sanitizeScheduled["leak_loop.memcheck"] = nil
-	// The two blocks of dsmem_oob's cluster run together: the H100
-	// reported block 0's lanes first, warpsim block 1's.
-	sanitizeScheduled["dsmem_oob.memcheck"] = nil
-}

@@ -196,13 +196,50 @@ var sanitizeDifferences = map[string][][2]string{
 		"and is 41 bytes after the nearest allocation at 0x? of size 4,096 bytes",
 		"and is 40 bytes inside an allocation at 0x? of size 1,024 bytes that was freed by cudaFree #1",
 	}},
+	// Where allocations lie (probe2): the H100 reuses uaf_later's freed
+	// range for the next cudaMalloc (warpsim never reuses addresses and
+	// names the freed allocation, as for use_after_free); the distance from
+	// address 0xc to the nearest allocation is the allocations' address.
+	"uaf_later.memcheck": {{
+		"and is 301 bytes after the nearest allocation at 0x? of size 100 bytes",
+		"and is 400 bytes inside an allocation at 0x? of size 2,048 bytes that was freed by cudaFree #1",
+	}},
+	"null_deref.memcheck": {{
+		"and is 139,806,159,929,332 bytes before the nearest allocation",
+		"and is 105,553,116,266,484 bytes before the nearest allocation",
+	}},
 }
 
 // sanitizeScheduled are the runs whose findings come in an order the GPU's
 // scheduling chose (which block or warp ran first; with a print limit, which
 // threads are printed at all): their findings are compared as sorted sets,
 // with what depends on the order masked by the run's expressions.
-var sanitizeScheduled = map[string][]*regexp.Regexp{}
+var sanitizeScheduled = map[string][]*regexp.Regexp{
+	// The probes (sanitize_probe_test.go, sanitize_probe5_test.go). Which
+	// of many_errors's four blocks ran first, and so which 100 (or 5) of
+	// its 256 errors are printed, is the GPU's scheduling (the H100
+	// printed blocks 2 and 3); uninit_partial's warps report in the order
+	// they ran (the H100: warp 3 first).
+	"many_errors.memcheck":        {blockRE, bytesAfterRE},
+	"many_errors.memcheck-limit5": {blockRE, bytesAfterRE},
+	"uninit_partial.initcheck":    nil,
+	// The H100 lists leaks by address, with the stream-ordered pool's (at
+	// 0x2a9a000000) last, and pinned host memory (below its device
+	// allocations there) first; warpsim lists them by its own addresses.
+	"leak_async.memcheck": nil,
+	"leak_order.memcheck": nil,
+	"leak_loop.memcheck":  nil,
+	// Warps giving one named barrier different thread counts: the H100
+	// reported the warps in the order they arrived (probe2/named_barrier:
+	// warp 1, then 0; probe4/count_interleaved: warp 2, then 0), warpsim
+	// in warp order.
+	"named_barrier.synccheck":     nil,
+	"count_swap.synccheck":        nil,
+	"count_interleaved.synccheck": nil,
+	// The two blocks of dsmem_oob's cluster run together: the H100
+	// reported block 0's lanes first, warpsim block 1's.
+	"dsmem_oob.memcheck": nil,
+}
 
 // maskAndSort masks every match of masks in each finding, then sorts them.
 func maskAndSort(findings []string, masks []*regexp.Regexp) []string {
@@ -222,18 +259,41 @@ func maskAndSort(findings []string, masks []*regexp.Regexp) []string {
 // (first) replaced by what warpsim prints (second): where the H100 hangs,
 // warpsim stops the kernel with a barrier deadlock, which the program sees
 // as cudaErrorLaunchTimeout (docs/simt-core.md).
-var sanitizeProgramDifferences = map[string][][2]string{}
+var sanitizeProgramDifferences = map[string][][2]string{
+	// Lanes of one warp at two barrier instructions (probe4): the H100
+	// hangs, warpsim stops the kernel with a barrier deadlock.
+	"count_partial.synccheck": {{"partial -> HANG", "partial -> cudaErrorLaunchTimeout"}},
+}
 
 // sanitizeProgramMasks are program output that is not deterministic on the
 // GPU (a host buffer a failed copy left uninitialized): what matches is
 // replaced by "?" on both sides.
-var sanitizeProgramMasks = map[string][]*regexp.Regexp{}
+var sanitizeProgramMasks = map[string][]*regexp.Regexp{
+	// count_odd (probe4) copies its output back after the kernel failed:
+	// the copy fails too and prints an uninitialized host buffer.
+	"count_odd.synccheck": {regexp.MustCompile(`-?\d+`)},
+}
 
 // sanitizeNotYet are recordings warpsim cannot match yet, each with what it
-// does instead (checked, so the test fails once that changes).
-// None today: device_heap.memcheck (device-side malloc) is compared like
-// the others.
-var sanitizeNotYet = map[string]string{}
+// does instead (checked, so the test fails once that changes): probes
+// (docs/sanitizer.md, "Probes") where the two compilers' code differs or
+// where the H100's warp schedule decides the hazard. clang deletes
+// heap_double_free's malloc/free pair (the block never escapes), so nothing
+// is freed twice; nvcc unrolls transpose_nosync's loops (4 stores x 4
+// loads, 16 pairs, grouped by store) where clang keeps one store and one
+// load (one pair, the same 3968 hazards); reduce_war's hazards are the
+// H100's warp schedule (warp 0 a loop iteration ahead: WAR) where
+// warpsim's finds unchanged values read after their write (RAW of an equal
+// value: none); nvcc copies uninit_padding's struct with loads that read 4
+// of its padding's words, clang's read 8. device_heap.memcheck
+// (device-side malloc) is compared like the others.
+var sanitizeNotYet = map[string]string{
+	"heap_double_free.memcheck":   "ERROR SUMMARY: 0 errors",
+	"transpose_nosync.racecheck":  "[3968 hazards]",
+	"reduce_war.racecheck":        "RACECHECK SUMMARY: 0 hazards displayed",
+	"reduce_war.racecheck-hazard": "RACECHECK SUMMARY: 0 hazards displayed",
+	"uninit_padding.initcheck":    "ERROR SUMMARY: 8 errors",
+}
 
 // TestSanitizeSuite runs every program of the suite under `warpsim
 // sanitize` with the tool the H100 recording used and compares the reports

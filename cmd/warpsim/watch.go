@@ -5,13 +5,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/warpsim/warpsim"
+	"github.com/warpsim/warpsim/internal/settings"
 )
 
 // exitInterrupted is the status after Ctrl-C (SIGINT) stopped a kernel, as
@@ -195,30 +195,20 @@ func siRate(r float64) string {
 	return fmt.Sprintf("%.0f", r)
 }
 
-// parseTimeout reads a wall-clock limit: a Go duration (90s, 10m) or a
-// number of seconds.
-func parseTimeout(s string) (time.Duration, error) {
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return d, nil
-	}
-	if n, err := strconv.ParseFloat(s, 64); err == nil && n >= 0 {
-		return time.Duration(n * float64(time.Second)), nil
-	}
-	return 0, fmt.Errorf("%q is not a duration (want seconds or a Go duration such as 90s or 10m)", s)
-}
-
-// launchTimeout is --timeout, or WARPSIM_TIMEOUT when the flag is not given.
+// launchTimeout is --timeout, or WARPSIM_TIMEOUT when the flag is not
+// given, read as the runtime reads WARPSIM_TIMEOUT (settings.ParseDuration:
+// one rule for both).
 func launchTimeout(flag string) (time.Duration, error) {
 	name, s := "--timeout", flag
 	if s == "" {
-		name, s = "WARPSIM_TIMEOUT", os.Getenv("WARPSIM_TIMEOUT")
+		name, s = settings.VarTimeout, os.Getenv(settings.VarTimeout)
 	}
 	if s == "" {
 		return 0, nil
 	}
-	d, err := parseTimeout(s)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %v", name, err)
+	d, ok := settings.ParseDuration(s)
+	if !ok {
+		return 0, fmt.Errorf("%s: %q is not a duration (want seconds or a Go duration such as 90s or 10m)", name, s)
 	}
 	return d, nil
 }

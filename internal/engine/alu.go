@@ -52,11 +52,11 @@ func (wp *warp) alu(pc int, in *ir.Inst, exec uint32) {
 		d := wp.r(in.A[3])
 		if ir.TypeSize(t) == 8 {
 			for l := range o {
-				o[l] = bfi(a[l], b[l], uint32(c[l]), uint32(d[l]), 64)
+				o[l] = scalar.Bfi64(a[l], b[l], uint32(c[l]), uint32(d[l]))
 			}
 		} else {
 			for l := range o {
-				o[l] = bfi(uint64(uint32(a[l])), uint64(uint32(b[l])), uint32(c[l]), uint32(d[l]), 32)
+				o[l] = uint64(scalar.Bfi32(uint32(a[l]), uint32(b[l]), uint32(c[l]), uint32(d[l])))
 			}
 		}
 		wp.commit(in.D[0], exec)
@@ -251,9 +251,9 @@ func aluLane(in *ir.Inst, a, b, c uint64) uint64 {
 		return uint64(scalar.Fns(uint32(a), uint32(b), int32(c)))
 	case ir.OpBfe:
 		if size == 8 {
-			return bfe(a, uint32(b), uint32(c), signed, 64)
+			return scalar.Bfe64(a, uint32(b), uint32(c), signed)
 		}
-		return bfe(uint64(uint32(a)), uint32(b), uint32(c), signed, 32)
+		return uint64(scalar.Bfe32(uint32(a), uint32(b), uint32(c), signed))
 	case ir.OpPrmt:
 		return uint64(scalar.Prmt(uint32(a), uint32(b), uint32(c), scalar.PrmtMode(in.Mode)))
 	case ir.OpShf:
@@ -461,50 +461,6 @@ func shr(a uint64, n uint32, size int, signed bool) uint64 {
 		return uint64(scalar.ShrS16(x, n)) & m
 	}
 	return uint64(scalar.ShrU16(x, n)) & m
-}
-
-// bfe is bfe.{u,s}{32,64} (scalar.Bfe32 and scalar.Bfe64, which build the
-// result bit by bit) in closed form: the len bits of a from pos (the low 8
-// bits of each), as many as lie below the msb, and above them the sign of
-// the field (the bit at pos+len-1, or the msb when that lies beyond it) or
-// 0. a holds a 32-bit operand zero-extended when bits is 32.
-func bfe(a uint64, pos, length uint32, signed bool, bits uint32) uint64 {
-	pos, length = pos&0xff, length&0xff
-	if length == 0 {
-		return 0
-	}
-	msb := bits - 1
-	var field uint64
-	k := uint32(0) // the field's bits that lie in a
-	if pos <= msb {
-		k = min(length, bits-pos)
-		field = a >> pos & lowBits(k)
-	}
-	if signed && a>>min(pos+length-1, msb)&1 != 0 {
-		field |= ^lowBits(k)
-	}
-	return field & lowBits(bits)
-}
-
-// lowBits is a mask of the k low bits (k <= 64).
-func lowBits(k uint32) uint64 {
-	if k >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<k - 1
-}
-
-// bfi is bfi.b{32,64} (scalar.Bfi32 and scalar.Bfi64, bit by bit) in
-// closed form: the low len bits of f written into b from pos (the low 8
-// bits of each), those that fall beyond the msb dropped. f and b hold
-// 32-bit operands zero-extended when bits is 32.
-func bfi(f, b uint64, pos, length uint32, bits uint32) uint64 {
-	pos, length = pos&0xff, length&0xff
-	if pos >= bits {
-		return b
-	}
-	m := lowBits(min(length, bits-pos)) << pos
-	return b&^m | f<<pos&m
 }
 
 // minMaxXorSign is min/max.xorsign.abs (sm_86 and later): the minimum or

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"testing"
-
-	"github.com/warpsim/warpsim/internal/scalar"
-)
+import "testing"
 
 // TestMad24Saturates runs mad24.hi{.sat}.s32 through the engine, with
 // values derived by hand: the .hi word is bits 16-47 of the 48-bit product
@@ -43,42 +39,6 @@ func TestMad24Saturates(t *testing.T) {
 	for i, got := range m.u32s(t, out, 4) {
 		if got != want[i] {
 			t.Errorf("result %d = %#x, want %#x", i, got, want[i])
-		}
-	}
-}
-
-// TestBfeClosedForm: the engine's closed-form bfe and bfi agree with
-// scalar's bit-by-bit definitions for both sizes (and bfe's signs), fields
-// inside, across and beyond the msb, and pos and len with bits above their
-// low 8.
-func TestBfeClosedForm(t *testing.T) {
-	var ps []uint32
-	for p := uint32(0); p <= 70; p++ {
-		ps = append(ps, p)
-	}
-	ps = append(ps, 127, 128, 200, 255, 256, 259, 0xffffff05)
-	vals := []uint64{0, 1, 0x80000000, 0xffffffff, 0x7fffffff, 0xdeadbeef, 0x8000000000000000, 0xfedcba9876543210, 0x0123456789abcdef, ^uint64(0)}
-	for _, a := range vals {
-		for _, pos := range ps {
-			for _, n := range ps {
-				for _, signed := range []bool{false, true} {
-					if got, want := bfe(uint64(uint32(a)), pos, n, signed, 32), uint64(scalar.Bfe32(uint32(a), pos, n, signed)); got != want {
-						t.Fatalf("bfe32(%#x, %d, %d, signed %v) = %#x, want %#x", uint32(a), pos, n, signed, got, want)
-					}
-					if got, want := bfe(a, pos, n, signed, 64), scalar.Bfe64(a, pos, n, signed); got != want {
-						t.Fatalf("bfe64(%#x, %d, %d, signed %v) = %#x, want %#x", a, pos, n, signed, got, want)
-					}
-				}
-				for _, b := range vals[:4] {
-					f := a ^ 0x5a5a5a5a5a5a5a5a
-					if got, want := bfi(uint64(uint32(f)), uint64(uint32(b)), pos, n, 32), uint64(scalar.Bfi32(uint32(f), uint32(b), pos, n)); got != want {
-						t.Fatalf("bfi32(%#x, %#x, %d, %d) = %#x, want %#x", uint32(f), uint32(b), pos, n, got, want)
-					}
-					if got, want := bfi(f, b, pos, n, 64), scalar.Bfi64(f, b, pos, n); got != want {
-						t.Fatalf("bfi64(%#x, %#x, %d, %d) = %#x, want %#x", f, b, pos, n, got, want)
-					}
-				}
-			}
 		}
 	}
 }

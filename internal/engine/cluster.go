@@ -523,9 +523,12 @@ func (m *Module) runClusters(l *launch) (Counters, *launch, *GridTiming, error) 
 			for i := range blocks {
 				blocks[i] = newWorker(l)
 			}
+			var running *worker // the block taking its turn (runCluster)
 			defer func() {
+				// A panic on this worker goroutine becomes the launch's
+				// internal-error fault, as under runFunctional (worker.loop).
 				if r := recover(); r != nil {
-					l.setFault(&Fault{Kind: FaultIllegal, Detail: fmt.Sprintf("warpsim internal error: %v", r)})
+					l.setFault(l.internalFault(running, -1, r))
 				}
 				for _, w := range blocks {
 					counters[k].Add(&w.c)
@@ -541,7 +544,7 @@ func (m *Module) runClusters(l *launch) (Counters, *launch, *GridTiming, error) 
 					w.setupBlock(c.blockOf(l.cfg, id, r))
 					finished[r] = false
 				}
-				if !m.runCluster(l, blocks, finished) {
+				if !m.runCluster(l, blocks, finished, &running) {
 					return
 				}
 			}
@@ -558,8 +561,9 @@ func (m *Module) runClusters(l *launch) (Counters, *launch, *GridTiming, error) 
 }
 
 // runCluster runs one cluster's blocks to completion; false when the
-// launch stopped.
-func (m *Module) runCluster(l *launch, blocks []*worker, finished []bool) bool {
+// launch stopped. *running is the block taking its turn, for the report
+// of a panic.
+func (m *Module) runCluster(l *launch, blocks []*worker, finished []bool, running **worker) bool {
 	left := len(blocks)
 	for left > 0 {
 		ran := false
@@ -567,6 +571,7 @@ func (m *Module) runCluster(l *launch, blocks []*worker, finished []bool) bool {
 			if finished[r] {
 				continue
 			}
+			*running = w
 			if w.clusterTurn() {
 				ran = true
 			}

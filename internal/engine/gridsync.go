@@ -272,12 +272,10 @@ func (m *Module) runCooperative(l *launch) (Counters, *launch, *GridTiming, erro
 		round := func() {
 			var w *worker
 			defer func() {
+				// A panic on this worker goroutine becomes the launch's
+				// internal-error fault, as under runFunctional (worker.loop).
 				if r := recover(); r != nil {
-					f := &Fault{Kind: FaultIllegal, Detail: fmt.Sprintf("warpsim internal error: %v", r)}
-					if w != nil {
-						f.Block = w.blk.idx
-					}
-					l.setFault(f)
+					l.setFault(l.internalFault(w, -1, r))
 				}
 			}()
 			for !l.stop.Load() {

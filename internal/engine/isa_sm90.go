@@ -6,7 +6,7 @@ import (
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/libdevice"
 	"github.com/warpsim/warpsim/internal/scalar"
-	ptxtype "github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // ext runs the OpExt instructions (internal/ir/lower_sm90.go): bmsk,

@@ -339,9 +339,11 @@ func (k halfKind) fromF64(x float64, r Rounding, relu, satfinite bool) uint16 {
 	return d
 }
 
-// F32ToTF32 is cvt.rnd{.relu}{.satfinite}.tf32.f32 (rnd: RNA, RN or RZ):
-// the f32 pattern rounded to 10 fraction bits, low 13 bits zero.
-func F32ToTF32(a uint32, r Rounding, relu, satfinite bool) uint32 {
+// f32ToTF32 is the f32 pattern rounded to 10 fraction bits (low 13 bits
+// zero) in rounding r, as IEEE rounds, with .relu and .satfinite as for
+// f16: cvt.tf32.f32's .rn and .rz (CvtF32ToTF32, which the engine runs,
+// takes .rna and NaNs itself).
+func f32ToTF32(a uint32, r Rounding, relu, satfinite bool) uint32 {
 	if isNaNF32(a) {
 		return CanonicalNaNF32
 	}

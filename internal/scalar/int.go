@@ -115,49 +115,67 @@ func Prmt(a, b, sel uint32, mode PrmtMode) uint32 {
 // bits beyond the msb are filled with the sign of the field (signed) or 0;
 // len 0 gives 0.
 func Bfe32(a, pos, length uint32, signed bool) uint32 {
-	return uint32(bfe(uint64(a), pos&0xff, length&0xff, signed, 31))
+	return uint32(bfe(uint64(a), pos, length, signed, 32))
 }
 
 // Bfe64 is bfe.{u64,s64}.
 func Bfe64(a uint64, pos, length uint32, signed bool) uint64 {
-	return bfe(a, pos&0xff, length&0xff, signed, 63)
+	return bfe(a, pos, length, signed, 64)
 }
 
-func bfe(a uint64, pos, length uint32, signed bool, msb uint32) uint64 {
+// bfe is bfe on a bits-wide operand (a zero-extended when bits is 32) in
+// closed form: the len bits of a from pos (the low 8 bits of each), as many
+// as lie below the msb, and above them the sign of the field (the bit at
+// pos+len-1, or the msb when that lies beyond it) or 0. The tests hold it
+// to the bit-by-bit definition (bfeBits).
+func bfe(a uint64, pos, length uint32, signed bool, bits uint32) uint64 {
+	pos, length = pos&0xff, length&0xff
 	if length == 0 {
 		return 0
 	}
-	var sbit uint64
-	if signed {
-		sbit = a >> min(pos+length-1, msb) & 1
+	msb := bits - 1
+	var field uint64
+	k := uint32(0) // the field's bits that lie in a
+	if pos <= msb {
+		k = min(length, bits-pos)
+		field = a >> pos & lowBits(k)
 	}
-	var d uint64
-	for i := uint32(0); i <= msb; i++ {
-		bit := sbit
-		if i < length && pos+i <= msb {
-			bit = a >> (pos + i) & 1
-		}
-		d |= bit << i
+	if signed && a>>min(pos+length-1, msb)&1 != 0 {
+		field |= ^lowBits(k)
 	}
-	return d
+	return field & lowBits(bits)
+}
+
+// lowBits is a mask of the k low bits (k <= 64).
+func lowBits(k uint32) uint64 {
+	if k >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<k - 1
 }
 
 // Bfi32 is bfi.b32 d, f, b, pos, len: the low len bits of f inserted into b
 // at pos (low 8 bits of pos and len; bits beyond the msb are dropped).
 func Bfi32(f, b, pos, length uint32) uint32 {
-	return uint32(bfi(uint64(f), uint64(b), pos&0xff, length&0xff, 31))
+	return uint32(bfi(uint64(f), uint64(b), pos, length, 32))
 }
 
 // Bfi64 is bfi.b64.
 func Bfi64(f, b uint64, pos, length uint32) uint64 {
-	return bfi(f, b, pos&0xff, length&0xff, 63)
+	return bfi(f, b, pos, length, 64)
 }
 
-func bfi(f, b uint64, pos, length, msb uint32) uint64 {
-	for i := uint32(0); i < length && pos+i <= msb; i++ {
-		b = b&^(1<<(pos+i)) | (f>>i&1)<<(pos+i)
+// bfi is bfi on bits-wide operands (zero-extended when bits is 32) in
+// closed form: the low len bits of f written into b from pos (the low 8
+// bits of each), those that fall beyond the msb dropped. The tests hold it
+// to the bit-by-bit definition (bfiBits).
+func bfi(f, b uint64, pos, length uint32, bits uint32) uint64 {
+	pos, length = pos&0xff, length&0xff
+	if pos >= bits {
+		return b
 	}
-	return b
+	m := lowBits(min(length, bits-pos)) << pos
+	return b&^m | f<<pos&m
 }
 
 // Bfind32 is bfind{.shiftamt}.{u32,s32}: the bit position of the most

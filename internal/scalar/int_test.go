@@ -298,3 +298,74 @@ func TestLogicHelpers(t *testing.T) {
 		{"mad.hi.sat.s32 plain", MadHiSatS32(0x10000, 0x10000, 1), 2},
 	})
 }
+
+// bfeBits is bfe on a bits-wide operand as the PTX ISA defines it, bit by
+// bit: bit i of the result is bit pos+i of a while i < len and pos+i is at
+// most the msb, else the field's sign (signed: the bit at pos+len-1, or the
+// msb when that lies beyond it) or 0.
+func bfeBits(a uint64, pos, length uint32, signed bool, bits uint32) uint64 {
+	pos, length = pos&0xff, length&0xff
+	if length == 0 {
+		return 0
+	}
+	msb := bits - 1
+	var sbit uint64
+	if signed {
+		sbit = a >> min(pos+length-1, msb) & 1
+	}
+	var d uint64
+	for i := uint32(0); i <= msb; i++ {
+		bit := sbit
+		if i < length && pos+i <= msb {
+			bit = a >> (pos + i) & 1
+		}
+		d |= bit << i
+	}
+	return d
+}
+
+// bfiBits is bfi as the PTX ISA defines it, bit by bit: bit i of f written
+// to bit pos+i of b while i < len and pos+i is at most the msb.
+func bfiBits(f, b uint64, pos, length uint32, bits uint32) uint64 {
+	pos, length = pos&0xff, length&0xff
+	for i := uint32(0); i < length && pos+i < bits; i++ {
+		b = b&^(1<<(pos+i)) | (f>>i&1)<<(pos+i)
+	}
+	return b
+}
+
+// TestBfeBfiClosedForm: Bfe32, Bfe64, Bfi32 and Bfi64 (closed forms, which
+// the engine runs) agree with the bit-by-bit definitions for both sizes
+// (and bfe's signs): fields inside, across and beyond the msb, and pos and
+// len with bits above their low 8.
+func TestBfeBfiClosedForm(t *testing.T) {
+	var ps []uint32
+	for p := uint32(0); p <= 70; p++ {
+		ps = append(ps, p)
+	}
+	ps = append(ps, 127, 128, 200, 255, 256, 259, 0xffffff05)
+	vals := []uint64{0, 1, 0x80000000, 0xffffffff, 0x7fffffff, 0xdeadbeef, 0x8000000000000000, 0xfedcba9876543210, 0x0123456789abcdef, ^uint64(0)}
+	for _, a := range vals {
+		for _, pos := range ps {
+			for _, n := range ps {
+				for _, signed := range []bool{false, true} {
+					if got, want := Bfe32(uint32(a), pos, n, signed), uint32(bfeBits(uint64(uint32(a)), pos, n, signed, 32)); got != want {
+						t.Fatalf("Bfe32(%#x, %d, %d, signed %v) = %#x, want %#x", uint32(a), pos, n, signed, got, want)
+					}
+					if got, want := Bfe64(a, pos, n, signed), bfeBits(a, pos, n, signed, 64); got != want {
+						t.Fatalf("Bfe64(%#x, %d, %d, signed %v) = %#x, want %#x", a, pos, n, signed, got, want)
+					}
+				}
+				for _, b := range vals[:4] {
+					f := a ^ 0x5a5a5a5a5a5a5a5a
+					if got, want := Bfi32(uint32(f), uint32(b), pos, n), uint32(bfiBits(uint64(uint32(f)), uint64(uint32(b)), pos, n, 32)); got != want {
+						t.Fatalf("Bfi32(%#x, %#x, %d, %d) = %#x, want %#x", uint32(f), uint32(b), pos, n, got, want)
+					}
+					if got, want := Bfi64(f, b, pos, n), bfiBits(f, b, pos, n, 64); got != want {
+						t.Fatalf("Bfi64(%#x, %#x, %d, %d) = %#x, want %#x", f, b, pos, n, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -261,13 +261,13 @@ func TestHalfSpecials(t *testing.T) {
 	if got := MulBF16x2(0x40003f80, 0x3f804000, RN, false, false); got != 0x40004000 {
 		t.Errorf("mul.bf16x2 = %#08x, want 0x40004000", got)
 	}
-	if got := F32ToTF32(0x3f801000, RNA, false, false); got != 0x3f802000 {
+	if got := CvtF32ToTF32(0x3f801000, RNA, false, false); got != 0x3f802000 {
 		t.Errorf("cvt.rna.tf32.f32(1+2^-11) = %#08x, want 0x3f802000", got)
 	}
-	if got := F32ToTF32(0x3f801000, RN, false, false); got != 0x3f800000 {
+	if got := CvtF32ToTF32(0x3f801000, RN, false, false); got != 0x3f800000 {
 		t.Errorf("cvt.rn.tf32.f32(1+2^-11) = %#08x, want 0x3f800000", got)
 	}
-	if got := F32ToTF32(0x7f7fffff, RNA, false, true); got != 0x7f7fe000 {
+	if got := CvtF32ToTF32(0x7f7fffff, RNA, false, true); got != 0x7f7fe000 {
 		t.Errorf("cvt.rna.satfinite.tf32.f32(max) = %#08x, want 0x7f7fe000", got)
 	}
 }

@@ -30,5 +30,5 @@ func CvtF32ToTF32(a uint32, r Rounding, relu, satfinite bool) uint32 {
 	if isNaNF32(a) {
 		return 0x7fffe000
 	}
-	return F32ToTF32(a, r, relu, satfinite)
+	return f32ToTF32(a, r, relu, satfinite)
 }

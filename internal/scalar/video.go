@@ -31,14 +31,6 @@ const (
 	VMax2
 )
 
-// Video is a 32-bit PTX scalar video instruction without byte or half
-// selectors: vop.dtype.atype.btype{.sat}{.mode}{.op2} d, a, b{, c}, as the
-// H100 computes it (VideoForm.Eval, videoScalar).
-func Video(op VideoOp, op2 VideoOp2, a, b, c uint32, aSigned, bSigned, dSigned, sat, clamp bool) uint32 {
-	f := VideoForm{Op: op, Lanes: 1, Op2: op2, ASigned: aSigned, BSigned: bSigned, DSigned: dSigned, Sat: sat, Clamp: clamp}
-	return f.Eval(a, b, c)
-}
-
 func videoExt(v uint32, signed bool) int64 {
 	if signed {
 		return int64(int32(v))

@@ -76,7 +76,7 @@ func TestVideoMatchesH100(t *testing.T) {
 		a, bb, c := hex(abc[0]), hex(abc[1]), hex(abc[2])
 		for i, f := range forms {
 			want := hex(got[i])
-			if d := Video(f.op, f.op2, a, bb, c, f.aS, f.bS, f.dS, f.sat, f.cl); d != want {
+			if d := video(f.op, f.op2, a, bb, c, f.aS, f.bS, f.dS, f.sat, f.cl); d != want {
 				t.Errorf("%s a=%08x b=%08x c=%08x: got %08x, H100 %08x", f.name, a, bb, c, d, want)
 			}
 			// the engine's path: the form packed in the instruction
@@ -106,4 +106,12 @@ func TestVideoFormPack(t *testing.T) {
 			t.Errorf("%+v packs and unpacks as %+v", f, g)
 		}
 	}
+}
+
+// video is a 32-bit PTX scalar video instruction without byte or half
+// selectors: vop.dtype.atype.btype{.sat}{.mode}{.op2} d, a, b{, c}, as the
+// H100 computes it (VideoForm.Eval, videoScalar).
+func video(op VideoOp, op2 VideoOp2, a, b, c uint32, aSigned, bSigned, dSigned, sat, clamp bool) uint32 {
+	f := VideoForm{Op: op, Lanes: 1, Op2: op2, ASigned: aSigned, BSigned: bSigned, DSigned: dSigned, Sat: sat, Clamp: clamp}
+	return f.Eval(a, b, c)
 }

@@ -99,6 +99,19 @@ var spaceNames = [...]string{
 	SpaceParam: ".param", SpaceShared: ".shared", SpaceTex: ".tex", SpaceGeneric: ".generic",
 }
 
+// Spaces are the state-space directives a declaration takes, by their PTX
+// spelling (".shared"): every space but the generic one, which names
+// addressing, not storage.
+var Spaces = func() map[string]Space {
+	m := make(map[string]Space, len(spaceNames))
+	for s, name := range spaceNames {
+		if name != "" && Space(s) != SpaceGeneric {
+			m[name] = Space(s)
+		}
+	}
+	return m
+}()
+
 // String is the PTX spelling of the type (".f32").
 func (t Type) String() string {
 	if int(t) < len(typeNames) && typeNames[t] != "" {
