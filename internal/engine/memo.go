@@ -27,7 +27,8 @@ package engine
 // What it costs. Hashing reads every allocated byte; recording a launch
 // also copies them before it and compares after. So a launch is considered
 // only when an earlier launch of the same configuration took long enough
-// that this is small beside it (memoWorth), and only while the device
+// that this is small beside it (memoWorth), or when the last launch left
+// the memory's hash (a replay then reads nothing), and only while the device
 // memory stays under memoMaxBytes; device heap blocks (malloc) or written
 // allocation padding turn it off for as long as they exist.
 
@@ -314,7 +315,14 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 		return nil, nil, false
 	}
 	allocs, n := memState(m.Mem)
-	if allocs == nil || runs.last < mm.worthNs*time.Duration(n) || (runs.replayed == 0 && runs.recorded >= memoGiveUp) {
+	// A launch too short for the hashing (its configuration's last
+	// execution under worthNs a byte) is still considered when the last
+	// launch left the memory's hash: replaying on it costs nothing, and
+	// executing it unrecorded would lose the hash, so that the next
+	// launch hashed all of device memory again (NVIDIA's scan: its
+	// 26-block scanExclusiveShared2 between two replayed launches).
+	carried := mm.curOK && mm.curGen == gen
+	if allocs == nil || (runs.last < mm.worthNs*time.Duration(n) && !carried) || (runs.replayed == 0 && runs.recorded >= memoGiveUp) {
 		mm.dirty()
 		return nil, nil, false
 	}

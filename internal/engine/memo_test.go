@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sync"
 	"testing"
+	"time"
 )
 
 // memoPTX: kernels whose launches the memo may replay (cpy, add, inc,
@@ -219,7 +220,19 @@ func TestMemoReplay(t *testing.T) {
 		{"shared atomics", rep(l("satom", 2)), 4, -1, 0},
 		{"clock read", rep(l("clk", 1, 0)), 0, -1, 0},
 		{"printf", rep(l("pr", 0)), 0, -1, 0},
+		// launches too short for the hashing (every configuration's last
+		// execution under worthNs a byte from step 4 on): the cycle of
+		// launches still replays on the hash the last launch left, as
+		// with worthNs 0 (before: none after step 4, each executed
+		// launch losing the hash).
+		{"too short, on a carried hash", rep(l("cpy", 1, 0), l("inc", 1)), 8, -1, 0},
+		// too short from the start: nothing leaves a hash to carry, so
+		// nothing is hashed or recorded.
+		{"too short throughout", rep(l("cpy", 1, 0), l("inc", 1)), 0, 0, 0},
 	}
+	// shortFrom is the step from which a case's launches are too short
+	// for the hashing.
+	shortFrom := map[string]int{"too short, on a carried hash": 4, "too short throughout": 0}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			mems := [2]*Module{testModule(t, memoPTX), testModule(t, memoPTX)}
@@ -260,6 +273,9 @@ func TestMemoReplay(t *testing.T) {
 						Params: params, Stdout: &outs[i], StdoutMu: new(sync.Mutex), SMs: 132, MaxWarpsPerSM: 64, ITS: true, StackBytes: s.stack}
 					if i == 1 {
 						cfg.Memo = memo
+						if k, ok := shortFrom[tc.name]; ok && si >= k {
+							memo.worthNs = time.Hour
+						}
 					}
 					res, err := m.Launch(cfg)
 					if err != nil {

@@ -389,9 +389,10 @@ func (wp *warp) sample(pc, lane int, d *texDesc, dims int, ax, ay, az *axis, k i
 				return t, false
 			}
 		}
-		for ch := 0; ch < 4; ch++ {
+		for ch := 0; ch < d.nchan; ch++ {
 			// A 9-bit weight times a 24-bit significand is exact in
-			// float64; the sum is kept exact as a pair (hi, lo).
+			// float64; the sum is kept exact as a pair (hi, lo). (The
+			// channels the format lacks read as +0, res's zeros.)
 			p := float64(w[c]) * float64(math.Float32frombits(t[ch]))
 			if first {
 				hi[ch] = p // so that -0 stays -0
@@ -417,7 +418,7 @@ func (wp *warp) sample(pc, lane int, d *texDesc, dims int, ax, ay, az *axis, k i
 		return res, true
 	}
 	half := d.kind == chanFloat && d.bits == 16
-	for ch := range res {
+	for ch := 0; ch < d.nchan; ch++ {
 		h, l := hi[ch], lo[ch]
 		if l != 0 {
 			h, l = twoSum(h, l)
@@ -531,7 +532,27 @@ func twoSum(a, b float64) (s, e float64) {
 // roundTiesAway rounds hi+lo (|lo| at most half an ulp of hi) to float32,
 // to nearest with ties away from zero, as the texture unit's filter
 // rounds.
+//
+// Most filtered values need no tie rule: with lo zero and hi in float32's
+// normal range, Go's conversion (to nearest, ties to even) rounds the same
+// way unless hi lies exactly halfway between two float32 values, which is
+// when the 29 bits of its float64 significand that the conversion drops
+// are 1 followed by zeros. A fetch at a texel's centre (one weight of 256)
+// is such a value, and the texture samples fetch there (convolutionTexture);
+// roundTiesAwayExact handles the rest.
 func roundTiesAway(hi, lo float64) float32 {
+	if lo == 0 {
+		b := math.Float64bits(hi)
+		e := int(b>>52) & 0x7ff
+		if b&(1<<29-1) != 1<<28 && e >= 1023-126 && e <= 1023+126 || b<<1 == 0 {
+			return float32(hi)
+		}
+	}
+	return roundTiesAwayExact(hi, lo)
+}
+
+// roundTiesAwayExact is roundTiesAway for any hi and lo.
+func roundTiesAwayExact(hi, lo float64) float32 {
 	if hi != hi || math.IsInf(hi, 0) {
 		return float32(hi)
 	}

@@ -69,12 +69,23 @@ func newTexture(t testing.TB, m *Module, n int, linear bool) uint64 {
 	return h
 }
 
+// BenchmarkTexFetch: point and linear filtering at x+0.625 (two texels
+// weighed), and linear filtering at texel centres ("linear-centre": one
+// texel of weight 256, as NVIDIA's convolutionTexture fetches).
 func BenchmarkTexFetch(b *testing.B) {
-	for _, linear := range []bool{false, true} {
-		name := map[bool]string{false: "point", true: "linear"}[linear]
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		linear bool
+		ptx    string
+	}{
+		{"point", false, texKernelPTX},
+		{"linear", true, texKernelPTX},
+		{"linear-centre", true, strings.Replace(texKernelPTX, "0f3F200000", "0f3F000000", 1)},
+	} {
+		linear := c.linear
+		b.Run(c.name, func(b *testing.B) {
 			const n = 256
-			benchKernel(b, texKernelPTX, "fetch", n*n/256, 256, 1, func(m *Module) []byte {
+			benchKernel(b, c.ptx, "fetch", n*n/256, 256, 1, func(m *Module) []byte {
 				h := newTexture(b, m, n, linear)
 				out, _ := m.Mem.Alloc(4 * n * n)
 				p := u64p(h, out)
@@ -133,6 +144,75 @@ func TestRoundTiesAway(t *testing.T) {
 		if got := roundTiesAway(c.hi, c.lo); got != c.want {
 			t.Errorf("roundTiesAway(%v, %v) = %v, want %v", c.hi, c.lo, got, c.want)
 		}
+	}
+}
+
+// TestRoundTiesAwayFastPath checks roundTiesAway's shortcut (lo zero, no
+// tie: Go's conversion) against roundTiesAwayExact, which computes both
+// neighbours and the midpoints, on the values a filter can produce: sums of
+// up to eight 9-bit weights times float32 values, over 256, exact ties
+// between adjacent float32 values, and the edges of the normal range
+// (subnormals, the largest floats, zeros of either sign). A shortcut taken
+// at a tie, or past the range where the conversion rounds as the filter
+// does, differs here.
+func TestRoundTiesAwayFastPath(t *testing.T) {
+	var vals []float64
+	add32 := func(f float32) {
+		vals = append(vals, float64(f), -float64(f))
+		up, down := math.Nextafter32(f, float32(math.Inf(1))), math.Nextafter32(f, 0)
+		// The midpoints, and the values just either side of them.
+		for _, m := range []float64{(float64(f) + float64(up)) / 2, (float64(f) + float64(down)) / 2} {
+			vals = append(vals, m, -m, math.Nextafter(m, 0), math.Nextafter(m, math.Inf(1)))
+		}
+	}
+	for _, f := range []float32{0, 1, 0.1, 3, 1e-38, math.SmallestNonzeroFloat32, 1.1754942e-38, 1.1754944e-38,
+		math.MaxFloat32, math.Nextafter32(math.MaxFloat32, 0), 1.7014118e38, 1.7014119e38, 8.507059e37} {
+		add32(f)
+	}
+	vals = append(vals, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN())
+	// Filter sums: weights of 1/256 times random float32s, as sample
+	// forms them.
+	seed := uint64(0x9e3779b97f4a7c15)
+	next := func() uint64 {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return seed
+	}
+	for range 20000 {
+		var hi, lo float64
+		for c := range 1 + next()%4 {
+			f := math.Float32frombits(uint32(next()))
+			if f != f || math.IsInf(float64(f), 0) {
+				continue
+			}
+			p := float64(next()%257) * float64(f)
+			if c == 0 {
+				hi = p
+				continue
+			}
+			var e float64
+			hi, e = twoSum(hi, p)
+			lo += e
+		}
+		if lo != 0 {
+			hi, lo = twoSum(hi, lo)
+		}
+		vals = append(vals, hi/texWeightOne)
+		add32(float32(hi / texWeightOne))
+	}
+	shortcuts := 0
+	for _, v := range vals {
+		got, want := roundTiesAway(v, 0), roundTiesAwayExact(v, 0)
+		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+			t.Fatalf("roundTiesAway(%v, 0) = %v (%#x), the exact rounding gives %v (%#x)", v, got, math.Float32bits(got), want, math.Float32bits(want))
+		}
+		if b := math.Float64bits(v); b&(1<<29-1) != 1<<28 {
+			shortcuts++
+		}
+	}
+	if shortcuts < len(vals)/2 {
+		t.Fatalf("only %d of %d values would take the shortcut", shortcuts, len(vals))
 	}
 }
 
