@@ -22,9 +22,9 @@ type cache struct {
 	// lines holds each way's state, a set's ways side by side: a lookup
 	// reads its set's tags and then the way it found (its use, its ready
 	// cycle, its sector bits), and a fill the set's uses and dirty bits,
-	// all in the set's few host cache lines (the L2's are 50 MB on the
-	// H100: as one array per field, a lookup missed the host's caches in
-	// four arrays, a fill in six).
+	// all in the set's few host cache lines (the H100's 50 MB L2 has
+	// 400 K ways, 13 MB of them: as one array per field, a lookup missed
+	// the host's caches in four arrays, a fill in six).
 	lines []cacheLine
 	tick  uint64
 	// dirtyWays, when above 0, is how many of a set's ways the cache
