@@ -18,18 +18,14 @@ import (
 type cache struct {
 	sets, ways int
 	// setM is setOf's divisor for sets as a multiplier (fastmod).
-	setM  uint64
-	tag   []uint64 // line number + 1; 0 = invalid
-	valid []uint8  // sector bits
-	dirty []uint8
-	// bytes counts, per sector (four a line), the bytes stores wrote into
-	// a sector the cache does not hold whole: 32 once it is whole (filled
-	// from below, or written all over). A dirty sector with fewer is
-	// partial: only a byte mask's worth of it is there, and writing it
-	// back takes a read of the rest first (ECC is kept per sector).
-	bytes []uint8
-	ready []uint64 // cycle the line's last fill completes
-	used  []uint64 // last use, for LRU
+	setM uint64
+	// lines holds each way's state, a set's ways side by side: a lookup
+	// reads its set's tags and then the way it found (its use, its ready
+	// cycle, its sector bits), and a fill the set's uses and dirty bits,
+	// all in the set's few host cache lines (the H100's 50 MB L2 has
+	// 400 K ways, 13 MB of them: as one array per field, a lookup missed
+	// the host's caches in four arrays, a fill in six).
+	lines []cacheLine
 	tick  uint64
 	// dirtyWays, when above 0, is how many of a set's ways the cache
 	// keeps dirty lines in before it evicts one: below it a new line takes
@@ -45,7 +41,7 @@ type cache struct {
 	memoTag uint64
 	memoWay int
 	// fresh lists the ways allocated since the cache was last empty while
-	// they are few (at most len(tag)/freshShare); past that, overflow is
+	// they are few (at most len(lines)/freshShare); past that, overflow is
 	// set. invalidate and settle then clear only those ways: every host
 	// launch invalidates the L2, whose arrays are 12 MB on the H100, and a
 	// whole clear cost each program's simulator a page fault for every
@@ -58,6 +54,21 @@ type cache struct {
 	_ cacheLinePad
 }
 
+// cacheLine is one way of a cache: 32 bytes, two to a host cache line.
+type cacheLine struct {
+	tag   uint64 // line number + 1; 0 = invalid
+	ready uint64 // cycle the line's last fill completes
+	used  uint64 // last use, for LRU
+	valid uint8  // sector bits
+	dirty uint8
+	// bytes counts, per sector, the bytes stores wrote into a sector the
+	// cache does not hold whole: 32 once it is whole (filled from below,
+	// or written all over). A dirty sector with fewer is partial: only a
+	// byte mask's worth of it is there, and writing it back takes a read
+	// of the rest first (ECC is kept per sector).
+	bytes [4]uint8
+}
+
 // freshShare bounds fresh: past len(tag)/freshShare ways, clearing the
 // whole arrays is as cheap as clearing way by way.
 const freshShare = 16
@@ -67,17 +78,16 @@ const lineShift = 7 // 128-byte lines of four 32-byte sectors
 func newCache(bytes, ways int) *cache {
 	sets := cacheSets(bytes, ways)
 	n := sets * ways
-	return &cache{sets: sets, ways: ways, setM: fastmodM(uint32(sets)), tag: lineSlice[uint64](n), valid: lineSlice[uint8](n),
-		dirty: lineSlice[uint8](n), bytes: lineSlice[uint8](4 * n), ready: lineSlice[uint64](n), used: lineSlice[uint64](n)}
+	return &cache{sets: sets, ways: ways, setM: fastmodM(uint32(sets)), lines: lineSlice[cacheLine](n)}
 }
 
-// lineSlice makes a slice of n T (a T of 1, 4 or 8 bytes) whose capacity
+// lineSlice makes a slice of n T (a T of 1, 4, 8 or 32 bytes) whose capacity
 // is whole cache lines of the host's, so that it takes a size class of
 // line-aligned objects and shares no line with another object: an SM's
 // arrays that the first wave makes SM after SM (a small L1's valid and
 // dirty bytes, the fetch state's lines) and that each SM's thread writes
 // (cacheLinePad).
-func lineSlice[T uint8 | int32 | uint64](n int) []T {
+func lineSlice[T uint8 | int32 | uint64 | cacheLine](n int) []T {
 	var z T
 	per := 64 / int(unsafe.Sizeof(z))
 	return make([]T, n, (n+per-1)/per*per)
@@ -150,10 +160,10 @@ func (c *cache) find(line uint64) int {
 	}
 	c.memoTag, c.memoWay = t, -1
 	base := c.setOf(line) * c.ways
-	for w := base; w < base+c.ways; w++ {
-		if c.tag[w] == t {
-			c.memoWay = w
-			return w
+	for w, l := range c.lines[base : base+c.ways] {
+		if l.tag == t {
+			c.memoWay = base + w
+			return base + w
 		}
 	}
 	return -1
@@ -164,19 +174,23 @@ func (c *cache) find(line uint64) int {
 func (c *cache) lookup(sector uint64) (bool, uint64) {
 	line := sector >> 2
 	w := c.find(line)
-	if w < 0 || c.valid[w]&(1<<(sector&3)) == 0 {
+	if w < 0 {
+		return false, 0
+	}
+	l := &c.lines[w]
+	if l.valid&(1<<(sector&3)) == 0 {
 		return false, 0
 	}
 	c.tick++
-	c.used[w] = c.tick
-	return true, c.ready[w]
+	l.used = c.tick
+	return true, l.ready
 }
 
 // holds reports whether sector is present (filled, or being filled),
 // without counting as a use.
 func (c *cache) holds(sector uint64) bool {
 	w := c.find(sector >> 2)
-	return w >= 0 && c.valid[w]&(1<<(sector&3)) != 0
+	return w >= 0 && c.lines[w].valid&(1<<(sector&3)) != 0
 }
 
 // fill makes sector present and whole from cycle ready on, marking it
@@ -184,7 +198,7 @@ func (c *cache) holds(sector uint64) bool {
 // and how many of those were partial.
 func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty, evictedPartial int) {
 	w, evictedDirty, evictedPartial := c.alloc(sector)
-	c.bytes[4*w+int(sector&3)] = 32
+	c.lines[w].bytes[sector&3] = 32
 	c.mark(w, sector, ready, dirty)
 	return evictedDirty, evictedPartial
 }
@@ -194,8 +208,8 @@ func (c *cache) fill(sector uint64, ready uint64, dirty bool) (evictedDirty, evi
 // It returns what fill returns.
 func (c *cache) write(sector, ready uint64, n int) (evictedDirty, evictedPartial int) {
 	w, evictedDirty, evictedPartial := c.alloc(sector)
-	b := &c.bytes[4*w+int(sector&3)]
-	if c.valid[w]&(1<<(sector&3)) == 0 {
+	b := &c.lines[w].bytes[sector&3]
+	if c.lines[w].valid&(1<<(sector&3)) == 0 {
 		*b = 0
 	}
 	*b = uint8(min(int(*b)+n, 32))
@@ -207,14 +221,14 @@ func (c *cache) write(sector, ready uint64, n int) (evictedDirty, evictedPartial
 // from below, or written all over).
 func (c *cache) whole(sector uint64) bool {
 	w := c.find(sector >> 2)
-	return w >= 0 && c.valid[w]&(1<<(sector&3)) != 0 && c.bytes[4*w+int(sector&3)] == 32
+	return w >= 0 && c.lines[w].valid&(1<<(sector&3)) != 0 && c.lines[w].bytes[sector&3] == 32
 }
 
 // partial reports whether sector is present, dirty and not whole.
 func (c *cache) partial(sector uint64) bool {
 	w := c.find(sector >> 2)
 	bit := uint8(1) << (sector & 3)
-	return w >= 0 && c.valid[w]&c.dirty[w]&bit != 0 && c.bytes[4*w+int(sector&3)] < 32
+	return w >= 0 && c.lines[w].valid&c.lines[w].dirty&bit != 0 && c.lines[w].bytes[sector&3] < 32
 }
 
 // alloc finds sector's line or allocates it (evicting the least recently
@@ -227,21 +241,23 @@ func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
 		base := c.setOf(line) * c.ways
 		w = base
 		clean, dirty, nd := -1, -1, 0 // the LRU clean and dirty ways, the dirty ways
-		for v := base; v < base+c.ways; v++ {
-			if c.tag[v] == 0 {
+		set := c.lines[base : base+c.ways]
+		for i := range set {
+			l, v := &set[i], base+i
+			if l.tag == 0 {
 				w, clean, dirty = v, -1, -1
 				break
 			}
-			if c.used[v] < c.used[w] {
+			if l.used < c.lines[w].used {
 				w = v
 			}
 			if c.dirtyWays > 0 {
-				if c.dirty[v] != 0 {
+				if l.dirty != 0 {
 					nd++
-					if dirty < 0 || c.used[v] < c.used[dirty] {
+					if dirty < 0 || l.used < c.lines[dirty].used {
 						dirty = v
 					}
-				} else if clean < 0 || c.used[v] < c.used[clean] {
+				} else if clean < 0 || l.used < c.lines[clean].used {
 					clean = v
 				}
 			}
@@ -253,18 +269,19 @@ func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
 		case clean >= 0:
 			w = clean
 		}
-		if c.tag[w] != 0 {
-			evictedDirty = popcount4(c.dirty[w])
+		l := &c.lines[w]
+		if l.tag != 0 {
+			evictedDirty = popcount4(l.dirty)
 			for k := range 4 {
-				if c.dirty[w]&(1<<k) != 0 && c.bytes[4*w+k] < 32 {
+				if l.dirty&(1<<k) != 0 && l.bytes[k] < 32 {
 					evictedPartial++
 				}
 			}
 		}
-		if c.tag[w] == 0 {
+		if l.tag == 0 {
 			c.noteFresh(w)
 		}
-		c.tag[w], c.valid[w], c.dirty[w], c.ready[w] = line+1, 0, 0, 0
+		l.tag, l.valid, l.dirty, l.ready = line+1, 0, 0, 0
 		c.memoTag, c.memoWay = line+1, w
 	}
 	return w, evictedDirty, evictedPartial
@@ -274,15 +291,16 @@ func (c *cache) alloc(sector uint64) (w, evictedDirty, evictedPartial int) {
 // write) and counts the use.
 func (c *cache) mark(w int, sector, ready uint64, dirty bool) {
 	bit := uint8(1) << (sector & 3)
-	c.valid[w] |= bit
+	l := &c.lines[w]
+	l.valid |= bit
 	if dirty {
-		c.dirty[w] |= bit
+		l.dirty |= bit
 	}
-	if ready > c.ready[w] {
-		c.ready[w] = ready
+	if ready > l.ready {
+		l.ready = ready
 	}
 	c.tick++
-	c.used[w] = c.tick
+	l.used = c.tick
 }
 
 // update is a store's write to sector: a present sector stays valid and
@@ -292,18 +310,19 @@ func (c *cache) mark(w int, sector, ready uint64, dirty bool) {
 // L2). It reports whether the sector is present afterwards.
 func (c *cache) update(sector, ready uint64, full bool) bool {
 	w := c.find(sector >> 2)
-	if w < 0 || c.valid[w]&(1<<(sector&3)) == 0 {
+	if w < 0 || c.lines[w].valid&(1<<(sector&3)) == 0 {
 		if !full {
 			return false
 		}
 		c.fill(sector, ready, false)
 		return true
 	}
-	if ready > c.ready[w] {
-		c.ready[w] = ready
+	l := &c.lines[w]
+	if ready > l.ready {
+		l.ready = ready
 	}
 	c.tick++
-	c.used[w] = c.tick
+	l.used = c.tick
 	return true
 }
 
@@ -311,7 +330,7 @@ func (c *cache) update(sector, ready uint64, full bool) bool {
 // present): what a fill or update of it combines its own cycle with.
 func (c *cache) readyOf(sector uint64) uint64 {
 	if w := c.find(sector >> 2); w >= 0 {
-		return c.ready[w]
+		return c.lines[w].ready
 	}
 	return 0
 }
@@ -320,7 +339,7 @@ func (c *cache) readyOf(sector uint64) uint64 {
 // line is not present (a future written there is resolved in place).
 func (c *cache) readyAt(sector uint64) *uint64 {
 	if w := c.find(sector >> 2); w >= 0 {
-		return &c.ready[w]
+		return &c.lines[w].ready
 	}
 	return nil
 }
@@ -328,7 +347,7 @@ func (c *cache) readyAt(sector uint64) *uint64 {
 // drop invalidates one sector.
 func (c *cache) drop(sector uint64) {
 	if w := c.find(sector >> 2); w >= 0 {
-		c.valid[w] &^= 1 << (sector & 3)
+		c.lines[w].valid &^= 1 << (sector & 3)
 	}
 }
 
@@ -337,7 +356,7 @@ func (c *cache) noteFresh(w int) {
 	if c.overflow {
 		return
 	}
-	if len(c.fresh) >= len(c.tag)/freshShare {
+	if len(c.fresh) >= len(c.lines)/freshShare {
 		c.overflow, c.fresh = true, c.fresh[:0]
 		return
 	}
@@ -348,11 +367,13 @@ func (c *cache) noteFresh(w int) {
 // mean nothing to the next grid's.
 func (c *cache) settle() {
 	if c.overflow {
-		clear(c.ready)
+		for i := range c.lines {
+			c.lines[i].ready = 0
+		}
 		return
 	}
 	for _, w := range c.fresh {
-		c.ready[w] = 0
+		c.lines[w].ready = 0
 	}
 }
 
@@ -361,16 +382,10 @@ func (c *cache) settle() {
 // those are few only they are cleared.
 func (c *cache) invalidate() {
 	if c.overflow {
-		clear(c.tag)
-		clear(c.valid)
-		clear(c.dirty)
-		clear(c.bytes)
-		clear(c.ready)
-		clear(c.used)
+		clear(c.lines)
 	} else {
 		for _, w := range c.fresh {
-			c.tag[w], c.valid[w], c.dirty[w], c.ready[w], c.used[w] = 0, 0, 0, 0, 0
-			clear(c.bytes[4*w : 4*w+4])
+			c.lines[w] = cacheLine{}
 		}
 	}
 	c.fresh, c.overflow = c.fresh[:0], false
@@ -381,22 +396,22 @@ func (c *cache) invalidate() {
 // dirtySectors counts the dirty sectors in the cache (written back to DRAM
 // eventually).
 func (c *cache) dirtySectors() (n int) {
-	for _, d := range c.dirty {
-		n += popcount4(d)
+	for i := range c.lines {
+		n += popcount4(c.lines[i].dirty)
 	}
 	return n
 }
 
 // validSectors counts the sectors the cache holds.
 func (c *cache) validSectors() (n int) {
-	for _, v := range c.valid {
-		n += popcount4(v)
+	for i := range c.lines {
+		n += popcount4(c.lines[i].valid)
 	}
 	return n
 }
 
 // sectors is the cache's capacity in sectors.
-func (c *cache) sectors() int { return len(c.tag) * 4 }
+func (c *cache) sectors() int { return len(c.lines) * 4 }
 
 func popcount4(b uint8) int {
 	return int(b&1 + b>>1&1 + b>>2&1 + b>>3&1)

@@ -190,13 +190,8 @@ func TestCacheInvalidateEmpties(t *testing.T) {
 		{"five times the cache: evictions", 5 * lines},
 	}
 	zero := func(c *cache) bool {
-		for i := range c.tag {
-			if c.tag[i] != 0 || c.valid[i] != 0 || c.dirty[i] != 0 || c.ready[i] != 0 || c.used[i] != 0 {
-				return false
-			}
-		}
-		for _, b := range c.bytes {
-			if b != 0 {
+		for _, l := range c.lines {
+			if l != (cacheLine{}) {
 				return false
 			}
 		}
@@ -214,9 +209,9 @@ func TestCacheInvalidateEmpties(t *testing.T) {
 					c.write(line*4+1, uint64(200+i), 8)
 				}
 				c.settle()
-				for i := range c.ready {
-					if c.ready[i] != 0 {
-						t.Fatalf("round %d: way %d still pending at %d after settle", round, i, c.ready[i])
+				for i, l := range c.lines {
+					if l.ready != 0 {
+						t.Fatalf("round %d: way %d still pending at %d after settle", round, i, l.ready)
 					}
 				}
 				c.invalidate()

@@ -88,7 +88,7 @@ func TestPerSMStateOwnLines(t *testing.T) {
 		}},
 		{"a small L1's arrays", func() (any, []span) {
 			c := newCache(25<<10, 4) // 200 lines: 200 bytes of valid bits
-			return c, []span{bytesOf(c.tag), bytesOf(c.valid), bytesOf(c.dirty), bytesOf(c.bytes), bytesOf(c.ready), bytesOf(c.used)}
+			return c, []span{bytesOf(c.lines)}
 		}},
 		{"fetch state", func() (any, []span) {
 			f := newFetch(10, p)

@@ -46,12 +46,14 @@ func isFut(v uint64) bool { return v >= futBit && v != math.MaxUint64 }
 func arenaOf(v uint64) int { return int(v >> arenaShift & 3) }
 
 // fnode is one future: a leaf the replay fills (an L2 request's answer;
-// a is the request's index in its arena, log), or max(a, b) + add of
-// cycles and earlier futures.
+// a is the request's index in its arena, log), or max(a, b) + v of
+// cycles and earlier futures. Once done, v is its value (the cycles it
+// added are needed no more): 32 bytes a node, two to a host cache line,
+// where the arenas' appends and the settling reads miss the host's caches.
 type fnode struct {
-	a, b, add uint64
-	val       uint64
-	state     uint8
+	a, b  uint64
+	v     uint64 // open: the cycles added; done: the value
+	state uint8
 }
 
 const (
@@ -253,7 +255,7 @@ func (q *smQuantum) fadd(a, k uint64) uint64 {
 	if k == 0 {
 		return a
 	}
-	return q.node(fnode{a: a, b: a, add: k})
+	return q.node(fnode{a: a, b: a, v: k})
 }
 
 // keep notes that *loc was given a future: it is resolved with the
@@ -279,19 +281,19 @@ func (q *smQuantum) val(v uint64) uint64 {
 	n := q.nodeOf(v)
 	switch n.state {
 	case nodeDone:
-		return n.val
+		return n.v
 	case nodeLeaf:
 		panic(fmt.Sprintf("warpsim internal error: future %#x read before the replay answered it", v))
 	}
-	n.val = max(q.val(n.a), q.val(n.b)) + n.add
+	n.v += max(q.val(n.a), q.val(n.b))
 	n.state = nodeDone
-	return n.val
+	return n.v
 }
 
 // answer gives leaf its value.
 func (q *smQuantum) answer(leaf, v uint64) {
 	n := q.nodeOf(leaf)
-	n.val, n.state = v, nodeDone
+	n.v, n.state = v, nodeDone
 }
 
 // settleWith answers arena i's leaves from ans (the replay's answers to
@@ -322,17 +324,17 @@ func (q *smQuantum) rval(v uint64, i int, ans []uint64) uint64 {
 	n := q.nodeOf(v)
 	switch n.state {
 	case nodeDone:
-		return n.val
+		return n.v
 	case nodeLeaf:
 		if arenaOf(v) != i || ans[n.a] == unanswered {
 			panic(fmt.Sprintf("warpsim internal error: future %#x read before the replay answered it", v))
 		}
-		n.val, n.state = ans[n.a], nodeDone
-		return n.val
+		n.v, n.state = ans[n.a], nodeDone
+		return n.v
 	}
-	n.val = max(q.rval(n.a, i, ans), q.rval(n.b, i, ans)) + n.add
+	n.v += max(q.rval(n.a, i, ans), q.rval(n.b, i, ans))
 	n.state = nodeDone
-	return n.val
+	return n.v
 }
 
 // settle evaluates every future of arena i (its leaves answered), so that

@@ -12,7 +12,7 @@ import (
 func scanFind(c *cache, line uint64) int {
 	base := c.setOf(line) * c.ways
 	for w := base; w < base+c.ways; w++ {
-		if c.tag[w] == line+1 {
+		if c.lines[w].tag == line+1 {
 			return w
 		}
 	}
