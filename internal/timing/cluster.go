@@ -79,25 +79,31 @@ func (c *clusterPlan) linear(i int) int {
 }
 
 // placeCluster chooses the SMs for a cluster of n blocks, given each
-// SM's room (free): the GPC with the most room (the lowest index among
-// equals), so that clusters spread over the GPCs as blocks spread over the
-// SMs (testdata/timing/rowwalk: 33 clusters of 4 blocks of 256, which fit
-// 8 blocks an SM, run on 132 SMs as fast an SM as 3 clusters on 12; the
-// first GPC with room packed them on 16), each block on the SM of that GPC
-// with the most room left (the lowest index among equals), so that the
-// blocks spread over the GPC's SMs. It returns the SMs, one per block
-// (appended to pick[:0]), or false when no GPC has room for all n.
+// SM's room (free): of the GPCs with room for all n, the one whose n
+// roomiest SMs have the most room (then the one with the most room, then
+// the lowest index), so that clusters spread over the GPCs as blocks
+// spread over the SMs (testdata/timing/rowwalk: 33 clusters of 4 blocks of
+// 256, which fit 8 blocks an SM, run on 132 SMs as fast an SM as 3
+// clusters on 12; the first GPC with room packed them on 16), each block
+// on the SM of that GPC with the most room left (the lowest index among
+// equals), so that the blocks spread over the GPC's SMs. It returns the
+// SMs, one per block (appended to pick[:0]), or false when no GPC has room
+// for all n.
 func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 	pick = pick[:0]
 	var g []int
-	most := n - 1
+	bestTop, bestRoom := 0, 0
 	for _, h := range gpcs {
 		room := 0
 		for _, sm := range h {
 			room += free[sm]
 		}
-		if room > most {
-			g, most = h, room
+		if room < n {
+			continue
+		}
+		top := topRoom(free, h, n)
+		if g == nil || top > bestTop || top == bestTop && room > bestRoom {
+			g, bestTop, bestRoom = h, top, room
 		}
 	}
 	if g != nil {
@@ -114,6 +120,35 @@ func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 		return pick, true
 	}
 	return pick, false
+}
+
+// topRoom is the room of the n SMs of gpc with the most room, n blocks
+// placed one at a time on the SM with the most room left.
+func topRoom(free []int, gpc []int, n int) int {
+	var room [32]int
+	k := 0
+	for _, sm := range gpc {
+		if k < len(room) {
+			room[k] = free[sm]
+			k++
+		}
+	}
+	r := room[:k]
+	sum := 0
+	for range n {
+		best := 0
+		for i := range r {
+			if r[i] > r[best] {
+				best = i
+			}
+		}
+		if r[best] <= 0 {
+			break
+		}
+		sum += r[best]
+		r[best]--
+	}
+	return sum
 }
 
 // launchClusters starts the grid's next clusters at cycle t while one fits.
