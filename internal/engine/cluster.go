@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -394,8 +395,11 @@ func (wp *warp) remoteShared(pc int, addr, n uint64, lane int) ([]byte, uint8) {
 	}
 	t := w
 	if rank != w.cb.rank {
-		if wp.rec != nil {
-			wp.rec.RemoteLanes++
+		if r := wp.rec; r != nil {
+			r.RemoteLanes++
+			if !slices.Contains(r.RemoteAddrs, addr) {
+				r.RemoteAddrs = append(r.RemoteAddrs, addr)
+			}
 		}
 		t = c.resident[w.cb.linears[rank]].Load()
 		if (t == nil || t.blk.live == 0) && wp.storing && wp.chk == nil {

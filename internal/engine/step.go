@@ -88,6 +88,11 @@ type StepRecord struct {
 	// RemoteLanes counts the lane accesses of a shared access that went to
 	// another block's shared memory (shared::cluster).
 	RemoteLanes uint32
+	// RemoteAddrs are the distinct shared::cluster offsets (block rank
+	// and offset, as the window names them) of those remote lane
+	// accesses, in first-touch order: the timing model counts the remote
+	// sectors and the lanes on an address another lane named.
+	RemoteAddrs []uint64
 	// AddrDistinct and AddrMaxDup are, for an atomic, the distinct
 	// addresses its lanes named and the most lanes on one address (a
 	// 16-bit atomic but cas and exch: on one 4-byte word).
@@ -153,6 +158,7 @@ func (r *StepRecord) reset() {
 	r.Launches = r.Launches[:0]
 	r.Sectors = r.Sectors[:0]
 	r.Words = r.Words[:0]
+	r.RemoteAddrs = r.RemoteAddrs[:0]
 	r.Parts = r.Parts[:0]
 }
 

@@ -79,21 +79,34 @@ func (c *clusterPlan) linear(i int) int {
 }
 
 // placeCluster chooses the SMs for a cluster of n blocks, given each
-// SM's room (free): the first GPC whose SMs have room for all n, each
-// block on the SM of that GPC with the most room left (the lowest index
-// among equals), so that the blocks spread over the GPC's SMs. It returns
-// the SMs, one per block (appended to pick[:0]), or false when no GPC has
-// room.
+// SM's room (free): of the GPCs with room for all n, the one whose n
+// roomiest SMs have the most room (then the one with the most room, then
+// the lowest index), so that clusters spread over the GPCs as blocks
+// spread over the SMs (testdata/timing/rowwalk: 33 clusters of 4 blocks of
+// 256, which fit 8 blocks an SM, run on 132 SMs as fast an SM as 3
+// clusters on 12; the first GPC with room packed them on 16), each block
+// on the SM of that GPC with the most room left (the lowest index among
+// equals), so that the blocks spread over the GPC's SMs. It returns the
+// SMs, one per block (appended to pick[:0]), or false when no GPC has room
+// for all n.
 func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 	pick = pick[:0]
-	for _, g := range gpcs {
+	var g []int
+	bestTop, bestRoom := 0, 0
+	for _, h := range gpcs {
 		room := 0
-		for _, sm := range g {
+		for _, sm := range h {
 			room += free[sm]
 		}
 		if room < n {
 			continue
 		}
+		top := topRoom(free, h, n)
+		if g == nil || top > bestTop || top == bestTop && room > bestRoom {
+			g, bestTop, bestRoom = h, top, room
+		}
+	}
+	if g != nil {
 		for range n {
 			best := -1
 			for _, sm := range g {
@@ -107,6 +120,35 @@ func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 		return pick, true
 	}
 	return pick, false
+}
+
+// topRoom is the room of the n SMs of gpc with the most room, n blocks
+// placed one at a time on the SM with the most room left.
+func topRoom(free []int, gpc []int, n int) int {
+	var room [32]int
+	k := 0
+	for _, sm := range gpc {
+		if k < len(room) {
+			room[k] = free[sm]
+			k++
+		}
+	}
+	r := room[:k]
+	sum := 0
+	for range n {
+		best := 0
+		for i := range r {
+			if r[i] > r[best] {
+				best = i
+			}
+		}
+		if r[best] <= 0 {
+			break
+		}
+		sum += r[best]
+		r[best]--
+	}
+	return sum
 }
 
 // launchClusters starts the grid's next clusters at cycle t while one fits.
@@ -132,9 +174,12 @@ func (s *gridState) launchClusters(t uint64) {
 
 // remoteShared is when a shared access that reached other blocks' shared
 // memory (rec.RemoteLanes of its lane accesses) has its result: DSMEMLatency
-// after it left the SM. The lanes of a remote atomic leave one at a time,
-// DSMEMAtomCycles each, and the warp issues again once its last has left
-// (the H100's remote atomics do not combine: cluster_mb's atom rows).
+// after it left the SM. A remote atomic leaves a sector of the remote
+// blocks' shared memory at a time, DSMEMAtomSectorCycles each, and a lane
+// on an address another lane named first DSMEMAtomCycles more (the
+// H200's lanes on one sector go together, those on one word one after
+// another: testdata/timing/rowwalk's dsm_atom rows); the warp issues again
+// once its last has left.
 func (s *gridState) remoteShared(sm *smT, w *warpT, in *ir.Inst, rec *engine.StepRecord, start uint64) uint64 {
 	p := s.p
 	lat := uint64(p.DSMEMLatency)
@@ -144,12 +189,37 @@ func (s *gridState) remoteShared(sm *smT, w *warpT, in *ir.Inst, rec *engine.Ste
 	if (in.Op != ir.OpAtom && in.Op != ir.OpRed) || p.DSMEMAtomCycles == 0 {
 		return sm.fadd(start, lat)
 	}
-	sent := sm.fadd(sm.fmax(start, sm.dsmem), uint64(math.Ceil(float64(rec.RemoteLanes)*p.DSMEMAtomCycles)))
+	hold := float64(rec.RemoteLanes) * p.DSMEMAtomCycles
+	if p.DSMEMAtomSectorCycles > 0 {
+		hold = float64(remoteSectors(rec.RemoteAddrs))*p.DSMEMAtomSectorCycles +
+			float64(int(rec.RemoteLanes)-len(rec.RemoteAddrs))*p.DSMEMAtomCycles
+	}
+	sent := sm.fadd(sm.fmax(start, sm.dsmem), uint64(math.Ceil(hold)))
 	sm.dsmem = sent
 	sm.keep(&sm.dsmem)
 	w.ready, w.readyWhy = sm.fmax(w.ready, sent), stallMIOThrottle
 	sm.keep(&w.ready)
 	return sm.fadd(sent, lat)
+}
+
+// remoteSectors counts the distinct 32-byte sectors of other blocks'
+// shared memory that a remote access's distinct lane addresses (block rank
+// and offset: engine.StepRecord.RemoteAddrs) fall in.
+func remoteSectors(addrs []uint64) int {
+	n := 0
+	for i, a := range addrs {
+		first := true
+		for _, b := range addrs[:i] {
+			if b>>5 == a>>5 {
+				first = false
+				break
+			}
+		}
+		if first {
+			n++
+		}
+	}
+	return n
 }
 
 // clusterEvent times barrier.cluster for warp w of b, after its step at

@@ -71,6 +71,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"latency.cluster_barrier_per_block": func(p *Params, v float64) { p.ClusterBarrierPerBlock = uint32(v) },
 	"latency.dsmem":                     func(p *Params, v float64) { p.DSMEMLatency = uint32(v) },
 	"dsmem.atomic_lane":                 func(p *Params, v float64) { p.DSMEMAtomCycles = v },
+	"dsmem.atomic_sector":               func(p *Params, v float64) { p.DSMEMAtomSectorCycles = v },
 	"latency.fence_cta":                 func(p *Params, v float64) { p.FenceCTA = uint32(v) },
 	"latency.fence_gpu":                 func(p *Params, v float64) { p.FenceGPU = uint32(v) },
 	"latency.fence_sys":                 func(p *Params, v float64) { p.FenceSys = uint32(v) },

@@ -66,10 +66,14 @@ type Params struct {
 	// ClusterBarrier + ClusterBarrierPerBlock cycles per block of the
 	// cluster (0: BarrierLatency); an access to another block's shared
 	// memory (ld/st/atom/red.shared::cluster) returns after DSMEMLatency
-	// (0: SharedLatency), and each lane of a remote atomic holds the SM's
-	// path to its cluster DSMEMAtomCycles.
+	// (0: SharedLatency). A remote atomic holds the SM's path to its
+	// cluster DSMEMAtomSectorCycles for each distinct 32-byte sector of
+	// other blocks' shared memory its lanes name and DSMEMAtomCycles for
+	// each remote lane on an address another of its lanes named first
+	// (cluster.go, remoteShared); with DSMEMAtomSectorCycles 0, every
+	// remote lane holds it DSMEMAtomCycles.
 	ClusterBarrier, ClusterBarrierPerBlock, DSMEMLatency uint32
-	DSMEMAtomCycles                                      float64
+	DSMEMAtomCycles, DSMEMAtomSectorCycles               float64
 	// Memory ordering (scoreboard.go, ordering): a fence, and the release
 	// half of an atomic's order, holds the warp FenceCTA cycles at .cta
 	// scope, FenceGPU at .cluster and .gpu, FenceSys at .sys; an acquire

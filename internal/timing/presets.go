@@ -454,7 +454,20 @@ var measured = withDerivedPresets(map[string]*Params{
 		// barrier.cluster.arrive.relaxed round takes 65 cycles in a
 		// cluster of 2 (69 under ncu), a fence + relaxed round 760 (a
 		// default one 759): ClusterBarrier 60 (it was 750, the fence in).
-		ClusterBarrier: 60, ClusterBarrierPerBlock: 9, DSMEMLatency: 190, DSMEMAtomCycles: 3.4,
+		// [DSMEM] A remote atomic's cost by what its lanes name, MEASURED on
+		// an H200 (the H100's SM; testdata/timing/rowwalk: rowwalk_mb.cu's
+		// dsm_atom, clusters of 4 blocks of 256 on 12 SMs, 64 atomicAdds a
+		// thread; Nsight Compute at base clock): 32 lanes on the 32 words of one
+		// 128-byte line of the next rank take 16.4 cycles
+		// a warp instruction, on 14 sectors (hashed bins) 59.5, on one word
+		// 99.5; over three ranks 39 (10.8 sectors) and 80 (22). The lanes
+		// on one sector go together, those on one word one after another:
+		// DSMEMAtomSectorCycles 3.5 a sector and DSMEMAtomCycles 2.8 a lane
+		// on a word another lane named first, chosen on those study rows
+		// (3.0-3.5 and 2.8-3.1 tried: mean error 6.0-8.7%). The H100's
+		// cluster_mb rows above (bins spread, a lane a sector) are the
+		// sector figure.
+		ClusterBarrier: 60, ClusterBarrierPerBlock: 9, DSMEMLatency: 190, DSMEMAtomCycles: 2.8, DSMEMAtomSectorCycles: 3.5,
 		// [FN] Memory ordering, MEASURED on this H100 (testdata/timing/fences:
 		// fence_mb.cu, run.sh; clock64 in the kernel, cycles a loop
 		// iteration of one warp): fence.acq_rel.cta 9; fence.acq_rel.gpu,
