@@ -17,10 +17,13 @@ for r in rows[1:]:
     except ValueError:
         pass
 cfgs = [dict(kv.split('=', 1) for kv in l.split()[1:]) for l in open(d + '/events.txt') if l.startswith('cfg ')]
-try:
-    tf = tarfile.open(d + '/stamps.tar.gz')
-except OSError:
-    tf = None
+tf = None
+for ext in ('xz', 'gz'):  # run.sh writes .gz; the committed recording is xz
+    try:
+        tf = tarfile.open(d + '/stamps.tar.' + ext)
+        break
+    except OSError:
+        pass
 
 def stamps(name):
     f = tf.extractfile('stamps/ncu/%s.csv' % name)
