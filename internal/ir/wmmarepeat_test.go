@@ -21,7 +21,7 @@ import (
 // marked exactly where the SASS has one chain and the PTX several).
 func TestWmmaRepeatsAsPtxas(t *testing.T) {
 	const dir = "../../testdata/timing/wmmacse/"
-	z, err := os.Open(dir + "cx.nvcc.ptx.gz")
+	z, err := os.Open(dir + "h100/cx.nvcc.ptx.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +50,14 @@ func TestWmmaRepeatsAsPtxas(t *testing.T) {
 	name := regexp.MustCompile(`^cx_(f16|bf16|tf32|s8)_a(\d+)_n(\d+)_u(\d+)$`)
 	types := map[string]string{"f16": "0", "bf16": "1", "tf32": "2", "s8": "3"}
 	sc := bufio.NewScanner(tsv)
-	sc.Scan() // header
 	seen, loops, merges := 0, 0, 0
 	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
 		col := strings.Split(sc.Text(), "\t")
 		g := name.FindStringSubmatch(col[0])
-		if g == nil || len(col) < 6 {
+		if g == nil || len(col) < 11 {
 			t.Fatalf("times.tsv: %q", sc.Text())
 		}
 		mangled := "_Z2cxILi" + types[g[1]] + "ELi" + g[2] + "ELi" + g[3] + "ELi" + g[4] + "EEvPKN2TrIXT_EE4in_tES4_PNS1_5acc_tE"
@@ -66,7 +68,7 @@ func TestWmmaRepeatsAsPtxas(t *testing.T) {
 		}
 		f := p.Funcs[fi]
 		seen++
-		ptxLoop, sassLoop := col[2] == "loop", col[4] == "loop"
+		ptxLoop, sassLoop := col[7] == "loop", col[9] == "loop"
 		if ptxLoop {
 			loops++
 			unrolled := false
@@ -93,7 +95,7 @@ func TestWmmaRepeatsAsPtxas(t *testing.T) {
 				repeats++
 			}
 		}
-		merged := col[5] == "1.00"
+		merged := col[10] == "1.00"
 		if merged {
 			merges++
 		}

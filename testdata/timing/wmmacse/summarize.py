@@ -3,7 +3,7 @@
 per launch, the PTX's wmma.mma count and loop trip count, the SASS's
 hardware MMA count (HMMA/IMMA) and whether it has a backward branch,
 the chains the SASS computes (MMAs / (steps x MMAs a step)) and the ncu
-time. Usage: summarize.py DIR > times.tsv"""
+time. Usage: summarize.py DIR > times.tsv (testenv.ReadNCUTimes's columns first)"""
 import csv, re, sys
 
 d = sys.argv[1]
@@ -44,7 +44,7 @@ for r in rows[1:]:
     if rec.get("Metric Name") == "gpu__time_duration.sum":
         times[int(rec["ID"])] = float(rec["Metric Value"].replace(",", ""))
 order = [l.split()[2] for l in open(d + "/cx.out") if l.startswith("launch")]
-print("launch\tptx_mma\tptx_loop\tsass_mma\tsass_loop\tchains\tns")
+print("# workload\tlaunch\tkernel\tgrid\tblock\tns (Nsight Compute gpu__time_duration.sum, base clock, caches flushed, one run)\tptx_mma\tptx_loop\tsass_mma\tsass_loop\tchains")
 for i, nm in enumerate(order):
     s, p = sass[nm], ptx[nm]
     mma = sum(1 for l in s if re.search(r"\b[HI]MMA\.", l))
@@ -53,4 +53,4 @@ for i, nm in enumerate(order):
     ploop = any(re.search(r"@%p\d+ bra", l) for l in p)
     t, a, n = nm.split("_")[1], int(nm.split("_")[2][1:]), int(nm.split("_")[3][1:])
     chains = "%.2f" % (mma / (n * HW[t])) if not loop else "loop"
-    print("%s\t%d\t%s\t%d\t%s\t%s\t%.0f" % (nm, pm, "loop" if ploop else "straight", mma, "loop" if loop else "straight", chains, times.get(i, 0)))
+    print("%s\t%d\tcx\t(1,1,1)\t(32,1,1)\t%.0f\t%d\t%s\t%d\t%s\t%s" % (nm, i, times.get(i, 0), pm, "loop" if ploop else "straight", mma, "loop" if loop else "straight", chains))
