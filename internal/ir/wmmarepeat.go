@@ -217,12 +217,17 @@ type valueNumbers struct {
 	slot   map[int32]int32
 	consts map[uint64]int32     // an immediate's bits: its number
 	value  map[int32]uint64     // a number an immediate's: its bits
+	imm    map[int32]uint64     // a constant slot: its immediate
 	mma    map[string]wmmaValue // a wmma.mma's operands and type: the first to compute it
 	next   int32
 }
 
 func newValueNumbers(f *Func) *valueNumbers {
-	return &valueNumbers{f: f, slot: map[int32]int32{}, consts: map[uint64]int32{}, value: map[int32]uint64{}, mma: map[string]wmmaValue{}}
+	imm := make(map[int32]uint64, len(f.Consts))
+	for _, c := range f.Consts {
+		imm[c.Slot] = c.Value
+	}
+	return &valueNumbers{f: f, slot: map[int32]int32{}, consts: map[uint64]int32{}, value: map[int32]uint64{}, imm: imm, mma: map[string]wmmaValue{}}
 }
 
 // reset forgets every slot's value (a block reached from elsewhere).
@@ -243,7 +248,7 @@ func (v *valueNumbers) of(s int32) int32 {
 		return n
 	}
 	n := v.fresh()
-	if c, ok := v.f.constValue(s); ok {
+	if c, ok := v.imm[s]; ok {
 		if k, ok := v.consts[c]; ok {
 			n = k
 		} else {
