@@ -321,9 +321,8 @@ func (v *valueNumbers) block(lo, hi int, mark bool) {
 	}
 }
 
-// still says whether the registers of m's wmma.mma still hold its value
-// (the timing model reads a repeat's result from them), and a repeat
-// writes as many.
+// still says whether the registers of m's wmma.mma still hold its value:
+// the timing model reads a repeat's result from them.
 func (v *valueNumbers) still(m wmmaValue) bool {
 	for i, s := range v.f.TensorOps[v.f.Code[m.pc].Imm].D {
 		if v.of(s) != m.nums[i] {
