@@ -329,6 +329,7 @@ func (l *lowerer) lowerFunc(f *Func, src *ptx.Func) {
 	markPredicatedBranches(f) // after specialize: it reads the classes
 	markWmmaRounds(f)
 	markWmmaReuse(f)
+	markWmmaRepeats(f)
 	f.slotWidths = fl.slotW
 	markFoldedMovs(f)
 	if f.Entry {

@@ -90,7 +90,11 @@ type TensorOperands struct {
 	Use byte
 	// Access is a wmma.load/store's expansion into the requests ptxas
 	// makes of it (WmmaAccesses), decided once at lowering.
-	Access         WmmaAccess
+	Access WmmaAccess
+	// RepeatOf is 1 + the pc of the earlier wmma.mma whose value this
+	// one computes again in straight code (markWmmaRepeats: ptxas keeps
+	// one), 0 for none.
+	RepeatOf       int32
 	Stride         int32 // wmma.load/store stride slot in elements, -1: the matrix's own width
 	WGMMA          *tensor.WGMMA
 	ADesc, BDesc   int32 // wgmma descriptor slots (ADesc -1 when A is in registers)

@@ -96,6 +96,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"latency.mma_chain_s8":              func(p *Params, v float64) { setChainLatency(p, v, tensor.S8, tensor.U8) },
 	"latency.mma_chain_f16":             func(p *Params, v float64) { setChainLatency(p, v, tensor.F16, tensor.BF16) },
 	"ptxas.wmma_rounds_loop_only":       func(p *Params, v float64) { p.WmmaRoundsLoopOnly = v != 0 },
+	"ptxas.wmma_repeats":                func(p *Params, v float64) { p.WmmaRepeats = v != 0 },
 	"ptxas.mov_fold":                    func(p *Params, v float64) { p.MovFold = v != 0 },
 	"ptxas.hoist_shfl":                  func(p *Params, v float64) { p.HoistShfl = v != 0 },
 	"const.block":                       func(p *Params, v float64) { p.ConstBlockBytes = int(v) },

@@ -452,6 +452,14 @@ type Params struct {
 	// LDG.E above the first IMMA; tf32's eight LD.E above the first
 	// conversion and HMMA.1684). Off: in any code.
 	WmmaRoundsLoopOnly bool
+	// WmmaRepeats: a wmma.mma that computes again the value an earlier one
+	// of its straight code computed (ir.TensorOperands.RepeatOf: the same
+	// operands' values, in a basic block or a counted loop ptxas unrolls
+	// fully) takes no issue slot and no pipe: ptxas computes the value
+	// once (testdata/timing/wmmacse: four chains on the same A and B are
+	// one in the SASS wherever it is straight code). Its registers are
+	// ready when the earlier one's are (foldMovs).
+	WmmaRepeats bool
 	// L1Wavefronts: a global load takes a cycle of the L1's data path
 	// per data-stage wavefront when that is more than its bytes take:
 	// lanes reading different lines at the same offset in them conflict

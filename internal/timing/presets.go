@@ -903,7 +903,11 @@ var measured = withDerivedPresets(map[string]*Params{
 		// before the first consumer (ptxas.wmma_rounds_loop_only): wg.sass's
 		// ch kernels; testdata/programs3/JOURNAL.md, seventeenth round.
 		WmmaRoundsLoopOnly: true,
-		DRAMWaitSpread:     0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
+		// [WMMAREPEATS] a wmma.mma repeating an earlier one's value in
+		// straight code is not issued (ptxas.wmma_repeats): ptxas computes
+		// it once (testdata/timing/wmmacse, twenty-first round).
+		WmmaRepeats:    true,
+		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at
 		// 1.589 GHz, the L2 flushed: testdata/timing/coldlines, with

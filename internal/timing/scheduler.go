@@ -557,32 +557,40 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 }
 
 // foldMovs steps the movs ptxas removes (ir.MovFolded, Params.MovFold)
-// that are warp w's next instructions, as it reaches them: no issue slot,
-// no pipe, no latency; the register each writes is ready when its source
-// is, and waits as its source does (its producer's kind), a lazily read
-// parameter staying lazy in it.
+// and the wmma.mma it computes once (ir.TensorOperands.RepeatOf,
+// Params.WmmaRepeats) that are warp w's next instructions, as it reaches
+// them: no issue slot, no pipe, no latency; the register each writes is
+// ready when its source is (a repeat's: the earlier MMA's, forwarded to
+// the next MMA as that one's are), and waits as its source does (its
+// producer's kind), a lazily read parameter staying lazy in it.
 func (s *gridState) foldMovs(sm *smT, w *warpT) {
-	if !s.p.MovFold {
+	if !s.p.MovFold && !s.p.WmmaRepeats {
 		return
 	}
-	for w.next != nil && w.next.Op == ir.OpMov && w.next.Mode == ir.MovFolded && !w.done && !w.draining && !w.atBar {
+	for w.next != nil && !w.done && !w.draining && !w.atBar {
 		in := w.next
-		d, a := in.D[0], in.A[0]
-		if d >= 0 && int(d) < len(w.regReady) {
-			dropLazy(w, in)
-			at, kind := uint64(0), prodFixed
-			if a >= 0 && int(a) < len(w.regReady) {
-				at, kind = w.regReady[a], w.regKind[a]
-				for _, l := range w.lazy {
-					if l.reg == a {
-						w.lazy = append(w.lazy, lazyParam{d, l.off})
-						w.lazyRegs |= lazyBit(d)
-						break
-					}
+		switch {
+		case s.p.MovFold && in.Op == ir.OpMov && in.Mode == ir.MovFolded:
+			foldMov(sm, w, in)
+		case s.p.WmmaRepeats && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA:
+			f, _ := w.blk.slot.NextAt(w.idx)
+			if f == nil || int(in.Imm) >= len(f.TensorOps) || f.TensorOps[in.Imm].RepeatOf == 0 {
+				return
+			}
+			orig := &f.Code[f.TensorOps[in.Imm].RepeatOf-1]
+			for i, d := range in.D {
+				a := orig.D[i]
+				if d < 0 || int(d) >= len(w.regReady) || a < 0 || int(a) >= len(w.regReady) {
+					continue
+				}
+				w.regReady[d], w.regKind[d] = w.regReady[a], w.regKind[a]
+				sm.keep(&w.regReady[d])
+				if w.chain.n > 0 {
+					w.chain.copyReg(&sm.smQuantum, d, a)
 				}
 			}
-			w.regReady[d], w.regKind[d] = at, kind
-			sm.keep(&w.regReady[d])
+		default:
+			return
 		}
 		rec := &sm.rec
 		slot := w.blk.slot
@@ -597,6 +605,29 @@ func (s *gridState) foldMovs(sm *smT, w *warpT) {
 		}
 		w.next = slot.Next(w.idx)
 	}
+}
+
+// foldMov sets the register a folded mov writes: ready when its source
+// is, of its source's kind, a lazily read parameter staying lazy in it.
+func foldMov(sm *smT, w *warpT, in *ir.Inst) {
+	d, a := in.D[0], in.A[0]
+	if d < 0 || int(d) >= len(w.regReady) {
+		return
+	}
+	dropLazy(w, in)
+	at, kind := uint64(0), prodFixed
+	if a >= 0 && int(a) < len(w.regReady) {
+		at, kind = w.regReady[a], w.regKind[a]
+		for _, l := range w.lazy {
+			if l.reg == a {
+				w.lazy = append(w.lazy, lazyParam{d, l.off})
+				w.lazyRegs |= lazyBit(d)
+				break
+			}
+		}
+	}
+	w.regReady[d], w.regKind[d] = at, kind
+	sm.keep(&w.regReady[d])
 }
 
 // throttleReason is the stall of a warp waiting for class c's pipe to

@@ -240,6 +240,17 @@ func (c *chainFwd) ready(r int32, regAt uint64) uint64 {
 	return regAt
 }
 
+// copyReg forwards register d as register a is forwarded now (a repeat
+// of a's MMA: foldMovs), if it is.
+func (c *chainFwd) copyReg(q *smQuantum, d, a int32) {
+	for i := range c.n {
+		if c.reg[i] == a {
+			c.add(q, d, c.at[i], c.done[i])
+			return
+		}
+	}
+}
+
 // tensorTable builds a per-type table from the types given.
 func tensorTable(m map[tensor.Elem]uint32) (t [tensor.S32 + 1]uint32) {
 	for e, v := range m {
