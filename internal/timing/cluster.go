@@ -108,12 +108,7 @@ func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 	}
 	if g != nil {
 		for range n {
-			best := -1
-			for _, sm := range g {
-				if free[sm] > 0 && (best < 0 || free[sm] > free[best]) {
-					best = sm
-				}
-			}
+			best := roomiest(free, g)
 			free[best]--
 			pick = append(pick, best)
 		}
@@ -123,32 +118,37 @@ func placeCluster(free []int, gpcs [][]int, n int, pick []int) ([]int, bool) {
 }
 
 // topRoom is the room of the n SMs of gpc with the most room, n blocks
-// placed one at a time on the SM with the most room left.
+// placed one at a time on the SM with the most room left (roomiest, as
+// placeCluster places them); free is as it was when it returns.
 func topRoom(free []int, gpc []int, n int) int {
-	var room [32]int
-	k := 0
-	for _, sm := range gpc {
-		if k < len(room) {
-			room[k] = free[sm]
-			k++
-		}
-	}
-	r := room[:k]
+	var buf [16]int
+	took := buf[:0]
 	sum := 0
 	for range n {
-		best := 0
-		for i := range r {
-			if r[i] > r[best] {
-				best = i
-			}
-		}
-		if r[best] <= 0 {
+		sm := roomiest(free, gpc)
+		if sm < 0 {
 			break
 		}
-		sum += r[best]
-		r[best]--
+		sum += free[sm]
+		free[sm]--
+		took = append(took, sm)
+	}
+	for _, sm := range took {
+		free[sm]++
 	}
 	return sum
+}
+
+// roomiest is the SM of gpc with the most room left (the first among
+// equals), or -1 when none has room.
+func roomiest(free []int, gpc []int) int {
+	best := -1
+	for _, sm := range gpc {
+		if free[sm] > 0 && (best < 0 || free[sm] > free[best]) {
+			best = sm
+		}
+	}
+	return best
 }
 
 // launchClusters starts the grid's next clusters at cycle t while one fits.
