@@ -302,7 +302,18 @@ func constTrip(f *Func, pc int) bool {
 
 // isConstSlot says whether slot s holds an immediate.
 func (f *Func) isConstSlot(s int32) bool {
-	return s >= 0 && slices.ContainsFunc(f.Consts, func(c Const) bool { return c.Slot == s })
+	_, ok := f.constValue(s)
+	return s >= 0 && ok
+}
+
+// constValue is the immediate a constant slot holds.
+func (f *Func) constValue(s int32) (uint64, bool) {
+	for _, c := range f.Consts {
+		if c.Slot == s {
+			return c.Value, true
+		}
+	}
+	return 0, false
 }
 
 // globalLoad says whether in reads global memory (a load that is not of

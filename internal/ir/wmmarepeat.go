@@ -193,16 +193,6 @@ func wmmaSASSInsts(f *Func, pc int) int {
 	return max(1, int(macs/hw))
 }
 
-// constValue is the immediate a constant slot holds.
-func (f *Func) constValue(s int32) (uint64, bool) {
-	for _, c := range f.Consts {
-		if c.Slot == s {
-			return c.Value, true
-		}
-	}
-	return 0, false
-}
-
 // wmmaValue is a wmma.mma's pc and the numbers of its D fragment.
 type wmmaValue struct {
 	pc   int
