@@ -5,7 +5,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // A kernel's parameters are not in registers when its blocks start: ptxas
@@ -81,10 +81,10 @@ func constIndex(b *blockT, line uint64) int {
 // names it in its own bank, c[0x3]; an ld.const is constLoad's). Its line
 // is the symbol's.
 func (s *gridState) symbolAddr(p *Params, in *ir.Inst) (uint64, bool) {
-	if p.SymFirstMissCycles == 0 || in.SymKind != ir.SymGlobal || in.Space == ptx.SpaceConst {
+	if p.SymFirstMissCycles == 0 || in.SymKind != ir.SymGlobal || in.Space == ptxtype.SpaceConst {
 		return 0, false
 	}
-	if vars := s.vars(); int(in.Sym) < len(vars) && vars[in.Sym].Space == ptx.SpaceConst {
+	if vars := s.vars(); int(in.Sym) < len(vars) && vars[in.Sym].Space == ptxtype.SpaceConst {
 		return 0, false
 	}
 	return symLine | uint64(in.Sym), true

@@ -25,7 +25,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // A future is a cycle not known yet in the quantum it was made in: a value
@@ -653,7 +653,7 @@ func orderFree(f *ir.Func) bool {
 			// A shared-memory atomic updates its own block's shared
 			// memory, which only the block's warps, stepped by its SM,
 			// reach: its order is the SM's.
-			if in.Space != ptx.SpaceShared {
+			if in.Space != ptxtype.SpaceShared {
 				return false
 			}
 		case ir.OpMembar, ir.OpDevRT, ir.OpVprintf:

@@ -15,7 +15,7 @@ import (
 
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
-	"github.com/warpsim/warpsim/ptx"
+	"github.com/warpsim/warpsim/ptx/ptxtype"
 )
 
 // register producer kinds, for the stall a dependent instruction shows.
@@ -267,7 +267,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 				t, why, gated = g, stallLGThrottle, true
 			}
 		}
-		if in.Op == ir.OpRed && in.Space != ptx.SpaceShared && s.p != nil && s.p.RedWindow > 0 {
+		if in.Op == ir.OpRed && in.Space != ptxtype.SpaceShared && s.p != nil && s.p.RedWindow > 0 {
 			if g := s.redGate(w); isFut(g) {
 				fut, why = g, stallLGThrottle
 			} else if g > t {
@@ -516,7 +516,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 			if rec.TensorMap != 0 && !sm.holdsTensorMap(rec.TensorMap) {
 				mem = sm.fadd(mem, uint64(p.TensorMapFetchCycles))
 			}
-		} else if in.Space == ptx.SpaceConst && p.ConstBlockBytes > 32 {
+		} else if in.Space == ptxtype.SpaceConst && p.ConstBlockBytes > 32 {
 			mem = s.constLoad(sm, rec)
 		} else {
 			// A load the L1 does not keep (.cg, .cv, a strong load beyond
@@ -1067,7 +1067,7 @@ func (s *gridState) ordering(sm *smT, w *warpT, in *ir.Inst, mem uint64) uint64 
 // MEMBAR.ALL.GPU, ERRBAR, CGAERRBAR, ATOMG.E.CAS.STRONG.GPU, CCTL.IVALL,
 // ISETP and BRA until the word held what the lane read.
 func casLoop16(in *ir.Inst) bool {
-	return in.Op == ir.OpAtom && (in.Type == ptx.F16 || in.Type == ptx.BF16) && in.Mode != ir.AtomCas && in.Mode != ir.AtomExch
+	return in.Op == ir.OpAtom && (in.Type == ptxtype.F16 || in.Type == ptxtype.BF16) && in.Mode != ir.AtomCas && in.Mode != ir.AtomExch
 }
 
 // wmmaRounds is how many memory round trips a wmma.load's fragment takes
