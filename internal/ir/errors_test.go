@@ -51,3 +51,36 @@ func TestLowerErrors(t *testing.T) {
 		})
 	}
 }
+
+// A variable in a space lowering does not take is named by the space's PTX
+// spelling (ptxtype's Space.String). Until 2026-11-29 ir spelled spaces
+// again in a switch of its own, and a .sreg variable was called "generic".
+func TestUnsupportedVariableSpaceNamed(t *testing.T) {
+	const head = ".version 9.0\n.target sm_90\n.address_size 64\n"
+	cases := []struct {
+		name, src, want string
+	}{
+		{"sreg in a function", head + ".visible .entry k()\n{\n.sreg .u32 x;\nret;\n}\n",
+			"k.ptx:6:12: .sreg variable x is not supported yet"},
+		{"sreg at module scope", head + ".sreg .u32 y;\n.visible .entry k()\n{\nret;\n}\n",
+			"k.ptx:4:12: module-scope .sreg variable y is not supported yet"},
+		{"local at module scope", head + ".local .u32 z;\n.visible .entry k()\n{\nret;\n}\n",
+			"k.ptx:4:13: module-scope .local variable z is not supported yet"},
+		{"tex in a function", head + ".visible .entry k()\n{\n.tex .u32 w;\nret;\n}\n",
+			"k.ptx:6:11: .tex variable w is not supported yet"},
+		{"kernel parameter in .global", head + ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\nld.global.u32 %r1, [p];\nret;\n}\n",
+			"k.ptx:7:1: ld.global.u32: kernel parameter used in .global space"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := ptx.Parse("k.ptx", []byte(c.src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			_, err = Lower(m, nil)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}

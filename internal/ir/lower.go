@@ -175,7 +175,7 @@ func (l *lowerer) lowerModuleVars() {
 			}
 			l.addVar(v, v.Name)
 		default:
-			l.errorf(v.Pos, "module-scope %s variable %s is not supported yet", spaceName(v.Space), v.Name)
+			l.errorf(v.Pos, "module-scope %s variable %s is not supported yet", v.Space, v.Name)
 		}
 	}
 	for _, mv := range l.p.Vars {
@@ -202,26 +202,6 @@ func (l *lowerer) funcDeclared(name string) (*ptx.Func, bool) {
 		}
 	}
 	return nil, false
-}
-
-func spaceName(s ptx.Space) string {
-	switch s {
-	case ptx.SpaceReg:
-		return ".reg"
-	case ptx.SpaceConst:
-		return ".const"
-	case ptx.SpaceGlobal:
-		return ".global"
-	case ptx.SpaceLocal:
-		return ".local"
-	case ptx.SpaceParam:
-		return ".param"
-	case ptx.SpaceShared:
-		return ".shared"
-	case ptx.SpaceTex:
-		return ".tex"
-	}
-	return "generic"
 }
 
 // layoutShared gives each kernel its static shared layout: the shared

@@ -226,7 +226,7 @@ func (fl *fnLowerer) declare(v *ptx.Var) {
 		vi := fl.l.addVar(v, name)
 		scope[v.Name] = symbol{kind: symModVar, vidx: int32(vi)}
 	default:
-		fl.l.errorf(v.Pos, "%s variable %s is not supported yet", spaceName(v.Space), v.Name)
+		fl.l.errorf(v.Pos, "%s variable %s is not supported yet", v.Space, v.Name)
 	}
 }
 

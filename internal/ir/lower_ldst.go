@@ -93,7 +93,7 @@ func strongLoad(ms []string) bool {
 
 func (fl *fnLowerer) checkSpaceSym(src *ptx.Instr, in *Inst) {
 	if in.SymKind == SymKParam && in.Space != ptx.SpaceParam && in.Space != ptx.SpaceGeneric {
-		fl.bad(src, "kernel parameter used in %s space", spaceName(in.Space))
+		fl.bad(src, "kernel parameter used in %s space", in.Space)
 	}
 	if in.SymKind == SymKParam && in.Space == ptx.SpaceGeneric {
 		in.Space = ptx.SpaceParam
