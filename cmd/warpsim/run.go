@@ -206,6 +206,10 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		return badInput(err)
 	}
+	showProgress, err := progressWanted()
+	if err != nil {
+		return badInput(err)
+	}
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout, Mode: mode,
 		Timing: warpsim.TimingOptions{Scheduler: f.scheduler, NoSampling: f.noSampling, ClockMHz: f.clockMHz,
 			PCStalls: f.report != "" || f.export != ""},
@@ -214,7 +218,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		return badInput(err)
 	}
-	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
+	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress, showProgress)
 	// Every metric goes into the JSON document unless --metrics chose some;
 	// the table shows only what --metrics asked for. Each launch's entry is
 	// made as it completes, and its result dropped unless the report or the

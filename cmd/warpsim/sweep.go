@@ -111,6 +111,10 @@ func sweepLocal(stdout, stderr io.Writer, spec *sweep.Spec, cells []sweep.Cell, 
 	if f.jobs < 1 {
 		return badInputf("-j must be at least 1")
 	}
+	showProgress, err := progressWanted()
+	if err != nil {
+		return badInput(err)
+	}
 	if !f.resume {
 		if _, err := os.Stat(f.db); err == nil {
 			db, err := sweep.Open(f.db)
@@ -135,7 +139,7 @@ func sweepLocal(stdout, stderr io.Writer, spec *sweep.Spec, cells []sweep.Cell, 
 	ctx, stop := sweepContext()
 	defer stop()
 	var progress io.Writer
-	if fh, ok := stderr.(*os.File); ok && isTerminal(fh) && os.Getenv("WARPSIM_PROGRESS") != "0" {
+	if fh, ok := stderr.(*os.File); ok && showProgress && isTerminal(fh) {
 		progress = stderr
 	}
 	threads := max(1, runtime.NumCPU()/f.jobs)

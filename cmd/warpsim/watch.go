@@ -30,10 +30,11 @@ const progressAfter = 2 * time.Second
 
 // watchLaunches handles SIGINT while kernels run — it stops the launch
 // running now (interrupt), which then fails with a report of where its
-// warps were — and, when stderr is a terminal, draws a progress line for
-// launches longer than progressAfter. With no launch running, SIGINT ends
-// the process at once with status 130. stop undoes both.
-func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progress func() (warpsim.LaunchProgress, bool)) (stop func()) {
+// warps were — and, when showProgress (WARPSIM_PROGRESS, progressWanted)
+// and stderr is a terminal, draws a progress line for launches longer than
+// progressAfter. With no launch running, SIGINT ends the process at once
+// with status 130. stop undoes both.
+func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progress func() (warpsim.LaunchProgress, bool), showProgress bool) (stop func()) {
 	sigs := make(chan os.Signal, 1)
 	// A signal the process was started ignoring stays ignored (a program
 	// run in the background ignores SIGINT, and its simulator must too).
@@ -76,7 +77,7 @@ func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progres
 			announceRunning(progress, hook, done)
 		}()
 	}
-	if f, ok := stderr.(*os.File); ok && isTerminal(f) && os.Getenv("WARPSIM_PROGRESS") != "0" {
+	if f, ok := stderr.(*os.File); ok && showProgress && isTerminal(f) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -212,6 +213,11 @@ func launchTimeout(flag string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// progressWanted is WARPSIM_PROGRESS read as the runtime reads it
+// (settings.ProgressWanted: unset or 1 on, 0 off, anything else refused
+// with the runtime's message).
+func progressWanted() (bool, error) { return settings.ProgressWanted(os.LookupEnv) }
 
 func progressOf(kernel string, done, total int, elapsed time.Duration) warpsim.LaunchProgress {
 	return warpsim.LaunchProgress{Kernel: kernel, BlocksDone: done, Blocks: total, Elapsed: elapsed}

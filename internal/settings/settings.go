@@ -143,13 +143,10 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 			s.StepLimit = n
 		}
 	}
-	switch v := get(VarProgress); v {
-	case "":
-	case "0", "1":
-		on := v == "1"
-		s.Progress = &on
-	default:
-		bad(VarProgress, v, "0 (no progress bar) or 1")
+	if p, err := progress(get(VarProgress)); err != nil {
+		errs = append(errs, err)
+	} else {
+		s.Progress = p
 	}
 	if v := get(VarTimeout); v != "" {
 		d, ok := ParseDuration(v)
@@ -184,6 +181,30 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 	s.ProfileBlocks = get(VarProfileBlocks) == "1"
 	s.ProfileLines = get(VarProfileLines) == "1"
 	return s, errors.Join(errs...)
+}
+
+// progress is WARPSIM_PROGRESS's one rule: nil when unset, else whether
+// the progress bar is wanted (0 or 1).
+func progress(v string) (*bool, error) {
+	switch v {
+	case "":
+		return nil, nil
+	case "0", "1":
+		on := v == "1"
+		return &on, nil
+	}
+	return nil, &Error{Var: VarProgress, Value: v, Valid: "0 (no progress bar) or 1"}
+}
+
+// ProgressWanted reads WARPSIM_PROGRESS through lookup as FromEnv does, for
+// the commands that read no other setting here (warpsim run, warpsim
+// sweep): whether the progress line is wanted where stderr is a terminal,
+// true when unset. A value other than 0 or 1 is an *Error, and the answer
+// then the default.
+func ProgressWanted(lookup func(string) (string, bool)) (bool, error) {
+	v, _ := lookup(VarProgress)
+	p, err := progress(strings.TrimSpace(v))
+	return p == nil || *p, err
 }
 
 // ParseDuration reads a non-negative Go duration ("90s", "10m") or a
