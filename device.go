@@ -12,6 +12,7 @@ import (
 
 	"github.com/ianlancetaylor/demangle"
 	"github.com/warpsim/warpsim/arch"
+	"github.com/warpsim/warpsim/devmem"
 	"github.com/warpsim/warpsim/internal/engine"
 	"github.com/warpsim/warpsim/internal/ir"
 	"github.com/warpsim/warpsim/internal/timing"
@@ -55,14 +56,11 @@ type Options struct {
 	Replay bool
 }
 
-// Backing supplies the bytes of global-memory allocations.
-type Backing interface {
-	// Bytes returns size zeroed, 8-byte aligned bytes for the allocation at
-	// base, or an error when the host cannot back them.
-	Bytes(base, size uint64) ([]byte, error)
-	// Release is told that the allocation at base is freed.
-	Release(base, size uint64)
-}
+// Backing supplies the bytes of global-memory allocations (Bytes: size
+// zeroed, 8-byte aligned bytes for the allocation at base, or an error when
+// the host cannot back them; Release: the allocation at base is freed). It
+// is declared once, in the leaf package devmem, which the engine uses too.
+type Backing = devmem.Backing
 
 // Mode selects the driver that runs launches.
 type Mode string

@@ -125,7 +125,7 @@ func (w *window) memInfo() (free, total uint64) {
 	return free, w.capacity
 }
 
-// Bytes backs the allocation at base (engine.Backing).
+// Bytes backs the allocation at base (devmem.Backing).
 func (w *window) Bytes(base, size uint64) ([]byte, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -148,7 +148,7 @@ func (w *window) Bytes(base, size uint64) ([]byte, error) {
 // the engine keeps its 2 GiB allocation slots and 1 GiB guards inside it.
 func (w *window) Limit() uint64 { return w.base + uint64(len(w.mem)) }
 
-// Release returns a freed allocation's pages to the host (engine.Backing).
+// Release returns a freed allocation's pages to the host (devmem.Backing).
 func (w *window) Release(base, size uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

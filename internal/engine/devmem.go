@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/warpsim/warpsim/devmem"
 	"github.com/warpsim/warpsim/internal/hostmem"
 )
 
@@ -67,7 +68,7 @@ type Memory struct {
 	limit   uint64 // the first address past a backing's range; 0: none
 	private uint64 // AllocPrivate's next slot in a backed memory
 	heap    Heap   // device malloc/free (heap.go)
-	backing Backing
+	backing devmem.Backing
 	// gridWorkspace is the context's grid workspace, made by its first
 	// cooperative launch and read by every later launch (gridsync.go).
 	gridWorkspace uint64
@@ -241,18 +242,7 @@ func (m *Memory) WriteStraddling(allocs []*Alloc, addr uint64, b []byte, warn bo
 	}
 }
 
-// Backing supplies the bytes of allocations when they must live somewhere
-// other than Go's heap: the CUDA runtime keeps them in memory shared with
-// the program, mapped there at the device addresses.
-type Backing interface {
-	// Bytes returns size zeroed bytes for the allocation at base (8-byte
-	// aligned, for atomics), or an error when the host cannot back them.
-	Bytes(base, size uint64) ([]byte, error)
-	// Release is told that the allocation at base is freed.
-	Release(base, size uint64)
-}
-
-// Limited is a Backing whose device addresses end: Limit is the first
+// Limited is a devmem.Backing whose device addresses end: Limit is the first
 // address past them. Allocations keep the same 2 GiB slots and guards in
 // it; when the fresh address space is used up, a new allocation takes the
 // first slot-aligned gap between live allocations that leaves the guards
@@ -267,7 +257,7 @@ func NewMemory() *Memory { return &Memory{next: GlobalBase, start: GlobalBase} }
 
 // NewBackedMemory returns an empty global memory whose allocations start at
 // base and take their bytes from b.
-func NewBackedMemory(base uint64, b Backing) *Memory {
+func NewBackedMemory(base uint64, b devmem.Backing) *Memory {
 	m := &Memory{next: base, start: base, backing: b, MapPadding: true}
 	if l, ok := b.(Limited); ok {
 		m.limit = l.Limit()
