@@ -3,8 +3,10 @@
 package cudart
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/warpsim/warpsim"
 	"github.com/warpsim/warpsim/arch"
 	"github.com/warpsim/warpsim/ptx/origin"
 )
@@ -330,10 +332,10 @@ func (s *Server) hello(p *payloadReader) reply {
 }
 
 // limitDevice is a Device that honours cudaLimitStackSize (0) and
-// cudaLimitMallocHeapSize (2).
+// cudaLimitMallocHeapSize (2), as warpsim.Device does.
 type limitDevice interface {
-	SetLimit(limit uint32, v uint64) Error
-	GetLimit(limit uint32) (uint64, Error)
+	SetLimit(limit warpsim.Limit, v uint64) error
+	GetLimit(limit warpsim.Limit) (uint64, error)
 }
 
 // limit answers cudaDeviceSetLimit and cudaDeviceGetLimit for the limits
@@ -352,11 +354,18 @@ func (s *Server) limit(which uint32, set bool, v uint64) reply {
 		return reply{data: putU64s(map[uint32]uint64{0: 1024, 2: 8 << 20}[which])}
 	}
 	if set {
-		return reply{code: d.SetLimit(which, v)}
+		err := d.SetLimit(warpsim.Limit(which), v)
+		switch {
+		case errors.Is(err, warpsim.ErrLimitUnsupported):
+			return reply{code: ErrorUnsupportedLimit}
+		case err != nil:
+			return reply{code: ErrorInvalidValue} // the heap after a kernel used it: testdata/programs/device_malloc.h100.txt
+		}
+		return reply{}
 	}
-	v, code := d.GetLimit(which)
-	if code != Success {
-		return reply{code: code}
+	v, err := d.GetLimit(warpsim.Limit(which))
+	if errors.Is(err, warpsim.ErrLimitUnsupported) {
+		return reply{code: ErrorUnsupportedLimit}
 	}
 	return reply{data: putU64s(v)}
 }

@@ -19,7 +19,6 @@ type Settings struct {
 	ProfileBlocks  bool // WARPSIM_PROFILE_BLOCKS=1: block spans in the profile (prof --trace)
 	ProfileLines   bool // WARPSIM_PROFILE_LINES=1: per-instruction counts in the profile
 	LaunchBlocking bool // CUDA_LAUNCH_BLOCKING=1
-	Progress       bool // WARPSIM_PROGRESS, default on (where stderr is a terminal)
 	// Mode is WARPSIM_MODE: timing (the default), whose durations clock
 	// the kernels on the streams (timing.go), or functional, where a
 	// kernel takes the host time its simulation took.
@@ -52,7 +51,7 @@ func (e *SettingsError) Error() string { return e.Msg }
 func ReadSettings(getenv func(string) string) (Settings, error) {
 	set, err := settings.FromEnv(func(k string) (string, bool) { v := getenv(k); return v, v != "" })
 	s := Settings{Arch: set.Arch, Workers: set.Workers, StepLimit: set.StepLimit, ProfilePath: set.ProfilePath,
-		ProfileBlocks: set.ProfileBlocks, ProfileLines: set.ProfileLines, LaunchBlocking: set.LaunchBlocking, Progress: set.Progress == nil || *set.Progress,
+		ProfileBlocks: set.ProfileBlocks, ProfileLines: set.ProfileLines, LaunchBlocking: set.LaunchBlocking,
 		Mode: warpsim.ModeTiming, Timeout: set.Timeout, NoSampling: set.NoSampling, NoReplay: set.NoReplay}
 	if set.Mode != "" {
 		s.Mode = warpsim.Mode(set.Mode)

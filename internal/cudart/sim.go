@@ -33,13 +33,14 @@ func NewSimDevice(set Settings) func(a *arch.Arch, printf io.Writer, progress fu
 // and a budget of detail").
 const ProgramBudget = 8_000_000
 
-// simDevice, simModule and simKernel give warpsim's types the runtime's
-// interfaces (whose methods return interfaces, so that tests can fake them).
+// simDevice and simModule give warpsim's Device and Module the runtime's
+// interfaces, whose methods return interfaces so that tests can fake them
+// (a *warpsim.Kernel is a Kernel as it is). The rest of simDevice's job is
+// Launch's translation of the API's results and errors into what the
+// server records and reports (docs/architecture.md, "One type per job").
 type simDevice struct{ *warpsim.Device }
 
 type simModule struct{ *warpsim.Module }
-
-type simKernel struct{ *warpsim.Kernel }
 
 func (d *simDevice) LoadModule(filename string, ptx []byte) (Module, error) {
 	m, err := d.Device.LoadModule(filename, ptx)
@@ -54,15 +55,15 @@ func (m simModule) Kernel(name string) (Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	return simKernel{k}, nil
+	return k, nil
 }
 
 func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched, error) {
-	sk, ok := k.(simKernel)
+	wk, ok := k.(*warpsim.Kernel)
 	if !ok {
 		return nil, errors.New("warpsim runtime: kernel from another device")
 	}
-	res, err := d.Device.Launch(sk.Kernel, cfg, params)
+	res, err := d.Device.Launch(wk, cfg, params)
 	var f *warpsim.Fault
 	var ce *warpsim.ConfigError
 	var dse *warpsim.DevSideSyncError
@@ -80,7 +81,7 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 		for _, g := range res.Grids[1:] {
 			c := g.Config
 			l.Children = append(l.Children, ChildGrid{
-				Kernel:    simKernel{g.Kernel},
+				Kernel:    g.Kernel,
 				Config:    LaunchConfig{Grid: c.Grid, Block: c.Block, SharedBytes: c.SharedBytes},
 				Counters:  g.Counters,
 				HostNanos: g.Elapsed.Nanoseconds(),
@@ -103,27 +104,3 @@ func (d *simDevice) Launch(k Kernel, cfg LaunchConfig, params []byte) (*Launched
 	}
 	return nil, err
 }
-
-// SetLimit and GetLimit are cudaDeviceSetLimit and cudaDeviceGetLimit of
-// the stack (0) and malloc heap (2) sizes.
-func (d *simDevice) SetLimit(limit uint32, v uint64) Error {
-	err := d.Device.SetLimit(warpsim.Limit(limit), v)
-	switch {
-	case errors.Is(err, warpsim.ErrLimitUnsupported):
-		return ErrorUnsupportedLimit
-	case err != nil:
-		return ErrorInvalidValue // the heap after a kernel used it: testdata/programs/device_malloc.h100.txt
-	}
-	return Success
-}
-
-func (d *simDevice) GetLimit(limit uint32) (uint64, Error) {
-	v, err := d.Device.GetLimit(warpsim.Limit(limit))
-	if errors.Is(err, warpsim.ErrLimitUnsupported) {
-		return 0, ErrorUnsupportedLimit
-	}
-	return v, Success
-}
-
-// Interrupt stops the launch running now (SIGINT).
-func (d *simDevice) Interrupt(reason string) bool { return d.Device.Interrupt(reason) }
