@@ -27,6 +27,9 @@ var typeInfo = [32]typeProps{
 	ptx.B128: {size: 16},
 }
 
+// spaceNames are the state-space modifiers a memory instruction takes
+// (ld.global, st.shared), as parseMods reads them: not a table of the
+// spaces' spellings, which is ptxtype's (Space.String).
 var spaceNames = map[string]ptx.Space{
 	"global": ptx.SpaceGlobal, "shared": ptx.SpaceShared, "local": ptx.SpaceLocal,
 	"const": ptx.SpaceConst, "param": ptx.SpaceParam,
