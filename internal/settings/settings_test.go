@@ -91,3 +91,36 @@ func TestBad(t *testing.T) {
 		t.Errorf("three bad settings, got: %v", err)
 	}
 }
+
+// TestProgressWanted: the commands' reading of WARPSIM_PROGRESS agrees
+// with FromEnv's, value for value (one rule, progress).
+func TestProgressWanted(t *testing.T) {
+	cases := []struct {
+		value   string
+		set, on bool
+		refused bool
+	}{
+		{set: false, on: true},
+		{value: "", set: true, on: true},
+		{value: "0", set: true, on: false},
+		{value: " 0 ", set: true, on: false},
+		{value: "1", set: true, on: true},
+		{value: "2", set: true, on: true, refused: true},
+		{value: "yes", set: true, on: true, refused: true},
+	}
+	for _, c := range cases {
+		lookup := env()
+		if c.set {
+			lookup = env(VarProgress, c.value)
+		}
+		on, err := ProgressWanted(lookup)
+		var bad *Error
+		if on != c.on || (err != nil) != c.refused || c.refused && (!errors.As(err, &bad) || bad.Var != VarProgress) {
+			t.Errorf("WARPSIM_PROGRESS=%q (set %v): %v, %v; want %v, refused %v", c.value, c.set, on, err, c.on, c.refused)
+		}
+		s, ferr := FromEnv(lookup)
+		if (ferr != nil) != c.refused || !c.refused && (s.Progress == nil || *s.Progress) != on {
+			t.Errorf("WARPSIM_PROGRESS=%q: FromEnv gives %v, %v where ProgressWanted gives %v, %v", c.value, s.Progress, ferr, on, err)
+		}
+	}
+}
