@@ -3,9 +3,13 @@
 // producers, short_scoreboard for MUFU, shuffles, shared memory and S2R,
 // wait for fixed-latency ones) and until its class's pipe on the
 // sub-partition is free again (Params.Interval cycles per instruction:
-// 32 lanes over the pipe's width); complete charges an issued
-// instruction's pipe and latency. slots.go says how many issue slots and
-// what dependent chain the PTX instructions ptxas expands take.
+// 32 lanes over the pipe's width). This file holds those gates;
+// complete (scoreboard_complete.go) charges an issued instruction's pipe
+// and latency, scoreboard_memory.go what a memory instruction takes of the
+// L1, the atomic path and fences, scoreboard_hoist.go the scheduling of
+// ptxas's the model follows (if-converted branches, unrolled loops, loads
+// hoisted as far as registers allow). slots.go says how many issue slots
+// and what dependent chain the PTX instructions ptxas expands take.
 
 package timing
 
