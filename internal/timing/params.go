@@ -74,7 +74,7 @@ type Params struct {
 	// remote lane holds it DSMEMAtomCycles.
 	ClusterBarrier, ClusterBarrierPerBlock, DSMEMLatency uint32
 	DSMEMAtomCycles, DSMEMAtomSectorCycles               float64
-	// Memory ordering (scoreboard.go, ordering): a fence, and the release
+	// Memory ordering (scoreboard_memory.go, ordering): a fence, and the release
 	// half of an atomic's order, holds the warp FenceCTA cycles at .cta
 	// scope, FenceGPU at .cluster and .gpu, FenceSys at .sys; an acquire
 	// makes the warp wait for the atomic's result. AtomicReturnNS is what an
@@ -121,7 +121,7 @@ type Params struct {
 	// a warp instruction, CpAsyncWavefrontCycles a wavefront of its
 	// shared-memory writes plus CpAsyncIssueCycles, and with .ca its bytes
 	// at CpAsyncBytesPerCycle and CpAsyncLineCycles a line it allocates in
-	// the L1 (scoreboard.go, cpAsyncL1Bytes).
+	// the L1 (scoreboard_memory.go, cpAsyncL1Bytes).
 	CpAsyncCycles, CpAsyncLineCycles                                 float64
 	CpAsyncWavefrontCycles, CpAsyncIssueCycles, CpAsyncBytesPerCycle float64
 	// A warp issues its next cp.async no sooner than CpAsyncWarpCycles a
@@ -222,11 +222,11 @@ type Params struct {
 	L1BytesPerCycle uint32 // per SM: the L1 data path
 	// LoadMissBytesPerCycle is the rate at which a global load into
 	// registers takes the L1 data path for its sectors that miss the L1
-	// (scoreboard.go, loadL1Bytes; 0: its bytes, as a hit).
+	// (scoreboard_memory.go, loadL1Bytes; 0: its bytes, as a hit).
 	LoadMissBytesPerCycle float64
 	// LoadMissLineCycles: a global load into registers takes the L1 data
 	// path at least this many cycles for each line it misses in the L1
-	// (scoreboard.go, loadL1Bytes; 0: its missing sectors' bytes alone).
+	// (scoreboard_memory.go, loadL1Bytes; 0: its missing sectors' bytes alone).
 	LoadMissLineCycles float64
 	// LoadWarpCycles: a warp's next global load waits this many cycles
 	// for each line of its last one, and one more (scoreboard.go; 0: none).
@@ -370,7 +370,7 @@ type Params struct {
 	// above the arithmetic that consumes earlier loads, so a warp has all
 	// of a block's loads in flight at once; the model issues the PTX in
 	// order, and reproduces that by letting such arithmetic issue before
-	// its loads returned (it completes once they have; scoreboard.go),
+	// its loads returned (it completes once they have; scoreboard_complete.go),
 	// the warp waiting for it at the block's end. As far as the kernel's
 	// registers allow: where they cannot hold every load hoisted
 	// (ir.Func.HoistRegs), a load issues above such arithmetic only while

@@ -47,7 +47,7 @@ func vecAtomPTX(n int, vec bool) string {
 
 // TestVectorAtomicOrder: a vector atomic is one instruction of the SM's
 // atomic path with one release fence and one acquire wait, not four
-// atomics (scoreboard.go, vecAtomRest). On the H100 the sm_90 PTX of
+// atomics (scoreboard_memory.go, vecAtomRest). On the H100 the sm_90 PTX of
 // splitk_f16_atomic (128 atom.acq_rel.gpu.add.v4.f32) ran in 11.6 µs
 // against 29.1 µs for sm_80's 512 scalar atomics over the same words
 // (0.40; ncu: 4 times fewer L2 atomic requests and membar stalls:
