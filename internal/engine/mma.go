@@ -297,9 +297,15 @@ func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
 	}
 	es := g.ElemBytes()
 	faulted := false
+	sh := wp.blk.shared
 	read := func(addr uint64) uint64 {
 		if faulted {
 			return 0
+		}
+		if addr < 1<<clusterShift && addr+uint64(es) <= uint64(len(sh)) {
+			// the block's own bytes, as resolve finds them (the operands'
+			// thousands of reads a warp: resolve only for the rest)
+			return loadLE(sh[addr:], es)
 		}
 		b, _ := wp.resolve(pc, ptxtype.SpaceShared, addr, uint64(es), lane0)
 		if b == nil {

@@ -154,8 +154,10 @@ func get(r *Regs, p pos, bitsPer int) uint64 {
 }
 
 func (m *MMA) execFloat(a, b, c, d *Regs) {
+	// A by row and B by column, so that each output's dot product reads
+	// both in place.
 	var at [16][32]term
-	var bt [32][8]term
+	var bt [8][32]term
 	la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
 	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
 	for i := 0; i < m.M; i++ {
@@ -165,10 +167,9 @@ func (m *MMA) execFloat(a, b, c, d *Regs) {
 	}
 	for k := 0; k < m.K; k++ {
 		for j := 0; j < m.N; j++ {
-			bt[k][j] = decode(m.B, get(b, lb[k*m.N+j], m.B.Bits()))
+			bt[j][k] = decode(m.B, get(b, lb[k*m.N+j], m.B.Bits()))
 		}
 	}
-	var ra, rb [32]term
 	cb, db := m.C.Bits(), m.D.Bits()
 	for l := 0; l < 32; l++ {
 		for e := 0; e < m.M*m.N/32; e++ {
@@ -177,14 +178,12 @@ func (m *MMA) execFloat(a, b, c, d *Regs) {
 			if cb == 16 {
 				cw = cw >> (16 * uint(e&1)) & 0xffff
 			}
-			for k := 0; k < m.K; k++ {
-				ra[k], rb[k] = at[i][k], bt[k][j]
-			}
+			ra, rb := at[i][:m.K], bt[j][:m.K]
 			var r uint64
 			if m.fp8 {
-				r = m.dotFP8(ra[:m.K], rb[:m.K], cw)
+				r = m.dotFP8(ra, rb, cw)
 			} else {
-				r = m.model.dot(ra[:m.K], rb[:m.K], decode(m.C, cw))
+				r = m.model.dot(ra, rb, decode(m.C, cw))
 			}
 			dr := &d[l][e*db/32]
 			if db == 16 {
