@@ -192,9 +192,13 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 	// recordWmmaParts records the footprint of a tiled access in place of
 	// the elements' (recordTensorPiece).
 	footprint := to.Access.Blocks() == 0
-	per := 1 // elements a register
+	per := 1 // elements a register: 1, 2, 4, 8 or 32
 	if f.Elem != tensor.F64 {
 		per = 32 / f.Elem.Bits()
+	}
+	perShift, perMask := 0, per-1
+	for 1<<perShift < per {
+		perShift++
 	}
 	wp.recordTensorBegin()
 	defer wp.recordTensorEnd()
@@ -254,7 +258,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 				return
 			}
 			wp.recordTensorPiece(acc, addr, size, !load, footprint)
-			reg, sub := i/per, i%per // f.RegOf(i)
+			reg, sub := i>>perShift, i&perMask // f.RegOf(i): i/per, i%per
 			sh := uint(sub) * uint(bits)
 			if load {
 				v := loadLE(b, int(size))
