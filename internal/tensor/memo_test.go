@@ -40,8 +40,14 @@ func TestOperandMemoKeyedByInstruction(t *testing.T) {
 	run := []func() Regs{
 		func() (d Regs) { mf16.Exec(&a, &b, &c, &d); return },
 		func() (d Regs) { mbf16.Exec(&a, &b, &c, &d); return },
-		func() (d Regs) { wf16.Exec((*[32][8]uint64)(&a), (*[32][8]uint64)(&b), (*[32][8]uint64)(&c), (*[32][8]uint64)(&d)); return },
-		func() (d Regs) { wbf16.Exec((*[32][8]uint64)(&a), (*[32][8]uint64)(&b), (*[32][8]uint64)(&c), (*[32][8]uint64)(&d)); return },
+		func() (d Regs) {
+			wf16.Exec((*[32][8]uint64)(&a), (*[32][8]uint64)(&b), (*[32][8]uint64)(&c), (*[32][8]uint64)(&d))
+			return
+		},
+		func() (d Regs) {
+			wbf16.Exec((*[32][8]uint64)(&a), (*[32][8]uint64)(&b), (*[32][8]uint64)(&c), (*[32][8]uint64)(&d))
+			return
+		},
 	}
 	first := make([]Regs, len(run))
 	for i, f := range run {
