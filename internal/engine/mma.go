@@ -192,9 +192,13 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 	// recordWmmaParts records the footprint of a tiled access in place of
 	// the elements' (recordTensorPiece).
 	footprint := to.Access.Blocks() == 0
-	per := 1 // elements a register
+	per := 1 // elements a register: 1, 2, 4, 8 or 32
 	if f.Elem != tensor.F64 {
 		per = 32 / f.Elem.Bits()
+	}
+	perShift, perMask := 0, per-1
+	for 1<<perShift < per {
+		perShift++
 	}
 	wp.recordTensorBegin()
 	defer wp.recordTensorEnd()
@@ -254,7 +258,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 				return
 			}
 			wp.recordTensorPiece(acc, addr, size, !load, footprint)
-			reg, sub := i/per, i%per // f.RegOf(i)
+			reg, sub := i>>perShift, i&perMask // f.RegOf(i): i/per, i%per
 			sh := uint(sub) * uint(bits)
 			if load {
 				v := loadLE(b, int(size))
@@ -297,9 +301,15 @@ func (wp *warp) wgmma(pc int, to *ir.TensorOperands, exec uint32) {
 	}
 	es := g.ElemBytes()
 	faulted := false
+	sh := wp.blk.shared
 	read := func(addr uint64) uint64 {
 		if faulted {
 			return 0
+		}
+		if addr < 1<<clusterShift && addr+uint64(es) <= uint64(len(sh)) {
+			// the block's own bytes, as resolve finds them (the operands'
+			// thousands of reads a warp: resolve only for the rest)
+			return loadLE(sh[addr:], es)
 		}
 		b, _ := wp.resolve(pc, ptxtype.SpaceShared, addr, uint64(es), lane0)
 		if b == nil {

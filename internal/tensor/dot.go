@@ -40,8 +40,10 @@ func (m *Model) dot(a, b []term, c term) uint64 {
 	}
 	var out uint64
 	for s := 0; s < k; s += g {
+		if s > 0 {
+			acc = decodeFmt(m.Out, out)
+		}
 		out = m.step(a[s:s+g], b[s:s+g], acc)
-		acc = decodeFmt(m.Out, out)
 	}
 	return out
 }
@@ -58,6 +60,30 @@ func nanOf(f ifmt) uint64 {
 		return 0x7fff
 	}
 	return canonNaN32
+}
+
+// aligned is the signed value of a term (-1)^neg * mant * 2^sh in units of
+// a step's last kept bit: the bits below it dropped toward zero, or toward
+// minus infinity with floor.
+func aligned(neg bool, mant uint64, sh int, floor bool) int64 {
+	var v uint64
+	switch {
+	case sh >= 0:
+		v = mant << sh
+	case sh <= -64:
+		if neg && floor {
+			v = 1
+		}
+	default:
+		v = mant >> -sh
+		if neg && floor && mant&(1<<-sh-1) != 0 {
+			v++
+		}
+	}
+	if neg {
+		return -int64(v)
+	}
+	return int64(v)
 }
 
 // step is one fused step: acc + sum of the products a[i]*b[i].
@@ -84,15 +110,18 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 		}
 	}
 	b = b[:len(a)]
+	alignExp := m.AlignExp
 	for i := range a {
 		x, y := &a[i], &b[i]
 		if x.mant != 0 && y.mant != 0 {
 			// A finite nonzero product (NaN and infinity terms have no
 			// mantissa: decode), the common case, tested first.
 			allNegZero = false
-			l := int(x.exp+y.exp) + bits.Len64(x.mant*y.mant) - 1
-			if m.AlignExp {
+			var l int
+			if alignExp {
 				l = int(x.exp + x.mb + y.exp + y.mb)
+			} else {
+				l = int(x.exp+y.exp) + bits.Len64(x.mant*y.mant) - 1
 			}
 			lead = max(lead, l)
 			continue
@@ -133,38 +162,16 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 		return 0
 	}
 	unit := lead - m.Frac
+	floor := m.Floor
 	var sum int64
-	add := func(neg bool, mant uint64, exp int) {
-		if mant == 0 {
-			return
-		}
-		sh := exp - unit
-		var v uint64
-		if sh >= 0 {
-			v = mant << sh
-		} else if -sh >= 64 {
-			v = 0
-			if neg && m.Floor {
-				v = 1
-			}
-		} else {
-			v = mant >> -sh
-			if neg && m.Floor && mant&(1<<-sh-1) != 0 {
-				v++
-			}
-		}
-		if neg {
-			sum -= int64(v)
-		} else {
-			sum += int64(v)
-		}
-	}
-	if !acc.inf && !acc.nan {
-		add(acc.neg, acc.mant, int(acc.exp))
+	if !acc.inf && !acc.nan && acc.mant != 0 {
+		sum = aligned(acc.neg, acc.mant, int(acc.exp)-unit, floor)
 	}
 	for i := range a {
 		x, y := &a[i], &b[i]
-		add(x.neg != y.neg, x.mant*y.mant, int(x.exp+y.exp))
+		if p := x.mant * y.mant; p != 0 {
+			sum += aligned(x.neg != y.neg, p, int(x.exp+y.exp)-unit, floor)
+		}
 	}
 	neg := sum < 0
 	mag := uint64(sum)

@@ -66,48 +66,46 @@ type term struct {
 	nan  bool
 }
 
-// decode unpacks one element's bit pattern into an exact term.
+// elemFmt is how decode reads an element type: exponent and mantissa widths,
+// bias, and the low bits dropped first (tf32). Types that are not floats
+// read as eb = mb = 0 (decode's answer for them is never used).
+type elemFmt struct {
+	eb, mb, shift uint8
+	bias          int16
+}
+
+var elemFmts = [...]elemFmt{
+	F16:  {eb: 5, mb: 10, bias: 15},
+	BF16: {eb: 8, mb: 7, bias: 127},
+	TF32: {eb: 8, mb: 10, bias: 127, shift: 13}, // tf32 operands are f32 words; the tensor core reads the top 19 bits
+	E4M3: {eb: 4, mb: 3, bias: 7},
+	E5M2: {eb: 5, mb: 2, bias: 15},
+	F32:  {eb: 8, mb: 23, bias: 127},
+	F64:  {eb: 11, mb: 52, bias: 1023},
+	S32:  {},
+}
+
+// decode unpacks one element's bit pattern into an exact term. It is the
+// tensor arithmetic's innermost call (once per operand element and
+// accumulator): a table lookup and no switch, so that it inlines.
 func decode(e Elem, b uint64) term {
-	var eb, mb, bias uint
-	switch e {
-	case F16:
-		eb, mb, bias = 5, 10, 15
-	case BF16:
-		eb, mb, bias = 8, 7, 127
-	case TF32:
-		b >>= 13 // tf32 operands are f32 words; the tensor core reads the top 19 bits
-		eb, mb, bias = 8, 10, 127
-	case E4M3:
-		eb, mb, bias = 4, 3, 7
-	case E5M2:
-		eb, mb, bias = 5, 2, 15
-	case F32:
-		eb, mb, bias = 8, 23, 127
-	case F64:
-		eb, mb, bias = 11, 52, 1023
-	}
+	f := elemFmts[e]
+	eb, mb := uint(f.eb), uint(f.mb)
+	b >>= f.shift
 	t := term{neg: b>>(eb+mb)&1 != 0, mb: int32(mb)}
 	ef := uint(b>>mb) & (1<<eb - 1)
 	m := b & (1<<mb - 1)
-	if e == E4M3 {
-		if ef == 15 && m == 7 {
-			t.nan = true
-			return t
-		}
-	} else if ef == 1<<eb-1 {
-		if m != 0 {
-			t.nan = true
-		} else {
-			t.inf = true
-		}
+	if ef == 1<<eb-1 && e != E4M3 || e == E4M3 && ef == 15 && m == 7 {
+		t.nan = m != 0 || e == E4M3
+		t.inf = !t.nan
 		return t
 	}
 	if ef == 0 {
 		t.mant = m
-		t.exp = int32(1 - int(bias) - int(mb))
+		t.exp = int32(1 - int(f.bias) - int(mb))
 	} else {
 		t.mant = m | 1<<mb
-		t.exp = int32(int(ef) - int(bias) - int(mb))
+		t.exp = int32(int(ef) - int(f.bias) - int(mb))
 	}
 	return t
 }

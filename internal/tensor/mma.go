@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // MMA is one mma.sync shape and type combination.
@@ -154,21 +155,28 @@ func get(r *Regs, p pos, bitsPer int) uint64 {
 }
 
 func (m *MMA) execFloat(a, b, c, d *Regs) {
-	var at [16][32]term
-	var bt [32][8]term
-	la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
-	lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
-	for i := 0; i < m.M; i++ {
+	// A by row and B by column, so that each output's dot product reads
+	// both in place; decoded again only when the registers differ from
+	// the last ones this thread decoded (mmaOperands).
+	op := mmaOperandsPool.Get().(*mmaOperands)
+	defer mmaOperandsPool.Put(op)
+	if op.m != m || op.a != *a || op.b != *b {
+		op.m = nil // until the terms are whole
+		la := layoutA(m.M, m.K, m.A.Bits(), m.NA)
+		lb := layoutB(m.K, m.N, m.B.Bits(), m.NB)
+		for i := 0; i < m.M; i++ {
+			for k := 0; k < m.K; k++ {
+				op.at[i][k] = decode(m.A, get(a, la[i*m.K+k], m.A.Bits()))
+			}
+		}
 		for k := 0; k < m.K; k++ {
-			at[i][k] = decode(m.A, get(a, la[i*m.K+k], m.A.Bits()))
+			for j := 0; j < m.N; j++ {
+				op.bt[j][k] = decode(m.B, get(b, lb[k*m.N+j], m.B.Bits()))
+			}
 		}
+		op.m, op.a, op.b = m, *a, *b
 	}
-	for k := 0; k < m.K; k++ {
-		for j := 0; j < m.N; j++ {
-			bt[k][j] = decode(m.B, get(b, lb[k*m.N+j], m.B.Bits()))
-		}
-	}
-	var ra, rb [32]term
+	at, bt := &op.at, &op.bt
 	cb, db := m.C.Bits(), m.D.Bits()
 	for l := 0; l < 32; l++ {
 		for e := 0; e < m.M*m.N/32; e++ {
@@ -177,14 +185,12 @@ func (m *MMA) execFloat(a, b, c, d *Regs) {
 			if cb == 16 {
 				cw = cw >> (16 * uint(e&1)) & 0xffff
 			}
-			for k := 0; k < m.K; k++ {
-				ra[k], rb[k] = at[i][k], bt[k][j]
-			}
+			ra, rb := at[i][:m.K], bt[j][:m.K]
 			var r uint64
 			if m.fp8 {
-				r = m.dotFP8(ra[:m.K], rb[:m.K], cw)
+				r = m.dotFP8(ra, rb, cw)
 			} else {
-				r = m.model.dot(ra[:m.K], rb[:m.K], decode(m.C, cw))
+				r = m.model.dot(ra, rb, decode(m.C, cw))
 			}
 			dr := &d[l][e*db/32]
 			if db == 16 {
@@ -196,6 +202,20 @@ func (m *MMA) execFloat(a, b, c, d *Regs) {
 		}
 	}
 }
+
+// mmaOperands is a float MMA's decoded A (by row) and B (by column) and the
+// registers and MMA they came from: the last ones decoded on this thread
+// (the pool's), which the next call with the same registers reuses (a
+// loop's MMAs on the same A and B). Only the rows and columns the MMA
+// writes are read back.
+type mmaOperands struct {
+	m    *MMA
+	a, b Regs
+	at   [16][32]term
+	bt   [8][32]term
+}
+
+var mmaOperandsPool = sync.Pool{New: func() any { return new(mmaOperands) }}
 
 // dotFP8: the H100 runs an 8-bit-float mma.sync as two f16 tensor-core
 // steps of K/2 products each (the products of k%4 in {0,1}, then those of

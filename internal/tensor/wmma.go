@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // wmma fragments. The PTX ISA leaves the distribution of a wmma fragment's
@@ -161,8 +162,6 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 		w.execSubByte(a, b, c, d)
 		return
 	}
-	var A [32][16]uint64 // raw elements, row-major, up to 32x16
-	var B [16][32]uint64
 	get := func(f Frag, r *[32][8]uint64, lane, i int) uint64 {
 		reg, sub := f.RegOf(i)
 		v := r[lane][reg]
@@ -175,6 +174,60 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 		}
 		return v >> (uint(sub) * uint(bits)) & (1<<bits - 1)
 	}
+	put := func(l, i int, r uint64) {
+		reg, sub := w.FD.RegOf(i)
+		if w.D == F16 {
+			sh := 16 * uint(sub)
+			d[l][reg] = d[l][reg]&^(0xffff<<sh) | r<<sh
+		} else {
+			d[l][reg] = r
+		}
+	}
+	if w.A.IsFloat() && w.A != F64 {
+		// The float inputs' terms, decoded once each (B's by column), not
+		// once for every output element that reads them; and not again
+		// when the same fragments come back (a loop's MMAs on the same A
+		// and B), since the terms are a function of the fragments' bits.
+		op := wmmaOperandsPool.Get().(*wmmaOperands)
+		defer wmmaOperandsPool.Put(op)
+		if op.w != w || op.a != *a || op.b != *b {
+			op.w = nil           // until the terms are whole
+			var A [32][16]uint64 // raw elements, row-major, up to 32x16
+			var B [16][32]uint64
+			for l := 0; l < 32; l++ {
+				for i := 0; i < w.FA.PerLane; i++ {
+					r, c := w.FA.Pos(l, i)
+					A[r][c] = get(w.FA, a, l, i)
+				}
+				for i := 0; i < w.FB.PerLane; i++ {
+					r, c := w.FB.Pos(l, i)
+					B[r][c] = get(w.FB, b, l, i)
+				}
+			}
+			for r := 0; r < w.M; r++ {
+				for k := 0; k < w.K; k++ {
+					op.at[r][k] = decode(w.A, A[r][k])
+				}
+			}
+			for n := 0; n < w.N; n++ {
+				for k := 0; k < w.K; k++ {
+					op.bt[n][k] = decode(w.B, B[k][n])
+				}
+			}
+			op.w, op.a, op.b = w, *a, *b
+		}
+		At, Bt := &op.at, &op.bt
+		for l := 0; l < 32; l++ {
+			for i := 0; i < w.FD.PerLane; i++ {
+				row, col := w.FD.Pos(l, i)
+				cv := get(w.FC, c, l, i)
+				put(l, i, w.model.dot(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv)))
+			}
+		}
+		return
+	}
+	var A [32][16]uint64 // raw elements, row-major, up to 32x16
+	var B [16][32]uint64
 	for l := 0; l < 32; l++ {
 		for i := 0; i < w.FA.PerLane; i++ {
 			r, c := w.FA.Pos(l, i)
@@ -185,35 +238,17 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 			B[r][c] = get(w.FB, b, l, i)
 		}
 	}
-	// The float inputs' terms, decoded once each (B's by column), not once
-	// for every output element that reads them.
-	var At, Bt [32][16]term
-	if w.A.IsFloat() && w.A != F64 {
-		for r := 0; r < w.M; r++ {
-			for k := 0; k < w.K; k++ {
-				At[r][k] = decode(w.A, A[r][k])
-			}
-		}
-		for n := 0; n < w.N; n++ {
-			for k := 0; k < w.K; k++ {
-				Bt[n][k] = decode(w.B, B[k][n])
-			}
-		}
-	}
 	for l := 0; l < 32; l++ {
 		for i := 0; i < w.FD.PerLane; i++ {
 			row, col := w.FD.Pos(l, i)
 			cv := get(w.FC, c, l, i)
 			var r uint64
-			switch {
-			case w.A == F64:
+			if w.A == F64 {
 				r = cv
 				for k := 0; k < w.K; k++ {
 					r = fma64(A[row][k], B[k][col], r)
 				}
-			case w.A.IsFloat():
-				r = w.model.dot(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv))
-			default:
+			} else {
 				acc := int64(int32(uint32(cv)))
 				for k := 0; k < w.K; k++ {
 					x, y := int64(A[row][k]), int64(B[k][col])
@@ -230,16 +265,22 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 				}
 				r = uint64(uint32(acc))
 			}
-			reg, sub := w.FD.RegOf(i)
-			if w.D == F16 {
-				sh := 16 * uint(sub)
-				d[l][reg] = d[l][reg]&^(0xffff<<sh) | r<<sh
-			} else {
-				d[l][reg] = r
-			}
+			put(l, i, r)
 		}
 	}
 }
+
+// wmmaOperands is a float WMMA's decoded A (by row) and B (by column) and
+// the fragments and WMMA they came from: the last ones decoded on this
+// thread (the pool's), which the next call with the same fragments reuses.
+// Only the rows and columns the WMMA writes are read back.
+type wmmaOperands struct {
+	w      *WMMA
+	a, b   [32][8]uint64
+	at, bt [32][16]term
+}
+
+var wmmaOperandsPool = sync.Pool{New: func() any { return new(wmmaOperands) }}
 
 // execSubByte runs m8n8k32 (s4/u4) and m8n8k128 (b1): exact integer sums of
 // the products (b1: the popcount of a XOR or AND b over K bits) added to C,
