@@ -89,6 +89,10 @@ const (
 	memoHeld     = 256 << 20
 	memoMaxBytes = 512 << 20
 	memoGiveUp   = 8
+	// memoShortRecords bounds the records of a configuration too short
+	// for the hashing (considered only on a carried hash) that has not
+	// replayed yet.
+	memoShortRecords = 2
 )
 
 type memoKey struct {
@@ -321,8 +325,17 @@ func (mm *Memo) begin(m *Module, cfg *Config, replay bool) (r *Result, rec *memo
 	// executing it unrecorded would lose the hash, so that the next
 	// launch hashed all of device memory again (NVIDIA's scan: its
 	// 26-block scanExclusiveShared2 between two replayed launches).
+	// Recording such a launch still copies, hashes and compares all of
+	// device memory, which may cost more than executing it: one that has
+	// not replayed after memoShortRecords records is executed as it is
+	// (a launch that reads what it writes never replays, and was recorded
+	// memoGiveUp times).
 	carried := mm.curOK && mm.curGen == gen
-	if allocs == nil || (runs.last < mm.worthNs*time.Duration(n) && !carried) || (runs.replayed == 0 && runs.recorded >= memoGiveUp) {
+	short := runs.last < mm.worthNs*time.Duration(n)
+	if short && runs.replayed == 0 && runs.recorded >= memoShortRecords {
+		carried = false
+	}
+	if allocs == nil || (short && !carried) || (runs.replayed == 0 && runs.recorded >= memoGiveUp) {
 		mm.dirty()
 		return nil, nil, false
 	}

@@ -229,10 +229,17 @@ func TestMemoReplay(t *testing.T) {
 		// too short from the start: nothing leaves a hash to carry, so
 		// nothing is hashed or recorded.
 		{"too short throughout", rep(l("cpy", 1, 0), l("inc", 1)), 0, 0, 0},
+		// a buffer read and written, too short from step 2 on: the first
+		// launch runs as it is, the second is recorded (hashed before and
+		// after it), the third, too short, on the hash the second left
+		// (hashed after it); no replay after memoShortRecords records, so
+		// the rest run as they are (before the bound: recorded up to
+		// memoGiveUp times, 9 hashes, as "read and written").
+		{"too short, read and written", append(rep(l("inc", 0)), rep(l("inc", 0))...), 0, 3, 0},
 	}
 	// shortFrom is the step from which a case's launches are too short
 	// for the hashing.
-	shortFrom := map[string]int{"too short, on a carried hash": 4, "too short throughout": 0}
+	shortFrom := map[string]int{"too short, on a carried hash": 4, "too short throughout": 0, "too short, read and written": 2}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			mems := [2]*Module{testModule(t, memoPTX), testModule(t, memoPTX)}

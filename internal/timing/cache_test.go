@@ -1,6 +1,9 @@
 package timing
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestCacheHitsAndEvictions: a cache holds sectors of 128-byte lines, hits
 // only the sectors filled, evicts the least recently used line of a full
@@ -61,6 +64,37 @@ func TestCacheMissesPendingFill(t *testing.T) {
 	c.settle()
 	if _, ready := c.lookup(7); ready != 0 {
 		t.Errorf("after settle: ready %d, want 0", ready)
+	}
+	// settle counts (mod 2^16) instead of clearing each line: a fill
+	// left pending 65,536 settles ago is complete all the same, in every
+	// read or write of its ready cycle, and a line stays 32 bytes.
+	for _, use := range []struct {
+		name  string
+		ready func() uint64
+	}{
+		{"lookup", func() uint64 { _, r := c.lookup(7); return r }},
+		{"readyOf", func() uint64 { return c.readyOf(7) }},
+		{"readyAt", func() uint64 { return *c.readyAt(7) }},
+		{"update", func() uint64 { c.update(7, 3, true); return c.readyOf(7) }},
+		{"fill", func() uint64 { c.fill(7, 4, false); return c.readyOf(7) }},
+	} {
+		c.fill(7, 500, false)
+		for range 1 << 16 {
+			c.settle()
+		}
+		want := uint64(0)
+		switch use.name {
+		case "update":
+			want = 3
+		case "fill":
+			want = 4
+		}
+		if got := use.ready(); got != want {
+			t.Errorf("%s 65,536 settles after a fill pending at 500: ready %d, want %d", use.name, got, want)
+		}
+	}
+	if n := unsafe.Sizeof(cacheLine{}); n != 32 {
+		t.Errorf("a cache line takes %d bytes, want 32", n)
 	}
 }
 
@@ -210,7 +244,7 @@ func TestCacheInvalidateEmpties(t *testing.T) {
 				}
 				c.settle()
 				for i, l := range c.lines {
-					if l.ready != 0 {
+					if l.ready != 0 && l.settled == c.settles { // (a line behind settles is complete: current)
 						t.Fatalf("round %d: way %d still pending at %d after settle", round, i, l.ready)
 					}
 				}
