@@ -69,6 +69,13 @@ func readRowwalk(t *testing.T) []rowwalkRow {
 // timing device at ncu's clock and returns the model's duration in ns.
 func simulateRowwalk(t *testing.T, r rowwalkRow) float64 {
 	t.Helper()
+	ns, _ := simulateRowwalkRes(t, r)
+	return ns
+}
+
+// simulateRowwalkRes is simulateRowwalk with the launch's result.
+func simulateRowwalkRes(t *testing.T, r rowwalkRow) (float64, *warpsim.LaunchResult) {
+	t.Helper()
 	mhz := r.cyc / r.ns * 1000
 	dev := warpsim.NewDevice(arch.MustLookup("h200"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
 		Timing: warpsim.TimingOptions{ClockMHz: math.Round(mhz)}})
@@ -122,7 +129,7 @@ func simulateRowwalk(t *testing.T, r rowwalkRow) float64 {
 	if err != nil {
 		t.Fatalf("%s: %v", r.cfg, err)
 	}
-	return res.DurationNS
+	return res.DurationNS, res
 }
 
 // rowwalkCheck is how a row of rows.tsv is held: within tol each (and

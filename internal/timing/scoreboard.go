@@ -30,6 +30,10 @@ const (
 	// consumers ptxas schedules as those of a load (they wait as for
 	// short_scoreboard).
 	prodShfl
+	// prodChain: a fixed-latency result of a class ptxas list-schedules
+	// (Params.HoistFixed), whose consumers of such a class issue ahead of
+	// it.
+	prodChain
 )
 
 // maxStoreWindow bounds Params.StoreWindow, maxRedWindow
@@ -123,7 +127,8 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	chained := w.chain.n > 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
-			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted || w.regKind[r] == prodShfl) {
+			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted || w.regKind[r] == prodShfl ||
+				w.regKind[r] == prodChain && s.p.HoistFixed[in.Class]) {
 				// Waits in the pipeline, not in the warp (complete).
 				return
 			}
@@ -173,7 +178,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			// the stores before it, which issue once their data is there:
 			// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
 			// takes the load's latency between its clocks on the H100).
-			for _, end := range [2]uint64{w.storeData, w.hoisted} {
+			for _, end := range [3]uint64{w.storeData, w.hoisted, w.chainIssued} {
 				if end > t {
 					if isFut(end) {
 						fut = end
@@ -682,7 +687,11 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if in.Op == ir.OpAsync || in.Op == ir.OpMembar {
 		s.tensormapTiming(sm, w, in, rec, mem)
 	}
+	if kind == prodFixed && mem == 0 && p.HoistFixed[in.Class] {
+		kind = prodChain
+	}
 	start := sm.now
+	chainOnly := false
 	if p.HoistLoads && s.hoistable(in) {
 		// An arithmetic instruction issued before the loads it consumes
 		// returned (depReady let it: ptxas would have scheduled the
@@ -690,12 +699,22 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		// consumers wait as for a load, and the warp at the block's end.
 		// Till then the loads' registers are held (holdLoads).
 		if r := srcReady(sm, w, in); r > start {
-			if s.hoistWords > 0 {
+			if kind == prodChain && !lateLoadOperand(sm, w, in) {
+				// Ahead of a fixed-latency result only (HoistFixed):
+				// ptxas's code issues it when that result is there, and
+				// the block's end (its last instruction) comes after that
+				// issue, not after its result.
+				chainOnly = true
+				start = r
+				w.chainIssued = max(w.chainIssued, r)
+			} else if s.hoistWords > 0 {
 				if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) {
 					holdLoads(sm, w, in, funcs[rec.Func], r)
 				}
 			}
-			start, kind = r, prodHoisted
+			if !chainOnly {
+				start, kind = r, prodHoisted
+			}
 		}
 	}
 	if p.WmmaReuse && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA {
@@ -765,7 +784,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		sm.keep(&w.ready)
 		done = sm.fmax(sm.fadd(done, slow), w.slowEnd)
 	}
-	if start != sm.now {
+	if start != sm.now && !chainOnly {
 		w.hoisted = sm.fmax(w.hoisted, done)
 		sm.keep(&w.hoisted)
 	}
@@ -1398,8 +1417,23 @@ func heldGate(w *warpT, live, budget int) uint64 {
 	return t
 }
 
+// lateLoadOperand says whether an operand of in (its guard too) is not
+// there yet and comes from memory, a shuffle or arithmetic issued ahead of
+// its loads: in is then hoisted as HoistLoads has it, not only ahead of a
+// fixed-latency chain (HoistFixed).
+func lateLoadOperand(sm *smT, w *warpT, in *ir.Inst) bool {
+	late := func(r int32) bool {
+		if r < 0 || int(r) >= len(w.regReady) || !isFut(w.regReady[r]) && w.regReady[r] <= sm.now {
+			return false
+		}
+		return w.regKind[r] != prodChain && w.regKind[r] != prodFixed
+	}
+	return late(in.Guard) || slices.ContainsFunc(in.A[:], late)
+}
+
 // srcReady is when the registers instruction in reads (its guard too) are
 // ready: a cycle, or a future.
+
 func srcReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
 	var t uint64
 	if g := in.Guard; g >= 0 && int(g) < len(w.regReady) {
