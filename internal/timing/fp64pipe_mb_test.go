@@ -232,9 +232,20 @@ type fp64Check struct {
 //     DMUL: the model's PTX order issues a chain's steps one after another,
 //     so the heads of the later chains come late (dfma4 8.8 cycles a step,
 //     the model 11.4; before 17.4); within 40% each, 20% on the mean;
-//   - held out: 2 and 8 chains of DADD and DMUL: compared only, within 40%.
+//   - held out: 2 and 8 chains of DADD and DMUL: compared only, within 40%
+//     (-1.0% to +5.2%);
+//   - mixed, one warp (known off, WARPSIM_LONG): four chains of DFMA, FFMA,
+//     IMAD and their mixtures; the PTX order of the FFMA and IMAD chains
+//     is the same miss for pipes HoistFixed is not on for (mix_f: 5.0
+//     cycles a step on the H200, the model 10.6), within 120%.
 func fp64ClockPlan(r fp64Row) (fp64Check, bool) {
-	if r.arg["blocks"] != 1 || r.arg["threads"] != 32 || len(r.kern) != 5 {
+	if r.arg["blocks"] != 1 || r.arg["threads"] != 32 {
+		return fp64Check{}, false
+	}
+	if strings.HasPrefix(r.kern, "mix_") {
+		return fp64Check{group: "mixed, one warp (known off)", tol: 1.20, meanTol: 1.20, long: true}, true
+	}
+	if len(r.kern) != 5 || r.kern[0] != 'd' {
 		return fp64Check{}, false
 	}
 	op, chains := r.kern[:4], r.kern[4]

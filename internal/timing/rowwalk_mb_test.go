@@ -69,13 +69,6 @@ func readRowwalk(t *testing.T) []rowwalkRow {
 // timing device at ncu's clock and returns the model's duration in ns.
 func simulateRowwalk(t *testing.T, r rowwalkRow) float64 {
 	t.Helper()
-	ns, _ := simulateRowwalkRes(t, r)
-	return ns
-}
-
-// simulateRowwalkRes is simulateRowwalk with the launch's result.
-func simulateRowwalkRes(t *testing.T, r rowwalkRow) (float64, *warpsim.LaunchResult) {
-	t.Helper()
 	mhz := r.cyc / r.ns * 1000
 	dev := warpsim.NewDevice(arch.MustLookup("h200"), warpsim.Options{Stdout: io.Discard, Mode: warpsim.ModeTiming,
 		Timing: warpsim.TimingOptions{ClockMHz: math.Round(mhz)}})
@@ -129,7 +122,7 @@ func simulateRowwalkRes(t *testing.T, r rowwalkRow) (float64, *warpsim.LaunchRes
 	if err != nil {
 		t.Fatalf("%s: %v", r.cfg, err)
 	}
-	return res.DurationNS, res
+	return res.DurationNS
 }
 
 // rowwalkCheck is how a row of rows.tsv is held: within tol each (and
@@ -169,9 +162,11 @@ type rowwalkCheck struct {
 //     -69% (35 cycles a warp instruction on the H200, the model's shared
 //     atomic unit one pass); each within 75%;
 //   - DFMA chains (known off, WARPSIM_LONG, one SM, 1 and 4 warps): a
-//     chain +21% to +23%, four chains a warp +77% to +81% (as if a warp's
-//     DFMA issued every 4.8 cycles where the H200 takes about 2.4); each
-//     within 90%.
+//     chain +1.1% to +2.5%, four chains a warp +27% to +30% with HoistFixed
+//     (ptxas interleaves the chains the PTX writes one after another:
+//     testdata/timing/fp64pipe; before: +21% to +23% and +77% to +81%);
+//     the four chains' rest is the PTX order's: their heads issue after
+//     the earlier chains' steps; each within 40%.
 func rowwalkPlan(r rowwalkRow) (rowwalkCheck, bool) {
 	a := r.arg
 	switch {
@@ -186,7 +181,7 @@ func rowwalkPlan(r rowwalkRow) (rowwalkCheck, bool) {
 	case r.kern == "rw_st" && a["blocks"] == 1 && a["threads"] == 256 && a["K"] == 128 && a["reps"] == 1 && a["S"] == 5120:
 		return rowwalkCheck{group: "stores (known off)", tol: 0.45, meanTol: 0.45}, true
 	case strings.HasPrefix(r.kern, "dchain") && a["blocks"] == 1 && a["threads"] <= 128:
-		return rowwalkCheck{group: "DFMA chains (known off)", tol: 0.90, meanTol: 0.90, long: true}, true
+		return rowwalkCheck{group: "DFMA chains (known off)", tol: 0.40, meanTol: 0.40, long: true}, true
 	}
 	// Not run: cluster_hist's kernels (programs3's test runs them); the
 	// other row walks, the products and the larger chains cost 40 CPU-s
