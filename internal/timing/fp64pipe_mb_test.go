@@ -263,9 +263,9 @@ func fp64ClockPlan(r fp64Row) (fp64Check, bool) {
 //     DFMA, 4 of DFMA or IMAD beside their loop: the fp64 pipe takes a warp
 //     instruction every 2 cycles a sub-partition (sm__pipe_fp64_cycles_active
 //     is twice smsp__inst_executed_pipe_fp64): within 6% each (-5.5% to
-//     +0.1%; dfmi1 is +21%: its loop's two 64-bit constant movs, which
-//     ptxas hoists out of the loop, take issue slots in the model: within
-//     25%);
+//     +0.1%; dfmi1 is +21%: the PTX's two mov.f64 of 64-bit constants every
+//     4 steps take issue slots in the model, where ptxas's body of 16
+//     steps sets the register pair once: within 25%);
 //   - mixed (known off, WARPSIM_LONG): DFMA beside FFMA, IMAD or both at 32
 //     warps (-19% to -0.4%) and four FFMA chains (+19%), within 30%;
 //   - loads feeding FMAs (held out, WARPSIM_LONG): -15% to +29%, within 40%;
