@@ -226,7 +226,7 @@ type fp64Check struct {
 // fp64ClockPlan sorts plain.txt's one-warp rows (clock64 cycles around
 // the loop; README.md's split, written before the device call):
 //   - one chain (study): dadd1, dmul1, dfma1, dfmi1: 8.4-8.9 cycles a step
-//     on the H200; the model within 6% (before HoistFixed: +21% to +31%,
+//     on the H200; the model within 6% (before HoistFixed: +16.5% to +24.1%,
 //     the loop's compare and branch after the chain's last result);
 //   - chains interleaved (study): 2, 4, 8 chains of DFMA, 4 of DADD and
 //     DMUL: the model's PTX order issues a chain's steps one after another,
@@ -263,9 +263,10 @@ func fp64ClockPlan(r fp64Row) (fp64Check, bool) {
 //     DFMA, 4 of DFMA or IMAD beside their loop: the fp64 pipe takes a warp
 //     instruction every 2 cycles a sub-partition (sm__pipe_fp64_cycles_active
 //     is twice smsp__inst_executed_pipe_fp64): within 6% each (-5.5% to
-//     +0.1%; dfmi1 is +21%: the PTX's two mov.f64 of 64-bit constants every
-//     4 steps take issue slots in the model, where ptxas's body of 16
-//     steps sets the register pair once: within 25%);
+//     +2.0%; before HoistFixed +7.3% to +20.2%, the loops' overhead).
+//     dfmi1 is +21% (+34.7% before): the PTX's two mov.f64 of 64-bit
+//     constants every 4 steps take issue slots in the model, where
+//     ptxas's body of 16 steps sets the register pair once: within 25%;
 //   - mixed (known off, WARPSIM_LONG): DFMA beside FFMA, IMAD or both at 32
 //     warps (-19% to -0.4%) and four FFMA chains (+19%), within 30%;
 //   - loads feeding FMAs (held out, WARPSIM_LONG): -15% to +29%, within 40%;
