@@ -178,7 +178,7 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 			// the stores before it, which issue once their data is there:
 			// testdata/timing/tlb's chase, ld.global.cg; st.shared; clock64,
 			// takes the load's latency between its clocks on the H100).
-			for _, end := range [3]uint64{w.storeData, w.hoisted, w.chainIssued} {
+			for _, end := range [2]uint64{w.storeData, w.hoisted} {
 				if end > t {
 					if isFut(end) {
 						fut = end
@@ -187,6 +187,12 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 					}
 					why = stallLongScoreboard
 				}
+			}
+			if w.chainIssued > t {
+				// The last instruction issued ahead of a fixed-latency
+				// result (HoistFixed) waits for it in ptxas's code: the
+				// block's end after it waits as that instruction did.
+				t, why = w.chainIssued, stallWait
 			}
 		}
 		if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
