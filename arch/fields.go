@@ -203,6 +203,9 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	timing("ptxas.wmma_rounds_loop_only", "1: ptxas.wmma_rounds holds only inside loops (in straight code ptxas sends every fragment load before the first consumer); 0: everywhere", count, 0, formatFloat)
 	timing("ptxas.wmma_repeats", "1: a wmma.mma computing again the value an earlier one of its straight code computed (the same operands' values) is not issued, as ptxas computes it once; 0: every wmma.mma issues", count, 0, formatFloat)
 	timing("ptxas.mov_fold", "1: the movs ptxas removes (copies, dead movs, constants its readers encode) take no issue slot and no latency; 0: every mov issues", count, 0, formatFloat)
+	for _, c := range []string{"alu", "fma", "fp64", "imul"} {
+		timing("ptxas.hoist_fixed."+c, "1: an "+c+" instruction whose operand another "+c+" instruction computes issues ahead of it within a basic block, as ptxas interleaves independent chains; 0: it waits in the warp", count, 0, formatFloat)
+	}
 	timing("ptxas.hoist_shfl", "1: a shuffle and its consumers issue ahead of the results they wait for within a basic block, as ptxas interleaves independent shuffle chains; 0: they wait in the warp", count, 0, formatFloat)
 	timing("const.block", "bytes a constant-cache miss brings from the L2 (a size; 0: the sectors asked for)", size, 0, func(v float64) string { return formatSize(int64(v)) })
 	timing("const.param_line", "bytes of a line of constant bank 0 (a kernel's parameters, %ntid, %nctaid), cold at each block's start (a size; 0: a parameter read takes its class latency)", size, 0, func(v float64) string { return formatSize(int64(v)) })

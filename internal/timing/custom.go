@@ -167,6 +167,9 @@ func withClassFigures(m map[string]func(p *Params, v float64)) map[string]func(p
 		m["latency."+c.String()] = func(p *Params, v float64) { p.Latency[c] = uint32(v) }
 		m["interval."+c.String()] = func(p *Params, v float64) { p.Interval[c] = uint32(max(v, 1)) }
 	}
+	for _, c := range []ir.Class{ir.ClassALU, ir.ClassFMA, ir.ClassFP64, ir.ClassIMul} {
+		m["ptxas.hoist_fixed."+c.String()] = func(p *Params, v float64) { p.HoistFixed[c] = v != 0 }
+	}
 	libcall := func(name string, k uint8) {
 		m["libcall."+name] = func(p *Params, v float64) { p.Libcall[k].Cycles = uint32(v) }
 		m["libcall."+name+".slots"] = func(p *Params, v float64) { p.Libcall[k].Slots = uint32(v) }

@@ -51,7 +51,17 @@ type Params struct {
 	// row) together, so a shuffle and its consumers issue ahead of the
 	// results they wait for as arithmetic does under HoistLoads (the
 	// block's end waits for them).
-	HoistShfl      bool
+	HoistShfl bool
+	// HoistFixed: ptxas list-schedules a basic block's independent chains
+	// of these classes' fixed-latency instructions together (PTX writes
+	// each chain's unrolled steps one after another), so an instruction of
+	// such a class whose operand another one of them computes issues
+	// ahead of that result, as arithmetic does under HoistLoads: it starts
+	// when its operands are there, its consumers wait for it, and the
+	// block's end waits for all of them (testdata/timing/fp64pipe: four
+	// DFMA chains of one warp take the H200 8.8 cycles a step, the PTX
+	// order in turn 17.4).
+	HoistFixed     [ir.NumClasses]bool
 	L1HitLatency   uint32 // global load hitting L1
 	L2HitCycles    uint32 // global load hitting L2: SM-clock part …
 	L2HitNS        float64
@@ -620,6 +630,14 @@ func libcallCosts(f32, f64 LibcallCost, byName map[string]LibcallCost) [ir.Libca
 			panic("warpsim internal error: libcallCosts: " + name + " is not in arch.LibcallFuncs")
 		}
 		t[k] = c
+	}
+	return t
+}
+
+// hoistClasses is a Params.HoistFixed with the classes given.
+func hoistClasses(cs ...ir.Class) (t [ir.NumClasses]bool) {
+	for _, c := range cs {
+		t[c] = true
 	}
 	return t
 }

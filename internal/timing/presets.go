@@ -856,6 +856,15 @@ var measured = withDerivedPresets(map[string]*Params{
 		// in the fifteenth round with WmmaRounds below (programs9's nvcc
 		// PTX 13.5% -> 8.2%; testdata/programs3/JOURNAL.md, fifteenth round).
 		LoopUnroll: 4,
+		// [FP64] HoistFixed for the fp64 pipe (ptxas.hoist_fixed.fp64):
+		// ptxas interleaves a block's independent DFMA chains, which the
+		// PTX writes chain after chain (testdata/timing/fp64pipe: fp64_mb.cu,
+		// run.sh; one device call on the H200, clock64 around each loop):
+		// one warp's four chains of DFMA take 8.8 cycles a step (dfma4),
+		// eight 18.4 (2.3 a DFMA), one chain 8.4-8.9 (the loop's counter,
+		// compare and branch under the chain); the PTX's order in turn
+		// made them 17.4, 31.4 and 11.1-12.4.
+		HoistFixed: hoistClasses(ir.ClassFP64),
 		// [HOIST] UnrolledHoistBound stays off (ptxas.unrolled_hoist_bound=1
 		// turns it on): it gives the loads ptxas hoists in an unrolled
 		// loop (testdata/timing/hoist: 127 held-out kernels, mean

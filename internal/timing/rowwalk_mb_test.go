@@ -162,9 +162,11 @@ type rowwalkCheck struct {
 //     -69% (35 cycles a warp instruction on the H200, the model's shared
 //     atomic unit one pass); each within 75%;
 //   - DFMA chains (known off, WARPSIM_LONG, one SM, 1 and 4 warps): a
-//     chain +21% to +23%, four chains a warp +77% to +81% (as if a warp's
-//     DFMA issued every 4.8 cycles where the H200 takes about 2.4); each
-//     within 90%.
+//     chain +1.1% to +2.5%, four chains a warp +27% to +30% with HoistFixed
+//     (ptxas interleaves the chains the PTX writes one after another:
+//     testdata/timing/fp64pipe; before: +21% to +23% and +77% to +81%);
+//     the four chains' rest is the PTX order's: their heads issue after
+//     the earlier chains' steps; each within 40%.
 func rowwalkPlan(r rowwalkRow) (rowwalkCheck, bool) {
 	a := r.arg
 	switch {
@@ -179,7 +181,7 @@ func rowwalkPlan(r rowwalkRow) (rowwalkCheck, bool) {
 	case r.kern == "rw_st" && a["blocks"] == 1 && a["threads"] == 256 && a["K"] == 128 && a["reps"] == 1 && a["S"] == 5120:
 		return rowwalkCheck{group: "stores (known off)", tol: 0.45, meanTol: 0.45}, true
 	case strings.HasPrefix(r.kern, "dchain") && a["blocks"] == 1 && a["threads"] <= 128:
-		return rowwalkCheck{group: "DFMA chains (known off)", tol: 0.90, meanTol: 0.90, long: true}, true
+		return rowwalkCheck{group: "DFMA chains (known off)", tol: 0.40, meanTol: 0.40, long: true}, true
 	}
 	// Not run: cluster_hist's kernels (programs3's test runs them); the
 	// other row walks, the products and the larger chains cost 40 CPU-s

@@ -76,6 +76,10 @@ type warpT struct {
 	// (TensorPipe.Release): its branches and barriers wait for it.
 	tensorLast uint64
 	hoisted    uint64 // when the arithmetic issued ahead of its loads (HoistLoads) is done
+	// chainIssued is when the last instruction issued ahead of a
+	// fixed-latency result (Params.HoistFixed) issues in ptxas's order:
+	// the block's end comes after it.
+	chainIssued uint64
 	// unrollAt is the back edge of an unrolled loop (ir.BraUnrolled) the
 	// warp reached last, unrollN how many times in a row (LoopUnroll).
 	unrollAt *ir.Inst

@@ -31,6 +31,10 @@ const (
 	// consumers ptxas schedules as those of a load (they wait as for
 	// short_scoreboard).
 	prodShfl
+	// prodChain: a fixed-latency result of a class ptxas list-schedules
+	// (Params.HoistFixed), whose consumers of such a class issue ahead of
+	// it.
+	prodChain
 )
 
 // maxStoreWindow bounds Params.StoreWindow, maxRedWindow
@@ -124,7 +128,8 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	chained := w.chain.n > 0 && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA
 	check := func(r int32) {
 		if r >= 0 && int(r) < len(w.regReady) && w.regReady[r] > t {
-			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted || w.regKind[r] == prodShfl) {
+			if hoist && (w.regKind[r] == prodLong || w.regKind[r] == prodHoisted || w.regKind[r] == prodShfl ||
+				w.regKind[r] == prodChain && s.p.HoistFixed[in.Class]) {
 				// Waits in the pipeline, not in the warp (complete).
 				return
 			}
@@ -183,6 +188,12 @@ func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 					}
 					why = stallLongScoreboard
 				}
+			}
+			if w.chainIssued > t {
+				// The last instruction issued ahead of a fixed-latency
+				// result (HoistFixed) waits for it in ptxas's code: the
+				// block's end after it waits as that instruction did.
+				t, why = w.chainIssued, stallWait
 			}
 		}
 		if w.tensorLast > t && (in.Class == ir.ClassBranch || in.Class == ir.ClassBarrier) {
@@ -402,6 +413,7 @@ func (s *gridState) cpAsyncGate(w *warpT) uint64 {
 
 // srcReady is when the registers instruction in reads (its guard too) are
 // ready: a cycle, or a future.
+
 func srcReady(sm *smT, w *warpT, in *ir.Inst) uint64 {
 	var t uint64
 	if g := in.Guard; g >= 0 && int(g) < len(w.regReady) {

@@ -291,7 +291,11 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 	if in.Op == ir.OpAsync || in.Op == ir.OpMembar {
 		s.tensormapTiming(sm, w, in, rec, mem)
 	}
+	if kind == prodFixed && mem == 0 && p.HoistFixed[in.Class] {
+		kind = prodChain
+	}
 	start := sm.now
+	chainOnly := false
 	if p.HoistLoads && s.hoistable(in) {
 		// An arithmetic instruction issued before the loads it consumes
 		// returned (depReady let it: ptxas would have scheduled the
@@ -299,12 +303,22 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		// consumers wait as for a load, and the warp at the block's end.
 		// Till then the loads' registers are held (holdLoads).
 		if r := srcReady(sm, w, in); r > start {
-			if s.hoistWords > 0 {
+			if kind == prodChain && !lateLoadOperand(sm, w, in) {
+				// Ahead of a fixed-latency result only (HoistFixed):
+				// ptxas's code issues it when that result is there, and
+				// the block's end (its last instruction) comes after that
+				// issue, not after its result.
+				chainOnly = true
+				start = r
+				w.chainIssued = max(w.chainIssued, r)
+			} else if s.hoistWords > 0 {
 				if funcs := s.g.Funcs(); int(rec.Func) < len(funcs) {
 					holdLoads(sm, w, in, funcs[rec.Func], r)
 				}
 			}
-			start, kind = r, prodHoisted
+			if !chainOnly {
+				start, kind = r, prodHoisted
+			}
 		}
 	}
 	if p.WmmaReuse && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA {
@@ -374,7 +388,7 @@ func (s *gridState) complete(sm *smT, sp *spT, w *warpT, in *ir.Inst, rec *engin
 		sm.keep(&w.ready)
 		done = sm.fmax(sm.fadd(done, slow), w.slowEnd)
 	}
-	if start != sm.now {
+	if start != sm.now && !chainOnly {
 		w.hoisted = sm.fmax(w.hoisted, done)
 		sm.keep(&w.hoisted)
 	}

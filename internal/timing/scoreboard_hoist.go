@@ -205,3 +205,17 @@ func heldGate(w *warpT, live, budget int) uint64 {
 	}
 	return t
 }
+
+// lateLoadOperand says whether an operand of in (its guard too) is not
+// there yet and comes from memory, a shuffle or arithmetic issued ahead of
+// its loads: in is then hoisted as HoistLoads has it, not only ahead of a
+// fixed-latency chain (HoistFixed).
+func lateLoadOperand(sm *smT, w *warpT, in *ir.Inst) bool {
+	late := func(r int32) bool {
+		if r < 0 || int(r) >= len(w.regReady) || !isFut(w.regReady[r]) && w.regReady[r] <= sm.now {
+			return false
+		}
+		return w.regKind[r] != prodChain && w.regKind[r] != prodFixed
+	}
+	return late(in.Guard) || slices.ContainsFunc(in.A[:], late)
+}

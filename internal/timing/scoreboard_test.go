@@ -121,6 +121,73 @@ func TestHoistLoads(t *testing.T) {
 	}
 }
 
+// TestHoistFixed: with HoistFixed for fp64 (ptxas interleaving a block's
+// DFMA chains), a DFMA whose operand another DFMA computes issues at once,
+// takes its pipe then and starts when the operand is there; its result
+// comes its latency after that start, a consumer of another class waits
+// for it in the warp (wait), and the block's branch waits for the start,
+// not the result. An FFMA on an FFMA's result still waits in the warp.
+// Without HoistFixed the DFMA waits in the warp.
+func TestHoistFixed(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		s, sm, sp := schedFixture(GTO, 1)
+		s.p = &Params{Latency: s.p.Latency, Interval: s.p.Interval, HoistLoads: true}
+		if on {
+			s.p.HoistFixed = hoistClasses(ir.ClassFP64)
+		}
+		lat := uint64(s.p.Latency[ir.ClassFP64])
+		w := sp.warps[0]
+		w.regReady, w.regKind, w.ready, w.depValid = make([]uint64, 8), make([]uint8, 8), 1, false
+		dfma := func(d, a int32) *ir.Inst {
+			return &ir.Inst{Op: ir.OpFma, Class: ir.ClassFP64, Type: ptx.F64, Guard: -1, D: [4]int32{d, -1, -1, -1}, A: [5]int32{a, 1, 1, -1, -1}}
+		}
+		first := dfma(2, 1)
+		sm.now = 1
+		s.complete(sm, sp, w, first, &engine.StepRecord{}, 1)
+		wantKind := prodFixed
+		if on {
+			wantKind = prodChain
+		}
+		if w.regReady[2] != 1+lat || w.regKind[2] != wantKind {
+			t.Fatalf("HoistFixed %v: the first DFMA's result at %d (kind %d), want %d (kind %d)", on, w.regReady[2], w.regKind[2], 1+lat, wantKind)
+		}
+		second := dfma(3, 2)
+		w.ready, w.next, w.depValid = 3, second, false
+		at, why := s.depReady(w)
+		if !on {
+			if at != 1+lat || why != stallWait {
+				t.Errorf("without HoistFixed: the dependent DFMA issues at %d (%s), want %d (wait)", at, StallNames[why], 1+lat)
+			}
+			continue
+		}
+		if at != 3 {
+			t.Fatalf("the dependent DFMA issues at %d, want 3", at)
+		}
+		sm.now = 3
+		s.complete(sm, sp, w, second, &engine.StepRecord{}, 1)
+		if want := 1 + 2*lat; w.regReady[3] != want || w.chainIssued != 1+lat || w.hoisted != 0 || sp.pipe[ir.ClassFP64] != 3+uint64(s.p.Interval[ir.ClassFP64]) {
+			t.Errorf("the dependent DFMA: result %d, chainIssued %d, hoisted %d, pipe free at %d; want %d, %d, 0, %d",
+				w.regReady[3], w.chainIssued, w.hoisted, sp.pipe[ir.ClassFP64], want, 1+lat, 3+s.p.Interval[ir.ClassFP64])
+		}
+		w.regReady[6], w.regKind[6] = 9, prodFixed // an FFMA's result
+		for _, tc := range []struct {
+			name    string
+			in      *ir.Inst
+			want    uint64
+			wantWhy uint8
+		}{
+			{"an ALU consumer of its result", &ir.Inst{Op: ir.OpAdd, Class: ir.ClassALU, Guard: -1, D: [4]int32{4, -1, -1, -1}, A: [5]int32{3, 1, -1, -1, -1}}, 1 + 2*lat, stallWait},
+			{"the block's branch", &ir.Inst{Op: ir.OpBra, Class: ir.ClassBranch, Guard: -1, D: [4]int32{-1, -1, -1, -1}, A: [5]int32{-1, -1, -1, -1, -1}}, 1 + lat, stallWait},
+			{"an FFMA on an FFMA", &ir.Inst{Op: ir.OpFma, Class: ir.ClassFMA, Guard: -1, D: [4]int32{7, -1, -1, -1}, A: [5]int32{6, 1, 1, -1, -1}}, 9, stallWait},
+		} {
+			w.ready, w.next, w.depValid = 4, tc.in, false
+			if at, why := s.depReady(w); at != tc.want || why != tc.wantWhy {
+				t.Errorf("%s: issues at %d (%s), want %d (%s)", tc.name, at, StallNames[why], tc.want, StallNames[tc.wantWhy])
+			}
+		}
+	}
+}
+
 // TestSharedStoreQueue: a shared store waits in the warp (mio_throttle)
 // while the SM's shared-memory pipe has more than StoreQueueCycles of
 // wavefronts queued ahead of it, as a wmma.store does: the pipe takes one
