@@ -130,13 +130,14 @@ func TestWmmaChainMicrobenchmarks(t *testing.T) {
 // within 12%. On the H200 every warp's region spans nearly the whole
 // (0.971, 0.971, 0.961 for s8, u8, bf16): a sub-partition's four warps,
 // all waiting on the tensor pipe, take it in turn. Greedy-then-oldest
-// without a bound gave 0.685, 0.685, 0.677 and a longest region 28-29%
-// over the H200's (10,592, 10,592, 15,721 cycles against 8,194, 8,191,
+// without a bound gave 0.687, 0.687, 0.679 and a longest region 28-29%
+// over the H200's (10,588, 10,588, 15,721 cycles against 8,194, 8,191,
 // 12,315): the two oldest warps of a sub-partition took the pipe in turn
 // and the youngest waited for them to finish. Params.IssueStarveCycles
-// counts a warp waiting on the busy pipe as ready (its operands are): 0.99
-// and +8.8%, +8.8%, +5.0% (the rest is the pipe's rate with four warps:
-// 31.1 cycles a step on the H200, 34.5 in the model).
+// counts a warp waiting on the busy pipe as ready (its operands are):
+// 0.998, 0.998, 0.994 and +7.9%, +7.9%, +5.9% (the rest is the pipe's
+// rate with four warps: 31.1 cycles a step on the H200, 34.5 in the
+// model).
 func checkChainsShared(t *testing.T, dev *warpsim.Device, addr uint64, row string, wantMean, wantMax float64) {
 	t.Helper()
 	b := make([]byte, 16*8)
