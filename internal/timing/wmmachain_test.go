@@ -20,13 +20,6 @@ import (
 // nvcc's PTX, h100/im.h100.stderr each launch's clock64 cycles.
 const wmmaChainDir = "../../testdata/timing/imma"
 
-// readChainClocks reads im.h100.stderr's clock64 lines: launch name to the
-// mean cycles of its warps' timed region (readChainMax: the longest).
-func readChainClocks(t *testing.T) map[string]float64 {
-	m, _ := readChainStamps(t)
-	return m
-}
-
 // readChainStamps reads im.h100.stderr's clock64 lines: launch name to the
 // mean and to the longest of its warps' timed regions, in cycles.
 func readChainStamps(t *testing.T) (mean, longest map[string]float64) {
