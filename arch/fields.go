@@ -159,6 +159,7 @@ func fieldTable() ([]*Field, map[string]*Field) {
 	cycles("latency.shared_conflict", "extra latency per extra wavefront of a bank-conflicted access")
 	cycles("shared.warp_cycles", "cycles apart a warp's shared access sends its wavefronts to the SM's pipe, its next access after its last wavefront (0: only the SM's pipe, one wavefront a cycle)")
 	cycles("latency.sreg", "reading %tid, %clock, …")
+	cycles("sched.starve", "greedy-then-oldest: a warp ready this long without issuing goes before the greedy and older warps (0: never; off in every preset, testdata/timing/warplaunch)")
 	cycles("latency.l1_hit", "a global load hitting L1")
 	cycles("latency.l2_hit_cycles", "a global load hitting L2, its SM-clock part")
 	nanos("latency.l2_hit_ns", "a global load hitting L2, its part beyond the SM clock")

@@ -68,9 +68,11 @@ func readBlocks(t *testing.T) []blocksRow {
 // would be active about as long as ss32x1c's, 64% under): the empty
 // blocks of 256 and 1024 threads are the occupancy's worst (21% and 60%
 // against the H100's 17% and 36%: how ncu counts a many-warp block's
-// launch is not modelled), and so are the spinning blocks of 256 in
-// duration (+31%: eight blocks an SM retiring at once are replaced faster
-// than one per BlockDispatchNS).
+// launch is not modelled), and so were the spinning blocks of 256 in
+// duration (+31.8%, until IssueStarveCycles: greedy-then-oldest kept each
+// SM's youngest warps from issuing until the oldest exited, so each wave
+// ran one and a half spins; +1.7% with the bound:
+// testdata/timing/warplaunch/JOURNAL.md).
 const blocksDurationMAE, blocksOccupancyError, blocksDrainActive = 0.12, 6.0, 0.40
 
 // TestBlocksMicrobenchmarks runs blocks.cu's configurations (empty,

@@ -47,6 +47,7 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"latency.shared_conflict":           func(p *Params, v float64) { p.SharedConflict = uint32(v) },
 	"shared.warp_cycles":                func(p *Params, v float64) { p.SharedWarpCycles = uint32(v) },
 	"latency.sreg":                      func(p *Params, v float64) { p.SregLatency = uint32(v) },
+	"sched.starve":                      func(p *Params, v float64) { p.IssueStarveCycles = uint32(v) },
 	"latency.l1_hit":                    func(p *Params, v float64) { p.L1HitLatency = uint32(v) },
 	"latency.l2_hit_cycles":             func(p *Params, v float64) { p.L2HitCycles = uint32(v) },
 	"latency.l2_hit_ns":                 func(p *Params, v float64) { p.L2HitNS = v },

@@ -29,6 +29,13 @@ type Params struct {
 	SharedLatency  uint32 // shared-memory load to use
 	SharedConflict uint32 // extra latency per extra wavefront of a bank-conflicted access
 	SregLatency    uint32 // S2R: reading %tid, %ctaid, %clock …
+	// IssueStarveCycles bounds how long greedy-then-oldest passes over a
+	// ready warp: one ready this many cycles since its operands were ready
+	// or it last issued, whichever is later, issues before the greedy warp
+	// and older ones (pick, starved). 0: no bound (every preset;
+	// testdata/timing/warplaunch/README.md says what it does to a full
+	// SM spinning on clock64, where the H200 starves no warp).
+	IssueStarveCycles uint32
 	// SharedWarpCycles, when not 0: a warp's shared accesses go to the
 	// SM's shared-memory pipe in order, each one's wavefronts this many
 	// cycles apart (the pipe takes one wavefront a cycle from all warps):

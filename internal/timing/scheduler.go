@@ -154,7 +154,10 @@ type spT struct {
 	last  *warpT
 	rr    int
 	check uint64 // earliest cycle anything here can issue
-	busy  uint64 // the issue port is taken by an expanded instruction until then
+	// starveAt is when pick next looks for a starved warp
+	// (IssueStarveCycles).
+	starveAt uint64
+	busy     uint64 // the issue port is taken by an expanded instruction until then
 	// tensorFree is when the tensor pipe is free, in 1/TensorFrac cycle.
 	tensorFree uint64
 }
@@ -235,19 +238,27 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 		}
 		return nil, best
 	}
-	if w := sp.last; w != nil {
-		t := s.readyAt(sm, sp, w)
-		if t <= sm.now {
-			return w, best
-		}
-		best = t
-	}
 	if len(sp.scan) != len(sp.warps) {
 		// (Warps placed other than by placeWarps: tests.)
 		sp.scan = make([]scanEntry, len(sp.warps))
 		for i, w := range sp.warps {
 			w.spi = i
 		}
+	}
+	if lim := uint64(s.p.IssueStarveCycles); lim > 0 && sm.now >= sp.starveAt {
+		// A few times in every lim cycles: a starved warp waits at most
+		// about 5/4 lim.
+		sp.starveAt = sm.now + max(lim/4, 1)
+		if w := s.starved(sm, sp, lim); w != nil {
+			return w, best
+		}
+	}
+	if w := sp.last; w != nil {
+		t := s.readyAt(sm, sp, w)
+		if t <= sm.now {
+			return w, best
+		}
+		best = t
 	}
 	for i, w := range sp.warps {
 		if w == sp.last {
@@ -267,6 +278,38 @@ func (s *gridState) pick(sm *smT, sp *spT) (*warpT, uint64) {
 		}
 	}
 	return nil, best
+}
+
+// starved is the oldest warp of sp, other than the greedy one, that can
+// issue at sm.now and has been ready lim cycles or more without issuing
+// (since its operands' cycle or its last issue, whichever is later), or
+// nil (IssueStarveCycles).
+func (s *gridState) starved(sm *smT, sp *spT, lim uint64) *warpT {
+	if sm.now < lim {
+		return nil
+	}
+	for i, w := range sp.warps {
+		if w == sp.last {
+			continue
+		}
+		e := &sp.scan[i]
+		if !e.valid {
+			if s.readyAt(sm, sp, w) > sm.now {
+				continue
+			}
+			sp.remember(sm, i, w)
+			if !e.valid {
+				continue
+			}
+		}
+		if e.at == math.MaxUint64 || max(e.at, sp.pipe[e.class]) > sm.now {
+			continue
+		}
+		if max(e.at, w.lastIssue)+lim <= sm.now {
+			return w
+		}
+	}
+	return nil
 }
 
 // readyAt is the cycle warp w can issue its next instruction on sp

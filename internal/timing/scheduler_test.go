@@ -98,6 +98,11 @@ func TestSchedulerNextReady(t *testing.T) {
 // operands, finishing and waiting at barriers, and of pipes filling.
 func TestPickScanMatchesReadyAt(t *testing.T) {
 	s, sm, sp := schedFixture(GTO, 16)
+	// The reference is greedy-then-oldest without the starvation bound
+	// (TestPickStarvedWarp checks that).
+	p := *s.p
+	p.IssueStarveCycles = 0
+	s.p = &p
 	classes := []ir.Class{ir.ClassALU, ir.ClassFP64, ir.ClassSFU}
 	rng := rand.New(rand.NewPCG(19, 15))
 	reference := func() (*warpT, uint64) {
@@ -147,5 +152,36 @@ func TestPickScanMatchesReadyAt(t *testing.T) {
 			continue
 		}
 		w.changed()
+	}
+}
+
+// TestPickStarvedWarp: under greedy-then-oldest with IssueStarveCycles, a
+// warp passed over while ready issues once it has waited the bound (its
+// last issue or its operands, whichever is later), before the greedy warp
+// and older ones; with no bound the youngest of warps that are always
+// ready again in time never issues.
+func TestPickStarvedWarp(t *testing.T) {
+	const lim = 64
+	for _, bound := range []uint32{0, lim} {
+		s, sm, sp := schedFixture(GTO, 4)
+		p := *s.p
+		p.IssueStarveCycles = bound
+		s.p = &p
+		// Each warp is ready again 2 cycles after it issues: the two oldest
+		// alternate and the two youngest are passed over.
+		first := map[int]int{}
+		order := runSched(s, sm, sp, 400, func(*warpT) uint64 { return 2 })
+		for c, i := range order {
+			if _, ok := first[i]; !ok && i >= 0 {
+				first[i] = c
+			}
+		}
+		c, ok := first[3]
+		switch {
+		case bound == 0 && ok:
+			t.Errorf("no bound: the youngest warp issued at cycle %d, want never", c)
+		case bound > 0 && (!ok || c < lim || c > lim+lim/4+1):
+			t.Errorf("bound %d: the youngest warp first issued at cycle %d (issued: %v), want within [%d, %d]", bound, c, ok, lim, lim+lim/4+1)
+		}
 	}
 }
