@@ -135,14 +135,10 @@ func newRuntimeCmd(stdout, stderr io.Writer) *cobra.Command {
 			// program dies of it, a kernel running now stops and its report
 			// says where its warps were; a program whose own handler took
 			// the signal goes on, and so does its simulator.
-			// A bad WARPSIM_PROGRESS is the program's to hear of
-			// (opt.SettingsErr, as every setting's); the bar then takes
-			// its default, as the runtime's other settings do.
-			showProgress, _ := progressWanted()
 			stop := watchLaunches(stderr, func(reason string) bool {
 				srv.InterruptIfProgramGoes(reason, cudart.ProgramSignalGrace)
 				return true
-			}, srv.Progress, showProgress)
+			}, srv.Progress)
 			err := srv.Serve(in, out)
 			stop()
 			if errors.Is(err, cudart.ErrInterrupted) {

@@ -206,8 +206,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		return badInput(err)
 	}
-	showProgress, err := progressWanted()
-	if err != nil {
+	if _, err := progressWanted(); err != nil {
 		return badInput(err)
 	}
 	dev := warpsim.NewDevice(a, warpsim.Options{Stdout: stdout, StepLimit: f.maxSteps, Timeout: timeout, Mode: mode,
@@ -218,7 +217,7 @@ func runLaunchFile(stdout io.Writer, path string, f *runFlags) error {
 	if err != nil {
 		return badInput(err)
 	}
-	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress, showProgress)
+	stopWatch := watchLaunches(f.stderr, dev.Interrupt, dev.Progress)
 	// Every metric goes into the JSON document unless --metrics chose some;
 	// the table shows only what --metrics asked for. Each launch's entry is
 	// made as it completes, and its result dropped unless the report or the

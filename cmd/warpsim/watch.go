@@ -30,11 +30,15 @@ const progressAfter = 2 * time.Second
 
 // watchLaunches handles SIGINT while kernels run — it stops the launch
 // running now (interrupt), which then fails with a report of where its
-// warps were — and, when showProgress (WARPSIM_PROGRESS, progressWanted)
-// and stderr is a terminal, draws a progress line for launches longer than
+// warps were — and, when WARPSIM_PROGRESS wants it (progressWanted) and
+// stderr is a terminal, draws a progress line for launches longer than
 // progressAfter. With no launch running, SIGINT ends the process at once
-// with status 130. stop undoes both.
-func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progress func() (warpsim.LaunchProgress, bool), showProgress bool) (stop func()) {
+// with status 130. stop undoes both. A bad WARPSIM_PROGRESS was refused
+// before by the command that reads it (run, sweep) or is the program's to
+// hear of (cc's runtime: opt.SettingsErr, as every setting's); the line
+// then takes its default, as the runtime's other settings do.
+func watchLaunches(stderr io.Writer, interrupt func(reason string) bool, progress func() (warpsim.LaunchProgress, bool)) (stop func()) {
+	showProgress, _ := progressWanted()
 	sigs := make(chan os.Signal, 1)
 	// A signal the process was started ignoring stays ignored (a program
 	// run in the background ignores SIGINT, and its simulator must too).
