@@ -174,6 +174,20 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 		}
 		return v >> (uint(sub) * uint(bits)) & (1<<bits - 1)
 	}
+	// gather lays out the raw elements of A and B, row-major, up to 32x16
+	// and 16x32.
+	gather := func(A *[32][16]uint64, B *[16][32]uint64) {
+		for l := 0; l < 32; l++ {
+			for i := 0; i < w.FA.PerLane; i++ {
+				r, c := w.FA.Pos(l, i)
+				A[r][c] = get(w.FA, a, l, i)
+			}
+			for i := 0; i < w.FB.PerLane; i++ {
+				r, c := w.FB.Pos(l, i)
+				B[r][c] = get(w.FB, b, l, i)
+			}
+		}
+	}
 	put := func(l, i int, r uint64) {
 		reg, sub := w.FD.RegOf(i)
 		if w.D == F16 {
@@ -191,19 +205,10 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 		op := wmmaOperandsPool.Get().(*wmmaOperands)
 		defer wmmaOperandsPool.Put(op)
 		if op.w != w || op.a != *a || op.b != *b {
-			op.w = nil           // until the terms are whole
-			var A [32][16]uint64 // raw elements, row-major, up to 32x16
+			op.w = nil // until the terms are whole
+			var A [32][16]uint64
 			var B [16][32]uint64
-			for l := 0; l < 32; l++ {
-				for i := 0; i < w.FA.PerLane; i++ {
-					r, c := w.FA.Pos(l, i)
-					A[r][c] = get(w.FA, a, l, i)
-				}
-				for i := 0; i < w.FB.PerLane; i++ {
-					r, c := w.FB.Pos(l, i)
-					B[r][c] = get(w.FB, b, l, i)
-				}
-			}
+			gather(&A, &B)
 			for r := 0; r < w.M; r++ {
 				for k := 0; k < w.K; k++ {
 					op.at[r][k] = decode(w.A, A[r][k])
@@ -226,18 +231,9 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 		}
 		return
 	}
-	var A [32][16]uint64 // raw elements, row-major, up to 32x16
+	var A [32][16]uint64
 	var B [16][32]uint64
-	for l := 0; l < 32; l++ {
-		for i := 0; i < w.FA.PerLane; i++ {
-			r, c := w.FA.Pos(l, i)
-			A[r][c] = get(w.FA, a, l, i)
-		}
-		for i := 0; i < w.FB.PerLane; i++ {
-			r, c := w.FB.Pos(l, i)
-			B[r][c] = get(w.FB, b, l, i)
-		}
-	}
+	gather(&A, &B)
 	for l := 0; l < 32; l++ {
 		for i := 0; i < w.FD.PerLane; i++ {
 			row, col := w.FD.Pos(l, i)
