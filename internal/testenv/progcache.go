@@ -224,17 +224,25 @@ func (k *keyer) compilerKey() (string, error) {
 			return
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00", k.clang, out)
-		if err := k.hashTree(h, k.cudaTree(), k.cudaInclude(), k.cudaShim()); err != nil {
-			k.compilerErr = err
-			return
-		}
-		if err := k.hashFile(h, filepath.Join(k.module, "cmd", "warpsim", "cc.go")); err != nil {
+		if err := k.hashCompilerSources(h); err != nil {
 			k.compilerErr = err
 			return
 		}
 		k.compilerSum = hex.EncodeToString(h.Sum(nil))
 	})
 	return k.compilerSum, k.compilerErr
+}
+
+// hashCompilerSources hashes warpsim's side of the compiler in a key: the
+// cuda tree outside cuda/include and cuda/shim (the compiler driver, the PTX
+// linker) and cmd/warpsim/cc.go. A change to any of them changes every test
+// program's key, so that CI compiles every program again
+// (TestEveryProgramKeyAcknowledged).
+func (k *keyer) hashCompilerSources(h io.Writer) error {
+	if err := k.hashTree(h, k.cudaTree(), k.cudaInclude(), k.cudaShim()); err != nil {
+		return err
+	}
+	return k.hashFile(h, filepath.Join(k.module, "cmd", "warpsim", "cc.go"))
 }
 
 // hashTree hashes every regular file under dir except Go tests and the
