@@ -51,13 +51,24 @@ func roundedKind(in *ir.Inst) int {
 }
 
 // roundedSlots are the SASS instructions a warp executes for each kind
-// (Nsight Compute's smsp__inst_executed of the 16-operation cases less
-// the case without them, over 16: 43–44, 57, 47–50, 49, 14).
-var roundedSlots = [RoundedKinds]uint32{44, 57, 48, 49, 14}
+// (Nsight Compute's smsp__inst_executed of the 16 independent operations
+// less the case without them, over 16, less a division's load of its
+// second operand, which the case without them does not make: 42–43,
+// 55.8, 46.8–49.8, 48.8, 14.1). A call is its call site (BSSY, the
+// argument and result moves, the return address's MOV, CALL, BSYNC: 8
+// among 16 independent calls) and the subroutine's fast path (the
+// operands' range check, the MUFU seed and its DFMA or FFMA refinement in
+// the form's rounding, the exponent's fix-up, the result's moves, RET);
+// sqrt.f32 is inline (inlineSlots of slots.go: its check, IADD3 and
+// ISETP, and MUFU.RSQ refined by FMUL ×2, FADD ×2, FFMA ×3, FFMA.RM).
+var roundedSlots = [RoundedKinds]uint32{43, 56, 48, 49, inlineSlots(ieeeSeq{check: 2, refine: 8})}
 
-// roundedCall is whether the kind is ptxas's subroutine: the warp runs it
-// before its next instruction, so calls never overlap (the 16 independent
-// divisions take as long a call as 16 dependent ones).
+// roundedCall is whether the kind is ptxas's subroutine (sqrt.f32's is
+// inline). Either way the warp runs it before its next instruction, so the
+// operations never overlap (the 16 independent divisions take as long a
+// call as 16 dependent ones; sqrt.{rm,rz}.f32 102 and 88 cycles each
+// independent, 95 and 93 dependent: it branches around its slow path's
+// call as the .rn forms do).
 func roundedCall(kind int) bool { return kind >= 0 && kind != RoundedSqrtF32 }
 
 // The IEEE round-to-nearest forms ptxas inlines with a check of the
@@ -76,9 +87,20 @@ const (
 )
 
 // ieeeKind is in's kind among the .rn forms of division, reciprocal and
-// square root that ptxas inlines with a slow path, or -1.
+// square root that ptxas inlines with a slow path, or -1. rcp.f32 is one
+// in every rounding: ptxas gives .rm, .rz and .rp .rn's code (the same 10
+// SASS instructions executed, 77–92 cycles each against .rn's 86–92).
 func ieeeKind(in *ir.Inst) int {
-	if in.Flags&(ir.FlagApprox|ir.FlagFull) != 0 || in.Rnd != ir.RndRN {
+	if in.Flags&(ir.FlagApprox|ir.FlagFull) != 0 {
+		return -1
+	}
+	switch in.Rnd {
+	case ir.RndRN:
+	case ir.RndRZ, ir.RndRM, ir.RndRP:
+		if in.Op != ir.OpRcp || in.Type != ptxtype.F32 {
+			return -1
+		}
+	default:
 		return -1
 	}
 	k := 0
@@ -101,7 +123,8 @@ func ieeeKind(in *ir.Inst) int {
 }
 
 // seqHold is the cycles the warp spends in ptxas's sequence for in before
-// it issues anything else (the preset's RoundedCycles for a call,
+// it issues anything else (the preset's RoundedCycles for a call or
+// sqrt.f32's inline directed rounding,
 // IEEECycles for an inline .rn form, Libcall's Cycles for a call of a
 // libdevice routine), 0 where the model lets the sequence overlap the
 // warp's next instructions.
@@ -111,7 +134,7 @@ func seqHold(in *ir.Inst, p *Params) uint32 {
 	default:
 		return 0 // (no sequence: the common case, at once)
 	}
-	if k := roundedKind(in); roundedCall(k) {
+	if k := roundedKind(in); k >= 0 {
 		return p.RoundedCycles[k]
 	}
 	if k := ieeeKind(in); k >= 0 {

@@ -16,10 +16,12 @@ import (
 //     the reduce lesson's reduceNeighbored, where ncu counts 153.6 M SASS
 //     against 70.2 M PTX instructions and 4.7 M rem.u32; 64-bit: a call of
 //     a division routine, about 70);
-//   - IEEE-rounded fp32 division, reciprocal and square root (a MUFU
-//     approximation refined by FMAs, with a slow path not modelled: 8–10);
-//   - fp64 division, reciprocal and square root (DFMA Newton iterations:
-//     17, 11 and 18 SASS instructions executed, testdata/triton3/study/round);
+//   - IEEE-rounded fp32 and fp64 division, reciprocal and square root:
+//     ptxas's inline sequence, a MUFU seed refined by FMAs or DFMAs behind
+//     a check of the operands and a branch around the slow path's call
+//     (inlineSlots: 10–18), or a call of a subroutine for the directed
+//     roundings (rounded.go's roundedSlots); div.full.f32, the seed and a
+//     multiply with its operands scaled into range (fullDivSlots: 8);
 //   - the libdevice math functions warpsim runs natively (sinf, expf, …:
 //     whole SASS routines, 24 here; the preset's Libcall gives the measured
 //     functions' own count and the cycles they hold the warp, execSlots,
@@ -58,40 +60,24 @@ func issueSlots(in *ir.Inst) uint32 {
 			return 15
 		}
 	case ir.OpDiv, ir.OpRem:
-		if k := roundedKind(in); k >= 0 {
-			return roundedSlots[k] // a directed rounding form (rounded.go)
+		if n := floatSeqSlots(in); n > 0 {
+			return n
 		}
 		switch {
-		case in.Type == ptxtype.F64:
-			return 17 // div.rn.f64 (testdata/triton3/study/round)
 		case ir.IsFloat(in.Type):
 			if in.Flags&ir.FlagApprox != 0 {
 				return 2 // MUFU.RCP and a multiply
 			}
-			if in.Flags&ir.FlagFull != 0 {
-				return 4
-			}
-			return 10
+			return fullDivSlots
 		case ir.TypeSize(in.Type) == 8:
 			return 70
 		}
 		return 19
 	case ir.OpSqrt, ir.OpRcp:
-		if k := roundedKind(in); k >= 0 {
-			return roundedSlots[k]
+		if n := floatSeqSlots(in); n > 0 {
+			return n
 		}
-		if in.Flags&ir.FlagApprox != 0 {
-			return 1
-		}
-		if in.Type == ptxtype.F64 {
-			// sqrt.rn.f64 18, rcp.rn.f64 11 SASS instructions executed
-			// (testdata/triton3/study/round)
-			if in.Op == ir.OpRcp {
-				return 11
-			}
-			return 18
-		}
-		return 8
+		return 1 // .approx: one MUFU
 	case ir.OpVideo:
 		return videoSlots(scalar.VideoInsn(in.Imm).Form())
 	case ir.OpLibcall:
@@ -111,6 +97,69 @@ func issueSlots(in *ir.Inst) uint32 {
 	}
 	return 1
 }
+
+// floatSeqSlots is the SASS instructions a warp executes for an IEEE-rounded
+// division, reciprocal or square root on operands its fast path serves:
+// the directed roundings ptxas calls a subroutine for, or expands inline
+// with more refinement, roundedSlots (rounded.go); the forms it inlines
+// with a branch around its slow path, inlineSlots. 0 for the others
+// (.approx, div.full, integers).
+func floatSeqSlots(in *ir.Inst) uint32 {
+	if k := roundedKind(in); k >= 0 {
+		return roundedSlots[k]
+	}
+	if in.Rnd == ir.RndNone && in.Flags&(ir.FlagApprox|ir.FlagFull) == 0 && (in.Type == ptxtype.F32 || in.Type == ptxtype.F64) {
+		// No rounding named (PTX before 1.4): the engine rounds to nearest.
+		rn := *in
+		rn.Rnd = ir.RndRN
+		in = &rn
+	}
+	if k := ieeeKind(in); k >= 0 {
+		return inlineSlots(ieeeSeqs[k])
+	}
+	return 0
+}
+
+// ieeeSeq is ptxas's inline sequence for one IEEE form (sm_90 SASS of
+// testdata/triton3/study/round's cases, nvcc 13): the instructions that
+// check the operands are in the range the sequence serves, and the ones
+// that seed (one MUFU) and refine the result.
+type ieeeSeq struct {
+	check, refine uint32
+}
+
+// ieeeSeqs are the inline sequences, by ieeeKind (rounded.go). On the fast
+// path a warp executes BSSY, the check, the branch around the slow
+// path's call (the MOV, CALL and moves it skips are not executed), the
+// MUFU, the refinement and BSYNC: inlineSlots.
+var ieeeSeqs = [IEEEKinds]ieeeSeq{
+	// FCHK; FFMA ×5 (the reciprocal's two Newton steps, the quotient
+	// and its correction)
+	IEEEDivF32: {check: 1, refine: 5},
+	// VIADD, LOP3, ISETP on the exponent; FFMA, FADD.FTZ, FFMA (ptxas
+	// gives .rm, .rz and .rp this code too)
+	IEEERcpF32: {check: 3, refine: 3},
+	// IADD3, ISETP; FMUL.FTZ ×2, FFMA ×2 (MUFU.RSQ's seed)
+	IEEESqrtF32: {check: 2, refine: 4},
+	// FSETP, FFMA, FSETP; the constant's move, DFMA ×7, DMUL (MUFU.RCP64H)
+	IEEEDivF64: {check: 3, refine: 9},
+	// VIADD, FSETP; DFMA ×5
+	IEEERcpF64: {check: 2, refine: 5},
+	// VIADD, ISETP; two constants' moves, DFMA ×5, DMUL ×3, VIADD, a
+	// move (MUFU.RSQ64H)
+	IEEESqrtF64: {check: 2, refine: 12},
+}
+
+// inlineSlots is the fast path of an inline sequence with a branch
+// around its slow path: BSSY, the check, the branch, the MUFU, the
+// refinement, BSYNC.
+func inlineSlots(s ieeeSeq) uint32 { return 1 + s.check + 1 + 1 + s.refine + 1 }
+
+// fullDivSlots is div.full.f32's code (no slow path, no branch): FSETP
+// twice (|b| above 2^126, below 2^-126), four predicated FMULs that scale
+// both operands by 1/4 or 2^24, MUFU.RCP and the FMUL of the quotient
+// (testdata/triton3/study/round, div_full_f32_ind's SASS).
+const fullDivSlots = 8
 
 // execSlots is the issue slots a warp instruction takes as the scheduler
 // issues it: issueSlots, or for a call of a libdevice function the SASS

@@ -17,11 +17,16 @@ import (
 // and square root forms ptxas expands (slots.go's issueSlots, rounded.go's
 // roundedSlots) are the SASS instructions the H100 executed for one of
 // them: testdata/triton3/study/round's per-operation figure ("#op" rows of
-// h100/times.tsv: Nsight Compute's instructions executed of 16 operations
-// less the case without them, over 16), within 1.5 (the recording's loop
-// and the figure's rounding). slotsOffH100 are the forms the model does
-// not match yet, each with the H100's figure: the test fails when one of
-// them comes within the bound, so that the list only shrinks.
+// h100/times.tsv: Nsight Compute's instructions executed of 16
+// independent operations less the case without them, over 16; for a
+// division less one, the load of its second operand, which the case
+// without them does not make), within 1.5 (the figure's rounding, and the
+// moves register allocation puts in a call's path: rcp.rm.f64's and
+// rcp.rz.f64's subroutines are one algorithm, 46.8 and 49.8 executed
+// among independent calls, 46.2 both among dependent ones). slotsOffH100
+// are the forms the model does not match, each with the H100's figure:
+// the test fails when one of them comes within the bound, so that the
+// list only shrinks.
 func TestIssueSlotsAsH100Executes(t *testing.T) {
 	f, err := os.Open(filepath.Join("..", "..", "testdata", "triton3", "study", "round", "h100", "times.tsv"))
 	if err != nil {
@@ -53,6 +58,9 @@ func TestIssueSlotsAsH100Executes(t *testing.T) {
 				want, ok := h100[name]
 				if !ok {
 					continue
+				}
+				if op == "div" {
+					want-- // its second operand's LDG (gen_round.py's ind_kernel)
 				}
 				in := ir.Inst{Op: ops[op], Type: ptxtype.F32}
 				if ty == "f64" {
@@ -86,17 +94,16 @@ func TestIssueSlotsAsH100Executes(t *testing.T) {
 	}
 }
 
-// slotsOffH100 are the forms whose issue slots are not the H100's yet
-// (2026-11-29), with the H100's figure: rcp.f32 in every rounding (ptxas
-// gives .rm and .rz .rn's code) and sqrt.rn.f32 are 8 slots where the inline
-// sequence executes 10; div.full.f32 is 4 where it executes 9; rcp.rz.f64
-// shares roundedSlots' one figure for rcp.f64's two calls, 48, with .rm
-// (46.8), where .rz executes 49.8.
+// slotsOffH100 are the forms whose issue slots are not the H100's
+// (2026-11-29), with the H100's figure. rcp.rz.f64 executes 49.8 among
+// 16 independent calls, where roundedSlots' one figure for rcp.f64's
+// directed roundings is 48 and .rm executes 46.8: the two subroutines are
+// the same range check, MUFU.RCP64H and nine DFMA/DMUL steps (DFMA.RZ or
+// DFMA.RM the last), and .rz's fast path has three moves more (the
+// operand's high word copied at entry, the result's two words at exit),
+// which register allocation put there in that compilation: the dependent
+// chains' compilations execute 46.2 for both. No rule of the form tells
+// them apart.
 var slotsOffH100 = map[string]float64{
-	"rcp_rn_f32":   10.1,
-	"rcp_rm_f32":   10.1,
-	"rcp_rz_f32":   10.1,
-	"sqrt_rn_f32":  10.1,
-	"div_full_f32": 9.1,
-	"rcp_rz_f64":   49.8,
+	"rcp_rz_f64": 49.8,
 }
