@@ -8,8 +8,11 @@ package timing
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -21,6 +24,57 @@ import (
 // that polls takes it up without a system call or the wake-up of a
 // sleeping thread. It orders host work only.
 const spinNS = 200_000
+
+// machineHasRoom tells whether the machine's load (Linux's one-minute load
+// average: threads running or waiting for a core) leaves a core for each
+// of them, with one thread of slack: where it does not, a polling thread
+// spins on a core that another thread, often the one it waits for, would
+// use, and on a loaded 2-core machine the crew's polling took most of a
+// program's CPU (PolyBench's adi under warpsim prof at load 30: 11.8
+// CPU-s, 3.2 with no polling, the same output and trace). Read at most
+// once a second (a grid starts a crew: the nested lesson launches 44,000);
+// true where the load cannot be read (the rule before: cores and
+// GOMAXPROCS only). It orders host work only.
+func machineHasRoom() bool {
+	now := hostClock()
+	if at := loadCheckedAt.Load(); at != 0 && now-at < 1e9 {
+		return roomCached.Load()
+	}
+	room := true
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if load, ok := parseLoadAvg(string(b)); ok {
+			room = loadLeavesRoom(load, runtime.NumCPU())
+		}
+	}
+	roomCached.Store(room)
+	loadCheckedAt.Store(max(now, 1))
+	return room
+}
+
+var (
+	loadCheckedAt atomic.Int64 // hostClock of the last reading of the load, 0: none yet
+	roomCached    atomic.Bool
+)
+
+// parseLoadAvg returns the one-minute load average of /proc/loadavg's
+// text ("0.52 0.58 0.59 2/345 12345").
+func parseLoadAvg(s string) (float64, bool) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil || v < 0 {
+		return 0, false
+	}
+	return v, true
+}
+
+// loadLeavesRoom: a load of at most one thread more than the cores leaves
+// a polling crew its cores (its own threads are part of the load).
+func loadLeavesRoom(load float64, cpus int) bool {
+	return load <= float64(cpus)+1
+}
 
 // gate is a counter that only grows, which threads wait on to reach a
 // value: they poll it for spinNS (when spin) and then sleep on a condition
@@ -165,8 +219,11 @@ type crew struct {
 func (s *gridState) startCrew() {
 	n := s.workers
 	c := &crew{n: n, lists: make([][]*smT, n), curs: make([]cursor, n)}
-	// Polling makes sense only where each thread can have a core.
-	c.spin = n <= runtime.GOMAXPROCS(0) && n <= runtime.NumCPU()
+	// Polling makes sense only where each thread can have a core: no more
+	// threads than the process may run at once or the machine has cores,
+	// and a machine not already busy with more runnable threads than cores
+	// (machineHasRoom).
+	c.spin = n <= runtime.GOMAXPROCS(0) && n <= runtime.NumCPU() && machineHasRoom()
 	s.crew = c
 	for w := 1; w < n; w++ {
 		go s.crewLoop(c, w)

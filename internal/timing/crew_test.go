@@ -158,3 +158,36 @@ func TestCursorTakesEachOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCrewPollsOnlyWithRoom: the crew polls only where the machine's load
+// (/proc/loadavg's one-minute average) leaves a core for each runnable
+// thread, with one of slack; a text that does not parse leaves the rule
+// to the cores and GOMAXPROCS.
+func TestCrewPollsOnlyWithRoom(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		load float64
+		ok   bool
+	}{
+		{"0.52 0.58 0.59 2/345 12345\n", 0.52, true},
+		{"37.13 29.94 17.73 12/345 21222\n", 37.13, true},
+		{"", 0, false},
+		{"x 1 2", 0, false},
+		{"-1 0 0", 0, false},
+	} {
+		if load, ok := parseLoadAvg(c.text); load != c.load || ok != c.ok {
+			t.Errorf("parseLoadAvg(%q) = %v, %v; want %v, %v", c.text, load, ok, c.load, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		load float64
+		cpus int
+		room bool
+	}{
+		{0.1, 2, true}, {2.0, 2, true}, {3.0, 2, true}, {3.01, 2, false}, {37.1, 2, false}, {8.5, 8, true}, {9.5, 8, false},
+	} {
+		if room := loadLeavesRoom(c.load, c.cpus); room != c.room {
+			t.Errorf("loadLeavesRoom(%v, %d) = %v, want %v", c.load, c.cpus, room, c.room)
+		}
+	}
+}
