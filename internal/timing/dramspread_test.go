@@ -27,6 +27,7 @@ func TestDRAMLatencySpread(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := ForArch(arch.MustLookup("h100"), 1576)
 			p.DRAMLatencySpreadNS = tc.spreadNS
+			p.DRAMLatencySpreadLoaded = false // the draw itself; TestDRAMLatencySpreadLoaded the rule
 			p.DRAMLatencySpreadCycles = tc.spreadNS * 1.576
 			s := &gridState{p: p}
 			const t0 = 1 << 20
@@ -54,5 +55,35 @@ func TestDRAMLatencySpread(t *testing.T) {
 				t.Errorf("latency sd %.1f cycles, want %.1f (uniform over ±%.0f)", sd, want, p.DRAMLatencySpreadCycles)
 			}
 		})
+	}
+}
+
+// TestDRAMLatencySpreadLoaded checks the preset's rule for the draw
+// (DRAMLatencySpreadLoaded): a fetch that finds the bus idle (q = t: a
+// lone fetch, the first line of a burst) takes DRAMLatency exactly, one
+// that waited behind others (q > t) has its latency spread as
+// TestDRAMLatencySpread's, within the half-width and not all the same.
+func TestDRAMLatencySpreadLoaded(t *testing.T) {
+	p := ForArch(arch.MustLookup("h100"), 1576)
+	if !p.DRAMLatencySpreadLoaded || p.DRAMLatencySpreadCycles <= 0 {
+		t.Fatalf("h100 preset: spread %.0f cycles, loaded only %v; want both", p.DRAMLatencySpreadCycles, p.DRAMLatencySpreadLoaded)
+	}
+	p.DRAMWaitSpread = 0 // the queue's own spread apart
+	s := &gridState{p: p}
+	const t0, wait = 1 << 20, 40
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range uint64(1 << 12) {
+		first := i * 4
+		if got := float64(s.dramAnswer(t0, first, t0)) - t0; got != math.Floor(p.DRAMLatency) {
+			t.Fatalf("line %d on an idle bus: answered after %.0f cycles, want DRAMLatency %.0f", i, got, math.Floor(p.DRAMLatency))
+		}
+		got := float64(s.dramAnswer(t0, first, t0+wait)) - t0 - wait
+		if math.Abs(got-p.DRAMLatency) > p.DRAMLatencySpreadCycles+1 {
+			t.Fatalf("line %d behind others: %.0f cycles past its turn, DRAMLatency %.0f ± %.0f", i, got, p.DRAMLatency, p.DRAMLatencySpreadCycles)
+		}
+		lo, hi = min(lo, got), max(hi, got)
+	}
+	if hi-lo < p.DRAMLatencySpreadCycles {
+		t.Errorf("queued lines answered %.0f to %.0f cycles past their turn: less than the spread's half-width %.0f apart", lo, hi, p.DRAMLatencySpreadCycles)
 	}
 }
