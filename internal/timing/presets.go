@@ -184,7 +184,14 @@ var measured = withDerivedPresets(map[string]*Params{
 		// cycles, the model 1,315-1,432 undrawn and 1,470-1,582 drawn per
 		// line (its slowest line's draw); one block's cold constant walk,
 		// cp.async's one-warp rows and k_tx1's stamps likewise (drawn:
-		// +1-2 points each, three past their bounds).
+		// +1-2 points each, three past their bounds). Queued behind
+		// another SM's fetch, not behind its own burst's (twenty-second
+		// round, behindOthers): at 3.0 TB/s one SM's lines pass the bus
+		// within a 16-cycle bucket, and counted as queued they drew for
+		// the TMA boxes of 256 and 512 lines (+5/+8% -> +14/+15%) and for
+		// one warp's cold wmma fragments on the h200 (testdata/timing/
+		// imma's study row ch_s8_d1_s16_w1 +33.8% -> +36.8%; back with
+		// the rule).
 		// DRAMBankNS 39 ns measured, left at 0 in the preset (fourteenth
 		// round, testdata/timing/dramload/JOURNAL.md: taken only with the DRAM at 3.0
 		// TB/s, which the preset has since the nineteenth round; not yet
