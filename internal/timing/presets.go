@@ -188,10 +188,10 @@ var measured = withDerivedPresets(map[string]*Params{
 		// another SM's fetch, not behind its own burst's (twenty-second
 		// round, behindOthers): at 3.0 TB/s one SM's lines pass the bus
 		// within a 16-cycle bucket, and counted as queued they drew for
-		// the TMA boxes of 256 and 512 lines (+5/+8% -> +14/+15%) and for
-		// one warp's cold wmma fragments on the h200 (testdata/timing/
-		// imma's study row ch_s8_d1_s16_w1 +33.8% -> +36.8%; back with
-		// the rule).
+		// the TMA boxes of 256 and 512 lines (+14/+15%; +4/+6% with the
+		// rule, +5/+8% at 2.1 TB/s) and for one warp's cold wmma
+		// fragments on the h200 (testdata/timing/imma's study row
+		// ch_s8_d1_s16_w1 +36.8%; +33.8% with the rule, as at 2.1 TB/s).
 		// DRAMBankNS 39 ns measured, left at 0 in the preset (fourteenth
 		// round, testdata/timing/dramload/JOURNAL.md: taken only with the DRAM at 3.0
 		// TB/s, which the preset has since the nineteenth round; not yet
