@@ -60,9 +60,9 @@ func TestCustomScalesMeasuredFigures(t *testing.T) {
 		l2     int
 		dramBW float64
 	}{
-		{"l2.size=100MiB", 50 << 20, 2100},
-		{"l2.size=25MiB", 25 << 19, 2100},
-		{"memory.bus_width=2560", 25 << 20, 1050},
+		{"l2.size=100MiB", 50 << 20, 3000},
+		{"l2.size=25MiB", 25 << 19, 3000},
+		{"memory.bus_width=2560", 25 << 20, 1500},
 	} {
 		a, err := arch.Override(h, []string{tt.set})
 		if err != nil {

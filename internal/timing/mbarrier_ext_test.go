@@ -123,8 +123,11 @@ func TestBulkCopyMbarrierWait(t *testing.T) {
 // of a 1024x1024 f16 tensor map, then mbarrier.try_wait.parity. Each
 // steady round within 15% (mean under 8%; measured 3.2%), each first
 // within 35% (the TMA unit fetches the tensor map first, TensorMapFetchNS:
-// -6% to +4%, and +29% for the 64x32 box, whose first round the H100 took
-// 300 cycles faster than its neighbours').
+// -1% to +6%, and +35% for the 64x32 box, whose first round the H100 took
+// 300 cycles faster than its neighbours'; the 32 and 64 KiB boxes +4% and
+// +6% with the DRAM at 3.0 TB/s and the spread drawn only behind another
+// SM's fetches, +14% and +15% when one SM's own queued lines drew it,
+// +5% and +8% at 2.1 TB/s).
 func TestTensorCopyMbarrierWait(t *testing.T) {
 	dev, k := wgmmaKernel(t, "tile")
 	out, _ := dev.Malloc(16)

@@ -120,7 +120,7 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 	if p.DRAMWriteDrainCycles > 0 {
 		q = max(q, t+s.drainWait(t, first))
 	}
-	at := s.dramAnswer(t, first, q)
+	at := s.dramAnswer(t, first, q, d.dram.behindOthers(t, q, sm))
 	if f := p.DRAMFarCycles; f > 0 {
 		switch {
 		case sm < 0:
@@ -164,10 +164,12 @@ func (s *gridState) fromL2(t, sec uint64, cost float64, sm int) uint64 {
 // line's latency is not the line's: the same lines read in two recordings
 // have theirs uncorrelated, so the address stands in for a draw per
 // request.) A warp that waits for several lines waits for the slowest.
-func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
+// With DRAMLatencySpreadLoaded the own latency is drawn only for a fetch
+// that queued behind another source's (behind: behindOthers).
+func (s *gridState) dramAnswer(t, first, q uint64, behind bool) uint64 {
 	p := s.p
 	lat := p.DRAMLatency
-	if c := p.DRAMLatencySpreadCycles; c > 0 && (!p.DRAMLatencySpreadLoaded || q > t) {
+	if c := p.DRAMLatencySpreadCycles; c > 0 && (!p.DRAMLatencySpreadLoaded || behind) {
 		lat = max(lat+c*(2*uniVariate(first>>2&slotLines^latencyDraw)-1), 0)
 	}
 	if p.DRAMWaitSpread <= 0 || q <= t {
@@ -181,11 +183,31 @@ func (s *gridState) dramAnswer(t, first, q uint64) uint64 {
 	return uint64(float64(q) + d + lat)
 }
 
+// behindOthers reports whether a fetch by source sm (an SM; -1: none's)
+// that arrived at cycle t and passed through the DRAM's queue at q waited
+// behind another source's fetches, and notes it among the queue's
+// sources. The spread DRAMLatencySpreadLoaded draws was measured with 132
+// SMs' lines meeting at the DRAM (testdata/timing/sbocc's spread.py); one
+// SM's burst on an otherwise idle bus queues only behind its own lines,
+// and the H100's TMA boxes of 4 to 512 lines from an idle GPU show no
+// draw (testdata/timing/dram/JOURNAL.md, twenty-second round). A queue
+// that does not tell its sources apart (not the DRAM's) counts every
+// wait.
+func (q *bucketQueue) behindOthers(t, at uint64, sm int) bool {
+	if q.sources == nil {
+		return at > t
+	}
+	behind := at > t && q.sources.othersUntil(sm) > t
+	q.sources.note(sm, at)
+	return behind
+}
+
 // newDRAMQueue is the DRAM's bus: a bucket queue at DRAMBytesPerCycle that
 // keeps its recent use when the model has bank waits (bankWait), and its
 // write-backs' apart when writes cost the reads (drainWait, writeBack).
 func newDRAMQueue(p *Params) *bucketQueue {
 	q := newQueue(p.DRAMBytesPerCycle)
+	q.sources = &queueSources{}
 	if p.DRAMBankCycles > 0 || p.DRAMWriteDrainCycles > 0 || p.DRAMTurnaround > 0 {
 		q.keepPast()
 	}

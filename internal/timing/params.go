@@ -329,8 +329,10 @@ type Params struct {
 	// every line takes DRAMLatency.
 	DRAMLatencySpreadNS float64
 	// DRAMLatencySpreadLoaded draws DRAMLatencySpreadNS only for a fetch
-	// that found the DRAM's bus busy (its queue's answer past its request):
-	// a lone request, or a burst's lines on an idle bus, take DRAMLatency.
+	// that found the DRAM's bus busy with another SM's fetches (its
+	// queue's answer past its request, and another source's still queued:
+	// behindOthers): a lone request, or one SM's burst on an idle bus,
+	// take DRAMLatency.
 	DRAMLatencySpreadLoaded bool
 	// DRAMBankNS: below the bus's bandwidth a line still waits for its
 	// bank: the DRAM's requests go to many banks by their addresses, each

@@ -65,11 +65,11 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 134 + 300 ns: the latency streaming kernels see at low occupancy
 		// (§5, §8: stream_copy at one block per SM), 64 bytes per miss
 		// (§5: 45 B per random 4-byte load); §5 2.35 TB/s copy, 2.07 TB/s
-		// read: 2.1 TB/s (a copy's reads alone). Measured 3.0 TB/s, taken
-		// only with DRAMLatencySpreadNS 80, FarBytesPerNS 2250 and
-		// RMWLineBytes 131, all left at today's figures in the preset until
-		// the plain tests they break are mended (testdata/timing/sbocc/JOURNAL.md,
-		// thirteenth round): testdata/timing/dram's study rows
+		// read, 2.1 TB/s effective until the nineteenth round. 3.0 TB/s,
+		// measured, taken with DRAMLatencySpreadNS 80 (queued fetches
+		// only), FarBytesPerNS 2190 and RMWLineBytes 131 (testdata/
+		// timing/dram/JOURNAL.md, nineteenth and twenty-second rounds;
+		// held back since the thirteenth): testdata/timing/dram's study rows
 		// (SPLIT.md) read and write whole sectors at 3.0 TB/s each on one
 		// bus, d_read8_b256_m256 268.4 MB in 89.2 µs, d_write8_b256_m256
 		// 246.2 MB in 82.6 µs; 2.9, 3.0, 3.1 TB/s gave the study rows
@@ -96,7 +96,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 48.5 µs with dram__bytes_read = dram__bytes_write = 32 MiB
 		// (every partial sector read back from DRAM and written); fitted
 		// so that the lines the model's L2 evicts take that time: 82 at 2.1
-		// TB/s (131 at DRAMBytesPerNS 3000: the same DRAM time a line,
+		// TB/s, 131 at DRAMBytesPerNS 3000 (the same DRAM time a line,
 		// (32 + 82) × 3.0 / 2.1 − 32). Whole sectors written to the same lines (st_full_s32) read
 		// 83 KB and take 6.7 µs. UnifiedL1: reread (one block of 1024 per
 		// SM re-reading F bytes 4 times) keeps its L1 hit rate at 74.6%
@@ -160,10 +160,9 @@ var measured = withDerivedPresets(map[string]*Params{
 		// The draw is uniform (a place within the reorder window), not the
 		// exponential first tried, whose tail made the reduce lesson's
 		// reduceInterleaved slower than reduceNeighboredLess.
-		// DRAMLatencySpreadNS measured 80 ns, left at 0 in the preset
-		// (with the DRAM at 2.1 TB/s, the queue's spread stands in for it;
-		// thirteenth round, testdata/timing/sbocc/JOURNAL.md): the part of the spread
-		// that is not the queue's. sbocc/spread.py splits the per-iteration
+		// DRAMLatencySpreadNS 80 ns (thirteenth round, taken in the
+		// nineteenth with the DRAM at 3.0 TB/s; testdata/timing/dram/JOURNAL.md): the
+		// part of the spread that is not the queue's. sbocc/spread.py splits the per-iteration
 		// stamps: the eight warps of a block at one iteration read eight
 		// adjacent lines of one page at about the same time from one SM,
 		// and their iterations still differ, sd 65 cycles one block an SM
@@ -176,9 +175,27 @@ var measured = withDerivedPresets(map[string]*Params{
 		// it is the request's, not the line's (no bank or row slow for an
 		// address), so it is drawn whatever the load; the model draws it
 		// from the address only to stay deterministic.
+		// DRAMLatencySpreadLoaded: drawn only for a fetch that queued
+		// behind others (sixteenth round's rule, taken in the nineteenth):
+		// every row it was measured on had 132 SMs' lines at the DRAM at
+		// once, while one block's lone fetches show none: a TMA box's first
+		// load of 4 to 128 lines from an idle GPU (testdata/timing/
+		// wgmma/h100b, TestTensorCopyMbarrierWait) takes 1,285-1,429
+		// cycles, the model 1,315-1,432 undrawn and 1,470-1,582 drawn per
+		// line (its slowest line's draw); one block's cold constant walk,
+		// cp.async's one-warp rows and k_tx1's stamps likewise (drawn:
+		// +1-2 points each, three past their bounds). Queued behind
+		// another SM's fetch, not behind its own burst's (twenty-second
+		// round, behindOthers): at 3.0 TB/s one SM's lines pass the bus
+		// within a 16-cycle bucket, and counted as queued they drew for
+		// the TMA boxes of 256 and 512 lines (+14/+15%; +4/+6% with the
+		// rule, +5/+8% at 2.1 TB/s) and for one warp's cold wmma
+		// fragments on the h200 (testdata/timing/imma's study row
+		// ch_s8_d1_s16_w1 +36.8%; +33.8% with the rule, as at 2.1 TB/s).
 		// DRAMBankNS 39 ns measured, left at 0 in the preset (fourteenth
 		// round, testdata/timing/dramload/JOURNAL.md: taken only with the DRAM at 3.0
-		// TB/s, which the preset does not have yet): testdata/timing/
+		// TB/s, which the preset has since the nineteenth round; not yet
+		// run on its sets with it): testdata/timing/
 		// dramload (dramload.cu, run.sh: one warp's chase over random
 		// lines from SM 0 while the other 131 SMs stream reads, ncu
 		// --clock-control base at 1.589 GHz; analyze.py h100) waits 603
@@ -188,8 +205,9 @@ var measured = withDerivedPresets(map[string]*Params{
 		// 62 cycles, 39 ns (read off the rseq study rows of SPLIT.md alone).
 		// [DRAMRW] Reads among writes (sixteenth round, testdata/timing/dram/JOURNAL.md
 		// "Reads among writes"; arithmetic on recorded study rows, nothing
-		// fitted by simulation). Measured, left at 0 in the preset with
-		// the DRAM at 2.1 TB/s (taken only with the read bandwidth, 3.0):
+		// fitted by simulation). Measured, left at 0 in the preset (taken
+		// only with the read bandwidth, 3.0, which the preset has since the
+		// nineteenth round; not yet run on its sets with them):
 		// L2DirtyWays 13: the H100 keeps 20.4-22.2 MB of a kernel's
 		// stores dirty at its end whatever it reads (testdata/timing/dram
 		// study rows d_write8_b256_m64/_m256, d_copy8_b256_m32/_m64/_m256:
@@ -240,9 +258,8 @@ var measured = withDerivedPresets(map[string]*Params{
 		// with the DRAM at 2.1 TB/s leaves m_w_b64_l16's blocks 1.16x
 		// apart (a separate path for the stores, or a far read's request
 		// waiting behind them, 1.16-1.20x); with the DRAM at 3.0 TB/s it
-		// gives 1.35x (2250: 1.31x; the H100 1.30x): kept at 1750 until
-		// the 3.0 TB/s DRAM is taken, then 2190 (testdata/timing/l2store/JOURNAL.md,
-		// eighteenth round).
+		// gives 1.35x (2250: 1.31x; the H100 1.30x): 2190 with the DRAM at
+		// 3.0 TB/s (testdata/timing/l2store/JOURNAL.md, eighteenth and nineteenth rounds).
 		// LoadAfterStore: shortcopy's loop (mechanisms/mech.cu) loads
 		// after storing through pointers that may alias, so ptxas keeps
 		// each iteration's load after the last one's store, which waits
@@ -449,7 +466,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		IssueStarveCycles: 64,
 		SharedLatency:     23, SharedConflict: 2, SregLatency: 20, L1HitLatency: 37,
 		L2HitCycles: 100, L2HitNS: 94.6, DRAMCycles: 134, DRAMNS: 300, AtomicNS: 0.73, AtomicOpsPerNS: 62,
-		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 2100, DRAMFetch: 64,
+		BarrierLatency: 20, L1BytesPerCycle: 128, L2BytesPerNS: 5500, DRAMBytesPerNS: 3000, DRAMFetch: 64,
 		// [CL] Clusters, MEASURED on this H100 (testdata/timing/clusters:
 		// cluster_mb.cu, run.sh; clock64 in the kernel): a round of
 		// barrier.cluster.arrive + wait takes 753, 774, 776, 817 and 898
@@ -855,7 +872,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// ptxas interleaves across unrolled iterations, 40% slow.
 		DivXU:   true,
 		L1Bytes: 192 * 1024, L2Bytes: 25 << 20, StoreToLoad: 150,
-		PartialSectorBytes: 80, RMWLineBytes: 82, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
+		PartialSectorBytes: 80, RMWLineBytes: 131, StoreDrain: true, StoreWindow: 4, LoadAfterStore: true, UnifiedL1: true, HoistLoads: true, L1Wavefronts: true, L2AccessBytes: 56.7,
 		// [UNROLL] LoopUnroll 4, ConstBankLive on (ptxas.loop_unroll,
 		// ptxas.const_bank_live): ptxas's loop body is four of the PTX's
 		// and its loads run ahead of earlier iterations' arithmetic
@@ -916,7 +933,7 @@ var measured = withDerivedPresets(map[string]*Params{
 		// straight code is not issued (ptxas.wmma_repeats): ptxas computes
 		// it once (testdata/timing/wmmacse, twenty-first round).
 		WmmaRepeats:    true,
-		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 1750,
+		DRAMWaitSpread: 0.75, DRAMReorderNS: 300, DRAMFarNS: 98, FarBytesPerNS: 2190, DRAMLatencySpreadNS: 80, DRAMLatencySpreadLoaded: true,
 		// [TLB] Address translation, MEASURED on this H100 (helper
 		// mmtime's coldlines_mb.cu, its k_chase under Nsight Compute at
 		// 1.589 GHz, the L2 flushed: testdata/timing/coldlines, with

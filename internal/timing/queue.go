@@ -51,6 +51,45 @@ type bucketQueue struct {
 	// serves them, so that writeLoad can tell the writes' share of the
 	// bus's recent use from the reads'.
 	writes *bucketQueue
+	// sources, on the DRAM's bus (newDRAMQueue), tells whose fetches
+	// are still queued (behindOthers).
+	sources *queueSources
+}
+
+// queueSources keeps, of the sources (SMs; -1 for no SM's side) that took
+// a queue, the two whose latest requests pass through it last, with the
+// cycles they do: the latest of any source's but one is then the later
+// of the two that is not that one's.
+type queueSources struct {
+	src [2]int
+	end [2]uint64
+}
+
+// note records a request of source src that passes through at cycle end.
+func (r *queueSources) note(src int, end uint64) {
+	switch {
+	case end == 0:
+		return
+	case r.end[0] > 0 && r.src[0] == src:
+		r.end[0] = max(r.end[0], end)
+	case r.end[1] > 0 && r.src[1] == src:
+		r.end[1] = max(r.end[1], end)
+	case end > r.end[1]:
+		r.src[1], r.end[1] = src, end
+	}
+	if r.end[1] > r.end[0] {
+		r.src[0], r.src[1] = r.src[1], r.src[0]
+		r.end[0], r.end[1] = r.end[1], r.end[0]
+	}
+}
+
+// othersUntil is the cycle the last request of a source other than src
+// passes through (0: none).
+func (r *queueSources) othersUntil(src int) uint64 {
+	if r.end[0] > 0 && r.src[0] != src {
+		return r.end[0]
+	}
+	return r.end[1]
 }
 
 const (
@@ -75,6 +114,9 @@ func (q *bucketQueue) reset() {
 	clear(q.past)
 	if q.writes != nil {
 		q.writes.reset()
+	}
+	if q.sources != nil {
+		*q.sources = queueSources{}
 	}
 }
 

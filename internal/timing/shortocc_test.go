@@ -380,7 +380,9 @@ func TestShortOccFarPartition(t *testing.T) {
 // its JOURNAL.md): achieved occupancy 2.3 points off on average
 // (6.7 before), within the 3; duration MAE 11.2% (11.8%), not
 // within its 10%: the sums and triads read DRAM slower than the H100.
-const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.12
+// With the DRAM at its measured 3.0 TB/s and the partitions' link at 2190
+// GB/s (nineteenth round) 8.1% and 2.2 points: the 10% and 3.
+const fresh2OccupancyError, fresh2DurationMAE = 3.0, 0.10
 
 // TestLongFresh2ShortBlocks runs the second fresh held-out set (FRESH2.md:
 // streaming kernels of short blocks at other block sizes, lengths, grid
