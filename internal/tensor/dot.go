@@ -229,6 +229,13 @@ func (m *Model) stepWith(a, b []term, acc term, zeroPos bool) uint64 {
 			sum += aligned(x.neg != y.neg, p, int(x.exp+y.exp)-unit, floor)
 		}
 	}
+	return m.rounded(sum, unit)
+}
+
+// rounded is a step's result: sum, in units of 2^unit, rounded to the
+// accumulator format.
+func (m *Model) rounded(sum int64, unit int) uint64 {
+	f := m.Out
 	neg := sum < 0
 	mag := uint64(sum)
 	if neg {
@@ -248,4 +255,84 @@ func (m *Model) stepWith(a, b []term, acc term, zeroPos bool) uint64 {
 		return 0
 	}
 	return r
+}
+
+// products is one output element's products, summed once for every
+// accumulator they meet: an MMA in a loop on the same A and B (the
+// operands' memo, mmaOperands and wmmaOperands) meets a new accumulator
+// each time with the same products. A step aligns its terms to the
+// largest leading bit of them all; while the accumulator's is no larger
+// than the products' (lead), the products' sum in units of 2^(lead-Frac)
+// is the same for every accumulator, and the step adds the accumulator's
+// aligned value to it. Integer sums: the same bits in any order.
+type products struct {
+	state uint8 // productsUnknown until summed, then productsSummed or productsOther
+	lead  int32
+	sum   int64
+}
+
+const (
+	productsUnknown = iota
+	productsSummed  // finite, one of them nonzero: lead and sum hold
+	productsOther   // an infinity, a NaN, or all zero: step them
+)
+
+// dotMemo is dot, with ps the products of a and b (summed on first use):
+// one group of K products only (Group 0 or at least K), else dot.
+func (m *Model) dotMemo(a, b []term, c term, ps *products) uint64 {
+	if g := m.Group; g > 0 && g < len(a) {
+		return m.dot(a, b, c)
+	}
+	if ps.state == productsUnknown {
+		m.sumProducts(a, b, ps)
+	}
+	if ps.state != productsSummed || c.nan || c.inf {
+		return m.step(a, b, c)
+	}
+	unit := int(ps.lead) - m.Frac
+	sum := ps.sum
+	if c.mant != 0 {
+		lead := int(c.exp) + bits.Len64(c.mant) - 1
+		if m.AlignExp {
+			lead = int(c.exp + c.mb)
+		}
+		if lead > int(ps.lead) {
+			return m.step(a, b, c) // aligned to the accumulator's bit
+		}
+		sum += aligned(c.neg, c.mant, int(c.exp)-unit, m.Floor)
+	}
+	return m.rounded(sum, unit)
+}
+
+// sumProducts fills ps from a and b as step would find them.
+func (m *Model) sumProducts(a, b []term, ps *products) {
+	b = b[:len(a)]
+	lead := -1 << 30
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.flags&termSpecial != 0 || y.flags&termSpecial != 0 {
+			ps.state = productsOther
+			return
+		}
+		if x.mant != 0 && y.mant != 0 {
+			l := int(x.exp+y.exp) + bits.Len64(x.mant*y.mant) - 1
+			if m.AlignExp {
+				l = int(x.exp + x.mb + y.exp + y.mb)
+			}
+			lead = max(lead, l)
+		}
+	}
+	if lead == -1<<30 {
+		ps.state = productsOther
+		return
+	}
+	unit := lead - m.Frac
+	var sum int64
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if p := x.mant * y.mant; p != 0 {
+			sum += aligned(x.neg != y.neg, p, int(x.exp+y.exp)-unit, m.Floor)
+		}
+	}
+	ps.state, ps.lead, ps.sum = productsSummed, int32(lead), sum
 }

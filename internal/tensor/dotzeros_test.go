@@ -101,3 +101,77 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("negated: %+v (neg %v %v), want signs 0b01", s, ts[0].neg, ts[1].neg)
 	}
 }
+
+// TestDotMemoMatchesDot: dotMemo, its products summed once and met by
+// many accumulators (larger than the products, smaller, of either sign,
+// zero, subnormal, infinite, NaN), gives dot's bits for every model of
+// the H100's MMAs and others (floor, round to nearest, a negative zero
+// sum, lead by the leading bit instead of the exponent, f16 out), on
+// operands of mixed exponents with zeros, and with an infinity or a NaN.
+func TestDotMemoMatchesDot(t *testing.T) {
+	models := map[string]Model{
+		"mma f32":           {Group: 16, Frac: 25, Out: fmtF32, AlignExp: true},
+		"mma f16":           {Group: 16, Frac: 25, RNE: true, Out: fmtF16, AlignExp: true},
+		"fp8 out frac":      {Group: 32, Frac: 13, Out: fmtF32, AlignExp: true, OutFrac: 13},
+		"floor, leading":    {Group: 0, Frac: 24, Floor: true, Out: fmtF32, NegZeroSum: true},
+		"grouped (no memo)": {Group: 4, Frac: 25, Out: fmtF32, AlignExp: true},
+	}
+	seed := uint64(0x2545f4914f6cdd1d)
+	next := func() uint64 {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return seed
+	}
+	f16 := func() uint64 {
+		switch next() % 16 {
+		case 0:
+			return next() & 0x8000 // a signed zero
+		case 1:
+			return next()&0x8000 | next()&0x3ff // subnormal
+		case 2:
+			if next()%8 == 0 {
+				return []uint64{0x7c00, 0xfc00, 0x7e00}[next()%3]
+			}
+		}
+		return next()&0x8000 | (next()%30+1)<<10 | next()&0x3ff
+	}
+	f32 := func() uint64 {
+		switch next() % 10 {
+		case 0:
+			return next() & 0x80000000
+		case 1:
+			return next()&0x80000000 | next()&0x7fffff
+		case 2:
+			return []uint64{0x7f800000, 0xff800000, 0x7fc00000}[next()%3]
+		}
+		return next()&0x80000000 | (next()%254+1)<<23 | next()&0x7fffff
+	}
+	memoed := 0
+	for name, m := range models {
+		for _, k := range []int{8, 16, 32} {
+			for trial := 0; trial < 60; trial++ {
+				a, b := make([]term, k), make([]term, k)
+				for i := range a {
+					a[i], b[i] = decode(F16, f16()), decode(F16, f16())
+				}
+				var ps products
+				for n := 0; n < 40; n++ {
+					c := decode(F32, f32())
+					if m.Out == fmtF16 {
+						c = decode(F16, f16())
+					}
+					if got, want := m.dotMemo(a, b, c, &ps), m.dot(a, b, c); got != want {
+						t.Fatalf("%s, K=%d, trial %d, accumulator %d: dotMemo %#x, dot %#x", name, k, trial, n, got, want)
+					}
+				}
+				if ps.state == productsSummed {
+					memoed++
+				}
+			}
+		}
+	}
+	if memoed < 300 {
+		t.Errorf("only %d rows summed their products once", memoed)
+	}
+}
