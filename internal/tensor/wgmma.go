@@ -117,9 +117,14 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 	defer wgmmaScratchPool.Put(sc)
 	K, N := g.K, g.N
 	bt := sc.bt[:N*K]
+	// Zero elements (memory never written) are common: decoded once.
+	zeroB, zeroA := decode(g.B, 0), decode(g.A, 0)
 	for k := 0; k < K; k++ {
 		for n := 0; n < N; n++ {
-			t := decode(g.B, bAt(k, n))
+			t := zeroB
+			if v := bAt(k, n); v != 0 {
+				t = decode(g.B, v)
+			}
 			if negB {
 				t.negate()
 			}
@@ -130,7 +135,10 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 	zeros := false // a row of A or a column of B all zeros
 	for r := 0; r < 16; r++ {
 		for k := 0; k < K; k++ {
-			t := decode(g.A, aAt(16*w+r, k))
+			t := zeroA
+			if v := aAt(16*w+r, k); v != 0 {
+				t = decode(g.A, v)
+			}
 			if negA {
 				t.negate()
 			}
