@@ -9,12 +9,15 @@ import "testing"
 // shortcut), and accumulators of either sign, zero, finite, infinite and
 // NaN.
 func TestDotZerosMatchesDot(t *testing.T) {
-	models := map[string]Model{
-		"wgmma f32":    {Group: 16, Frac: 25, Out: fmtF32, AlignExp: true},
-		"wgmma f16":    {Group: 16, Frac: 25, RNE: true, Out: fmtF16, AlignExp: true},
-		"wgmma fp8":    {Group: 32, Frac: 13, Out: fmtF32, AlignExp: true, OutFrac: 13},
-		"sparse k/2":   {Group: 8, Frac: 25, Out: fmtF32, AlignExp: true},
-		"grouped by 4": {Group: 4, Frac: 24, Floor: true, Out: fmtF32, NegZeroSum: true},
+	models := []struct {
+		name string
+		m    Model
+	}{
+		{"wgmma f32", Model{Group: 16, Frac: 25, Out: fmtF32, AlignExp: true}},
+		{"wgmma f16", Model{Group: 16, Frac: 25, RNE: true, Out: fmtF16, AlignExp: true}},
+		{"wgmma fp8", Model{Group: 32, Frac: 13, Out: fmtF32, AlignExp: true, OutFrac: 13}},
+		{"sparse k/2", Model{Group: 8, Frac: 25, Out: fmtF32, AlignExp: true}},
+		{"grouped by 4", Model{Group: 4, Frac: 24, Floor: true, Out: fmtF32, NegZeroSum: true}},
 	}
 	zeros := []uint64{0x0000, 0x8000}
 	others := []uint64{0x0000, 0x8000, 0x0001, 0x8001, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00}
@@ -27,7 +30,8 @@ func TestDotZerosMatchesDot(t *testing.T) {
 		return seed
 	}
 	shortcuts := 0
-	for name, m := range models {
+	for _, mc := range models {
+		name, m := mc.name, mc.m
 		for _, k := range []int{8, 16, 32} {
 			for trial := 0; trial < 400; trial++ {
 				a, b := make([]term, k), make([]term, k)
@@ -109,12 +113,15 @@ func TestSummarize(t *testing.T) {
 // sum, lead by the leading bit instead of the exponent, f16 out), on
 // operands of mixed exponents with zeros, and with an infinity or a NaN.
 func TestDotMemoMatchesDot(t *testing.T) {
-	models := map[string]Model{
-		"mma f32":           {Group: 16, Frac: 25, Out: fmtF32, AlignExp: true},
-		"mma f16":           {Group: 16, Frac: 25, RNE: true, Out: fmtF16, AlignExp: true},
-		"fp8 out frac":      {Group: 32, Frac: 13, Out: fmtF32, AlignExp: true, OutFrac: 13},
-		"floor, leading":    {Group: 0, Frac: 24, Floor: true, Out: fmtF32, NegZeroSum: true},
-		"grouped (no memo)": {Group: 4, Frac: 25, Out: fmtF32, AlignExp: true},
+	models := []struct {
+		name string
+		m    Model
+	}{
+		{"mma f32", Model{Group: 16, Frac: 25, Out: fmtF32, AlignExp: true}},
+		{"mma f16", Model{Group: 16, Frac: 25, RNE: true, Out: fmtF16, AlignExp: true}},
+		{"fp8 out frac", Model{Group: 32, Frac: 13, Out: fmtF32, AlignExp: true, OutFrac: 13}},
+		{"floor, leading", Model{Group: 0, Frac: 24, Floor: true, Out: fmtF32, NegZeroSum: true}},
+		{"grouped (no memo)", Model{Group: 4, Frac: 25, Out: fmtF32, AlignExp: true}},
 	}
 	seed := uint64(0x2545f4914f6cdd1d)
 	next := func() uint64 {
@@ -148,7 +155,8 @@ func TestDotMemoMatchesDot(t *testing.T) {
 		return next()&0x80000000 | (next()%254+1)<<23 | next()&0x7fffff
 	}
 	memoed := 0
-	for name, m := range models {
+	for _, mc := range models {
+		name, m := mc.name, mc.m
 		for _, k := range []int{8, 16, 32} {
 			for trial := 0; trial < 60; trial++ {
 				a, b := make([]term, k), make([]term, k)
