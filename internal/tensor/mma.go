@@ -174,7 +174,6 @@ func (m *MMA) execFloat(a, b, c, d *Regs) {
 				op.bt[j][k] = decode(m.B, get(b, lb[k*m.N+j], m.B.Bits()))
 			}
 		}
-		clear(op.ps[:])
 		op.m, op.a, op.b = m, *a, *b
 	}
 	at, bt := &op.at, &op.bt
@@ -191,7 +190,7 @@ func (m *MMA) execFloat(a, b, c, d *Regs) {
 			if m.fp8 {
 				r = m.dotFP8(ra, rb, cw)
 			} else {
-				r = m.model.dotMemo(ra, rb, decode(m.C, cw), &op.ps[i][j])
+				r = m.model.dot(ra, rb, decode(m.C, cw))
 			}
 			dr := &d[l][e*db/32]
 			if db == 16 {
@@ -214,7 +213,6 @@ type mmaOperands struct {
 	a, b Regs
 	at   [16][32]term
 	bt   [8][32]term
-	ps   [16][8]products // each output's, while the memo holds
 }
 
 var mmaOperandsPool = sync.Pool{New: func() any { return new(mmaOperands) }}

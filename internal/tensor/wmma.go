@@ -219,7 +219,6 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 					op.bt[n][k] = decode(w.B, B[k][n])
 				}
 			}
-			clear(op.ps[:])
 			op.zeros = false
 			for r := 0; r < w.M; r++ {
 				op.as[r] = summarize(op.at[r][:w.K])
@@ -239,7 +238,7 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 				if sa, sb := &op.as[row], &op.bs[col]; op.zeros && zeroProducts(sa, sb) {
 					put(l, i, w.model.dotZeros(w.K, sa.neg^sb.neg, decode(w.C, cv)))
 				} else {
-					put(l, i, w.model.dotMemo(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv), &op.ps[row][col]))
+					put(l, i, w.model.dot(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv)))
 				}
 			}
 		}
@@ -290,7 +289,6 @@ type wmmaOperands struct {
 	at, bt [32][16]term
 	as, bs [32]termsSummary // of at's rows and bt's
 	zeros  bool             // a row of at or bt all zeros (zeroProducts)
-	ps     [32][32]products // each output's, while the memo holds
 }
 
 var wmmaOperandsPool = sync.Pool{New: func() any { return new(wmmaOperands) }}
