@@ -201,7 +201,18 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 		perShift++
 	}
 	wp.recordTensorBegin()
-	defer wp.recordTensorEnd()
+	// The requests ptxas makes of it, from the first lane's address and
+	// stride (the instruction is .aligned: the warp's are one), are
+	// recorded when the access is done (parts), before the access's end;
+	// one defer, not one in the loop (a defer in a loop is allocated).
+	var parts bool
+	var partsAt, partsStride uint64
+	defer func() {
+		if parts {
+			wp.recordWmmaParts(to, partsAt, partsStride)
+		}
+		wp.recordTensorEnd()
+	}()
 	first := true
 	for l := 0; l < 32; l++ {
 		if exec>>l&1 == 0 {
@@ -216,10 +227,7 @@ func (wp *warp) wmmaLoadStore(pc int, in *ir.Inst, to *ir.TensorOperands, exec u
 			stride = wp.r(to.Stride)[l] & 0xffffffff
 		}
 		if first && wp.rec != nil {
-			// The requests ptxas makes of it, from the first lane's
-			// address and stride (the instruction is .aligned: the
-			// warp's are one), recorded when the access is done.
-			defer wp.recordWmmaParts(to, p, stride*bits/8)
+			parts, partsAt, partsStride = true, p, stride*bits/8
 		}
 		first = false
 		var regs [8]uint64

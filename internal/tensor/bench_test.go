@@ -65,3 +65,20 @@ func BenchmarkWGMMAExecS8(b *testing.B) {
 		g.Exec(1, &d, true, false, false, at, bt)
 	}
 }
+
+// BenchmarkWGMMAExecF16Zero is BenchmarkWGMMAExecF16 on zero operands: the
+// timing package's wgmma microbenchmarks multiply shared memory they never
+// wrote.
+func BenchmarkWGMMAExecF16Zero(b *testing.B) {
+	g, err := NewWGMMA("m64n256k16", F32, F16, F16, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var d [32][128]uint64
+	at := func(m, k int) uint64 { return 0 }
+	bt := func(k, n int) uint64 { return 0 }
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Exec(1, &d, true, false, false, at, bt)
+	}
+}

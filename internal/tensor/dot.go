@@ -88,10 +88,66 @@ func aligned(neg bool, mant uint64, sh int, floor bool) int64 {
 
 // step is one fused step: acc + sum of the products a[i]*b[i].
 func (m *Model) step(a, b []term, acc term) uint64 {
+	return m.stepWith(a, b, acc, false)
+}
+
+// dotZeros is dot for K terms a and b whose products are all zero and
+// finite (one side all zeros, the other with no infinity or NaN), which
+// only their signs tell apart (the sign of an exactly zero sum): neg has
+// bit k set where product k is negative. K is at most 32.
+func (m *Model) dotZeros(k int, neg uint32, c term) uint64 {
+	acc := c
+	g := m.Group
+	if g <= 0 || g > k {
+		g = k
+	}
+	var out uint64
+	for s := 0; s < k; s += g {
+		if s > 0 {
+			acc = decodeFmt(m.Out, out)
+		}
+		group := uint32((uint64(1)<<min(s+g, k) - 1) &^ (uint64(1)<<s - 1))
+		out = m.stepWith(nil, nil, acc, ^neg&group != 0)
+	}
+	return out
+}
+
+// termsSummary is what dotZeros needs of a row or column of K terms (K at
+// most 32): whether every term is a finite zero, whether one is an
+// infinity or a NaN, and their signs (bit k: term k's).
+type termsSummary struct {
+	zero, special bool
+	neg           uint32
+}
+
+func summarize(t []term) termsSummary {
+	var mant uint64
+	var flags uint8
+	var neg uint32
+	for k := range t {
+		mant |= t[k].mant
+		flags |= t[k].flags
+		neg |= uint32(t[k].flags&termNeg) << k
+	}
+	special := flags&termSpecial != 0
+	return termsSummary{zero: mant == 0 && !special, special: special, neg: neg}
+}
+
+// zeroProducts reports whether every product of two rows of terms,
+// summarized as sa and sb, is a finite zero: then dotZeros gives dot's
+// bits without looking at each product (the microbenchmarks multiply
+// memory they never wrote).
+func zeroProducts(sa, sb *termsSummary) bool {
+	return sa.zero && !sb.special || sb.zero && !sa.special
+}
+
+// stepWith is step, with zeroPos saying that products left out of a and
+// b (all zero and finite) include one of positive sign.
+func (m *Model) stepWith(a, b []term, acc term, zeroPos bool) uint64 {
 	var (
 		nan, pinf, ninf bool
 		lead            = -1 << 30
-		allNegZero      = acc.neg && acc.mant == 0
+		allNegZero      = acc.neg && acc.mant == 0 && !zeroPos
 	)
 	// specials and the leading bit
 	if acc.nan {
@@ -173,6 +229,13 @@ func (m *Model) step(a, b []term, acc term) uint64 {
 			sum += aligned(x.neg != y.neg, p, int(x.exp+y.exp)-unit, floor)
 		}
 	}
+	return m.rounded(sum, unit)
+}
+
+// rounded is a step's result: sum, in units of 2^unit, rounded to the
+// accumulator format.
+func (m *Model) rounded(sum int64, unit int) uint64 {
+	f := m.Out
 	neg := sum < 0
 	mag := uint64(sum)
 	if neg {

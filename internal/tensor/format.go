@@ -64,6 +64,20 @@ type term struct {
 	neg  bool
 	inf  bool
 	nan  bool
+	// flags repeats neg (termNeg) and says inf || nan (termSpecial), for
+	// summarize; negate keeps it in step with neg.
+	flags uint8
+}
+
+const (
+	termNeg     = 1 << iota // neg
+	termSpecial             // inf or nan
+)
+
+// negate flips t's sign.
+func (t *term) negate() {
+	t.neg = !t.neg
+	t.flags ^= termNeg
 }
 
 // elemFmt is how decode reads an element type: exponent and mantissa widths,
@@ -92,12 +106,14 @@ func decode(e Elem, b uint64) term {
 	f := elemFmts[e]
 	eb, mb := uint(f.eb), uint(f.mb)
 	b >>= f.shift
-	t := term{neg: b>>(eb+mb)&1 != 0, mb: int32(mb)}
+	sign := uint8(b >> (eb + mb) & 1)
+	t := term{neg: sign != 0, mb: int32(mb), flags: sign}
 	ef := uint(b>>mb) & (1<<eb - 1)
 	m := b & (1<<mb - 1)
 	if ef == 1<<eb-1 && e != E4M3 || e == E4M3 && ef == 15 && m == 7 {
 		t.nan = m != 0 || e == E4M3
 		t.inf = !t.nan
+		t.flags |= termSpecial
 		return t
 	}
 	if ef == 0 {

@@ -110,27 +110,46 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 		g.execInt(w, d, scaleD, aAt, bAt)
 		return
 	}
-	// B is held column by column (Bt[n] is column n's K terms), so that
-	// each output's dot product reads its row of A and column of B in place.
-	// Only the first N columns' first K terms are written and read.
+	// B is held column by column (column n's K terms at bt[n*K:]), so
+	// that each output's dot product reads its row of A and column of B in
+	// place.
 	sc := wgmmaScratchPool.Get().(*wgmmaScratch)
 	defer wgmmaScratchPool.Put(sc)
-	Bt, A := &sc.bt, &sc.a
-	for k := 0; k < g.K; k++ {
-		for n := 0; n < g.N; n++ {
-			Bt[n][k] = decode(g.B, bAt(k, n))
-			if negB {
-				Bt[n][k].neg = !Bt[n][k].neg
+	K, N := g.K, g.N
+	bt := sc.bt[:N*K]
+	// Zero elements (memory never written) are common: decoded once.
+	zeroB, zeroA := decode(g.B, 0), decode(g.A, 0)
+	for k := 0; k < K; k++ {
+		for n := 0; n < N; n++ {
+			t := zeroB
+			if v := bAt(k, n); v != 0 {
+				t = decode(g.B, v)
 			}
+			if negB {
+				t.negate()
+			}
+			bt[n*K+k] = t
 		}
 	}
+	A := sc.a[:16*K]
+	zeros := false // a row of A or a column of B all zeros
 	for r := 0; r < 16; r++ {
-		for k := 0; k < g.K; k++ {
-			A[r][k] = decode(g.A, aAt(16*w+r, k))
-			if negA {
-				A[r][k].neg = !A[r][k].neg
+		for k := 0; k < K; k++ {
+			t := zeroA
+			if v := aAt(16*w+r, k); v != 0 {
+				t = decode(g.A, v)
 			}
+			if negA {
+				t.negate()
+			}
+			A[r*K+k] = t
 		}
+		sc.as[r] = summarize(A[r*K : r*K+K])
+		zeros = zeros || sc.as[r].zero
+	}
+	for n := 0; n < N; n++ {
+		sc.bs[n] = summarize(bt[n*K : n*K+K])
+		zeros = zeros || sc.bs[n].zero
 	}
 	per := 1
 	if g.D == F16 {
@@ -151,7 +170,12 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 			if !scaleD {
 				acc = term{mb: acc.mb}
 			}
-			v := g.model.dot(A[r][:g.K], Bt[c][:g.K], acc)
+			var v uint64
+			if sa, sb := &sc.as[r], &sc.bs[c]; zeros && zeroProducts(sa, sb) {
+				v = g.model.dotZeros(K, sa.neg^sb.neg, acc)
+			} else {
+				v = g.model.dot(A[r*K:r*K+K], bt[c*K:c*K+K], acc)
+			}
 			if g.D == F16 {
 				d[l][reg] = d[l][reg]&^(0xffff<<sh) | v<<sh
 			} else {
@@ -161,12 +185,15 @@ func (g *WGMMA) Exec(w int, d *[32][128]uint64, scaleD, negA, negB bool, aAt fun
 	}
 }
 
-// wgmmaScratch holds a floating-point Exec's decoded operands: 200 KB,
-// too large to clear or allocate on every call, and WGMMAs run on several
-// goroutines at once (the functional driver's workers).
+// wgmmaScratch holds a floating-point Exec's operands (their decoded
+// terms and summaries): 203 KB, too large to clear or
+// allocate on every call, and WGMMAs run on several goroutines at once (the
+// functional driver's workers).
 type wgmmaScratch struct {
-	bt [256][32]term
-	a  [16][32]term
+	bt [256 * 32]term
+	a  [16 * 32]term
+	as [16]termsSummary  // of A's rows
+	bs [256]termsSummary // of B's columns
 }
 
 var wgmmaScratchPool = sync.Pool{New: func() any { return new(wgmmaScratch) }}

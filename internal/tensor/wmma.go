@@ -219,6 +219,15 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 					op.bt[n][k] = decode(w.B, B[k][n])
 				}
 			}
+			op.zeros = false
+			for r := 0; r < w.M; r++ {
+				op.as[r] = summarize(op.at[r][:w.K])
+				op.zeros = op.zeros || op.as[r].zero
+			}
+			for n := 0; n < w.N; n++ {
+				op.bs[n] = summarize(op.bt[n][:w.K])
+				op.zeros = op.zeros || op.bs[n].zero
+			}
 			op.w, op.a, op.b = w, *a, *b
 		}
 		At, Bt := &op.at, &op.bt
@@ -226,7 +235,11 @@ func (w *WMMA) Exec(a, b, c, d *[32][8]uint64) {
 			for i := 0; i < w.FD.PerLane; i++ {
 				row, col := w.FD.Pos(l, i)
 				cv := get(w.FC, c, l, i)
-				put(l, i, w.model.dot(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv)))
+				if sa, sb := &op.as[row], &op.bs[col]; op.zeros && zeroProducts(sa, sb) {
+					put(l, i, w.model.dotZeros(w.K, sa.neg^sb.neg, decode(w.C, cv)))
+				} else {
+					put(l, i, w.model.dot(At[row][:w.K], Bt[col][:w.K], decode(w.C, cv)))
+				}
 			}
 		}
 		return
@@ -274,6 +287,8 @@ type wmmaOperands struct {
 	w      *WMMA
 	a, b   [32][8]uint64
 	at, bt [32][16]term
+	as, bs [32]termsSummary // of at's rows and bt's
+	zeros  bool             // a row of at or bt all zeros (zeroProducts)
 }
 
 var wmmaOperandsPool = sync.Pool{New: func() any { return new(wmmaOperands) }}
