@@ -234,13 +234,29 @@ type fp64Check struct {
 //     the model 11.4; before 17.4); within 40% each, 20% on the mean;
 //   - held out: 2 and 8 chains of DADD and DMUL: compared only, within 40%
 //     (-1.0% to +5.2%);
-//   - mixed, one warp (known off, WARPSIM_LONG): four chains of DFMA, FFMA,
-//     IMAD and their mixtures; the PTX order of the FFMA and IMAD chains
-//     is the same miss for pipes HoistFixed is not on for (mix_f: 5.0
-//     cycles a step on the H200, the model 10.6), within 120%.
+//   - FFMA chains (study): mix_f, four chains of FFMA that nvcc writes two
+//     steps of a chain at a time and ptxas issues round-robin: 5.0 cycles
+//     a step on the H200; HoistFixed for the fp32 pipe (fma25) takes the
+//     model from 10.6 (+111%) to 7.6 (+52%; the rest is the PTX body's
+//     branch every 4 steps where ptxas's body has 16): within 60%;
+//   - mixed, one warp (known off, WARPSIM_LONG): four chains of DFMA,
+//     IMAD and their mixtures with FFMA: mix_d is dfma4's miss (+29%),
+//     mix_i's IMADs are interleaved in the PTX already (+29%: the loop's
+//     overhead), DFMA beside FFMA is not modelled (mix_df, mix_dfi: the
+//     H200 adds the FFMAs' time to the DFMAs', -31% and -34%, -14% and
+//     -22% before HoistFixed for fma hid it): within 120%;
+//   - held out (WARPSIM_LONG): the same six at one warp a sub-partition
+//     (128 threads): compared only, within 120% (the H200's cycles and the
+//     model's are the one-warp rows', mean 36.5% -> 31.2% with fma).
 func fp64ClockPlan(r fp64Row) (fp64Check, bool) {
+	if r.arg["blocks"] == 1 && r.arg["threads"] == 128 && strings.HasPrefix(r.kern, "mix_") {
+		return fp64Check{group: "mixed, a warp a sub-partition (held out)", tol: 1.20, meanTol: 1.20, long: true}, true
+	}
 	if r.arg["blocks"] != 1 || r.arg["threads"] != 32 {
 		return fp64Check{}, false
+	}
+	if r.kern == "mix_f" {
+		return fp64Check{group: "FFMA chains", tol: 0.60, meanTol: 0.60}, true
 	}
 	if strings.HasPrefix(r.kern, "mix_") {
 		return fp64Check{group: "mixed, one warp (known off)", tol: 1.20, meanTol: 1.20, long: true}, true
@@ -268,7 +284,8 @@ func fp64ClockPlan(r fp64Row) (fp64Check, bool) {
 //     constants every 4 steps take issue slots in the model, where
 //     ptxas's body of 16 steps sets the register pair once: within 25%;
 //   - mixed (known off, WARPSIM_LONG): DFMA beside FFMA, IMAD or both at 32
-//     warps (-19% to -0.4%) and four FFMA chains (+19%), within 30%;
+//     warps (-20.9% to -1.1%; -20.0% to -0.7% before HoistFixed for fma)
+//     and four FFMA chains (+13.2%; +16.7% before), within 30%;
 //   - loads feeding FMAs (held out, WARPSIM_LONG): -15% to +29%, within 40%;
 //   - not run: the products (20-40 CPU-s each at N = 256; README.md has
 //     them, 2026-11-29: mm_reg_f64 +4.8% to +6.5% at N = 256, mm_reg_f32

@@ -893,7 +893,17 @@ var measured = withDerivedPresets(map[string]*Params{
 		// eight 18.4 (2.3 a DFMA), one chain 8.4-8.9 (the loop's counter,
 		// compare and branch under the chain); the PTX's order in turn
 		// made them 17.4, 31.4 and 11.1-12.4.
-		HoistFixed: hoistClasses(ir.ClassFP64),
+		// [FMA] and for the FP32 pipe (ptxas.hoist_fixed.fma, fma25): nvcc
+		// writes mix_f's four FFMA chains two steps of a chain at a time,
+		// ptxas's SASS issues them round-robin (fp64_mb.sass.txt: R10, R24,
+		// R18, R26 in turn, 64 FFMA a body); one warp takes 5.0 cycles a
+		// step, the model 10.6 in the PTX's order, 7.6 with the hoist (the
+		// rest is the PTX body's loop overhead, four steps a branch where
+		// ptxas's body has sixteen). Not for imul (mix_i's IMADs are
+		// already interleaved in the PTX: no change) nor alu (the loop's
+		// counter and compare, hoisted, move the fp64 pipe's one-chain
+		// rows at 32 warps from -2.2..+3.6% to +18.9..+25.8%).
+		HoistFixed: hoistClasses(ir.ClassFP64, ir.ClassFMA),
 		// [HOIST] UnrolledHoistBound stays off (ptxas.unrolled_hoist_bound=1
 		// turns it on): it gives the loads ptxas hoists in an unrolled
 		// loop (testdata/timing/hoist: 127 held-out kernels, mean
