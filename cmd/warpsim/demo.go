@@ -24,16 +24,21 @@ import (
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var reportDir string
 	var only []string
+	var full bool
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the classic CUDA lessons from embedded PTX and show what an H100 would show",
 		Long: `demo runs the lessons on warp divergence, parallel reduction and thread
 coarsening from the PTX nvcc emitted for them (embedded: no clang, no GPU),
 checks each kernel's result, and prints nvprof-style metrics beside what
-Nsight Compute measured on a real H100; then the occupancy lesson.
---lesson NAME runs only the lessons named (` + "`" + `--lesson time,tensor` + "`" + `; the names:
-` + demoLessonNames() + `). The lessons run at the same time, one per core,
+Nsight Compute measured on a real H100; then dynamic parallelism, time,
+tensor cores and occupancy. The lessons run at the same time, one per core,
 and print in order.
+--full adds what takes the timing model longest: the K40's nested
+reductions (Lesson 4b: 32,776 device-launched grids) and the coarsening
+lesson at 256×256 (about twice the tour's CPU time).
+--lesson NAME runs only the lessons named (` + "`" + `--lesson time,tensor` + "`" + `; the names:
+` + demoLessonNames() + `).
 With --report DIR it writes instead one HTML report per lesson (timing
 mode, per-line counts; docs/report.md) and its profile JSON.`,
 		Args: cobra.NoArgs,
@@ -41,34 +46,49 @@ mode, per-line counts; docs/report.md) and its profile JSON.`,
 			if reportDir != "" {
 				return runDemoReports(stdout, reportDir)
 			}
-			chosen, err := pickDemoLessons(only)
+			chosen, err := pickDemoLessons(only, full)
 			if err != nil {
 				return err
 			}
-			return runDemo(stdout, chosen)
+			return runDemo(stdout, chosen, demoScope{full: full, tour: len(only) == 0})
 		},
 	}
 	cmd.Flags().StringVar(&reportDir, "report", "", "write one HTML report per lesson (and its profile JSON) into DIR instead of the tables")
 	cmd.Flags().StringSliceVar(&only, "lesson", nil, "run only these lessons (comma-separated or repeated): "+demoLessonNames())
+	cmd.Flags().BoolVar(&full, "full", false, "every lesson in full: the K40's nested reductions and the 256×256 coarsening rows too")
 	return cmd
 }
 
+// demoScope is how much of each lesson a demo runs: full is --full; tour
+// is the default run (no --lesson), which says at its end what --full adds.
+type demoScope struct {
+	full, tour bool
+}
+
 // demoLesson is one lesson of `warpsim demo`, in the order it prints.
+// A fullOnly lesson runs with --full or when --lesson names it, not in the
+// default tour; full tells a lesson to run its --full rows too.
 type demoLesson struct {
-	name string
-	run  func(io.Writer, *arch.Arch, ncuData) error
+	name     string
+	fullOnly bool
+	run      func(w io.Writer, a *arch.Arch, ncu ncuData, full bool) error
+}
+
+// sameInFull adapts a lesson that runs the same rows with and without --full.
+func sameInFull(run func(io.Writer, *arch.Arch, ncuData) error) func(io.Writer, *arch.Arch, ncuData, bool) error {
+	return func(w io.Writer, a *arch.Arch, ncu ncuData, _ bool) error { return run(w, a, ncu) }
 }
 
 // demoLessons are the demo's lessons; --lesson picks among them by name.
 var demoLessons = []demoLesson{
-	{"divergence", demoDivergence},
-	{"reduce", demoReduce},
-	{"coarsen", demoCoarsen},
-	{"nested", demoNested},
-	{"nested-reduce", func(w io.Writer, a *arch.Arch, _ ncuData) error { return demoNestedReduce(w, a) }},
-	{"time", demoTiming},
-	{"tensor", demoTensor},
-	{"occupancy", func(w io.Writer, _ *arch.Arch, _ ncuData) error { return demoOccupancy(w) }},
+	{"divergence", false, sameInFull(demoDivergence)},
+	{"reduce", false, sameInFull(demoReduce)},
+	{"coarsen", false, sameInFull(demoCoarsen)},
+	{"nested", false, sameInFull(demoNested)},
+	{"nested-reduce", true, func(w io.Writer, a *arch.Arch, _ ncuData, _ bool) error { return demoNestedReduce(w, a) }},
+	{"time", false, demoTiming},
+	{"tensor", false, sameInFull(demoTensor)},
+	{"occupancy", false, func(w io.Writer, _ *arch.Arch, _ ncuData, _ bool) error { return demoOccupancy(w) }},
 }
 
 func demoLessonNames() string {
@@ -80,10 +100,17 @@ func demoLessonNames() string {
 }
 
 // pickDemoLessons returns the lessons --lesson names, in the demo's order
-// (all of them when none is named), or a bad-input error naming an unknown one.
-func pickDemoLessons(names []string) ([]demoLesson, error) {
+// (with none named, the tour's, or every lesson with --full), or a
+// bad-input error naming an unknown one.
+func pickDemoLessons(names []string, full bool) ([]demoLesson, error) {
 	if len(names) == 0 {
-		return demoLessons, nil
+		var chosen []demoLesson
+		for _, l := range demoLessons {
+			if full || !l.fullOnly {
+				chosen = append(chosen, l)
+			}
+		}
+		return chosen, nil
 	}
 	want := map[string]bool{}
 	for _, n := range names {
@@ -112,7 +139,7 @@ var demoMetrics = []string{
 // H100's figure is comparable only when it ran the same size.
 var gridTotals = map[string]bool{"divergent_branch": true, "gld_transactions": true}
 
-func runDemo(w io.Writer, chosen []demoLesson) error {
+func runDemo(w io.Writer, chosen []demoLesson, scope demoScope) error {
 	h100 := arch.MustLookup("h100")
 	ncu, err := parseNcu(lessons.H100NcuCSV())
 	if err != nil {
@@ -139,7 +166,7 @@ func runDemo(w io.Writer, chosen []demoLesson) error {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; close(done[i]) }()
-				results[i].err = l.run(&results[i].out, h100, ncu)
+				results[i].err = l.run(&results[i].out, h100, ncu, scope.full)
 			}()
 		}
 	}()
@@ -155,7 +182,11 @@ func runDemo(w io.Writer, chosen []demoLesson) error {
 			return err
 		}
 	}
-	return nil
+	if scope.tour && !scope.full {
+		_, err = fmt.Fprintf(w, "\nThis was the tour. `warpsim demo --full` adds what takes the timing model longest: Lesson 4b, the\n"+
+			"K40's nested reductions (32,776 device-launched grids), and the coarsening lesson at 256×256.\n")
+	}
+	return err
 }
 
 // demoDevice loads a lesson's embedded PTX on a fresh simulated H100.

@@ -25,7 +25,7 @@ import (
 
 // TestDemo runs `warpsim demo` with its quick lessons (every lesson but the
 // K40's nested reductions, the timing and the tensor lessons, which
-// TestLongDemo runs) and checks each lesson's result against what the H100
+// TestLongDemo and TestLongDemoNestedReduce run) and checks each lesson's result against what the H100
 // printed for the same lesson (h100_seed_runs.txt: `divergence 64 64`; the
 // reduce lesson's own CPU sum, 2^20 × 255·256/2 / 256 = 133693440), then
 // those lessons' output against their part of testdata/demo/lessons.golden,
@@ -57,23 +57,27 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-// TestLongDemo runs the whole `warpsim demo`, as the README's first command
-// does (about 18 CPU seconds: the K40's 44,000 nested grids, the timing
-// lesson's copy kernel at five occupancies, the tensor lesson), and checks
-// every lesson: results against the H100's, the timing and tensor lessons
-// against the H100's rankings and times, the rest against lessons.golden;
-// then the README's quoted demo output and its tensor-lesson times against
-// what this run printed (a model change that moves them fails here, with
-// the lines to copy into the README).
+// TestLongDemo runs `warpsim demo` as the README's first command does, the
+// tour (about 13 CPU seconds: the timing lesson's copy kernel at five
+// occupancies and its 128×128 coarsening rows, the tensor lesson), and
+// checks every lesson: results against the H100's, the timing and tensor
+// lessons against the H100's rankings and times, the rest against
+// lessons.golden; the closing line that says what --full adds; then the
+// README's quoted demo output and its tensor-lesson times against what this
+// run printed (a model change that moves them fails here, with the lines to
+// copy into the README). TestLongDemoNestedReduce runs the lesson --full
+// adds.
 func TestLongDemo(t *testing.T) {
 	testenv.Long(t)
 	t.Parallel()
 	stdout := runDemoProcess(t)
-	checkDemoLessons(t, stdout, append(slices.Clone(demoQuickWants),
-		"gpuRecursiveReduce         1048576   1/16384        0.061600 s   refused",
-		"gpuRecursiveReduceNosync   1048576   1/16384        0.059202 s   refused",
-		"gpuRecursiveReduce2        1048576   1/8            0.000790 s   refused",
-	))
+	checkDemoLessons(t, stdout, demoQuickWants)
+	if strings.Contains(stdout, "== Lesson 4b") {
+		t.Error("the tour ran the K40's nested reductions, which only --full runs")
+	}
+	if !strings.Contains(stdout, "This was the tour. `warpsim demo --full` adds") {
+		t.Error("the tour does not end by saying what --full adds")
+	}
 	lessons, _, _ := strings.Cut(stdout, "== Occupancy")
 	// The timing lesson's numbers are the model's; checkDemoTiming checks
 	// what they must show.
@@ -83,15 +87,88 @@ func TestLongDemo(t *testing.T) {
 	checkDemoTensor(t, tensorLesson)
 	checkREADMEDemo(t, stdout, true)
 	checkREADMETensorTimes(t, tensorLesson)
+	want, _, found := strings.Cut(readDemoGolden(t), "== Lesson 4b")
+	if !found {
+		t.Fatal("lessons.golden has no nested-reduction lesson")
+	}
+	if lessons != want {
+		t.Errorf("the tour's lessons differ from testdata/demo/lessons.golden's:\n--- got\n%s--- want\n%s", lessons, want)
+	}
+}
+
+// TestLongDemoNestedReduce runs the lesson only --full or --lesson runs, the
+// K40's nested reductions (about 12 CPU seconds: 32,776 device-launched
+// grids under the timing model), and checks its sums, its device launches
+// and the K40 model's times against lessons.golden's (-update writes that
+// part of the golden file from this run; the sums and launch counts beside
+// it are the lesson's K40 run's, demoNestedReduce's table).
+func TestLongDemoNestedReduce(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
+	stdout := runDemoProcess(t, "--lesson", "nested-reduce")
+	for _, want := range []string{
+		"reduceNeighbored           1048576   1/0            0.000193 s   refused",
+		"gpuRecursiveReduce         1048576   1/16384        0.061600 s   refused",
+		"gpuRecursiveReduceNosync   1048576   1/16384        0.059202 s   refused",
+		"gpuRecursiveReduce2        1048576   1/8            0.000790 s   refused",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the nested-reduction lesson lacks %q", want)
+		}
+	}
+	if strings.Contains(stdout, "MISMATCH") || strings.Contains(stdout, "This was the tour") {
+		t.Errorf("the nested-reduction lesson reports a mismatch, or --lesson printed the tour's closing line:\n%s", stdout)
+	}
+	_, lesson, found := strings.Cut(stdout, "== Lesson 4b")
+	if !found {
+		t.Fatalf("--lesson nested-reduce printed no Lesson 4b:\n%s", stdout)
+	}
+	lesson = "== Lesson 4b" + lesson
 	path := filepath.Join("testdata", "demo", "lessons.golden")
+	before, _, _ := strings.Cut(readDemoGolden(t), "== Lesson 4b")
 	if *update {
-		if err := os.WriteFile(path, []byte(lessons), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(before+lesson), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if want := readDemoGolden(t); lessons != want {
-		t.Errorf("demo lessons differ from %s:\n--- got\n%s--- want\n%s", path, lessons, want)
+	if want := readDemoGolden(t)[len(before):]; lesson != want {
+		t.Errorf("the nested-reduction lesson differs from %s's:\n--- got\n%s--- want\n%s", path, lesson, want)
+	}
+}
+
+// TestDemoTourAndFull: the default demo is the tour, every lesson but the
+// K40's nested reductions; --full runs every lesson, and the coarsening
+// rows at 256×256 too; --lesson runs what it names, a --full-only lesson
+// included.
+func TestDemoTourAndFull(t *testing.T) {
+	names := func(ls []demoLesson) string {
+		var n []string
+		for _, l := range ls {
+			n = append(n, l.name)
+		}
+		return strings.Join(n, ",")
+	}
+	for _, c := range []struct {
+		lessons []string
+		full    bool
+		want    string
+	}{
+		{nil, false, "divergence,reduce,coarsen,nested,time,tensor,occupancy"},
+		{nil, true, "divergence,reduce,coarsen,nested,nested-reduce,time,tensor,occupancy"},
+		{[]string{"nested-reduce"}, false, "nested-reduce"},
+		{[]string{"time", "divergence"}, true, "divergence,time"},
+	} {
+		chosen, err := pickDemoLessons(c.lessons, c.full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := names(chosen); got != c.want {
+			t.Errorf("--lesson %v --full=%v: %s, want %s", c.lessons, c.full, got, c.want)
+		}
+	}
+	if got := fmt.Sprint(demoCoarsenSizes(false), demoCoarsenSizes(true)); got != "[128] [128 256]" {
+		t.Errorf("the timing lesson's coarsening sizes (tour, --full): %s, want [128] [128 256]", got)
 	}
 }
 
@@ -285,7 +362,7 @@ func TestH100NestedHello(t *testing.T) {
 // checkDemoTiming checks the timing lesson against the H100's rankings:
 // the reduce kernels slowest to fastest, the copy kernel at least twice as
 // slow with one resident block as with eight, matmulCoarse slower with every
-// larger factor at both sizes; and each H100 figure is the recorded one.
+// larger factor; and each H100 figure is the recorded one.
 func checkDemoTiming(t *testing.T, out string) {
 	t.Helper()
 	times := map[string][2]float64{}
@@ -301,14 +378,12 @@ func checkDemoTiming(t *testing.T, out string) {
 			t.Fatalf("timing lesson line %q", line)
 		}
 		key := strings.Join(f[:min(3, len(f)-4)], " ")
-		if _, dup := times[key]; dup { // the second coarsening size
-			key += " (larger N)"
-		}
 		times[key] = [2]float64{w, h}
 		order = append(order, key)
 	}
-	if len(order) != 14 {
-		t.Fatalf("timing lesson: %d timed lines, want 14:\n%s", len(order), out)
+	const lines = 12 // the tour's: 3 reductions, 5 occupancies, 4 coarsening factors at 128×128
+	if len(order) != lines {
+		t.Fatalf("timing lesson: %d timed lines, want %d:\n%s", len(order), lines, out)
 	}
 	slower := func(a, b string, factor float64) {
 		t.Helper()
@@ -319,10 +394,7 @@ func checkDemoTiming(t *testing.T, out string) {
 	slower("reduceNeighbored", "reduceNeighboredLess", 1)
 	slower("reduceNeighboredLess", "reduceInterleaved", 1)
 	slower("R = 1", "R = 8", 2)
-	for i := 8; i+1 < 14; i++ {
-		if i == 11 { // from N = 128 to N = 256
-			continue
-		}
+	for i := 8; i+1 < lines; i++ {
 		slower(order[i+1], order[i], 1)
 	}
 	for key, v := range times {

@@ -35,6 +35,16 @@ var h100Times = map[string]float64{
 	"lesson_matmulCoarse_T16_CF2_n256":        21760,
 }
 
+// demoCoarsenSizes are the matrix sizes the timing lesson's coarsening rows
+// run: 256×256 (1.9 M warp instructions in two launches, more than the
+// rest of the lesson together) only with --full.
+func demoCoarsenSizes(full bool) []uint32 {
+	if full {
+		return []uint32{128, 256}
+	}
+	return []uint32{128}
+}
+
 // occStreamShared is the dynamic shared memory that leaves R blocks of the
 // copy kernel resident per SM (the calibration's occ_stream_rR).
 var occStreamShared = map[int]uint32{1: 232448, 2: 115712, 4: 57344, 8: 28160, 16: 13568}
@@ -83,8 +93,9 @@ func occupancyOf(res *warpsim.LaunchResult) float64 {
 func dim(x, y uint32) warpsim.Dim3 { return warpsim.Dim3{X: x, Y: y, Z: 1} }
 
 // demoTiming is the timing lesson: the time each lesson's kernels take on
-// the simulated H100, beside what the real one measured.
-func demoTiming(w io.Writer, a *arch.Arch, _ ncuData) error {
+// the simulated H100, beside what the real one measured; the coarsening
+// rows at 256×256 only when full (--full).
+func demoTiming(w io.Writer, a *arch.Arch, _ ncuData, full bool) error {
 	fmt.Fprintf(w, "== Lesson 5: time (the timing model), at %d MHz as Nsight Compute clocks an H100 ==\n", demoClockMHz)
 	fmt.Fprintf(w, "%-44s %12s %12s\n", "", "warpsim", "H100")
 
@@ -136,7 +147,7 @@ func demoTiming(w io.Writer, a *arch.Arch, _ ncuData) error {
 	if err != nil {
 		return err
 	}
-	for _, size := range []uint32{128, 256} {
+	for _, size := range demoCoarsenSizes(full) {
 		m, _ := dev.Malloc(uint64(4 * size * size))
 		nn, _ := dev.Malloc(uint64(4 * size * size))
 		p, _ := dev.Malloc(uint64(4 * size * size))
