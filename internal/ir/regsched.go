@@ -260,6 +260,53 @@ func unrolledLoop(f *Func, pc int) (guards int, ok bool) {
 	return guards, loads > 0 && loads <= maxLoads
 }
 
+// unrollMaxFreeInsts: ptxas unrolls an innermost counted loop with no
+// global load again, unrollFactor times, when its body is one block of
+// register arithmetic (shared-memory loads allowed), carries no nounroll
+// pragma and is at most unrollMaxFreeInsts instructions long. In the SASS
+// of testdata/timing/fp64pipe and rowwalk (nvcc's bodies of 1 to 8 DFMA,
+// FFMA or IMAD chains, four steps each): every body of 7 to 21
+// instructions is four times the PTX's (dfma1 19 SASS instructions for 16
+// steps, mix_f 67, dfmi4 and rowwalk's dchain4 69), every one of 35 or
+// more keeps nvcc's four steps (dfma8, dadd8, mix_df, mix_di 35, dfmi8 37,
+// mix_dfi 51). Left out: loops with atomics (rowwalk's sm_atom, 23
+// instructions, 19 in the SASS: not unrolled) and with stores —
+// testdata/programs8's lud loops, which load and store shared memory (26
+// to 35 instructions), are unrolled in the H100's SASS (71 instructions
+// against the remainder loop's 23), but no recording here times such a
+// loop.
+const unrollMaxFreeInsts = 32
+
+// unrolledFreeLoop says whether the instruction at pc is the back edge
+// of an innermost loop with no global load that ptxas unrolls again
+// (unrollMaxFreeInsts; the caller checks that it is counted).
+func unrolledFreeLoop(f *Func, pc int) bool {
+	in := &f.Code[pc]
+	if in.Op != OpBra || !in.Backward || in.Target < 0 || int(in.Target) > pc {
+		return false
+	}
+	h := int(in.Target)
+	if pc-h+1 > unrollMaxFreeInsts || slices.ContainsFunc(f.noUnroll, func(p int32) bool { return int(p) >= h && int(p) <= pc }) {
+		return false
+	}
+	for q := h; q < pc; q++ {
+		r := &f.Code[q]
+		switch {
+		case r.Op == OpBra && r.Mode == BraPredicated:
+		case slowPath(r) || r.Op == OpMovSreg:
+			return false
+		case r.Op == OpLd && r.Class == ClassShared:
+		case r.Class == ClassALU, r.Class == ClassFMA, r.Class == ClassFP64, r.Class == ClassSFU, r.Class == ClassConv, r.Class == ClassIMul:
+			if r.Op == OpLd || r.Op == OpSt || r.Op == OpAtom || r.Op == OpRed {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // slowPath says whether ptxas compiles in into a fast path and a call to
 // a subroutine for the operands it does not handle (FCHK or a range test,
 // then CALL.REL.NOINC): IEEE-rounded division, reciprocal and square root

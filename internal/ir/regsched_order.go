@@ -230,22 +230,76 @@ const BraPredicated uint8 = 1
 // takes it (Params.LoopUnroll).
 const BraUnrolled uint8 = 2
 
+// BraUnrolledFree is the Mode of the back edge of an innermost counted
+// loop with no global load that ptxas unrolls again, UnrollFactor times
+// (unrolledFreeLoop): register arithmetic, shared-memory loads at most
+// (Params.UnrollFree).
+const BraUnrolledFree uint8 = 3
+
+// UnrolledBra says whether in is the back edge of a loop ptxas unrolls
+// again: BraUnrolled, or BraUnrolledFree where free says the model takes
+// those too.
+func UnrolledBra(in *Inst, free bool) bool {
+	return in.Op == OpBra && (in.Mode == BraUnrolled || free && in.Mode == BraUnrolledFree)
+}
+
+// UnrollStep is the Mode of the add (or sub) that steps the counter of a
+// loop ptxas unrolls again (BraUnrolled, BraUnrolledFree) and of the setp
+// that compares it for the back edge: ptxas's unrolled body steps its
+// counter, compares it and branches once for its UnrollFactor PTX bodies
+// (testdata/timing/fp64pipe's mix_f: 64 FFMA, one IADD3, one ISETP, one
+// BRA), so the timing model charges them only where the unrolled body
+// ends (Params.UnrollOverhead).
+const UnrollStep uint8 = 1
+
 // UnrollFactor is unrollFactor, for the timing model (Params.LoopUnroll).
 const UnrollFactor = unrollFactor
 
 // markPredicatedBranches sets Mode BraPredicated on f's branches that
-// ptxas if-converts, and BraUnrolled on the back edges of the loops it
-// unrolls again.
+// ptxas if-converts, BraUnrolled or BraUnrolledFree on the back edges of
+// the loops it unrolls again, and UnrollStep on those loops' counter
+// steps and compares.
 func markPredicatedBranches(f *Func) {
 	if len(f.Code) == 0 {
 		return
 	}
 	forEachIfConversion(f, branchTargets(f), func(pc int) { f.Code[pc].Mode = BraPredicated })
 	for pc := range f.Code {
+		mode := uint8(0)
 		if _, ok := unrolledLoop(f, pc); ok && countedLoop(f, pc) {
-			f.Code[pc].Mode = BraUnrolled
+			mode = BraUnrolled
+		} else if unrolledFreeLoop(f, pc) && countedLoop(f, pc) {
+			mode = BraUnrolledFree
+		}
+		if mode == 0 {
+			continue
+		}
+		f.Code[pc].Mode = mode
+		iv, _, _ := loopCounter(f, pc)
+		guard := f.Code[pc].Guard
+		for q := int(f.Code[pc].Target); q < pc; q++ {
+			in := &f.Code[q]
+			if (in.Op == OpAdd || in.Op == OpSub) && in.D[0] == iv || in.Op == OpSetp && in.D[0] == guard {
+				in.Mode = UnrollStep
+			}
 		}
 	}
+}
+
+// UnrolledBackEdge is the back edge of the loop whose counter step or
+// compare (UnrollStep) is at pc: the first backward branch after it that
+// ends a loop ptxas unrolls again; -1 when none.
+func UnrolledBackEdge(f *Func, pc int) int {
+	for q := pc + 1; q < len(f.Code); q++ {
+		in := &f.Code[q]
+		if in.Op == OpBra && in.Backward && int(in.Target) <= pc && (in.Mode == BraUnrolled || in.Mode == BraUnrolledFree) {
+			return q
+		}
+		if in.Op == OpBra && in.Mode != BraPredicated || in.Op == OpBrx || in.Op == OpRet || in.Op == OpExit {
+			return -1
+		}
+	}
+	return -1
 }
 
 // unrolledLoadWords is Func.UnrolledLoadWords: over the loops whose back

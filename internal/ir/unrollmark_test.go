@@ -127,3 +127,85 @@ func TestLiveWordsLeaveConstantBankValues(t *testing.T) {
 		t.Errorf("register estimate %d with p1's pointer live, %d without: the estimate must keep it", with.RegEstimate, without.RegEstimate)
 	}
 }
+
+// freeLoop is nvcc's form of a counted loop of register arithmetic (its
+// count n & ~3, stepped down by 4 to 0: testdata/timing/fp64pipe's mix_f):
+// fmas FFMAs on four chains, then extra, then the counter's step, compare
+// and back edge.
+func freeLoop(fmas int, pragma, step, extra string) string {
+	var b strings.Builder
+	for k := range fmas {
+		fmt.Fprintf(&b, "fma.rn.f32 %%f%d, %%f%d, %%f4, %%f5;\n", k%4, k%4)
+	}
+	return `.reg .pred %p<2>;
+.reg .b32 %r<6>;
+.reg .b64 %rd<6>;
+.reg .f32 %f<8>;
+ld.param.u64 %rd0, [p0];
+ld.param.u64 %rd1, [p1];
+cvt.u32.u64 %r1, %rd1;
+and.b32 %r0, %r1, -4;
+mov.u32 %r4, %ntid.x;
+mov.f32 %f4, 0f3F800000;
+mov.f32 %f5, 0f3F000000;
+LOOP:
+` + pragma + `
+` + b.String() + extra + `
+add.s32 %r0, %r0, ` + step + `;
+setp.ne.s32 %p0, %r0, 0;
+@%p0 bra LOOP;
+st.global.f32 [%rd0], %f0;
+ret;`
+}
+
+// TestUnrolledFreeLoopBackEdges: the back edge of a counted loop of
+// register arithmetic with no global load is marked BraUnrolledFree when
+// ptxas unrolls it again (fp64pipe's and rowwalk's SASS: bodies of 7 to 21
+// instructions four PTX bodies long, 35 and more not), its counter step
+// and compare UnrollStep; a loop with a global load keeps BraUnrolled, its
+// step and compare marked too. Not: a body of 33 instructions, one under
+// the nounroll pragma, one stepped by a register, one with a store, an
+// atomic or a clock read.
+func TestUnrolledFreeLoopBackEdges(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		src  string
+		want uint8
+	}{
+		{"mix_f's loop, 19 instructions", freeLoop(16, "", "-4", ""), BraUnrolledFree},
+		{"one chain, 7 instructions", freeLoop(4, "", "-4", ""), BraUnrolledFree},
+		{"32 instructions", freeLoop(29, "", "-4", ""), BraUnrolledFree},
+		{"33 instructions", freeLoop(30, "", "-4", ""), 0},
+		{"mix_df's loop, 35 instructions", freeLoop(32, "", "-4", ""), 0},
+		{"nounroll pragma", freeLoop(4, `.pragma "nounroll";`, "-1", ""), 0},
+		{"stepped by a register", freeLoop(16, "", "%r4", ""), 0},
+		{"a store", freeLoop(8, "", "-4", "st.global.f32 [%rd0], %f1;\n"), 0},
+		{"an atomic", freeLoop(8, "", "-4", "red.global.add.f32 [%rd0], %f1;\n"), 0},
+		{"a clock read", freeLoop(8, "", "-4", "mov.u32 %r3, %clock;\n"), 0},
+		{"a global load", freeLoop(8, "", "-4", "ld.global.f32 %f6, [%rd0];\nadd.f32 %f1, %f1, %f6;\n"), BraUnrolled},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := lowerOne(t, c.src)
+			var got uint8
+			var steps []Op
+			for pc, in := range f.Code {
+				if in.Op == OpBra && in.Backward {
+					got = in.Mode
+					for q := int(in.Target); q < pc; q++ {
+						if r := &f.Code[q]; r.Mode == UnrollStep && (r.Op == OpAdd || r.Op == OpSub || r.Op == OpSetp) {
+							steps = append(steps, r.Op)
+						}
+					}
+				}
+			}
+			if got != c.want {
+				t.Fatalf("back edge Mode %d, want %d", got, c.want)
+			}
+			if want := []Op{OpAdd, OpSetp}; c.want != 0 && !slices.Equal(steps, want) {
+				t.Errorf("UnrollStep on %v, want the counter's add and the compare", steps)
+			} else if c.want == 0 && len(steps) > 0 {
+				t.Errorf("UnrollStep on %v in a loop ptxas keeps", steps)
+			}
+		})
+	}
+}

@@ -87,6 +87,8 @@ var customFigures = withClassFigures(map[string]func(p *Params, v float64){
 	"atomic.red":                        func(p *Params, v float64) { p.RedInstCycles = v },
 	"atomic.red_window":                 func(p *Params, v float64) { p.RedWindow = int(v) },
 	"ptxas.loop_unroll":                 func(p *Params, v float64) { p.LoopUnroll = int(v) },
+	"ptxas.unroll_free":                 func(p *Params, v float64) { p.UnrollFree = v != 0 },
+	"ptxas.unroll_overhead":             func(p *Params, v float64) { p.UnrollOverhead = v != 0 },
 	"ptxas.const_bank_live":             func(p *Params, v float64) { p.ConstBankLive = v != 0 },
 	"ptxas.unrolled_hoist_bound":        func(p *Params, v float64) { p.UnrolledHoistBound = v != 0 },
 	"ptxas.wmma_rounds":                 func(p *Params, v float64) { p.WmmaRounds = v != 0 },

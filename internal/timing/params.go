@@ -406,6 +406,19 @@ type Params struct {
 	// scheduling region (HoistLoads) at such a loop's back edge only every
 	// LoopUnroll-th time a warp reaches it. 0 or 1: every time.
 	LoopUnroll int
+	// UnrollFree: LoopUnroll takes the counted loops with no global load
+	// that ptxas unrolls again too (ir.BraUnrolledFree: register
+	// arithmetic of at most 32 instructions, testdata/timing/fp64pipe's
+	// and rowwalk's SASS). Off: only those with a global load.
+	UnrollFree bool
+	// UnrollOverhead: a loop ptxas unrolls again (LoopUnroll) steps its
+	// counter, compares it and branches once for LoopUnroll PTX bodies
+	// (fp64pipe's mix_f: 64 FFMA, one IADD3, one ISETP, one BRA), so the
+	// PTX body's counter step, compare (ir.UnrollStep) and back edge issue
+	// only where ptxas's body ends, the warp's LoopUnroll-th arrival in a
+	// row; elsewhere they take no issue slot, no latency and no branch
+	// resolution (foldMovs). Off: every PTX body pays them.
+	UnrollOverhead bool
 	// UnrolledHoistBound: with LoopUnroll, a kernel is held to the
 	// hoisting bound (registerGate) when its registers cannot hold every
 	// load of ptxas's unrolled body hoisted — ir.Func.HoistRegs, the

@@ -885,6 +885,17 @@ var measured = withDerivedPresets(map[string]*Params{
 		// in the fifteenth round with WmmaRounds below (programs9's nvcc
 		// PTX 13.5% -> 8.2%; testdata/programs3/JOURNAL.md, fifteenth round).
 		LoopUnroll: 4,
+		// [UNROLL26] UnrollFree and UnrollOverhead on (ptxas.unroll_free,
+		// ptxas.unroll_overhead): ptxas unrolls a counted loop of register
+		// arithmetic four times too (ir's rule, from the SASS of
+		// testdata/timing/fp64pipe and rowwalk: bodies of 7 to 21
+		// instructions four PTX bodies long, of 35 or more not), and its
+		// unrolled body steps its counter, compares and branches once
+		// (mix_f: 64 FFMA, one IADD3, one ISETP, one BRA). One warp on the
+		// H200: mix_f 5,131 cycles, the model 7,782 -> 5,094 (+51.7% ->
+		// -0.7%), dfma4 +28.5% -> +0.9%, rowwalk's dchain4 +27.0% -> +5.1%
+		// (docs/timing-model.md, "ptxas's unrolled loop body").
+		UnrollFree: true, UnrollOverhead: true,
 		// [FP64] HoistFixed for the fp64 pipe (ptxas.hoist_fixed.fp64):
 		// ptxas interleaves a block's independent DFMA chains, which the
 		// PTX writes chain after chain (testdata/timing/fp64pipe: fp64_mb.cu,

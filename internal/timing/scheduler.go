@@ -528,11 +528,8 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 		// registers (TensorPipe.ChainLatency).
 		w.chain.n, w.chain.next = 0, 0
 	}
-	if in.Op == ir.OpBra && in.Mode == ir.BraUnrolled {
-		if w.unrollAt != in {
-			w.unrollAt, w.unrollN = in, 0
-		}
-		w.unrollN++
+	if ir.UnrolledBra(in, s.p.UnrollFree) {
+		countUnrolled(w, in)
 	}
 	sm.steps++
 	sm.issued += slots
@@ -568,7 +565,7 @@ func (s *gridState) execute(sm *smT, sp *spT, w *warpT) {
 // the next MMA as that one's are), and waits as its source does (its
 // producer's kind), a lazily read parameter staying lazy in it.
 func (s *gridState) foldMovs(sm *smT, w *warpT) {
-	if !s.p.MovFold && !s.p.WmmaRepeats {
+	if !s.p.MovFold && !s.p.WmmaRepeats && !s.p.UnrollOverhead {
 		return
 	}
 	for w.next != nil && !w.done && !w.draining && !w.atBar {
@@ -576,6 +573,12 @@ func (s *gridState) foldMovs(sm *smT, w *warpT) {
 		switch {
 		case s.p.MovFold && in.Op == ir.OpMov && in.Mode == ir.MovFolded:
 			foldMov(sm, w, in)
+		case s.p.UnrollOverhead && in.Op == ir.OpBra && unrolledBackEdge(s.p, w, in):
+			countUnrolled(w, in)
+		case s.p.UnrollOverhead && in.Mode == ir.UnrollStep && (in.Op == ir.OpAdd || in.Op == ir.OpSub || in.Op == ir.OpSetp):
+			if !s.foldStep(sm, w, in) {
+				return
+			}
 		case s.p.WmmaRepeats && in.Op == ir.OpTensor && in.Mode == ir.TensorWmmaMMA:
 			f, _ := w.blk.slot.NextAt(w.idx)
 			if f == nil || int(in.Imm) >= len(f.TensorOps) || f.TensorOps[in.Imm].RepeatOf == 0 {
@@ -609,6 +612,55 @@ func (s *gridState) foldMovs(sm *smT, w *warpT) {
 		}
 		w.next = slot.Next(w.idx)
 	}
+}
+
+// countUnrolled counts warp w's arrival at in, the back edge of a loop
+// ptxas unrolls again (unrolledBackEdge).
+func countUnrolled(w *warpT, in *ir.Inst) {
+	if w.unrollAt != in {
+		w.unrollAt, w.unrollN = in, 0
+	}
+	w.unrollN++
+}
+
+// foldStep folds in, warp w's next instruction, the counter step or
+// compare of a loop ptxas unrolls again (ir.UnrollStep,
+// Params.UnrollOverhead), where this PTX body does not end ptxas's
+// unrolled body: the register it writes is ready when its sources are.
+// False: it issues (the body's end, or a source a lazily read parameter).
+func (s *gridState) foldStep(sm *smT, w *warpT, in *ir.Inst) bool {
+	f, pc := w.blk.slot.NextAt(w.idx)
+	if f == nil {
+		return false
+	}
+	q := ir.UnrolledBackEdge(f, pc)
+	if q < 0 || !unrolledBackEdge(s.p, w, &f.Code[q]) {
+		return false
+	}
+	if in.Guard >= 0 {
+		return false
+	}
+	at, kind := uint64(0), prodFixed
+	for _, a := range in.A[:2] {
+		if a < 0 || int(a) >= len(w.regReady) {
+			continue
+		}
+		if w.lazyRegs&lazyBit(a) != 0 {
+			return false
+		}
+		if r := w.regReady[a]; isFut(r) || r > at {
+			kind = w.regKind[a]
+		}
+		at = sm.fmax(at, w.regReady[a])
+	}
+	dropLazy(w, in)
+	for _, d := range in.D[:2] {
+		if d >= 0 && int(d) < len(w.regReady) {
+			w.regReady[d], w.regKind[d] = at, kind
+			sm.keep(&w.regReady[d])
+		}
+	}
+	return true
 }
 
 // foldMov sets the register a folded mov writes: ready when its source

@@ -20,7 +20,7 @@ func predicatedBranch(p *Params, in *ir.Inst) bool {
 // of ptxas's unrolled body this time (Params.LoopUnroll): the warp's
 // LoopUnroll-th arrival in a row ends it.
 func unrolledBackEdge(p *Params, w *warpT, in *ir.Inst) bool {
-	if p == nil || !p.HoistLoads || p.LoopUnroll <= 1 || in.Op != ir.OpBra || in.Mode != ir.BraUnrolled {
+	if p == nil || !p.HoistLoads || p.LoopUnroll <= 1 || !ir.UnrolledBra(in, p.UnrollFree) {
 		return false
 	}
 	n := 0
