@@ -150,21 +150,21 @@ func lazyMask(lazy []lazyParam) uint64 {
 
 // readBits are the lazyBits of the registers in reads (its guard and
 // sources); writeBits of those it writes.
+// (Written out: they run for every instruction of a warp with a lazy
+// read, most often to find nothing.)
 func readBits(in *ir.Inst) uint64 {
-	m := lazyBit(in.Guard)
-	for _, r := range in.A {
-		m |= lazyBit(r)
-	}
-	return m
+	a := &in.A
+	return lazyBit(in.Guard) | lazyBit(a[0]) | lazyBit(a[1]) | lazyBit(a[2]) | lazyBit(a[3]) | lazyBit(a[4])
 }
 
 func writeBits(in *ir.Inst) uint64 {
-	var m uint64
-	for _, r := range in.D {
-		m |= lazyBit(r)
-	}
-	return m
+	d := &in.D
+	return lazyBit(d[0]) | lazyBit(d[1]) | lazyBit(d[2]) | lazyBit(d[3])
 }
+
+// (readBits and writeBits name every source and destination: an
+// instruction has five and four.)
+var _ = [1]int{}[len(ir.Inst{}.A)-5] + [1]int{}[len(ir.Inst{}.D)-4]
 
 // lazyWrites says whether in writes a register of one of lazy's reads.
 func lazyWrites(lazy []lazyParam, in *ir.Inst) bool {

@@ -426,6 +426,7 @@ func (s *gridState) retireBlocks(sm *smT) {
 				}
 			}
 			sp.warps, sp.scan = sp.warps[:j], sp.scan[:j]
+			sp.resetSkip()
 			if sp.last != nil && sp.last.blk == b {
 				sp.last = nil
 			}

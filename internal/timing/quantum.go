@@ -351,6 +351,10 @@ func (q *smQuantum) settle(i int) {
 // dependency times are recomputed.
 func (s *gridState) begin(sm *smT, k int) {
 	q := &sm.smQuantum
+	for i := range sm.sps {
+		// (The scheduler's cycles for futures are this quantum's.)
+		sm.sps[i].dropFutures()
+	}
 	if k >= 2 {
 		a := &q.ar[(k-2)%3]
 		for _, h := range a.holds {

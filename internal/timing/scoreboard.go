@@ -116,8 +116,14 @@ func end(e uint64, t, fut *uint64) bool {
 // for the L2 side's answer, which says only "not in this quantum".
 func (s *gridState) depReady(w *warpT) (uint64, uint8) {
 	if w.depValid {
+		// (Inlined where it is called: the stalls read it again.)
 		return w.dep, w.depWhy
 	}
+	return s.depCompute(w)
+}
+
+// depCompute is depReady for a warp whose operands' cycle is not known.
+func (s *gridState) depCompute(w *warpT) (uint64, uint8) {
 	t, why := w.ready, w.readyWhy
 	var fut uint64
 	if isFut(t) {
