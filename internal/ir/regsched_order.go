@@ -292,7 +292,7 @@ func markPredicatedBranches(f *Func) {
 func UnrolledBackEdge(f *Func, pc int) int {
 	for q := pc + 1; q < len(f.Code); q++ {
 		in := &f.Code[q]
-		if in.Op == OpBra && in.Backward && int(in.Target) <= pc && (in.Mode == BraUnrolled || in.Mode == BraUnrolledFree) {
+		if in.Backward && int(in.Target) <= pc && UnrolledBra(in, true) {
 			return q
 		}
 		if in.Op == OpBra && in.Mode != BraPredicated || in.Op == OpBrx || in.Op == OpRet || in.Op == OpExit {

@@ -752,15 +752,15 @@ func countUnrolled(w *warpT, in *ir.Inst) {
 // unrolled body: the register it writes is ready when its sources are.
 // False: it issues (the body's end, or a source a lazily read parameter).
 func (s *gridState) foldStep(sm *smT, w *warpT, in *ir.Inst) bool {
+	if in.Guard >= 0 {
+		return false
+	}
 	f, pc := w.blk.slot.NextAt(w.idx)
 	if f == nil {
 		return false
 	}
 	q := ir.UnrolledBackEdge(f, pc)
 	if q < 0 || !unrolledBackEdge(s.p, w, &f.Code[q]) {
-		return false
-	}
-	if in.Guard >= 0 {
 		return false
 	}
 	at, kind := uint64(0), prodFixed
